@@ -1,0 +1,37 @@
+"""skillsift: keep the skills of AI coding agents findable.
+
+Public API (imports are lazy so that ``import skillsift`` stays cheap)::
+
+    catalog = skillsift.load_catalog(root, config=None)
+    ranker = skillsift.Ranker(catalog, config=None)
+    result = ranker.search("deploy to staging", limit=5)
+"""
+
+from __future__ import annotations
+
+from ._version import __version__
+
+__all__ = ["__version__", "load_catalog", "load_config", "Ranker", "Catalog", "Config", "Skill", "SearchResult", "Hit"]
+
+_LAZY = {
+    "load_catalog": ("skillsift.catalog", "load_catalog"),
+    "Catalog": ("skillsift.catalog", "Catalog"),
+    "load_config": ("skillsift.config", "load_config"),
+    "Config": ("skillsift.config", "Config"),
+    "Ranker": ("skillsift.ranker.search", "Ranker"),
+    "Skill": ("skillsift.skill", "Skill"),
+    "SearchResult": ("skillsift.ranker.result", "SearchResult"),
+    "Hit": ("skillsift.ranker.result", "Hit"),
+}
+
+
+def __getattr__(name: str):
+    try:
+        module_name, attr = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'skillsift' has no attribute {name!r}") from None
+    import importlib
+
+    value = getattr(importlib.import_module(module_name), attr)
+    globals()[name] = value
+    return value

@@ -1,0 +1,3 @@
+from skillsift.cli import main
+
+raise SystemExit(main())

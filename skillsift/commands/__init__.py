@@ -1,0 +1,1 @@
+"""One module per CLI command; ``skillsift.cli`` loads them lazily."""

@@ -1,0 +1,1 @@
+"""Embedding providers: one interface, several sources of vectors."""

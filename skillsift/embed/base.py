@@ -1,0 +1,64 @@
+"""The provider interface and its typed errors.
+
+Every provider turns a batch of texts into L2-normalised float32 vectors.  Errors carry
+a ``reason`` that maps to the degraded reasons of a search (``provider_unavailable``,
+``timeout``, ``budget``, ``network_disabled``) and a ``rejected`` flag that tells an
+index build to split the batch (the provider refused these inputs) rather than stop.
+Messages never contain API keys or response bodies.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+PROVIDER_UNAVAILABLE = "provider_unavailable"
+TIMEOUT = "timeout"
+BUDGET = "budget"
+NETWORK_DISABLED = "network_disabled"
+
+
+class EmbedError(Exception):
+    """A provider failed; ``reason`` is the degraded reason a search reports."""
+
+    reason = PROVIDER_UNAVAILABLE
+    rejected = False  # True: the provider refused these inputs (split the batch and go on)
+
+    def __init__(self, message: str, *, hint: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+class ProviderUnavailable(EmbedError):
+    reason = PROVIDER_UNAVAILABLE
+
+
+class EmbedTimeout(EmbedError):
+    reason = TIMEOUT
+
+
+class BudgetExceeded(EmbedError):
+    reason = BUDGET
+
+
+class NetworkDisabled(EmbedError):
+    reason = NETWORK_DISABLED
+
+
+class InputRejected(EmbedError):
+    """The provider refused the inputs themselves (HTTP 400/413/422, context length, command failure)."""
+
+    reason = PROVIDER_UNAVAILABLE
+    rejected = True
+
+
+@runtime_checkable
+class Provider(Protocol):
+    fingerprint: str  # local@<model> | openai@<host> | command:<argv0>
+    model: str
+    dims: int | None  # known before the first call, or None
+    networked: bool  # True when text leaves the process
+    max_batch: int | None  # largest batch one call accepts, or None
+
+    def embed(self, texts: list[str]):  # -> numpy.ndarray float32 (len(texts), dims), unit rows
+        ...

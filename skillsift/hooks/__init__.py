@@ -1,0 +1,1 @@
+"""pre-commit entry points (thin wrappers over the validators)."""

@@ -1,0 +1,1 @@
+"""Ranking: tokenizer, BM25F, vector search, fusion and the exact-id pin."""

@@ -1,0 +1,58 @@
+"""Result types shared by every ranking mode (pure data, no I/O)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class TermContribution:
+    """One query term's share of a lexical score."""
+
+    term: str
+    idf: float
+    tf: float  # weighted term frequency over all fields
+    points: float  # this term's BM25F points (unrounded)
+    fields: tuple[tuple[str, int], ...] = ()  # (field, raw occurrences) where the term occurs
+
+
+@dataclass(frozen=True)
+class LexicalExplanation:
+    score: float
+    length: float  # weighted document length L
+    avg_length: float
+    n_docs: int
+    terms: tuple[TermContribution, ...] = ()
+
+
+@dataclass(frozen=True)
+class Hit:
+    name: str
+    score: float
+    description: str = ""
+    domain: str = ""
+    digest: str = ""
+    lexical_rank: int = 0  # 1-based; 0 = not in the lexical list
+    vector_rank: int = 0  # 1-based; 0 = not in the vector list
+    vector_sim: float | None = None
+    stale_vector: bool = False
+    explanation: LexicalExplanation | None = None
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    query: str
+    ranking: str  # "lexical" | "hybrid" | "vector"
+    hits: tuple[Hit, ...] = ()
+    degraded: str | None = None  # no_index | provider_unavailable | timeout | budget | network_disabled
+    abstained: bool = False
+    top_sim: float = 0.0
+    embedded: bool = False  # an embedding call was made for the query
+    embed_tokens: int = 0
+    embed_ms: float = 0.0
+    stopword_only: bool = False  # the query had no searchable term
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def names(self) -> list[str]:
+        return [h.name for h in self.hits]

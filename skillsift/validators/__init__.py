@@ -1,0 +1,1 @@
+"""Validators: one module per check, each a pure function returning diagnostics."""
