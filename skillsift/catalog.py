@@ -1,0 +1,486 @@
+"""The skill catalog: finding SKILL.md files, reading them into skills, and scoping.
+
+Discovery.  With no configured paths, these skills roots are tried under the repository
+root, each only when it exists: ``.claude/skills``, ``.agents/skills``, ``.codex/skills``,
+``skills``, ``.ai-rulez/skills``, ``.ai-rulez/domains/<domain>/skills`` (the domain is taken
+from the path) and ``plugins/*/skills``.  In a skills root a skill is a direct child folder
+holding ``SKILL.md``; a child folder without one is read as a category and its own child
+folders holding ``SKILL.md`` are skills too (``skills/<category>/<skill>/SKILL.md``, as
+several public repositories lay them out).  Configured paths (``[catalog] skills``) are
+paths or globs relative to the root, each naming a skills root, a skill folder or a
+``SKILL.md``.  Results are sorted by relative path; a file reached twice (a symlinked skills
+root) is kept once; nothing outside the root is read through a symlink; ``.git``,
+``node_modules`` and hidden folders inside a skills root are skipped.
+
+Parsing follows the reference rules for SKILL.md (see :func:`parse_skill`).
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from pathlib import Path, PurePosixPath
+from types import MappingProxyType
+
+from .diagnostics import ERROR, WARNING, Diagnostic, SkillsiftError
+from .frontmatter import BOM, PARSE_CODE, not_a_mapping, read_yaml, split_frontmatter
+from .skill import Skill
+
+SKILL_FILE = "SKILL.md"
+DUPLICATE_CODE = "SK002"
+EMPTY_PATH_CODE = "SK003"
+DEFAULT_LAYOUTS = (
+    ".claude/skills",
+    ".agents/skills",
+    ".codex/skills",
+    "skills",
+    ".ai-rulez/skills",
+    ".ai-rulez/domains/*/skills",
+    "plugins/*/skills",
+)
+SKIP_DIRS = frozenset({".git", "node_modules"})
+ROOT_DOMAIN = "root"
+
+# Unicode White_Space, the set the reference's trimming uses (Python's str.strip() also
+# strips the separators U+001C..U+001F, which are not white space there).
+_SPACE = (
+    "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000"
+)
+
+
+def trim(text: str) -> str:
+    """Remove Unicode white space at both ends."""
+    return text.strip(_SPACE)
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def parse_skill(
+    text: str, dir_id: str, *, path: str = "", domain: str = ""
+) -> tuple[Skill, list[Diagnostic]]:
+    """Build a skill from the text of its SKILL.md.
+
+    CRLF becomes LF, then the frontmatter is split (:mod:`skillsift.frontmatter`).  When
+    the block is not closed, the YAML does not parse, or it is null or not a mapping, the
+    frontmatter is empty and the body is the whole text, untrimmed; otherwise the body is
+    the text after the closing fence, trimmed.  ``name`` is the frontmatter ``name`` when it
+    is a non-blank string (used as written), else ``dir_id``; ``description`` likewise,
+    else the name.  ``triggers``, ``keywords``, ``tags``, ``roles``: a list (string
+    elements, trimmed, blanks dropped) or one comma-separated string.  ``examples`` and
+    ``not_for``: a list of strings or one string.  Diagnostics (SK001) report an unclosed
+    block and YAML that does not parse, with file lines.  ``digest`` is ``sha256:`` of
+    the UTF-8 text as given.  Never raises.
+    """
+    digest = "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    lf = text.replace("\r\n", "\n")
+    block = split_frontmatter(lf)
+    front: dict = {}
+    body = lf[1:] if lf.startswith(BOM) else lf
+    line = 0
+    diagnostics: list[Diagnostic] = []
+    if block.present and not block.closed:
+        diagnostics.append(
+            Diagnostic(
+                file=path,
+                line=1,
+                code=PARSE_CODE,
+                severity=ERROR,
+                message="frontmatter opened on line 1 has no closing --- line",
+                hint="end the frontmatter with a line holding only ---",
+            )
+        )
+    elif block.closed:
+        doc = read_yaml(block.raw, file=path, first_line=block.yaml_start_line)
+        if doc.diagnostics:
+            diagnostics.extend(doc.diagnostics)
+        elif doc.empty:
+            body, line = trim(block.body), block.yaml_start_line
+        elif isinstance(doc.value, dict):
+            front, body, line = doc.value, trim(block.body), block.yaml_start_line
+        elif doc.value is not None:
+            diagnostics.append(not_a_mapping(doc.value, file=path, line=block.yaml_start_line))
+    name = _text_value(front.get("name")) or dir_id
+    description = _text_value(front.get("description")) or name
+    skill = Skill(
+        name=name,
+        description=description,
+        triggers=list_value(front.get("triggers")),
+        keywords=list_value(front.get("keywords")),
+        tags=list_value(front.get("tags")),
+        roles=list_value(front.get("roles")),
+        examples=string_list(front.get("examples")),
+        not_for=string_list(front.get("not_for")),
+        domain=domain,
+        body=body,
+        path=path,
+        dir_id=dir_id,
+        digest=digest,
+        frontmatter_line=line,
+        frontmatter=front,
+    )
+    return skill, diagnostics
+
+
+def _text_value(value: object) -> str:
+    """The value itself when it is a string with non-blank content, else ""."""
+    if isinstance(value, str) and trim(value):
+        return value
+    return ""
+
+
+def list_value(value: object) -> tuple[str, ...]:
+    """A frontmatter list: a YAML list (string elements only) or one comma-separated
+    string; each entry trimmed, blank ones dropped.  Any other type gives ()."""
+    if isinstance(value, list):
+        items = (trim(v) for v in value if isinstance(v, str))
+    elif isinstance(value, str):
+        items = (trim(v) for v in value.split(","))
+    else:
+        return ()
+    return tuple(v for v in items if v)
+
+
+def string_list(value: object) -> tuple[str, ...]:
+    """A list of whole strings (queries, sentences): a YAML list of strings or a single
+    string (one entry, commas kept); trimmed, blanks dropped."""
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        return ()
+    return tuple(t for t in (trim(v) for v in value if isinstance(v, str)) if t)
+
+
+def read_skill(path, root=".", domain: str = "") -> tuple[Skill | None, list[Diagnostic]]:
+    """Read one SKILL.md: ``(skill, diagnostics)``, or ``(None, [diagnostic])`` when the
+    file cannot be read or is not UTF-8.  ``path`` of the skill is relative to ``root``
+    with ``/``; ``dir_id`` is the folder name; ``digest`` is ``sha256:`` of the bytes."""
+    path = Path(path)
+    rel = relative_path(path, root)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        return None, [
+            Diagnostic(
+                file=rel,
+                code=PARSE_CODE,
+                severity=ERROR,
+                message=f"cannot read {SKILL_FILE}: {reason}",
+                hint=f"make {SKILL_FILE} a readable regular file",
+            )
+        ]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        return None, [
+            Diagnostic(
+                file=rel,
+                line=line,
+                column=column,
+                code=PARSE_CODE,
+                severity=ERROR,
+                message=f"{SKILL_FILE} is not valid UTF-8 (byte 0x{data[exc.start]:02x})",
+                hint="save the file as UTF-8",
+            )
+        ]
+    return parse_skill(text, path.parent.name or rel, path=rel, domain=domain)
+
+
+def relative_path(path, root) -> str:
+    """``path`` relative to ``root`` with ``/`` (as given when it lies outside the root)."""
+    absolute = os.path.abspath(path)
+    rel = os.path.relpath(absolute, os.path.abspath(root))
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+        return Path(path).as_posix()
+    return Path(rel).as_posix()
+
+
+# --------------------------------------------------------------------------- discovery
+
+
+def discover(root=".", patterns: Iterable[str] = ()) -> list[tuple[Path, str]]:
+    """The SKILL.md files under ``root`` as ``(path, domain)``, sorted by relative path.
+
+    ``patterns`` (config ``[catalog] skills``) replace the default layouts when given.
+    """
+    found, _empty = _discover(root, tuple(patterns))
+    return found
+
+
+def _discover(root, patterns: tuple[str, ...]) -> tuple[list[tuple[Path, str]], list[str]]:
+    """(found, configured patterns that yielded no SKILL.md)."""
+    root_path = Path(root)
+    try:
+        real_root = root_path.resolve()
+    except OSError:
+        return [], list(patterns)
+    hits: dict[tuple[str, ...], Path] = {}
+    empty: list[str] = []
+    for pattern in patterns or DEFAULT_LAYOUTS:
+        count = 0
+        for rel in _expand(root_path, real_root, pattern):
+            for parts in _skill_files(root_path, real_root, rel):
+                hits.setdefault(parts, root_path.joinpath(*parts))
+                count += 1
+        if patterns and not count:
+            empty.append(pattern)
+    found: list[tuple[Path, str]] = []
+    seen: set[Path] = set()
+    for parts in sorted(hits):
+        path = hits[parts]
+        try:
+            real = path.resolve()
+        except (OSError, RuntimeError):
+            continue
+        if real in seen:
+            continue
+        seen.add(real)
+        found.append((path, domain_of(parts)))
+    return found, empty
+
+
+def domain_of(parts: Iterable[str]) -> str:
+    """The domain named by a ``.ai-rulez/domains/<domain>/skills/...`` path, else ""."""
+    parts = tuple(parts)
+    for i in range(len(parts) - 3):
+        if parts[i] == ".ai-rulez" and parts[i + 1] == "domains" and parts[i + 3] == "skills":
+            return parts[i + 2]
+    return ""
+
+
+def _expand(root_path: Path, real_root: Path, pattern: str) -> list[tuple[str, ...]]:
+    """Relative path parts of what ``pattern`` names under the root, sorted."""
+    pattern = pattern.strip()
+    if not pattern:
+        return []
+    if os.path.isabs(pattern):
+        matches = [relative_path(m, root_path) for m in glob.glob(pattern, recursive=True)]
+    else:
+        matches = glob.glob(pattern, root_dir=str(root_path), recursive=True)
+    out = set()
+    for match in matches:
+        parts = tuple(p for p in PurePosixPath(Path(match).as_posix()).parts if p not in ("", "."))
+        if not parts or parts[0] == ".." or os.path.isabs(match) or SKIP_DIRS.intersection(parts):
+            continue
+        if _inside(root_path.joinpath(*parts), real_root):
+            out.add(parts)
+    return sorted(out)
+
+
+def _skill_files(root_path: Path, real_root: Path, rel: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+    """The SKILL.md files one match stands for: itself, its folder, or a skills root."""
+    target = root_path.joinpath(*rel)
+    if rel[-1] == SKILL_FILE:
+        if target.exists():
+            yield rel
+        return
+    if not target.is_dir():
+        return
+    if _is_skill_dir(target, real_root):
+        yield (*rel, SKILL_FILE)
+        return
+    for child in _subdirs(target, real_root):
+        if _is_skill_dir(child, real_root):
+            yield (*rel, child.name, SKILL_FILE)
+            continue
+        for grandchild in _subdirs(child, real_root):
+            if _is_skill_dir(grandchild, real_root):
+                yield (*rel, child.name, grandchild.name, SKILL_FILE)
+
+
+def _subdirs(folder: Path, real_root: Path) -> list[Path]:
+    try:
+        children = sorted(folder.iterdir(), key=lambda p: p.name)
+    except OSError:
+        return []
+    out = []
+    for child in children:
+        if child.name.startswith(".") or child.name in SKIP_DIRS:
+            continue
+        try:
+            if child.is_dir() and _inside(child, real_root):
+                out.append(child)
+        except OSError:
+            continue
+    return out
+
+
+def _is_skill_dir(folder: Path, real_root: Path) -> bool:
+    skill_file = folder / SKILL_FILE
+    try:
+        return skill_file.exists() and _inside(skill_file, real_root)
+    except OSError:
+        return False
+
+
+def _inside(path: Path, real_root: Path) -> bool:
+    """True when ``path``, symlinks resolved, lies in the root."""
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError):
+        return False
+    return real == real_root or real_root in real.parents
+
+
+# --------------------------------------------------------------------------- catalog
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The skills of one repository, in discovery order, names unique."""
+
+    root: str = "."
+    skills: tuple[Skill, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+    by_name: Mapping[str, Skill] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "skills", tuple(self.skills))
+        object.__setattr__(self, "diagnostics", tuple(self.diagnostics))
+        index: dict[str, Skill] = {}
+        for skill in self.skills:
+            index.setdefault(skill.name, skill)
+        object.__setattr__(self, "by_name", MappingProxyType(index))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(skill.name for skill in self.skills)
+
+    def __len__(self) -> int:
+        return len(self.skills)
+
+    def __iter__(self) -> Iterator[Skill]:
+        return iter(self.skills)
+
+    def get(self, name: str) -> Skill | None:
+        return self.by_name.get(name)
+
+
+def catalog_from_skills(skills: Iterable[Skill], root=".") -> Catalog:
+    """A catalog of ``skills`` in the given order; a repeated name keeps the first skill
+    and adds one SK002 error naming both files."""
+    kept: list[Skill] = []
+    first: dict[str, Skill] = {}
+    diagnostics: list[Diagnostic] = []
+    for skill in skills:
+        earlier = first.get(skill.name)
+        if earlier is None:
+            first[skill.name] = skill
+            kept.append(skill)
+            continue
+        diagnostics.append(
+            Diagnostic(
+                file=skill.path,
+                code=DUPLICATE_CODE,
+                severity=ERROR,
+                message=(
+                    f'skill name "{skill.name}" is used by {_where(earlier)} and {_where(skill)}; rename one'
+                ),
+                hint="a skill's name is its id: give each skill its own `name:` in the frontmatter",
+            )
+        )
+    return Catalog(root=str(root), skills=tuple(kept), diagnostics=tuple(diagnostics))
+
+
+def _where(skill: Skill) -> str:
+    return skill.path or skill.dir_id or skill.name
+
+
+def load_catalog(root=".", config=None) -> Catalog:
+    """Discover and read every skill under ``root`` (``config.skills`` paths when set,
+    else the default layouts).  Problems are diagnostics on the catalog, never raised."""
+    patterns = tuple(getattr(config, "skills", ()) or ())
+    found, empty = _discover(root, patterns)
+    diagnostics: list[Diagnostic] = [
+        Diagnostic(
+            code=EMPTY_PATH_CODE,
+            severity=WARNING,
+            message=f'configured skills path "{pattern}" holds no {SKILL_FILE}',
+            hint="fix the path in [catalog] skills, relative to the repository root",
+        )
+        for pattern in empty
+    ]
+    skills: list[Skill] = []
+    for path, domain in found:
+        skill, problems = read_skill(path, root, domain)
+        diagnostics.extend(problems)
+        if skill is not None:
+            skills.append(skill)
+    catalog = catalog_from_skills(skills, root=root)
+    return Catalog(root=catalog.root, skills=catalog.skills, diagnostics=(*diagnostics, *catalog.diagnostics))
+
+
+# --------------------------------------------------------------------------- scope
+
+
+def select(
+    catalog: Catalog,
+    *,
+    roles: Mapping | None = None,
+    role: str | None = None,
+    domain: str | Iterable[str] | None = None,
+    tags: Iterable[str] = (),
+    allow: Iterable[str] = (),
+    deny: Iterable[str] = (),
+) -> list[int]:
+    """Indexes (catalog order) of the skills a scope admits.
+
+    ``role``: skills named (or matched by a glob) under the role in ``roles`` (config
+    ``[roles.<name>] skills``), or whose frontmatter ``roles`` lists it; an unknown role
+    raises :class:`SkillsiftError` naming the known ones.  ``domain``: one or several
+    domains, ``"root"`` meaning the root domain "".  ``tags``: the skill has every tag
+    (case-insensitive).  ``allow``/``deny``: globs on the name; with ``allow`` a name must
+    match one; a ``deny`` match always excludes.
+    """
+    role_globs: tuple[str, ...] | None = None
+    if role is not None:
+        role_globs = _role_globs(catalog, roles or {}, role)
+    domains = None
+    if domain is not None:
+        wanted = [domain] if isinstance(domain, str) else list(domain)
+        domains = {"" if d == ROOT_DOMAIN else d for d in wanted}
+    wanted_tags = {t.casefold() for t in tags}
+    allow = tuple(allow)
+    deny = tuple(deny)
+    admitted = []
+    for i, skill in enumerate(catalog.skills):
+        if role_globs is not None and not (
+            role in skill.roles or any(fnmatchcase(skill.name, g) for g in role_globs)
+        ):
+            continue
+        if domains is not None and skill.domain not in domains:
+            continue
+        if wanted_tags and not wanted_tags.issubset({t.casefold() for t in skill.tags}):
+            continue
+        if allow and not any(fnmatchcase(skill.name, g) for g in allow):
+            continue
+        if any(fnmatchcase(skill.name, g) for g in deny):
+            continue
+        admitted.append(i)
+    return admitted
+
+
+def _role_globs(catalog: Catalog, roles: Mapping, role: str) -> tuple[str, ...]:
+    declared = {r for skill in catalog.skills for r in skill.roles}
+    if role not in roles and role not in declared:
+        known = sorted(set(map(str, roles)) | declared)
+        listing = ", ".join(known) if known else "none are defined"
+        raise SkillsiftError(
+            f'unknown role "{role}" (known roles: {listing})',
+            hint="define [roles.<name>] skills = [...] in skillsift.toml, or list the role under "
+            "`roles:` in a skill's frontmatter",
+        )
+    value = roles.get(role, ())
+    if isinstance(value, Mapping):
+        value = value.get("skills", ())
+    if isinstance(value, str):
+        value = (value,)
+    return tuple(str(v) for v in value or ())

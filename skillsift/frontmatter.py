@@ -1,0 +1,355 @@
+"""SKILL.md frontmatter: where the YAML block is, and reading it without ever raising.
+
+Fence rules (shared by the catalog, the validators and evaluation):
+
+- a leading UTF-8 BOM is dropped;
+- the first line must be a fence: ``---`` once trailing spaces, tabs and a CR are removed
+  (``--- `` is a fence; `` ---``, ``----`` and ``---foo`` are not), and it must end with a
+  newline (a document that is only ``---`` has no frontmatter);
+- the closing fence is the first later fence line, so a dash run or a markdown rule inside
+  the YAML never closes the block and an empty block ``---\\n---`` stays empty;
+- the raw YAML is the lines in between, each ending in ``\\n``, a trailing CR removed;
+- the body is the text after the closing fence line with its original line endings; without
+  a closed block it is the whole text.
+
+YAML is read with PyYAML's safe loader (the C one when available) using YAML 1.2 scalar
+rules, as the reference's YAML library does: only ``true``/``false`` are booleans (``on``,
+``yes``, ``no`` stay strings), ``12:30`` is a string, not a base-60 number, and dates stay
+strings.  Hostile input is refused with a diagnostic instead of crashing the process: the
+nesting depth is checked on the event stream before anything is built (the C composer
+recurses on the machine stack), and the built value may not expand, through aliases, to more
+than :data:`MAX_VALUES` values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .diagnostics import ERROR, Diagnostic
+
+BOM = "\ufeff"
+FENCE = "---"
+PARSE_CODE = "SK001"
+MAX_DEPTH = 64
+MAX_VALUES = 100_000
+
+_HINT_DEFAULT = (
+    "fix the YAML between the --- fences; quote a value that contains ': ' or ' #', "
+    "or that starts with one of [ ] { } * & ! | > ' \" % @ `"
+)
+_HINT_TAB = "indent YAML with spaces; a tab cannot start a token"
+_HINTS = (
+    ("cannot start any token", 'quote a value that starts with @ or ` (for example description: "@x ...")'),
+    (
+        "mapping values are not allowed",
+        'quote the value (for example description: "...") when it contains ": "',
+    ),
+    ("could not find expected ':'", "write one `key: value` per line; quote values that span lines"),
+    ("found undefined alias", "define the anchor (&name) before using the alias (*name), or quote the text"),
+    ("document start", "remove the '...' document end marker from the frontmatter"),
+    ("expected a single document", "remove the '...' document end marker from the frontmatter"),
+)
+
+
+@dataclass(frozen=True)
+class Frontmatter:
+    """Where a document's frontmatter block is.
+
+    ``present``: the first line is a fence (closed or not).  ``closed``: a closing fence was
+    found.  ``raw``: the YAML lines between the fences, CR removed.  ``body``: the text after
+    the closing fence line (original line endings), else the whole text without its BOM.
+    ``yaml_start_line``: the 1-based file line of the first YAML line (0 when not present).
+    ``body_line``: the 1-based file line where ``body`` starts (0 unless closed).
+    """
+
+    present: bool = False
+    closed: bool = False
+    raw: str = ""
+    body: str = ""
+    yaml_start_line: int = 0
+    body_line: int = 0
+
+
+def is_fence(line: str) -> bool:
+    """True for a line that is ``---`` once trailing spaces, tabs and CR are removed."""
+    return line.rstrip(" \t\r") == FENCE
+
+
+def split_frontmatter(text: str) -> Frontmatter:
+    """Split the leading frontmatter block from ``text`` (rules in the module docstring)."""
+    if text.startswith(BOM):
+        text = text[1:]
+    first_end = text.find("\n")
+    if first_end < 0 or not is_fence(text[:first_end]):
+        return Frontmatter(body=text)
+    raw_lines: list[str] = []
+    start = first_end + 1
+    line = 2
+    size = len(text)
+    while True:
+        end = text.find("\n", start)
+        current = text[start:] if end < 0 else text[start:end]
+        if is_fence(current):
+            stop = start + len(current)
+            return Frontmatter(
+                present=True,
+                closed=True,
+                raw="".join(raw_lines),
+                body=text[stop + 1 :] if stop < size else "",
+                yaml_start_line=2,
+                body_line=line + 1,
+            )
+        if end < 0:
+            break
+        raw_lines.append((current[:-1] if current.endswith("\r") else current) + "\n")
+        start = end + 1
+        line += 1
+    return Frontmatter(present=True, closed=False, raw="".join(raw_lines), body=text, yaml_start_line=2)
+
+
+@dataclass(frozen=True)
+class YamlDocument:
+    """The outcome of reading one YAML text: ``value`` (None on error), ``empty`` (the
+    text holds no node at all: blank or only comments) and the diagnostics."""
+
+    value: object = None
+    empty: bool = False
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.diagnostics
+
+
+def parse_yaml_mapping(
+    raw: str, *, file: str = "", first_line: int = 1
+) -> tuple[dict | None, list[Diagnostic]]:
+    """Read frontmatter YAML that must be a mapping.
+
+    Returns ``(mapping, [])``; a blank or null document gives ``({}, [])``.  A YAML error, a
+    document that is not a mapping (a list, a string, a number) or a hostile document gives
+    ``(None, [diagnostic])`` with code SK001, the file line (``first_line`` is the file line
+    of the first line of ``raw``) and column.  Never raises.
+    """
+    doc = read_yaml(raw, file=file, first_line=first_line)
+    if doc.diagnostics:
+        return None, list(doc.diagnostics)
+    if doc.value is None:
+        return {}, []
+    if not isinstance(doc.value, dict):
+        return None, [not_a_mapping(doc.value, file=file, line=first_line)]
+    return doc.value, []
+
+
+def not_a_mapping(value: object, *, file: str, line: int) -> Diagnostic:
+    """The SK001 diagnostic for frontmatter that parsed to something other than a mapping."""
+    return Diagnostic(
+        file=file,
+        line=line or None,
+        code=PARSE_CODE,
+        severity=ERROR,
+        message=f"frontmatter must be a mapping of keys to values, not {_kind(value)}",
+        hint="write `name: ...` and `description: ...` lines between the --- fences",
+    )
+
+
+def read_yaml(raw: str, *, file: str = "", first_line: int = 1) -> YamlDocument:
+    """Read one YAML document safely (see the module docstring).  Never raises."""
+    import yaml
+
+    loader = _loader_class()
+    try:
+        has_node, deep = _scan_events(raw, loader)
+    except yaml.YAMLError as exc:
+        return YamlDocument(diagnostics=(_yaml_error(exc, raw, file, first_line),))
+    except Exception as exc:  # the contract is "never raise"
+        return YamlDocument(diagnostics=(_unreadable(exc, file, first_line),))
+    if deep is not None:
+        line, column = _position(raw, deep, first_line)
+        return YamlDocument(
+            diagnostics=(
+                Diagnostic(
+                    file=file,
+                    line=line,
+                    column=column,
+                    code=PARSE_CODE,
+                    severity=ERROR,
+                    message=f"frontmatter nests deeper than {MAX_DEPTH} levels",
+                    hint="flatten the frontmatter: skills need a few plain keys, not deep structures",
+                ),
+            )
+        )
+    if not has_node:
+        return YamlDocument(empty=True)
+    try:
+        value = yaml.load(raw, Loader=loader)  # a safe loader subclass
+    except yaml.YAMLError as exc:
+        return YamlDocument(diagnostics=(_yaml_error(exc, raw, file, first_line),))
+    except Exception as exc:  # RecursionError, ValueError from odd tags, ...
+        return YamlDocument(diagnostics=(_unreadable(exc, file, first_line),))
+    if _expands_beyond(value, MAX_VALUES):
+        return YamlDocument(
+            diagnostics=(
+                Diagnostic(
+                    file=file,
+                    line=first_line or None,
+                    code=PARSE_CODE,
+                    severity=ERROR,
+                    message=f"frontmatter expands to more than {MAX_VALUES:,} values (aliases or a cycle)",
+                    hint="write the values out instead of repeating anchors (&name / *name)",
+                ),
+            )
+        )
+    return YamlDocument(value=value)
+
+
+def _scan_events(raw: str, loader) -> tuple[bool, object]:
+    """Walk the event stream: (the text holds a node, start mark of a too-deep collection)."""
+    import yaml
+
+    opening = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+    closing = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+    nodes = (yaml.ScalarEvent, yaml.AliasEvent)
+    has_node = False
+    depth = 0
+    parser = loader(raw)
+    try:
+        while parser.check_event():
+            event = parser.get_event()
+            if isinstance(event, opening):
+                has_node = True
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return True, event.start_mark
+            elif isinstance(event, closing):
+                depth -= 1
+            elif isinstance(event, nodes):
+                has_node = True
+    finally:
+        parser.dispose()
+    return has_node, None
+
+
+def _expands_beyond(value: object, limit: int) -> bool:
+    """True when walking ``value`` (aliases followed, so shared parts count each time they
+    are reached) visits more than ``limit`` values; a cyclic value always does."""
+    stack = [value]
+    seen = 0
+    while stack:
+        item = stack.pop()
+        seen += 1
+        if seen > limit:
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple, set)):
+            stack.extend(item)
+    return False
+
+
+def _yaml_error(exc, raw: str, file: str, first_line: int) -> Diagnostic:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    problem = getattr(exc, "problem", None)
+    if not problem:
+        lines = str(exc).strip().splitlines()
+        problem = lines[0] if lines else ""
+    context = getattr(exc, "context", None)
+    text = f"{problem} ({context})" if context and problem else (problem or context or "unknown error")
+    hint = _HINT_DEFAULT
+    for needle, specific in _HINTS:
+        if needle in text:
+            hint = specific
+            break
+    line, column = (first_line or None), None
+    if mark is not None:
+        line, column = _position(raw, mark, first_line)
+        if raw[mark.index : mark.index + 1] == "\t":
+            hint = _HINT_TAB
+    return Diagnostic(
+        file=file,
+        line=line,
+        column=column,
+        code=PARSE_CODE,
+        severity=ERROR,
+        message=f"frontmatter is not valid YAML: {text}",
+        hint=hint,
+    )
+
+
+def _position(raw: str, mark, first_line: int) -> tuple[int, int]:
+    """File line and 1-based column of a parser mark, counting only LF as a line break
+    (the parser also breaks lines at a lone CR, NEL, U+2028 and U+2029; a file's lines
+    do not)."""
+    index = min(max(mark.index, 0), len(raw))
+    start = raw.rfind("\n", 0, index) + 1
+    return first_line + raw.count("\n", 0, index), index - start + 1
+
+
+def _unreadable(exc: BaseException, file: str, first_line: int) -> Diagnostic:
+    detail = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
+    return Diagnostic(
+        file=file,
+        line=first_line or None,
+        code=PARSE_CODE,
+        severity=ERROR,
+        message=f"frontmatter could not be read: {detail}",
+        hint=_HINT_DEFAULT,
+    )
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return f"a {type(value).__name__}"
+
+
+_LOADER_CLASS = None
+
+
+def _loader_class():
+    """A safe loader (C when available) with YAML 1.2 core scalar resolution."""
+    global _LOADER_CLASS
+    if _LOADER_CLASS is not None:
+        return _LOADER_CLASS
+    import re
+
+    import yaml
+
+    base = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+
+    class FrontmatterLoader(base):
+        yaml_implicit_resolvers: dict = {}
+
+    add = FrontmatterLoader.add_implicit_resolver
+    add(
+        "tag:yaml.org,2002:bool",
+        re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+        list("tTfF"),
+    )
+    add(
+        "tag:yaml.org,2002:int",
+        re.compile(r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$"),
+        list("-+0123456789"),
+    )
+    add(
+        "tag:yaml.org,2002:float",
+        re.compile(
+            r"^(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)?"
+            r"|[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+"
+            r"|[-+]?\.[0-9][0-9_]*(?:[eE][-+]?[0-9]+)?"
+            r"|[-+]?\.(?:inf|Inf|INF)"
+            r"|\.(?:nan|NaN|NAN))$"
+        ),
+        list("-+0123456789."),
+    )
+    add("tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""])
+    add("tag:yaml.org,2002:merge", re.compile(r"^(?:<<)$"), ["<"])
+    _LOADER_CLASS = FrontmatterLoader
+    return FrontmatterLoader
