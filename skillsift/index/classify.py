@@ -1,0 +1,95 @@
+"""How the served skills stand against an index: current, drifted, stale, missing, orphaned.
+
+* current — the index has a row for the skill with the digest of its present embedded
+  text; among them *drifted* counts skills whose file digest changed while the embedded
+  text did not (the vector is still valid);
+* stale — a row exists but the embedded text changed;
+* missing — no row;
+* orphaned — a row whose (domain, id) is no longer served.
+
+:func:`classify` is pure and takes plain values; :func:`classify_skills` computes the
+text digests of skills first.  No numpy here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .manifest import ITEM_KIND
+
+
+@dataclass(frozen=True)
+class Served:
+    """A served skill as the classification sees it."""
+
+    id: str
+    domain: str = ""
+    digest: str = ""  # the skill's file digest ("" = unknown, never drifted)
+    text_digest: str = ""  # digest of its embedded text under the current settings
+
+
+@dataclass(frozen=True)
+class Classification:
+    rows: int
+    current: int = 0
+    drifted: int = 0
+    stale: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    orphaned: tuple[str, ...] = ()
+
+    @property
+    def fresh(self) -> bool:
+        """Every served skill is current and no row is orphaned."""
+        return not (self.stale or self.missing or self.orphaned)
+
+
+def classify(index_items, served) -> Classification:
+    """Classify ``served`` skills against ``index_items`` (manifest items, in row order).
+
+    Lists are sorted; ids are listed as written (not domain-qualified).
+    """
+    rows = {}
+    for item in index_items:
+        rows.setdefault((item.kind, item.domain, item.id), item)
+    present = set()
+    current = drifted = 0
+    stale, missing = [], []
+    for skill in served:
+        key = (ITEM_KIND, skill.domain, skill.id)
+        present.add(key)
+        item = rows.get(key)
+        if item is None:
+            missing.append(skill.id)
+        elif item.text_digest != skill.text_digest:
+            stale.append(skill.id)
+        else:
+            current += 1
+            if skill.digest and item.item_digest != skill.digest:
+                drifted += 1
+    orphaned = [item.id for item in index_items if (item.kind, item.domain, item.id) not in present]
+    return Classification(
+        rows=len(index_items),
+        current=current,
+        drifted=drifted,
+        stale=tuple(sorted(stale)),
+        missing=tuple(sorted(missing)),
+        orphaned=tuple(sorted(orphaned)),
+    )
+
+
+def classify_skills(
+    index_items, skills, *, fields=(), index_body: bool = False, body_chars: int = 0
+) -> Classification:
+    """:func:`classify` for :class:`~skillsift.skill.Skill` objects under the given text settings."""
+    from ..embedtext import embedded_text, text_digest
+
+    served = [
+        Served(
+            id=skill.name,
+            domain=skill.domain,
+            digest=skill.digest,
+            text_digest=text_digest(embedded_text(skill, fields, index_body, body_chars)),
+        )
+        for skill in skills
+    ]
+    return classify(index_items, served)
