@@ -1,0 +1,16 @@
+"""Evaluation of the ranking against labelled queries (``skillsift eval``).
+
+The modules are layered so that the logic stays pure and testable:
+
+* :mod:`.cases` reads and checks a cases file (strict YAML, every problem with its line);
+* :mod:`.metrics` scores one case and aggregates many;
+* :mod:`.intervals` computes the bootstrap intervals and paired differences;
+* :mod:`.calibrate` proposes a ``vector_min_sim`` from the cosines of the cases;
+* :mod:`.gates` parses ``--min``, loads baselines, compares flips and lists failed gates;
+* :mod:`.run` runs the cases through a ranker, once per mode, and assembles the result;
+* :mod:`.report` renders a result as text, JSON, JUnit XML or Markdown.
+"""
+
+CASES_INVALID = "AR9D2"
+EVAL_REGRESSION = "AR9D4"
+SCHEMA_VERSION = 1

@@ -1,0 +1,161 @@
+"""Gates: ``--min`` floors, baselines and the cases that flipped against them (AR9D4)."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..diagnostics import SkillsiftError
+from . import EVAL_REGRESSION, SCHEMA_VERSION
+
+GATE_METRICS = ("top1", "recall", "hit", "mrr", "ndcg")
+_ALIASES = {
+    "top1": "top1", "top-1": "top1",
+    "recall": "recall", "recall@k": "recall", "recall_at_k": "recall",
+    "hit": "hit", "hit@k": "hit", "hit_at_k": "hit",
+    "mrr": "mrr",
+    "ndcg": "ndcg", "ndcg@k": "ndcg", "ndcg_at_k": "ndcg",
+}
+BASELINE_MAX_BYTES = 64 << 20
+
+
+def canonical_metric(name: str) -> str:
+    """The gate name of a metric (``recall@k`` -> ``recall``), or "" when unknown."""
+    return _ALIASES.get(name.strip().lower(), "")
+
+
+def parse_minimums(spec: str | None) -> dict[str, float]:
+    """Parse ``top1=0.6,mrr=0.7`` into floors; "" -> {}.  Later duplicates win."""
+    out: dict[str, float] = {}
+    if spec is None or not spec.strip():
+        return out
+    for part in spec.split(","):
+        key, sep, value = part.strip().partition("=")
+        metric = canonical_metric(key)
+        if not sep or not metric:
+            raise SkillsiftError(
+                f"--min {json.dumps(part)}: want metric=value pairs such as top1=0.6,mrr=0.7 "
+                "(metrics: top1, recall, hit, mrr, ndcg)")
+        try:
+            floor = float(value.strip())
+        except ValueError:
+            floor = math.nan
+        if not 0 <= floor <= 1:
+            raise SkillsiftError(f"--min {json.dumps(part)}: value must be a number between 0 and 1")
+        out[metric] = floor
+    return out
+
+
+@dataclass(frozen=True)
+class Flips:
+    """Cases whose hit@k changed against a baseline (ids sorted)."""
+
+    regressed: tuple[str, ...] = ()
+    fixed: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"regressed": list(self.regressed), "fixed": list(self.fixed)}
+
+
+def gate_failures(metrics: Mapping[str, float], minimums: Mapping[str, float], flips: Flips | None = None,
+                  max_flips: int = -1) -> list[str]:
+    """Every failed gate as an AR9D4 message; [] means the run passes.
+
+    ``metrics`` holds the primary mode's values by gate name (``Metrics.gated()``);
+    a value equal to its floor passes.  ``max_flips < 0`` disables the flip gate.
+    """
+    failed = []
+    for name in sorted(minimums):
+        if name not in metrics:
+            failed.append(f"{EVAL_REGRESSION}: {name} cannot be checked: no case is graded")
+            continue
+        if metrics[name] < minimums[name]:
+            failed.append(f"{EVAL_REGRESSION}: {name} is {metrics[name]:.4f}, "
+                          f"below the minimum {minimums[name]:.4f}")
+    if flips is not None and max_flips >= 0 and len(flips.regressed) > max_flips:
+        failed.append(f"{EVAL_REGRESSION}: {len(flips.regressed)} cases regressed against the baseline "
+                      f"(max {max_flips}): {', '.join(flips.regressed)}")
+    return failed
+
+
+# -- baselines -----------------------------------------------------------------------------------
+
+
+def load_baseline(path: str) -> dict:
+    """Read a result written by an earlier run (``--output``); only what flips need is checked."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(BASELINE_MAX_BYTES + 1)
+    except IsADirectoryError:
+        raise SkillsiftError(f"baseline {path} is not a file",
+                             hint="Pass the JSON file --output wrote") from None
+    except OSError as exc:
+        raise SkillsiftError(f"cannot read baseline {path}: {exc.strerror or exc}",
+                             hint="Save one with 'skillsift eval CASES --output FILE'") from None
+    if len(raw) > BASELINE_MAX_BYTES:
+        raise SkillsiftError(f"baseline {path} is larger than {BASELINE_MAX_BYTES} bytes")
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise SkillsiftError(f"baseline {path} is not UTF-8 JSON") from None
+    except json.JSONDecodeError as exc:
+        raise SkillsiftError(f"baseline {path} is not valid JSON: line {exc.lineno}: {exc.msg}",
+                             hint="Pass the JSON file --output wrote") from None
+    return check_baseline(doc, path)
+
+
+def check_baseline(doc, path: str = "<baseline>") -> dict:
+    """Validate the parts of a baseline document that flips use; return it."""
+    if not isinstance(doc, dict):
+        raise SkillsiftError(f"baseline {path} is not a JSON object")
+    version = doc.get("schema_version", 0)
+    if version != SCHEMA_VERSION or isinstance(version, bool):
+        raise SkillsiftError(f"baseline {path} has schema_version {json.dumps(version)}; "
+                             f"this build reads {SCHEMA_VERSION}")
+    mode = doc.get("mode", "")
+    if not isinstance(mode, str):
+        raise SkillsiftError(f"baseline {path}: mode must be a string")
+    k = doc.get("k", 0)
+    if not isinstance(k, int) or isinstance(k, bool):
+        raise SkillsiftError(f"baseline {path}: k must be an integer")
+    cases = doc.get("cases")
+    if cases is None:
+        cases = []
+    if not isinstance(cases, list):
+        raise SkillsiftError(f"baseline {path}: cases must be a list")
+    for i, case in enumerate(cases):
+        if (not isinstance(case, dict) or not isinstance(case.get("id", ""), str)
+                or not isinstance(case.get("hit", False), bool)):
+            raise SkillsiftError(f"baseline {path}: cases[{i}] must be an object "
+                                 "with a string id and a boolean hit")
+    return doc
+
+
+def compare_baseline(baseline: Mapping, *, mode: str, k: int, cases: Sequence) -> Flips:
+    """Flips of the primary mode's ``cases`` (objects with ``id`` and ``hit``) against a baseline.
+
+    Refused (SkillsiftError, exit 1) when the baseline was ranked in another mode (a
+    baseline without a mode is lexical) or evaluated at another k: every flip would be an
+    artifact of the flag.  Cases present in only one of the two runs are ignored.
+    """
+    base_mode = baseline.get("mode") or "lexical"
+    run_mode = mode or "lexical"
+    if base_mode != run_mode:
+        raise SkillsiftError(f"the baseline was ranked in {base_mode} mode but this run uses {run_mode}",
+                             hint=f"rerun with --mode {base_mode}, or save a new baseline with --output")
+    base_k = baseline.get("k", 0)
+    if base_k != k:
+        raise SkillsiftError(f"the baseline was evaluated at k={base_k} but this run uses k={k}",
+                             hint=f"rerun with --k {base_k}, or save a new baseline with --output")
+    was = {c.get("id", ""): bool(c.get("hit", False)) for c in baseline.get("cases") or []}
+    regressed, fixed = [], []
+    for case in cases:
+        if case.id not in was:
+            continue
+        if was[case.id] and not case.hit:
+            regressed.append(case.id)
+        elif not was[case.id] and case.hit:
+            fixed.append(case.id)
+    return Flips(regressed=tuple(sorted(regressed)), fixed=tuple(sorted(fixed)))
