@@ -1,0 +1,128 @@
+"""``skillsift status``: how the index on disk stands against the served skills.
+
+:func:`status_report` is a pure function from the outcome of loading the index and the
+served skills to the report (a dict in JSON key order); :func:`render_status` turns the
+report into text.  States:
+
+* ``none`` — no manifest;
+* ``unreadable`` — a manifest exists but the index does not load (the reason says why);
+* ``incompatible`` — it loads but was built for another provider, model or embedded text;
+* ``stale`` — usable, but some skill's text changed, some skill has no row, or a row
+  belongs to a skill that is no longer served;
+* ``fresh`` — every served skill has a current vector and no row is orphaned.
+"""
+
+from __future__ import annotations
+
+SCHEMA_VERSION = 1
+NONE, UNREADABLE, INCOMPATIBLE, STALE, FRESH = "none", "unreadable", "incompatible", "stale", "fresh"
+
+HINT_BUILD = "run 'skillsift index'"
+HINT_REBUILD = "rebuild with 'skillsift index --rebuild'"
+HINT_UPDATE = "run 'skillsift index' to embed the changed and missing skills"
+
+
+def status_report(
+    loaded,
+    skills,
+    *,
+    provider: str,
+    model: str,
+    mode: str = "lexical",
+    index_dir: str = "",
+    committed: bool = True,
+    fields=(),
+    index_body: bool = False,
+    body_chars: int = 0,
+) -> dict:
+    """The status of the index ``loaded`` (a :class:`~.store.LoadResult`) for ``skills``.
+
+    ``provider`` / ``model`` are the configured provider fingerprint and model; the
+    text settings are the configured ``[search]`` ones.  Skills without a usable index
+    are all "missing".
+    """
+    from .classify import classify_skills
+
+    skills = list(skills)
+    index = loaded.index
+    reason = ""
+    if index is None:
+        state = UNREADABLE if loaded.found else NONE
+        reason = loaded.reason if loaded.found else ""
+    else:
+        reason = index.unusable_reason(provider=provider, model=model, fields=fields, index_body=index_body,
+                                       body_chars=body_chars)
+        state = INCOMPATIBLE if reason else ""
+    if state:
+        current = drifted = 0
+        stale, missing, orphaned = [], sorted(skill.name for skill in skills), []
+    else:
+        c = classify_skills(index.items, skills, fields=fields, index_body=index_body, body_chars=body_chars)
+        current, drifted = c.current, c.drifted
+        stale, missing, orphaned = list(c.stale), list(c.missing), list(c.orphaned)
+        state = FRESH if c.fresh else STALE
+    report: dict = {
+        "schema_version": SCHEMA_VERSION,
+        "mode": mode,
+        "index_dir": index_dir,
+        "committed": bool(committed),
+        "state": state,
+    }
+    if reason:
+        report["reason"] = reason
+    report["provider"] = provider
+    report["model"] = model
+    if index is not None:
+        info = index.info()
+        report["index_provider"] = info["provider"]
+        report["index_model"] = info["model"]
+        report["dims"] = info["dims"]
+        report["dtype"] = info["dtype"]
+    report["rows"] = len(index) if index is not None else 0
+    report["bytes"] = index.info()["bytes"] if index is not None else 0
+    report["skills"] = len(skills)
+    report["current"] = current
+    report["drifted"] = drifted
+    report["stale"] = stale
+    report["missing"] = missing
+    report["orphaned"] = orphaned
+    hint = {NONE: HINT_BUILD, UNREADABLE: HINT_REBUILD, INCOMPATIBLE: HINT_REBUILD, STALE: HINT_UPDATE}.get(state)
+    if hint:
+        report["hint"] = hint
+    return report
+
+
+def _kib(size: int) -> str:
+    return f"{size / 1024:.1f} KiB"
+
+
+def _line(label: str, value: str) -> str:
+    return f"{label:<10} {value}".rstrip()
+
+
+def render_status(report: dict) -> str:
+    """The text form of a :func:`status_report` (ends with a newline)."""
+    where = report["index_dir"] + ("  (committed location)" if report["committed"] else "")
+    lines = [_line("index", where), _line("state", report["state"])]
+    if report.get("reason"):
+        lines.append(_line("reason", report["reason"]))
+    lines.append(_line("mode", report["mode"]))
+    model = report["model"] or "(none configured)"
+    lines.append(_line("provider", f"{report['provider']}   model {model}   (config)"))
+    if report["rows"] > 0:
+        built_model = report.get("index_model") or "(none)"
+        lines.append(_line("built with", f"{report.get('index_provider', '')}   model {built_model}   "
+                                         f"{report['dims']} dims   {report['dtype']}   {report['rows']} rows   "
+                                         f"{_kib(report['bytes'])}"))
+    lines.append(_line("skills", f"{report['skills']} served   {report['current']} current   "
+                                 f"{len(report['stale'])} changed   {len(report['missing'])} not indexed   "
+                                 f"{len(report['orphaned'])} no longer served"))
+    if report["drifted"]:
+        lines.append(_line("drift", f"{report['drifted']} current skills changed outside their embedded text "
+                                    "(their vectors are still valid)"))
+    for label, key in (("changed", "stale"), ("not indexed", "missing"), ("no longer served", "orphaned")):
+        if report[key]:
+            lines.append(f"{label}: " + ", ".join(report[key]))
+    if report.get("hint"):
+        lines.append(_line("next", report["hint"]))
+    return "\n".join(lines) + "\n"
