@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from skillsift.embed.base import EmbedTimeout, InputRejected, ProviderUnavailable
+from skillsift.embed.base import EmbedTimeout, InputRejected, ProviderBroken, ProviderUnavailable
 from skillsift.embed.command import MAX_STDOUT, CommandProvider, command_env
 
 SCRIPT = str(Path(__file__).parent / "fixtures" / "embed_cmds" / "embedder.py")
@@ -129,8 +129,9 @@ def test_nan_and_changed_dims():
     p = provider("dims", 4)
     assert p.embed(["a"]).shape == (1, 4) and p.dims == 4
     p.argv = (*p.argv[:-1], "5")
-    with pytest.raises(ProviderUnavailable, match="5 dimensions after 4"):
+    with pytest.raises(ProviderBroken, match="5 dimensions after 4") as info:
         p.embed(["a"])
+    assert info.value.hard and info.value.reason == "provider_unavailable"
 
 
 def test_timeout_kills_the_process_group(tmp_path):

@@ -459,6 +459,15 @@ def test_wrong_vector_count_is_a_hard_error():
         build_index(plan_build(refund_catalog(), None, provider=embedder), embedder)
 
 
+def test_wrong_vector_count_behind_the_gate_writes_nothing():
+    from skillsift.embed.gate import GatedProvider
+
+    inner = ConceptEmbedder(transform=lambda rows, texts: rows[:-1])
+    gated = GatedProvider(inner, allow_network=True)
+    with pytest.raises(BuildError, match="3 vectors for 4 texts; nothing was written"):
+        build_index(plan_build(refund_catalog(), None, provider=gated), gated)
+
+
 def test_nan_is_a_hard_error():
     embedder = ConceptEmbedder(transform=lambda rows, texts: [[float("nan")] * 5 for _ in rows])
     with pytest.raises(BuildError, match="NaN"):

@@ -18,7 +18,11 @@ def open_ranker(catalog, config, want_vectors: bool):
     """
     from ..ranker.search import Ranker
 
-    return Ranker(catalog, config)
+    if not want_vectors:
+        return Ranker(catalog, config)
+    # The evaluation waits for each query embedding as long as the provider allows:
+    # a per-query deadline would turn a slow machine into degraded cases.
+    return Ranker.open(catalog, config, mode="hybrid", query_timeout_ms=0)
 
 
 def _role_resolver(catalog, config):

@@ -8,27 +8,13 @@ from dataclasses import dataclass
 
 import click
 
-from ._common import config_option, dump_json, root_option
+from ._common import config_option, dump_json, load_project, root_option
 
 SUMMARY_SCHEMA_VERSION = 1
 PROGRESS_MIN_BATCHES = 4  # a progress bar is drawn only for more than three batches
 
 
 # --------------------------------------------------------------------------- shared
-
-
-def _load(root: str, config_file: str | None, allow_exec: bool = False):
-    """Config (with ``--allow-exec``) and catalog; notes and catalog findings go to stderr."""
-    from ..catalog import load_catalog
-    from ..config import load_config
-
-    config = load_config(root, config_file=config_file, allow_exec=allow_exec)
-    for note in config.notes:
-        click.echo(f"note: {note}", err=True)
-    catalog = load_catalog(root, config)
-    for diag in catalog.diagnostics:
-        click.echo(f"warning: {diag.render()}", err=True)
-    return config, catalog
 
 
 @dataclass(frozen=True)
@@ -251,7 +237,7 @@ def index_command(dry_run, rebuild, items, fmt, allow_exec, root, config_file):
     from ..embed.base import EmbedError
     from ..embed.factory import make_provider
 
-    config, catalog = _load(root, config_file, allow_exec)
+    config, catalog = load_project(root, config_file, allow_exec=allow_exec)
     force = _parse_items(items, catalog)
     try:
         provider = make_provider(config, root=config.root)
@@ -369,7 +355,7 @@ def status_command(fmt, root, config_file):
     from ..index.status import render_status, status_report
     from ..index.store import load_index
 
-    config, catalog = _load(root, config_file)
+    config, catalog = load_project(root, config_file)
     identity = ConfiguredProvider.from_config(config, repository_command=True)
     s = config.search
     report = status_report(

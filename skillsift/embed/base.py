@@ -22,6 +22,7 @@ class EmbedError(Exception):
 
     reason = PROVIDER_UNAVAILABLE
     rejected = False  # True: the provider refused these inputs (split the batch and go on)
+    hard = False  # True: the provider broke its contract; a build must write nothing
 
     def __init__(self, message: str, *, hint: str = ""):
         super().__init__(message)
@@ -43,6 +44,16 @@ class BudgetExceeded(EmbedError):
 
 class NetworkDisabled(EmbedError):
     reason = NETWORK_DISABLED
+
+
+class ProviderBroken(EmbedError):
+    """The provider broke its contract (wrong vector count, width changed mid-run).
+
+    A search degrades with ``provider_unavailable``; an index build writes nothing.
+    """
+
+    reason = PROVIDER_UNAVAILABLE
+    hard = True
 
 
 class InputRejected(EmbedError):

@@ -27,7 +27,7 @@ import subprocess
 import threading
 import time
 
-from .base import EmbedTimeout, InputRejected, ProviderUnavailable
+from .base import EmbedTimeout, InputRejected, ProviderBroken, ProviderUnavailable
 from .normalise import VectorError, unit_rows
 
 BASE_ENV = ("PATH", "HOME", "SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT", "TEMP", "TMP", "USERPROFILE")
@@ -257,7 +257,7 @@ class CommandProvider:
             return unit_rows(vectors, dims=self.dims)
         except VectorError as exc:
             if self.dims is not None and "expected" in str(exc):
-                raise ProviderUnavailable(
+                raise ProviderBroken(
                     f"the embedding command {self.name} returned vectors of {len(vectors[0])} dimensions "
                     f"after {self.dims}; the model changed"
                 ) from None

@@ -23,7 +23,7 @@ import os
 import threading
 from dataclasses import dataclass
 
-from .base import BudgetExceeded, InputRejected, NetworkDisabled, ProviderUnavailable
+from .base import BudgetExceeded, InputRejected, NetworkDisabled, ProviderBroken
 
 # Input prices in US dollars per million tokens, used when the user config sets no
 # price_input_per_mtok.  Estimates for the dry run and the cost limit only.
@@ -315,7 +315,7 @@ class GatedProvider:
             self.budget.settle(reservation, used_tokens=getattr(self.inner, "last_usage", None))
             self.sent_texts += len(batch)
             if len(rows) != len(batch):  # a provider bug, not an input problem
-                raise ProviderUnavailable(
+                raise ProviderBroken(
                     f"the embedding provider {self.fingerprint} returned {len(rows)} vectors "
                     f"for {len(batch)} texts"
                 )

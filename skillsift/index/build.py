@@ -278,6 +278,8 @@ class _Builder:
         try:
             rows = self.provider.embed(texts)
         except EmbedError as exc:
+            if exc.hard:
+                raise BuildError(f"{_message(exc)}; nothing was written") from None
             if not getattr(exc, "rejected", False):
                 raise _Stop(_message(exc), exc) from None
             if stop - start > 1:

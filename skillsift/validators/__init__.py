@@ -1,1 +1,116 @@
-"""Validators: one module per check, each a pure function returning diagnostics."""
+"""Validators: one module per check, each a pure function returning diagnostics.
+
+This module is the registry: every check skillsift runs, with its code, a short name,
+its default severity, its scope and the files that trigger it.  Importing it costs
+nothing (no check module is imported here); :mod:`.runner` runs the checks over a
+:class:`~skillsift.validators.workspace.Workspace`.
+
+Scope
+    ``file``: the diagnostics belong to one file each; with paths, ``skillsift validate``
+    keeps only those on the given files.  ``repo``: a repository-level rule; with paths,
+    it runs when one of the paths is of a kind that triggers it and all its findings are
+    reported.
+
+Triggers (the kinds of path that make a check run when paths are given)
+    ``skill`` a ``SKILL.md`` (also a deleted one), ``config`` the project config file,
+    ``cases`` a cases file, ``index`` a file of the committed index, ``baseline`` the
+    evaluation baseline, ``secrets-baseline`` the accepted-secrets file, ``any`` any
+    file at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..diagnostics import ERROR, NOTE, WARNING
+
+
+@dataclass(frozen=True)
+class Check:
+    """One registered check."""
+
+    code: str
+    name: str
+    severity: str  # the default; [validate.severity] overrides it
+    scope: str  # "file" | "repo"
+    module: str  # skillsift.validators.<module> holding run(workspace)
+    triggers: tuple[str, ...]
+    files: str  # what triggers it, for people (docs, --list)
+    summary: str  # one line: what it checks
+
+
+CHECKS: tuple[Check, ...] = (
+    Check("AR9D0", "search-config-invalid", ERROR, "repo", "config", ("any",),
+          "skillsift.toml, pyproject.toml [tool.skillsift], .ai-rulez/config.toml, the user config",
+          "the configuration parses and every key has an allowed value (including [validate])"),
+    Check("AR9D1", "search-index-stale", WARNING, "repo", "index", ("skill", "config", "index"),
+          "SKILL.md, the config, <index_dir>/manifest.json and vectors.bin",
+          "a committed index exists, loads, was built for the configured model and text, "
+          "and still matches the skills' embedded text"),
+    Check("AR9D2", "search-cases-invalid", ERROR, "repo", "cases", ("cases", "skill", "config"),
+          "the cases files ([validate] cases, default search-cases.yaml), SKILL.md, the config",
+          "the cases file is valid and names only skills and roles that exist (every problem, with lines)"),
+    Check("AR9D3", "search-text-withheld", WARNING, "file", "withheld", ("skill", "config"),
+          "SKILL.md, the config",
+          "a skill whose embedded text holds a secret would be withheld from the configured remote provider"),
+    Check("AR9D4", "search-eval-regression", ERROR, "repo", "gates", ("cases", "skill", "config", "baseline"),
+          "the cases files, SKILL.md, the config, the [validate] baseline",
+          "the labelled cases pass the configured floors and regress no more cases than allowed"),
+    Check("AR001", "secret-detected", ERROR, "file", "secrets", ("skill", "secrets-baseline"),
+          "SKILL.md (the secrets hook: any file of a skill)",
+          "no credential sits in a skill (placeholders, allowed lines and baselined findings excepted)"),
+    Check("SK001", "frontmatter-invalid", ERROR, "file", "frontmatter", ("skill",), "SKILL.md",
+          "the file is UTF-8 and its frontmatter block is closed and parses to a mapping"),
+    Check("SK002", "duplicate-name", ERROR, "file", "duplicates", ("skill",), "SKILL.md",
+          "no two skills share a name"),
+    Check("SK003", "skills-path-empty", WARNING, "repo", "catalog_paths", ("config",), "the config",
+          "every configured [catalog] skills path holds a SKILL.md"),
+    Check("SK004", "frontmatter-missing", ERROR, "file", "frontmatter", ("skill",), "SKILL.md",
+          "SKILL.md starts with a --- frontmatter block"),
+    Check("SK005", "name-missing", WARNING, "file", "frontmatter", ("skill",), "SKILL.md",
+          "the frontmatter sets a name (else agents fall back to the folder name)"),
+    Check("SK006", "description-missing", ERROR, "file", "frontmatter", ("skill",), "SKILL.md",
+          "the frontmatter sets a description (agents choose skills by it)"),
+    Check("SK007", "description-too-long", WARNING, "file", "frontmatter", ("skill", "config"), "SKILL.md",
+          "the description fits every configured agent's listing limit, so no agent cuts it"),
+    Check("SK008", "trigger-only-in-body", WARNING, "file", "frontmatter", ("skill",), "SKILL.md",
+          'trigger phrases ("Use when ...", "Triggers: ...") in the body also appear in the description'),
+    Check("SK009", "near-duplicate-description", WARNING, "file", "duplicates", ("skill", "config"),
+          "SKILL.md (and the committed index, for cosine)",
+          "no two skills have near-identical descriptions (lexical, and cosine when an index exists)"),
+    Check("SK010", "secrets-baseline-invalid", ERROR, "repo", "secrets", ("secrets-baseline", "config"),
+          "the [validate] secrets_baseline file (default .skillsift/secrets-baseline.json)",
+          "the file of accepted secret findings is valid JSON of the expected shape"),
+)
+
+BY_CODE: dict[str, Check] = {check.code: check for check in CHECKS}
+CODES: tuple[str, ...] = tuple(check.code for check in CHECKS)
+SEVERITY_CHOICES = (ERROR, WARNING, NOTE, "off")
+
+
+def get(code: str) -> Check:
+    """The registered check of ``code`` (KeyError when unknown)."""
+    return BY_CODE[code]
+
+
+def expand_codes(spec) -> tuple[set[str], list[str]]:
+    """Codes named by ``spec`` (a comma string or an iterable of them): exact codes or prefixes.
+
+    ``SK`` selects every SK check, ``AR9D`` the AR9D ones.  Returns (codes, unknown
+    entries); matching is case-insensitive.
+    """
+    if spec is None:
+        return set(), []
+    parts = spec.split(",") if isinstance(spec, str) else [p for item in spec for p in str(item).split(",")]
+    codes: set[str] = set()
+    unknown: list[str] = []
+    for part in parts:
+        word = part.strip().upper()
+        if not word:
+            continue
+        matched = {code for code in CODES if code.startswith(word)}
+        if matched:
+            codes |= matched
+        else:
+            unknown.append(part.strip())
+    return codes, unknown

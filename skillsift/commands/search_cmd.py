@@ -1,0 +1,62 @@
+"""``skillsift search``: what an agent would get for a request."""
+
+from __future__ import annotations
+
+import shutil
+
+import click
+
+from ._common import config_option, dump_json, load_project, root_option
+
+DEGRADED_LINES = {
+    "no_index": "search: no usable index, ranking lexically (run 'skillsift index')",
+    "network_disabled": "search: the network is disabled (embeddings.allow_network), ranking lexically",
+    "budget": "search: the embeddings budget is spent, ranking lexically",
+    "timeout": "search: the query embedding timed out, ranking lexically",
+    "provider_unavailable": "search: the embedding provider is unavailable, ranking lexically",
+}
+
+
+@click.command("search")
+@click.argument("query", nargs=-1, required=True)
+@click.option("--limit", default=5, show_default=True, type=click.IntRange(1, 20), help="Number of hits (1-20).")
+@click.option("--mode", type=click.Choice(["lexical", "hybrid", "vector"]), default=None,
+              help="Ranking mode (default: config, else SKILLSIFT_SEARCH_MODE, else lexical).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--explain", is_flag=True, help="Show per hit the BM25F breakdown and the lexical/vector ranks.")
+@click.option("--role", default=None, help="Rank only the skills of this role ([roles.<name>] in config).")
+@click.option("--domain", default=None, help="Rank only the skills of this domain ('root' = no domain).")
+@click.option("--tag", "tags", multiple=True, help="Rank only skills carrying this tag (repeatable: all must match).")
+@click.option("--allow", multiple=True, help="Glob on skill names to admit (repeatable).")
+@click.option("--deny", multiple=True, help="Glob on skill names to exclude (repeatable; deny wins).")
+@click.option("--allow-exec", is_flag=True,
+              help="Let a command embedding provider named in the repository config run.")
+@root_option
+@config_option
+def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, allow_exec, root, config_file):
+    """Rank the skills for QUERY (all arguments joined with one space).
+
+    \b
+    Exit codes: 0 ranked (also when nothing matches); 1 bad usage or config.
+    """
+    from ..diagnostics import SkillsiftError
+    from ..ranker.search import Ranker
+    from ..render.search import render_text, result_to_json
+
+    text = " ".join(query)
+    if not text.strip():
+        raise SkillsiftError("search needs a query", hint='skillsift search "deploy to staging"')
+    config, catalog = load_project(root, config_file, mode, allow_exec=allow_exec)
+    ranker = Ranker.open(catalog, config)
+    if ranker.index_problem and config.search.mode != "lexical":
+        click.echo(f"note: {ranker.index_problem}", err=True)
+    result = ranker.search(text, limit=limit, mode=config.search.mode, role=role, domain=domain, tags=tags,
+                           allow=allow, deny=deny, explain=explain)
+    if result.degraded:
+        click.echo(DEGRADED_LINES.get(result.degraded, f"search: ranking lexically ({result.degraded})"), err=True)
+    if fmt == "json":
+        click.echo(dump_json(result_to_json(result)), nl=False)
+    else:
+        width = shutil.get_terminal_size((80, 24)).columns
+        click.echo(render_text(result, width=width, explain=explain, min_sim=config.search.vector_min_sim), nl=False)
+    return 0

@@ -1,0 +1,150 @@
+"""``skillsift validate``: run every check over the repository (or the checks some paths affect)."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from ._common import config_option, root_option
+
+FORMATS = ("text", "json", "github", "sarif")
+USAGE_EXIT = 2
+
+
+class _UsageExit2(click.Command):
+    """Usage errors of this command exit 2 (validate reserves 1 for "errors found")."""
+
+    def parse_args(self, ctx, args):
+        from ..diagnostics import SkillsiftError
+
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            raise SkillsiftError(exc.format_message(), hint="see 'skillsift validate --help'",
+                                 exit_code=USAGE_EXIT) from None
+
+
+def _usage(message: str, hint: str = ""):
+    from ..diagnostics import SkillsiftError
+
+    return SkillsiftError(message, hint=hint, exit_code=USAGE_EXIT)
+
+
+def resolve_paths(ws, paths) -> list[str]:
+    """Command-line paths as paths relative to the root (a directory stands for the files under it)."""
+    from ..validators.workspace import rel_posix
+
+    out: list[str] = []
+    for given in paths:
+        absolute = os.path.abspath(given)
+        rel = rel_posix(absolute, ws.root)
+        if os.path.isabs(rel) or rel.startswith("../"):
+            raise _usage(f"{given} is outside the repository root {ws.root}", "pass --root or a path inside it")
+        if os.path.isdir(absolute):
+            prefix = "" if rel == "." else rel.rstrip("/") + "/"
+            inside = [p for p in (*ws.skill_paths, *ws.cases_paths) if p.startswith(prefix)]
+            out.extend(inside or [rel])
+        elif os.path.exists(absolute):
+            out.append(rel)
+        else:
+            raise _usage(f"{given}: no such file", "pass existing files, or no path to check the whole repository")
+    return sorted(dict.fromkeys(out))
+
+
+def exit_code(diagnostics, *, strict: bool) -> int:
+    """2 when the config is unusable (AR9D0), 1 for errors (or warnings with ``strict``), else 0."""
+    if any(d.code == "AR9D0" for d in diagnostics):
+        return 2
+    if any(d.severity == "error" for d in diagnostics):
+        return 1
+    if strict and any(d.severity == "warning" for d in diagnostics):
+        return 1
+    return 0
+
+
+def update_secrets_baseline(ws) -> str:
+    """Write the secrets baseline accepting every current finding; returns a one-line report."""
+    from ..index.atomic import write_atomic
+    from ..validators.secrets import baseline_bytes, baseline_document, current_findings
+    from ..validators.workspace import rel_posix
+
+    findings = current_findings(ws, ws.skill_paths)
+    rel = rel_posix(ws.settings.secrets_baseline, ws.root)
+    path = ws.abspath(rel)
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    changed = write_atomic(path, baseline_bytes(baseline_document(findings)))
+    state = "wrote" if changed else "unchanged:"
+    return f"{state} {rel} ({len(findings)} accepted finding{'s' if len(findings) != 1 else ''})"
+
+
+def list_checks() -> str:
+    from ..validators import CHECKS
+
+    lines = [f"{'CODE':<6} {'SEVERITY':<8} {'SCOPE':<5} NAME"]
+    for check in CHECKS:
+        lines.append(f"{check.code:<6} {check.severity:<8} {check.scope:<5} {check.name}: {check.summary}")
+    return "\n".join(lines) + "\n"
+
+
+@click.command("validate", cls=_UsageExit2)
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@root_option
+@config_option
+@click.option("--select", "select", multiple=True, metavar="CODES",
+              help="Run only these checks: codes or prefixes, comma-separated (e.g. AR001,SK).")
+@click.option("--ignore", "ignore", multiple=True, metavar="CODES", help="Skip these checks (codes or prefixes).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
+@click.option("--strict", is_flag=True, help="Warnings fail too (exit 1).")
+@click.option("--output", default=None, type=click.Path(dir_okay=False, path_type=str),
+              help="Write the report to this file instead of stdout.")
+@click.option("--update-secrets-baseline", "update_baseline", is_flag=True,
+              help="Accept every current secret finding: write them to the secrets baseline and exit.")
+@click.option("--list", "list_only", is_flag=True, help="List the checks and exit.")
+def validate_command(paths, root, config_file, select, ignore, fmt, strict, output, update_baseline, list_only):
+    """Check the skills, the config, the cases, the committed index and the gates.
+
+    With PATHs, only findings on those files are reported, plus the repository-level
+    rules those files affect (duplicate names, cases, the index, the gates).
+
+    \b
+    Exit codes: 0 no error (warnings allowed unless --strict); 1 errors found
+    (or warnings with --strict); 2 usage error or unusable config (AR9D0).
+    """
+    from ..render.diagnostics import render, summary_line
+    from ..validators.runner import run_checks, select_codes
+    from ..validators.workspace import Workspace
+
+    if list_only:
+        click.echo(list_checks(), nl=False)
+        return 0
+    if not os.path.isdir(root):
+        raise _usage(f"--root {root} is not a directory")
+    ws = Workspace(root, config_file=config_file)
+    if ws.config is not None:
+        for note in ws.config.notes:
+            click.echo(f"note: {note}", err=True)
+    if update_baseline:
+        if ws.config is None:
+            diagnostics = run_checks(ws)
+            click.echo(render(diagnostics, "text"), nl=False, err=True)
+            return 2
+        click.echo(update_secrets_baseline(ws))
+        return 0
+    codes, unknown = select_codes(select, ignore, ws.settings.ignore if ws.config is not None else ())
+    if unknown:
+        from ..validators import CODES
+
+        raise _usage(f"unknown check code {', '.join(repr(u) for u in unknown)}",
+                     f"codes are {', '.join(CODES)} (or a prefix such as SK)")
+    wanted = resolve_paths(ws, paths) if paths else None
+    diagnostics = run_checks(ws, codes=codes, paths=wanted)
+    checked = len(ws.skill_paths) if ws.config is not None else None
+    report = render(diagnostics, fmt, root=ws.root, checked=checked)
+    if output:
+        with open(output, "w", encoding="utf-8") as fh:
+            fh.write(report)
+        click.echo(summary_line(diagnostics, checked), err=True)
+    else:
+        click.echo(report, nl=False)
+    return exit_code(diagnostics, strict=strict)

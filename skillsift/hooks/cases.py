@@ -1,0 +1,30 @@
+"""``skillsift hook cases``: the cases files are valid and name skills that exist (AR9D2).
+
+Checks the configured cases files (``[validate] cases``, default ``search-cases.yaml``)
+plus any cases file passed.  It runs on every commit (``always_run``), because renaming or
+deleting a skill can invalidate a cases file that the commit does not touch.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ._common import exit_code, parse_args, relative, report, workspace
+
+
+def main(argv) -> int:
+    args = parse_args("cases", argv, "Check the labelled cases files (AR9D2).")
+    ws = workspace(args)
+    if ws.config is None:
+        report(ws.config_problems, args.fmt, root=ws.root)
+        return 2
+    from ..diagnostics import sort_diagnostics
+    from ..validators import cases, config
+
+    given = [p for p in relative(args, args.files) if p.endswith((".yaml", ".yml"))]
+    paths = list(dict.fromkeys([*ws.cases_paths, *given]))
+    diagnostics = [d for d in config.run(ws) if d.code == "AR9D0"]
+    diagnostics += cases.check_paths(ws, [p for p in paths if os.path.isfile(ws.abspath(p))])
+    diagnostics = sort_diagnostics(diagnostics)
+    report(diagnostics, args.fmt, root=ws.root)
+    return exit_code(diagnostics)

@@ -1,0 +1,28 @@
+"""``skillsift hook eval``: the labelled cases still pass the gates (AR9D4).
+
+Runs the configured cases (``[validate] cases``) against ``[validate] min`` and, with
+``[validate] baseline``, fails when more than ``max_flips`` cases regressed.  An invalid
+cases file is reported as AR9D2 (the gates cannot run).  Runs on every commit, since any
+skill change can move the rankings.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ._common import exit_code, parse_args, report, workspace
+
+
+def main(argv) -> int:
+    args = parse_args("eval", argv, "Run the labelled cases against the configured gates (AR9D4).")
+    ws = workspace(args)
+    if ws.config is None:
+        report(ws.config_problems, args.fmt, root=ws.root)
+        return 2
+    from ..validators.runner import run_checks
+
+    diagnostics = run_checks(ws, codes={"AR9D0", "AR9D2", "AR9D4"})
+    if not ws.settings.gates_configured and not diagnostics:
+        print("skillsift-eval: no gate is configured; set [validate] min and/or baseline", file=sys.stderr)
+    report(diagnostics, args.fmt, root=ws.root)
+    return exit_code(diagnostics)

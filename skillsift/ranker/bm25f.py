@@ -1,0 +1,160 @@
+"""BM25F statistics of a scope of documents (reference §2.3, §2.4, §2.6).
+
+For a query term ``t`` and a document with weighted term frequency ``tf`` and
+weighted length ``L`` in a scope of ``N`` documents of average length ``avgL``::
+
+    idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))
+    points = idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * L / avgL))     k1 = 1.2, b = 0.75
+
+A scope is the whole catalog or the documents a role admits; ``N``, ``df`` and
+``avgL`` are those of the scope.  Within a scope a term's points per document do not
+depend on the query, so :class:`Scope` computes them once per term (the whole
+catalog of a large index: for every term at build time) and caches them.  Every
+path computes them with the same float64 operations in the same order (numpy's
+element-wise arithmetic is IEEE like Python's), so all produce the same doubles.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+
+from .postings import Postings
+
+K1 = 1.2
+B = 0.75
+K1_PLUS_1 = K1 + 1  # folded like the reference's constant expression: 2.2
+ONE_MINUS_B = 1 - B
+LIST_CACHE_MAX_POSTINGS = 1_000_000
+
+
+class Scope:
+    """The admitted documents (all, or a subset) and their BM25F statistics.
+
+    Serves, per term, the admitted documents holding it and their points, as Python
+    lists or numpy arrays; both are computed once per term and cached.
+    """
+
+    def __init__(self, postings: Postings, members: frozenset[int] | None):
+        self.postings = postings
+        self.members = members
+        lengths = postings.doc_len_list()
+        if members is None:
+            self.n = postings.n_docs
+            total = math.fsum(lengths)
+        else:
+            self.n = len(members)
+            total = math.fsum(lengths[d] for d in members)
+        self.avg = total / self.n if self.n else 0.0  # lengths are multiples of 0.5: the sum is exact
+        self._norm_list: list[float] | None = None
+        self._norm_array = None
+        self._mask = None
+        self._points_csr = None  # whole-catalog scope of a numpy-built index: points of every posting
+        self._lists: dict[int, tuple[list[int], list[float]]] = {}
+        self._listed = 0
+        self._arrays: dict[int, tuple] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def empty(self) -> bool:
+        return self.n == 0 or self.avg == 0
+
+    def idf(self, df: int) -> float:
+        return math.log(1 + (self.n - df + 0.5) / (df + 0.5))
+
+    def norm(self, length: float) -> float:
+        """``k1 * (1 - b + b * L / avgL)``, the length normalisation of one document."""
+        return K1 * (ONE_MINUS_B + B * length / self.avg)
+
+    def norm_list(self) -> list[float]:
+        if self._norm_list is None:
+            if self._norm_array is not None:
+                self._norm_list = self._norm_array.tolist()
+            else:
+                self._norm_list = [self.norm(length) for length in self.postings.doc_len_list()]
+        return self._norm_list
+
+    def norm_array(self):
+        """:meth:`norm` of every document, the same operations element-wise."""
+        if self._norm_array is None:
+            norm = self.postings.doc_len_array() * B
+            norm /= self.avg
+            norm += ONE_MINUS_B
+            norm *= K1
+            self._norm_array = norm
+        return self._norm_array
+
+    def precompute(self) -> None:
+        """Points of every posting of a numpy-built index (whole-catalog scope only)."""
+        import numpy as np
+
+        offsets, docs, tfs = self.postings.csr
+        df = np.diff(offsets)
+        distinct, which = np.unique(df, return_inverse=True)  # idf depends on df only: few logs
+        idf = np.array([self.idf(d) for d in distinct.tolist()], dtype=np.float64)[which.reshape(-1)]
+        points = tfs * np.repeat(idf, df)  # idf * tf (multiplication commutes exactly)
+        points *= K1_PLUS_1
+        points /= tfs + self.norm_array()[docs]
+        self._points_csr = points
+
+    # -- per-term postings with points ------------------------------------------------------
+
+    def term_lists(self, tid: int) -> tuple[list[int], list[float]]:
+        cached = self._lists.get(tid)
+        if cached is not None:
+            return cached
+        if self._points_csr is not None:
+            offsets = self.postings.csr[0]
+            lo, hi = int(offsets[tid]), int(offsets[tid + 1])
+            cached = (self.postings.csr[1][lo:hi].tolist(), self._points_csr[lo:hi].tolist())
+        else:
+            docs, tfs = self.postings.lists(tid)
+            if self.members is not None:
+                members = self.members
+                kept = [i for i, d in enumerate(docs) if d in members]
+                docs, tfs = [docs[i] for i in kept], [tfs[i] for i in kept]
+            idf, norm = self.idf(len(docs)), self.norm_list()
+            cached = (docs, [idf * tf * K1_PLUS_1 / (tf + norm[d]) for d, tf in zip(docs, tfs, strict=True)])
+        with self._lock:
+            if self._listed > LIST_CACHE_MAX_POSTINGS:
+                self._lists.clear()
+                self._listed = 0
+            self._lists[tid] = cached
+            self._listed += len(cached[0])
+        return cached
+
+    def term_arrays(self, tid: int):
+        if self._points_csr is not None:
+            offsets = self.postings.csr[0]
+            lo, hi = offsets[tid], offsets[tid + 1]
+            return self.postings.csr[1][lo:hi], self._points_csr[lo:hi]
+        cached = self._arrays.get(tid)
+        if cached is None:
+            docs, tfs = self.postings.arrays(tid)
+            if self.members is not None:
+                keep = self.mask()[docs]
+                docs, tfs = docs[keep], tfs[keep]
+            points = tfs * self.idf(len(docs))
+            points *= K1_PLUS_1
+            points /= tfs + self.norm_array()[docs]
+            cached = (docs, points)
+            with self._lock:
+                if len(self._arrays) > 4096:
+                    self._arrays.clear()
+                self._arrays[tid] = cached
+        return cached
+
+    def df(self, tid: int) -> int:
+        if self.members is None:
+            return self.postings.df(tid)
+        return len(self.term_lists(tid)[0])
+
+    def mask(self):
+        """Boolean array of the admitted documents."""
+        if self._mask is None:
+            import numpy as np
+
+            mask = np.zeros(self.postings.n_docs, dtype=bool)
+            mask[np.fromiter(self.members, dtype=np.int64, count=len(self.members))] = True
+            self._mask = mask
+        return self._mask

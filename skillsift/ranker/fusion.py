@@ -1,0 +1,135 @@
+"""Fusion of the lexical and vector candidate lists (reference §3.5-§3.7).
+
+Inputs are ranked lists of ``(id, score)``: the lexical list carries BM25F scores,
+the vector list raw cosine similarities, both already in rank order and truncated
+to ``candidates`` (pass ``candidates=`` to have the functions cut them).  Outputs
+are unsorted :class:`FusedItem` lists; :func:`sort_fused` puts them in result order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away
+
+Ranked = Sequence[tuple[Hashable, float]]
+
+
+@dataclass(frozen=True)
+class FusedItem:
+    """One fused candidate: ranks are 1-based within the (truncated) lists, 0 when absent."""
+
+    id: str
+    score: float  # fused score, rounded to 9 decimals (the cosine, to 6, for vector-only)
+    lexical_rank: int = 0
+    vector_rank: int = 0
+    vector_sim: float | None = None  # cosine rounded to 6 decimals; None when not in the vector list
+
+
+def _cut(ranked: Ranked, candidates: int | None) -> Ranked:
+    if candidates is None:
+        return ranked
+    if candidates < 1:
+        raise ValueError(f"candidates must be at least 1, got {candidates}")
+    return ranked[:candidates]
+
+
+def _ranks(ranked: Ranked, which: str) -> dict:
+    ranks: dict = {}
+    for position, (item, _score) in enumerate(ranked, start=1):
+        if item in ranks:
+            raise ValueError(f"{which} list names {item!r} twice (positions {ranks[item]} and {position})")
+        ranks[item] = position
+    return ranks
+
+
+def _items(lexical: Ranked, vector: Ranked, scores: dict) -> list[FusedItem]:
+    lex_rank = _ranks(lexical, "lexical")
+    vec_rank = _ranks(vector, "vector")
+    sims = {item: sim for item, sim in vector}
+    out = []
+    for item in {**dict.fromkeys(i for i, _ in vector), **dict.fromkeys(i for i, _ in lexical)}:
+        sim = sims.get(item)
+        out.append(
+            FusedItem(
+                id=item,
+                score=round_half_away(scores.get(item, 0.0), FUSED_DIGITS),
+                lexical_rank=lex_rank.get(item, 0),
+                vector_rank=vec_rank.get(item, 0),
+                vector_sim=None if sim is None else round_half_away(sim, SCORE_DIGITS),
+            )
+        )
+    return out
+
+
+def rrf(
+    lexical: Ranked,
+    vector: Ranked,
+    k: int = 60,
+    w_lex: float = 1.0,
+    w_vec: float = 1.0,
+    *,
+    candidates: int | None = None,
+) -> list[FusedItem]:
+    """Reciprocal-rank fusion: ``w_lex/(k + lexical_rank) + w_vec/(k + vector_rank)``.
+
+    A term counts only when the item is in that list; the sum is rounded to 9 decimals.
+    """
+    lexical, vector = _cut(lexical, candidates), _cut(vector, candidates)
+    kf = float(k)
+    scores: dict = {}
+    for position, (item, _s) in enumerate(lexical, start=1):
+        scores[item] = 0.0 + w_lex / (kf + position)
+    for position, (item, _s) in enumerate(vector, start=1):
+        scores[item] = scores.get(item, 0.0) + w_vec / (kf + position)
+    return _items(lexical, vector, scores)
+
+
+def _normaliser(values: list[float]):
+    if not values:
+        return lambda _s: 0.0
+    lo, hi = min(values), max(values)
+    if hi == lo:
+        return lambda _s: 1.0
+    span = hi - lo
+    return lambda s: (s - lo) / span
+
+
+def weighted(
+    lexical: Ranked,
+    vector: Ranked,
+    w_lex: float = 1.0,
+    w_vec: float = 1.0,
+    *,
+    candidates: int | None = None,
+) -> list[FusedItem]:
+    """Weighted fusion of min-max normalised scores.
+
+    Each list's own scores map to ``[0, 1]`` (all equal -> every member 1); an item
+    scores ``a*lexnorm + (1-a)*vecnorm`` with ``a = w_lex/(w_lex + w_vec)``, a term
+    counting only when the item is in that list; rounded to 9 decimals.
+    """
+    if w_lex + w_vec == 0:
+        raise ValueError("weighted fusion needs w_lex + w_vec > 0")
+    lexical, vector = _cut(lexical, candidates), _cut(vector, candidates)
+    a = w_lex / (w_lex + w_vec)
+    lex_norm = _normaliser([s for _, s in lexical])
+    vec_norm = _normaliser([s for _, s in vector])
+    scores: dict = {}
+    for item, s in lexical:
+        scores[item] = 0.0 + a * lex_norm(s)
+    for item, s in vector:
+        scores[item] = scores.get(item, 0.0) + (1 - a) * vec_norm(s)
+    return _items(lexical, vector, scores)
+
+
+def vector_only(vector: Ranked, *, candidates: int | None = None) -> list[FusedItem]:
+    """Vector-mode items: the score is the cosine rounded to 6 decimals (no lexical list)."""
+    vector = _cut(vector, candidates)
+    return _items((), vector, {item: round_half_away(sim, SCORE_DIGITS) for item, sim in vector})
+
+
+def sort_fused(items: Sequence[FusedItem], pinned: str | None = None) -> list[FusedItem]:
+    """Result order: the pinned id first (if present), then score descending, then id ascending."""
+    return sorted(items, key=lambda it: (it.id != pinned, -it.score, it.id))

@@ -1,0 +1,269 @@
+"""BM25F lexical ranking over a skill catalog (reference §2.3-§2.6).
+
+Fields and weights: name 3.0, triggers 2.5, keywords 2.0, description 1.0.  For a
+query term ``t`` and a document with weighted term frequency ``tf`` and weighted
+length ``L`` in a scope of ``N`` documents of average length ``avgL``::
+
+    idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))
+    points = idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * L / avgL))     k1 = 1.2, b = 0.75
+
+A document's score is the float64 sum of its points in query-term order, rounded to
+6 decimals half away from zero; documents without a matching term are left out;
+order is score descending, then name, then catalog position.
+
+The postings and corpus statistics are built once.  Within a scope a term's points
+per document do not depend on the query, so each scope computes them once per term
+(the whole catalog: for every term at build time) and a query only adds them up, in
+query-term order, which is the order the reference adds them in.  Short postings are
+summed in pure Python, long ones with numpy; both produce the same doubles, as does
+:meth:`LexicalIndex.explain`, because every path performs the same float64
+operations in the same order.  A scope (``subset``) recomputes ``N``, ``df`` and
+``avgL`` over the admitted documents only, as the reference does for a role.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Iterable, Sequence
+
+from .bm25f import K1_PLUS_1, Scope
+from .postings import FIELDS, build_postings, field_text
+from .result import LexicalExplanation, TermContribution
+from .rounding import SCORE_DIGITS, round_half_away
+from .tokenize import tokenize
+
+_FIELD_WEIGHT = dict(FIELDS)
+
+# Large catalogs score queries whose terms have at most this many postings in total
+# in pure Python (above it numpy's per-call overhead pays off); small catalogs, built
+# without numpy, always do.
+PYTHON_QUERY_MAX_POSTINGS = 96
+_SCOPE_CACHE_SIZE = 8
+
+
+def _unique(terms: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(terms))
+
+
+class LexicalIndex:
+    """BM25F index of a document list (``Skill`` objects or anything with the four fields).
+
+    ``rank`` returns ``(document index, score)`` pairs; ``explain`` breaks one
+    document's score down per term.  Instances are safe to share between threads.
+    """
+
+    def __init__(self, docs: Sequence):
+        self._docs = tuple(docs)
+        self.names = [d.name for d in self._docs]
+        self._postings = build_postings(self._docs)
+        order = sorted(range(len(self.names)), key=self.names.__getitem__)
+        self._name_rank = [0] * len(order)
+        for position, d in enumerate(order):
+            self._name_rank[d] = position
+        self._name_rank_array = None
+        self._full = Scope(self._postings, None)
+        if self._postings.csr is not None and not self._full.empty:
+            self._full.precompute()
+        self._scopes: OrderedDict[frozenset[int], Scope] = OrderedDict()
+        self._lock = threading.Lock()
+        self._acc = None  # numpy scratch: score accumulator and "seen" flags, zero between queries
+        self._seen = None
+
+    def __len__(self) -> int:
+        return len(self._docs)
+
+    # -- public API ---------------------------------------------------------------------------
+
+    @staticmethod
+    def query_terms(query: str) -> list[str]:
+        """The query's terms: tokenized and stemmed, duplicates removed (first occurrence kept)."""
+        return _unique(tokenize(query))
+
+    def rank(
+        self, query: str, subset: Iterable[int] | None = None, *, limit: int | None = None
+    ) -> list[tuple[int, float]]:
+        """Every matching document as ``(index, score)``, best first.
+
+        ``subset`` restricts the scope, statistics included, to those document indexes
+        (pass the same ``frozenset`` again to reuse its cached statistics); ``limit``
+        keeps only the first ``limit`` hits of the same order.
+        """
+        scope = self._scope(subset)
+        if scope.empty or (limit is not None and limit <= 0):
+            return []
+        vocab, df = self._postings.vocab, self._postings.df
+        plan = [tid for tid in map(vocab.get, self.query_terms(query)) if tid is not None]
+        if not plan:
+            return []
+        if self._postings.csr is None or sum(map(df, plan)) <= PYTHON_QUERY_MAX_POSTINGS:
+            return self._rank_python(plan, scope, limit)
+        return self._rank_numpy(plan, scope, limit)
+
+    def explain(self, query: str, doc_index: int, subset: Iterable[int] | None = None) -> LexicalExplanation:
+        """Per-term breakdown of one document's score (same arithmetic as :meth:`rank`).
+
+        Lists each query term the document contains with its idf, weighted tf, points
+        and raw occurrences per field; ``score`` is the rounded sum of the points, in
+        query-term order, so it equals the document's score in :meth:`rank`.
+        """
+        scope = self._scope(subset)
+        if not 0 <= doc_index < len(self._docs):
+            raise IndexError(f"document index {doc_index} is out of range (the index has {len(self._docs)})")
+        if scope.members is not None and doc_index not in scope.members:
+            raise ValueError(f"document {doc_index} ({self.names[doc_index]!r}) is not in the subset")
+        length = self._postings.doc_len_list()[doc_index]
+        empty = LexicalExplanation(score=0.0, length=length, avg_length=scope.avg, n_docs=scope.n)
+        if scope.empty:
+            return empty
+        doc = self._docs[doc_index]
+        counts = [(name, Counter(tokenize(field_text(doc, name)))) for name, _ in FIELDS]
+        norm = scope.norm(length)
+        total = 0.0
+        contributions = []
+        for t in self.query_terms(query):
+            occurrences = tuple((name, c[t]) for name, c in counts if c[t])
+            if not occurrences:
+                continue
+            tf = math.fsum(count * _FIELD_WEIGHT[name] for name, count in occurrences)  # exact: halves
+            idf = scope.idf(scope.df(self._postings.vocab[t]))
+            points = idf * tf * K1_PLUS_1 / (tf + norm)
+            total += points
+            contributions.append(TermContribution(term=t, idf=idf, tf=tf, points=points, fields=occurrences))
+        if not contributions:
+            return empty
+        return LexicalExplanation(
+            score=round_half_away(total, SCORE_DIGITS),
+            length=length,
+            avg_length=scope.avg,
+            n_docs=scope.n,
+            terms=tuple(contributions),
+        )
+
+    # -- scopes ---------------------------------------------------------------------------------
+
+    def _scope(self, subset: Iterable[int] | None) -> Scope:
+        if subset is None:
+            return self._full
+        members = frozenset(subset)
+        with self._lock:
+            scope = self._scopes.get(members)
+            if scope is not None:
+                self._scopes.move_to_end(members)
+                return scope
+        n = len(self._docs)
+        bad = [d for d in members if not (isinstance(d, int) and 0 <= d < n)]
+        if bad:
+            shown = ", ".join(sorted(map(repr, bad))[:5])
+            raise ValueError(f"subset holds {shown}, which are not document indexes 0..{n - 1}")
+        scope = Scope(self._postings, members)
+        with self._lock:
+            self._scopes[members] = scope
+            while len(self._scopes) > _SCOPE_CACHE_SIZE:
+                self._scopes.popitem(last=False)
+        return scope
+
+    # -- scoring --------------------------------------------------------------------------------
+
+    def _rank_python(self, plan: list[int], scope: Scope, limit: int | None) -> list[tuple[int, float]]:
+        docs, points = scope.term_lists(plan[0])
+        if len(plan) == 1:
+            items = list(zip(docs, points, strict=True))
+        else:
+            acc = dict(zip(docs, points, strict=True))  # 0.0 + points == points
+            for tid in plan[1:]:
+                docs, points = scope.term_lists(tid)
+                get = acc.get
+                for d, p in zip(docs, points, strict=True):
+                    acc[d] = get(d, 0.0) + p
+            items = list(acc.items())
+        items.sort(key=_second, reverse=True)  # raw scores; rounding keeps this order, up to ties
+        if limit is not None and limit < len(items):
+            # The first ``limit`` after rounding are among the raw prefix that ends once
+            # the rounded score drops below the limit-th one.
+            edge, end = _round6(items[limit - 1][1]), limit
+            while end < len(items) and _round6(items[end][1]) == edge:
+                end += 1
+            del items[end:]
+        hits = [(d, _round6(s)) for d, s in items]
+        if any(map(_same_score, hits, hits[1:])):
+            name_rank = self._name_rank
+            hits.sort(key=lambda h: (-h[1], name_rank[h[0]]))
+        return hits if limit is None else hits[:limit]
+
+    def _rank_numpy(self, plan: list[int], scope: Scope, limit: int | None) -> list[tuple[int, float]]:
+        import numpy as np
+
+        parts = [scope.term_arrays(tid) for tid in plan]
+        parts = [p for p in parts if len(p[0])]
+        if not parts:
+            return []
+        if len(parts) == 1:
+            docs, scores = parts[0]
+        else:
+            docs, scores = self._accumulate(parts, np)
+        if limit is not None and limit < len(docs):
+            # Rounding moves a score by at most half a unit of the 6th decimal, so every
+            # document that can reach the top ``limit`` after rounding scores within 1e-6
+            # of the limit-th best raw score; keep those (a superset), then order exactly.
+            kth = np.partition(scores, len(scores) - limit)[len(scores) - limit]
+            keep = scores >= kth - 2e-6
+            docs, scores = docs[keep], scores[keep]
+        rounded = _round_positive(np, scores)
+        if self._name_rank_array is None:
+            self._name_rank_array = np.array(self._name_rank, dtype=np.int64)
+        order = np.lexsort((self._name_rank_array[docs], -rounded))
+        if limit is not None:
+            order = order[:limit]
+        return list(zip(docs[order].tolist(), rounded[order].tolist(), strict=True))
+
+    def _accumulate(self, parts, np):
+        """Each document's points summed in query-term order; returns (documents, sums).
+
+        Adds into a scratch array kept zero between queries (a fresh one per query would
+        cost a page fault per 4 KiB on large catalogs), so only touched entries are reset.
+        """
+        with self._lock:
+            if self._acc is None:
+                self._acc = np.zeros(len(self._docs), dtype=np.float64)
+                self._seen = np.zeros(len(self._docs), dtype=bool)
+            acc, seen = self._acc, self._seen
+            docs, points = parts[0]
+            acc[docs] = points  # 0.0 + points == points
+            seen[docs] = True
+            fresh = [docs]
+            for docs, points in parts[1:]:
+                np.add.at(acc, docs, points)  # in place; a term lists each document once
+                new = docs[~seen[docs]]
+                seen[new] = True
+                fresh.append(new)
+            union = np.concatenate(fresh)
+            scores = acc[union]
+            acc[union] = 0.0
+            seen[union] = False
+        return union, scores
+
+
+def _second(item):
+    return item[1]
+
+
+def _same_score(a, b) -> bool:
+    return a[1] == b[1]
+
+
+def _round6(score: float) -> float:
+    """``round_half_away(score, 6)`` for a positive score."""
+    scaled = score * 1e6
+    whole = math.floor(scaled)
+    return (whole + 1 if scaled - whole >= 0.5 else whole) / 1e6
+
+
+def _round_positive(np, scores):
+    """:func:`round_half_away_array` to 6 decimals for positive scores (fewer passes)."""
+    scaled = scores * 1e6
+    whole = np.floor(scaled)
+    whole += (scaled - whole) >= 0.5  # the difference is exact
+    whole /= 1e6
+    return whole

@@ -1,0 +1,55 @@
+"""The exact-id pin: a query that names a skill gets that skill first (reference §3.7).
+
+An id of several words (``deploy-staging``) pins when its words appear in the query
+as a consecutive sequence; a one-word id (``test``, ``build``) is also an ordinary
+English word, so it pins only when the query calls it a skill (``"use the build
+skill"``, ``"the skill build"``).  Only ids pin, so stuffing a description with
+words gains nothing.  The pin applies in hybrid fusion and auto-vector ranking, not
+in pure vector or lexical mode; the caller decides that.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .tokenize import lower
+
+# Separators: every ASCII character other than a-z and 0-9.  Non-ASCII characters
+# never separate (they stay inside tokens).
+_SEPARATORS = re.compile(r"[\x00-\x2f\x3a-\x60\x7b-\x7f]+")
+
+
+def pin_tokens(text: str) -> list[str]:
+    """Lowercase ``text`` and split it on ASCII characters that are not ``a-z``/``0-9``.
+
+    ``"Deploy_Staging v2" -> ["deploy", "staging", "v2"]``; ``"café-bar" -> ["café", "bar"]``.
+    """
+    return [t for t in _SEPARATORS.split(lower(text)) if t]
+
+
+def _pins(padded_query: str, joined_id: str, multi_word: bool) -> bool:
+    if multi_word:
+        return f" {joined_id} " in padded_query
+    return f" {joined_id} skill " in padded_query or f" skill {joined_id} " in padded_query
+
+
+def exact_pin(query: str, candidate_ids: Iterable[str]) -> str | None:
+    """The candidate id the query names, or ``None``.
+
+    When several ids match, the one whose joined tokens are longest (in UTF-8 bytes)
+    wins; equal lengths go to the smaller id.  Only ids among ``candidate_ids`` (the
+    fused candidate set) can pin.
+    """
+    padded = " " + " ".join(pin_tokens(query)) + " "
+    best: str | None = None
+    best_len = 0
+    for cid in candidate_ids:
+        tokens = pin_tokens(cid)
+        joined = " ".join(tokens)
+        size = len(joined.encode("utf-8"))
+        if not joined or size < best_len or not _pins(padded, joined, len(tokens) > 1):
+            continue
+        if best is None or size > best_len or cid < best:
+            best, best_len = cid, size
+    return best

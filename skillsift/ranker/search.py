@@ -1,0 +1,260 @@
+"""The :class:`Ranker`: one object that answers queries over a catalog in any mode.
+
+Lexical ranking is the default and the fallback of every other mode.  The corpus
+statistics are built once per ranker (and once per distinct scope), so a query costs
+time proportional to its matching postings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ..config import Config
+from .lexical import LexicalIndex
+from .result import Hit, SearchResult
+from .vector import QueryCache
+
+MODES = ("lexical", "hybrid", "vector")
+NO_INDEX = "no_index"
+
+
+class Ranker:
+    """Rank the skills of ``catalog`` for free-text queries.
+
+    ``index`` and ``provider`` are optional seams: a vector index
+    (``skillsift.index``) and an embedding provider.  When a non-lexical mode is
+    requested without them the search falls back to lexical with a ``degraded``
+    reason, never an error.
+    """
+
+    def __init__(self, catalog, config: Config | None = None, *, index=None, provider=None,
+                 query_timeout_ms: int | None = None, index_problem: str = ""):
+        self.catalog = catalog
+        self.config = config or Config(root=getattr(catalog, "root", "."))
+        self.skills: Sequence = tuple(catalog.skills)
+        self.lexical = LexicalIndex(self.skills)
+        self.index = index if index is not None and len(index) > 0 else None
+        self.index_problem = index_problem  # why no index is attached (for messages), "" if none
+        self.provider = provider  # a Provider, an EmbedError (why none could be made), or None
+        timeout = self.config.search.query_timeout_ms if query_timeout_ms is None else query_timeout_ms
+        self.query_timeout_s = timeout / 1000.0 if timeout else None
+        self.query_cache = QueryCache()
+        self._prepared = None
+
+    @classmethod
+    def open(cls, catalog, config: Config, *, mode: str | None = None, query_timeout_ms: int | None = None,
+             provider=None):
+        """A ranker with the configured index and provider attached when ``mode`` needs them.
+
+        Nothing is loaded for lexical mode.  An index that does not load, or that was built
+        for another provider/model/fields, is not attached (``index_problem`` says why), so
+        a vector search degrades with ``no_index``.  A provider that cannot be made is kept
+        as its error, so a vector search degrades with that error's reason.
+        """
+        mode = mode or config.search.mode
+        if mode == "lexical":
+            return cls(catalog, config, query_timeout_ms=query_timeout_ms)
+        from .setup import attach
+
+        index, problem, provider = attach(config, provider=provider)
+        return cls(catalog, config, index=index, provider=provider, query_timeout_ms=query_timeout_ms,
+                   index_problem=problem)
+
+    # -- scope ---------------------------------------------------------------
+    def scope(self, *, role=None, domain=None, tags: Iterable[str] = (), allow: Iterable[str] = (),
+              deny: Iterable[str] = ()) -> list[int] | None:
+        """Indexes of the admitted skills, or None when no filter applies (every skill)."""
+        tags, allow, deny = tuple(tags or ()), tuple(allow or ()), tuple(deny or ())
+        if not (role or domain or tags or allow or deny):
+            return None
+        from ..catalog import select
+
+        return select(self.catalog, roles=self.config.roles, role=role, domain=domain, tags=tags,
+                      allow=allow, deny=deny)
+
+    # -- search --------------------------------------------------------------
+    def search(self, query: str, limit: int | None = 5, mode: str | None = None, *, role=None, domain=None,
+               tags: Iterable[str] = (), allow: Iterable[str] = (), deny: Iterable[str] = (),
+               explain: bool = False) -> SearchResult:
+        """Rank ``query``; ``limit=None`` returns the full ranking (what evaluation scores)."""
+        mode = mode or self.config.search.mode
+        if mode not in MODES:
+            raise ValueError(f"mode {mode!r} must be lexical, hybrid or vector")
+        subset = self.scope(role=role, domain=domain, tags=tags, allow=allow, deny=deny)
+        lexical = self.lexical_hits(query, subset, explain=explain)
+        stopword_only = not lexical and not self.lexical.query_terms(query)
+        if mode == "lexical":
+            hits = lexical
+            result = SearchResult(query=query, ranking="lexical", hits=tuple(hits), stopword_only=stopword_only)
+        else:
+            result = self._search_vectors(query, mode, subset, lexical, explain=explain)
+            if stopword_only and not result.hits:
+                result = _replace(result, stopword_only=True)
+        if limit is not None and len(result.hits) > limit:
+            result = _replace(result, hits=result.hits[:limit])
+        return result
+
+    def lexical_hits(self, query: str, subset=None, *, explain: bool = False) -> list[Hit]:
+        hits = []
+        for rank, (i, score) in enumerate(self.lexical.rank(query, subset), start=1):
+            skill = self.skills[i]
+            expl = self.lexical.explain(query, i, subset) if explain else None
+            hits.append(Hit(name=skill.name, score=score, description=skill.description, domain=skill.domain,
+                            digest=skill.digest, lexical_rank=rank, explanation=expl))
+        return hits
+
+    def index_info(self) -> dict | None:
+        """Model, dims, dtype, rows and stale/missing counts of the attached index; None without one."""
+        if self.index is None:
+            return None
+        prep = self._prepare()
+        info = dict(self.index.info())
+        info["stale_items"] = sum(1 for p in prep if p == STALE)
+        info["missing_items"] = sum(1 for p in prep if p == MISSING)
+        return info
+
+    # -- vectors -------------------------------------------------------------
+    def _prepare(self) -> list[int]:
+        """Per skill: its usable matrix row, or STALE / MISSING (once per ranker)."""
+        if self._prepared is None:
+            from ..embedtext import embedded_text, text_digest
+
+            s = self.config.search
+            prepared = []
+            for skill in self.skills:
+                row = self.index.row(skill.domain, skill.name)
+                if row < 0:
+                    prepared.append(MISSING)
+                    continue
+                digest = text_digest(embedded_text(skill, s.fields, s.index_body, s.body_chars))
+                prepared.append(row if self.index.items[row].text_digest == digest else STALE)
+            self._prepared = prepared
+        return self._prepared
+
+    def _embed(self, query: str):
+        """The normalised query vector and call facts; raises EmbedError."""
+        import numpy as np
+
+        from ..embed.base import ProviderUnavailable
+        from .vector import cap_query, embed_query, normalise_query
+
+        key = cap_query(query)
+        cached = self.query_cache.get(key)
+        if cached is not None:
+            return cached, False, 0, 0.0
+        vecs, ms = embed_query(self.provider, key, self.query_timeout_s)
+        vecs = np.asarray(vecs)
+        if vecs.ndim != 2 or vecs.shape[0] != 1:
+            raise ProviderUnavailable("the provider returned the wrong number of vectors for the query")
+        vec = vecs[0]
+        if not np.all(np.isfinite(vec)):
+            raise ProviderUnavailable("the query vector holds NaN or infinite values")
+        if vec.shape[0] != self.index.dims:
+            raise ProviderUnavailable(f"the query vector has {vec.shape[0]} dimensions, the index {self.index.dims}")
+        vec = normalise_query(vec)
+        self.query_cache.put(key, vec)
+        return vec, True, (len(key.encode("utf-8")) + 2) // 3, ms
+
+    def _search_vectors(self, query, mode, subset, lexical, *, explain=False) -> SearchResult:
+        from ..embed.base import EmbedError
+        from .fusion import rrf, sort_fused, vector_only, weighted
+        from .pin import exact_pin
+        from .rounding import SCORE_DIGITS, round_half_away
+        from .vector import cosine_list
+
+        s = self.config.search
+        prep = self._prepare() if self.index is not None else None
+        scope = range(len(self.skills)) if subset is None else subset
+        stale = {self.skills[i].name for i in scope if prep is not None and prep[i] == STALE}
+
+        def fallback(reason, top_sim=0.0):
+            hits = tuple(_with_stale(h, stale) for h in lexical)
+            return SearchResult(query=query, ranking="lexical", hits=hits, degraded=reason, top_sim=top_sim)
+
+        if self.index is None:
+            return fallback(NO_INDEX)
+        if self.provider is None or isinstance(self.provider, BaseException):
+            return fallback(getattr(self.provider, "reason", "provider_unavailable"))
+        usable = [i for i in scope if prep[i] >= 0]
+        if not usable:
+            return fallback(NO_INDEX)
+        try:
+            qvec, embedded, tokens, ms = self._embed(query)
+        except EmbedError as exc:
+            return fallback(exc.reason)
+        ids = [self.skills[i].name for i in usable]
+        scored = cosine_list(self.index.matrix, [prep[i] for i in usable], ids, qvec)
+        n_scope = len(scope) if subset is not None else len(self.skills)
+        covered = len(scored) == n_scope
+        top_sim = round_half_away(scored[0][1], SCORE_DIGITS) if scored else 0.0
+        min_sim = s.vector_min_sim
+        dropped = 0
+        if min_sim > 0:
+            kept = [(k, sim) for k, sim in scored if sim >= min_sim]
+            dropped = len(scored) - len(kept)
+            scored = kept
+        vector_ranked = [(ids[k], sim) for k, sim in scored]
+        lexical_ranked = [(h.name, h.score) for h in lexical]
+        cand = s.candidates
+        by_name = {h.name: h for h in lexical}
+        pinned = None
+        if mode == "vector" or (s.fusion == "auto" and covered):
+            fused = vector_only(vector_ranked, candidates=cand)
+            ranking = "vector"
+            if mode == "hybrid":
+                pinned = exact_pin(query, [f.id for f in fused])
+        elif s.fusion == "weighted":
+            fused = weighted(lexical_ranked, vector_ranked, s.weight_lexical, s.weight_vector, candidates=cand)
+            ranking = "hybrid"
+            pinned = exact_pin(query, [f.id for f in fused])
+        else:
+            fused = rrf(lexical_ranked, vector_ranked, s.rrf_k, s.weight_lexical, s.weight_vector, candidates=cand)
+            ranking = "hybrid"
+            pinned = exact_pin(query, [f.id for f in fused])
+        fused = sort_fused(fused, pinned)
+        by_skill = {skill.name: skill for skill in self.skills}
+        hits = []
+        for f in fused:
+            skill = by_skill[f.id]
+            lex = by_name.get(f.id)
+            hits.append(Hit(name=f.id, score=f.score, description=skill.description, domain=skill.domain,
+                            digest=skill.digest, lexical_rank=f.lexical_rank, vector_rank=f.vector_rank,
+                            vector_sim=f.vector_sim, stale_vector=f.id in stale,
+                            explanation=lex.explanation if (explain and lex is not None) else None))
+        abstained = min_sim > 0 and dropped > 0 and not hits
+        if mode == "vector" and not abstained:
+            present = {h.name for h in hits}
+            for h in lexical:
+                i = self.catalog_position(h.name)
+                if h.name not in present and prep[i] < 0:
+                    hits.append(Hit(name=h.name, score=0.0, description=h.description, domain=h.domain,
+                                    digest=h.digest, lexical_rank=h.lexical_rank, stale_vector=h.name in stale,
+                                    explanation=h.explanation))
+        return SearchResult(query=query, ranking=ranking, hits=tuple(hits), abstained=abstained, top_sim=top_sim,
+                            embedded=embedded, embed_tokens=tokens, embed_ms=ms)
+
+    def catalog_position(self, name: str) -> int:
+        if not hasattr(self, "_positions"):
+            positions: dict[str, int] = {}
+            for i, skill in enumerate(self.skills):
+                positions.setdefault(skill.name, i)
+            self._positions = positions
+        return self._positions[name]
+
+
+STALE = -1
+MISSING = -2
+
+
+def _with_stale(hit: Hit, stale: set) -> Hit:
+    if hit.name in stale:
+        from dataclasses import replace
+
+        return replace(hit, stale_vector=True)
+    return hit
+
+
+def _replace(result: SearchResult, **changes) -> SearchResult:
+    from dataclasses import replace
+
+    return replace(result, **changes)

@@ -1,0 +1,152 @@
+"""The lexical tokenizer: lowercase, split into letter/digit runs, drop stopwords, stem.
+
+Behaviour (reference §2.1, §2.2), kept identical so rankings carry over:
+
+* lowercasing is the simple one-code-point-to-one-code-point mapping (U+0130 ``İ``
+  becomes ``i``, a capital sigma is always ``σ``), not Python's full ``str.lower``;
+* tokens are maximal runs of Unicode letters (categories L*) and decimal digits
+  (Nd); everything else separates;
+* the 33 :data:`STOPWORDS` are dropped *before* stemming;
+* :func:`stem` strips one inflectional suffix, measuring lengths in UTF-8 bytes.
+"""
+
+from __future__ import annotations
+
+import re
+
+STOPWORDS = frozenset(
+    "a an and are as at be by do for from how i in is it me my of on or that the this to use want we "
+    "with you need when should".split()
+)
+
+# ``[^\W_]`` is "alphanumeric" as Python's ``str.isalnum`` means it; for ASCII text that
+# is exactly letters and decimal digits.
+_ASCII_WORD = re.compile(r"[^\W_]+")
+_unicode_word: re.Pattern[str] | None = None
+
+# The two places where Python's full lowercasing differs from the simple mapping.
+_SIMPLE_LOWER = str.maketrans({"\u0130": "i", "\u03a3": "\u03c3"})
+
+_SUFFIXES = ("ing", "ied", "ies", "ed", "es", "s")
+_SIBILANTS = ("s", "x", "z", "ch", "sh")
+
+_CACHE_LIMIT = 1 << 19
+_stems: dict[str, str] = {}
+# raw lowercase word -> its term (the stem), or "" for a stopword
+_terms: dict[str, str] = {}
+
+
+def _word_pattern() -> re.Pattern[str]:
+    """A pattern for runs of letters (L*) and decimal digits (Nd) over all of Unicode.
+
+    ``\\w`` also admits other numeric characters (superscripts, fractions, Roman
+    numerals); they are listed once, lazily, and excluded.  Only planes 0-3 and 14 are
+    scanned: planes 4-13 are unassigned and 15-16 are private use, with no numerics.
+    """
+    global _unicode_word
+    if _unicode_word is None:
+        code_points = (*range(0x80, 0x40000), *range(0xE0000, 0xE1000))
+        numeric = [c for c in map(chr, code_points) if c.isalnum() and not (c.isalpha() or c.isdecimal())]
+        ranges: list[str] = []
+        start = prev = None
+        for c in numeric:
+            if prev is not None and ord(c) == ord(prev) + 1:
+                prev = c
+                continue
+            if start is not None:
+                ranges.append(_char_range(start, prev))
+            start = prev = c
+        if start is not None:
+            ranges.append(_char_range(start, prev))
+        _unicode_word = re.compile(r"[^\W_" + "".join(ranges) + "]+")
+    return _unicode_word
+
+
+def _char_range(first: str, last: str) -> str:
+    return re.escape(first) if first == last else f"{re.escape(first)}-{re.escape(last)}"
+
+
+def lower(text: str) -> str:
+    """Lowercase ``text`` one code point at a time (never changes its length)."""
+    if text.isascii():
+        return text.lower()
+    if "\u0130" in text or "\u03a3" in text:
+        text = text.translate(_SIMPLE_LOWER)
+    return text.lower()
+
+
+def words(lowered: str) -> list[str]:
+    """The letter/digit runs of already lowercased text (no stopword removal, no stemming)."""
+    pattern = _ASCII_WORD if lowered.isascii() else _word_pattern()
+    return pattern.findall(lowered)
+
+
+def _byte_len(word: str) -> int:
+    return len(word) if word.isascii() else len(word.encode("utf-8"))
+
+
+def _drop_silent_e(word: str, nbytes: int) -> str:
+    if nbytes > 4 and word.endswith("e"):
+        return word[:-1]
+    return word
+
+
+def _stem(word: str) -> str:
+    nbytes = _byte_len(word)
+    for suffix in _SUFFIXES:
+        if nbytes <= len(suffix) + 3 or not word.endswith(suffix):
+            continue
+        base = word[: -len(suffix)]
+        if suffix in ("ies", "ied"):
+            return base + "y"
+        if suffix == "es" and not base.endswith(_SIBILANTS):
+            base = word[:-1]  # "images": the "e" belongs to the word
+        elif suffix == "s" and word.endswith("ss"):
+            return word  # "class", "access": not a plural
+        return _drop_silent_e(base, nbytes - (len(word) - len(base)))
+    return _drop_silent_e(word, nbytes)
+
+
+def stem(word: str) -> str:
+    """Strip one inflectional suffix from a lowercase word (reference §2.2).
+
+    ``images -> imag``, ``caching -> cach``, ``policies -> policy``, ``class -> class``.
+    """
+    try:
+        return _stems[word]
+    except KeyError:
+        pass
+    if len(_stems) >= _CACHE_LIMIT:
+        _stems.clear()
+    result = _stems[word] = _stem(word)
+    return result
+
+
+def term(word: str) -> str:
+    """The term a raw lowercase word indexes under: its stem, or ``""`` for a stopword."""
+    try:
+        return _terms[word]
+    except KeyError:
+        pass
+    if len(_terms) >= _CACHE_LIMIT:
+        _terms.clear()
+    result = _terms[word] = "" if word in STOPWORDS else stem(word)
+    return result
+
+
+def tokenize(text: str) -> list[str]:
+    """Lowercase, split, drop stopwords and stem; duplicates are kept.
+
+    ``"Run the Migrations" -> ["run", "migration"]``; ``"the of and" -> []``.
+    """
+    if not text:
+        return []
+    get = _terms.get
+    out = []
+    for word in words(lower(text)):
+        t = get(word)
+        if t is None:
+            t = term(word)
+        if t:
+            out.append(t)
+    return out

@@ -1,0 +1,1 @@
+"""Renderers: pure functions from results to text, JSON-ready dicts and reports."""

@@ -1,0 +1,221 @@
+"""Reporters for diagnostics: text, JSON, GitHub workflow commands and SARIF 2.1.0.
+
+Each renderer is a pure function from a list of :class:`~skillsift.diagnostics.Diagnostic`
+(already sorted) to the text to print.
+
+* ``text``: grouped by file, ``file:line: CODE message`` (a hint on the next line), then a
+  one-line summary.
+* ``json``: ``diagnostics.v1`` (schema shipped as ``skillsift/schemas/diagnostics.v1.json``).
+* ``github``: ``::error file=F,line=L,col=C,title=CODE::message`` annotations.  GitHub
+  shows at most 10 error and 10 warning annotations (and 10 notices) per step, so only
+  that many of each are emitted, followed by a plain line saying how many were not
+  annotated.  Data is escaped (``%`` -> ``%25``, CR -> ``%0D``, LF -> ``%0A``), and
+  property values also escape ``:`` -> ``%3A`` and ``,`` -> ``%2C``.
+* ``sarif``: a SARIF 2.1.0 log with one run, the registered checks as rules and
+  ``%SRCROOT%``-relative artifact locations.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .._version import __version__
+from ..diagnostics import ERROR, NOTE, WARNING
+
+FORMATS = ("text", "json", "github", "sarif")
+GITHUB_LIMIT = 10  # annotations of each kind GitHub shows per step
+SCHEMA_VERSION = 1
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+_GITHUB_COMMANDS = {ERROR: "error", WARNING: "warning", NOTE: "notice"}
+_SARIF_LEVELS = {ERROR: "error", WARNING: "warning", NOTE: "note"}
+
+
+def counts(diagnostics) -> dict[str, int]:
+    out = {ERROR: 0, WARNING: 0, NOTE: 0}
+    for diag in diagnostics:
+        out[diag.severity] = out.get(diag.severity, 0) + 1
+    return out
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def summary_line(diagnostics, checked: int | None = None) -> str:
+    """``2 errors, 1 warning in 2 files`` (``no problems found`` when empty)."""
+    if not diagnostics:
+        found = "no problems found"
+    else:
+        c = counts(diagnostics)
+        parts = [_plural(c[ERROR], "error"), _plural(c[WARNING], "warning")]
+        if c[NOTE]:
+            parts.append(_plural(c[NOTE], "note"))
+        files = {d.file for d in diagnostics if d.file}
+        found = ", ".join(parts) + (f" in {_plural(len(files), 'file')}" if files else "")
+    if checked is not None:
+        found += f" ({_plural(checked, 'skill')} checked)"
+    return found
+
+
+def render_text(diagnostics, *, checked: int | None = None) -> str:
+    """Grouped by file (repository-level findings without a file first), then the summary."""
+    lines: list[str] = []
+    current = None
+    for diag in diagnostics:
+        if diag.file != current:
+            if current is not None:
+                lines.append("")
+            current = diag.file
+        suffix = "" if diag.severity == ERROR else f" ({diag.severity})"
+        lines.append(diag.render() + suffix)
+        if diag.hint:
+            lines.append(f"    hint: {diag.hint}")
+    if lines:
+        lines.append("")
+    lines.append(summary_line(diagnostics, checked))
+    return "\n".join(lines) + "\n"
+
+
+def render_json(diagnostics, *, root: str = "", checked: int | None = None) -> str:
+    """``diagnostics.v1`` JSON (2-space indent, final newline)."""
+    from ..validators import BY_CODE
+
+    c = counts(diagnostics)
+    items = []
+    for diag in diagnostics:
+        item = diag.to_dict()
+        check = BY_CODE.get(diag.code)
+        if check is not None:
+            item["name"] = check.name
+        items.append(item)
+    doc = {
+        "schema_version": SCHEMA_VERSION,
+        "tool": {"name": "skillsift", "version": __version__},
+        "summary": {"errors": c[ERROR], "warnings": c[WARNING], "notes": c[NOTE],
+                    "files": len({d.file for d in diagnostics if d.file})},
+        "diagnostics": items,
+    }
+    if root:
+        doc["root"] = root
+    if checked is not None:
+        doc["summary"]["skills"] = checked
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+# -- GitHub workflow commands ---------------------------------------------------------------------
+
+
+def escape_data(text: str) -> str:
+    """Escape the message of a workflow command."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """Escape a property value (``file``, ``title``) of a workflow command."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def github_command(diag) -> str:
+    """One annotation: ``::error file=...,line=...,col=...,title=CODE::message``."""
+    props = []
+    if diag.file:
+        props.append(f"file={escape_property(diag.file)}")
+        if diag.line:
+            props.append(f"line={diag.line}")
+            if diag.column:
+                props.append(f"col={diag.column}")
+    props.append(f"title={escape_property(diag.code)}")
+    message = diag.message + (f"\nhint: {diag.hint}" if diag.hint else "")
+    command = _GITHUB_COMMANDS.get(diag.severity, "error")
+    return f"::{command} {','.join(props)}::{escape_data(message)}"
+
+
+def render_github(diagnostics, *, limit: int = GITHUB_LIMIT) -> str:
+    """At most ``limit`` annotations per severity, then a line on what was left out."""
+    shown = {ERROR: 0, WARNING: 0, NOTE: 0}
+    left = {ERROR: 0, WARNING: 0, NOTE: 0}
+    lines = []
+    for diag in diagnostics:
+        severity = diag.severity if diag.severity in shown else ERROR
+        if shown[severity] < limit:
+            shown[severity] += 1
+            lines.append(github_command(diag))
+        else:
+            left[severity] += 1
+    if any(left.values()):
+        parts = [_plural(n, word) for n, word in ((left[ERROR], "error"), (left[WARNING], "warning"),
+                                                  (left[NOTE], "note")) if n]
+        lines.append(f"skillsift: {', '.join(parts)} not annotated (GitHub shows {limit} annotations of each "
+                     "kind per step); run 'skillsift validate' for the full list")
+    lines.append(summary_line(diagnostics))
+    return "\n".join(lines) + "\n"
+
+
+# -- SARIF 2.1.0 ----------------------------------------------------------------------------------
+
+
+def _uri(path: str) -> str:
+    from urllib.parse import quote
+
+    return quote(path, safe="/")
+
+
+def sarif_log(diagnostics) -> dict:
+    """A SARIF 2.1.0 log object."""
+    from ..validators import CHECKS
+
+    rules = []
+    index = {}
+    for position, check in enumerate(CHECKS):
+        index[check.code] = position
+        rules.append({
+            "id": check.code,
+            "name": check.name,
+            "shortDescription": {"text": check.summary},
+            "fullDescription": {"text": f"{check.summary} (checked in: {check.files})"},
+            "defaultConfiguration": {"level": _SARIF_LEVELS[check.severity]},
+        })
+    results = []
+    for diag in diagnostics:
+        result: dict = {
+            "ruleId": diag.code,
+            "level": _SARIF_LEVELS.get(diag.severity, "error"),
+            "message": {"text": diag.message},
+        }
+        if diag.code in index:
+            result["ruleIndex"] = index[diag.code]
+        if diag.file:
+            physical: dict = {"artifactLocation": {"uri": _uri(diag.file), "uriBaseId": "%SRCROOT%"}}
+            if diag.line:
+                region = {"startLine": diag.line}
+                if diag.column:
+                    region["startColumn"] = diag.column
+                physical["region"] = region
+            result["locations"] = [{"physicalLocation": physical}]
+        if diag.hint:
+            result["properties"] = {"hint": diag.hint}
+        results.append(result)
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "skillsift", "version": __version__, "rules": rules}},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    }
+
+
+def render_sarif(diagnostics) -> str:
+    return json.dumps(sarif_log(diagnostics), indent=2, ensure_ascii=False) + "\n"
+
+
+def render(diagnostics, fmt: str, *, root: str = "", checked: int | None = None) -> str:
+    """Render in one of :data:`FORMATS`."""
+    if fmt == "json":
+        return render_json(diagnostics, root=root, checked=checked)
+    if fmt == "github":
+        return render_github(diagnostics)
+    if fmt == "sarif":
+        return render_sarif(diagnostics)
+    return render_text(diagnostics, checked=checked)

@@ -1,0 +1,121 @@
+"""Render a :class:`~skillsift.ranker.result.SearchResult` as text or search.v1 JSON."""
+
+from __future__ import annotations
+
+from ..ranker.result import Hit, SearchResult
+
+STOPWORD_ONLY = (
+    'the query holds only stopwords (words such as "the", "how", "to"): nothing to rank; add a content word'
+)
+NO_MATCH = "no served skill matches"
+
+
+def result_to_json(result: SearchResult) -> dict:
+    """The search.v1 document (key order fixed)."""
+    doc: dict = {
+        "schema_version": 1,
+        "query": result.query,
+        "ranking": result.ranking,
+        "degraded": result.degraded,
+    }
+    if result.abstained:
+        doc["abstained"] = True
+    if result.stopword_only and not result.hits:
+        doc["no_terms"] = True
+    doc["count"] = len(result.hits)
+    doc["results"] = [_hit_to_json(rank, hit) for rank, hit in enumerate(result.hits, start=1)]
+    return doc
+
+
+def _hit_to_json(rank: int, hit: Hit) -> dict:
+    out: dict = {
+        "rank": rank,
+        "name": hit.name,
+        "description": hit.description,
+        "score": hit.score,
+        "domain": hit.domain or "root",
+        "digest": hit.digest,
+    }
+    if hit.lexical_rank:
+        out["lexical_rank"] = hit.lexical_rank
+    if hit.vector_rank:
+        out["vector_rank"] = hit.vector_rank
+        out["vector_sim"] = hit.vector_sim if hit.vector_sim is not None else 0.0
+    if hit.stale_vector:
+        out["stale_vector"] = True
+    if hit.explanation is not None:
+        e = hit.explanation
+        out["explain"] = {
+            "score": e.score,
+            "length": e.length,
+            "avg_length": e.avg_length,
+            "n_docs": e.n_docs,
+            "terms": [
+                {"term": t.term, "tf": t.tf, "idf": t.idf, "points": t.points, "fields": dict(t.fields)}
+                for t in e.terms
+            ],
+        }
+    return out
+
+
+def _cut(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    if width <= 1:
+        return text[:max(width, 0)]
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def render_text(result: SearchResult, *, width: int = 80, explain: bool = False, min_sim: float = 0.0) -> str:
+    """Aligned columns that fit ``width``; the description takes what is left."""
+    if not result.hits:
+        if result.abstained:
+            return (f"no served skill is a confident match (best cosine {result.top_sim:.3f} is below "
+                    f"vector_min_sim {min_sim:.3f})\n")
+        return (STOPWORD_ONLY if result.stopword_only else NO_MATCH) + "\n"
+    rows = []
+    for rank, hit in enumerate(result.hits, start=1):
+        rows.append((str(rank), f"{hit.score:.4f}", hit.name, hit.domain or "root", hit))
+    w_rank = max(4, *(len(r[0]) for r in rows))
+    w_score = max(5, *(len(r[1]) for r in rows))
+    w_name = max(4, *(len(r[2]) for r in rows))
+    w_dom = max(6, *(len(r[3]) for r in rows))
+    lines = []
+    if explain:
+        header = (f"{'RANK':<{w_rank}}  {'SCORE':>{w_score}}  {'LEX#':>4}  {'VEC#':>4}  {'COSINE':>6}  "
+                  f"{'NAME':<{w_name}}  DOMAIN")
+        lines.append(header.rstrip())
+        for rank, score, name, dom, hit in rows:
+            lex = str(hit.lexical_rank) if hit.lexical_rank else "-"
+            vec = str(hit.vector_rank) if hit.vector_rank else "-"
+            cos = f"{hit.vector_sim:.3f}" if hit.vector_sim is not None and hit.vector_rank else "-"
+            stale = "  (stale vector)" if hit.stale_vector else ""
+            lines.append(f"{rank:<{w_rank}}  {score:>{w_score}}  {lex:>4}  {vec:>4}  {cos:>6}  "
+                         f"{name:<{w_name}}  {dom}{stale}")
+            lines.extend(_explain_lines(hit))
+        lines.append(f"ranking: {result.ranking}" + (f" (degraded: {result.degraded})" if result.degraded else ""))
+        if result.embedded:
+            lines.append(f"   embed: 1 call, {result.embed_tokens} tokens, {result.embed_ms:.0f} ms")
+        return "\n".join(lines) + "\n"
+    fixed = w_rank + 2 + w_score + 2 + w_name + 2 + w_dom + 2
+    w_desc = max(width - fixed, 20)
+    lines.append(f"{'RANK':<{w_rank}}  {'SCORE':>{w_score}}  {'NAME':<{w_name}}  {'DOMAIN':<{w_dom}}  DESCRIPTION")
+    for rank, score, name, dom, hit in rows:
+        desc = _cut(hit.description, w_desc)
+        lines.append(f"{rank:<{w_rank}}  {score:>{w_score}}  {name:<{w_name}}  {dom:<{w_dom}}  {desc}")
+    return "\n".join(lines) + "\n"
+
+
+def _explain_lines(hit: Hit) -> list[str]:
+    e = hit.explanation
+    if e is None:
+        return []
+    out = [f"      BM25F {e.score:.6f} = sum of term points   (doc length {e.length:g}, "
+           f"average {e.avg_length:.4f}, {e.n_docs} skills in scope)"]
+    if not e.terms:
+        return out
+    w_term = max(4, *(len(t.term) for t in e.terms))
+    out.append(f"      {'TERM':<{w_term}}  {'FIELDS (occurrences)':<34}  {'TF':>6}  {'IDF':>8}  {'POINTS':>9}")
+    for t in e.terms:
+        fields = ", ".join(f"{f}×{n}" for f, n in t.fields) or "-"
+        out.append(f"      {t.term:<{w_term}}  {fields:<34}  {t.tf:>6g}  {t.idf:>8.4f}  {t.points:>9.6f}")
+    return out

@@ -1,0 +1,61 @@
+"""AR9D2: a cases file is invalid (every problem at once, each with its line).
+
+The evaluation parser (:mod:`skillsift.evaluate.cases`) reads the file strictly; a valid
+file is then checked against the catalog (unknown skills, unknown roles, expected skills a
+role does not serve).  A file that cannot be read at all is reported too, on the file.
+"""
+
+from __future__ import annotations
+
+from ..diagnostics import ERROR, Diagnostic, SkillsiftError
+
+CODE = "AR9D2"
+
+
+def _from_error(rel: str, exc: SkillsiftError) -> list[Diagnostic]:
+    if exc.diagnostics:
+        return [Diagnostic(file=rel, line=d.line, column=d.column, code=CODE, severity=ERROR, message=d.message,
+                           hint=d.hint or exc.hint) for d in exc.diagnostics]
+    message = exc.message.replace(f"{CODE}: ", "", 1)
+    return [Diagnostic(file=rel, code=CODE, severity=ERROR, message=message, hint=exc.hint)]
+
+
+def check(rel: str, loaded, catalog, *, roles=None) -> list[Diagnostic]:
+    """AR9D2 findings of one cases file.
+
+    ``loaded`` is ``(CaseFile or None, SkillsiftError or None)``; ``catalog`` the
+    repository's catalog; ``roles`` the configured ``[roles]`` table.
+    """
+    case_file, error = loaded
+    if error is not None:
+        return _from_error(rel, error)
+    from ..catalog import select
+    from ..evaluate.cases import check_catalog
+
+    roles = roles or {}
+
+    def resolve(role: str):
+        return [catalog.skills[i].name for i in select(catalog, roles=roles, role=role)]
+
+    configured = bool(roles) or any(skill.roles for skill in catalog.skills)
+    try:
+        check_catalog(case_file, catalog.names, roles_configured=configured, resolve=resolve)
+    except SkillsiftError as exc:
+        return _from_error(rel, exc)
+    return []
+
+
+def check_paths(ws, paths) -> list[Diagnostic]:
+    roles = ws.config.roles if ws.config is not None else {}
+    out = []
+    for rel in paths:
+        out.extend(check(rel, ws.case_file(rel), ws.catalog, roles=roles))
+    return out
+
+
+def run(ws) -> list[Diagnostic]:
+    if ws.config is None:
+        return []
+    import os
+
+    return check_paths(ws, [p for p in ws.cases_paths if os.path.isfile(ws.abspath(p))])

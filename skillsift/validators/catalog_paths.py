@@ -1,0 +1,30 @@
+"""SK003: a configured ``[catalog] skills`` path holds no SKILL.md."""
+
+from __future__ import annotations
+
+from ..diagnostics import WARNING, Diagnostic
+
+CODE = "SK003"
+
+
+def empty_paths(patterns, found_for) -> list[str]:
+    """The patterns for which ``found_for(pattern)`` finds nothing, in the configured order."""
+    return [pattern for pattern in patterns if not found_for(pattern)]
+
+
+def diagnostics(empty, *, file: str = "", line: int | None = None) -> list[Diagnostic]:
+    return [
+        Diagnostic(file=file, line=line, code=CODE, severity=WARNING,
+                   message=f'configured skills path "{pattern}" holds no SKILL.md',
+                   hint="fix the path in [catalog] skills, relative to the repository root")
+        for pattern in empty
+    ]
+
+
+def run(ws) -> list[Diagnostic]:
+    if ws.config is None or not ws.config.skills:
+        return []
+    from ..catalog import discover
+
+    empty = empty_paths(ws.config.skills, lambda pattern: discover(ws.root, [pattern]))
+    return diagnostics(empty, file=ws.project_file, line=ws.key_line("catalog", "skills"))

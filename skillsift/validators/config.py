@@ -1,0 +1,56 @@
+"""AR9D0: the configuration is invalid.
+
+The config loader already reports every problem of the ``[search]``, ``[embeddings]``,
+``[catalog]``, ``[roles]`` and ``[secrets]`` tables with file and line (reference §9.2
+messages); this check adds the ``[validate]`` table and files it names that do not exist.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..diagnostics import ERROR, Diagnostic
+
+CODE = "AR9D0"
+
+
+def settings_diagnostics(problems, *, file: str, line_of) -> list[Diagnostic]:
+    """AR9D0 diagnostics for ``[validate]`` problems; ``line_of(key_path)`` gives the line."""
+    return [
+        Diagnostic(file=file, line=line_of(path), code=CODE, severity=ERROR, message=message,
+                   hint="see docs/validate.md for the [validate] keys")
+        for path, message in problems
+    ]
+
+
+def missing_file_diagnostics(settings, exists, *, file: str, line_of) -> list[Diagnostic]:
+    """AR9D0 for configured files that do not exist: cases files and the evaluation baseline.
+
+    ``exists(path)`` tells whether a path (as written, relative to the root) is a file.
+    The secrets baseline may be absent (no finding accepted yet).
+    """
+    out = []
+    if settings.cases_configured:
+        for path in settings.cases:
+            if not exists(path):
+                out.append(Diagnostic(file=file, line=line_of(("cases",)), code=CODE, severity=ERROR,
+                                      message=f'validate.cases names "{path}", which does not exist',
+                                      hint="fix the path (relative to the repository root) or create the file"))
+    if settings.baseline and not exists(settings.baseline):
+        out.append(Diagnostic(file=file, line=line_of(("baseline",)), code=CODE, severity=ERROR,
+                              message=f'validate.baseline names "{settings.baseline}", which does not exist',
+                              hint="save one with 'skillsift eval CASES --output FILE' and commit it"))
+    return out
+
+
+def run(ws) -> list[Diagnostic]:
+    if ws.config is None:
+        return ws.config_problems
+
+    def line_of(path) -> int | None:
+        return ws.key_line("validate", ".".join(str(p) for p in path))
+
+    out = settings_diagnostics(ws.settings_problems, file=ws.project_file, line_of=line_of)
+    out += missing_file_diagnostics(ws.settings, lambda p: os.path.isfile(ws.abspath(p)),
+                                    file=ws.project_file, line_of=line_of)
+    return out

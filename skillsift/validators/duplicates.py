@@ -1,0 +1,195 @@
+"""SK002 duplicate names and SK009 near-duplicate descriptions.
+
+Both are computed over every skill of the repository and reported on each file involved,
+so that ``skillsift validate PATH`` shows the problem whichever of the files it is given.
+
+Near-duplicates are measured two ways:
+
+* lexically: the cosine of the two descriptions' term sets (skillsift's tokenizer, so
+  stemmed and without stopwords), ``|A ∩ B| / sqrt(|A| |B|)``; all pairs above the
+  threshold are found with prefix filtering (terms ordered rarest first, a pair must share
+  a term within each set's prefix), so a catalog of thousands of skills costs no
+  quadratic scan;
+* by meaning, when a usable index exists: the cosine of the stored vectors of skills whose
+  embedded text has not changed since the index was built.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+from ..diagnostics import ERROR, WARNING, Diagnostic
+
+DUPLICATE, NEAR = "SK002", "SK009"
+MIN_TERMS = 3  # descriptions with fewer distinct terms are too short to compare
+
+
+def _no_line(_skill, _key: str) -> int | None:
+    return None
+
+
+def duplicate_names(skills, line_of=_no_line) -> list[Diagnostic]:
+    """One SK002 per file of each name used more than once (path order; the first is served).
+
+    ``line_of(skill, key)`` gives the file line of a frontmatter key (None when unknown).
+    """
+    groups: dict[str, list] = defaultdict(list)
+    for skill in skills:
+        groups[skill.name].append(skill)
+    out = []
+    for name, group in groups.items():
+        if len(group) < 2:
+            continue
+        paths = [s.path for s in group]
+        for skill in group:
+            others = ", ".join(p for p in paths if p != skill.path)
+            served = "this one is served" if skill is group[0] else f"only {paths[0]} is served"
+            out.append(Diagnostic(
+                file=skill.path, line=line_of(skill, "name"), code=DUPLICATE, severity=ERROR,
+                message=f'skill name "{name}" is also used by {others}; {served}',
+                hint="a skill's name is its id: give each skill its own `name:` in the frontmatter"))
+    return out
+
+
+def term_sets(texts) -> list[frozenset[str]]:
+    from ..ranker.tokenize import tokenize
+
+    return [frozenset(tokenize(text)) for text in texts]
+
+
+def similar_pairs(sets, threshold: float) -> list[tuple[int, int, float]]:
+    """Every pair (i < j) whose set cosine is at least ``threshold``, with its value.
+
+    Prefix filtering: with terms sorted rarest first, a pair with cosine >= t shares at
+    least ceil(t^2 |A|) terms with A, so it shares one within A's first
+    |A| - ceil(t^2 |A|) + 1 terms (and likewise for B).  Sets smaller than MIN_TERMS are
+    skipped.  Pairs come sorted by (i, j).
+    """
+    if threshold <= 0:
+        return []
+    frequency: dict[str, int] = defaultdict(int)
+    for terms in sets:
+        for term in terms:
+            frequency[term] += 1
+    ordered = [sorted(terms, key=lambda t: (frequency[t], t)) for terms in sets]
+    postings: dict[str, list[int]] = defaultdict(list)
+    t2 = threshold * threshold
+    found: list[tuple[int, int, float]] = []
+    for j, terms in enumerate(ordered):
+        size = len(terms)
+        if size < MIN_TERMS:
+            continue
+        prefix = size - math.ceil(t2 * size - 1e-9) + 1
+        candidates: set[int] = set()
+        for term in terms[:prefix]:
+            candidates.update(postings[term])
+            postings[term].append(j)
+        for i in sorted(candidates):
+            a, b = sets[i], sets[j]
+            if not (t2 * len(a) <= len(b) * (1 + 1e-9) and t2 * len(b) <= len(a) * (1 + 1e-9)):
+                continue
+            value = len(a & b) / math.sqrt(len(a) * len(b))
+            if value >= threshold - 1e-12:
+                found.append((i, j, value))
+    return sorted(found)
+
+
+def vector_pairs(matrix, threshold: float) -> list[tuple[int, int, float]]:
+    """Pairs (i < j) of unit rows whose cosine is at least ``threshold`` (numpy)."""
+    import numpy as np
+
+    if threshold <= 0 or len(matrix) < 2:
+        return []
+    sims = np.asarray(matrix, dtype=np.float32) @ np.asarray(matrix, dtype=np.float32).T
+    upper = np.triu(sims >= threshold, k=1)
+    rows, cols = np.nonzero(upper)
+    return sorted((int(i), int(j), float(sims[i, j])) for i, j in zip(rows, cols, strict=True))
+
+
+MAX_NAMED = 3  # other skills named per diagnostic
+
+
+def near_duplicates(skills, *, threshold: float, cosine_pairs=(), line_of=_no_line) -> list[Diagnostic]:
+    """SK009: one diagnostic per skill that has near-identical descriptions elsewhere.
+
+    ``cosine_pairs`` are ``(i, j, cosine)`` over the same ``skills`` list (from the index).
+    Each diagnostic names the most similar other skills (at most three, then "and N more").
+    """
+    lexical = {(i, j): v for i, j, v in similar_pairs(term_sets(s.description for s in skills), threshold)}
+    cosine = {(min(i, j), max(i, j)): v for i, j, v in cosine_pairs}
+    partners: dict[int, list[tuple[float, int, str]]] = defaultdict(list)
+    for i, j in set(lexical) | set(cosine):
+        if skills[i].name == skills[j].name:
+            continue  # SK002 already says it
+        measures = []
+        if (i, j) in lexical:
+            measures.append(f"lexical {lexical[(i, j)]:.2f}")
+        if (i, j) in cosine:
+            measures.append(f"cosine {cosine[(i, j)]:.2f}")
+        strength = max(lexical.get((i, j), 0.0), cosine.get((i, j), 0.0))
+        how = ", ".join(measures)
+        partners[i].append((strength, j, how))
+        partners[j].append((strength, i, how))
+    out = []
+    for i in sorted(partners):
+        this = skills[i]
+        ranked = sorted(partners[i], key=lambda p: (-p[0], skills[p[1]].name, skills[p[1]].path))
+        named = [f'"{skills[j].name}" ({skills[j].path}; {how})' for _s, j, how in ranked[:MAX_NAMED]]
+        more = len(ranked) - len(named)
+        listing = ", ".join(named) + (f" and {more} more" if more else "")
+        out.append(Diagnostic(
+            file=this.path, line=line_of(this, "description"), code=NEAR, severity=WARNING,
+            message=f'description of "{this.name}" is nearly the same as that of {listing}; '
+                    "agents cannot tell them apart",
+            hint="say in each description what sets the skill apart and when to use the other one, "
+                 "or merge the skills"))
+    return out
+
+
+def index_cosine_pairs(ws, skills, threshold: float) -> list[tuple[int, int, float]]:
+    """Cosine pairs from the index in ``ws`` for skills whose indexed text is current; [] without one."""
+    if threshold <= 0 or not ws.index_exists():
+        return []
+    result = ws.index_load
+    if result.index is None:
+        return []
+    index = result.index
+    config = ws.config
+    if index.unusable_reason(fields=config.search.fields, index_body=config.search.index_body,
+                             body_chars=config.search.body_chars):
+        return []
+    from ..embedtext import embedded_text, text_digest
+
+    positions, rows = [], []
+    for position, skill in enumerate(skills):
+        row = index.row(skill.domain, skill.name)
+        if row < 0:
+            continue
+        digest = text_digest(embedded_text(skill, config.search.fields, config.search.index_body,
+                                           config.search.body_chars))
+        if index.items[row].text_digest != digest:
+            continue
+        positions.append(position)
+        rows.append(row)
+    if len(rows) < 2:
+        return []
+    matrix = index.matrix[rows]
+    return [(positions[i], positions[j], v) for i, j, v in vector_pairs(matrix, threshold)]
+
+
+def run(ws) -> list[Diagnostic]:
+    from .frontmatter import text_key_lines
+
+    def line_of(skill, key: str) -> int | None:
+        text = ws.read_text(skill.path)
+        return text_key_lines(text).get(key) if text is not None else None
+
+    skills = ws.all_skills
+    out = duplicate_names(skills, line_of)
+    settings = ws.settings
+    unique = list(ws.catalog.skills)
+    cosine = index_cosine_pairs(ws, unique, settings.near_duplicate_cosine) if ws.config is not None else []
+    out += near_duplicates(unique, threshold=settings.near_duplicate_threshold, cosine_pairs=cosine,
+                           line_of=line_of)
+    return out

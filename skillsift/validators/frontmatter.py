@@ -1,0 +1,244 @@
+"""SK001, SK004-SK008: one SKILL.md on its own.
+
+* SK001 the file is not UTF-8, or its frontmatter is unclosed, not YAML or not a mapping
+  (found by the catalog parser, reported here with file and line);
+* SK004 there is no frontmatter block at all;
+* SK005 the frontmatter has no usable ``name`` (agents fall back to the folder name);
+* SK006 the frontmatter has no usable ``description`` (agents choose skills by it);
+* SK007 the description is longer than an agent keeps in its skill listing, so its end is cut;
+* SK008 the body says when to use the skill ("Use when ...", "Triggers: ...", a "When to
+  use" section) but the description does not: agents choose from the description and
+  never see the body before choosing.
+
+Pure functions over the file's text; :func:`run` feeds them from the workspace.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import PurePosixPath
+
+from ..diagnostics import ERROR, WARNING, Diagnostic
+
+MISSING, NO_NAME, NO_DESCRIPTION, TOO_LONG, TRIGGER_IN_BODY = "SK004", "SK005", "SK006", "SK007", "SK008"
+#: Share of a trigger passage's terms the description must hold for SK008 to stay quiet.
+TRIGGER_COVERAGE = 0.5
+_SECTION_LINES = 15
+
+_LEAD = r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)?(?:\*\*|__|\*|_)?\s*"
+_INLINE = re.compile(
+    _LEAD + r"(use (?:this skill|it) (?:when|whenever|if|for)\b|use when(?:ever)?\b|"
+    r"triggers?(?: phrases?| words?)?\s*(?:\*\*|__)?\s*:|when to use(?: this skill)?\s*(?:\*\*|__)?\s*:)",
+    re.IGNORECASE,
+)
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+_TRIGGER_HEADING = re.compile(
+    r"^(?:when (?:to|should (?:i|you)) (?:use|invoke|activate|apply)(?: (?:this|the) (?:skill|workflow)| it| me)?|"
+    r"use (?:this skill )?when|triggers|trigger (?:phrases|words|conditions)|activation(?: triggers)?|"
+    r"when this skill (?:applies|activates|triggers))\s*:?$",
+    re.IGNORECASE,
+)
+# A description that already says when to use the skill.
+_WHEN_CLAUSE = re.compile(
+    r"\b(?:use (?:this skill |it |this )?(?:when|whenever|for|if|to|on|after|before)|when (?:the )?(?:user|you|asked)|"
+    r"triggers?|trigger (?:on|when)|invoke (?:when|for)|applies when|use cases?|activate[sd]? (?:when|on|for))\b",
+    re.IGNORECASE,
+)
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_TOP_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
+
+
+def key_lines(raw_yaml: str, first_line: int) -> dict[str, int]:
+    """File line of each top-level key of the frontmatter (first occurrence)."""
+    out: dict[str, int] = {}
+    for offset, line in enumerate(raw_yaml.split("\n")):
+        match = _TOP_KEY.match(line)
+        if match and match.group(1) not in out:
+            out[match.group(1)] = first_line + offset
+    return out
+
+
+def text_key_lines(text: str) -> dict[str, int]:
+    """File line of each top-level frontmatter key of a SKILL.md text ({} without frontmatter)."""
+    from ..frontmatter import split_frontmatter
+
+    block = split_frontmatter(text.replace("\r\n", "\n"))
+    return key_lines(block.raw, block.yaml_start_line) if block.present else {}
+
+
+def _kind(value) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if value is None:
+        return "empty"
+    return "blank"
+
+
+def description_limit_problem(description: str, limits: dict) -> tuple[int, list[str], int] | None:
+    """(length, harnesses that cut it, smallest exceeded limit), or None when it fits every limit.
+
+    Length is counted in Unicode code points of the trimmed description.
+    """
+    length = len(description.strip())
+    over = sorted((limit, name) for name, limit in limits.items() if limit and length > limit)
+    if not over:
+        return None
+    return length, sorted(name for _limit, name in over), over[0][0]
+
+
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def trigger_passages(lines: list[str], first_line: int) -> list[tuple[int, str, str]]:
+    """(file line, the line as written, the passage text) of each place the body says when to use it.
+
+    ``lines`` are the body lines, the first at file line ``first_line``.  Fenced code is
+    skipped.  A trigger heading's passage is the text under it, up to the next heading
+    (at most 15 lines); an inline marker's passage is the rest of its line.
+    """
+    out = []
+    in_code = False
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if _FENCE.match(line):
+            in_code = not in_code
+            i += 1
+            continue
+        if in_code:
+            i += 1
+            continue
+        heading = _HEADING.match(line)
+        if heading:
+            title = heading.group(1).strip("*_ ").strip()
+            if _TRIGGER_HEADING.match(title):
+                passage, j = [], i + 1
+                while j < len(lines) and len(passage) < _SECTION_LINES:
+                    if _HEADING.match(lines[j]) or _FENCE.match(lines[j]):
+                        break
+                    if lines[j].strip():
+                        passage.append(lines[j].strip())
+                    j += 1
+                if passage:
+                    out.append((first_line + i, line, " ".join(passage)))
+                i = j
+                continue
+        inline = _INLINE.match(line)
+        if inline:
+            rest = line[inline.end():].strip(" *_:")
+            if rest:
+                out.append((first_line + i, line, rest))
+        i += 1
+    return out
+
+
+def coverage(passage: str, description: str) -> float:
+    """Share of the passage's terms (skillsift's tokenizer: stemmed, stopwords dropped) in the description."""
+    from ..ranker.tokenize import tokenize
+
+    terms = set(tokenize(passage))
+    if not terms:
+        return 1.0
+    return len(terms & set(tokenize(description))) / len(terms)
+
+
+def _excerpt(line: str, width: int = 60) -> str:
+    text = " ".join(line.strip().split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def check_skill_text(path: str, text: str, *, limits: dict, parsed=None) -> list[Diagnostic]:
+    """Every SK001/SK004-SK008 finding of one SKILL.md ``text`` (``path`` relative, ``/``).
+
+    ``parsed`` is ``(skill, SK001 diagnostics)`` from the catalog parser when the caller
+    already has it; the text is parsed otherwise.
+    """
+    from ..catalog import parse_skill
+    from ..frontmatter import split_frontmatter
+
+    if parsed is None:
+        dir_id = PurePosixPath(path).parent.name or path
+        parsed = parse_skill(text, dir_id, path=path)
+    skill, parse_problems = parsed
+    if parse_problems:
+        return list(parse_problems)
+    lf = text.replace("\r\n", "\n")
+    block = split_frontmatter(lf)
+    if not block.present:
+        return [Diagnostic(file=path, line=1, code=MISSING, severity=ERROR,
+                           message="SKILL.md has no frontmatter: agents find skills by the name and description "
+                                   "in a leading --- block",
+                           hint="start the file with ---, name: <skill-name>, description: <what it does and "
+                                "when to use it>, ---")]
+    front = skill.frontmatter if skill is not None else {}
+    lines = key_lines(block.raw, block.yaml_start_line)
+    fence_line = 1
+    out: list[Diagnostic] = []
+    name = front.get("name")
+    folder = PurePosixPath(path).parent.name
+    if not (isinstance(name, str) and name.strip()):
+        if "name" in front:
+            message = f"name must be a non-empty string, not {_kind(name)}"
+        else:
+            message = f'frontmatter has no name; agents fall back to the folder name "{folder}"'
+        out.append(Diagnostic(file=path, line=lines.get("name", fence_line), code=NO_NAME, severity=WARNING,
+                              message=message, hint=f"add `name: {folder}` to the frontmatter"))
+    description = front.get("description")
+    if not (isinstance(description, str) and description.strip()):
+        if "description" in front:
+            message = f"description must be a non-empty string, not {_kind(description)}"
+        else:
+            message = "frontmatter has no description; agents choose a skill by its description"
+        out.append(Diagnostic(file=path, line=lines.get("description", fence_line), code=NO_DESCRIPTION,
+                              severity=ERROR, message=message,
+                              hint="add `description: <what it does>. Use when <situations>.`"))
+        return out
+    problem = description_limit_problem(description, limits)
+    if problem is not None:
+        length, harnesses, limit = problem
+        cut = " ".join(description.strip()[limit:].split())
+        cut = cut if len(cut) <= 50 else cut[:49] + "…"
+        out.append(Diagnostic(
+            file=path, line=lines.get("description", fence_line), code=TOO_LONG, severity=WARNING,
+            message=f"description is {length} characters; {_join(harnesses)} "
+                    f"{'keeps' if len(harnesses) == 1 else 'keep'} only the first {limit}, "
+                    f'so "{cut}" is cut',
+            hint="shorten the description (what it does, then when to use it); move details into the body"))
+    if block.closed:
+        body_lines = block.body.split("\n")
+        for line_no, line, passage in trigger_passages(body_lines, block.body_line):
+            if _WHEN_CLAUSE.search(description) is None and coverage(passage, description) < TRIGGER_COVERAGE:
+                out.append(Diagnostic(
+                    file=path, line=line_no, code=TRIGGER_IN_BODY, severity=WARNING,
+                    message=f'the body says when to use this skill ("{_excerpt(line)}") but the description '
+                            "does not; agents choose skills from the description alone",
+                    hint='add the situations to the description, e.g. "... Use when <situations>."'))
+    return out
+
+
+def run(ws) -> list[Diagnostic]:
+    return run_paths(ws, ws.skill_paths)
+
+
+def run_paths(ws, paths) -> list[Diagnostic]:
+    """:func:`run` limited to the SKILL.md files among ``paths`` (only those files are parsed)."""
+    limits = ws.settings.description_limits
+    out: list[Diagnostic] = []
+    for rel in paths:
+        if PurePosixPath(rel).name != "SKILL.md" or not os.path.isfile(ws.abspath(rel)):
+            continue
+        text = ws.read_text(rel)
+        skill, problems = ws.parsed(rel)
+        if text is None or skill is None:
+            out.extend(problems)
+        else:
+            out.extend(check_skill_text(rel, text, limits=limits, parsed=(skill, problems)))
+    return out

@@ -1,0 +1,95 @@
+"""Run the registered checks over a workspace: selection, paths, severities, order.
+
+:func:`run_checks` is what ``skillsift validate`` and the hooks call.  Check modules are
+imported only when one of their codes is selected and triggered, so a hook that needs
+one check does not pay for the others.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import replace
+
+from ..diagnostics import Diagnostic, sort_diagnostics
+from . import BY_CODE, CHECKS, expand_codes
+
+
+def select_codes(select=None, ignore=None, configured_ignore=()) -> tuple[set[str], list[str]]:
+    """(codes to run, unknown entries) from ``--select`` / ``--ignore`` and ``[validate] ignore``.
+
+    No ``select`` means every check.  Entries are codes or prefixes (``SK``, ``AR9D``).
+    """
+    unknown: list[str] = []
+    if select:
+        codes, bad = expand_codes(select)
+        unknown += bad
+    else:
+        codes = {check.code for check in CHECKS}
+    for spec in (ignore, configured_ignore):
+        if spec:
+            dropped, bad = expand_codes(spec)
+            unknown += bad
+            codes -= dropped
+    return codes, unknown
+
+
+def _triggered(check, kinds: set[str]) -> bool:
+    return "any" in check.triggers or bool(kinds.intersection(check.triggers))
+
+
+def run_checks(ws, *, codes=None, paths=None) -> list[Diagnostic]:
+    """Every diagnostic of the selected checks, sorted (file, line, column, code).
+
+    ``codes``: the codes to report (default all, minus ``[validate] ignore``; callers that
+    pass codes apply that table themselves, see :func:`select_codes`).  ``paths``:
+    relative paths (``/``); when given, a file-scope check reports only on those files and
+    a check runs only when one of the paths is of a kind that triggers it (a path that no
+    longer exists, such as a deleted SKILL.md, still triggers the repository-level checks).
+    A config that does not load yields its AR9D0 problems and nothing else.
+    """
+    if ws.config is None:
+        return sort_diagnostics(ws.config_problems)
+    if codes is None:
+        codes, _unknown = select_codes(configured_ignore=ws.settings.ignore)
+    severity = ws.settings.severity
+    codes = {code for code in codes if severity.get(code) != "off"}
+    kinds: set[str] = set()
+    wanted = None
+    if paths is not None:
+        wanted = set(paths)
+        for rel in paths:
+            kinds |= ws.path_kinds(rel)
+    modules: list[str] = []
+    for check in CHECKS:
+        if check.code in codes and (wanted is None or _triggered(check, kinds)) and check.module not in modules:
+            modules.append(check.module)
+    found: list[Diagnostic] = []
+    for name in modules:
+        module = importlib.import_module(f"{__package__}.{name}")
+        if wanted is not None and hasattr(module, "run_paths"):
+            found.extend(module.run_paths(ws, sorted(wanted)))
+        else:
+            found.extend(module.run(ws))
+    out = []
+    for diag in found:
+        check = BY_CODE.get(diag.code)
+        if check is not None:
+            if diag.code not in codes:
+                continue
+            if wanted is not None and check.scope == "file" and diag.file and diag.file not in wanted:
+                continue
+            level = severity.get(diag.code)
+            if level and level != diag.severity:
+                diag = replace(diag, severity=level)
+        out.append(diag)
+    return sort_diagnostics(_unique(out))
+
+
+def _unique(diagnostics):
+    seen = set()
+    out = []
+    for diag in diagnostics:
+        if diag not in seen:
+            seen.add(diag)
+            out.append(diag)
+    return out

@@ -1,0 +1,166 @@
+"""AR001: a credential sits in a skill; SK010: the file of accepted findings is unusable.
+
+Findings come from :mod:`skillsift.secrets` (reference §8.6 patterns plus the configured
+``[secrets] patterns``; placeholders such as ``your-key-here`` are not secrets).  A finding
+is not reported when
+
+* its line carries ``skillsift: allow-secret`` (in any comment style), or
+* it is listed in the secrets baseline (``[validate] secrets_baseline``, default
+  ``.skillsift/secrets-baseline.json``), which ``skillsift validate
+  --update-secrets-baseline`` writes from the current findings.
+
+The baseline never holds a secret: an entry is the file, the pattern kind, the masked
+excerpt and ``sha256:`` of ``file NUL kind NUL value``, so the entry stays valid when the
+line moves and stops matching when the value changes.  Only ``re``, ``json`` and
+``hashlib`` are imported (the pre-commit hook starts fast).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+from ..diagnostics import ERROR, Diagnostic
+
+CODE, BASELINE_CODE = "AR001", "SK010"
+BASELINE_VERSION = 1
+HINT = ("remove it from the skill and rotate it; if it is not a secret, add `skillsift: allow-secret` to the "
+        "line, or accept it with 'skillsift validate --update-secrets-baseline'")
+_LENGTH = re.compile(r" \((\d+) characters\)$")
+
+
+def finding_value(text: str, finding) -> str:
+    """The matched characters of ``finding`` in ``text`` (length read from its masked form)."""
+    match = _LENGTH.search(finding.masked)
+    length = int(match.group(1)) if match else len(finding.masked)
+    start = 0
+    for _ in range(finding.line - 1):
+        start = text.index("\n", start) + 1
+    offset = start + finding.column - 1
+    return text[offset: offset + length]
+
+
+def fingerprint(file: str, kind: str, value: str) -> str:
+    """The baseline key of one finding: ``sha256:`` of ``file NUL kind NUL value``."""
+    data = "\0".join((file, kind, value)).encode("utf-8", "surrogatepass")
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def scan(file: str, text: str, extra_patterns=()) -> list[tuple[object, str]]:
+    """(finding, fingerprint) for every finding in ``text`` whose line is not marked allowed."""
+    from ..secrets import scan_text
+
+    out = []
+    for finding in scan_text(text, extra_patterns):
+        if finding.allowed:
+            continue
+        out.append((finding, fingerprint(file, finding.kind, finding_value(text, finding))))
+    return out
+
+
+def check_text(file: str, text: str, *, extra_patterns=(), accepted=frozenset()) -> list[Diagnostic]:
+    """AR001 for each finding of ``text`` that is neither allowed inline nor in ``accepted``."""
+    return [
+        Diagnostic(file=file, line=finding.line, column=finding.column, code=CODE, severity=ERROR,
+                   message=finding.message, hint=HINT)
+        for finding, key in scan(file, text, extra_patterns)
+        if key not in accepted
+    ]
+
+
+# -- the baseline of accepted findings -----------------------------------------------------------
+
+
+def parse_baseline(raw: str, file: str) -> tuple[frozenset[str], list[Diagnostic]]:
+    """The accepted fingerprints of a baseline file's text, or SK010 problems."""
+
+    def problem(message: str, line: int | None = None) -> tuple[frozenset[str], list[Diagnostic]]:
+        return frozenset(), [Diagnostic(file=file, line=line, code=BASELINE_CODE, severity=ERROR, message=message,
+                                        hint="regenerate it with 'skillsift validate --update-secrets-baseline'")]
+
+    try:
+        doc = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        return problem(f"the secrets baseline is not valid JSON: {exc.msg}", exc.lineno)
+    if not isinstance(doc, dict) or doc.get("schema_version") != BASELINE_VERSION:
+        return problem(f"the secrets baseline must be an object with schema_version {BASELINE_VERSION}")
+    entries = doc.get("accepted", [])
+    if not isinstance(entries, list):
+        return problem("the secrets baseline's accepted must be a list")
+    keys = set()
+    for position, entry in enumerate(entries):
+        key = entry.get("fingerprint") if isinstance(entry, dict) else None
+        if not isinstance(key, str) or not key.startswith("sha256:"):
+            return problem(f"accepted entry {position + 1} has no sha256: fingerprint")
+        keys.add(key)
+    return frozenset(keys), []
+
+
+def baseline_document(findings) -> dict:
+    """The baseline accepting ``findings`` (``(file, finding, fingerprint)``), sorted, without secrets."""
+    entries = {}
+    for file, finding, key in findings:
+        entries[key] = {"file": file, "kind": finding.kind, "masked": finding.masked, "fingerprint": key}
+    ordered = sorted(entries.values(), key=lambda e: (e["file"], e["kind"], e["fingerprint"]))
+    return {"schema_version": BASELINE_VERSION, "accepted": ordered}
+
+
+def baseline_bytes(document: dict) -> bytes:
+    return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def load_accepted(ws) -> tuple[frozenset[str], list[Diagnostic]]:
+    """The accepted fingerprints of the workspace's secrets baseline ({} when the file is absent)."""
+    import os
+
+    from .workspace import rel_posix
+
+    rel = rel_posix(ws.settings.secrets_baseline, ws.root)
+    if not os.path.exists(ws.abspath(rel)):
+        return frozenset(), []
+    raw = ws.read_text(rel)
+    if raw is None:
+        return frozenset(), [Diagnostic(file=rel, code=BASELINE_CODE, severity=ERROR,
+                                        message="the secrets baseline cannot be read as UTF-8 text")]
+    return parse_baseline(raw, rel)
+
+
+def extra_patterns(ws) -> tuple:
+    return tuple(ws.config.secret_patterns) if ws.config is not None else ()
+
+
+def current_findings(ws, files) -> list[tuple[str, object, str]]:
+    """(file, finding, fingerprint) for every not-allowed finding in ``files`` (for the baseline)."""
+    out = []
+    for rel in files:
+        text = ws.read_text(rel)
+        if text is None:
+            continue
+        out.extend((rel, finding, key) for finding, key in scan(rel, text, extra_patterns(ws)))
+    return out
+
+
+def check_files(ws, files) -> list[Diagnostic]:
+    """AR001/SK010 over ``files`` (relative paths; unreadable or non-UTF-8 files are skipped)."""
+    accepted, out = load_accepted(ws)
+    patterns = extra_patterns(ws)
+    for rel in files:
+        text = ws.read_text(rel)
+        if text is None:
+            continue
+        try:
+            out.extend(check_text(rel, text, extra_patterns=patterns, accepted=accepted))
+        except ValueError as exc:  # a configured pattern that does not compile
+            return out + [Diagnostic(file=ws.project_file, code="AR9D0", severity=ERROR, message=str(exc))]
+    return out
+
+
+def run(ws) -> list[Diagnostic]:
+    return check_files(ws, ws.skill_paths)
+
+
+def run_paths(ws, paths) -> list[Diagnostic]:
+    """AR001 over the skills' SKILL.md files among ``paths`` (and SK010 for the baseline)."""
+    wanted = set(paths)
+    return check_files(ws, [rel for rel in ws.skill_paths if rel in wanted])

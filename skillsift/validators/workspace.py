@@ -1,0 +1,267 @@
+"""The I/O edge of validation: what one run reads from the repository, read once and lazily.
+
+A :class:`Workspace` resolves the config, finds and reads every SKILL.md (keeping
+duplicates, which the catalog drops), and on demand the cases files, the committed index
+and the baselines.  The checks are pure functions over what it holds; each check module's
+``run(workspace)`` only picks its inputs from here.  Nothing is read that no check asks
+for, so a hook that runs one check pays only for that check's inputs.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from functools import cached_property
+from pathlib import Path, PurePosixPath
+
+from ..diagnostics import ERROR, Diagnostic, SkillsiftError
+from .settings import DEFAULT_CASES, ValidateSettings, parse_settings
+
+SKILL_FILE = "SKILL.md"
+CONFIG_NAMES = ("skillsift.toml", "pyproject.toml", ".ai-rulez/config.toml")
+CASES_GLOB = "*cases*.y*ml"
+
+
+def rel_posix(path, root) -> str:
+    """``path`` relative to ``root`` with ``/`` (kept as given when it lies outside)."""
+    absolute = os.path.abspath(os.path.join(root, path))
+    rel = os.path.relpath(absolute, os.path.abspath(root))
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+        return Path(path).as_posix()
+    return Path(rel).as_posix()
+
+
+class Workspace:
+    """Everything one validation run reads, resolved lazily and cached.
+
+    ``env`` and ``user_config_path`` are passed to the config loader (tests isolate the
+    user config through them).
+    """
+
+    def __init__(self, root=".", *, config_file=None, env=None, user_config_path=None):
+        self.root = os.path.abspath(root)
+        self.config_file = config_file
+        self.env = env
+        self.user_config_path = user_config_path
+
+    # -- config -------------------------------------------------------------------------
+    @cached_property
+    def _config_result(self):
+        from ..config import load_config
+
+        try:
+            config = load_config(self.root, config_file=self.config_file, env=self.env,
+                                 user_config_path=self.user_config_path)
+        except SkillsiftError as exc:
+            problems = exc.diagnostics or [Diagnostic(code="AR9D0", message=exc.message, hint=exc.hint)]
+            return None, problems
+        return config, []
+
+    @property
+    def config(self):
+        """The resolved Config, or None when it does not load (see :attr:`config_problems`)."""
+        return self._config_result[0]
+
+    @property
+    def config_problems(self) -> list[Diagnostic]:
+        return list(self._config_result[1])
+
+    @cached_property
+    def project_file(self) -> str:
+        config = self.config
+        return (config.raw.get("project_file", "") if config is not None else "") or ""
+
+    @cached_property
+    def project_text(self) -> str:
+        if not self.project_file:
+            return ""
+        return self.read_text(self.project_file) or ""
+
+    @cached_property
+    def project_prefix(self) -> str:
+        """Dotted table holding skillsift's tables in the project file ("tool.skillsift" in pyproject)."""
+        return "tool.skillsift" if self.project_file.endswith("pyproject.toml") else ""
+
+    def key_line(self, table: str, key: str = "") -> int | None:
+        """Line of ``table.key`` in the project config file (None when not written there)."""
+        if not self.project_text:
+            return None
+        from ..config import find_key_line
+
+        full = f"{self.project_prefix}.{table}" if self.project_prefix else table
+        return find_key_line(self.project_text, full, key) or find_key_line(self.project_text, full, "")
+
+    @cached_property
+    def _settings_result(self) -> tuple[ValidateSettings, list]:
+        from . import CODES
+
+        raw = self.config.raw.get("project", {}) if self.config is not None else {}
+        return parse_settings(raw.get("validate") if isinstance(raw, dict) else None, CODES)
+
+    @property
+    def settings(self) -> ValidateSettings:
+        return self._settings_result[0]
+
+    @property
+    def settings_problems(self) -> list[tuple[tuple, str]]:
+        return list(self._settings_result[1])
+
+    # -- files --------------------------------------------------------------------------
+    def abspath(self, rel: str) -> str:
+        return os.path.join(self.root, rel)
+
+    @cached_property
+    def _texts(self) -> dict:
+        return {}
+
+    def read_text(self, rel: str) -> str | None:
+        """The UTF-8 text of a file under the root (None when unreadable or not UTF-8); cached."""
+        if rel not in self._texts:
+            try:
+                with open(self.abspath(rel), "rb") as fh:
+                    self._texts[rel] = fh.read().decode("utf-8")
+            except (OSError, UnicodeDecodeError):
+                self._texts[rel] = None
+        return self._texts[rel]
+
+    # -- skills -------------------------------------------------------------------------
+    @cached_property
+    def _discovered(self) -> list[tuple[str, str]]:
+        """(relative SKILL.md path, domain) of every skill found, in path order."""
+        from ..catalog import discover
+
+        patterns = tuple(self.config.skills) if self.config is not None else ()
+        return [(rel_posix(path, self.root), domain) for path, domain in discover(self.root, patterns)]
+
+    @cached_property
+    def _parsed(self) -> dict:
+        return {}
+
+    def parsed(self, rel: str, domain: str | None = None):
+        """``(skill or None, SK001 diagnostics)`` of one SKILL.md, parsed once."""
+        if rel not in self._parsed:
+            from ..catalog import domain_of, parse_skill, read_skill
+
+            if domain is None:
+                domain = domain_of(PurePosixPath(rel).parts)
+            text = self.read_text(rel)
+            if text is None:
+                self._parsed[rel] = read_skill(self.abspath(rel), self.root, domain)
+            else:
+                dir_id = PurePosixPath(rel).parent.name or rel
+                self._parsed[rel] = parse_skill(text, dir_id, path=rel, domain=domain)
+        return self._parsed[rel]
+
+    @cached_property
+    def _skills_result(self):
+        skills = []
+        for rel, domain in self._discovered:
+            skill, _problems = self.parsed(rel, domain)
+            if skill is not None:
+                skills.append(skill)
+        return skills
+
+    @property
+    def all_skills(self) -> list:
+        """Every skill that was read, in path order, duplicates included."""
+        return self._skills_result
+
+    @property
+    def skill_paths(self) -> list[str]:
+        """Every SKILL.md found (relative, ``/``), readable or not (nothing is parsed for this)."""
+        return [rel for rel, _domain in self._discovered]
+
+    def skill_at(self, rel: str):
+        """The skill read from ``rel`` (None when it could not be read)."""
+        return self.parsed(rel)[0]
+
+    def parse_problems(self, rel: str) -> list[Diagnostic]:
+        """The SK001 problems found while reading one SKILL.md."""
+        return list(self.parsed(rel)[1])
+
+    @cached_property
+    def catalog(self):
+        """The catalog as the ranker sees it (a repeated name keeps its first skill)."""
+        from ..catalog import catalog_from_skills
+
+        built = catalog_from_skills(self.all_skills, root=self.root)
+        return type(built)(root=built.root, skills=built.skills)
+
+    # -- cases --------------------------------------------------------------------------
+    @cached_property
+    def cases_paths(self) -> tuple[str, ...]:
+        """The cases files to check: [validate] cases, else search-cases.yaml when present."""
+        settings = self.settings
+        if settings.cases_configured:
+            return tuple(rel_posix(p, self.root) for p in settings.cases)
+        if os.path.isfile(self.abspath(DEFAULT_CASES)):
+            return (DEFAULT_CASES,)
+        return ()
+
+    @cached_property
+    def _cases(self) -> dict:
+        return {}
+
+    def case_file(self, rel: str):
+        """(CaseFile or None, SkillsiftError or None) for one cases file, cached."""
+        if rel not in self._cases:
+            from ..evaluate.cases import load_cases
+
+            try:
+                self._cases[rel] = (load_cases(self.abspath(rel)), None)
+            except SkillsiftError as exc:
+                self._cases[rel] = (None, exc)
+        return self._cases[rel]
+
+    # -- index --------------------------------------------------------------------------
+    @cached_property
+    def index_dir(self) -> str:
+        from ..config import DEFAULT_INDEX_DIR
+
+        if self.config is None:
+            return DEFAULT_INDEX_DIR
+        return PurePosixPath(self.config.search.index_dir or DEFAULT_INDEX_DIR).as_posix()
+
+    @cached_property
+    def index_committed(self) -> bool:
+        from ..config import committed_index
+
+        return self.config is not None and committed_index(self.config)
+
+    @cached_property
+    def index_load(self):
+        """:class:`~skillsift.index.store.LoadResult` of the index directory (numpy is imported here)."""
+        from ..index.store import IndexReadError, LoadResult, load_index
+
+        try:
+            return load_index(self.abspath(self.index_dir))
+        except IndexReadError as exc:
+            return LoadResult(None, exc.message, found=True)
+
+    def index_exists(self) -> bool:
+        return os.path.isfile(os.path.join(self.abspath(self.index_dir), "manifest.json"))
+
+    # -- paths --------------------------------------------------------------------------
+    def path_kinds(self, rel: str) -> set[str]:
+        """What kind of file ``rel`` is for the checks (see the registry's triggers)."""
+        kinds = {"any"}
+        name = PurePosixPath(rel).name
+        if name == SKILL_FILE:
+            kinds.add("skill")
+        if rel in CONFIG_NAMES or (self.project_file and rel == self.project_file):
+            kinds.add("config")
+        if rel in self.cases_paths or fnmatch.fnmatch(name, CASES_GLOB):
+            kinds.add("cases")
+        if rel == rel_posix(self.settings.baseline, self.root) and self.settings.baseline:
+            kinds.add("baseline")
+        if rel == rel_posix(self.settings.secrets_baseline, self.root):
+            kinds.add("secrets-baseline")
+        index_dir = self.index_dir.rstrip("/") + "/"
+        if rel.startswith(index_dir):
+            kinds.add("index")
+        return kinds
+
+
+def config_error_diagnostic(message: str, *, file: str = "", line: int | None = None, hint: str = "") -> Diagnostic:
+    """An AR9D0 diagnostic (used by checks that find a config value they cannot use)."""
+    return Diagnostic(file=file, line=line, code="AR9D0", message=message, severity=ERROR, hint=hint)

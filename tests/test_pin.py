@@ -1,0 +1,70 @@
+"""The exact-id pin (reference §3.7)."""
+
+from __future__ import annotations
+
+import pytest
+
+from skillsift.ranker.pin import exact_pin, pin_tokens
+
+IDS = ["deploy", "deploy-staging", "stage", "test"]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("use the deploy-staging skill", "deploy-staging"),
+        ("Deploy Staging please", "deploy-staging"),
+        ("how do I deploy", None),
+        ("use the deploy skill", "deploy"),
+        ("the skill deploy please", "deploy"),
+        ("staging deployments", None),
+        ("nothing relevant here", None),
+        ("write the failing test first", None),
+        ("use the test skill", "test"),
+    ],
+)
+def test_reference_pin_table(query, expected):
+    assert exact_pin(query, IDS) == expected
+    assert exact_pin(query, list(reversed(IDS))) == expected  # candidate order does not matter
+
+
+def test_pin_tokens_split_on_ascii_only():
+    assert pin_tokens("Deploy_Staging v2") == ["deploy", "staging", "v2"]
+    assert pin_tokens("  --a--b  ") == ["a", "b"]
+    assert pin_tokens("café-bar") == ["café", "bar"]
+    assert pin_tokens("naïve—tool") == ["naïve—tool"]  # non-ASCII characters stay inside tokens
+    assert pin_tokens("İNDEX") == ["index"]  # simple lowercasing, one code point each
+    assert pin_tokens("") == []
+
+
+def test_multi_word_id_needs_its_words_in_sequence():
+    assert exact_pin("deploy to staging", ["deploy-staging"]) is None
+    assert exact_pin("staging deploy", ["deploy-staging"]) is None
+    assert exact_pin("please DEPLOY__STAGING.", ["deploy-staging"]) == "deploy-staging"
+    assert exact_pin("redeploy staging", ["deploy-staging"]) is None  # whole words only
+
+
+def test_single_word_id_pins_only_next_to_skill():
+    assert exact_pin("build skill", ["build"]) == "build"
+    assert exact_pin("skill: build", ["build"]) == "build"
+    assert exact_pin("build the skill", ["build"]) is None
+    assert exact_pin("skills build", ["build"]) is None
+    assert exact_pin("build", ["build"]) is None
+
+
+def test_longest_joined_id_wins_then_smaller_id():
+    ids = ["deploy", "deploy-staging", "deploy-staging-eu"]
+    assert exact_pin("use the deploy skill: deploy staging eu", ids) == "deploy-staging-eu"
+    # "a-b" and "a_b" join to the same "a b": equal length, the smaller id wins.
+    assert exact_pin("run a b now", ["a_b", "a-b"]) == "a-b"
+    assert exact_pin("run a b now", ["a_b"]) == "a_b"
+    # Length is measured in UTF-8 bytes: "é x" (4 bytes) beats "e x" (3 bytes) though both have
+    # 3 characters, and ties with "ab x" (4 bytes), which is the smaller id.
+    assert exact_pin("é x e x", ["e-x", "é-x"]) == "é-x"
+    assert exact_pin("é x ab x", ["é-x", "ab-x"]) == "ab-x"
+
+
+def test_only_candidates_pin_and_empty_ids_never_do():
+    assert exact_pin("use the deploy-staging skill", ["deploy"]) is None
+    assert exact_pin("use the deploy-staging skill", []) is None
+    assert exact_pin("use the --- skill", ["---", ""]) is None
