@@ -201,3 +201,14 @@ def test_rrf_scores_and_ranks_are_reported(built_index):
     assert top.name == "deploy-staging"
     assert top.lexical_rank == 1 and top.vector_rank == 1
     assert top.score == round(1 / 61 + 1 / 61, 9)
+
+
+def test_warm_queries_embeds_in_batches_and_feeds_the_search(built_index):
+    embedder = ConceptEmbedder(max_batch=2)
+    ranker = make_ranker(built_index, provider=embedder)
+    queries = [f"money back {i}" for i in range(300)] + ["money back 0"]
+    assert ranker.warm_queries(queries) == 300
+    assert embedder.call_sizes == [2] * 150
+    for q in queries:
+        assert not ranker.search(q).embedded
+    assert len(embedder.calls) == 150

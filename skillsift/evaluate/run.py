@@ -220,8 +220,11 @@ def evaluate(case_file: CaseFile, ranker: SearchFn, *, k: int, modes: Sequence[s
              index_info: Mapping | None = None) -> EvalResult:
     """Evaluate every mode; the first is primary.  ``index_info`` describes the index used (if any)."""
     modes = list(dict.fromkeys(modes)) or [LEXICAL]
-    by_mode = {mode: evaluate_mode(case_file.cases, ranker, mode, k) for mode in modes}
     uses_vectors = any(m != LEXICAL for m in modes)
+    warm = getattr(ranker, "warm_queries", None)
+    if uses_vectors and callable(warm):
+        warm([case.query for case in case_file.cases])  # one batched embedding pass, not one call per case
+    by_mode = {mode: evaluate_mode(case_file.cases, ranker, mode, k) for mode in modes}
     index = None
     if uses_vectors and index_info is not None:
         index = {key: index_info.get(key, 0 if key not in ("model", "dtype") else "")

@@ -131,6 +131,38 @@ class Ranker:
             self._prepared = prepared
         return self._prepared
 
+    def warm_queries(self, queries: Iterable[str]) -> int:
+        """Embed the uncached ``queries`` in batches and cache them; returns how many were embedded.
+
+        Evaluation calls this once so that N cases cost N/batch provider calls.  Any
+        provider error is left for the per-query search to report as a degraded reason.
+        """
+        import numpy as np
+
+        from ..embed.base import EmbedError
+        from .vector import cap_query, normalise_query
+
+        if self.index is None or self.provider is None or isinstance(self.provider, BaseException):
+            return 0
+        todo = list(dict.fromkeys(k for k in map(cap_query, queries) if self.query_cache.get(k) is None))
+        # Hold every warmed query: the per-mode passes that follow must not re-embed them.
+        self.query_cache.size = max(self.query_cache.size, len(self.query_cache) + len(todo))
+        step = getattr(self.provider, "max_batch", None) or self.config.search.batch_size or 64
+        done = 0
+        for start in range(0, len(todo), step):
+            batch = todo[start:start + step]
+            try:
+                vecs = np.asarray(self.provider.embed(batch))
+            except EmbedError:
+                return done
+            if vecs.ndim != 2 or vecs.shape[0] != len(batch) or vecs.shape[1] != self.index.dims:
+                return done
+            for key, vec in zip(batch, vecs):
+                if np.all(np.isfinite(vec)):
+                    self.query_cache.put(key, normalise_query(vec))
+                    done += 1
+        return done
+
     def _embed(self, query: str):
         """The normalised query vector and call facts; raises EmbedError."""
         import numpy as np
