@@ -68,8 +68,8 @@ class Scope:
 
     def norm_list(self) -> list[float]:
         if self._norm_list is None:
-            if self._norm_array is not None:
-                self._norm_list = self._norm_array.tolist()
+            if self._norm_array is not None or self.postings.csr is not None:
+                self._norm_list = self.norm_array().tolist()
             else:
                 self._norm_list = [self.norm(length) for length in self.postings.doc_len_list()]
         return self._norm_list
@@ -100,6 +100,7 @@ class Scope:
     # -- per-term postings with points ------------------------------------------------------
 
     def term_lists(self, tid: int) -> tuple[list[int], list[float]]:
+        """(admitted documents holding term ``tid``, their points) as Python lists."""
         cached = self._lists.get(tid)
         if cached is not None:
             return cached
@@ -124,6 +125,7 @@ class Scope:
         return cached
 
     def term_arrays(self, tid: int):
+        """(admitted documents holding term ``tid``, their points) as numpy arrays."""
         if self._points_csr is not None:
             offsets = self.postings.csr[0]
             lo, hi = offsets[tid], offsets[tid + 1]
@@ -145,8 +147,11 @@ class Scope:
         return cached
 
     def df(self, tid: int) -> int:
+        """Number of admitted documents holding term ``tid``."""
         if self.members is None:
             return self.postings.df(tid)
+        if self.postings.csr is not None:
+            return len(self.term_arrays(tid)[0])
         return len(self.term_lists(tid)[0])
 
     def mask(self):

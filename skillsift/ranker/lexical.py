@@ -1,24 +1,17 @@
 """BM25F lexical ranking over a skill catalog (reference §2.3-§2.6).
 
-Fields and weights: name 3.0, triggers 2.5, keywords 2.0, description 1.0.  For a
-query term ``t`` and a document with weighted term frequency ``tf`` and weighted
-length ``L`` in a scope of ``N`` documents of average length ``avgL``::
+Four fields weighted name 3.0, triggers 2.5, keywords 2.0, description 1.0 (list
+fields joined with single spaces); the body is never searched.  A document's score is
+the float64 sum of its BM25F points (see :mod:`skillsift.ranker.bm25f`) in query-term
+order, rounded to 6 decimals half away from zero; documents without a matching term
+are left out; the order is score descending, then name, then catalog position.
 
-    idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))
-    points = idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * L / avgL))     k1 = 1.2, b = 0.75
-
-A document's score is the float64 sum of its points in query-term order, rounded to
-6 decimals half away from zero; documents without a matching term are left out;
-order is score descending, then name, then catalog position.
-
-The postings and corpus statistics are built once.  Within a scope a term's points
-per document do not depend on the query, so each scope computes them once per term
-(the whole catalog: for every term at build time) and a query only adds them up, in
-query-term order, which is the order the reference adds them in.  Short postings are
-summed in pure Python, long ones with numpy; both produce the same doubles, as does
-:meth:`LexicalIndex.explain`, because every path performs the same float64
-operations in the same order.  A scope (``subset``) recomputes ``N``, ``df`` and
-``avgL`` over the admitted documents only, as the reference does for a role.
+The postings and statistics are built once; a query only adds up the precomputed
+points of its terms' postings, so it costs time in proportion to those postings.
+Short postings are summed in pure Python, long ones with numpy; small catalogs are
+indexed and searched without importing numpy at all.  Every path, and
+:meth:`LexicalIndex.explain`, performs the same float64 operations in the same order
+as the reference, so scores agree to the last bit.
 """
 
 from __future__ import annotations

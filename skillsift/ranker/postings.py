@@ -56,15 +56,17 @@ def field_texts(docs: Sequence) -> list[list[str]]:
 
 
 class Postings:
-    """Term postings of one document list (document ids ascending within a term)."""
+    """Term postings of one document list (document ids ascending within a term).
+
+    Held either as per-term Python lists (pure-Python build) or as CSR numpy arrays
+    ``csr = (offsets, docs, tfs)``, term ``t`` owning ``docs[offsets[t]:offsets[t + 1]]``.
+    """
 
     def __init__(self, vocab: dict[str, int], n_docs: int, doc_len, *, lists=None, csr=None):
-        self.vocab = vocab
+        self.vocab = vocab  # term -> term id
         self.n_docs = n_docs
-        self._doc_len = doc_len  # list[float] (Python build) or ndarray (numpy build)
-        self._lists: list | dict = lists if lists is not None else {}
-        self.csr = csr  # (offsets, docs, tfs) arrays from the numpy build
-        self._arrays: dict[int, tuple] = {}
+        self.csr = csr
+        self._lists: list[tuple[list[int], list[float]]] = lists or []
         self._doc_len_list: list[float] | None = doc_len if isinstance(doc_len, list) else None
         self._doc_len_array = None if isinstance(doc_len, list) else doc_len
 
@@ -76,15 +78,12 @@ class Postings:
         return len(self._lists[tid][0])
 
     def lists(self, tid: int) -> tuple[list[int], list[float]]:
-        """(document ids, weighted tfs) of term ``tid`` as Python lists."""
+        """(document ids, weighted tfs) of term ``tid`` as Python lists (callers cache)."""
         if self.csr is None:
             return self._lists[tid]
-        cached = self._lists.get(tid)
-        if cached is None:
-            offsets, docs, tfs = self.csr
-            lo, hi = int(offsets[tid]), int(offsets[tid + 1])
-            cached = self._lists[tid] = (docs[lo:hi].tolist(), tfs[lo:hi].tolist())
-        return cached
+        offsets, docs, tfs = self.csr
+        lo, hi = int(offsets[tid]), int(offsets[tid + 1])
+        return docs[lo:hi].tolist(), tfs[lo:hi].tolist()
 
     def arrays(self, tid: int):
         """(document ids, weighted tfs) of term ``tid`` as numpy arrays (int64, float64)."""
@@ -92,13 +91,10 @@ class Postings:
             offsets, docs, tfs = self.csr
             lo, hi = offsets[tid], offsets[tid + 1]
             return docs[lo:hi], tfs[lo:hi]
-        cached = self._arrays.get(tid)
-        if cached is None:
-            import numpy as np
+        import numpy as np
 
-            d, t = self._lists[tid]
-            cached = self._arrays[tid] = (np.array(d, dtype=np.int64), np.array(t, dtype=np.float64))
-        return cached
+        d, t = self._lists[tid]
+        return np.array(d, dtype=np.int64), np.array(t, dtype=np.float64)
 
     def doc_len_list(self) -> list[float]:
         if self._doc_len_list is None:

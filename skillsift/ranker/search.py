@@ -157,7 +157,7 @@ class Ranker:
                 return done
             if vecs.ndim != 2 or vecs.shape[0] != len(batch) or vecs.shape[1] != self.index.dims:
                 return done
-            for key, vec in zip(batch, vecs):
+            for key, vec in zip(batch, vecs, strict=True):
                 if np.all(np.isfinite(vec)):
                     self.query_cache.put(key, normalise_query(vec))
                     done += 1
