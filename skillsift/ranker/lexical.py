@@ -214,13 +214,17 @@ class LexicalIndex:
     def _accumulate(self, parts, np):
         """Each document's points summed in query-term order; returns (documents, sums).
 
-        Adds into a scratch array kept zero between queries (a fresh one per query would
-        cost a page fault per 4 KiB on large catalogs), so only touched entries are reset.
+        Adds into scratch arrays kept zero between queries (fresh ones per query would
+        cost a page fault per 4 KiB on large catalogs).  The matching documents are
+        collected term by term, or, when the postings cover a good part of the catalog,
+        read off the "seen" flags in one pass.
         """
+        n = len(self._docs)
+        dense = 8 * sum(len(d) for d, _ in parts) >= n
         with self._lock:
             if self._acc is None:
-                self._acc = np.zeros(len(self._docs), dtype=np.float64)
-                self._seen = np.zeros(len(self._docs), dtype=bool)
+                self._acc = np.zeros(n, dtype=np.float64)
+                self._seen = np.zeros(n, dtype=bool)
             acc, seen = self._acc, self._seen
             docs, points = parts[0]
             acc[docs] = points  # 0.0 + points == points
@@ -228,10 +232,13 @@ class LexicalIndex:
             fresh = [docs]
             for docs, points in parts[1:]:
                 np.add.at(acc, docs, points)  # in place; a term lists each document once
-                new = docs[~seen[docs]]
-                seen[new] = True
-                fresh.append(new)
-            union = np.concatenate(fresh)
+                if dense:
+                    seen[docs] = True
+                else:
+                    new = docs[~seen[docs]]
+                    seen[new] = True
+                    fresh.append(new)
+            union = np.flatnonzero(seen) if dense else np.concatenate(fresh)
             scores = acc[union]
             acc[union] = 0.0
             seen[union] = False

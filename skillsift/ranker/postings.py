@@ -7,8 +7,8 @@ of 0.5, so every such sum is exact in float64 whatever the order of addition.
 
 Two builders produce the same postings: a pure-Python one for small catalogs (no
 numpy import, the common case of a repository with a few dozen skills) and a
-vectorised one for large catalogs (100k skills in well under a second).  Postings
-are served both as Python lists and as numpy arrays, each converted lazily.
+vectorised one for large catalogs (100k skills in about a second).  Either kind
+serves a term's postings as Python lists or as numpy arrays on request.
 """
 
 from __future__ import annotations
@@ -38,8 +38,6 @@ def field_text(doc, field: str) -> str:
 def _text(value) -> str:
     if not value:
         return ""
-    if value.__class__ is str:
-        return value
     return value if isinstance(value, str) else " ".join(value)
 
 
@@ -134,8 +132,8 @@ def _build_python(texts: list[list[str]], n: int) -> Postings:
     for d in range(n):
         tf: dict[str, float] = {}
         length = 0.0
-        for weight, field_texts_ in zip(WEIGHTS, texts, strict=True):
-            for t in tokenize(field_texts_[d]):
+        for weight, column in zip(WEIGHTS, texts, strict=True):
+            for t in tokenize(column[d]):
                 tf[t] = tf.get(t, 0.0) + weight
                 length += weight
         doc_len[d] = length

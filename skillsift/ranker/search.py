@@ -189,7 +189,7 @@ class Ranker:
 
     def _search_vectors(self, query, mode, subset, lexical, *, explain=False) -> SearchResult:
         from ..embed.base import EmbedError
-        from .fusion import rrf, sort_fused, vector_only, weighted
+        from .fusion import blend, rrf, sort_fused, vector_only, weighted
         from .pin import exact_pin
         from .rounding import SCORE_DIGITS, round_half_away
         from .vector import cosine_list
@@ -235,6 +235,10 @@ class Ranker:
             ranking = "vector"
             if mode == "hybrid":
                 pinned = exact_pin(query, [f.id for f in fused])
+        elif s.fusion == "blend":
+            fused = blend(lexical_ranked, vector_ranked, s.weight_lexical, s.weight_vector, candidates=cand)
+            ranking = "hybrid"
+            pinned = exact_pin(query, [f.id for f in fused])
         elif s.fusion == "weighted":
             fused = weighted(lexical_ranked, vector_ranked, s.weight_lexical, s.weight_vector, candidates=cand)
             ranking = "hybrid"

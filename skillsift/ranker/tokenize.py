@@ -20,9 +20,9 @@ STOPWORDS = frozenset(
 )
 
 # ``[^\W_]`` is "alphanumeric" as Python's ``str.isalnum`` means it; for ASCII text that
-# is exactly letters and decimal digits.
-_ASCII_WORD = re.compile(r"[^\W_]+")
-_unicode_word: re.Pattern[str] | None = None
+# is exactly letters and decimal digits.  Elsewhere it also admits other numeric
+# characters (superscripts, fractions, Roman numerals), which :func:`words` splits on.
+_ALNUM_RUN = re.compile(r"[^\W_]+")
 
 # The two places where Python's full lowercasing differs from the simple mapping.
 _SIMPLE_LOWER = str.maketrans({"\u0130": "i", "\u03a3": "\u03c3"})
@@ -36,34 +36,21 @@ _stems: dict[str, str] = {}
 _terms: dict[str, str] = {}
 
 
-def _word_pattern() -> re.Pattern[str]:
-    """A pattern for runs of letters (L*) and decimal digits (Nd) over all of Unicode.
-
-    ``\\w`` also admits other numeric characters (superscripts, fractions, Roman
-    numerals); they are listed once, lazily, and excluded.  Only planes 0-3 and 14 are
-    scanned: planes 4-13 are unassigned and 15-16 are private use, with no numerics.
-    """
-    global _unicode_word
-    if _unicode_word is None:
-        code_points = (*range(0x80, 0x40000), *range(0xE0000, 0xE1000))
-        numeric = [c for c in map(chr, code_points) if c.isalnum() and not (c.isalpha() or c.isdecimal())]
-        ranges: list[str] = []
-        start = prev = None
-        for c in numeric:
-            if prev is not None and ord(c) == ord(prev) + 1:
-                prev = c
-                continue
-            if start is not None:
-                ranges.append(_char_range(start, prev))
-            start = prev = c
-        if start is not None:
-            ranges.append(_char_range(start, prev))
-        _unicode_word = re.compile(r"[^\W_" + "".join(ranges) + "]+")
-    return _unicode_word
+def _is_word_char(c: str) -> bool:
+    return c.isalpha() or c.isdecimal()
 
 
-def _char_range(first: str, last: str) -> str:
-    return re.escape(first) if first == last else f"{re.escape(first)}-{re.escape(last)}"
+def _split_numerics(run: str) -> list[str]:
+    """Split an alphanumeric run on its characters that are neither letters nor decimal digits."""
+    parts, start = [], 0
+    for i, c in enumerate(run):
+        if not _is_word_char(c):
+            if i > start:
+                parts.append(run[start:i])
+            start = i + 1
+    if start < len(run):
+        parts.append(run[start:])
+    return parts
 
 
 def lower(text: str) -> str:
@@ -77,8 +64,16 @@ def lower(text: str) -> str:
 
 def words(lowered: str) -> list[str]:
     """The letter/digit runs of already lowercased text (no stopword removal, no stemming)."""
-    pattern = _ASCII_WORD if lowered.isascii() else _word_pattern()
-    return pattern.findall(lowered)
+    runs = _ALNUM_RUN.findall(lowered)
+    if lowered.isascii():
+        return runs
+    out: list[str] = []
+    for run in runs:
+        if run.isascii() or all(map(_is_word_char, run)):
+            out.append(run)
+        else:
+            out.extend(_split_numerics(run))
+    return out
 
 
 def _byte_len(word: str) -> int:
