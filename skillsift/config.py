@@ -79,7 +79,7 @@ class Config:
 # ---------------------------------------------------------------------------
 
 MODES = ("lexical", "hybrid", "vector")
-FUSIONS = ("auto", "rrf", "weighted")
+FUSIONS = ("auto", "rrf", "weighted", "blend")
 DTYPES = ("float32", "float16")
 PROVIDERS = ("local", "openai", "command")
 CODE = "AR9D0"
@@ -196,7 +196,7 @@ def _search_problems(table: dict) -> list[tuple[tuple, str]]:
                 if key == "mode":
                     out.append(((key,), _mode_problem("search.mode", value)))
                 elif key == "fusion":
-                    out.append(((key,), f'search.fusion "{value}" must be auto, rrf or weighted'))
+                    out.append(((key,), f'search.fusion "{value}" must be auto, rrf, weighted or blend'))
                 else:
                     out.append(((key,), f'search.dtype "{value}" must be float32 or float16'))
         elif key == "fields":

@@ -34,8 +34,21 @@ def _role_resolver(catalog, config):
     return resolve
 
 
+def _with_skill_cases(case_file, catalog, roles_configured, resolve):
+    """``case_file`` (or nothing) with the cases derived from the skills' frontmatter appended."""
+    from ..diagnostics import SkillsiftError
+    from ..evaluate.from_skills import NO_CASES, NO_CASES_HINT, RoleCheck, load_skill_cases, merge_cases
+
+    derived = load_skill_cases(catalog, RoleCheck(configured=roles_configured, resolve=resolve))
+    merged, added, skipped = merge_cases(case_file, derived)
+    click.echo(f"from-skills: {added} cases derived, {skipped} skipped (id taken)", err=True)
+    if not merged.cases:
+        raise SkillsiftError(NO_CASES, hint=NO_CASES_HINT)
+    return merged
+
+
 @click.command("eval")
-@click.argument("cases", type=click.Path(path_type=str))
+@click.argument("cases", type=click.Path(path_type=str), required=False)
 @root_option
 @config_option
 @click.option("--mode", "mode_spec", default=None, metavar="MODES",
@@ -52,8 +65,16 @@ def _role_resolver(catalog, config):
 @click.option("--output", default=None, type=click.Path(dir_okay=False, path_type=str),
               help="Write the JSON result here (never for a run whose embeddings fell back).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
-def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, baseline, max_flips, output, fmt):
+@click.option("--from-skills", is_flag=True,
+              help="Add the cases the skills list in their frontmatter (examples / not_for); "
+                   "alone, CASES may be left out.")
+def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, baseline, max_flips, output, fmt,
+                 from_skills):
     """Rank the labelled queries of CASES (YAML) and report top1, recall@k, hit@k, MRR, nDCG.
+
+    With --from-skills, each skill's frontmatter `examples` (queries it must answer) and
+    `not_for` (queries it must not rank first for) become cases too, with ids
+    <skill>/example-N and <skill>/not-for-N, tagged from-skills.
 
     \b
     Exit codes: 0 every gate passed; 1 the evaluation could not run (bad flags,
@@ -75,6 +96,9 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     )
     from ._common import load_project
 
+    if cases is None and not from_skills:
+        raise SkillsiftError("eval needs a cases file, --from-skills, or both",
+                             hint="skillsift eval search-cases.yaml, or skillsift eval --from-skills")
     check_k(k_override)
     if max_flips is not None and baseline is None:
         raise SkillsiftError("--max-flips needs --baseline: it limits the cases that regressed against one",
@@ -84,8 +108,10 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     minimums = parse_minimums(min_spec)
     config, catalog = load_project(root, config_file)
     modes = parse_modes(mode_spec, config.search.mode)
-    case_file = load_cases(cases)
+    case_file = load_cases(cases) if cases is not None else None
     roles_configured = bool(config.roles) or any(s.roles for s in catalog.skills)
+    if from_skills:
+        case_file = _with_skill_cases(case_file, catalog, roles_configured, _role_resolver(catalog, config))
     check_catalog(case_file, catalog.names, roles_configured=roles_configured,
                   resolve=_role_resolver(catalog, config))
     want_vectors = any(m != LEXICAL for m in modes)

@@ -10,16 +10,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..ranker.rounding import round_half_away  # noqa: F401  (re-exported for the evaluation modules)
 from .cases import Case
-
-
-def round_half_away(value: float, digits: int = 4) -> float:
-    """Round to ``digits`` decimals, halves away from zero (as Go's ``math.Round``)."""
-    scaled = value * 10**digits
-    whole = math.trunc(scaled)
-    if abs(scaled - whole) >= 0.5:
-        whole += 1 if scaled > 0 else -1
-    return whole / 10**digits
 
 
 def round4(value: float) -> float:

@@ -4,7 +4,8 @@ Findings come from :mod:`skillsift.secrets` (reference §8.6 patterns plus the c
 ``[secrets] patterns``; placeholders such as ``your-key-here`` are not secrets).  A finding
 is not reported when
 
-* its line carries ``skillsift: allow-secret`` (in any comment style), or
+* its line carries ``skillsift: allow-secret`` (in any comment style): it is then a
+  note, which fails nothing but keeps the allowance visible; or
 * it is listed in the secrets baseline (``[validate] secrets_baseline``, default
   ``.skillsift/secrets-baseline.json``), which ``skillsift validate
   --update-secrets-baseline`` writes from the current findings.
@@ -21,7 +22,7 @@ import hashlib
 import json
 import re
 
-from ..diagnostics import ERROR, Diagnostic
+from ..diagnostics import ERROR, NOTE, Diagnostic
 
 CODE, BASELINE_CODE = "AR001", "SK010"
 BASELINE_VERSION = 1
@@ -47,26 +48,33 @@ def fingerprint(file: str, kind: str, value: str) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-def scan(file: str, text: str, extra_patterns=()) -> list[tuple[object, str]]:
-    """(finding, fingerprint) for every finding in ``text`` whose line is not marked allowed."""
+def scan(file: str, text: str, extra_patterns=(), *, allowed: bool = False) -> list[tuple[object, str]]:
+    """(finding, fingerprint) for every finding in ``text``; those on allowed lines only with ``allowed``."""
     from ..secrets import scan_text
 
     out = []
     for finding in scan_text(text, extra_patterns):
-        if finding.allowed:
+        if finding.allowed and not allowed:
             continue
         out.append((finding, fingerprint(file, finding.kind, finding_value(text, finding))))
     return out
 
 
 def check_text(file: str, text: str, *, extra_patterns=(), accepted=frozenset()) -> list[Diagnostic]:
-    """AR001 for each finding of ``text`` that is neither allowed inline nor in ``accepted``."""
-    return [
-        Diagnostic(file=file, line=finding.line, column=finding.column, code=CODE, severity=ERROR,
-                   message=finding.message, hint=HINT)
-        for finding, key in scan(file, text, extra_patterns)
-        if key not in accepted
-    ]
+    """AR001 for each finding of ``text`` that is not in ``accepted``.
+
+    A finding on a line marked ``skillsift: allow-secret`` is kept as a note (it fails
+    nothing, and the allowances stay visible); one in ``accepted`` is dropped.
+    """
+    out = []
+    for finding, key in scan(file, text, extra_patterns, allowed=True):
+        if finding.allowed:
+            out.append(Diagnostic(file=file, line=finding.line, column=finding.column, code=CODE, severity=NOTE,
+                                  message=f"{finding.message}, allowed on this line"))
+        elif key not in accepted:
+            out.append(Diagnostic(file=file, line=finding.line, column=finding.column, code=CODE, severity=ERROR,
+                                  message=finding.message, hint=HINT))
+    return out
 
 
 # -- the baseline of accepted findings -----------------------------------------------------------
