@@ -25,8 +25,10 @@ class LexicalExplanation:
     terms: tuple[TermContribution, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Hit:
+    """One ranked skill.  Treat as immutable (slots, not frozen: rankings build thousands)."""
+
     name: str
     score: float
     description: str = ""
