@@ -222,6 +222,7 @@ def _discover(root, patterns: tuple[str, ...]) -> tuple[list[tuple[Path, str]], 
         real_root = root_path.resolve()
     except OSError:
         return [], list(patterns)
+    _REAL.clear()  # the tree may have changed since the last discovery
     hits: dict[tuple[str, ...], Path] = {}
     empty: list[str] = []
     for pattern in patterns or DEFAULT_LAYOUTS:
@@ -233,12 +234,12 @@ def _discover(root, patterns: tuple[str, ...]) -> tuple[list[tuple[Path, str]], 
         if patterns and not count:
             empty.append(pattern)
     found: list[tuple[Path, str]] = []
-    seen: set[Path] = set()
+    seen: set[str] = set()
     for parts in sorted(hits):
         path = hits[parts]
         try:
-            real = path.resolve()
-        except (OSError, RuntimeError):
+            real = _realpath(os.fspath(path))
+        except (OSError, RuntimeError, ValueError):
             continue
         if real in seen:
             continue
@@ -324,10 +325,32 @@ def _is_skill_dir(folder: Path, real_root: Path) -> bool:
 def _inside(path: Path, real_root: Path) -> bool:
     """True when ``path``, symlinks resolved, lies in the root."""
     try:
-        real = path.resolve()
-    except (OSError, RuntimeError):
+        real = _realpath(os.fspath(path))
+    except (OSError, RuntimeError, ValueError):
         return False
-    return real == real_root or real_root in real.parents
+    root = os.fspath(real_root)
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+_REAL: dict[str, str] = {}
+
+
+def _realpath(path: str) -> str:
+    """``os.path.realpath`` that resolves only where a symlink is (memoised per discovery).
+
+    Discovery paths are built by joining plain names (no ``..``), so the real path of a
+    non-link is its real parent joined with its name; one ``lstat`` per new path instead of
+    a full resolution of every component.
+    """
+    real = _REAL.get(path)
+    if real is None:
+        parent, name = os.path.split(path)
+        if not name or not parent or name in (".", "..") or os.path.islink(path):
+            real = os.path.realpath(path)
+        else:
+            real = os.path.join(_realpath(parent), name)
+        _REAL[path] = real
+    return real
 
 
 # --------------------------------------------------------------------------- catalog

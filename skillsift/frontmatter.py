@@ -159,7 +159,11 @@ def read_yaml(raw: str, *, file: str = "", first_line: int = 1) -> YamlDocument:
 
     loader = _loader_class()
     try:
-        has_node, deep = _scan_events(raw, loader)
+        if _nesting_bound(raw) <= MAX_DEPTH:
+            # Cannot nest too deep: skip the event pass (it doubles the parse cost).
+            has_node, deep = not _blank_or_comments(raw), None
+        else:
+            has_node, deep = _scan_events(raw, loader)
     except yaml.YAMLError as exc:
         return YamlDocument(diagnostics=(_yaml_error(exc, raw, file, first_line),))
     except Exception as exc:  # the contract is "never raise"
@@ -187,7 +191,7 @@ def read_yaml(raw: str, *, file: str = "", first_line: int = 1) -> YamlDocument:
         return YamlDocument(diagnostics=(_yaml_error(exc, raw, file, first_line),))
     except Exception as exc:  # RecursionError, ValueError from odd tags, ...
         return YamlDocument(diagnostics=(_unreadable(exc, file, first_line),))
-    if _expands_beyond(value, MAX_VALUES):
+    if "*" in raw and _expands_beyond(value, MAX_VALUES):  # only aliases can blow up
         return YamlDocument(
             diagnostics=(
                 Diagnostic(
@@ -201,6 +205,25 @@ def read_yaml(raw: str, *, file: str = "", first_line: int = 1) -> YamlDocument:
             )
         )
     return YamlDocument(value=value)
+
+
+def _nesting_bound(raw: str) -> int:
+    """An upper bound of the nesting depth ``raw`` can reach.
+
+    Flow collections need a bracket per level; block collections need one more column
+    of indentation, or one more ``-``/``?``/``:`` indicator, per level on some line.
+    """
+    flow = raw.count("[") + raw.count("{")
+    block = 0
+    for line in raw.split("\n"):
+        prefix = len(line) - len(line.lstrip(" \t-?:"))
+        if prefix > block:
+            block = prefix
+    return flow + block + 1
+
+
+def _blank_or_comments(raw: str) -> bool:
+    return all(not line.strip() or line.lstrip().startswith("#") for line in raw.split("\n"))
 
 
 def _scan_events(raw: str, loader) -> tuple[bool, object]:
