@@ -169,6 +169,8 @@ def run(ws) -> list[Diagnostic]:
 
 
 def run_paths(ws, paths) -> list[Diagnostic]:
-    """AR001 over the skills' SKILL.md files among ``paths`` (and SK010 for the baseline)."""
-    wanted = set(paths)
-    return check_files(ws, [rel for rel in ws.skill_paths if rel in wanted])
+    """AR001 over the SKILL.md files among ``paths`` (and SK010 for the baseline)."""
+    import os
+
+    return check_files(ws, [rel for rel in paths if rel.rsplit("/", 1)[-1] == "SKILL.md"
+                            and os.path.isfile(ws.abspath(rel))])

@@ -14,7 +14,7 @@ import os
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 
-from ..diagnostics import ERROR, Diagnostic, SkillsiftError
+from ..diagnostics import Diagnostic, SkillsiftError
 from .settings import DEFAULT_CASES, ValidateSettings, parse_settings
 
 SKILL_FILE = "SKILL.md"
@@ -43,6 +43,9 @@ class Workspace:
         self.config_file = config_file
         self.env = env
         self.user_config_path = user_config_path
+        self._texts: dict = {}  # relative path -> text or None
+        self._parsed: dict = {}  # relative path -> (skill or None, diagnostics)
+        self._cases: dict = {}  # relative path -> (CaseFile or None, SkillsiftError or None)
 
     # -- config -------------------------------------------------------------------------
     @cached_property
@@ -110,10 +113,6 @@ class Workspace:
     def abspath(self, rel: str) -> str:
         return os.path.join(self.root, rel)
 
-    @cached_property
-    def _texts(self) -> dict:
-        return {}
-
     def read_text(self, rel: str) -> str | None:
         """The UTF-8 text of a file under the root (None when unreadable or not UTF-8); cached."""
         if rel not in self._texts:
@@ -133,10 +132,6 @@ class Workspace:
         patterns = tuple(self.config.skills) if self.config is not None else ()
         return [(rel_posix(path, self.root), domain) for path, domain in discover(self.root, patterns)]
 
-    @cached_property
-    def _parsed(self) -> dict:
-        return {}
-
     def parsed(self, rel: str, domain: str | None = None):
         """``(skill or None, SK001 diagnostics)`` of one SKILL.md, parsed once."""
         if rel not in self._parsed:
@@ -153,18 +148,14 @@ class Workspace:
         return self._parsed[rel]
 
     @cached_property
-    def _skills_result(self):
+    def all_skills(self) -> list:
+        """Every skill that was read, in path order, duplicates included."""
         skills = []
         for rel, domain in self._discovered:
             skill, _problems = self.parsed(rel, domain)
             if skill is not None:
                 skills.append(skill)
         return skills
-
-    @property
-    def all_skills(self) -> list:
-        """Every skill that was read, in path order, duplicates included."""
-        return self._skills_result
 
     @property
     def skill_paths(self) -> list[str]:
@@ -197,10 +188,6 @@ class Workspace:
         if os.path.isfile(self.abspath(DEFAULT_CASES)):
             return (DEFAULT_CASES,)
         return ()
-
-    @cached_property
-    def _cases(self) -> dict:
-        return {}
 
     def case_file(self, rel: str):
         """(CaseFile or None, SkillsiftError or None) for one cases file, cached."""
@@ -261,7 +248,3 @@ class Workspace:
             kinds.add("index")
         return kinds
 
-
-def config_error_diagnostic(message: str, *, file: str = "", line: int | None = None, hint: str = "") -> Diagnostic:
-    """An AR9D0 diagnostic (used by checks that find a config value they cannot use)."""
-    return Diagnostic(file=file, line=line, code="AR9D0", message=message, severity=ERROR, hint=hint)

@@ -1,0 +1,109 @@
+"""Cold start of ``skillsift validate`` and of the pre-commit hooks on examples/acme.
+
+Usage: python bench/bench_startup.py [--runs 15] [--json]
+
+Each figure is a fresh process (as pre-commit starts one per hook), timed from spawn to
+exit (wall) and by the CPU time it used (user + system, which other load on the machine
+disturbs less); median and 90th percentile over ``--runs`` runs after one warm-up (so the file
+cache is warm and .pyc files exist, as on a developer's machine).  ``python -c pass``
+is measured too: the floor any Python tool pays here.  The script also reports whether
+numpy or jsonschema were imported by the hooks that must not need them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ACME = ROOT / "examples" / "acme"
+TARGETS_MS = {"hook secrets": 150, "hook frontmatter": 150, "validate (full, no embeddings)": 400}
+
+
+def skillsift_argv() -> list[str]:
+    """The console script next to this interpreter (what a pre-commit environment runs).
+
+    A ``skillsift`` found first on PATH may be a version-manager shim that starts a shell
+    before Python; that cost is not skillsift's, so the interpreter's own script is used.
+    """
+    script = Path(sys.executable).parent / "skillsift"
+    if script.is_file():
+        return [str(script)]
+    found = shutil.which("skillsift")
+    return [found] if found else [sys.executable, "-m", "skillsift"]
+
+
+def timed(argv, cwd) -> tuple[float, float]:
+    """(wall ms, CPU ms of the child: user + system)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    wall = (time.perf_counter() - start) * 1000
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+    return wall, cpu
+
+
+def _p90(values: list[float]) -> float:
+    return values[min(len(values) - 1, int(round(0.9 * (len(values) - 1))))]
+
+
+def measure(argv, cwd, runs: int) -> dict:
+    timed(argv, cwd)  # warm-up
+    walls, cpus = zip(*(timed(argv, cwd) for _ in range(runs)), strict=True)
+    walls, cpus = sorted(walls), sorted(cpus)
+    return {"median_ms": round(statistics.median(walls), 1), "p90_ms": round(_p90(walls), 1),
+            "cpu_median_ms": round(statistics.median(cpus), 1)}
+
+
+def heavy_modules(hook: str, files: list[str]) -> list[str]:
+    """Which of numpy / jsonschema a hook imports (run in a fresh interpreter)."""
+    code = (f"import sys\nfrom skillsift.cli import main\nmain(['hook', {hook!r}] + {files!r})\n"
+            "print(','.join(m for m in ('numpy', 'jsonschema') if m in sys.modules))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ACME, capture_output=True, text=True, check=False)
+    last = proc.stdout.strip().splitlines()[-1:] or [""]
+    return [m for m in last[0].split(",") if m]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    files = sorted(p.relative_to(ACME).as_posix() for p in ACME.glob(".claude/skills/*/SKILL.md"))
+    cmd = skillsift_argv()
+    cases = {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "skillsift --version": cmd + ["--version"],
+        "hook secrets": cmd + ["hook", "secrets", *files],
+        "hook frontmatter": cmd + ["hook", "frontmatter", *files],
+        "validate (full, no embeddings)": cmd + ["validate"],
+        "validate --format sarif": cmd + ["validate", "--format", "sarif"],
+    }
+    results = {name: measure(argv, ACME, args.runs) for name, argv in cases.items()}
+    heavy = {hook: heavy_modules(hook, files) for hook in ("secrets", "frontmatter")}
+    if args.json:
+        print(json.dumps({"runs": args.runs, "skills": len(files), "results": results, "heavy_imports": heavy,
+                          "cpus": os.cpu_count()}, indent=2))
+        return 0
+    print(f"{len(files)} skills, {args.runs} runs each (fresh process; wall median / wall p90 / CPU median)")
+    for name, figures in results.items():
+        target = TARGETS_MS.get(name)
+        note = f"   target <= {target} ms" if target else ""
+        print(f"  {name:<32} {figures['median_ms']:>7.1f} ms  {figures['p90_ms']:>7.1f} ms  "
+              f"{figures['cpu_median_ms']:>7.1f} ms{note}")
+    for hook, modules in heavy.items():
+        print(f"  hook {hook} imports: {', '.join(modules) if modules else 'neither numpy nor jsonschema'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
