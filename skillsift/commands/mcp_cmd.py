@@ -1,0 +1,51 @@
+"""``skillsift mcp``: serve the repository's skills to an agent over MCP (stdio)."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from ._common import config_option, root_option
+
+INSTALL_HINT = "pip install 'skillsift[mcp]'"
+
+
+@click.command("mcp")
+@root_option
+@config_option
+def mcp_command(root, config_file):
+    """Run an MCP server on stdin/stdout with the tools find_skill, load_skill and search_skills.
+
+    find_skill ranks as 'skillsift search' does (same config, SKILLSIFT_SEARCH_MODE
+    included) and falls back to lexical ranking when the index or the embedding provider
+    cannot be used; the server never builds the index.  Standard output carries only the
+    protocol; messages go to standard error.  With [search] log_queries = true in the
+    user config (or SKILLSIFT_LOG_QUERIES=1) queries and loads are appended to
+    .skillsift/local/search-queries.jsonl for 'skillsift mine'.
+
+    \b
+    Exit codes: 0 the client closed the connection; 1 the MCP SDK is not installed or
+    the root is not a directory.
+    """
+    from ..diagnostics import SkillsiftError
+
+    try:
+        from ..mcpserver.sdk import server_classes
+
+        server_classes()
+    except ImportError as exc:
+        raise SkillsiftError(f"skillsift mcp needs the MCP Python SDK, which cannot be imported ({exc})",
+                             hint=INSTALL_HINT) from None
+    if not os.path.isdir(root):
+        raise SkillsiftError(f"--root {root} is not a directory", hint="pass the repository holding the skills")
+    from ..mcpserver.sdk import run_stdio
+    from ..mcpserver.service import SkillService
+
+    service = SkillService(root, config_file, warn=lambda message: click.echo(message, err=True))
+    service.refresh()
+    config = service.config
+    click.echo(f"skillsift mcp: serving {len(service.catalog)} skills from {service.root} "
+               f"(mode {config.search.mode}, query log {'on' if config.search.log_queries else 'off'})", err=True)
+    run_stdio(service)
+    return 0

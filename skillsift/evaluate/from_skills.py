@@ -1,0 +1,310 @@
+"""Cases derived from the skills themselves: frontmatter ``examples`` and ``not_for``.
+
+A skill may list the queries it must answer and the ones it must not win::
+
+    examples:
+      - refund the duplicate charge on order 1042
+      - query: customer wants their money back
+        role: billing              # rank only the skills this role serves
+        also: [invoice-correction] # other skills that answer it too
+    not_for:
+      - dispute a chargeback from the bank
+      - query: the customer disputes the charge with their bank
+        instead: chargeback-dispute  # the skill (or skills) that should answer it
+
+``examples`` entry N becomes case ``<skill>/example-N`` expecting the skill (and ``also``);
+``not_for`` entry N becomes ``<skill>/not-for-N`` that avoids the skill and expects
+``instead`` (nothing when absent: a negative case).  Every case is tagged ``from-skills``.
+A single string counts as a one-entry list.
+
+Problems (a wrong type, a blank or too long query, an unknown key, an unknown skill or
+role) are AR9D2 diagnostics on the SKILL.md with the line of the offending entry, all
+reported together.  :func:`skill_cases` is pure: the SKILL.md text is only used to find
+lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass
+
+from ..diagnostics import Diagnostic, SkillsiftError
+from . import CASES_INVALID
+from .cases import MAX_QUERY_BYTES, Case, CaseFile, Expected
+
+TAG = "from-skills"
+EXAMPLE_KEYS = ("query", "role", "also")
+NOT_FOR_KEYS = ("query", "role", "instead")
+FIELDS = {"examples": ("example", EXAMPLE_KEYS, "also"), "not_for": ("not-for", NOT_FOR_KEYS, "instead")}
+HINT = ("examples and not_for take a list of queries, each a string or a mapping "
+        "{query, role, also} / {query, role, instead}; see docs/query-mining.md")
+NO_CASES = "no skill lists examples or not_for, so --from-skills derives no case"
+NO_CASES_HINT = "add `examples: [a query the skill must answer]` to a SKILL.md frontmatter"
+
+
+@dataclass(frozen=True)
+class RoleCheck:
+    """What the derivation needs to know about roles.
+
+    ``resolve(role)`` returns the names a role serves and raises (SkillsiftError,
+    KeyError or ValueError) for an unknown role.
+    """
+
+    configured: bool = False
+    resolve: Callable[[str], Collection[str]] | None = None
+
+
+# -- where entries are in the file ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Lines:
+    key: int = 0  # line of the key (examples:/not_for:)
+    items: tuple[int, ...] = ()  # line of each list entry
+    fields: tuple[Mapping[str, int], ...] = ()  # per entry: sub-key -> line of its value
+
+
+def _frontmatter_lines(text: str | None) -> dict[str, _Lines]:
+    """File lines of the ``examples`` / ``not_for`` entries in a SKILL.md text ({} when unknown)."""
+    if not text:
+        return {}
+    import yaml
+
+    from ..frontmatter import split_frontmatter
+
+    block = split_frontmatter(text.replace("\r\n", "\n"))
+    if not block.closed:
+        return {}
+    try:
+        root = yaml.compose(block.raw, Loader=getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader)
+    except yaml.YAMLError:
+        return {}
+    if not isinstance(root, yaml.MappingNode):
+        return {}
+    offset = block.yaml_start_line
+    out: dict[str, _Lines] = {}
+    for key_node, value in root.value:
+        if not isinstance(key_node, yaml.ScalarNode) or key_node.value not in FIELDS:
+            continue
+        items: list[int] = []
+        fields: list[dict[str, int]] = []
+        if isinstance(value, yaml.SequenceNode):
+            for item in value.value:
+                items.append(item.start_mark.line + offset)
+                sub: dict[str, int] = {}
+                if isinstance(item, yaml.MappingNode):
+                    for k, v in item.value:
+                        if isinstance(k, yaml.ScalarNode):
+                            sub[k.value] = v.start_mark.line + offset
+                fields.append(sub)
+        else:
+            items.append(value.start_mark.line + offset)
+            fields.append({})
+        out[key_node.value] = _Lines(key=key_node.start_mark.line + offset, items=tuple(items),
+                                     fields=tuple(fields))
+    return out
+
+
+# -- derivation -----------------------------------------------------------------------------------
+
+
+def _kind(value) -> str:
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return f"a {type(value).__name__}"
+
+
+def _names(value) -> list | None:
+    """A skill name or a list of names as a list; None for anything else."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return list(value)
+    return None
+
+
+def skill_cases(skill, text: str | None = None, *, known: Collection[str] = (),
+                roles: RoleCheck = RoleCheck()) -> tuple[list[Case], list[Diagnostic]]:
+    """The cases ``skill``'s frontmatter ``examples`` and ``not_for`` describe, and their problems.
+
+    ``text`` is the SKILL.md text (for line numbers; without it problems point at the
+    frontmatter's first line); ``known`` the catalog's skill names.
+    """
+    front = skill.frontmatter or {}
+    lines = _frontmatter_lines(text) if any(k in front for k in FIELDS) else {}
+    known = set(known) | {skill.name}
+    cases: list[Case] = []
+    problems: list[Diagnostic] = []
+    served_cache: dict[str, frozenset[str] | None] = {}
+
+    def problem(line: int, message: str) -> None:
+        problems.append(Diagnostic(file=skill.path, line=line or skill.frontmatter_line or None,
+                                   code=CASES_INVALID, message=f'skill "{skill.name}": {message}', hint=HINT))
+
+    def served_by(role: str, line: int, label: str) -> frozenset[str] | None:
+        if role not in served_cache:
+            if not roles.configured or roles.resolve is None:
+                problem(line, f'{label} sets role "{role}", but no roles are configured')
+                served_cache[role] = None
+            else:
+                try:
+                    served_cache[role] = frozenset(roles.resolve(role))
+                except (SkillsiftError, KeyError, ValueError):
+                    problem(line, f'{label}: unknown role "{role}"')
+                    served_cache[role] = None
+        return served_cache[role]
+
+    for field, (id_word, allowed, names_key) in FIELDS.items():
+        if field not in front or front[field] is None:
+            continue
+        raw = front[field]
+        where = lines.get(field, _Lines())
+        entries = [raw] if isinstance(raw, str) else raw
+        if not isinstance(entries, list):
+            problem(where.key, f"{field} must be a list of queries (got {_kind(raw)})")
+            continue
+        for n, entry in enumerate(entries, start=1):
+            line = where.items[n - 1] if n - 1 < len(where.items) else where.key
+            sub = where.fields[n - 1] if n - 1 < len(where.fields) else {}
+            label = f"{field} entry {n}"
+            case_id = f"{skill.name}/{id_word}-{n}"
+            role, others = "", []
+            if isinstance(entry, str):
+                query = entry
+            elif isinstance(entry, dict):
+                bad = [k for k in entry if k not in allowed]
+                for key in bad:
+                    problem(sub.get(str(key), line), f'{label}: unknown key "{key}" (want {", ".join(allowed)})')
+                query = entry.get("query")
+                if not isinstance(query, str):
+                    problem(sub.get("query", line), f"{label}: query must be a string (got {_kind(query)})"
+                            if "query" in entry else f"{label}: query is required")
+                    continue
+                if bad:
+                    continue
+                if "role" in entry:
+                    if not isinstance(entry["role"], str) or not entry["role"].strip():
+                        problem(sub.get("role", line), f"{label}: role must be a role name (got "
+                                                       f"{_kind(entry['role'])})")
+                        continue
+                    role = entry["role"]
+                if names_key in entry:
+                    got = _names(entry[names_key])
+                    if got is None or not all(g.strip() for g in got):
+                        problem(sub.get(names_key, line), f"{label}: {names_key} must be a skill name or a list "
+                                                          f"of skill names (got {_kind(entry[names_key])})")
+                        continue
+                    others = got
+            else:
+                problem(line, f"{label} must be a query (a string) or a mapping with query "
+                              f"(got {_kind(entry)})")
+                continue
+            if not query.strip():
+                problem(line, f"{label}: the query is blank")
+                continue
+            if len(query.encode("utf-8", "surrogatepass")) > MAX_QUERY_BYTES:
+                problem(line, f"{label}: the query is longer than {MAX_QUERY_BYTES} bytes")
+                continue
+            names_line = sub.get(names_key, line)
+            ok = True
+            for other in others:
+                if other == skill.name:
+                    problem(names_line, f'{label}: {names_key} names the skill itself')
+                    ok = False
+                elif other not in known:
+                    problem(names_line, f'{label}: {names_key} names unknown skill "{other}"')
+                    ok = False
+            if len(set(others)) != len(others):
+                problem(names_line, f"{label}: {names_key} lists a skill twice")
+                ok = False
+            if role:
+                served = served_by(role, sub.get("role", line), label)
+                if served is None:
+                    ok = False
+                else:
+                    wanted = ([skill.name] if field == "examples" else []) + others
+                    for name in wanted:
+                        if name in known and name not in served:
+                            problem(sub.get("role", line), f'{label}: role "{role}" does not serve "{name}"')
+                            ok = False
+            if not ok:
+                continue
+            if field == "examples":
+                expect = (Expected(id=skill.name, line=line),) + tuple(Expected(id=o, line=line) for o in others)
+                avoid: tuple[str, ...] = ()
+            else:
+                expect = tuple(Expected(id=o, line=line) for o in others)
+                avoid = (skill.name,)
+            cases.append(Case(id=case_id, query=query.strip(), expect=expect, avoid=avoid, role=role,
+                              tags=(TAG,), line=line, avoid_lines=(line,) * len(avoid),
+                              role_line=sub.get("role", 0)))
+    return cases, problems
+
+
+def derive_cases(skills: Iterable, texts: Mapping[str, str] | None = None, *, known: Collection[str] = (),
+                 roles: RoleCheck = RoleCheck()) -> tuple[list[Case], list[Diagnostic]]:
+    """The derived cases of every skill, in catalog order, and every problem (sorted by file and line).
+
+    ``texts`` maps a skill's name to its SKILL.md text (for line numbers).
+    """
+    from ..diagnostics import sort_diagnostics
+
+    texts = texts or {}
+    cases: list[Case] = []
+    problems: list[Diagnostic] = []
+    for skill in skills:
+        got, bad = skill_cases(skill, texts.get(skill.name), known=known, roles=roles)
+        cases.extend(got)
+        problems.extend(bad)
+    return cases, sort_diagnostics(problems)
+
+
+def examples_error(problems: list[Diagnostic]) -> SkillsiftError:
+    """One AR9D2 error listing every problem as ``file:line: message``."""
+    text = "; ".join(f"{d.location()}: {d.message}" for d in problems)
+    return SkillsiftError(f"{CASES_INVALID}: invalid examples in SKILL.md frontmatter: {text}",
+                          diagnostics=problems, hint=HINT, exit_code=1)
+
+
+def load_skill_cases(catalog, roles: RoleCheck = RoleCheck()) -> list[Case]:
+    """Read the SKILL.md of each skill that lists examples or not_for and derive its cases.
+
+    Raises the AR9D2 :class:`SkillsiftError` when any entry is invalid.
+    """
+    import os
+
+    texts: dict[str, str] = {}
+    listed = [s for s in catalog.skills if any(k in (s.frontmatter or {}) for k in FIELDS)]
+    for skill in listed:
+        try:
+            with open(os.path.join(catalog.root, skill.path), "rb") as handle:
+                texts[skill.name] = handle.read().decode("utf-8", "replace")
+        except OSError:
+            pass  # lines then fall back to the frontmatter's first line
+    cases, problems = derive_cases(listed, texts, known=catalog.names, roles=roles)
+    if problems:
+        raise examples_error(problems)
+    return cases
+
+
+def merge_cases(case_file: CaseFile | None, derived: Iterable[Case],
+                path: str = "from-skills") -> tuple[CaseFile, int, int]:
+    """The file's cases followed by the derived ones whose id is not taken.
+
+    Returns ``(case file, derived count, skipped count)``.
+    """
+    derived = list(derived)
+    base = list(case_file.cases) if case_file is not None else []
+    taken = {c.id for c in base}
+    added = [c for c in derived if c.id not in taken]
+    merged = CaseFile(version=1, k=case_file.k if case_file is not None else 0, cases=tuple(base + added),
+                      path=case_file.path if case_file is not None else path)
+    return merged, len(added), len(derived) - len(added)

@@ -1,0 +1,236 @@
+"""What the MCP tools do, without the MCP SDK: rank, list and load skills of one repository.
+
+A :class:`SkillService` keeps a ranker for the repository and re-creates it when the
+catalog (the SKILL.md paths with their modification times and sizes), the resolved config
+(project file, user file, environment) or the index files' (mtime, size) change.  Those are
+checked before a tool call at most once per ``recheck_interval`` seconds (default 1 s:
+discovering 2,000 skills takes about 0.2 s, which a burst of calls should not pay each time).  It never
+builds the index and never embeds a skill: the ranker loads the index files and embeds
+only queries.  A search that cannot use vectors ranks lexically and says why in
+``degraded``; each reason is warned about once on stderr.  Query logging follows
+``[search] log_queries`` (user scope only).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+MAX_LIMIT = 20
+RECHECK_INTERVAL = 1.0
+LIST_MAX_LIMIT = 100
+WARN_PREFIX = "skillsift mcp: "
+
+
+class ToolRefused(ValueError):
+    """A tool call the server refuses; the message is shown to the client as the tool's error."""
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _stat_key(path) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_mtime_ns, info.st_size)
+
+
+def catalog_fingerprint(root, patterns) -> tuple:
+    """The discovered SKILL.md paths with their (mtime, size): changes when a skill is added,
+    removed or edited."""
+    from ..catalog import discover
+
+    return tuple((str(path), domain, _stat_key(path)) for path, domain in discover(root, patterns))
+
+
+def index_fingerprint(config) -> tuple:
+    """(mtime, size) of the index files (None for a missing file)."""
+    from ..config import index_path
+    from ..index.manifest import MANIFEST_FILE, VECTORS_FILE
+
+    directory = index_path(config)
+    return tuple(_stat_key(directory / name) for name in (MANIFEST_FILE, VECTORS_FILE))
+
+
+def check_skill_name(name) -> str:
+    """``name`` when it can only be a catalog name; raises :class:`ToolRefused` for a path."""
+    if not isinstance(name, str) or not name.strip():
+        raise ToolRefused("load_skill needs the name of a skill (see find_skill or search_skills)")
+    if ("/" in name or "\\" in name or "\x00" in name or ".." in name or os.path.isabs(name)
+            or (len(name) > 1 and name[1] == ":")):
+        raise ToolRefused(f'"{name}" is not a skill name: a name never holds a path separator, ".." or a drive')
+    return name
+
+
+def check_limit(limit, maximum: int) -> int:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= maximum:
+        raise ToolRefused(f"limit must be an integer between 1 and {maximum}, got {limit!r}")
+    return limit
+
+
+class SkillService:
+    """The state behind the MCP tools for the repository at ``root``.
+
+    ``warn`` receives one-line messages for stderr; ``clock`` is the query log's clock;
+    ``recheck_interval`` is how long (seconds, on ``monotonic``) a check for changes holds.
+    """
+
+    def __init__(self, root: str = ".", config_file: str | None = None, *, session_id: str | None = None,
+                 warn: Callable[[str], None] = _stderr, clock=None, recheck_interval: float = RECHECK_INTERVAL,
+                 monotonic: Callable[[], float] = time.monotonic):
+        self.root = str(Path(root).resolve())
+        self.config_file = config_file
+        self.session_id = session_id if session_id is not None else secrets.token_hex(16)
+        self.warn = warn
+        self.clock = clock
+        self.recheck_interval = recheck_interval
+        self.monotonic = monotonic
+        self._checked_at: float | None = None
+        self._lock = threading.RLock()
+        self._warned: set[str] = set()
+        self._key: tuple | None = None
+        self.config = None
+        self.catalog = None
+        self.ranker = None
+        self.log = None
+        self.reloads = 0
+
+    # -- state ---------------------------------------------------------------------------------
+    def _warn_once(self, message: str) -> None:
+        if message not in self._warned:
+            self._warned.add(message)
+            self.warn(WARN_PREFIX + message)
+
+    def _load_config(self):
+        from ..config import Config, load_config
+        from ..diagnostics import SkillsiftError
+
+        try:
+            config = load_config(self.root, config_file=self.config_file)
+        except SkillsiftError as exc:
+            self._warn_once(f"{exc.message}; ranking lexically with the default settings until it is fixed")
+            return Config(root=self.root)
+        for note in config.notes:
+            self._warn_once(f"note: {note}")
+        return config
+
+    def refresh(self) -> bool:
+        """Re-create the ranker when the catalog, config or index files changed; True when it did."""
+        with self._lock:
+            now = self.monotonic()
+            if (self.ranker is not None and self._checked_at is not None
+                    and now - self._checked_at < self.recheck_interval):
+                return False
+            self._checked_at = now
+            config = self._load_config()
+            key = (config, catalog_fingerprint(self.root, config.skills), index_fingerprint(config))
+            if key == self._key and self.ranker is not None:
+                return False
+            self._build(config)
+            self._key = key
+            return True
+
+    def _build(self, config) -> None:
+        from ..catalog import load_catalog
+        from ..querylog import open_log
+        from ..ranker.search import Ranker
+
+        catalog = load_catalog(self.root, config)
+        for diag in catalog.diagnostics:
+            self._warn_once(f"warning: {diag.render()}")
+        try:
+            ranker = Ranker.open(catalog, config)
+        except Exception as exc:  # an index that cannot even be read: rank lexically (no_index)
+            self._warn_once(f"the search index cannot be read ({exc}); ranking lexically")
+            ranker = Ranker(catalog, config)
+        if ranker.index_problem and config.search.mode != "lexical":
+            self._warn_once(ranker.index_problem)
+        kwargs = {"clock": self.clock} if self.clock is not None else {}
+        self.log = open_log(config, self.session_id, warn=lambda m: self.warn(WARN_PREFIX + m), **kwargs)
+        self.config, self.catalog, self.ranker = config, catalog, ranker
+        self.reloads += 1
+
+    # -- tools ---------------------------------------------------------------------------------
+    def find_skill(self, query: str, limit: int = 5, role: str | None = None) -> dict:
+        """Rank the skills for ``query`` as ``skillsift search --format json`` does (search.v1).
+
+        With ``role`` the skills that role serves come first, the others after them.
+        """
+        from ..commands.search_cmd import DEGRADED_LINES
+        from ..render.search import result_to_json
+
+        if not isinstance(query, str) or not query.strip():
+            raise ToolRefused("find_skill needs a query, for example \"deploy to staging\"")
+        limit = check_limit(limit, MAX_LIMIT)
+        with self._lock:
+            self.refresh()
+            ranker, config = self.ranker, self.config
+            served = self._role_members(role) if role else None
+            result = ranker.search(query, limit=None if served is not None else limit, mode=config.search.mode)
+            if served is not None:
+                from dataclasses import replace
+
+                hits = [h for h in result.hits if h.name in served] + \
+                       [h for h in result.hits if h.name not in served]
+                result = replace(result, hits=tuple(hits[:limit]))
+            if result.degraded:
+                self._warn_once(DEGRADED_LINES.get(result.degraded, f"search: ranking lexically ({result.degraded})"))
+            self.log.record_query(query, result.ranking, result.names)
+        return result_to_json(result)
+
+    def _role_members(self, role: str) -> set[str]:
+        from ..catalog import select
+        from ..diagnostics import SkillsiftError
+
+        try:
+            indexes = select(self.catalog, roles=self.config.roles, role=role)
+        except SkillsiftError as exc:
+            raise ToolRefused(exc.message) from None
+        return {self.catalog.skills[i].name for i in indexes}
+
+    def search_skills(self, query: str = "", limit: int = 10) -> dict:
+        """A lexical listing (search.v1): the BM25F hits of ``query``, or every skill by name when blank."""
+        from ..ranker.result import Hit, SearchResult
+        from ..render.search import result_to_json
+
+        limit = check_limit(limit, LIST_MAX_LIMIT)
+        query = query if isinstance(query, str) else ""
+        with self._lock:
+            self.refresh()
+            if query.strip():
+                result = self.ranker.search(query, limit=limit, mode="lexical")
+            else:
+                skills = sorted(self.catalog.skills, key=lambda s: s.name)[:limit]
+                hits = tuple(Hit(name=s.name, score=0.0, description=s.description, domain=s.domain,
+                                 digest=s.digest) for s in skills)
+                result = SearchResult(query="", ranking="lexical", hits=hits)
+        return result_to_json(result)
+
+    def load_skill(self, name: str) -> str:
+        """The SKILL.md text of the catalog skill ``name``; names outside the catalog are refused."""
+        name = check_skill_name(name)
+        with self._lock:
+            self.refresh()
+            skill = self.catalog.get(name)
+            if skill is None:
+                raise ToolRefused(f'no skill named "{name}" is served here; find_skill and search_skills '
+                                  "list the skills")
+            root = os.path.realpath(self.root)
+            path = os.path.realpath(os.path.join(root, skill.path))
+            if os.path.commonpath([root, path]) != root:
+                raise ToolRefused(f'the SKILL.md of "{name}" lies outside the repository; it is not served')
+            try:
+                with open(path, "rb") as handle:
+                    text = handle.read().decode("utf-8", "replace")
+            except OSError as exc:
+                raise ToolRefused(f"cannot read {skill.path}: {exc.strerror or exc}") from None
+            self.log.record_load(name)
+        return text
