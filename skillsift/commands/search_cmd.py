@@ -47,7 +47,7 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
     if not text.strip():
         raise SkillsiftError("search needs a query", hint='skillsift search "deploy to staging"')
     config, catalog = load_project(root, config_file, mode, allow_exec=allow_exec)
-    ranker = Ranker.open(catalog, config)
+    ranker = Ranker.open(catalog, config, one_shot=True)
     if ranker.index_problem and config.search.mode != "lexical":
         click.echo(f"note: {ranker.index_problem}", err=True)
     result = ranker.search(text, limit=limit, mode=config.search.mode, role=role, domain=domain, tags=tags,

@@ -47,10 +47,13 @@ class LexicalIndex:
     document's score down per term.  Instances are safe to share between threads.
     """
 
-    def __init__(self, docs: Sequence):
+    def __init__(self, docs: Sequence, *, python_max_docs: int | None = None):
+        """``python_max_docs``: index catalogs up to this size without numpy (default
+        :data:`~skillsift.ranker.postings.PYTHON_BUILD_MAX_DOCS`).  A one-shot query over a
+        few thousand skills is faster without numpy: its import costs more than it saves."""
         self._docs = tuple(docs)
         self.names = [d.name for d in self._docs]
-        self._postings = build_postings(self._docs)
+        self._postings = build_postings(self._docs, python_max_docs=python_max_docs)
         order = sorted(range(len(self.names)), key=self.names.__getitem__)
         self._name_rank = [0] * len(order)
         for position, d in enumerate(order):

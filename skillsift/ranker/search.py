@@ -15,6 +15,8 @@ from .result import Hit, SearchResult
 from .vector import QueryCache
 
 MODES = ("lexical", "hybrid", "vector")
+# A ranker that answers one query (the CLI) indexes catalogs up to this size in pure Python.
+ONE_SHOT_PYTHON_MAX_DOCS = 10_000
 NO_INDEX = "no_index"
 
 
@@ -28,11 +30,11 @@ class Ranker:
     """
 
     def __init__(self, catalog, config: Config | None = None, *, index=None, provider=None,
-                 query_timeout_ms: int | None = None, index_problem: str = ""):
+                 query_timeout_ms: int | None = None, index_problem: str = "", one_shot: bool = False):
         self.catalog = catalog
         self.config = config or Config(root=getattr(catalog, "root", "."))
         self.skills: Sequence = tuple(catalog.skills)
-        self.lexical = LexicalIndex(self.skills)
+        self.lexical = LexicalIndex(self.skills, python_max_docs=ONE_SHOT_PYTHON_MAX_DOCS if one_shot else None)
         self.index = index if index is not None and len(index) > 0 else None
         self.index_problem = index_problem  # why no index is attached (for messages), "" if none
         self.provider = provider  # a Provider, an EmbedError (why none could be made), or None
@@ -40,10 +42,12 @@ class Ranker:
         self.query_timeout_s = timeout / 1000.0 if timeout else None
         self.query_cache = QueryCache()
         self._prepared = None
+        self._centred_matrix = None  # blend: the index matrix centred on the catalog mean
+        self._name_order = None  # blend: each skill's position in name order (ties)
 
     @classmethod
     def open(cls, catalog, config: Config, *, mode: str | None = None, query_timeout_ms: int | None = None,
-             provider=None):
+             provider=None, one_shot: bool = False):
         """A ranker with the configured index and provider attached when ``mode`` needs them.
 
         Nothing is loaded for lexical mode.  An index that does not load, or that was built
@@ -53,12 +57,12 @@ class Ranker:
         """
         mode = mode or config.search.mode
         if mode == "lexical":
-            return cls(catalog, config, query_timeout_ms=query_timeout_ms)
+            return cls(catalog, config, query_timeout_ms=query_timeout_ms, one_shot=one_shot)
         from .setup import attach
 
         index, problem, provider = attach(config, provider=provider)
         return cls(catalog, config, index=index, provider=provider, query_timeout_ms=query_timeout_ms,
-                   index_problem=problem)
+                   index_problem=problem, one_shot=one_shot)
 
     # -- scope ---------------------------------------------------------------
     def scope(self, *, role=None, domain=None, tags: Iterable[str] = (), allow: Iterable[str] = (),
@@ -130,6 +134,38 @@ class Ranker:
                 prepared.append(row if self.index.items[row].text_digest == digest else STALE)
             self._prepared = prepared
         return self._prepared
+
+    def _centred(self):
+        """The index matrix centred on the catalog's mean document vector (once per ranker)."""
+        if self._centred_matrix is None:
+            from .centring import centre
+
+            rows = sorted({row for row in self._prepare() if row >= 0})
+            self._centred_matrix = centre(self.index.matrix, rows)
+        return self._centred_matrix
+
+    def _blend_sims(self, usable: list[int], qvec):
+        """Plain cosines of ``usable`` (in that order) and the centred ranking.
+
+        The ranking is ``(position in usable, centred similarity)`` best first, ties by
+        name, as :func:`cosine_list` orders plain cosines; both are clamped to [-1, 1].
+        """
+        import numpy as np
+
+        if self._name_order is None:
+            order = sorted(range(len(self.skills)), key=lambda i: self.skills[i].name)
+            ranks = np.empty(len(order), dtype=np.int64)
+            ranks[np.asarray(order, dtype=np.int64)] = np.arange(len(order))
+            self._name_order = ranks
+        idx = np.asarray(usable, dtype=np.intp)
+        rows = np.asarray(self._prepare(), dtype=np.intp)[idx]
+        q = np.asarray(qvec, dtype=np.float64)
+        plain = self.index.matrix[rows].astype(np.float64) @ q
+        np.clip(plain, -1.0, 1.0, out=plain)
+        sims = self._centred()[rows].astype(np.float64) @ q
+        np.clip(sims, -1.0, 1.0, out=sims)
+        order = np.lexsort((self._name_order[idx], -sims))
+        return plain.tolist(), list(zip(order.tolist(), sims[order].tolist(), strict=True))
 
     def warm_queries(self, queries: Iterable[str]) -> int:
         """Embed the uncached ``queries`` in batches and cache them; returns how many were embedded.
@@ -215,10 +251,14 @@ class Ranker:
         except EmbedError as exc:
             return fallback(exc.reason)
         ids = [self.skills[i].name for i in usable]
-        scored = cosine_list(self.index.matrix, [prep[i] for i in usable], ids, qvec)
+        if mode == "hybrid" and s.fusion == "blend":
+            plain, centred = self._blend_sims(usable, qvec)
+            scored = list(enumerate(plain))  # catalog order: blend needs the values, not their order
+        else:
+            scored = cosine_list(self.index.matrix, [prep[i] for i in usable], ids, qvec)
         n_scope = len(scope) if subset is not None else len(self.skills)
         covered = len(scored) == n_scope
-        top_sim = round_half_away(scored[0][1], SCORE_DIGITS) if scored else 0.0
+        top_sim = round_half_away(max(sim for _, sim in scored), SCORE_DIGITS) if scored else 0.0
         min_sim = s.vector_min_sim
         dropped = 0
         if min_sim > 0:
@@ -236,7 +276,10 @@ class Ranker:
             if mode == "hybrid":
                 pinned = exact_pin(query, [f.id for f in fused])
         elif s.fusion == "blend":
-            fused = blend(lexical_ranked, vector_ranked, s.weight_lexical, s.weight_vector, candidates=cand)
+            surviving = {name for name, _ in vector_ranked}  # the threshold applies to plain cosines
+            ranked = [(ids[k], sim) for k, sim in centred if ids[k] in surviving]
+            fused = blend(lexical_ranked, ranked, s.weight_lexical, s.weight_vector, candidates=cand,
+                          cosines=dict(vector_ranked))
             ranking = "hybrid"
             pinned = exact_pin(query, [f.id for f in fused])
         elif s.fusion == "weighted":
