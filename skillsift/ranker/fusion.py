@@ -147,6 +147,7 @@ def blend(
     w_vec: float = 1.0,
     *,
     candidates: int | None = None,
+    cosines: dict | None = None,
 ) -> list[FusedItem]:
     """Score-aware fusion: ``cosine + scale * bm25 / top_bm25`` with ``scale = 0.08 * w_lex / w_vec``.
 
@@ -158,7 +159,9 @@ def blend(
     its BM25F score divided by the best BM25F score, times ``scale``.  So the cosine
     decides among semantically close skills, and a strong lexical match lifts a skill by
     at most ``scale``.  Ranks reported are positions in the complete lists; the sum is
-    rounded to 9 decimals.
+    rounded to 9 decimals.  ``cosines`` (id -> cosine), when given, is what the items
+    report as ``vector_sim`` while ``vector`` holds the similarity that ranks (the ranker
+    passes centred similarities, see :mod:`skillsift.ranker.centring`).
     """
     bonus = blend_bonus_scale(w_lex, w_vec)
     lex_rank = _ranks(lexical, "lexical")
@@ -166,6 +169,7 @@ def blend(
     chosen = dict.fromkeys(item for item, _ in _cut(vector, candidates))
     chosen.update(dict.fromkeys(item for item, _ in _cut(lexical, candidates)))
     sims = dict(vector)
+    shown = sims if cosines is None else cosines
     lex_scores = dict(lexical)
     floor = min(sims.values()) if sims else 0.0
     top = max(lex_scores.values()) if lex_scores else 0.0
@@ -182,7 +186,7 @@ def blend(
                 score=round_half_away(score, FUSED_DIGITS),
                 lexical_rank=lex_rank.get(item, 0),
                 vector_rank=vec_rank.get(item, 0),
-                vector_sim=None if sim is None else round_half_away(sim, SCORE_DIGITS),
+                vector_sim=None if shown.get(item) is None else round_half_away(shown[item], SCORE_DIGITS),
             )
         )
     return out

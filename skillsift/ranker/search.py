@@ -7,6 +7,7 @@ time proportional to its matching postings.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Sequence
 
 from ..config import Config
@@ -44,6 +45,8 @@ class Ranker:
         self._prepared = None
         self._centred_matrix = None  # blend: the index matrix centred on the catalog mean
         self._name_order = None  # blend: each skill's position in name order (ties)
+        self._pool = None  # the worker thread that embeds queries under the timeout
+        self._pool_lock = threading.Lock()
 
     @classmethod
     def open(cls, catalog, config: Config, *, mode: str | None = None, query_timeout_ms: int | None = None,
@@ -199,18 +202,49 @@ class Ranker:
                     done += 1
         return done
 
+    def _embed_call(self, text: str):
+        """Embed one query within the timeout; returns (vectors, elapsed ms); raises EmbedError.
+
+        The call runs on one worker thread kept for the ranker's life: starting a thread
+        per query cost about a millisecond, a fifth of the hybrid latency budget.  A call
+        that times out is abandoned with its thread, and the next query gets a new one.
+        """
+        import concurrent.futures as cf
+        import time
+
+        from ..embed.base import EmbedTimeout
+
+        start = time.perf_counter()
+        if not self.query_timeout_s:
+            vecs = self.provider.embed([text])
+            return vecs, (time.perf_counter() - start) * 1000.0
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = cf.ThreadPoolExecutor(max_workers=1, thread_name_prefix="skillsift-query")
+            pool = self._pool
+        future = pool.submit(self.provider.embed, [text])
+        try:
+            vecs = future.result(timeout=self.query_timeout_s)
+        except cf.TimeoutError:
+            with self._pool_lock:
+                if self._pool is pool:
+                    self._pool = None
+            pool.shutdown(wait=False)
+            raise EmbedTimeout(f"the query embedding did not finish in {self.query_timeout_s * 1000:.0f} ms") from None
+        return vecs, (time.perf_counter() - start) * 1000.0
+
     def _embed(self, query: str):
         """The normalised query vector and call facts; raises EmbedError."""
         import numpy as np
 
         from ..embed.base import ProviderUnavailable
-        from .vector import cap_query, embed_query, normalise_query
+        from .vector import cap_query, normalise_query
 
         key = cap_query(query)
         cached = self.query_cache.get(key)
         if cached is not None:
             return cached, False, 0, 0.0
-        vecs, ms = embed_query(self.provider, key, self.query_timeout_s)
+        vecs, ms = self._embed_call(key)
         vecs = np.asarray(vecs)
         if vecs.ndim != 2 or vecs.shape[0] != 1:
             raise ProviderUnavailable("the provider returned the wrong number of vectors for the query")

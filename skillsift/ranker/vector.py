@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import time
 from collections import OrderedDict
 
 QUERY_CAP_BYTES = 2048
@@ -68,28 +67,3 @@ class QueryCache:
 
     def __len__(self) -> int:
         return len(self._data)
-
-
-def embed_query(provider, text: str, timeout_s: float | None):
-    """Embed one query, honouring ``timeout_s``; returns (vector, elapsed ms).
-
-    Raises the provider's EmbedError (or EmbedTimeout when the deadline passes).
-    """
-    from ..embed.base import EmbedTimeout
-
-    start = time.perf_counter()
-    if not timeout_s:
-        vecs = provider.embed([text])
-    else:
-        import concurrent.futures as cf
-
-        pool = cf.ThreadPoolExecutor(max_workers=1)
-        try:
-            future = pool.submit(provider.embed, [text])
-            try:
-                vecs = future.result(timeout=timeout_s)
-            except cf.TimeoutError:
-                raise EmbedTimeout(f"the query embedding did not finish in {timeout_s * 1000:.0f} ms") from None
-        finally:
-            pool.shutdown(wait=False)
-    return vecs, (time.perf_counter() - start) * 1000.0
