@@ -22,6 +22,7 @@ COMMANDS = {
     "mine": ("skillsift.commands.mine_cmd", "mine_command"),
     "mcp": ("skillsift.commands.mcp_cmd", "mcp_command"),
     "hook": ("skillsift.commands.hook_cmd", "hook_command"),
+    "ci": ("skillsift.commands.ci_cmd", "ci_command"),
 }
 
 

@@ -1,0 +1,173 @@
+"""What the GitHub runner reads: step outputs, annotations and the job summary.
+
+* Outputs are appended to ``$GITHUB_OUTPUT`` as ``key=value`` lines; a value holding a line
+  break is written as ``key<<DELIMITER`` ... ``DELIMITER`` with a delimiter that is not a
+  line of the value.
+* Annotations are workflow commands on stdout, rendered by the shared ``github`` reporter
+  (escaping, at most 10 of each kind per step): the regressed cases first, at their line
+  in the cases file, then the validation findings.  Paths are made relative to the
+  repository's top level, which is what GitHub resolves them against.
+* The summary is appended to ``$GITHUB_STEP_SUMMARY``, cut to what the step may still
+  write of GitHub's 1 MiB.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+
+from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from .report import SUMMARY_LIMIT, cap_summary
+from .verdict import CiRun
+
+EVAL_REGRESSION = "AR9D4"
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
+
+
+# -- outputs ----------------------------------------------------------------------------------------
+
+
+def _delimiter(value: str) -> str:
+    lines = set(value.splitlines())
+    n = 0
+    while True:
+        candidate = "SKILLSIFT_EOF" if n == 0 else f"SKILLSIFT_EOF_{n}"
+        if candidate not in lines:
+            return candidate
+        n += 1
+
+
+def format_outputs(pairs: Iterable[tuple[str, str]]) -> str:
+    """The ``$GITHUB_OUTPUT`` text of ``pairs`` (multiline values in the delimiter form)."""
+    out = []
+    for key, value in pairs:
+        if not _KEY.match(key):
+            raise ValueError(f"output name {key!r} must be letters, digits, '_' or '-'")
+        value = str(value)
+        if "\n" in value or "\r" in value:
+            delimiter = _delimiter(value)
+            out.append(f"{key}<<{delimiter}\n{value}\n{delimiter}\n")
+        else:
+            out.append(f"{key}={value}\n")
+    return "".join(out)
+
+
+def parse_outputs(text: str) -> dict[str, str]:
+    """Read ``$GITHUB_OUTPUT`` text back (what the runner does; used by tests and the action harness)."""
+    out: dict[str, str] = {}
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i].rstrip("\r")
+        i += 1
+        if not line:
+            continue
+        eq, heredoc = line.find("="), line.find("<<")
+        if eq >= 0 and (heredoc < 0 or eq < heredoc):
+            out[line[:eq]] = line[eq + 1:]
+            continue
+        if heredoc < 0:
+            raise ValueError(f"output line {line!r} is neither key=value nor key<<DELIMITER")
+        key, delimiter = line[:heredoc], line[heredoc + 2:]
+        body = []
+        while i < len(lines) and lines[i].rstrip("\r") != delimiter:
+            body.append(lines[i])
+            i += 1
+        if i >= len(lines):
+            raise ValueError(f"output {key!r}: delimiter {delimiter!r} not found")
+        i += 1
+        out[key] = "\n".join(body)
+    return out
+
+
+def _metric(value) -> str:
+    return "" if value is None else f"{value:.4f}"
+
+
+def outputs_of(run: CiRun, report_path: str = "") -> list[tuple[str, str]]:
+    """The step outputs: head metrics (primary mode), flip counts and ids, verdict, report path."""
+    metrics = run.head.primary.metrics if run.head is not None else None
+    c = run.comparison
+    return [
+        ("verdict", run.status),
+        ("top1", _metric(metrics.top1 if metrics else None)),
+        ("mrr", _metric(metrics.mrr if metrics else None)),
+        ("hit-at-k", _metric(metrics.hit_at_k if metrics else None)),
+        ("recall-at-k", _metric(metrics.recall_at_k if metrics else None)),
+        ("k", str(run.k) if run.head is not None else ""),
+        ("regressed", str(run.regressed)),
+        ("fixed", str(run.fixed)),
+        ("rank-changes", str(len(c.regressed) + len(c.fixed) + len(c.moved)) if c is not None else "0"),
+        ("regressed-cases", "\n".join(ch.id for ch in c.regressed) if c is not None else ""),
+        ("fixed-cases", "\n".join(ch.id for ch in c.fixed) if c is not None else ""),
+        ("findings", str(len(run.findings))),
+        ("report-path", report_path),
+    ]
+
+
+# -- annotations ------------------------------------------------------------------------------------
+
+
+def _rank(rank) -> str:
+    return "not retrieved" if rank is None else f"rank {rank}"
+
+
+def case_annotations(run: CiRun, cases_file: str) -> list[Diagnostic]:
+    """One diagnostic per regressed case (error when the flip gate failed, else warning) and per fixed one."""
+    c = run.comparison
+    if c is None:
+        return []
+    severity = ERROR if run.flips_failed else WARNING
+    out = []
+    for ch in c.regressed:
+        first = f'; "{ch.first_after}" ranks first now' if ch.first_after else ""
+        out.append(Diagnostic(file=cases_file, line=ch.line or None, code=EVAL_REGRESSION, severity=severity,
+                              message=f'case "{ch.id}" regressed against the {run.base_word}: expected '
+                                      f"{', '.join(ch.expected)}, {_rank(ch.before)} -> {_rank(ch.after)}{first}"))
+    for ch in c.fixed:
+        out.append(Diagnostic(file=cases_file, line=ch.line or None, code=EVAL_REGRESSION, severity=NOTE,
+                              message=f'case "{ch.id}" fixed: {", ".join(ch.expected)} '
+                                      f"{_rank(ch.before)} -> {_rank(ch.after)}"))
+    return out
+
+
+def relocate(diagnostics: Iterable[Diagnostic], prefix: str) -> list[Diagnostic]:
+    """Diagnostics with their files prefixed (paths relative to the root -> to the repository)."""
+    if not prefix:
+        return list(diagnostics)
+    prefix = prefix if prefix.endswith("/") else prefix + "/"
+    return [replace(d, file=prefix + d.file) if d.file else d for d in diagnostics]
+
+
+def render_annotations(run: CiRun, *, prefix: str = "") -> str:
+    """The workflow commands for the regressed/fixed cases and the validation findings."""
+    from ..render.diagnostics import render_github
+
+    cases = case_annotations(run, run.cases_path)
+    return render_github(relocate([*cases, *run.findings], prefix))
+
+
+# -- files --------------------------------------------------------------------------------------------
+
+
+def append_file(path: str, text: str) -> None:
+    with open(path, "a", encoding="utf-8", newline="") as fh:
+        fh.write(text)
+
+
+def append_summary(path: str, markdown: str, limit: int = SUMMARY_LIMIT) -> str:
+    """Append ``markdown`` to the summary file, cut to what is left of ``limit``; returns what was written."""
+    try:
+        used = os.path.getsize(path)
+    except OSError:
+        used = 0
+    text = cap_summary(markdown, max(limit - used, 0))
+    append_file(path, text)
+    return text
+
+
+def write_outputs(path: str, pairs: Mapping[str, str] | Iterable[tuple[str, str]]) -> None:
+    items = pairs.items() if isinstance(pairs, Mapping) else pairs
+    append_file(path, format_outputs(items))

@@ -1,0 +1,234 @@
+"""One ``skillsift ci`` run: evaluate the head, obtain the base, compare, validate.
+
+The head is the working tree at ``root``.  The base is either
+
+* ``base``: the merge-base of HEAD and the base branch, checked out into a temporary
+  worktree and evaluated by this same skillsift with the **head's** config file and the
+  **head's** cases file (so both runs rank the same cases with the same settings, and a
+  case's id means the same query on both sides); or
+* a path: a result saved with ``skillsift eval --output`` (a committed baseline); or
+* ``none``: no comparison.
+
+Problems that stop the head's evaluation (flags, config, cases file, a missing index, a
+missing base) end up in :attr:`CiRun.error` rather than being raised, so the report and
+the outputs are written in every case.  A base commit that cannot be evaluated (for
+instance no committed index yet for a vector mode) only drops the comparison, with a note.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from ..diagnostics import Diagnostic, SkillsiftError
+from ..ranker.result import SearchResult
+from . import gitbase
+from .compare import compare
+from .outcomes import side_from_document, side_from_result
+from .verdict import FAIL_ON, CiRun
+
+BASE, NONE = "base", "none"
+EMPTY_CONFIG = "skillsift.toml"
+
+
+@dataclass(frozen=True)
+class CiOptions:
+    root: str = "."
+    config_file: str | None = None
+    cases: str = "search-cases.yaml"
+    modes: str | None = None
+    k: int = 0
+    min_spec: str = ""
+    max_flips: int = 0
+    baseline: str = BASE  # "base", "none" or the path of a saved result
+    base_ref: str | None = None  # --base
+    env_base_ref: str | None = None  # GITHUB_BASE_REF
+    fail_on: str = "error"
+
+
+@dataclass
+class Prepared:
+    """What the head's evaluation resolved and the base's reuses."""
+
+    config: object = None
+    case_file: object = None
+    modes: list = field(default_factory=list)
+    minimums: dict = field(default_factory=dict)
+
+
+class _SkipUnknownRole:
+    """A ranker for the base: a case whose role the base does not define ranks nothing there."""
+
+    def __init__(self, ranker):
+        self.ranker = ranker
+        self.warm_queries = getattr(ranker, "warm_queries", None)
+
+    def search(self, query, limit=None, mode=None, *, role=None):
+        try:
+            return self.ranker.search(query, limit=limit, mode=mode, role=role)
+        except SkillsiftError:
+            if role is None:
+                raise
+            return SearchResult(query=query, ranking=mode or "lexical")
+
+
+def _rel(path: str, root: str) -> str:
+    from ..validators.workspace import rel_posix
+
+    return rel_posix(os.path.abspath(path), root)
+
+
+def _evaluate(root: str, config, catalog, case_file, modes, k_override: int, *, strict: bool):
+    """Evaluate ``case_file`` over the catalog; raises SkillsiftError when it cannot measure."""
+    from ..commands.eval_cmd import open_ranker
+    from ..evaluate.cases import check_catalog
+    from ..evaluate.run import DEGRADED_HINT, LEXICAL, degraded_message, evaluate, needs_index_error
+
+    roles_configured = bool(config.roles) or any(s.roles for s in catalog.skills)
+    if strict:
+        from ..catalog import select
+
+        def resolve(role):
+            return [catalog.skills[i].name for i in select(catalog, roles=config.roles, role=role)]
+
+        check_catalog(case_file, catalog.names, roles_configured=roles_configured, resolve=resolve)
+    want_vectors = any(m != LEXICAL for m in modes)
+    ranker = open_ranker(catalog, config, want_vectors)
+    index_info = ranker.index_info() if want_vectors else None
+    if want_vectors and index_info is None:
+        raise needs_index_error(modes)
+    if not strict:
+        ranker = _SkipUnknownRole(ranker)
+    result = evaluate(case_file, ranker, k=case_file.effective_k(k_override), modes=modes, index_info=index_info)
+    degraded = degraded_message(result)
+    if degraded:
+        raise SkillsiftError(degraded, hint=DEGRADED_HINT)
+    return result
+
+
+def evaluate_head(opts: CiOptions, root: str, prepared: Prepared, notes: list[str]):
+    from ..catalog import load_catalog
+    from ..config import load_config
+    from ..evaluate.cases import load_cases
+    from ..evaluate.gates import parse_minimums
+    from ..evaluate.run import parse_modes
+
+    prepared.minimums = parse_minimums(opts.min_spec)
+    config = load_config(root, config_file=opts.config_file)
+    notes.extend(config.notes)
+    prepared.config = config
+    prepared.modes = parse_modes(opts.modes, config.search.mode)
+    prepared.case_file = load_cases(opts.cases)
+    catalog = load_catalog(root, config)
+    return _evaluate(root, config, catalog, prepared.case_file, prepared.modes, opts.k, strict=True)
+
+
+def base_config_path(base_root: str, head_root: str, opts: CiOptions, head_config) -> str:
+    """The config file the base is evaluated with: the head's, placed where the base would look for it.
+
+    ``--config FILE`` is used as given.  Otherwise the head's project config file is copied
+    to the same path in the base worktree (so relative settings resolve the same way), or,
+    when the head has none, an empty ``skillsift.toml`` there makes the base use the defaults
+    too.
+    """
+    if opts.config_file:
+        return os.path.abspath(opts.config_file)
+    rel = (head_config.raw.get("project_file", "") if head_config is not None else "") or ""
+    target = os.path.join(base_root, rel or EMPTY_CONFIG)
+    data = b""
+    if rel:
+        with open(os.path.join(head_root, rel), "rb") as fh:
+            data = fh.read()
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    with open(target, "wb") as fh:
+        fh.write(data)
+    return target
+
+
+def evaluate_base(base_root: str, head_root: str, opts: CiOptions, prepared: Prepared):
+    """The base worktree evaluated with the head's config and cases, in the primary mode."""
+    from ..catalog import load_catalog
+    from ..config import load_config
+
+    config_path = base_config_path(base_root, head_root, opts, prepared.config)
+    config = load_config(base_root, config_file=config_path)
+    catalog = load_catalog(base_root, config)
+    return _evaluate(base_root, config, catalog, prepared.case_file, prepared.modes[:1], opts.k, strict=False)
+
+
+def _validation(root: str, opts: CiOptions) -> list[Diagnostic]:
+    from ..validators.runner import run_checks
+    from ..validators.workspace import Workspace
+
+    return run_checks(Workspace(root, config_file=opts.config_file))
+
+
+def _merge(findings: list[Diagnostic], extra: list[Diagnostic]) -> list[Diagnostic]:
+    from ..diagnostics import sort_diagnostics
+
+    seen = {(d.file, d.line, d.code, d.message) for d in findings}
+    return sort_diagnostics([*findings, *(d for d in extra if (d.file, d.line, d.code, d.message) not in seen)])
+
+
+def run_ci(opts: CiOptions) -> tuple[CiRun, gitbase.RepoPlace | None]:
+    """Run everything; never raises SkillsiftError (it becomes ``run.error``)."""
+    root = os.path.abspath(opts.root)
+    fail_on = opts.fail_on if opts.fail_on in FAIL_ON else "error"
+    run = CiRun(cases_path=_rel(opts.cases, root), fail_on=fail_on, max_flips=max(opts.max_flips, 0))
+    place = gitbase.locate(root)
+    prepared = Prepared()
+    extra: list[Diagnostic] = []
+    try:
+        head = evaluate_head(opts, root, prepared, run.notes)
+        run.head, run.mode, run.k = head, head.mode, head.k
+        from ..evaluate.gates import gate_failures
+
+        run.floor_failures = gate_failures(head.primary.metrics.gated(), prepared.minimums)
+        _compare(run, opts, root, place, prepared)
+    except SkillsiftError as exc:
+        run.error, run.error_hint = exc.message, exc.hint
+        extra = [_on_cases(d, opts.cases, run.cases_path) for d in exc.diagnostics if d.code != "AR9D0"]
+    run.findings = _merge(_validation(root, opts), extra)
+    return run, place
+
+
+def _on_cases(diag: Diagnostic, given: str, shown: str) -> Diagnostic:
+    from dataclasses import replace
+
+    return replace(diag, file=shown) if diag.file == given else diag
+
+
+def _compare(run: CiRun, opts: CiOptions, root: str, place, prepared: Prepared) -> None:
+    head_side = side_from_result(run.head, "head")
+    lines = {case.id: case.line for case in prepared.case_file.cases}
+    baseline = (opts.baseline or BASE).strip()
+    if baseline == NONE:
+        return
+    if baseline != BASE:
+        from ..evaluate.gates import load_baseline
+
+        run.base_word = "baseline"
+        shown = _rel(baseline, root)
+        run.base_label = f"the baseline {shown}"
+        doc = load_baseline(baseline)
+        run.comparison = compare(side_from_document(doc, shown), head_side, lines)
+        return
+    candidates = gitbase.base_candidates(opts.base_ref, opts.env_base_ref)
+    if not candidates:
+        run.notes.append("Nothing to compare with: not a pull request (GITHUB_BASE_REF is unset) and no --base "
+                         "was given.")
+        return
+    if place is None:
+        raise SkillsiftError(f"{root} is not inside a git repository, so there is no base commit to compare with",
+                             hint="pass --baseline FILE or --baseline none")
+    base = gitbase.find_base(root, candidates)
+    run.base_label = f"base {base.short} (merge-base with {base.ref})"
+    with gitbase.worktree(root, base.sha) as tree:
+        base_root = os.path.join(tree, place.prefix)
+        try:
+            result = evaluate_base(base_root, root, opts, prepared)
+        except SkillsiftError as exc:
+            run.notes.append(f"The base commit {base.short} could not be evaluated, so nothing was compared: "
+                             f"{exc.message.replace(tree, '<base>')}")
+            return
+    run.comparison = compare(side_from_result(result, run.base_label), head_side, lines)

@@ -1,0 +1,110 @@
+"""The outcome of one ``skillsift ci`` run, its verdict and its exit code (pure).
+
+Exit codes: 0 passed; 1 the evaluation could not run (bad flags, config, cases file,
+base or baseline); 2 a check failed: a ``--min`` floor, more regressed cases than
+``--max-flips``, or a validation finding at or above ``--fail-on``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from .compare import Comparison
+
+FAIL_ON = ("error", "warning", "note", "never")
+_BLOCKING = {"error": (ERROR,), "warning": (ERROR, WARNING), "note": (ERROR, WARNING, NOTE), "never": ()}
+PASSED, FAILED, NOT_RUN = "passed", "failed", "error"
+_ICONS = {PASSED: "✅", FAILED: "❌", NOT_RUN: "⚠️"}
+
+
+def plural(n: int, word: str, many: str = "") -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
+
+
+@dataclass
+class CiRun:
+    """Everything one run found; the renderers and the exit code read only this."""
+
+    cases_path: str = ""  # as shown, relative to the root
+    mode: str = ""
+    k: int = 0
+    head: object = None  # the head's EvalResult (every mode asked), None when it could not run
+    comparison: Comparison | None = None
+    base_label: str = ""  # what the head was compared with, e.g. "base 1a2b3c4 (merge-base with origin/main)"
+    base_word: str = "base"  # "base" or "baseline", as the report names it
+    floor_failures: list[str] = field(default_factory=list)  # --min floors that failed (AR9D4 messages)
+    findings: list[Diagnostic] = field(default_factory=list)  # validation, sorted
+    fail_on: str = "error"
+    max_flips: int = 0
+    notes: list[str] = field(default_factory=list)  # what limited the run (no base, base not evaluable...)
+    error: str = ""  # why the head could not be evaluated
+    error_hint: str = ""
+
+    # -- checks ---------------------------------------------------------------------------
+    def blocking_findings(self) -> list[Diagnostic]:
+        levels = _BLOCKING.get(self.fail_on, (ERROR,))
+        return [d for d in self.findings if d.severity in levels]
+
+    @property
+    def regressed(self) -> int:
+        return len(self.comparison.regressed) if self.comparison is not None else 0
+
+    @property
+    def fixed(self) -> int:
+        return len(self.comparison.fixed) if self.comparison is not None else 0
+
+    @property
+    def flips_failed(self) -> bool:
+        return self.regressed > self.max_flips
+
+    def failures(self) -> list[str]:
+        """Each failed check as one phrase (empty when the run passes)."""
+        out = []
+        if self.flips_failed:
+            out.append(f"{plural(self.regressed, 'case')} regressed against the {self.base_word} "
+                       f"(max {self.max_flips})")
+        out += [f.replace("AR9D4: ", "", 1) for f in self.floor_failures]
+        blocking = self.blocking_findings()
+        if blocking:
+            counts = {level: sum(1 for d in blocking if d.severity == level) for level in (ERROR, WARNING, NOTE)}
+            parts = [plural(n, level) for level, n in counts.items() if n]
+            out.append("validation found " + ", ".join(parts))
+        return out
+
+    @property
+    def status(self) -> str:
+        if self.error:
+            return NOT_RUN
+        return FAILED if self.failures() else PASSED
+
+    def exit_code(self) -> int:
+        return {PASSED: 0, FAILED: 2, NOT_RUN: 1}[self.status]
+
+    # -- words ----------------------------------------------------------------------------
+    def change_summary(self) -> str:
+        """``no ranking change`` / ``1 case fixed, 2 regressed, 3 other rank changes`` / why nothing was compared."""
+        c = self.comparison
+        if c is None:
+            return f"no {self.base_word} to compare with"
+        if not c.changed:
+            return "no ranking change"
+        parts = []
+        if c.regressed:
+            parts.append(f"{plural(len(c.regressed), 'case')} regressed")
+        if c.fixed:
+            parts.append(f"{plural(len(c.fixed), 'case')} fixed" if not parts else f"{len(c.fixed)} fixed")
+        if c.moved:
+            parts.append(plural(len(c.moved), "other rank change"))
+        return ", ".join(parts)
+
+    def verdict(self) -> str:
+        """The one-line verdict: ``✅ passed: no ranking change``."""
+        status = self.status
+        if status == NOT_RUN:
+            text = f"could not evaluate: {self.error}"
+        elif status == FAILED:
+            text = "failed: " + "; ".join(self.failures())
+        else:
+            text = "passed: " + self.change_summary()
+        return f"{_ICONS[status]} {text}"

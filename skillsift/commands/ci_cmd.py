@@ -1,0 +1,99 @@
+"""``skillsift ci``: the pull-request check (what the GitHub Action runs), also usable locally."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from ._common import config_option, root_option
+
+FAIL_ON = ("error", "warning", "note", "never")
+
+
+@click.command("ci")
+@root_option
+@config_option
+@click.option("--cases", default="search-cases.yaml", show_default=True, type=click.Path(path_type=str),
+              help="The cases file (YAML); the base is evaluated with this same file.")
+@click.option("--mode", "mode_spec", default=None, metavar="MODES",
+              help="Comma list of lexical, vector, hybrid, or all; the first is compared and gated. "
+                   "Default: the configured mode.")
+@click.option("--k", "k_override", type=click.IntRange(0, 100), default=0,
+              help="Cut-off of recall@k and hit@k (0 = the cases file's k, else 5).")
+@click.option("--min", "min_spec", default="", metavar="METRIC=V,...",
+              help="Floors on the head's primary mode, e.g. top1=0.6,mrr=0.7.")
+@click.option("--max-flips", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Most cases allowed to regress against the base.")
+@click.option("--baseline", default="base", show_default=True, metavar="base|none|FILE",
+              help="Compare with: the base commit (evaluated in a temporary git worktree), nothing, "
+                   "or a result saved with 'skillsift eval --output'.")
+@click.option("--base", "base_ref", default=None, metavar="REF",
+              help="Base branch or commit; the merge-base with HEAD is evaluated. "
+                   "Default: $GITHUB_BASE_REF (as origin/<ref>).")
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default="error", show_default=True,
+              help="Lowest severity of a validation finding that fails the run.")
+@click.option("--summary", "summary_file", default=None, envvar="GITHUB_STEP_SUMMARY",
+              type=click.Path(dir_okay=False, path_type=str),
+              help="Append the Markdown report, capped at 1 MiB, to FILE "
+                   "(default: $GITHUB_STEP_SUMMARY; without either it goes to stdout).")
+@click.option("--report-file", default=None, type=click.Path(dir_okay=False, path_type=str),
+              help="Also write the full report (no cap) to FILE.")
+@click.option("--github-output", default=None, envvar="GITHUB_OUTPUT", type=click.Path(dir_okay=False, path_type=str),
+              help="Append step outputs (key=value) to FILE (default: $GITHUB_OUTPUT).")
+@click.option("--annotations/--no-annotations", default=None,
+              help="Print ::error/::warning annotations (default: on when GITHUB_ACTIONS=true).")
+def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_flips, baseline, base_ref, fail_on,
+               summary_file, report_file, github_output, annotations):
+    """Evaluate the head, compare it with the base, validate, and report for a pull request.
+
+    The base is the merge-base of HEAD and the base branch (--base, else $GITHUB_BASE_REF),
+    checked out into a temporary git worktree and evaluated by this skillsift with the
+    head's config file and the head's cases file, so case ids line up.  No network is used:
+    the checkout must hold the base (fetch-depth: 0).
+
+    \b
+    The report lists the metrics base vs head with the paired difference, the cases
+    that regressed or got fixed (rank before -> after), every other rank change, and
+    the validation findings.
+
+    \b
+    Exit codes: 0 passed; 1 could not run (flags, config, cases file, base or
+    baseline); 2 a --min floor failed, more than --max-flips cases regressed, or a
+    validation finding at or above --fail-on.
+    """
+    from ..ci import github
+    from ..ci.pipeline import CiOptions, run_ci
+    from ..ci.report import render_markdown
+
+    if annotations is None:
+        annotations = os.environ.get("GITHUB_ACTIONS", "") == "true"
+    opts = CiOptions(root=root, config_file=config_file, cases=cases, modes=mode_spec, k=k_override,
+                     min_spec=min_spec, max_flips=max_flips, baseline=baseline, base_ref=base_ref,
+                     env_base_ref=os.environ.get("GITHUB_BASE_REF"), fail_on=fail_on)
+    run, place = run_ci(opts)
+    for note in run.notes:
+        click.echo(f"note: {note}", err=True)
+    full = render_markdown(run)
+    report_path = ""
+    if report_file:
+        from ..index.atomic import write_atomic
+
+        write_atomic(report_file, full.encode("utf-8"))
+        report_path = os.path.abspath(report_file)
+    if annotations:
+        click.echo(github.render_annotations(run, prefix=place.prefix if place else ""), nl=False)
+    if summary_file:
+        from ..ci.report import SUMMARY_ROWS
+
+        github.append_summary(summary_file, render_markdown(run, max_rows=SUMMARY_ROWS))
+    else:
+        click.echo(full, nl=False)
+    if github_output:
+        github.write_outputs(github_output, github.outputs_of(run, report_path))
+    if run.error:
+        click.echo(f"error: {run.error}", err=True)
+        if run.error_hint:
+            click.echo(f"hint: {run.error_hint}", err=True)
+    click.echo(f"skillsift ci: {run.verdict()}")
+    return run.exit_code()
