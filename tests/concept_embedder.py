@@ -118,6 +118,20 @@ class ConceptEmbedder:
         return np.asarray(rows, dtype=np.float32).reshape(len(texts), DIMS)
 
 
+def refund_catalog():
+    """The reference's refundCatalog of §10.3 (ids = names, digest ``sha256:<name>``)."""
+    from skillsift.skill import Skill
+
+    return [
+        Skill("issue-refund", "Reimburse a customer for a returned purchase", keywords=("reimburse",),
+              digest="sha256:issue-refund"),
+        Skill("deploy-staging", "Roll a service out to the staging cluster", keywords=("rollout",),
+              digest="sha256:deploy-staging"),
+        Skill("dispute-charge", "Handle a chargeback dispute from a bank", digest="sha256:dispute-charge"),
+        Skill("git-workflow", "Branching and pull request conventions", digest="sha256:git-workflow"),
+    ]
+
+
 def command_argv(*options: str) -> list[str]:
     """The argv that runs this file as a command provider with ``options``."""
     import os

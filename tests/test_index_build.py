@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from concept_embedder import ConceptEmbedder, concept_vector, unit
+from concept_embedder import ConceptEmbedder, concept_vector, refund_catalog, unit
 
 from skillsift.embed.base import BudgetExceeded, EmbedTimeout, InputRejected, NetworkDisabled, ProviderUnavailable
 from skillsift.embedtext import embedded_text
@@ -26,18 +26,6 @@ from skillsift.secrets import detect_secret
 from skillsift.skill import Skill
 
 AWS_KEY = "AKIAABCDEFGHIJKLMNOP"
-
-
-def refund_catalog() -> list[Skill]:
-    """The reference's refundCatalog (digest ``sha256:<name>``)."""
-    return [
-        Skill("issue-refund", "Reimburse a customer for a returned purchase", keywords=("reimburse",),
-              digest="sha256:issue-refund"),
-        Skill("deploy-staging", "Roll a service out to the staging cluster", keywords=("rollout",),
-              digest="sha256:deploy-staging"),
-        Skill("dispute-charge", "Handle a chargeback dispute from a bank", digest="sha256:dispute-charge"),
-        Skill("git-workflow", "Branching and pull request conventions", digest="sha256:git-workflow"),
-    ]
 
 
 def edit(skills, which, **changes):

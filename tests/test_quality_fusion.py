@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from concept_embedder import ConceptEmbedder
+from concept_embedder import ConceptEmbedder, refund_catalog
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +16,6 @@ from skillsift.ranker.centring import CENTRE_SHRINK, centre
 from skillsift.ranker.fusion import BLEND_SCALE, blend, blend_bonus_scale, sort_fused
 from skillsift.ranker.rounding import round_half_away
 from skillsift.ranker.search import Ranker
-from skillsift.skill import Skill
 
 
 def _by_id(items):
@@ -180,17 +179,6 @@ def test_centre_small_and_degenerate_catalogs():
 
 
 # -- in the ranker -----------------------------------------------------------------------------------
-
-
-def refund_catalog() -> list[Skill]:
-    return [
-        Skill("issue-refund", "Reimburse a customer for a returned purchase", keywords=("reimburse",),
-              digest="sha256:issue-refund"),
-        Skill("deploy-staging", "Roll a service out to the staging cluster", keywords=("rollout",),
-              digest="sha256:deploy-staging"),
-        Skill("dispute-charge", "Handle a chargeback dispute from a bank", digest="sha256:dispute-charge"),
-        Skill("git-workflow", "Branching and pull request conventions", digest="sha256:git-workflow"),
-    ]
 
 
 @pytest.fixture(scope="module")

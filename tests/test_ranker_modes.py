@@ -6,25 +6,13 @@ import time
 from dataclasses import replace
 
 import pytest
-from concept_embedder import ConceptEmbedder
+from concept_embedder import ConceptEmbedder, refund_catalog
 
 from skillsift.catalog import catalog_from_skills
 from skillsift.config import Config, SearchConfig
 from skillsift.embed.base import BudgetExceeded, EmbedTimeout, NetworkDisabled, ProviderUnavailable
 from skillsift.index.build import build_index, plan_build
 from skillsift.ranker.search import Ranker
-from skillsift.skill import Skill
-
-
-def refund_catalog() -> list[Skill]:
-    return [
-        Skill("issue-refund", "Reimburse a customer for a returned purchase", keywords=("reimburse",),
-              digest="sha256:issue-refund"),
-        Skill("deploy-staging", "Roll a service out to the staging cluster", keywords=("rollout",),
-              digest="sha256:deploy-staging"),
-        Skill("dispute-charge", "Handle a chargeback dispute from a bank", digest="sha256:dispute-charge"),
-        Skill("git-workflow", "Branching and pull request conventions", digest="sha256:git-workflow"),
-    ]
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from concept_embedder import ConceptEmbedder, user_config
+from concept_embedder import ConceptEmbedder, refund_catalog, user_config
 
 from skillsift.cli import main
 from skillsift.index.build import build_index, plan_build
@@ -20,17 +20,6 @@ from skillsift.skill import Skill
 KEYS_LOADED = ["schema_version", "mode", "index_dir", "committed", "state", "provider", "model", "index_provider",
                "index_model", "dims", "dtype", "rows", "bytes", "skills", "current", "drifted", "stale", "missing",
                "orphaned"]
-
-
-def refund_catalog() -> list[Skill]:
-    return [
-        Skill("issue-refund", "Reimburse a customer for a returned purchase", keywords=("reimburse",),
-              digest="sha256:issue-refund"),
-        Skill("deploy-staging", "Roll a service out to the staging cluster", keywords=("rollout",),
-              digest="sha256:deploy-staging"),
-        Skill("dispute-charge", "Handle a chargeback dispute from a bank", digest="sha256:dispute-charge"),
-        Skill("git-workflow", "Branching and pull request conventions", digest="sha256:git-workflow"),
-    ]
 
 
 def built(skills=None, embedder=None):

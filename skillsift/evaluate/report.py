@@ -149,9 +149,8 @@ def _text_primary(result: EvalResult, add) -> None:
         add(row)
 
 
-def _text_mode_table(result: EvalResult, modes: list[str], add) -> None:
-    add("")
-    add(f"{'':<14}" + "".join(f"{m:<24}" for m in modes).rstrip())
+def _mode_table_cells(result: EvalResult, modes: list[str], *, missing: str, dash: str):
+    """(label, one cell per mode) for each metric some mode has: ``0.1234 (0.10-0.20)``."""
     for label, key, get in _metric_rows(result):
         values = [get(result.by_mode[m].metrics) for m in modes]
         if all(v is None for v in values):
@@ -159,13 +158,17 @@ def _text_mode_table(result: EvalResult, modes: list[str], add) -> None:
         cells = []
         for mode, value in zip(modes, values, strict=True):
             if value is None:
-                cells.append("-")
+                cells.append(missing)
                 continue
-            cell = f"{value:.4f}"
             ci = result.by_mode[mode].ci95.get(key) if key else None
-            if ci is not None:
-                cell += f" ({ci.low:.2f}-{ci.high:.2f})"
-            cells.append(cell)
+            cells.append(f"{value:.4f}" + (f" ({ci.low:.2f}{dash}{ci.high:.2f})" if ci is not None else ""))
+        yield label, cells
+
+
+def _text_mode_table(result: EvalResult, modes: list[str], add) -> None:
+    add("")
+    add(f"{'':<14}" + "".join(f"{m:<24}" for m in modes).rstrip())
+    for label, cells in _mode_table_cells(result, modes, missing="-", dash="-"):
         add((f"{label:<14}" + "".join(f"{c:<24}" for c in cells)).rstrip())
     if result.paired:
         add("")
@@ -327,17 +330,7 @@ def render_markdown(result: EvalResult) -> str:
     add("")
     add("| metric | " + " | ".join(modes) + " |")
     add("| --- |" + " ---: |" * len(modes))
-    for label, key, get in _metric_rows(result):
-        values = [get(result.by_mode[m].metrics) for m in modes]
-        if all(v is None for v in values):
-            continue
-        cells = []
-        for mode, value in zip(modes, values, strict=True):
-            if value is None:
-                cells.append("–")
-                continue
-            ci = result.by_mode[mode].ci95.get(key) if key else None
-            cells.append(f"{value:.4f}" + (f" ({ci.low:.2f}–{ci.high:.2f})" if ci is not None else ""))
+    for label, cells in _mode_table_cells(result, modes, missing="–", dash="–"):
         add(f"| {label} | " + " | ".join(cells) + " |")
     add("")
     add("_Intervals: 95% bootstrap, informational only (gates use the values)._")
