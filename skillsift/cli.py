@@ -62,6 +62,7 @@ def cli():
     \b
     Exit codes: 0 success; 1 the command could not run (bad input, config
     or usage); 2 a gate failed or a build finished with skipped skills.
+    validate and hook: 0 clean, 1 findings that fail, 2 usage or config.
     """
 
 
