@@ -43,8 +43,15 @@ class Ranker:
         self.query_timeout_s = timeout / 1000.0 if timeout else None
         self.query_cache = QueryCache()
         self._prepared = None
+        self._rows = None  # numpy view of _prepare(): each skill's row, STALE or MISSING
+        self._usable_all = None  # skill indexes with a usable vector (no scope filter)
+        self._usable_where = None  # skill index -> position in _usable_all, -1 without a vector
+        self._stale_all = None  # names of the stale skills (no scope filter)
+        self._by_skill = None  # name -> skill
+        self._screen = None  # PlainScreen of the index matrix
         self._centred_matrix = None  # blend: the index matrix centred on the catalog mean
-        self._name_order = None  # blend: each skill's position in name order (ties)
+        self._centred_screen = None  # blend: CentredScreen over it
+        self._name_order = None  # each skill's position in name order (ties)
         self._pool = None  # the worker thread that embeds queries under the timeout
         self._pool_lock = threading.Lock()
 
@@ -88,22 +95,26 @@ class Ranker:
         if mode not in MODES:
             raise ValueError(f"mode {mode!r} must be lexical, hybrid or vector")
         subset = self.scope(role=role, domain=domain, tags=tags, allow=allow, deny=deny)
-        lexical = self.lexical_hits(query, subset, explain=explain)
-        stopword_only = not lexical and not self.lexical.query_terms(query)
         if mode == "lexical":
-            hits = lexical
+            hits = self.lexical_hits(query, subset, explain=explain)
+            stopword_only = not hits and not self.lexical.query_terms(query)
             result = SearchResult(query=query, ranking="lexical", hits=tuple(hits), stopword_only=stopword_only)
         else:
+            lexical = LexicalList(self, query, subset, explain)
             result = self._search_vectors(query, mode, subset, lexical, explain=explain)
-            if stopword_only and not result.hits:
+            if not result.hits and lexical.empty() and not self.lexical.query_terms(query):
                 result = _replace(result, stopword_only=True)
         if limit is not None and len(result.hits) > limit:
             result = _replace(result, hits=result.hits[:limit])
         return result
 
-    def lexical_hits(self, query: str, subset=None, *, explain: bool = False) -> list[Hit]:
+    def lexical_hits(self, query: str, subset=None, *, explain: bool = False, limit: int | None = None) -> list[Hit]:
+        """The lexical ranking as hits (the first ``limit`` of it when given)."""
+        return self._lexical_hits_of(self.lexical.rank(query, subset, limit=limit), query, subset, explain)
+
+    def _lexical_hits_of(self, ranked, query: str, subset, explain: bool) -> list[Hit]:
         hits = []
-        for rank, (i, score) in enumerate(self.lexical.rank(query, subset), start=1):
+        for rank, (i, score) in enumerate(ranked, start=1):
             skill = self.skills[i]
             expl = self.lexical.explain(query, i, subset) if explain else None
             hits.append(Hit(name=skill.name, score=score, description=skill.description, domain=skill.domain,
@@ -147,28 +158,80 @@ class Ranker:
             self._centred_matrix = centre(self.index.matrix, rows)
         return self._centred_matrix
 
-    def _blend_sims(self, usable: list[int], qvec):
-        """Plain cosines of ``usable`` (in that order) and the centred ranking.
+    def _rows_array(self):
+        if self._rows is None:
+            import numpy as np
 
-        The ranking is ``(position in usable, centred similarity)`` best first, ties by
-        name, as :func:`cosine_list` orders plain cosines; both are clamped to [-1, 1].
-        """
+            self._rows = np.asarray(self._prepare(), dtype=np.intp)
+        return self._rows
+
+    def _usable(self, subset):
+        """Skill indexes in scope with a usable vector (numpy, scope order)."""
         import numpy as np
 
+        rows = self._rows_array()
+        if subset is None:
+            if self._usable_all is None:
+                self._usable_all = np.flatnonzero(rows >= 0)
+            return self._usable_all
+        scope = np.asarray(list(subset), dtype=np.intp)
+        return scope[rows[scope] >= 0]
+
+    def _positions_in(self, usable, subset):
+        """Skill index -> position in ``usable`` (-1 when absent), as an array."""
+        import numpy as np
+
+        if subset is None and self._usable_where is not None:
+            return self._usable_where
+        where = np.full(len(self.skills), -1, dtype=np.intp)
+        where[usable] = np.arange(len(usable))
+        if subset is None:
+            self._usable_where = where
+        return where
+
+    def _stale_names(self, subset) -> frozenset:
+        import numpy as np
+
+        rows = self._rows_array()
+        if subset is None:
+            if self._stale_all is None:
+                self._stale_all = frozenset(self.skills[i].name for i in np.flatnonzero(rows == STALE))
+            return self._stale_all
+        scope = np.asarray(list(subset), dtype=np.intp)
+        return frozenset(self.skills[i].name for i in scope[rows[scope] == STALE])
+
+    def _name_ranks(self):
+        """Each skill's position in name order: the tie-break of every vector ranking."""
         if self._name_order is None:
+            import numpy as np
+
             order = sorted(range(len(self.skills)), key=lambda i: self.skills[i].name)
             ranks = np.empty(len(order), dtype=np.int64)
             ranks[np.asarray(order, dtype=np.int64)] = np.arange(len(order))
             self._name_order = ranks
-        idx = np.asarray(usable, dtype=np.intp)
-        rows = np.asarray(self._prepare(), dtype=np.intp)[idx]
-        q = np.asarray(qvec, dtype=np.float64)
-        plain = self.index.matrix[rows].astype(np.float64) @ q
-        np.clip(plain, -1.0, 1.0, out=plain)
-        sims = self._centred()[rows].astype(np.float64) @ q
-        np.clip(sims, -1.0, 1.0, out=sims)
-        order = np.lexsort((self._name_order[idx], -sims))
-        return plain.tolist(), list(zip(order.tolist(), sims[order].tolist(), strict=True))
+        return self._name_order
+
+    def _plain(self):
+        if self._screen is None:
+            from .vector import PlainScreen
+
+            self._screen = PlainScreen(self.index.matrix)
+        return self._screen
+
+    def _centred_plain(self):
+        """The CentredScreen of the blend fusion (once per ranker)."""
+        if self._centred_screen is None:
+            from .centring import CENTRE_SHRINK
+            from .vector import CentredScreen
+
+            rows = sorted({row for row in self._prepare() if row >= 0})
+            self._centred_screen = CentredScreen(self.index.matrix, self._centred(), rows, CENTRE_SHRINK,
+                                                 self._plain().row_norm)
+        return self._centred_screen
+
+    def _names(self, skill_indexes) -> list[str]:
+        skills = self.skills
+        return [skills[i].name for i in skill_indexes.tolist()]
 
     def warm_queries(self, queries: Iterable[str]) -> int:
         """Embed the uncached ``queries`` in batches and cache them; returns how many were embedded.
@@ -258,74 +321,77 @@ class Ranker:
         return vec, True, (len(key.encode("utf-8")) + 2) // 3, ms
 
     def _search_vectors(self, query, mode, subset, lexical, *, explain=False) -> SearchResult:
+        import numpy as np
+
         from ..embed.base import EmbedError
-        from .fusion import blend, rrf, sort_fused, vector_only, weighted
+        from .fusion import rrf, sort_fused, vector_only, weighted
         from .pin import exact_pin
         from .rounding import SCORE_DIGITS, round_half_away
-        from .vector import cosine_list
 
         s = self.config.search
-        prep = self._prepare() if self.index is not None else None
-        scope = range(len(self.skills)) if subset is None else subset
-        stale = {self.skills[i].name for i in scope if prep is not None and prep[i] == STALE}
+        stale = self._stale_names(subset) if self.index is not None else frozenset()
 
         def fallback(reason, top_sim=0.0):
-            hits = tuple(_with_stale(h, stale) for h in lexical)
+            hits = tuple(_with_stale(h, stale) for h in lexical.all())
             return SearchResult(query=query, ranking="lexical", hits=hits, degraded=reason, top_sim=top_sim)
 
         if self.index is None:
             return fallback(NO_INDEX)
         if self.provider is None or isinstance(self.provider, BaseException):
             return fallback(getattr(self.provider, "reason", "provider_unavailable"))
-        usable = [i for i in scope if prep[i] >= 0]
-        if not usable:
+        usable = self._usable(subset)
+        if len(usable) == 0:
             return fallback(NO_INDEX)
         try:
             qvec, embedded, tokens, ms = self._embed(query)
         except EmbedError as exc:
             return fallback(exc.reason)
-        ids = [self.skills[i].name for i in usable]
-        if mode == "hybrid" and s.fusion == "blend":
-            plain, centred = self._blend_sims(usable, qvec)
-            scored = list(enumerate(plain))  # catalog order: blend needs the values, not their order
-        else:
-            scored = cosine_list(self.index.matrix, [prep[i] for i in usable], ids, qvec)
-        n_scope = len(scope) if subset is not None else len(self.skills)
-        covered = len(scored) == n_scope
-        top_sim = round_half_away(max(sim for _, sim in scored), SCORE_DIGITS) if scored else 0.0
+        # Exact similarities (reference §3.3), screened: see skillsift.ranker.vector.
+        rows = self._rows_array()[usable]
+        ties = self._name_ranks()[usable]
+        screen = self._plain()
+        products = screen.products(rows, qvec)
+        plain = screen.scores(rows, qvec, ties, products)
+        n_scope = len(subset) if subset is not None else len(self.skills)
+        covered = len(usable) == n_scope
         min_sim = s.vector_min_sim
-        dropped = 0
+        keep, dropped = None, 0
         if min_sim > 0:
-            kept = [(k, sim) for k, sim in scored if sim >= min_sim]
-            dropped = len(scored) - len(kept)
-            scored = kept
-        vector_ranked = [(ids[k], sim) for k, sim in scored]
-        lexical_ranked = [(h.name, h.score) for h in lexical]
+            keep = plain.at_least(min_sim)
+            dropped = len(usable) - int(np.count_nonzero(keep))
         cand = s.candidates
-        by_name = {h.name: h for h in lexical}
         pinned = None
-        if mode == "vector" or (s.fusion == "auto" and covered):
-            fused = vector_only(vector_ranked, candidates=cand)
-            ranking = "vector"
-            if mode == "hybrid":
-                pinned = exact_pin(query, [f.id for f in fused])
-        elif s.fusion == "blend":
-            surviving = {name for name, _ in vector_ranked}  # the threshold applies to plain cosines
-            ranked = [(ids[k], sim) for k, sim in centred if ids[k] in surviving]
-            fused = blend(lexical_ranked, ranked, s.weight_lexical, s.weight_vector, candidates=cand,
-                          cosines=dict(vector_ranked))
-            ranking = "hybrid"
-            pinned = exact_pin(query, [f.id for f in fused])
-        elif s.fusion == "weighted":
-            fused = weighted(lexical_ranked, vector_ranked, s.weight_lexical, s.weight_vector, candidates=cand)
+        top = None if mode == "hybrid" and s.fusion == "blend" else plain.top(cand, keep)
+        # the best similarity before the threshold: the first kept item when one is kept
+        best = plain.exact(top[:1])[0] if top is not None and len(top) else plain.highest()[1]
+        top_sim = round_half_away(float(best), SCORE_DIGITS)
+        if top is None:
+            fused = self._blend(plain, products, usable, subset, rows, ties, qvec, keep, lexical)
             ranking = "hybrid"
             pinned = exact_pin(query, [f.id for f in fused])
         else:
-            fused = rrf(lexical_ranked, vector_ranked, s.rrf_k, s.weight_lexical, s.weight_vector, candidates=cand)
-            ranking = "hybrid"
-            pinned = exact_pin(query, [f.id for f in fused])
+            vector_ranked = list(zip(self._names(usable[top]), plain.exact(top).tolist(), strict=True))
+            if mode == "vector" or (s.fusion == "auto" and covered):
+                fused = vector_only(vector_ranked, candidates=cand)
+                ranking = "vector"
+                if mode == "hybrid":
+                    pinned = exact_pin(query, [f.id for f in fused])
+            elif s.fusion == "weighted":
+                lexical_ranked = [(h.name, h.score) for h in lexical.top(cand)]  # what the cut keeps
+                fused = weighted(lexical_ranked, vector_ranked, s.weight_lexical, s.weight_vector, candidates=cand)
+                ranking = "hybrid"
+                pinned = exact_pin(query, [f.id for f in fused])
+            else:
+                lexical_ranked = [(h.name, h.score) for h in lexical.top(cand)]
+                fused = rrf(lexical_ranked, vector_ranked, s.rrf_k, s.weight_lexical, s.weight_vector,
+                            candidates=cand)
+                ranking = "hybrid"
+                pinned = exact_pin(query, [f.id for f in fused])
         fused = sort_fused(fused, pinned)
-        by_skill = {skill.name: skill for skill in self.skills}
+        if self._by_skill is None:
+            self._by_skill = {skill.name: skill for skill in self.skills}
+        by_skill = self._by_skill
+        by_name = {h.name: h for h in lexical.all()} if explain else {}
         hits = []
         for f in fused:
             skill = by_skill[f.id]
@@ -335,9 +401,10 @@ class Ranker:
                             vector_sim=f.vector_sim, stale_vector=f.id in stale,
                             explanation=lex.explanation if (explain and lex is not None) else None))
         abstained = min_sim > 0 and dropped > 0 and not hits
-        if mode == "vector" and not abstained:
+        if mode == "vector" and not abstained and not covered:  # covered: no skill in scope lacks a vector
+            prep = self._prepare()
             present = {h.name for h in hits}
-            for h in lexical:
+            for h in lexical.all():
                 i = self.catalog_position(h.name)
                 if h.name not in present and prep[i] < 0:
                     hits.append(Hit(name=h.name, score=0.0, description=h.description, domain=h.domain,
@@ -345,6 +412,60 @@ class Ranker:
                                     explanation=h.explanation))
         return SearchResult(query=query, ranking=ranking, hits=tuple(hits), abstained=abstained, top_sim=top_sim,
                             embedded=embedded, embed_tokens=tokens, embed_ms=ms)
+
+    def _blend(self, plain, products, usable, subset, rows, ties, qvec, keep, lexical):
+        """The blend fusion over centred similarities, from the exact values it needs.
+
+        :func:`~skillsift.ranker.fusion.blend` reads complete ranked lists; it gets the
+        first ``candidates`` of each list, then the items of the other list's candidates
+        further down (with their scores), and the least similar vector item (its
+        similarity is the floor of items without one).  The ranks it reports for the
+        items past the cut are then set to their positions in the complete lists.
+        """
+        from dataclasses import replace
+
+        import numpy as np
+
+        from .fusion import blend
+
+        s = self.config.search
+        cand = s.candidates
+        centred = self._centred_plain().scores(rows, products, qvec, ties)
+        top = centred.top(cand, keep)
+        lexical.ranking()  # one lexical scoring: the candidates and the ranks past the cut come from it
+        lex_top = lexical.top(cand)
+        survivors = len(usable) if keep is None else int(np.count_nonzero(keep))
+        chosen = top.tolist()
+        extras: list[int] = []  # lexical candidates past the vector cut
+        if survivors > len(chosen):  # the complete vector list goes on past the cut
+            where = self._positions_in(usable, subset)
+            seen = set(chosen)
+            for h in lex_top:
+                p = int(where[self.catalog_position(h.name)])
+                if p >= 0 and (keep is None or keep[p]) and p not in seen:
+                    extras.append(p)
+                    seen.add(p)
+            floor = centred.lowest(keep)[0]
+            chosen += extras + ([floor] if floor not in seen else [])
+        positions = np.asarray(chosen, dtype=np.intp)
+        names = self._names(usable[positions])
+        vector = list(zip(names, centred.exact(positions).tolist(), strict=True))
+        cosines = dict(zip(names, plain.exact(positions).tolist(), strict=True))
+        lexical_ranked = [(h.name, h.score) for h in lex_top]
+        lex_ranks = {}
+        if len(lex_top) == cand:  # the lexical list may go on past the cut: the vector candidates there
+            lex_ranks = lexical.positions_of(usable[top].tolist(), after=cand)
+            lexical_ranked += [(self.skills[i].name, score) for i, (_rank, score) in lex_ranks.items()]
+        fused = blend(lexical_ranked, vector, s.weight_lexical, s.weight_vector, candidates=cand, cosines=cosines)
+        vec_ranks = {}
+        if extras:
+            vec_ranks = dict(zip(self._names(usable[extras]), centred.ranks(extras, keep).tolist(), strict=True))
+        lex_ranks = {self.skills[i].name: rank for i, (rank, _score) in lex_ranks.items()}
+        if vec_ranks or lex_ranks:
+            fused = [replace(f, vector_rank=vec_ranks.get(f.id, f.vector_rank),
+                             lexical_rank=lex_ranks.get(f.id, f.lexical_rank))
+                     if f.id in vec_ranks or f.id in lex_ranks else f for f in fused]
+        return fused
 
     def catalog_position(self, name: str) -> int:
         if not hasattr(self, "_positions"):
@@ -371,3 +492,53 @@ def _replace(result: SearchResult, **changes) -> SearchResult:
     from dataclasses import replace
 
     return replace(result, **changes)
+
+
+class LexicalList:
+    """The lexical ranking a non-lexical search reads, computed only as far as it is read.
+
+    ``all()`` is every hit (what a degraded search returns); ``top(k)`` the first ``k``
+    (what RRF and weighted fusion keep), without building hits for the rest.
+    """
+
+    def __init__(self, ranker: Ranker, query: str, subset, explain: bool):
+        self.ranker, self.query, self.subset, self.explain = ranker, query, subset, explain
+        self._all: list[Hit] | None = None
+        self._top: list[Hit] = []
+        self._top_k = 0
+        self._ranking = None
+
+    def all(self) -> list[Hit]:
+        if self._all is None:
+            self._all = self.ranker.lexical_hits(self.query, self.subset, explain=self.explain)
+        return self._all
+
+    def top(self, k: int) -> list[Hit]:
+        if self._all is not None:
+            return self._all[:k]
+        if k > self._top_k:
+            if self._ranking is not None:
+                ranked = self._ranking[:k]
+            else:
+                ranked = self.ranker.lexical.rank(self.query, self.subset, limit=k)
+            self._top = self.ranker._lexical_hits_of(ranked, self.query, self.subset, self.explain)
+            self._top_k = k
+        return self._top[:k]
+
+    def empty(self) -> bool:
+        return not self.top(1)
+
+    def ranking(self) -> list[tuple[int, float]]:
+        """The complete ranking as ``(skill index, score)``, best first."""
+        if self._ranking is None:
+            self._ranking = self.ranker.lexical.rank(self.query, self.subset)
+        return self._ranking
+
+    def positions_of(self, skill_indexes, *, after: int = 0) -> dict[int, tuple[int, float]]:
+        """``{skill index: (1-based lexical rank, score)}`` for those ranked past position ``after``."""
+        wanted = set(skill_indexes)
+        if not wanted:
+            return {}
+        ranking = self.ranking()
+        return {i: (rank, score) for rank, (i, score) in enumerate(ranking[after:], start=after + 1)
+                if i in wanted}

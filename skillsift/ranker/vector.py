@@ -1,4 +1,40 @@
-"""Vector scoring and query-embedding helpers (pure apart from the provider call)."""
+"""Vector scoring and query-embedding helpers (pure apart from the provider call).
+
+**Exact similarity.**  The reference scores a skill with the dot product of its stored
+float32 vector and the float32 query, each product taken in float64 (exact: 24-bit
+significands multiply into 48 bits) and summed left to right in float64, clamped to
+[-1, 1].  :func:`exact_dots` computes exactly that (``cumsum`` is a sequential sum), so a
+row's similarity never depends on which other rows were scored with it (a BLAS float64
+product does: its blocking changes the last bit with the row's position).
+
+**Screening.**  Computing it for 100k rows per query would cost a float64 copy of the
+matrix.  Instead one float32 matrix-vector product scores every row, and only the rows
+whose exact value could matter are recomputed exactly.  For unit vectors the float32 dot
+product of ``d`` components, in any summation order and with or without fused
+multiply-add, is within ``gamma(d, 2**-24) * |a| * |q|`` of the real dot product, and the
+sequential float64 sum within ``gamma(d, 2**-53) * |a| * |q|`` (Higham, *Accuracy and
+Stability of Numerical Algorithms*, §3.1; ``gamma(n, u) = n*u / (1 - n*u)``).  So with
+``|a| <= row_norm`` (the largest stored row norm, about 1) the two differ by at most
+:func:`dot_error_factor` ``* row_norm * |q|``: 2.3e-5 for 384 dimensions.  The margin used
+is twice that plus 1e-12, which also covers the float64 arithmetic on the bounds
+themselves and float32 underflow.  Clamping moves both values by at most their distance.
+
+:class:`ScreenedScores` then answers what the ranking needs from values known within a
+margin: the first ``k`` by (exact value desc, name asc), the maximum and minimum, the
+rows at or above a threshold and a row's position in the complete order, each time
+recomputing exactly only the rows whose interval ``[approx - margin, approx + margin]``
+reaches the decision point.  The results equal those of sorting the exact values.  A
+position deep in the order (``blend`` reports it for lexical candidates) can have a
+crowded interval; those rows are first compared with a float64 BLAS product
+(:func:`blas_dots`, within :func:`fine_margin` of the exact value, about 1e-13), and only
+the ones it cannot separate are summed sequentially.
+
+Centred similarities (``blend``) are screened from the same float32 products:
+:class:`CentredScreen` writes each centred row as ``(row - shift) / norm`` plus a
+residual whose norm is measured once per ranker, so its margin is a proven bound however
+the centred matrix was computed; the exact value is the sequential dot product with the
+stored centred row.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +43,17 @@ from collections import OrderedDict
 
 QUERY_CAP_BYTES = 2048
 QUERY_CACHE_SIZE = 256
+
+F32_UNIT = 2.0**-24  # unit roundoff of float32
+F64_UNIT = 2.0**-53  # unit roundoff of float64
+SAFETY = 2.0  # the margin is this multiple of the proven error bound (plus ABS_SLACK)
+ABS_SLACK = 1e-12
+EXACT_CHUNK_ROWS = 4096  # rows per float64 block in exact_dots
+DEGENERATE = 1e300  # margin base of a centred row whose model has no direction (always recomputed)
+MIN_CENTRED_NORM = 1e-6
+WIDE_INTERVAL = 2e-3  # ScreenedScores.ranks looks up items with wider intervals one by one
+FINE_MIN_ITEMS = 32  # below this many items a band is computed exactly at once
+EXACT_ALL_AT_ONCE = 96  # ScreenedScores of at most this many items compute them all on first need
 
 
 def cap_query(text: str, limit: int = QUERY_CAP_BYTES) -> str:
@@ -28,22 +75,384 @@ def normalise_query(vec):
     return (v.astype(np.float32) * np.float32(1.0 / math.sqrt(ss))).astype(np.float32)
 
 
-def cosine_list(matrix, rows, ids, query_vec) -> list[tuple[int, float]]:
-    """Score items by dot product with the query, clamped to [-1, 1].
+# -- exact similarities and error bounds ------------------------------------------------------------
 
-    ``rows[i]`` is the matrix row of item ``i`` (items without a usable vector are not
-    passed); returns (item position in ``rows``, similarity) sorted by similarity
-    desc, then id asc.  One matrix-vector product over the selected rows.
+
+def gamma(n: int, unit: float) -> float:
+    """Higham's ``gamma_n = n*u / (1 - n*u)``: the relative error bound of ``n`` rounded operations."""
+    if n * unit >= 1:
+        raise ValueError(f"{n} operations exceed the precision of unit roundoff {unit}")
+    return n * unit / (1 - n * unit)
+
+
+def dot_error_factor(dims: int) -> float:
+    """Bound of |float32 dot product - sequential float64 one| per unit of ``|a| * |q|``."""
+    return gamma(dims, F32_UNIT) + gamma(dims, F64_UNIT)
+
+
+def exact_dots(matrix, rows, query):
+    """The reference's similarities of ``matrix[rows]`` with the float32 ``query``, clamped.
+
+    Products of float32 components in float64, summed left to right; float64 array in the
+    order of ``rows``.  Works in blocks, so no float64 copy of the matrix is made.
     """
     import numpy as np
 
+    q = np.asarray(query, dtype=np.float32).astype(np.float64)
+    rows = np.asarray(rows, dtype=np.intp)
+    out = np.zeros(len(rows), dtype=np.float64)
+    if q.size == 0:
+        return out
+    for start in range(0, len(rows), EXACT_CHUNK_ROWS):
+        block = matrix[rows[start:start + EXACT_CHUNK_ROWS]].astype(np.float64)
+        block *= q
+        out[start:start + len(block)] = np.cumsum(block, axis=1)[:, -1]
+    np.clip(out, -1.0, 1.0, out=out)
+    return out
+
+
+def blas_dots(matrix, rows, query):
+    """float64 dot products of ``matrix[rows]`` with the float32 ``query`` in BLAS order, clamped.
+
+    Within :func:`fine_margin` of :func:`exact_dots` (both sum exact products in float64,
+    in different orders), and several times faster.
+    """
+    import numpy as np
+
+    q = np.asarray(query, dtype=np.float32).astype(np.float64)
+    out = matrix[np.asarray(rows, dtype=np.intp)].astype(np.float64) @ q
+    np.clip(out, -1.0, 1.0, out=out)
+    return out
+
+
+def fine_margin(dims: int, row_norm: float, query_norm: float) -> float:
+    """Bound of |blas_dots - exact_dots|: two float64 sums of the same exact products."""
+    return SAFETY * 2 * gamma(dims, F64_UNIT) * row_norm * query_norm + ABS_SLACK if dims else ABS_SLACK
+
+
+def max_row_norm(matrix, *, chunk_rows: int = 8192) -> float:
+    """An upper bound of the largest row norm of ``matrix`` (0 for no rows)."""
+    import numpy as np
+
+    best = 0.0
+    for start in range(0, matrix.shape[0], chunk_rows):
+        block = np.asarray(matrix[start:start + chunk_rows], dtype=np.float64)
+        if block.size:
+            best = max(best, float(np.einsum("ij,ij->i", block, block).max()))
+    return math.sqrt(best) * (1 + 1e-9)
+
+
+def cosine_list(matrix, rows, ids, query_vec) -> list[tuple[int, float]]:
+    """Score items by their exact similarity with the query (see :func:`exact_dots`).
+
+    ``rows[i]`` is the matrix row of item ``i`` (items without a usable vector are not
+    passed); returns (item position in ``rows``, similarity) for every item, sorted by
+    similarity desc, then id asc.  The ranker does not use this (it screens, see
+    :class:`ScreenedScores`); it is the plain definition, for small inputs.
+    """
     if len(rows) == 0:
         return []
-    sub = matrix[np.asarray(rows, dtype=np.intp)]
-    sims = sub.astype(np.float64) @ np.asarray(query_vec, dtype=np.float64)
-    np.clip(sims, -1.0, 1.0, out=sims)
+    sims = exact_dots(matrix, rows, query_vec).tolist()
     order = sorted(range(len(rows)), key=lambda k: (-sims[k], ids[k]))
-    return [(k, float(sims[k])) for k in order]
+    return [(k, sims[k]) for k in order]
+
+
+# -- values known within a margin ---------------------------------------------------------------------
+
+
+class ScreenedScores:
+    """Exact scores of ``n`` items, each known beforehand to lie within ``margin`` of ``approx``.
+
+    ``approx``: float64 array; ``margin``: a number or a float64 array (per item);
+    ``exact(positions)``: the exact values of those items (float64 array);
+    ``tie_rank``: int array, the smaller wins an exact tie (the name order).  Exact values
+    are computed on demand and remembered.  ``keep`` arguments are boolean masks that
+    restrict a question to some items (None: all).  ``fine(positions)``, when given,
+    returns values within ``fine_margin`` of the exact ones more cheaply (a float64 BLAS
+    product); :meth:`ranks` uses it to settle most comparisons of a crowded band.
+    """
+
+    def __init__(self, approx, margin, exact, tie_rank, *, fine=None, fine_margin: float = 0.0):
+        import numpy as np
+
+        self.approx = np.asarray(approx, dtype=np.float64)
+        self.margin = margin
+        self.lo = self.approx - margin
+        self.hi = self.approx + margin
+        self._exact_fn = exact
+        self._fine_fn = fine  # optional cheaper values within fine_margin of the exact ones
+        self.fine_margin = fine_margin
+        self.tie_rank = np.asarray(tie_rank)
+        self._known = np.full(len(self.approx), np.nan)
+        self.exact_count = 0  # how many items were computed exactly (for tests and benchmarks)
+
+    def __len__(self) -> int:
+        return len(self.approx)
+
+    def exact(self, positions):
+        """Exact values of ``positions`` (int array), computing the unknown ones."""
+        import numpy as np
+
+        positions = np.asarray(positions, dtype=np.intp)
+        if self.exact_count == len(self._known):
+            return self._known[positions]
+        if len(self._known) <= EXACT_ALL_AT_ONCE:  # a small catalog: one call for every item
+            self._known[:] = self._exact_fn(np.arange(len(self._known)))
+            self.exact_count = len(self._known)
+            return self._known[positions]
+        missing = positions[np.isnan(self._known[positions])]
+        if len(missing):
+            missing = np.unique(missing)
+            self._known[missing] = self._exact_fn(missing)
+            self.exact_count += len(missing)
+        return self._known[positions]
+
+    def _members(self, keep):
+        import numpy as np
+
+        return np.arange(len(self.approx)) if keep is None else np.flatnonzero(keep)
+
+    def order(self, positions):
+        """``positions`` sorted by exact value desc, then tie rank asc."""
+        import numpy as np
+
+        positions = np.asarray(positions, dtype=np.intp)
+        values = self.exact(positions)
+        return positions[np.lexsort((self.tie_rank[positions], -values))]
+
+    def top(self, k: int, keep=None):
+        """The first ``k`` kept items in exact order (fewer when fewer are kept).
+
+        At least ``k`` items have an exact value >= L, the k-th largest lower bound, so an
+        item whose upper bound is below L ranks after all of them: only items with
+        ``hi >= L`` are computed and sorted.
+        """
+        import numpy as np
+
+        members = self._members(keep)
+        if k <= 0 or len(members) == 0:
+            return members[:0]
+        if len(members) > max(k, EXACT_ALL_AT_ONCE):
+            lo = self.lo[members]
+            cut = lo.max() if k == 1 else np.partition(lo, len(lo) - k)[len(lo) - k]
+            members = members[self.hi[members] >= cut]
+        return self.order(members)[:k]
+
+    def highest(self, keep=None) -> tuple[int, float]:
+        """(position, exact value) of the best kept item (ties: the smallest tie rank)."""
+        top = self.top(1, keep)
+        if len(top) == 0:
+            raise ValueError("no item to take the maximum of")
+        return int(top[0]), float(self.exact(top)[0])
+
+    def lowest(self, keep=None) -> tuple[int, float]:
+        """(position, exact value) of the least kept item (ties: the largest tie rank)."""
+        import numpy as np
+
+        members = self._members(keep)
+        if len(members) == 0:
+            raise ValueError("no item to take the minimum of")
+        members = members[self.lo[members] <= self.hi[members].min()]
+        last = self.order(members)[-1]
+        return int(last), float(self.exact(np.asarray([last]))[0])
+
+    def at_least(self, threshold: float):
+        """Boolean mask of the items whose exact value is >= ``threshold``."""
+        import numpy as np
+
+        kept = self.lo >= threshold
+        unsure = np.flatnonzero(~kept & (self.hi >= threshold))
+        if len(unsure):
+            kept[unsure] = self.exact(unsure) >= threshold
+        return kept
+
+    def ranks(self, positions, keep=None):
+        """1-based positions of ``positions`` (kept items) in the complete exact order of the kept items.
+
+        An item y is certainly ahead of x when ``lo[y] > exact[x]`` and certainly behind
+        when ``hi[y] < exact[x]``; sorted bounds count both.  The items whose interval
+        contains ``exact[x]`` (the band) are compared one by one: by their fine values
+        when that settles it, else by their exact values.  A narrow item of the band has
+        ``lo`` within the widest narrow interval below ``exact[x]``, so the band is a
+        slice of the items sorted by ``lo``, plus the few wide items.
+        """
+        import numpy as np
+
+        positions = np.asarray(positions, dtype=np.intp)
+        if len(positions) == 0:
+            return np.zeros(0, dtype=np.int64)
+        members = self._members(keep)
+        if keep is not None and not np.all(keep[positions]):
+            raise ValueError("ranks are asked for items that are not kept")
+        values = self.exact(positions)
+        lo, hi = self.lo[members], self.hi[members]
+        by_lo = np.argsort(lo)
+        lo_sorted = lo[by_lo]
+        n = len(members)
+        ahead = n - np.searchsorted(lo_sorted, values, side="right")  # lo > value
+        band = (n - np.searchsorted(np.sort(hi), values, side="left")) - ahead  # lo <= value <= hi
+        out = (ahead + 1).astype(np.int64)
+        crowded = np.flatnonzero(band > 1)  # more than the item itself
+        if len(crowded) == 0:
+            return out
+        width = hi - lo
+        wide = width > WIDE_INTERVAL
+        span = float(width[~wide].max()) * (1 + 1e-9) + 1e-15 if not wide.all() else 0.0
+        wide_members = members[wide]
+        bands = []
+        for j in crowded:
+            value = values[j]
+            start = np.searchsorted(lo_sorted, value - span, side="left")
+            stop = np.searchsorted(lo_sorted, value, side="right")
+            near = members[by_lo[start:stop]]
+            near = near[self.hi[near] >= value]
+            if len(wide_members):
+                w = wide_members[(self.lo[wide_members] <= value) & (self.hi[wide_members] >= value)]
+                near = np.union1d(near, w)
+            bands.append(near[near != positions[j]])
+        settle = self._settler(np.unique(np.concatenate(bands)), values[crowded])
+        for j, near in zip(crowded, bands, strict=True):
+            out[j] += settle(near, values[j], self.tie_rank[positions[j]])
+        return out
+
+    def _settler(self, items, values):
+        """``count(near, value, tie)``: how many of ``near`` (a subset of ``items``) come first.
+
+        The fine values of all ``items`` are computed at once; the exact values only of
+        those whose fine interval holds one of ``values``.
+        """
+        import numpy as np
+
+        fine = None
+        if self._fine_fn is not None and len(items) > FINE_MIN_ITEMS:
+            fine = self._fine_fn(items)
+            lo, hi = fine - self.fine_margin, fine + self.fine_margin
+            ordered = np.sort(values)
+            undecided = np.searchsorted(ordered, lo, side="left") < np.searchsorted(ordered, hi, side="right")
+            self.exact(items[undecided])
+        else:
+            self.exact(items)
+
+        def count(near, value, tie) -> int:
+            if len(near) == 0:
+                return 0
+            if fine is not None:
+                f = fine[np.searchsorted(items, near)]
+                ahead = f - self.fine_margin > value
+                unsure = ~ahead & (f + self.fine_margin >= value)
+                near, total = near[unsure], int(np.count_nonzero(ahead))
+            else:
+                total = 0
+            ev = self.exact(near)
+            return total + int(np.count_nonzero((ev > value) | ((ev == value) & (self.tie_rank[near] < tie))))
+
+        return count
+
+
+# -- the two screens ----------------------------------------------------------------------------------
+
+
+def _query_parts(query):
+    import numpy as np
+
+    q32 = np.ascontiguousarray(query, dtype=np.float32)
+    q64 = q32.astype(np.float64)
+    return q32, q64, math.sqrt(float(q64 @ q64)) * (1 + 1e-9)
+
+
+class PlainScreen:
+    """Exact cosines of an index matrix, screened by one float32 product per query."""
+
+    def __init__(self, matrix):
+        self.matrix = matrix
+        self.row_norm = max_row_norm(matrix)
+        self.factor = dot_error_factor(matrix.shape[1]) if matrix.shape[1] else 0.0
+
+    def products(self, rows, query):
+        """float32 ``matrix[rows] @ query``: over the whole matrix, or over the rows when few."""
+        import numpy as np
+
+        q32 = np.ascontiguousarray(query, dtype=np.float32)
+        rows = np.asarray(rows, dtype=np.intp)
+        if 4 * len(rows) < self.matrix.shape[0]:
+            return self.matrix[rows] @ q32
+        return (self.matrix @ q32)[rows]
+
+    def scores(self, rows, query, tie_rank, products=None) -> ScreenedScores:
+        """Similarities of ``matrix[rows]`` (positions = positions in ``rows``)."""
+        import numpy as np
+
+        rows = np.asarray(rows, dtype=np.intp)
+        q32, _q64, qnorm = _query_parts(query)
+        if products is None:
+            products = self.products(rows, q32)
+        approx = np.clip(products.astype(np.float64), -1.0, 1.0)
+        margin = SAFETY * self.factor * self.row_norm * qnorm + ABS_SLACK
+        matrix = self.matrix
+        return ScreenedScores(approx, margin, lambda p: exact_dots(matrix, rows[p], q32), tie_rank,
+                              fine=lambda p: blas_dots(matrix, rows[p], q32),
+                              fine_margin=fine_margin(matrix.shape[1], self.row_norm, qnorm))
+
+
+class CentredScreen:
+    """Exact similarities with a centred matrix, screened from the plain float32 products.
+
+    Per row, once: ``shift`` = ``alpha`` times the mean of the catalog's rows (the centring
+    of :mod:`skillsift.ranker.centring`), ``inv`` = 1 / |row - shift| and the residual
+    ``r`` = |centred row - (row - shift) * inv| (float64, measured).  Per query the
+    screening value is ``(product - shift . q) * inv`` and its proven distance to the exact
+    value is at most ``|q| * (inv * row_norm * (g32 + g64 + 16 u64) + r + 2 g64 + 4 u64)``
+    (the float32 product's error scaled by ``inv``, the residual's contribution and the
+    float64 sums), doubled for safety.  Whatever the centring did, a row that the model
+    does not describe just gets a large margin and is computed exactly.
+    """
+
+    def __init__(self, matrix, centred, catalog_rows, shrink: float, row_norm: float, *, chunk_rows: int = 8192):
+        import numpy as np
+
+        self.centred = centred
+        self.centred_norm = max_row_norm(centred)
+        n, dims = matrix.shape
+        catalog_rows = np.asarray(catalog_rows, dtype=np.intp)
+        total = np.zeros(dims, dtype=np.float64)
+        for start in range(0, len(catalog_rows), chunk_rows):
+            total += matrix[catalog_rows[start:start + chunk_rows]].astype(np.float64).sum(axis=0)
+        count = len(catalog_rows)
+        alpha = count / (count + shrink) if count else 0.0
+        self.shift = total / count * alpha if count else total
+        self.inv = np.zeros(n, dtype=np.float64)
+        base = np.full(n, DEGENERATE, dtype=np.float64)
+        g = gamma(dims, F32_UNIT) + gamma(dims, F64_UNIT) + 16 * F64_UNIT if dims else 0.0
+        g64 = gamma(dims, F64_UNIT) if dims else 0.0
+        for start in range(0, n, chunk_rows):
+            stop = min(n, start + chunk_rows)
+            diff = matrix[start:stop].astype(np.float64) - self.shift
+            norms = np.sqrt(np.einsum("ij,ij->i", diff, diff))
+            ok = norms >= MIN_CENTRED_NORM
+            inv = np.zeros(len(norms))
+            inv[ok] = 1.0 / norms[ok]
+            diff *= inv[:, None]
+            residual = centred[start:stop].astype(np.float64) - diff
+            r = np.sqrt(np.einsum("ij,ij->i", residual, residual))
+            bound = SAFETY * (inv * row_norm * g + r * (1 + 1e-9) + 2 * g64 + 4 * F64_UNIT)
+            self.inv[start:stop] = inv
+            base[start:stop] = np.where(ok, bound, DEGENERATE)
+        self.base = base
+
+    def scores(self, rows, products, query, tie_rank) -> ScreenedScores:
+        """Centred similarities of ``rows`` from their float32 plain ``products`` with ``query``."""
+        import numpy as np
+
+        rows = np.asarray(rows, dtype=np.intp)
+        q32, q64, qnorm = _query_parts(query)
+        shifted = float(self.shift @ q64)
+        approx = (products.astype(np.float64) - shifted) * self.inv[rows]
+        np.clip(approx, -1.0, 1.0, out=approx)
+        margin = self.base[rows] * qnorm + ABS_SLACK
+        centred = self.centred
+        return ScreenedScores(approx, margin, lambda p: exact_dots(centred, rows[p], q32), tie_rank,
+                              fine=lambda p: blas_dots(centred, rows[p], q32),
+                              fine_margin=fine_margin(centred.shape[1], self.centred_norm, qnorm))
 
 
 class QueryCache:

@@ -1,0 +1,473 @@
+"""Screened vector ranking: the same results as scoring every skill exactly, at any catalog size.
+
+The oracle below is the ranker's previous vector path: every usable skill scored with a
+float64 product, a full Python sort, the threshold and the fusion over complete lists.
+``dots="blas"`` is that code exactly (numpy's float64 matrix-vector product);
+``dots="sequential"`` sums each row left to right, which is the reference's definition and
+what :func:`skillsift.ranker.vector.exact_dots` computes.  The two differ in the last bit
+of some similarities (BLAS blocking depends on the row's position), so tests that put a
+threshold exactly on a similarity, or rank identical vectors, compare with the sequential
+oracle; the others compare with the BLAS one.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from skillsift.catalog import catalog_from_skills
+from skillsift.config import Config, SearchConfig
+from skillsift.embedtext import embedded_text, text_digest
+from skillsift.index.manifest import ManifestItem
+from skillsift.index.store import new_index
+from skillsift.ranker.centring import CENTRE_SHRINK, centre
+from skillsift.ranker.result import Hit, SearchResult
+from skillsift.ranker.search import NO_INDEX, STALE, Ranker, _with_stale
+from skillsift.ranker.vector import (
+    CentredScreen,
+    PlainScreen,
+    ScreenedScores,
+    cosine_list,
+    dot_error_factor,
+    exact_dots,
+    max_row_norm,
+)
+from skillsift.skill import Skill
+
+VOCAB = ("deploy", "refund", "review", "schema", "invoice", "incident", "rollback", "audit", "cache", "token",
+         "migrate", "release", "payment", "alert", "docs")
+
+
+# -- the oracle -------------------------------------------------------------------------------------
+
+
+def _dots(matrix_rows: np.ndarray, q: np.ndarray, how: str) -> np.ndarray:
+    a = matrix_rows.astype(np.float64)
+    q64 = np.asarray(q, dtype=np.float64)
+    if how == "blas":
+        return a @ q64
+    return np.cumsum(a * q64, axis=1)[:, -1] if len(a) else np.zeros(0)
+
+
+class OracleRanker(Ranker):
+    """The previous implementation: every usable skill scored and sorted, complete lists fused."""
+
+    dots = "sequential"
+
+    def _search_vectors(self, query, mode, subset, lexical, *, explain=False) -> SearchResult:
+        from skillsift.embed.base import EmbedError
+        from skillsift.ranker.fusion import blend, rrf, sort_fused, vector_only, weighted
+        from skillsift.ranker.pin import exact_pin
+        from skillsift.ranker.rounding import SCORE_DIGITS, round_half_away
+
+        lexical = lexical.all()  # the complete lexical hit list, as the previous code received it
+        s = self.config.search
+        prep = self._prepare() if self.index is not None else None
+        scope = range(len(self.skills)) if subset is None else subset
+        stale = {self.skills[i].name for i in scope if prep is not None and prep[i] == STALE}
+
+        def fallback(reason, top_sim=0.0):
+            hits = tuple(_with_stale(h, stale) for h in lexical)
+            return SearchResult(query=query, ranking="lexical", hits=hits, degraded=reason, top_sim=top_sim)
+
+        if self.index is None:
+            return fallback(NO_INDEX)
+        if self.provider is None or isinstance(self.provider, BaseException):
+            return fallback(getattr(self.provider, "reason", "provider_unavailable"))
+        usable = [i for i in scope if prep[i] >= 0]
+        if not usable:
+            return fallback(NO_INDEX)
+        try:
+            qvec, embedded, tokens, ms = self._embed(query)
+        except EmbedError as exc:
+            return fallback(exc.reason)
+        ids = [self.skills[i].name for i in usable]
+        rows = [prep[i] for i in usable]
+        plain = np.clip(_dots(self.index.matrix[rows], qvec, self.dots), -1.0, 1.0)
+        if mode == "hybrid" and s.fusion == "blend":
+            sims = np.clip(_dots(self._centred()[rows], qvec, self.dots), -1.0, 1.0)
+            order = sorted(range(len(rows)), key=lambda k: (-sims[k], ids[k]))
+            centred = [(k, float(sims[k])) for k in order]
+            scored = [(k, float(plain[k])) for k in range(len(rows))]
+        else:
+            scored = sorted(((k, float(plain[k])) for k in range(len(rows))), key=lambda t: (-t[1], ids[t[0]]))
+        covered = len(scored) == (len(scope) if subset is not None else len(self.skills))
+        top_sim = round_half_away(max(sim for _, sim in scored), SCORE_DIGITS) if scored else 0.0
+        min_sim = s.vector_min_sim
+        dropped = 0
+        if min_sim > 0:
+            kept = [(k, sim) for k, sim in scored if sim >= min_sim]
+            dropped = len(scored) - len(kept)
+            scored = kept
+        vector_ranked = [(ids[k], sim) for k, sim in scored]
+        lexical_ranked = [(h.name, h.score) for h in lexical]
+        cand = s.candidates
+        by_name = {h.name: h for h in lexical}
+        pinned = None
+        if mode == "vector" or (s.fusion == "auto" and covered):
+            fused = vector_only(vector_ranked, candidates=cand)
+            ranking = "vector"
+            if mode == "hybrid":
+                pinned = exact_pin(query, [f.id for f in fused])
+        elif s.fusion == "blend":
+            surviving = {name for name, _ in vector_ranked}
+            ranked = [(ids[k], sim) for k, sim in centred if ids[k] in surviving]
+            fused = blend(lexical_ranked, ranked, s.weight_lexical, s.weight_vector, candidates=cand,
+                          cosines=dict(vector_ranked))
+            ranking = "hybrid"
+            pinned = exact_pin(query, [f.id for f in fused])
+        elif s.fusion == "weighted":
+            fused = weighted(lexical_ranked, vector_ranked, s.weight_lexical, s.weight_vector, candidates=cand)
+            ranking = "hybrid"
+            pinned = exact_pin(query, [f.id for f in fused])
+        else:
+            fused = rrf(lexical_ranked, vector_ranked, s.rrf_k, s.weight_lexical, s.weight_vector, candidates=cand)
+            ranking = "hybrid"
+            pinned = exact_pin(query, [f.id for f in fused])
+        fused = sort_fused(fused, pinned)
+        by_skill = {skill.name: skill for skill in self.skills}
+        hits = []
+        for f in fused:
+            skill = by_skill[f.id]
+            lex = by_name.get(f.id)
+            hits.append(Hit(name=f.id, score=f.score, description=skill.description, domain=skill.domain,
+                            digest=skill.digest, lexical_rank=f.lexical_rank, vector_rank=f.vector_rank,
+                            vector_sim=f.vector_sim, stale_vector=f.id in stale,
+                            explanation=lex.explanation if (explain and lex is not None) else None))
+        abstained = min_sim > 0 and dropped > 0 and not hits
+        if mode == "vector" and not abstained:
+            present = {h.name for h in hits}
+            for h in lexical:
+                i = self.catalog_position(h.name)
+                if h.name not in present and prep[i] < 0:
+                    hits.append(Hit(name=h.name, score=0.0, description=h.description, domain=h.domain,
+                                    digest=h.digest, lexical_rank=h.lexical_rank, stale_vector=h.name in stale,
+                                    explanation=h.explanation))
+        return SearchResult(query=query, ranking=ranking, hits=tuple(hits), abstained=abstained, top_sim=top_sim,
+                            embedded=embedded, embed_tokens=tokens, embed_ms=ms)
+
+
+class BlasOracle(OracleRanker):
+    dots = "blas"
+
+
+# -- random worlds ----------------------------------------------------------------------------------
+
+
+class Vectors:
+    """A provider answering with vectors chosen beforehand (text -> vector)."""
+
+    fingerprint = "test@fixed"
+    model = "fixed"
+    networked = False
+    external = False
+    max_batch = 64
+
+    def __init__(self, table, dims):
+        self.table = table
+        self.dims = dims
+
+    def embed(self, texts):
+        return np.vstack([self.table[t] for t in texts]).astype(np.float32)
+
+
+def _unit(rng, n, dims):
+    v = rng.standard_normal((n, dims))
+    return (v / np.linalg.norm(v, axis=1, keepdims=True)).astype(np.float32)
+
+
+def make_world(seed, *, n=240, dims=384, dtype="float32", duplicates=0, stale=0, missing=0, orphans=0,
+               shared=0.0, queries=8):
+    """A catalog, an index over it and query vectors; all from ``seed``.
+
+    ``duplicates`` skills copy the vector of skill 0 (exact ties); ``shared`` adds a common
+    direction to every vector (as sentence embeddings have, which centring removes);
+    ``stale`` skills change their text after indexing, ``missing`` skills are not indexed,
+    ``orphans`` index rows belong to no skill.  Queries: random directions, noisy copies
+    of skill vectors, and one exact copy of skill 0's stored vector (similarity 1, clamped).
+    """
+    rng = np.random.default_rng(seed)
+    pyrng = random.Random(seed)
+    names = [f"{pyrng.choice(VOCAB)}-{i:04d}-{pyrng.randrange(10**6):06d}" for i in range(n)]
+    pyrng.shuffle(names)  # catalog order, row order and name order all differ
+    skills = [Skill(name, " ".join(pyrng.choice(VOCAB) for _ in range(pyrng.randint(2, 7))),
+                    keywords=(pyrng.choice(VOCAB),), digest=f"sha256:{name}") for name in names]
+    vectors = _unit(rng, n, dims)
+    if shared:
+        vectors = vectors + shared * _unit(rng, 1, dims)[0]
+    for i in range(1, duplicates + 1):
+        vectors[i] = vectors[0]
+    fields = SearchConfig().fields
+    items = [ManifestItem(sk.name, "", sk.digest, text_digest(embedded_text(sk, fields))) for sk in skills]
+    extra = [ManifestItem(f"orphan-{i}", "", "", f"sha256:orphan-{i}") for i in range(orphans)]
+    vectors = np.vstack([vectors, _unit(rng, orphans, dims)]) if orphans else vectors
+    unindexed = range(1 + duplicates, 1 + duplicates + missing)
+    indexed = [(item, vec) for k, (item, vec) in enumerate(zip(items + extra, vectors, strict=True))
+               if k not in unindexed]
+    index = new_index(provider="test@fixed", model="fixed", items=[i for i, _ in indexed],
+                      vectors=np.vstack([v for _, v in indexed]), dtype=dtype, fields=fields)
+    for k in range(1 + duplicates + missing, 1 + duplicates + missing + stale):
+        skills[k] = replace(skills[k], description=skills[k].description + " edited")
+    table = {}
+    stored0 = index.matrix[index.row("", skills[0].name)]
+    for j in range(queries):
+        text = " ".join(pyrng.choice(VOCAB) for _ in range(pyrng.randint(1, 3))) + f" q{j}"
+        if j == 0:
+            table[text] = np.array(stored0)
+        elif j % 2:
+            table[text] = _unit(rng, 1, dims)[0]
+        else:
+            base = index.matrix[rng.integers(len(index.matrix))]
+            table[text] = base + 0.6 * _unit(rng, 1, dims)[0]
+    return skills, index, Vectors(table, dims)
+
+
+def rankers(world, oracle_cls=OracleRanker, roles=None, **search):
+    skills, index, provider = world
+    config = Config(search=replace(SearchConfig(mode="hybrid"), **search), roles=roles or {})
+    new = Ranker(catalog_from_skills(skills), config, index=index, provider=provider, query_timeout_ms=0)
+    old = oracle_cls(catalog_from_skills(skills), config, index=index, provider=provider, query_timeout_ms=0)
+    for r in (new, old):
+        r.warm_queries(list(provider.table))
+    return new, old
+
+
+SETTINGS = [
+    ("vector", {}),
+    ("hybrid", {"fusion": "auto"}),
+    ("hybrid", {"fusion": "rrf"}),
+    ("hybrid", {"fusion": "weighted"}),
+    ("hybrid", {"fusion": "blend"}),
+]
+
+
+def configure(pair, **search):
+    """Both rankers with other search settings (what they cache does not depend on them)."""
+    for r in pair:
+        r.config = replace(r.config, search=replace(r.config.search, **search))
+    return pair
+
+
+def assert_same(new, old, texts, mode, **kw):
+    for text in texts:
+        a = new.search(text, limit=None, mode=mode, **kw)
+        b = old.search(text, limit=None, mode=mode, **kw)
+        assert a == b, (text, mode, kw)
+
+
+# -- equality with the previous implementation --------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize(("mode", "search"), SETTINGS)
+def test_same_results_as_the_blas_implementation(seed, mode, search):
+    world = make_world(seed, n=120 + 15 * seed, stale=seed % 3, missing=seed % 4, orphans=seed % 2 * 5,
+                       dtype="float16" if seed % 2 else "float32", shared=0.4 * (seed % 3))
+    candidates = (5, 20, 50, 400)[seed % 4]
+    min_sim = (0.0, 0.05, 0.12)[seed % 3]
+    new, old = rankers(world, BlasOracle, candidates=candidates, vector_min_sim=min_sim, **search)
+    assert_same(new, old, list(world[2].table)[1:], mode)  # query 0 holds clamped ties: see below
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_same_results_as_exact_scoring_with_ties_scopes_and_thresholds_on_values(seed):
+    dims = (384, 384, 8, 3)[seed % 4]  # few dimensions make many near and exact ties
+    world = make_world(100 + seed, n=90 + 5 * seed, dims=dims, duplicates=1 + seed % 6, stale=seed % 4,
+                       missing=seed % 3, orphans=seed % 5, dtype="float16" if seed % 3 == 0 else "float32",
+                       shared=(0.0, 0.5, 1.5)[seed % 3])
+    skills, index, provider = world
+    texts = list(provider.table)
+    # thresholds exactly on similarities: an exact float64 value, and one rounded to 6 decimals
+    q = provider.table[texts[seed % len(texts)]]
+    from skillsift.ranker.vector import normalise_query
+
+    rows = [index.row("", s.name) for s in skills if index.row("", s.name) >= 0]
+    exact = np.sort(exact_dots(index.matrix, rows, normalise_query(q)))[::-1]
+    positive = exact[exact > 0]
+    on_value = float(positive[min(len(positive) - 1, 3 + seed % 9)]) if len(positive) else 0.3
+    thresholds = (0.0, on_value, float(np.nextafter(on_value, 2.0)))
+    role = {"some": tuple(s.name for s in skills[:: 2 + seed % 3])}
+    pair = rankers(world, roles=role)
+    for mode, search in SETTINGS:
+        for candidates in (3, 1000) if seed % 2 else (25,):
+            for min_sim in thresholds:
+                new, old = configure(pair, candidates=candidates, vector_min_sim=min_sim, **search)
+                assert_same(new, old, texts, mode)
+                assert_same(new, old, texts[:3], mode, role="some")
+        assert_same(new, old, texts[:2], mode, explain=True)
+
+
+def test_identical_vectors_rank_by_name_and_clamped_ties_too():
+    world = make_world(7, n=60, duplicates=6)
+    skills, index, provider = world
+    first = list(provider.table)[0]  # the exact stored vector of skill 0: similarity 1 for 7 skills
+    new, old = rankers(world, fusion="rrf")
+    result = new.search(first, limit=None, mode="vector")
+    tied = [h for h in result.hits if h.vector_sim == 1.0]
+    assert len(tied) == 7
+    assert [h.name for h in tied] == sorted(h.name for h in tied) == [h.name for h in result.hits[:7]]
+    assert result == old.search(first, limit=None, mode="vector")
+
+
+def test_blend_ranks_of_lexical_candidates_deep_in_the_vector_list():
+    world = make_world(3, n=400, shared=0.8)
+    new, old = rankers(world, fusion="blend", candidates=5)
+    deep_vector = deep_lexical = 0
+    for text in world[2].table:
+        a = new.search(text, limit=None)
+        assert a == old.search(text, limit=None)
+        assert new.search(text, explain=True) == old.search(text, explain=True)
+        deep_vector += sum(1 for h in a.hits if h.vector_rank > 5)
+        deep_lexical += sum(1 for h in a.hits if h.lexical_rank > 5)
+    assert deep_vector > 10 and deep_lexical > 10  # the complete-list ranks were really exercised
+
+
+def test_empty_scope_and_all_dropped():
+    world = make_world(5, n=50)
+    skills = world[0]
+    new, old = rankers(world, roles={"none": ("no-such-skill",)}, vector_min_sim=0.999, fusion="blend")
+    for text in world[2].table:
+        for mode in ("vector", "hybrid"):
+            assert new.search(text, limit=None, mode=mode) == old.search(text, limit=None, mode=mode)
+            a = new.search(text, limit=None, mode=mode, role="none")
+            assert a == old.search(text, limit=None, mode=mode, role="none")
+            assert a.degraded == "no_index"
+    assert skills
+
+
+# -- the screening machinery ------------------------------------------------------------------------
+
+
+def _brute(values, ties, keep):
+    members = [i for i in range(len(values)) if keep is None or keep[i]]
+    return sorted(members, key=lambda i: (-values[i], ties[i]))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_screened_scores_answer_like_a_full_sort(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 300))
+    exact = np.round(rng.normal(0.1, 0.2, n), int(rng.integers(2, 5)))  # rounding makes ties
+    margin = float(rng.choice([1e-6, 1e-3, 0.02, 0.2]))
+    per_item = rng.uniform(0, margin, n) if seed % 2 else margin
+    approx = exact + rng.uniform(-1, 1, n) * per_item  # anywhere inside the interval, edges included
+    approx[: n // 5] = exact[: n // 5] + np.sign(rng.standard_normal(n // 5)) * (per_item if seed % 2 == 0
+                                                                                 else per_item[: n // 5])
+    ties = rng.permutation(n)
+    calls = []
+
+    def exact_fn(p):
+        calls.append(len(p))
+        return exact[p]
+
+    # the intervals touch the exact values (slightly widened: approx +- margin rounds in float64)
+    scores = ScreenedScores(approx, per_item * (1 + 1e-9) + 1e-15, exact_fn, ties)
+    keep = None if seed % 3 == 0 else rng.random(n) < 0.7
+    full = _brute(exact, ties, keep)
+    for k in (1, 3, 10, n + 5):
+        assert scores.top(k, keep).tolist() == full[:k]
+    if full:
+        assert scores.highest(keep)[1] == exact[full[0]]
+        assert scores.lowest(keep)[1] == exact[full[-1]]
+        pick = full[:: max(1, len(full) // 7)]
+        assert scores.ranks(pick, keep).tolist() == [full.index(p) + 1 for p in pick]
+    t = float(exact[int(rng.integers(n))])
+    assert scores.at_least(t).tolist() == (exact >= t).tolist()
+    assert all(c > 0 for c in calls)
+
+
+def test_screened_ranks_refuse_items_outside_the_kept_set():
+    scores = ScreenedScores(np.array([0.1, 0.2]), 0.0, lambda p: np.array([0.1, 0.2])[p], np.array([0, 1]))
+    with pytest.raises(ValueError):
+        scores.ranks([0], np.array([False, True]))
+    with pytest.raises(ValueError):
+        scores.highest(np.array([False, False]))
+
+
+def test_exact_dots_is_the_sequential_float64_sum():
+    rng = np.random.default_rng(1)
+    matrix = _unit(rng, 30, 97)
+    q = _unit(rng, 1, 97)[0]
+    got = exact_dots(matrix, [5, 0, 29, 5], q)
+    for value, row in zip(got, [5, 0, 29, 5], strict=True):
+        total = 0.0
+        for a, b in zip(matrix[row].tolist(), q.tolist(), strict=True):
+            total += a * b
+        assert value == max(-1.0, min(1.0, total))
+    # the same row scores the same whatever it is computed with (BLAS does not promise that)
+    alone = [exact_dots(matrix, [r], q)[0] for r in range(30)]
+    assert exact_dots(matrix, list(range(30)), q).tolist() == alone
+    ranked = cosine_list(matrix, [3, 1, 2], ["c", "a", "b"], q)
+    assert sorted(ranked, key=lambda t: (-t[1], ["c", "a", "b"][t[0]])) == ranked and len(ranked) == 3
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_the_float32_products_stay_inside_the_proven_margin(dtype):
+    rng = np.random.default_rng(11)
+    world = make_world(11, n=3000, dims=384, dtype=dtype, shared=0.7, duplicates=3)
+    _, index, provider = world
+    matrix = index.matrix
+    screen = PlainScreen(matrix)
+    assert 0.99 < screen.row_norm < 1.02
+    assert screen.factor == pytest.approx(384 * 2**-24, rel=1e-3)
+    rows = np.arange(len(matrix))
+    worst = 0.0
+    for q in list(provider.table.values()) + list(_unit(rng, 20, 384)):
+        from skillsift.ranker.vector import normalise_query
+
+        q = normalise_query(q)
+        scores = screen.scores(rows, q, rows)
+        exact = exact_dots(matrix, rows, q)
+        gap = np.abs(scores.approx - exact)
+        assert np.all(gap <= scores.margin)
+        worst = max(worst, float(gap.max() / scores.margin))
+    assert worst < 0.05  # the bound is far from tight: typical errors are ~1e-7
+
+
+def test_the_centred_screen_margin_holds_even_for_a_centring_it_does_not_model():
+    rng = np.random.default_rng(4)
+    world = make_world(4, n=800, dims=64, shared=1.2)
+    index, provider = world[1], world[2]
+    matrix = index.matrix
+    rows = np.arange(len(matrix))
+    plain = PlainScreen(matrix)
+    for shrink, centred in ((CENTRE_SHRINK, centre(matrix, rows)), (CENTRE_SHRINK, centre(matrix, rows, 500.0)),
+                            (CENTRE_SHRINK, np.asarray(matrix)[::-1].copy())):
+        screen = CentredScreen(matrix, centred, rows, shrink, plain.row_norm, chunk_rows=97)
+        for q in list(provider.table.values())[:4] + list(_unit(rng, 4, 64)):
+            q = q.astype(np.float32)
+            products = plain.products(rows, q)
+            scores = screen.scores(rows, products, q, rows)
+            exact = exact_dots(centred, rows, q)
+            assert np.all(np.abs(scores.approx - exact) <= scores.margin)
+    # with the centring it models, the margin is small: few rows are computed exactly
+    screen = CentredScreen(matrix, centre(matrix, rows), rows, CENTRE_SHRINK, plain.row_norm)
+    assert float(np.max(screen.base)) < 1e-3
+
+
+def test_a_large_index_computes_few_rows_exactly():
+    rng = np.random.default_rng(2)
+    matrix = _unit(rng, 20_000, 384)
+    matrix.setflags(write=False)
+    screen = PlainScreen(matrix)
+    rows = np.arange(len(matrix))
+    q = _unit(rng, 1, 384)[0]
+    scores = screen.scores(rows, q, rows)
+    top = scores.top(50)
+    full = np.lexsort((rows, -exact_dots(matrix, rows, q)))[:50]
+    assert top.tolist() == full.tolist()
+    assert scores.exact_count < 60
+    keep = scores.at_least(0.05)
+    assert scores.exact_count < 100 and keep.sum() > 1000
+
+
+def test_max_row_norm_bounds_every_row():
+    rng = np.random.default_rng(3)
+    m = rng.standard_normal((50, 7)).astype(np.float32)
+    norms = np.linalg.norm(m.astype(np.float64), axis=1)
+    assert max_row_norm(m, chunk_rows=8) >= norms.max() and max_row_norm(m) == pytest.approx(norms.max())
+    assert max_row_norm(np.zeros((0, 4), dtype=np.float32)) == 0.0
+    assert dot_error_factor(384) > 384 * 2**-24
