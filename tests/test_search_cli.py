@@ -163,3 +163,25 @@ def test_same_bytes_across_processes(cli_project):
     ]
     outs = {subprocess.run(argv, capture_output=True, text=True, check=True).stdout for _ in range(3)}
     assert len(outs) == 1
+
+
+def test_unavailable_provider_says_why_and_how_to_fix(cli_project, capsys, monkeypatch):
+    from skillsift.embed import local
+
+    monkeypatch.setattr(local, "locate_model", lambda: (_ for _ in ()).throw(
+        local.ProviderUnavailable("the local embedding model is not installed", hint=local.INSTALL_HINT)))
+    from skillsift.catalog import load_catalog
+    from skillsift.config import DEFAULT_FIELDS
+    from skillsift.embedtext import embedded_text, text_digest
+    from skillsift.index.manifest import ManifestItem
+    from skillsift.index.store import new_index, write_index
+
+    skill = load_catalog(cli_project).get("git-workflow")
+    item = ManifestItem(id="git-workflow", item_digest=skill.digest, text_digest=text_digest(embedded_text(skill)))
+    write_index(cli_project / ".skillsift" / "index",
+                new_index(provider="local@all-MiniLM-L6-v2", model="all-MiniLM-L6-v2", items=[item],
+                          fields=DEFAULT_FIELDS, vectors=[[1.0, 0.0]]))
+    code, out, err = run(capsys, "search", "deploy", "--mode", "hybrid", "--root", str(cli_project))
+    assert code == 0 and "deploy-staging" in out
+    assert "provider is unavailable" in err
+    assert "skillsift[embed]" in err

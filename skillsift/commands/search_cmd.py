@@ -54,6 +54,8 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
                            allow=allow, deny=deny, explain=explain)
     if result.degraded:
         click.echo(DEGRADED_LINES.get(result.degraded, f"search: ranking lexically ({result.degraded})"), err=True)
+        for note in result.notes:
+            click.echo(f"  {note}", err=True)
     if fmt == "json":
         click.echo(dump_json(result_to_json(result)), nl=False)
     else:

@@ -331,21 +331,28 @@ class Ranker:
         s = self.config.search
         stale = self._stale_names(subset) if self.index is not None else frozenset()
 
-        def fallback(reason, top_sim=0.0):
+        def fallback(reason, top_sim=0.0, problem=None):
             hits = tuple(_with_stale(h, stale) for h in lexical.all())
-            return SearchResult(query=query, ranking="lexical", hits=hits, degraded=reason, top_sim=top_sim)
+            notes = ()
+            if problem is not None:  # say what failed and how to fix it, once, with the reason
+                notes = (getattr(problem, "message", str(problem)),)
+                if getattr(problem, "hint", ""):
+                    notes += (f"hint: {problem.hint}",)
+            return SearchResult(query=query, ranking="lexical", hits=hits, degraded=reason, top_sim=top_sim,
+                                notes=notes)
 
         if self.index is None:
             return fallback(NO_INDEX)
         if self.provider is None or isinstance(self.provider, BaseException):
-            return fallback(getattr(self.provider, "reason", "provider_unavailable"))
+            return fallback(getattr(self.provider, "reason", "provider_unavailable"),
+                            problem=self.provider if isinstance(self.provider, BaseException) else None)
         usable = self._usable(subset)
         if len(usable) == 0:
             return fallback(NO_INDEX)
         try:
             qvec, embedded, tokens, ms = self._embed(query)
         except EmbedError as exc:
-            return fallback(exc.reason)
+            return fallback(exc.reason, problem=exc)
         # Exact similarities (reference §3.3), screened: see skillsift.ranker.vector.
         rows = self._rows_array()[usable]
         ties = self._name_ranks()[usable]
