@@ -96,7 +96,7 @@ class Ranker:
             raise ValueError(f"mode {mode!r} must be lexical, hybrid or vector")
         subset = self.scope(role=role, domain=domain, tags=tags, allow=allow, deny=deny)
         if mode == "lexical":
-            hits = self.lexical_hits(query, subset, explain=explain)
+            hits = self.lexical_hits(query, subset, explain=explain, limit=limit)  # a prefix of the full ranking
             stopword_only = not hits and not self.lexical.query_terms(query)
             result = SearchResult(query=query, ranking="lexical", hits=tuple(hits), stopword_only=stopword_only)
         else:
