@@ -38,9 +38,9 @@ from skillsift.config import Config  # noqa: E402
 from skillsift.evaluate.cases import check_catalog, parse_cases  # noqa: E402
 from skillsift.evaluate.intervals import bootstrap, paired  # noqa: E402
 from skillsift.evaluate.metrics import series  # noqa: E402
-from skillsift.evaluate.report import render_json, render_text  # noqa: E402
 from skillsift.evaluate.run import evaluate  # noqa: E402
 from skillsift.ranker.search import Ranker  # noqa: E402
+from skillsift.render.evaluation import render_json, render_text  # noqa: E402
 
 WORD = re.compile(r"[a-z][a-z0-9]+")
 COMMON = frozenset(

@@ -13,8 +13,8 @@ from skillsift.ci.outcomes import Outcome, Side, side_from_document, side_from_r
 from skillsift.diagnostics import SkillsiftError
 from skillsift.evaluate.cases import parse_cases
 from skillsift.evaluate.gates import check_baseline
-from skillsift.evaluate.report import render_json
 from skillsift.evaluate.run import evaluate
+from skillsift.render.evaluation import render_json
 
 
 def run(rankings, k=3):

@@ -22,8 +22,8 @@ from skillsift.ci.github import (
     render_annotations,
     write_outputs,
 )
-from skillsift.ci.report import SUMMARY_LIMIT
 from skillsift.diagnostics import Diagnostic
+from skillsift.render.pull_request import SUMMARY_LIMIT
 
 
 def test_outputs_single_and_multiline():

@@ -10,8 +10,8 @@ from test_eval_support import EVAL_ENV_LEXICAL, METRICS_CASES, ScriptedRanker, v
 
 from skillsift.evaluate.cases import parse_cases
 from skillsift.evaluate.gates import compare_baseline, gate_failures
-from skillsift.evaluate.report import render, render_json, render_junit, render_markdown, render_text
 from skillsift.evaluate.run import evaluate
+from skillsift.render.evaluation import render, render_json, render_junit, render_markdown, render_text
 
 
 def run(text, rankings, modes=("lexical",), k=0, path="search-cases.yaml", **kw):

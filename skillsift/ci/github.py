@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
-from .report import SUMMARY_LIMIT, cap_summary
+from ..render.pull_request import SUMMARY_LIMIT, cap_summary
 from .verdict import CiRun
 
 EVAL_REGRESSION = "AR9D4"

@@ -10,16 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from ..render.words import plural
 from .compare import Comparison
 
 FAIL_ON = ("error", "warning", "note", "never")
 _BLOCKING = {"error": (ERROR,), "warning": (ERROR, WARNING), "note": (ERROR, WARNING, NOTE), "never": ()}
 PASSED, FAILED, NOT_RUN = "passed", "failed", "error"
 _ICONS = {PASSED: "✅", FAILED: "❌", NOT_RUN: "⚠️"}
-
-
-def plural(n: int, word: str, many: str = "") -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
 
 @dataclass
@@ -40,6 +37,14 @@ class CiRun:
     notes: list[str] = field(default_factory=list)  # what limited the run (no base, base not evaluable...)
     error: str = ""  # why the head could not be evaluated
     error_hint: str = ""
+
+    def head_side(self):
+        """The head's outcomes in the primary mode (the comparison's head side when there is one)."""
+        if self.comparison is not None:
+            return self.comparison.head
+        from .outcomes import side_from_result
+
+        return side_from_result(self.head, "head")
 
     # -- checks ---------------------------------------------------------------------------
     def blocking_findings(self) -> list[Diagnostic]:

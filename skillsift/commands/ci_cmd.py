@@ -64,7 +64,7 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
     """
     from ..ci import github
     from ..ci.pipeline import CiOptions, run_ci
-    from ..ci.report import render_markdown
+    from ..render.pull_request import render_markdown
 
     if annotations is None:
         annotations = os.environ.get("GITHUB_ACTIONS", "") == "true"
@@ -84,7 +84,7 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
     if annotations:
         click.echo(github.render_annotations(run, prefix=place.prefix if place else ""), nl=False)
     if summary_file:
-        from ..ci.report import SUMMARY_ROWS
+        from ..render.pull_request import SUMMARY_ROWS
 
         github.append_summary(summary_file, render_markdown(run, max_rows=SUMMARY_ROWS))
     else:

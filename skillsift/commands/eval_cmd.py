@@ -85,7 +85,6 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     from ..diagnostics import SkillsiftError
     from ..evaluate.cases import check_catalog, check_k, load_cases
     from ..evaluate.gates import compare_baseline, gate_failures, load_baseline, parse_minimums
-    from ..evaluate.report import render, render_json
     from ..evaluate.run import (
         DEGRADED_HINT,
         LEXICAL,
@@ -94,6 +93,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         needs_index_error,
         parse_modes,
     )
+    from ..render.evaluation import render, render_json
     from ._common import load_project
 
     if cases is None and not from_skills:

@@ -8,11 +8,16 @@ so the same run always renders the same text.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..evaluate.intervals import bootstrap
-from ..evaluate.report import _cell, _code
-from .compare import RankChange
-from .outcomes import Side
-from .verdict import CiRun, plural
+from .evaluation import _cell, _code
+from .words import plural
+
+if TYPE_CHECKING:  # the run record of ``skillsift ci``; rendering needs only its attributes
+    from ..ci.compare import RankChange
+    from ..ci.outcomes import Side
+    from ..ci.verdict import CiRun
 
 SUMMARY_LIMIT = 1024 * 1024  # GitHub keeps at most 1 MiB of one step's summary
 SUMMARY_ROWS = 100  # rows per table in the job summary; the full report has them all
@@ -131,9 +136,7 @@ def _metrics_table(run: CiRun, add) -> None:
     c = run.comparison
     head_side = c.head if c is not None else None
     if head_side is None:
-        from .outcomes import side_from_result
-
-        head_side = side_from_result(run.head, "head")
+        head_side = run.head_side()
     keys = head_side.metric_keys()
     if c is not None:
         keys += [k for k in c.base.metric_keys() if k not in keys]

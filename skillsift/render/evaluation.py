@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 
-from .run import EvalResult, ModeResult, degraded_message
+from ..evaluate.run import EvalResult, ModeResult, degraded_message
 
 FORMATS = ("text", "json", "junit", "markdown")
 
