@@ -282,6 +282,9 @@ def run_action(workspace: Path, tmp: Path, inputs: dict | None = None, *, base_r
             result.exit_code = proc.returncode
             break
     result.step_outputs = ctx["steps"]
+    if "ci" in ctx["steps"]:  # the ci step writes exactly the outputs the action declares, no more
+        declared = {EXPR.search(spec["value"]).group(1).split(".")[3] for spec in doc["outputs"].values()}
+        assert set(ctx["steps"]["ci"]) == declared, set(ctx["steps"]["ci"]) ^ declared
     result.outputs = {name: substitute(spec["value"], ctx) for name, spec in doc["outputs"].items()}
     if result.exit_code in (0, 2):  # the ci step ran to its end: it must have set every output of the action
         for name, spec in doc["outputs"].items():
@@ -418,6 +421,14 @@ def test_a_description_edit_that_breaks_two_cases_and_fixes_one_fails_the_check(
         kind = "notice" if case_id == "stakeholder-updates" else "error"
         assert re.search(rf"^::{kind} file=search-cases.yaml,line={line},title=AR9D4::case \"{case_id}\"",
                          run.stdout, re.M), run.stdout
+    sarif = json.loads(Path(out["sarif-path"]).read_text(encoding="utf-8"))
+    results = sarif["runs"][0]["results"]
+    assert sarif["version"] == "2.1.0" and Path(out["sarif-path"]).parent == tmp_path / "runner" / "runner-temp"
+    regressions = [(r["level"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                    r["locations"][0]["physicalLocation"]["region"]["startLine"])
+                   for r in results if r["ruleId"] == "AR9D4" and r["level"] == "error"]
+    assert regressions == [("error", "search-cases.yaml", 7), ("error", "search-cases.yaml", 4)]
+    assert out["k"] == "3"
     plan = run.step_outputs["plan"]
     assert plan["requirement"] == str(ROOT) and plan["cache-key"].startswith(plan["restore-key"])
     assert str(tmp_path) not in summary and "skillsift-base-" not in summary

@@ -153,3 +153,13 @@ def test_install_plan_runs_by_path_without_skillsift_importable(tmp_path):
     bad = subprocess.run([sys.executable, "-S", "-I", str(script), "--extras", "x;y"], capture_output=True,
                          text=True, timeout=120)
     assert bad.returncode == 1 and "not an extra name" in bad.stderr
+
+
+def test_every_output_written_is_declared_by_the_action_and_the_reverse():
+    import yaml
+
+    from skillsift.ci.verdict import CiRun
+
+    declared = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))["outputs"]
+    for run in (golden_run(), CiRun(error="no cases")):
+        assert sorted(name for name, _ in outputs_of(run)) == sorted(declared)

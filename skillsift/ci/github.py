@@ -86,8 +86,11 @@ def _metric(value) -> str:
     return "" if value is None else f"{value:.4f}"
 
 
-def outputs_of(run: CiRun, report_path: str = "") -> list[tuple[str, str]]:
-    """The step outputs: head metrics (primary mode), flip counts and ids, verdict, report path."""
+def outputs_of(run: CiRun, report_path: str = "", sarif_path: str = "") -> list[tuple[str, str]]:
+    """The step outputs: head metrics (primary mode), flip counts and ids, verdict, report paths.
+
+    Every name here is declared under ``outputs:`` in ``action.yml`` (a test keeps the two equal).
+    """
     metrics = run.head.primary.metrics if run.head is not None else None
     c = run.comparison
     return [
@@ -104,6 +107,7 @@ def outputs_of(run: CiRun, report_path: str = "") -> list[tuple[str, str]]:
         ("fixed-cases", "\n".join(ch.id for ch in c.fixed) if c is not None else ""),
         ("findings", str(len(run.findings))),
         ("report-path", report_path),
+        ("sarif-path", sarif_path),
     ]
 
 
@@ -141,12 +145,26 @@ def relocate(diagnostics: Iterable[Diagnostic], prefix: str) -> list[Diagnostic]
     return [replace(d, file=prefix + d.file) if d.file else d for d in diagnostics]
 
 
+def _located(run: CiRun, prefix: str) -> list[Diagnostic]:
+    return relocate([*case_annotations(run, run.cases_path), *run.findings], prefix)
+
+
 def render_annotations(run: CiRun, *, prefix: str = "") -> str:
     """The workflow commands for the regressed/fixed cases and the validation findings."""
     from ..render.diagnostics import render_github
 
-    cases = case_annotations(run, run.cases_path)
-    return render_github(relocate([*cases, *run.findings], prefix))
+    return render_github(_located(run, prefix))
+
+
+def render_sarif(run: CiRun, *, prefix: str = "") -> str:
+    """The same findings as the annotations, as a SARIF 2.1.0 log for code scanning.
+
+    Paths are relative to the repository's top level (``%SRCROOT%``), as code scanning
+    resolves them; see docs/github-action.md for the upload step.
+    """
+    from ..render.diagnostics import render_sarif as sarif
+
+    return sarif(_located(run, prefix))
 
 
 # -- files --------------------------------------------------------------------------------------------

@@ -39,12 +39,15 @@ FAIL_ON = ("error", "warning", "note", "never")
                    "(default: $GITHUB_STEP_SUMMARY; without either it goes to stdout).")
 @click.option("--report-file", default=None, type=click.Path(dir_okay=False, path_type=str),
               help="Also write the full report (no cap) to FILE.")
+@click.option("--sarif-file", default=None, type=click.Path(dir_okay=False, path_type=str),
+              help="Also write the regressed cases and the validation findings as SARIF 2.1.0 to FILE "
+                   "(for GitHub code scanning).")
 @click.option("--github-output", default=None, envvar="GITHUB_OUTPUT", type=click.Path(dir_okay=False, path_type=str),
               help="Append step outputs (key=value) to FILE (default: $GITHUB_OUTPUT).")
 @click.option("--annotations/--no-annotations", default=None,
               help="Print ::error/::warning annotations (default: on when GITHUB_ACTIONS=true).")
 def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_flips, baseline, base_ref, fail_on,
-               summary_file, report_file, github_output, annotations):
+               summary_file, report_file, sarif_file, github_output, annotations):
     """Evaluate the head, compare it with the base, validate, and report for a pull request.
 
     The base is the merge-base of HEAD and the base branch (--base, else $GITHUB_BASE_REF),
@@ -81,6 +84,12 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
 
         write_atomic(report_file, full.encode("utf-8"))
         report_path = os.path.abspath(report_file)
+    sarif_path = ""
+    if sarif_file:
+        from ..index.atomic import write_atomic
+
+        write_atomic(sarif_file, github.render_sarif(run, prefix=place.prefix if place else "").encode("utf-8"))
+        sarif_path = os.path.abspath(sarif_file)
     if annotations:
         click.echo(github.render_annotations(run, prefix=place.prefix if place else ""), nl=False)
     if summary_file:
@@ -90,7 +99,7 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
     else:
         click.echo(full, nl=False)
     if github_output:
-        github.write_outputs(github_output, github.outputs_of(run, report_path))
+        github.write_outputs(github_output, github.outputs_of(run, report_path, sarif_path))
     if run.error:
         click.echo(f"error: {run.error}", err=True)
         if run.error_hint:
