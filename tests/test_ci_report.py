@@ -127,7 +127,7 @@ def test_passing_run_without_changes():
     run = CiRun(cases_path="search-cases.yaml", mode="lexical", k=3, head=base, comparison=c, base_label="base x")
     text = render_markdown(run)
     assert text.startswith("## skillsift ci · ✅ passed: no ranking change\n")
-    assert "| top1 | 0.5000 (0.17–0.83) | 0.5000 (0.17–0.83) | +0.0000 | +0.0000 to +0.0000 | no |" in text
+    assert "| top1 | 0.5000 (0.17–0.83) | 0.5000 (0.17–0.83) | +0.0000 | +0.0000 to +0.0000 | no net change |" in text
     assert "### Regressed" not in text and "No findings." in text
     assert run.exit_code() == 0
 
@@ -200,3 +200,29 @@ def test_long_queries_are_shortened_in_tables():
     text = render_markdown(run)
     rows = [line for line in text.splitlines() if line.startswith("| `case-")]
     assert len(rows) == 3 and all("…" in row and len(row) < 400 for row in rows)
+
+
+def test_interval_column_says_worse_when_the_whole_interval_is_below_zero():
+    text = "version: 1\nk: 3\ncases:\n" + "".join(f"  - id: c{i}\n    query: q{i}\n    expect: [s]\n" for i in range(8))
+    case_file = parse_cases(text, "c.yaml")
+    base = evaluate(case_file, ScriptedRanker({"lexical": {f"q{i}": [("s", 1.0)] for i in range(8)}}), k=3,
+                    modes=["lexical"])
+    head = evaluate(case_file, ScriptedRanker({"lexical": {f"q{i}": [("t", 1.0)] for i in range(8)}}), k=3,
+                    modes=["lexical"])
+    comparison = compare(side_from_result(base, "base x"), side_from_result(head, "head"), {})
+    run = CiRun(cases_path="c.yaml", mode="lexical", k=3, head=head, comparison=comparison, base_label="base x")
+    rows = [line for line in render_markdown(run).splitlines() if line.startswith("| top1 ")]
+    assert rows and rows[0].endswith("| **worse** |")
+
+
+def test_findings_on_files_the_pull_request_did_not_change_are_folded_below():
+    run = golden_run()
+    run.changed_files, run.prefix = frozenset({"proj/.claude/skills/shell-tips/SKILL.md"}), "proj/"
+    text = render_markdown(run)
+    section = text[text.index("### Validation (3)"):]
+    assert "On the files this pull request changed: 2 findings." in section
+    shown, folded = section.split("<details><summary>1 finding on files this pull request did not change</summary>")
+    assert "SK007" in shown and "AR9D1" in shown and "AR001" not in shown  # a finding on no file stays shown
+    assert "**error** | AR001" in folded.split("</details>")[0]
+    run.changed_files = None
+    assert "<details><summary>" not in render_markdown(run).split("### Validation")[1].split("_Findings")[0]

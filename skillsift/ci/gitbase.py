@@ -124,6 +124,16 @@ def find_base(root: str, candidates: list[str]) -> BaseCommit:
     raise SkillsiftError(f"the base branch was not found in this checkout (tried {tried})", hint=HISTORY_HINT)
 
 
+def changed_files(root: str, sha: str) -> frozenset[str]:
+    """The files that differ between ``sha`` and the working tree (untracked ones included).
+
+    Paths are relative to the repository's top level, as annotations use them.
+    """
+    diff = git(root, "diff", "--name-only", "--no-renames", "-z", sha, "--")
+    untracked = git(root, "ls-files", "--others", "--exclude-standard", "--full-name", "-z")
+    return frozenset(p for p in (diff.stdout + untracked.stdout).split("\0") if p)
+
+
 @contextmanager
 def worktree(root: str, sha: str) -> Iterator[str]:
     """A detached worktree of ``sha`` in a temporary directory; yields its top level, then removes it."""

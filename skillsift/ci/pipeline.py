@@ -222,6 +222,7 @@ def _compare(run: CiRun, opts: CiOptions, root: str, place, prepared: Prepared) 
         raise SkillsiftError(f"{root} is not inside a git repository, so there is no base commit to compare with",
                              hint="pass --baseline FILE or --baseline none")
     base = gitbase.find_base(root, candidates)
+    run.changed_files, run.prefix = gitbase.changed_files(root, base.sha), place.prefix
     run.base_label = f"base {base.short} (merge-base with {base.ref})"
     with gitbase.worktree(root, base.sha) as tree:
         base_root = os.path.join(tree, place.prefix)

@@ -37,6 +37,9 @@ class CiRun:
     notes: list[str] = field(default_factory=list)  # what limited the run (no base, base not evaluable...)
     error: str = ""  # why the head could not be evaluated
     error_hint: str = ""
+    # files the pull request changed, relative to the repository's top level; None = not known
+    changed_files: frozenset[str] | None = None
+    prefix: str = ""  # the root's path inside the repository ("" or "a/b/")
 
     def head_side(self):
         """The head's outcomes in the primary mode (the comparison's head side when there is one)."""
@@ -45,6 +48,18 @@ class CiRun:
         from .outcomes import side_from_result
 
         return side_from_result(self.head, "head")
+
+    def findings_by_change(self) -> tuple[list[Diagnostic], list[Diagnostic]]:
+        """The findings on files the pull request changed (and those on no file), then the others.
+
+        Without a list of changed files every finding is in the first list.
+        """
+        if self.changed_files is None:
+            return list(self.findings), []
+        touched, other = [], []
+        for d in self.findings:
+            (touched if not d.file or self.prefix + d.file in self.changed_files else other).append(d)
+        return touched, other
 
     # -- checks ---------------------------------------------------------------------------
     def blocking_findings(self) -> list[Diagnostic]:

@@ -153,7 +153,7 @@ def _metrics_table(run: CiRun, add) -> None:
             add(f"| {_LABELS[key].format(k=run.k)} | {head_cells[key]} |")
     else:
         base_cells = _cells(c.base, keys)
-        add(f"| metric | {run.base_word} | head | head − {run.base_word} | 95% interval | real change |")
+        add(f"| metric | {run.base_word} | head | head − {run.base_word} | 95% interval | what it means |")
         add("| --- | ---: | ---: | ---: | --- | --- |")
         for key in keys:
             d = c.paired.get(key)
@@ -161,16 +161,29 @@ def _metrics_table(run: CiRun, add) -> None:
                 diff = interval = real = "–"
             else:
                 diff, interval = f"{d.diff:+.4f}", f"{d.low:+.4f} to {d.high:+.4f}"
-                real = "yes" if d.low > 0 or d.high < 0 else "no"
+                real = _meaning(d)
             add(f"| {_LABELS[key].format(k=run.k)} | {base_cells[key]} | {head_cells[key]} | {diff} | {interval} "
                 f"| {real} |")
     add("")
     tail = ""
     if c is not None:
-        tail = (f" The difference is paired over the {plural(c.common, 'case')} in both runs; "
-                "an interval that excludes 0 is a real change.")
+        tail = (f" head − {run.base_word} is paired over the {plural(c.common, 'case')} in both runs. "
+                "*Better* or *worse*: the whole interval is on one side of 0. *Could be chance*: the interval "
+                "includes 0, so on this many cases the difference cannot be told from noise. The checks "
+                "(regressed cases, floors) are decided on their own, not by this column.")
     add(f"_Values with 95% bootstrap intervals.{tail}_")
     add("")
+
+
+def _meaning(d) -> str:
+    """The paired difference in words: a reviewer reads the column, not the interval."""
+    if d.low > 0:
+        return "**better**"
+    if d.high < 0:
+        return "**worse**"
+    if d.diff == 0:
+        return "no net change"
+    return "could be chance"
 
 
 def _change_table(changes: tuple[RankChange, ...], add, max_rows: int | None, *, now_first: bool = False,
@@ -208,21 +221,38 @@ def _findings(run: CiRun, add, max_rows: int | None) -> None:
         add("")
         return
     blocking = set(run.blocking_findings())
+    touched, other = run.findings_by_change()
+    if other:
+        add(f"On the files this pull request changed: {plural(len(touched), 'finding')}." if touched
+            else "No finding on the files this pull request changed.")
+        add("")
+    if touched:
+        _findings_table(touched, blocking, add, max_rows)
+    if other:
+        add(f"<details><summary>{plural(len(other), 'finding')} on files this pull request did not change"
+            "</summary>")
+        add("")
+        _findings_table(other, blocking, add, max_rows)
+        add("</details>")
+        add("")
+    add(f"_Findings fail the run at or above: {run.fail_on}._" if run.fail_on != "never"
+        else "_Findings do not fail the run (fail-on: never)._")
+    add("")
+
+
+def _findings_table(findings, blocking, add, max_rows: int | None) -> None:
     add("| severity | code | where | message |")
     add("| --- | --- | --- | --- |")
-    shown = run.findings if max_rows is None else run.findings[:max_rows]
+    shown = findings if max_rows is None else findings[:max_rows]
     for d in shown:
         severity = f"**{d.severity}**" if d in blocking else d.severity
         where = _code(d.location()) if d.location() else "–"
         message = d.message + (f" (hint: {d.hint})" if d.hint else "")
         add(f"| {severity} | {d.code} | {where} | {_cell(_short(message, 400))} |")
     add("")
-    if len(shown) < len(run.findings):
-        add(f"_… and {len(run.findings) - len(shown):,} more in the full report._")
+    if len(shown) < len(findings):
+        add(f"_… and {len(findings) - len(shown):,} more in the full report._")
         add("")
-    add(f"_Findings fail the run at or above: {run.fail_on}._" if run.fail_on != "never"
-        else "_Findings do not fail the run (fail-on: never)._")
-    add("")
 
 
 def _other_modes(run: CiRun, add) -> None:
