@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from .words import plural
+
 LOG_NAME = "search-queries.jsonl"
 LOG_VERSION = 1
 MAX_LOG_BYTES = 8 << 20
@@ -299,7 +301,8 @@ class MineResult:
     below: int = 0  # the top label was seen fewer than min_count times
 
     def stats_line(self) -> str:
-        return (f"mined {len(self.cases)} cases from {self.queries} distinct queries "
+        queries = plural(self.queries, "distinct query", "distinct queries")
+        return (f"mined {plural(len(self.cases), 'case')} from {queries} "
                 f"({self.unlabelled} never followed by a load, {self.ambiguous} ambiguous, "
                 f"{self.below} below --min-count); labels are weak: review before gating")
 

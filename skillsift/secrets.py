@@ -141,7 +141,9 @@ class SecretFinding:
 
     @property
     def message(self) -> str:
-        return f"looks like a {self.label} ({self.masked})"
+        from .words import with_article
+
+        return f"looks like {with_article(self.label)} ({self.masked})"
 
 
 @dataclass(frozen=True)

@@ -107,7 +107,7 @@ def test_output_that_is_not_json():
 
 
 def test_wrong_number_of_vectors():
-    with pytest.raises(InputRejected, match="the embedding command returned 1 vectors for 2 texts"):
+    with pytest.raises(InputRejected, match="the embedding command returned 1 vector for 2 texts"):
         provider("count").embed(["a", "b"])
 
 

@@ -260,7 +260,7 @@ def _bad(payload: bytes):
     [
         (b"<html>oops</html>", "malformed response"),
         (b'{"object": "list"}', "malformed response"),
-        (_rows("[1.0, 2.0]"), "returned 1 vectors for 2 texts"),
+        (_rows("[1.0, 2.0]"), "returned 1 vector for 2 texts"),
         (_rows("[1.0, 2.0]", "[1.0]"), "dimensions"),
         (_rows("[NaN, 1.0]", "[1.0, 1.0]"), "NaN"),
         (_rows("[1e999, 1.0]", "[1.0, 1.0]"), "NaN"),

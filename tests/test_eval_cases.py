@@ -57,7 +57,7 @@ def test_valid_file_and_effective_k():
     "text, needle",
     [
         ("k: 3\ncases:\n  - id: a\n    query: q\n", "version must be 1"),
-        ("version: 1\ncases:\n  - id: a\n    query: q\n    nope: 1\n", "field nope not found"),
+        ("version: 1\ncases:\n  - id: a\n    query: q\n    nope: 1\n", 'unknown key "nope"'),
         ("version: 1\ncases:\n  - id: a\n    query: q\n    expect: [{id: s, grade: 0}]\n", "grade of"),
         ("version: 1\ncases:\n  - id: a\n    query: q\n    expect: [{id: s, weight: 2}]\n", "weight"),
         (
@@ -86,7 +86,7 @@ def test_problem_texts_keep_the_reference_wording():
     assert "line 1: version must be 1 (got 2)" in err.message
     assert 'line 5: case "a": grade "x" is not an integer' in err.message
     assert 'line 5: case "a": an expect entry is a skill name or {id, grade}' in err.message
-    assert 'line 5: case "a": field "w" not found in an expect entry (want id and grade)' in err.message
+    assert 'line 5: case "a": unknown key "w" in an expect entry (want id and grade)' in err.message
     err = error_of("version: 1\ncases:\n  - query: q\n  - id: ''\n    query: r\n")
     assert "line 3: case 1: id is required" in err.message
     assert "line 4: case 2: id is required" in err.message
@@ -113,15 +113,15 @@ def test_ten_different_mistakes_are_reported_at_once_with_lines():
     err = error_of(TEN_MISTAKES)
     expected = [
         (1, "version must be 1 (got 2)"),
-        (2, "field colour not found (want version, k and cases)"),
+        (2, 'unknown key "colour" (want version, k and cases)'),
         (5, 'case "one": query is required'),
         (6, 'case "one": "a" is listed twice in expect'),
         (7, 'case "one": duplicate id'),
         (9, 'case "one": grade of "b" must be between 1 and 9'),
         (10, 'case "one": "b" is both expected and avoided'),
-        (11, 'case "one": field nope not found (want id, query, expect, avoid, role, tags)'),
+        (11, 'case "one": unknown key "nope" (want id, query, expect, avoid, role, tags)'),
         (12, "case 3: id is required"),
-        (13, 'case 3: field "weight" not found in an expect entry (want id and grade)'),
+        (13, 'case 3: unknown key "weight" in an expect entry (want id and grade)'),
     ]
     assert [(d.line, d.message) for d in err.diagnostics] == expected
     listed = "; ".join(f"line {line}: {msg}" for line, msg in expected)

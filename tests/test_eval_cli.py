@@ -204,7 +204,7 @@ def test_baseline_flips(cli_project, capsys):
     )
     code, out, err = run(capsys, "eval", cases, "--root", cli_project, "--baseline", base)
     assert code == 2 and "vs baseline: 1 regressed, 0 fixed" in out and "  regressed: b" in out
-    assert "AR9D4: 1 cases regressed against the baseline (max 0): b" in err
+    assert "AR9D4: 1 case regressed against the baseline (max 0): b" in err
     code, out, _ = run(capsys, "eval", cases, "--root", cli_project, "--baseline", base, "--max-flips", "1")
     assert code == 0 and "regressed: b" in out
     code, _, err = run(capsys, "eval", cases, "--root", cli_project, "--baseline", base, "--k", "7")
@@ -356,7 +356,7 @@ def test_degraded_run_exits_1_and_writes_no_output(cli_project, capsys, monkeypa
     assert "index: test, 5 dims, float32, 3 rows (0 stale, 0 missing)" in out
     assert err.splitlines() == [
         "the embeddings were unavailable, so the result does not measure the requested ranking: "
-        "hybrid: 1 cases fell back to lexical (network_disabled)",
+        "hybrid: 1 case fell back to lexical (network_disabled)",
         "Check 'skillsift status' and the [embeddings] budget and network settings",
     ]
 

@@ -49,6 +49,18 @@ def test_text_report_single_mode():
     assert render(res, "text") == TEXT_K2
 
 
+def test_lexical_misses_end_with_one_line_on_hybrid_mode_when_it_is_not_configured():
+    from skillsift.render.evaluation import HYBRID_HINT
+
+    res = run(METRICS_CASES, {"lexical": EVAL_ENV_LEXICAL})
+    assert render(res, "text", hybrid_hint=True) == TEXT_K2 + HYBRID_HINT + "\n"
+    assert "--mode hybrid" in HYBRID_HINT and "skillsift[embed]" in HYBRID_HINT
+    assert HYBRID_HINT not in render(res, "markdown", hybrid_hint=True) + render(res, "json", hybrid_hint=True)
+    hit_all = run("version: 1\ncases:\n  - {id: a, query: deploy to staging, expect: [deploy-staging]}\n",
+                  {"lexical": EVAL_ENV_LEXICAL})
+    assert not hit_all.primary.misses and HYBRID_HINT not in render(hit_all, "text", hybrid_hint=True)
+
+
 def test_text_values_start_at_column_12_with_k_100():
     res = run(METRICS_CASES, {"lexical": EVAL_ENV_LEXICAL}, k=100)
     lines = render_text(res).splitlines()
@@ -211,7 +223,7 @@ def test_markdown_summary_misses_and_regressions():
         "| mrr | 0.6250 (0.25–1.00) |",
     ]
     assert "#### Gate failures" in lines
-    assert "- AR9D4: 1 cases regressed against the baseline (max 0): miss" in lines
+    assert "- AR9D4: 1 case regressed against the baseline (max 0): miss" in lines
     assert "#### Against the baseline: 1 regressed, 0 fixed" in lines
     row = "| `miss` | zebra | git-workflow | nothing | not retrieved |"
     assert lines.count(row) == 2  # once as a regression, once as a miss

@@ -207,7 +207,7 @@ def test_degraded_reason_falls_back_to_negatives_and_modes_sort():
     ranker = ScriptedRanker({"lexical": {**LEX, "x": []}, "hybrid": HYB, "vector": HYB}, degraded=degraded)
     res = run(text, ranker, modes=("vector", "hybrid"))
     assert degraded_message(res).endswith(
-        "hybrid: 1 cases fell back to lexical (budget); vector: 1 cases fell back to lexical (timeout)"
+        "hybrid: 1 case fell back to lexical (budget); vector: 1 case fell back to lexical (timeout)"
     )
 
 

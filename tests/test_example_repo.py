@@ -52,3 +52,51 @@ def test_hybrid_beats_lexical_with_an_interval_excluding_zero(capsys):
         assert "degraded_cases" not in doc["by_mode"][mode]
         mrr = doc["paired_vs_lexical"][mode]["mrr"]
         assert mrr["low"] > 0, (mode, mrr)
+
+
+def _quick_start_steps() -> list[list[str]]:
+    """The skillsift commands of the README's Quick start main job, in order, as the shell splits them."""
+    import re
+    import shlex
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Quick start"):]
+    block = re.search(r"```sh\n(.*?)\n```", section, re.S).group(1)
+    steps = [shlex.split(part) for part in block.split("&&")]
+    assert ["pip", "install", ".[embed]"] in steps  # installed with the local model
+    return [argv[1:] for argv in steps if argv[0] == "skillsift"]
+
+
+def test_quick_start_main_job_ends_on_the_hybrid_answer(capsys, monkeypatch):
+    pytest.importorskip("onnxruntime", reason="skillsift[embed] is not installed")
+    monkeypatch.chdir(ROOT)
+    for var in ("SKILLSIFT_SEARCH_MODE", "SKILLSIFT_ALLOW_NETWORK"):
+        monkeypatch.delenv(var, raising=False)
+    steps = _quick_start_steps()
+    assert [argv[0] for argv in steps] == ["validate", "eval", "search"]
+    outputs = []
+    for argv in steps:
+        code, out, err = run(capsys, *argv)
+        assert code == 0, (argv, out, err)
+        assert "ranking lexically" not in err, err  # the hybrid search really used the vectors
+        outputs.append(out)
+    validate_out, eval_out, search_out = outputs
+    assert "no problems found" in validate_out
+    assert "mode: lexical" in eval_out and "misses:" in eval_out
+    assert eval_out.rstrip().splitlines()[-1].startswith("hint: misses on paraphrases are what hybrid mode is for")
+    first = search_out.splitlines()[1].split()
+    assert first[0] == "1" and first[2] == "issue-refund", search_out
+
+
+def test_no_hybrid_hint_when_hybrid_is_the_configured_mode(capsys, tmp_path):
+    import shutil
+
+    root = tmp_path / "acme"
+    shutil.copytree(ACME, root, ignore=shutil.ignore_patterns(".skillsift"))
+    config = root / "skillsift.toml"
+    config.write_text(config.read_text(encoding="utf-8").replace('mode = "lexical"', 'mode = "hybrid"', 1),
+                      encoding="utf-8")
+    code, out, _ = run(capsys, "eval", str(root / "search-cases.yaml"), "--root", str(root), "--mode", "lexical")
+    assert code == 0 and "misses:" in out and "hint:" not in out
+    code, out, _ = run(capsys, "eval", CASES, "--root", str(ACME))
+    assert code == 0 and "hint: misses on paraphrases" in out

@@ -233,7 +233,7 @@ def test_eval_from_skills_skips_taken_ids(tmp_path, skill_writer, capsys):
                      "    expect: [issue-refund]\n", encoding="utf-8")
     code, out, err = run(capsys, "eval", cases, "--from-skills", "--root", tmp_path, "--format", "json")
     assert code == 0, err
-    assert "from-skills: 1 cases derived, 1 skipped (id taken)" in err
+    assert "from-skills: 1 case derived, 1 skipped (id taken)" in err
     assert [c["id"] for c in json.loads(out)["cases"]] == ["issue-refund/example-1", "issue-refund/example-2"]
     assert json.loads(out)["cases"][0]["query"] == "refund"
 

@@ -231,7 +231,7 @@ def test_refused_skill_exits_2(project, capsys, tmp_path):
     assert code == 2
     assert [len(batch) for batch in calls(log)] == [4, 2, 1, 1, 2]
     assert 'skillsift index: the provider rejected skill "deploy-staging" even alone (' in err
-    assert "skillsift index skipped 1 skills the provider rejected: deploy-staging" in err
+    assert "skillsift index skipped 1 skill the provider rejected: deploy-staging" in err
     assert out.startswith("embedded 3, reused 0, withheld 0 of 4 skills")
     assert len(load_index(index_dir(project)).index) == 3
     code, out, _ = run(capsys, project, "--format", "json")

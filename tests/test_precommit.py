@@ -211,7 +211,7 @@ def test_gate_regression_fails_skillsift_eval(tmp_path, hook_env, hook_repo):
     assert proc.returncode != 0
     out = _out(proc)
     assert "skillsift eval" in out and "Failed" in out
-    assert "AR9D4 1 cases regressed against the baseline (max 0): qa" in out
+    assert "AR9D4 1 case regressed against the baseline (max 0): qa" in out
     assert 'search-cases.yaml:13: AR9D4 case "qa" regressed against the baseline: expected deploy-staging, ' \
            "now not retrieved" in out
 

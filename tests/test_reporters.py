@@ -8,7 +8,7 @@ from importlib import resources
 import jsonschema
 import pytest
 
-from skillsift.diagnostics import Diagnostic, sort_diagnostics
+from skillsift.diagnostics import ERROR, Diagnostic, sort_diagnostics
 from skillsift.render.diagnostics import (
     escape_data,
     escape_property,
@@ -23,7 +23,7 @@ DIAGS = sort_diagnostics([
     Diagnostic(file="skills/b/SKILL.md", line=3, code="SK006", message="frontmatter has no description",
                hint="add one"),
     Diagnostic(file="skills/a/SKILL.md", line=7, column=13, code="AR001",
-               message="looks like a AWS access key id (AKIA**** (20 characters))"),
+               message="looks like an AWS access key id (AKIA**** (20 characters))"),
     Diagnostic(file="skills/a/SKILL.md", line=2, code="SK008", severity="warning", message="trigger only in body"),
     Diagnostic(code="AR9D4", message="top1 is 0.5000, below the minimum 0.6000"),
 ])
@@ -35,7 +35,7 @@ def test_text_groups_by_file_with_file_line_code_message():
         "AR9D4 top1 is 0.5000, below the minimum 0.6000",
         "",
         "skills/a/SKILL.md:2: SK008 trigger only in body (warning)",
-        "skills/a/SKILL.md:7:13: AR001 looks like a AWS access key id (AKIA**** (20 characters))",
+        "skills/a/SKILL.md:7:13: AR001 looks like an AWS access key id (AKIA**** (20 characters))",
         "",
         "skills/b/SKILL.md:3: SK006 frontmatter has no description",
         "    hint: add one",
@@ -54,7 +54,7 @@ def test_json_follows_the_shipped_schema():
     jsonschema.Draft202012Validator(_schema("diagnostics.v1.json")).validate(doc)
     assert doc["summary"] == {"errors": 3, "warnings": 1, "notes": 0, "files": 2, "skills": 4}
     assert doc["diagnostics"][2] == {"code": "AR001", "severity": "error", "name": "secret-detected",
-                                     "message": "looks like a AWS access key id (AKIA**** (20 characters))",
+                                     "message": "looks like an AWS access key id (AKIA**** (20 characters))",
                                      "file": "skills/a/SKILL.md", "line": 7, "column": 13}
     empty = json.loads(render_json([]))
     jsonschema.Draft202012Validator(_schema("diagnostics.v1.json")).validate(empty)
@@ -158,3 +158,15 @@ def test_sarif_structure_rules_and_locations():
     spaced = sarif_log([Diagnostic(file="my skills/a b/SKILL.md", line=1, code="SK006", message="m")])
     assert spaced["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == \
         "my%20skills/a%20b/SKILL.md"
+
+
+def test_a_hint_shared_by_the_lines_of_one_file_is_printed_once_under_the_last():
+    hint = "Fix the lines listed; the format is described in docs/evaluation.md"
+    diags = [Diagnostic(file="search-cases.yaml", line=n, code="AR9D2", severity=ERROR, message=f"problem {n}",
+                        hint=hint) for n in (2, 6, 9)]
+    diags.append(Diagnostic(file="skills/a/SKILL.md", line=1, code="SK007", severity=ERROR, message="long",
+                            hint="shorten it"))
+    lines = render_text(diags).splitlines()
+    assert lines[:4] == ["search-cases.yaml:2: AR9D2 problem 2", "search-cases.yaml:6: AR9D2 problem 6",
+                         "search-cases.yaml:9: AR9D2 problem 9", f"    hint: {hint}"]
+    assert lines.count(f"    hint: {hint}") == 1 and "    hint: shorten it" in lines

@@ -102,7 +102,7 @@ def test_github_format_annotates(tmp_path, capsys):
     write_skill(tmp_path, "leak", "Leaky", body=f"key {KEY}\n")
     code, out, _ = run(capsys, "validate", "--root", str(tmp_path), "--format", "github")
     assert code == 1
-    assert out.splitlines()[0] == ("::error file=.claude/skills/leak/SKILL.md,line=5,col=5,title=AR001::looks like a "
+    assert out.splitlines()[0] == ("::error file=.claude/skills/leak/SKILL.md,line=5,col=5,title=AR001::looks like an "
                                    "AWS access key id (AKIA**** (20 characters))%0Ahint: remove it from the skill and "
                                    "rotate it; if it is not a secret, add `skillsift: allow-secret` to the line, or "
                                    "accept it with 'skillsift validate --update-secrets-baseline'")

@@ -23,7 +23,7 @@ def test_every_problem_is_reported_with_its_line(tmp_path):
         ("search-cases.yaml", 1, "version must be 1 (got 2)"),
         ("search-cases.yaml", 5, 'case "a": duplicate id'),
         ("search-cases.yaml", 6, 'case "a": query is required'),
-        ("search-cases.yaml", 7, 'case "a": field nope not found (want id, query, expect, avoid, role, tags)'),
+        ("search-cases.yaml", 7, 'case "a": unknown key "nope" (want id, query, expect, avoid, role, tags)'),
     ]
     assert {(d.code, d.severity) for d in diags} == {("AR9D2", "error")}
 

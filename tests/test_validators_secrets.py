@@ -25,7 +25,7 @@ def test_secret_reported_with_line_column_and_masked_excerpt():
     text = f"---\nname: x\ndescription: y\n---\nConfigure it:\n  aws_key = {KEY}\n"
     [diag] = check_text("s/SKILL.md", text)
     assert (diag.code, diag.severity, diag.line, diag.column) == ("AR001", "error", 6, 13)
-    assert diag.message == "looks like a AWS access key id (AKIA**** (20 characters))"
+    assert diag.message == "looks like an AWS access key id (AKIA**** (20 characters))"
     assert KEY not in diag.message + diag.hint
 
 
@@ -47,7 +47,7 @@ def test_configured_patterns_are_scanned(tmp_path):
     write_skill(tmp_path, "acme", "Talks to the Acme API", body="Use ACME-7f3k9q2m1z when asked.\n")
     (tmp_path / "skillsift.toml").write_text('[[secrets.patterns]]\nname = "acme-key"\nregex = "ACME-[0-9a-z]{10}"\n')
     [diag] = check(tmp_path, select=["AR001"])
-    assert diag.message == "looks like a acme-key (ACME**** (15 characters))"
+    assert diag.message == "looks like an acme-key (ACME**** (15 characters))"
     assert diag.line == 5
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
-from ..render.words import plural
+from ..words import plural
 from .compare import Comparison
 
 FAIL_ON = ("error", "warning", "note", "never")

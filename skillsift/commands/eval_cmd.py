@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..words import plural
 from ._common import config_option, root_option
 
 FORMATS = ("text", "json", "junit", "markdown")
@@ -41,7 +42,7 @@ def _with_skill_cases(case_file, catalog, roles_configured, resolve):
 
     derived = load_skill_cases(catalog, RoleCheck(configured=roles_configured, resolve=resolve))
     merged, added, skipped = merge_cases(case_file, derived)
-    click.echo(f"from-skills: {added} cases derived, {skipped} skipped (id taken)", err=True)
+    click.echo(f"from-skills: {plural(added, 'case')} derived, {skipped} skipped (id taken)", err=True)
     if not merged.cases:
         raise SkillsiftError(NO_CASES, hint=NO_CASES_HINT)
     return merged
@@ -131,7 +132,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         from ..index.atomic import write_atomic
 
         write_atomic(output, render_json(result).encode("utf-8"))
-    click.echo(render(result, fmt), nl=False)
+    click.echo(render(result, fmt, hybrid_hint=config.search.mode == LEXICAL), nl=False)
     if degraded:
         # The numbers would not measure the ranking asked for: never a pass, never a baseline.
         click.echo(degraded, err=True)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import click
 
+from ..words import plural
 from ._common import config_option, dump_json, load_project, root_option
 
 SUMMARY_SCHEMA_VERSION = 1
@@ -134,11 +135,11 @@ def _dry_run_text(plan, provider, allow_network: bool) -> str:
     body = f"first {plan.body_chars} characters" if plan.index_body else "no"
     n, size = len(plan.to_embed), _kib(plan.bytes)
     if getattr(provider, "networked", False):
-        egress = f"{n} texts, {size} -> {getattr(provider, 'host', '') or provider.fingerprint}"
+        egress = f"{plural(n, 'text')}, {size} -> {getattr(provider, 'host', '') or provider.fingerprint}"
     elif getattr(provider, "external", False):
-        egress = f"{n} texts, {size} -> {provider.fingerprint} (a program on this machine)"
+        egress = f"{plural(n, 'text')}, {size} -> {provider.fingerprint} (a program on this machine)"
     else:
-        egress = f"none: the {n} texts ({size}) are embedded in this process"
+        egress = f"none: the {plural(n, 'text')} ({size}) are embedded in this process"
     lines = [
         _line("provider", f"{provider.fingerprint}   {where}"),
         _line("model", provider.model or "(none configured)"),
@@ -274,7 +275,7 @@ def _refuse_network(plan, provider, allow_network: bool) -> None:
     host = getattr(provider, "host", "") or provider.fingerprint
     where = user_config_file() or "the user config file"
     raise SkillsiftError(
-        f"skillsift index would send {len(plan.to_embed)} texts ({plan.bytes} bytes) to {host}, "
+        f"skillsift index would send {plural(len(plan.to_embed), 'text')} ({plural(plan.bytes, 'byte')}) to {host}, "
         "but the network is disabled",
         hint=f"set allow_network = true in the [embeddings] table of {where} (or {ENV_ALLOW_NETWORK}=1), "
              "or check first what would be sent with 'skillsift index --dry-run'",
@@ -312,7 +313,8 @@ def _report(plan, provider, result, written: bool, index_dir, fmt) -> int:
         click.echo(dump_json(_summary(plan, provider, dry_run=False, result=result, written=written)), nl=False)
     elif result.index is not None:
         click.echo(f"embedded {len(result.embedded)}, reused {result.reused}, withheld {len(plan.withheld)} of "
-                   f"{plan.total} skills   ({_count(result.calls, 'call')}, {result.tokens} tokens, "
+                   f"{plural(plan.total, 'skill')}   ({_count(result.calls, 'call')}, "
+                   f"{plural(result.tokens, 'token')}, "
                    f"cost {_cost_text(result.cost_usd)})")
         click.echo(f"wrote {_display_path(index_dir)}" if written else "index is current, nothing written")
     if result.index is None:
@@ -324,7 +326,8 @@ def _report(plan, provider, result, written: bool, index_dir, fmt) -> int:
     code = 0
     if result.rejected:
         names = ", ".join(sorted(i for i, _ in result.rejected))
-        click.echo(f"skillsift index skipped {len(result.rejected)} skills the provider rejected: {names}", err=True)
+        click.echo(f"skillsift index skipped {plural(len(result.rejected), 'skill')} the provider rejected: "
+                   f"{names}", err=True)
         code = 2
     if result.stopped:
         click.echo(f"skillsift index stopped early: {result.stopped}", err=True)
@@ -332,7 +335,8 @@ def _report(plan, provider, result, written: bool, index_dir, fmt) -> int:
         if hint:
             click.echo(f"hint: {hint}", err=True)
         missing = result.missing
-        click.echo(f"  {len(missing)} skills have no vector and rank lexically: {', '.join(missing)}", err=True)
+        verb = "has no vector and ranks" if len(missing) == 1 else "have no vector and rank"
+        click.echo(f"  {plural(len(missing), 'skill')} {verb} lexically: {', '.join(missing)}", err=True)
         code = 2
     return code
 

@@ -6,6 +6,7 @@ import os
 
 import click
 
+from ..words import plural
 from ._common import config_option, root_option
 
 INSTALL_HINT = "pip install 'skillsift[mcp]'"
@@ -45,7 +46,7 @@ def mcp_command(root, config_file):
     service = SkillService(root, config_file, warn=lambda message: click.echo(message, err=True))
     service.refresh()
     config = service.config
-    click.echo(f"skillsift mcp: serving {len(service.catalog)} skills from {service.root} "
+    click.echo(f"skillsift mcp: serving {plural(len(service.catalog), 'skill')} from {service.root} "
                f"(mode {config.search.mode}, query log {'on' if config.search.log_queries else 'off'})", err=True)
     run_stdio(service)
     return 0

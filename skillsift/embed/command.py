@@ -27,6 +27,7 @@ import subprocess
 import threading
 import time
 
+from ..words import plural
 from .base import EmbedTimeout, InputRejected, ProviderBroken, ProviderUnavailable
 from .normalise import VectorError, unit_rows
 
@@ -250,7 +251,8 @@ class CommandProvider:
         if not isinstance(vectors, list):
             raise InputRejected(f'the embedding command {self.name} {shape}: no "vectors" list')
         if len(vectors) != count:
-            raise InputRejected(f"the embedding command returned {len(vectors)} vectors for {count} texts")
+            raise InputRejected(f"the embedding command returned {plural(len(vectors), 'vector')} "
+                                f"for {plural(count, 'text')}")
         if not all(isinstance(v, list) for v in vectors):
             raise InputRejected(f"the embedding command {self.name} {shape}: a vector is not a list")
         try:

@@ -23,6 +23,7 @@ import os
 import threading
 from dataclasses import dataclass
 
+from ..words import plural
 from .base import BudgetExceeded, InputRejected, NetworkDisabled, ProviderBroken
 
 # Input prices in US dollars per million tokens, used when the user config sets no
@@ -103,12 +104,12 @@ class Budget:
         with self._lock:
             if self.max_calls and self.calls + self._held_calls + 1 > self.max_calls:
                 raise BudgetExceeded(
-                    f"the embeddings budget is spent: max_calls = {self.max_calls} calls already made",
+                    f"the embeddings budget is spent: max_calls = {plural(self.max_calls, 'call')} already made",
                     hint=hint,
                 )
             if self.max_tokens and self.tokens + self._held_tokens + tokens > self.max_tokens:
                 raise BudgetExceeded(
-                    f"the next embedding call could use {tokens} tokens, over max_tokens = {self.max_tokens} "
+                    f"the next embedding call could use {plural(tokens, 'token')}, over max_tokens = {self.max_tokens} "
                     f"({self.tokens} used)",
                     hint=hint,
                 )
@@ -263,7 +264,7 @@ class GatedProvider:
             from ..config import ENV_ALLOW_NETWORK
 
             where = self.host or self.fingerprint
-            what = f" {count} texts" if count else " text"
+            what = f" {plural(count, 'text')}" if count else " text"
             raise NetworkDisabled(
                 f"the network is disabled ([embeddings] allow_network = false): not sending{what} to {where}",
                 hint="set allow_network = true in the [embeddings] table of the user config "
@@ -316,8 +317,8 @@ class GatedProvider:
             self.sent_texts += len(batch)
             if len(rows) != len(batch):  # a provider bug, not an input problem
                 raise ProviderBroken(
-                    f"the embedding provider {self.fingerprint} returned {len(rows)} vectors "
-                    f"for {len(batch)} texts"
+                    f"the embedding provider {self.fingerprint} returned {plural(len(rows), 'vector')} "
+                    f"for {plural(len(batch), 'text')}"
                 )
             for text, row in zip(batch, rows, strict=True):
                 vectors[text] = row

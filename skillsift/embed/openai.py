@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from ..words import plural
 from .base import EmbedTimeout, InputRejected, ProviderUnavailable
 from .normalise import VectorError, unit_rows
 
@@ -297,7 +298,8 @@ class OpenAIProvider:
         if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
             raise malformed('no "data" list')
         if len(data) != count:
-            raise self._error(ProviderUnavailable, f"returned {len(data)} vectors for {count} texts")
+            raise self._error(ProviderUnavailable,
+                              f"returned {plural(len(data), 'vector')} for {plural(count, 'text')}")
         indexes = [item.get("index") for item in data]
         if all(i is None for i in indexes):
             ordered = data

@@ -224,7 +224,7 @@ def _walk_file(root, problems: list[Problem]):
     fields = {}
     for key, kline, value in _pairs(root, problems, ""):
         if key not in TOP_KEYS:
-            problems.append((kline, f"field {key} not found (want version, k and cases)"))
+            problems.append((kline, f"unknown key {_q(key)} (want version, k and cases)"))
             continue
         fields[key] = value
     node = fields.get("version")
@@ -297,7 +297,7 @@ def _walk_case(node, index: int, seen: set[str], problems: list[Problem]) -> Cas
     where = f"case {_q(case_id)}" if case_id != "" else f"case {index}"
     for key, (kline, value) in raw.items():
         if key not in CASE_KEYS:
-            problems.append((kline, f"{where}: field {key} not found (want {', '.join(CASE_KEYS)})"))
+            problems.append((kline, f"{where}: unknown key {_q(key)} (want {', '.join(CASE_KEYS)})"))
             continue
         fields[key] = value
         lines[key] = _line(value) if not _is_null(value) else kline
@@ -388,7 +388,7 @@ def _expect_entry(node, where: str, problems: list[Problem]) -> Expected | None:
                 problems.append((_line(value), f"{where}: grade {_q(shown)} is not an integer"))
                 ok = False
         else:
-            problems.append((kline, f"{where}: field {_q(key)} not found in an expect entry "
+            problems.append((kline, f"{where}: unknown key {_q(key)} in an expect entry "
                                     "(want id and grade)"))
             ok = False
     if not ok:

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..diagnostics import SkillsiftError
+from ..words import plural
 from . import EVAL_REGRESSION, SCHEMA_VERSION
 
 GATE_METRICS = ("top1", "recall", "hit", "mrr", "ndcg")
@@ -75,7 +76,7 @@ def gate_failures(metrics: Mapping[str, float], minimums: Mapping[str, float], f
             failed.append(f"{EVAL_REGRESSION}: {name} is {metrics[name]:.4f}, "
                           f"below the minimum {minimums[name]:.4f}")
     if flips is not None and max_flips >= 0 and len(flips.regressed) > max_flips:
-        failed.append(f"{EVAL_REGRESSION}: {len(flips.regressed)} cases regressed against the baseline "
+        failed.append(f"{EVAL_REGRESSION}: {plural(len(flips.regressed), 'case')} regressed against the baseline "
                       f"(max {max_flips}): {', '.join(flips.regressed)}")
     return failed
 

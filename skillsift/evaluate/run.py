@@ -13,6 +13,7 @@ from typing import Protocol
 
 from ..diagnostics import SkillsiftError
 from ..ranker.result import SearchResult
+from ..words import plural
 from . import SCHEMA_VERSION
 from .calibrate import Calibration, calibrate_modes
 from .cases import Case, CaseFile
@@ -239,7 +240,7 @@ def degraded_message(result: EvalResult) -> str:
     for mode in sorted(result.by_mode):
         mr = result.by_mode[mode]
         if mr.degraded_cases:
-            parts.append(f"{mode}: {mr.degraded_cases} cases fell back to lexical ({mr.degraded_reason()})")
+            parts.append(f"{mode}: {plural(mr.degraded_cases, 'case')} fell back to lexical ({mr.degraded_reason()})")
     if not parts:
         return ""
     return ("the embeddings were unavailable, so the result does not measure the requested ranking: "

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import SkillsiftError
 from ..embed.base import EmbedError
+from ..words import plural
 
 REUSE = "reuse"
 EMBED = "embed"
@@ -304,7 +305,8 @@ class _Builder:
 
         if rows is None or len(rows) != len(texts):
             got = 0 if rows is None else len(rows)
-            raise BuildError(f"the provider returned {got} vectors for {len(texts)} texts; nothing was written",
+            raise BuildError(f"the provider returned {plural(got, 'vector')} for {plural(len(texts), 'text')}; "
+                             "nothing was written",
                              hint="the embedding provider is misbehaving; check its configuration or version")
         for offset, raw in enumerate(rows):
             item = todo[start + offset]

@@ -21,6 +21,7 @@ import json
 
 from .._version import __version__
 from ..diagnostics import ERROR, NOTE, WARNING
+from ..words import plural
 
 FORMATS = ("text", "json", "github", "sarif")
 GITHUB_LIMIT = 10  # annotations of each kind GitHub shows per step
@@ -37,38 +38,42 @@ def counts(diagnostics) -> dict[str, int]:
     return out
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def summary_line(diagnostics, checked: int | None = None) -> str:
     """``2 errors, 1 warning in 2 files`` (``no problems found`` when empty)."""
     if not diagnostics:
         found = "no problems found"
     else:
         c = counts(diagnostics)
-        parts = [_plural(c[ERROR], "error"), _plural(c[WARNING], "warning")]
+        parts = [plural(c[ERROR], "error"), plural(c[WARNING], "warning")]
         if c[NOTE]:
-            parts.append(_plural(c[NOTE], "note"))
+            parts.append(plural(c[NOTE], "note"))
         files = {d.file for d in diagnostics if d.file}
-        found = ", ".join(parts) + (f" in {_plural(len(files), 'file')}" if files else "")
+        found = ", ".join(parts) + (f" in {plural(len(files), 'file')}" if files else "")
     if checked is not None:
-        found += f" ({_plural(checked, 'skill')} checked)"
+        found += f" ({plural(checked, 'skill')} checked)"
     return found
 
 
 def render_text(diagnostics, *, checked: int | None = None) -> str:
-    """Grouped by file (repository-level findings without a file first), then the summary."""
+    """Grouped by file (repository-level findings without a file first), then the summary.
+
+    A hint shared by consecutive findings of one file and code (the lines of one invalid
+    cases file) is printed once, under the last of them.
+    """
+    diagnostics = list(diagnostics)
     lines: list[str] = []
     current = None
-    for diag in diagnostics:
+    for i, diag in enumerate(diagnostics):
         if diag.file != current:
             if current is not None:
                 lines.append("")
             current = diag.file
         suffix = "" if diag.severity == ERROR else f" ({diag.severity})"
         lines.append(diag.render() + suffix)
-        if diag.hint:
+        following = diagnostics[i + 1] if i + 1 < len(diagnostics) else None
+        shared = (following is not None and following.hint == diag.hint and following.file == diag.file
+                  and following.code == diag.code)
+        if diag.hint and not shared:
             lines.append(f"    hint: {diag.hint}")
     if lines:
         lines.append("")
@@ -143,7 +148,7 @@ def render_github(diagnostics, *, limit: int = GITHUB_LIMIT) -> str:
         else:
             left[severity] += 1
     if any(left.values()):
-        parts = [_plural(n, word) for n, word in ((left[ERROR], "error"), (left[WARNING], "warning"),
+        parts = [plural(n, word) for n, word in ((left[ERROR], "error"), (left[WARNING], "warning"),
                                                   (left[NOTE], "note")) if n]
         lines.append(f"skillsift: {', '.join(parts)} not annotated (GitHub shows {limit} annotations of each "
                      "kind per step); run 'skillsift validate' for the full list")

@@ -10,18 +10,24 @@ import json
 import re
 
 from ..evaluate.run import EvalResult, ModeResult, degraded_message
+from ..words import plural
 
 FORMATS = ("text", "json", "junit", "markdown")
 
 
-def render(result: EvalResult, fmt: str) -> str:
+HYBRID_HINT = ("hint: misses on paraphrases are what hybrid mode is for: add --mode hybrid "
+               "(needs pip install 'skillsift[embed]' and 'skillsift index')")
+
+
+def render(result: EvalResult, fmt: str, *, hybrid_hint: bool = False) -> str:
+    """``hybrid_hint``: the configured mode is lexical, so a text report with misses says what hybrid is for."""
     if fmt == "json":
         return render_json(result)
     if fmt == "junit":
         return render_junit(result)
     if fmt == "markdown":
         return render_markdown(result)
-    return render_text(result)
+    return render_text(result, hybrid_hint=hybrid_hint)
 
 
 # -- JSON ------------------------------------------------------------------------------------------
@@ -54,7 +60,7 @@ def _rank_text(rank: int | None) -> str:
     return "not retrieved" if rank is None else f"rank {rank}"
 
 
-def render_text(result: EvalResult) -> str:
+def render_text(result: EvalResult, *, hybrid_hint: bool = False) -> str:
     lines: list[str] = []
     add = lines.append
     modes = result.report_modes()
@@ -106,6 +112,8 @@ def render_text(result: EvalResult) -> str:
         add("misses:")
         for c in p.misses:
             add(f"  {c.id}: expected {','.join(c.expected)}, got [{','.join(c.got)}] ({_rank_text(c.rank)})")
+        if hybrid_hint and modes == ["lexical"]:
+            add(HYBRID_HINT)
     if result.flips is not None:
         add("")
         add(f"vs baseline: {len(result.flips.regressed)} regressed, {len(result.flips.fixed)} fixed")
@@ -181,7 +189,7 @@ def _text_mode_table(result: EvalResult, modes: list[str], add) -> None:
         mr = result.by_mode[mode]
         if mr.degraded_cases:
             add("")
-            add(f"warning: {mode}: {mr.degraded_cases} cases fell back to lexical")
+            add(f"warning: {mode}: {plural(mr.degraded_cases, 'case')} fell back to lexical")
 
 
 # -- JUnit XML -------------------------------------------------------------------------------------
@@ -325,7 +333,7 @@ def render_markdown(result: EvalResult) -> str:
     k = result.k
     add(f"### skillsift eval: {_code(result.cases_path or 'cases')}")
     add("")
-    add(f"**Result: {status_word(result)}** · {result.n} cases (+{result.n_negative} negative) · k={k} · "
+    add(f"**Result: {status_word(result)}** · {plural(result.n, 'case')} (+{result.n_negative} negative) · k={k} · "
         f"primary mode: {result.mode}")
     add("")
     add("| metric | " + " | ".join(modes) + " |")

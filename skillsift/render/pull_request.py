@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..evaluate.intervals import bootstrap
+from ..words import plural
 from .evaluation import _cell, _code
-from .words import plural
 
 if TYPE_CHECKING:  # the run record of ``skillsift ci``; rendering needs only its attributes
     from ..ci.compare import RankChange

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..ranker.result import Hit, SearchResult
+from ..words import plural
 
 STOPWORD_ONLY = (
     'the query holds only stopwords (words such as "the", "how", "to"): nothing to rank; add a content word'
@@ -94,7 +95,7 @@ def render_text(result: SearchResult, *, width: int = 80, explain: bool = False,
             lines.extend(_explain_lines(hit))
         lines.append(f"ranking: {result.ranking}" + (f" (degraded: {result.degraded})" if result.degraded else ""))
         if result.embedded:
-            lines.append(f"   embed: 1 call, {result.embed_tokens} tokens, {result.embed_ms:.0f} ms")
+            lines.append(f"   embed: 1 call, {plural(result.embed_tokens, 'token')}, {result.embed_ms:.0f} ms")
         return "\n".join(lines) + "\n"
     fixed = w_rank + 2 + w_score + 2 + w_name + 2 + w_dom + 2
     w_desc = max(width - fixed, 20)
@@ -110,7 +111,7 @@ def _explain_lines(hit: Hit) -> list[str]:
     if e is None:
         return []
     out = [f"      BM25F {e.score:.6f} = sum of term points   (doc length {e.length:g}, "
-           f"average {e.avg_length:.4f}, {e.n_docs} skills in scope)"]
+           f"average {e.avg_length:.4f}, {plural(e.n_docs, 'skill')} in scope)"]
     if not e.terms:
         return out
     w_term = max(4, *(len(t.term) for t in e.terms))

@@ -6,13 +6,13 @@ import re
 
 # Acronyms and words read with a leading vowel sound although they start with a consonant
 # letter, or the reverse ("an AWS key", "a user"); everything else follows its first letter.
-_AN = re.compile(r"(?:[AEIO]|[FHLMNRSX](?:[A-Z0-9]|\b)|[aeiou]|hour|honest)")
+_AN = re.compile(r"(?:npm\b|[AEIO]|[FHLMNRSX](?:[A-Z0-9]|\b)|[aeiou]|hour|honest)")
 _A = re.compile(r"(?:uni|use|usu|uti|ura|eu|one\b|once)", re.IGNORECASE)
 
 
 def plural(n: int, word: str, many: str = "") -> str:
     """``1 case`` / ``2 cases`` (``many`` for an irregular plural)."""
-    return f"{n:,} {word}" if n == 1 else f"{n:,} {many or word + 's'}"
+    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
 
 def article(word: str) -> str:
