@@ -87,6 +87,16 @@ def list_checks() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _shown_root(root: str) -> str:
+    """The root as the JSON report shows it: relative to the current directory, with /, so
+    the same command gives the same bytes on every machine (docs/validate.md)."""
+    try:
+        rel = os.path.relpath(root)
+    except ValueError:  # another drive (Windows): no relative form, so no root
+        return ""
+    return rel.replace(os.sep, "/")
+
+
 @click.command("validate", cls=_UsageExit2)
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @root_option
@@ -140,7 +150,7 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, outp
     wanted = resolve_paths(ws, paths) if paths else None
     diagnostics = run_checks(ws, codes=codes, paths=wanted)
     checked = len(ws.skill_paths) if ws.config is not None else None
-    report = render(diagnostics, fmt, root=ws.root, checked=checked)
+    report = render(diagnostics, fmt, root=_shown_root(ws.root), checked=checked)
     if output:
         try:
             with open(output, "w", encoding="utf-8") as fh:
