@@ -254,7 +254,7 @@ def test_invalid_cases_and_unknown_skill_exit_1(cli_project, capsys):
     assert message.count("; line ") == 9 and message.startswith(
         f"error: AR9D2: invalid cases file: {cli_project}"
     )
-    assert f"{cli_project / 'bad.yaml'}:13: AR9D2 case 3: field" in err  # file:line diagnostics for editors
+    assert f"{cli_project / 'bad.yaml'}:13: AR9D2 case 3: unknown key" in err  # file:line diagnostics for editors
     unknown = write(cli_project / "u.yaml", "version: 1\ncases:\n  - {id: a, query: q, expect: [ghost]}\n")
     code, _, err = run(capsys, "eval", unknown, "--root", cli_project)
     assert code == 1 and 'line 3: case "a" expects unknown skill "ghost"' in err

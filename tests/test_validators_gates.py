@@ -52,7 +52,7 @@ def test_regressed_cases_against_the_baseline(tmp_path):
     write_skill(tmp_path, "issue-refund", "Refund a customer order")  # the trigger is gone
     diags = check(tmp_path, select=["AR9D4"])
     assert [(d.line, d.message) for d in diags] == [
-        (None, "1 cases regressed against the baseline (max 0): refund"),
+        (None, "1 case regressed against the baseline (max 0): refund"),
         (7, 'case "refund" regressed against the baseline: expected issue-refund, now not retrieved'),
     ]
     (tmp_path / "skillsift.toml").write_text('[validate]\nbaseline = "base.json"\nmax_flips = 1\n')
