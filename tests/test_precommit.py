@@ -9,6 +9,7 @@ runs real ``git commit``s.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -73,9 +74,12 @@ def hook_repo(tmp_path_factory, hook_env):
     return dest, sha
 
 
-def _config_yaml(repo: Path, sha: str, hooks=HOOKS) -> str:
+def _config_yaml(repo: Path, sha: str, hooks=HOOKS, deps: dict | None = None) -> str:
     lines = ["repos:", f"  - repo: {repo}", f"    rev: {sha}", "    hooks:"]
-    lines += [f"      - id: {hook}" for hook in hooks]
+    for hook in hooks:
+        lines.append(f"      - id: {hook}")
+        if deps and hook in deps:
+            lines.append(f"        additional_dependencies: {json.dumps(deps[hook])}")
     return "\n".join(lines) + "\n"
 
 
@@ -98,7 +102,7 @@ CASES = textwrap.dedent("""\
     """)
 
 
-def make_project(path: Path, env, hook_repo, *, config: str = "", hooks=HOOKS) -> Path:
+def make_project(path: Path, env, hook_repo, *, config: str = "", hooks=HOOKS, deps: dict | None = None) -> Path:
     """A small skills repository with the hooks installed and everything committed."""
     write_skill(path, "deploy-staging", "Deploy a service to the staging cluster for QA.",
                 triggers=["deploy to staging"])
@@ -108,7 +112,7 @@ def make_project(path: Path, env, hook_repo, *, config: str = "", hooks=HOOKS) -
     (path / "search-cases.yaml").write_text(CASES, encoding="utf-8")
     (path / "skillsift.toml").write_text(config, encoding="utf-8")
     repo, sha = hook_repo
-    (path / ".pre-commit-config.yaml").write_text(_config_yaml(repo, sha, hooks), encoding="utf-8")
+    (path / ".pre-commit-config.yaml").write_text(_config_yaml(repo, sha, hooks, deps), encoding="utf-8")
     _git(path, env, "init", "-q")
     _git(path, env, "add", "-A")
     _git(path, env, "commit", "-q", "-m", "initial")
@@ -273,6 +277,43 @@ def test_deleting_a_skill_triggers_the_index_hook(tmp_path, command_provider, ho
     assert proc.returncode == 0, _out(proc)
 
 
+def _documented_index_dependencies() -> list[list[str]]:
+    """The ``additional_dependencies`` of the skillsift-index hook in every snippet of the README and docs/hooks.md."""
+    import re
+
+    import yaml
+
+    forms = []
+    for path in (ROOT / "README.md", ROOT / "docs" / "hooks.md"):
+        found = []
+        for block in re.findall(r"```yaml\n(.*?)```", path.read_text(encoding="utf-8"), re.S):
+            for match in re.finditer(r"- id: skillsift-index[^\n]*\n\s+additional_dependencies: (\[[^\n]*\])", block):
+                found.append(yaml.safe_load(match.group(1)))
+        assert found, f"{path.name} shows the skillsift-index hook without its additional_dependencies"
+        forms += found
+    return forms
+
+
+def test_the_documented_index_hook_runs_the_local_model_inside_pre_commit(tmp_path, hook_env, hook_repo):
+    pytest.importorskip("onnxruntime", reason="skillsift[embed] is not installed")
+    forms = _documented_index_dependencies()
+    assert all(form == forms[0] for form in forms), forms  # one form, everywhere
+    project = make_project(tmp_path, hook_env, hook_repo, config='[search]\nmode = "hybrid"\n',
+                           hooks=("skillsift-index",), deps={"skillsift-index": forms[0]})
+    write_skill(project, "issue-refund", "Refund an order, fully or partly, from the billing console.",
+                triggers=["refund an order"])
+    _git(project, hook_env, "add", "-A")
+    proc = commit(project, hook_env, "edit")
+    assert proc.returncode != 0
+    out = _out(proc)
+    assert "skillsift-index: rebuilt .skillsift/index" in out, out
+    manifest = json.loads((project / ".skillsift/index/manifest.json").read_text(encoding="utf-8"))
+    assert manifest["provider"] == "local@all-MiniLM-L6-v2" and len(manifest["items"]) == 3
+    _git(project, hook_env, "add", ".skillsift/index")
+    proc = commit(project, hook_env, "index")
+    assert proc.returncode == 0, _out(proc)
+
+
 def test_the_hooks_file_describes_every_hook():
     import yaml
 
@@ -288,6 +329,11 @@ def test_the_hooks_file_describes_every_hook():
         assert hooks[name]["pass_filenames"] is False
         assert hooks[name]["require_serial"] is True
     assert hooks["skillsift-secrets"]["require_serial"] is False
+    from importlib.metadata import version
+
+    minimums = {hook["minimum_pre_commit_version"] for hook in hooks.values()}
+    assert minimums == {"3.0.0"}
+    assert tuple(int(part) for part in version("pre-commit").split(".")[:2]) >= (3, 0)  # the one tested here
     import re
 
     assert re.search(hooks["skillsift-frontmatter"]["files"], ".claude/skills/a/SKILL.md")
