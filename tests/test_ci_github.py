@@ -163,3 +163,21 @@ def test_every_output_written_is_declared_by_the_action_and_the_reverse():
     declared = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))["outputs"]
     for run in (golden_run(), CiRun(error="no cases")):
         assert sorted(name for name, _ in outputs_of(run)) == sorted(declared)
+
+
+def test_the_sarif_file_holds_the_annotations_and_follows_sarif_2_1_0():
+    import json
+
+    import jsonschema
+    from test_reporters import MINIMAL_SARIF, _official_sarif_schema
+
+    from skillsift.ci.github import render_sarif
+
+    run = golden_run()
+    log = json.loads(render_sarif(run, prefix="agents/"))
+    jsonschema.Draft202012Validator(MINIMAL_SARIF).validate(log)
+    results = log["runs"][0]["results"]
+    assert len(results) == len(case_annotations(run, run.cases_path)) + len(run.findings)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results if "locations" in r}
+    assert "agents/search-cases.yaml" in uris and "agents/.claude/skills/billing-faq/SKILL.md" in uris
+    jsonschema.Draft4Validator(_official_sarif_schema()).validate(log)
