@@ -56,7 +56,8 @@ class CiRun:
         """
         if self.changed_files is None:
             return list(self.findings), []
-        touched, other = [], []
+        touched: list[Diagnostic] = []
+        other: list[Diagnostic] = []
         for d in self.findings:
             (touched if not d.file or self.prefix + d.file in self.changed_files else other).append(d)
         return touched, other
