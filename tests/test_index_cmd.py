@@ -331,14 +331,10 @@ def test_sigkill_mid_build_leaves_the_previous_index(project, capsys, tmp_path, 
     assert main(["status", "--root", str(project), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["state"] == "stale"
 
-    # the dead run's lock refuses a new build until it is ten minutes old
+    # the dead run's lock names this host and a pid that is gone: the next build takes it over
     lock = folder / LOCK_FILE
     assert read_holder(str(lock)) == proc.pid
     use_embedder()
-    code, _, err = run(capsys, project)
-    assert code == 1 and f"(pid {proc.pid})" in err
-    old = time.time() - 11 * 60
-    os.utime(lock, (old, old))
     code, out, err = run(capsys, project)
     assert code == 0, err
     assert out.startswith("embedded 3, reused 1,") and not lock.exists()
