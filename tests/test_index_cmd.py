@@ -265,6 +265,22 @@ def test_provider_that_cannot_be_built_exits_1(project, capsys):
     assert code == 1 and "error:" in err and not index_dir(project).exists()
 
 
+@pytest.mark.parametrize("how", ["nan", "short", "wide"])
+@pytest.mark.parametrize("rebuild", [False, True])
+def test_a_broken_answer_after_the_first_batch_writes_nothing_and_exits_1(project, capsys, skill_writer, how,
+                                                                          rebuild):
+    assert run(capsys, project)[0] == 0
+    folder = index_dir(project)
+    before = {name: (folder / name).read_bytes() for name in ("manifest.json", "vectors.bin")}
+    skill_writer(project, "deploy-staging", "Roll a service out to the staging cluster, carefully")
+    skill_writer(project, "dispute-charge", "Handle a chargeback dispute from a bank, promptly")
+    use_embedder(f"--{how}", "chargeback", extra="[search]\nbatch_size = 1\n")
+    code, out, err = run(capsys, project, *(["--rebuild"] if rebuild else []))
+    assert code == 1, (out, err)
+    assert "nothing was written" in err and "wrote" not in out
+    assert {name: (folder / name).read_bytes() for name in before} == before
+
+
 # --------------------------------------------------------------------------- the lock
 
 
