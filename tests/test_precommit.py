@@ -255,6 +255,31 @@ def test_index_hook_rebuilds_after_a_description_edit_then_passes(tmp_path, comm
     assert proc.returncode == 0, _out(proc)
 
 
+def test_index_hook_without_the_local_model_writes_nothing_and_says_how_to_add_it(tmp_path, hook_env, hook_repo):
+    pytest.importorskip("onnxruntime")
+    from skillsift.embed.local import local_model_available
+
+    if not local_model_available()[0]:
+        pytest.skip("the local model cannot run here to build the committed index")
+    project = make_project(tmp_path, hook_env, hook_repo, config='[search]\nmode = "hybrid"\n',
+                           hooks=("skillsift-index", "skillsift-validate"))
+    env = {**hook_env, "PYTHONPATH": str(ROOT)}
+    _build_index(project, env)  # this environment has the model; pre-commit's (no extra) has not
+    _git(project, hook_env, "add", "-A")
+    assert commit(project, hook_env, "index").returncode == 0
+    folder = project / ".skillsift/index"
+    before = {name: (folder / name).read_bytes() for name in ("manifest.json", "vectors.bin")}
+    write_skill(project, "issue-refund", "Refund an order, fully or partly, from the billing console.",
+                triggers=["refund an order"])
+    _git(project, hook_env, "add", "-A")
+    proc = commit(project, hook_env, "edit")
+    assert proc.returncode != 0
+    out = _out(proc)
+    assert "skillsift-index: the index was not refreshed and nothing was written" in out
+    assert 'additional_dependencies: [".[embed]"]' in out
+    assert {name: (folder / name).read_bytes() for name in before} == before  # not 2 of 3 rows
+
+
 def test_deleting_a_skill_triggers_the_index_hook(tmp_path, command_provider, hook_repo):
     hook_env = command_provider
     project = make_project(tmp_path, hook_env, hook_repo, config='[search]\nmode = "hybrid"\n',
