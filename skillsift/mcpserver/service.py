@@ -164,8 +164,7 @@ class SkillService:
 
         With ``role`` the skills that role serves come first, the others after them.
         """
-        from ..commands.search_cmd import DEGRADED_LINES
-        from ..render.search import result_to_json
+        from ..render.search import degraded_line, result_to_json
 
         if not isinstance(query, str) or not query.strip():
             raise ToolRefused("find_skill needs a query, for example \"deploy to staging\"")
@@ -182,7 +181,7 @@ class SkillService:
                        [h for h in result.hits if h.name not in served]
                 result = replace(result, hits=tuple(hits[:limit]))
             if result.degraded:
-                self._warn_once(DEGRADED_LINES.get(result.degraded, f"search: ranking lexically ({result.degraded})"))
+                self._warn_once(degraded_line(result.degraded))
             self.log.record_query(query, result.ranking, result.names)
         return result_to_json(result)
 
