@@ -27,19 +27,28 @@ class BaselineMismatch(SkillsiftError):
     """The baseline was ranked in another mode or at another k: nothing can be compared."""
 
 
-def roles_configured(catalog, config) -> bool:
-    """True when roles exist at all: ``[roles]`` in the config or a skill naming its roles."""
-    return bool(config.roles) or any(skill.roles for skill in catalog.skills)
+def roles_configured(catalog, roles) -> bool:
+    """True when roles exist at all: a ``[roles]`` table (``config.roles``) or a skill naming its roles."""
+    return bool(roles) or any(skill.roles for skill in catalog.skills)
 
 
-def role_resolver(catalog, config):
-    """``resolve(role) -> [skill names]``: the skills a role serves, as a search selects them."""
+def role_resolver(catalog, roles):
+    """``resolve(role) -> [skill names]``: the skills a role serves (``roles`` = ``config.roles``), as a search
+    selects them; the one resolver of every cases check."""
     from ..catalog import select
 
     def resolve(role: str):
-        return [catalog.skills[i].name for i in select(catalog, roles=config.roles, role=role)]
+        return [catalog.skills[i].name for i in select(catalog, roles=roles or {}, role=role)]
 
     return resolve
+
+
+def check_cases(case_file, catalog, roles) -> None:
+    """Refuse (SkillsiftError, AR9D2) a case naming a skill or role the catalog does not have."""
+    from .cases import check_catalog
+
+    check_catalog(case_file, catalog.names, roles_configured=roles_configured(catalog, roles),
+                  resolve=role_resolver(catalog, roles))
 
 
 def open_ranker(catalog, config, want_vectors: bool):
@@ -62,7 +71,8 @@ def with_skill_cases(case_file, catalog, config):
     """``(merged, added, skipped)``: ``case_file`` (or None) plus the cases the skills' frontmatter lists."""
     from .from_skills import NO_CASES, NO_CASES_HINT, RoleCheck, load_skill_cases, merge_cases
 
-    check = RoleCheck(configured=roles_configured(catalog, config), resolve=role_resolver(catalog, config))
+    check = RoleCheck(configured=roles_configured(catalog, config.roles),
+                      resolve=role_resolver(catalog, config.roles))
     merged, added, skipped = merge_cases(case_file, load_skill_cases(catalog, check))
     if not merged.cases:
         raise SkillsiftError(NO_CASES, hint=NO_CASES_HINT)
@@ -115,24 +125,22 @@ class Session:
 
 
 def run_session(catalog, config, case_file, *, modes, k_override: int = 0, minimums=None, baseline=None,
-                max_flips: int | None = None, max_rank_drops: int | None = None, check_cases: bool = True,
+                max_flips: int | None = None, max_rank_drops: int | None = None, strict: bool = True,
                 lenient_roles: bool = False, ranker=None) -> Session:
     """Evaluate ``case_file`` over ``catalog`` in ``modes`` (the first is gated) and apply the gates.
 
     ``baseline`` is a loaded baseline document (or None); ``max_flips`` / ``max_rank_drops``
-    apply only with one (None: 0 flips, no rank-drop gate).  ``check_cases``: refuse a case
+    apply only with one (None: 0 flips, no rank-drop gate).  ``strict``: refuse a case
     naming an unknown skill or role (SkillsiftError); ``lenient_roles``: a case whose role
     this catalog lacks ranks nothing instead (a base commit).  ``ranker``: reuse an open one.
     Raises :class:`NeedsIndex` for a vector mode without a usable index and
     :class:`BaselineMismatch` for a baseline of another mode or k.
     """
-    from .cases import check_catalog
     from .gates import compare_baseline, gate_failures, rank_changes
     from .run import LEXICAL, degraded_message, evaluate, needs_index_error
 
-    if check_cases:
-        check_catalog(case_file, catalog.names, roles_configured=roles_configured(catalog, config),
-                      resolve=role_resolver(catalog, config))
+    if strict:
+        check_cases(case_file, catalog, config.roles)
     want_vectors = any(mode != LEXICAL for mode in modes)
     if ranker is None:
         ranker = open_ranker(catalog, config, want_vectors)
