@@ -216,6 +216,31 @@ def test_gate_regression_fails_skillsift_eval(tmp_path, hook_env, hook_repo):
            "now not retrieved" in out
 
 
+def test_eval_and_validate_hooks_report_a_regression_once(tmp_path, hook_env, hook_repo):
+    project = make_project(tmp_path, hook_env, hook_repo, hooks=("skillsift-validate", "skillsift-eval"))
+    from skillsift.cli import main
+
+    assert main(["eval", str(project / "search-cases.yaml"), "--root", str(project), "--output",
+                 str(project / "eval-baseline.json"), "--format", "json"]) == 0
+    (project / "skillsift.toml").write_text('[validate]\nbaseline = "eval-baseline.json"\n', encoding="utf-8")
+    _git(project, hook_env, "add", "-A")
+    assert commit(project, hook_env, "gates").returncode == 0
+    write_skill(project, "deploy-staging", "Deploy a service to the staging cluster.",
+                triggers=["deploy to staging"])
+    _git(project, hook_env, "add", "-A")
+    proc = commit(project, hook_env, "regress")
+    assert proc.returncode != 0
+    out = _out(proc)
+    assert out.count('AR9D4 case "qa" regressed against the baseline') == 1, out
+    assert out.count("1 cases regressed against the baseline (max 0): qa") == 1, out
+    assert ("save a new baseline: skillsift eval search-cases.yaml --mode lexical --k 3 "
+            "--output eval-baseline.json") in out
+    # skipping the eval hook hands AR9D4 back to the validate hook
+    proc = _git(project, {**hook_env, "SKIP": "skillsift-eval"}, "commit", "-m", "regress", check=False)
+    out = _out(proc)
+    assert proc.returncode != 0 and out.count('AR9D4 case "qa" regressed against the baseline') == 1, out
+
+
 @pytest.fixture
 def command_provider(hook_env):
     """A user config selecting the deterministic embedding command (an offline provider the hook rebuilds with)."""

@@ -155,8 +155,22 @@ def run_ci(opts: CiOptions) -> tuple[CiRun, gitbase.RepoPlace | None]:
     except SkillsiftError as exc:
         run.error, run.error_hint = exc.message, exc.hint
         extra = [_on_cases(d, opts.cases, run.cases_path) for d in exc.diagnostics if d.code != "AR9D0"]
-    run.findings = _merge(_validation(root, opts), extra)
+    run.findings = _merge(_without_repeats(_validation(root, opts), run), extra)
     return run, place
+
+
+def _without_repeats(findings: list[Diagnostic], run: CiRun) -> list[Diagnostic]:
+    """Leave out the validation findings of case regressions this run's comparison already reports.
+
+    With ``[validate] baseline`` set, validation (AR9D4) ranks the same cases against that
+    baseline; a case the comparison lists as regressed is one finding, reported once.
+    """
+    if run.comparison is None:
+        return findings
+    from ..validators.gates import regressed_ids
+
+    shown = {change.id for change in run.comparison.regressed}
+    return [d for d in findings if not (regressed_ids(d) and set(regressed_ids(d)) <= shown)]
 
 
 def _on_cases(diag: Diagnostic, given: str, shown: str) -> Diagnostic:

@@ -11,9 +11,26 @@ mode or k) is an AR9D4 error too: a gate that cannot run does not pass.
 
 from __future__ import annotations
 
+import re
+
 from ..diagnostics import ERROR, Diagnostic, SkillsiftError
 
 CODE = "AR9D4"
+
+
+_ONE = re.compile(r'^case "(.+)" regressed against the baseline: ')
+_ALL = re.compile(r"^\d+ cases regressed against the baseline \(max \d+\): (.+)$")
+
+
+def regressed_ids(diag: Diagnostic) -> tuple[str, ...]:
+    """The case ids an AR9D4 baseline-regression finding of this module is about; () for any other finding."""
+    if diag.code != CODE:
+        return ()
+    one = _ONE.match(diag.message)
+    if one:
+        return (one.group(1),)
+    every = _ALL.match(diag.message)
+    return tuple(every.group(1).split(", ")) if every else ()
 
 
 def _strip(message: str) -> str:
