@@ -14,9 +14,14 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..diagnostics import SkillsiftError
 from ..ranker.result import SearchResult
+
+if TYPE_CHECKING:
+    from .gates import Flips, RankChange
+    from .run import EvalResult
 
 
 class NeedsIndex(SkillsiftError):
@@ -99,12 +104,12 @@ class _SkipUnknownRole:
 class Session:
     """What one evaluation run measured and decided."""
 
-    result: object  # evaluate.run.EvalResult
+    result: EvalResult
     degraded: str = ""  # why the numbers measure nothing ("" when they do)
-    flips: object = None  # evaluate.gates.Flips against the baseline, or None
+    flips: Flips | None = None  # against the baseline, or None
     max_flips: int = -1  # the flip gate (-1: off)
     max_rank_drops: int = -1  # the rank-drop gate (-1: off)
-    rank_changes: list = field(default_factory=list)  # evaluate.gates.RankChange against the baseline
+    rank_changes: list[RankChange] = field(default_factory=list)  # against the baseline
     gate_failures: list[str] = field(default_factory=list)  # AR9D4 messages; [] passes
 
     @property
@@ -112,7 +117,7 @@ class Session:
         return not self.degraded and not self.gate_failures
 
     @property
-    def drops(self) -> list:
+    def drops(self) -> list[RankChange]:
         """The rank changes that are drops (a flip is one too)."""
         return [change for change in self.rank_changes if change.dropped]
 

@@ -23,8 +23,13 @@ import os
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..diagnostics import SkillsiftError
+
+if TYPE_CHECKING:
+    from ..config import Config
+    from .build import BuildResult, Plan
 
 
 @dataclass(frozen=True)
@@ -186,10 +191,10 @@ def refuse_network(plan, provider, allow_network: bool) -> None:
 class Prepared:
     """A build ready to run (or to show as a dry run): provider, first plan and where it goes."""
 
-    config: object
+    config: Config
     catalog: object
     provider: object
-    plan: object
+    plan: Plan
     index_dir: Path
     allow_network: bool
     rebuild: bool = False
@@ -217,9 +222,9 @@ def prepare(config, catalog, *, rebuild: bool = False, force=(), dry_run: bool =
 class Outcome:
     """What :func:`build` did: the plan it ran, the build result and whether files changed."""
 
-    plan: object
+    plan: Plan
     provider: object
-    result: object
+    result: BuildResult
     written: bool
     index_dir: Path
 
@@ -249,7 +254,7 @@ def build(prepared: Prepared, *, progress=None) -> Outcome:
     """
     from ..index.build import build_index, effective_batch_size
     from ..index.lock import acquire_lock
-    from ..index.store import write_index
+    from ..index.store import Index, write_index
 
     config, catalog, provider = prepared.config, prepared.catalog, prepared.provider
     refuse_network(prepared.plan, provider, prepared.allow_network)
@@ -265,6 +270,7 @@ def build(prepared: Prepared, *, progress=None) -> Outcome:
             result = build_index(plan, provider, dtype=config.search.dtype, batch_size=config.search.batch_size,
                                  progress=update)
         written = False
-        if result.index is not None and not drift_only(_load_old(index_dir).index, result.index):
-            written = write_index(index_dir, result.index)
+        new = result.index
+        if isinstance(new, Index) and not drift_only(_load_old(index_dir).index, new):
+            written = write_index(index_dir, new)
     return Outcome(plan, provider, result, written, index_dir)
