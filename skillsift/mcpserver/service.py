@@ -186,14 +186,13 @@ class SkillService:
         return result_to_json(result)
 
     def _role_members(self, role: str) -> set[str]:
-        from ..catalog import select
         from ..diagnostics import SkillsiftError
+        from ..evaluate.session import role_resolver
 
         try:
-            indexes = select(self.catalog, roles=self.config.roles, role=role)
+            return set(role_resolver(self.catalog, self.config.roles)(role))
         except SkillsiftError as exc:
             raise ToolRefused(exc.message) from None
-        return {self.catalog.skills[i].name for i in indexes}
 
     def search_skills(self, query: str = "", limit: int = 10) -> dict:
         """A lexical listing (search.v1): the BM25F hits of ``query``, or every skill by name when blank."""
