@@ -65,12 +65,12 @@ def main(argv) -> int:
         return 1
     from ..diagnostics import SkillsiftError
     from ..index import service
+    from ..render.index import withheld_lines
 
     try:
         prepared = service.prepare(config, ws.catalog)
-        for item in prepared.plan.withheld:
-            print(f'AR9D3: skill "{item.id}" was not embedded: its text looks like it holds a secret '
-                  f"({item.secret}); it ranks lexically only", file=sys.stderr)
+        for line in withheld_lines(prepared.plan):
+            print(line, file=sys.stderr)
         outcome = service.build(prepared)
     except SkillsiftError as exc:
         return _not_refreshed(diagnostics, args, ws, provider, exc.message, exc.hint)

@@ -228,6 +228,13 @@ class Outcome:
     written: bool
     index_dir: Path
 
+    @property
+    def exit_code(self) -> int:
+        """0 complete or current; 1 nothing built; 2 written, but refusals or an early stop (docs/index.md)."""
+        if self.result.index is None:
+            return 1
+        return 2 if self.result.rejected or self.result.stopped else 0
+
 
 def drift_only(old, new) -> bool:
     """True when ``new`` equals ``old`` but for the file digests of rows whose embedded text is the same."""
