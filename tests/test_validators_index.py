@@ -94,3 +94,15 @@ def test_a_skill_withheld_for_a_secret_is_not_counted_as_missing(tmp_path):
     (tmp_path / "skillsift.toml").write_text("")  # local: nothing is withheld, so the row is missing
     assert messages(tmp_path) == ["search: the committed index does not cover the skills (not indexed: "
                                   "cloud-keys); rebuild it with 'skillsift index'"]
+
+
+def test_an_index_dir_that_is_a_symlink_is_reported(tmp_path):
+    three_skills(tmp_path)
+    outside = tmp_path.parent / (tmp_path.name + "-outside")
+    outside.mkdir()
+    (tmp_path / ".skillsift").mkdir()
+    (tmp_path / ".skillsift" / "index").symlink_to(outside)
+    [diag] = check(tmp_path, select=["AR9D1"])
+    assert diag.file == ".skillsift/index"
+    assert diag.message.startswith('search: the index directory ".skillsift/index" is a symbolic link')
+    assert "real directory inside the repository" in diag.hint

@@ -98,6 +98,14 @@ def check_workspace(ws, *, coverage: bool = False) -> list[Diagnostic]:
     config = ws.config
     if config is None or not ws.index_committed:
         return []
+    from ..index.service import IndexDirRefused, checked_index_dir
+
+    try:
+        checked_index_dir(config)
+    except IndexDirRefused as exc:  # the index would be read from, and written to, outside the repository
+        root = ws.root.rstrip("/") + "/"
+        return [Diagnostic(file=ws.index_dir, code=CODE, severity=WARNING,
+                           message="search: " + exc.message.replace(root, ""), hint=exc.hint)]
     if not ws.index_exists() and not coverage and config.search.mode == "lexical":
         return []  # nothing to check, and numpy need not load
     load = ws.index_load
