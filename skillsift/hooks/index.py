@@ -20,7 +20,7 @@ REBUILDS = ("local", "command")
 # this package's extra (docs/hooks.md)
 PRE_COMMIT_HINT = ('the hook runs in pre-commit\'s own environment, which has no local model: add '
                    '`additional_dependencies: [".[embed]"]` under `- id: skillsift-index` in '
-                   ".pre-commit-config.yaml, then run 'pre-commit install-hooks'")
+                   ".pre-commit-config.yaml (pre-commit rebuilds the hook's environment on the next commit)")
 
 
 def _hints(provider: str, hint: str) -> list[str]:
