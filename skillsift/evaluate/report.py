@@ -384,7 +384,7 @@ def render_markdown(result: EvalResult) -> str:
             add("")
             add("Rank changes against the baseline (rank of the first expected skill):")
             add("")
-            add("| Case | Baseline | Now | |")
+            add("| Case | Baseline | Now | Change |")
             add("| --- | ---: | ---: | --- |")
             for change in changes:
                 was = "—" if change.was is None else str(change.was)
