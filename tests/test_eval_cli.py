@@ -366,7 +366,7 @@ class IndexedRanker(ScriptedRanker):
 
 
 def test_degraded_run_exits_1_and_writes_no_output(cli_project, capsys, monkeypatch):
-    import skillsift.evaluate.session as eval_session
+    import skillsift.evaluate.session as evaluation_module
 
     lexical = {
         "customer wants money back": [("refund-policy", 2.0)],
@@ -376,7 +376,7 @@ def test_degraded_run_exits_1_and_writes_no_output(cli_project, capsys, monkeypa
     ranker = IndexedRanker(
         {"lexical": lexical, "hybrid": lexical}, degraded={("hybrid", "weather tomorrow"): "network_disabled"}
     )
-    monkeypatch.setattr(eval_session, "open_ranker", lambda catalog, config, want: ranker)
+    monkeypatch.setattr(evaluation_module, "open_ranker", lambda catalog, config, want: ranker)
     out_file = cli_project / "result.json"
     code, out, err = run(
         capsys,
@@ -402,7 +402,7 @@ def test_degraded_run_exits_1_and_writes_no_output(cli_project, capsys, monkeypa
 
 
 def test_hybrid_run_with_an_index_passes(cli_project, capsys, monkeypatch):
-    import skillsift.evaluate.session as eval_session
+    import skillsift.evaluate.session as evaluation_module
 
     lexical = {
         "customer wants money back": [("refund-policy", 2.0)],
@@ -420,7 +420,7 @@ def test_hybrid_run_with_an_index_passes(cli_project, capsys, monkeypatch):
         ("hybrid", "weather tomorrow"): 0.2,
     }
     ranker = IndexedRanker({"lexical": lexical, "hybrid": hybrid}, top_sim=sims)
-    monkeypatch.setattr(eval_session, "open_ranker", lambda catalog, config, want: ranker)
+    monkeypatch.setattr(evaluation_module, "open_ranker", lambda catalog, config, want: ranker)
     out_file = cli_project / "result.json"
     code, out, err = run(
         capsys,

@@ -62,15 +62,15 @@ def _rel(path: str, root: str) -> str:
 
 
 def _evaluate(config, catalog, case_file, modes, k_override: int, *, strict: bool, minimums=None):
-    """One evaluation session over the catalog; raises SkillsiftError when it cannot measure."""
+    """One evaluation run over the catalog; raises SkillsiftError when it cannot measure."""
     from ..evaluate.run import DEGRADED_HINT
-    from ..evaluate.session import run_session
+    from ..evaluate.session import run_evaluation
 
-    session = run_session(catalog, config, case_file, modes=modes, k_override=k_override, minimums=minimums,
-                          strict=strict, lenient_roles=not strict)
-    if session.degraded:
-        raise SkillsiftError(session.degraded, hint=DEGRADED_HINT)
-    return session
+    evaluation = run_evaluation(catalog, config, case_file, modes=modes, k_override=k_override,
+                                minimums=minimums, strict=strict, lenient_roles=not strict)
+    if evaluation.degraded:
+        raise SkillsiftError(evaluation.degraded, hint=DEGRADED_HINT)
+    return evaluation
 
 
 def evaluate_head(opts: CiOptions, root: str, prepared: Prepared, notes: list[str]):
@@ -147,10 +147,10 @@ def run_ci(opts: CiOptions) -> tuple[CiRun, gitbase.RepoPlace | None]:
     prepared = Prepared()
     extra: list[Diagnostic] = []
     try:
-        session = evaluate_head(opts, root, prepared, run.notes)
-        head = session.result
+        evaluation = evaluate_head(opts, root, prepared, run.notes)
+        head = evaluation.result
         run.head, run.mode, run.k = head, head.mode, head.k
-        run.floor_failures = session.gate_failures
+        run.floor_failures = evaluation.gate_failures
         _compare(run, opts, root, place, prepared)
     except SkillsiftError as exc:
         run.error, run.error_hint = exc.message, exc.hint

@@ -47,7 +47,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     back to lexical); 2 a gate failed (AR9D4 on stderr).
     """
     from ..diagnostics import SkillsiftError
-    from ..evaluate import session as sessions
+    from ..evaluate import session as evals
     from ..evaluate.cases import check_k, load_cases
     from ..evaluate.gates import load_baseline, parse_minimums
     from ..evaluate.report import render, render_json
@@ -69,26 +69,26 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     modes = parse_modes(mode_spec, config.search.mode)
     case_file = load_cases(cases) if cases is not None else None
     if from_skills:
-        case_file, added, skipped = sessions.with_skill_cases(case_file, catalog, config)
+        case_file, added, skipped = evals.with_skill_cases(case_file, catalog, config)
         click.echo(f"from-skills: {added} cases derived, {skipped} skipped (id taken)", err=True)
-    session = sessions.run_session(catalog, config, case_file, modes=modes, k_override=k_override,
-                                   minimums=minimums, baseline=load_baseline(baseline) if baseline else None,
-                                   max_flips=max_flips, max_rank_drops=max_rank_drops)
-    result = session.result
-    result.gate_failures = session.gate_failures
-    if output and not session.degraded:
+    evaluation = evals.run_evaluation(catalog, config, case_file, modes=modes, k_override=k_override,
+                                      minimums=minimums, baseline=load_baseline(baseline) if baseline else None,
+                                      max_flips=max_flips, max_rank_drops=max_rank_drops)
+    result = evaluation.result
+    result.gate_failures = evaluation.gate_failures
+    if output and not evaluation.degraded:
         from ..index.atomic import write_atomic
 
         write_atomic(output, render_json(result).encode("utf-8"))
     click.echo(render(result, fmt), nl=False)
-    if session.degraded:
+    if evaluation.degraded:
         # The numbers would not measure the ranking asked for: never a pass, never a baseline.
-        click.echo(session.degraded, err=True)
+        click.echo(evaluation.degraded, err=True)
         click.echo(DEGRADED_HINT, err=True)
         return 1
     for failure in result.gate_failures:
         click.echo(failure, err=True)
-    if session.baseline_gate_failed:
+    if evaluation.baseline_gate_failed:
         source = ([cases] if cases is not None else []) + (["--from-skills"] if from_skills else [])
-        click.echo("hint: " + sessions.regression_hint(source, baseline, mode=result.mode, k=result.k), err=True)
+        click.echo("hint: " + evals.regression_hint(source, baseline, mode=result.mode, k=result.k), err=True)
     return 2 if result.gate_failures else 0

@@ -1,12 +1,12 @@
 """One evaluation run, shared by every door that evaluates labelled cases.
 
 ``skillsift eval``, ``skillsift ci`` (head and base), ``skillsift validate`` (AR9D4) and the
-``skillsift-eval`` hook all run the same sequence through :func:`run_session`:
+``skillsift-eval`` hook all run the same sequence through :func:`run_evaluation`:
 
 roles -> check the cases against the catalog -> open the ranker -> refuse a vector mode
 without a usable index -> evaluate -> compare with the baseline -> gates.
 
-The doors only parse their arguments, render the :class:`Session` and choose the exit code
+The doors only parse their arguments, render the :class:`Evaluation` and choose the exit code
 (docs/eval.md).  Nothing here prints.
 """
 
@@ -101,7 +101,7 @@ class _SkipUnknownRole:
 
 
 @dataclass
-class Session:
+class Evaluation:
     """What one evaluation run measured and decided."""
 
     result: EvalResult
@@ -129,9 +129,9 @@ class Session:
                     or (self.max_rank_drops >= 0 and len(self.drops) > self.max_rank_drops))
 
 
-def run_session(catalog, config, case_file, *, modes, k_override: int = 0, minimums=None, baseline=None,
-                max_flips: int | None = None, max_rank_drops: int | None = None, strict: bool = True,
-                lenient_roles: bool = False, ranker=None) -> Session:
+def run_evaluation(catalog, config, case_file, *, modes, k_override: int = 0, minimums=None, baseline=None,
+                   max_flips: int | None = None, max_rank_drops: int | None = None, strict: bool = True,
+                   lenient_roles: bool = False, ranker=None) -> Evaluation:
     """Evaluate ``case_file`` over ``catalog`` in ``modes`` (the first is gated) and apply the gates.
 
     ``baseline`` is a loaded baseline document (or None); ``max_flips`` / ``max_rank_drops``
@@ -156,21 +156,21 @@ def run_session(catalog, config, case_file, *, modes, k_override: int = 0, minim
     if lenient_roles:
         ranker = _SkipUnknownRole(ranker)
     result = evaluate(case_file, ranker, k=case_file.effective_k(k_override), modes=modes, index_info=index_info)
-    session = Session(result=result, degraded=degraded_message(result))
+    evaluation = Evaluation(result=result, degraded=degraded_message(result))
     if baseline is not None:
         try:
-            session.flips = compare_baseline(baseline, mode=result.mode, k=result.k, cases=result.primary.cases)
+            evaluation.flips = compare_baseline(baseline, mode=result.mode, k=result.k, cases=result.primary.cases)
         except SkillsiftError as exc:
             raise BaselineMismatch(exc.message, hint=exc.hint) from None
-        result.flips = session.flips
-        session.rank_changes = rank_changes(baseline, result.primary.cases)
-        result.rank_changes = session.rank_changes
-        session.max_flips = max_flips if max_flips is not None else 0
-        session.max_rank_drops = max_rank_drops if max_rank_drops is not None else -1
-    session.gate_failures = gate_failures(result.primary.metrics.gated(), minimums or {}, session.flips,
-                                          session.max_flips, rank_changes=session.rank_changes,
-                                          max_rank_drops=session.max_rank_drops)
-    return session
+        result.flips = evaluation.flips
+        evaluation.rank_changes = rank_changes(baseline, result.primary.cases)
+        result.rank_changes = evaluation.rank_changes
+        evaluation.max_flips = max_flips if max_flips is not None else 0
+        evaluation.max_rank_drops = max_rank_drops if max_rank_drops is not None else -1
+    evaluation.gate_failures = gate_failures(result.primary.metrics.gated(), minimums or {}, evaluation.flips,
+                                             evaluation.max_flips, rank_changes=evaluation.rank_changes,
+                                             max_rank_drops=evaluation.max_rank_drops)
+    return evaluation
 
 
 def refresh_command(cases, baseline: str, *, mode: str, k: int) -> str:

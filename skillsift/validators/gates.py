@@ -60,35 +60,36 @@ def regressed_cases(result, case_file, regressed) -> list[tuple[int, str]]:
 
 def evaluate_gates(*, rel: str, case_file, catalog, config, settings, mode: str, baseline=None,
                    ranker=None) -> list[Diagnostic]:
-    """Run ``case_file`` in ``mode`` through one evaluation session and return every failed gate as AR9D4.
+    """Run ``case_file`` in ``mode`` through one evaluation run and return every failed gate as AR9D4.
 
     ``baseline`` is the loaded baseline document (or None); ``ranker`` an open ranker to reuse.
     """
-    from ..evaluate import session as sessions
+    from ..evaluate import session as evals
 
     def error(message: str, line: int | None = None, hint: str = "") -> Diagnostic:
         return Diagnostic(file=rel, line=line, code=CODE, severity=ERROR, message=message, hint=hint)
 
     try:
-        session = sessions.run_session(catalog, config, case_file, modes=[mode], k_override=settings.k,
-                                       minimums=settings.minimums, baseline=baseline, max_flips=settings.max_flips,
-                                       max_rank_drops=settings.max_rank_drops, strict=False, ranker=ranker)
-    except sessions.NeedsIndex:
+        evaluation = evals.run_evaluation(catalog, config, case_file, modes=[mode], k_override=settings.k,
+                                          minimums=settings.minimums, baseline=baseline,
+                                          max_flips=settings.max_flips, max_rank_drops=settings.max_rank_drops,
+                                          strict=False, ranker=ranker)
+    except evals.NeedsIndex:
         return [error(f"{mode} evaluation needs an embedding index, and none is usable",
                       hint="run 'skillsift index' first, or set [validate] mode = \"lexical\"")]
-    except sessions.BaselineMismatch as exc:
+    except evals.BaselineMismatch as exc:
         return [error(f"cannot compare with the baseline {settings.baseline}: {exc.message}", hint=exc.hint)]
-    result = session.result
-    if session.degraded:
-        return [error(session.degraded, hint="check 'skillsift status' and the [embeddings] settings")]
-    refresh = (sessions.regression_hint(rel, settings.baseline, mode=result.mode, k=result.k)
-               if session.baseline_gate_failed else "")
+    result = evaluation.result
+    if evaluation.degraded:
+        return [error(evaluation.degraded, hint="check 'skillsift status' and the [embeddings] settings")]
+    refresh = (evals.regression_hint(rel, settings.baseline, mode=result.mode, k=result.k)
+               if evaluation.baseline_gate_failed else "")
     out = []
-    for message in session.gate_failures:
+    for message in evaluation.gate_failures:
         baseline_gate = "against the baseline" in message
         out.append(error(_strip(message), hint=refresh if baseline_gate and refresh
                          else "see which cases missed with 'skillsift eval " + rel + "'"))
-    flips = session.flips
+    flips = evaluation.flips
     if flips is not None and len(flips.regressed) > settings.max_flips:
         out += [error(message, line=line or None) for line, message in regressed_cases(result, case_file,
                                                                                           flips.regressed)]
@@ -101,7 +102,7 @@ def run(ws) -> list[Diagnostic]:
         return []
     import os
 
-    from ..evaluate import session as sessions
+    from ..evaluate import session as evals
     from ..evaluate.gates import load_baseline
 
     baseline = None
@@ -125,11 +126,11 @@ def run(ws) -> list[Diagnostic]:
         if failure is not None:
             continue
         try:
-            sessions.check_cases(case_file, catalog, config.roles)
+            evals.check_cases(case_file, catalog, config.roles)
         except SkillsiftError:
             continue  # AR9D2
         if ranker is None:
-            ranker = sessions.open_ranker(catalog, config, mode != "lexical")
+            ranker = evals.open_ranker(catalog, config, mode != "lexical")
         out += evaluate_gates(rel=rel, case_file=case_file, catalog=catalog, config=config, settings=settings,
                               mode=mode, baseline=baseline, ranker=ranker)
     return out
