@@ -21,7 +21,10 @@ Two uses:
   [--reject WORD] [--dims N]`` reads ``{"input": [...]}`` on stdin and prints
   ``{"vectors": [[...], ...]}``.  ``--sleep`` waits before answering (a slow provider),
   ``--log`` appends one JSON line per call (the texts it was given), ``--reject`` exits 3 when a
-  text contains WORD, ``--dims`` pads or cuts the vectors (to change the model's width).
+  text contains WORD, ``--dims`` pads or cuts the vectors (to change the model's width);
+  ``--nan WORD`` / ``--short WORD`` / ``--wide WORD``: a batch holding a text that contains
+  WORD is answered with a NaN component, one vector too few, or one dimension more (a
+  provider that breaks its contract mid-build).
 
 The script part uses the standard library only.
 """
@@ -146,7 +149,7 @@ def user_config(*options: str, extra: str = "") -> str:
 
 
 def _options(argv: list[str]) -> dict:
-    opts = {"sleep": 0.0, "log": "", "reject": "", "dims": DIMS}
+    opts = {"sleep": 0.0, "log": "", "reject": "", "dims": DIMS, "nan": "", "short": "", "wide": ""}
     args = iter(argv)
     for flag in args:
         key = flag.lstrip("-")
@@ -178,6 +181,16 @@ def main(argv: list[str] | None = None) -> int:
         if not any(vector):
             vector[0] = 1.0  # the command protocol refuses zero vectors
         vectors.append(vector)
+
+    def hit(word: str) -> bool:
+        return bool(word) and any(word in text for text in texts)
+
+    if hit(opts["nan"]):
+        vectors[-1][0] = float("nan")
+    if hit(opts["short"]):
+        vectors = vectors[:-1]
+    if hit(opts["wide"]):
+        vectors = [vector + [0.5] for vector in vectors]
     sys.stdout.write(json.dumps({"vectors": vectors}))
     return 0
 

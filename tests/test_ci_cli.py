@@ -273,3 +273,20 @@ def test_skills_in_a_subfolder_of_the_repository(tmp_path, capsys, monkeypatch):
     assert code == 2, err
     assert '::error file=agents/search-cases.yaml,line=4,title=AR9D4::case "page-engineer"' in out
     assert [r[0] for r in table_rows(out, "Fixed")] == ["`stakeholder-updates`"]
+
+
+def test_a_regression_the_validate_baseline_also_sees_is_reported_once(tmp_path, capsys, monkeypatch):
+    def committed_baseline(project):
+        assert main(["eval", str(project / "search-cases.yaml"), "--root", str(project), "--output",
+                     str(project / "eval-baseline.json"), "--format", "json"]) == 0
+        (project / "skillsift.toml").write_text('[validate]\nbaseline = "eval-baseline.json"\n', encoding="utf-8")
+
+    project = make_pull_request(tmp_path / "repo", edit_description, before=committed_baseline)
+    monkeypatch.chdir(project)
+    capsys.readouterr()
+    code, out, err = ci(capsys, "--base", "main", "--annotations")
+    assert code == 2, err
+    # each regressed case: one annotation, on its line; no validation error repeats them
+    assert out.count("::error file=search-cases.yaml") == 2
+    assert out.count('case "incident-channel" regressed') == 1
+    assert "cases regressed against the baseline (max 0)" not in out and "validation found" not in out

@@ -107,8 +107,9 @@ def test_output_that_is_not_json():
 
 
 def test_wrong_number_of_vectors():
-    with pytest.raises(InputRejected, match="the embedding command returned 1 vector for 2 texts"):
+    with pytest.raises(ProviderBroken, match="the embedding command returned 1 vector for 2 texts") as info:
         provider("count").embed(["a", "b"])
+    assert info.value.hard and not info.value.rejected
 
 
 def test_stdout_over_the_cap():
@@ -124,8 +125,9 @@ def test_stdout_over_the_default_64_mib_cap():
 
 
 def test_nan_and_changed_dims():
-    with pytest.raises(InputRejected, match="NaN"):
+    with pytest.raises(ProviderBroken, match="NaN") as info:
         provider("nan").embed(["a"])
+    assert info.value.hard and not info.value.rejected
     p = provider("dims", 4)
     assert p.embed(["a"]).shape == (1, 4) and p.dims == 4
     p.argv = (*p.argv[:-1], "5")

@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import numpy as np
 import pytest
 
-from skillsift.embed.base import EmbedTimeout, InputRejected, ProviderUnavailable
+from skillsift.embed.base import EmbedError, EmbedTimeout, InputRejected, ProviderUnavailable
 from skillsift.embed.openai import (
     HttpResponse,
     OpenAIProvider,
@@ -256,24 +256,25 @@ def _bad(payload: bytes):
 
 
 @pytest.mark.parametrize(
-    "payload, match",
+    "payload, match, hard",
     [
-        (b"<html>oops</html>", "malformed response"),
-        (b'{"object": "list"}', "malformed response"),
-        (_rows("[1.0, 2.0]"), "returned 1 vector for 2 texts"),
-        (_rows("[1.0, 2.0]", "[1.0]"), "dimensions"),
-        (_rows("[NaN, 1.0]", "[1.0, 1.0]"), "NaN"),
-        (_rows("[1e999, 1.0]", "[1.0, 1.0]"), "NaN"),
-        (_rows("[0, 0]", "[1.0, 1.0]"), "zero"),
-        (_rows('"AAAA"', "[1.0, 1.0]"), "malformed"),
-        (b'{"data": [{"index": 0, "embedding": [1, 2]}, {"index": 0, "embedding": [1.0, 1.0]}]}', "index"),
+        (b"<html>oops</html>", "malformed response", False),
+        (b'{"object": "list"}', "malformed response", False),
+        (_rows("[1.0, 2.0]"), "returned 1 vector for 2 texts", True),
+        (_rows("[1.0, 2.0]", "[1.0]"), "dimensions", True),
+        (_rows("[NaN, 1.0]", "[1.0, 1.0]"), "NaN", True),
+        (_rows("[1e999, 1.0]", "[1.0, 1.0]"), "NaN", True),
+        (_rows("[0, 0]", "[1.0, 1.0]"), "zero", False),
+        (_rows('"AAAA"', "[1.0, 1.0]"), "malformed", False),
+        (b'{"data": [{"index": 0, "embedding": [1, 2]}, {"index": 0, "embedding": [1.0, 1.0]}]}', "index", False),
     ],
 )
-def test_bad_responses_are_errors(server, payload, match):
+def test_bad_responses_are_errors(server, payload, match, hard):
     server.script.append(_bad(payload))
-    with pytest.raises(ProviderUnavailable, match=match) as info:
+    with pytest.raises(EmbedError, match=match) as info:
         make(server).embed(["a", "b"])
-    assert not info.value.rejected
+    assert not info.value.rejected and info.value.reason == "provider_unavailable"
+    assert info.value.hard is hard  # a broken contract: an index build writes nothing
     assert b"oops" not in str(info.value).encode()
 
 
@@ -281,8 +282,9 @@ def test_dims_are_fixed_by_the_first_response(server):
     p = make(server)
     p.embed(["a"])
     server.script.append(lambda inputs, body: (200, {}, server.ok(inputs, dims=4)))
-    with pytest.raises(ProviderUnavailable, match="4 dimensions after 8; the model changed"):
+    with pytest.raises(EmbedError, match="4 dimensions after 8; the model changed") as info:
         p.embed(["b"])
+    assert info.value.hard
 
 
 def test_slow_server_times_out(server):

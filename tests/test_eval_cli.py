@@ -211,6 +211,46 @@ def test_baseline_flips(cli_project, capsys):
     assert code == 1 and "k=5" in err and "k=7" in err
 
 
+RANKED = ("version: 1\ncases:\n"
+          "  - {id: a, query: pull request, expect: [git-workflow]}\n"
+          "  - {id: c, query: branching pull request conventions for the staging service, expect: [deploy-staging]}\n")
+
+
+def ranked_baseline(root, ranks):
+    cases = [{"id": case_id, "hit": True, "rank": rank} for case_id, rank in ranks.items()]
+    return write(root / "base.json", json.dumps({"schema_version": 1, "k": 5, "mode": "lexical", "cases": cases}))
+
+
+def test_rank_changes_against_the_baseline_are_shown_and_can_be_gated(cli_project, capsys):
+    cases = write(cli_project / "cases.yaml", RANKED)
+    base = ranked_baseline(cli_project, {"a": 1, "c": 1})  # c ranks 2 now: a drop, not a flip
+    code, out, err = run(capsys, "eval", cases, "--root", cli_project, "--baseline", base)
+    assert code == 0, err
+    assert "vs baseline: 0 regressed, 0 fixed\n  rank dropped: c (1 -> 2)\n" in out
+    code, out, _ = run(capsys, "eval", cases, "--root", cli_project, "--baseline", base, "--format", "markdown")
+    assert "| `c` | 1 | 2 | dropped |" in out
+    code, out, err = run(capsys, "eval", cases, "--root", cli_project, "--baseline", base, "--max-rank-drops", "0")
+    assert code == 2
+    assert "AR9D4: 1 cases dropped in rank against the baseline (max 0): c (1 -> 2)" in err
+    assert (f"hint: if the change is intended, save a new baseline: skillsift eval {cases} --mode lexical --k 5 "
+            f"--output {base}") in err
+    code, _, _ = run(capsys, "eval", cases, "--root", cli_project, "--baseline", base, "--max-rank-drops", "1")
+    assert code == 0
+    code, _, err = run(capsys, "eval", cases, "--root", cli_project, "--max-rank-drops", "1")
+    assert code == 1 and "--max-rank-drops needs --baseline" in err
+
+
+def test_a_failed_flip_gate_names_the_command_that_refreshes_the_baseline(cli_project, capsys):
+    cases = write(cli_project / "cases.yaml", "version: 1\ncases:\n  - {id: b, query: zebra, expect: [git-workflow]}\n")
+    base = ranked_baseline(cli_project, {"b": 1})
+    code, out, err = run(capsys, "eval", cases, "--root", cli_project, "--baseline", base)
+    assert code == 2 and "  rank dropped: b (1 -> not retrieved)" in out
+    assert err.splitlines()[-1] == ("hint: if the change is intended, save a new baseline: "
+                                    f"skillsift eval {cases} --mode lexical --k 5 --output {base}")
+    code, _, err = run(capsys, "eval", cases, "--root", cli_project, "--min", "top1=1")
+    assert code == 2 and "save a new baseline" not in err  # a floor is not accepted by a new baseline
+
+
 def test_output_then_baseline_round_trip(cli_project, capsys):
     cases = write(cli_project / "cases.yaml", THREE)
     result = cli_project / "out" / "result.json"
@@ -326,7 +366,7 @@ class IndexedRanker(ScriptedRanker):
 
 
 def test_degraded_run_exits_1_and_writes_no_output(cli_project, capsys, monkeypatch):
-    import skillsift.commands.eval_cmd as eval_cmd
+    import skillsift.evaluate.session as evaluation_module
 
     lexical = {
         "customer wants money back": [("refund-policy", 2.0)],
@@ -336,7 +376,7 @@ def test_degraded_run_exits_1_and_writes_no_output(cli_project, capsys, monkeypa
     ranker = IndexedRanker(
         {"lexical": lexical, "hybrid": lexical}, degraded={("hybrid", "weather tomorrow"): "network_disabled"}
     )
-    monkeypatch.setattr(eval_cmd, "open_ranker", lambda catalog, config, want: ranker)
+    monkeypatch.setattr(evaluation_module, "open_ranker", lambda catalog, config, want: ranker)
     out_file = cli_project / "result.json"
     code, out, err = run(
         capsys,
@@ -362,7 +402,7 @@ def test_degraded_run_exits_1_and_writes_no_output(cli_project, capsys, monkeypa
 
 
 def test_hybrid_run_with_an_index_passes(cli_project, capsys, monkeypatch):
-    import skillsift.commands.eval_cmd as eval_cmd
+    import skillsift.evaluate.session as evaluation_module
 
     lexical = {
         "customer wants money back": [("refund-policy", 2.0)],
@@ -380,7 +420,7 @@ def test_hybrid_run_with_an_index_passes(cli_project, capsys, monkeypatch):
         ("hybrid", "weather tomorrow"): 0.2,
     }
     ranker = IndexedRanker({"lexical": lexical, "hybrid": hybrid}, top_sim=sims)
-    monkeypatch.setattr(eval_cmd, "open_ranker", lambda catalog, config, want: ranker)
+    monkeypatch.setattr(evaluation_module, "open_ranker", lambda catalog, config, want: ranker)
     out_file = cli_project / "result.json"
     code, out, err = run(
         capsys,

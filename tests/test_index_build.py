@@ -312,14 +312,24 @@ def test_budget_before_any_vector_gives_no_index_and_no_exception():
     assert result.missing == sorted(s.name for s in refund_catalog())
 
 
-def test_a_stop_keeps_reused_rows_and_drops_the_changed_ones():
+def test_a_stop_before_any_new_vector_builds_nothing_even_with_reused_rows():
     old = full_build()
     skills = edit(refund_catalog(), "issue-refund", description="Pay a customer back")
     embedder = ConceptEmbedder(fail_at={1: EmbedTimeout("the provider did not answer in 60s")})
     _, result = rebuild(old, skills, embedder)
+    assert result.stopped and result.index is None  # not an index of the three reused rows
+    assert result.embedded == [] and result.reused == 3
+
+
+def test_a_later_stop_keeps_reused_rows_and_the_finished_batch():
+    old = full_build()
+    skills = edit(refund_catalog(), "issue-refund", description="Pay a customer back")
+    skills = edit(skills, "git-workflow", description="Branching, pull request and git conventions")
+    embedder = ConceptEmbedder(fail_at={2: EmbedTimeout("the provider did not answer in 60s")})
+    _, result = rebuild(old, skills, embedder, batch_size=1)
     assert result.stopped and result.index is not None
-    assert ids(result.index) == ["deploy-staging", "dispute-charge", "git-workflow"]
-    assert result.missing == ["issue-refund"]
+    assert ids(result.index) == ["deploy-staging", "dispute-charge", "issue-refund"]
+    assert result.missing == ["git-workflow"]
 
 
 @pytest.mark.parametrize(

@@ -91,6 +91,68 @@ def test_build_then_nothing_to_do(project, capsys, monkeypatch):
     assert (index_dir(project) / "manifest.json").stat().st_mtime_ns == mtime
 
 
+def test_a_body_edit_outside_the_embedded_text_rewrites_nothing(project, capsys, skill_writer):
+    assert run(capsys, project)[0] == 0
+    folder = index_dir(project)
+    before = {name: ((folder / name).read_bytes(), (folder / name).stat().st_mtime_ns)
+              for name in ("manifest.json", "vectors.bin")}
+    skill_writer(project, "git-workflow", "Branching and pull request conventions", body="A longer body.\n")
+    time.sleep(0.01)
+    code, out, err = run(capsys, project)
+    assert code == 0, err
+    assert out.splitlines() == ["embedded 0, reused 4, withheld 0 of 4 skills   (0 calls, 0 tokens, cost $0.000000)",
+                                "index is current, nothing written"]
+    assert {name: ((folder / name).read_bytes(), (folder / name).stat().st_mtime_ns) for name in before} == before
+
+
+def test_a_body_edit_is_recorded_when_another_skill_changes(project, capsys, skill_writer):
+    assert run(capsys, project)[0] == 0
+    skill_writer(project, "git-workflow", "Branching and pull request conventions", body="Longer.\n")
+    skill_writer(project, "deploy-staging", "Roll a service out to the staging cluster, carefully")
+    code, out, _ = run(capsys, project)
+    assert code == 0 and "wrote " in out
+    manifest = json.loads((index_dir(project) / "manifest.json").read_text())
+    from skillsift.catalog import load_catalog
+    from skillsift.config import load_config
+
+    config = load_config(str(project))
+    digest = {s.name: s.digest for s in load_catalog(str(project), config).skills}["git-workflow"]
+    assert {i["id"]: i["item_digest"] for i in manifest["items"]}["git-workflow"] == digest
+
+
+@pytest.mark.parametrize("where", ["index_dir", "parent"])
+def test_an_index_dir_symlinked_outside_the_repository_is_refused(project, capsys, tmp_path, where):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    if where == "index_dir":
+        (project / ".skillsift").mkdir()
+        (project / ".skillsift" / "index").symlink_to(outside)
+    else:
+        (project / ".skillsift").symlink_to(outside)
+    code, out, err = run(capsys, project)
+    assert code == 1 and out == ""
+    assert 'error: the index directory ".skillsift/index"' in err and "inside the repository" in err
+    assert "hint: make it a real directory inside the repository" in err
+    assert sorted(os.listdir(outside)) == []  # neither the index nor the lock went there
+
+
+def test_an_index_dir_linked_inside_the_repository_is_refused_too(project, capsys):
+    (project / "real-index").mkdir()
+    (project / ".skillsift").mkdir()
+    (project / ".skillsift" / "index").symlink_to(project / "real-index")
+    code, _, err = run(capsys, project)
+    assert code == 1 and "is a symbolic link" in err
+    assert os.listdir(project / "real-index") == []
+
+
+def test_a_parent_linked_inside_the_repository_is_fine(project, capsys):
+    (project / "state").mkdir()
+    (project / ".skillsift").symlink_to(project / "state")
+    code, _, err = run(capsys, project)
+    assert code == 0, err
+    assert load_index(project / "state" / "index").ok
+
+
 def test_json_summary(project, capsys, skill_writer):
     code, out, _ = run(capsys, project, "--format", "json")
     doc = json.loads(out)
@@ -259,10 +321,38 @@ def test_budget_before_any_vector_writes_nothing_and_exits_1(project, capsys):
     assert not (index_dir(project) / LOCK_FILE).exists()
 
 
+def test_a_provider_that_cannot_run_leaves_the_old_index_whole(project, capsys, skill_writer):
+    assert run(capsys, project)[0] == 0
+    folder = index_dir(project)
+    before = {name: (folder / name).read_bytes() for name in ("manifest.json", "vectors.bin")}
+    skill_writer(project, "git-workflow", "Branching, pull request and git conventions")
+    use_embedder(extra="max_tokens = 1\n")  # the first (and only) call is refused by the budget
+    code, out, err = run(capsys, project)
+    assert code == 1 and "wrote" not in out
+    assert "error: nothing was embedded" in err
+    assert {name: (folder / name).read_bytes() for name in before} == before  # not 3 of 4 rows
+
+
 def test_provider_that_cannot_be_built_exits_1(project, capsys):
     set_user_config('[embeddings]\nprovider = "command"\ncommand = [" "]\n')
     code, _, err = run(capsys, project)
     assert code == 1 and "error:" in err and not index_dir(project).exists()
+
+
+@pytest.mark.parametrize("how", ["nan", "short", "wide"])
+@pytest.mark.parametrize("rebuild", [False, True])
+def test_a_broken_answer_after_the_first_batch_writes_nothing_and_exits_1(project, capsys, skill_writer, how,
+                                                                          rebuild):
+    assert run(capsys, project)[0] == 0
+    folder = index_dir(project)
+    before = {name: (folder / name).read_bytes() for name in ("manifest.json", "vectors.bin")}
+    skill_writer(project, "deploy-staging", "Roll a service out to the staging cluster, carefully")
+    skill_writer(project, "dispute-charge", "Handle a chargeback dispute from a bank, promptly")
+    use_embedder(f"--{how}", "chargeback", extra="[search]\nbatch_size = 1\n")
+    code, out, err = run(capsys, project, *(["--rebuild"] if rebuild else []))
+    assert code == 1, (out, err)
+    assert "nothing was written" in err and "wrote" not in out
+    assert {name: (folder / name).read_bytes() for name in before} == before
 
 
 # --------------------------------------------------------------------------- the lock
@@ -331,14 +421,10 @@ def test_sigkill_mid_build_leaves_the_previous_index(project, capsys, tmp_path, 
     assert main(["status", "--root", str(project), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["state"] == "stale"
 
-    # the dead run's lock refuses a new build until it is ten minutes old
+    # the dead run's lock names this host and a pid that is gone: the next build takes it over
     lock = folder / LOCK_FILE
     assert read_holder(str(lock)) == proc.pid
     use_embedder()
-    code, _, err = run(capsys, project)
-    assert code == 1 and f"(pid {proc.pid})" in err
-    old = time.time() - 11 * 60
-    os.utime(lock, (old, old))
     code, out, err = run(capsys, project)
     assert code == 0, err
     assert out.startswith("embedded 3, reused 1,") and not lock.exists()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import stat
 import subprocess
 import sys
@@ -32,8 +33,9 @@ def test_lock_file_content_and_mode(tmp_path):
     try:
         path = tmp_path / "idx" / LOCK_FILE
         content = path.read_text()
-        pid, nanos = content.rstrip("\n").split(" ")
+        pid, nanos, host = content.rstrip("\n").split(" ")
         assert content.endswith("\n") and int(pid) == os.getpid() and int(nanos) > 0
+        assert host == "".join(socket.gethostname().split())
         assert content == lock.token
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
         assert lock.owned()
@@ -96,6 +98,61 @@ def test_an_hour_old_lock_is_taken_over(tmp_path):
         assert path.read_text() == lock.token
     finally:
         lock.release()
+
+
+def dead_pid() -> int:
+    """The pid of a process that has exited (and been reaped) on this machine."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait(timeout=30)
+    return child.pid
+
+
+HOST = "".join(socket.gethostname().split())
+
+
+def test_a_fresh_lock_of_a_dead_pid_on_this_host_is_taken_over(tmp_path):
+    path = tmp_path / LOCK_FILE
+    pid = dead_pid()
+    path.write_text(f"{pid} 1 {HOST}\n")  # mtime: now, so age alone would refuse
+    lock = acquire_lock(tmp_path)
+    try:
+        assert path.read_text() == lock.token
+    finally:
+        lock.release()
+
+
+def test_a_fresh_lock_of_a_dead_pid_on_another_host_is_honoured(tmp_path):
+    path = tmp_path / LOCK_FILE
+    path.write_text(f"{dead_pid()} 1 {HOST}-elsewhere\n")
+    with pytest.raises(IndexLocked):
+        acquire_lock(tmp_path)
+
+
+def test_a_fresh_lock_of_a_running_pid_on_this_host_is_honoured(tmp_path):
+    path = tmp_path / LOCK_FILE
+    path.write_text(f"{os.getppid()} 1 {HOST}\n")
+    with pytest.raises(IndexLocked, match=f"pid {os.getppid()}"):
+        acquire_lock(tmp_path)
+
+
+def test_a_lock_stamped_in_the_future_is_no_heartbeat(tmp_path):
+    path = tmp_path / LOCK_FILE
+    path.write_text("4242 1\n")
+    later = NOON + 3600
+    os.utime(path, (later, later))
+    lock = acquire_lock(tmp_path, clock=at(12, 0))
+    try:
+        assert path.read_text() == lock.token
+    finally:
+        lock.release()
+
+
+def test_a_lock_a_few_seconds_ahead_is_still_live(tmp_path):
+    path = tmp_path / LOCK_FILE
+    path.write_text("4242 1\n")
+    os.utime(path, (NOON + 30, NOON + 30))
+    with pytest.raises(IndexLocked):
+        acquire_lock(tmp_path, clock=at(12, 0))
 
 
 def test_injected_clock_decides_staleness(tmp_path):

@@ -220,6 +220,31 @@ def test_gate_regression_fails_skillsift_eval(tmp_path, hook_env, hook_repo):
            "now not retrieved" in out
 
 
+def test_eval_and_validate_hooks_report_a_regression_once(tmp_path, hook_env, hook_repo):
+    project = make_project(tmp_path, hook_env, hook_repo, hooks=("skillsift-validate", "skillsift-eval"))
+    from skillsift.cli import main
+
+    assert main(["eval", str(project / "search-cases.yaml"), "--root", str(project), "--output",
+                 str(project / "eval-baseline.json"), "--format", "json"]) == 0
+    (project / "skillsift.toml").write_text('[validate]\nbaseline = "eval-baseline.json"\n', encoding="utf-8")
+    _git(project, hook_env, "add", "-A")
+    assert commit(project, hook_env, "gates").returncode == 0
+    write_skill(project, "deploy-staging", "Deploy a service to the staging cluster.",
+                triggers=["deploy to staging"])
+    _git(project, hook_env, "add", "-A")
+    proc = commit(project, hook_env, "regress")
+    assert proc.returncode != 0
+    out = _out(proc)
+    assert out.count('AR9D4 case "qa" regressed against the baseline') == 1, out
+    assert out.count("1 cases regressed against the baseline (max 0): qa") == 1, out
+    assert ("save a new baseline: skillsift eval search-cases.yaml --mode lexical --k 3 "
+            "--output eval-baseline.json") in out
+    # skipping the eval hook hands AR9D4 back to the validate hook
+    proc = _git(project, {**hook_env, "SKIP": "skillsift-eval"}, "commit", "-m", "regress", check=False)
+    out = _out(proc)
+    assert proc.returncode != 0 and out.count('AR9D4 case "qa" regressed against the baseline') == 1, out
+
+
 @pytest.fixture
 def command_provider(hook_env):
     """A user config selecting the deterministic embedding command (an offline provider the hook rebuilds with)."""
@@ -257,6 +282,31 @@ def test_index_hook_rebuilds_after_a_description_edit_then_passes(tmp_path, comm
     _git(project, hook_env, "add", ".skillsift/index")
     proc = commit(project, hook_env, "edit")
     assert proc.returncode == 0, _out(proc)
+
+
+def test_index_hook_without_the_local_model_writes_nothing_and_says_how_to_add_it(tmp_path, hook_env, hook_repo):
+    pytest.importorskip("onnxruntime")
+    from skillsift.embed.local import local_model_available
+
+    if not local_model_available()[0]:
+        pytest.skip("the local model cannot run here to build the committed index")
+    project = make_project(tmp_path, hook_env, hook_repo, config='[search]\nmode = "hybrid"\n',
+                           hooks=("skillsift-index", "skillsift-validate"))
+    env = {**hook_env, "PYTHONPATH": str(ROOT)}
+    _build_index(project, env)  # this environment has the model; pre-commit's (no extra) has not
+    _git(project, hook_env, "add", "-A")
+    assert commit(project, hook_env, "index").returncode == 0
+    folder = project / ".skillsift/index"
+    before = {name: (folder / name).read_bytes() for name in ("manifest.json", "vectors.bin")}
+    write_skill(project, "issue-refund", "Refund an order, fully or partly, from the billing console.",
+                triggers=["refund an order"])
+    _git(project, hook_env, "add", "-A")
+    proc = commit(project, hook_env, "edit")
+    assert proc.returncode != 0
+    out = _out(proc)
+    assert "skillsift-index: the index was not refreshed and nothing was written" in out
+    assert 'additional_dependencies: ["skillsift[embed]"]' in out
+    assert {name: (folder / name).read_bytes() for name in before} == before  # not 2 of 3 rows
 
 
 def test_deleting_a_skill_triggers_the_index_hook(tmp_path, command_provider, hook_repo):

@@ -195,3 +195,19 @@ def test_secrets_and_frontmatter_hooks_import_neither_numpy_nor_jsonschema(tmp_p
                 "print(rc, sorted(m for m in ('numpy', 'jsonschema') if m in sys.modules))")
         proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
         assert proc.stdout.strip().splitlines()[-1] == "0 []", hook
+
+
+def test_sibling_hooks_read_the_pre_commit_config_and_skip(tmp_path, monkeypatch):
+    from skillsift.hooks._common import codes_left_to_siblings, sibling_hooks
+
+    monkeypatch.chdir(tmp_path)
+    assert sibling_hooks(str(tmp_path)) == set()
+    (tmp_path / ".pre-commit-config.yaml").write_text(
+        "repos:\n  - repo: x\n    rev: y\n    hooks:\n      - id: skillsift-eval\n      - id: skillsift-validate\n"
+        "      - id: black\n", encoding="utf-8")
+    assert sibling_hooks(str(tmp_path), env={}) == {"skillsift-eval", "skillsift-validate"}
+    assert sibling_hooks(str(tmp_path), env={"SKIP": "black,skillsift-eval"}) == {"skillsift-validate"}
+    monkeypatch.delenv("SKIP", raising=False)
+    assert codes_left_to_siblings(str(tmp_path), "skillsift-validate") == {"AR9D4"}
+    (tmp_path / ".pre-commit-config.yaml").write_text("repos: [[[\n", encoding="utf-8")
+    assert sibling_hooks(str(tmp_path)) == set()

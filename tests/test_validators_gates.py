@@ -103,3 +103,38 @@ def test_a_regressed_case_names_the_skill_that_took_its_place(tmp_path):
     assert [(d.line, d.message) for d in diags][1] == (
         4, 'case "staging" regressed against the baseline: expected deploy-staging, now rank 2; '
            '"staging-deploy-guide" now ranks first')
+
+
+def test_a_failed_baseline_gate_hints_the_command_that_refreshes_it(tmp_path):
+    project(tmp_path, "")
+    write_skill(tmp_path, "issue-refund", "Refund a customer order", triggers=["customer wants money back"])
+    (tmp_path / "search-cases.yaml").write_text(CASES.replace("refund an order", "money back"))
+    assert main(["eval", str(tmp_path / "search-cases.yaml"), "--root", str(tmp_path),
+                 "--output", str(tmp_path / "base.json"), "--format", "json"]) == 0
+    (tmp_path / "skillsift.toml").write_text('[validate]\nbaseline = "base.json"\n')
+    write_skill(tmp_path, "issue-refund", "Refund a customer order")
+    first = check(tmp_path, select=["AR9D4"])[0]
+    assert first.hint == ("if the change is intended, save a new baseline: "
+                          "skillsift eval search-cases.yaml --mode lexical --k 2 --output base.json")
+
+
+def test_max_rank_drops_gates_a_case_that_still_hits(tmp_path):
+    project(tmp_path, "")
+    assert main(["eval", str(tmp_path / "search-cases.yaml"), "--root", str(tmp_path),
+                 "--output", str(tmp_path / "base.json"), "--format", "json"]) == 0
+    base = json.loads((tmp_path / "base.json").read_text())
+    staging = next(case for case in base["cases"] if case["id"] == "staging")
+    assert staging["rank"] == 1 and staging["hit"]
+    # the same case found at rank 1 once, now at rank 2: still a hit at k=2, so no flip
+    staging["rank"] = 1
+    # the trigger moves to a new skill: deploy-staging now ranks second for "deploy to staging"
+    write_skill(tmp_path, "deploy-staging", "Deploy a service to the staging cluster")
+    write_skill(tmp_path, "staging-deploy", "Deploy to staging", triggers=["deploy to staging"],
+                keywords=["deploy", "staging"])
+    (tmp_path / "base.json").write_text(json.dumps(base))
+    (tmp_path / "skillsift.toml").write_text('[validate]\nbaseline = "base.json"\n')
+    assert check(tmp_path, select=["AR9D4"]) == []
+    (tmp_path / "skillsift.toml").write_text('[validate]\nbaseline = "base.json"\nmax_rank_drops = 0\n')
+    [diag] = check(tmp_path, select=["AR9D4"])
+    assert diag.message == "1 cases dropped in rank against the baseline (max 0): staging (1 -> 2)"
+    assert "save a new baseline" in diag.hint

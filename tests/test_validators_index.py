@@ -74,10 +74,35 @@ def test_changed_skills_are_named_sorted_five_at_most(tmp_path):
                                   "skill-b, skill-c, skill-d, skill-e and 2 more); rebuild it with 'skillsift index'"]
 
 
-def test_new_and_removed_skills_only_with_coverage(tmp_path):
+def test_a_skill_without_a_row_is_reported_and_removed_rows_only_with_coverage(tmp_path):
     three_skills(tmp_path)
     build_index(tmp_path, skip=("git-workflow",), extra=("old-skill",))
-    assert messages(tmp_path) == []  # validate leaves these to 'skillsift status', as the reference does
+    # a committed index that lacks a served skill never passes silently; a leftover row is harmless
+    assert messages(tmp_path) == ["search: the committed index does not cover the skills (not indexed: "
+                                  "git-workflow); rebuild it with 'skillsift index'"]
     [diag] = check_workspace(workspace(tmp_path), coverage=True)
     assert diag.message == ("search: the committed index does not cover the skills (not indexed: git-workflow; "
                             "no longer present: old-skill); rebuild it with 'skillsift index'")
+
+
+def test_a_skill_withheld_for_a_secret_is_not_counted_as_missing(tmp_path):
+    three_skills(tmp_path)
+    write_skill(tmp_path, "cloud-keys", "Rotate the key AKIAQWERTYUIOPASDFGH for the bucket")
+    build_index(tmp_path, skip=("cloud-keys",))
+    (tmp_path / "skillsift.toml").write_text('[embeddings]\nprovider = "command"\n')
+    assert messages(tmp_path) == []
+    (tmp_path / "skillsift.toml").write_text("")  # local: nothing is withheld, so the row is missing
+    assert messages(tmp_path) == ["search: the committed index does not cover the skills (not indexed: "
+                                  "cloud-keys); rebuild it with 'skillsift index'"]
+
+
+def test_an_index_dir_that_is_a_symlink_is_reported(tmp_path):
+    three_skills(tmp_path)
+    outside = tmp_path.parent / (tmp_path.name + "-outside")
+    outside.mkdir()
+    (tmp_path / ".skillsift").mkdir()
+    (tmp_path / ".skillsift" / "index").symlink_to(outside)
+    [diag] = check(tmp_path, select=["AR9D1"])
+    assert diag.file == ".skillsift/index"
+    assert diag.message.startswith('search: the index directory ".skillsift/index" is a symbolic link')
+    assert "real directory inside the repository" in diag.hint

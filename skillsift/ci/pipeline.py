@@ -21,7 +21,6 @@ import os
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, SkillsiftError
-from ..ranker.result import SearchResult
 from . import gitbase
 from .compare import compare
 from .outcomes import side_from_document, side_from_result
@@ -56,54 +55,22 @@ class Prepared:
     minimums: dict = field(default_factory=dict)
 
 
-class _SkipUnknownRole:
-    """A ranker for the base: a case whose role the base does not define ranks nothing there."""
-
-    def __init__(self, ranker):
-        self.ranker = ranker
-        self.warm_queries = getattr(ranker, "warm_queries", None)
-
-    def search(self, query, limit=None, mode=None, *, role=None):
-        try:
-            return self.ranker.search(query, limit=limit, mode=mode, role=role)
-        except SkillsiftError:
-            if role is None:
-                raise
-            return SearchResult(query=query, ranking=mode or "lexical")
-
-
 def _rel(path: str, root: str) -> str:
     from ..validators.workspace import rel_posix
 
     return rel_posix(os.path.abspath(path), root)
 
 
-def _evaluate(root: str, config, catalog, case_file, modes, k_override: int, *, strict: bool):
-    """Evaluate ``case_file`` over the catalog; raises SkillsiftError when it cannot measure."""
-    from ..commands.eval_cmd import open_ranker
-    from ..evaluate.cases import check_catalog
-    from ..evaluate.run import DEGRADED_HINT, LEXICAL, degraded_message, evaluate, needs_index_error
+def _evaluate(config, catalog, case_file, modes, k_override: int, *, strict: bool, minimums=None):
+    """One evaluation run over the catalog; raises SkillsiftError when it cannot measure."""
+    from ..evaluate.run import DEGRADED_HINT
+    from ..evaluate.session import run_evaluation
 
-    roles_configured = bool(config.roles) or any(s.roles for s in catalog.skills)
-    if strict:
-        from ..catalog import select
-
-        def resolve(role):
-            return [catalog.skills[i].name for i in select(catalog, roles=config.roles, role=role)]
-
-        check_catalog(case_file, catalog.names, roles_configured=roles_configured, resolve=resolve)
-    want_vectors = any(m != LEXICAL for m in modes)
-    ranker = open_ranker(catalog, config, want_vectors)
-    index_info = ranker.index_info() if want_vectors else None
-    if want_vectors and index_info is None:
-        raise needs_index_error(modes)
-    if not strict:
-        ranker = _SkipUnknownRole(ranker)
-    result = evaluate(case_file, ranker, k=case_file.effective_k(k_override), modes=modes, index_info=index_info)
-    degraded = degraded_message(result)
-    if degraded:
-        raise SkillsiftError(degraded, hint=DEGRADED_HINT)
-    return result
+    evaluation = run_evaluation(catalog, config, case_file, modes=modes, k_override=k_override,
+                                minimums=minimums, strict=strict, lenient_roles=not strict)
+    if evaluation.degraded:
+        raise SkillsiftError(evaluation.degraded, hint=DEGRADED_HINT)
+    return evaluation
 
 
 def evaluate_head(opts: CiOptions, root: str, prepared: Prepared, notes: list[str]):
@@ -120,7 +87,8 @@ def evaluate_head(opts: CiOptions, root: str, prepared: Prepared, notes: list[st
     prepared.modes = parse_modes(opts.modes, config.search.mode)
     prepared.case_file = load_cases(opts.cases)
     catalog = load_catalog(root, config)
-    return _evaluate(root, config, catalog, prepared.case_file, prepared.modes, opts.k, strict=True)
+    return _evaluate(config, catalog, prepared.case_file, prepared.modes, opts.k, strict=True,
+                     minimums=prepared.minimums)
 
 
 def base_config_path(base_root: str, head_root: str, opts: CiOptions, head_config) -> str:
@@ -153,7 +121,7 @@ def evaluate_base(base_root: str, head_root: str, opts: CiOptions, prepared: Pre
     config_path = base_config_path(base_root, head_root, opts, prepared.config)
     config = load_config(base_root, config_file=config_path)
     catalog = load_catalog(base_root, config)
-    return _evaluate(base_root, config, catalog, prepared.case_file, prepared.modes[:1], opts.k, strict=False)
+    return _evaluate(config, catalog, prepared.case_file, prepared.modes[:1], opts.k, strict=False).result
 
 
 def _validation(root: str, opts: CiOptions) -> list[Diagnostic]:
@@ -179,17 +147,30 @@ def run_ci(opts: CiOptions) -> tuple[CiRun, gitbase.RepoPlace | None]:
     prepared = Prepared()
     extra: list[Diagnostic] = []
     try:
-        head = evaluate_head(opts, root, prepared, run.notes)
+        evaluation = evaluate_head(opts, root, prepared, run.notes)
+        head = evaluation.result
         run.head, run.mode, run.k = head, head.mode, head.k
-        from ..evaluate.gates import gate_failures
-
-        run.floor_failures = gate_failures(head.primary.metrics.gated(), prepared.minimums)
+        run.floor_failures = evaluation.gate_failures
         _compare(run, opts, root, place, prepared)
     except SkillsiftError as exc:
         run.error, run.error_hint = exc.message, exc.hint
         extra = [_on_cases(d, opts.cases, run.cases_path) for d in exc.diagnostics if d.code != "AR9D0"]
-    run.findings = _merge(_validation(root, opts), extra)
+    run.findings = _merge(_without_repeats(_validation(root, opts), run), extra)
     return run, place
+
+
+def _without_repeats(findings: list[Diagnostic], run: CiRun) -> list[Diagnostic]:
+    """Leave out the validation findings of case regressions this run's comparison already reports.
+
+    With ``[validate] baseline`` set, validation (AR9D4) ranks the same cases against that
+    baseline; a case the comparison lists as regressed is one finding, reported once.
+    """
+    if run.comparison is None:
+        return findings
+    from ..validators.gates import regressed_ids
+
+    shown = {change.id for change in run.comparison.regressed}
+    return [d for d in findings if not (regressed_ids(d) and set(regressed_ids(d)) <= shown)]
 
 
 def _on_cases(diag: Diagnostic, given: str, shown: str) -> Diagnostic:

@@ -8,14 +8,6 @@ import click
 
 from ._common import config_option, dump_json, load_project, root_option
 
-DEGRADED_LINES = {
-    "no_index": "search: no usable index, ranking lexically (run 'skillsift index')",
-    "network_disabled": "search: the network is disabled (embeddings.allow_network), ranking lexically",
-    "budget": "search: the embeddings budget is spent, ranking lexically",
-    "timeout": "search: the query embedding timed out, ranking lexically",
-    "provider_unavailable": "search: the embedding provider is unavailable, ranking lexically",
-}
-
 
 @click.command("search")
 @click.argument("query", nargs=-1, required=True)
@@ -41,7 +33,7 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
     """
     from ..diagnostics import SkillsiftError
     from ..ranker.search import Ranker
-    from ..render.search import render_text, result_to_json
+    from ..render.search import degraded_line, render_text, result_to_json
 
     text = " ".join(query)
     if not text.strip():
@@ -53,7 +45,7 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
     result = ranker.search(text, limit=limit, mode=config.search.mode, role=role, domain=domain, tags=tags,
                            allow=allow, deny=deny, explain=explain)
     if result.degraded:
-        click.echo(DEGRADED_LINES.get(result.degraded, f"search: ranking lexically ({result.degraded})"), err=True)
+        click.echo(degraded_line(result.degraded), err=True)
         for note in result.notes:
             click.echo(f"  {note}", err=True)
     if fmt == "json":

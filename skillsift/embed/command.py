@@ -251,7 +251,7 @@ class CommandProvider:
         if not isinstance(vectors, list):
             raise InputRejected(f'the embedding command {self.name} {shape}: no "vectors" list')
         if len(vectors) != count:
-            raise InputRejected(f"the embedding command returned {plural(len(vectors), 'vector')} "
+            raise ProviderBroken(f"the embedding command returned {plural(len(vectors), 'vector')} "
                                 f"for {plural(count, 'text')}")
         if not all(isinstance(v, list) for v in vectors):
             raise InputRejected(f"the embedding command {self.name} {shape}: a vector is not a list")
@@ -264,6 +264,8 @@ class CommandProvider:
                     f"after {self.dims}; the model changed"
                 ) from None
             message = f"the embedding command {self.name} printed unusable vectors: {exc}"
+            if exc.hard:
+                raise ProviderBroken(message) from None
             raise InputRejected(message) from None
 
 

@@ -22,7 +22,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from skillsift.embed.base import ProviderUnavailable
+from skillsift.embed.base import ProviderBroken, ProviderUnavailable
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 MODEL_ALIASES = ("", MODEL_NAME, "sentence-transformers/all-MiniLM-L6-v2")
@@ -323,7 +323,7 @@ class LocalProvider:
         for batch in batch_plan([len(e.ids) for e in encodings], self.max_batch):
             out[batch] = self._run(runtime, [encodings[i] for i in batch])
         if not np.all(np.isfinite(out)):
-            raise ProviderUnavailable(
+            raise ProviderBroken(
                 "the local embedding model returned non-finite numbers", hint=REINSTALL_HINT
             )
         return out

@@ -8,7 +8,16 @@ from __future__ import annotations
 
 
 class VectorError(ValueError):
-    """The rows are not a usable matrix of finite, non-zero vectors."""
+    """The rows are not a usable matrix of finite, non-zero vectors.
+
+    ``hard`` is True when the answer breaks the provider's contract as a whole (ragged
+    rows, a width other than the one fixed earlier, NaN/Inf): an index build writes
+    nothing (docs/index.md, "Hard error").
+    """
+
+    def __init__(self, message: str, *, hard: bool = False):
+        super().__init__(message)
+        self.hard = hard
 
 
 def unit_rows(rows, *, dims: int | None = None):
@@ -26,21 +35,21 @@ def unit_rows(rows, *, dims: int | None = None):
     try:
         arr = np.array(rows)
     except (ValueError, TypeError):
-        raise VectorError("the vectors do not all have the same dimensions") from None
+        raise VectorError("the vectors do not all have the same dimensions", hard=True) from None
     if arr.ndim != 2:
         if arr.ndim == 1 and arr.dtype == object:
-            raise VectorError("the vectors do not all have the same dimensions")
+            raise VectorError("the vectors do not all have the same dimensions", hard=True)
         raise VectorError("each vector must be a list of numbers")
     if arr.dtype.kind not in "iuf":
         raise VectorError("each vector must be a list of numbers")
     if arr.shape[1] == 0:
         raise VectorError("a vector is empty")
     if dims is not None and arr.shape[1] != dims:
-        raise VectorError(f"the vectors have {arr.shape[1]} dimensions, expected {dims}")
+        raise VectorError(f"the vectors have {arr.shape[1]} dimensions, expected {dims}", hard=True)
     with np.errstate(over="ignore", invalid="ignore"):
         values = arr.astype(np.float32)
     if not np.isfinite(values).all():
-        raise VectorError("a vector holds NaN or infinite values")
+        raise VectorError("a vector holds NaN or infinite values", hard=True)
     norms = np.sqrt(np.square(values.astype(np.float64)).sum(axis=1))
     if not np.isfinite(norms).all() or (norms == 0).any():
         raise VectorError("a vector has zero or infinite length and cannot be normalised")

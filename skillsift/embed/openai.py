@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from ..words import plural
-from .base import EmbedTimeout, InputRejected, ProviderUnavailable
+from .base import EmbedTimeout, InputRejected, ProviderBroken, ProviderUnavailable
 from .normalise import VectorError, unit_rows
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -298,8 +298,7 @@ class OpenAIProvider:
         if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
             raise malformed('no "data" list')
         if len(data) != count:
-            raise self._error(ProviderUnavailable,
-                              f"returned {plural(len(data), 'vector')} for {plural(count, 'text')}")
+            raise self._error(ProviderBroken, f"returned {plural(len(data), 'vector')} for {plural(count, 'text')}")
         indexes = [item.get("index") for item in data]
         if all(i is None for i in indexes):
             ordered = data
@@ -316,9 +315,11 @@ class OpenAIProvider:
         except VectorError as exc:
             if self.dims is not None and "expected" in str(exc):
                 raise self._error(
-                    ProviderUnavailable,
+                    ProviderBroken,
                     f"returned vectors of {len(rows[0])} dimensions after {self.dims}; the model changed",
                 ) from None
+            if exc.hard:
+                raise self._error(ProviderBroken, f"returned a malformed response ({exc})") from None
             raise malformed(str(exc)) from None
         if self.dims is None:
             self.dims = int(vectors.shape[1])

@@ -60,12 +60,55 @@ class Flips:
         return {"regressed": list(self.regressed), "fixed": list(self.fixed)}
 
 
+@dataclass(frozen=True)
+class RankChange:
+    """A case whose rank of its first relevant skill moved against the baseline (None: not retrieved)."""
+
+    id: str
+    was: int | None
+    now: int | None
+
+    @property
+    def dropped(self) -> bool:
+        return self.was is not None and (self.now is None or self.now > self.was)
+
+    def text(self) -> str:
+        def rank(value):
+            return "not retrieved" if value is None else str(value)
+
+        return f"{self.id} ({rank(self.was)} -> {rank(self.now)})"
+
+
+def _baseline_rank(case: Mapping):
+    """The rank a baseline case recorded: an int >= 1, None (not retrieved), or ... when it has none."""
+    if "rank" not in case:
+        return ...
+    rank = case["rank"]
+    if rank is None or (isinstance(rank, int) and not isinstance(rank, bool) and rank >= 1):
+        return rank
+    return ...
+
+
+def rank_changes(baseline: Mapping, cases: Sequence) -> list[RankChange]:
+    """Cases in both runs whose rank changed, by id; flips stay defined by hit@k (:func:`compare_baseline`)."""
+    was = {}
+    for case in baseline.get("cases") or []:
+        rank = _baseline_rank(case)
+        if rank is not ...:
+            was[case.get("id", "")] = rank
+    out = [RankChange(case.id, was[case.id], case.rank) for case in cases
+           if case.id in was and was[case.id] != case.rank]
+    return sorted(out, key=lambda change: change.id)
+
+
 def gate_failures(metrics: Mapping[str, float], minimums: Mapping[str, float], flips: Flips | None = None,
-                  max_flips: int = -1) -> list[str]:
+                  max_flips: int = -1, *, rank_changes: Sequence[RankChange] = (),
+                  max_rank_drops: int = -1) -> list[str]:
     """Every failed gate as an AR9D4 message; [] means the run passes.
 
     ``metrics`` holds the primary mode's values by gate name (``Metrics.gated()``);
-    a value equal to its floor passes.  ``max_flips < 0`` disables the flip gate.
+    a value equal to its floor passes.  ``max_flips < 0`` disables the flip gate,
+    ``max_rank_drops < 0`` the gate on cases whose rank got worse (docs/eval.md).
     """
     failed = []
     for name in sorted(minimums):
@@ -78,6 +121,10 @@ def gate_failures(metrics: Mapping[str, float], minimums: Mapping[str, float], f
     if flips is not None and max_flips >= 0 and len(flips.regressed) > max_flips:
         failed.append(f"{EVAL_REGRESSION}: {plural(len(flips.regressed), 'case')} regressed against the baseline "
                       f"(max {max_flips}): {', '.join(flips.regressed)}")
+    drops = [change for change in rank_changes if change.dropped]
+    if max_rank_drops >= 0 and len(drops) > max_rank_drops:
+        failed.append(f"{EVAL_REGRESSION}: {len(drops)} cases dropped in rank against the baseline "
+                      f"(max {max_rank_drops}): {', '.join(change.text() for change in drops)}")
     return failed
 
 

@@ -118,6 +118,7 @@ class EvalResult:
     paired: dict[str, dict[str, Diff]] = field(default_factory=dict)
     index: dict | None = None
     flips: Flips | None = None
+    rank_changes: list = field(default_factory=list)  # gates.RankChange against the baseline (text/markdown)
     calibration: Calibration | None = None
     gate_failures: list[str] = field(default_factory=list)
     cases_path: str = ""

@@ -68,6 +68,65 @@ def _git_prefix(root: str) -> str:
     return proc.stdout.decode("utf-8", "replace").strip() if proc.returncode == 0 else ""
 
 
+# The codes a skillsift hook that runs on every commit (``always_run``) reports itself; when
+# it is in the same pre-commit config (and not skipped), no other hook repeats them, so one
+# finding is printed once (docs/hooks.md).
+OWNED_CODES = {
+    "skillsift-eval": frozenset({"AR9D4"}),
+    "skillsift-index": frozenset({"AR9D1"}),
+    "skillsift-cases": frozenset({"AR9D2"}),
+}
+PRE_COMMIT_CONFIG = ".pre-commit-config.yaml"
+MAX_PRE_COMMIT_CONFIG = 1 << 20
+
+
+def sibling_hooks(root: str, env=None) -> set[str]:
+    """The skillsift hook ids of the pre-commit config this commit runs, less those in ``SKIP``.
+
+    pre-commit runs hooks from the top of the work tree, so the config is looked for in the
+    current directory, then at ``root``.  An unreadable or odd file names no hook.
+    """
+    env = os.environ if env is None else env
+    for folder in dict.fromkeys((os.getcwd(), os.path.abspath(root))):
+        path = os.path.join(folder, PRE_COMMIT_CONFIG)
+        try:
+            with open(path, "rb") as handle:
+                raw = handle.read(MAX_PRE_COMMIT_CONFIG + 1)
+        except OSError:
+            continue
+        if len(raw) > MAX_PRE_COMMIT_CONFIG:
+            return set()
+        ids = _hook_ids(raw)
+        skipped = {part.strip() for part in env.get("SKIP", "").split(",")}
+        return {hook for hook in ids if hook.startswith("skillsift-") and hook not in skipped}
+    return set()
+
+
+def _hook_ids(raw: bytes) -> set[str]:
+    import yaml
+
+    try:
+        doc = yaml.safe_load(raw.decode("utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError, RecursionError, ValueError):
+        return set()
+    ids: set[str] = set()
+    repos = doc.get("repos") if isinstance(doc, dict) else None
+    for repo in repos if isinstance(repos, list) else []:
+        hooks = repo.get("hooks") if isinstance(repo, dict) else None
+        for hook in hooks if isinstance(hooks, list) else []:
+            if isinstance(hook, dict) and isinstance(hook.get("id"), str):
+                ids.add(hook["id"])
+    return ids
+
+
+def codes_left_to_siblings(root: str, own: str) -> set[str]:
+    """Codes another configured skillsift hook reports, which hook ``own`` leaves to it."""
+    out: set[str] = set()
+    for hook in sibling_hooks(root) - {own}:
+        out |= OWNED_CODES.get(hook, frozenset())
+    return out
+
+
 def report(diagnostics, fmt: str, *, root: str = "", out=None) -> None:
     """Print the diagnostics (nothing at all when there are none, as formatters stay quiet)."""
     if not diagnostics and fmt == "text":

@@ -10,37 +10,35 @@ every commit (``always_run``): deleting a skill leaves a row to drop.  An index 
 
 from __future__ import annotations
 
-import os
 import sys
 
 from ._common import parse_args, report, workspace
 
 REBUILDS = ("local", "command")
-_FILES = ("manifest.json", "vectors.bin")
+# what makes the local model available inside the hook's own environment: pre-commit runs
+# ``pip install . <additional_dependencies>`` in the hook repository, so ``skillsift[embed]``
+# adds this package's extra to the checkout being installed (docs/hooks.md)
+PRE_COMMIT_HINT = ('the hook runs in pre-commit\'s own environment, which has no local model: add '
+                   '`additional_dependencies: ["skillsift[embed]"]` under `- id: skillsift-index` in '
+                   ".pre-commit-config.yaml (pre-commit rebuilds the hook's environment on the next commit)")
 
 
-def _snapshot(index_dir: str) -> dict:
-    out = {}
-    for name in _FILES:
-        try:
-            with open(os.path.join(index_dir, name), "rb") as fh:
-                out[name] = fh.read()
-        except OSError:
-            out[name] = None
+def _hints(provider: str, hint: str) -> list[str]:
+    out = [hint] if hint else []
+    if provider == "local":
+        from ..embed.local import local_model_available
+
+        if not local_model_available()[0]:
+            out.append(PRE_COMMIT_HINT)
     return out
 
 
-def rebuild(root: str, config_file) -> int:
-    """Run ``skillsift index`` in this process; its exit code."""
-    import importlib.util
-
-    if importlib.util.find_spec("skillsift.commands.index_cmd") is None:
-        print("skillsift-index: this skillsift has no 'index' command to rebuild with", file=sys.stderr)
-        return 2
-    from ..cli import main as cli_main
-
-    argv = ["index", "--root", root] + (["--config", config_file] if config_file else [])
-    return cli_main(argv)
+def _not_refreshed(diagnostics, args, ws, provider: str, why: str, hint: str) -> int:
+    report(diagnostics, args.fmt, root=ws.root)
+    print(f"skillsift-index: the index was not refreshed and nothing was written: {why}", file=sys.stderr)
+    for line in _hints(provider, hint):
+        print(f"hint: {line}", file=sys.stderr)
+    return 1
 
 
 def main(argv) -> int:
@@ -65,15 +63,29 @@ def main(argv) -> int:
         print(f"skillsift-index: the index is built with the {provider} provider, which this hook does not call; "
               "run 'skillsift index' and commit the index directory", file=sys.stderr)
         return 1
-    index_dir = ws.abspath(ws.index_dir)
-    before = _snapshot(index_dir)
-    code = rebuild(ws.root, args.config_file)
-    if code != 0:
+    from ..diagnostics import SkillsiftError
+    from ..index import service
+    from ..render.index import withheld_lines
+
+    try:
+        prepared = service.prepare(config, ws.catalog)
+        for line in withheld_lines(prepared.plan):
+            print(line, file=sys.stderr)
+        outcome = service.build(prepared)
+    except SkillsiftError as exc:
+        return _not_refreshed(diagnostics, args, ws, provider, exc.message, exc.hint)
+    result = outcome.result
+    if result.index is None:
+        return _not_refreshed(diagnostics, args, ws, provider, f"nothing was embedded ({result.stopped})",
+                              getattr(result.stop_error, "hint", ""))
+    if not result.complete:
         report(diagnostics, args.fmt, root=ws.root)
-        print(f"skillsift-index: 'skillsift index' failed (exit {code}); the index was not refreshed",
-              file=sys.stderr)
+        missing = ", ".join(result.missing) or "none"
+        why = result.stopped or "the provider rejected " + ", ".join(sorted(i for i, _ in result.rejected))
+        print(f"skillsift-index: rebuilt {ws.index_dir} only in part ({why}); without a vector: {missing}. "
+              "Fix the provider and run 'skillsift index'", file=sys.stderr)
         return 1
-    if _snapshot(index_dir) != before:
+    if outcome.written:
         reasons = "; ".join(d.message.removeprefix("search: ") for d in diagnostics)
         print(f"skillsift-index: rebuilt {ws.index_dir} ({reasons}).\n"
               f"Stage it and commit again: git add {ws.index_dir}")

@@ -2,12 +2,15 @@
 
 pre-commit passes the staged SKILL.md, config and cases files; a skill deleted by the
 commit (which pre-commit does not pass) is added from ``git diff --cached``, so removing a
-skill still checks the cases, the index and the duplicates.  Warnings do not fail.
+skill still checks the cases, the index and the duplicates.  Warnings do not fail.  Codes
+that another skillsift hook of the same commit reports on every commit (AR9D4 with
+``skillsift-eval``, AR9D1 with ``skillsift-index``, AR9D2 with ``skillsift-cases``) are left
+to that hook, so a finding is printed once.
 """
 
 from __future__ import annotations
 
-from ._common import exit_code, parse_args, relative, report, staged_deletions, workspace
+from ._common import codes_left_to_siblings, exit_code, parse_args, relative, report, staged_deletions, workspace
 
 
 def main(argv) -> int:
@@ -17,8 +20,12 @@ def main(argv) -> int:
     paths += [p for p in staged_deletions(ws.root) if p.endswith("SKILL.md") and p not in paths]
     if not paths:
         return 0
-    from ..validators.runner import run_checks
+    from ..validators.runner import run_checks, select_codes
 
-    diagnostics = run_checks(ws, paths=paths)
+    codes = None
+    left = codes_left_to_siblings(ws.root, "skillsift-validate") if ws.config is not None else set()
+    if left:  # the eval, index or cases hook of this commit reports these: one finding, printed once
+        codes = select_codes(configured_ignore=ws.settings.ignore)[0] - left
+    diagnostics = run_checks(ws, paths=paths, codes=codes)
     report(diagnostics, args.fmt, root=ws.root)
     return exit_code(diagnostics)

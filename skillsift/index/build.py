@@ -18,7 +18,9 @@ text is sent, or it is kept back:
 * a refused batch (the provider's error has ``rejected`` set) is split in halves, first
   half first, until the refused skill stands alone; it is recorded and the build goes
   on, unless five skills in a row were refused alone;
-* any other provider error stops the build; finished batches are kept;
+* any other provider error stops the build; finished batches are kept, but a build that
+  stopped before any new vector came back builds nothing (the provider could not run:
+  the old index stays as it is, docs/index.md);
 * a wrong vector count, vectors of changing width and NaN/Inf components are hard
   errors (:class:`BuildError`): nothing is built.
 
@@ -365,9 +367,9 @@ def build_index(plan: Plan, provider, *, dtype: str = "float32", batch_size: int
     result.tokens = builder.tokens
     result.rejected = [(todo[position].id, reason) for position, reason in builder.rejected]
     result.embedded = [todo[position].id for position in sorted(builder.vectors)]
+    if not builder.vectors and result.stopped:
+        return result  # the provider could not run: nothing is built, the old index stays
     if not builder.vectors and not plan.reused:
-        if result.stopped:
-            return result
         if result.rejected:
             result.stopped = "the provider rejected every skill: " + ", ".join(sorted(i for i, _ in result.rejected))
             return result

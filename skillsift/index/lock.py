@@ -1,9 +1,12 @@
 """``index.lock``: one index build at a time per index directory.
 
-The lock is a file created exclusively (mode 0600) holding ``"<pid> <unix-nanos>\\n"``,
-this run's token.  A lock whose modification time is less than ten minutes old (by the
-injected clock) refuses a second build; an older one belongs to a dead run and is
-removed and taken over.  While held, a heartbeat thread refreshes the modification time
+The lock is a file created exclusively (mode 0600) holding ``"<pid> <unix-nanos> <host>\\n"``,
+this run's token.  An existing lock is taken over (removed and created anew) when its
+holder is provably gone: it names this host and its pid is no longer running (a build
+killed with SIGKILL).  Otherwise a lock whose modification time is less than ten minutes
+old (by the injected clock) refuses a second build and an older one belongs to a dead run
+and is taken over; a modification time more than a minute in the future is no heartbeat
+(nothing could have stamped it) and counts as stale.  While held, a heartbeat thread refreshes the modification time
 every two minutes as long as the file still holds this run's token, so a long build is
 never mistaken for a dead one.  Release removes the file only if it still holds this
 run's token, and may be called any number of times.
@@ -12,6 +15,7 @@ run's token, and may be called any number of times.
 from __future__ import annotations
 
 import os
+import socket
 import threading
 import time
 
@@ -20,6 +24,7 @@ from ..diagnostics import SkillsiftError
 LOCK_FILE = "index.lock"
 STALE_AFTER = 10 * 60.0  # seconds without a heartbeat after which a lock is a dead run's
 HEARTBEAT = STALE_AFTER / 5  # seconds between two refreshes of a held lock
+FUTURE_SLACK = 60.0  # seconds a lock's mtime may be ahead of the clock (another host's clock)
 
 _token_guard = threading.Lock()
 _last_nanos = 0
@@ -42,22 +47,71 @@ class LockError(SkillsiftError):
     """The lock file could not be created (permissions, a missing disk...)."""
 
 
+def _host() -> str:
+    """This machine's name as a lock records it (no spaces), "" when unknown."""
+    try:
+        return "".join(socket.gethostname().split())[:200]
+    except OSError:
+        return ""
+
+
 def _new_token() -> str:
-    """``"<pid> <unix-nanos>\\n"``, unique within this process even on a coarse clock."""
+    """``"<pid> <unix-nanos> <host>\\n"``, unique within this process even on a coarse clock."""
     global _last_nanos
     with _token_guard:
         _last_nanos = max(time.time_ns(), _last_nanos + 1)
-        return f"{os.getpid()} {_last_nanos}\n"
+        host = _host()
+        return f"{os.getpid()} {_last_nanos} {host}\n" if host else f"{os.getpid()} {_last_nanos}\n"
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(512)
+    except OSError:
+        return None
+
+
+def _fields(content: bytes | None) -> list[str]:
+    return content.decode("utf-8", errors="replace").split() if content else []
 
 
 def read_holder(path: str) -> int | None:
     """The pid written in a lock file, or None when the file is unreadable or malformed."""
+    fields = _fields(_read(path))
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            first = handle.read(64).split()
-        return int(first[0]) if first else None
-    except (OSError, ValueError):
+        return int(fields[0]) if fields else None
+    except ValueError:
         return None
+
+
+def _pid_running(pid: int) -> bool:
+    """False only when no process ``pid`` exists on this machine (a permission error means one does)."""
+    if pid <= 0:
+        return True  # 0 and negatives name process groups: nothing is proved
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError, OverflowError):
+        return True
+    return True
+
+
+def holder_gone(content: bytes | None) -> bool:
+    """True when a lock's content names this host and a pid that is not running.
+
+    A lock written by another host, or in the older two-field form, proves nothing: it is
+    judged by its age alone.
+    """
+    fields = _fields(content)
+    if len(fields) < 3 or not fields[0].isdigit():
+        return False
+    host = _host()
+    if not host or fields[2] != host:
+        return False
+    pid = int(fields[0])
+    return pid != os.getpid() and not _pid_running(pid)
 
 
 class IndexLock:
@@ -142,12 +196,16 @@ def acquire_lock(
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except FileExistsError:
+            content = _read(path)
             try:
                 age = clock() - os.stat(path).st_mtime
             except OSError:
                 continue  # gone meanwhile: try again
-            if age < stale_after:
+            live = -FUTURE_SLACK <= age < stale_after
+            if live and not holder_gone(content):
                 raise IndexLocked(path, read_holder(path)) from None
+            if _read(path) != content:
+                continue  # another run took it over meanwhile: look again
             try:
                 os.unlink(path)  # a dead run's lock
             except OSError:

@@ -164,8 +164,7 @@ class SkillService:
 
         With ``role`` the skills that role serves come first, the others after them.
         """
-        from ..commands.search_cmd import DEGRADED_LINES
-        from ..render.search import result_to_json
+        from ..render.search import degraded_line, result_to_json
 
         if not isinstance(query, str) or not query.strip():
             raise ToolRefused("find_skill needs a query, for example \"deploy to staging\"")
@@ -182,19 +181,18 @@ class SkillService:
                        [h for h in result.hits if h.name not in served]
                 result = replace(result, hits=tuple(hits[:limit]))
             if result.degraded:
-                self._warn_once(DEGRADED_LINES.get(result.degraded, f"search: ranking lexically ({result.degraded})"))
+                self._warn_once(degraded_line(result.degraded))
             self.log.record_query(query, result.ranking, result.names)
         return result_to_json(result)
 
     def _role_members(self, role: str) -> set[str]:
-        from ..catalog import select
         from ..diagnostics import SkillsiftError
+        from ..evaluate.session import role_resolver
 
         try:
-            indexes = select(self.catalog, roles=self.config.roles, role=role)
+            return set(role_resolver(self.catalog, self.config.roles)(role))
         except SkillsiftError as exc:
             raise ToolRefused(exc.message) from None
-        return {self.catalog.skills[i].name for i in indexes}
 
     def search_skills(self, query: str = "", limit: int = 10) -> dict:
         """A lexical listing (search.v1): the BM25F hits of ``query``, or every skill by name when blank."""

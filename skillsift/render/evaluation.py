@@ -119,6 +119,8 @@ def render_text(result: EvalResult, *, hybrid_hint: bool = False) -> str:
         add(f"vs baseline: {len(result.flips.regressed)} regressed, {len(result.flips.fixed)} fixed")
         for case_id in result.flips.regressed:
             add(f"  regressed: {case_id}")
+        for label, changes in _rank_moves(result):
+            add(f"  {label}: " + ", ".join(change.text() for change in changes))
     if result.gate_failures:
         add("")
         add("gate failed")
@@ -252,6 +254,14 @@ def render_junit(result: EvalResult) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
+def _rank_moves(result: EvalResult):
+    """("rank dropped" | "rank rose", changes) for the rank changes against the baseline, when any."""
+    changes = list(getattr(result, "rank_changes", None) or [])
+    dropped = [change for change in changes if change.dropped]
+    rose = [change for change in changes if not change.dropped]
+    return [(label, group) for label, group in (("rank dropped", dropped), ("rank rose", rose)) if group]
+
+
 def _flips_line(result: EvalResult) -> str:
     return f"vs baseline: {len(result.flips.regressed)} regressed, {len(result.flips.fixed)} fixed"
 
@@ -377,6 +387,17 @@ def render_markdown(result: EvalResult) -> str:
         if result.flips.fixed:
             add("")
             add("Fixed: " + ", ".join(_code(i) for i in result.flips.fixed))
+        changes = list(result.rank_changes or [])
+        if changes:
+            add("")
+            add("Rank changes against the baseline (rank of the first expected skill):")
+            add("")
+            add("| Case | Baseline | Now | Change |")
+            add("| --- | ---: | ---: | --- |")
+            for change in changes:
+                was = "—" if change.was is None else str(change.was)
+                now = "—" if change.now is None else str(change.now)
+                add(f"| {_code(change.id)} | {was} | {now} | {'dropped' if change.dropped else 'rose'} |")
     if p.misses:
         add("")
         add(f"#### Misses ({len(p.misses)} of {p.metrics.n}, {result.mode})")

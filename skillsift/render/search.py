@@ -10,6 +10,20 @@ STOPWORD_ONLY = (
 )
 NO_MATCH = "no served skill matches"
 
+# One stderr line per degraded reason of a hybrid/vector search (``skillsift search``, the MCP server).
+DEGRADED_LINES = {
+    "no_index": "search: no usable index, ranking lexically (run 'skillsift index')",
+    "network_disabled": "search: the network is disabled (embeddings.allow_network), ranking lexically",
+    "budget": "search: the embeddings budget is spent, ranking lexically",
+    "timeout": "search: the query embedding timed out, ranking lexically",
+    "provider_unavailable": "search: the embedding provider is unavailable, ranking lexically",
+}
+
+
+def degraded_line(reason: str) -> str:
+    """The line that says a search fell back to lexical ranking, and why."""
+    return DEGRADED_LINES.get(reason, f"search: ranking lexically ({reason})")
+
 
 def result_to_json(result: SearchResult) -> dict:
     """The search.v1 document (key order fixed)."""

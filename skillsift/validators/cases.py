@@ -29,17 +29,10 @@ def check(rel: str, loaded, catalog, *, roles=None) -> list[Diagnostic]:
     case_file, error = loaded
     if error is not None:
         return _from_error(rel, error)
-    from ..catalog import select
-    from ..evaluate.cases import check_catalog
+    from ..evaluate.session import check_cases
 
-    roles = roles or {}
-
-    def resolve(role: str):
-        return [catalog.skills[i].name for i in select(catalog, roles=roles, role=role)]
-
-    configured = bool(roles) or any(skill.roles for skill in catalog.skills)
     try:
-        check_catalog(case_file, catalog.names, roles_configured=configured, resolve=resolve)
+        check_cases(case_file, catalog, roles or {})
     except SkillsiftError as exc:
         return _from_error(rel, exc)
     return []

@@ -11,9 +11,26 @@ mode or k) is an AR9D4 error too: a gate that cannot run does not pass.
 
 from __future__ import annotations
 
+import re
+
 from ..diagnostics import ERROR, Diagnostic, SkillsiftError
 
 CODE = "AR9D4"
+
+
+_ONE = re.compile(r'^case "(.+)" regressed against the baseline: ')
+_ALL = re.compile(r"^\d+ cases regressed against the baseline \(max \d+\): (.+)$")
+
+
+def regressed_ids(diag: Diagnostic) -> tuple[str, ...]:
+    """The case ids an AR9D4 baseline-regression finding of this module is about; () for any other finding."""
+    if diag.code != CODE:
+        return ()
+    one = _ONE.match(diag.message)
+    if one:
+        return (one.group(1),)
+    every = _ALL.match(diag.message)
+    return tuple(every.group(1).split(", ")) if every else ()
 
 
 def _strip(message: str) -> str:
@@ -41,50 +58,42 @@ def regressed_cases(result, case_file, regressed) -> list[tuple[int, str]]:
     return out
 
 
-def evaluate_gates(*, rel: str, case_file, ranker, settings, mode: str, baseline=None,
-                   index_info=None) -> list[Diagnostic]:
-    """Run ``case_file`` through ``ranker`` in ``mode`` and return every failed gate as AR9D4.
+def evaluate_gates(*, rel: str, case_file, catalog, config, settings, mode: str, baseline=None,
+                   ranker=None) -> list[Diagnostic]:
+    """Run ``case_file`` in ``mode`` through one evaluation run and return every failed gate as AR9D4.
 
-    ``baseline`` is the loaded baseline document (or None); ``index_info`` describes the
-    index a vector/hybrid run uses.
+    ``baseline`` is the loaded baseline document (or None); ``ranker`` an open ranker to reuse.
     """
-    from ..evaluate.gates import compare_baseline, gate_failures
-    from ..evaluate.run import degraded_message, evaluate
+    from ..evaluate import session as evals
 
     def error(message: str, line: int | None = None, hint: str = "") -> Diagnostic:
         return Diagnostic(file=rel, line=line, code=CODE, severity=ERROR, message=message, hint=hint)
 
-    k = case_file.effective_k(settings.k)
-    result = evaluate(case_file, ranker, k=k, modes=[mode], index_info=index_info)
-    degraded = degraded_message(result)
-    if degraded:
-        return [error(degraded, hint="check 'skillsift status' and the [embeddings] settings")]
-    flips = None
-    if baseline is not None:
-        try:
-            flips = compare_baseline(baseline, mode=result.mode, k=result.k, cases=result.primary.cases)
-        except SkillsiftError as exc:
-            return [error(f"cannot compare with the baseline {settings.baseline}: {exc.message}", hint=exc.hint)]
-    failures = gate_failures(result.primary.metrics.gated(), settings.minimums, flips,
-                             settings.max_flips if baseline is not None else -1)
-    out = [error(_strip(message), hint="see which cases missed with 'skillsift eval " + rel + "'")
-           for message in failures]
+    try:
+        evaluation = evals.run_evaluation(catalog, config, case_file, modes=[mode], k_override=settings.k,
+                                          minimums=settings.minimums, baseline=baseline,
+                                          max_flips=settings.max_flips, max_rank_drops=settings.max_rank_drops,
+                                          strict=False, ranker=ranker)
+    except evals.NeedsIndex:
+        return [error(f"{mode} evaluation needs an embedding index, and none is usable",
+                      hint="run 'skillsift index' first, or set [validate] mode = \"lexical\"")]
+    except evals.BaselineMismatch as exc:
+        return [error(f"cannot compare with the baseline {settings.baseline}: {exc.message}", hint=exc.hint)]
+    result = evaluation.result
+    if evaluation.degraded:
+        return [error(evaluation.degraded, hint="check 'skillsift status' and the [embeddings] settings")]
+    refresh = (evals.regression_hint(rel, settings.baseline, mode=result.mode, k=result.k)
+               if evaluation.baseline_gate_failed else "")
+    out = []
+    for message in evaluation.gate_failures:
+        baseline_gate = "against the baseline" in message
+        out.append(error(_strip(message), hint=refresh if baseline_gate and refresh
+                         else "see which cases missed with 'skillsift eval " + rel + "'"))
+    flips = evaluation.flips
     if flips is not None and len(flips.regressed) > settings.max_flips:
         out += [error(message, line=line or None) for line, message in regressed_cases(result, case_file,
                                                                                           flips.regressed)]
     return out
-
-
-def _ranker(ws, mode: str):
-    """(ranker, index_info) for ``mode``; index_info None when a vector mode has no usable index."""
-    if mode == "lexical":
-        from ..ranker.search import Ranker
-
-        return Ranker(ws.catalog, ws.config), None
-    from ..commands.eval_cmd import open_ranker
-
-    ranker = open_ranker(ws.catalog, ws.config, True)
-    return ranker, ranker.index_info()
 
 
 def run(ws) -> list[Diagnostic]:
@@ -93,7 +102,7 @@ def run(ws) -> list[Diagnostic]:
         return []
     import os
 
-    from ..evaluate.cases import check_catalog
+    from ..evaluate import session as evals
     from ..evaluate.gates import load_baseline
 
     baseline = None
@@ -107,8 +116,9 @@ def run(ws) -> list[Diagnostic]:
             return [Diagnostic(file=settings.baseline, code=CODE, severity=ERROR,
                                message=exc.message.replace(path, settings.baseline), hint=exc.hint)]
     mode = settings.mode or ws.config.search.mode
+    catalog, config = ws.catalog, ws.config
     out: list[Diagnostic] = []
-    ranker = index_info = None
+    ranker = None
     for rel in ws.cases_paths:
         if not os.path.isfile(ws.abspath(rel)):
             continue
@@ -116,23 +126,11 @@ def run(ws) -> list[Diagnostic]:
         if failure is not None:
             continue
         try:
-            check_catalog(case_file, ws.catalog.names, roles_configured=True,
-                          resolve=lambda role: _role_names(ws, role))
+            evals.check_cases(case_file, catalog, config.roles)
         except SkillsiftError:
             continue  # AR9D2
         if ranker is None:
-            ranker, index_info = _ranker(ws, mode)
-        if mode != "lexical" and index_info is None:
-            out.append(Diagnostic(file=rel, code=CODE, severity=ERROR,
-                                  message=f"{mode} evaluation needs an embedding index, and none is usable",
-                                  hint="run 'skillsift index' first, or set [validate] mode = \"lexical\""))
-            continue
-        out += evaluate_gates(rel=rel, case_file=case_file, ranker=ranker, settings=settings, mode=mode,
-                              baseline=baseline, index_info=index_info)
+            ranker = evals.open_ranker(catalog, config, mode != "lexical")
+        out += evaluate_gates(rel=rel, case_file=case_file, catalog=catalog, config=config, settings=settings,
+                              mode=mode, baseline=baseline, ranker=ranker)
     return out
-
-
-def _role_names(ws, role: str):
-    from ..catalog import select
-
-    return [ws.catalog.skills[i].name for i in select(ws.catalog, roles=ws.config.roles, role=role)]

@@ -16,9 +16,12 @@ skillsift's default ``index_dir`` (``.skillsift/index``) is a committed location
 missing index is reported only when the configured mode needs one (hybrid or vector): a
 lexical-only repository has no index to keep.
 
-Skills not in the index and rows of skills that are gone are reported only when asked
-(``coverage=True``, what the ``skillsift-index`` hook does): validate follows the reference
-and leaves them to ``skillsift status``.
+A served skill the index has no row for is reported too (``not indexed: a``): a committed
+index that silently lacks a skill would rank it lexically only while every check is green.
+Skills that legitimately have no row are not counted: an empty embedded text, and, with a
+provider whose text leaves the process, a text that holds a secret (withheld, AR9D3).
+Rows of skills that are gone are harmless to a search and reported only when asked
+(``coverage=True``, what the ``skillsift-index`` hook does, which then drops them).
 """
 
 from __future__ import annotations
@@ -37,12 +40,13 @@ def _names(names) -> str:
 
 
 def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), index_body: bool = False,
-          body_chars: int = 0, coverage: bool = False, needed: bool = True) -> list[Diagnostic]:
+          body_chars: int = 0, coverage: bool = False, needed: bool = True, exempt=()) -> list[Diagnostic]:
     """AR9D1 findings for a committed index.
 
     ``load`` is the :class:`~skillsift.index.store.LoadResult` of ``index_dir`` (its
     ``reason`` already relative to the root); ``skills`` are the repository's skills;
-    ``needed``: the configured mode uses vectors (else an absent index is fine).
+    ``needed``: the configured mode uses vectors (else an absent index is fine);
+    ``exempt``: names of skills that are right to have no row (empty or withheld text).
     """
     manifest_file = f"{index_dir.rstrip('/')}/manifest.json"
 
@@ -70,12 +74,14 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
     if state.stale:
         out += finding(f"search: the committed index no longer matches the skills (changed: {_names(state.stale)}); "
                        f"{REBUILD}")
-    if coverage and (state.missing or state.orphaned):
+    missing = [name for name in state.missing if name not in set(exempt)]
+    orphaned = list(state.orphaned) if coverage else []
+    if missing or orphaned:
         parts = []
-        if state.missing:
-            parts.append(f"not indexed: {_names(state.missing)}")
-        if state.orphaned:
-            parts.append(f"no longer present: {_names(state.orphaned)}")
+        if missing:
+            parts.append(f"not indexed: {_names(missing)}")
+        if orphaned:
+            parts.append(f"no longer present: {_names(orphaned)}")
         out += finding(f"search: the committed index does not cover the skills ({'; '.join(parts)}); {REBUILD}")
     return out
 
@@ -92,6 +98,14 @@ def check_workspace(ws, *, coverage: bool = False) -> list[Diagnostic]:
     config = ws.config
     if config is None or not ws.index_committed:
         return []
+    from ..index.service import IndexDirRefused, checked_index_dir
+
+    try:
+        checked_index_dir(config)
+    except IndexDirRefused as exc:  # the index would be read from, and written to, outside the repository
+        root = ws.root.rstrip("/") + "/"
+        return [Diagnostic(file=ws.index_dir, code=CODE, severity=WARNING,
+                           message="search: " + exc.message.replace(root, ""), hint=exc.hint)]
     if not ws.index_exists() and not coverage and config.search.mode == "lexical":
         return []  # nothing to check, and numpy need not load
     load = ws.index_load
@@ -100,10 +114,36 @@ def check_workspace(ws, *, coverage: bool = False) -> list[Diagnostic]:
 
         root = ws.root.rstrip("/") + "/"
         load = replace(load, reason=load.reason.replace(root, ""))
-    return check(index_dir=ws.index_dir, load=load, skills=list(ws.catalog.skills), repo_model=repo_model(config),
+    skills = list(ws.catalog.skills)
+    return check(index_dir=ws.index_dir, load=load, skills=skills, repo_model=repo_model(config),
                  fields=config.search.fields, index_body=config.search.index_body,
                  body_chars=config.search.body_chars, coverage=coverage,
-                 needed=coverage or config.search.mode != "lexical")
+                 needed=coverage or config.search.mode != "lexical",
+                 exempt=_without_row(config, skills) if load.index is not None else ())
+
+
+def _without_row(config, skills) -> set[str]:
+    """Served skills a build leaves without a row: empty embedded text, or withheld (docs/index.md)."""
+    from ..embedtext import embedded_text, resolve_body_chars, resolve_fields
+
+    s = config.search
+    fields, body_chars = resolve_fields(s.fields), resolve_body_chars(s.body_chars)
+    name = (config.embeddings.provider or "local").strip().lower()
+    scan = None
+    if name != "local":  # openai and command send the text out of the process: secrets are withheld
+        from ..secrets import detect_secret
+
+        patterns = tuple(config.secret_patterns)
+
+        def scan(text):
+            return detect_secret(text, patterns)
+
+    out = set()
+    for skill in skills:
+        text = embedded_text(skill, fields, s.index_body, body_chars)
+        if not text or (scan is not None and scan(text)):
+            out.add(skill.name)
+    return out
 
 
 def run(ws) -> list[Diagnostic]:

@@ -7,6 +7,7 @@
     min = "top1=0.6,mrr=0.7"           # AR9D4 floors on the primary mode
     baseline = "eval-baseline.json"    # AR9D4 flips against a saved `skillsift eval --output`
     max_flips = 0                      # cases allowed to regress against the baseline
+    max_rank_drops = 2                 # cases allowed to drop in rank against it (default: no limit)
     mode = "lexical"                   # mode the gates rank in (default: [search] mode)
     k = 0                              # cut-off (0 = the cases file's k)
     secrets_baseline = ".skillsift/secrets-baseline.json"
@@ -43,6 +44,7 @@ SEVERITIES = ("error", "warning", "note", "off")
 
 _KEYS = {
     "cases": "string or list of strings", "min": "string", "baseline": "string", "max_flips": "integer",
+    "max_rank_drops": "integer",
     "mode": "string", "k": "integer", "secrets_baseline": "string", "near_duplicate_threshold": "number",
     "near_duplicate_cosine": "number", "ignore": "list of strings", "description_limits": "table",
     "severity": "table",
@@ -57,6 +59,7 @@ class ValidateSettings:
     min_spec: str = ""
     baseline: str = ""
     max_flips: int = 0
+    max_rank_drops: int = -1  # -1 = no rank-drop gate
     mode: str = ""  # "" = the configured search mode
     k: int = 0
     secrets_baseline: str = DEFAULT_SECRETS_BASELINE
@@ -121,12 +124,13 @@ def parse_settings(table, known_codes=()) -> tuple[ValidateSettings, list[tuple[
                 problems.append(((key,), f"validate.{key} must be a path"))
             else:
                 out[key] = value
-    if "max_flips" in table:
-        value = table["max_flips"]
-        if not _is_int(value) or value < 0:
-            problems.append((("max_flips",), "validate.max_flips must be an integer >= 0"))
-        else:
-            out["max_flips"] = value
+    for key in ("max_flips", "max_rank_drops"):
+        if key in table:
+            value = table[key]
+            if not _is_int(value) or value < 0:
+                problems.append(((key,), f"validate.{key} must be an integer >= 0"))
+            else:
+                out[key] = value
     if "mode" in table:
         value = table["mode"]
         if not isinstance(value, str) or value not in MODES + ("",):

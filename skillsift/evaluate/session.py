@@ -1,0 +1,188 @@
+"""One evaluation run, shared by every door that evaluates labelled cases.
+
+``skillsift eval``, ``skillsift ci`` (head and base), ``skillsift validate`` (AR9D4) and the
+``skillsift-eval`` hook all run the same sequence through :func:`run_evaluation`:
+
+roles -> check the cases against the catalog -> open the ranker -> refuse a vector mode
+without a usable index -> evaluate -> compare with the baseline -> gates.
+
+The doors only parse their arguments, render the :class:`Evaluation` and choose the exit code
+(docs/eval.md).  Nothing here prints.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..diagnostics import SkillsiftError
+from ..ranker.result import SearchResult
+
+if TYPE_CHECKING:
+    from .gates import Flips, RankChange
+    from .run import EvalResult
+
+
+class NeedsIndex(SkillsiftError):
+    """A vector or hybrid evaluation was asked for and no index is usable."""
+
+
+class BaselineMismatch(SkillsiftError):
+    """The baseline was ranked in another mode or at another k: nothing can be compared."""
+
+
+def roles_configured(catalog, roles) -> bool:
+    """True when roles exist at all: a ``[roles]`` table (``config.roles``) or a skill naming its roles."""
+    return bool(roles) or any(skill.roles for skill in catalog.skills)
+
+
+def role_resolver(catalog, roles):
+    """``resolve(role) -> [skill names]``: the skills a role serves (``roles`` = ``config.roles``), as a search
+    selects them; the one resolver of every cases check."""
+    from ..catalog import select
+
+    def resolve(role: str):
+        return [catalog.skills[i].name for i in select(catalog, roles=roles or {}, role=role)]
+
+    return resolve
+
+
+def check_cases(case_file, catalog, roles) -> None:
+    """Refuse (SkillsiftError, AR9D2) a case naming a skill or role the catalog does not have."""
+    from .cases import check_catalog
+
+    check_catalog(case_file, catalog.names, roles_configured=roles_configured(catalog, roles),
+                  resolve=role_resolver(catalog, roles))
+
+
+def open_ranker(catalog, config, want_vectors: bool):
+    """The ranker the evaluation runs through.
+
+    This is the single place where a vector index and an embedding provider are attached
+    for vector/hybrid evaluation; without them ``index_info()`` is None and such a run
+    is refused before any case is ranked.
+    """
+    from ..ranker.search import Ranker
+
+    if not want_vectors:
+        return Ranker(catalog, config)
+    # The evaluation waits for each query embedding as long as the provider allows:
+    # a per-query deadline would turn a slow machine into degraded cases.
+    return Ranker.open(catalog, config, mode="hybrid", query_timeout_ms=0)
+
+
+def with_skill_cases(case_file, catalog, config):
+    """``(merged, added, skipped)``: ``case_file`` (or None) plus the cases the skills' frontmatter lists."""
+    from .from_skills import NO_CASES, NO_CASES_HINT, RoleCheck, load_skill_cases, merge_cases
+
+    check = RoleCheck(configured=roles_configured(catalog, config.roles),
+                      resolve=role_resolver(catalog, config.roles))
+    merged, added, skipped = merge_cases(case_file, load_skill_cases(catalog, check))
+    if not merged.cases:
+        raise SkillsiftError(NO_CASES, hint=NO_CASES_HINT)
+    return merged, added, skipped
+
+
+class _SkipUnknownRole:
+    """A ranker for a catalog that may lack a role the cases name: such a case ranks nothing there."""
+
+    def __init__(self, ranker):
+        self.ranker = ranker
+        self.warm_queries = getattr(ranker, "warm_queries", None)
+
+    def search(self, query, limit=None, mode=None, *, role=None):
+        try:
+            return self.ranker.search(query, limit=limit, mode=mode, role=role)
+        except SkillsiftError:
+            if role is None:
+                raise
+            return SearchResult(query=query, ranking=mode or "lexical")
+
+
+@dataclass
+class Evaluation:
+    """What one evaluation run measured and decided."""
+
+    result: EvalResult
+    degraded: str = ""  # why the numbers measure nothing ("" when they do)
+    flips: Flips | None = None  # against the baseline, or None
+    max_flips: int = -1  # the flip gate (-1: off)
+    max_rank_drops: int = -1  # the rank-drop gate (-1: off)
+    rank_changes: list[RankChange] = field(default_factory=list)  # against the baseline
+    gate_failures: list[str] = field(default_factory=list)  # AR9D4 messages; [] passes
+
+    @property
+    def passed(self) -> bool:
+        return not self.degraded and not self.gate_failures
+
+    @property
+    def drops(self) -> list[RankChange]:
+        """The rank changes that are drops (a flip is one too)."""
+        return [change for change in self.rank_changes if change.dropped]
+
+    @property
+    def baseline_gate_failed(self) -> bool:
+        """True when the flip gate or the rank-drop gate failed (a new baseline would accept it)."""
+        flips = self.flips
+        return bool((flips is not None and self.max_flips >= 0 and len(flips.regressed) > self.max_flips)
+                    or (self.max_rank_drops >= 0 and len(self.drops) > self.max_rank_drops))
+
+
+def run_evaluation(catalog, config, case_file, *, modes, k_override: int = 0, minimums=None, baseline=None,
+                   max_flips: int | None = None, max_rank_drops: int | None = None, strict: bool = True,
+                   lenient_roles: bool = False, ranker=None) -> Evaluation:
+    """Evaluate ``case_file`` over ``catalog`` in ``modes`` (the first is gated) and apply the gates.
+
+    ``baseline`` is a loaded baseline document (or None); ``max_flips`` / ``max_rank_drops``
+    apply only with one (None: 0 flips, no rank-drop gate).  ``strict``: refuse a case
+    naming an unknown skill or role (SkillsiftError); ``lenient_roles``: a case whose role
+    this catalog lacks ranks nothing instead (a base commit).  ``ranker``: reuse an open one.
+    Raises :class:`NeedsIndex` for a vector mode without a usable index and
+    :class:`BaselineMismatch` for a baseline of another mode or k.
+    """
+    from .gates import compare_baseline, gate_failures, rank_changes
+    from .run import LEXICAL, degraded_message, evaluate, needs_index_error
+
+    if strict:
+        check_cases(case_file, catalog, config.roles)
+    want_vectors = any(mode != LEXICAL for mode in modes)
+    if ranker is None:
+        ranker = open_ranker(catalog, config, want_vectors)
+    index_info = ranker.index_info() if want_vectors else None
+    if want_vectors and index_info is None:
+        error = needs_index_error(modes)
+        raise NeedsIndex(error.message, hint=error.hint)
+    if lenient_roles:
+        ranker = _SkipUnknownRole(ranker)
+    result = evaluate(case_file, ranker, k=case_file.effective_k(k_override), modes=modes, index_info=index_info)
+    evaluation = Evaluation(result=result, degraded=degraded_message(result))
+    if baseline is not None:
+        try:
+            evaluation.flips = compare_baseline(baseline, mode=result.mode, k=result.k, cases=result.primary.cases)
+        except SkillsiftError as exc:
+            raise BaselineMismatch(exc.message, hint=exc.hint) from None
+        result.flips = evaluation.flips
+        evaluation.rank_changes = rank_changes(baseline, result.primary.cases)
+        result.rank_changes = evaluation.rank_changes
+        evaluation.max_flips = max_flips if max_flips is not None else 0
+        evaluation.max_rank_drops = max_rank_drops if max_rank_drops is not None else -1
+    evaluation.gate_failures = gate_failures(result.primary.metrics.gated(), minimums or {}, evaluation.flips,
+                                             evaluation.max_flips, rank_changes=evaluation.rank_changes,
+                                             max_rank_drops=evaluation.max_rank_drops)
+    return evaluation
+
+
+def refresh_command(cases, baseline: str, *, mode: str, k: int) -> str:
+    """The command that saves a new baseline when a regression is intended.
+
+    ``cases``: the words naming the cases (a file, ``--from-skills``, or both).
+    """
+    words = ["skillsift", "eval", *([cases] if isinstance(cases, str) else cases), "--mode", mode or "lexical",
+             "--k", str(k), "--output", baseline]
+    return " ".join(shlex.quote(word) for word in words)
+
+
+def regression_hint(cases, baseline: str, *, mode: str, k: int) -> str:
+    """The hint under a failed baseline gate: how to accept the change on purpose."""
+    return f"if the change is intended, save a new baseline: {refresh_command(cases, baseline, mode=mode, k=k)}"

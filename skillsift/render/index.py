@@ -1,0 +1,129 @@
+"""What ``skillsift index`` prints: the dry-run receipt, the JSON summary, the build report.
+
+Pure functions of the plan, the provider identity and the build outcome
+(:mod:`skillsift.index.service`); the command and the hook print what they return.
+"""
+
+from __future__ import annotations
+
+from ..words import plural
+
+SUMMARY_SCHEMA_VERSION = 1
+
+
+def withheld_lines(plan) -> list[str]:
+    """One AR9D3 line per skill kept back from a provider outside the process."""
+    return [f'AR9D3: skill "{item.id}" was not embedded: its text looks like it holds a secret '
+            f"({item.secret}); it ranks lexically only" for item in plan.withheld]
+
+
+def _cost_text(cost: float | None) -> str:
+    return "unknown" if cost is None else f"${cost:.6f}"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _kib(size: int) -> str:
+    return f"{size / 1024:.1f} KiB"
+
+
+def _line(label: str, value: str) -> str:
+    return f"{label:<10} {value}"
+
+
+def dry_run_text(plan, provider, allow_network: bool) -> str:
+    """The receipt of ``skillsift index --dry-run`` (docs/index.md)."""
+    if getattr(provider, "networked", False):
+        where = f"(allow_network={'true' if allow_network else 'false'})"
+    elif getattr(provider, "external", False):
+        where = "(no network)"
+    else:
+        where = "(in process, no network)"
+    cost = plan.cost_usd
+    cost_text = (f"<= ${cost:.6f}" if cost is not None
+                 else "unknown (no price for this model; set price_input_per_mtok in the user config)")
+    body = f"first {plan.body_chars} characters" if plan.index_body else "no"
+    n, size = len(plan.to_embed), _kib(plan.bytes)
+    if getattr(provider, "networked", False):
+        egress = f"{plural(n, 'text')}, {size} -> {getattr(provider, 'host', '') or provider.fingerprint}"
+    elif getattr(provider, "external", False):
+        egress = f"{plural(n, 'text')}, {size} -> {provider.fingerprint} (a program on this machine)"
+    else:
+        egress = f"none: the {plural(n, 'text')} ({size}) are embedded in this process"
+    lines = [
+        _line("provider", f"{provider.fingerprint}   {where}"),
+        _line("model", provider.model or "(none configured)"),
+        _line("items", f"{plan.total}   cached {len(plan.reused)}   to embed {n}   withheld {len(plan.withheld)}   "
+                       f"est. tokens {plan.tokens}   est. cost {cost_text}"),
+        _line("fields", f"{', '.join(plan.fields)}   body: {body}"),
+        _line("egress", egress),
+    ]
+    if plan.rebuild_reason:
+        lines.append(_line("rebuild", f"the existing index cannot be reused: {plan.rebuild_reason}"))
+    return "\n".join(lines) + "\n"
+
+
+def summary(plan, provider, *, dry_run: bool, result=None, written: bool = False) -> dict:
+    """The JSON summary of ``skillsift index`` (dry run or build), keys in file order."""
+    doc: dict = {
+        "schema_version": SUMMARY_SCHEMA_VERSION,
+        "dry_run": dry_run,
+        "provider": provider.fingerprint,
+        "host": (getattr(provider, "host", "") or "") if getattr(provider, "networked", False) else "",
+        "model": provider.model,
+        "total": plan.total,
+        "reused": len(plan.reused),
+        "embedded": len(result.embedded) if result is not None else 0,
+        "to_embed": len(plan.to_embed),
+        "withheld": [{"id": item.id, "kind": item.secret} for item in plan.withheld],
+        "missing": (result.missing if result is not None
+                    else sorted(item.id for item in plan.items if item.action in ("withheld", "empty"))),
+        "bytes": plan.bytes,
+        "tokens": result.tokens if result is not None else plan.tokens,
+        "cost_usd": result.cost_usd if result is not None else plan.cost_usd,
+        "calls": result.calls if result is not None else 0,
+    }
+    if plan.rebuild_reason:
+        doc["rebuild_reason"] = plan.rebuild_reason
+    if result is not None and result.stopped:
+        doc["stopped"] = result.stopped
+    doc["rejected"] = [{"id": i, "reason": r} for i, r in (result.rejected if result is not None else [])]
+    doc["written"] = written
+    return doc
+
+
+def build_report(outcome, shown_dir: str, fmt: str) -> tuple[str, list[str]]:
+    """(stdout text, stderr lines) of a build; ``shown_dir`` is the index directory as the user sees it."""
+    import json
+
+    plan, provider, result, written = outcome.plan, outcome.provider, outcome.result, outcome.written
+    err = [f'skillsift index: the provider rejected skill "{skill_id}" even alone ({reason}); '
+           "it ranks lexically only" for skill_id, reason in result.rejected]
+    out = ""
+    if fmt == "json":
+        doc = summary(plan, provider, dry_run=False, result=result, written=written)
+        out = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    elif result.index is not None:
+        out = (f"embedded {len(result.embedded)}, reused {result.reused}, withheld {len(plan.withheld)} of "
+               f"{plural(plan.total, 'skill')}   ({_count(result.calls, 'call')}, {plural(result.tokens, 'token')}, "
+               f"cost {_cost_text(result.cost_usd)})\n"
+               + (f"wrote {shown_dir}\n" if written else "index is current, nothing written\n"))
+    hint = getattr(result.stop_error, "hint", "")
+    if result.index is None:
+        err.append(f"error: nothing was embedded: {result.stopped}")
+        if hint:
+            err.append(f"hint: {hint}")
+        return out, err
+    if result.rejected:
+        names = ", ".join(sorted(i for i, _ in result.rejected))
+        err.append(f"skillsift index skipped {plural(len(result.rejected), 'skill')} the provider rejected: {names}")
+    if result.stopped:
+        err.append(f"skillsift index stopped early: {result.stopped}")
+        if hint:
+            err.append(f"hint: {hint}")
+        missing = result.missing
+        verb = "has no vector and ranks" if len(missing) == 1 else "have no vector and rank"
+        err.append(f"  {plural(len(missing), 'skill')} {verb} lexically: {', '.join(missing)}")
+    return out, err
