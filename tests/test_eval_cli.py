@@ -231,7 +231,7 @@ def test_rank_changes_against_the_baseline_are_shown_and_can_be_gated(cli_projec
     assert "| `c` | 1 | 2 | dropped |" in out
     code, out, err = run(capsys, "eval", cases, "--root", cli_project, "--baseline", base, "--max-rank-drops", "0")
     assert code == 2
-    assert "AR9D4: 1 cases dropped in rank against the baseline (max 0): c (1 -> 2)" in err
+    assert "AR9D4: 1 case dropped in rank against the baseline (max 0): c (1 -> 2)" in err
     assert (f"hint: if the change is intended, save a new baseline: skillsift eval {cases} --mode lexical --k 5 "
             f"--output {base}") in err
     code, _, _ = run(capsys, "eval", cases, "--root", cli_project, "--baseline", base, "--max-rank-drops", "1")

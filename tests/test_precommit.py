@@ -236,7 +236,7 @@ def test_eval_and_validate_hooks_report_a_regression_once(tmp_path, hook_env, ho
     assert proc.returncode != 0
     out = _out(proc)
     assert out.count('AR9D4 case "qa" regressed against the baseline') == 1, out
-    assert out.count("1 cases regressed against the baseline (max 0): qa") == 1, out
+    assert out.count("1 case regressed against the baseline (max 0): qa") == 1, out
     assert ("save a new baseline: skillsift eval search-cases.yaml --mode lexical --k 3 "
             "--output eval-baseline.json") in out
     # skipping the eval hook hands AR9D4 back to the validate hook

@@ -136,5 +136,5 @@ def test_max_rank_drops_gates_a_case_that_still_hits(tmp_path):
     assert check(tmp_path, select=["AR9D4"]) == []
     (tmp_path / "skillsift.toml").write_text('[validate]\nbaseline = "base.json"\nmax_rank_drops = 0\n')
     [diag] = check(tmp_path, select=["AR9D4"])
-    assert diag.message == "1 cases dropped in rank against the baseline (max 0): staging (1 -> 2)"
+    assert diag.message == "1 case dropped in rank against the baseline (max 0): staging (1 -> 2)"
     assert "save a new baseline" in diag.hint

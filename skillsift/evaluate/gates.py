@@ -108,7 +108,7 @@ def gate_failures(metrics: Mapping[str, float], minimums: Mapping[str, float], f
 
     ``metrics`` holds the primary mode's values by gate name (``Metrics.gated()``);
     a value equal to its floor passes.  ``max_flips < 0`` disables the flip gate,
-    ``max_rank_drops < 0`` the gate on cases whose rank got worse (docs/eval.md).
+    ``max_rank_drops < 0`` the gate on cases whose rank got worse (docs/evaluation.md).
     """
     failed = []
     for name in sorted(minimums):
@@ -123,7 +123,7 @@ def gate_failures(metrics: Mapping[str, float], minimums: Mapping[str, float], f
                       f"(max {max_flips}): {', '.join(flips.regressed)}")
     drops = [change for change in rank_changes if change.dropped]
     if max_rank_drops >= 0 and len(drops) > max_rank_drops:
-        failed.append(f"{EVAL_REGRESSION}: {len(drops)} cases dropped in rank against the baseline "
+        failed.append(f"{EVAL_REGRESSION}: {plural(len(drops), 'case')} dropped in rank against the baseline "
                       f"(max {max_rank_drops}): {', '.join(change.text() for change in drops)}")
     return failed
 

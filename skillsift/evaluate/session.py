@@ -7,7 +7,7 @@ roles -> check the cases against the catalog -> open the ranker -> refuse a vect
 without a usable index -> evaluate -> compare with the baseline -> gates.
 
 The doors only parse their arguments, render the :class:`Evaluation` and choose the exit code
-(docs/eval.md).  Nothing here prints.
+(docs/evaluation.md).  Nothing here prints.
 """
 
 from __future__ import annotations

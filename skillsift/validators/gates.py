@@ -19,7 +19,7 @@ CODE = "AR9D4"
 
 
 _ONE = re.compile(r'^case "(.+)" regressed against the baseline: ')
-_ALL = re.compile(r"^\d+ cases regressed against the baseline \(max \d+\): (.+)$")
+_ALL = re.compile(r"^\d+ cases? regressed against the baseline \(max \d+\): (.+)$")
 
 
 def regressed_ids(diag: Diagnostic) -> tuple[str, ...]:
