@@ -10,8 +10,12 @@ import os
 import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostic, SkillsiftError
+
+if TYPE_CHECKING:
+    from .validators.settings import ValidateSettings
 
 DEFAULT_FIELDS = ("name", "triggers", "keywords", "description")
 DEFAULT_INDEX_DIR = ".skillsift/index"
@@ -71,7 +75,17 @@ class Config:
     secret_patterns: tuple[tuple[str, str], ...] = ()  # (name, regex) extra AR001 patterns
     sources: tuple[str, ...] = ()  # config files read, in precedence order (low to high)
     notes: tuple[str, ...] = ()  # things the user should hear once (ignored repository keys...)
-    raw: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    validate: ValidateSettings = field(default_factory=lambda: _validate_defaults())  # the [validate] table
+    project_file: str = ""  # the project config file read ("" = none), as displayed
+    user_file: str = ""  # the user config file read ("" = none), as displayed
+    repository_model: str = ""  # [embeddings] model as the project config names it
+    repository_command: tuple[str, ...] = ()  # [embeddings] command of the project config (runs only with --allow-exec)
+
+
+def _validate_defaults() -> ValidateSettings:
+    from .validators.settings import ValidateSettings
+
+    return ValidateSettings()
 
 
 # ---------------------------------------------------------------------------
@@ -108,6 +122,11 @@ _INT_RANGES = {
     "query_timeout_ms": (0, 60000),
 }
 MAX_RETRIES_LIMIT = 10
+# upper bounds of the keys that only need to be >= 0 (docs/configuration.md, "Numbers")
+_UPPER = {
+    "rrf_k": 10000, "weights": 1000, "max_calls": 1_000_000, "max_tokens": 1_000_000_000,
+    "max_cost_usd": 1_000_000, "price_input_per_mtok": 1000, "timeout_seconds": 3600,
+}
 PROJECT_TABLES = ("search", "embeddings", "catalog", "roles", "secrets", "validate")
 USER_TABLES = ("search", "embeddings", "secrets")
 _KIND_WORDS = {
@@ -143,6 +162,12 @@ def _mode_problem(source: str, value: str) -> str:
 # ---------------------------------------------------------------------------
 # Pure validation: a table in, problems out
 # ---------------------------------------------------------------------------
+
+
+def _not_finite(value) -> bool:
+    import math
+
+    return isinstance(value, float) and not math.isfinite(value)
 
 
 def _is_kind(value, kind: str) -> bool:
@@ -190,6 +215,9 @@ def _search_problems(table: dict) -> list[tuple[tuple, str]]:
         if not _is_kind(value, kind):
             out.append(((key,), f"search.{key} must be {_KIND_WORDS[kind]}"))
             continue
+        if _not_finite(value):
+            out.append(((key,), f"search.{key} must be a finite number"))
+            continue
         if key in ("mode", "fusion", "dtype"):
             allowed = {"mode": MODES, "fusion": FUSIONS, "dtype": DTYPES}[key]
             if value != "" and value not in allowed:
@@ -211,6 +239,8 @@ def _search_problems(table: dict) -> list[tuple[tuple, str]]:
         elif key == "rrf_k":
             if value < 0:
                 out.append(((key,), "search.rrf_k must not be negative"))
+            elif value > _UPPER[key]:
+                out.append(((key,), f"search.rrf_k must be at most {_UPPER[key]}"))
         elif key == "weights":
             negative = False
             for name, weight in value.items():
@@ -218,6 +248,10 @@ def _search_problems(table: dict) -> list[tuple[tuple, str]]:
                     unknown.append(((key, name), f'search.weights: unknown key "{name}"'))
                 elif not _is_kind(weight, "number"):
                     out.append(((key, name), f"search.weights.{name} must be a number"))
+                elif _not_finite(weight):
+                    out.append(((key, name), f"search.weights.{name} must be a finite number"))
+                elif weight > _UPPER["weights"]:
+                    out.append(((key, name), f"search.weights.{name} must be at most {_UPPER['weights']}"))
                 elif weight < 0:
                     negative = True
             if negative:
@@ -261,6 +295,9 @@ def _embeddings_problems(table: dict, label: str = "embeddings",
         if not _is_kind(value, kind):
             out.append(((key,), f"{label}.{key} must be {_KIND_WORDS[kind]}"))
             continue
+        if _not_finite(value):
+            out.append(((key,), f"{label}.{key} must be a finite number"))
+            continue
         if key == "provider" and value != "" and value not in PROVIDERS:
             out.append(((key,), f'{label}.provider "{value}" must be local, openai or command'))
         elif key == "base_url" and value != "" and not value.startswith(("http://", "https://")):
@@ -277,6 +314,8 @@ def _embeddings_problems(table: dict, label: str = "embeddings",
             out.append(((key,), f"{label}.max_retries must be between 0 and {MAX_RETRIES_LIMIT}"))
         elif kind in ("integer", "number") and key != "max_retries" and value < 0:
             out.append(((key,), f"{label}.{key} must not be negative"))
+        elif key in _UPPER and value > _UPPER[key]:
+            out.append(((key,), f"{label}.{key} must be at most {_UPPER[key]}"))
     for key in table:
         if key not in kinds:
             out.append(((key,), f'{label}: unknown key "{key}"'))
@@ -350,6 +389,14 @@ def _secrets_problems(table: dict) -> list[tuple[tuple, str]]:
     return out
 
 
+def _validate_result(table):
+    """(settings, problems) of a ``[validate]`` table, checked against the registry's codes."""
+    from .validators import CODES
+    from .validators.settings import parse_settings
+
+    return parse_settings(table, CODES)
+
+
 def _document_problems(doc: dict, tables: tuple[str, ...], ai_rulez: bool = False) -> list[tuple[tuple, str]]:
     """Problems of one parsed config document (already in skillsift's shape), paths relative to the document.
 
@@ -377,6 +424,8 @@ def _document_problems(doc: dict, tables: tuple[str, ...], ai_rulez: bool = Fals
             out += [(("roles",) + path, msg) for path, msg in _roles_problems(table)]
         elif name == "secrets":
             out += [(("secrets",) + path, msg) for path, msg in _secrets_problems(table)]
+        elif name == "validate":
+            out += [(("validate",) + path, msg) for path, msg in _validate_result(table)[1]]
     known = ", ".join(tables)
     for name in doc:
         if name not in tables:
@@ -515,22 +564,75 @@ def _display(path: Path, root: Path) -> str:
         return str(path)
 
 
+MAX_CONFIG_BYTES = 1 << 20
+MAX_TOML_DEPTH = 64
+_TOML_TOKEN = None
+
+
+def _toml_too_deep(text: str, limit: int = MAX_TOML_DEPTH) -> int | None:
+    """The offset of the first ``[`` or ``{`` opening level ``limit + 1``, outside strings and comments.
+
+    A scan, not a parse: the TOML parser recurses once per level and would exhaust the stack.
+    """
+    global _TOML_TOKEN
+    if text.count("[") + text.count("{") <= limit:
+        return None
+    if _TOML_TOKEN is None:
+        import re
+
+        _TOML_TOKEN = re.compile(r'"""(?:[^\\]|\\.)*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"'
+                                 r"|'[^'\n]*'|#[^\n]*|[\[\]{}]", re.DOTALL)
+    depth = 0
+    for match in _TOML_TOKEN.finditer(text):
+        char = match.group()[0]
+        if char in "[{":
+            depth += 1
+            if depth > limit:
+                return match.start()
+        elif char in "]}":
+            depth = max(0, depth - 1)
+    return None
+
+
 def _read_toml(path: Path, display: str, problems: list[Diagnostic]) -> tuple[str, dict] | None:
-    """(text, parsed document), or None after adding the AR9D0 problem that stopped it."""
+    """(text, parsed document), or None after adding the AR9D0 problem that stopped it.
+
+    Bounded (docs/configuration.md, "Errors"): at most MAX_CONFIG_BYTES, at most
+    MAX_TOML_DEPTH nested arrays and inline tables, integers the parser can convert.
+    """
     import re
 
+    def refuse(message: str, line: int | None = None, hint: str = "") -> None:
+        problems.append(Diagnostic(code=CODE, file=display, line=line, message=message, hint=hint))
+
+    if not path.is_file():
+        refuse(f"{display} is not a file", hint="remove it or make it a TOML file")
+        return None
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_CONFIG_BYTES + 1)
+        if len(data) > MAX_CONFIG_BYTES:
+            refuse(f"{display} is larger than {MAX_CONFIG_BYTES} bytes")
+            return None
+        text = data.decode("utf-8-sig")
     except OSError as exc:
-        problems.append(Diagnostic(code=CODE, file=display,
-                                   message=f"{display} cannot be read: {exc.strerror}"))
+        refuse(f"{display} cannot be read: {exc.strerror}")
         return None
     except UnicodeDecodeError:
-        problems.append(Diagnostic(code=CODE, file=display, message=f"{display} is not UTF-8 text"))
+        refuse(f"{display} is not UTF-8 text")
+        return None
+    deep = _toml_too_deep(text)
+    if deep is not None:
+        line = text.count("\n", 0, deep) + 1
+        refuse(f"{display} nests arrays or inline tables deeper than {MAX_TOML_DEPTH} levels (line {line})",
+               line, "flatten that value")
         return None
     tomllib = _load_toml()
     try:
         return text, tomllib.loads(text)
+    except RecursionError:  # a backstop: the scan above should have refused it
+        refuse(f"{display} nests values too deeply", hint="flatten that value")
+        return None
     except tomllib.TOMLDecodeError as exc:
         detail = str(exc)
         line = column = None
@@ -545,6 +647,12 @@ def _read_toml(path: Path, display: str, problems: list[Diagnostic]) -> tuple[st
         problems.append(Diagnostic(code=CODE, file=display, line=line, column=column,
                                    message=f"{display} is not valid TOML{at}: {detail.strip()}",
                                    hint="fix the TOML syntax at that line"))
+        return None
+    except ValueError:  # an integer too long to convert (Python's 4300-digit limit)
+        long = re.search(r"\d{4000,}", text)
+        line = text.count("\n", 0, long.start()) + 1 if long else None
+        refuse(f"{display} holds an integer too long to read" + (f" (line {line})" if line else ""), line,
+               "write a number within the documented bounds")
         return None
 
 
@@ -574,7 +682,7 @@ def _project_source(root: Path, config_file, problems: list[Diagnostic]) -> _Sou
     if config_file is not None:
         path = Path(config_file)
         display = _display(path, root)
-        if not path.is_file():
+        if not path.exists():
             problems.append(Diagnostic(code=CODE, file=display,
                                        message=f"config file {display} does not exist",
                                        hint="check the --config path"))
@@ -583,17 +691,21 @@ def _project_source(root: Path, config_file, problems: list[Diagnostic]) -> _Sou
     else:
         candidates = [root / "skillsift.toml", root / "pyproject.toml", root / ".ai-rulez" / "config.toml"]
     for path in candidates:
-        if not path.is_file():
+        if not path.exists():
             continue
+        if not path.is_file():  # a directory (or device) where a config file is looked for
+            _read_toml(path, _display(path, root), problems)
+            return None
         display = _display(path, root)
         is_pyproject = path.name == "pyproject.toml"
         is_ai_rulez = path.name == "config.toml" and path.parent.name == ".ai-rulez"
         if is_pyproject and config_file is None:
-            try:
-                if "tool.skillsift" not in path.read_text(encoding="utf-8", errors="replace"):
-                    continue
+            try:  # a pyproject that never names skillsift is not read (its size and depth are not ours)
+                with open(path, "rb") as handle:
+                    if b"skillsift" not in handle.read(MAX_CONFIG_BYTES + 1):
+                        continue
             except OSError:
-                continue
+                pass  # _read_toml reports it
         read = _read_toml(path, display, problems)
         if read is None:
             return None
@@ -637,7 +749,7 @@ def user_config_file(env=None) -> Path | None:
 
 def _user_source(root: Path, env, user_config_path, problems: list[Diagnostic]) -> _Source | None:
     path = Path(user_config_path) if user_config_path is not None else user_config_file(env)
-    if path is None or not path.is_file():
+    if path is None or not path.exists():
         return None
     display = _display(path, root) if path.is_absolute() and _inside(path, root) else str(path)
     read = _read_toml(path, display, problems)
@@ -661,6 +773,20 @@ def _source_problems(source: _Source, tables: tuple[str, ...]) -> list[Diagnosti
         line = _find_path_line(source.text, source.prefix + path, fallback=True)
         out.append(Diagnostic(code=CODE, file=source.display, line=line, message=message))
     return out
+
+
+class RootNotFound(SkillsiftError):
+    """``--root`` names no directory: every command refuses it the same way (README, exit codes)."""
+
+
+def check_root(root) -> Path:
+    """The resolved ``root``; raises :class:`RootNotFound` (exit 1) when it is not a directory."""
+    path = Path(root)
+    if not path.is_dir():
+        state = "is a file" if path.exists() else "does not exist"
+        raise RootNotFound(f"--root {root} is not a directory", hint=f"it {state}; pass the repository holding "
+                                                                     "the skills")
+    return path.resolve()
 
 
 def config_error(problems: list[Diagnostic]) -> SkillsiftError:
@@ -777,8 +903,17 @@ def _patterns(doc: dict) -> list[tuple[str, str]]:
     return [(entry["name"], entry["regex"]) for entry in _table(doc, "secrets").get("patterns", [])]
 
 
+def _repository_values(repo_doc: dict) -> tuple[str, tuple[str, ...]]:
+    """(model, command) as the project config's ``[embeddings]`` names them."""
+    embeddings = _table(repo_doc, "embeddings")
+    model, command = embeddings.get("model", ""), embeddings.get("command", ())
+    return (model if isinstance(model, str) else "",
+            tuple(command) if isinstance(command, list) and all(isinstance(a, str) for a in command) else ())
+
+
 def resolve(repo_doc: dict, user_doc: dict, *, root: str = ".", env=None, mode: str | None = None,
-            allow_exec: bool = False, index_base: str = "", sources: tuple[str, ...] = ()) -> Config:
+            allow_exec: bool = False, index_base: str = "", sources: tuple[str, ...] = (),
+            project_file: str = "", user_file: str = "") -> Config:
     """Merge validated documents (skillsift's shape) into a Config: §9.3 precedence, trust, defaults.
 
     Pure apart from reading ``env`` (a mapping).  ``mode`` is the ``--mode`` flag.
@@ -794,6 +929,7 @@ def resolve(repo_doc: dict, user_doc: dict, *, root: str = ".", env=None, mode: 
     embeddings = _merge_embeddings(_table(repo_doc, "embeddings"), _table(user_doc, "embeddings"), env,
                                    allow_exec, notes)
     roles = {name: tuple(body.get("skills", ())) for name, body in sorted(_table(repo_doc, "roles").items())}
+    repository_model, repository_command = _repository_values(repo_doc)
     return Config(
         root=root,
         search=SearchConfig(**search),
@@ -803,7 +939,11 @@ def resolve(repo_doc: dict, user_doc: dict, *, root: str = ".", env=None, mode: 
         secret_patterns=tuple(_patterns(repo_doc) + _patterns(user_doc)),
         sources=sources,
         notes=tuple(notes),
-        raw={"project": repo_doc, "user": user_doc},
+        validate=_validate_result(repo_doc.get("validate"))[0],
+        project_file=project_file,
+        user_file=user_file,
+        repository_model=repository_model,
+        repository_command=repository_command,
     )
 
 
@@ -817,10 +957,11 @@ def load_config(root=".", *, config_file=None, mode: str | None = None, env=None
     ``$XDG_CONFIG_HOME/skillsift/config.toml``, else ``~/.config/skillsift/config.toml``.
     ``env`` defaults to ``os.environ``; ``mode`` is the ``--mode`` flag.
 
-    Raises SkillsiftError (AR9D0, exit 1) carrying every problem at once.
+    Raises :class:`RootNotFound` when ``root`` is not a directory, else SkillsiftError
+    (AR9D0, exit 1) carrying every problem at once.
     """
     env = os.environ if env is None else env
-    root_path = Path(root).resolve()
+    root_path = check_root(root)
     problems: list[Diagnostic] = []
     project = _project_source(root_path, config_file, problems)
     user = _user_source(root_path, env, user_config_path, problems)
@@ -839,13 +980,10 @@ def load_config(root=".", *, config_file=None, mode: str | None = None, env=None
     if problems:
         raise config_error(problems)
     sources = tuple(s.display for s in (project, user) if s is not None)
-    config = resolve(_effective_doc(project) if project else {}, user.doc if user else {},
-                     root=str(root_path), env=env, mode=mode, allow_exec=allow_exec,
-                     index_base=project.index_base if project else "", sources=sources)
-    config.raw["project"] = project.doc if project else {}
-    config.raw["project_file"] = project.display if project else ""
-    config.raw["user_file"] = user.display if user else ""
-    return config
+    return resolve(_effective_doc(project) if project else {}, user.doc if user else {},
+                   root=str(root_path), env=env, mode=mode, allow_exec=allow_exec,
+                   index_base=project.index_base if project else "", sources=sources,
+                   project_file=project.display if project else "", user_file=user.display if user else "")
 
 
 # ---------------------------------------------------------------------------

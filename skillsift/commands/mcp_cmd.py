@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import click
 
 from ._common import config_option, root_option
@@ -37,8 +35,9 @@ def mcp_command(root, config_file):
     except ImportError as exc:
         raise SkillsiftError(f"skillsift mcp needs the MCP Python SDK, which cannot be imported ({exc})",
                              hint=INSTALL_HINT) from None
-    if not os.path.isdir(root):
-        raise SkillsiftError(f"--root {root} is not a directory", hint="pass the repository holding the skills")
+    from ..config import check_root
+
+    check_root(root)  # the one root check of every command (README, exit codes)
     from ..mcpserver.sdk import run_stdio
     from ..mcpserver.service import SkillService
 

@@ -39,6 +39,8 @@ DEFAULT_DESCRIPTION_LIMITS = {"claude-code": 1024, "codex": 1024, "copilot": 102
 DEFAULT_NEAR_DUPLICATE = 0.9
 DEFAULT_NEAR_DUPLICATE_COSINE = 0.97
 MODES = ("lexical", "hybrid", "vector")
+MAX_FLIPS_LIMIT = 100_000
+DESCRIPTION_LIMIT_MAX = 1_000_000
 SEVERITIES = ("error", "warning", "note", "off")
 
 _KEYS = {
@@ -125,6 +127,8 @@ def parse_settings(table, known_codes=()) -> tuple[ValidateSettings, list[tuple[
         value = table["max_flips"]
         if not _is_int(value) or value < 0:
             problems.append((("max_flips",), "validate.max_flips must be an integer >= 0"))
+        elif value > MAX_FLIPS_LIMIT:
+            problems.append((("max_flips",), f"validate.max_flips must be at most {MAX_FLIPS_LIMIT}"))
         else:
             out["max_flips"] = value
     if "mode" in table:
@@ -167,6 +171,10 @@ def parse_settings(table, known_codes=()) -> tuple[ValidateSettings, list[tuple[
                     problems.append((("description_limits", harness),
                                      f"validate.description_limits.{harness} must be an integer >= 0 "
                                      "(0 drops the limit)"))
+                elif limit > DESCRIPTION_LIMIT_MAX:
+                    problems.append((("description_limits", harness),
+                                     f"validate.description_limits.{harness} must be at most "
+                                     f"{DESCRIPTION_LIMIT_MAX}"))
                 elif limit == 0:
                     limits.pop(harness, None)
                 else:
