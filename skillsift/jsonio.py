@@ -3,7 +3,7 @@
 ``json.loads`` on hostile bytes can raise ``RecursionError`` (deep nesting), a bare
 ``ValueError`` (an integer of more than 4300 digits) or return ``inf`` (``1e999``).
 :func:`read_json` bounds all of it before and while parsing and raises one typed error,
-:class:`JSONDocumentError`, naming the document and what was wrong (docs/reliability.md):
+:class:`JSONDocumentError`, naming the document and what was wrong (docs/bounded-input.md):
 
 * size: at most ``max_bytes`` bytes;
 * nesting: at most ``max_depth`` levels of arrays and objects, checked by a scan of the

@@ -244,7 +244,7 @@ def parse_log(text: str) -> list[Entry]:
 def scan_log(text: str) -> tuple[list[Entry], int]:
     """(the events of a log's text, how many non-blank lines are not a JSON object).
 
-    Every line goes through the bounded JSON reader (docs/reliability.md): a damaged,
+    Every line goes through the bounded JSON reader (docs/bounded-input.md): a damaged,
     hostile or oversized line is counted and skipped, never fatal.
     """
     from .jsonio import JSONDocumentError, read_json

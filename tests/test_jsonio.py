@@ -1,4 +1,4 @@
-"""The bounded JSON reader and every place that reads JSON from disk or a process (docs/reliability.md)."""
+"""The bounded JSON reader and every place that reads JSON from disk or a process (docs/bounded-input.md)."""
 
 from __future__ import annotations
 
