@@ -982,9 +982,9 @@ regex = "x"
     ],
 )
 def test_find_key_line(table, key, line):
-    from skillsift.config import _load_toml
+    from skillsift.config.sources import toml_module
 
-    assert _load_toml().loads(TOML_TEXT)["tool"]["skillsift"]["search"]["weights"]["vector"] == 2
+    assert toml_module().loads(TOML_TEXT)["tool"]["skillsift"]["search"]["weights"]["vector"] == 2
     assert find_key_line(TOML_TEXT, table, key) == line
 
 
@@ -1028,12 +1028,16 @@ def test_array_of_tables_entries_get_their_own_lines(tmp_path):
 
 
 def test_docs_name_every_key_and_their_full_example_loads(tmp_path):
-    from skillsift import config as module
+    from skillsift.config.schema import EMBEDDINGS_KINDS, RANGES, SEARCH_KINDS
 
     text = DOCS.read_text(encoding="utf-8")
+    numbers = text.split("### Numbers", 1)[1].split("\n## ", 1)[0]
+    for key, (low, high) in RANGES.items():  # every numeric bound is documented, as written in the code
+        [row] = [line for line in numbers.splitlines() if line.startswith("|") and f"`{key}`" in line]
+        assert f"`{low}`..`{high}`" in row, key
     for key in (
-        list(module._SEARCH_KINDS)
-        + list(module._EMBEDDINGS_KINDS)
+        list(SEARCH_KINDS)
+        + list(EMBEDDINGS_KINDS)
         + ["SKILLSIFT_SEARCH_MODE", "SKILLSIFT_LOG_QUERIES", "SKILLSIFT_ALLOW_NETWORK"]
     ):
         assert f"`{key}`" in text, key
