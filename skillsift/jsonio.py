@@ -62,17 +62,34 @@ def _line_column(text: str, offset: int) -> tuple[int, int]:
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
-def _too_deep(text: str, limit: int) -> int | None:
-    """The offset of the first bracket that opens level ``limit + 1`` outside strings, else None."""
-    if text.count("[") + text.count("{") <= limit:
-        return None
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+def _exceeds(brackets: str, limit: int) -> bool:
     depth = 0
     for char in brackets:
-        depth += 1 if char in "[{" else -1
-        if depth > limit:
-            break
-    else:
+        if char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
+_NOT_BRACKET_BYTES = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def _too_deep(text: str, limit: int, data: bytes | None = None) -> int | None:
+    """The offset of the first bracket that opens level ``limit + 1`` outside strings, else None.
+
+    ``data``: the UTF-8 bytes of ``text`` when the caller has them.
+    """
+    if text.count("[") + text.count("{") <= limit:
+        return None
+    # counting the brackets inside strings too can only overstate the depth: when even that
+    # stays within the limit, no string needs to be looked at
+    raw = data if data is not None else text.encode("utf-8", "surrogatepass")
+    if not _exceeds(raw.translate(None, _NOT_BRACKET_BYTES).decode("ascii"), limit):
+        return None
+    if not _exceeds(_NOT_BRACKET.sub("", _STRING.sub("", text)), limit):
         return None
     depth = 0
     for match in _TOKEN.finditer(text):  # find where, on the slow path only
@@ -106,7 +123,10 @@ def _lone_surrogate(value) -> bool:
 def read_json(data: bytes | str, *, source: str, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH,
               max_int_digits: int = MAX_INT_DIGITS):
     """The parsed document of ``data`` (UTF-8 bytes or text); raises :class:`JSONDocumentError`."""
-    size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
+    if isinstance(data, bytes) or len(data) * 4 <= max_bytes:
+        size = len(data)
+    else:
+        size = len(data.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
         raise JSONDocumentError(source, "size", f"is larger than {max_bytes} bytes")
     if isinstance(data, bytes):
@@ -116,7 +136,7 @@ def read_json(data: bytes | str, *, source: str, max_bytes: int = MAX_BYTES, max
             raise JSONDocumentError(source, "encoding", f"is not UTF-8 (byte {exc.start})") from None
     else:
         text = data
-    deep = _too_deep(text, max_depth)
+    deep = _too_deep(text, max_depth, data if isinstance(data, bytes) else None)
     if deep is not None:
         line, column = _line_column(text, deep)
         raise JSONDocumentError(source, "depth", f"is nested deeper than {max_depth} levels", line, column)
