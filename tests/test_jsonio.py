@@ -216,3 +216,70 @@ def test_command_provider_response(indexed, tmp_path_factory, capsys, monkeypatc
     code, _, err = run(capsys, "index", "--root", indexed)
     assert code == 1 and "printed unusable JSON" in err
     assert (indexed / ".skillsift" / "index" / "manifest.json").read_bytes() == before
+
+
+# -- hypothesis: hostile JSON to every reader ----------------------------------------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(10**80), max_value=10**80)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["schema_version", "items", "dims", "dtype", "fields", "cases", "accepted", "data",
+                         "embedding", "index", "vectors", "id", "row", "fingerprint", "mode", "k", "x"]),
+        inner, max_size=5),
+    max_leaves=20,
+)
+hostile_json = st.one_of(
+    json_values.map(json.dumps),
+    st.sampled_from([text for text, _ in HOSTILE.values()]),
+    st.integers(min_value=1, max_value=5000).map(lambda n: '{"data": ' + "[" * n + "]" * n + "}"),
+    st.integers(min_value=60, max_value=6000).map(lambda n: '{"schema_version": ' + "1" * n + "}"),
+    st.text(alphabet='[]{}":,0123456789.eE-+ \\ud800tfnrulNaIy', max_size=120),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(hostile_json)
+def test_manifest_reader_only_raises_manifest_invalid(text):
+    try:
+        parse_manifest(text.encode("utf-8", "surrogatepass"))
+    except ManifestInvalid:
+        pass
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(hostile_json)
+def test_eval_baseline_reader_only_raises_skillsift_error(tmp_path, text):
+    path = tmp_path / "base.json"
+    path.write_bytes(text.encode("utf-8", "surrogatepass"))
+    try:
+        load_baseline(str(path))
+    except SkillsiftError as exc:
+        assert str(path) in exc.message
+
+
+@settings(max_examples=200, deadline=None)
+@given(hostile_json)
+def test_secrets_baseline_reader_never_raises(text):
+    accepted, problems = parse_baseline(text, "b.json")
+    assert all(d.code == "SK010" and d.file == "b.json" for d in problems)
+    assert not (accepted and problems)
+
+
+def test_openai_provider_with_hostile_bodies():
+    from test_embed_openai import EmbeddingServer, make
+
+    from skillsift.embed.base import EmbedError
+
+    with EmbeddingServer() as server:
+
+        @settings(max_examples=60, deadline=None)
+        @given(hostile_json)
+        def check(text):
+            server.script.append((200, {"Content-Type": "application/json"}, text.encode("utf-8", "surrogatepass")))
+            try:
+                make(server, max_retries=0).embed(["a"])
+            except EmbedError:
+                pass
+
+        check()
