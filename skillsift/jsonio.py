@@ -161,8 +161,8 @@ def read_json(data: bytes | str, *, source: str, max_bytes: int = MAX_BYTES, max
         value = json.loads(text, parse_int=parse_int, parse_float=parse_float, parse_constant=parse_constant)
     except _Reject as exc:
         offset = text.find(exc.needle) if exc.needle else -1
-        line, column = _line_column(text, offset) if offset >= 0 else (None, None)
-        raise JSONDocumentError(source, exc.kind, exc.reason, line, column) from None
+        at: tuple[int | None, int | None] = _line_column(text, offset) if offset >= 0 else (None, None)
+        raise JSONDocumentError(source, exc.kind, exc.reason, *at) from None
     except json.JSONDecodeError as exc:
         raise JSONDocumentError(source, "syntax", exc.msg, exc.lineno, exc.colno) from None
     except RecursionError:  # a backstop: the depth scan above should have refused it

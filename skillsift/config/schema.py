@@ -148,8 +148,10 @@ def _search_problems(table: dict) -> list[tuple[tuple, str]]:
                     out.append(((key, name), f"search.weights.{name} must be a finite number"))
                 elif weight < 0:
                     negative = True
-                elif range_problem(f"search.weights.{name}", weight):
-                    out.append(((key, name), range_problem(f"search.weights.{name}", weight)))
+                else:
+                    problem = range_problem(f"search.weights.{name}", weight)
+                    if problem:
+                        out.append(((key, name), problem))
             if negative:
                 out.append(((key,), "search.weights must not be negative"))
         elif key == "vector_min_sim":
@@ -206,8 +208,10 @@ def _embeddings_problems(table: dict, label: str = "embeddings",
             for name in value:
                 if _bad_env_name(name):
                     out.append(((key,), f'{label}.pass_env holds an invalid variable name "{name}"'))
-        elif f"embeddings.{key}" in RANGES and range_problem(f"embeddings.{key}", value):
-            out.append(((key,), range_problem(f"embeddings.{key}", value, label=f"{label}.{key}")))
+        elif f"embeddings.{key}" in RANGES:
+            problem = range_problem(f"embeddings.{key}", value, label=f"{label}.{key}")
+            if problem:
+                out.append(((key,), problem))
     for key in table:
         if key not in kinds:
             out.append(((key,), f'{label}: unknown key "{key}"'))

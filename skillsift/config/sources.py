@@ -202,9 +202,9 @@ def read_toml(path: Path, display: str, problems: list[Diagnostic]) -> tuple[str
         return None
     deep = _toml_too_deep(text)
     if deep is not None:
-        line = text.count("\n", 0, deep) + 1
-        refuse(f"{display} nests arrays or inline tables deeper than {MAX_TOML_DEPTH} levels (line {line})",
-               line, "flatten that value")
+        deep_line = text.count("\n", 0, deep) + 1
+        refuse(f"{display} nests arrays or inline tables deeper than {MAX_TOML_DEPTH} levels (line {deep_line})",
+               deep_line, "flatten that value")
         return None
     tomllib = toml_module()
     try:
@@ -229,8 +229,9 @@ def read_toml(path: Path, display: str, problems: list[Diagnostic]) -> tuple[str
         return None
     except ValueError:  # an integer too long to convert (Python's 4300-digit limit)
         long = re.search(r"\d{4000,}", text)
-        line = text.count("\n", 0, long.start()) + 1 if long else None
-        refuse(f"{display} holds an integer too long to read" + (f" (line {line})" if line else ""), line,
+        long_line = text.count("\n", 0, long.start()) + 1 if long else None
+        refuse(f"{display} holds an integer too long to read" + (f" (line {long_line})" if long_line else ""),
+               long_line,
                "write a number within the documented bounds")
         return None
 
