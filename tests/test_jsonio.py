@@ -283,3 +283,28 @@ def test_openai_provider_with_hostile_bodies():
                 pass
 
         check()
+
+
+@pytest.mark.parametrize("body", [DEEP, '{"data": [{"index": 0, "embedding": [' + BIG_INT + "]}]}"])
+def test_openai_hostile_response_end_to_end(tmp_path, monkeypatch, capsys, skill_writer, body):
+    from test_embed_openai import EmbeddingServer
+
+    skill_writer(tmp_path, "alpha", "Process refund requests")
+    home = tmp_path.parent / f"{tmp_path.name}-xdg"
+    (home / "skillsift").mkdir(parents=True)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    with EmbeddingServer() as server:
+        (home / "skillsift" / "config.toml").write_text(
+            f'[embeddings]\nprovider = "openai"\nbase_url = "{server.base_url}"\nmodel = "m"\n'
+            "allow_network = true\nmax_retries = 0\ncache = false\n", encoding="utf-8")
+        reply = (200, {"Content-Type": "application/json"}, body.encode())
+        server.script.append(reply)
+        code, _, err = run(capsys, "index", "--root", tmp_path)
+        assert code == 1 and "malformed response" in err
+        assert not (tmp_path / ".skillsift" / "index" / "manifest.json").exists()
+        code, _, err = run(capsys, "index", "--root", tmp_path)
+        assert code == 0, err
+        server.script.append(reply)
+        code, out, err = run(capsys, "search", "refund", "--mode", "hybrid", "--root", tmp_path, "--format", "json")
+        assert code == 0 and json.loads(out)["degraded"] == "provider_unavailable"
+        assert "malformed response" in err
