@@ -14,8 +14,8 @@ import os
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 
+from ..config.validate import DEFAULT_CASES, ValidateSettings
 from ..diagnostics import Diagnostic, SkillsiftError
-from .settings import DEFAULT_CASES, ValidateSettings
 
 SKILL_FILE = "SKILL.md"
 CONFIG_NAMES = ("skillsift.toml", "pyproject.toml", ".ai-rulez/config.toml")
