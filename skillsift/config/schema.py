@@ -46,6 +46,9 @@ RANGES = {
 }
 _BETWEEN = {"search.body_chars", "search.candidates", "search.query_timeout_ms", "search.batch_size",
             "embeddings.max_retries"}
+# every key with a fixed set of string values ("" = the default)
+CHOICES = {"search.mode": MODES, "search.fusion": FUSIONS, "search.dtype": DTYPES,
+           "embeddings.provider": PROVIDERS}
 PROJECT_TABLES = ("search", "embeddings", "catalog", "roles", "secrets", "validate")
 USER_TABLES = ("search", "embeddings", "secrets")
 _KIND_WORDS = {
@@ -63,6 +66,17 @@ def range_problem(key: str, value, *, label: str = "") -> str | None:
     if key in _BETWEEN:
         return f"{label} must be between {low} and {high}"
     return f"{label} must not be negative" if value < low else f"{label} must be at most {high}"
+
+
+def _either(values) -> str:
+    return ", ".join(values[:-1]) + " or " + values[-1]
+
+
+def choice_problem(key: str, value: str, *, label: str = "") -> str | None:
+    """The problem of the string ``value`` of ``key`` against :data:`CHOICES` ("" is the default)."""
+    if value == "" or value in CHOICES[key]:
+        return None
+    return f'{label or key} "{value}" must be {_either(CHOICES[key])}'
 
 
 def mode_problem(source: str, value: str) -> str:
@@ -119,15 +133,10 @@ def _search_problems(table: dict) -> list[tuple[tuple, str]]:
         if _not_finite(value):
             out.append(((key,), f"search.{key} must be a finite number"))
             continue
-        if key in ("mode", "fusion", "dtype"):
-            allowed = {"mode": MODES, "fusion": FUSIONS, "dtype": DTYPES}[key]
-            if value != "" and value not in allowed:
-                if key == "mode":
-                    out.append(((key,), mode_problem("search.mode", value)))
-                elif key == "fusion":
-                    out.append(((key,), f'search.fusion "{value}" must be auto, rrf, weighted or blend'))
-                else:
-                    out.append(((key,), f'search.dtype "{value}" must be float32 or float16'))
+        if f"search.{key}" in CHOICES:
+            problem = choice_problem(f"search.{key}", value)
+            if problem:
+                out.append(((key,), problem))
         elif key == "fields":
             for entry in value:
                 if entry not in DEFAULT_FIELDS:
@@ -196,8 +205,8 @@ def _embeddings_problems(table: dict, label: str = "embeddings",
         if _not_finite(value):
             out.append(((key,), f"{label}.{key} must be a finite number"))
             continue
-        if key == "provider" and value != "" and value not in PROVIDERS:
-            out.append(((key,), f'{label}.provider "{value}" must be local, openai or command'))
+        if key == "provider" and value not in ("", *PROVIDERS):
+            out.append(((key,), choice_problem("embeddings.provider", value, label=f"{label}.provider") or ""))
         elif key == "base_url" and value != "" and not value.startswith(("http://", "https://")):
             out.append(((key,), f'{label}.base_url "{value}" must start with http:// or https://'))
         elif key == "api_key_env" and value != "" and _bad_env_name(value):
