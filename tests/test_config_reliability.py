@@ -264,3 +264,9 @@ def test_hostile_toml_on_the_cli_has_no_traceback(tmp_path, capsys):
         code, out, err = run(capsys, "search", "x", "--root", tmp_path)
         assert code == 1 and "AR9D0" in err and "Traceback" not in err
     assert sys.getrecursionlimit() >= 1000
+
+
+def test_mcp_refuses_to_start_with_an_invalid_config(cli_project, capsys):
+    (cli_project / "skillsift.toml").write_text('[validate]\nk = "x"\n', encoding="utf-8")
+    code, _, err = run(capsys, "mcp", "--root", cli_project)
+    assert code == 1 and "AR9D0" in err and "validate.k must be between 0 and 100" in err
