@@ -308,3 +308,28 @@ def test_openai_hostile_response_end_to_end(tmp_path, monkeypatch, capsys, skill
         code, out, err = run(capsys, "search", "refund", "--mode", "hybrid", "--root", tmp_path, "--format", "json")
         assert code == 0 and json.loads(out)["degraded"] == "provider_unavailable"
         assert "malformed response" in err
+
+
+PRINT_FILE = "import sys\nsys.stdin.buffer.read()\nsys.stdout.buffer.write(open(sys.argv[1], 'rb').read())\n"
+
+
+def test_command_provider_with_hostile_output(tmp_path):
+    import os
+
+    from skillsift.embed.base import EmbedError
+    from skillsift.embed.command import CommandProvider
+
+    script, body = tmp_path / "print_file.py", tmp_path / "body.json"
+    script.write_text(PRINT_FILE, encoding="utf-8")
+    env = {"PATH": os.environ.get("PATH", "")}
+
+    @settings(max_examples=25, deadline=None)
+    @given(hostile_json)
+    def check(text):
+        body.write_bytes(text.encode("utf-8", "surrogatepass"))
+        try:
+            CommandProvider([sys.executable, str(script), str(body)], root=str(tmp_path), env=env).embed(["a"])
+        except EmbedError:
+            pass
+
+    check()
