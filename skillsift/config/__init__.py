@@ -97,7 +97,7 @@ def config_error(problems: list[Diagnostic]) -> SkillsiftError:
 
 def load_config(root=".", *, config_file=None, mode: str | None = None, env=None, user_config_path=None,
                 allow_exec: bool = False) -> Config:
-    """Read, validate and merge the project and user config of ``root`` (reference §9, adapted).
+    """Read, validate and merge the project and user config of ``root`` (docs/configuration.md).
 
     Project config: ``config_file`` (``--config``), else ``<root>/skillsift.toml``, else
     ``[tool.skillsift]`` of ``<root>/pyproject.toml``, else the ``[search]`` table of

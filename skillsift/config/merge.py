@@ -142,7 +142,7 @@ def _repository_values(repo_doc: dict) -> tuple[str, tuple[str, ...]]:
 def resolve(repo_doc: dict, user_doc: dict, *, root: str = ".", env=None, mode: str | None = None,
             allow_exec: bool = False, index_base: str = "", sources: tuple[str, ...] = (),
             project_file: str = "", user_file: str = "") -> Config:
-    """Merge validated documents (skillsift's shape) into a Config: §9.3 precedence, trust, defaults.
+    """Merge validated documents (skillsift's shape) into a Config: precedence, trust, defaults (docs/configuration.md).
 
     Pure apart from reading ``env`` (a mapping).  ``mode`` is the ``--mode`` flag.
     """

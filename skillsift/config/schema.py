@@ -108,7 +108,7 @@ def _bad_env_name(name: str) -> bool:
 
 
 def index_dir_problem(value: str) -> str | None:
-    """The §9.2 problem of an ``index_dir`` value, or None ("" is fine: the default)."""
+    """The problem of an ``index_dir`` value, or None ("" is fine: the default)."""
     if value == "":
         return None
     if "\x00" in value or ":" in value or value.startswith(("/", "\\")) or os.path.isabs(value):
@@ -177,7 +177,7 @@ def _search_problems(table: dict) -> list[tuple[tuple, str]]:
 
 
 def validate_search_table(table: dict) -> list[str]:
-    """Every problem of a parsed ``[search]`` table, in the reference's order (§9.2), then unknown keys.
+    """Every problem of a parsed ``[search]`` table, in the documented order, then unknown keys.
 
     Pure: the messages are the AR9D0 texts without file or line.
     """
