@@ -166,9 +166,11 @@ def test_damaged_manifest_is_no_index_everywhere_and_index_rebuilds(indexed, cap
     assert "AR9D1" in out and "manifest.json" in out
     code, out, _ = run(capsys, "index", "--dry-run", "--root", indexed)
     assert code == 0 and "cannot be reused" in out
-    code, out, err = run(capsys, "index", "--root", indexed)
-    assert code == 0, err
-    assert json.loads(manifest.read_text(encoding="utf-8"))["schema_version"] == 1
+    for argv in (["index"], ["index", "--rebuild"]):
+        manifest.write_text(HOSTILE[case][0], encoding="utf-8")
+        code, out, err = run(capsys, *argv, "--root", indexed)
+        assert code == 0, err
+        assert json.loads(manifest.read_text(encoding="utf-8"))["schema_version"] == 1
 
 
 def test_eval_baseline_on_the_cli_names_the_file(cli_project, capsys):
