@@ -39,6 +39,8 @@ LOG_NAME = "search-queries.jsonl"
 LOG_VERSION = 1
 MAX_LOG_BYTES = 8 << 20
 MAX_QUERY_BYTES = 512
+MAX_LINE_BYTES = 64 << 10  # one event line read back
+MAX_READ_BYTES = 2 * MAX_LOG_BYTES  # what reading the log takes in at most
 TOP_RESULTS = 5
 SESSION_BYTES = 6
 EVENT_QUERY = "query"
@@ -238,13 +240,31 @@ def _text(value) -> str:
 
 def parse_log(text: str) -> list[Entry]:
     """The events of a log's text; lines that are not JSON objects or carry another event are skipped."""
+    return scan_log(text)[0]
+
+
+def scan_log(text: str) -> tuple[list[Entry], int]:
+    """(the events of a log's text, how many non-blank lines are not a JSON object).
+
+    Every line goes through the bounded JSON reader (docs/bounded-input.md): a damaged,
+    hostile or oversized line is counted and skipped, never fatal.
+    """
+    from .jsonio import JSONDocumentError, read_json
+
     entries = []
+    bad = 0
     for line in text.splitlines():
-        try:
-            doc = json.loads(line)
-        except ValueError:
+        if not line.strip():
             continue
-        if not isinstance(doc, dict) or doc.get("event") not in EVENTS:
+        try:
+            doc = read_json(line, source="query log line", max_bytes=MAX_LINE_BYTES)
+        except JSONDocumentError:
+            bad += 1
+            continue
+        if not isinstance(doc, dict):
+            bad += 1
+            continue
+        if doc.get("event") not in EVENTS:
             continue
         results = doc.get("results")
         entries.append(Entry(
@@ -253,17 +273,27 @@ def parse_log(text: str) -> list[Entry]:
             results=tuple(r for r in results if isinstance(r, str)) if isinstance(results, list) else (),
             skill=_text(doc.get("skill")), ts=_text(doc.get("ts")),
         ))
-    return entries
+    return entries, bad
 
 
 def read_log(path: str | os.PathLike) -> list[Entry]:
     """The events of the log at ``path``; a missing file is an empty log."""
+    return read_log_counted(path)[0]
+
+
+def read_log_counted(path: str | os.PathLike) -> tuple[list[Entry], int]:
+    """(the events of the log at ``path``, lines skipped as not JSON); reads at most MAX_READ_BYTES."""
     try:
         with open(path, "rb") as handle:
-            data = handle.read()
+            data = handle.read(MAX_READ_BYTES)
     except FileNotFoundError:
-        return []
-    return parse_log(data.decode("utf-8", "replace"))
+        return [], 0
+    except OSError as exc:
+        from .diagnostics import SkillsiftError
+
+        raise SkillsiftError(f"cannot read the query log {path}: {exc.strerror or exc}",
+                             hint="remove it or pass --purge after fixing its permissions") from None
+    return scan_log(data.decode("utf-8", "replace"))
 
 
 def purge_log(path: str | os.PathLike) -> bool:

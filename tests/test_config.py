@@ -362,7 +362,7 @@ def test_missing_config_file_given_explicitly_is_an_error(tmp_path):
 # --- where the project config comes from -------------------------------------------------------------------
 
 
-def test_skillsift_toml_is_read_and_raw_tables_are_kept(tmp_path):
+def test_skillsift_toml_is_read_into_typed_fields(tmp_path):
     write(
         tmp_path / "skillsift.toml",
         """
@@ -377,7 +377,7 @@ def test_skillsift_toml_is_read_and_raw_tables_are_kept(tmp_path):
         [secrets]
         patterns = [{ name = "internal-token", regex = "itk_[a-z0-9]{20}" }]
         [validate]
-        description_max_chars = 1024
+        max_flips = 2
     """,
     )
     config = load(tmp_path, user='[secrets]\npatterns = [{ name = "mine", regex = "m_[0-9]+" }]\n')
@@ -386,9 +386,9 @@ def test_skillsift_toml_is_read_and_raw_tables_are_kept(tmp_path):
     assert config.roles == {"analyst": ("sql-*",), "backend": ("api-*", "db-migrate")}
     assert list(config.roles) == ["analyst", "backend"]
     assert config.secret_patterns == (("internal-token", "itk_[a-z0-9]{20}"), ("mine", "m_[0-9]+"))
-    assert config.raw["project"]["validate"] == {"description_max_chars": 1024}
-    assert config.raw["user"]["secrets"]["patterns"][0]["name"] == "mine"
-    assert config.raw["project_file"] == "skillsift.toml"
+    assert config.validate.max_flips == 2
+    assert config.project_file == "skillsift.toml"
+    assert config.user_file == str(tmp_path.parent / f"{tmp_path.name}-user.toml")
     assert config.sources == ("skillsift.toml", str(tmp_path.parent / f"{tmp_path.name}-user.toml"))
     assert config.root == str(tmp_path.resolve())
 
@@ -472,8 +472,8 @@ def test_ai_rulez_config_search_table_is_mapped(tmp_path):
     assert config.embeddings.command == ("/bin/embed", "--fast")
     assert config.embeddings.pass_env == ("EMBED_TOKEN",)
     assert config.embeddings.model == "my-model"
-    assert config.raw["project"]["embeddings"]["model"] == "my-model"
-    assert "llm" not in config.raw["project"]
+    assert config.repository_model == "my-model"
+    assert config.repository_command == ("/bin/embed", "--fast")
 
 
 def test_ai_rulez_problems_use_its_table_names_and_lines(tmp_path):
@@ -534,7 +534,7 @@ def test_no_config_at_all_gives_the_defaults(tmp_path):
     assert config.search == SearchConfig()
     assert config.search.index_dir == ".skillsift/index"
     assert config.notes == () and config.sources == ()
-    assert config.raw["project"] == {} and config.raw["user"] == {}
+    assert (config.project_file, config.user_file, config.repository_model) == ("", "", "")
 
 
 # --- user config location ----------------------------------------------------------------------------------
@@ -982,9 +982,9 @@ regex = "x"
     ],
 )
 def test_find_key_line(table, key, line):
-    from skillsift.config import _load_toml
+    from skillsift.config.sources import toml_module
 
-    assert _load_toml().loads(TOML_TEXT)["tool"]["skillsift"]["search"]["weights"]["vector"] == 2
+    assert toml_module().loads(TOML_TEXT)["tool"]["skillsift"]["search"]["weights"]["vector"] == 2
     assert find_key_line(TOML_TEXT, table, key) == line
 
 
@@ -1028,12 +1028,16 @@ def test_array_of_tables_entries_get_their_own_lines(tmp_path):
 
 
 def test_docs_name_every_key_and_their_full_example_loads(tmp_path):
-    from skillsift import config as module
+    from skillsift.config.schema import EMBEDDINGS_KINDS, RANGES, SEARCH_KINDS
 
     text = DOCS.read_text(encoding="utf-8")
+    numbers = text.split("### Numbers", 1)[1].split("\n## ", 1)[0]
+    for key, (low, high) in RANGES.items():  # every numeric bound is documented, as written in the code
+        [row] = [line for line in numbers.splitlines() if line.startswith("|") and f"`{key}`" in line]
+        assert f"`{low}`..`{high}`" in row, key
     for key in (
-        list(module._SEARCH_KINDS)
-        + list(module._EMBEDDINGS_KINDS)
+        list(SEARCH_KINDS)
+        + list(EMBEDDINGS_KINDS)
         + ["SKILLSIFT_SEARCH_MODE", "SKILLSIFT_LOG_QUERIES", "SKILLSIFT_ALLOW_NETWORK"]
     ):
         assert f"`{key}`" in text, key
@@ -1045,7 +1049,7 @@ def test_docs_name_every_key_and_their_full_example_loads(tmp_path):
             write(tmp_path / "skillsift.toml", body)
             assert load(tmp_path, allow_exec=True).sources == ("skillsift.toml",)
         elif "# ~/.config/skillsift/config.toml" in body:
-            assert load(tmp_path, user=body).raw["user"]
+            assert load(tmp_path, user=body).user_file
 
 
 def test_importing_the_config_module_stays_cheap():

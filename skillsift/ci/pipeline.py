@@ -101,7 +101,7 @@ def base_config_path(base_root: str, head_root: str, opts: CiOptions, head_confi
     """
     if opts.config_file:
         return os.path.abspath(opts.config_file)
-    rel = (head_config.raw.get("project_file", "") if head_config is not None else "") or ""
+    rel = head_config.project_file if head_config is not None else ""
     target = os.path.join(base_root, rel or EMPTY_CONFIG)
     data = b""
     if rel:
@@ -139,7 +139,14 @@ def _merge(findings: list[Diagnostic], extra: list[Diagnostic]) -> list[Diagnost
 
 
 def run_ci(opts: CiOptions) -> tuple[CiRun, gitbase.RepoPlace | None]:
-    """Run everything; never raises SkillsiftError (it becomes ``run.error``)."""
+    """Run everything; a SkillsiftError becomes ``run.error``, except a root that is not a directory.
+
+    That one raises :class:`~skillsift.config.RootNotFound` before git runs there (the one
+    root check of every command, README "Exit codes").
+    """
+    from ..config import check_root
+
+    check_root(opts.root)
     root = os.path.abspath(opts.root)
     fail_on = opts.fail_on if opts.fail_on in FAIL_ON else "error"
     run = CiRun(cases_path=_rel(opts.cases, root), fail_on=fail_on, max_flips=max(opts.max_flips, 0))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 root_option = click.option(
-    "--root", default=".", show_default=True, type=click.Path(file_okay=False, path_type=str),
+    "--root", default=".", show_default=True, type=click.Path(path_type=str),
     help="Repository root holding the skills and the config.",
 )
 config_option = click.option(

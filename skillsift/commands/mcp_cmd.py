@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import click
 
 from ..words import plural
@@ -26,8 +24,8 @@ def mcp_command(root, config_file):
     .skillsift/local/search-queries.jsonl for 'skillsift mine'.
 
     \b
-    Exit codes: 0 the client closed the connection; 1 the MCP SDK is not installed or
-    the root is not a directory.
+    Exit codes: 0 the client closed the connection; 1 the MCP SDK is not installed, the
+    root is not a directory or the config is invalid (AR9D0).
     """
     from ..diagnostics import SkillsiftError
 
@@ -38,8 +36,11 @@ def mcp_command(root, config_file):
     except ImportError as exc:
         raise SkillsiftError(f"skillsift mcp needs the MCP Python SDK, which cannot be imported ({exc})",
                              hint=INSTALL_HINT) from None
-    if not os.path.isdir(root):
-        raise SkillsiftError(f"--root {root} is not a directory", hint="pass the repository holding the skills")
+    from ..config import load_config
+
+    # the root and the whole config are checked at start as by every command (exit 1); a config
+    # broken while the server runs makes it rank lexically until fixed (docs/mcp.md)
+    load_config(root, config_file=config_file)
     from ..mcpserver.sdk import run_stdio
     from ..mcpserver.service import SkillService
 

@@ -30,14 +30,17 @@ def mine_command(root, config_file, min_count, output, purge):
     """
     from ..diagnostics import SkillsiftError
     from ..evaluate.cases_yaml import cases_to_yaml
-    from ..querylog import log_path, mine, purge_log, read_log
+    from ..querylog import log_path, mine, purge_log, read_log_counted
     from ._common import load_project
 
     if min_count < 1:
         raise SkillsiftError("--min-count must be at least 1", hint="--min-count 2 keeps labels seen twice or more")
     config, catalog = load_project(root, config_file)
     path = log_path(config)
-    entries = read_log(path)
+    entries, bad = read_log_counted(path)
+    if bad:
+        click.echo(f"note: skipped {bad} line{'s' if bad != 1 else ''} of {path} that "
+                   f"{'are' if bad != 1 else 'is'} not a JSON event", err=True)
     if not entries:
         click.echo(f"note: the query log {path} is empty or missing; 'skillsift mcp' writes it when "
                    "[search] log_queries = true is set in the user config or SKILLSIFT_LOG_QUERIES=1", err=True)

@@ -6,13 +6,14 @@ import shutil
 
 import click
 
+from ..config.values import MODES
 from ._common import config_option, dump_json, load_project, root_option
 
 
 @click.command("search")
 @click.argument("query", nargs=-1, required=True)
 @click.option("--limit", default=5, show_default=True, type=click.IntRange(1, 20), help="Number of hits (1-20).")
-@click.option("--mode", type=click.Choice(["lexical", "hybrid", "vector"]), default=None,
+@click.option("--mode", type=click.Choice(list(MODES)), default=None,
               help="Ranking mode (default: config, else SKILLSIFT_SEARCH_MODE, else lexical).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--explain", is_flag=True, help="Show per hit the BM25F breakdown and the lexical/vector ranks.")

@@ -128,9 +128,14 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, outp
     if list_only:
         click.echo(list_checks(), nl=False)
         return 0
-    if not os.path.isdir(root):
-        raise _usage(f"--root {root} is not a directory")
+    from ..config import RootNotFound
+
     ws = Workspace(root, config_file=config_file)
+    try:
+        ws.config  # noqa: B018 - loads it
+    except RootNotFound as exc:
+        exc.exit_code = USAGE_EXIT
+        raise
     if ws.config is not None:
         for note in ws.config.notes:
             click.echo(f"note: {note}", err=True)

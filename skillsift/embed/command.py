@@ -242,10 +242,18 @@ class CommandProvider:
     # --- parsing ------------------------------------------------------------------------
     def _parse(self, stdout: bytes, count: int):
         shape = 'did not print {"vectors": [[...]]}'
+        from ..jsonio import JSONDocumentError, read_json
+
         try:
-            payload = json.loads(stdout)
-        except (ValueError, UnicodeDecodeError) as exc:
-            reason = exc.msg if isinstance(exc, json.JSONDecodeError) else "not UTF-8"
+            payload = read_json(stdout, source="its output", max_bytes=max(self.max_stdout, MAX_STDOUT))
+        except JSONDocumentError as exc:
+            if exc.kind in ("constant", "float"):  # NaN, 1e999: vectors it could not compute
+                raise InputRejected(f"the embedding command {self.name} printed unusable vectors: "
+                                    f"{exc.problem}") from None
+            if exc.kind not in ("syntax", "encoding"):  # past a limit of the JSON reader: a broken provider
+                raise ProviderBroken(f"the embedding command {self.name} printed unusable JSON: "
+                                     f"{exc.problem}") from None
+            reason = exc.reason if exc.kind == "syntax" else "not UTF-8"
             raise InputRejected(f"the embedding command {self.name} {shape}: {reason}") from None
         vectors = payload.get("vectors") if isinstance(payload, dict) else None
         if not isinstance(vectors, list):

@@ -290,10 +290,12 @@ class OpenAIProvider:
         def malformed(what: str):
             return self._error(ProviderUnavailable, f"returned a malformed response ({what})")
 
+        from ..jsonio import JSONDocumentError, read_json
+
         try:
-            payload = json.loads(body)
-        except (ValueError, UnicodeDecodeError):
-            raise malformed("not JSON") from None
+            payload = read_json(body, source="the response", max_bytes=MAX_RESPONSE_BYTES)
+        except JSONDocumentError as exc:
+            raise malformed("not JSON" if exc.kind in ("syntax", "encoding") else exc.problem) from None
         data = payload.get("data") if isinstance(payload, dict) else None
         if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
             raise malformed('no "data" list')

@@ -142,15 +142,18 @@ def load_baseline(path: str) -> dict:
     except OSError as exc:
         raise SkillsiftError(f"cannot read baseline {path}: {exc.strerror or exc}",
                              hint="Save one with 'skillsift eval CASES --output FILE'") from None
-    if len(raw) > BASELINE_MAX_BYTES:
-        raise SkillsiftError(f"baseline {path} is larger than {BASELINE_MAX_BYTES} bytes")
+    from ..jsonio import JSONDocumentError, read_json
+
     try:
-        doc = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise SkillsiftError(f"baseline {path} is not UTF-8 JSON") from None
-    except json.JSONDecodeError as exc:
-        raise SkillsiftError(f"baseline {path} is not valid JSON: line {exc.lineno}: {exc.msg}",
-                             hint="Pass the JSON file --output wrote") from None
+        doc = read_json(raw, source=f"baseline {path}", max_bytes=BASELINE_MAX_BYTES)
+    except JSONDocumentError as exc:
+        if exc.kind == "syntax":
+            message = f"baseline {path} is not valid JSON: line {exc.line}: {exc.reason}"
+        elif exc.kind == "encoding":
+            message = f"baseline {path} is not UTF-8 JSON"
+        else:
+            message = str(exc)
+        raise SkillsiftError(message, hint="Pass the JSON file --output wrote") from None
     return check_baseline(doc, path)
 
 

@@ -24,9 +24,17 @@ def parse_args(name: str, argv, description: str) -> argparse.Namespace:
 
 
 def workspace(args):
+    """The hook's workspace, its config loaded; a ``--root`` that is not a directory exits 2 (usage)."""
+    from ..config import RootNotFound
     from ..validators.workspace import Workspace
 
-    return Workspace(args.root, config_file=args.config_file)
+    ws = Workspace(args.root, config_file=args.config_file)
+    try:
+        ws.config  # noqa: B018 - loads it
+    except RootNotFound as exc:
+        exc.exit_code = 2
+        raise
+    return ws
 
 
 def relative(args, files) -> list[str]:

@@ -128,10 +128,6 @@ class ManifestInvalid(ValueError):
     """The manifest bytes do not describe an index this version can read."""
 
 
-def _reject_constant(name: str):
-    raise ManifestInvalid(f"manifest.json holds {name}, which is not JSON")
-
-
 def _take(obj: dict, key: str, kind: type, default, where: str):
     """``obj[key]`` checked against ``kind``; missing or null gives ``default``."""
     value = obj.get(key)
@@ -152,14 +148,12 @@ def parse_manifest(raw: bytes) -> Manifest:
     Unknown keys are ignored; a missing or null key takes its zero value (so a manifest
     whose ``schema_version`` key is damaged reads as version 0 and is refused).
     """
+    from ..jsonio import JSONDocumentError, read_json
+
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
-    except UnicodeDecodeError as exc:
-        raise ManifestInvalid(f"manifest.json is not UTF-8 (byte {exc.start})") from None
-    except json.JSONDecodeError as exc:
-        raise ManifestInvalid(
-            f"manifest.json does not parse: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
+        data = read_json(raw, source=MANIFEST_FILE, max_bytes=MAX_MANIFEST_BYTES)
+    except JSONDocumentError as exc:
+        raise ManifestInvalid(str(exc)) from None
     if data is None:
         data = {}
     if not isinstance(data, dict):

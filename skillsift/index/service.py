@@ -71,9 +71,7 @@ class ConfiguredProvider:
         if name == "command":
             argv = tuple(emb.command)
             if not argv and repository_command:
-                raw = (config.raw.get("project") or {}).get("embeddings") or {}
-                command = raw.get("command") if isinstance(raw, dict) else None
-                argv = tuple(command) if isinstance(command, list) else ()
+                argv = config.repository_command
             return cls(f"command:{argv[0] if argv else ''}", emb.model, external=True)
         if name == "local":
             from ..embed.local import MODEL_NAME

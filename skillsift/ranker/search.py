@@ -10,12 +10,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Sequence
 
-from ..config import Config
+from ..config import MODE_WORDS, MODES, Config
 from .lexical import LexicalIndex
 from .result import Hit, SearchResult
 from .vector import QueryCache
 
-MODES = ("lexical", "hybrid", "vector")
 # A ranker that answers one query (the CLI) indexes catalogs up to this size in pure Python.
 ONE_SHOT_PYTHON_MAX_DOCS = 10_000
 NO_INDEX = "no_index"
@@ -93,7 +92,7 @@ class Ranker:
         """Rank ``query``; ``limit=None`` returns the full ranking (what evaluation scores)."""
         mode = mode or self.config.search.mode
         if mode not in MODES:
-            raise ValueError(f"mode {mode!r} must be lexical, hybrid or vector")
+            raise ValueError(f"mode {mode!r} must be {MODE_WORDS}")
         subset = self.scope(role=role, domain=domain, tags=tags, allow=allow, deny=deny)
         if mode == "lexical":
             hits = self.lexical_hits(query, subset, explain=explain, limit=limit)  # a prefix of the full ranking

@@ -1,8 +1,8 @@
 """AR9D0: the configuration is invalid.
 
-The config loader already reports every problem of the ``[search]``, ``[embeddings]``,
-``[catalog]``, ``[roles]`` and ``[secrets]`` tables with file and line (reference §9.2
-messages); this check adds the ``[validate]`` table and files it names that do not exist.
+The config loader reports every problem of every table (``[validate]`` included) with file
+and line, for every command alike (docs/configuration.md); this check adds the files
+``[validate]`` names that do not exist.
 """
 
 from __future__ import annotations
@@ -12,15 +12,6 @@ import os
 from ..diagnostics import ERROR, Diagnostic
 
 CODE = "AR9D0"
-
-
-def settings_diagnostics(problems, *, file: str, line_of) -> list[Diagnostic]:
-    """AR9D0 diagnostics for ``[validate]`` problems; ``line_of(key_path)`` gives the line."""
-    return [
-        Diagnostic(file=file, line=line_of(path), code=CODE, severity=ERROR, message=message,
-                   hint="see docs/validate.md for the [validate] keys")
-        for path, message in problems
-    ]
 
 
 def missing_file_diagnostics(settings, exists, *, file: str, line_of) -> list[Diagnostic]:
@@ -50,7 +41,5 @@ def run(ws) -> list[Diagnostic]:
     def line_of(path) -> int | None:
         return ws.key_line("validate", ".".join(str(p) for p in path))
 
-    out = settings_diagnostics(ws.settings_problems, file=ws.project_file, line_of=line_of)
-    out += missing_file_diagnostics(ws.settings, lambda p: os.path.isfile(ws.abspath(p)),
+    return missing_file_diagnostics(ws.settings, lambda p: os.path.isfile(ws.abspath(p)),
                                     file=ws.project_file, line_of=line_of)
-    return out

@@ -88,10 +88,7 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
 
 def repo_model(config) -> str:
     """The model the repository's own config names (``[embeddings] model``), "" when none."""
-    project = config.raw.get("project", {}) if config is not None else {}
-    embeddings = project.get("embeddings", {}) if isinstance(project, dict) else {}
-    model = embeddings.get("model", "") if isinstance(embeddings, dict) else ""
-    return model if isinstance(model, str) else ""
+    return config.repository_model if config is not None else ""
 
 
 def check_workspace(ws, *, coverage: bool = False) -> list[Diagnostic]:

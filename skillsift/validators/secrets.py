@@ -26,6 +26,7 @@ from ..diagnostics import ERROR, NOTE, Diagnostic
 
 CODE, BASELINE_CODE = "AR001", "SK010"
 BASELINE_VERSION = 1
+BASELINE_MAX_BYTES = 16 << 20
 HINT = ("remove it from the skill and rotate it; if it is not a secret, add `skillsift: allow-secret` to the "
         "line, or accept it with 'skillsift validate --update-secrets-baseline'")
 _LENGTH = re.compile(r" \((\d+) characters\)$")
@@ -87,10 +88,14 @@ def parse_baseline(raw: str, file: str) -> tuple[frozenset[str], list[Diagnostic
         return frozenset(), [Diagnostic(file=file, line=line, code=BASELINE_CODE, severity=ERROR, message=message,
                                         hint="regenerate it with 'skillsift validate --update-secrets-baseline'")]
 
+    from ..jsonio import JSONDocumentError, read_json
+
     try:
-        doc = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        return problem(f"the secrets baseline is not valid JSON: {exc.msg}", exc.lineno)
+        doc = read_json(raw, source="the secrets baseline", max_bytes=BASELINE_MAX_BYTES)
+    except JSONDocumentError as exc:
+        if exc.kind == "syntax":
+            return problem(f"the secrets baseline is not valid JSON: {exc.reason}", exc.line)
+        return problem(str(exc), exc.line)
     if not isinstance(doc, dict) or doc.get("schema_version") != BASELINE_VERSION:
         return problem(f"the secrets baseline must be an object with schema_version {BASELINE_VERSION}")
     entries = doc.get("accepted", [])
@@ -127,6 +132,10 @@ def load_accepted(ws) -> tuple[frozenset[str], list[Diagnostic]]:
     rel = rel_posix(ws.settings.secrets_baseline, ws.root)
     if not os.path.exists(ws.abspath(rel)):
         return frozenset(), []
+    if os.path.isfile(ws.abspath(rel)) and os.path.getsize(ws.abspath(rel)) > BASELINE_MAX_BYTES:
+        return frozenset(), [Diagnostic(file=rel, code=BASELINE_CODE, severity=ERROR,
+                                        message=f"the secrets baseline is larger than {BASELINE_MAX_BYTES} bytes",
+                                        hint="regenerate it with 'skillsift validate --update-secrets-baseline'")]
     raw = ws.read_text(rel)
     if raw is None:
         return frozenset(), [Diagnostic(file=rel, code=BASELINE_CODE, severity=ERROR,

@@ -14,8 +14,8 @@ import os
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 
+from ..config.validate import DEFAULT_CASES, ValidateSettings
 from ..diagnostics import Diagnostic, SkillsiftError
-from .settings import DEFAULT_CASES, ValidateSettings, parse_settings
 
 SKILL_FILE = "SKILL.md"
 CONFIG_NAMES = ("skillsift.toml", "pyproject.toml", ".ai-rulez/config.toml")
@@ -50,11 +50,13 @@ class Workspace:
     # -- config -------------------------------------------------------------------------
     @cached_property
     def _config_result(self):
-        from ..config import load_config
+        from ..config import RootNotFound, load_config
 
         try:
             config = load_config(self.root, config_file=self.config_file, env=self.env,
                                  user_config_path=self.user_config_path)
+        except RootNotFound:  # not a config problem: the command reports it (README, exit codes)
+            raise
         except SkillsiftError as exc:
             problems = exc.diagnostics or [Diagnostic(code="AR9D0", message=exc.message, hint=exc.hint)]
             return None, problems
@@ -72,7 +74,7 @@ class Workspace:
     @cached_property
     def project_file(self) -> str:
         config = self.config
-        return (config.raw.get("project_file", "") if config is not None else "") or ""
+        return config.project_file if config is not None else ""
 
     @cached_property
     def project_text(self) -> str:
@@ -94,20 +96,10 @@ class Workspace:
         full = f"{self.project_prefix}.{table}" if self.project_prefix else table
         return find_key_line(self.project_text, full, key) or find_key_line(self.project_text, full, "")
 
-    @cached_property
-    def _settings_result(self) -> tuple[ValidateSettings, list]:
-        from . import CODES
-
-        raw = self.config.raw.get("project", {}) if self.config is not None else {}
-        return parse_settings(raw.get("validate") if isinstance(raw, dict) else None, CODES)
-
     @property
     def settings(self) -> ValidateSettings:
-        return self._settings_result[0]
-
-    @property
-    def settings_problems(self) -> list[tuple[tuple, str]]:
-        return list(self._settings_result[1])
+        """The ``[validate]`` settings (checked with the rest of the config when it loaded)."""
+        return self.config.validate if self.config is not None else ValidateSettings()
 
     # -- files --------------------------------------------------------------------------
     def abspath(self, rel: str) -> str:

@@ -1,0 +1,134 @@
+"""Configuration: the typed settings of one run and the one loader every command uses.
+
+The package (docs/configuration.md):
+
+* :mod:`.values` the allowed values (the list of modes...), written once;
+* :mod:`.model` the frozen dataclasses every other module reads (no parsed TOML table leaves
+  this package) and the paths derived from them;
+* :mod:`.validate` the ``[validate]`` table's settings;
+* :mod:`.schema` every key's kind, allowed values and range, as data, and the pure check;
+* :mod:`.sources` the files looked for, read bounded, and the lines of keys for diagnostics;
+* :mod:`.merge` precedence, trust and defaults;
+* here: :func:`load_config` (root check, read, check whole, merge) and the names other
+  modules import from ``skillsift.config``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..diagnostics import Diagnostic, SkillsiftError
+from .merge import resolve
+from .model import (
+    EMBEDDINGS_DEFAULTS,
+    SEARCH_DEFAULTS,
+    Config,
+    EmbeddingsConfig,
+    SearchConfig,
+    committed_index,
+    index_path,
+    local_dir,
+)
+from .schema import (
+    PROJECT_TABLES,
+    RANGES,
+    USER_TABLES,
+    index_dir_problem,
+    mode_problem,
+    validate_embeddings_table,
+    validate_search_table,
+)
+from .sources import (
+    MAX_CONFIG_BYTES,
+    MAX_TOML_DEPTH,
+    effective_doc,
+    find_key_line,
+    project_source,
+    source_problems,
+    user_config_file,
+    user_source,
+)
+from .validate import ValidateSettings
+from .values import (
+    CODE,
+    DEFAULT_FIELDS,
+    DEFAULT_INDEX_DIR,
+    DTYPES,
+    ENV_ALLOW_NETWORK,
+    ENV_LOG_QUERIES,
+    ENV_MODE,
+    FUSIONS,
+    LOCAL_DIR,
+    MODE_WORDS,
+    MODES,
+    PROVIDERS,
+)
+
+__all__ = [
+    "CODE", "DEFAULT_FIELDS", "DEFAULT_INDEX_DIR", "DTYPES", "EMBEDDINGS_DEFAULTS", "ENV_ALLOW_NETWORK",
+    "ENV_LOG_QUERIES", "ENV_MODE", "FUSIONS", "LOCAL_DIR", "MAX_CONFIG_BYTES", "MAX_TOML_DEPTH", "MODES",
+    "MODE_WORDS", "PROJECT_TABLES", "PROVIDERS", "RANGES", "SEARCH_DEFAULTS", "USER_TABLES", "Config",
+    "EmbeddingsConfig", "RootNotFound", "SearchConfig", "ValidateSettings", "check_root", "committed_index",
+    "config_error", "find_key_line", "index_dir_problem", "index_path", "load_config", "local_dir", "resolve",
+    "user_config_file", "validate_embeddings_table", "validate_search_table",
+]
+
+
+class RootNotFound(SkillsiftError):
+    """``--root`` names no directory: every command refuses it the same way (README, exit codes)."""
+
+
+def check_root(root) -> Path:
+    """The resolved ``root``; raises :class:`RootNotFound` (exit 1) when it is not a directory."""
+    path = Path(root)
+    if not path.is_dir():
+        state = "is a file" if path.exists() else "does not exist"
+        raise RootNotFound(f"--root {root} is not a directory", hint=f"it {state}; pass the repository holding "
+                                                                     "the skills")
+    return path.resolve()
+
+
+def config_error(problems: list[Diagnostic]) -> SkillsiftError:
+    """One AR9D0 error carrying every problem (message ``AR9D0: p1; p2; ...``)."""
+    return SkillsiftError(f"{CODE}: " + "; ".join(d.message for d in problems), diagnostics=problems,
+                          hint="see docs/configuration.md for every key and its allowed values", exit_code=1)
+
+
+def load_config(root=".", *, config_file=None, mode: str | None = None, env=None, user_config_path=None,
+                allow_exec: bool = False) -> Config:
+    """Read, validate and merge the project and user config of ``root`` (docs/configuration.md).
+
+    Project config: ``config_file`` (``--config``), else ``<root>/skillsift.toml``, else
+    ``[tool.skillsift]`` of ``<root>/pyproject.toml``, else the ``[search]`` table of
+    ``<root>/.ai-rulez/config.toml``.  User config: ``user_config_path``, else
+    ``$XDG_CONFIG_HOME/skillsift/config.toml``, else ``~/.config/skillsift/config.toml``.
+    ``env`` defaults to ``os.environ``; ``mode`` is the ``--mode`` flag.
+
+    Raises :class:`RootNotFound` when ``root`` is not a directory, else SkillsiftError
+    (AR9D0, exit 1) carrying every problem at once.
+    """
+    env = os.environ if env is None else env
+    root_path = check_root(root)
+    problems: list[Diagnostic] = []
+    project = project_source(root_path, config_file, problems)
+    user = user_source(root_path, env, user_config_path, problems)
+    if project is not None:
+        problems += source_problems(project, PROJECT_TABLES)
+    if user is not None:
+        problems += source_problems(user, USER_TABLES)
+    env_mode = env.get(ENV_MODE, "").strip()
+    # the mode that takes effect is checked: the flag when given, else the environment
+    if mode is None and env_mode and env_mode not in MODES:
+        problems.append(Diagnostic(code=CODE, message=mode_problem(ENV_MODE, env_mode),
+                                   hint=f"unset {ENV_MODE} or set it to {MODE_WORDS}"))
+    if mode is not None and mode.strip() not in MODES:
+        problems.append(Diagnostic(code=CODE, message=mode_problem("--mode", mode),
+                                   hint=f"pass --mode {MODE_WORDS}"))
+    if problems:
+        raise config_error(problems)
+    sources = tuple(s.display for s in (project, user) if s is not None)
+    return resolve(effective_doc(project) if project else {}, user.doc if user else {},
+                   root=str(root_path), env=env, mode=mode, allow_exec=allow_exec,
+                   index_base=project.index_base if project else "", sources=sources,
+                   project_file=project.display if project else "", user_file=user.display if user else "")

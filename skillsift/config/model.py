@@ -1,0 +1,107 @@
+"""The resolved configuration of one run: typed, frozen, what every other module reads.
+
+Nothing outside :mod:`skillsift.config` sees a parsed TOML table: the loader checks the
+documents whole (:mod:`.schema`), merges them (:mod:`.merge`) into these dataclasses.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .validate import ValidateSettings
+from .values import DEFAULT_FIELDS, DEFAULT_INDEX_DIR, LOCAL_DIR
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """The resolved ``[search]`` table (defaults applied)."""
+
+    mode: str = "lexical"
+    fields: tuple[str, ...] = DEFAULT_FIELDS
+    index_body: bool = False
+    body_chars: int = 1200
+    fusion: str = "auto"
+    rrf_k: int = 60
+    weight_lexical: float = 1.0
+    weight_vector: float = 1.0
+    vector_min_sim: float = 0.0
+    candidates: int = 50
+    query_timeout_ms: int = 800
+    batch_size: int = 64
+    index_dir: str = DEFAULT_INDEX_DIR
+    dtype: str = "float32"
+    log_queries: bool = False
+
+
+@dataclass(frozen=True)
+class EmbeddingsConfig:
+    """The resolved ``[embeddings]`` table: provider settings, gate and budget."""
+
+    provider: str = "local"  # local | openai | command
+    model: str = ""  # "" = the provider's default (local: all-MiniLM-L6-v2)
+    base_url: str = ""  # openai: e.g. https://api.openai.com/v1 (user scope only)
+    api_key_env: str = ""  # name of the env var holding the key (user scope only)
+    command: tuple[str, ...] = ()  # argv of the command provider (user scope only)
+    pass_env: tuple[str, ...] = ()
+    allow_network: bool = False  # user scope or env only
+    max_calls: int = 0  # 0 = unlimited
+    max_tokens: int = 0
+    max_cost_usd: float = 0.0
+    price_input_per_mtok: float | None = None
+    timeout_seconds: float = 60.0
+    max_retries: int = 3
+    cache: bool = True
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything one run resolved: where it came from and what it says."""
+
+    root: str = "."
+    search: SearchConfig = field(default_factory=SearchConfig)
+    embeddings: EmbeddingsConfig = field(default_factory=EmbeddingsConfig)
+    skills: tuple[str, ...] = ()  # paths/globs of skill folders or roots; () = default layouts
+    roles: dict = field(default_factory=dict)  # role -> tuple of names/globs
+    secret_patterns: tuple[tuple[str, str], ...] = ()  # (name, regex) extra AR001 patterns
+    sources: tuple[str, ...] = ()  # config files read, in precedence order (low to high)
+    notes: tuple[str, ...] = ()  # things the user should hear once (ignored repository keys...)
+    validate: ValidateSettings = field(default_factory=ValidateSettings)  # the [validate] table
+    project_file: str = ""  # the project config file read ("" = none), as displayed
+    user_file: str = ""  # the user config file read ("" = none), as displayed
+    repository_model: str = ""  # [embeddings] model as the project config names it
+    # [embeddings] command of the project config (it runs only with --allow-exec)
+    repository_command: tuple[str, ...] = ()
+
+
+SEARCH_DEFAULTS = SearchConfig()
+EMBEDDINGS_DEFAULTS = EmbeddingsConfig()
+
+
+def clean_index_dir(value: str) -> str:
+    """``index_dir`` with ``/`` separators, normalised."""
+    return posixpath.normpath(value.replace("\\", "/"))
+
+
+# ---------------------------------------------------------------------------
+# Paths derived from a Config
+# ---------------------------------------------------------------------------
+
+_MACHINE_LOCAL = (LOCAL_DIR, ".ai-rulez/local")
+
+
+def committed_index(config: Config) -> bool:
+    """True when the index directory is meant to be committed (not under ``.skillsift/local``)."""
+    index_dir = clean_index_dir(config.search.index_dir or DEFAULT_INDEX_DIR)
+    return not any(index_dir == local or index_dir.startswith(local + "/") for local in _MACHINE_LOCAL)
+
+
+def index_path(config: Config) -> Path:
+    """``<root>/<index_dir>``."""
+    return Path(config.root) / (config.search.index_dir or DEFAULT_INDEX_DIR)
+
+
+def local_dir(config: Config) -> Path:
+    """``<root>/.skillsift/local``: response cache and query log (machine-local, gitignored)."""
+    return Path(config.root) / LOCAL_DIR

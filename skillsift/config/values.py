@@ -1,0 +1,18 @@
+"""The allowed values of the configuration, written once: every module that lists them imports them here."""
+
+from __future__ import annotations
+
+MODES = ("lexical", "hybrid", "vector")
+MODE_WORDS = "lexical, hybrid or vector"
+FUSIONS = ("auto", "rrf", "weighted", "blend")
+DTYPES = ("float32", "float16")
+PROVIDERS = ("local", "openai", "command")
+CODE = "AR9D0"
+
+DEFAULT_FIELDS = ("name", "triggers", "keywords", "description")
+DEFAULT_INDEX_DIR = ".skillsift/index"
+LOCAL_DIR = ".skillsift/local"
+
+ENV_MODE = "SKILLSIFT_SEARCH_MODE"
+ENV_LOG_QUERIES = "SKILLSIFT_LOG_QUERIES"
+ENV_ALLOW_NETWORK = "SKILLSIFT_ALLOW_NETWORK"
