@@ -247,8 +247,8 @@ class CommandProvider:
         try:
             payload = read_json(stdout, source="its output", max_bytes=max(self.max_stdout, MAX_STDOUT))
         except JSONDocumentError as exc:
-            if exc.kind in ("constant", "float"):  # NaN, 1e999: vectors it could not compute
-                raise InputRejected(f"the embedding command {self.name} printed unusable vectors: "
+            if exc.kind in ("constant", "float"):  # NaN, 1e999: an answer that cannot be trusted
+                raise ProviderBroken(f"the embedding command {self.name} printed unusable vectors: "
                                     f"{exc.problem}") from None
             if exc.kind not in ("syntax", "encoding"):  # past a limit of the JSON reader: a broken provider
                 raise ProviderBroken(f"the embedding command {self.name} printed unusable JSON: "

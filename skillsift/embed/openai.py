@@ -295,6 +295,8 @@ class OpenAIProvider:
         try:
             payload = read_json(body, source="the response", max_bytes=MAX_RESPONSE_BYTES)
         except JSONDocumentError as exc:
+            if exc.kind in ("constant", "float"):  # NaN, 1e999: an answer that cannot be trusted
+                raise self._error(ProviderBroken, f"returned unusable vectors ({exc.problem})") from None
             raise malformed("not JSON" if exc.kind in ("syntax", "encoding") else exc.problem) from None
         data = payload.get("data") if isinstance(payload, dict) else None
         if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
