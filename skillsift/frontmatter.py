@@ -299,12 +299,14 @@ def _flow_list(value: str, resolvers: dict) -> list | None:
     """``[a, b c, d]`` of plain words as a list of strings, or None."""
     if not value.endswith("]") or any(c in value[1:-1] for c in "[]{}#\"'&*!|>%@`?"):
         return None
-    inner = value[1:-1].strip()
+    # YAML's white space is the space (a tab is refused below); str.strip() would also eat
+    # characters such as U+00A0 that YAML keeps as content
+    inner = value[1:-1].strip(" ")
     if not inner:
         return []
     items = []
     for part in inner.split(","):
-        item = part.strip()
+        item = part.strip(" ")
         if not item or item[0] in "-:" or ":" in item or "\t" in item or not _plain_string(item, resolvers):
             return None
         items.append(item)

@@ -98,3 +98,11 @@ def test_fast_path_agrees_on_the_real_corpus():
             taken += 1
             assert fast == reference(raw), path
     assert taken > len(files) // 2  # the fast path is the common case
+
+
+@pytest.mark.parametrize("line", ["a: [\xa0]", "a: [ \xa0x ]", "a: [x\u2003, y]"])
+def test_flow_list_keeps_non_yaml_white_space(line):
+    """Only the space is YAML's white space in a flow list: U+00A0 and U+2003 are content."""
+    raw = line + "\n"
+    fast = _simple_mapping(raw, LOADER)
+    assert fast is None or fast == reference(raw)
