@@ -348,3 +348,66 @@ def test_retry_after_is_capped(server):
     sleeps = Sleeps()
     make(server, sleep=sleeps, retry_after_max=5).embed(["x"])
     assert sleeps == [5]
+
+
+class TricklingServer:
+    """A raw HTTP server on 127.0.0.1 that sends its answer one byte every ``pause`` seconds.
+
+    ``what`` is ``"head"`` (the status line and headers trickle) or ``"body"`` (the headers
+    arrive at once, then a 200-byte body trickles).  Sending all of it takes far longer
+    than the timeouts the tests set.
+    """
+
+    def __init__(self, what: str, pause: float = 0.5):
+        self.what, self.pause = what, pause
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(4)
+        self.base_url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/v1"
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.sock.close()
+
+    def _serve(self):
+        try:
+            conn, _ = self.sock.accept()
+        except OSError:
+            return
+        with conn:
+            conn.settimeout(5)
+            try:
+                conn.recv(65536)
+                body = b'{"data": [' + b" " * 200 + b"]}"
+                head = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+                if self.what == "body":
+                    conn.sendall(head.encode())
+                    trickle = body
+                else:
+                    trickle = head.encode() + body
+                for i in range(len(trickle)):
+                    if self.stop.wait(self.pause):
+                        return
+                    conn.sendall(trickle[i:i + 1])
+            except OSError:
+                return
+
+
+@pytest.mark.parametrize("what", ["head", "body"])
+def test_a_trickling_endpoint_is_cut_off_at_the_timeout(what):
+    # one byte every 0.5 s: no socket read ever waits 1 s, so only a bound on the whole
+    # request stops it (the answer would take over 40 s)
+    with TricklingServer(what) as srv:
+        p = OpenAIProvider(srv.base_url, "test-embed", API_KEY, timeout=1.0, sleep=Sleeps())
+        start = time.monotonic()
+        with pytest.raises(EmbedTimeout) as info:
+            p.embed(["x"])
+        elapsed = time.monotonic() - start
+    assert elapsed < 6.0, elapsed
+    assert info.value.reason == "timeout" and "did not answer within 1s" in str(info.value)
