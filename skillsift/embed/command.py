@@ -28,6 +28,7 @@ import threading
 import time
 
 from .base import EmbedTimeout, InputRejected, ProviderBroken, ProviderUnavailable
+from .fingerprint import provider_fingerprint
 from .normalise import VectorError, unit_rows
 
 BASE_ENV = ("PATH", "HOME", "SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT", "TEMP", "TMP", "USERPROFILE")
@@ -144,7 +145,7 @@ class CommandProvider:
             )
         self.argv = argv
         self.name = argv[0]
-        self.fingerprint = f"command:{argv[0]}"  # arguments may hold secrets: never part of it
+        self.fingerprint = provider_fingerprint("command", argv=argv)  # never the arguments
         self.model = model
         self.dims = dims
         self.root = os.fspath(root)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from .base import EmbedTimeout, InputRejected, ProviderUnavailable
+from .fingerprint import endpoint_host, provider_fingerprint
 from .normalise import VectorError, unit_rows
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -47,19 +48,6 @@ class HttpResponse:
     status: int
     body: bytes = b""
     headers: dict = field(default_factory=dict)  # lower-cased names
-
-
-def endpoint_host(base_url: str) -> str:
-    """The host[:port] of ``base_url`` (no credentials), or ``default`` when unset."""
-    if not base_url:
-        return "default"
-    parts = urlsplit(base_url)
-    host = (parts.hostname or "").lower()
-    if not host:
-        return "default"
-    if ":" in host:  # IPv6 literal
-        host = f"[{host}]"
-    return f"{host}:{parts.port}" if parts.port else host
 
 
 class _Deadline:
@@ -258,7 +246,7 @@ class OpenAIProvider:
                 hint="set [embeddings] base_url in the user config, e.g. https://api.openai.com/v1",
             )
         self.host = endpoint_host(base_url)
-        self.fingerprint = f"openai@{self.host}"
+        self.fingerprint = provider_fingerprint("openai", base_url=base_url)
         self.model = model
         self.dims = dims
         self.max_batch = max(1, int(batch_size))
