@@ -206,3 +206,45 @@ def test_the_mcp_server_gets_the_provider_ready_at_start(tmp_path, skill_writer,
     late: list[str] = []
     SkillService(str(root), warn=late.append).refresh()
     assert any("no model 'no-such-model'" in w for w in late), late
+
+
+SLOW_COMMAND = """\
+import json, os, pathlib, sys, time
+flag = pathlib.Path(sys.argv[1])
+texts = json.load(sys.stdin)["input"]
+if flag.exists():
+    flag.write_text(str(os.getpid()))
+    time.sleep(60)
+print(json.dumps({"vectors": [[float(len(t) % 5) + 1.0, 1.0, float(len(t.split()))] for t in texts]}))
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@pytest.mark.skipif(os.name != "posix", reason="process groups")
+def test_search_exits_after_the_fallback_and_ends_the_abandoned_command(tmp_path, skill_writer):
+    script = tmp_path / "slow_embed.py"
+    script.write_text(SLOW_COMMAND, encoding="utf-8")
+    flag = tmp_path / "slow"
+    set_user_config(f'[embeddings]\nprovider = "command"\ncommand = [{json.dumps(sys.executable)}, '
+                    f'{json.dumps(str(script))}, {json.dumps(str(flag))}]\ncache = false\n')
+    root = write_project(tmp_path / "proj", skill_writer, 300)
+    assert main(["index", "--root", str(root)]) == 0
+    flag.write_text("", encoding="utf-8")
+    proc, seconds = cli(root, "search", QUERY, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["degraded"] == "timeout"
+    assert seconds < 25, seconds  # the program would have run for 60 s
+    pid = int(flag.read_text(encoding="utf-8"))
+    deadline = time.monotonic() + 5
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(pid), "the abandoned embedding program outlived skillsift"

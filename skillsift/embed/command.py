@@ -20,6 +20,7 @@ skills holding secrets from it, and only the user config may configure it.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import signal
@@ -37,6 +38,22 @@ MAX_STDOUT = 64 * 1024 * 1024
 STDERR_KEEP = 4096
 EXIT_GRACE = 0.5  # seconds to wait for stdout to close once the program has exited
 _CHUNK = 1 << 16
+
+
+# Programs running now: killed (with their process groups) when skillsift exits, so a call
+# abandoned at the query time limit does not leave its program behind (docs/embeddings.md).
+_RUNNING: set = set()
+_RUNNING_LOCK = threading.Lock()
+
+
+def _kill_running() -> None:
+    with _RUNNING_LOCK:
+        running = list(_RUNNING)
+    for proc in running:
+        _kill_group(proc)
+
+
+atexit.register(_kill_running)
 
 
 def command_env(pass_env=(), source=None) -> dict[str, str]:
@@ -199,6 +216,15 @@ class CommandProvider:
                 hint="check [embeddings] command in the user config",
             ) from None
 
+        with _RUNNING_LOCK:
+            _RUNNING.add(proc)
+        try:
+            return self._collect(proc, payload)
+        finally:
+            with _RUNNING_LOCK:
+                _RUNNING.discard(proc)
+
+    def _collect(self, proc, payload: bytes) -> bytes:
         out = _Output(self.max_stdout)
         threads = [
             threading.Thread(target=_write_stdin, args=(proc.stdin, payload), daemon=True),
