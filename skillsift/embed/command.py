@@ -194,7 +194,7 @@ class CommandProvider:
 
     def _run(self, payload: bytes) -> bytes:
         env = self._env()
-        kwargs = {}
+        kwargs: dict = {}
         if os.name == "posix":
             kwargs["start_new_session"] = True  # its own process group, killed as a whole
         else:  # pragma: no cover - exercised on Windows only

@@ -273,7 +273,8 @@ class OpenAIProvider:
         self.last_usage = None
         if not texts:
             return np.zeros((0, self.dims or 0), dtype=np.float32)
-        parts, usage = [], 0
+        parts: list = []
+        usage: int | None = 0
         for start in range(0, len(texts), self.max_batch):
             rows, used = self._call(texts[start : start + self.max_batch])
             parts.append(rows)

@@ -42,7 +42,7 @@ class LexicalList:
         self._all: list[Hit] | None = None
         self._top: list[Hit] = []
         self._top_k = 0
-        self._ranking = None
+        self._ranking: list[tuple[int, float]] | None = None
 
     def all(self) -> list[Hit]:
         if self._all is None:
@@ -66,9 +66,10 @@ class LexicalList:
 
     def ranking(self) -> list[tuple[int, float]]:
         """The complete ranking as ``(skill index, score)``, best first."""
-        if self._ranking is None:
-            self._ranking = self.hits.lexical.rank(self.query, self.subset)
-        return self._ranking
+        ranking = self._ranking
+        if ranking is None:
+            ranking = self._ranking = self.hits.lexical.rank(self.query, self.subset)
+        return ranking
 
     def positions_of(self, skill_indexes, *, after: int = 0) -> dict[int, tuple[int, float]]:
         """``{skill index: (1-based lexical rank, score)}`` for those ranked past position ``after``."""

@@ -87,7 +87,7 @@ class VectorSearch:
         rows = self._rows_array()
         if subset is None:
             if self._stale_all is None:
-                self._stale_all = frozenset(self.skills[i].name for i in np.flatnonzero(rows == STALE))
+                self._stale_all = frozenset(self.skills[i].name for i in np.flatnonzero(rows == STALE).tolist())
             return self._stale_all
         scope = np.asarray(list(subset), dtype=np.intp)
         return frozenset(self.skills[i].name for i in scope[rows[scope] == STALE])
