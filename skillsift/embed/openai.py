@@ -63,6 +63,7 @@ class _Deadline:
         import threading
 
         self.seconds = seconds
+        self._end = time.monotonic() + seconds
         self.expired = False
         self._sockets: list = []
         self._lock = threading.Lock()
@@ -76,6 +77,9 @@ class _Deadline:
     def __exit__(self, *exc):
         self._timer.cancel()
         return False
+
+    def remaining(self) -> float:
+        return max(0.001, self._end - time.monotonic())
 
     def watch(self, sock) -> None:
         with self._lock:
@@ -109,10 +113,15 @@ def _opener(deadline: _Deadline):
     class _Watched(http.client.HTTPConnection):
         def connect(self):
             super().connect()
-            deadline.watch(self.sock)  # before a TLS handshake: HTTPS connects through here
+            # HTTPS connects through here before its TLS handshake, which then runs with this
+            # timeout as one deadline (the standard library bounds a handshake as a whole)
+            self.sock.settimeout(deadline.remaining())
+            deadline.watch(self.sock)
 
     class _WatchedHTTPS(http.client.HTTPSConnection, _Watched):
-        pass
+        def connect(self):
+            super().connect()
+            deadline.watch(self.sock)  # the TLS socket: the plain one was handed over to it
 
     class _HTTP(urllib.request.HTTPHandler):
         def http_open(self, req):
