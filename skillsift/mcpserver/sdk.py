@@ -120,14 +120,19 @@ def _server_class(base, tool_error):
 
 
 def _make(server_class):
+    """The server, reporting skillsift's version in ``initialize``.
+
+    SDK 2.x takes ``version``; 1.x keeps it on its low-level server (and may accept and
+    ignore the keyword), so it is set there when still empty.
+    """
     try:
-        return server_class(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING", version=__version__)
-    except TypeError:  # SDK 1.x: the version is set on the low-level server
+        server = server_class(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING", version=__version__)
+    except TypeError:
         server = server_class(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
-        lowlevel = getattr(server, "_mcp_server", None)
-        if lowlevel is not None:
-            lowlevel.version = __version__
-        return server
+    lowlevel = getattr(server, "_mcp_server", None)
+    if lowlevel is not None and not getattr(lowlevel, "version", None):
+        lowlevel.version = __version__
+    return server
 
 
 Query = Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS, description="The request in plain words.")]
