@@ -25,7 +25,7 @@ from skillsift.index.manifest import ManifestItem
 from skillsift.index.store import new_index
 from skillsift.ranker.centring import CENTRE_SHRINK, centre
 from skillsift.ranker.result import Hit, SearchResult
-from skillsift.ranker.search import NO_INDEX, STALE, Ranker
+from skillsift.ranker.search import NO_INDEX, Ranker
 from skillsift.ranker.vector import (
     CentredScreen,
     PlainScreen,
@@ -35,6 +35,7 @@ from skillsift.ranker.vector import (
     exact_dots,
     max_row_norm,
 )
+from skillsift.ranker.vector_search import STALE
 from skillsift.skill import Skill
 
 VOCAB = ("deploy", "refund", "review", "schema", "invoice", "incident", "rollback", "audit", "cache", "token",

@@ -12,20 +12,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from ..config import Config
 from .degraded import NO_INDEX, Degraded
 from .lexical import LexicalIndex
 from .lexical_hits import LexicalHits, LexicalList
-from .query_embedding import QueryEmbedder
 from .result import Hit, SearchResult
-from .vector_search import MISSING, STALE, VectorSearch
+
+if TYPE_CHECKING:
+    from .query_embedding import QueryEmbedder
+    from .vector_search import VectorSearch
 
 MODES = ("lexical", "hybrid", "vector")
 # A ranker that answers one query (the CLI) indexes catalogs up to this size in pure Python.
 ONE_SHOT_PYTHON_MAX_DOCS = 10_000
 
-__all__ = ["MISSING", "MODES", "NO_INDEX", "STALE", "Ranker"]
+__all__ = ["MODES", "NO_INDEX", "Ranker"]
 
 
 class Ranker:
@@ -47,7 +50,8 @@ class Ranker:
         self.index = index if index is not None and len(index) > 0 else None
         self.index_problem = index_problem  # why no index is attached (for messages), "" if none
         timeout = self.config.search.query_timeout_ms if query_timeout_ms is None else query_timeout_ms
-        self.embedder = QueryEmbedder(provider, timeout)
+        self._provider, self._timeout_ms = provider, timeout
+        self._embedder: QueryEmbedder | None = None  # made on first use: lexical mode never imports it
         self._hits = LexicalHits(self.lexical, self.skills)
         self._vectors: VectorSearch | None = None
 
@@ -74,7 +78,16 @@ class Ranker:
     @property
     def provider(self):
         """The embedding provider, the EmbedError why none could be made, or None."""
-        return self.embedder.provider
+        return self._provider
+
+    @property
+    def embedder(self) -> QueryEmbedder:
+        """The query embedder (provider, time limit, query cache)."""
+        if self._embedder is None:
+            from .query_embedding import QueryEmbedder
+
+            self._embedder = QueryEmbedder(self._provider, self._timeout_ms)
+        return self._embedder
 
     @property
     def query_cache(self):
@@ -88,6 +101,8 @@ class Ranker:
     def vectors(self) -> VectorSearch | None:
         """The vector search over the attached index (None without one)."""
         if self._vectors is None and self.index is not None:
+            from .vector_search import VectorSearch
+
             s = self.config.search
             self._vectors = VectorSearch(self.skills, self.index, fields=s.fields, index_body=s.index_body,
                                          body_chars=s.body_chars)
@@ -177,8 +192,7 @@ class Ranker:
         """
         if self.index is None:
             return 0
-        provider = self.embedder.provider
-        step = getattr(provider, "max_batch", None) or self.config.search.batch_size or 64
+        step = getattr(self._provider, "max_batch", None) or self.config.search.batch_size or 64
         return self.embedder.warm(queries, self.index.dims, step)
 
 
