@@ -269,7 +269,7 @@ def max_norm(lex: np.ndarray) -> np.ndarray:
 
 
 def doc_matrix(ranker: Ranker) -> np.ndarray:
-    rows = ranker._prepare()
+    rows = ranker.vectors.rows()
     if min(rows) < 0:
         raise SystemExit("every skill needs a current vector for the harness")
     return np.asarray(ranker.index.matrix, dtype=np.float64)[rows]

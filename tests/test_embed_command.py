@@ -196,3 +196,13 @@ def test_missing_program_is_unavailable_not_a_rejection(tmp_path):
 def test_no_texts_no_run(tmp_path):
     p = CommandProvider([str(tmp_path / "no-such-program")], env=BASE_ENV)
     assert p.embed([]).shape[0] == 0
+
+
+def test_a_trickling_program_is_cut_off_at_the_timeout():
+    # one byte of output every 0.5 s: the timeout bounds the whole run, not each read
+    trickle = "import sys, time\nfor _ in range(200):\n    sys.stdout.write(' '); sys.stdout.flush(); time.sleep(0.5)\n"
+    p = CommandProvider([sys.executable, "-c", trickle], env=BASE_ENV, timeout=1.0)
+    start = time.monotonic()
+    with pytest.raises(EmbedTimeout, match=r"did not finish in 1s"):
+        p.embed(["a"])
+    assert time.monotonic() - start < 8

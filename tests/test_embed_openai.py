@@ -350,3 +350,147 @@ def test_retry_after_is_capped(server):
     sleeps = Sleeps()
     make(server, sleep=sleeps, retry_after_max=5).embed(["x"])
     assert sleeps == [5]
+
+
+class TricklingServer:
+    """A raw HTTP server on 127.0.0.1 that sends its answer one byte every ``pause`` seconds.
+
+    ``what`` is ``"head"`` (the status line and headers trickle) or ``"body"`` (the headers
+    arrive at once, then a 200-byte body trickles).  Sending all of it takes far longer
+    than the timeouts the tests set.
+    """
+
+    def __init__(self, what: str, pause: float = 0.5):
+        self.what, self.pause = what, pause
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(4)
+        self.base_url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/v1"
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.sock.close()
+
+    def _serve(self):
+        try:
+            conn, _ = self.sock.accept()
+        except OSError:
+            return
+        with conn:
+            conn.settimeout(5)
+            try:
+                conn.recv(65536)
+                body = b'{"data": [' + b" " * 200 + b"]}"
+                head = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+                if self.what == "body":
+                    conn.sendall(head.encode())
+                    trickle = body
+                else:
+                    trickle = head.encode() + body
+                for i in range(len(trickle)):
+                    if self.stop.wait(self.pause):
+                        return
+                    conn.sendall(trickle[i:i + 1])
+            except OSError:
+                return
+
+
+@pytest.mark.parametrize("what", ["head", "body"])
+def test_a_trickling_endpoint_is_cut_off_at_the_timeout(what):
+    # one byte every 0.5 s: no socket read ever waits 1 s, so only a bound on the whole
+    # request stops it (the answer would take over 40 s)
+    with TricklingServer(what) as srv:
+        p = OpenAIProvider(srv.base_url, "test-embed", API_KEY, timeout=1.0, sleep=Sleeps())
+        start = time.monotonic()
+        with pytest.raises(EmbedTimeout) as info:
+            p.embed(["x"])
+        elapsed = time.monotonic() - start
+    assert elapsed < 6.0, elapsed
+    assert info.value.reason == "timeout" and "did not answer within 1s" in str(info.value)
+
+
+class TricklingTLSServer(TricklingServer):
+    """The trickling server over TLS (a certificate from a test CA); ``what`` may also be
+    ``"handshake"``: the TLS handshake itself trickles and never completes."""
+
+    def __init__(self, what: str, ca, pause: float = 0.5):
+        super().__init__(what, pause)
+        import ssl
+
+        self.context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ca.issue_cert("127.0.0.1").configure_cert(self.context)
+        self.base_url = self.base_url.replace("http://", "https://")
+
+    def _serve(self):
+        try:
+            conn, _ = self.sock.accept()
+        except OSError:
+            return
+        with conn:
+            if self.what == "handshake":
+                for _ in range(100):
+                    if self.stop.wait(self.pause):
+                        return
+                    try:
+                        conn.send(b"\x16")
+                    except OSError:
+                        return
+                return
+            try:
+                tls = self.context.wrap_socket(conn, server_side=True)
+                tls.settimeout(5)
+                tls.recv(65536)
+                body = b'{"data": [' + b" " * 200 + b"]}"
+                head = f"HTTP/1.1 200 OK\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+                if self.what == "body":
+                    tls.sendall(head)
+                    trickle = body
+                else:
+                    trickle = head + body
+                for i in range(len(trickle)):
+                    if self.stop.wait(self.pause):
+                        return
+                    tls.sendall(trickle[i:i + 1])
+            except OSError:
+                return
+
+
+@pytest.mark.parametrize("what", ["handshake", "head", "body"])
+def test_a_trickling_https_endpoint_is_cut_off_at_the_timeout(what, tmp_path, monkeypatch):
+    import trustme
+
+    ca = trustme.CA()
+    ca.cert_pem.write_to_path(str(tmp_path / "ca.pem"))
+    monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "ca.pem"))  # the client trusts the test CA
+    with TricklingTLSServer(what, ca) as srv:
+        p = OpenAIProvider(srv.base_url, "test-embed", API_KEY, timeout=1.0, sleep=Sleeps())
+        start = time.monotonic()
+        with pytest.raises(EmbedTimeout, match="did not answer within 1s"):
+            p.embed(["x"])
+        elapsed = time.monotonic() - start
+    assert elapsed < 6.0, elapsed
+
+
+def test_an_https_endpoint_answers_through_the_watched_connection(tmp_path, monkeypatch):
+    import ssl
+
+    import trustme
+
+    ca = trustme.CA()
+    ca.cert_pem.write_to_path(str(tmp_path / "ca.pem"))
+    monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "ca.pem"))
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ca.issue_cert("127.0.0.1").configure_cert(context)
+    server = EmbeddingServer()
+    server.httpd.socket = context.wrap_socket(server.httpd.socket, server_side=True)
+    with server as srv:
+        p = OpenAIProvider(srv.base_url.replace("http://", "https://"), "test-embed", API_KEY, timeout=10)
+        vectors = p.embed(["a", "b"])
+    assert vectors.shape == (2, 8)
+    np.testing.assert_allclose(vectors[0], expected_unit("a", 8), rtol=1e-6)

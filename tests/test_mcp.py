@@ -367,7 +367,7 @@ def talk(root: Path, errlog: Path, script, **env):
         with anyio.fail_after(90), errlog.open("w", encoding="utf-8") as err:
             async with stdio_client(params, errlog=err) as (read, write):
                 async with ClientSession(read, write) as session:
-                    await session.initialize()
+                    session.initialized_with = await session.initialize()
                     return await script(session)
 
     return anyio.run(go)
@@ -478,3 +478,151 @@ def test_stdout_carries_only_protocol(cli_project):
     assert replies[3]["result"]["isError"] is True
     stderr = proc.stderr.read().decode()
     assert "no usable index" in stderr and "cannot start recording queries" in stderr
+
+
+# -- answers for every request (issue: surrogates, huge queries, bad arguments) -------------------
+
+
+class RawServer:
+    """`skillsift mcp` spoken to line by line, each reply awaited with a time limit."""
+
+    def __init__(self, root: Path, **env):
+        import queue
+        import threading
+
+        self.proc = subprocess.Popen([sys.executable, "-m", "skillsift", "mcp", "--root", str(root)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     env=server_env(**env))
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.request(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                       "clientInfo": {"name": "test", "version": "0"}})
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.put(line)
+
+    def send(self, message: dict) -> None:
+        self.proc.stdin.write((json.dumps(message) + "\n").encode())  # ASCII: a lone surrogate is sent escaped
+        self.proc.stdin.flush()
+
+    def request(self, rid: int, method: str, params: dict, timeout: float = 60) -> dict:
+        import queue
+
+        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        while True:
+            try:
+                doc = json.loads(self.lines.get(timeout=timeout))
+            except queue.Empty:
+                raise AssertionError(f"no answer to request {rid} ({method}) in {timeout} s") from None
+            if doc.get("id") == rid:
+                return doc
+
+    def close(self):
+        self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=30)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def _error_text(reply: dict) -> str:
+    if "error" in reply:
+        return reply["error"]["message"]
+    assert reply["result"]["isError"] is True, reply
+    return reply["result"]["content"][0]["text"]
+
+
+def test_every_request_gets_an_answer_even_a_lone_surrogate_or_a_huge_query(cli_project):
+    pytest.importorskip("mcp")
+    server = RawServer(cli_project)
+    try:
+        calls = [
+            ("find_skill", {"query": "\ud800"}),
+            ("find_skill", {"query": "deploy \udfff staging"}),
+            ("find_skill", {"query": "deploy", "role": "\ud800"}),
+            ("load_skill", {"name": "\ud800"}),
+            ("search_skills", {"query": "\ud800"}),
+            ("find_skill", {"query": "x" * 10_000_000}),
+            ("search_skills", {"query": "deploy " * 1000}),
+        ]
+        replies = [server.request(10 + i, "tools/call", {"name": name, "arguments": args})
+                   for i, (name, args) in enumerate(calls)]
+        unknown = server.request(99, "tools/call", {"name": "\ud800", "arguments": {}})
+        still = server.request(100, "tools/call", {"name": "find_skill", "arguments": {"query": "deploy"}})
+    finally:
+        server.close()
+    # a lone surrogate reads as U+FFFD (as undecodable bytes do): the call is answered
+    first = json.loads(replies[0]["result"]["content"][0]["text"])
+    assert first["query"] == "\ufffd" and first["results"] == []
+    second = json.loads(replies[1]["result"]["content"][0]["text"])
+    assert second["results"][0]["name"] == "deploy-staging"
+    assert 'unknown role "\ufffd"' in _error_text(replies[2])
+    assert "no skill named" in _error_text(replies[3])
+    assert json.loads(replies[4]["result"]["content"][0]["text"])["results"] == []
+    for reply in replies[5:]:
+        text = _error_text(reply)
+        assert "at most 4096 characters" in text and "xxxx" not in text and "deploy deploy" not in text
+    assert _error_text(unknown)
+    assert json.loads(still["result"]["content"][0]["text"])["results"][0]["name"] == "deploy-staging"
+
+
+def test_the_service_refuses_queries_it_cannot_answer(cli_project, service_for):
+    service = service_for(cli_project)
+    with pytest.raises(ToolRefused, match="not valid Unicode"):
+        service.find_skill("deploy \ud800")
+    with pytest.raises(ToolRefused, match="at most 4096"):
+        service.find_skill("x" * 4097)
+    with pytest.raises(ToolRefused, match="at most 4096"):
+        service.search_skills("x" * 4097)
+    assert service.find_skill("deploy " + "x" * 4089)["results"][0]["name"] == "deploy-staging"  # at the limit
+
+
+def test_initialize_reports_the_version_and_schemas_state_the_bounds(cli_project, tmp_path):
+    from skillsift import __version__
+
+    async def script(session):
+        return session.initialized_with, await session.list_tools()
+
+    init, tools = talk(cli_project, tmp_path / "err.txt", script)
+    info = getattr(init, "server_info", None) or init.serverInfo
+    assert info.name == "skillsift" and info.version == __version__
+    schemas = {t.name: getattr(t, "input_schema", None) or t.inputSchema for t in tools.tools}
+    find = schemas["find_skill"]["properties"]
+    assert (find["limit"]["minimum"], find["limit"]["maximum"], find["limit"]["default"]) == (1, 20, 5)
+    assert (find["query"]["minLength"], find["query"]["maxLength"]) == (1, 4096)
+    assert schemas["find_skill"]["required"] == ["query"]
+    listing = schemas["search_skills"]["properties"]
+    assert (listing["limit"]["minimum"], listing["limit"]["maximum"], listing["limit"]["default"]) == (1, 100, 10)
+    assert schemas["load_skill"]["required"] == ["name"]
+
+
+def test_bad_arguments_are_answered_with_a_plain_sentence(cli_project, tmp_path):
+    calls = [
+        ("find_skill", {}),
+        ("find_skill", {"query": "deploy", "limit": 0}),
+        ("find_skill", {"query": "deploy", "limit": "many"}),
+        ("find_skill", {"query": ["deploy"]}),
+        ("load_skill", {}),
+        ("search_skills", {"limit": 500}),
+    ]
+
+    async def script(session):
+        return [await session.call_tool(name, args) for name, args in calls]
+
+    results = talk(cli_project, tmp_path / "err.txt", script)
+    texts = [_text(r) for r in results]
+    assert all(_error(r) for r in results)
+    assert texts == [
+        "find_skill needs a query: the request in plain words, at most 4096 characters",
+        "limit must be an integer between 1 and 20",
+        "limit must be an integer between 1 and 20",
+        "find_skill needs a query: the request in plain words, at most 4096 characters",
+        "load_skill needs the name of a skill (see find_skill or search_skills)",
+        "limit must be an integer between 1 and 100",
+    ]
+    for text in texts:
+        assert "pydantic" not in text and "http" not in text and "validation error" not in text

@@ -25,7 +25,7 @@ from skillsift.index.manifest import ManifestItem
 from skillsift.index.store import new_index
 from skillsift.ranker.centring import CENTRE_SHRINK, centre
 from skillsift.ranker.result import Hit, SearchResult
-from skillsift.ranker.search import NO_INDEX, STALE, Ranker, _with_stale
+from skillsift.ranker.search import NO_INDEX, Ranker
 from skillsift.ranker.vector import (
     CentredScreen,
     PlainScreen,
@@ -35,6 +35,7 @@ from skillsift.ranker.vector import (
     exact_dots,
     max_row_norm,
 )
+from skillsift.ranker.vector_search import STALE
 from skillsift.skill import Skill
 
 VOCAB = ("deploy", "refund", "review", "schema", "invoice", "incident", "rollback", "audit", "cache", "token",
@@ -52,43 +53,70 @@ def _dots(matrix_rows: np.ndarray, q: np.ndarray, how: str) -> np.ndarray:
     return np.cumsum(a * q64, axis=1)[:, -1] if len(a) else np.zeros(0)
 
 
-class OracleRanker(Ranker):
-    """The previous implementation: every usable skill scored and sorted, complete lists fused."""
+class OracleRanker:
+    """The previous implementation: every usable skill scored and sorted, complete lists fused.
+
+    Built from public parts only: the index, the provider, the embedded-text digests and
+    the lexical ranking a lexical-mode :class:`Ranker` returns.
+    """
 
     dots = "sequential"
 
+    def __init__(self, catalog, config, *, index, provider):
+        self.config, self.index, self.provider = config, index, provider
+        self.skills = tuple(catalog.skills)
+        self.lexical = Ranker(catalog, config)  # lexical mode only: the complete lexical hit list
+        self._prepared: dict = {}
+        self.positions = {}
+        for i, skill in enumerate(self.skills):
+            self.positions.setdefault(skill.name, i)
+
+    def search(self, query, limit=5, mode=None, *, role=None, explain=False) -> SearchResult:
+        mode = mode or self.config.search.mode
+        self.lexical.config = self.config
+        lex = self.lexical.search(query, limit=None, mode="lexical", role=role, explain=explain)
+        subset = self.lexical.scope(role=role)
+        result = self._search_vectors(query, mode, subset, list(lex.hits), explain=explain)
+        if not result.hits and lex.stopword_only:
+            result = replace(result, stopword_only=True)
+        if limit is not None:
+            result = replace(result, hits=result.hits[:limit])
+        return result
+
+    def _rows(self):
+        s = self.config.search
+        key = (s.fields, s.index_body, s.body_chars)
+        if key in self._prepared:
+            return self._prepared[key]
+        prep = self._prepared[key] = []
+        for skill in self.skills:
+            row = self.index.row(skill.domain, skill.name)
+            digest = text_digest(embedded_text(skill, s.fields, s.index_body, s.body_chars))
+            prep.append(-2 if row < 0 else row if self.index.items[row].text_digest == digest else STALE)
+        return prep
+
     def _search_vectors(self, query, mode, subset, lexical, *, explain=False) -> SearchResult:
-        from skillsift.embed.base import EmbedError
         from skillsift.ranker.fusion import blend, rrf, sort_fused, vector_only, weighted
         from skillsift.ranker.pin import exact_pin
         from skillsift.ranker.rounding import SCORE_DIGITS, round_half_away
+        from skillsift.ranker.vector import cap_query, normalise_query
 
-        lexical = lexical.all()  # the complete lexical hit list, as the previous code received it
         s = self.config.search
-        prep = self._prepare() if self.index is not None else None
+        prep = self._rows()
         scope = range(len(self.skills)) if subset is None else subset
-        stale = {self.skills[i].name for i in scope if prep is not None and prep[i] == STALE}
-
-        def fallback(reason, top_sim=0.0):
-            hits = tuple(_with_stale(h, stale) for h in lexical)
-            return SearchResult(query=query, ranking="lexical", hits=hits, degraded=reason, top_sim=top_sim)
-
-        if self.index is None:
-            return fallback(NO_INDEX)
-        if self.provider is None or isinstance(self.provider, BaseException):
-            return fallback(getattr(self.provider, "reason", "provider_unavailable"))
+        stale = {self.skills[i].name for i in scope if prep[i] == STALE}
         usable = [i for i in scope if prep[i] >= 0]
         if not usable:
-            return fallback(NO_INDEX)
-        try:
-            qvec, embedded, tokens, ms = self._embed(query)
-        except EmbedError as exc:
-            return fallback(exc.reason)
+            hits = tuple(replace(h, stale_vector=True) if h.name in stale else h for h in lexical)
+            return SearchResult(query=query, ranking="lexical", hits=hits, degraded=NO_INDEX)
+        qvec = normalise_query(np.asarray(self.provider.embed([cap_query(query)]))[0])
+        embedded, tokens, ms = False, 0, 0.0  # the ranker compared with was warmed: a cached vector
         ids = [self.skills[i].name for i in usable]
         rows = [prep[i] for i in usable]
         plain = np.clip(_dots(self.index.matrix[rows], qvec, self.dots), -1.0, 1.0)
         if mode == "hybrid" and s.fusion == "blend":
-            sims = np.clip(_dots(self._centred()[rows], qvec, self.dots), -1.0, 1.0)
+            centred_matrix = centre(self.index.matrix, sorted({row for row in prep if row >= 0}))
+            sims = np.clip(_dots(centred_matrix[rows], qvec, self.dots), -1.0, 1.0)
             order = sorted(range(len(rows)), key=lambda k: (-sims[k], ids[k]))
             centred = [(k, float(sims[k])) for k in order]
             scored = [(k, float(plain[k])) for k in range(len(rows))]
@@ -141,7 +169,7 @@ class OracleRanker(Ranker):
         if mode == "vector" and not abstained:
             present = {h.name for h in hits}
             for h in lexical:
-                i = self.catalog_position(h.name)
+                i = self.positions[h.name]
                 if h.name not in present and prep[i] < 0:
                     hits.append(Hit(name=h.name, score=0.0, description=h.description, domain=h.domain,
                                     digest=h.digest, lexical_rank=h.lexical_rank, stale_vector=h.name in stale,
@@ -229,9 +257,8 @@ def rankers(world, oracle_cls=OracleRanker, roles=None, **search):
     skills, index, provider = world
     config = Config(search=replace(SearchConfig(mode="hybrid"), **search), roles=roles or {})
     new = Ranker(catalog_from_skills(skills), config, index=index, provider=provider, query_timeout_ms=0)
-    old = oracle_cls(catalog_from_skills(skills), config, index=index, provider=provider, query_timeout_ms=0)
-    for r in (new, old):
-        r.warm_queries(list(provider.table))
+    old = oracle_cls(catalog_from_skills(skills), config, index=index, provider=provider)
+    new.warm_queries(list(provider.table))
     return new, old
 
 

@@ -20,6 +20,7 @@ skills holding secrets from it, and only the user config may configure it.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import signal
@@ -29,6 +30,7 @@ import time
 
 from ..words import plural
 from .base import EmbedTimeout, InputRejected, ProviderBroken, ProviderUnavailable
+from .fingerprint import provider_fingerprint
 from .normalise import VectorError, unit_rows
 
 BASE_ENV = ("PATH", "HOME", "SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT", "TEMP", "TMP", "USERPROFILE")
@@ -37,6 +39,22 @@ MAX_STDOUT = 64 * 1024 * 1024
 STDERR_KEEP = 4096
 EXIT_GRACE = 0.5  # seconds to wait for stdout to close once the program has exited
 _CHUNK = 1 << 16
+
+
+# Programs running now: killed (with their process groups) when skillsift exits, so a call
+# abandoned at the query time limit does not leave its program behind (docs/embeddings.md).
+_RUNNING: set = set()
+_RUNNING_LOCK = threading.Lock()
+
+
+def _kill_running() -> None:
+    with _RUNNING_LOCK:
+        running = list(_RUNNING)
+    for proc in running:
+        _kill_group(proc)
+
+
+atexit.register(_kill_running)
 
 
 def command_env(pass_env=(), source=None) -> dict[str, str]:
@@ -145,7 +163,7 @@ class CommandProvider:
             )
         self.argv = argv
         self.name = argv[0]
-        self.fingerprint = f"command:{argv[0]}"  # arguments may hold secrets: never part of it
+        self.fingerprint = provider_fingerprint("command", argv=argv)  # never the arguments
         self.model = model
         self.dims = dims
         self.root = os.fspath(root)
@@ -177,7 +195,7 @@ class CommandProvider:
 
     def _run(self, payload: bytes) -> bytes:
         env = self._env()
-        kwargs = {}
+        kwargs: dict = {}
         if os.name == "posix":
             kwargs["start_new_session"] = True  # its own process group, killed as a whole
         else:  # pragma: no cover - exercised on Windows only
@@ -199,6 +217,15 @@ class CommandProvider:
                 hint="check [embeddings] command in the user config",
             ) from None
 
+        with _RUNNING_LOCK:
+            _RUNNING.add(proc)
+        try:
+            return self._collect(proc, payload)
+        finally:
+            with _RUNNING_LOCK:
+                _RUNNING.discard(proc)
+
+    def _collect(self, proc, payload: bytes) -> bytes:
         out = _Output(self.max_stdout)
         threads = [
             threading.Thread(target=_write_stdin, args=(proc.stdin, payload), daemon=True),

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from skillsift.embed.base import ProviderBroken, ProviderUnavailable
+from skillsift.embed.fingerprint import provider_fingerprint
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 MODEL_ALIASES = ("", MODEL_NAME, "sentence-transformers/all-MiniLM-L6-v2")
@@ -291,7 +292,7 @@ class LocalProvider:
         if max_batch < 1:
             raise ValueError("max_batch must be at least 1")
         self.model = MODEL_NAME
-        self.fingerprint = f"local@{MODEL_NAME}"
+        self.fingerprint = provider_fingerprint("local", model=MODEL_NAME)
         self.max_batch = max_batch
         self.threads = _thread_count(threads)
 

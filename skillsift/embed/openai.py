@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 
 from ..words import plural
 from .base import EmbedTimeout, InputRejected, ProviderBroken, ProviderUnavailable
+from .fingerprint import endpoint_host, provider_fingerprint
 from .normalise import VectorError, unit_rows
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -50,63 +51,145 @@ class HttpResponse:
     headers: dict = field(default_factory=dict)  # lower-cased names
 
 
-def endpoint_host(base_url: str) -> str:
-    """The host[:port] of ``base_url`` (no credentials), or ``default`` when unset."""
-    if not base_url:
-        return "default"
-    parts = urlsplit(base_url)
-    host = (parts.hostname or "").lower()
-    if not host:
-        return "default"
-    if ":" in host:  # IPv6 literal
-        host = f"[{host}]"
-    return f"{host}:{parts.port}" if parts.port else host
+class _Deadline:
+    """The end of one request: at ``seconds`` from now its sockets are shut down.
 
-
-def urllib_transport(request: HttpRequest) -> HttpResponse:
-    """Send ``request`` with ``urllib.request``; redirects are not followed.
-
-    The timeout bounds each socket operation and the whole body read.
+    Socket timeouts bound each read, not the request: a server sending a byte every
+    half second would hold a call for as long as it likes.  A timer shuts the request's
+    sockets down when the time is up, which ends any read blocked on them; the caller
+    then reports a timeout (``expired``).
     """
+
+    def __init__(self, seconds: float):
+        import threading
+
+        self.seconds = seconds
+        self._end = time.monotonic() + seconds
+        self.expired = False
+        self._sockets: list = []
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(max(0.0, seconds), self._expire)
+        self._timer.daemon = True
+
+    def __enter__(self):
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._timer.cancel()
+        return False
+
+    def remaining(self) -> float:
+        return max(0.001, self._end - time.monotonic())
+
+    def watch(self, sock) -> None:
+        with self._lock:
+            self._sockets.append(sock)
+            expired = self.expired
+        if expired:
+            _shut(sock)
+
+    def _expire(self) -> None:
+        with self._lock:
+            self.expired = True
+            sockets = list(self._sockets)
+        for sock in sockets:
+            _shut(sock)
+
+
+def _shut(sock) -> None:
+    import socket
+
+    try:  # the plain socket's shutdown, also under TLS: it only ends the blocked reads
+        socket.socket.shutdown(sock, socket.SHUT_RDWR)
+    except OSError:
+        pass
+
+
+def _opener(deadline: _Deadline):
+    """A urllib opener that follows no redirect and hands each new socket to ``deadline``."""
     import http.client
-    import urllib.error
     import urllib.request
+
+    class _Watched(http.client.HTTPConnection):
+        def connect(self):
+            super().connect()
+            # HTTPS connects through here before its TLS handshake, which then runs with this
+            # timeout as one deadline (the standard library bounds a handshake as a whole)
+            self.sock.settimeout(deadline.remaining())
+            deadline.watch(self.sock)
+
+    class _WatchedHTTPS(http.client.HTTPSConnection, _Watched):
+        def connect(self):
+            super().connect()
+            deadline.watch(self.sock)  # the TLS socket: the plain one was handed over to it
+
+    class _HTTP(urllib.request.HTTPHandler):
+        def http_open(self, req):
+            return self.do_open(_Watched, req)
+
+    class _HTTPS(urllib.request.HTTPSHandler):
+        def https_open(self, req):
+            return self.do_open(_WatchedHTTPS, req)
 
     class _NoRedirect(urllib.request.HTTPRedirectHandler):
         def redirect_request(self, req, fp, code, msg, headers, newurl):
             return None  # the body (and key) must not follow a redirect to another host
 
-    opener = urllib.request.build_opener(_NoRedirect)
+    return urllib.request.build_opener(_NoRedirect, _HTTP, _HTTPS)
+
+
+def urllib_transport(request: HttpRequest) -> HttpResponse:
+    """Send ``request`` with ``urllib.request``; redirects are not followed.
+
+    ``request.timeout`` bounds the whole request (connecting, sending, the status line,
+    the headers and the body), not each socket operation: see :class:`_Deadline`.
+    """
+    import http.client
+    import urllib.error
+    import urllib.request
+
     req = urllib.request.Request(
         request.url, data=request.body, headers=request.headers, method=request.method
     )
-    deadline = time.monotonic() + request.timeout
-    try:
+    with _Deadline(request.timeout) as deadline:
         try:
-            resp = opener.open(req, timeout=request.timeout)
-        except urllib.error.HTTPError as exc:
-            resp = exc
-        with resp:
-            status = getattr(resp, "status", None) or resp.code
-            headers = {k.lower(): v for k, v in resp.headers.items()} if resp.headers else {}
-            chunks, size = [], 0
-            while True:
-                chunk = resp.read(1 << 16)
-                if not chunk:
-                    break
-                size += len(chunk)
-                if size > MAX_RESPONSE_BYTES:
-                    raise ConnectionError(f"the response is larger than {MAX_RESPONSE_BYTES} bytes")
-                chunks.append(chunk)
-                if time.monotonic() > deadline:
-                    raise TimeoutError("the response did not finish in time")
-            return HttpResponse(status, b"".join(chunks), headers)
-    except urllib.error.URLError as exc:
-        if isinstance(exc.reason, TimeoutError):
-            raise TimeoutError("timed out") from None
-        raise ConnectionError(_reason_text(exc.reason)) from None
-    except http.client.HTTPException as exc:
-        raise ConnectionError(type(exc).__name__) from None
+            response = _exchange(_opener(deadline), req, request.timeout)
+        except urllib.error.URLError as exc:
+            if deadline.expired or isinstance(exc.reason, TimeoutError):
+                raise TimeoutError("timed out") from None
+            raise ConnectionError(_reason_text(exc.reason)) from None
+        except (http.client.HTTPException, OSError) as exc:
+            if deadline.expired or isinstance(exc, TimeoutError):
+                raise TimeoutError("timed out") from None
+            if isinstance(exc, http.client.HTTPException):
+                raise ConnectionError(type(exc).__name__) from None
+            raise
+        if deadline.expired:  # a read ended by the shutdown looks like the end of the body
+            raise TimeoutError("timed out")
+        return response
+
+
+def _exchange(opener, req, timeout: float) -> HttpResponse:
+    import urllib.error
+
+    try:
+        resp = opener.open(req, timeout=timeout)
+    except urllib.error.HTTPError as exc:
+        resp = exc
+    with resp:
+        status = getattr(resp, "status", None) or resp.code
+        headers = {k.lower(): v for k, v in resp.headers.items()} if resp.headers else {}
+        chunks, size = [], 0
+        while True:
+            chunk = resp.read(1 << 16)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > MAX_RESPONSE_BYTES:
+                raise ConnectionError(f"the response is larger than {MAX_RESPONSE_BYTES} bytes")
+            chunks.append(chunk)
+        return HttpResponse(status, b"".join(chunks), headers)
 
 
 def _reason_text(reason) -> str:
@@ -173,7 +256,7 @@ class OpenAIProvider:
                 hint="set [embeddings] base_url in the user config, e.g. https://api.openai.com/v1",
             )
         self.host = endpoint_host(base_url)
-        self.fingerprint = f"openai@{self.host}"
+        self.fingerprint = provider_fingerprint("openai", base_url=base_url)
         self.model = model
         self.dims = dims
         self.max_batch = max(1, int(batch_size))
@@ -200,7 +283,8 @@ class OpenAIProvider:
         self.last_usage = None
         if not texts:
             return np.zeros((0, self.dims or 0), dtype=np.float32)
-        parts, usage = [], 0
+        parts: list = []
+        usage: int | None = 0
         for start in range(0, len(texts), self.max_batch):
             rows, used = self._call(texts[start : start + self.max_batch])
             parts.append(rows)

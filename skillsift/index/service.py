@@ -61,23 +61,23 @@ class ConfiguredProvider:
         ``repository_command``: when no command is in effect, take the one the project
         config names (ignored for running without ``--allow-exec``, still its identity).
         """
+        from ..embed.fingerprint import endpoint_host, provider_fingerprint
+
         emb = config.embeddings
         name = (emb.provider or "local").strip().lower()
         if name == "openai":
-            from ..embed.openai import endpoint_host
-
-            host = endpoint_host(emb.base_url)
-            return cls(f"openai@{host}", emb.model, networked=True, external=True, host=host)
+            fingerprint = provider_fingerprint(name, base_url=emb.base_url)
+            return cls(fingerprint, emb.model, networked=True, external=True, host=endpoint_host(emb.base_url))
         if name == "command":
             argv = tuple(emb.command)
             if not argv and repository_command:
                 argv = config.repository_command
-            return cls(f"command:{argv[0] if argv else ''}", emb.model, external=True)
+            return cls(provider_fingerprint(name, argv=argv), emb.model, external=True)
         if name == "local":
             from ..embed.local import MODEL_NAME
 
-            return cls(f"local@{MODEL_NAME}", MODEL_NAME)
-        return cls(f"{name}@default", emb.model)
+            return cls(provider_fingerprint(name, model=MODEL_NAME), MODEL_NAME)
+        return cls(provider_fingerprint(name), emb.model)
 
 
 class IndexDirRefused(SkillsiftError):

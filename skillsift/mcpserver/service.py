@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 MAX_LIMIT = 20
+MAX_QUERY_CHARS = 4096  # a request in plain words; longer queries are refused (docs/mcp.md)
 RECHECK_INTERVAL = 1.0
 LIST_MAX_LIMIT = 100
 WARN_PREFIX = "skillsift mcp: "
@@ -68,6 +69,20 @@ def check_skill_name(name) -> str:
             or (len(name) > 1 and name[1] == ":")):
         raise ToolRefused(f'"{name}" is not a skill name: a name never holds a path separator, ".." or a drive')
     return name
+
+
+def check_query(query, tool: str, *, blank_ok: bool = False) -> str:
+    """``query`` when it is text a search can take; raises :class:`ToolRefused` (never echoing it)."""
+    if not isinstance(query, str) or (not blank_ok and not query.strip()):
+        raise ToolRefused(f"{tool} needs a query, for example \"deploy to staging\"")
+    if len(query) > MAX_QUERY_CHARS:
+        raise ToolRefused(f"the query is {len(query)} characters long; {tool} takes at most {MAX_QUERY_CHARS} "
+                          "(describe the task in a few sentences)")
+    try:
+        query.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ToolRefused("the query is not valid Unicode text (it holds a lone surrogate); send UTF-8 text") from None
+    return query
 
 
 def check_limit(limit, maximum: int) -> int:
@@ -141,7 +156,7 @@ class SkillService:
     def _build(self, config) -> None:
         from ..catalog import load_catalog
         from ..querylog import open_log
-        from ..ranker.search import Ranker
+        from ..ranker.search import NO_INDEX, Ranker
 
         catalog = load_catalog(self.root, config)
         for diag in catalog.diagnostics:
@@ -153,6 +168,10 @@ class SkillService:
             ranker = Ranker(catalog, config)
         if ranker.index_problem and config.search.mode != "lexical":
             self._warn_once(ranker.index_problem)
+        if config.search.mode != "lexical":  # load the model now, not on the first query
+            problem = ranker.prepare()
+            if problem is not None and problem.reason != NO_INDEX:
+                self._warn_once("vector search cannot be used: " + " ".join(problem.notes or (problem.reason,)))
         kwargs = {"clock": self.clock} if self.clock is not None else {}
         self.log = open_log(config, self.session_id, warn=lambda m: self.warn(WARN_PREFIX + m), **kwargs)
         self.config, self.catalog, self.ranker = config, catalog, ranker
@@ -166,8 +185,7 @@ class SkillService:
         """
         from ..render.search import degraded_line, result_to_json
 
-        if not isinstance(query, str) or not query.strip():
-            raise ToolRefused("find_skill needs a query, for example \"deploy to staging\"")
+        query = check_query(query, "find_skill")
         limit = check_limit(limit, MAX_LIMIT)
         with self._lock:
             self.refresh()
@@ -200,7 +218,7 @@ class SkillService:
         from ..render.search import result_to_json
 
         limit = check_limit(limit, LIST_MAX_LIMIT)
-        query = query if isinstance(query, str) else ""
+        query = check_query(query if isinstance(query, str) else "", "search_skills", blank_ok=True)
         with self._lock:
             self.refresh()
             if query.strip():

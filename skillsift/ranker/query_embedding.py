@@ -1,0 +1,182 @@
+"""A query's vector: the provider call under ``query_timeout_ms``, the cache, the batch warm-up.
+
+The time limit bounds embedding the query, not getting the provider ready: a provider
+with a ``load()`` (the local model) is loaded first, outside the limit (``docs/embeddings.md``).
+The call runs on one worker thread kept for the embedder's life: starting a thread per
+query cost about a millisecond, a fifth of the hybrid latency budget.  The thread is a
+daemon: a call that overruns the limit is abandoned with its thread (the next query gets a
+new one), and the process does not wait for it at exit, so a command that fell back to
+lexical ranking ends right after printing.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..embed.base import EmbedError, EmbedTimeout, ProviderUnavailable
+from .degraded import PROVIDER_UNAVAILABLE, Degraded
+from .vector import QueryCache, cap_query, normalise_query
+
+
+@dataclass(frozen=True)
+class QueryVector:
+    """A normalised query vector and the facts of the call that made it."""
+
+    vector: object  # numpy float32 (dims,)
+    embedded: bool  # False: it came from the cache
+    tokens: int  # estimated input tokens of the call (0 from the cache)
+    ms: float  # the embedding call's wall time (0 from the cache)
+
+
+class _Worker:
+    """One daemon thread running the calls handed to it, one at a time."""
+
+    def __init__(self):
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        thread = threading.Thread(target=self._loop, name="skillsift-query", daemon=True)
+        thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            fn, args, box, done = job
+            try:
+                box.append((True, fn(*args)))
+            except BaseException as exc:  # handed back to the caller, raised there
+                box.append((False, exc))
+            done.set()
+
+    def run(self, fn, args, timeout: float):
+        """``fn(*args)`` on the thread; raises TimeoutError when it has not returned in ``timeout`` s."""
+        box: list = []
+        done = threading.Event()
+        self._jobs.put((fn, args, box, done))
+        if not done.wait(timeout):
+            raise TimeoutError
+        ok, value = box[0]
+        if not ok:
+            raise value
+        return value
+
+    def retire(self) -> None:
+        """Let the thread end once its current call returns."""
+        self._jobs.put(None)
+
+
+class QueryEmbedder:
+    """Turns queries into normalised vectors with ``provider`` (a Provider, the EmbedError why none
+    could be made, or None), within ``timeout_ms`` per call (0 or None: no limit)."""
+
+    def __init__(self, provider, timeout_ms: int | None):
+        self.provider = provider
+        self.timeout_ms = timeout_ms or 0
+        self.cache = QueryCache()
+        self._problem: EmbedError | None = None  # why loading failed
+        self._loaded = False
+        self._worker: _Worker | None = None
+        self._lock = threading.Lock()
+
+    def unavailable(self) -> Degraded | None:
+        """Why no query can be embedded (the degraded search), or None when the provider can be called."""
+        if self.provider is None:
+            return Degraded(PROVIDER_UNAVAILABLE)
+        if isinstance(self.provider, BaseException):
+            return Degraded.of(self.provider)
+        return None
+
+    def load(self) -> Degraded | None:
+        """Get the provider ready (the local model loads here), outside any time limit; once.
+
+        Returns why it cannot run (also on later calls), or None.
+        """
+        problem = self.unavailable()
+        if problem is not None:
+            return problem
+        with self._lock:
+            if not self._loaded:
+                self._loaded = True
+                load = getattr(self.provider, "load", None)
+                if callable(load):
+                    try:
+                        load()
+                    except EmbedError as exc:
+                        self._problem = exc
+        return Degraded.of(self._problem) if self._problem is not None else None
+
+    def embed(self, query: str, dims: int) -> QueryVector:
+        """The normalised vector of ``query`` (capped), ``dims`` wide; raises EmbedError."""
+        import numpy as np
+
+        key = cap_query(query)
+        cached = self.cache.get(key)
+        if cached is not None:
+            return QueryVector(cached, False, 0, 0.0)
+        if self._problem is not None:
+            raise self._problem
+        start = time.perf_counter()
+        vecs = np.asarray(self._call(key))
+        ms = (time.perf_counter() - start) * 1000.0
+        if vecs.ndim != 2 or vecs.shape[0] != 1:
+            raise ProviderUnavailable("the provider returned the wrong number of vectors for the query")
+        vec = vecs[0]
+        if not np.all(np.isfinite(vec)):
+            raise ProviderUnavailable("the query vector holds NaN or infinite values")
+        if vec.shape[0] != dims:
+            raise ProviderUnavailable(f"the query vector has {vec.shape[0]} dimensions, the index {dims}")
+        vec = normalise_query(vec)
+        self.cache.put(key, vec)
+        return QueryVector(vec, True, (len(key.encode("utf-8")) + 2) // 3, ms)
+
+    def _call(self, text: str):
+        if not self.timeout_ms:
+            return self.provider.embed([text])
+        with self._lock:
+            if self._worker is None:
+                self._worker = _Worker()
+            worker = self._worker
+        try:
+            return worker.run(self.provider.embed, ([text],), self.timeout_ms / 1000.0)
+        except TimeoutError:
+            with self._lock:
+                if self._worker is worker:
+                    self._worker = None
+            worker.retire()
+            raise EmbedTimeout(
+                f"the query embedding did not finish within query_timeout_ms ({self.timeout_ms} ms)",
+                hint="raise [search] query_timeout_ms in skillsift.toml or the user config "
+                     "(loading the model does not count against it)",
+            ) from None
+
+    def warm(self, queries: Iterable[str], dims: int, batch: int) -> int:
+        """Embed the uncached ``queries`` in batches of ``batch`` and cache them; how many were embedded.
+
+        Evaluation calls this once so that N cases cost N/batch provider calls.  Any
+        provider error is left for the per-query search to report as a degraded reason.
+        """
+        import numpy as np
+
+        if self.unavailable() is not None or self.load() is not None:
+            return 0
+        todo = list(dict.fromkeys(k for k in map(cap_query, queries) if self.cache.get(k) is None))
+        # Hold every warmed query: the per-mode passes that follow must not re-embed them.
+        self.cache.size = max(self.cache.size, len(self.cache) + len(todo))
+        done = 0
+        for start in range(0, len(todo), batch):
+            chunk = todo[start:start + batch]
+            try:
+                vecs = np.asarray(self.provider.embed(chunk))
+            except EmbedError:
+                return done
+            if vecs.ndim != 2 or vecs.shape[0] != len(chunk) or vecs.shape[1] != dims:
+                return done
+            for key, vec in zip(chunk, vecs, strict=True):
+                if np.all(np.isfinite(vec)):
+                    self.cache.put(key, normalise_query(vec))
+                    done += 1
+        return done

@@ -1,0 +1,297 @@
+"""Vector and hybrid ranking over an attached index, for one catalog.
+
+:class:`VectorSearch` knows the skills, the index and what it derived from them once
+(each skill's usable row, the screens of :mod:`skillsift.ranker.vector`, the centred
+matrix of the blend fusion); :meth:`VectorSearch.rank` turns a normalised query vector and
+the lexical list into a :class:`~skillsift.ranker.result.SearchResult`.  It does not embed,
+time or degrade: the :class:`~skillsift.ranker.search.Ranker` facade does that and calls it
+with a vector.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from .result import Hit, SearchResult
+
+STALE = -1  # the skill's text changed since its vector was made
+MISSING = -2  # the index holds no vector for the skill
+
+
+class VectorSearch:
+    """Vector ranking of ``skills`` over ``index``; ``fields``, ``index_body`` and ``body_chars``
+    say what text the index embedded (a skill whose text differs has a stale vector)."""
+
+    def __init__(self, skills: Sequence, index, *, fields, index_body: bool, body_chars: int):
+        self.skills = skills
+        self.index = index
+        self._text = (fields, index_body, body_chars)
+        self._prepared: list[int] | None = None
+        self._rows = None  # numpy view of rows(): each skill's row, STALE or MISSING
+        self._usable_all = None  # skill indexes with a usable vector (no scope filter)
+        self._usable_where = None  # skill index -> position in _usable_all, -1 without a vector
+        self._stale_all: frozenset | None = None  # names of the stale skills (no scope filter)
+        self._by_skill: dict | None = None  # name -> skill
+        self._positions: dict[str, int] | None = None  # name -> catalog position
+        self._screen = None  # PlainScreen of the index matrix
+        self._centred_matrix = None  # blend: the index matrix centred on the catalog mean
+        self._centred_screen = None  # blend: CentredScreen over it
+        self._name_order = None  # each skill's position in name order (ties)
+
+    @property
+    def dims(self) -> int:
+        return self.index.dims
+
+    # -- what the index holds for the catalog ----------------------------------------------
+    def rows(self) -> list[int]:
+        """Per skill (catalog order): its usable matrix row, or STALE / MISSING (once)."""
+        if self._prepared is None:
+            from ..embedtext import embedded_text, text_digest
+
+            fields, index_body, body_chars = self._text
+            prepared = []
+            for skill in self.skills:
+                row = self.index.row(skill.domain, skill.name)
+                if row < 0:
+                    prepared.append(MISSING)
+                    continue
+                digest = text_digest(embedded_text(skill, fields, index_body, body_chars))
+                prepared.append(row if self.index.items[row].text_digest == digest else STALE)
+            self._prepared = prepared
+        return self._prepared
+
+    def info(self) -> dict:
+        """Model, dims, dtype, rows and stale/missing counts of the index."""
+        prep = self.rows()
+        info = dict(self.index.info())
+        info["stale_items"] = sum(1 for p in prep if p == STALE)
+        info["missing_items"] = sum(1 for p in prep if p == MISSING)
+        return info
+
+    def usable(self, subset):
+        """Skill indexes in scope with a usable vector (numpy, scope order)."""
+        import numpy as np
+
+        rows = self._rows_array()
+        if subset is None:
+            if self._usable_all is None:
+                self._usable_all = np.flatnonzero(rows >= 0)
+            return self._usable_all
+        scope = np.asarray(list(subset), dtype=np.intp)
+        return scope[rows[scope] >= 0]
+
+    def stale_names(self, subset) -> frozenset:
+        import numpy as np
+
+        rows = self._rows_array()
+        if subset is None:
+            if self._stale_all is None:
+                self._stale_all = frozenset(self.skills[i].name for i in np.flatnonzero(rows == STALE).tolist())
+            return self._stale_all
+        scope = np.asarray(list(subset), dtype=np.intp)
+        return frozenset(self.skills[i].name for i in scope[rows[scope] == STALE])
+
+    def position(self, name: str) -> int:
+        """The catalog position of the (first) skill called ``name``."""
+        if self._positions is None:
+            positions: dict[str, int] = {}
+            for i, skill in enumerate(self.skills):
+                positions.setdefault(skill.name, i)
+            self._positions = positions
+        return self._positions[name]
+
+    # -- ranking ---------------------------------------------------------------------------
+    def rank(self, query: str, qvec, mode: str, subset, usable, lexical, settings, *, stale: frozenset,
+             explain: bool = False, embedded: bool = False, tokens: int = 0, ms: float = 0.0) -> SearchResult:
+        """Rank ``query`` (normalised vector ``qvec``) in ``mode`` over the ``usable`` skills of ``subset``.
+
+        ``lexical`` is the query's :class:`~skillsift.ranker.lexical_hits.LexicalList`,
+        ``settings`` the ``[search]`` settings (fusion, weights, candidates, threshold).
+        """
+        import numpy as np
+
+        from .fusion import rrf, sort_fused, vector_only, weighted
+        from .pin import exact_pin
+        from .rounding import SCORE_DIGITS, round_half_away
+
+        s = settings
+        # Exact similarities, screened: see skillsift.ranker.vector.
+        rows = self._rows_array()[usable]
+        ties = self._name_ranks()[usable]
+        screen = self._plain()
+        products = screen.products(rows, qvec)
+        plain = screen.scores(rows, qvec, ties, products)
+        n_scope = len(subset) if subset is not None else len(self.skills)
+        covered = len(usable) == n_scope
+        min_sim = s.vector_min_sim
+        keep, dropped = None, 0
+        if min_sim > 0:
+            keep = plain.at_least(min_sim)
+            dropped = len(usable) - int(np.count_nonzero(keep))
+        cand = s.candidates
+        pinned = None
+        top = None if mode == "hybrid" and s.fusion == "blend" else plain.top(cand, keep)
+        # the best similarity before the threshold: the first kept item when one is kept
+        best = plain.exact(top[:1])[0] if top is not None and len(top) else plain.highest()[1]
+        top_sim = round_half_away(float(best), SCORE_DIGITS)
+        if top is None:
+            fused = self._blend(plain, products, usable, subset, rows, ties, qvec, keep, lexical, s)
+            ranking = "hybrid"
+            pinned = exact_pin(query, [f.id for f in fused])
+        else:
+            vector_ranked = list(zip(self._names(usable[top]), plain.exact(top).tolist(), strict=True))
+            if mode == "vector" or (s.fusion == "auto" and covered):
+                fused = vector_only(vector_ranked, candidates=cand)
+                ranking = "vector"
+                if mode == "hybrid":
+                    pinned = exact_pin(query, [f.id for f in fused])
+            elif s.fusion == "weighted":
+                lexical_ranked = [(h.name, h.score) for h in lexical.top(cand)]  # what the cut keeps
+                fused = weighted(lexical_ranked, vector_ranked, s.weight_lexical, s.weight_vector, candidates=cand)
+                ranking = "hybrid"
+                pinned = exact_pin(query, [f.id for f in fused])
+            else:
+                lexical_ranked = [(h.name, h.score) for h in lexical.top(cand)]
+                fused = rrf(lexical_ranked, vector_ranked, s.rrf_k, s.weight_lexical, s.weight_vector,
+                            candidates=cand)
+                ranking = "hybrid"
+                pinned = exact_pin(query, [f.id for f in fused])
+        fused = sort_fused(fused, pinned)
+        if self._by_skill is None:
+            self._by_skill = {skill.name: skill for skill in self.skills}
+        by_skill = self._by_skill
+        by_name = {h.name: h for h in lexical.all()} if explain else {}
+        hits = []
+        for f in fused:
+            skill = by_skill[f.id]
+            lex = by_name.get(f.id)
+            hits.append(Hit(name=f.id, score=f.score, description=skill.description, domain=skill.domain,
+                            digest=skill.digest, lexical_rank=f.lexical_rank, vector_rank=f.vector_rank,
+                            vector_sim=f.vector_sim, stale_vector=f.id in stale,
+                            explanation=lex.explanation if (explain and lex is not None) else None))
+        abstained = min_sim > 0 and dropped > 0 and not hits
+        if mode == "vector" and not abstained and not covered:  # covered: no skill in scope lacks a vector
+            prep = self.rows()
+            present = {h.name for h in hits}
+            for h in lexical.all():
+                i = self.position(h.name)
+                if h.name not in present and prep[i] < 0:
+                    hits.append(Hit(name=h.name, score=0.0, description=h.description, domain=h.domain,
+                                    digest=h.digest, lexical_rank=h.lexical_rank, stale_vector=h.name in stale,
+                                    explanation=h.explanation))
+        return SearchResult(query=query, ranking=ranking, hits=tuple(hits), abstained=abstained, top_sim=top_sim,
+                            embedded=embedded, embed_tokens=tokens, embed_ms=ms)
+
+    def _blend(self, plain, products, usable, subset, rows, ties, qvec, keep, lexical, s):
+        """The blend fusion over centred similarities, from the exact values it needs.
+
+        :func:`~skillsift.ranker.fusion.blend` reads complete ranked lists; it gets the
+        first ``candidates`` of each list, then the items of the other list's candidates
+        further down (with their scores), and the least similar vector item (its
+        similarity is the floor of items without one).  The ranks it reports for the
+        items past the cut are then set to their positions in the complete lists.
+        """
+        import numpy as np
+
+        from .fusion import blend
+
+        cand = s.candidates
+        centred = self._centred_plain().scores(rows, products, qvec, ties)
+        top = centred.top(cand, keep)
+        lexical.ranking()  # one lexical scoring: the candidates and the ranks past the cut come from it
+        lex_top = lexical.top(cand)
+        survivors = len(usable) if keep is None else int(np.count_nonzero(keep))
+        chosen = top.tolist()
+        extras: list[int] = []  # lexical candidates past the vector cut
+        if survivors > len(chosen):  # the complete vector list goes on past the cut
+            where = self._positions_in(usable, subset)
+            seen = set(chosen)
+            for h in lex_top:
+                p = int(where[self.position(h.name)])
+                if p >= 0 and (keep is None or keep[p]) and p not in seen:
+                    extras.append(p)
+                    seen.add(p)
+            floor = centred.lowest(keep)[0]
+            chosen += extras + ([floor] if floor not in seen else [])
+        positions = np.asarray(chosen, dtype=np.intp)
+        names = self._names(usable[positions])
+        vector = list(zip(names, centred.exact(positions).tolist(), strict=True))
+        cosines = dict(zip(names, plain.exact(positions).tolist(), strict=True))
+        lexical_ranked = [(h.name, h.score) for h in lex_top]
+        lex_ranks = {}
+        if len(lex_top) == cand:  # the lexical list may go on past the cut: the vector candidates there
+            lex_ranks = lexical.positions_of(usable[top].tolist(), after=cand)
+            lexical_ranked += [(self.skills[i].name, score) for i, (_rank, score) in lex_ranks.items()]
+        fused = blend(lexical_ranked, vector, s.weight_lexical, s.weight_vector, candidates=cand, cosines=cosines)
+        vec_ranks = {}
+        if extras:
+            vec_ranks = dict(zip(self._names(usable[extras]), centred.ranks(extras, keep).tolist(), strict=True))
+        lex_ranks = {self.skills[i].name: rank for i, (rank, _score) in lex_ranks.items()}
+        if vec_ranks or lex_ranks:
+            fused = [replace(f, vector_rank=vec_ranks.get(f.id, f.vector_rank),
+                             lexical_rank=lex_ranks.get(f.id, f.lexical_rank))
+                     if f.id in vec_ranks or f.id in lex_ranks else f for f in fused]
+        return fused
+
+    # -- derived once ----------------------------------------------------------------------
+    def _rows_array(self):
+        if self._rows is None:
+            import numpy as np
+
+            self._rows = np.asarray(self.rows(), dtype=np.intp)
+        return self._rows
+
+    def _positions_in(self, usable, subset):
+        """Skill index -> position in ``usable`` (-1 when absent), as an array."""
+        import numpy as np
+
+        if subset is None and self._usable_where is not None:
+            return self._usable_where
+        where = np.full(len(self.skills), -1, dtype=np.intp)
+        where[usable] = np.arange(len(usable))
+        if subset is None:
+            self._usable_where = where
+        return where
+
+    def _name_ranks(self):
+        """Each skill's position in name order: the tie-break of every vector ranking."""
+        if self._name_order is None:
+            import numpy as np
+
+            order = sorted(range(len(self.skills)), key=lambda i: self.skills[i].name)
+            ranks = np.empty(len(order), dtype=np.int64)
+            ranks[np.asarray(order, dtype=np.int64)] = np.arange(len(order))
+            self._name_order = ranks
+        return self._name_order
+
+    def _centred(self):
+        """The index matrix centred on the catalog's mean document vector."""
+        if self._centred_matrix is None:
+            from .centring import centre
+
+            rows = sorted({row for row in self.rows() if row >= 0})
+            self._centred_matrix = centre(self.index.matrix, rows)
+        return self._centred_matrix
+
+    def _plain(self):
+        if self._screen is None:
+            from .vector import PlainScreen
+
+            self._screen = PlainScreen(self.index.matrix)
+        return self._screen
+
+    def _centred_plain(self):
+        """The CentredScreen of the blend fusion."""
+        if self._centred_screen is None:
+            from .centring import CENTRE_SHRINK
+            from .vector import CentredScreen
+
+            rows = sorted({row for row in self.rows() if row >= 0})
+            self._centred_screen = CentredScreen(self.index.matrix, self._centred(), rows, CENTRE_SHRINK,
+                                                 self._plain().row_norm)
+        return self._centred_screen
+
+    def _names(self, skill_indexes) -> list[str]:
+        skills = self.skills
+        return [skills[i].name for i in skill_indexes.tolist()]
