@@ -77,6 +77,24 @@ def report(diagnostics, fmt: str, *, root: str = "", out=None) -> None:
     (out or sys.stdout).write(render(diagnostics, fmt, root=root))
 
 
+def apply_settings(ws, diagnostics) -> list:
+    """The diagnostics less the codes ``[validate] ignore`` or ``[validate.severity]`` turn off,
+    each at its configured severity."""
+    from dataclasses import replace
+
+    from ..validators import expand_codes
+
+    ignored, _unknown = expand_codes(ws.settings.ignore)
+    severity = ws.settings.severity
+    out = []
+    for diag in diagnostics:
+        level = severity.get(diag.code)
+        if diag.code in ignored or level == "off":
+            continue
+        out.append(replace(diag, severity=level) if level and level != diag.severity else diag)
+    return out
+
+
 def exit_code(diagnostics) -> int:
     """2 for an unusable config (AR9D0), 1 for any error or warning a hook checks, else 0."""
     if any(d.code == "AR9D0" for d in diagnostics):

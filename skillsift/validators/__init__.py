@@ -81,6 +81,22 @@ CHECKS: tuple[Check, ...] = (
     Check("SK010", "secrets-baseline-invalid", ERROR, "repo", "secrets", ("secrets-baseline", "config"),
           "the [validate] secrets_baseline file (default .skillsift/secrets-baseline.json)",
           "the file of accepted secret findings is valid JSON of the expected shape"),
+    Check("SK101", "spec-name-format", WARNING, "file", "spec", ("skill",), "SKILL.md",
+          "name is at most 64 characters, lowercase letters, digits and single inner hyphens (specification)"),
+    Check("SK102", "spec-name-folder", WARNING, "file", "spec", ("skill",), "SKILL.md",
+          "name equals its folder's name (specification)"),
+    Check("SK103", "spec-description-length", WARNING, "file", "spec", ("skill",), "SKILL.md",
+          "description is at most 1,024 characters (specification)"),
+    Check("SK104", "spec-compatibility", WARNING, "file", "spec", ("skill",), "SKILL.md",
+          "compatibility, when set, is a string of at most 500 characters (specification)"),
+    Check("SK105", "spec-unknown-field", NOTE, "file", "spec", ("skill", "config"), "SKILL.md",
+          "every field is in the specification or read by skillsift or a targeted agent"),
+    Check("SK106", "spec-metadata", WARNING, "file", "spec", ("skill",), "SKILL.md",
+          "metadata, when set, maps string keys to string values (specification)"),
+    Check("SK107", "spec-too-many-lines", NOTE, "file", "spec", ("skill",), "SKILL.md",
+          "SKILL.md stays under the recommended 500 lines (specification)"),
+    Check("SK108", "spec-missing-file", WARNING, "file", "spec", ("skill",), "SKILL.md",
+          "every relative link of SKILL.md points to a file that exists"),
 )
 
 BY_CODE: dict[str, Check] = {check.code: check for check in CHECKS}
