@@ -8,7 +8,7 @@ Builds a repository from the shared corpus (about 2,000 distinct skills: most un
 * discover: ``skillsift.catalog.discover`` alone;
 * load: ``skillsift.catalog.load_catalog`` (discover + read + parse).
 
-Prints each median of N runs and the ratios discover/floor and load/floor.
+Prints the best of N calls of each and the ratios discover/floor and load/floor.
 ``python bench/bench_discovery.py [--corpus ../shared/corpora] [--runs 5]``
 """
 
@@ -16,37 +16,42 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 FLOOR = """
-import os, time
-t = time.perf_counter()
-n = 0
-for d, dirs, files in os.walk(ROOT):
-    dirs[:] = [x for x in dirs if x not in ('.git', 'node_modules')]
-    if 'SKILL.md' in files:
-        with open(os.path.join(d, 'SKILL.md'), 'rb') as fh:
-            fh.read()
-        n += 1
-print(time.perf_counter() - t, n)
+import os
+def run():
+    n = 0
+    for d, dirs, files in os.walk(ROOT):
+        dirs[:] = [x for x in dirs if x not in ('.git', 'node_modules')]
+        if 'SKILL.md' in files:
+            with open(os.path.join(d, 'SKILL.md'), 'rb') as fh:
+                fh.read()
+            n += 1
+    return n
 """
 DISCOVER = """
-import time
 from skillsift.catalog import discover
-t = time.perf_counter()
-n = len(discover(ROOT))
-print(time.perf_counter() - t, n)
+def run():
+    return len(discover(ROOT))
 """
 LOAD = """
-import time
 from skillsift.catalog import load_catalog
-t = time.perf_counter()
-n = len(load_catalog(ROOT))
-print(time.perf_counter() - t, n)
+def run():
+    return len(load_catalog(ROOT))
+"""
+LOOP = """
+import time
+best = None
+for _ in range(RUNS):
+    t = time.perf_counter()
+    n = run()
+    t = time.perf_counter() - t
+    best = t if best is None else min(best, t)
+print(best, n)
 """
 
 
@@ -75,14 +80,10 @@ def build(corpus: Path, root: Path) -> int:
 
 
 def timed(code: str, root: Path, runs: int) -> tuple[float, int]:
-    times = []
-    count = 0
-    for _ in range(runs):
-        out = subprocess.run([sys.executable, "-c", f"ROOT = {str(root)!r}\n" + code], capture_output=True,
-                             text=True, check=True).stdout.split()
-        times.append(float(out[0]))
-        count = int(out[1])
-    return statistics.median(times), count
+    """Best of ``runs`` calls in one fresh process (nothing is cached between calls)."""
+    out = subprocess.run([sys.executable, "-c", f"ROOT = {str(root)!r}\nRUNS = {runs}\n" + code + LOOP],
+                         capture_output=True, text=True, check=True).stdout.split()
+    return float(out[0]), int(out[1])
 
 
 def main() -> int:

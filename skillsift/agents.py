@@ -134,3 +134,33 @@ def known_fields(agents=NAMES) -> frozenset[str]:
         if name in BY_NAME:
             out |= BY_NAME[name].reads
     return frozenset(out)
+
+
+def layout_of(path: str) -> tuple[str, bool]:
+    """(the profile folder a SKILL.md ``path`` was found under, whether it is nested in a subfolder).
+
+    ``path`` is relative to the repository root with ``/``.  "" when it is in no agent's folder
+    (a configured path, ``.ai-rulez``).
+    """
+    parts = path.split("/")
+    for i in range(len(parts) - 1):
+        pair = f"{parts[i]}/{parts[i + 1]}"
+        if parts[i].startswith(".") and pair in _DOT_ROOTS:
+            return pair, i > 0
+    if len(parts) >= 3 and parts[0] == "plugins":
+        if parts[2] == "skills":
+            return "plugins/*/skills", False
+        if len(parts) == 3 and parts[2] == "SKILL.md":
+            return "plugins/*/SKILL.md", False
+    if parts[0] == "skills":
+        return "skills", False
+    return "", False
+
+
+def serves(agent: AgentProfile, path: str) -> bool:
+    """True when ``agent`` loads a skill found at ``path`` (its folders; nested ones if it reads those)."""
+    layout, nested = layout_of(path)
+    return bool(layout) and layout in agent.folders and (agent.nested or not nested)
+
+
+_DOT_ROOTS = frozenset(f for p in PROFILES for f in p.folders if f.startswith("."))

@@ -95,8 +95,30 @@ def apply_settings(ws, diagnostics) -> list:
     return out
 
 
+def nothing_to_check(ws, files) -> list:
+    """Errors for a hook that would otherwise pass on nothing: a staged SKILL.md that no
+    folder skillsift reads holds (SK012), or a repository where no skill is found (SK013)."""
+    from dataclasses import replace
+
+    from ..diagnostics import ERROR, Diagnostic
+    from ..validators.served import NOT_SERVED, nothing_found
+
+    served = set(ws.skill_paths)
+    out = []
+    for rel in files:
+        if rel.endswith("SKILL.md") and rel not in served and os.path.isfile(ws.abspath(rel)):
+            out.append(Diagnostic(
+                file=rel, code=NOT_SERVED, severity=ERROR,
+                message=f"{rel} is outside every folder skillsift and the agents read, so it was not checked",
+                hint="move the skill folder under .agents/skills, .claude/skills or skills (README, \"Where skills "
+                     "are found\"), or list it in [catalog] skills"))
+    patterns = tuple(ws.config.skills) if ws.config is not None else ()
+    out += [replace(d, severity=ERROR) for d in nothing_found(ws.discovery, patterns)]
+    return out
+
+
 def exit_code(diagnostics) -> int:
     """2 for an unusable config (AR9D0), 1 for any error or warning a hook checks, else 0."""
     if any(d.code == "AR9D0" for d in diagnostics):
         return 2
-    return 1 if any(d.severity == "error" for d in diagnostics) else 0
+    return 1 if any(d.severity == "error" or d.code == "SK013" for d in diagnostics) else 0

@@ -7,7 +7,7 @@ name another skill of the repository already uses; no numpy, no jsonschema.
 
 from __future__ import annotations
 
-from ._common import apply_settings, exit_code, parse_args, relative, report, workspace
+from ._common import apply_settings, exit_code, nothing_to_check, parse_args, relative, report, workspace
 
 
 def main(argv) -> int:
@@ -32,6 +32,6 @@ def main(argv) -> int:
 
     if any(f.endswith("SKILL.md") for f in files):
         diagnostics += [d for d in duplicate_names(ws.all_skills, line_of) if d.file in wanted]
-    diagnostics = apply_settings(ws, diagnostics)
+    diagnostics = apply_settings(ws, diagnostics) + nothing_to_check(ws, files)
     report(sort_diagnostics(diagnostics), args.fmt, root=ws.root)
     return exit_code(diagnostics)
