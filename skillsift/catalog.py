@@ -271,9 +271,9 @@ def _where(skill: Skill) -> str:
     return skill.path or skill.dir_id or skill.name
 
 
-def load_catalog(root=".", config=None) -> Catalog:
-    """Discover and read every skill under ``root`` (``config.skills`` paths when set,
-    else the default layouts).  Problems are diagnostics on the catalog, never raised."""
+def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic]]:
+    """Every skill discovered under ``root`` in path order, repeated names included, and the
+    problems met (SK003 empty configured paths, SK001 unreadable files)."""
     patterns = tuple(getattr(config, "skills", ()) or ())
     found, empty = _discover(root, patterns)
     diagnostics: list[Diagnostic] = [
@@ -291,6 +291,29 @@ def load_catalog(root=".", config=None) -> Catalog:
         diagnostics.extend(problems)
         if skill is not None:
             skills.append(skill)
+    return skills, diagnostics
+
+
+def load_catalog(root=".", config=None, agent=None, context_window: int | None = None) -> Catalog:
+    """Discover and read every skill under ``root`` (``config.skills`` paths when set,
+    else the default layouts).  Problems are diagnostics on the catalog, never raised.
+
+    ``agent`` (a profile name, skillsift/agents.py): keep only the skills that agent lists
+    for the model (``full``, ``truncated`` or ``name-only`` in :mod:`skillsift.listing`), so
+    ranking sees exactly what it would choose from; an unknown name raises SkillsiftError."""
+    profile = None
+    if agent:
+        from .agents import BY_NAME, NAMES
+
+        profile = BY_NAME.get(agent)
+        if profile is None:
+            raise SkillsiftError(f'unknown agent "{agent}"', hint=f"agents are {', '.join(NAMES)}")
+    skills, diagnostics = read_all_skills(root, config)
+    if profile is not None:
+        from .listing import LISTED, build_listing
+
+        kept = {e.path for e in build_listing(skills, profile, context_window).entries if e.listed in LISTED}
+        skills = [s for s in skills if s.path in kept]
     catalog = catalog_from_skills(skills, root=root)
     return Catalog(root=catalog.root, skills=catalog.skills, diagnostics=(*diagnostics, *catalog.diagnostics))
 

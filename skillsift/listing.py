@@ -23,6 +23,8 @@ from .agents import AgentProfile, serves
 
 FULL, TRUNCATED, NAME_ONLY, HIDDEN, NOT_LOADED = "full", "truncated", "name-only", "hidden", "not-loaded"
 STAND_IN_ORDER = "name"
+#: The states in which the model sees a skill and can choose it.
+LISTED = (FULL, TRUNCATED, NAME_ONLY)
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,7 @@ class Listing:
     def to_dict(self) -> dict:
         return {"schema_version": 1, "agent": self.agent, "context_window": self.context_window,
                 "budget_chars": self.budget_chars, "used_chars": self.used_chars,
-                "order": STAND_IN_ORDER, "skills": [e.to_dict() for e in self.entries]}
+                "skills": [e.to_dict() for e in self.entries]}
 
 
 def entry_text(front: dict, fields) -> str:

@@ -68,8 +68,9 @@ def _with_skill_cases(case_file, catalog, roles_configured, resolve):
 @click.option("--from-skills", is_flag=True,
               help="Add the cases the skills list in their frontmatter (examples / not_for); "
                    "alone, CASES may be left out.")
+@click.option("--agent", default=None, metavar="NAME", help="Rank only the skills this agent lists.")
 def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, baseline, max_flips, output, fmt,
-                 from_skills):
+                 from_skills, agent):
     """Rank the labelled queries of CASES (YAML) and report top1, recall@k, hit@k, MRR, nDCG.
 
     With --from-skills, each skill's frontmatter `examples` (queries it must answer) and
@@ -106,7 +107,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     if max_flips is not None and max_flips < 0:
         raise SkillsiftError(f"--max-flips must not be negative, got {max_flips}")
     minimums = parse_minimums(min_spec)
-    config, catalog = load_project(root, config_file)
+    config, catalog = load_project(root, config_file, agent=agent)
     modes = parse_modes(mode_spec, config.search.mode)
     case_file = load_cases(cases) if cases is not None else None
     roles_configured = bool(config.roles) or any(s.roles for s in catalog.skills)
