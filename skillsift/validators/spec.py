@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from bisect import bisect_right
 from pathlib import PurePosixPath
 from urllib.parse import unquote
 
@@ -37,7 +38,8 @@ MAX_COMPATIBILITY = 500
 MAX_LINES = 500
 MAX_LINKS = 1000  # links checked per file at most
 
-_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_FENCE_LINE = re.compile(r"^ {0,3}(?:```|~~~)", re.MULTILINE)
+_CANDIDATE = re.compile(r"\]\(|\]:")
 _CODE_SPAN = re.compile(r"`+[^`]*`+")
 _INLINE_LINK = re.compile(r"!?\[[^\]\n]*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
 _REF_DEF = re.compile(r"^\s{0,3}\[[^\]\n]+\]:\s*(<[^>\n]*>|\S+)")
@@ -91,14 +93,18 @@ def _kind(value) -> str:
 def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
     """(file line, target) of each relative link in the markdown ``body`` (fenced code skipped)."""
     out: list[tuple[int, str]] = []
-    in_code = False
-    for offset, line in enumerate(body.split("\n")):
-        if _FENCE.match(line):
-            in_code = not in_code
-            continue
-        if in_code or "](" not in line and "]:" not in line:
-            continue
-        text = _CODE_SPAN.sub("", line)
+    fences = [m.start() for m in _FENCE_LINE.finditer(body)]
+    seen_line = -1
+    line_no, counted = 0, 0
+    for hit in _CANDIDATE.finditer(body):
+        start = body.rfind("\n", 0, hit.start()) + 1
+        if start == seen_line or bisect_right(fences, start) % 2:
+            continue  # the line was read already, or it is inside a fenced block
+        seen_line = start
+        line_no += body.count("\n", counted, start)
+        counted = start
+        end = body.find("\n", start)
+        text = _CODE_SPAN.sub("", body[start:] if end < 0 else body[start:end])
         targets = [m.group(1) for m in _INLINE_LINK.finditer(text)]
         ref = _REF_DEF.match(text)
         if ref:
@@ -110,7 +116,7 @@ def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
                 continue
             target = unquote(target.split("#", 1)[0].split("?", 1)[0])
             if target:
-                out.append((first_line + offset, target))
+                out.append((first_line + line_no, target))
                 if len(out) >= MAX_LINKS:
                     return out
     return out
