@@ -82,7 +82,7 @@ def build(corpus: Path, root: Path) -> int:
 def timed(code: str, root: Path, runs: int) -> tuple[float, int]:
     """Best of ``runs`` calls in one fresh process (nothing is cached between calls)."""
     out = subprocess.run([sys.executable, "-c", f"ROOT = {str(root)!r}\nRUNS = {runs}\n" + code + LOOP],
-                         capture_output=True, text=True, check=True).stdout.split()
+                         capture_output=True, text=True, check=True, cwd=root.parent).stdout.split()
     return float(out[0]), int(out[1])
 
 
