@@ -16,7 +16,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from types import MappingProxyType
 
-from .diagnostics import ERROR, WARNING, Diagnostic, SkillsiftError
+from .diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
 from .frontmatter import BOM, PARSE_CODE, not_a_mapping, read_yaml, split_frontmatter
 from .skill import Skill
 
@@ -273,10 +273,18 @@ def _where(skill: Skill) -> str:
 
 def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic]]:
     """Every skill discovered under ``root`` in path order, repeated names included, and the
-    problems met (SK003 empty configured paths, SK001 unreadable files)."""
+    problems met (SK003 empty configured paths, SK001 unreadable files, SK012 notes for
+    symlinks that leave the root)."""
+    from .discovery import discover_all
+
     patterns = tuple(getattr(config, "skills", ()) or ())
-    found, empty = _discover(root, patterns)
+    result = discover_all(root, patterns)
+    found, empty = result.paths(), list(result.empty)
     diagnostics: list[Diagnostic] = [
+        Diagnostic(file=rel, code="SK012", severity=NOTE, message=message,
+                   hint="copy the skill into the repository, or point [catalog] skills at a folder inside it")
+        for rel, message in result.notes
+    ] + [
         Diagnostic(
             code=EMPTY_PATH_CODE,
             severity=WARNING,

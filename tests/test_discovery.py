@@ -100,3 +100,16 @@ def test_duplicate_across_roots_names_both_and_which_is_served(tmp_path):
     assert first.file == ".agents/skills/deploy/SKILL.md" and "this one is served (the first in path order)" in (
         first.message)
     assert second.file == ".github/skills/deploy/SKILL.md" and ".agents/skills/deploy/SKILL.md" in second.message
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks on this platform")
+def test_search_notes_a_skill_symlinked_outside(tmp_path, capsys):
+    from skillsift.cli import main
+
+    root, outside = tmp_path / "repo", tmp_path / "outside"
+    put(outside, "skills/leak")
+    put(root, "skills/ok")
+    (root / "skills" / "link").symlink_to(outside / "skills" / "leak")
+    assert main(["search", "ok", "--root", str(root)]) == 0
+    err = capsys.readouterr().err
+    assert "note: skills/link: SK012 skills/link is a symlink to outside the repository" in err

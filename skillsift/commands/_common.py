@@ -36,7 +36,7 @@ def load_project(root: str, config_file: str | None = None, mode: str | None = N
         click.echo(f"note: {note}", err=True)
     catalog = load_catalog(root, config, agent=agent)
     for diag in catalog.diagnostics:
-        click.echo(f"warning: {diag.render()}", err=True)
+        click.echo(f"{'note' if diag.severity == 'note' else 'warning'}: {diag.render()}", err=True)
     return config, catalog
 
 
