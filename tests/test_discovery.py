@@ -113,3 +113,13 @@ def test_search_notes_a_skill_symlinked_outside(tmp_path, capsys):
     assert main(["search", "ok", "--root", str(root)]) == 0
     err = capsys.readouterr().err
     assert "note: skills/link: SK012 skills/link is a symlink to outside the repository" in err
+
+
+def test_hook_nothing_to_check_can_be_turned_off(tmp_path):
+    from skillsift.hooks import frontmatter
+
+    path = put(tmp_path, "templates/blank")
+    put(tmp_path, "skills/real")
+    assert frontmatter.main(["--root", str(tmp_path), str(path)]) == 1
+    (tmp_path / "skillsift.toml").write_text('[validate.severity]\nSK012 = "off"\n')
+    assert frontmatter.main(["--root", str(tmp_path), str(path)]) == 0

@@ -101,6 +101,7 @@ def nothing_to_check(ws, files) -> list:
     from dataclasses import replace
 
     from ..diagnostics import ERROR, Diagnostic
+    from ..validators import expand_codes
     from ..validators.served import NOT_SERVED, nothing_found
 
     served = set(ws.skill_paths)
@@ -114,7 +115,9 @@ def nothing_to_check(ws, files) -> list:
                      "are found\"), or list it in [catalog] skills"))
     patterns = tuple(ws.config.skills) if ws.config is not None else ()
     out += [replace(d, severity=ERROR) for d in nothing_found(ws.discovery, patterns)]
-    return out
+    ignored, _unknown = expand_codes(ws.settings.ignore)
+    off = {code for code, level in ws.settings.severity.items() if level == "off"} | ignored
+    return [d for d in out if d.code not in off]  # [validate] can still turn them off
 
 
 def exit_code(diagnostics) -> int:
