@@ -71,7 +71,10 @@ def test_empty_frontmatter_lacks_both():
 
 def test_description_over_1024_is_one_sk007_per_agent_profile():
     description = "word " * 210  # 1049 characters once trimmed
-    found = run(f"---\nname: demo\ndescription: {description}\n---\nbody\n")
+    text = f"---\nname: demo\ndescription: {description}\n---\nbody\n"
+    [copilot_only] = run(text)  # .claude/skills: Claude Code keeps 1,536, Codex does not read it
+    assert "copilot keeps only the first 1024" in copilot_only.message
+    found = check_skill_text(".agents/skills/demo/SKILL.md", text, limits=LIMITS)
     assert [(d.code, d.line, d.severity) for d in found] == [("SK007", 3, "warning")] * 2
     codex, copilot = found
     assert codex.message == "description is 1049 characters; codex does not load a skill whose description is over 1024"

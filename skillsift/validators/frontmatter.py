@@ -103,14 +103,17 @@ def entry_limit_problems(path: str, line: int, front: dict, limits: dict) -> lis
     """SK007, one per agent whose limit the skill's listing entry exceeds.
 
     A profiled agent measures its own entry (Claude Code: description plus ``when_to_use``)
-    and says what it does past the limit (cut, or not loaded for Codex); any other name in
-    ``limits`` cuts the trimmed description.
+    and says what it does past the limit (cut, or not loaded for Codex), and only counts when
+    it reads the skill's folder; any other name in ``limits`` cuts the trimmed description.
     """
-    from ..agents import BY_NAME
+    from ..agents import BY_NAME, serves
 
     out = []
+    # An agent that does not read the skill's folder never lists it; when none of the
+    # targeted agents does (a configured path), every one is checked.
+    readers = {a for a in limits if a in BY_NAME and serves(BY_NAME[a], path)}
     for agent, limit in sorted(limits.items()):
-        if not limit:
+        if not limit or (readers and agent in BY_NAME and agent not in readers):
             continue
         profile = BY_NAME.get(agent)
         fields = profile.entry_fields if profile is not None else ("description",)
