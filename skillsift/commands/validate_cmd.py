@@ -188,7 +188,8 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, outp
     wanted = resolve_paths(ws, paths) if paths else None
     if (fix or show_diff) and ws.config is not None:
         for line in apply_fixes(ws, wanted, write=fix, show_diff=show_diff):
-            click.echo(line, err=not show_diff or line.startswith(("fixed:", "would fix:", "note:")))
+            # the report owns stdout after --fix; a preview (--diff alone) prints the diff there
+            click.echo(line, err=fix or line.startswith(("fixed:", "would fix:", "note:")))
         if not fix:
             return 0
         ws = Workspace(root, config_file=config_file)
