@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import glob
 import os
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -183,11 +184,10 @@ class _Scan:
     def nested(self, skip: set[tuple[str, ...]]) -> None:
         """Agent roots in subfolders (monorepo packages), bounded; SKILL.md files seen
         outside every root are kept as strays."""
-        first = {r.split("/")[0] for r in NESTED_ROOTS}
-        queue = [((), self.real_root, 0)]
+        queue: deque[tuple[tuple[str, ...], str, int]] = deque([((), self.real_root, 0)])
         visited = 0
         while queue:
-            cur, cur_real, depth = queue.pop(0)
+            cur, cur_real, depth = queue.popleft()
             visited += 1
             if visited > NESTED_MAX_DIRS:
                 break
@@ -209,7 +209,7 @@ class _Scan:
                 continue
             for entry in entries:
                 name = entry.name
-                if name.startswith(".") or name in SKIP_DIRS or name in first:
+                if name.startswith(".") or name in SKIP_DIRS:
                     continue
                 child = (*cur, name)
                 if child in skip:

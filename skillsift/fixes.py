@@ -113,9 +113,9 @@ def plan(path: str, text: str, front: dict | None, exists=lambda _rel: False) ->
     if normal_name(name) == normal_name(folder) or normal_name(name).lower() != normal_name(folder).lower():
         return out
     if not name_problems(folder):
-        new_text = set_name(text, folder)
-        if new_text is not None:
-            out.append(Fix(path, "SK102", f'set name "{name.strip()}" to its folder\'s "{folder}"', new_text=new_text,
+        renamed = set_name(text, folder)
+        if renamed is not None:
+            out.append(Fix(path, "SK102", f'set name "{name.strip()}" to its folder\'s "{folder}"', new_text=renamed,
                            old_name=name, new_name=folder))
     elif not name_problems(name):
         target = (folder_path.parent / normal_name(name)).as_posix()
