@@ -93,7 +93,9 @@ def _kind(value) -> str:
 def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
     """(file line, target) of each relative link in the markdown ``body`` (fenced code skipped)."""
     out: list[tuple[int, str]] = []
-    fences = [m.start() for m in _FENCE_LINE.finditer(body)]
+    if "](" not in body and "]:" not in body:
+        return out
+    fences = [m.start() for m in _FENCE_LINE.finditer(body)] if ("```" in body or "~~~" in body) else []
     seen_line = -1
     line_no, counted = 0, 0
     for hit in _CANDIDATE.finditer(body):
