@@ -1,48 +1,31 @@
 """The skill catalog: finding SKILL.md files, reading them into skills, and scoping.
 
-Discovery.  With no configured paths, these skills roots are tried under the repository
-root, each only when it exists: ``.claude/skills``, ``.agents/skills``, ``.codex/skills``,
-``skills``, ``.ai-rulez/skills``, ``.ai-rulez/domains/<domain>/skills`` (the domain is taken
-from the path) and ``plugins/*/skills``.  In a skills root a skill is a direct child folder
-holding ``SKILL.md``; a child folder without one is read as a category and its own child
-folders holding ``SKILL.md`` are skills too (``skills/<category>/<skill>/SKILL.md``, as
-several public repositories lay them out).  Configured paths (``[catalog] skills``) are
-paths or globs relative to the root, each naming a skills root, a skill folder or a
-``SKILL.md``.  Results are sorted by relative path; a file reached twice (a symlinked skills
-root) is kept once; nothing outside the root is read through a symlink; ``.git``,
-``node_modules`` and hidden folders inside a skills root are skipped.
+Discovery is :mod:`skillsift.discovery`: every agent's skills folders, nested agent roots
+of monorepo packages, category folders to Codex's depth, bounded like the agents.
 
 Parsing follows the reference rules for SKILL.md (see :func:`parse_skill`).
 """
 
 from __future__ import annotations
 
-import glob
 import hashlib
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from types import MappingProxyType
 
-from .diagnostics import ERROR, WARNING, Diagnostic, SkillsiftError
+from .diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
 from .frontmatter import BOM, PARSE_CODE, not_a_mapping, read_yaml, split_frontmatter
 from .skill import Skill
 
 SKILL_FILE = "SKILL.md"
 DUPLICATE_CODE = "SK002"
 EMPTY_PATH_CODE = "SK003"
-DEFAULT_LAYOUTS = (
-    ".claude/skills",
-    ".agents/skills",
-    ".codex/skills",
-    "skills",
-    ".ai-rulez/skills",
-    ".ai-rulez/domains/*/skills",
-    "plugins/*/skills",
-)
-SKIP_DIRS = frozenset({".git", "node_modules"})
+from .discovery import SKIP_DIRS, TOP_ROOTS, domain_of  # noqa: E402,F401  (re-exported)
+
+DEFAULT_LAYOUTS = TOP_ROOTS
 ROOT_DOMAIN = "root"
 
 # Unicode White_Space, the set the reference's trimming uses (Python's str.strip() also
@@ -210,6 +193,7 @@ def discover(root=".", patterns: Iterable[str] = ()) -> list[tuple[Path, str]]:
     """The SKILL.md files under ``root`` as ``(path, domain)``, sorted by relative path.
 
     ``patterns`` (config ``[catalog] skills``) replace the default layouts when given.
+    The rules are :mod:`skillsift.discovery`'s.
     """
     found, _empty = _discover(root, tuple(patterns))
     return found
@@ -217,140 +201,10 @@ def discover(root=".", patterns: Iterable[str] = ()) -> list[tuple[Path, str]]:
 
 def _discover(root, patterns: tuple[str, ...]) -> tuple[list[tuple[Path, str]], list[str]]:
     """(found, configured patterns that yielded no SKILL.md)."""
-    root_path = Path(root)
-    try:
-        real_root = root_path.resolve()
-    except OSError:
-        return [], list(patterns)
-    _REAL.clear()  # the tree may have changed since the last discovery
-    hits: dict[tuple[str, ...], Path] = {}
-    empty: list[str] = []
-    for pattern in patterns or DEFAULT_LAYOUTS:
-        count = 0
-        for rel in _expand(root_path, real_root, pattern):
-            for parts in _skill_files(root_path, real_root, rel):
-                hits.setdefault(parts, root_path.joinpath(*parts))
-                count += 1
-        if patterns and not count:
-            empty.append(pattern)
-    found: list[tuple[Path, str]] = []
-    seen: set[str] = set()
-    for parts in sorted(hits):
-        path = hits[parts]
-        try:
-            real = _realpath(os.fspath(path))
-        except (OSError, RuntimeError, ValueError):
-            continue
-        if real in seen:
-            continue
-        seen.add(real)
-        found.append((path, domain_of(parts)))
-    return found, empty
+    from .discovery import discover_all
 
-
-def domain_of(parts: Iterable[str]) -> str:
-    """The domain named by a ``.ai-rulez/domains/<domain>/skills/...`` path, else ""."""
-    parts = tuple(parts)
-    for i in range(len(parts) - 3):
-        if parts[i] == ".ai-rulez" and parts[i + 1] == "domains" and parts[i + 3] == "skills":
-            return parts[i + 2]
-    return ""
-
-
-def _expand(root_path: Path, real_root: Path, pattern: str) -> list[tuple[str, ...]]:
-    """Relative path parts of what ``pattern`` names under the root, sorted."""
-    pattern = pattern.strip()
-    if not pattern:
-        return []
-    if os.path.isabs(pattern):
-        matches = [relative_path(m, root_path) for m in glob.glob(pattern, recursive=True)]
-    else:
-        matches = glob.glob(pattern, root_dir=str(root_path), recursive=True)
-    out = set()
-    for match in matches:
-        parts = tuple(p for p in PurePosixPath(Path(match).as_posix()).parts if p not in ("", "."))
-        if not parts or parts[0] == ".." or os.path.isabs(match) or SKIP_DIRS.intersection(parts):
-            continue
-        if _inside(root_path.joinpath(*parts), real_root):
-            out.add(parts)
-    return sorted(out)
-
-
-def _skill_files(root_path: Path, real_root: Path, rel: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
-    """The SKILL.md files one match stands for: itself, its folder, or a skills root."""
-    target = root_path.joinpath(*rel)
-    if rel[-1] == SKILL_FILE:
-        if target.exists():
-            yield rel
-        return
-    if not target.is_dir():
-        return
-    if _is_skill_dir(target, real_root):
-        yield (*rel, SKILL_FILE)
-        return
-    for child in _subdirs(target, real_root):
-        if _is_skill_dir(child, real_root):
-            yield (*rel, child.name, SKILL_FILE)
-            continue
-        for grandchild in _subdirs(child, real_root):
-            if _is_skill_dir(grandchild, real_root):
-                yield (*rel, child.name, grandchild.name, SKILL_FILE)
-
-
-def _subdirs(folder: Path, real_root: Path) -> list[Path]:
-    try:
-        children = sorted(folder.iterdir(), key=lambda p: p.name)
-    except OSError:
-        return []
-    out = []
-    for child in children:
-        if child.name.startswith(".") or child.name in SKIP_DIRS:
-            continue
-        try:
-            if child.is_dir() and _inside(child, real_root):
-                out.append(child)
-        except OSError:
-            continue
-    return out
-
-
-def _is_skill_dir(folder: Path, real_root: Path) -> bool:
-    skill_file = folder / SKILL_FILE
-    try:
-        return skill_file.exists() and _inside(skill_file, real_root)
-    except OSError:
-        return False
-
-
-def _inside(path: Path, real_root: Path) -> bool:
-    """True when ``path``, symlinks resolved, lies in the root."""
-    try:
-        real = _realpath(os.fspath(path))
-    except (OSError, RuntimeError, ValueError):
-        return False
-    root = os.fspath(real_root)
-    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
-
-
-_REAL: dict[str, str] = {}
-
-
-def _realpath(path: str) -> str:
-    """``os.path.realpath`` that resolves only where a symlink is (memoised per discovery).
-
-    Discovery paths are built by joining plain names (no ``..``), so the real path of a
-    non-link is its real parent joined with its name; one ``lstat`` per new path instead of
-    a full resolution of every component.
-    """
-    real = _REAL.get(path)
-    if real is None:
-        parent, name = os.path.split(path)
-        if not name or not parent or name in (".", "..") or os.path.islink(path):
-            real = os.path.realpath(path)
-        else:
-            real = os.path.join(_realpath(parent), name)
-        _REAL[path] = real
-    return real
+    result = discover_all(root, patterns)
+    return result.paths(), list(result.empty)
 
 
 # --------------------------------------------------------------------------- catalog
@@ -417,12 +271,20 @@ def _where(skill: Skill) -> str:
     return skill.path or skill.dir_id or skill.name
 
 
-def load_catalog(root=".", config=None) -> Catalog:
-    """Discover and read every skill under ``root`` (``config.skills`` paths when set,
-    else the default layouts).  Problems are diagnostics on the catalog, never raised."""
+def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic]]:
+    """Every skill discovered under ``root`` in path order, repeated names included, and the
+    problems met (SK003 empty configured paths, SK001 unreadable files, SK012 notes for
+    symlinks that leave the root)."""
+    from .discovery import discover_all
+
     patterns = tuple(getattr(config, "skills", ()) or ())
-    found, empty = _discover(root, patterns)
+    result = discover_all(root, patterns)
+    found, empty = result.paths(), list(result.empty)
     diagnostics: list[Diagnostic] = [
+        Diagnostic(file=rel, code="SK012", severity=NOTE, message=message,
+                   hint="copy the skill into the repository, or point [catalog] skills at a folder inside it")
+        for rel, message in result.notes
+    ] + [
         Diagnostic(
             code=EMPTY_PATH_CODE,
             severity=WARNING,
@@ -437,6 +299,29 @@ def load_catalog(root=".", config=None) -> Catalog:
         diagnostics.extend(problems)
         if skill is not None:
             skills.append(skill)
+    return skills, diagnostics
+
+
+def load_catalog(root=".", config=None, agent=None, context_window: int | None = None) -> Catalog:
+    """Discover and read every skill under ``root`` (``config.skills`` paths when set,
+    else the default layouts).  Problems are diagnostics on the catalog, never raised.
+
+    ``agent`` (a profile name, skillsift/agents.py): keep only the skills that agent lists
+    for the model (``full``, ``truncated`` or ``name-only`` in :mod:`skillsift.listing`), so
+    ranking sees exactly what it would choose from; an unknown name raises SkillsiftError."""
+    profile = None
+    if agent:
+        from .agents import BY_NAME, NAMES
+
+        profile = BY_NAME.get(agent)
+        if profile is None:
+            raise SkillsiftError(f'unknown agent "{agent}"', hint=f"agents are {', '.join(NAMES)}")
+    skills, diagnostics = read_all_skills(root, config)
+    if profile is not None:
+        from .listing import LISTED, build_listing
+
+        kept = {e.path for e in build_listing(skills, profile, context_window).entries if e.listed in LISTED}
+        skills = [s for s in skills if s.path in kept]
     catalog = catalog_from_skills(skills, root=root)
     return Catalog(root=catalog.root, skills=catalog.skills, diagnostics=(*diagnostics, *catalog.diagnostics))
 

@@ -262,6 +262,13 @@ def test_every_default_layout_is_discovered_with_domains(tmp_path):
         ".ai-rulez/domains/ops/skills/f",
         ".ai-rulez/domains/billing/skills/g",
         "plugins/tools/skills/h",
+        ".github/skills/i",
+        ".cursor/skills/j",
+        ".gemini/skills/k",
+        ".opencode/skills/l",
+        "plugins/solo",  # a plugin that is itself a skill
+        "packages/web/.claude/skills/m",  # a monorepo package's own skills
+        "apps/api/.agents/skills/n",
     ]
     for rel in rels:
         write_skill(tmp_path, rel)
@@ -277,11 +284,18 @@ def test_every_default_layout_is_discovered_with_domains(tmp_path):
             (".codex/skills/c/SKILL.md", ""),
             ("plugins/tools/skills/h/SKILL.md", ""),
             ("skills/d/SKILL.md", ""),
+            (".github/skills/i/SKILL.md", ""),
+            (".cursor/skills/j/SKILL.md", ""),
+            (".gemini/skills/k/SKILL.md", ""),
+            (".opencode/skills/l/SKILL.md", ""),
+            ("plugins/solo/SKILL.md", ""),
+            ("packages/web/.claude/skills/m/SKILL.md", ""),
+            ("apps/api/.agents/skills/n/SKILL.md", ""),
         ]
     )
-    assert len(DEFAULT_LAYOUTS) == 7
+    assert len(DEFAULT_LAYOUTS) == 12
     catalog = load_catalog(tmp_path)
-    assert catalog.names == ("b", "g", "f", "e", "a", "c", "h", "d")
+    assert catalog.names == ("b", "g", "f", "e", "a", "c", "j", "k", "i", "l", "n", "m", "solo", "h", "d")
     assert catalog.get("f").domain == "ops" and catalog.get("f").display_domain == "ops"
     assert catalog.get("a").display_domain == "root"
     assert catalog.diagnostics == ()
@@ -299,9 +313,12 @@ def test_nested_category_folders_are_read(tmp_path):
     write_skill(tmp_path, "skills/ops/rollback")
     write_skill(tmp_path, "skills/top")
     write_skill(tmp_path, "skills/top/inner")  # under a skill folder: not a separate skill
-    write_skill(tmp_path, "skills/a/b/c")  # two levels of categories: too deep
+    write_skill(tmp_path, "skills/a/b/c")  # two levels of categories
+    write_skill(tmp_path, "skills/1/2/3/4/5/six")  # six folders below the root: Codex's depth
+    write_skill(tmp_path, "skills/1/2/3/4/5/6/seven")  # too deep
     rels = [p.relative_to(tmp_path).as_posix() for p, _ in discover(tmp_path)]
-    assert rels == ["skills/ops/deploy/SKILL.md", "skills/ops/rollback/SKILL.md", "skills/top/SKILL.md"]
+    assert rels == ["skills/1/2/3/4/5/six/SKILL.md", "skills/a/b/c/SKILL.md", "skills/ops/deploy/SKILL.md",
+                    "skills/ops/rollback/SKILL.md", "skills/top/SKILL.md"]
 
 
 def test_skipped_folders(tmp_path):

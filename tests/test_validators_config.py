@@ -57,7 +57,7 @@ def test_parse_settings_defaults_and_overrides():
                                          "severity": {"SK009": "off"}}, ("SK008", "SK009"))
     assert problems == []
     assert settings.cases == ("c.yaml",) and settings.minimums == {"top1": 0.5}
-    assert settings.description_limits == {"claude-code": 1024, "codex": 1024, "mine": 80}
+    assert settings.description_limits == {"claude-code": 1536, "codex": 1024, "mine": 80}
     assert settings.severity == {"SK009": "off"} and settings.ignore == ("SK008",)
 
 

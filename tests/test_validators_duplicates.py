@@ -29,9 +29,10 @@ def test_duplicate_name_is_reported_on_both_files_at_the_name_line(tmp_path):
     write_skill(tmp_path, "deploy", "Deploy the other app", layout="skills")
     diags = check(tmp_path, select=["SK002"])
     assert [(d.file, d.line) for d in diags] == [(".claude/skills/deploy/SKILL.md", 2), ("skills/deploy/SKILL.md", 2)]
-    assert diags[0].message == 'skill name "deploy" is also used by skills/deploy/SKILL.md; this one is served'
+    assert diags[0].message == ('skill name "deploy" is also used by skills/deploy/SKILL.md; this one is served '
+                                "(the first in path order)")
     assert diags[1].message == ('skill name "deploy" is also used by .claude/skills/deploy/SKILL.md; '
-                                "only .claude/skills/deploy/SKILL.md is served")
+                                "only .claude/skills/deploy/SKILL.md is served (the first in path order)")
 
 
 def test_distinct_names_are_fine():

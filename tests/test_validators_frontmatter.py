@@ -69,18 +69,33 @@ def test_empty_frontmatter_lacks_both():
     assert codes(run("---\n---\nbody\n")) == ["SK005", "SK006"]
 
 
-def test_description_over_the_default_limit_is_cut_by_every_agent():
+def test_description_over_1024_is_one_sk007_per_agent_profile():
     description = "word " * 210  # 1049 characters once trimmed
-    [diag] = run(f"---\nname: demo\ndescription: {description}\n---\nbody\n")
-    assert (diag.code, diag.line, diag.severity) == ("SK007", 3, "warning")
-    assert diag.message.startswith("description is 1049 characters; claude-code, codex and copilot keep only the "
-                                   "first 1024")
+    text = f"---\nname: demo\ndescription: {description}\n---\nbody\n"
+    [copilot_only] = run(text)  # .claude/skills: Claude Code keeps 1,536, Codex does not read it
+    assert "copilot keeps only the first 1024" in copilot_only.message
+    found = check_skill_text(".agents/skills/demo/SKILL.md", text, limits=LIMITS)
+    assert [(d.code, d.line, d.severity) for d in found] == [("SK007", 3, "warning")] * 2
+    codex, copilot = found
+    assert codex.message == "description is 1049 characters; codex does not load a skill whose description is over 1024"
+    assert copilot.message.startswith("description is 1049 characters; copilot keeps only the first 1024")
+
+
+def test_claude_code_cuts_description_plus_when_to_use_at_1536():
+    assert DEFAULT_DESCRIPTION_LIMITS["claude-code"] == 1536
+    text = f"---\nname: demo\ndescription: {'d' * 900}\nwhen_to_use: {'w' * 700}\n---\nbody\n"
+    [diag] = run(text)
+    assert diag.message.startswith("description + when_to_use are 1601 characters; claude-code keeps only the first "
+                                   "1536")
+    assert run(f"---\nname: demo\ndescription: {'d' * 900}\nwhen_to_use: {'w' * 600}\n---\nbody\n") == []
+    [long] = run(f"---\nname: demo\ndescription: {'d' * 1000}\n---\nbody\n", limits={"claude-code": 900})
+    assert long.message.startswith("description is 1000 characters; claude-code keeps only the first 900")
 
 
 def test_description_exactly_at_the_limit_passes():
     assert description_limit_problem("x" * 1024, LIMITS) is None
     assert description_limit_problem("  " + "x" * 1024 + "\n", LIMITS) is None  # trimmed first
-    assert description_limit_problem("x" * 1025, LIMITS) == (1025, ["claude-code", "codex", "copilot"], 1024)
+    assert description_limit_problem("x" * 1025, LIMITS) == (1025, ["codex", "copilot"], 1024)
 
 
 def test_limits_are_per_agent_and_configurable(tmp_path):

@@ -14,7 +14,14 @@ config_option = click.option(
 )
 
 
-def load_project(root: str, config_file: str | None = None, mode: str | None = None, *, allow_exec: bool = False):
+agent_option = click.option(
+    "--agent", default=None, metavar="NAME",
+    help="Use only the skills this agent lists (claude-code, codex, copilot, cursor, gemini-cli, opencode).",
+)
+
+
+def load_project(root: str, config_file: str | None = None, mode: str | None = None, *, allow_exec: bool = False,
+                 agent: str | None = None):
     """Resolve the config and load the catalog; notes and catalog findings go to stderr.
 
     Config errors raise SkillsiftError (exit 1).  Catalog problems (a file that does not
@@ -27,9 +34,9 @@ def load_project(root: str, config_file: str | None = None, mode: str | None = N
     config = load_config(root, config_file=config_file, mode=mode, allow_exec=allow_exec)
     for note in config.notes:
         click.echo(f"note: {note}", err=True)
-    catalog = load_catalog(root, config)
+    catalog = load_catalog(root, config, agent=agent)
     for diag in catalog.diagnostics:
-        click.echo(f"warning: {diag.render()}", err=True)
+        click.echo(f"{'note' if diag.severity == 'note' else 'warning'}: {diag.render()}", err=True)
     return config, catalog
 
 

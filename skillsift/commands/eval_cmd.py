@@ -33,8 +33,9 @@ FORMATS = ("text", "json", "junit", "markdown")
 @click.option("--from-skills", is_flag=True,
               help="Add the cases the skills list in their frontmatter (examples / not_for); "
                    "alone, CASES may be left out.")
+@click.option("--agent", default=None, metavar="NAME", help="Rank only the skills this agent lists.")
 def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, baseline, max_flips, max_rank_drops,
-                 output, fmt, from_skills):
+                 output, fmt, from_skills, agent):
     """Rank the labelled queries of CASES (YAML) and report top1, recall@k, hit@k, MRR, nDCG.
 
     With --from-skills, each skill's frontmatter `examples` (queries it must answer) and
@@ -66,7 +67,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         if value is not None and value < 0:
             raise SkillsiftError(f"{flag} must not be negative, got {value}")
     minimums = parse_minimums(min_spec)
-    config, catalog = load_project(root, config_file)
+    config, catalog = load_project(root, config_file, agent=agent)
     modes = parse_modes(mode_spec, config.search.mode)
     case_file = load_cases(cases) if cases is not None else None
     if from_skills:

@@ -13,7 +13,8 @@ INSTALL_HINT = "pip install 'skillsift[mcp]'"
 @click.command("mcp")
 @root_option
 @config_option
-def mcp_command(root, config_file):
+@click.option("--agent", default=None, metavar="NAME", help="Serve only the skills this agent lists.")
+def mcp_command(root, config_file, agent):
     """Run an MCP server on stdin/stdout with the tools find_skill, load_skill and search_skills.
 
     find_skill ranks as 'skillsift search' does (same config, SKILLSIFT_SEARCH_MODE
@@ -36,6 +37,11 @@ def mcp_command(root, config_file):
     except ImportError as exc:
         raise SkillsiftError(f"skillsift mcp needs the MCP Python SDK, which cannot be imported ({exc})",
                              hint=INSTALL_HINT) from None
+    if agent:
+        from ..agents import BY_NAME, NAMES
+
+        if agent not in BY_NAME:
+            raise SkillsiftError(f'unknown agent "{agent}"', hint=f"agents are {', '.join(NAMES)}")
     from ..config import load_config
 
     # the root and the whole config are checked at start as by every command (exit 1); a config
@@ -44,7 +50,7 @@ def mcp_command(root, config_file):
     from ..mcpserver.sdk import run_stdio
     from ..mcpserver.service import SkillService
 
-    service = SkillService(root, config_file, warn=lambda message: click.echo(message, err=True))
+    service = SkillService(root, config_file, warn=lambda message: click.echo(message, err=True), agent=agent)
     service.refresh()
     config = service.config
     click.echo(f"skillsift mcp: serving {plural(len(service.catalog), 'skill')} from {service.root} "

@@ -7,7 +7,7 @@ import shutil
 import click
 
 from ..config.values import MODES
-from ._common import config_option, dump_json, load_project, root_option
+from ._common import agent_option, config_option, dump_json, load_project, root_option
 
 
 @click.command("search")
@@ -24,9 +24,10 @@ from ._common import config_option, dump_json, load_project, root_option
 @click.option("--deny", multiple=True, help="Glob on skill names to exclude (repeatable; deny wins).")
 @click.option("--allow-exec", is_flag=True,
               help="Let a command embedding provider named in the repository config run.")
+@agent_option
 @root_option
 @config_option
-def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, allow_exec, root, config_file):
+def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, allow_exec, agent, root, config_file):
     """Rank the skills for QUERY (all arguments joined with one space).
 
     \b
@@ -39,7 +40,7 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
     text = " ".join(query)
     if not text.strip():
         raise SkillsiftError("search needs a query", hint='skillsift search "deploy to staging"')
-    config, catalog = load_project(root, config_file, mode, allow_exec=allow_exec)
+    config, catalog = load_project(root, config_file, mode, allow_exec=allow_exec, agent=agent)
     ranker = Ranker.open(catalog, config, one_shot=True)
     if ranker.index_problem and config.search.mode != "lexical":
         click.echo(f"note: {ranker.index_problem}", err=True)

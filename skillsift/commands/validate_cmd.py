@@ -78,6 +78,50 @@ def update_secrets_baseline(ws) -> str:
     return f"{state} {rel} ({len(findings)} accepted finding{'s' if len(findings) != 1 else ''})"
 
 
+def apply_fixes(ws, paths, *, write: bool, show_diff: bool) -> list[str]:
+    """Plan (and with ``write`` apply) the safe fixes of skillsift/fixes.py; returns the lines to print."""
+    import re
+
+    from ..fixes import plan, unified_diff
+    from ..index.atomic import write_atomic
+
+    lines: list[str] = []
+    renamed: list[tuple[str, str]] = []
+    for rel in paths if paths is not None else ws.skill_paths:
+        if not rel.endswith("SKILL.md"):
+            continue
+        text = ws.read_text(rel)
+        if text is None:
+            continue
+        skill, problems = ws.parsed(rel)
+        front = None if problems or skill is None else skill.frontmatter
+        for fix in plan(rel, text, front, exists=lambda r: os.path.lexists(ws.abspath(r))):
+            if fix.new_text is not None:
+                if show_diff:
+                    lines.append(unified_diff(rel, text, fix.new_text).rstrip("\n"))
+                if write:
+                    write_atomic(ws.abspath(rel), fix.new_text.encode("utf-8"))
+            if fix.rename_to is not None:
+                folder = rel.rsplit("/", 1)[0]
+                if show_diff:
+                    lines.append(f"rename {folder}/ -> {fix.rename_to}/")
+                if write:
+                    os.rename(ws.abspath(folder), ws.abspath(fix.rename_to))
+            lines.append(f"{'fixed' if write else 'would fix'}: {rel}: {fix.code} {fix.summary}")
+            if fix.old_name and fix.new_name:
+                renamed.append((fix.old_name.strip(), fix.new_name))
+    for old, new in renamed:
+        pattern = re.compile(rf"(?<![\w-]){re.escape(old)}(?![\w-])")
+        users = [p for p in ws.cases_paths if pattern.search(ws.read_text(p) or "")]
+        manifest = f"{ws.index_dir.rstrip('/')}/manifest.json"
+        if pattern.search(ws.read_text(manifest) or ""):
+            users.append(manifest + " (run 'skillsift index')")
+        if users:
+            lines.append(f'note: skill "{old}" is now "{new}"; still named "{old}" in {", ".join(users)}: '
+                         "update them (skillsift did not)")
+    return lines
+
+
 def list_checks() -> str:
     from ..validators import CHECKS
 
@@ -111,7 +155,11 @@ def _shown_root(root: str) -> str:
 @click.option("--update-secrets-baseline", "update_baseline", is_flag=True,
               help="Accept every current secret finding: write them to the secrets baseline and exit.")
 @click.option("--list", "list_only", is_flag=True, help="List the checks and exit.")
-def validate_command(paths, root, config_file, select, ignore, fmt, strict, output, update_baseline, list_only):
+@click.option("--fix", "fix", is_flag=True,
+              help="Apply the safe mechanical fixes (docs/validate.md), then report what is left.")
+@click.option("--diff", "show_diff", is_flag=True, help="Show the fixes as a diff; without --fix nothing is written.")
+def validate_command(paths, root, config_file, select, ignore, fmt, strict, output, update_baseline, list_only,
+                     fix, show_diff):
     """Check the skills, the config, the cases, the committed index and the gates.
 
     With PATHs, only findings on those files are reported, plus the repository-level
@@ -153,6 +201,14 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, outp
         raise _usage(f"unknown check code {', '.join(repr(u) for u in unknown)}",
                      f"codes are {', '.join(CODES)} (or a prefix such as SK)")
     wanted = resolve_paths(ws, paths) if paths else None
+    if (fix or show_diff) and ws.config is not None:
+        for line in apply_fixes(ws, wanted, write=fix, show_diff=show_diff):
+            # the report owns stdout after --fix; a preview (--diff alone) prints the diff there
+            click.echo(line, err=fix or line.startswith(("fixed:", "would fix:", "note:")))
+        if not fix:
+            return 0
+        ws = Workspace(root, config_file=config_file)
+        wanted = resolve_paths(ws, [p for p in paths if os.path.exists(p)]) if paths else None
     diagnostics = run_checks(ws, codes=codes, paths=wanted)
     checked = len(ws.skill_paths) if ws.config is not None else None
     report = render(diagnostics, fmt, root=_shown_root(ws.root), checked=checked)

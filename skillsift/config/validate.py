@@ -14,9 +14,10 @@
     near_duplicate_threshold = 0.9     # SK009 lexical similarity (0 turns it off)
     near_duplicate_cosine = 0.97       # SK009 cosine when an index exists (0 turns it off)
     ignore = ["SK008"]                 # codes or prefixes never reported
+    agents = ["claude-code", "codex"]  # agent profiles checked (default: every profile)
 
     [validate.description_limits]      # SK007: characters an agent lists; 0 drops a default
-    claude-code = 1024
+    claude-code = 1536
     codex = 1024
 
     [validate.severity]                # error | warning | note | off
@@ -34,11 +35,31 @@ from .values import MODE_WORDS, MODES
 
 DEFAULT_CASES = "search-cases.yaml"
 DEFAULT_SECRETS_BASELINE = ".skillsift/secrets-baseline.json"
-# Characters of a description an agent keeps in the skill listing it chooses from.
-# The Agent Skills format caps `description` at 1024 characters; Claude Code and Codex
-# enforce that cap (Codex refuses to load a longer one, Claude Code cuts it), and
-# GitHub Copilot applies the same cap.
-DEFAULT_DESCRIPTION_LIMITS = {"claude-code": 1024, "codex": 1024, "copilot": 1024}
+
+
+# Characters of a skill's listing entry an agent keeps, from the agent profiles
+# (skillsift/agents.py, docs/validate.md): Claude Code cuts description + when_to_use at
+# 1,536; Codex does not load a skill whose description is over 1,024; Copilot cuts at 1,024.
+def _default_limits(agents=None) -> dict:
+    from ..agents import PROFILES
+
+    out = {}
+    for p in PROFILES:
+        if agents is not None and p.name not in agents:
+            continue
+        limit = p.entry_cap or p.description_max
+        if limit:
+            out[p.name] = limit
+    return out
+
+
+def _profile_names() -> tuple[str, ...]:
+    from ..agents import NAMES
+
+    return NAMES
+
+
+DEFAULT_DESCRIPTION_LIMITS = _default_limits()
 DEFAULT_NEAR_DUPLICATE = 0.9
 DEFAULT_NEAR_DUPLICATE_COSINE = 0.97
 MAX_FLIPS_LIMIT = 100_000  # docs/configuration.md, "Numbers"
@@ -50,7 +71,7 @@ _KEYS = {
     "max_rank_drops": "integer",
     "mode": "string", "k": "integer", "secrets_baseline": "string", "near_duplicate_threshold": "number",
     "near_duplicate_cosine": "number", "ignore": "list of strings", "description_limits": "table",
-    "severity": "table",
+    "severity": "table", "agents": "list of agent names",
 }
 
 
@@ -71,6 +92,7 @@ class ValidateSettings:
     description_limits: dict = field(default_factory=lambda: dict(DEFAULT_DESCRIPTION_LIMITS))
     severity: dict = field(default_factory=dict)  # code -> severity or "off"
     ignore: tuple[str, ...] = ()
+    agents: tuple[str, ...] = field(default_factory=lambda: _profile_names())  # [validate] agents
 
     @property
     def gates_configured(self) -> bool:
@@ -164,13 +186,25 @@ def parse_settings(table, known_codes=()) -> tuple[ValidateSettings, list[tuple[
             for entry in bad:
                 problems.append((("ignore",), f'validate.ignore: unknown code "{entry}"'))
             out["ignore"] = tuple(v for v in value if v not in bad)
+    if "agents" in table:
+        from ..agents import NAMES
+
+        value = table["agents"]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            problems.append((("agents",), f"validate.agents must be a list of agent names ({', '.join(NAMES)})"))
+        else:
+            bad = [v for v in value if v not in NAMES]
+            for entry in bad:
+                problems.append((("agents",), f'validate.agents: unknown agent "{entry}" (known: {", ".join(NAMES)})'))
+            out["agents"] = tuple(dict.fromkeys(v for v in value if v not in bad))
+            out["description_limits"] = _default_limits(out["agents"])
     if "description_limits" in table:
         value = table["description_limits"]
         if not isinstance(value, dict):
             problems.append((("description_limits",), "validate.description_limits must be a table of "
                                                       "agent = characters"))
         else:
-            limits = dict(DEFAULT_DESCRIPTION_LIMITS)
+            limits = dict(out.get("description_limits", DEFAULT_DESCRIPTION_LIMITS))
             for harness, limit in value.items():
                 if not _is_int(limit) or limit < 0:
                     problems.append((("description_limits", harness),

@@ -144,8 +144,51 @@ def report(diagnostics, fmt: str, *, root: str = "", out=None) -> None:
     (out or sys.stdout).write(render(diagnostics, fmt, root=root))
 
 
+def apply_settings(ws, diagnostics) -> list:
+    """The diagnostics less the codes ``[validate] ignore`` or ``[validate.severity]`` turn off,
+    each at its configured severity."""
+    from dataclasses import replace
+
+    from ..validators import expand_codes
+
+    ignored, _unknown = expand_codes(ws.settings.ignore)
+    severity = ws.settings.severity
+    out = []
+    for diag in diagnostics:
+        level = severity.get(diag.code)
+        if diag.code in ignored or level == "off":
+            continue
+        out.append(replace(diag, severity=level) if level and level != diag.severity else diag)
+    return out
+
+
+def nothing_to_check(ws, files) -> list:
+    """Errors for a hook that would otherwise pass on nothing: a staged SKILL.md that no
+    folder skillsift reads holds (SK012), or a repository where no skill is found (SK013)."""
+    from dataclasses import replace
+
+    from ..diagnostics import ERROR, Diagnostic
+    from ..validators import expand_codes
+    from ..validators.served import NOT_SERVED, nothing_found
+
+    served = set(ws.skill_paths)
+    out = []
+    for rel in files:
+        if rel.endswith("SKILL.md") and rel not in served and os.path.isfile(ws.abspath(rel)):
+            out.append(Diagnostic(
+                file=rel, code=NOT_SERVED, severity=ERROR,
+                message=f"{rel} is outside every folder skillsift and the agents read, so it was not checked",
+                hint="move the skill folder under .agents/skills, .claude/skills or skills (README, \"Where skills "
+                     "are found\"), or list it in [catalog] skills"))
+    patterns = tuple(ws.config.skills) if ws.config is not None else ()
+    out += [replace(d, severity=ERROR) for d in nothing_found(ws.discovery, patterns)]
+    ignored, _unknown = expand_codes(ws.settings.ignore)
+    off = {code for code, level in ws.settings.severity.items() if level == "off"} | ignored
+    return [d for d in out if d.code not in off]  # [validate] can still turn them off
+
+
 def exit_code(diagnostics) -> int:
     """2 for an unusable config (AR9D0), 1 for any error or warning a hook checks, else 0."""
     if any(d.code == "AR9D0" for d in diagnostics):
         return 2
-    return 1 if any(d.severity == "error" for d in diagnostics) else 0
+    return 1 if any(d.severity == "error" or d.code == "SK013" for d in diagnostics) else 0

@@ -1,23 +1,37 @@
-"""``skillsift hook frontmatter``: each staged SKILL.md parses and has a usable name and description.
+"""``skillsift hook frontmatter``: each staged SKILL.md parses, has a usable name and description,
+follows the Agent Skills specification, and shares its name with no other skill.
 
-SK001 and SK004-SK008 on the files passed; no numpy, no jsonschema.
+SK001, SK004-SK008 and SK101-SK108 on the files passed, plus SK002 for a staged file whose
+name another skill of the repository already uses; no numpy, no jsonschema.
 """
 
 from __future__ import annotations
 
-from ._common import exit_code, parse_args, relative, report, workspace
+from ._common import apply_settings, exit_code, nothing_to_check, parse_args, relative, report, workspace
 
 
 def main(argv) -> int:
-    args = parse_args("frontmatter", argv, "Check the frontmatter of SKILL.md files (SK001, SK004-SK008).")
+    args = parse_args("frontmatter", argv,
+                      "Check the frontmatter of SKILL.md files (SK001, SK002, SK004-SK008, SK101-SK108).")
     ws = workspace(args)
     if ws.config is None:
         report(ws.config_problems, args.fmt, root=ws.root)
         return 2
     from ..diagnostics import sort_diagnostics
-    from ..validators import frontmatter
+    from ..validators import frontmatter, spec
+    from ..validators.duplicates import duplicate_names
+    from ..validators.frontmatter import text_key_lines
 
     files = relative(args, args.files) if args.files else list(ws.skill_paths)
-    diagnostics = sort_diagnostics(frontmatter.run_paths(ws, files))
-    report(diagnostics, args.fmt, root=ws.root)
+    wanted = set(files)
+    diagnostics = frontmatter.run_paths(ws, files) + spec.run_paths(ws, files)
+
+    def line_of(skill, key):
+        text = ws.read_text(skill.path)
+        return text_key_lines(text).get(key) if text is not None else None
+
+    if any(f.endswith("SKILL.md") for f in files):
+        diagnostics += [d for d in duplicate_names(ws.all_skills, line_of) if d.file in wanted]
+    diagnostics = apply_settings(ws, diagnostics) + nothing_to_check(ws, files)
+    report(sort_diagnostics(diagnostics), args.fmt, root=ws.root)
     return exit_code(diagnostics)

@@ -5,12 +5,22 @@ commit (which pre-commit does not pass) is added from ``git diff --cached``, so 
 skill still checks the cases, the index and the duplicates.  Warnings do not fail.  Codes
 that another skillsift hook of the same commit reports on every commit (AR9D4 with
 ``skillsift-eval``, AR9D1 with ``skillsift-index``, AR9D2 with ``skillsift-cases``) are left
-to that hook, so a finding is printed once.
+to that hook, so a finding is printed once.  A staged SKILL.md outside every folder skillsift reads, or a repository
+with no skill, fails the hook.
 """
 
 from __future__ import annotations
 
-from ._common import codes_left_to_siblings, exit_code, parse_args, relative, report, staged_deletions, workspace
+from ._common import (
+    codes_left_to_siblings,
+    exit_code,
+    nothing_to_check,
+    parse_args,
+    relative,
+    report,
+    staged_deletions,
+    workspace,
+)
 
 
 def main(argv) -> int:
@@ -27,5 +37,12 @@ def main(argv) -> int:
     if left:  # the eval, index or cases hook of this commit reports these: one finding, printed once
         codes = select_codes(configured_ignore=ws.settings.ignore)[0] - left
     diagnostics = run_checks(ws, paths=paths, codes=codes)
+    if ws.config is not None:
+        from ..diagnostics import sort_diagnostics
+
+        extra = nothing_to_check(ws, paths)
+        flagged = {d.file for d in extra}
+        kept = [d for d in diagnostics if d.code != "SK013" and not (d.code == "SK012" and d.file in flagged)]
+        diagnostics = sort_diagnostics(kept + extra)
     report(diagnostics, args.fmt, root=ws.root)
     return exit_code(diagnostics)

@@ -100,8 +100,9 @@ class SkillService:
 
     def __init__(self, root: str = ".", config_file: str | None = None, *, session_id: str | None = None,
                  warn: Callable[[str], None] = _stderr, clock=None, recheck_interval: float = RECHECK_INTERVAL,
-                 monotonic: Callable[[], float] = time.monotonic):
+                 monotonic: Callable[[], float] = time.monotonic, agent: str | None = None):
         self.root = str(Path(root).resolve())
+        self.agent = agent  # serve only what this agent lists (skillsift/agents.py)
         self.config_file = config_file
         self.session_id = session_id if session_id is not None else secrets.token_hex(16)
         self.warn = warn
@@ -158,7 +159,7 @@ class SkillService:
         from ..querylog import open_log
         from ..ranker.search import NO_INDEX, Ranker
 
-        catalog = load_catalog(self.root, config)
+        catalog = load_catalog(self.root, config, agent=self.agent)
         for diag in catalog.diagnostics:
             self._warn_once(f"warning: {diag.render()}")
         try:

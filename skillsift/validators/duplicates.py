@@ -44,7 +44,8 @@ def duplicate_names(skills, line_of=_no_line) -> list[Diagnostic]:
         paths = [s.path for s in group]
         for skill in group:
             others = ", ".join(p for p in paths if p != skill.path)
-            served = "this one is served" if skill is group[0] else f"only {paths[0]} is served"
+            served = ("this one is served" if skill is group[0] else f"only {paths[0]} is served") + (
+                " (the first in path order)")
             out.append(Diagnostic(
                 file=skill.path, line=line_of(skill, "name"), code=DUPLICATE, severity=ERROR,
                 message=f'skill name "{name}" is also used by {others}; {served}',

@@ -93,8 +93,48 @@ def description_limit_problem(description: str, limits: dict) -> tuple[int, list
     return length, sorted(name for _limit, name in over), over[0][0]
 
 
-def _join(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def entry_text(front: dict, fields=("description",)) -> str:
+    """The listing text an agent builds from ``fields`` (trimmed strings joined by a space)."""
+    parts = [front.get(f) for f in fields]
+    return " ".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
+
+
+def entry_limit_problems(path: str, line: int, front: dict, limits: dict) -> list[Diagnostic]:
+    """SK007, one per agent whose limit the skill's listing entry exceeds.
+
+    A profiled agent measures its own entry (Claude Code: description plus ``when_to_use``)
+    and says what it does past the limit (cut, or not loaded for Codex), and only counts when
+    it reads the skill's folder; any other name in ``limits`` cuts the trimmed description.
+    """
+    from ..agents import BY_NAME, serves
+
+    out = []
+    # An agent that does not read the skill's folder never lists it; when none of the
+    # targeted agents does (a configured path), every one is checked.
+    readers = {a for a in limits if a in BY_NAME and serves(BY_NAME[a], path)}
+    for agent, limit in sorted(limits.items()):
+        if not limit or (readers and agent in BY_NAME and agent not in readers):
+            continue
+        profile = BY_NAME.get(agent)
+        fields = profile.entry_fields if profile is not None else ("description",)
+        text = entry_text(front, fields)
+        if len(text) <= limit:
+            continue
+        what = "description" if fields == ("description",) or not front.get("when_to_use") else (
+            "description + when_to_use")
+        verb = "are" if "+" in what else "is"
+        if profile is not None and profile.description_max == limit and profile.entry_cap is None:
+            message = (f"{what} {verb} {len(text)} characters; {agent} does not load a skill whose description "
+                       f"is over {limit}")
+            hint = f"cut the description by {len(text) - limit} characters, or {agent} never sees the skill"
+        else:
+            cut = " ".join(text[limit:].split())
+            cut = cut if len(cut) <= 50 else cut[:49] + "…"
+            message = f'{what} {verb} {len(text)} characters; {agent} keeps only the first {limit}, so "{cut}" is cut'
+            hint = (f"cut {len(text) - limit} characters (what it does, then when to use it); move details into "
+                    "the body")
+        out.append(Diagnostic(file=path, line=line, code=TOO_LONG, severity=WARNING, message=message, hint=hint))
+    return out
 
 
 def trigger_passages(lines: list[str], first_line: int) -> list[tuple[int, str, str]]:
@@ -201,17 +241,7 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None) -> list
                               severity=ERROR, message=message,
                               hint="add `description: <what it does>. Use when <situations>.`"))
         return out
-    problem = description_limit_problem(description, limits)
-    if problem is not None:
-        length, harnesses, limit = problem
-        cut = " ".join(description.strip()[limit:].split())
-        cut = cut if len(cut) <= 50 else cut[:49] + "…"
-        out.append(Diagnostic(
-            file=path, line=lines.get("description", fence_line), code=TOO_LONG, severity=WARNING,
-            message=f"description is {length} characters; {_join(harnesses)} "
-                    f"{'keeps' if len(harnesses) == 1 else 'keep'} only the first {limit}, "
-                    f'so "{cut}" is cut',
-            hint="shorten the description (what it does, then when to use it); move details into the body"))
+    out.extend(entry_limit_problems(path, lines.get("description", fence_line), front, limits))
     if block.closed:
         body_lines = block.body.split("\n")
         for line_no, line, passage in trigger_passages(body_lines, block.body_line):

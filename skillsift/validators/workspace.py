@@ -117,12 +117,17 @@ class Workspace:
 
     # -- skills -------------------------------------------------------------------------
     @cached_property
-    def _discovered(self) -> list[tuple[str, str]]:
-        """(relative SKILL.md path, domain) of every skill found, in path order."""
-        from ..catalog import discover
+    def discovery(self):
+        """The :class:`~skillsift.discovery.Discovery` of this root (configured paths or every agent's)."""
+        from ..discovery import discover_all
 
         patterns = tuple(self.config.skills) if self.config is not None else ()
-        return [(rel_posix(path, self.root), domain) for path, domain in discover(self.root, patterns)]
+        return discover_all(self.root, patterns)
+
+    @cached_property
+    def _discovered(self) -> list[tuple[str, str]]:
+        """(relative SKILL.md path, domain) of every skill found, in path order."""
+        return [("/".join(parts), domain) for parts, domain in self.discovery.found]
 
     def parsed(self, rel: str, domain: str | None = None):
         """``(skill or None, SK001 diagnostics)`` of one SKILL.md, parsed once."""

@@ -1,0 +1,67 @@
+"""``skillsift list --agent NAME``: what one agent lists of the repository's skills."""
+
+from __future__ import annotations
+
+import click
+
+from ._common import config_option, dump_json, root_option
+
+
+@click.command("list")
+@click.option("--agent", required=True, metavar="NAME",
+              help="Agent profile: claude-code, codex, copilot, cursor, gemini-cli or opencode.")
+@click.option("--context-window", "context_window", type=click.IntRange(1000, 10_000_000), default=None,
+              metavar="TOKENS", help="Context window in tokens (default: the agent's, where known).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@root_option
+@config_option
+def list_command(agent, context_window, fmt, root, config_file):
+    """Show each skill as AGENT lists it: full, truncated, name-only, hidden or not-loaded.
+
+    Entries come in name order; where the agent drops descriptions by usage (Claude Code),
+    skillsift stands in reverse name order: the last names lose theirs first.
+
+    \b
+    Exit codes: 0 listed; 1 unknown agent, missing root or bad config.
+    """
+    import os
+
+    from ..agents import BY_NAME, NAMES
+    from ..catalog import read_all_skills
+    from ..config import load_config
+    from ..diagnostics import SkillsiftError
+    from ..listing import build_listing
+
+    profile = BY_NAME.get(agent)
+    if profile is None:
+        raise SkillsiftError(f'unknown agent "{agent}"', hint=f"agents are {', '.join(NAMES)}")
+    if not os.path.isdir(root):
+        raise SkillsiftError(f"--root {root} is not a directory", hint="pass the repository holding the skills")
+    config = load_config(root, config_file=config_file)
+    skills, problems = read_all_skills(root, config)
+    for diag in problems:
+        click.echo(f"warning: {diag.render()}", err=True)
+    listing = build_listing(skills, profile, context_window)
+    if fmt == "json":
+        click.echo(dump_json(listing.to_dict()), nl=False)
+    else:
+        click.echo(render_listing(listing, profile.label), nl=False)
+    return 0
+
+
+def render_listing(listing, label: str) -> str:
+    width = max([len(e.name) for e in listing.entries] + [4])
+    lines = [f"{'NAME':<{width}}  {'LISTED':<10}  {'SHOWN':>5}/{'DESC':<5}  PATH"]
+    for e in listing.entries:
+        lines.append(f"{e.name:<{width}}  {e.listed:<10}  {e.shown_chars:>5}/{e.description_chars:<5}  {e.path}"
+                     + (f"\n{'':<{width}}  {e.reason}" if e.reason else ""))
+    budget = "no documented budget" if listing.budget_chars is None else f"budget {listing.budget_chars:,} characters"
+    window = f", context window {listing.context_window:,} tokens" if listing.context_window else ""
+    over = f", {listing.overflow:,} over before descriptions were dropped" if listing.overflow else ""
+    counts: dict[str, int] = {}
+    for e in listing.entries:
+        counts[e.listed] = counts.get(e.listed, 0) + 1
+    summary = ", ".join(f"{n} {state}" for state, n in sorted(counts.items())) or "no skill"
+    lines.append("")
+    lines.append(f"{label}: {summary}; used {listing.used_chars:,} characters, {budget}{window}{over}")
+    return "\n".join(lines) + "\n"

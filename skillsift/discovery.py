@@ -1,0 +1,293 @@
+"""Finding the SKILL.md files of a repository the way the agents do, bounded.
+
+:func:`discover_all` is the one discovery function (the catalog and validation call it):
+
+* **Skills roots.** Every folder an agent profile reads (skillsift/agents.py): ``.agents/skills``,
+  ``.claude/skills``, ``.codex/skills``, ``.cursor/skills``, ``.gemini/skills``,
+  ``.github/skills``, ``.opencode/skills``, ``skills``, plugins (``plugins/*/skills`` and a
+  plugin that is itself a skill, ``plugins/*/SKILL.md``), and skillsift's ``.ai-rulez/skills``
+  and ``.ai-rulez/domains/<domain>/skills``.
+* **Nested roots.** The roots that agents also read below the top (``.agents/skills``,
+  ``.claude/skills``, ``.codex/skills``: a monorepo package's own skills) are looked for in
+  every folder up to :data:`NESTED_DEPTH` below the root, at most :data:`NESTED_MAX_DIRS`
+  folders, skipping dot folders, ``.git``, ``node_modules``, skills roots and skill folders.
+* **Inside a root.** A folder holding ``SKILL.md`` is a skill (its own subfolders are not
+  searched); any other folder is a category, searched to :data:`~skillsift.agents.SCAN_DEPTH`
+  folders below the root (Codex's depth), at most
+  :data:`~skillsift.agents.MAX_DIRS_PER_ROOT` folders per root, dot entries, ``.git`` and
+  ``node_modules`` skipped (as Codex does).
+* Nothing outside the root is read through a symlink; each such link is reported in
+  :attr:`Discovery.notes` (skillsift validate shows it as SK012), as is a root whose folder
+  limit was reached.  A file reached twice (a symlinked root inside the repository) is kept
+  once.  Results are sorted by relative path.
+
+Configured paths (``[catalog] skills``) replace the default roots: paths or globs relative
+to the root naming a skills root, a skill folder or a ``SKILL.md``.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from .agents import MAX_DIRS_PER_ROOT, NESTED_ROOTS, SCAN_DEPTH
+
+SKILL_FILE = "SKILL.md"
+SKIP_DIRS = frozenset({".git", "node_modules"})
+TOP_ROOTS = (
+    ".agents/skills",
+    ".claude/skills",
+    ".codex/skills",
+    ".cursor/skills",
+    ".gemini/skills",
+    ".github/skills",
+    ".opencode/skills",
+    "skills",
+    ".ai-rulez/skills",
+    ".ai-rulez/domains/*/skills",
+    "plugins/*/skills",
+    "plugins/*/SKILL.md",
+)
+NESTED_DEPTH = 4
+NESTED_MAX_DIRS = 10_000
+
+
+@dataclass(frozen=True)
+class Discovery:
+    """What one discovery found: ``found`` as ``(relative path parts, domain)``, sorted;
+    ``empty`` configured patterns that yielded nothing; ``searched`` the skills roots
+    looked in (relative, ``/``); ``notes`` ``(relative path, why it is not served)``;
+    ``stray`` SKILL.md files seen outside every root (not served)."""
+
+    root: str
+    found: tuple[tuple[tuple[str, ...], str], ...] = ()
+    empty: tuple[str, ...] = ()
+    searched: tuple[str, ...] = ()
+    notes: tuple[tuple[str, str], ...] = ()
+    stray: tuple[str, ...] = ()
+    roots: dict = field(default_factory=dict, compare=False)  # relative root -> skills found there
+
+    def paths(self) -> list[tuple[Path, str]]:
+        base = Path(self.root)
+        return [(base.joinpath(*parts), domain) for parts, domain in self.found]
+
+
+def domain_of(parts) -> str:
+    """The domain named by a ``.ai-rulez/domains/<domain>/skills/...`` path, else ""."""
+    parts = tuple(parts)
+    for i in range(len(parts) - 3):
+        if parts[i] == ".ai-rulez" and parts[i + 1] == "domains" and parts[i + 3] == "skills":
+            return parts[i + 2]
+    return ""
+
+
+class _Scan:
+    """One discovery's state: hits by parts, real paths seen, notes."""
+
+    def __init__(self, root: str):
+        self.root = root
+        self.real_root = os.path.realpath(root)
+        self.prefix = self.real_root.rstrip(os.sep) + os.sep
+        self.hits: dict[tuple[str, ...], str] = {}  # parts -> real path
+        self.notes: list[tuple[str, str]] = []
+        self.roots: dict[str, int] = {}
+        self.searched: list[str] = []
+        self.stray: list[str] = []
+
+    def inside(self, real: str) -> bool:
+        return real == self.real_root or real.startswith(self.prefix)
+
+    def real_of(self, parts: tuple[str, ...]) -> str | None:
+        """Real path of ``parts`` under the root when it lies inside (None when it leaves)."""
+        try:
+            real = os.path.realpath(os.path.join(self.root, *parts))
+        except (OSError, ValueError):
+            return None
+        return real if self.inside(real) else None
+
+    def outside(self, parts: tuple[str, ...], what: str) -> None:
+        rel = "/".join(parts)
+        self.notes.append((rel, f"{rel} is a symlink to outside the repository; the {what} it points to is "
+                                "not served"))
+
+    def add(self, parts: tuple[str, ...], real: str) -> None:
+        self.hits.setdefault(parts, real)
+
+    def scan_root(self, parts: tuple[str, ...]) -> int:
+        """Every skill under the skills root ``parts`` (bounded); returns how many were found."""
+        real = self.real_of(parts)
+        if real is None:
+            if os.path.islink(os.path.join(self.root, *parts)):
+                self.outside(parts, "skills folder")
+            return 0
+        rel = "/".join(parts)
+        self.searched.append(rel)
+        if os.path.exists(os.path.join(real, SKILL_FILE)):
+            self.add((*parts, SKILL_FILE), os.path.join(real, SKILL_FILE))
+            self.roots[rel] = self.roots.get(rel, 0) + 1
+            return 1
+        found = 0
+        folders = 0
+        stack = [(parts, real, 0)]
+        while stack:
+            cur, cur_real, depth = stack.pop()
+            folders += 1
+            if folders > MAX_DIRS_PER_ROOT:
+                self.notes.append((rel, f"{rel} holds more than {MAX_DIRS_PER_ROOT:,} folders; the agents stop "
+                                        "there, so skills beyond them are not served"))
+                break
+            children = []
+            try:
+                with os.scandir(cur_real) as it:
+                    entries = sorted(it, key=lambda e: e.name)
+            except OSError:
+                continue
+            for entry in entries:
+                name = entry.name
+                if name.startswith(".") or name in SKIP_DIRS:
+                    continue
+                try:
+                    if not entry.is_dir():
+                        continue
+                    link = entry.is_symlink()
+                except OSError:
+                    continue
+                child = (*cur, name)
+                child_real = os.path.join(cur_real, name)
+                if link:
+                    child_real = os.path.realpath(child_real)
+                    if not self.inside(child_real):
+                        self.outside(child, "skill folder")
+                        continue
+                skill = os.path.join(child_real, SKILL_FILE)
+                try:
+                    if os.path.exists(skill):
+                        if os.path.islink(skill):
+                            skill = os.path.realpath(skill)
+                            if not self.inside(skill):
+                                self.outside((*child, SKILL_FILE), SKILL_FILE)
+                                continue
+                        self.add((*child, SKILL_FILE), skill)
+                        found += 1
+                        continue
+                except OSError:
+                    continue
+                if depth + 1 < SCAN_DEPTH:
+                    children.append((child, child_real, depth + 1))
+            stack.extend(reversed(children))
+        self.roots[rel] = self.roots.get(rel, 0) + found
+        return found
+
+    def nested(self, skip: set[tuple[str, ...]]) -> None:
+        """Agent roots in subfolders (monorepo packages), bounded; SKILL.md files seen
+        outside every root are kept as strays."""
+        queue: deque[tuple[tuple[str, ...], str, int]] = deque([((), self.real_root, 0)])
+        visited = 0
+        while queue:
+            cur, cur_real, depth = queue.popleft()
+            visited += 1
+            if visited > NESTED_MAX_DIRS:
+                break
+            try:
+                with os.scandir(cur_real) as it:
+                    entries = sorted(it, key=lambda e: e.name)
+            except OSError:
+                continue
+            names = {e.name for e in entries}
+            if cur:
+                for nested_root in NESTED_ROOTS:
+                    head, tail = nested_root.split("/")
+                    if head in names and os.path.isdir(os.path.join(cur_real, head, tail)):
+                        self.scan_root((*cur, head, tail))
+                if SKILL_FILE in names and len(self.stray) < 100:
+                    self.stray.append("/".join((*cur, SKILL_FILE)))
+                    continue
+            if depth >= NESTED_DEPTH:
+                continue
+            for entry in entries:
+                name = entry.name
+                if name.startswith(".") or name in SKIP_DIRS:
+                    continue
+                child = (*cur, name)
+                if child in skip:
+                    continue
+                try:
+                    if entry.is_symlink() or not entry.is_dir():
+                        continue
+                except OSError:
+                    continue
+                queue.append((child, os.path.join(cur_real, name), depth + 1))
+
+
+def _expand(root: str, real_root: str, pattern: str) -> list[tuple[str, ...]]:
+    """Relative path parts of what ``pattern`` names under the root, sorted."""
+    pattern = pattern.strip()
+    if not pattern:
+        return []
+    if os.path.isabs(pattern):
+        matches = []
+        for m in glob.glob(pattern, recursive=True):
+            rel = os.path.relpath(os.path.abspath(m), os.path.abspath(root))
+            matches.append(rel)
+    else:
+        matches = glob.glob(pattern, root_dir=root, recursive=True)
+    out = set()
+    for match in matches:
+        parts = tuple(p for p in PurePosixPath(Path(match).as_posix()).parts if p not in ("", "."))
+        if not parts or parts[0] == ".." or os.path.isabs(match) or SKIP_DIRS.intersection(parts):
+            continue
+        out.add(parts)
+    return sorted(out)
+
+
+def discover_all(root=".", patterns=()) -> Discovery:
+    """Every SKILL.md under ``root`` (module docstring), with what was searched and skipped."""
+    root = os.fspath(root)
+    patterns = tuple(patterns)
+    if not os.path.isdir(root):
+        return Discovery(root=root, empty=patterns)
+    scan = _Scan(root)
+    empty: list[str] = []
+    for pattern in patterns or TOP_ROOTS:
+        count = 0
+        for parts in _expand(root, scan.real_root, pattern):
+            if parts[-1] == SKILL_FILE:
+                real = scan.real_of(parts)
+                if real is None:
+                    if os.path.islink(os.path.join(root, *parts)):
+                        scan.outside(parts, SKILL_FILE)
+                    continue
+                if os.path.exists(real):
+                    scan.add(parts, real)
+                    scan.searched.append("/".join(parts[:-1]))
+                    count += 1
+            elif os.path.isdir(os.path.join(root, *parts)) or os.path.islink(os.path.join(root, *parts)):
+                count += scan.scan_root(parts)
+        if patterns and not count:
+            empty.append(pattern)
+    if not patterns:
+        skip = {tuple(r.split("/")) for r in scan.searched}
+        skip |= {parts[:-1] for parts in scan.hits}
+        scan.nested(skip)
+    found = []
+    seen: set[str] = set()
+    for parts in sorted(scan.hits):
+        real = scan.hits[parts]
+        if real in seen:
+            continue
+        seen.add(real)
+        found.append((parts, domain_of(parts)))
+    searched = sorted(dict.fromkeys(scan.searched))
+    return Discovery(root=root, found=tuple(found), empty=tuple(empty), searched=tuple(searched),
+                     notes=tuple(sorted(dict.fromkeys(scan.notes))), stray=tuple(scan.stray),
+                     roots=dict(scan.roots))
+
+
+def layouts_searched(patterns=()) -> tuple[str, ...]:
+    """The skills roots a discovery with ``patterns`` looks in, for people (SK013)."""
+    if patterns:
+        return tuple(patterns)
+    return (*TOP_ROOTS, *(f"<package>/{r}" for r in NESTED_ROOTS))

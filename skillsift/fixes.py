@@ -1,0 +1,131 @@
+"""Mechanical, safe fixes for ``skillsift validate --fix`` (``--diff`` previews them).
+
+Pure: :func:`plan` takes one SKILL.md (path and text) and returns the edits; the command
+writes them.  A fix is offered only when its result is checked to be what was meant:
+
+* **SK001, a value holding ``: ``** (``description: Use it: always``): the plain value of a
+  top-level ``key: value`` line is double-quoted, and kept only when the frontmatter then
+  parses and the key's value is exactly the text that was written;
+* **SK102, name and folder differ only in case** while one of them is a valid name: the
+  ``name:`` line is set to the folder's name when the folder's is valid, else the folder is
+  renamed to the name (never over an existing folder).  A skill whose name changes is
+  reported with every cases file and index that still uses the old name.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+_PLAIN = re.compile(r"^([A-Za-z_][\w-]*):[ \t]+(.+?)[ \t]*$")
+
+
+@dataclass(frozen=True)
+class Fix:
+    path: str  # the SKILL.md (relative, /)
+    code: str
+    summary: str
+    new_text: str | None = None  # the whole new text of the file
+    rename_to: str | None = None  # new folder path (relative, /)
+    old_name: str = ""
+    new_name: str = ""
+
+
+def _parses_to(raw: str, key: str, value: str) -> bool:
+    from .frontmatter import read_yaml
+
+    doc = read_yaml(raw)
+    return not doc.diagnostics and isinstance(doc.value, dict) and doc.value.get(key) == value
+
+
+def _frontmatter_lines(text: str):
+    """(all lines of the LF text, index of the first YAML line, number of YAML lines, newline) or None."""
+    from .frontmatter import split_frontmatter
+
+    newline = "\r\n" if "\r\n" in text else "\n"
+    lf = text.replace("\r\n", "\n")
+    block = split_frontmatter(lf)
+    if not block.closed:
+        return None
+    yaml_lines = block.raw.split("\n")
+    if block.raw.endswith("\n"):
+        yaml_lines = yaml_lines[:-1]
+    return lf.split("\n"), block.yaml_start_line - 1, len(yaml_lines), newline
+
+
+def quote_colon_values(text: str) -> tuple[str, list[str]] | None:
+    """The text with each top-level plain value holding ``: `` double-quoted, and the keys
+    quoted; None when nothing is to be done or the result would not parse to the same text."""
+    found = _frontmatter_lines(text)
+    if found is None:
+        return None
+    lines, start, count, newline = found
+    keys = []
+    for i in range(start, start + count):
+        match = _PLAIN.match(lines[i])
+        if not match:
+            continue
+        key, value = match.groups()
+        if ": " not in value or value[0] in "\"'[{|>&*!%@`#" or " #" in value:
+            continue
+        lines[i] = f"{key}: {json.dumps(value, ensure_ascii=False)}"
+        keys.append((key, value))
+    if not keys:
+        return None
+    raw = "\n".join(lines[start:start + count]) + "\n"
+    if not all(_parses_to(raw, key, value) for key, value in keys):
+        return None
+    return newline.join(lines), [k for k, _v in keys]
+
+
+def set_name(text: str, name: str) -> str | None:
+    """The text with its top-level ``name:`` frontmatter line set to ``name`` (None without one)."""
+    found = _frontmatter_lines(text)
+    if found is None:
+        return None
+    lines, start, count, newline = found
+    for i in range(start, start + count):
+        if re.match(r"^name:[ \t]", lines[i]) or lines[i].rstrip() == "name:":
+            lines[i] = f"name: {name}"
+            return newline.join(lines)
+    return None
+
+
+def plan(path: str, text: str, front: dict | None, exists=lambda _rel: False) -> list[Fix]:
+    """The safe fixes for one SKILL.md (``front``: its parsed frontmatter, None when it does not parse)."""
+    from .validators.spec import name_problems, normal_name
+
+    out: list[Fix] = []
+    if front is None:
+        quoted = quote_colon_values(text)
+        if quoted is not None:
+            new_text, keys = quoted
+            out.append(Fix(path, "SK001", f"quoted the value of {', '.join(keys)} (it holds ': ')",
+                           new_text=new_text))
+        return out
+    name = front.get("name")
+    folder_path = PurePosixPath(path).parent
+    folder = folder_path.name
+    if not (isinstance(name, str) and name.strip()) or not folder:
+        return out
+    if normal_name(name) == normal_name(folder) or normal_name(name).lower() != normal_name(folder).lower():
+        return out
+    if not name_problems(folder):
+        renamed = set_name(text, folder)
+        if renamed is not None:
+            out.append(Fix(path, "SK102", f'set name "{name.strip()}" to its folder\'s "{folder}"', new_text=renamed,
+                           old_name=name, new_name=folder))
+    elif not name_problems(name):
+        target = (folder_path.parent / normal_name(name)).as_posix()
+        if not exists(target):
+            out.append(Fix(path, "SK102", f'renamed folder "{folder}" to "{normal_name(name)}"', rename_to=target))
+    return out
+
+
+def unified_diff(path: str, old: str, new: str) -> str:
+    import difflib
+
+    return "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
+                                        fromfile=f"a/{path}", tofile=f"b/{path}"))

@@ -1,0 +1,124 @@
+"""What an agent lists: each skill's entry in its skill listing, the budget and its use.
+
+Pure: :func:`build_listing` takes the skills (with their frontmatter and paths) and an
+:class:`~skillsift.agents.AgentProfile`.  Rules (docs/validate.md, "What each agent lists"):
+
+* a skill outside the agent's folders, or whose name another served skill already has (the
+  first in path order is served), or over the agent's load limits is ``not-loaded``;
+* a skill with the agent's hide field set (Claude Code: ``disable-model-invocation: true``)
+  is ``hidden``: loaded, but not in the model's listing;
+* an entry is ``- <name>: <text>`` where text is the agent's entry fields joined by a space,
+  cut at its per-entry cap (``truncated``), else ``full``;
+* when the entries exceed the listing budget, descriptions are dropped (names kept,
+  ``name-only``) until it fits.  Claude Code drops them from the least-used skills first;
+  skillsift has no usage data and stands in reverse name order (the last names lose theirs
+  first), so the result is deterministic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .agents import AgentProfile, serves
+
+FULL, TRUNCATED, NAME_ONLY, HIDDEN, NOT_LOADED = "full", "truncated", "name-only", "hidden", "not-loaded"
+STAND_IN_ORDER = "name"
+#: The states in which the model sees a skill and can choose it.
+LISTED = (FULL, TRUNCATED, NAME_ONLY)
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    path: str
+    listed: str
+    description_chars: int
+    shown_chars: int
+    reason: str
+    cost: int  # characters the entry takes in the listing (0 when not listed)
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "path": self.path, "listed": self.listed,
+                "description_chars": self.description_chars, "shown_chars": self.shown_chars,
+                "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Listing:
+    agent: str
+    context_window: int | None
+    budget_chars: int | None
+    used_chars: int
+    needed_chars: int  # what the entries would take with every description kept
+    entries: tuple[Entry, ...]
+
+    @property
+    def overflow(self) -> int:
+        return max(0, self.needed_chars - self.budget_chars) if self.budget_chars is not None else 0
+
+    def to_dict(self) -> dict:
+        return {"schema_version": 1, "agent": self.agent, "context_window": self.context_window,
+                "budget_chars": self.budget_chars, "used_chars": self.used_chars,
+                "skills": [e.to_dict() for e in self.entries]}
+
+
+def entry_text(front: dict, fields) -> str:
+    parts = [front.get(f) for f in fields]
+    return " ".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
+
+
+def _cost(name: str, shown: int) -> int:
+    return len(name) + shown + 5 if shown else len(name) + 3  # "- name: text\n" / "- name\n"
+
+
+def build_listing(skills, agent: AgentProfile, context_window: int | None = None) -> Listing:
+    """The listing ``agent`` builds from ``skills`` (in any order; entries come in name order)."""
+    window = context_window or agent.context_window
+    budget = agent.budget_chars(context_window)
+    served: dict[str, str] = {}
+    drafts: list[list] = []  # [name, path, listed, description_chars, shown, reason, text_len]
+    for skill in sorted(skills, key=lambda s: s.path):
+        front = skill.frontmatter if isinstance(skill.frontmatter, dict) else {}
+        description = front.get("description")
+        description = description.strip() if isinstance(description, str) else ""
+        text = entry_text(front, agent.entry_fields)
+        row = [skill.name, skill.path, FULL, len(description), 0, "", len(text)]
+        if not serves(agent, skill.path):
+            row[2], row[5] = NOT_LOADED, f"not in a folder {agent.name} reads ({', '.join(agent.folders)})"
+        elif skill.name in served:
+            row[2] = NOT_LOADED
+            row[5] = f"name also used by {served[skill.name]}, which is served (first in path order)"
+        elif agent.name_max is not None and len(skill.name) > agent.name_max:
+            row[2], row[5] = NOT_LOADED, f"name is {len(skill.name)} characters, over {agent.name}'s {agent.name_max}"
+        elif agent.description_max is not None and len(description) > agent.description_max:
+            row[2], row[5] = NOT_LOADED, (f"description is {len(description)} characters, over {agent.name}'s "
+                                          f"{agent.description_max}")
+        elif agent.hide_field and front.get(agent.hide_field) is True:
+            row[2], row[5] = HIDDEN, f"{agent.hide_field}: true keeps it out of the model's listing"
+            served[skill.name] = skill.path
+        else:
+            served[skill.name] = skill.path
+            shown = len(text) if agent.entry_cap is None else min(len(text), agent.entry_cap)
+            row[4] = shown
+            if shown < len(text):
+                row[2], row[5] = TRUNCATED, f"entry cut at {agent.entry_cap} of {len(text)} characters"
+        drafts.append(row)
+    drafts.sort(key=lambda r: (r[0], r[1]))
+    listed = [r for r in drafts if r[2] in (FULL, TRUNCATED)]
+    needed = sum(_cost(r[0], r[4]) for r in listed)
+    used = needed
+    if budget is not None and used > budget:
+        for r in reversed(listed):
+            if used <= budget:
+                break
+            if r[4] == 0:
+                continue
+            used -= _cost(r[0], r[4]) - _cost(r[0], 0)
+            r[5] = f"description dropped: the listing is over its {budget:,}-character budget"
+            r[2], r[4] = NAME_ONLY, 0
+    entries = tuple(
+        Entry(name=r[0], path=r[1], listed=r[2], description_chars=r[3], shown_chars=r[4], reason=r[5],
+              cost=_cost(r[0], r[4]) if r[2] in (FULL, TRUNCATED, NAME_ONLY) else 0)
+        for r in drafts)
+    return Listing(agent=agent.name, context_window=window, budget_chars=budget, used_chars=used,
+                   needed_chars=needed, entries=entries)

@@ -1,0 +1,48 @@
+"""SK012 and SK013: what discovery could not serve, and a repository where it found nothing.
+
+* SK012 (note) a skill that is not served although it sits in the repository: a skills
+  folder, skill folder or SKILL.md that is a symlink to outside the repository (never
+  followed), a skills root over the agents' folder limit, or a SKILL.md outside every
+  folder skillsift and the agents read;
+* SK013 (warning) no skill was found at all; the message lists the folders searched, so a
+  green run can never mean "nothing was checked".  The hooks fail on it.
+"""
+
+from __future__ import annotations
+
+from ..diagnostics import NOTE, WARNING, Diagnostic
+
+NOT_SERVED, NOTHING = "SK012", "SK013"
+
+
+def not_served(discovery) -> list[Diagnostic]:
+    out = [Diagnostic(file=rel, code=NOT_SERVED, severity=NOTE, message=message,
+                      hint="copy the skill into the repository, or point [catalog] skills at a folder inside it")
+           for rel, message in discovery.notes]
+    for rel in discovery.stray:
+        out.append(Diagnostic(
+            file=rel, code=NOT_SERVED, severity=NOTE,
+            message=f"{rel} is outside every folder skillsift and the agents read; it is not served",
+            hint="move the skill folder under .agents/skills, .claude/skills or skills (README, "
+                 "\"Where skills are found\"), or list it in [catalog] skills"))
+    return out
+
+
+def nothing_found(discovery, patterns=()) -> list[Diagnostic]:
+    if discovery.found:
+        return []
+    from ..discovery import layouts_searched
+
+    where = ", ".join(layouts_searched(patterns))
+    stray = f"; SKILL.md found outside them: {', '.join(discovery.stray[:5])}" if discovery.stray else ""
+    return [Diagnostic(
+        code=NOTHING, severity=WARNING,
+        message=f"no skill found, so nothing was checked (searched: {where}){stray}",
+        hint="put each skill in <folder>/<name>/SKILL.md under one of those folders, or set [catalog] skills "
+             "in skillsift.toml")]
+
+
+def run(ws) -> list[Diagnostic]:
+    if ws.config is None:
+        return []
+    return not_served(ws.discovery) + nothing_found(ws.discovery, tuple(ws.config.skills))

@@ -1,0 +1,249 @@
+"""SK101-SK108: the Agent Skills specification's rules, one code per rule.
+
+The rules and their limits are the specification's (agentskills.io/specification) as its
+reference validator applies them (skills-ref, ``skills_ref/validator.py``); docs/validate.md
+lists each with its source.
+
+* SK101 ``name``: at most 64 characters, lowercase, letters, digits and hyphens only, no
+  leading, trailing or doubled hyphen (after trimming and NFKC normalisation);
+* SK102 ``name`` differs from its folder's name (both NFKC);
+* SK103 ``description`` longer than 1,024 characters;
+* SK104 ``compatibility`` not a string, or longer than 500 characters;
+* SK105 a field neither in the specification nor read by skillsift or a targeted agent (note);
+* SK106 ``metadata`` not a map of string keys to string values;
+* SK107 SKILL.md longer than the recommended 500 lines (note);
+* SK108 a relative link to a file that does not exist.
+
+A missing or blank ``name``/``description`` is SK005/SK006 (:mod:`.frontmatter`), a file
+that does not parse SK001; these checks run only on a file that parses to a mapping.
+Pure functions over a file's text; :func:`run` feeds them from the workspace.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from bisect import bisect_right
+from pathlib import PurePosixPath
+from urllib.parse import unquote
+
+from ..diagnostics import NOTE, WARNING, Diagnostic
+
+NAME_FORMAT, NAME_FOLDER, DESCRIPTION_LONG, COMPATIBILITY = "SK101", "SK102", "SK103", "SK104"
+UNKNOWN_FIELD, METADATA, TOO_MANY_LINES, MISSING_FILE = "SK105", "SK106", "SK107", "SK108"
+MAX_NAME = 64
+MAX_DESCRIPTION = 1024
+MAX_COMPATIBILITY = 500
+MAX_LINES = 500
+MAX_LINKS = 1000  # links checked per file at most
+
+_FENCE_LINE = re.compile(r"^ {0,3}(?:```|~~~)", re.MULTILINE)
+_CANDIDATE = re.compile(r"\]\(|\]:")
+_CODE_SPAN = re.compile(r"`+[^`]*`+")
+_INLINE_LINK = re.compile(r"!?\[[^\]\n]*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
+_REF_DEF = re.compile(r"^\s{0,3}\[[^\]\n]+\]:\s*(<[^>\n]*>|\S+)")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def normal_name(text: str) -> str:
+    """A name as the specification compares it: trimmed, NFKC-normalised."""
+    return unicodedata.normalize("NFKC", text.strip())
+
+
+def name_problems(name: str) -> list[str]:
+    """What is wrong with the format of a (non-blank) ``name``, in the specification's words."""
+    name = normal_name(name)
+    out = []
+    if len(name) > MAX_NAME:
+        out.append(f"is {len(name)} characters, over the {MAX_NAME} allowed")
+    if name != name.lower():
+        out.append("has capitals (names are lowercase)")
+    if name.startswith("-") or name.endswith("-"):
+        out.append("starts or ends with a hyphen")
+    if "--" in name:
+        out.append("holds a doubled hyphen")
+    bad = sorted({c for c in name if not (c.isalnum() or c == "-")})
+    if bad:
+        shown = ", ".join(repr(c) for c in bad[:5])
+        out.append(f"holds {shown} (only letters, digits and hyphens are allowed)")
+    return out
+
+
+def suggest_name(name: str) -> str:
+    """The nearest valid name: lowercase, runs of other characters as one hyphen, cut at 64."""
+    text = normal_name(name).lower()
+    text = "".join(c if c.isalnum() else "-" for c in text)
+    text = re.sub(r"-{2,}", "-", text).strip("-")
+    return text[:MAX_NAME].rstrip("-") or "skill"
+
+
+def _kind(value) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "empty" if value is None else type(value).__name__
+
+
+def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
+    """(file line, target) of each relative link in the markdown ``body`` (fenced code skipped)."""
+    out: list[tuple[int, str]] = []
+    if "](" not in body and "]:" not in body:
+        return out
+    fences = [m.start() for m in _FENCE_LINE.finditer(body)] if ("```" in body or "~~~" in body) else []
+    seen_line = -1
+    line_no, counted = 0, 0
+    for hit in _CANDIDATE.finditer(body):
+        start = body.rfind("\n", 0, hit.start()) + 1
+        if start == seen_line or bisect_right(fences, start) % 2:
+            continue  # the line was read already, or it is inside a fenced block
+        seen_line = start
+        line_no += body.count("\n", counted, start)
+        counted = start
+        end = body.find("\n", start)
+        text = _CODE_SPAN.sub("", body[start:] if end < 0 else body[start:end])
+        targets = [m.group(1) for m in _INLINE_LINK.finditer(text)]
+        ref = _REF_DEF.match(text)
+        if ref:
+            targets.append(ref.group(1))
+        for target in targets:
+            target = target.strip("<>").strip()
+            if (not target or target.startswith(("#", "/", "~", "{", "$", "\\")) or _SCHEME.match(target)
+                    or "{{" in target):
+                continue
+            target = unquote(target.split("#", 1)[0].split("?", 1)[0])
+            if target:
+                out.append((first_line + line_no, target))
+                if len(out) >= MAX_LINKS:
+                    return out
+    return out
+
+
+def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, body: str = "", body_line: int = 0,
+               exists=None) -> list[Diagnostic]:
+    """Every SK101-SK108 finding of one parsed SKILL.md.
+
+    ``front`` is its frontmatter mapping, ``key_line(key)`` the file line of a top-level key,
+    ``body`` the text after the frontmatter starting at file line ``body_line``, and
+    ``exists(rel)`` tells whether a path relative to the repository root exists (SK108).
+    """
+    out: list[Diagnostic] = []
+    folder = PurePosixPath(path).parent.name
+    name = front.get("name")
+    if isinstance(name, str) and name.strip():
+        line = key_line("name")
+        problems = name_problems(name)
+        if problems:
+            out.append(Diagnostic(
+                file=path, line=line, code=NAME_FORMAT, severity=WARNING,
+                message=f'name "{name.strip()}" ' + "; ".join(problems),
+                hint=f"rename it to `name: {suggest_name(name)}` (and the folder to match)"))
+        if folder and normal_name(folder) != normal_name(name):
+            valid_folder, valid_name = not name_problems(folder), not problems
+            if valid_folder and valid_name:
+                fix = f"rename the folder to {normal_name(name)}, or set `name: {folder}`"
+            elif valid_folder:
+                fix = f"set `name: {folder}`"
+            elif valid_name:
+                fix = f"rename the folder to {normal_name(name)}"
+            else:
+                fix = f"use one valid name for both, e.g. `name: {suggest_name(name)}` in a folder of that name"
+            out.append(Diagnostic(
+                file=path, line=line, code=NAME_FOLDER, severity=WARNING,
+                message=f'name "{name.strip()}" differs from its folder "{folder}"; the specification '
+                        "requires them to be equal",
+                hint=fix))
+    description = front.get("description")
+    if isinstance(description, str) and len(description) > MAX_DESCRIPTION:
+        out.append(Diagnostic(
+            file=path, line=key_line("description"), code=DESCRIPTION_LONG, severity=WARNING,
+            message=f"description is {len(description)} characters, over the specification's {MAX_DESCRIPTION}",
+            hint=f"cut it by {len(description) - MAX_DESCRIPTION} characters: say what the skill does and when "
+                 "to use it; move details into the body"))
+    if "compatibility" in front:
+        value = front["compatibility"]
+        if not isinstance(value, str):
+            out.append(Diagnostic(
+                file=path, line=key_line("compatibility"), code=COMPATIBILITY, severity=WARNING,
+                message=f"compatibility must be a string, not {_kind(value)}",
+                hint='write one line of text, e.g. `compatibility: "Requires git and Python 3.11+"`'))
+        elif len(value) > MAX_COMPATIBILITY:
+            out.append(Diagnostic(
+                file=path, line=key_line("compatibility"), code=COMPATIBILITY, severity=WARNING,
+                message=f"compatibility is {len(value)} characters, over the specification's {MAX_COMPATIBILITY}",
+                hint=f"cut it by {len(value) - MAX_COMPATIBILITY} characters; put details in the body"))
+    for key in front:
+        if str(key) not in known_fields:
+            out.append(Diagnostic(
+                file=path, line=key_line(str(key)), code=UNKNOWN_FIELD, severity=NOTE,
+                message=f'field "{key}" is not in the Agent Skills specification and no targeted agent or '
+                        "skillsift reads it",
+                hint=f"move it under `metadata:` (e.g. `metadata: {{{key}: ...}}`) or remove it"))
+    if "metadata" in front:
+        value = front["metadata"]
+        bad = None
+        if not isinstance(value, dict):
+            bad = f"metadata must be a map of string keys to string values, not {_kind(value)}"
+        else:
+            nested = sorted(str(k) for k, v in value.items() if isinstance(v, (dict, list)) or v is None)
+            if nested:
+                bad = f"metadata values must be strings; {', '.join(nested[:5])} " + (
+                    "is not" if len(nested) == 1 else "are not")
+        if bad:
+            out.append(Diagnostic(
+                file=path, line=key_line("metadata"), code=METADATA, severity=WARNING, message=bad,
+                hint='write one `key: "text"` line per entry under metadata:, e.g. `metadata: {author: "me"}`'))
+    lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    if lines > MAX_LINES:
+        out.append(Diagnostic(
+            file=path, line=MAX_LINES + 1, code=TOO_MANY_LINES, severity=NOTE,
+            message=f"SKILL.md has {lines} lines; the specification recommends under {MAX_LINES}",
+            hint="move reference material into references/<topic>.md and link it from SKILL.md"))
+    if exists is not None and body:
+        base = PurePosixPath(path).parent
+        for line_no, target in relative_links(body, body_line):
+            rel = os.path.normpath(os.path.join(str(base), target)).replace(os.sep, "/")
+            if rel == ".." or rel.startswith("../"):
+                continue  # outside the repository: not read
+            if not exists(rel):
+                out.append(Diagnostic(
+                    file=path, line=line_no, code=MISSING_FILE, severity=WARNING,
+                    message=f"link to {target} points to a file that does not exist ({rel})",
+                    hint=f"create {rel} or fix the link (paths are relative to the skill's folder)"))
+    return out
+
+
+def run(ws) -> list[Diagnostic]:
+    return run_paths(ws, ws.skill_paths)
+
+
+def run_paths(ws, paths) -> list[Diagnostic]:
+    """SK101-SK108 on the SKILL.md files among ``paths``."""
+    from ..agents import known_fields
+    from ..frontmatter import split_frontmatter
+    from .frontmatter import key_lines
+
+    fields = known_fields(ws.settings.agents)
+    out: list[Diagnostic] = []
+    for rel in paths:
+        if PurePosixPath(rel).name != "SKILL.md" or not os.path.isfile(ws.abspath(rel)):
+            continue
+        text = ws.read_text(rel)
+        skill, problems = ws.parsed(rel)
+        if text is None or skill is None or problems:
+            continue
+        lf = text.replace("\r\n", "\n")
+        block = split_frontmatter(lf)
+        if not block.closed or not isinstance(skill.frontmatter, dict):
+            continue
+        lines = key_lines(block.raw, block.yaml_start_line)
+        out.extend(check_spec(
+            rel, lf, skill.frontmatter, known_fields=fields, key_line=lambda k, lines=lines: lines.get(k, 1),
+            body=block.body, body_line=block.body_line,
+            exists=lambda r: os.path.lexists(ws.abspath(r))))
+    return out
