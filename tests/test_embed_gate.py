@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from test_embed_openai import API_KEY, EmbeddingServer, Sleeps, expected_unit
-from test_secrets import planted
+from test_secrets import planted_lines
 
 from skillsift.config import Config, EmbeddingsConfig
 from skillsift.embed.base import (
@@ -267,11 +267,11 @@ def test_cache_under_the_local_state_dir(tmp_path):
 
 
 def test_withheld_skills_never_reach_the_server(server, tmp_path):
-    secrets_by_kind = planted(seed=11)
+    lines = planted_lines(seed=11)
+    secrets_by_kind = {kind: value for kind, (_line, value) in lines.items()}
     texts = {}
-    for i, (kind, secret) in enumerate(sorted(secrets_by_kind.items())):
-        value = f'password = "{secret}"' if kind == "generic-credential" else secret
-        texts[f"leaky-{i:02d}"] = f"leaky-{i:02d}\nUse it like this: {value} and deploy.\nDeploys the app."
+    for i, (_kind, (line, _secret)) in enumerate(sorted(lines.items())):
+        texts[f"leaky-{i:02d}"] = f"leaky-{i:02d}\nUse it like this: {line} and deploy.\nDeploys the app."
     for i in range(5):
         texts[f"clean-{i}"] = f"clean-{i}\nPlans release number {i} and writes notes."
     allowed, withheld = withhold(texts)
