@@ -256,7 +256,7 @@ RULES: tuple[Rule, ...] = (
          help="A signed JSON web token (its claims are readable by anyone). Revoke the session or rotate the "
               "signing key."),
     Rule("url-password", "password in a URL",
-         r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://([^\t\n\f\r :@/?#\"'<>\[\]{}`]{1,64}):"
+         r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://([^\t\n\f\r :@/?#\"'<>\[\]{}`]{0,64}):"
          r"([^\t\n\f\r :@/?#\"'<>\[\]{}`]{1,128})@(?=[A-Za-z0-9\[])",
          ("://",), check="url",
          help="A password written into a connection URL. Change the password and read it from the environment."),
@@ -264,7 +264,7 @@ RULES: tuple[Rule, ...] = (
          ("bearer",), folded=True, check="entropy",
          help="An HTTP bearer token. Revoke it where it was issued and read it from the environment."),
     Rule("aws-secret-key", "40-character secret key (the shape of an AWS secret access key)",
-         r"(?<![A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])", (), check="aws-secret",
+         r"(?<![A-Za-z0-9/+])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])", (), check="aws-secret",
          help="A 40-character random base64 string, the shape of an AWS secret access key. Rotate it in IAM."),
     Rule(GENERIC_KIND, "hard-coded credential", _ASSIGNMENT,
          ("key", "secret", "token", "passw", "pwd", "pass", "credential", "creds", "auth"), folded=True,

@@ -201,3 +201,70 @@ def sample(kind: str, rng: random.Random) -> tuple[str, str]:
     """(line, value) of one made-up secret of ``kind``."""
     value, line = GENERATORS[kind](rng)
     return line, value
+
+
+# More shapes of the same secrets, as people write them: name -> (kind, rng -> (value, line)).
+VARIANTS = {
+    "aws-secret-unquoted": ("aws-secret-key", lambda r: ((v := rand(r, B64, 40)), f"aws_secret_access_key={v}")),
+    "aws-secret-bare": ("aws-secret-key", lambda r: ((v := rand(r, B64, 40)), f"the AWS secret is {v} for prod")),
+    "api-key-unquoted-hex": ("generic-credential", lambda r: ((v := rand(r, HEX, 32)), f"api_key: {v}")),
+    "export-api-token": ("generic-credential", lambda r: ((v := rand(r, ALNUM, 32)), f"export API_TOKEN={v}")),
+    "twilio-auth-token": ("generic-credential", lambda r: ((v := rand(r, HEX, 32)), f"TWILIO_AUTH_TOKEN={v}")),
+    "json-api-key": ("generic-credential", lambda r: ((v := rand(r, ALNUM, 28)), f'{{"apiKey": "{v}"}}')),
+    "client-secret-yaml": ("generic-credential", lambda r: ((v := rand(r, URLSAFE, 30)), f"client_secret: {v}")),
+    "db-password-env": ("generic-credential", lambda r: ((v := rand(r, ALNUM, 18)), f"DB_PASSWORD='{v}'")),
+    "secret-key-camel": ("generic-credential", lambda r: ((v := rand(r, ALNUM, 24)), f"secretKey: '{v}'")),
+    "https-deploy-password": ("url-password", lambda r: ((v := rand(r, ALNUM, 14)),
+                                                         f"git clone https://deploy:{v}@git.corp.net/app.git")),
+    "redis-password": ("url-password", lambda r: ((v := rand(r, ALNUM, 20)), f"redis://:{v}@cache.internal:6379/0")),
+    "mysql-root-password": ("url-password", lambda r: ((v := rand(r, ALNUM, 12)), f"mysql://root:{v}@10.0.0.5/app")),
+    "github-token-elided": ("github-token", lambda r: ((v := _p("gh", "p_") + rand(r, ALNUM, 36)), f"use {v}...")),
+    "slack-user-token": ("slack-token", lambda r: ((v := _p("xo", "xp-") + rand(r, DIGITS, 12) + "-"
+                                                     + rand(r, DIGITS, 12) + "-" + rand(r, HEX, 32)), v)),
+    "heroku-new-key": ("heroku-api-key", lambda r: ((v := _p("HR", "KU-") + rand(r, URLSAFE, 60)), v)),
+    "openai-legacy-key": ("openai-api-key", lambda r: ((v := _p("sk-", "") + rand(r, ALNUM, 48)), f"key: {v}")),
+}
+
+PLACEMENTS = ("description", "trigger", "keyword", "body", "name")
+
+
+def planted_set(seed: int = 13, placements=PLACEMENTS):
+    """Every rule and variant, each planted once in each placement: [(id, placement, kind, line, value)]."""
+    rng = random.Random(seed)
+    out = []
+    shapes = [(kind, kind, GENERATORS[kind]) for kind in sorted(GENERATORS)]
+    shapes += [(name, kind, gen) for name, (kind, gen) in sorted(VARIANTS.items())]
+    for shape, kind, gen in shapes:
+        for placement in placements:
+            value, line = gen(rng)
+            if "\n" in line and placement != "body":
+                line = line.split("\n")[0]
+                value = line
+            out.append((f"{shape}-{placement}", placement, kind, line, value))
+    return out
+
+
+def skill_text(skill_id: str, placement: str, line: str) -> str:
+    """A SKILL.md holding ``line`` in ``placement`` (YAML values written JSON-quoted, so escaped)."""
+    name = json.dumps(f"{skill_id} {line}" if placement == "name" else skill_id)
+    description = json.dumps(f"Deploys the service; {line}" if placement == "description" else
+                             f"Deploys the service ({skill_id}) to the cluster and checks the rollout.")
+    triggers = ["deploy the service"] + ([f"when asked to {line}"] if placement == "trigger" else [])
+    keywords = ["deploy"] + ([line] if placement == "keyword" else [])
+    body = "# Deploy\n\nRun the rollout, then check the dashboards.\n"
+    if placement == "body":
+        body += f"\n```\n{line}\n```\n"
+    return (f"---\nname: {name}\ndescription: {description}\ntriggers: {json.dumps(triggers)}\n"
+            f"keywords: {json.dumps(keywords)}\n---\n{body}")
+
+
+def write_planted(root, seed: int = 13, placements=PLACEMENTS, layout: str = ".claude/skills"):
+    """Write the planted set under ``root``; returns its entries (see :func:`planted_set`)."""
+    from pathlib import Path
+
+    entries = planted_set(seed, placements)
+    for skill_id, placement, _kind, line, _value in entries:
+        path = Path(root) / layout / skill_id / "SKILL.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(skill_text(skill_id, placement, line), encoding="utf-8")
+    return entries
