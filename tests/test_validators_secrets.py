@@ -177,3 +177,31 @@ def test_a_complete_token_followed_by_an_elision_is_still_a_secret():
     assert codes(check_text("f", f"token: {token}...\n")) == ["AR001"]
     assert codes(check_text("f", f"token: {token}\u2026 and more\n")) == ["AR001"]
     assert check_text("f", "token: " + "gh" + "p_abc...\n") == []
+
+
+# -- configured patterns cannot hang a hook (RE2) ---------------------------------------------------
+
+
+def test_a_catastrophic_pattern_does_not_hang_validate_or_the_hook(tmp_path):
+    import subprocess
+    import sys
+
+    write_skill(tmp_path, "slow", "a" * 35 + "!", body="aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!\n")
+    write_skill(tmp_path, "hit", "Uses aaab here")
+    (tmp_path / "skillsift.toml").write_text('[[secrets.patterns]]\nname = "nested"\nregex = "(a+)+$"\n'
+                                             '[[secrets.patterns]]\nname = "aaab"\nregex = "\\\\ba+b\\\\b"\n')
+    for argv in (["validate", "--select", "AR001"], ["hook", "secrets"]):
+        # Python's backtracking engine needs hours for this; RE2 is linear in the text
+        done = subprocess.run([sys.executable, "-m", "skillsift", *argv], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 1, done.stderr
+        assert "looks like a aaab" in done.stdout and "nested" not in done.stdout
+
+
+def test_a_pattern_re2_cannot_run_is_a_config_error_naming_it(tmp_path):
+    write_skill(tmp_path, "x", "Uses things")
+    (tmp_path / "skillsift.toml").write_text('[[secrets.patterns]]\nname = "backref"\nregex = "(a)\\\\1"\n')
+    diags = check(tmp_path)
+    [diag] = [d for d in diags if d.code == "AR9D0"]
+    assert "secrets.patterns entry 1: regex does not compile" in diag.message
+    assert "RE2 syntax" in diag.message
