@@ -143,10 +143,10 @@ def check_text(file: str, text: str, *, extra_patterns=(), accepted=frozenset(),
         column = finding.column or None
         if finding.allowed:
             out.append(Diagnostic(file=file, line=finding.line, column=column, code=CODE, severity=NOTE,
-                                  message=f"{finding.message}, allowed on this line"))
+                                  message=f"{finding.message}, allowed on this line", rule=finding.kind))
         elif key not in accepted:
             out.append(Diagnostic(file=file, line=finding.line, column=column, code=CODE, severity=ERROR,
-                                  message=finding.message, hint=HINT))
+                                  message=finding.message, hint=HINT, rule=finding.kind))
     return out
 
 
