@@ -295,9 +295,15 @@ class SecretFinding:
 
 
 class _Compiled:
-    """A rule whose regex is compiled on first use."""
+    """A rule whose regex is compiled on first use.
 
-    __slots__ = ("rule", "kind", "label", "_regex", "configured")
+    A leading ``\\b`` is taken out of the compiled regex and checked on each match
+    instead (the first character of such a match is always an ASCII word character, so
+    this is the same test): Python's engine then finds the literal prefix
+    (``ghp_``, ``AKIA``) at C speed instead of trying the regex at every position.
+    """
+
+    __slots__ = ("rule", "kind", "label", "_regex", "configured", "bounded")
 
     def __init__(self, rule: Rule, regex=None, configured: bool = False):
         self.rule = rule
@@ -305,12 +311,100 @@ class _Compiled:
         self.label = rule.label
         self._regex = regex
         self.configured = configured
+        self.bounded = not configured and rule.regex.startswith("\\b") and rule.kind != GENERIC_KIND \
+            and rule.check != "url"
 
     @property
     def regex(self):
         if self._regex is None:
-            self._regex = re.compile(self.rule.regex, re.ASCII)
+            src = self.rule.regex[2:] if self.bounded else self.rule.regex
+            self._regex = re.compile(src, re.ASCII)
         return self._regex
+
+    def finditer(self, text: str):
+        """The matches of the rule's regex in ``text``, leftmost first, as ``finditer`` gives them."""
+        if self.rule.kind == GENERIC_KIND:
+            yield from _assignments(self.regex, text)
+            return
+        if self.rule.check == "url":
+            yield from _urls(self.regex, text)
+            return
+        if not self.bounded:
+            yield from self.regex.finditer(text)
+            return
+        search, pos, n = self.regex.search, 0, len(text)
+        while pos <= n:
+            m = search(text, pos)
+            if m is None:
+                return
+            start = m.start()
+            if start and _WORD_CHAR(text[start - 1]):
+                pos = start + 1  # no word boundary before it: look again one character on
+                continue
+            yield m
+            pos = m.end() if m.end() > start else start + 1
+
+
+def _WORD_CHAR(ch: str) -> bool:  # noqa: N802 - the ASCII \w of RE2 and of re.ASCII
+    return ch == "_" or ("a" <= ch <= "z") or ("A" <= ch <= "Z") or ("0" <= ch <= "9")
+
+
+_NAME_SET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-\u017f\u212a")
+
+
+_HINT_WORDS = ("key", "secret", "token", "word", "wd", "phrase", "pass", "credential", "credentials", "creds")
+
+
+@lru_cache(maxsize=2)
+def _assignment_hint(lowered: bool) -> re.Pattern:
+    """The end of a secret-looking name and its separator: where an assignment can be.
+
+    ``lowered``: for text already lower-cased (much faster to search); otherwise each
+    letter is an RE2 case-fold class.
+    """
+    words = "|".join(_HINT_WORDS if lowered else (_fold(w) for w in _HINT_WORDS))
+    return re.compile(rf"(?:{words})[\"']?{_SPACE}*(?::=|=>|[:=])", re.ASCII)
+
+
+def _assignments(full: re.Pattern, text: str):
+    """Matches of the assignment rule, tried only where :func:`_assignment_hint` is found.
+
+    The rule's name is a whole run of name characters ending in a secret word, so each
+    hint is walked back to the start of its run and the rule is matched there.  The hint
+    is searched in the lower-cased text when lower-casing keeps every offset (the Kelvin
+    sign becomes ``k``; the long s, which ``lower`` keeps, is replaced by ``s``).
+    """
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        if "\u017f" in lowered:
+            lowered = lowered.replace("\u017f", "s")
+        hints = _assignment_hint(True).finditer(lowered)
+    else:
+        hints = _assignment_hint(False).finditer(text)
+    seen = set()
+    for hint in hints:
+        start = hint.start()
+        limit = max(0, start - 81)
+        while start > limit and text[start - 1] in _NAME_SET:
+            start -= 1
+        if start in seen:
+            continue
+        seen.add(start)
+        m = full.match(text, start)
+        if m is not None:
+            yield m
+
+
+def _urls(full: re.Pattern, text: str):
+    """Matches of the URL rule, searched from just before each ``://`` (a scheme is 2 to 21 characters)."""
+    last_end, pos = 0, text.find("://")
+    while pos != -1:
+        m = full.search(text, max(last_end, pos - 21))
+        if m is None:
+            return
+        yield m
+        last_end = m.end()
+        pos = text.find("://", max(last_end, pos + 1))
 
 
 @lru_cache(maxsize=1)
@@ -470,11 +564,39 @@ _KEY_OWNERS = frozenset({
     "app", "service", "admin", "license", "licence", "storage", "shared", "webhook", "deploy", "bot", "session",
     "consumer", "subscription", "write", "hmac", "sas", "sendgrid", "stripe", "openai", "anthropic", "mailgun",
 })
-_WORD_SPLIT = re.compile(r"[_.\-]+|(?<=[a-z0-9])(?=[A-Z])")
+
+
+@dataclass(frozen=True)
+class _ValueRegexes:
+    word_split: re.Pattern
+    example_words: re.Pattern
+    base64: re.Pattern
+    identifier: re.Pattern
+    hex_only: re.Pattern
+
+
+@lru_cache(maxsize=1)
+def _vre() -> _ValueRegexes:
+    """The regexes of the value checks, compiled on first use (the hook imports this module)."""
+    return _ValueRegexes(
+        word_split=re.compile(r"[_.\-]+|(?<=[a-z0-9])(?=[A-Z])"),
+        # Words people type into example credentials ("SecurePass123!", "my-secret-key-123",
+        # "generate-with-openssl-rand-base64-32"); a random value almost never holds them.
+        example_words=re.compile(
+            r"pass(?:word)?|secret|secure|super|admin|test|demo|change|hello|world|welcome|default|local|"
+            r"private|public|strong|random|string|value|token|here|generate|openssl|rand|base64|insert|"
+            r"database|user|login|access|qwerty|letmein|master|my|key|jwt|api|dev|prod|staging|with|this|that|"
+            r"some|long|very|foo|bar|baz|abc|xyz|temp|encrypt|sign|session|cookie|app|service|server|client|"
+            r"mongo|postgres|mysql|redis|root|guest|auth|code|data|info|name|mail|email|new|old|one|two"
+        ),
+        base64=re.compile(r"[A-Za-z0-9+/]{8,}={0,2}"),
+        identifier=re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?"),
+        hex_only=re.compile(r"[0-9a-fA-F]+"),
+    )
 
 
 def _secret_name(name: str) -> bool:
-    words = [w for w in _WORD_SPLIT.split(name.replace("\u212a", "K").replace("\u017f", "s")) if w]
+    words = [w for w in _vre().word_split.split(name.replace("\u212a", "K").replace("\u017f", "s")) if w]
     words = [w.casefold() for w in words]
     if not words:
         return False
@@ -484,29 +606,19 @@ def _secret_name(name: str) -> bool:
     return last == "key" and len(words) >= 2 and words[-2] in _KEY_OWNERS
 
 
-# Words people type into example credentials ("SecurePass123!", "my-secret-key-123",
-# "generate-with-openssl-rand-base64-32"); a random value almost never holds them.
-_EXAMPLE_WORDS = re.compile(
-    r"pass(?:word)?|secret|secure|super|admin|test|demo|change|hello|world|welcome|default|local|"
-    r"private|public|strong|random|string|value|token|here|generate|openssl|rand|base64|insert|"
-    r"database|user|login|access|qwerty|letmein|master|my|key|jwt|api|dev|prod|staging|with|this|that|"
-    r"some|long|very|foo|bar|baz|abc|xyz|temp|encrypt|sign|session|cookie|app|service|server|client|"
-    r"mongo|postgres|mysql|redis|root|guest|auth|code|data|info|name|mail|email|secure|new|old|one|two"
-)
-_BASE64 = re.compile(r"[A-Za-z0-9+/]{8,}={0,2}")
 
 
 def _wordy(value: str) -> bool:
     """Mostly example words (``SecurePass123!``): written by a person as an example, not random."""
     covered = [False] * len(value)
-    for m in _EXAMPLE_WORDS.finditer(value.lower()):
+    for m in _vre().example_words.finditer(value.lower()):
         if len(m.group()) >= 4 or not (value[m.start() - 1: m.start()].isalpha()
                                        or value[m.end(): m.end() + 1].islower()):
             for i in range(m.start(), m.end()):
                 covered[i] = True
     if sum(covered) * 10 >= len(value) * 4:
         return True
-    if len(value) % 4 == 0 and _BASE64.fullmatch(value):  # base64 of an example ("password-1234")
+    if len(value) % 4 == 0 and _vre().base64.fullmatch(value):  # base64 of an example ("password-1234")
         import base64
         import binascii
 
@@ -518,8 +630,6 @@ def _wordy(value: str) -> bool:
     return False
 
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?")
-_HEX_ONLY = re.compile(r"[0-9a-fA-F]+")
 _COMMON_PASSWORDS = frozenset({
     "password", "passwd", "pass", "secret", "changeme", "postgres", "postgresql", "root", "admin", "guest",
     "test", "user", "mysql", "redis", "mongo", "default", "pwd", "letmein", "qwerty", "token", "apikey",
@@ -529,7 +639,7 @@ _COMMON_PASSWORDS = frozenset({
 def _random_looking(value: str, *, min_len: int, hex_entropy: float, entropy: float) -> bool:
     if len(value) < min_len or not _has(value, letter=True, digit=True) or _wordy(value):
         return False
-    threshold = hex_entropy if _HEX_ONLY.fullmatch(value) else entropy
+    threshold = hex_entropy if _vre().hex_only.fullmatch(value) else entropy
     return _entropy(value) >= threshold
 
 
@@ -555,11 +665,11 @@ def _assignment_ok(name: str, quoted: str | None, bare: str | None) -> bool:
 
 def _identifier(value: str) -> bool:
     """A name from code rather than a value: ``os.environ.get``, ``MY_API_KEY_2``, ``config.v2.token``."""
-    if _HEX_ONLY.fullmatch(value):
+    if _vre().hex_only.fullmatch(value):
         return False
-    if "." in value and _IDENTIFIER.fullmatch(value):
+    if "." in value and _vre().identifier.fullmatch(value):
         return True
-    return "_" in value and (value.isupper() or value.islower()) and _IDENTIFIER.fullmatch(value) is not None \
+    return "_" in value and (value.isupper() or value.islower()) and _vre().identifier.fullmatch(value) is not None \
         and _entropy(value) < 4.0
 
 
@@ -571,7 +681,7 @@ def _url_password_ok(user: str, password: str) -> bool:
 
 
 def _aws_secret_ok(value: str) -> bool:
-    if not _has(value, lower=True, upper=True, digit=True) or _HEX_ONLY.fullmatch(value):
+    if not _has(value, lower=True, upper=True, digit=True) or _vre().hex_only.fullmatch(value):
         return False
     if value.count("/") > 3 or value.startswith("/") or value.endswith("/"):
         return False  # a path
@@ -648,7 +758,7 @@ def _matches(text: str, extra_patterns, *, placeholders: bool = False) -> list[t
             haystack = folded if rule.folded else text
             if not any(needle in haystack for needle in rule.needles):
                 continue
-        for m in pattern.regex.finditer(text):
+        for m in pattern.finditer(text):
             if pattern.configured:
                 group = 1 if pattern.regex.groups >= 1 and m.start(1) != -1 else 0
                 span: tuple[int, int] | None = (m.start(group), m.end(group))

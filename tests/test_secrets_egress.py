@@ -80,6 +80,8 @@ def test_every_planted_secret_is_withheld_and_none_reaches_the_server(planted, s
     leaked = [skill_id for skill_id, _p, _k, _l, value in entries if value.encode() in sent
               or json.dumps(value)[1:-1].encode() in sent]
     assert leaked == []
+    shown = [skill_id for skill_id, _p, _k, _l, value in entries if value in out + err]
+    assert shown == []  # a secret in a name is masked in the AR9D3 lines and the summary
 
 
 def test_validate_flags_every_planted_secret(planted, capsys):

@@ -163,9 +163,9 @@ def _summary(plan, provider, *, dry_run: bool, result=None, written: bool = Fals
         "reused": len(plan.reused),
         "embedded": len(result.embedded) if result is not None else 0,
         "to_embed": len(plan.to_embed),
-        "withheld": [{"id": item.id, "kind": item.secret} for item in plan.withheld],
-        "missing": (result.missing if result is not None
-                    else sorted(item.id for item in plan.items if item.action in ("withheld", "empty"))),
+        "withheld": [{"id": _shown(item.id), "kind": item.secret} for item in plan.withheld],
+        "missing": ([_shown(i) for i in result.missing] if result is not None
+                    else sorted(_shown(item.id) for item in plan.items if item.action in ("withheld", "empty"))),
         "bytes": plan.bytes,
         "tokens": result.tokens if result is not None else plan.tokens,
         "cost_usd": result.cost_usd if result is not None else plan.cost_usd,
@@ -259,9 +259,16 @@ def index_command(dry_run, rebuild, items, fmt, allow_exec, root, config_file):
     return _build_and_write(config, catalog, provider, plan, index_dir, rebuild=rebuild, force=force, fmt=fmt)
 
 
+def _shown(name: str) -> str:
+    """A skill name as printed: a secret in it is masked (docs/secrets.md)."""
+    from ..secrets import redact
+
+    return redact(name)
+
+
 def _warn_withheld(plan) -> None:
     for item in plan.withheld:
-        click.echo(f'AR9D3: skill "{item.id}" was not embedded: its text looks like it holds a secret '
+        click.echo(f'AR9D3: skill "{_shown(item.id)}" was not embedded: its text looks like it holds a secret '
                    f"({item.secret}); it ranks lexically only", err=True)
 
 
@@ -332,7 +339,8 @@ def _report(plan, provider, result, written: bool, index_dir, fmt) -> int:
         if hint:
             click.echo(f"hint: {hint}", err=True)
         missing = result.missing
-        click.echo(f"  {len(missing)} skills have no vector and rank lexically: {', '.join(missing)}", err=True)
+        click.echo(f"  {len(missing)} skills have no vector and rank lexically: {', '.join(map(_shown, missing))}",
+                   err=True)
         code = 2
     return code
 
