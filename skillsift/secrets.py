@@ -129,7 +129,7 @@ RULES: tuple[Rule, ...] = (
          ("github_pat_",), help="A GitHub fine-grained personal access token. Revoke it in the GitHub settings."),
     Rule("gitlab-token", "GitLab token",
          r"\bgl(?:pat|ptt|dt|rt|cbt|soat|ffct|imt|oas|agent)-[A-Za-z0-9_.-]{20,}|\bGR1348941[A-Za-z0-9_-]{20,}",
-         ("gl", "GR1348941"), check="letter+digit",
+         ("gl", "GR1348941"),
          help="A GitLab personal, project, deploy, runner or trigger token. Revoke it in GitLab."),
     Rule("npm-token", "npm access token", r"\bnpm_[A-Za-z0-9]{36}\b", ("npm_",),
          help="An npm access token. Revoke it with 'npm token revoke' or on npmjs.com."),
@@ -142,27 +142,29 @@ RULES: tuple[Rule, ...] = (
     Rule("slack-webhook", "Slack webhook URL",
          r"hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/_-]{20,})", ("hooks.slack.com",),
          check="letter+digit", help="A Slack incoming webhook. Regenerate it in the Slack app settings."),
-    Rule("slack-token", "Slack token", r"\b(?:xox[abprseo]|xapp)-[A-Za-z0-9-]{10,}\b", ("xox", "xapp-"),
+    Rule("slack-token", "Slack token", r"\b(?:xox[abprseo]|xapp)-[A-Za-z0-9-]{10,}(?:\b|(?![A-Za-z0-9_]))", ("xox", "xapp-"),
          help="A Slack bot, user, app or configuration token. Revoke it in the Slack app settings."),
     Rule("discord-webhook", "Discord webhook URL",
          r"discord(?:app)?\.com/api/webhooks/[0-9]{15,22}/([A-Za-z0-9_-]{50,})", ("discord",),
          help="A Discord webhook. Delete and recreate it in the channel settings."),
     Rule("discord-bot-token", "Discord bot token",
-         r"\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b", (".",), check="mixed",
+         r"\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?:\b|(?![A-Za-z0-9_]))", (".",), check="mixed",
          help="A Discord bot token. Reset it in the Discord developer portal."),
-    Rule("telegram-bot-token", "Telegram bot token", r"\b[0-9]{6,12}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])",
-         (":AA",), help="A Telegram bot token. Revoke it with @BotFather (/revoke)."),
-    Rule("google-api-key", "Google API key", r"\bAIza[0-9A-Za-z_-]{35}\b", ("AIza",),
+    Rule("telegram-bot-token", "Telegram bot token", r"\b[0-9]{6,12}:[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])",
+         (":",), check="mixed", help="A Telegram bot token. Revoke it with @BotFather (/revoke)."),
+    Rule("google-api-key", "Google API key", r"\bAIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_])", ("AIza",),
          help="A Google Cloud / Firebase API key. Delete or restrict it in the Google Cloud console."),
-    Rule("google-oauth-secret", "Google OAuth client secret", r"\bGOCSPX-[A-Za-z0-9_-]{28}\b", ("GOCSPX-",),
+    Rule("google-oauth-secret", "Google OAuth client secret", r"\bGOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_])", ("GOCSPX-",),
          help="A Google OAuth client secret. Reset it in the Google Cloud console."),
     Rule("stripe-live-key", "Stripe live key", r"\b[sr]k_live_[0-9A-Za-z]{24,}\b", ("k_live_",),
          help="A Stripe live secret or restricted key. Roll it in the Stripe dashboard."),
     Rule("stripe-test-key", "Stripe test key", r"\b[sr]k_test_[0-9A-Za-z]{24,}\b", ("k_test_",),
          help="A Stripe test secret or restricted key. Roll it in the Stripe dashboard."),
-    Rule("anthropic-api-key", "Anthropic API key", r"\bsk-ant-[A-Za-z0-9_-]{20,}\b", ("sk-ant-",),
+    Rule("stripe-webhook-secret", "Stripe webhook signing secret", r"\bwhsec_[A-Za-z0-9+/=]{24,}", ("whsec_",),
+         help="A Stripe webhook signing secret. Roll it in the Stripe dashboard (Webhooks)."),
+    Rule("anthropic-api-key", "Anthropic API key", r"\bsk-ant-[A-Za-z0-9_-]{20,}(?:\b|(?![A-Za-z0-9_]))", ("sk-ant-",),
          help="An Anthropic API key. Revoke it in the Anthropic console."),
-    Rule("openai-api-key", "OpenAI API key", r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{40,}\b", ("sk-",),
+    Rule("openai-api-key", "OpenAI API key", r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{40,}(?:\b|(?![A-Za-z0-9_]))", ("sk-",),
          help="An OpenAI API key. Revoke it in the OpenAI platform settings."),
     Rule("huggingface-token", "Hugging Face token", r"\b(?:hf|api_org)_[A-Za-z0-9]{30,}\b", ("hf_", "api_org_"),
          help="A Hugging Face access token. Invalidate it in the Hugging Face settings."),
@@ -178,7 +180,7 @@ RULES: tuple[Rule, ...] = (
          help="A LangSmith API key. Revoke it in the LangSmith settings."),
     Rule("pinecone-api-key", "Pinecone API key", r"\bpcsk_[A-Za-z0-9_]{40,}\b", ("pcsk_",),
          help="A Pinecone API key. Revoke it in the Pinecone console."),
-    Rule("sendgrid-api-key", "SendGrid API key", r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b", ("SG.",),
+    Rule("sendgrid-api-key", "SendGrid API key", r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_])", ("SG.",),
          help="A SendGrid API key. Delete it in the SendGrid settings."),
     Rule("twilio-api-key", "Twilio API key", rf"\bSK{_HEX}{{32}}\b", ("SK",), check="letter+digit",
          help="A Twilio API key sid. Delete the key in the Twilio console."),
@@ -188,17 +190,24 @@ RULES: tuple[Rule, ...] = (
          help="A Mailgun API key. Rotate it in the Mailgun settings."),
     Rule("mailchimp-api-key", "Mailchimp API key", r"\b[0-9a-f]{32}-us[0-9]{1,2}\b", ("-us",),
          check="letter+digit", help="A Mailchimp API key. Revoke it in the Mailchimp account settings."),
-    Rule("shopify-token", "Shopify token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b", ("shp",),
+    Rule("shopify-token", "Shopify token", r"\bshp(?:at|ca|pa|ss)_[A-Za-z0-9]{32,}\b", ("shp",),
          help="A Shopify access token or shared secret. Rotate it in the Shopify admin."),
-    Rule("digitalocean-token", "DigitalOcean token", r"\bdo[opr]_v1_[a-f0-9]{64}\b", ("_v1_",),
+    Rule("digitalocean-token", "DigitalOcean token", r"\bdo[opr]_v1_[A-Za-z0-9]{60,}\b", ("_v1_",),
          help="A DigitalOcean personal, OAuth or refresh token. Revoke it in the DigitalOcean console."),
     Rule("heroku-api-key", "Heroku API key",
-         rf"\bHRKU-[A-Za-z0-9_-]{{60}}\b|{_fold('heroku')}[A-Za-z0-9_ .\-:=\"']{{0,40}}?\b({_UUID})\b",
+         rf"\bHRKU-[A-Za-z0-9_-]{{60}}(?![A-Za-z0-9_])|{_fold('heroku')}[A-Za-z0-9_ .\-:=\"']{{0,40}}?\b({_UUID})\b",
          ("hrku-", "heroku"), folded=True,
          help="A Heroku API key. Regenerate it with 'heroku authorizations:rotate' or in the account settings."),
     Rule("azure-storage-key", "Azure storage or Service Bus key",
          r"\b(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{40,}={0,2})", ("AccountKey=", "SharedAccessKey="),
          help="An Azure storage account key or shared access key. Rotate it in the Azure portal."),
+    Rule("azure-ad-client-secret", "Azure AD client secret",
+         r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])", ("Q~",),
+         help="A Microsoft Entra ID (Azure AD) application client secret. Delete it in the app registration."),
+    Rule("azure-sas-token", "Azure shared access signature",
+         r"[?&;]sig=([A-Za-z0-9%+/]{30,}(?:%3D|=){0,2})", ("sig=",), check="letter+digit",
+         help="An Azure shared access signature in a URL or connection string. Revoke it (rotate the key it "
+              "was signed with)."),
     Rule("databricks-token", "Databricks token", r"\bdapi[a-f0-9]{32}(?:-[0-9])?\b", ("dapi",),
          check="letter+digit", help="A Databricks personal access token. Revoke it in the Databricks settings."),
     Rule("doppler-token", "Doppler token", r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}\b", ("dp.",),
@@ -217,18 +226,18 @@ RULES: tuple[Rule, ...] = (
          help="A Grafana service account or Cloud token. Revoke it in Grafana."),
     Rule("sentry-token", "Sentry token", r"\bsntry[su]_[A-Za-z0-9+/=_]{40,}", ("sntry",),
          help="A Sentry auth token. Revoke it in the Sentry settings."),
-    Rule("planetscale-token", "PlanetScale token", r"\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,64}\b", ("pscale_",),
+    Rule("planetscale-token", "PlanetScale token", r"\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,64}(?:\b|(?![A-Za-z0-9_]))", ("pscale_",),
          help="A PlanetScale token or password. Revoke it in the PlanetScale dashboard."),
-    Rule("supabase-token", "Supabase token", r"\bsb(?:p|_secret)_[A-Za-z0-9_-]{32,}\b", ("sbp_", "sb_secret_"),
+    Rule("supabase-token", "Supabase token", r"\bsb(?:p|_secret)_[A-Za-z0-9_-]{32,}(?:\b|(?![A-Za-z0-9_]))", ("sbp_", "sb_secret_"),
          help="A Supabase access token or secret key. Revoke it in the Supabase dashboard."),
-    Rule("vault-token", "HashiCorp Vault token", r"\bhv[sb]\.[A-Za-z0-9_-]{24,}\b", ("hvs.", "hvb."),
+    Rule("vault-token", "HashiCorp Vault token", r"\bhv[sb]\.[A-Za-z0-9_-]{24,}(?:\b|(?![A-Za-z0-9_]))", ("hvs.", "hvb."),
          check="letter+digit", help="A HashiCorp Vault token. Revoke it with 'vault token revoke'."),
     Rule("terraform-cloud-token", "Terraform Cloud token", r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}\b",
          (".atlasv1.",), help="A Terraform Cloud / Enterprise API token. Revoke it in the user settings."),
     Rule("tailscale-key", "Tailscale key",
          r"\btskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}\b",
          ("tskey-",), help="A Tailscale auth or API key. Revoke it in the Tailscale admin console."),
-    Rule("square-token", "Square token", r"\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}\b|\bEAAA[A-Za-z0-9_-]{60}\b",
+    Rule("square-token", "Square token", r"\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}(?:\b|(?![A-Za-z0-9_]))|\bEAAA[A-Za-z0-9_-]{60}(?![A-Za-z0-9_])",
          ("sq0", "EAAA"), check="letter+digit",
          help="A Square access token or secret. Revoke it in the Square dashboard."),
     Rule("atlassian-token", "Atlassian API token", r"\bATATT3[A-Za-z0-9_=-]{180,}", ("ATATT3",),
@@ -237,7 +246,7 @@ RULES: tuple[Rule, ...] = (
          help="A Bitbucket app password. Revoke it in the Bitbucket settings."),
     Rule("artifactory-token", "Artifactory token", r"\bAKCp[A-Za-z0-9]{69}\b|\bcmVmdGtuOjAxOj[A-Za-z0-9]{50,}",
          ("AKCp", "cmVmdGtuOjAxOj"), help="A JFrog Artifactory API key or reference token. Revoke it in JFrog."),
-    Rule("figma-token", "Figma token", r"\bfig[dou]_[A-Za-z0-9_-]{40,}\b", ("fig",), check="letter+digit",
+    Rule("figma-token", "Figma token", r"\bfig[dou]_[A-Za-z0-9_-]{40,}(?:\b|(?![A-Za-z0-9_]))", ("fig",), check="letter+digit",
          help="A Figma personal access token. Revoke it in the Figma settings."),
     Rule("notion-token", "Notion integration token", r"\bntn_[A-Za-z0-9]{40,}\b|\bsecret_[A-Za-z0-9]{43}\b",
          ("ntn_", "secret_"), check="mixed",
@@ -250,9 +259,15 @@ RULES: tuple[Rule, ...] = (
          help="A CircleCI personal or project token. Revoke it in CircleCI."),
     Rule("netlify-token", "Netlify token", r"\bnf[pcu]_[A-Za-z0-9]{36,}\b", ("nfp_", "nfc_", "nfu_"),
          check="letter+digit", help="A Netlify access token. Revoke it in the Netlify user settings."),
-    Rule("flyio-token", "Fly.io token", r"\bFlyV1 fm[12]_[A-Za-z0-9+/=_,-]{60,}|\bfo1_[A-Za-z0-9_-]{43}\b",
+    Rule("flyio-token", "Fly.io token", r"\bFlyV1 fm[12]_[A-Za-z0-9+/=_,-]{60,}|\bfo1_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_])",
          ("FlyV1 ", "fo1_"), help="A Fly.io access token. Revoke it with 'fly tokens revoke'."),
-    Rule("jwt", "JSON web token", r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b", ("eyJ",),
+    Rule("dropbox-token", "Dropbox access token", r"\bsl\.[A-Za-z0-9_-]{130,}", ("sl.",),
+         help="A Dropbox short-lived access token. Revoke it in the Dropbox app console."),
+    Rule("mapbox-secret-token", "Mapbox secret token", r"\bsk\.eyJ[A-Za-z0-9_-]{40,}\.[A-Za-z0-9_-]{20,}",
+         ("sk.eyJ",), help="A Mapbox secret access token. Delete it in the Mapbox account."),
+    Rule("facebook-access-token", "Facebook access token", r"\bEAA[A-Za-z0-9]{90,}", ("EAA",), check="mixed",
+         help="A Facebook / Meta access token. Invalidate it in the Meta developer console."),
+    Rule("jwt", "JSON web token", r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}(?:\b|(?![A-Za-z0-9_]))", ("eyJ",),
          help="A signed JSON web token (its claims are readable by anyone). Revoke the session or rotate the "
               "signing key."),
     Rule("url-password", "password in a URL",
@@ -260,6 +275,9 @@ RULES: tuple[Rule, ...] = (
          r"([^\t\n\f\r :@/?#\"'<>\[\]{}`]{1,128})@(?=[A-Za-z0-9\[])",
          ("://",), check="url",
          help="A password written into a connection URL. Change the password and read it from the environment."),
+    Rule("basic-auth", "HTTP basic credentials", rf"\b{_fold('basic')}[ \t]+([A-Za-z0-9+/]{{12,}}={{0,2}})",
+         ("basic",), folded=True, check="basic",
+         help="An HTTP Basic authorization header (base64 of user:password). Change the password."),
     Rule("bearer-token", "bearer token", rf"\b{_fold('bearer')}[ \t]+([A-Za-z0-9._~+/-]{{20,}}=*)",
          ("bearer",), folded=True, check="entropy",
          help="An HTTP bearer token. Revoke it where it was issued and read it from the environment."),
@@ -457,9 +475,18 @@ def mask(value: str) -> str:
 # Known prefixes are removed before the repeated-character rule so that "ghp_" + 36 "x"
 # is judged on its 36 "x".
 _PLACEHOLDER_WORDS = (
-    r"your|example|sample|dummy|placeholder|changeme|change[_-]me|replace[_-]?(?:me|with)|redacted|"
-    r"fake|xxxx|\*\*\*|\.\.\.|\u2026"
+    "your", "example", "sample", "dummy", "placeholder", "changeme", "change_me", "change-me", "replaceme",
+    "replace_me", "replace-me", "replacewith", "replace_with", "replace-with", "redacted", "fake", "xxxx",
 )
+
+
+def _placeholder_words_regex() -> str:
+    """The placeholder words as a person writes them: lower case, upper case or capitalised
+    (``your``, ``YOUR``, ``Your``; not ``yOuR``, which a random token can hold)."""
+    forms = set()
+    for word in _PLACEHOLDER_WORDS:
+        forms.update((word, word.upper(), word.capitalize()))
+    return "|".join(re.escape(w) for w in sorted(forms, key=lambda w: (-len(w), w))) + r"|\*\*\*|\.\.\.|\u2026"
 
 
 @dataclass(frozen=True)
@@ -479,7 +506,7 @@ def _rules() -> _PlaceholderRules:
             r"[sr]k_test_|sk-ant-(?:api[0-9]{2}-)?|sk-proj-|sk-|hf_|pypi-|shp[a-z]{2}_|do[opr]_v1_|key-|SG\.|"
             r"SK|AC|dapi|lin_api_|dckr_pat_|HRKU-|[a-z0-9]{2,8}_)"
         ),
-        words=re.compile(_PLACEHOLDER_WORDS, re.IGNORECASE | re.ASCII),
+        words=re.compile(_placeholder_words_regex(), re.ASCII),
         template=re.compile(r"<[^<>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|^\$[A-Za-z_][A-Za-z0-9_]*$|%\([^)]*\)s|%s"),
         repeated=re.compile(r"(.)\1{5,}", re.DOTALL),
         elision=re.compile(r"\.\.\.|\u2026|\*{3}"),
@@ -512,7 +539,7 @@ def is_placeholder(value: str, following: str = "", *, elidable: bool = False) -
     an example only for ``elidable`` rules (a private key header followed by ``...``):
     a complete token followed by ``...`` is still a token.  The rules, in order:
 
-    1. a placeholder word or masking anywhere in the value (case-insensitive):
+    1. a placeholder word (lower case, upper case or capitalised) or masking anywhere in the value:
        ``your``, ``example``, ``sample``, ``dummy``, ``placeholder``, ``changeme``,
        ``replace_me``/``replace_with``, ``redacted``, ``fake``, ``xxxx``, ``***``,
        ``...``;
@@ -683,9 +710,25 @@ def _url_password_ok(user: str, password: str) -> bool:
 def _aws_secret_ok(value: str) -> bool:
     if not _has(value, lower=True, upper=True, digit=True) or _vre().hex_only.fullmatch(value):
         return False
-    if value.count("/") > 3 or value.startswith("/") or value.endswith("/"):
-        return False  # a path
-    return _entropy(value) >= 4.5
+    if value.count("/") > 6 or _wordy(value):
+        return False  # a path, or words
+    return _entropy(value) >= 4.3
+
+
+def _basic_ok(value: str) -> bool:
+    """``value`` is base64 of ``user:password`` with a password that is not a stand-in."""
+    import base64
+    import binascii
+
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return False
+    user, sep, password = decoded.partition(":")
+    if not sep or not decoded.isprintable() or is_placeholder(password):
+        return False
+    return len(password) >= 6 and not _wordy(password) and password.casefold() not in _COMMON_PASSWORDS \
+        and password != user
 
 
 def _value_span(m, rule: Rule) -> tuple[int, int] | None:
@@ -717,6 +760,8 @@ def _value_span(m, rule: Rule) -> tuple[int, int] | None:
                                or not _random_looking(value, min_len=20, hex_entropy=3.0, entropy=3.5)):
         return None
     if check == "aws-secret" and not _aws_secret_ok(value):
+        return None
+    if check == "basic" and not _basic_ok(value):
         return None
     return start, end
 
