@@ -52,7 +52,7 @@ import math
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 __all__ = [
     "BUILTIN_PATTERNS",
@@ -600,37 +600,31 @@ _KEY_OWNERS = frozenset({
 })
 
 
-@dataclass(frozen=True)
-class _ValueRegexes:
-    word_split: re.Pattern
-    example_words: re.Pattern
-    base64: re.Pattern
-    identifier: re.Pattern
-    hex_only: re.Pattern
+# The regexes of the value checks, each compiled on first use (the hook imports this module).
+_VALUE_REGEXES = {
+    "word_split": r"[_.\-]+|(?<=[a-z0-9])(?=[A-Z])",
+    # Words people type into example credentials ("SecurePass123!", "my-secret-key-123",
+    # "generate-with-openssl-rand-base64-32"); a random value almost never holds them.
+    "example_words": (
+        r"pass(?:word)?|secret|secure|super|admin|test|demo|change|hello|world|welcome|default|local|"
+        r"private|public|strong|random|string|value|token|here|generate|openssl|rand|base64|insert|"
+        r"database|user|login|access|qwerty|letmein|master|my|key|jwt|api|dev|prod|staging|with|this|that|"
+        r"some|long|very|foo|bar|baz|abc|xyz|temp|encrypt|sign|session|cookie|app|service|server|client|"
+        r"mongo|postgres|mysql|redis|root|guest|auth|code|data|info|name|mail|email|new|old|one|two"
+    ),
+    "base64": r"[A-Za-z0-9+/]{8,}={0,2}",
+    "identifier": r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?",
+    "hex_only": r"[0-9a-fA-F]+",
+}
 
 
-@lru_cache(maxsize=1)
-def _vre() -> _ValueRegexes:
-    """The regexes of the value checks, compiled on first use (the hook imports this module)."""
-    return _ValueRegexes(
-        word_split=re.compile(r"[_.\-]+|(?<=[a-z0-9])(?=[A-Z])"),
-        # Words people type into example credentials ("SecurePass123!", "my-secret-key-123",
-        # "generate-with-openssl-rand-base64-32"); a random value almost never holds them.
-        example_words=re.compile(
-            r"pass(?:word)?|secret|secure|super|admin|test|demo|change|hello|world|welcome|default|local|"
-            r"private|public|strong|random|string|value|token|here|generate|openssl|rand|base64|insert|"
-            r"database|user|login|access|qwerty|letmein|master|my|key|jwt|api|dev|prod|staging|with|this|that|"
-            r"some|long|very|foo|bar|baz|abc|xyz|temp|encrypt|sign|session|cookie|app|service|server|client|"
-            r"mongo|postgres|mysql|redis|root|guest|auth|code|data|info|name|mail|email|new|old|one|two"
-        ),
-        base64=re.compile(r"[A-Za-z0-9+/]{8,}={0,2}"),
-        identifier=re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?"),
-        hex_only=re.compile(r"[0-9a-fA-F]+"),
-    )
+@cache
+def _rx(name: str) -> re.Pattern:
+    return re.compile(_VALUE_REGEXES[name])
 
 
 def _secret_name(name: str) -> bool:
-    words = [w for w in _vre().word_split.split(name.replace("\u212a", "K").replace("\u017f", "s")) if w]
+    words = [w for w in _rx("word_split").split(name.replace("\u212a", "K").replace("\u017f", "s")) if w]
     words = [w.casefold() for w in words]
     if not words:
         return False
@@ -645,14 +639,14 @@ def _secret_name(name: str) -> bool:
 def _wordy(value: str) -> bool:
     """Mostly example words (``SecurePass123!``): written by a person as an example, not random."""
     covered = [False] * len(value)
-    for m in _vre().example_words.finditer(value.lower()):
+    for m in _rx("example_words").finditer(value.lower()):
         if len(m.group()) >= 4 or not (value[m.start() - 1: m.start()].isalpha()
                                        or value[m.end(): m.end() + 1].islower()):
             for i in range(m.start(), m.end()):
                 covered[i] = True
     if sum(covered) * 10 >= len(value) * 4:
         return True
-    if len(value) % 4 == 0 and _vre().base64.fullmatch(value):  # base64 of an example ("password-1234")
+    if len(value) % 4 == 0 and _rx("base64").fullmatch(value):  # base64 of an example ("password-1234")
         import base64
         import binascii
 
@@ -673,7 +667,7 @@ _COMMON_PASSWORDS = frozenset({
 def _random_looking(value: str, *, min_len: int, hex_entropy: float, entropy: float) -> bool:
     if len(value) < min_len or not _has(value, letter=True, digit=True) or _wordy(value):
         return False
-    threshold = hex_entropy if _vre().hex_only.fullmatch(value) else entropy
+    threshold = hex_entropy if _rx("hex_only").fullmatch(value) else entropy
     return _entropy(value) >= threshold
 
 
@@ -699,11 +693,11 @@ def _assignment_ok(name: str, quoted: str | None, bare: str | None) -> bool:
 
 def _identifier(value: str) -> bool:
     """A name from code rather than a value: ``os.environ.get``, ``MY_API_KEY_2``, ``config.v2.token``."""
-    if _vre().hex_only.fullmatch(value):
+    if _rx("hex_only").fullmatch(value):
         return False
-    if "." in value and _vre().identifier.fullmatch(value):
+    if "." in value and _rx("identifier").fullmatch(value):
         return True
-    return "_" in value and (value.isupper() or value.islower()) and _vre().identifier.fullmatch(value) is not None \
+    return "_" in value and (value.isupper() or value.islower()) and _rx("identifier").fullmatch(value) is not None \
         and _entropy(value) < 4.0
 
 
@@ -715,7 +709,7 @@ def _url_password_ok(user: str, password: str) -> bool:
 
 
 def _aws_secret_ok(value: str) -> bool:
-    if not _has(value, lower=True, upper=True, digit=True) or _vre().hex_only.fullmatch(value):
+    if not _has(value, lower=True, upper=True, digit=True) or _rx("hex_only").fullmatch(value):
         return False
     if value.count("/") > 6 or _wordy(value):
         return False  # a path, or words
