@@ -91,7 +91,7 @@ _NAME_CHARS = "A-Za-z0-9_.\\-\u017f\u212a"
 # `export API_TOKEN=...`, `"client-secret": "..."`, `apiKey => '...'`.  The name is judged
 # by :func:`_secret_name` (its last word), the value by :func:`_assignment_ok`.
 _ASSIGNMENT = (
-    rf"(?<![{_NAME_CHARS}])([A-Za-z][{_NAME_CHARS}]{{0,80}})[\"']?{_SPACE}*(?::=|=>|[:=]){_SPACE}*"
+    rf"(?<![{_NAME_CHARS}])([A-Za-z_][{_NAME_CHARS}]{{0,80}})[\"']?{_SPACE}*(?::=|=>|[:=]){_SPACE}*"
     r"(?:[\"']([^\t\n\f\r \"'\\<>{}`]{8,200})[\"']|([A-Za-z0-9/+_.=~-]{16,200})(?![^\t\n\f\r ,;)\]}\"'`]))"
 )
 _HEX = "[0-9a-fA-F]"
@@ -514,7 +514,9 @@ def _rules() -> _PlaceholderRules:
             r"SK|AC|dapi|lin_api_|dckr_pat_|HRKU-|[a-z0-9]{2,8}_)"
         ),
         words=re.compile(_placeholder_words_regex(), re.ASCII),
-        template=re.compile(r"<[^<>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|^\$[A-Za-z_][A-Za-z0-9_]*$|%\([^)]*\)s|%s"),
+        template=re.compile(
+            r"<[^<>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|^\$[A-Za-z_][A-Za-z0-9_]*$|%\([^)]*\)s|(?<![A-Za-z0-9])%s(?![A-Za-z0-9])"
+        ),
         repeated=re.compile(r"(.)\1{5,}", re.DOTALL),
         elision=re.compile(r"\.\.\.|\u2026|\*{3}"),
     )
@@ -667,8 +669,10 @@ _COMMON_PASSWORDS = frozenset({
 def _random_looking(value: str, *, min_len: int, hex_entropy: float, entropy: float) -> bool:
     if len(value) < min_len or not _has(value, letter=True, digit=True) or _wordy(value):
         return False
-    threshold = hex_entropy if _rx("hex_only").fullmatch(value) else entropy
-    return _entropy(value) >= threshold
+    core = value.replace("-", "")  # a UUID is judged as the hex it is
+    if core and _rx("hex_only").fullmatch(core):
+        return _entropy(core) >= hex_entropy
+    return _entropy(value) >= entropy
 
 
 def _assignment_ok(name: str, quoted: str | None, bare: str | None) -> bool:

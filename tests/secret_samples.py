@@ -240,6 +240,13 @@ VARIANTS = {
     "slack-user-token": ("slack-token", lambda r: ((v := _p("xo", "xp-") + rand(r, DIGITS, 12) + "-"
                                                      + rand(r, DIGITS, 12) + "-" + rand(r, HEX, 32)), v)),
     "heroku-new-key": ("heroku-api-key", lambda r: ((v := _p("HR", "KU-") + rand(r, URLSAFE, 60)), v)),
+    "npm-legacy-auth-token": ("generic-credential", lambda r: ((v := _uuid(r)),
+                                                                f"//registry.npmjs.org/:_authToken={v}")),
+    "django-secret-key": ("generic-credential",
+                          lambda r: ((v := "django-insecure-" + rand(r, ALNUM + "#!%^*(-_=+)", 50)),
+                                     f"SECRET_KEY = '{v}'")),
+    "mongodb-srv-password": ("url-password", lambda r: ((v := rand(r, ALNUM, 16)),
+                                                        f"mongodb+srv://admin:{v}@cluster0.mongodb.net/app")),
     "openai-legacy-key": ("openai-api-key", lambda r: ((v := _p("sk-", "") + rand(r, ALNUM, 48)), f"key: {v}")),
 }
 
