@@ -25,6 +25,7 @@ class Diagnostic:
     message: str = ""
     severity: str = field(default=ERROR)
     hint: str = ""
+    rule: str = field(default="", compare=False)  # a finer rule within the code (AR001: the secret's kind)
 
     def location(self) -> str:
         parts = [self.file] if self.file else []

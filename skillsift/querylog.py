@@ -152,18 +152,26 @@ class QueryLog:
         text = clean_query(query)
         if not text:
             return False
-        from .secrets import detect_secret
+        from .secrets import detect_secret, redact
 
         # The whole query is scanned: a credential cut in half by the 512-byte cap is still one.
         if any(detect_secret(t, self.extra_patterns) is not None for t in (query, text)):
             return False
+        # A served skill's name can hold a secret too: such a name is written masked.
+        patterns = self.extra_patterns
+        results = [name if detect_secret(name, patterns) is None else redact(name, extra_patterns=patterns)
+                   for name in results]
         entry = make_entry(EVENT_QUERY, format_ts(self.clock()), session=self.session, query=text,
                            ranking=ranking, results=results)
         return self._append(entry_line(entry))
 
     def record_load(self, skill: str) -> bool:
-        """Log a ``load_skill`` load; False when nothing was written."""
+        """Log a ``load_skill`` load; False when nothing was written (off, blank, a name holding a secret)."""
         if self.path is None or not skill:
+            return False
+        from .secrets import detect_secret
+
+        if detect_secret(skill, self.extra_patterns) is not None:
             return False
         entry = make_entry(EVENT_LOADED, format_ts(self.clock()), session=self.session, skill=skill)
         return self._append(entry_line(entry))

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from test_embed_openai import API_KEY, EmbeddingServer, Sleeps, expected_unit
-from test_secrets import planted
+from test_secrets import planted_lines
 
 from skillsift.config import Config, EmbeddingsConfig
 from skillsift.embed.base import (
@@ -267,11 +267,11 @@ def test_cache_under_the_local_state_dir(tmp_path):
 
 
 def test_withheld_skills_never_reach_the_server(server, tmp_path):
-    secrets_by_kind = planted(seed=11)
+    lines = planted_lines(seed=11)
+    secrets_by_kind = {kind: value for kind, (_line, value) in lines.items()}
     texts = {}
-    for i, (kind, secret) in enumerate(sorted(secrets_by_kind.items())):
-        value = f'password = "{secret}"' if kind == "generic-credential" else secret
-        texts[f"leaky-{i:02d}"] = f"leaky-{i:02d}\nUse it like this: {value} and deploy.\nDeploys the app."
+    for i, (_kind, (line, _secret)) in enumerate(sorted(lines.items())):
+        texts[f"leaky-{i:02d}"] = f"leaky-{i:02d}\nUse it like this: {line} and deploy.\nDeploys the app."
     for i in range(5):
         texts[f"clean-{i}"] = f"clean-{i}\nPlans release number {i} and writes notes."
     allowed, withheld = withhold(texts)
@@ -375,3 +375,33 @@ def test_factory_local_is_lazy_and_ungated(tmp_path, monkeypatch):
     with pytest.raises(ProviderUnavailable) as info:
         make_provider(config(tmp_path))
     assert "skillsift[embed]" in info.value.hint
+
+
+def test_a_text_holding_a_secret_is_refused_before_anything_is_sent(server, tmp_path):
+    from skillsift.embed.base import SECRET_WITHHELD, SecretWithheld
+
+    cache = ResponseCache(tmp_path / "c")
+    p = GatedProvider(openai(server), allow_network=True, cache=cache,
+                      secret_patterns=(("house-token", r"\bhtk_[a-z0-9]{12}\b"),))
+    line, value = planted_lines(seed=3)["github-token"]
+    for text in (f"deploy with {line}", "rotate htk_a1b2c3d4e5f6 now"):
+        with pytest.raises(SecretWithheld) as caught:
+            p.embed(["clean text", text])
+        assert caught.value.reason == SECRET_WITHHELD and caught.value.hard
+        assert value not in caught.value.message and "not sent to 127.0.0.1" in caught.value.message
+    assert server.requests == [] and not list((tmp_path / "c").rglob("*.f32"))
+    assert p.budget.calls == 0
+    assert p.embed(["clean text"]).shape == (1, 8)
+
+
+def test_the_factory_gate_scans_with_the_configured_patterns(server, tmp_path):
+    from skillsift.config import Config, EmbeddingsConfig
+    from skillsift.embed.base import SecretWithheld
+
+    cfg = Config(root=str(tmp_path), secret_patterns=(("house-token", r"\bhtk_[a-z0-9]{12}\b"),),
+                 embeddings=EmbeddingsConfig(provider="openai", base_url=server.base_url, model="m",
+                                             api_key_env="EMBED_KEY", allow_network=True))
+    p = make_provider(cfg, env={"EMBED_KEY": "k-123456"})
+    with pytest.raises(SecretWithheld):
+        p.embed(["rotate htk_a1b2c3d4e5f6 now"])
+    assert server.requests == []

@@ -25,7 +25,7 @@ from skillsift.ranker.vector import cosine_list, normalise_query
 from skillsift.secrets import detect_secret
 from skillsift.skill import Skill
 
-AWS_KEY = "AKIAABCDEFGHIJKLMNOP"
+AWS_KEY = "AKIAQ3ZR7T2MWX9PLK4N"
 
 
 def edit(skills, which, **changes):

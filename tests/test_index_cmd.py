@@ -23,7 +23,7 @@ from skillsift.index.lock import LOCK_FILE, acquire_lock, read_holder
 from skillsift.index.store import load_index
 
 ROOT = Path(__file__).resolve().parent.parent
-AWS_KEY = "AKIAABCDEFGHIJKLMNOP"
+AWS_KEY = "AKIAQ3ZR7T2MWX9PLK4N"
 SUMMARY_KEYS = ["schema_version", "dry_run", "provider", "host", "model", "total", "reused", "embedded", "to_embed",
                 "withheld", "missing", "bytes", "tokens", "cost_usd", "calls", "rejected", "written"]
 NAMES = ["deploy-staging", "dispute-charge", "git-workflow", "issue-refund"]  # catalog (path) order

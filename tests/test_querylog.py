@@ -113,7 +113,7 @@ def test_disabled_log_is_a_no_op(tmp_path):
 
 
 def test_secret_queries_and_blank_queries_are_never_written(tmp_path):
-    secret = "use key AKIAABCDEFGHIJKLMNOP now"
+    secret = "use key AKIAQ3ZR7T2MWX9PLK4N now"
     assert detect_secret(secret) is not None  # the scanner does see it
     log = make_log(tmp_path)
     assert log.record_query(secret, "lexical", ["rotate-credentials"]) is False
@@ -132,7 +132,7 @@ def test_configured_secret_patterns_also_skip_a_query(tmp_path):
 
 
 def test_a_secret_cut_by_the_cap_is_still_skipped(tmp_path):
-    query = "x" * 500 + " AKIAABCDEFGHIJKLMNOP"
+    query = "x" * 500 + " AKIAQ3ZR7T2MWX9PLK4N"
     assert detect_secret(clean_query(query)) is None  # the cap alone would hide it
     log = make_log(tmp_path)
     assert log.record_query(query) is False
@@ -288,3 +288,15 @@ def test_only_user_scope_turns_logging_on(tmp_path, monkeypatch):
     assert open_log(load_config(tmp_path)).enabled
     monkeypatch.setenv("SKILLSIFT_LOG_QUERIES", "0")
     assert not open_log(load_config(tmp_path, user_config_path=user)).enabled
+
+
+def test_a_skill_name_holding_a_secret_is_never_written(tmp_path):
+    token = "gh" + "p_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    log = make_log(tmp_path)
+    assert log.record_query("deploy the app", "lexical", ["deploy", f"ops {token}"]) is True
+    assert log.record_load(f"ops {token}") is False
+    assert log.record_load("deploy") is True
+    text = log.path.read_text(encoding="utf-8")
+    assert token not in text and token[:8] not in text
+    first = json.loads(text.splitlines()[0])
+    assert first["results"] == ["deploy", "ops ghp_**** (40 characters)"]

@@ -170,3 +170,34 @@ def test_a_hint_shared_by_the_lines_of_one_file_is_printed_once_under_the_last()
     assert lines[:4] == ["search-cases.yaml:2: AR9D2 problem 2", "search-cases.yaml:6: AR9D2 problem 6",
                          "search-cases.yaml:9: AR9D2 problem 9", f"    hint: {hint}"]
     assert lines.count(f"    hint: {hint}") == 1 and "    hint: shorten it" in lines
+
+
+def test_sarif_has_a_rule_per_secret_kind_with_help_and_keeps_the_masked_excerpt():
+    diags = sort_diagnostics([
+        Diagnostic(file="s/a/SKILL.md", line=3, column=5, code="AR001", rule="github-token",
+                   message="looks like a GitHub token (ghp_**** (40 characters))"),
+        Diagnostic(file="s/b/SKILL.md", line=4, column=1, code="AR001", rule="aws-access-key",
+                   message="looks like a AWS access key id (AKIA**** (20 characters))"),
+        Diagnostic(file="s/c/SKILL.md", line=2, column=1, code="AR001", rule="house-token",
+                   message="looks like a house-token (htk_**** (16 characters))"),
+        Diagnostic(file="s/d/SKILL.md", line=2, code="SK006", message="no description"),
+    ])
+    log = sarif_log(diags)
+    jsonschema.Draft202012Validator(MINIMAL_SARIF).validate(log)
+    run = log["runs"][0]
+    rules = run["tool"]["driver"]["rules"]
+    by_id = {rule["id"]: rule for rule in rules}
+    assert {"AR001/github-token", "AR001/aws-access-key", "AR001/house-token", "AR001"} <= set(by_id)
+    assert "Revoke it" in by_id["AR001/github-token"]["help"]["text"]
+    assert "configured [secrets] pattern" in by_id["AR001/house-token"]["help"]["text"]
+    for result in run["results"]:
+        assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
+    texts = {r["ruleId"]: r["message"]["text"] for r in run["results"]}
+    assert texts["AR001/github-token"] == "looks like a GitHub token (ghp_**** (40 characters))"
+    assert texts["SK006"] == "no description"
+    assert sarif_log(diags) == log  # same input, same log
+    try:
+        schema = _official_sarif_schema()
+    except pytest.skip.Exception:
+        return
+    jsonschema.Draft4Validator(schema).validate(log)

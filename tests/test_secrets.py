@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import base64
-import json
 import random
-import string
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from conftest import CORPORA
+from secret_samples import GENERATORS, sample
+from secret_samples import PLACEHOLDERS as SAMPLE_PLACEHOLDERS
 
 from skillsift.secrets import (
     BUILTIN_PATTERNS,
+    RULES,
     detect_secret,
     is_placeholder,
     mask,
@@ -22,69 +22,49 @@ from skillsift.secrets import (
     withhold,
 )
 
-CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
-ALNUM = string.ascii_letters + string.digits
-UPPER_DIGITS = string.ascii_uppercase + string.digits
-
-
-def _rand(rng: random.Random, alphabet: str, n: int) -> str:
-    return "".join(rng.choice(alphabet) for _ in range(n))
-
-
-def _b64(obj) -> str:
-    return base64.urlsafe_b64encode(json.dumps(obj, separators=(",", ":")).encode()).decode().rstrip("=")
-
 
 def planted(seed: int = 7) -> dict[str, str]:
     """One made-up secret per built-in kind (built at run time: no token sits in the source)."""
     rng = random.Random(seed)
-    return {
-        "aws-access-key": "AK" + "IA" + _rand(rng, UPPER_DIGITS, 16),
-        "github-token": "gh" + "p_" + _rand(rng, ALNUM, 36),
-        "npm-token": "np" + "m_" + _rand(rng, ALNUM, 36),
-        "github-fine-grained-token": "github" + "_pat_" + _rand(rng, ALNUM + "_", 60),
-        "slack-token": "xo" + "xb-" + _rand(rng, string.digits, 12) + "-" + _rand(rng, ALNUM, 24),
-        "google-api-key": "AI" + "za" + _rand(rng, ALNUM + "_-", 35),
-        "stripe-live-key": "sk" + "_live_" + _rand(rng, ALNUM, 32),
-        "anthropic-api-key": "sk-" + "ant-api03-" + _rand(rng, ALNUM + "_-", 60),
-        "openai-api-key": "sk-" + "proj-" + _rand(rng, ALNUM, 48),
-        "private-key": "-----BEGIN RSA " + "PRIVATE KEY-----",
-        "jwt": _b64({"alg": "HS256", "typ": "JWT"})
-        + "."
-        + _b64({"sub": _rand(rng, string.digits, 8), "exp": 1893456000})
-        + "."
-        + _rand(rng, ALNUM + "_-", 43),
-        "generic-credential": _rand(rng, string.ascii_letters, 10)
-        + _rand(rng, string.digits, 4)
-        + _rand(rng, ALNUM, 12),
-    }
+    return {kind: sample(kind, rng)[1] for kind in GENERATORS}
 
 
-def planted_line(kind: str, secret: str) -> str:
-    if kind == "generic-credential":
-        return f'password = "{secret}"'
-    if kind == "private-key":
-        return secret
-    return f"export TOKEN_VALUE={secret}"
+def planted_lines(seed: int = 7) -> dict[str, tuple[str, str]]:
+    """kind -> (line, value) of one made-up secret per kind."""
+    rng = random.Random(seed)
+    return {kind: sample(kind, rng) for kind in GENERATORS}
 
 
-def test_every_builtin_kind_is_planted():
-    assert sorted(planted()) == sorted(kind for kind, _, _ in BUILTIN_PATTERNS)
+def test_every_rule_has_a_positive_and_a_placeholder():
+    kinds = sorted(kind for kind, _, _ in BUILTIN_PATTERNS)
+    assert sorted(GENERATORS) == kinds
+    assert sorted(SAMPLE_PLACEHOLDERS) == kinds
+    assert len(kinds) == len(set(kinds))
+    assert all(rule.help for rule in RULES)
 
 
-@pytest.mark.parametrize("kind", sorted(planted()))
+@pytest.mark.parametrize("kind", sorted(GENERATORS))
 def test_each_kind_is_found_with_line_column_and_mask(kind):
-    secret = planted()[kind]
-    line = planted_line(kind, secret)
-    text = f"---\nname: demo\ndescription: Deploys things.\n---\n\n# Demo\n\n```bash\n{line}\n```\n"
-    findings = scan_text(text)
-    assert [(f.kind, f.line) for f in findings] == [(kind, 9)]
-    finding = findings[0]
-    assert finding.column == line.index(secret[:6]) + 1
-    assert finding.masked == f"{secret[:4]}**** ({len(secret)} characters)"
-    assert secret not in finding.message and finding.message.startswith(("looks like a ", "looks like an "))
-    assert finding.allowed is False
-    assert detect_secret(text) == kind
+    for seed in range(4):
+        line, secret = planted_lines(seed)[kind]
+        text = f"---\nname: demo\ndescription: Deploys things.\n---\n\n# Demo\n\n```bash\n{line}\n```\n"
+        findings = scan_text(text)
+        assert [(f.kind, f.line) for f in findings] == [(kind, 9)], (seed, line)
+        finding = findings[0]
+        if kind in ("private-key", "putty-private-key"):
+            secret = secret.split("\n")[0]
+        assert finding.column == line.index(secret) + 1
+        assert finding.masked == mask(secret)
+        assert secret not in finding.message and finding.message.startswith("looks like a ")
+        assert finding.allowed is False
+        assert detect_secret(text) == kind
+
+
+@pytest.mark.parametrize("kind", sorted(SAMPLE_PLACEHOLDERS))
+def test_each_kind_has_a_placeholder_that_is_not_reported(kind):
+    line = SAMPLE_PLACEHOLDERS[kind]
+    assert scan_text(f"Configure it:\n\n    {line}\n") == []
+    assert detect_secret(line) is None
 
 
 def test_planted_corpus_finds_every_secret_on_its_line(tmp_path):
@@ -92,11 +72,11 @@ def test_planted_corpus_finds_every_secret_on_its_line(tmp_path):
     rng = random.Random(3)
     expected = {}
     for seed in range(3):
-        for kind, secret in planted(seed).items():
+        for kind, (line, _secret) in planted_lines(seed).items():
             tools = ["linter", "tests", "build"]
             filler = [f"Step {i}: run the {rng.choice(tools)} again." for i in range(40)]
             at = rng.randrange(5, 40)
-            filler[at] = planted_line(kind, secret)
+            filler[at] = line
             path = tmp_path / f"{kind}-{seed}" / "SKILL.md"
             path.parent.mkdir()
             body = "\n".join(filler)
@@ -157,7 +137,8 @@ def test_random_values_are_not_placeholders():
 def test_generic_value_needs_a_letter_and_a_digit():
     assert scan_text('password = "abcdefghijklmnopqrstuvwxyz"') == []
     assert scan_text('password = "12345678901234567890123"') == []
-    assert [f.kind for f in scan_text('password = "abcdefghijklmnop1234"')] == ["generic-credential"]
+    assert [f.kind for f in scan_text('password = "hgfkqmzpwtrbnvcx1234"')] == ["generic-credential"]
+    assert scan_text('password = "abcdefghijklmnop1234"') == []  # an obvious sequence
     assert [f.kind for f in scan_text('"client-secret": "q8Wm2Zr5Tn7Yp4Lk9Vb3Xc"')] == ["generic-credential"]
     assert scan_text('password = "short1"') == []  # under 20 characters
 
@@ -276,12 +257,26 @@ def test_import_is_cheap():
     assert out.stdout.strip() == "[]"
 
 
-@pytest.mark.skipif(not CORPORA.is_dir(), reason="the shared corpus of real skills is not present")
 def test_real_corpus_has_no_findings():
+    """0 findings on the real skills of ../shared/corpora: raw lines, parsed values and embedded text."""
+    import os
+
+    from skillsift.catalog import parse_skill
+    from skillsift.embedtext import embedded_text
+    from skillsift.validators.secrets import skill_findings
+
+    if not CORPORA.is_dir():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CORPORA} is missing (the shared corpus of real skills is required under CI)")
+        pytest.skip("the shared corpus of real skills is not present")
     files = sorted(CORPORA.rglob("SKILL.md"))
     assert len(files) > 2000
     findings = []
     for path in files:
-        for f in scan_text(path.read_text(encoding="utf-8", errors="replace")):
-            findings.append((str(path.relative_to(CORPORA)), f.line, f.kind))
+        text = path.read_text(encoding="utf-8", errors="replace")
+        rel = str(path.relative_to(CORPORA))
+        skill, _problems = parse_skill(text, path.parent.name, path=rel)
+        embedded = embedded_text(skill, ("name", "description", "triggers", "keywords"), True, 2000) if skill else ""
+        for f, _value in skill_findings(text, skill=skill, embedded=embedded):
+            findings.append((rel, f.line, f.kind))
     assert findings == []

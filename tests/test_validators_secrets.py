@@ -107,3 +107,101 @@ def test_only_skill_files_are_scanned_by_validate(tmp_path):
     write_skill(tmp_path, "ok", "Fine skill")
     (tmp_path / "notes.md").write_text(f"{KEY}\n")
     assert check(tmp_path, select=["AR001"]) == []
+
+
+# -- one scan: the raw lines and the parsed values ------------------------------------------------
+
+
+def _escaped_skill(tmp_path, description_yaml: str, name: str = "esc"):
+    from test_validators_support import raw_skill
+
+    return raw_skill(tmp_path, name, f"---\nname: {name}\ndescription: {description_yaml}\n---\nBody.\n")
+
+
+def test_a_secret_in_an_escaped_yaml_string_is_reported(tmp_path):
+    value = "Zq8vN2mLx5Tr9wKp4Hs7"
+    path = _escaped_skill(tmp_path, f'"Call it with api_key = \\"{value}\\" set"')
+    [diag] = check(tmp_path, select=["AR001"])
+    line = path.read_text().split("\n")[2]
+    assert (diag.line, diag.column) == (3, line.index(value) + 1) and "hard-coded credential" in diag.message
+    assert value not in diag.message
+
+
+def test_a_secret_only_visible_after_unescaping_is_reported_at_its_key(tmp_path):
+    key = "AK" + "IA" + "Q3ZR7T2MWX9PLK4N"
+    _escaped_skill(tmp_path, f'"deploy with \\x{ord(key[0]):02x}{key[1:]} now"')
+    [diag] = check(tmp_path, select=["AR001"])
+    assert (diag.line, diag.column, diag.code) == (3, None, "AR001")
+    assert "AWS access key id" in diag.message
+
+
+def test_the_hook_scans_escaped_frontmatter_too(tmp_path, capsys, monkeypatch):
+    from skillsift.cli import main as cli
+
+    monkeypatch.chdir(tmp_path)
+    key = "AK" + "IA" + "Q3ZR7T2MWX9PLK4N"
+    _escaped_skill(tmp_path, f'"deploy with \\x{ord(key[0]):02x}{key[1:]} now"')
+    assert cli(["hook", "secrets", ".claude/skills/esc/SKILL.md"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(".claude/skills/esc/SKILL.md:3: AR001 looks like a AWS access key id")
+
+
+def test_validate_reports_everything_the_build_withholds(tmp_path):
+    """Every text AR9D3 would withhold holds a finding AR001 reports (the same scan)."""
+    import random
+
+    from secret_samples import GENERATORS, sample
+
+    from skillsift.embedtext import embedded_text
+    from skillsift.secrets import detect_secret
+
+    rng = random.Random(5)
+    for i, kind in enumerate(sorted(GENERATORS)):
+        line, _value = sample(kind, rng)
+        if "\n" in line:
+            continue
+        escaped = line.replace("\\", "\\\\").replace('"', '\\"')
+        _escaped_skill(tmp_path, f'"Use {escaped} to deploy"', name=f"s{i:02d}")
+    from test_validators_support import workspace
+
+    ws = workspace(tmp_path)
+    reported = {d.file for d in check(tmp_path, select=["AR001"]) if d.severity == "error"}
+    withheld = {skill.path for skill in ws.catalog.skills
+                if detect_secret(embedded_text(skill, ("name", "description", "triggers", "keywords"))) is not None}
+    assert withheld and withheld <= reported
+    assert len(withheld) == len([k for k in GENERATORS if "\n" not in sample(k, random.Random(0))[0]])
+
+
+def test_a_complete_token_followed_by_an_elision_is_still_a_secret():
+    token = "gh" + "p_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    assert codes(check_text("f", f"token: {token}...\n")) == ["AR001"]
+    assert codes(check_text("f", f"token: {token}\u2026 and more\n")) == ["AR001"]
+    assert check_text("f", "token: " + "gh" + "p_abc...\n") == []
+
+
+# -- configured patterns cannot hang a hook (RE2) ---------------------------------------------------
+
+
+def test_a_catastrophic_pattern_does_not_hang_validate_or_the_hook(tmp_path):
+    import subprocess
+    import sys
+
+    write_skill(tmp_path, "slow", "a" * 35 + "!", body="aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!\n")
+    write_skill(tmp_path, "hit", "Uses aaab here")
+    (tmp_path / "skillsift.toml").write_text('[[secrets.patterns]]\nname = "nested"\nregex = "(a+)+$"\n'
+                                             '[[secrets.patterns]]\nname = "aaab"\nregex = "\\\\ba+b\\\\b"\n')
+    for argv in (["validate", "--select", "AR001"], ["hook", "secrets"]):
+        # Python's backtracking engine needs hours for this; RE2 is linear in the text
+        done = subprocess.run([sys.executable, "-m", "skillsift", *argv], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 1, done.stderr
+        assert "looks like a aaab" in done.stdout and "nested" not in done.stdout
+
+
+def test_a_pattern_re2_cannot_run_is_a_config_error_naming_it(tmp_path):
+    write_skill(tmp_path, "x", "Uses things")
+    (tmp_path / "skillsift.toml").write_text('[[secrets.patterns]]\nname = "backref"\nregex = "(a)\\\\1"\n')
+    diags = check(tmp_path)
+    [diag] = [d for d in diags if d.code == "AR9D0"]
+    assert "secrets.patterns entry 1: regex does not compile" in diag.message
+    assert "RE2 syntax" in diag.message

@@ -46,3 +46,12 @@ def test_pure_check_with_an_allowed_secret():
                            index_body=False, body_chars=0)
     assert [d.file for d in diags] == ["b/SKILL.md"]
     assert "command provider" in diags[0].message and diags[0].line is None
+
+
+def test_a_secret_in_the_name_is_masked_in_the_warning(tmp_path):
+    from test_validators_support import raw_skill
+
+    raw_skill(tmp_path, "named", f'---\nname: "ops {KEY}"\ndescription: Rotates keys\n---\nBody.\n')
+    [diag] = check(tmp_path, select=["AR9D3"], user_config=OPENAI)
+    assert KEY not in diag.message
+    assert diag.message.startswith('skill "ops AKIA**** (20 characters)" would not be embedded')

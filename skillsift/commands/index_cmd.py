@@ -77,6 +77,13 @@ def index_command(dry_run, rebuild, items, fmt, allow_exec, root, config_file):
     return outcome.exit_code
 
 
+def _shown(name: str) -> str:
+    """A skill name as printed: a secret in it is masked (docs/secrets.md)."""
+    from ..secrets import redact
+
+    return redact(name)
+
+
 def _warn_withheld(plan) -> None:
     for line in withheld_lines(plan):
         click.echo(line, err=True)

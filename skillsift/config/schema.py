@@ -266,7 +266,6 @@ def _roles_problems(table: dict) -> list[tuple[tuple, str]]:
 
 
 def _secrets_problems(table: dict) -> list[tuple[tuple, str]]:
-    import re
 
     out: list[tuple[tuple, str]] = []
     patterns = table.get("patterns", [])
@@ -285,9 +284,11 @@ def _secrets_problems(table: dict) -> list[tuple[tuple, str]]:
         if not isinstance(regex, str) or not regex:
             out.append((where + ("regex",), f"{label}: regex must be a non-empty string"))
         else:
+            from ..secrets import compile_pattern
+
             try:
-                re.compile(regex)
-            except re.error as exc:
+                compile_pattern(regex)  # RE2: linear-time matching, so no pattern can hang a hook
+            except ValueError as exc:
                 out.append((where + ("regex",), f"{label}: regex does not compile: {exc}"))
         out += [(where + (key,), f'{label}: unknown key "{key}"')
                 for key in entry if key not in ("name", "regex")]

@@ -2,7 +2,7 @@
 
 Every provider turns a batch of texts into L2-normalised float32 vectors.  Errors carry
 a ``reason`` that maps to the degraded reasons of a search (``provider_unavailable``,
-``timeout``, ``budget``, ``network_disabled``) and a ``rejected`` flag that tells an
+``timeout``, ``budget``, ``network_disabled``, ``secret_withheld``) and a ``rejected`` flag that tells an
 index build to split the batch (the provider refused these inputs) rather than stop.
 Messages never contain API keys or response bodies.
 """
@@ -15,6 +15,7 @@ PROVIDER_UNAVAILABLE = "provider_unavailable"
 TIMEOUT = "timeout"
 BUDGET = "budget"
 NETWORK_DISABLED = "network_disabled"
+SECRET_WITHHELD = "secret_withheld"
 
 
 class EmbedError(Exception):
@@ -44,6 +45,21 @@ class BudgetExceeded(EmbedError):
 
 class NetworkDisabled(EmbedError):
     reason = NETWORK_DISABLED
+
+
+class SecretWithheld(EmbedError):
+    """A text to send looks like it holds a secret; nothing was sent (docs/secrets.md).
+
+    A search degrades with ``secret_withheld`` and ranks lexically; an index build,
+    which withholds such skills before it calls the provider, writes nothing.
+    """
+
+    reason = SECRET_WITHHELD
+    hard = True
+
+    def __init__(self, message: str, *, kind: str = "", hint: str = ""):
+        super().__init__(message, hint=hint)
+        self.kind = kind
 
 
 class ProviderBroken(EmbedError):

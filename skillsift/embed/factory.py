@@ -57,7 +57,8 @@ def make_provider(config, *, root=None, env=None, transport=None):
         )
     budget = Budget(emb.max_calls, emb.max_tokens, emb.max_cost_usd, price)
     cache = ResponseCache.under(root) if emb.cache else None
-    return GatedProvider(inner, allow_network=emb.allow_network, budget=budget, cache=cache)
+    return GatedProvider(inner, allow_network=emb.allow_network, budget=budget, cache=cache,
+                         secret_patterns=tuple(config.secret_patterns))
 
 
 def _local(emb):

@@ -4,11 +4,15 @@
 
 1. refuses at once (:class:`NetworkDisabled`, before any connection or cache read) when
    the provider sends text over the network and the user has not enabled the network;
-2. serves what it can from the on-disk :class:`ResponseCache` and sends only the other
+2. refuses at once (:class:`SecretWithheld`) when one of the texts looks like it holds
+   a secret (the scanner of AR001/AR9D3, with the configured ``[secrets] patterns``):
+   an index build has already withheld such skills, so this catches the query of a
+   hybrid or vector search, which the search then ranks lexically (docs/secrets.md);
+3. serves what it can from the on-disk :class:`ResponseCache` and sends only the other
    texts, each distinct text once;
-3. sends them in batches no larger than the provider accepts, reserving each batch's
+4. sends them in batches no larger than the provider accepts, reserving each batch's
    worst case against the :class:`Budget` first (fail closed) and settling it after;
-4. stores the new vectors in the cache.
+5. stores the new vectors in the cache.
 
 The budget counts provider calls, estimated tokens (one token per three UTF-8 bytes,
 rounded up, per text) and cost (tokens x price per million).  A clean refusal (the
@@ -24,7 +28,7 @@ import threading
 from dataclasses import dataclass
 
 from ..words import plural
-from .base import BudgetExceeded, InputRejected, NetworkDisabled, ProviderBroken
+from .base import BudgetExceeded, InputRejected, NetworkDisabled, ProviderBroken, SecretWithheld
 
 # Input prices in US dollars per million tokens, used when the user config sets no
 # price_input_per_mtok.  Estimates for the dry run and the cost limit only.
@@ -236,9 +240,11 @@ class GatedProvider:
     """``inner`` behind the network switch, the budget and the response cache."""
 
     def __init__(
-        self, inner, *, allow_network: bool, budget: Budget | None = None, cache: ResponseCache | None = None
+        self, inner, *, allow_network: bool, budget: Budget | None = None, cache: ResponseCache | None = None,
+        secret_patterns=(),
     ):
         self.inner = inner
+        self.secret_patterns = tuple(secret_patterns)
         self.allow_network = bool(allow_network)
         self.budget = budget if budget is not None else Budget()
         self.cache = cache
@@ -271,11 +277,28 @@ class GatedProvider:
                 f"(or {ENV_ALLOW_NETWORK}=1) to allow it",
             )
 
+    def check_secrets(self, texts) -> None:
+        """Raise SecretWithheld when a text to send looks like it holds a secret."""
+        if not (self.external or self.networked):
+            return
+        from ..secrets import detect_secret
+
+        for text in texts:
+            kind = detect_secret(text, self.secret_patterns)
+            if kind is not None:
+                where = self.host or self.fingerprint
+                raise SecretWithheld(
+                    f"the text looks like it holds a secret ({kind}): not sent to {where}",
+                    kind=kind,
+                    hint="remove the credential from the query (it was not sent and not logged)",
+                )
+
     def embed(self, texts: list[str]):
         import numpy as np
 
         texts = list(texts)
         self.check_network(len(texts))
+        self.check_secrets(texts)
         if not texts:
             return np.zeros((0, self.dims or 0), dtype=np.float32)
         unique = list(dict.fromkeys(texts))

@@ -46,7 +46,8 @@ class SearchResult:
     query: str
     ranking: str  # "lexical" | "hybrid" | "vector"
     hits: tuple[Hit, ...] = ()
-    degraded: str | None = None  # no_index | provider_unavailable | timeout | budget | network_disabled
+    # no_index | provider_unavailable | timeout | budget | network_disabled | secret_withheld
+    degraded: str | None = None
     abstained: bool = False
     top_sim: float = 0.0
     embedded: bool = False  # an embedding call was made for the query

@@ -165,6 +165,30 @@ def _uri(path: str) -> str:
     return quote(path, safe="/")
 
 
+def _sub_rules(diagnostics, levels) -> list[tuple[str, dict]]:
+    """One SARIF rule per secret kind reported (``AR001/<kind>``), with its help text, sorted."""
+    from ..secrets import RULES
+
+    known = {rule.kind: rule for rule in RULES}
+    out = []
+    for code, kind in sorted({(d.code, d.rule) for d in diagnostics if d.rule and d.code == "AR001"}):
+        rule = known.get(kind)
+        label = rule.label if rule is not None else kind
+        help_text = rule.help if rule is not None else (
+            f'A match of the configured [secrets] pattern "{kind}". Remove the value and rotate it.')
+        out.append((f"{code}/{kind}", {
+            "id": f"{code}/{kind}",
+            "name": f"secret-detected/{kind}",
+            "shortDescription": {"text": f"secret in a skill: {label}"},
+            "fullDescription": {"text": f"{label} found in a skill file; the excerpt is masked (docs/secrets.md)"},
+            "help": {"text": help_text + " If it is not a secret, add `skillsift: allow-secret` to its line or "
+                                         "accept it with 'skillsift validate --update-secrets-baseline'."},
+            "defaultConfiguration": {"level": levels.get(code, "error")},
+            "properties": {"tags": ["security", "secret"]},
+        }))
+    return out
+
+
 def sarif_log(diagnostics) -> dict:
     """A SARIF 2.1.0 log object."""
     from ..validators import CHECKS
@@ -180,15 +204,20 @@ def sarif_log(diagnostics) -> dict:
             "fullDescription": {"text": f"{check.summary} (checked in: {check.files})"},
             "defaultConfiguration": {"level": _SARIF_LEVELS[check.severity]},
         })
+    levels = {check.code: _SARIF_LEVELS[check.severity] for check in CHECKS}
+    for rule_id, rule in _sub_rules(diagnostics, levels):
+        index[rule_id] = len(rules)
+        rules.append(rule)
     results = []
     for diag in diagnostics:
+        rule_id = f"{diag.code}/{diag.rule}" if diag.rule and f"{diag.code}/{diag.rule}" in index else diag.code
         result: dict = {
-            "ruleId": diag.code,
+            "ruleId": rule_id,
             "level": _SARIF_LEVELS.get(diag.severity, "error"),
             "message": {"text": diag.message},
         }
-        if diag.code in index:
-            result["ruleIndex"] = index[diag.code]
+        if rule_id in index:
+            result["ruleIndex"] = index[rule_id]
         if diag.file:
             physical: dict = {"artifactLocation": {"uri": _uri(diag.file), "uriBaseId": "%SRCROOT%"}}
             if diag.line:

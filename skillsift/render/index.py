@@ -11,9 +11,16 @@ from ..words import plural
 SUMMARY_SCHEMA_VERSION = 1
 
 
+def _shown(name: str) -> str:
+    """A skill name as printed: a secret in it is masked (docs/secrets.md)."""
+    from ..secrets import redact
+
+    return redact(name)
+
+
 def withheld_lines(plan) -> list[str]:
     """One AR9D3 line per skill kept back from a provider outside the process."""
-    return [f'AR9D3: skill "{item.id}" was not embedded: its text looks like it holds a secret '
+    return [f'AR9D3: skill "{_shown(item.id)}" was not embedded: its text looks like it holds a secret '
             f"({item.secret}); it ranks lexically only" for item in plan.withheld]
 
 
@@ -77,9 +84,9 @@ def summary(plan, provider, *, dry_run: bool, result=None, written: bool = False
         "reused": len(plan.reused),
         "embedded": len(result.embedded) if result is not None else 0,
         "to_embed": len(plan.to_embed),
-        "withheld": [{"id": item.id, "kind": item.secret} for item in plan.withheld],
-        "missing": (result.missing if result is not None
-                    else sorted(item.id for item in plan.items if item.action in ("withheld", "empty"))),
+        "withheld": [{"id": _shown(item.id), "kind": item.secret} for item in plan.withheld],
+        "missing": ([_shown(i) for i in result.missing] if result is not None
+                    else sorted(_shown(item.id) for item in plan.items if item.action in ("withheld", "empty"))),
         "bytes": plan.bytes,
         "tokens": result.tokens if result is not None else plan.tokens,
         "cost_usd": result.cost_usd if result is not None else plan.cost_usd,
@@ -125,5 +132,5 @@ def build_report(outcome, shown_dir: str, fmt: str) -> tuple[str, list[str]]:
             err.append(f"hint: {hint}")
         missing = result.missing
         verb = "has no vector and ranks" if len(missing) == 1 else "have no vector and rank"
-        err.append(f"  {plural(len(missing), 'skill')} {verb} lexically: {', '.join(missing)}")
+        err.append(f"  {plural(len(missing), 'skill')} {verb} lexically: {', '.join(map(_shown, missing))}")
     return out, err

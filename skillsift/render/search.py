@@ -17,6 +17,8 @@ DEGRADED_LINES = {
     "budget": "search: the embeddings budget is spent, ranking lexically",
     "timeout": "search: the query embedding timed out, ranking lexically",
     "provider_unavailable": "search: the embedding provider is unavailable, ranking lexically",
+    "secret_withheld": "search: the query looks like it holds a secret; it was not sent to the embedding provider, "
+                       "ranking lexically",
 }
 
 

@@ -1,7 +1,8 @@
 """AR001: a credential sits in a skill; SK010: the file of accepted findings is unusable.
 
-Findings come from :mod:`skillsift.secrets` (reference §8.6 patterns plus the configured
-``[secrets] patterns``; placeholders such as ``your-key-here`` are not secrets).  A finding
+Findings come from :mod:`skillsift.secrets` (the rules of docs/secrets.md plus the
+configured ``[secrets] patterns``; placeholders such as ``your-key-here`` are not secrets),
+over a SKILL.md's raw lines and its parsed values (:func:`skill_findings`).  A finding
 is not reported when
 
 * its line carries ``skillsift: allow-secret`` (in any comment style): it is then a
@@ -23,6 +24,7 @@ import json
 import re
 
 from ..diagnostics import ERROR, NOTE, Diagnostic
+from ..secrets import ALLOW_MARKER
 
 CODE, BASELINE_CODE = "AR001", "SK010"
 BASELINE_VERSION = 1
@@ -49,32 +51,103 @@ def fingerprint(file: str, kind: str, value: str) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-def scan(file: str, text: str, extra_patterns=(), *, allowed: bool = False) -> list[tuple[object, str]]:
-    """(finding, fingerprint) for every finding in ``text``; those on allowed lines only with ``allowed``."""
-    from ..secrets import scan_text
+def _strings(value):
+    """Every string inside a parsed frontmatter value (lists and tables included)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key in value:
+            yield from _strings(key)
+            yield from _strings(value[key])
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _strings(item)
 
+
+def _key_line(text: str, key: str, first: int) -> int:
+    """The 1-based line of frontmatter ``key:`` in ``text`` (``first`` when not found)."""
+    pattern = re.compile(r"[ \t]*[\"']?" + re.escape(key) + r"[\"']?[ \t]*:")
+    for number, line in enumerate(text.split("\n")[: 4000], start=1):
+        if number >= first and pattern.match(line):
+            return number
+    return first
+
+
+def skill_findings(text: str, extra_patterns=(), *, skill=None, embedded: str = "") -> list[tuple[object, str]]:
+    """(finding, value) of every secret in a SKILL.md: its raw lines and its parsed values.
+
+    The raw text is what the file shows; the parsed values (each string of the
+    frontmatter, and ``embedded``, the text an index build would send) are what an
+    escaped YAML string such as ``"api_key = \\"...\\""`` or ``"\\x41KIA..."`` really
+    holds.  A value found only when parsed is reported where it appears in the file, or
+    at its frontmatter key when the file only holds it escaped.  So AR001 reports every
+    secret AR9D3 withholds (docs/secrets.md).
+    """
+    from ..secrets import SecretFinding, scan_values
+
+    found = scan_values(text, extra_patterns)
+    if skill is None and not embedded:
+        return found
+    covered = [value for _finding, value in found]
+    texts: list[tuple[str, str]] = []
+    if skill is not None:
+        for key, value in (skill.frontmatter or {}).items():
+            texts.extend((str(key), item) for item in _strings(value))
+    if embedded:
+        texts.extend((line.split(":", 1)[0], line) for line in embedded.split("\n"))
+    first = max(getattr(skill, "frontmatter_line", 0) or 1, 1)
+    lines = None
+    for key, part in texts:
+        for finding, value in scan_values(part, extra_patterns):
+            if any(value in seen or seen in value for seen in covered):
+                continue
+            covered.append(value)
+            offset = text.find(value)
+            if offset >= 0:
+                line = text.count("\n", 0, offset) + 1
+                column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+            else:
+                line, column = _key_line(text, key, first), None
+            if lines is None:
+                lines = text.split("\n")
+            allowed = finding.allowed or ALLOW_MARKER in (lines[line - 1] if line <= len(lines) else "")
+            found.append((SecretFinding(kind=finding.kind, label=finding.label, line=line, column=column or 0,
+                                        masked=finding.masked, allowed=allowed), value))
+    found.sort(key=lambda item: (item[0].line, item[0].column))
+    return found
+
+
+def scan(file: str, text: str, extra_patterns=(), *, allowed: bool = False, skill=None,
+         embedded: str = "") -> list[tuple[object, str]]:
+    """(finding, fingerprint) for every finding in ``text``; those on allowed lines only with ``allowed``.
+
+    With ``skill`` (the parsed SKILL.md) and ``embedded`` (its embedded text), the parsed
+    values are scanned too (:func:`skill_findings`).
+    """
     out = []
-    for finding in scan_text(text, extra_patterns):
+    for finding, value in skill_findings(text, extra_patterns, skill=skill, embedded=embedded):
         if finding.allowed and not allowed:
             continue
-        out.append((finding, fingerprint(file, finding.kind, finding_value(text, finding))))
+        out.append((finding, fingerprint(file, finding.kind, value)))
     return out
 
 
-def check_text(file: str, text: str, *, extra_patterns=(), accepted=frozenset()) -> list[Diagnostic]:
+def check_text(file: str, text: str, *, extra_patterns=(), accepted=frozenset(), skill=None,
+               embedded: str = "") -> list[Diagnostic]:
     """AR001 for each finding of ``text`` that is not in ``accepted``.
 
     A finding on a line marked ``skillsift: allow-secret`` is kept as a note (it fails
     nothing, and the allowances stay visible); one in ``accepted`` is dropped.
     """
     out = []
-    for finding, key in scan(file, text, extra_patterns, allowed=True):
+    for finding, key in scan(file, text, extra_patterns, allowed=True, skill=skill, embedded=embedded):
+        column = finding.column or None
         if finding.allowed:
-            out.append(Diagnostic(file=file, line=finding.line, column=finding.column, code=CODE, severity=NOTE,
-                                  message=f"{finding.message}, allowed on this line"))
+            out.append(Diagnostic(file=file, line=finding.line, column=column, code=CODE, severity=NOTE,
+                                  message=f"{finding.message}, allowed on this line", rule=finding.kind))
         elif key not in accepted:
-            out.append(Diagnostic(file=file, line=finding.line, column=finding.column, code=CODE, severity=ERROR,
-                                  message=finding.message, hint=HINT))
+            out.append(Diagnostic(file=file, line=finding.line, column=column, code=CODE, severity=ERROR,
+                                  message=finding.message, hint=HINT, rule=finding.kind))
     return out
 
 
@@ -147,19 +220,49 @@ def extra_patterns(ws) -> tuple:
     return tuple(ws.config.secret_patterns) if ws.config is not None else ()
 
 
-def current_findings(ws, files) -> list[tuple[str, object, str]]:
+def _escaped_frontmatter(text: str) -> bool:
+    """The frontmatter holds a backslash: its parsed values may differ from its raw lines."""
+    if not text.startswith("---"):
+        return False
+    end = text.find("\n---", 3)
+    return "\\" in text[: end if end >= 0 else len(text)]
+
+
+def parsed_parts(ws, rel: str, text: str, *, parse: bool) -> tuple[object, str]:
+    """(skill, embedded text) of a SKILL.md for :func:`skill_findings`, or (None, "").
+
+    With ``parse`` every SKILL.md is read as YAML; without it (the hook) only one whose
+    frontmatter holds an escape, the one case where the parsed text differs from the lines.
+    """
+    if rel.rsplit("/", 1)[-1] != "SKILL.md" or not (parse or _escaped_frontmatter(text)):
+        return None, ""
+    skill = ws.skill_at(rel)
+    if skill is None or ws.config is None:
+        return skill, ""
+    from ..embedtext import embedded_text
+
+    s = ws.config.search
+    return skill, embedded_text(skill, s.fields, s.index_body, s.body_chars)
+
+
+def current_findings(ws, files, *, parse: bool = True) -> list[tuple[str, object, str]]:
     """(file, finding, fingerprint) for every not-allowed finding in ``files`` (for the baseline)."""
     out = []
     for rel in files:
         text = ws.read_text(rel)
         if text is None:
             continue
-        out.extend((rel, finding, key) for finding, key in scan(rel, text, extra_patterns(ws)))
+        skill, embedded = parsed_parts(ws, rel, text, parse=parse)
+        out.extend((rel, finding, key) for finding, key in scan(rel, text, extra_patterns(ws), skill=skill,
+                                                                 embedded=embedded))
     return out
 
 
-def check_files(ws, files) -> list[Diagnostic]:
-    """AR001/SK010 over ``files`` (relative paths; unreadable or non-UTF-8 files are skipped)."""
+def check_files(ws, files, *, parse: bool = False) -> list[Diagnostic]:
+    """AR001/SK010 over ``files`` (relative paths; unreadable or non-UTF-8 files are skipped).
+
+    ``parse`` scans the parsed values of every SKILL.md too (see :func:`parsed_parts`).
+    """
     accepted, out = load_accepted(ws)
     patterns = extra_patterns(ws)
     for rel in files:
@@ -167,14 +270,16 @@ def check_files(ws, files) -> list[Diagnostic]:
         if text is None:
             continue
         try:
-            out.extend(check_text(rel, text, extra_patterns=patterns, accepted=accepted))
+            skill, embedded = parsed_parts(ws, rel, text, parse=parse)
+            out.extend(check_text(rel, text, extra_patterns=patterns, accepted=accepted, skill=skill,
+                                  embedded=embedded))
         except ValueError as exc:  # a configured pattern that does not compile
             return out + [Diagnostic(file=ws.project_file, code="AR9D0", severity=ERROR, message=str(exc))]
     return out
 
 
 def run(ws) -> list[Diagnostic]:
-    return check_files(ws, ws.skill_paths)
+    return check_files(ws, ws.skill_paths, parse=True)
 
 
 def run_paths(ws, paths) -> list[Diagnostic]:
@@ -182,4 +287,4 @@ def run_paths(ws, paths) -> list[Diagnostic]:
     import os
 
     return check_files(ws, [rel for rel in paths if rel.rsplit("/", 1)[-1] == "SKILL.md"
-                            and os.path.isfile(ws.abspath(rel))])
+                            and os.path.isfile(ws.abspath(rel))], parse=True)

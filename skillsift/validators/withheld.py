@@ -49,9 +49,12 @@ def check(skills, *, provider: str, fields, index_body: bool, body_chars: int, e
     for skill, kind in withheld_skills(skills, fields=fields, index_body=index_body, body_chars=body_chars,
                                        extra_patterns=extra_patterns):
         line, column = _line_of(text_of(skill), kind, extra_patterns)
+        from ..secrets import redact
+
+        shown = redact(skill.name, extra_patterns=extra_patterns)  # a secret in the name is not printed again
         out.append(Diagnostic(
             file=skill.path, line=line, column=column, code=CODE, severity=WARNING,
-            message=f'skill "{skill.name}" would not be embedded by the {provider} provider: its text looks '
+            message=f'skill "{shown}" would not be embedded by the {provider} provider: its text looks '
                     f"like it holds a secret ({kind}); it would rank lexically only",
             hint="remove the secret from the skill's name, description, triggers and keywords"
                  + (" and body" if index_body else "")))
