@@ -143,7 +143,7 @@ def test_the_hook_scans_escaped_frontmatter_too(tmp_path, capsys, monkeypatch):
     _escaped_skill(tmp_path, f'"deploy with \\x{ord(key[0]):02x}{key[1:]} now"')
     assert cli(["hook", "secrets", ".claude/skills/esc/SKILL.md"]) == 1
     out = capsys.readouterr().out
-    assert out.startswith(".claude/skills/esc/SKILL.md:3: AR001 looks like a AWS access key id")
+    assert out.startswith(".claude/skills/esc/SKILL.md:3: AR001 looks like an AWS access key id")
 
 
 def test_validate_reports_everything_the_build_withholds(tmp_path):
@@ -195,7 +195,7 @@ def test_a_catastrophic_pattern_does_not_hang_validate_or_the_hook(tmp_path):
         done = subprocess.run([sys.executable, "-m", "skillsift", *argv], cwd=tmp_path, capture_output=True,
                               text=True, timeout=120)
         assert done.returncode == 1, done.stderr
-        assert "looks like a aaab" in done.stdout and "nested" not in done.stdout
+        assert "looks like an aaab" in done.stdout and "nested" not in done.stdout
 
 
 def test_a_pattern_re2_cannot_run_is_a_config_error_naming_it(tmp_path):
