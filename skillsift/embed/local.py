@@ -37,6 +37,12 @@ TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f41157
 DIMS = 384
 MAX_TOKENS = 256
 MAX_BATCH = 64
+# Largest batch one model run takes, in padded tokens (rows x longest row).  onnxruntime keeps
+# the largest activations a run needed in its arena for the session's life, so this bounds
+# the process's memory; below it, a run of short texts still takes up to MAX_BATCH rows.
+# 1,024 tokens: peak RSS about 330 MB on real skills instead of 850 MB for 64 x 256 tokens,
+# and no slower (bench/bench_index.py, docs/local-model.md).
+TOKEN_BUDGET = 1024
 MAX_THREADS = 2
 RUNTIME_MODULES = ("onnxruntime", "tokenizers", "numpy")
 
@@ -267,13 +273,26 @@ def pool_and_normalise(hidden, mask):
     return unit.astype(np.float32)
 
 
-def batch_plan(lengths: list[int], max_batch: int) -> list[list[int]]:
+def batch_plan(lengths: list[int], max_batch: int, token_budget: int = TOKEN_BUDGET) -> list[list[int]]:
     """Group text indexes into batches of similar token length (less padding).
 
-    Stable: ties keep input order, so the same input always gives the same plan.
+    Texts are taken shortest first; a batch closes at ``max_batch`` texts or when one more
+    text would make it hold more than ``token_budget`` padded tokens (a text longer than
+    the budget runs alone).  Stable: ties keep input order, so the same input always gives
+    the same plan.
     """
     order = sorted(range(len(lengths)), key=lambda i: (lengths[i], i))
-    return [order[i : i + max_batch] for i in range(0, len(order), max_batch)]
+    batches: list[list[int]] = []
+    batch: list[int] = []
+    for i in order:
+        # Sorted, so the padded width of the batch with i in it is lengths[i].
+        if batch and (len(batch) >= max_batch or (len(batch) + 1) * lengths[i] > token_budget):
+            batches.append(batch)
+            batch = []
+        batch.append(i)
+    if batch:
+        batches.append(batch)
+    return batches
 
 
 class LocalProvider:

@@ -246,7 +246,10 @@ class Ranker:
 
         if self.index is None or self.provider is None or isinstance(self.provider, BaseException):
             return 0
+        from ..embed.order import length_order
+
         todo = list(dict.fromkeys(k for k in map(cap_query, queries) if self.query_cache.get(k) is None))
+        todo = [todo[i] for i in length_order(self.provider, todo)]  # each distinct query once, shortest first
         # Hold every warmed query: the per-mode passes that follow must not re-embed them.
         self.query_cache.size = max(self.query_cache.size, len(self.query_cache) + len(todo))
         step = getattr(self.provider, "max_batch", None) or self.config.search.batch_size or 64
