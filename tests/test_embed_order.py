@@ -116,3 +116,32 @@ def test_a_local_build_stores_the_vectors_of_texts_embedded_one_by_one(provider)
     assert [i.id for i in result.index.items] == [s.name for s in skills]
     expected = np.stack([provider.embed([item.text])[0] for item in plan.to_embed])
     assert np.asarray(result.index.matrix, dtype=np.float32).tobytes() == expected.tobytes()
+
+
+def _run_python(code: str) -> str:
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_loading_the_local_model_gives_numpy_blas_one_thread(provider):
+    pytest.importorskip("threadpoolctl", reason=EXTRA_REASON)
+    out = _run_python(
+        "import numpy, threadpoolctl\n"
+        "from skillsift.embed import local\n"
+        "local.LocalProvider().load()\n"
+        "print(sorted({i['num_threads'] for i in threadpoolctl.threadpool_info() if i['user_api'] == 'blas'}))\n"
+    )
+    assert out in ("[1]", "[]")  # [] only where numpy has no threaded BLAS at all
+
+
+def test_without_threadpoolctl_the_model_still_loads(provider):
+    out = _run_python(
+        "import sys\n"
+        "sys.modules['threadpoolctl'] = None\n"
+        "from skillsift.embed import local\n"
+        "p = local.LocalProvider()\n"
+        "print(p.embed(['deploy']).shape, local.limit_blas_threads())\n"
+    )
+    assert out == "(1, 384) False"

@@ -172,6 +172,7 @@ class _Runtime:
 
 
 _RUNTIMES: dict[tuple, _Runtime] = {}
+_LOADED: dict[tuple, _Runtime] = {}  # (model package, sha, runtime modules, threads) -> the runtime loaded for them
 _LOCK = threading.Lock()
 
 
@@ -182,6 +183,11 @@ def _thread_count(requested: int | None) -> int:
 
 
 def _load_runtime(threads: int) -> _Runtime:
+    # A loaded model is found without looking packages up again (about 1 ms of import-system
+    # searches per call, a fifth of a query's embedding).
+    loaded = _LOADED.get((MODEL_PACKAGE, MODEL_SHA256, RUNTIME_MODULES, threads))
+    if loaded is not None:
+        return loaded
     missing = _missing_runtime_modules()
     if missing:
         raise ProviderUnavailable(
@@ -208,6 +214,8 @@ def _load_runtime(threads: int) -> _Runtime:
             )
         runtime = _Runtime(session=session, tokenizer=tokenizer, input_names=tuple(declared))
         _RUNTIMES[key] = runtime
+        _LOADED[(MODEL_PACKAGE, MODEL_SHA256, RUNTIME_MODULES, threads)] = runtime
+        limit_blas_threads()
         return runtime
 
 
@@ -239,9 +247,12 @@ def _load_session(path: Path, data: bytes, threads: int):
     options.inter_op_num_threads = 1
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.log_severity_level = 3
-    # Worker threads spin briefly before sleeping: a single query then takes about 3 ms instead
-    # of 4.3 ms, for the same CPU time per query (measured back to back, bench/bench_embed.py).
+    # Worker threads spin between the operators of a run (a single query then takes about 3 ms
+    # instead of 4.3 ms, bench/bench_embed.py) but stop when the run ends: a thread still
+    # spinning after the query was embedded takes a core from the ranking that follows
+    # (docs/local-model.md, "Threads").
     options.add_session_config_entry("session.intra_op.allow_spinning", "1")
+    options.add_session_config_entry("session.force_spinning_stop", "1")
     try:
         return ort.InferenceSession(data, sess_options=options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own exception types
@@ -250,10 +261,40 @@ def _load_session(path: Path, data: bytes, threads: int):
         ) from None
 
 
+BLAS_THREADS = 1
+_BLAS_LIMITED: list[bool] = []
+
+
+def limit_blas_threads() -> bool:
+    """Give numpy's BLAS one thread for the rest of the process; True when a limit was set.
+
+    Once onnxruntime runs, its threads take the cores: a BLAS pool of its own (OpenBLAS
+    threads wait by spinning) only fights them, and the vector ranking's products are
+    memory-bound anyway.  Uses threadpoolctl (extra ``skillsift[embed]``); without it
+    nothing changes.  Set once per process, after numpy is imported (docs/local-model.md).
+    """
+    if _BLAS_LIMITED:
+        return _BLAS_LIMITED[0]
+    try:
+        import numpy  # noqa: F401  (threadpoolctl sees only the BLAS libraries already loaded)
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        _BLAS_LIMITED.append(False)
+        return False
+    try:
+        threadpool_limits(limits=BLAS_THREADS, user_api="blas")
+    except Exception:  # threadpoolctl inspects native libraries; a failure only loses the limit
+        _BLAS_LIMITED.append(False)
+        return False
+    _BLAS_LIMITED.append(True)
+    return True
+
+
 def clear_cache() -> None:
     """Forget loaded models and verified files (the next embed loads again)."""
     with _LOCK:
         _RUNTIMES.clear()
+        _LOADED.clear()
         _VERIFIED.clear()
 
 
@@ -295,6 +336,14 @@ def batch_plan(lengths: list[int], max_batch: int, token_budget: int = TOKEN_BUD
     return batches
 
 
+def _encode(tokenizer, texts: list[str]):
+    """WordPiece encodings of ``texts``; one text is encoded on this thread (``encode_batch``
+    hands even a single text to the tokenizer's thread pool, a wake-up per query)."""
+    if len(texts) == 1:
+        return [tokenizer.encode(texts[0])]
+    return tokenizer.encode_batch(texts)
+
+
 class LocalProvider:
     """all-MiniLM-L6-v2 int8 ONNX, run in this process with onnxruntime."""
 
@@ -324,7 +373,7 @@ class LocalProvider:
     def count_tokens(self, texts: list[str]) -> list[int]:
         """WordPiece token counts after truncation, [CLS] and [SEP] included."""
         runtime = _load_runtime(self.threads)
-        return [len(e.ids) for e in runtime.tokenizer.encode_batch(list(texts))]
+        return [len(e.ids) for e in _encode(runtime.tokenizer, list(texts))]
 
     def embed(self, texts: list[str]):
         """Unit-length float32 vectors, shape (len(texts), 384), in input order."""
@@ -338,7 +387,7 @@ class LocalProvider:
         out = np.zeros((len(texts), DIMS), dtype=np.float32)
         if not texts:
             return out
-        encodings = runtime.tokenizer.encode_batch(texts)
+        encodings = _encode(runtime.tokenizer, texts)
         for batch in batch_plan([len(e.ids) for e in encodings], self.max_batch):
             out[batch] = self._run(runtime, [encodings[i] for i in batch])
         if not np.all(np.isfinite(out)):
