@@ -172,7 +172,7 @@ class _Runtime:
 
 
 _RUNTIMES: dict[tuple, _Runtime] = {}
-_LOADED: dict[tuple, _Runtime] = {}  # (model package, sha, runtime modules, threads) -> the runtime loaded for them
+_GENERATION = [0]  # bumped by clear_cache: providers then load again
 _LOCK = threading.Lock()
 
 
@@ -183,11 +183,6 @@ def _thread_count(requested: int | None) -> int:
 
 
 def _load_runtime(threads: int) -> _Runtime:
-    # A loaded model is found without looking packages up again (about 1 ms of import-system
-    # searches per call, a fifth of a query's embedding).
-    loaded = _LOADED.get((MODEL_PACKAGE, MODEL_SHA256, RUNTIME_MODULES, threads))
-    if loaded is not None:
-        return loaded
     missing = _missing_runtime_modules()
     if missing:
         raise ProviderUnavailable(
@@ -214,7 +209,6 @@ def _load_runtime(threads: int) -> _Runtime:
             )
         runtime = _Runtime(session=session, tokenizer=tokenizer, input_names=tuple(declared))
         _RUNTIMES[key] = runtime
-        _LOADED[(MODEL_PACKAGE, MODEL_SHA256, RUNTIME_MODULES, threads)] = runtime
         limit_blas_threads()
         return runtime
 
@@ -294,7 +288,7 @@ def clear_cache() -> None:
     """Forget loaded models and verified files (the next embed loads again)."""
     with _LOCK:
         _RUNTIMES.clear()
-        _LOADED.clear()
+        _GENERATION[0] += 1
         _VERIFIED.clear()
 
 
@@ -362,17 +356,28 @@ class LocalProvider:
         self.fingerprint = f"local@{MODEL_NAME}"
         self.max_batch = max_batch
         self.threads = _thread_count(threads)
+        self._loaded: tuple[int, _Runtime] | None = None
 
     def __repr__(self) -> str:
         return f"LocalProvider(model={self.model!r}, threads={self.threads}, max_batch={self.max_batch})"
 
     def load(self) -> None:
         """Load (or reuse) the model now; ProviderUnavailable when it cannot run."""
-        _load_runtime(self.threads)
+        self._runtime()
+
+    def _runtime(self) -> _Runtime:
+        """The loaded model; found again without package look-ups (about 1 ms of import-system
+        searches, a fifth of a query's embedding) until :func:`clear_cache`."""
+        loaded = self._loaded
+        if loaded is not None and loaded[0] == _GENERATION[0]:
+            return loaded[1]
+        runtime = _load_runtime(self.threads)
+        self._loaded = (_GENERATION[0], runtime)
+        return runtime
 
     def count_tokens(self, texts: list[str]) -> list[int]:
         """WordPiece token counts after truncation, [CLS] and [SEP] included."""
-        runtime = _load_runtime(self.threads)
+        runtime = self._runtime()
         return [len(e.ids) for e in _encode(runtime.tokenizer, list(texts))]
 
     def embed(self, texts: list[str]):
@@ -381,7 +386,7 @@ class LocalProvider:
         for i, text in enumerate(texts):
             if not isinstance(text, str):
                 raise TypeError(f"texts[{i}] is {type(text).__name__}, expected str")
-        runtime = _load_runtime(self.threads)
+        runtime = self._runtime()
         import numpy as np
 
         out = np.zeros((len(texts), DIMS), dtype=np.float32)
