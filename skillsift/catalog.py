@@ -45,7 +45,7 @@ def trim(text: str) -> str:
 
 
 def parse_skill(
-    text: str, dir_id: str, *, path: str = "", domain: str = ""
+    text: str, dir_id: str, *, path: str = "", domain: str = "", yaml_reader=read_yaml
 ) -> tuple[Skill, list[Diagnostic]]:
     """Build a skill from the text of its SKILL.md.
 
@@ -58,7 +58,8 @@ def parse_skill(
     elements, trimmed, blanks dropped) or one comma-separated string.  ``examples`` and
     ``not_for``: a list of strings or one string.  Diagnostics (SK001) report an unclosed
     block and YAML that does not parse, with file lines.  ``digest`` is ``sha256:`` of
-    the UTF-8 text as given.  Never raises.
+    the UTF-8 text as given.  ``yaml_reader`` stands in for
+    :func:`~skillsift.frontmatter.read_yaml` (a cache of its results).  Never raises.
     """
     digest = "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     lf = text.replace("\r\n", "\n")
@@ -79,7 +80,7 @@ def parse_skill(
             )
         )
     elif block.closed:
-        doc = read_yaml(block.raw, file=path, first_line=block.yaml_start_line)
+        doc = yaml_reader(block.raw, file=path, first_line=block.yaml_start_line)
         if doc.diagnostics:
             diagnostics.extend(doc.diagnostics)
         elif doc.empty:
@@ -139,7 +140,7 @@ def string_list(value: object) -> tuple[str, ...]:
     return tuple(t for t in (trim(v) for v in value if isinstance(v, str)) if t)
 
 
-def read_skill(path, root=".", domain: str = "") -> tuple[Skill | None, list[Diagnostic]]:
+def read_skill(path, root=".", domain: str = "", *, yaml_reader=read_yaml) -> tuple[Skill | None, list[Diagnostic]]:
     """Read one SKILL.md: ``(skill, diagnostics)``, or ``(None, [diagnostic])`` when the
     file cannot be read or is not UTF-8.  ``path`` of the skill is relative to ``root``
     with ``/``; ``dir_id`` is the folder name; ``digest`` is ``sha256:`` of the bytes."""
@@ -174,7 +175,7 @@ def read_skill(path, root=".", domain: str = "") -> tuple[Skill | None, list[Dia
                 hint="save the file as UTF-8",
             )
         ]
-    return parse_skill(text, path.parent.name or rel, path=rel, domain=domain)
+    return parse_skill(text, path.parent.name or rel, path=rel, domain=domain, yaml_reader=yaml_reader)
 
 
 def relative_path(path, root) -> str:
@@ -293,12 +294,16 @@ def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic
         )
         for pattern in empty
     ]
+    from .catalog_cache import YamlCache
+
+    cache = YamlCache(root)  # frontmatter parsed by an earlier run (skillsift/catalog_cache.py)
     skills: list[Skill] = []
     for path, domain in found:
-        skill, problems = read_skill(path, root, domain)
+        skill, problems = read_skill(path, root, domain, yaml_reader=cache.read_yaml)
         diagnostics.extend(problems)
         if skill is not None:
             skills.append(skill)
+    cache.save()
     return skills, diagnostics
 
 

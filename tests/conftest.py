@@ -50,3 +50,18 @@ def _isolated_user_config(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     for var in ("SKILLSIFT_SEARCH_MODE", "SKILLSIFT_LOG_QUERIES", "SKILLSIFT_ALLOW_NETWORK"):
         monkeypatch.delenv(var, raising=False)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _catalog_cache_in_a_temporary_folder(tmp_path_factory):
+    """The parsed-frontmatter cache of every test (and CLI subprocess) lives in a temporary folder."""
+    import os
+
+    folder = tmp_path_factory.mktemp("skillsift-cache")
+    old = os.environ.get("SKILLSIFT_CACHE_DIR")
+    os.environ["SKILLSIFT_CACHE_DIR"] = str(folder)
+    yield folder
+    if old is None:
+        os.environ.pop("SKILLSIFT_CACHE_DIR", None)
+    else:
+        os.environ["SKILLSIFT_CACHE_DIR"] = old

@@ -200,3 +200,18 @@ def test_warm_queries_embeds_in_batches_and_feeds_the_search(built_index):
     for q in queries:
         assert not ranker.search(q).embedded
     assert len(embedder.calls) == 150
+
+
+def test_warm_queries_embeds_each_distinct_query_once_shortest_first():
+    class Counting(ConceptEmbedder):
+        def count_tokens(self, texts):
+            return [len(t.split()) for t in texts]
+
+    embedder = Counting(max_batch=4)
+    index = build_index(plan_build(refund_catalog(), None, provider=embedder), embedder).index
+    embedder.calls.clear()
+    ranker = make_ranker(index, provider=embedder)
+    queries = ["refund a duplicate charge now", "refund", "money back", "refund", "deploy to staging please"]
+    assert ranker.warm_queries(queries) == 4
+    sent = [text for call in embedder.calls for text in call]
+    assert sent == ["refund", "money back", "deploy to staging please", "refund a duplicate charge now"]

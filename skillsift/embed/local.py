@@ -38,6 +38,12 @@ TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f41157
 DIMS = 384
 MAX_TOKENS = 256
 MAX_BATCH = 64
+# Largest batch one model run takes, in padded tokens (rows x longest row).  onnxruntime keeps
+# the largest activations a run needed in its arena for the session's life, so this bounds
+# the process's memory; below it, a run of short texts still takes up to MAX_BATCH rows.
+# 1,024 tokens: peak RSS about 330 MB on real skills instead of 850 MB for 64 x 256 tokens,
+# and no slower (bench/bench_index.py, docs/local-model.md).
+TOKEN_BUDGET = 1024
 MAX_THREADS = 2
 RUNTIME_MODULES = ("onnxruntime", "tokenizers", "numpy")
 
@@ -167,6 +173,7 @@ class _Runtime:
 
 
 _RUNTIMES: dict[tuple, _Runtime] = {}
+_GENERATION = [0]  # bumped by clear_cache: providers then load again
 _LOCK = threading.Lock()
 
 
@@ -203,6 +210,7 @@ def _load_runtime(threads: int) -> _Runtime:
             )
         runtime = _Runtime(session=session, tokenizer=tokenizer, input_names=tuple(declared))
         _RUNTIMES[key] = runtime
+        limit_blas_threads()
         return runtime
 
 
@@ -234,9 +242,12 @@ def _load_session(path: Path, data: bytes, threads: int):
     options.inter_op_num_threads = 1
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.log_severity_level = 3
-    # Worker threads spin briefly before sleeping: a single query then takes about 3 ms instead
-    # of 4.3 ms, for the same CPU time per query (measured back to back, bench/bench_embed.py).
+    # Worker threads spin between the operators of a run (a single query then takes about 3 ms
+    # instead of 4.3 ms, bench/bench_embed.py) but stop when the run ends: a thread still
+    # spinning after the query was embedded takes a core from the ranking that follows
+    # (docs/local-model.md, "Threads").
     options.add_session_config_entry("session.intra_op.allow_spinning", "1")
+    options.add_session_config_entry("session.force_spinning_stop", "1")
     try:
         return ort.InferenceSession(data, sess_options=options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own exception types
@@ -245,10 +256,40 @@ def _load_session(path: Path, data: bytes, threads: int):
         ) from None
 
 
+BLAS_THREADS = 1
+_BLAS_LIMITED: list[bool] = []
+
+
+def limit_blas_threads() -> bool:
+    """Give numpy's BLAS one thread for the rest of the process; True when a limit was set.
+
+    Once onnxruntime runs, its threads take the cores: a BLAS pool of its own (OpenBLAS
+    threads wait by spinning) only fights them, and the vector ranking's products are
+    memory-bound anyway.  Uses threadpoolctl (extra ``skillsift[embed]``); without it
+    nothing changes.  Set once per process, after numpy is imported (docs/local-model.md).
+    """
+    if _BLAS_LIMITED:
+        return _BLAS_LIMITED[0]
+    try:
+        import numpy  # noqa: F401  (threadpoolctl sees only the BLAS libraries already loaded)
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        _BLAS_LIMITED.append(False)
+        return False
+    try:
+        threadpool_limits(limits=BLAS_THREADS, user_api="blas")
+    except Exception:  # threadpoolctl inspects native libraries; a failure only loses the limit
+        _BLAS_LIMITED.append(False)
+        return False
+    _BLAS_LIMITED.append(True)
+    return True
+
+
 def clear_cache() -> None:
     """Forget loaded models and verified files (the next embed loads again)."""
     with _LOCK:
         _RUNTIMES.clear()
+        _GENERATION[0] += 1
         _VERIFIED.clear()
 
 
@@ -268,13 +309,34 @@ def pool_and_normalise(hidden, mask):
     return unit.astype(np.float32)
 
 
-def batch_plan(lengths: list[int], max_batch: int) -> list[list[int]]:
+def batch_plan(lengths: list[int], max_batch: int, token_budget: int = TOKEN_BUDGET) -> list[list[int]]:
     """Group text indexes into batches of similar token length (less padding).
 
-    Stable: ties keep input order, so the same input always gives the same plan.
+    Texts are taken shortest first; a batch closes at ``max_batch`` texts or when one more
+    text would make it hold more than ``token_budget`` padded tokens (a text longer than
+    the budget runs alone).  Stable: ties keep input order, so the same input always gives
+    the same plan.
     """
     order = sorted(range(len(lengths)), key=lambda i: (lengths[i], i))
-    return [order[i : i + max_batch] for i in range(0, len(order), max_batch)]
+    batches: list[list[int]] = []
+    batch: list[int] = []
+    for i in order:
+        # Sorted, so the padded width of the batch with i in it is lengths[i].
+        if batch and (len(batch) >= max_batch or (len(batch) + 1) * lengths[i] > token_budget):
+            batches.append(batch)
+            batch = []
+        batch.append(i)
+    if batch:
+        batches.append(batch)
+    return batches
+
+
+def _encode(tokenizer, texts: list[str]):
+    """WordPiece encodings of ``texts``; one text is encoded on this thread (``encode_batch``
+    hands even a single text to the tokenizer's thread pool, a wake-up per query)."""
+    if len(texts) == 1:
+        return [tokenizer.encode(texts[0])]
+    return tokenizer.encode_batch(texts)
 
 
 class LocalProvider:
@@ -295,18 +357,29 @@ class LocalProvider:
         self.fingerprint = provider_fingerprint("local", model=MODEL_NAME)
         self.max_batch = max_batch
         self.threads = _thread_count(threads)
+        self._loaded: tuple[int, _Runtime] | None = None
 
     def __repr__(self) -> str:
         return f"LocalProvider(model={self.model!r}, threads={self.threads}, max_batch={self.max_batch})"
 
     def load(self) -> None:
         """Load (or reuse) the model now; ProviderUnavailable when it cannot run."""
-        _load_runtime(self.threads)
+        self._runtime()
+
+    def _runtime(self) -> _Runtime:
+        """The loaded model; found again without package look-ups (about 1 ms of import-system
+        searches, a fifth of a query's embedding) until :func:`clear_cache`."""
+        loaded = self._loaded
+        if loaded is not None and loaded[0] == _GENERATION[0]:
+            return loaded[1]
+        runtime = _load_runtime(self.threads)
+        self._loaded = (_GENERATION[0], runtime)
+        return runtime
 
     def count_tokens(self, texts: list[str]) -> list[int]:
         """WordPiece token counts after truncation, [CLS] and [SEP] included."""
-        runtime = _load_runtime(self.threads)
-        return [len(e.ids) for e in runtime.tokenizer.encode_batch(list(texts))]
+        runtime = self._runtime()
+        return [len(e.ids) for e in _encode(runtime.tokenizer, list(texts))]
 
     def embed(self, texts: list[str]):
         """Unit-length float32 vectors, shape (len(texts), 384), in input order."""
@@ -314,13 +387,13 @@ class LocalProvider:
         for i, text in enumerate(texts):
             if not isinstance(text, str):
                 raise TypeError(f"texts[{i}] is {type(text).__name__}, expected str")
-        runtime = _load_runtime(self.threads)
+        runtime = self._runtime()
         import numpy as np
 
         out = np.zeros((len(texts), DIMS), dtype=np.float32)
         if not texts:
             return out
-        encodings = runtime.tokenizer.encode_batch(texts)
+        encodings = _encode(runtime.tokenizer, texts)
         for batch in batch_plan([len(e.ids) for e in encodings], self.max_batch):
             out[batch] = self._run(runtime, [encodings[i] for i in batch])
         if not np.all(np.isfinite(out)):

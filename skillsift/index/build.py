@@ -12,7 +12,8 @@ text is sent, or it is kept back:
   is given, which the caller does for providers whose text leaves the process;
 * a skill whose embedded text is empty cannot be embedded and is left out.
 
-:func:`build_index` sends the texts in plan order, one call per batch of
+:func:`build_index` sends the texts in plan order (shortest first for a provider that pads
+its batches, see :mod:`skillsift.embed.order`), one call per batch of
 ``min(batch_size, provider.max_batch)``, and assembles the new :class:`~.store.Index`:
 
 * a refused batch (the provider's error has ``rejected`` set) is split in halves, first
@@ -350,7 +351,13 @@ def build_index(plan: Plan, provider, *, dtype: str = "float32", batch_size: int
     finished call settled.  Raises :class:`BuildError` for a hard error and when there is
     nothing to index at all; a stop or refusals are reported in the result.
     """
-    todo = plan.to_embed
+    from ..embed.order import length_order
+
+    planned = plan.to_embed
+    # Texts go out shortest first when the provider pads its batches (a local model): each
+    # call then holds texts of similar length.  Results are put back in plan order below.
+    order = length_order(provider, [item.text for item in planned])
+    todo = tuple(planned[i] for i in order)
     old = plan.old
     builder = _Builder(provider, progress or (lambda n: None))
     if old is not None and plan.reused:
@@ -366,7 +373,8 @@ def build_index(plan: Plan, provider, *, dtype: str = "float32", batch_size: int
     result.call_sizes = builder.call_sizes
     result.tokens = builder.tokens
     result.rejected = [(todo[position].id, reason) for position, reason in builder.rejected]
-    result.embedded = [todo[position].id for position in sorted(builder.vectors)]
+    builder.vectors = {order[position]: row for position, row in builder.vectors.items()}
+    result.embedded = [planned[position].id for position in sorted(builder.vectors)]
     if not builder.vectors and result.stopped:
         return result  # the provider could not run: nothing is built, the old index stays
     if not builder.vectors and not plan.reused:

@@ -163,7 +163,10 @@ class QueryEmbedder:
 
         if self.unavailable() is not None or self.load() is not None:
             return 0
+        from ..embed.order import length_order
+
         todo = list(dict.fromkeys(k for k in map(cap_query, queries) if self.cache.get(k) is None))
+        todo = [todo[i] for i in length_order(self.provider, todo)]  # each distinct query once, shortest first
         # Hold every warmed query: the per-mode passes that follow must not re-embed them.
         self.cache.size = max(self.cache.size, len(self.cache) + len(todo))
         done = 0

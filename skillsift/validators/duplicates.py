@@ -16,6 +16,7 @@ Near-duplicates are measured two ways:
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections import defaultdict
 
@@ -119,25 +120,32 @@ def near_duplicates(skills, *, threshold: float, cosine_pairs=(), line_of=_no_li
     """
     lexical = {(i, j): v for i, j, v in similar_pairs(term_sets(s.description for s in skills), threshold)}
     cosine = {(min(i, j), max(i, j)): v for i, j, v in cosine_pairs}
-    partners: dict[int, list[tuple[float, int, str]]] = defaultdict(list)
-    for i, j in set(lexical) | set(cosine):
-        if skills[i].name == skills[j].name:
+    # A templated catalog can hold hundreds of thousands of pairs: collect plain tuples and
+    # describe only the pairs a diagnostic names.
+    partners: dict[int, list[tuple[float, int]]] = defaultdict(list)
+    names = [skill.name for skill in skills]
+    for i, j in (lexical.keys() | cosine.keys()):
+        if names[i] == names[j]:
             continue  # SK002 already says it
-        measures = []
-        if (i, j) in lexical:
-            measures.append(f"lexical {lexical[(i, j)]:.2f}")
-        if (i, j) in cosine:
-            measures.append(f"cosine {cosine[(i, j)]:.2f}")
         strength = max(lexical.get((i, j), 0.0), cosine.get((i, j), 0.0))
-        how = ", ".join(measures)
-        partners[i].append((strength, j, how))
-        partners[j].append((strength, i, how))
+        partners[i].append((strength, j))
+        partners[j].append((strength, i))
+
+    def how(i: int, j: int) -> str:
+        key = (min(i, j), max(i, j))
+        measures = []
+        if key in lexical:
+            measures.append(f"lexical {lexical[key]:.2f}")
+        if key in cosine:
+            measures.append(f"cosine {cosine[key]:.2f}")
+        return ", ".join(measures)
+
     out = []
     for i in sorted(partners):
         this = skills[i]
-        ranked = sorted(partners[i], key=lambda p: (-p[0], skills[p[1]].name, skills[p[1]].path))
-        named = [f'"{skills[j].name}" ({skills[j].path}; {how})' for _s, j, how in ranked[:MAX_NAMED]]
-        more = len(ranked) - len(named)
+        ranked = heapq.nsmallest(MAX_NAMED, partners[i], key=lambda p: (-p[0], names[p[1]], skills[p[1]].path))
+        named = [f'"{skills[j].name}" ({skills[j].path}; {how(i, j)})' for _s, j in ranked]
+        more = len(partners[i]) - len(named)
         listing = ", ".join(named) + (f" and {more} more" if more else "")
         out.append(Diagnostic(
             file=this.path, line=line_of(this, "description"), code=NEAR, severity=WARNING,

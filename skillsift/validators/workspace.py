@@ -137,12 +137,20 @@ class Workspace:
             if domain is None:
                 domain = domain_of(PurePosixPath(rel).parts)
             text = self.read_text(rel)
+            reader = self._yaml_cache.read_yaml
             if text is None:
-                self._parsed[rel] = read_skill(self.abspath(rel), self.root, domain)
+                self._parsed[rel] = read_skill(self.abspath(rel), self.root, domain, yaml_reader=reader)
             else:
                 dir_id = PurePosixPath(rel).parent.name or rel
-                self._parsed[rel] = parse_skill(text, dir_id, path=rel, domain=domain)
+                self._parsed[rel] = parse_skill(text, dir_id, path=rel, domain=domain, yaml_reader=reader)
         return self._parsed[rel]
+
+    @cached_property
+    def _yaml_cache(self):
+        """Frontmatter parsed by an earlier run (skillsift/catalog_cache.py); saved after a full pass."""
+        from ..catalog_cache import YamlCache
+
+        return YamlCache(self.root)
 
     @cached_property
     def all_skills(self) -> list:
@@ -152,6 +160,7 @@ class Workspace:
             skill, _problems = self.parsed(rel, domain)
             if skill is not None:
                 skills.append(skill)
+        self._yaml_cache.save()
         return skills
 
     @property

@@ -1,0 +1,138 @@
+"""A warm hybrid query with the local model against raw onnxruntime on the same query.
+
+Usage: python bench/bench_hybrid.py [--skills 2164] [--queries 200] [--rounds 3] [--corpus ../shared/corpora]
+
+The catalog is the first ``--skills`` parseable SKILL.md of the corpus (sorted paths); its
+index holds random unit vectors (fixed seed) under the local model's fingerprint, so no
+build is needed and the query is embedded by the real model.  Each query is timed twice,
+alternating: **floor**, the local model's own tokenizer and onnxruntime session on the
+query (tokenize, run, mean-pool: what any caller of the model pays), and **search**,
+``Ranker.search(query, mode="hybrid", limit=10)`` with the query cache emptied first (embed
+the query, rank lexically and by vector, fuse).  The figure is the ratio of the medians
+(search / floor) per round; the script prints the median round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPORA = ROOT.parent / "shared" / "corpora"
+sys.path.insert(0, str(ROOT / "bench"))
+
+
+def corpus_catalog(corpus: Path, count: int):
+    from skillsift.catalog import catalog_from_skills, read_skill
+
+    skills, seen = [], set()
+    for path in sorted(corpus.rglob("SKILL.md")):
+        skill, _ = read_skill(path, corpus)
+        if skill is None or not skill.description or skill.name in seen:
+            continue
+        seen.add(skill.name)
+        skills.append(skill)
+        if len(skills) >= count:
+            break
+    return catalog_from_skills(skills, root=corpus)
+
+
+def random_index(catalog, dims: int):
+    import numpy as np
+
+    from skillsift.embed.local import MODEL_NAME
+    from skillsift.embedtext import embedded_text, text_digest
+    from skillsift.index.manifest import ManifestItem
+    from skillsift.index.store import new_index
+
+    rng = np.random.default_rng(16)
+    matrix = rng.standard_normal((len(catalog.skills), dims)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    items = [ManifestItem(s.name, s.domain, s.digest, text_digest(embedded_text(s))) for s in catalog.skills]
+    return new_index(provider=f"local@{MODEL_NAME}", model=MODEL_NAME, items=items, vectors=list(matrix),
+                     dims=dims, dtype="float32")
+
+
+def queries_of(catalog, count: int) -> list[str]:
+    out = []
+    for i, skill in enumerate(catalog.skills):
+        words = skill.description.split()
+        if len(words) >= 4:
+            out.append(" ".join(words[i % 3: i % 3 + 4 + i % 6]))
+        if len(out) >= count:
+            break
+    return list(dict.fromkeys(out))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--skills", type=int, default=2164)
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--corpus", type=Path, default=CORPORA)
+    args = parser.parse_args(argv)
+
+    from skillsift.embed import local
+
+    ok, reason = local.local_model_available()
+    if not ok:
+        print(f"local model unavailable: {reason}", file=sys.stderr)
+        return 2
+    if not args.corpus.is_dir():
+        print(f"the skill corpora are absent ({args.corpus}); nothing to measure", file=sys.stderr)
+        return 2
+    import numpy as np
+
+    from skillsift.config import Config, SearchConfig
+    from skillsift.ranker.search import Ranker
+
+    catalog = corpus_catalog(args.corpus, args.skills)
+    provider = local.LocalProvider()
+    provider.load()
+    runtime = local._load_runtime(provider.threads)
+    ranker = Ranker(catalog, Config(search=SearchConfig(mode="hybrid")), index=random_index(catalog, local.DIMS),
+                    provider=provider)
+    queries = queries_of(catalog, args.queries)
+
+    def floor(query: str) -> None:
+        enc = runtime.tokenizer.encode(query)
+        ids = np.asarray([enc.ids], dtype=np.int64)
+        mask = np.asarray([enc.attention_mask], dtype=np.int64)
+        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        hidden = runtime.session.run(None, {k: feed[k] for k in runtime.input_names})[0]
+        local.pool_and_normalise(hidden, mask)
+
+    def search(query: str) -> None:
+        ranker.query_cache = type(ranker.query_cache)()
+        result = ranker.search(query, mode="hybrid", limit=10)
+        assert not result.degraded, result.degraded
+
+    for q in queries[:20]:  # warm-up: first search builds the ranker's arrays
+        floor(q)
+        search(q)
+    rounds = []
+    for _ in range(args.rounds):
+        a, b = [], []
+        for q in queries:
+            t0 = time.perf_counter()
+            floor(q)
+            t1 = time.perf_counter()
+            search(q)
+            t2 = time.perf_counter()
+            a.append(t1 - t0)
+            b.append(t2 - t1)
+        rounds.append((statistics.median(a) * 1e3, statistics.median(b) * 1e3))
+    rounds.sort(key=lambda r: r[1] / r[0])
+    f, s = rounds[len(rounds) // 2]
+    print(f"warm hybrid query, local model, {len(catalog.skills)} skills, {len(queries)} queries x {args.rounds}")
+    for f_ms, s_ms in rounds:
+        print(f"  round: floor median {f_ms:.2f} ms, search median {s_ms:.2f} ms = {s_ms / f_ms:.2f}x")
+    print(f"search / raw onnxruntime on the query (median round): {s / f:.2f}x (goal <= 1.15x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
