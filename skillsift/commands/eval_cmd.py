@@ -69,8 +69,11 @@ def _with_skill_cases(case_file, catalog, roles_configured, resolve):
 @click.option("--from-skills", is_flag=True,
               help="Add the cases the skills list in their frontmatter (examples / not_for); "
                    "alone, CASES may be left out.")
+@click.option("--why", "why", is_flag=True,
+              help="Explain each miss and propose trigger phrases that fix misses and break no case "
+                   "(text or json; see docs/evaluation.md).")
 def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, baseline, max_flips, output, fmt,
-                 from_skills):
+                 from_skills, why):
     """Rank the labelled queries of CASES (YAML) and report top1, recall@k, hit@k, MRR, nDCG.
 
     With --from-skills, each skill's frontmatter `examples` (queries it must answer) and
@@ -101,6 +104,8 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         raise SkillsiftError("eval needs a cases file, --from-skills, or both",
                              hint="skillsift eval search-cases.yaml, or skillsift eval --from-skills")
     check_k(k_override)
+    if why and fmt not in ("text", "json"):
+        raise SkillsiftError(f"--why works with --format text or json, not {fmt}")
     if max_flips is not None and baseline is None:
         raise SkillsiftError("--max-flips needs --baseline: it limits the cases that regressed against one",
                              hint="Save a baseline with --output, then pass --baseline FILE")
@@ -132,7 +137,16 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         from ..index.atomic import write_atomic
 
         write_atomic(output, render_json(result).encode("utf-8"))
-    click.echo(render(result, fmt, hybrid_hint=config.search.mode == LEXICAL), nl=False)
+    if why:
+        from ..evaluate.whynot import why_not
+        from ..querylog import log_path, mine, read_log
+        from ..render.whynot import render_with_why
+
+        mined = mine(read_log(log_path(config)), catalog.names).cases
+        report = why_not(result, case_file.cases, catalog, config, ranker, mined=mined)
+        click.echo(render_with_why(result, report, fmt, hybrid_hint=config.search.mode == LEXICAL), nl=False)
+    else:
+        click.echo(render(result, fmt, hybrid_hint=config.search.mode == LEXICAL), nl=False)
     if degraded:
         # The numbers would not measure the ranking asked for: never a pass, never a baseline.
         click.echo(degraded, err=True)

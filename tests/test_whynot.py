@@ -1,0 +1,311 @@
+"""``skillsift eval --why``: why a case missed, and trigger proposals checked by ranking again."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import replace
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+from conftest import ROOT
+
+from skillsift.catalog import catalog_from_skills
+from skillsift.cli import main
+from skillsift.config import Config
+from skillsift.evaluate.cases import Case, Expected, parse_cases
+from skillsift.evaluate.metrics import CaseResult, NegativeResult
+from skillsift.evaluate.run import evaluate
+from skillsift.evaluate.whynot import (
+    NON_LEXICAL_NOTE,
+    bare_skills,
+    candidates,
+    why_not,
+    worse,
+)
+from skillsift.ranker.search import Ranker
+from skillsift.skill import Skill
+
+ACME = ROOT / "examples" / "acme"
+
+
+def schema(name: str) -> dict:
+    return json.loads(resources.files("skillsift.schemas").joinpath(name).read_text(encoding="utf-8"))
+
+
+def validate(doc: dict) -> None:
+    for name, part in (("search-eval.v1.json", doc), ("search-why.v1.json", doc["why"])):
+        jsonschema.Draft202012Validator(schema(name)).validate(part)
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# -- a small synthetic catalog ------------------------------------------------------------------
+
+SKILLS = (
+    Skill(name="refund-order", description="Give money back for an order",
+          triggers=("refund an order",), keywords=("refund",), examples=("refund order 12",)),
+    Skill(name="charge-dispute", description="Answer a bank dispute about duplicate charges",
+          keywords=("chargeback", "dispute")),
+    Skill(name="deploy-app", description="Ship the application to production"),
+)
+
+CASES = """\
+version: 1
+k: 1
+cases:
+  - id: dup
+    query: "refund the duplicate charges"
+    expect: [refund-order]
+  - id: ship
+    query: "ship the application"
+    expect: [deploy-app]
+  - id: dispute
+    query: "bank dispute"
+    expect: [charge-dispute]
+"""
+
+
+def _evaluate(skills, cases_text, k=None):
+    catalog = catalog_from_skills(skills)
+    config = Config(root=".")
+    case_file = parse_cases(cases_text)
+    ranker = Ranker(catalog, config)
+    result = evaluate(case_file, ranker, k=k or case_file.effective_k(), modes=["lexical"])
+    return catalog, config, case_file, ranker, result
+
+
+def test_a_miss_is_explained_by_the_winner_s_terms_and_what_the_expected_skill_lacks():
+    catalog, config, case_file, ranker, result = _evaluate(SKILLS, CASES)
+    assert [m.id for m in result.primary.misses] == ["dup"]
+    report = why_not(result, case_file.cases, catalog, config, ranker, proposals=False)
+    (miss,) = report.misses
+    assert miss.case_id == "dup" and miss.ranking == "lexical"
+    # the ranker's own tokenizer and stemmer: "the" is a stopword, "charges" -> "charg"
+    assert miss.query_terms == ("refund", "duplicat", "charg")
+    winner = miss.winner
+    assert winner.name == "charge-dispute" and winner.rank == 1
+    assert [(t.term, t.fields) for t in winner.terms] == [("duplicat", ("description",)),
+                                                          ("charg", ("name", "description"))]
+    assert winner.score == pytest.approx(sum(t.points for t in winner.terms), abs=1e-6)
+    (expected,) = miss.expected
+    assert expected.standing.name == "refund-order" and expected.standing.rank == 2
+    assert expected.lacks == ("duplicat", "charg")
+    assert expected.holds == (("refund", ("name", "triggers", "keywords")),)
+    assert [t.term for t in expected.standing.terms] == ["refund"]
+    competitor = miss.competitor
+    assert competitor.name == "charge-dispute" and competitor.rank == 1
+    assert competitor.expected_lacks == ("duplicat", "charg")
+    assert report.proposals == [] and report.bare_skills == ["charge-dispute", "deploy-app"]
+
+
+def test_an_unretrieved_expected_skill_lacks_every_query_term():
+    cases = CASES.replace('"ship the application"', '"release the build to prod"')
+    catalog, config, case_file, ranker, result = _evaluate(SKILLS, cases)
+    report = why_not(result, case_file.cases, catalog, config, ranker, proposals=False)
+    ship = next(m for m in report.misses if m.case_id == "ship")
+    assert ship.winner is None and ship.competitor is None
+    assert ship.expected[0].standing.rank is None
+    assert ship.expected[0].lacks == ("releas", "build", "prod")
+
+
+def test_proposals_fix_the_miss_without_making_any_case_worse():
+    catalog, config, case_file, ranker, result = _evaluate(SKILLS, CASES)
+    report = why_not(result, case_file.cases, catalog, config, ranker)
+    (sp,) = report.proposals
+    assert sp.skill == "refund-order" and sp.passing >= 1
+    best = sp.proposals[0]
+    assert best.fixes == (("dup", 1),)
+    assert set(best.adds) <= {"duplicat", "charg"} and best.adds
+    assert all(p.fixes for p in sp.proposals)
+    # written into the skill, the best phrase fixes the miss and the other cases stay hits
+    changed = tuple(replace(s, triggers=(*s.triggers, best.phrase)) if s.name == "refund-order" else s
+                    for s in SKILLS)
+    *_, after = _evaluate(changed, CASES)
+    assert after.primary.misses == [] and [c.rank for c in after.primary.cases] == [1, 1, 1]
+
+
+def test_a_phrase_that_steals_another_case_is_not_proposed():
+    skills = (
+        Skill(name="alpha", description="first thing"),
+        Skill(name="beta", description="gamma work"),
+    )
+    cases = """\
+version: 1
+k: 1
+cases:
+  - id: a
+    query: "gamma delta"
+    expect: [alpha]
+  - id: b
+    query: "gamma"
+    expect: [beta]
+"""
+    catalog, config, case_file, ranker, result = _evaluate(skills, cases)
+    assert [m.id for m in result.primary.misses] == ["a"]
+    report = why_not(result, case_file.cases, catalog, config, ranker)
+    (sp,) = report.proposals
+    # the only phrase of the query is the query itself: it fixes "a" but puts alpha first for "b"
+    assert (sp.tried, sp.passing, sp.proposals) == (1, 0, ())
+    # a mined query labelled alpha gives a phrase that fixes "a" and leaves "b" alone
+    mined = [Case(id="mined-0001", query="delta epsilon", expect=(Expected(id="alpha"),), tags=("mined",))]
+    report = why_not(result, case_file.cases, catalog, config, ranker, mined=mined)
+    (sp,) = report.proposals
+    assert report.mined_queries == 1
+    assert [(p.phrase, p.source, p.fixes) for p in sp.proposals] == [("delta epsilon", "mined-0001", (("a", 1),))]
+
+
+def test_worse_rule():
+    hit = CaseResult(id="c", query="q", expected=("x",), got=("x",), rank=1, hit=True, recall=1.0, ndcg=1.0)
+    second = CaseResult(id="c", query="q", expected=("x",), got=("y", "x"), rank=2, hit=True, recall=1.0, ndcg=0.63)
+    gone = CaseResult(id="c", query="q", expected=("x",), got=(), rank=None, hit=False)
+    assert worse(hit, second, "s") and worse(second, gone, "s") and not worse(second, hit, "s")
+    assert not worse(hit, hit, "s")
+    avoided = CaseResult(id="c", query="q", expected=("x",), got=("x",), rank=1, hit=True, recall=1.0, ndcg=1.0,
+                         has_avoid=True, avoid_violated=True)
+    assert worse(hit, avoided, "s")
+    nothing = NegativeResult(id="n", top="")
+    assert worse(nothing, NegativeResult(id="n", top="s"), "s")
+    assert not worse(nothing, NegativeResult(id="n", top="other"), "s")
+    assert worse(NegativeResult(id="n", top="a", avoid=("a",)), NegativeResult(id="n", top="a", avoid=("a",),
+                                                                               avoid_violated=True), "s")
+
+
+def test_candidates_are_parts_of_the_query_within_a_clause_in_a_fixed_order():
+    skill = Skill(name="onboard", description="Onboard a new engineer", triggers=("new hire",))
+    found = candidates(skill, [("c1", "A colleague starts on Monday, what do they need from us?")])
+    phrases = [c.phrase for c in found]
+    assert phrases[0] == "A colleague starts on Monday what do they need from us"  # the whole query first
+    assert "colleague starts on Monday" in phrases
+    assert not any("Monday what" in p for p in phrases[1:])  # never across the comma
+    assert "new hire" not in phrases
+    assert phrases == [c.phrase for c in candidates(skill, [("c1", "A colleague starts on Monday, what do they "
+                                                                    "need from us?")])]
+
+
+def test_bare_skills_have_neither_triggers_nor_examples():
+    assert bare_skills(catalog_from_skills(SKILLS)) == ["charge-dispute", "deploy-app"]
+
+
+class _HybridDouble:
+    """A ranker whose every mode answers like the real one in lexical mode, reported as hybrid."""
+
+    def __init__(self, ranker):
+        self.ranker = ranker
+
+    def search(self, query, limit=None, mode=None, *, role=None, explain=False):
+        found = self.ranker.search(query, limit=limit, mode="lexical", role=role, explain=explain)
+        return replace(found, ranking="hybrid")
+
+
+def test_hybrid_mode_explains_but_says_proposals_need_the_provider():
+    catalog, config, case_file, ranker, _ = _evaluate(SKILLS, CASES)
+    result = evaluate(case_file, _HybridDouble(ranker), k=1, modes=["hybrid"])
+    report = why_not(result, case_file.cases, catalog, config, _HybridDouble(ranker))
+    assert [m.case_id for m in report.misses] == ["dup"] and report.misses[0].ranking == "hybrid"
+    assert report.proposals == [] and report.proposals_note == NON_LEXICAL_NOTE.format(mode="hybrid")
+
+
+# -- the example repository ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def acme(tmp_path):
+    root = tmp_path / "acme"
+    shutil.copytree(ACME, root)
+    return root
+
+
+def _eval_json(capsys, root: Path, *extra) -> dict:
+    code, out, err = run(capsys, "eval", root / "search-cases.yaml", "--root", root, "--format", "json", *extra)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def _add_trigger(skill_md: Path, phrase: str) -> None:
+    """Write ``phrase`` into the SKILL.md's triggers as an author would (a YAML list)."""
+    from skillsift.catalog import list_value
+
+    text = skill_md.read_text(encoding="utf-8")
+    _, front, body = text.split("---\n", 2)
+    data = yaml.safe_load(front)
+    data["triggers"] = [*list_value(data.get("triggers")), phrase]
+    skill_md.write_text("---\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True) + "---\n" + body,
+                        encoding="utf-8")
+
+
+def test_acme_proposals_fix_misses_with_no_new_miss_when_written_into_skill_md(acme, capsys):
+    before = _eval_json(capsys, acme, "--why")
+    validate(before)
+    why = before["why"]
+    assert why["mode"] == "lexical" and len(why["misses"]) == len(before["misses"]) > 0
+    proposals = [sp["proposals"][0] for sp in why["proposals"] if sp["proposals"]]
+    assert proposals, "no trigger proposal on the example repository"
+    rank_before = {c["id"]: c["rank"] for c in before["cases"]}
+    hit_before = {c["id"]: c["hit"] for c in before["cases"]}
+    inf = float("inf")
+    for proposal in proposals:
+        copy = acme.parent / f"copy-{proposal['skill']}"
+        shutil.copytree(acme, copy)
+        _add_trigger(copy / ".claude" / "skills" / proposal["skill"] / "SKILL.md", proposal["phrase"])
+        after = _eval_json(capsys, copy)
+        rank_after = {c["id"]: c["rank"] for c in after["cases"]}
+        hit_after = {c["id"]: c["hit"] for c in after["cases"]}
+        for fix in proposal["fixes"]:
+            assert not hit_before[fix["id"]] and hit_after[fix["id"]]
+            assert rank_after[fix["id"]] == fix["rank"]
+        for case_id, was_hit in hit_before.items():
+            assert hit_after[case_id] or not was_hit, (proposal, case_id)  # no new miss
+            assert (rank_after[case_id] or inf) <= (rank_before[case_id] or inf), (proposal, case_id)
+        assert len(after["misses"]) == len(before["misses"]) - len(proposal["fixes"])
+
+
+def test_acme_text_report(acme, capsys):
+    code, out, _ = run(capsys, "eval", acme / "search-cases.yaml", "--root", acme, "--why")
+    assert code == 0
+    why = out[out.index("why not (lexical, k=5):"):]
+    assert "para-look-over-changes:" in why
+    assert "ranked first: cloud-cost-report, score 3.8409: over 2.56 [description], chang 1.28 [description]" in why
+    assert "expected code-review: rank 10" in why
+    assert "competitor cloud-cost-report (rank 1) holds over [description], chang [description]" in why
+    assert "trigger proposals" in why and "\n    + \"" in why
+    assert "skills with no triggers and no examples (3): code-review, git-workflow, onboard-engineer" in why
+    code2, out2, _ = run(capsys, "eval", acme / "search-cases.yaml", "--root", acme, "--why")
+    assert out2 == out  # same bytes on every run
+
+
+def test_acme_mined_queries_are_phrase_sources(acme, capsys):
+    def onboard(doc):
+        return next(sp for sp in doc["why"]["proposals"] if sp["skill"] == "onboard-engineer")
+
+    plain = _eval_json(capsys, acme, "--why")
+    assert plain["why"]["mined_queries"] == 0
+    log = acme / ".skillsift" / "local" / "search-queries.jsonl"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_text(
+        '{"v":1,"ts":"2026-10-06T12:00:00Z","event":"query","session":"aa","query":"new joiner laptop setup"}\n'
+        '{"v":1,"ts":"2026-10-06T12:00:03Z","event":"loaded","session":"aa","skill":"onboard-engineer"}\n',
+        encoding="utf-8")
+    doc = _eval_json(capsys, acme, "--why")
+    validate(doc)
+    assert doc["why"]["mined_queries"] == 1
+    assert onboard(doc)["tried"] > onboard(plain)["tried"]  # the mined query's phrases were checked too
+    assert {c["id"] for c in doc["cases"]} == {c["id"] for c in plain["cases"]}  # but it is not a case
+
+
+def test_why_refuses_junit_and_markdown(acme, capsys):
+    for fmt in ("junit", "markdown"):
+        code, _, err = run(capsys, "eval", acme / "search-cases.yaml", "--root", acme, "--why", "--format", fmt)
+        assert code == 1
+        assert f"--why works with --format text or json, not {fmt}" in err
+
+
+def test_without_why_the_json_has_no_why_key(acme, capsys):
+    assert "why" not in _eval_json(capsys, acme)
