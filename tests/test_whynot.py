@@ -197,20 +197,33 @@ def test_bare_skills_have_neither_triggers_nor_examples():
 class _HybridDouble:
     """A ranker whose every mode answers like the real one in lexical mode, reported as hybrid."""
 
-    def __init__(self, ranker):
-        self.ranker = ranker
+    def __init__(self, ranker, index=None, provider=None):
+        self.ranker, self.index, self.provider = ranker, index, provider
 
     def search(self, query, limit=None, mode=None, *, role=None, explain=False):
         found = self.ranker.search(query, limit=limit, mode="lexical", role=role, explain=explain)
         return replace(found, ranking="hybrid")
 
 
-def test_hybrid_mode_explains_but_says_proposals_need_the_provider():
+class _RemoteProvider:
+    networked = True
+
+    def embed(self, texts):  # pragma: no cover - must never be called
+        raise AssertionError("skill text sent to a remote provider")
+
+
+@pytest.mark.parametrize(("index", "provider", "why"), [
+    (None, None, "no usable index is attached"),
+    (object(), None, "the embedding provider is unavailable"),
+    (object(), _RemoteProvider(), "the configured provider sends text off this machine"),
+])
+def test_hybrid_mode_explains_but_proposes_only_with_a_provider_on_this_machine(index, provider, why):
     catalog, config, case_file, ranker, _ = _evaluate(SKILLS, CASES)
-    result = evaluate(case_file, _HybridDouble(ranker), k=1, modes=["hybrid"])
-    report = why_not(result, case_file.cases, catalog, config, _HybridDouble(ranker))
+    double = _HybridDouble(ranker, index, provider)
+    result = evaluate(case_file, double, k=1, modes=["hybrid"])
+    report = why_not(result, case_file.cases, catalog, config, double)
     assert [m.case_id for m in report.misses] == ["dup"] and report.misses[0].ranking == "hybrid"
-    assert report.proposals == [] and report.proposals_note == NON_LEXICAL_NOTE.format(mode="hybrid")
+    assert report.proposals == [] and report.proposals_note == NON_LEXICAL_NOTE.format(mode="hybrid", why=why)
 
 
 # -- the example repository ---------------------------------------------------------------------
@@ -309,3 +322,31 @@ def test_why_refuses_junit_and_markdown(acme, capsys):
 
 def test_without_why_the_json_has_no_why_key(acme, capsys):
     assert "why" not in _eval_json(capsys, acme)
+
+
+def test_acme_hybrid_proposals_hold_after_writing_them_and_indexing_again(acme, capsys):
+    pytest.importorskip("onnxruntime", reason="skillsift[embed] is not installed")
+    before = _eval_json(capsys, acme, "--why", "--mode", "hybrid")
+    validate(before)
+    why = before["why"]
+    assert why["mode"] == "hybrid" and "proposals_note" not in why
+    assert all(m["winner"]["cosine"] is not None for m in why["misses"])
+    proposals = [sp["proposals"][0] for sp in why["proposals"] if sp["proposals"]]
+    assert proposals, "no hybrid trigger proposal on the example repository"
+    rank_before = {c["id"]: c["rank"] for c in before["cases"]}
+    hit_before = {c["id"]: c["hit"] for c in before["cases"]}
+    inf = float("inf")
+    for proposal in proposals:
+        copy = acme.parent / f"hybrid-{proposal['skill']}"
+        shutil.copytree(acme, copy)
+        _add_trigger(copy / ".claude" / "skills" / proposal["skill"] / "SKILL.md", proposal["phrase"])
+        code, _, err = run(capsys, "index", "--root", copy)
+        assert code == 0, err
+        after = _eval_json(capsys, copy, "--mode", "hybrid")
+        assert after["index"]["stale_items"] == 0
+        rank_after = {c["id"]: c["rank"] for c in after["cases"]}
+        for fix in proposal["fixes"]:
+            assert rank_after[fix["id"]] == fix["rank"] <= before["k"]
+        for case_id, was_hit in hit_before.items():
+            assert (rank_after[case_id] or inf) <= (rank_before[case_id] or inf), (proposal, case_id)
+        assert len(after["misses"]) == len(before["misses"]) - len(proposal["fixes"])

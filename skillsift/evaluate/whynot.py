@@ -15,9 +15,10 @@ describes the output and the rules:
   the queries that should have found it (the cases, then the mined queries), each
   checked by ranking every case again with the phrase appended to that skill's
   ``triggers`` in memory.  A proposal is kept when it fixes a miss and makes no case
-  worse (see :func:`worse`).  The check is lexical: in hybrid and vector mode the phrase
-  also changes the embedded text, and re-embedding the skill needs the provider, so
-  no proposal is made there (``proposals_note`` says so).
+  worse (see :func:`worse`).  In hybrid and vector mode the phrase also changes the
+  skill's embedded text: the changed skill alone is embedded again (its other vectors
+  are the index's) when the provider runs on this machine; a provider that sends text
+  out is not used for it, and no proposal is made (``proposals_note`` says so).
 * **bare skills**: skills with neither triggers nor examples.
 """
 
@@ -46,9 +47,9 @@ _EPS = 1e-12
 _EDGE_PUNCT = re.compile(r"^[^\w]+|[^\w]+$")
 _CLAUSE_END = re.compile(r"[,;:!?()\[\]]|\.(?:\s|$)")
 
-NON_LEXICAL_NOTE = ("trigger proposals are checked by lexical re-ranking only: in {mode} mode a new trigger "
-                    "also changes the embedded text, and checking it needs the embedding provider to re-embed "
-                    "the skill; run --why with --mode lexical for proposals")
+NON_LEXICAL_NOTE = ("no trigger proposals in {mode} mode: a new trigger also changes the skill's embedded text, "
+                    "and checking it needs a provider on this machine to embed the changed skill again ({why}); "
+                    "run --why with --mode lexical for lexical proposals")
 
 
 def _r4(value: float) -> float:
@@ -297,11 +298,17 @@ def better(before: CaseResult, after: CaseResult) -> bool:
             or after.ndcg > before.ndcg + _EPS)
 
 
-def rank_cases(cases: Sequence[Case], ranker, k: int) -> list:
-    """Every case ranked lexically and scored at ``k`` (as the evaluation scores it)."""
-    out = []
+class CheckFailed(Exception):
+    """A re-ranking that cannot be trusted (a search fell back to lexical, an embedding failed)."""
+
+
+def rank_cases(cases: Sequence[Case], ranker, k: int, mode: str = LEXICAL) -> list:
+    """Every case ranked in ``mode`` and scored at ``k`` (as the evaluation scores it)."""
+    out: list[CaseResult | NegativeResult] = []
     for case in cases:
-        result = ranker.search(case.query, limit=None, mode=LEXICAL, role=case.role or None)
+        result = ranker.search(case.query, limit=None, mode=mode, role=case.role or None)
+        if mode != LEXICAL and result.degraded:
+            raise CheckFailed(f"a search fell back to lexical ({result.degraded})")
         ranked = [h.name for h in result.hits]
         if case.negative:
             top = float(result.hits[0].score) if result.hits else 0.0
@@ -385,14 +392,17 @@ def with_trigger(skill, phrase: str):
     return replace(skill, triggers=(*skill.triggers, phrase))
 
 
-def check_proposal(skill_name: str, phrase: str, catalog, config, cases: Sequence[Case], k: int,
-                   before: Sequence, make_ranker) -> tuple[bool, tuple[tuple[str, int], ...], tuple[str, ...]]:
-    """(makes no case worse, (fixed case id, new rank), improved case ids) of one phrase, by ranking again."""
+def check_proposal(skill_name: str, phrase: str, catalog, cases: Sequence[Case], k: int, before: Sequence,
+                   checker) -> tuple[bool, tuple[tuple[str, int], ...], tuple[str, ...]]:
+    """(makes no case worse, (fixed case id, new rank), improved case ids) of one phrase, by ranking again.
+
+    ``checker`` is a :class:`LexicalCheck` or :class:`VectorCheck`.
+    """
     from ..catalog import Catalog
 
     skills = tuple(with_trigger(s, phrase) if s.name == skill_name else s for s in catalog.skills)
     changed = Catalog(root=catalog.root, skills=skills, diagnostics=catalog.diagnostics)
-    after = rank_cases(cases, make_ranker(changed, config), k)
+    after = rank_cases(cases, checker.ranker(changed, skill_name, phrase), k, checker.mode)
     fixes, improves = [], []
     ok = True
     for b, a in zip(before, after, strict=True):
@@ -407,8 +417,8 @@ def check_proposal(skill_name: str, phrase: str, catalog, config, cases: Sequenc
     return ok, tuple(fixes), tuple(improves)
 
 
-def propose(skill_name: str, catalog, config, cases: Sequence[Case], k: int, before: Sequence,
-            sources: Sequence[tuple[str, str]], make_ranker) -> SkillProposals:
+def propose(skill_name: str, catalog, cases: Sequence[Case], k: int, before: Sequence,
+            sources: Sequence[tuple[str, str]], checker) -> SkillProposals:
     """The passing trigger proposals of one skill, best first.
 
     Best: most fixes, then most improvements, then the best new ranks of the fixed cases
@@ -417,10 +427,10 @@ def propose(skill_name: str, catalog, config, cases: Sequence[Case], k: int, bef
     """
     skill = catalog.get(skill_name)
     tried = candidates(skill, sources)
+    checker.prepare(skill, [c.phrase for c in tried])
     passing = []
     for cand in tried:
-        ok, fixes, improves = check_proposal(skill_name, cand.phrase, catalog, config, cases, k, before,
-                                             make_ranker)
+        ok, fixes, improves = check_proposal(skill_name, cand.phrase, catalog, cases, k, before, checker)
         if ok and fixes:
             passing.append(Proposal(skill=skill_name, phrase=cand.phrase, source=cand.source, adds=cand.adds,
                                     fixes=fixes, improves=improves))
@@ -450,20 +460,108 @@ def bare_skills(catalog) -> list[str]:
     return sorted(s.name for s in catalog.skills if not s.triggers and not s.examples)
 
 
-def _lexical_ranker(catalog, config):
-    from ..ranker.search import Ranker
+class LexicalCheck:
+    """Proposals ranked again lexically: a new lexical index over the changed catalog."""
 
-    return Ranker(catalog, config)
+    mode = LEXICAL
+
+    def __init__(self, config):
+        self.config = config
+
+    def prepare(self, skill, phrases: Sequence[str]) -> None:
+        pass
+
+    def ranker(self, catalog, skill_name: str = "", phrase: str = ""):
+        from ..ranker.search import Ranker
+
+        return Ranker(catalog, self.config)
+
+
+class VectorCheck:
+    """Proposals ranked again in hybrid or vector mode.
+
+    The changed skill is embedded again (all phrases of a skill in one batch), normalised
+    and quantised as ``skillsift index`` stores it, and appended to a copy of the index
+    under the skill's key; every other row is the index's own.  The query vectors come
+    from the evaluated ranker's cache (the evaluation embedded every case's query).
+    """
+
+    def __init__(self, ranker, mode: str):
+        self.base = ranker
+        self.mode = mode
+        self.config = ranker.config
+        self.vectors: dict[str, object] = {}
+
+    @staticmethod
+    def unusable(ranker) -> str:
+        """Why proposals cannot be checked in a non-lexical mode with ``ranker``, "" when they can."""
+        from ..index.build import sends_text_out
+
+        if getattr(ranker, "index", None) is None:
+            return "no usable index is attached"
+        provider = getattr(ranker, "provider", None)
+        if provider is None or isinstance(provider, BaseException):
+            return "the embedding provider is unavailable"
+        if sends_text_out(provider):
+            return "the configured provider sends text off this machine"
+        return ""
+
+    def _text(self, skill) -> str:
+        from ..embedtext import embedded_text
+
+        s = self.config.search
+        return embedded_text(skill, s.fields, s.index_body, s.body_chars)
+
+    def prepare(self, skill, phrases: Sequence[str]) -> None:
+        import numpy as np
+
+        from ..embed.base import EmbedError
+
+        self.vectors = {}
+        if not phrases:
+            return
+        texts = [self._text(with_trigger(skill, p)) for p in phrases]
+        try:
+            rows = np.asarray(self.base.provider.embed(texts), dtype=np.float32)
+        except EmbedError as exc:
+            raise CheckFailed(f"embedding {skill.name} again failed: {getattr(exc, 'message', exc)}") from None
+        if rows.shape != (len(texts), self.base.index.dims) or not np.isfinite(rows).all():
+            raise CheckFailed(f"the provider returned unusable vectors for {skill.name}")
+        self.vectors = dict(zip(phrases, rows, strict=True))
+
+    def ranker(self, catalog, skill_name: str, phrase: str):
+        from dataclasses import replace as replace_
+
+        import numpy as np
+
+        from ..embedtext import text_digest
+        from ..index.manifest import ManifestItem
+        from ..index.store import Index, new_index
+        from ..ranker.search import Ranker
+
+        index = self.base.index
+        m = index.manifest
+        skill = catalog.get(skill_name)
+        item = ManifestItem(skill.name, skill.domain, skill.digest, text_digest(self._text(skill)))
+        row = new_index(provider=m.provider, model=m.model, items=[item], vectors=[self.vectors[phrase]],
+                        dtype=m.dtype).matrix[0]
+        matrix = np.vstack([index.matrix, row[None, :]])
+        items = (*m.items, replace_(item, row=len(m.items)))  # the key now names the appended row
+        patched = Index(replace_(m, items=items), matrix)
+        ranker = Ranker(catalog, self.config, index=patched, provider=self.base.provider, query_timeout_ms=0)
+        ranker.query_cache = self.base.query_cache
+        return ranker
 
 
 def why_not(result, cases: Sequence[Case], catalog, config, ranker, *, mined: Sequence[Case] = (),
-            make_ranker=_lexical_ranker, proposals: bool = True) -> WhyReport:
+            proposals: bool = True) -> WhyReport:
     """Explain the misses of ``result``'s primary mode and propose triggers for their skills.
 
     ``cases`` are the cases ``result`` evaluated (in the same order); ``ranker`` is the
     ranker it used (asked again, with ``explain=True``, for the missed cases only);
-    ``mined`` are cases mined from the query log, used only as phrase sources;
-    ``make_ranker(catalog, config)`` builds the lexical ranker proposals are checked with.
+    ``mined`` are cases mined from the query log, used only as phrase sources.  In a
+    non-lexical mode proposals are checked in that mode (:class:`VectorCheck`) when the
+    ranker's provider runs on this machine.
     """
     mode, k = result.mode, result.k
     report = WhyReport(mode=mode, k=k, mined_queries=len(mined), bare_skills=bare_skills(catalog))
@@ -475,17 +573,25 @@ def why_not(result, cases: Sequence[Case], catalog, config, ranker, *, mined: Se
         report.misses.append(explain_miss(case, found, catalog.by_name))
     if not proposals or not missed:
         return report
+    checker: LexicalCheck | VectorCheck = LexicalCheck(config)
     if mode != LEXICAL:
-        report.proposals_note = NON_LEXICAL_NOTE.format(mode=mode)
-        return report
+        why = VectorCheck.unusable(ranker)
+        if why:
+            report.proposals_note = NON_LEXICAL_NOTE.format(mode=mode, why=why)
+            return report
+        checker = VectorCheck(ranker, mode)
     skills = sorted({name for case_id in missed for name in by_id[case_id].expect_ids})
     if len(skills) > MAX_PROPOSAL_SKILLS:
         report.proposals_note = (f"trigger proposals for the first {MAX_PROPOSAL_SKILLS} of {len(skills)} "
                                  "skills with misses (name order)")
         skills = skills[:MAX_PROPOSAL_SKILLS]
-    before = rank_cases(cases, make_ranker(catalog, config), k)
     missed_set = set(missed)
-    for name in skills:
-        sources = _sources(name, cases, missed_set, mined)
-        report.proposals.append(propose(name, catalog, config, cases, k, before, sources, make_ranker))
+    try:
+        before = rank_cases(cases, ranker if mode != LEXICAL else checker.ranker(catalog), k, mode)
+        for name in skills:
+            sources = _sources(name, cases, missed_set, mined)
+            report.proposals.append(propose(name, catalog, cases, k, before, sources, checker))
+    except CheckFailed as exc:
+        report.proposals = []
+        report.proposals_note = f"no trigger proposals: {exc}"
     return report
