@@ -345,8 +345,10 @@ def test_acme_hybrid_proposals_hold_after_writing_them_and_indexing_again(acme, 
         after = _eval_json(capsys, copy, "--mode", "hybrid")
         assert after["index"]["stale_items"] == 0
         rank_after = {c["id"]: c["rank"] for c in after["cases"]}
+        hit_after = {c["id"]: c["hit"] for c in after["cases"]}
         for fix in proposal["fixes"]:
             assert rank_after[fix["id"]] == fix["rank"] <= before["k"]
         for case_id, was_hit in hit_before.items():
+            assert hit_after[case_id] or not was_hit, (proposal, case_id)  # no new miss
             assert (rank_after[case_id] or inf) <= (rank_before[case_id] or inf), (proposal, case_id)
         assert len(after["misses"]) == len(before["misses"]) - len(proposal["fixes"])

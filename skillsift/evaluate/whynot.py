@@ -587,7 +587,7 @@ def why_not(result, cases: Sequence[Case], catalog, config, ranker, *, mined: Se
         skills = skills[:MAX_PROPOSAL_SKILLS]
     missed_set = set(missed)
     try:
-        before = rank_cases(cases, ranker if mode != LEXICAL else checker.ranker(catalog), k, mode)
+        before = rank_cases(cases, ranker, k, mode)  # as the evaluation ranked them
         for name in skills:
             sources = _sources(name, cases, missed_set, mined)
             report.proposals.append(propose(name, catalog, cases, k, before, sources, checker))
