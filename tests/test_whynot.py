@@ -352,3 +352,20 @@ def test_acme_hybrid_proposals_hold_after_writing_them_and_indexing_again(acme, 
             assert hit_after[case_id] or not was_hit, (proposal, case_id)  # no new miss
             assert (rank_after[case_id] or inf) <= (rank_before[case_id] or inf), (proposal, case_id)
         assert len(after["misses"]) == len(before["misses"]) - len(proposal["fixes"])
+
+
+def test_the_documented_example_is_what_the_example_prints(capsys):
+    import re
+
+    doc = (ROOT / "docs" / "evaluation.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## Why a case missed"):doc.index("## Example: `examples/acme`")]
+    lexical, hybrid = re.findall(r"```text\n(.*?)\n```", section, re.S)
+    for argv, block in (((), lexical), (("--mode", "hybrid"), hybrid)):
+        if argv:
+            pytest.importorskip("onnxruntime", reason="skillsift[embed] is not installed")
+        code, out, _ = run(capsys, "eval", ACME / "search-cases.yaml", "--root", ACME, "--why", *argv)
+        assert code == 0
+        printed = out.splitlines()
+        for line in block.splitlines():
+            if line.strip() != "...":
+                assert line in printed, line
