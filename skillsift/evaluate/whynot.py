@@ -160,10 +160,13 @@ class Proposal:
     adds: tuple[str, ...]  # terms the skill's searched fields did not hold
     fixes: tuple[tuple[str, int], ...]  # (case id, its new rank): misses that become hits
     improves: tuple[str, ...]  # other cases ranked better (first relevant rank, recall or nDCG)
+    lower_past_k: int = 0  # cases whose first relevant rank, already past k, moved further down
+    mrr_change: float = 0.0  # the change of the mean reciprocal rank over the positive cases
 
     def to_dict(self) -> dict:
         return {"skill": self.skill, "phrase": self.phrase, "source": self.source, "adds": list(self.adds),
-                "fixes": [{"id": i, "rank": r} for i, r in self.fixes], "improves": list(self.improves)}
+                "fixes": [{"id": i, "rank": r} for i, r in self.fixes], "improves": list(self.improves),
+                "lower_past_k": self.lower_past_k, "mrr_change": _r4(self.mrr_change)}
 
 
 @dataclass(frozen=True)
@@ -274,20 +277,22 @@ def rank_value(rank: int | None) -> float:
     return float("inf") if rank is None else float(rank)
 
 
-def worse(before, after, skill: str) -> bool:
+def worse(before, after, skill: str, k: int) -> bool:
     """Whether a proposal for ``skill`` made this case worse.
 
     A positive case is worse when it was a hit and is not, when its first relevant skill
-    ranks lower (or is no longer retrieved), when its recall@k or nDCG@k drops, or when
-    an avoided skill now ranks first.  A negative case (nothing expected) is worse when
-    an avoided skill now ranks first, or when ``skill`` now ranks first and did not before
-    (the new trigger makes it answer a query nothing should answer).
+    ranked within the top ``k`` and now ranks lower, when its recall@k or nDCG@k drops, or
+    when an avoided skill now ranks first.  (A first relevant rank past ``k`` that moves
+    further down changes no per-case metric but the reciprocal rank; :func:`check_proposal`
+    bounds those moves by the mean reciprocal rank.)  A negative case (nothing expected)
+    is worse when an avoided skill now ranks first, or when ``skill`` now ranks first and
+    did not before (the new trigger makes it answer a query nothing should answer).
     """
     if isinstance(before, NegativeResult):
         return ((after.avoid_violated and not before.avoid_violated)
                 or (after.top == skill and before.top != skill))
     return ((before.hit and not after.hit)
-            or rank_value(after.rank) > rank_value(before.rank)
+            or (before.rank is not None and before.rank <= k and rank_value(after.rank) > before.rank)
             or after.recall < before.recall - _EPS
             or after.ndcg < before.ndcg - _EPS
             or (after.avoid_violated and not before.avoid_violated))
@@ -302,19 +307,21 @@ class CheckFailed(Exception):
     """A re-ranking that cannot be trusted (a search fell back to lexical, an embedding failed)."""
 
 
+def rank_case(case: Case, ranker, k: int, mode: str = LEXICAL):
+    """One case ranked in ``mode`` and scored at ``k`` (as the evaluation scores it)."""
+    result = ranker.search(case.query, limit=None, mode=mode, role=case.role or None)
+    if mode != LEXICAL and result.degraded:
+        raise CheckFailed(f"a search fell back to lexical ({result.degraded})")
+    ranked = [h.name for h in result.hits]
+    if case.negative:
+        top = float(result.hits[0].score) if result.hits else 0.0
+        return score_negative(case, ranked, top)
+    return score_case(case, ranked, k)
+
+
 def rank_cases(cases: Sequence[Case], ranker, k: int, mode: str = LEXICAL) -> list:
-    """Every case ranked in ``mode`` and scored at ``k`` (as the evaluation scores it)."""
-    out: list[CaseResult | NegativeResult] = []
-    for case in cases:
-        result = ranker.search(case.query, limit=None, mode=mode, role=case.role or None)
-        if mode != LEXICAL and result.degraded:
-            raise CheckFailed(f"a search fell back to lexical ({result.degraded})")
-        ranked = [h.name for h in result.hits]
-        if case.negative:
-            top = float(result.hits[0].score) if result.hits else 0.0
-            out.append(score_negative(case, ranked, top))
-        else:
-            out.append(score_case(case, ranked, k))
+    """Every case ranked in ``mode`` and scored at ``k``."""
+    out: list[CaseResult | NegativeResult] = [rank_case(case, ranker, k, mode) for case in cases]
     return out
 
 
@@ -392,49 +399,81 @@ def with_trigger(skill, phrase: str):
     return replace(skill, triggers=(*skill.triggers, phrase))
 
 
-def check_proposal(skill_name: str, phrase: str, catalog, cases: Sequence[Case], k: int, before: Sequence,
-                   checker) -> tuple[bool, tuple[tuple[str, int], ...], tuple[str, ...]]:
-    """(makes no case worse, (fixed case id, new rank), improved case ids) of one phrase, by ranking again.
+@dataclass(frozen=True)
+class Check:
+    """What one phrase does to every case."""
 
+    passes: bool
+    fixes: tuple[tuple[str, int], ...] = ()
+    improves: tuple[str, ...] = ()
+    lower_past_k: int = 0
+    mrr_change: float = 0.0
+
+
+def check_proposal(skill_name: str, phrase: str, catalog, cases: Sequence[Case], k: int, before: Sequence,
+                   checker) -> Check:
+    """Append ``phrase`` to the skill's triggers and rank the cases again.
+
+    It passes when it fixes one of the skill's own missed cases, makes no case worse
+    (:func:`worse`) and does not lower the mean reciprocal rank.  The skill's own missed
+    cases are ranked first: a phrase that fixes none of them fails without ranking the
+    rest; the others are ranked in order, stopping at the first one made worse.
     ``checker`` is a :class:`LexicalCheck` or :class:`VectorCheck`.
     """
+    import math
+
     from ..catalog import Catalog
 
     skills = tuple(with_trigger(s, phrase) if s.name == skill_name else s for s in catalog.skills)
     changed = Catalog(root=catalog.root, skills=skills, diagnostics=catalog.diagnostics)
-    after = rank_cases(cases, checker.ranker(changed, skill_name, phrase), k, checker.mode)
-    fixes, improves = [], []
-    ok = True
-    for b, a in zip(before, after, strict=True):
-        if worse(b, a, skill_name):
-            ok = False
-            break
+    ranker = checker.ranker(changed, skill_name, phrase)
+    own = [i for i, b in enumerate(before)
+           if isinstance(b, CaseResult) and not b.hit and skill_name in b.expected]
+    after = {i: rank_case(cases[i], ranker, k, checker.mode) for i in own}
+    if not any(after[i].hit for i in own):
+        return Check(passes=False)
+    fixes, improves, changes = [], [], []
+    lower = 0
+    for i, b in enumerate(before):
+        a = after[i] if i in after else rank_case(cases[i], ranker, k, checker.mode)
+        if worse(b, a, skill_name, k):
+            return Check(passes=False)
         if isinstance(b, CaseResult):
+            changes.append(a.reciprocal - b.reciprocal)
             if not b.hit and a.hit:
                 fixes.append((b.id, a.rank))
             elif better(b, a):
                 improves.append(b.id)
-    return ok, tuple(fixes), tuple(improves)
+            elif rank_value(a.rank) > rank_value(b.rank):
+                lower += 1
+    positives = sum(1 for b in before if isinstance(b, CaseResult))
+    mrr_change = math.fsum(changes) / positives if positives else 0.0
+    if mrr_change < -_EPS:
+        return Check(passes=False)
+    return Check(passes=True, fixes=tuple(fixes), improves=tuple(improves), lower_past_k=lower,
+                 mrr_change=mrr_change)
 
 
 def propose(skill_name: str, catalog, cases: Sequence[Case], k: int, before: Sequence,
             sources: Sequence[tuple[str, str]], checker) -> SkillProposals:
     """The passing trigger proposals of one skill, best first.
 
-    Best: most fixes, then most improvements, then the best new ranks of the fixed cases
-    (their sum), then the most terms added (more of the request the skill should answer),
-    then fewest words, then the phrase (by code point), so the order is the same on every run.
+    Best: most fixes, then the largest gain in mean reciprocal rank (9 decimals: better
+    ranks for the fixed and improved cases), then fewest cases past k ranked lower, then the
+    most terms added (more of the request the skill should answer), then fewest words, then
+    the phrase (by code point), so the order is the same on every run.
     """
     skill = catalog.get(skill_name)
     tried = candidates(skill, sources)
     checker.prepare(skill, [c.phrase for c in tried])
     passing = []
     for cand in tried:
-        ok, fixes, improves = check_proposal(skill_name, cand.phrase, catalog, cases, k, before, checker)
-        if ok and fixes:
+        check = check_proposal(skill_name, cand.phrase, catalog, cases, k, before, checker)
+        if check.passes:
             passing.append(Proposal(skill=skill_name, phrase=cand.phrase, source=cand.source, adds=cand.adds,
-                                    fixes=fixes, improves=improves))
-    passing.sort(key=lambda p: (-len(p.fixes), -len(p.improves), sum(r for _, r in p.fixes), -len(p.adds),
+                                    fixes=check.fixes, improves=check.improves, lower_past_k=check.lower_past_k,
+                                    mrr_change=check.mrr_change))
+    passing.sort(key=lambda p: (-len(p.fixes), -round_half_away(p.mrr_change, 9), p.lower_past_k, -len(p.adds),
                                 len(p.phrase.split()), p.phrase))
     return SkillProposals(skill=skill_name, tried=len(tried), passing=len(passing),
                           proposals=tuple(passing[:SHOWN_PER_SKILL]))

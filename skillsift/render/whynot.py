@@ -28,6 +28,11 @@ def render_with_why(result: EvalResult, why: WhyReport, fmt: str, *, hybrid_hint
     return render(result, "text", hybrid_hint=hybrid_hint) + render_why_text(why)
 
 
+def _listed(ids, shown: int = 5) -> str:
+    text = ", ".join(ids[:shown])
+    return text + (f" and {len(ids) - shown} more" if len(ids) > shown else "")
+
+
 def _q(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
@@ -102,11 +107,19 @@ def render_why_text(why: WhyReport) -> str:
         if why.mined_queries:
             add(f"  (phrases also drawn from {plural(why.mined_queries, 'mined query', 'mined queries')})")
         for sp in why.proposals:
+            if not sp.proposals:
+                continue
             add(f"  {sp.skill}: {sp.passing} of {plural(sp.tried, 'phrase')} checked pass")
             for p in sp.proposals:
                 fixes = ", ".join(f"{i} (now rank {r})" for i, r in p.fixes)
-                more = f"; improves {', '.join(p.improves)}" if p.improves else ""
-                add(f"    + {_q(p.phrase)} (from {p.source}): fixes {fixes}{more}")
+                more = f"; improves {_listed(p.improves)}" if p.improves else ""
+                if p.lower_past_k:
+                    more += f"; {plural(p.lower_past_k, 'case')} past k ranked lower"
+                add(f"    + {_q(p.phrase)} (from {p.source}): fixes {fixes}{more}; mrr {p.mrr_change:+.4f}")
+        failed = [sp for sp in why.proposals if not sp.proposals]
+        if failed:
+            add(f"  no phrase passes for {plural(len(failed), 'skill')}: "
+                + ", ".join(f"{sp.skill} ({sp.tried} checked)" for sp in failed))
         if why.proposals_note:
             add(f"  note: {why.proposals_note}")
     add("")
