@@ -375,3 +375,16 @@ def test_the_documented_example_is_what_the_example_prints(capsys):
         for line in block.splitlines():
             if line.strip() != "...":
                 assert line in printed, line
+
+
+def test_acme_hybrid_skips_a_skill_whose_vector_is_stale(acme, capsys):
+    pytest.importorskip("onnxruntime", reason="skillsift[embed] is not installed")
+    skill_md = acme / ".claude" / "skills" / "code-review" / "SKILL.md"
+    text = skill_md.read_text(encoding="utf-8")
+    skill_md.write_text(text.replace("\ndescription: ", "\ndescription: PR etiquette. ", 1), encoding="utf-8")
+    doc = _eval_json(capsys, acme, "--why", "--mode", "hybrid")
+    validate(doc)
+    assert doc["index"]["stale_items"] == 1
+    code_review = next(sp for sp in doc["why"]["proposals"] if sp["skill"] == "code-review")
+    assert code_review == {"skill": "code-review", "tried": 0, "passing": 0, "proposals": [],
+                           "skipped": "code-review has a stale vector: run 'skillsift index' first"}

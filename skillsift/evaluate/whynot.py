@@ -175,10 +175,14 @@ class SkillProposals:
     tried: int  # phrases checked
     passing: int  # of them, those that fix a miss and make no case worse
     proposals: tuple[Proposal, ...]  # the best SHOWN_PER_SKILL passing ones
+    skipped: str = ""  # why no phrase was checked for this skill
 
     def to_dict(self) -> dict:
-        return {"skill": self.skill, "tried": self.tried, "passing": self.passing,
-                "proposals": [p.to_dict() for p in self.proposals]}
+        out = {"skill": self.skill, "tried": self.tried, "passing": self.passing,
+               "proposals": [p.to_dict() for p in self.proposals]}
+        if self.skipped:
+            out["skipped"] = self.skipped
+        return out
 
 
 @dataclass
@@ -464,6 +468,9 @@ def propose(skill_name: str, catalog, cases: Sequence[Case], k: int, before: Seq
     the phrase (by code point), so the order is the same on every run.
     """
     skill = catalog.get(skill_name)
+    skipped = checker.skip(skill)
+    if skipped:
+        return SkillProposals(skill=skill_name, tried=0, passing=0, proposals=(), skipped=skipped)
     tried = candidates(skill, sources)
     checker.prepare(skill, [c.phrase for c in tried])
     passing = []
@@ -507,6 +514,9 @@ class LexicalCheck:
     def __init__(self, config):
         self.config = config
 
+    def skip(self, skill) -> str:
+        return ""
+
     def prepare(self, skill, phrases: Sequence[str]) -> None:
         pass
 
@@ -544,6 +554,17 @@ class VectorCheck:
         if sends_text_out(provider):
             return "the configured provider sends text off this machine"
         return ""
+
+    def skip(self, skill) -> str:
+        """Why the skill's phrases are not checked: a skill ranked without a usable vector
+        would gain from being embedded at all, not from the phrase."""
+        from ..ranker.search import MISSING
+
+        row = self.base._prepare()[self.base.catalog_position(skill.name)]
+        if row >= 0:
+            return ""
+        state = "has no vector in the index" if row == MISSING else "has a stale vector"
+        return f"{skill.name} {state}: run 'skillsift index' first"
 
     def _text(self, skill) -> str:
         from ..embedtext import embedded_text

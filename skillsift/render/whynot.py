@@ -107,6 +107,8 @@ def render_why_text(why: WhyReport) -> str:
         if why.mined_queries:
             add(f"  (phrases also drawn from {plural(why.mined_queries, 'mined query', 'mined queries')})")
         for sp in why.proposals:
+            if sp.skipped:
+                add(f"  {sp.skill}: not checked: {sp.skipped}")
             if not sp.proposals:
                 continue
             add(f"  {sp.skill}: {sp.passing} of {plural(sp.tried, 'phrase')} checked pass")
@@ -116,7 +118,7 @@ def render_why_text(why: WhyReport) -> str:
                 if p.lower_past_k:
                     more += f"; {plural(p.lower_past_k, 'case')} past k ranked lower"
                 add(f"    + {_q(p.phrase)} (from {p.source}): fixes {fixes}{more}; mrr {p.mrr_change:+.4f}")
-        failed = [sp for sp in why.proposals if not sp.proposals]
+        failed = [sp for sp in why.proposals if not sp.proposals and not sp.skipped]
         if failed:
             add(f"  no phrase passes for {plural(len(failed), 'skill')}: "
                 + ", ".join(f"{sp.skill} ({sp.tried} checked)" for sp in failed))
