@@ -43,6 +43,7 @@ MAX_PHRASE_CHARS = 120
 MAX_CANDIDATES_PER_SKILL = 24  # phrases checked per skill (each check ranks every case again)
 MAX_PROPOSAL_SKILLS = 40  # skills given proposals per run, in name order
 SHOWN_PER_SKILL = 3  # best passing proposals reported per skill
+COMPETITOR_SCAN = 50  # the competitor is looked for among the first 50 skills above the expected ones
 _EPS = 1e-12
 _EDGE_PUNCT = re.compile(r"^[^\w]+|[^\w]+$")
 _CLAUSE_END = re.compile(r"[,;:!?()\[\]]|\.(?:\s|$)")
@@ -264,7 +265,7 @@ def explain_miss(case: Case, search_result, by_name: Mapping) -> MissExplanation
     best = min((position[n] for n in case.expect_ids if n in position), default=len(hits))
     competitor = None
     top_overlap = 0
-    for i, hit in enumerate(hits[:best]):
+    for i, hit in enumerate(hits[:min(best, COMPETITOR_SCAN)]):
         holds, _ = _held(terms, field_terms(by_name[hit.name]))
         if len(holds) > top_overlap:  # ties keep the better-ranked skill
             top_overlap = len(holds)
