@@ -228,7 +228,7 @@ def _held(query_terms: Sequence[str], terms: Mapping[str, frozenset[str]]):
 
 
 def query_terms(query: str) -> tuple[str, ...]:
-    """The query's terms as the lexical ranker sees them, duplicates removed."""
+    """The query's terms as the lexical ranker sees them, each once, in query order."""
     return tuple(dict.fromkeys(tokenize(query)))
 
 
