@@ -388,3 +388,28 @@ def test_acme_hybrid_skips_a_skill_whose_vector_is_stale(acme, capsys):
     code_review = next(sp for sp in doc["why"]["proposals"] if sp["skill"] == "code-review")
     assert code_review == {"skill": "code-review", "tried": 0, "passing": 0, "proposals": [],
                            "skipped": "code-review has a stale vector: run 'skillsift index' first"}
+
+
+def test_a_role_case_is_explained_and_checked_within_the_role():
+    skills = (
+        Skill(name="refund-order", description="Give money back", roles=("billing",)),
+        Skill(name="invoice-fix", description="Correct an invoice total", roles=("billing",)),
+        Skill(name="total-recall", description="Remember the total of everything"),
+    )
+    cases = """\
+version: 1
+k: 1
+cases:
+  - id: vat
+    query: "wrong VAT total"
+    role: billing
+    expect: [refund-order]
+"""
+    catalog, config, case_file, ranker, result = _evaluate(skills, cases)
+    report = why_not(result, case_file.cases, catalog, config, ranker)
+    (miss,) = report.misses
+    assert miss.role == "billing"
+    assert miss.winner.name == "invoice-fix"  # total-recall holds "total" too, but is not in the role
+    assert miss.expected[0].standing.rank is None and miss.expected[0].lacks == ("wrong", "vat", "total")
+    (sp,) = report.proposals
+    assert sp.proposals and all(p.fixes == (("vat", 1),) for p in sp.proposals)
