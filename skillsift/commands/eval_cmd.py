@@ -34,8 +34,11 @@ FORMATS = ("text", "json", "junit", "markdown")
               help="Add the cases the skills list in their frontmatter (examples / not_for); "
                    "alone, CASES may be left out.")
 @click.option("--agent", default=None, metavar="NAME", help="Rank only the skills this agent lists.")
+@click.option("--why", "why", is_flag=True,
+              help="Explain each miss and propose trigger phrases that fix misses and break no case "
+                   "(text or json; see docs/evaluation.md).")
 def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, baseline, max_flips, max_rank_drops,
-                 output, fmt, from_skills, agent):
+                 output, fmt, from_skills, agent, why):
     """Rank the labelled queries of CASES (YAML) and report top1, recall@k, hit@k, MRR, nDCG.
 
     With --from-skills, each skill's frontmatter `examples` (queries it must answer) and
@@ -60,6 +63,8 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         raise SkillsiftError("eval needs a cases file, --from-skills, or both",
                              hint="skillsift eval search-cases.yaml, or skillsift eval --from-skills")
     check_k(k_override)
+    if why and fmt not in ("text", "json"):
+        raise SkillsiftError(f"--why works with --format text or json, not {fmt}")
     for flag, value in (("--max-flips", max_flips), ("--max-rank-drops", max_rank_drops)):
         if value is not None and baseline is None:
             raise SkillsiftError(f"{flag} needs --baseline: it limits the cases that regressed against one",
@@ -82,7 +87,16 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         from ..index.atomic import write_atomic
 
         write_atomic(output, render_json(result).encode("utf-8"))
-    click.echo(render(result, fmt, hybrid_hint=config.search.mode == LEXICAL), nl=False)
+    if why:
+        from ..evaluate.whynot import why_not
+        from ..querylog import log_path, mine, read_log
+        from ..render.whynot import render_with_why
+
+        mined = mine(read_log(log_path(config)), catalog.names).cases
+        report = why_not(result, case_file.cases, catalog, config, evaluation.ranker, mined=mined)
+        click.echo(render_with_why(result, report, fmt, hybrid_hint=config.search.mode == LEXICAL), nl=False)
+    else:
+        click.echo(render(result, fmt, hybrid_hint=config.search.mode == LEXICAL), nl=False)
     if evaluation.degraded:
         # The numbers would not measure the ranking asked for: never a pass, never a baseline.
         click.echo(evaluation.degraded, err=True)

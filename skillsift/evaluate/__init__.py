@@ -8,6 +8,7 @@ The modules are layered so that the logic stays pure and testable:
 * :mod:`.calibrate` proposes a ``vector_min_sim`` from the cosines of the cases;
 * :mod:`.gates` parses ``--min``, loads baselines, compares flips and lists failed gates;
 * :mod:`.run` runs the cases through a ranker, once per mode, and assembles the result;
+* :mod:`.whynot` explains the misses of a result and checks trigger proposals (``--why``);
 * :mod:`.report` renders a result as text, JSON, JUnit XML or Markdown.
 """
 

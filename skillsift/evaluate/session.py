@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import SkillsiftError
 from ..ranker.result import SearchResult
@@ -111,6 +111,7 @@ class Evaluation:
     max_rank_drops: int = -1  # the rank-drop gate (-1: off)
     rank_changes: list[RankChange] = field(default_factory=list)  # against the baseline
     gate_failures: list[str] = field(default_factory=list)  # AR9D4 messages; [] passes
+    ranker: Any = None  # the ranker the cases were ranked with (reused by ``eval --why``)
 
     @property
     def passed(self) -> bool:
@@ -153,10 +154,11 @@ def run_evaluation(catalog, config, case_file, *, modes, k_override: int = 0, mi
     if want_vectors and index_info is None:
         error = needs_index_error(modes)
         raise NeedsIndex(error.message, hint=error.hint)
+    opened = ranker
     if lenient_roles:
         ranker = _SkipUnknownRole(ranker)
     result = evaluate(case_file, ranker, k=case_file.effective_k(k_override), modes=modes, index_info=index_info)
-    evaluation = Evaluation(result=result, degraded=degraded_message(result))
+    evaluation = Evaluation(result=result, degraded=degraded_message(result), ranker=opened)
     if baseline is not None:
         try:
             evaluation.flips = compare_baseline(baseline, mode=result.mode, k=result.k, cases=result.primary.cases)

@@ -1,0 +1,132 @@
+"""Renderers of ``skillsift eval --why``: the evaluation report followed by why each case missed.
+
+Text: the usual report, then the explanations, the trigger proposals and the skills
+with no triggers and no examples.  JSON: the ``search-eval.v1`` document with a ``why``
+key holding the ``search-why.v1`` document.  No I/O.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..evaluate.run import EvalResult
+from ..evaluate.whynot import Competitor, ExpectedSkill, Standing, WhyReport
+from ..words import plural
+from .evaluation import _shortest, render, result_json
+
+WHY_FORMATS = ("text", "json")
+MAX_TERMS_SHOWN = 6
+PROPOSALS_TITLE = ("trigger proposals (each phrase appended to the skill's triggers in memory and every case "
+                   "ranked again; shown only when it fixes a miss and makes no case worse):")
+
+
+def render_with_why(result: EvalResult, why: WhyReport, fmt: str, *, hybrid_hint: bool = False) -> str:
+    if fmt == "json":
+        doc = result_json(result)
+        doc["why"] = _shortest(why.to_dict())
+        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return render(result, "text", hybrid_hint=hybrid_hint) + render_why_text(why)
+
+
+def _listed(ids, shown: int = 5) -> str:
+    text = ", ".join(ids[:shown])
+    return text + (f" and {len(ids) - shown} more" if len(ids) > shown else "")
+
+
+def _q(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _fields(fields) -> str:
+    return "/".join(fields)
+
+
+def _terms(standing: Standing) -> str:
+    shares = sorted(standing.terms, key=lambda t: (-t.points, t.term))
+    shown = [f"{t.term} {t.points:.2f} [{_fields(t.fields)}]" for t in shares[:MAX_TERMS_SHOWN]]
+    if len(shares) > MAX_TERMS_SHOWN:
+        shown.append(f"+{len(shares) - MAX_TERMS_SHOWN} more")
+    return ", ".join(shown)
+
+
+def _standing_text(s: Standing, ranking: str) -> str:
+    parts = [f"score {s.score:.4f}"]
+    if ranking != "lexical":
+        if s.cosine is not None:
+            parts.append(f"cosine {s.cosine:.4f}")
+        parts.append(f"lexical rank {s.lexical_rank or '-'}, vector rank {s.vector_rank or '-'}")
+        if s.terms:
+            parts.append(f"lexical {s.lexical_score:.4f}")
+    text = ", ".join(parts)
+    if s.terms:
+        text += f": {_terms(s)}"
+    elif ranking == "lexical":
+        text += ": no query term"
+    return text
+
+
+def _expected_text(e: ExpectedSkill, ranking: str) -> str:
+    s = e.standing
+    where = "not retrieved" if s.rank is None else f"rank {s.rank}, " + _standing_text(s, ranking)
+    text = f"expected {s.name}: {where}"
+    if e.lacks:
+        text += f"; lacks {', '.join(e.lacks)} (in none of name, triggers, keywords, description)"
+    else:
+        text += "; holds every query term"
+    return text
+
+
+def _competitor_text(c: Competitor) -> str:
+    held = ", ".join(f"{t} [{_fields(f)}]" for t, f in c.overlap)
+    text = f"competitor {c.name} (rank {c.rank}) holds {held}"
+    if c.expected_lacks:
+        text += f"; the expected skill lacks {', '.join(c.expected_lacks)}"
+    return text
+
+
+def render_why_text(why: WhyReport) -> str:
+    lines: list[str] = []
+    add = lines.append
+    add("")
+    add(f"why not ({why.mode}, k={why.k}): {plural(len(why.misses), 'missed case')}")
+    for m in why.misses:
+        role = f" (role {m.role})" if m.role else ""
+        add(f"  {m.case_id}{role}: {_q(m.query)}")
+        add(f"    query terms: {', '.join(m.query_terms) or 'none'}")
+        if m.winner is None:
+            add("    ranked first: nothing (no skill holds a query term)")
+        else:
+            add(f"    ranked first: {m.winner.name}, {_standing_text(m.winner, m.ranking)}")
+        for e in m.expected:
+            add(f"    {_expected_text(e, m.ranking)}")
+        if m.competitor is not None:
+            add(f"    {_competitor_text(m.competitor)}")
+    if why.proposals or why.proposals_note:
+        add("")
+        add(PROPOSALS_TITLE)
+        if why.mined_queries:
+            add(f"  (phrases also drawn from {plural(why.mined_queries, 'mined query', 'mined queries')})")
+        for sp in why.proposals:
+            if sp.skipped:
+                add(f"  {sp.skill}: not checked: {sp.skipped}")
+            if not sp.proposals:
+                continue
+            add(f"  {sp.skill}: {sp.passing} of {plural(sp.tried, 'phrase')} checked pass")
+            for p in sp.proposals:
+                fixes = ", ".join(f"{i} (now rank {r})" for i, r in p.fixes)
+                more = f"; improves {_listed(p.improves)}" if p.improves else ""
+                if p.lower_past_k:
+                    more += f"; {plural(p.lower_past_k, 'case')} past k ranked lower"
+                add(f"    + {_q(p.phrase)} (from {p.source}): fixes {fixes}{more}; mrr {p.mrr_change:+.4f}")
+        failed = [sp for sp in why.proposals if not sp.proposals and not sp.skipped]
+        if failed:
+            add(f"  no phrase passes for {plural(len(failed), 'skill')}: "
+                + ", ".join(f"{sp.skill} ({sp.tried} checked)" for sp in failed))
+        if why.proposals_note:
+            add(f"  note: {why.proposals_note}")
+    add("")
+    if why.bare_skills:
+        add(f"skills with no triggers and no examples ({len(why.bare_skills)}): {', '.join(why.bare_skills)}")
+    else:
+        add("skills with no triggers and no examples: none")
+    return "\n".join(lines) + "\n"
