@@ -1,0 +1,268 @@
+"""Which hybrid setting transfers: every candidate on two development sets, with intervals.
+
+    python bench/transfer.py [--metatool ../shared/benchmarks/metatool-dev] [--corpora ../shared/corpora]
+                             [--cache /tmp/skillsift-quality-cache] [--json FILE] [--long]
+
+Sets: the MetaTool development split (199 tools, 1,468 queries) and the real-skills set of
+``bench/skills_devset.py`` (every skill of ../shared/corpora, queries from their "When to
+use" sections, leaks removed; see that file).  Each setting is scored with
+``skillsift.evaluate.tune`` on the same signals: the reference BM25F of skillsift's
+lexical ranker (so the lexical row is exactly skillsift's lexical mode) and the cosines of
+the local model (all-MiniLM-L6-v2 int8), for each embedded-field variant.  Every row has
+95% bootstrap intervals and paired MRR differences against cosine only (all fields, the
+``auto`` fusion) and against the setting docs/ranking-quality.md recommended before
+(blend 0.08, name-free fields).
+
+Embeddings are cached in ``--cache`` (one ``.npz`` per model, keyed by the sha256 of each
+text), so a second run embeds nothing.  ``--long`` adds the long-query experiment: each
+real-skills query is padded into a task instruction of several KB by the bodies of
+unrelated skills (seeded), then embedded truncated (what the ranker does) or in pieces
+whose vectors are averaged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from skills_devset import DEFAULT_CORPORA  # noqa: E402
+from skills_devset import build as build_devset  # noqa: E402
+
+from skillsift.catalog import load_catalog  # noqa: E402
+from skillsift.config import Config  # noqa: E402
+from skillsift.embedtext import embedded_text  # noqa: E402
+from skillsift.evaluate import tune  # noqa: E402
+from skillsift.evaluate.cases import load_cases  # noqa: E402
+from skillsift.ranker.lexical import LexicalIndex  # noqa: E402
+from skillsift.ranker.vector import cap_query, normalise_query  # noqa: E402
+
+DEFAULT_METATOOL = HERE.parent.parent / "shared" / "benchmarks" / "metatool-dev"
+DEFAULT_CACHE = Path("/tmp/skillsift-quality-cache")
+VARIANTS = {
+    "all fields": tune.ALL_FIELDS,
+    "name-free": tune.NAME_FREE,
+    "name+description": ("name", "description"),
+    "description only": ("description",),
+}
+
+
+class EmbedCache:
+    """Vectors by sha256 of the text, one ``.npz`` per model under ``root``."""
+
+    def __init__(self, root: Path, provider):
+        self.root, self.provider = root, provider
+        root.mkdir(parents=True, exist_ok=True)
+        self.file = root / "all-MiniLM-L6-v2-int8.npz"
+        self.vectors: dict[str, np.ndarray] = {}
+        if self.file.is_file():
+            data = np.load(self.file)
+            self.vectors = dict(zip(data["keys"].tolist(), data["vecs"], strict=True))
+
+    @staticmethod
+    def key(text: str) -> str:
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def get(self, texts: list[str], label: str) -> np.ndarray:
+        keys = [self.key(t) for t in texts]
+        todo = list(dict.fromkeys(k for k in keys if k not in self.vectors))
+        if todo:
+            by_key = dict(zip(keys, texts, strict=True))
+            started = time.perf_counter()
+            for i in range(0, len(todo), 64):
+                batch = todo[i:i + 64]
+                vecs = np.asarray(self.provider.embed([by_key[k] for k in batch]), dtype=np.float32)
+                self.vectors.update(zip(batch, vecs, strict=True))
+            print(f"  embedded {len(todo)} texts ({label}) in {time.perf_counter() - started:.1f} s", flush=True)
+            keys_arr = np.asarray(list(self.vectors))
+            np.savez(self.file, keys=keys_arr, vecs=np.vstack([self.vectors[k] for k in keys_arr.tolist()]))
+        return np.vstack([self.vectors[k] for k in keys])
+
+
+def unit(m: np.ndarray) -> np.ndarray:
+    m = np.asarray(m, dtype=np.float64)
+    n = np.linalg.norm(m, axis=1, keepdims=True)
+    n[n == 0] = 1.0
+    return (m / n).astype(np.float32)
+
+
+def lexical_matrix(skills, queries) -> np.ndarray:
+    index = LexicalIndex(skills)
+    out = np.zeros((len(queries), len(skills)))
+    for qi, q in enumerate(queries):
+        for i, score in index.rank(q):
+            out[qi, i] = score
+    return out
+
+
+def signals(skills, queries, expected, cache: EmbedCache, label: str, query_vectors=None) -> tune.Signals:
+    docs = {}
+    for name, fields in VARIANTS.items():
+        docs[fields] = unit(cache.get([embedded_text(s, fields) for s in skills], f"{label} docs, {name}"))
+    if query_vectors is None:
+        raw = cache.get([cap_query(q) for q in queries], f"{label} queries")
+        query_vectors = np.vstack([normalise_query(v) for v in raw])
+    return tune.signals_from(lexical_matrix(skills, queries), docs, query_vectors, [s.name for s in skills],
+                             expected)
+
+
+def metatool(data: Path, cache: EmbedCache):
+    config = Config(root=str(data), skills=("skills/*",))
+    skills = list(load_catalog(str(data), config).skills)
+    position = {s.name: i for i, s in enumerate(skills)}
+    cases = [c for c in load_cases(str(data / "cases.yaml")).cases if not c.negative]
+    queries = [c.query for c in cases]
+    expected = [[position[n] for n in c.expect_ids] for c in cases]
+    return skills, queries, signals(skills, queries, expected, cache, "metatool")
+
+
+def real_skills(corpora: Path, cache: EmbedCache):
+    ds = build_devset(corpora)
+    skills = list(ds.skills)
+    position = {s.name: i for i, s in enumerate(skills)}
+    queries = [c.query for c in ds.cases]
+    expected = [[position[c.skill]] for c in ds.cases]
+    print(f"real-skills set: {len(skills)} skills, {len(queries)} cases (digest {ds.digest()})")
+    return skills, queries, signals(skills, queries, expected, cache, "real skills"), ds
+
+
+TODAY = tune.Setting("blend", tune.NAME_FREE, 1.0, 50)
+COSINE = tune.Setting("auto", tune.ALL_FIELDS, 1.0, 50)
+
+
+def candidates() -> list[tune.Setting]:
+    out = []
+    for fields in VARIANTS.values():
+        out.append(tune.Setting("auto", fields))
+        out.extend(tune.Setting("blend", fields, w) for w in (0.125, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0))
+        out.extend(tune.Setting("rrf", fields, w) for w in (0.25, 0.5, 1.0))
+        out.extend(tune.Setting("weighted", fields, w) for w in (0.25, 0.5, 1.0))
+    for fields in (tune.ALL_FIELDS, tune.NAME_FREE):
+        for cand in (20, 100, 200):
+            out.append(tune.Setting("blend", fields, 0.5, cand))
+            out.append(tune.Setting("blend", fields, 1.0, cand))
+    return out
+
+
+def fmt(d) -> str:
+    return f"{d[0]:+.4f} [{d[1]:+.4f}, {d[2]:+.4f}]"
+
+
+def table(name: str, sig: tune.Signals, settings) -> dict:
+    rows = {}
+    lexical = tune.series_of(None, sig)
+    cosine = tune.series_of(COSINE, sig)
+    today = tune.series_of(TODAY, sig)
+    print(f"\n{name}: {len(sig.expected)} cases, {sig.lexical.shape[1]} skills")
+    print("| setting | top1 (95% CI) | MRR (95% CI) | hit@5 | dMRR vs cosine only | dMRR vs blend 0.08 name-free |")
+    print("|---|---|---|---|---|---|")
+    for label, s in [("lexical (reference BM25F)", lexical)] + [(st.label(), tune.series_of(st, sig))
+                                                                 for st in settings]:
+        summ = s.summary()
+        dc, dt = s.versus(cosine)["mrr"], s.versus(today)["mrr"]
+        rows[label] = {**summ, "dmrr_vs_cosine": dc, "dmrr_vs_today": dt, "dtop1_vs_cosine": s.versus(cosine)["top1"]}
+        print(f"| {label} | {summ['top1']:.3f} ({summ['top1_ci'][0]:.3f}-{summ['top1_ci'][1]:.3f}) "
+              f"| {summ['mrr']:.3f} ({summ['mrr_ci'][0]:.3f}-{summ['mrr_ci'][1]:.3f}) | {summ['hit_at_k']:.3f} "
+              f"| {fmt(dc)} | {fmt(dt)} |", flush=True)
+    return rows
+
+
+def choose(results: dict, settings) -> None:
+    """Settings never worse than cosine only on either set (paired MRR and top1 interval low >= 0... or
+    containing 0), ordered by their worse set's MRR gain."""
+    print("\nsettings whose paired MRR and top1 intervals vs cosine only do not lie below 0 on both sets, "
+          "by the smaller MRR gain of the two sets:")
+    ok = []
+    for st in settings:
+        label = st.label()
+        rs = [results[name][label] for name in results]
+        if all(r["dmrr_vs_cosine"][2] >= 0 and r["dtop1_vs_cosine"][2] >= 0 for r in rs) and all(
+                r["dmrr_vs_cosine"][1] > -0.005 for r in rs):
+            ok.append((min(r["dmrr_vs_cosine"][0] for r in rs), label, rs))
+    ok.sort(key=lambda t: -t[0])
+    for gain, label, rs in ok[:15]:
+        print(f"  {label:60s} min gain {gain:+.4f}  " + "  ".join(
+            f"{n}: {fmt(r['dmrr_vs_cosine'])} (vs today {fmt(r['dmrr_vs_today'])})"
+            for n, r in zip(results, rs, strict=True)))
+
+
+def long_queries(skills, ds, cache: EmbedCache, sig_base: tune.Signals, provider) -> dict:
+    """Truncation vs pieces for task instructions of several KB (seeded padding)."""
+    from skills_devset import read_skills
+
+    rng = np.random.default_rng(7)
+    bodies = [s.body for s in read_skills(ds_root)[0] if len(s.body or "") > 2000]
+    texts = []
+    for c in ds.cases:
+        pad = bodies[int(rng.integers(len(bodies)))][:3000]
+        # the request first, then the task's context, as agent instructions usually read
+        texts.append(f"{c.query}.\n\n{pad}" if rng.random() < 0.5 else f"{pad}\n\nTask: {c.query}.")
+    out = {}
+    trunc = np.vstack([normalise_query(v) for v in cache.get([cap_query(t) for t in texts], "long, truncated")])
+    pieces_all = []
+    owner = []
+    for i, t in enumerate(texts):
+        words = t.split()
+        for j in range(0, len(words), 120):
+            pieces_all.append(" ".join(words[j:j + 120]))
+            owner.append(i)
+    pv = unit(cache.get(pieces_all, "long, pieces"))
+    owner = np.asarray(owner)
+    mean = np.vstack([pv[owner == i].mean(axis=0) for i in range(len(texts))])
+    mean = np.vstack([normalise_query(v) for v in mean])
+    lex = lexical_matrix(skills, texts)
+    for label, qv in (("truncated", trunc), ("pieces, mean", mean)):
+        docs = {f: sig_base.docs[f] for f in (tune.ALL_FIELDS, tune.NAME_FREE)}
+        sig = tune.signals_from(lex, docs, qv, [s.name for s in skills], sig_base.expected)
+        out[label] = {st.label(): tune.series_of(st, sig) for st in (COSINE, TODAY)}
+    base = out["truncated"][COSINE.label()]
+    print("\nlong queries (real-skills set, each query inside ~3 KB of unrelated skill text, seed 7):")
+    for label, rows in out.items():
+        for st_label, s in rows.items():
+            summ = s.summary()
+            print(f"  {label:14s} {st_label:45s} top1 {summ['top1']:.3f} MRR {summ['mrr']:.3f} "
+                  f"dMRR vs truncated cosine {fmt(s.versus(base)['mrr'])}")
+    return {k: {lbl: s.summary() for lbl, s in v.items()} for k, v in out.items()}
+
+
+ds_root = DEFAULT_CORPORA
+
+
+def main(argv=None) -> int:
+    global ds_root
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--metatool", type=Path, default=DEFAULT_METATOOL)
+    parser.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA)
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--long", action="store_true")
+    args = parser.parse_args(argv)
+    ds_root = args.corpora
+    from skillsift.embed.local import LocalProvider
+
+    cache = EmbedCache(args.cache, LocalProvider())
+    settings = candidates()
+    results = {}
+    _skills, _q, sig = metatool(args.metatool, cache)
+    results["MetaTool dev"] = table("MetaTool development split", sig, settings)
+    skills, _q, sig2, ds = real_skills(args.corpora, cache)
+    results["real skills"] = table("real-skills development set", sig2, settings)
+    choose(results, settings)
+    out = {"results": results}
+    if args.long:
+        out["long"] = long_queries(skills, ds, cache, sig2, cache.provider)
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
