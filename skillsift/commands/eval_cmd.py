@@ -68,8 +68,11 @@ def _with_skill_cases(case_file, catalog, roles_configured, resolve):
 @click.option("--from-skills", is_flag=True,
               help="Add the cases the skills list in their frontmatter (examples / not_for); "
                    "alone, CASES may be left out.")
+@click.option("--why", is_flag=True,
+              help="After the report, explain each missed case and propose triggers that fix a case and "
+                   "break none (text format).")
 def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, baseline, max_flips, output, fmt,
-                 from_skills):
+                 from_skills, why):
     """Rank the labelled queries of CASES (YAML) and report top1, recall@k, hit@k, MRR, nDCG.
 
     With --from-skills, each skill's frontmatter `examples` (queries it must answer) and
@@ -106,6 +109,8 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     if max_flips is not None and max_flips < 0:
         raise SkillsiftError(f"--max-flips must not be negative, got {max_flips}")
     minimums = parse_minimums(min_spec)
+    if why and fmt != "text":
+        raise SkillsiftError("--why prints text: use it with --format text")
     config, catalog = load_project(root, config_file)
     modes = parse_modes(mode_spec, config.search.mode)
     case_file = load_cases(cases) if cases is not None else None
@@ -132,6 +137,11 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
 
         write_atomic(output, render_json(result).encode("utf-8"))
     click.echo(render(result, fmt), nl=False)
+    if why and not degraded:
+        from ..evaluate import whynot
+
+        rep = whynot.report(ranker, case_file.cases, result.mode, whynot.rerank_factory(ranker, config))
+        click.echo("\n" + whynot.render_text(rep), nl=False)
     if degraded:
         # The numbers would not measure the ranking asked for: never a pass, never a baseline.
         click.echo(degraded, err=True)
