@@ -42,6 +42,7 @@ from skillsift.config import Config  # noqa: E402
 from skillsift.embedtext import embedded_text  # noqa: E402
 from skillsift.evaluate import tune  # noqa: E402
 from skillsift.evaluate.cases import load_cases  # noqa: E402
+from skillsift.ranker.centring import centre  # noqa: E402
 from skillsift.ranker.lexical import LexicalIndex  # noqa: E402
 from skillsift.ranker.vector import cap_query, normalise_query  # noqa: E402
 
@@ -134,7 +135,8 @@ def real_skills(corpora: Path, cache: EmbedCache):
     return skills, queries, signals(skills, queries, expected, cache, "real skills"), ds
 
 
-TODAY = tune.Setting("blend", tune.NAME_FREE, 1.0, 50)
+BONUSES = (0.02, 0.04, 0.06, 0.08, 0.10, 0.12, 0.14, 0.16, 0.24)  # the blend's bonus at its top lexical match
+TODAY = tune.Setting("blend", tune.NAME_FREE, 0.08 / tune.BLEND_SCALE, 50)  # recommended before: bonus 0.08
 COSINE = tune.Setting("auto", tune.ALL_FIELDS, 1.0, 50)
 
 
@@ -142,12 +144,12 @@ def candidates() -> list[tune.Setting]:
     out = []
     for fields in VARIANTS.values():
         out.append(tune.Setting("auto", fields))
-        out.extend(tune.Setting("blend", fields, w) for w in (0.125, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0))
+        out.extend(tune.Setting("blend", fields, b / tune.BLEND_SCALE) for b in BONUSES)
         out.extend(tune.Setting("rrf", fields, w) for w in (0.25, 0.5, 1.0))
         out.extend(tune.Setting("weighted", fields, w) for w in (0.25, 0.5, 1.0))
     for fields in (tune.ALL_FIELDS, tune.NAME_FREE):
         for cand in (20, 100, 200):
-            out.append(tune.Setting("blend", fields, 0.5, cand))
+            out.append(tune.Setting("blend", fields, 0.08 / tune.BLEND_SCALE, cand))
             out.append(tune.Setting("blend", fields, 1.0, cand))
     return out
 
@@ -194,43 +196,150 @@ def choose(results: dict, settings) -> None:
             for n, r in zip(results, rs, strict=True)))
 
 
-def long_queries(skills, ds, cache: EmbedCache, sig_base: tune.Signals, provider) -> dict:
-    """Truncation vs pieces for task instructions of several KB (seeded padding)."""
+PIECE_WORDS = 80  # about 110 word pieces: under the model's 128-token window
+
+
+def pieces_of(text: str) -> list[str]:
+    words = text.split()
+    return [" ".join(words[i:i + PIECE_WORDS]) for i in range(0, max(len(words), 1), PIECE_WORDS)]
+
+
+def long_queries(skills, ds, cache: EmbedCache, sig_base: tune.Signals) -> dict:
+    """Truncation vs pieces for task instructions of several KB (seeded padding).
+
+    Each real-skills query is put inside about 3 KB of the body of another, randomly drawn
+    skill (seed 7), the request first or last (half each), as an agent's task instruction
+    reads.  Then the query vector is: the text truncated by the model (what the ranker
+    does), the mean of the pieces' vectors, or the best piece per skill (max-sim).
+    """
     from skills_devset import read_skills
 
     rng = np.random.default_rng(7)
-    bodies = [s.body for s in read_skills(ds_root)[0] if len(s.body or "") > 2000]
+    bodies = [s.body for s in read_skills(ds_root)[0] if len(s.body or "") > 3000]
     texts = []
     for c in ds.cases:
-        pad = bodies[int(rng.integers(len(bodies)))][:3000]
-        # the request first, then the task's context, as agent instructions usually read
-        texts.append(f"{c.query}.\n\n{pad}" if rng.random() < 0.5 else f"{pad}\n\nTask: {c.query}.")
-    out = {}
+        pad = " ".join(bodies[int(rng.integers(len(bodies)))][:3000].split())
+        texts.append(f"{c.query}. {pad}" if rng.random() < 0.5 else f"{pad} Task: {c.query}.")
     trunc = np.vstack([normalise_query(v) for v in cache.get([cap_query(t) for t in texts], "long, truncated")])
-    pieces_all = []
-    owner = []
+    all_pieces, owner = [], []
     for i, t in enumerate(texts):
-        words = t.split()
-        for j in range(0, len(words), 120):
-            pieces_all.append(" ".join(words[j:j + 120]))
+        for p in pieces_of(t):
+            all_pieces.append(p)
             owner.append(i)
-    pv = unit(cache.get(pieces_all, "long, pieces"))
+    pv = unit(cache.get(all_pieces, "long, pieces")).astype(np.float64)
     owner = np.asarray(owner)
-    mean = np.vstack([pv[owner == i].mean(axis=0) for i in range(len(texts))])
-    mean = np.vstack([normalise_query(v) for v in mean])
+    mean = np.vstack([normalise_query(pv[owner == i].mean(axis=0)) for i in range(len(texts))])
     lex = lexical_matrix(skills, texts)
-    for label, qv in (("truncated", trunc), ("pieces, mean", mean)):
-        docs = {f: sig_base.docs[f] for f in (tune.ALL_FIELDS, tune.NAME_FREE)}
-        sig = tune.signals_from(lex, docs, qv, [s.name for s in skills], sig_base.expected)
-        out[label] = {st.label(): tune.series_of(st, sig) for st in (COSINE, TODAY)}
-    base = out["truncated"][COSINE.label()]
-    print("\nlong queries (real-skills set, each query inside ~3 KB of unrelated skill text, seed 7):")
-    for label, rows in out.items():
-        for st_label, s in rows.items():
+    names = [s.name for s in skills]
+    docs = {f: sig_base.docs[f] for f in (tune.ALL_FIELDS, tune.NAME_FREE)}
+    variants = {"truncated": tune.signals_from(lex, docs, trunc, names, sig_base.expected),
+                "pieces, mean vector": tune.signals_from(lex, docs, mean, names, sig_base.expected)}
+    maxsim = tune.signals_from(lex, docs, mean, names, sig_base.expected)
+    for f, d in docs.items():
+        plain = pv @ np.asarray(d, dtype=np.float64).T
+        cen = pv @ centre(np.asarray(d, dtype=np.float64), range(len(d))).astype(np.float64).T
+        maxsim.cosine[f] = np.vstack([plain[owner == i].max(axis=0) for i in range(len(texts))])
+        maxsim._centred[f] = np.vstack([cen[owner == i].max(axis=0) for i in range(len(texts))])
+    variants["pieces, best piece per skill"] = maxsim
+    shipped = tune.Setting("blend", tune.NAME_FREE, 1.0)
+    base = tune.series_of(COSINE, variants["truncated"])
+    out = {}
+    print(f"\nlong queries (real-skills set, each query inside ~3 KB of another skill's body, seed 7; "
+          f"{len(all_pieces)} pieces of {PIECE_WORDS} words):")
+    for label, sig in variants.items():
+        for st in (COSINE, TODAY, shipped):
+            s = tune.series_of(st, sig)
             summ = s.summary()
-            print(f"  {label:14s} {st_label:45s} top1 {summ['top1']:.3f} MRR {summ['mrr']:.3f} "
-                  f"dMRR vs truncated cosine {fmt(s.versus(base)['mrr'])}")
-    return {k: {lbl: s.summary() for lbl, s in v.items()} for k, v in out.items()}
+            out[f"{label} / {st.label()}"] = {**summ, "dmrr_vs_truncated_cosine": s.versus(base)["mrr"]}
+            print(f"| {label} | {st.label()} | {summ['top1']:.3f} | {summ['mrr']:.3f} "
+                  f"({summ['mrr_ci'][0]:.3f}-{summ['mrr_ci'][1]:.3f}) | {fmt(s.versus(base)['mrr'])} |", flush=True)
+    return out
+
+
+def ideas(results_sigs: dict) -> dict:
+    """Other fusions of the same signals, each on both sets (paired MRR vs the shipped blend)."""
+    shipped = tune.Setting("blend", tune.NAME_FREE, 1.0)
+    nf = tune.NAME_FREE
+
+    def lexnorm(sig):
+        top = sig.lexical.max(axis=1, keepdims=True)
+        top[top <= 0] = 1.0
+        return sig.lexical / top
+
+    def zblend(a):
+        def f(sig):
+            c = sig.centred(nf)
+            z = (c - c.mean(axis=1, keepdims=True)) / c.std(axis=1, keepdims=True)
+            return z + a * lexnorm(sig), np.ones_like(c, bool)
+        return f
+
+    def spread(w):
+        def f(sig):
+            c = sig.centred(nf)
+            top = -np.sort(-c, axis=1)
+            return c + w * (top[:, :1] - top[:, 9:10]) * lexnorm(sig), np.ones_like(c, bool)
+        return f
+
+    rows = {}
+    print("\nideas (name-free fields; paired MRR vs the shipped blend, bonus 0.12):")
+    for label, fn in ([(f"z-scored centred cosine + {a} * bm25/max", zblend(a)) for a in (1.0, 1.5, 2.0)]
+                      + [(f"bonus {w} x the query's top-10 cosine spread", spread(w)) for w in (0.5, 1.0, 1.5)]):
+        parts = []
+        for name, sig in results_sigs.items():
+            scores, returned = fn(sig)
+            s = tune.Series.of(tune.ranks(scores, returned, sig))
+            d = s.versus(tune.series_of(shipped, sig))["mrr"]
+            rows.setdefault(label, {})[name] = {**s.summary(), "dmrr_vs_shipped": d}
+            parts.append(f"{name}: MRR {s.rr.mean():.3f} {fmt(d)}")
+        print(f"| {label} | " + " | ".join(parts) + " |", flush=True)
+    return rows
+
+
+def tune_check(sigs: dict) -> dict:
+    """What ``skillsift tune`` chooses on each set, cross-validated, and fitted on one half.
+
+    The grid and the current setting are tune's own (the shipped default is current).
+    Half split: seeded permutation (20240613); tune's choice on half A ranks half B, which
+    is compared with the best fixed setting on B (chosen on B itself, an oracle) and with
+    the shipped default.
+    """
+    from skillsift.config import SearchConfig
+    from skillsift.evaluate.tune_run import current_setting, settings_for
+
+    out = {}
+    print("\ntune on each set (5 fixed folds; half split seed 20240613):")
+    for name, sig in sigs.items():
+        current = current_setting(SearchConfig(mode="hybrid"))
+        settings, cur, cos = settings_for(current, sig.lexical.shape[1])
+        res = tune.cross_validate(settings, sig, cur, cos)
+        n = len(sig.expected)
+        perm = np.random.default_rng(20240613).permutation(n)
+        a = np.zeros(n, bool)
+        a[perm[: n // 2]] = True
+        pick_a = tune._best(res.series, a)
+        oracle_b = tune._best(res.series, ~a)
+        on_b = res.series[pick_a].take(~a)
+        rec = {"winner": settings[res.winner].label(), "cv": res.held_out.summary(),
+               "cv_vs_default": res.held_out.versus(res.series[cur])["mrr"],
+               "cv_vs_cosine": res.held_out.versus(res.series[cos])["mrr"], "change": res.change(),
+               "half_A_choice": settings[pick_a].label(), "half_B_mrr": _r(on_b.rr.mean()),
+               "half_B_best_fixed": settings[oracle_b].label(),
+               "half_B_best_fixed_mrr": _r(res.series[oracle_b].rr[~a].mean()),
+               "half_B_default_mrr": _r(res.series[cur].rr[~a].mean()),
+               "half_B_vs_best_fixed": on_b.versus(res.series[oracle_b].take(~a))["mrr"]}
+        out[name] = rec
+        print(f"  {name}: winner {rec['winner']}; cross-validated MRR {rec['cv']['mrr']:.4f} "
+              f"vs shipped default {fmt(rec['cv_vs_default'])}, vs cosine only {fmt(rec['cv_vs_cosine'])}; "
+              f"would write: {rec['change']}")
+        print(f"    fitted on half A: {rec['half_A_choice']} -> MRR on B {rec['half_B_mrr']:.4f}; best fixed on B "
+              f"({rec['half_B_best_fixed']}) {rec['half_B_best_fixed_mrr']:.4f}, "
+              f"paired {fmt(rec['half_B_vs_best_fixed'])}; "
+              f"shipped default on B {rec['half_B_default_mrr']:.4f}", flush=True)
+    return out
+
+
+def _r(x) -> float:
+    return float(f"{float(x):.4f}")
 
 
 ds_root = DEFAULT_CORPORA
@@ -244,6 +353,7 @@ def main(argv=None) -> int:
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     parser.add_argument("--json", type=Path)
     parser.add_argument("--long", action="store_true")
+    parser.add_argument("--tune-only", action="store_true", help="only the tune check (and --long)")
     args = parser.parse_args(argv)
     ds_root = args.corpora
     from skillsift.embed.local import LocalProvider
@@ -251,14 +361,18 @@ def main(argv=None) -> int:
     cache = EmbedCache(args.cache, LocalProvider())
     settings = candidates()
     results = {}
+    if args.tune_only:
+        settings = []
     _skills, _q, sig = metatool(args.metatool, cache)
+    sigs = {"MetaTool dev": sig}
     results["MetaTool dev"] = table("MetaTool development split", sig, settings)
     skills, _q, sig2, ds = real_skills(args.corpora, cache)
     results["real skills"] = table("real-skills development set", sig2, settings)
+    sigs["real skills"] = sig2
     choose(results, settings)
-    out = {"results": results}
+    out = {"results": results, "ideas": ideas(sigs), "tune": tune_check(sigs)}
     if args.long:
-        out["long"] = long_queries(skills, ds, cache, sig2, cache.provider)
+        out["long"] = long_queries(skills, ds, cache, sig2)
     if args.json:
         args.json.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     return 0

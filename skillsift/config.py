@@ -13,7 +13,9 @@ from pathlib import Path
 
 from .diagnostics import Diagnostic, SkillsiftError
 
-DEFAULT_FIELDS = ("name", "triggers", "keywords", "description")
+DEFAULT_FIELDS = ("name", "triggers", "keywords", "description")  # the fields that can be embedded
+# What is embedded by default: the name is matched lexically, not embedded (docs/ranking-quality.md).
+DEFAULT_EMBED_FIELDS = ("description", "triggers", "keywords")
 DEFAULT_INDEX_DIR = ".skillsift/index"
 LOCAL_DIR = ".skillsift/local"
 
@@ -23,10 +25,10 @@ class SearchConfig:
     """The resolved ``[search]`` table (defaults applied)."""
 
     mode: str = "lexical"
-    fields: tuple[str, ...] = DEFAULT_FIELDS
+    fields: tuple[str, ...] = DEFAULT_EMBED_FIELDS
     index_body: bool = False
     body_chars: int = 1200
-    fusion: str = "auto"
+    fusion: str = "blend"  # chosen on two development sets: docs/ranking-quality.md
     rrf_k: int = 60
     weight_lexical: float = 1.0
     weight_vector: float = 1.0
@@ -703,7 +705,7 @@ def _merge_search(repo: dict, user: dict, index_base: str, env, notes: list[str]
         out["index_dir"] = posixpath.join(index_base, cleaned) if index_base else cleaned
     else:
         out["index_dir"] = DEFAULT_INDEX_DIR
-    out["fields"] = tuple(user.get("fields") or repo.get("fields") or DEFAULT_FIELDS)
+    out["fields"] = tuple(user.get("fields") or repo.get("fields") or DEFAULT_EMBED_FIELDS)
     for key in ("body_chars", "rrf_k", "candidates", "query_timeout_ms", "batch_size"):
         value = user.get(key, 0) if user.get(key, 0) > 0 else repo.get(key, 0)
         out[key] = value or getattr(SEARCH_DEFAULTS, key)

@@ -42,13 +42,13 @@ def test_ranks_break_ties_by_name_and_count_unreturned_as_misses():
 
 
 def test_blend_adds_the_bounded_lexical_bonus_to_the_centred_cosine():
-    # two skills whose cosines tie: the lexical match decides, by at most 0.08 * w
+    # two skills whose cosines tie: the lexical match decides, by at most BLEND_SCALE * w
     q = np.array([[1.0, 0.0]])
     docs = np.array([[0.8, 0.6], [0.8, -0.6]])
     sig = tune.signals_from(np.array([[0.0, 3.0]]), {tune.ALL_FIELDS: docs}, q, ["a", "b"], [[1]])
     scores, returned = tune.fused(tune.Setting("blend", tune.ALL_FIELDS, 1.0), sig)
     centred = sig.centred(tune.ALL_FIELDS)[0]
-    assert scores[0, 1] == pytest.approx(centred[1] + 0.08, abs=1e-9)
+    assert scores[0, 1] == pytest.approx(centred[1] + tune.BLEND_SCALE, abs=1e-9)
     assert scores[0, 0] == pytest.approx(centred[0], abs=1e-9)
     assert returned.all()
     assert tune.ranks(scores, returned, sig).tolist() == [1]
