@@ -204,6 +204,9 @@ def pieces_of(text: str) -> list[str]:
     return [" ".join(words[i:i + PIECE_WORDS]) for i in range(0, max(len(words), 1), PIECE_WORDS)]
 
 
+LONG_CASES = 300  # a seeded sample of the real-skills cases: pieces cost about 6 embeddings per case
+
+
 def long_queries(skills, ds, cache: EmbedCache, sig_base: tune.Signals) -> dict:
     """Truncation vs pieces for task instructions of several KB (seeded padding).
 
@@ -216,8 +219,11 @@ def long_queries(skills, ds, cache: EmbedCache, sig_base: tune.Signals) -> dict:
 
     rng = np.random.default_rng(7)
     bodies = [s.body for s in read_skills(ds_root)[0] if len(s.body or "") > 3000]
+    chosen = np.sort(rng.permutation(len(ds.cases))[:LONG_CASES])
+    cases = [ds.cases[i] for i in chosen]
+    expected = [sig_base.expected[i] for i in chosen]
     texts = []
-    for c in ds.cases:
+    for c in cases:
         pad = " ".join(bodies[int(rng.integers(len(bodies)))][:3000].split())
         texts.append(f"{c.query}. {pad}" if rng.random() < 0.5 else f"{pad} Task: {c.query}.")
     trunc = np.vstack([normalise_query(v) for v in cache.get([cap_query(t) for t in texts], "long, truncated")])
@@ -232,9 +238,9 @@ def long_queries(skills, ds, cache: EmbedCache, sig_base: tune.Signals) -> dict:
     lex = lexical_matrix(skills, texts)
     names = [s.name for s in skills]
     docs = {f: sig_base.docs[f] for f in (tune.ALL_FIELDS, tune.NAME_FREE)}
-    variants = {"truncated": tune.signals_from(lex, docs, trunc, names, sig_base.expected),
-                "pieces, mean vector": tune.signals_from(lex, docs, mean, names, sig_base.expected)}
-    maxsim = tune.signals_from(lex, docs, mean, names, sig_base.expected)
+    variants = {"truncated": tune.signals_from(lex, docs, trunc, names, expected),
+                "pieces, mean vector": tune.signals_from(lex, docs, mean, names, expected)}
+    maxsim = tune.signals_from(lex, docs, mean, names, expected)
     for f, d in docs.items():
         plain = pv @ np.asarray(d, dtype=np.float64).T
         cen = pv @ centre(np.asarray(d, dtype=np.float64), range(len(d))).astype(np.float64).T
@@ -244,7 +250,7 @@ def long_queries(skills, ds, cache: EmbedCache, sig_base: tune.Signals) -> dict:
     shipped = tune.Setting("blend", tune.NAME_FREE, 1.0)
     base = tune.series_of(COSINE, variants["truncated"])
     out = {}
-    print(f"\nlong queries (real-skills set, each query inside ~3 KB of another skill's body, seed 7; "
+    print(f"\nlong queries ({len(cases)} real-skills cases, each inside ~3 KB of another skill's body, seed 7; "
           f"{len(all_pieces)} pieces of {PIECE_WORDS} words):")
     for label, sig in variants.items():
         for st in (COSINE, TODAY, shipped):
@@ -354,6 +360,7 @@ def main(argv=None) -> int:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--long", action="store_true")
     parser.add_argument("--tune-only", action="store_true", help="only the tune check (and --long)")
+    parser.add_argument("--long-only", action="store_true", help="only the long-query experiment")
     args = parser.parse_args(argv)
     ds_root = args.corpora
     from skillsift.embed.local import LocalProvider
@@ -361,7 +368,7 @@ def main(argv=None) -> int:
     cache = EmbedCache(args.cache, LocalProvider())
     settings = candidates()
     results = {}
-    if args.tune_only:
+    if args.tune_only or args.long_only:
         settings = []
     _skills, _q, sig = metatool(args.metatool, cache)
     sigs = {"MetaTool dev": sig}
@@ -370,8 +377,10 @@ def main(argv=None) -> int:
     results["real skills"] = table("real-skills development set", sig2, settings)
     sigs["real skills"] = sig2
     choose(results, settings)
-    out = {"results": results, "ideas": ideas(sigs), "tune": tune_check(sigs)}
-    if args.long:
+    out = {"results": results}
+    if not args.long_only:
+        out.update({"ideas": ideas(sigs), "tune": tune_check(sigs)})
+    if args.long or args.long_only:
         out["long"] = long_queries(skills, ds, cache, sig2)
     if args.json:
         args.json.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
