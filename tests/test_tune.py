@@ -177,3 +177,26 @@ def test_tune_write_changes_a_clearly_worse_setting_and_keeps_the_rest(acme, cap
     search = load_config(str(acme)).search
     assert search.fusion == doc["winner"]["fusion"] and list(search.fields) == doc["winner"]["fields"]
     assert search.weight_lexical == doc["winner"]["weights"]["lexical"]
+
+
+def test_a_progress_bar_only_on_a_terminal_and_for_long_embeddings(monkeypatch):
+    import io
+    import sys
+
+    from skillsift.commands import tune_cmd
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    assert tune_cmd._progress_factory("text")(10_000) is None  # not a terminal
+    tty = Tty()
+    monkeypatch.setattr(sys, "stderr", tty)
+    make = tune_cmd._progress_factory("text")
+    assert make(tune_cmd.PROGRESS_MIN_TEXTS) is None  # short: no bar
+    update = make(1000)
+    update(1000)
+    while tune_cmd._bars:
+        tune_cmd._bars.pop().__exit__(None, None, None)
+    assert "embedding" in tty.getvalue()
