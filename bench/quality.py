@@ -57,7 +57,8 @@ DEFAULT_DATA = REPO.parent / "shared" / "benchmarks" / "metatool-dev"
 EXAMPLE = REPO / "examples" / "acme"
 SPLIT_SEED = 20240613
 NAME_FREE = ("description", "triggers", "keywords")
-VARIANTS = {"default": None, "name-free": NAME_FREE}
+# "default": the four fields the reference embeds (all of them; skillsift now embeds the name-free set by default)
+VARIANTS = {"default": ("name", "triggers", "keywords", "description"), "name-free": NAME_FREE}
 LEX_WEIGHTS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0)  # weights.lexical grid (weights.vector = 1)
 
 

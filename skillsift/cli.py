@@ -24,6 +24,7 @@ COMMANDS = {
     "mcp": ("skillsift.commands.mcp_cmd", "mcp_command"),
     "hook": ("skillsift.commands.hook_cmd", "hook_command"),
     "ci": ("skillsift.commands.ci_cmd", "ci_command"),
+    "tune": ("skillsift.commands.tune_cmd", "tune_command"),
 }
 
 

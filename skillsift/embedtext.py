@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from .config import DEFAULT_FIELDS
+from .config import DEFAULT_EMBED_FIELDS
 
 #: Version of the template below; an index built with another version is rebuilt.
 DOC_TEMPLATE_VERSION = 1
@@ -33,9 +33,10 @@ def collapse_whitespace(value: str) -> str:
 
 
 def resolve_fields(fields) -> tuple[str, ...]:
-    """The embedded fields as configured; an empty selection means the default four."""
+    """The embedded fields as configured; an empty selection means the default (description,
+    triggers, keywords: the name is matched lexically, docs/ranking-quality.md)."""
     resolved = tuple(fields or ())
-    return resolved or DEFAULT_FIELDS
+    return resolved or DEFAULT_EMBED_FIELDS
 
 
 def resolve_body_chars(body_chars: int) -> int:
@@ -44,7 +45,7 @@ def resolve_body_chars(body_chars: int) -> int:
 
 
 def embedded_text(
-    skill, fields=DEFAULT_FIELDS, index_body: bool = False, body_chars: int = DEFAULT_BODY_CHARS
+    skill, fields=DEFAULT_EMBED_FIELDS, index_body: bool = False, body_chars: int = DEFAULT_BODY_CHARS
 ) -> str:
     """The exact text embedded for ``skill``.
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from concept_embedder import ConceptEmbedder, concept_vector, refund_catalog, unit
 
+from skillsift.config import DEFAULT_FIELDS
 from skillsift.embed.base import BudgetExceeded, EmbedTimeout, InputRejected, NetworkDisabled, ProviderUnavailable
 from skillsift.embedtext import embedded_text
 from skillsift.index.build import (
@@ -58,13 +59,13 @@ def test_concept_embedder_reproduces_the_reference_cosines():
     catalog = {s.name: s for s in refund_catalog()}
     query = unit(concept_vector("use the deploy-staging skill to handle a chargeback dispute from a bank"))
     sims = {
-        name: float(np.dot(query, unit(concept_vector(embedded_text(catalog[name])))))
+        name: float(np.dot(query, unit(concept_vector(embedded_text(catalog[name], DEFAULT_FIELDS)))))
         for name in ("dispute-charge", "deploy-staging")
     }
     assert sims["dispute-charge"] == pytest.approx(0.832096, abs=1e-6)
     assert sims["deploy-staging"] == pytest.approx(0.555063, abs=1e-6)
     weather = unit(concept_vector("weather today"))
-    best = max(float(np.dot(weather, unit(concept_vector(embedded_text(s))))) for s in catalog.values())
+    best = max(float(np.dot(weather, unit(concept_vector(embedded_text(s, DEFAULT_FIELDS))))) for s in catalog.values())
     assert best == pytest.approx(0.059892, abs=1e-6)
 
 
@@ -106,8 +107,8 @@ def test_first_build_embeds_everything_in_catalog_order():
     result = build_index(plan, embedder)
     assert result.embedded == ["issue-refund", "deploy-staging", "dispute-charge", "git-workflow"]
     assert embedder.call_sizes == [4]
-    assert embedder.sent[0] == "name: issue-refund\ndescription: Reimburse a customer for a returned purchase\n" \
-                               "keywords: reimburse"
+    # the default embedded fields leave the name out (docs/ranking-quality.md)
+    assert embedder.sent[0] == "description: Reimburse a customer for a returned purchase\nkeywords: reimburse"
     index = result.index
     assert ids(index) == ["deploy-staging", "dispute-charge", "git-workflow", "issue-refund"]
     assert index.manifest.provider == "test@local" and index.manifest.model == "concepts-v1"
@@ -190,9 +191,9 @@ def test_rename_reuses_the_vector_when_the_name_is_not_embedded():
 
 
 def test_rename_with_the_name_embedded_re_embeds_it():
-    old = full_build()
+    old = full_build(fields=DEFAULT_FIELDS)
     skills = edit(refund_catalog(), "issue-refund", name="refund-customer")
-    embedder, result = rebuild(old, skills)
+    embedder, result = rebuild(old, skills, fields=DEFAULT_FIELDS)
     assert result.embedded == ["refund-customer"] and result.reused == 3
 
 
@@ -381,8 +382,8 @@ def test_everything_refused_stops_after_exactly_five():
 def test_a_success_resets_the_refusal_streak():
     skills = [Skill(f"skill-{i:02d}", f"Skill number {i}") for i in range(12)]
     bad = {f"skill-{i:02d}" for i in range(12) if i % 3 != 2}  # two refused, one accepted, ...
-    embedder = ConceptEmbedder(reject=lambda text: text.split("\n")[0][6:] in bad)
-    plan = plan_build(skills, None, provider=embedder)
+    embedder = ConceptEmbedder(reject=lambda text: text.split("\n")[0][6:] in bad)  # "name: skill-NN"
+    plan = plan_build(skills, None, provider=embedder, fields=DEFAULT_FIELDS)
     result = build_index(plan, embedder, batch_size=1)
     assert not result.stopped and len(result.rejected) == 8 and len(result.embedded) == 4
 

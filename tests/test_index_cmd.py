@@ -207,8 +207,8 @@ def test_dry_run_calls_nothing_and_writes_nothing(project, capsys, tmp_path):
     assert lines[1] == "model      (none configured)"
     assert lines[2].startswith("items      4   cached 0   to embed 4   withheld 0   est. tokens ")
     assert lines[2].endswith("est. cost <= $0.000000")
-    assert lines[3] == "fields     name, triggers, keywords, description   body: no"
-    assert lines[4].startswith("egress     4 texts, 0.3 KiB -> command:")
+    assert lines[3] == "fields     description, triggers, keywords   body: no"
+    assert lines[4].startswith("egress     4 texts, 0.2 KiB -> command:")
     assert len(lines) == 5
     assert calls(log) == [] and not index_dir(project).exists()
 
@@ -224,7 +224,7 @@ def test_dry_run_shows_the_rebuild_reason(project, capsys):
     (project / "skillsift.toml").write_text('[search]\nindex_body = true\nbody_chars = 40\n')
     code, out, _ = run(capsys, project, "--dry-run")
     assert code == 0
-    assert "fields     name, triggers, keywords, description   body: first 40 characters" in out
+    assert "fields     description, triggers, keywords   body: first 40 characters" in out
     assert out.splitlines()[-1] == "rebuild    the existing index cannot be reused: index_body or body_chars changed"
     code, out, _ = run(capsys, project, "--dry-run", "--format", "json")
     assert json.loads(out)["rebuild_reason"] == "index_body or body_chars changed"

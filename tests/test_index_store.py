@@ -14,7 +14,7 @@ import struct
 import numpy as np
 import pytest
 
-from skillsift.config import DEFAULT_FIELDS
+from skillsift.config import DEFAULT_EMBED_FIELDS, DEFAULT_FIELDS
 from skillsift.embedtext import embedded_text, text_digest
 from skillsift.index import manifest as manifest_module
 from skillsift.index import store
@@ -579,8 +579,13 @@ REASONS = [
     ({"fields": ("keywords", "name", "triggers", "description")}, "the embedded fields changed"),
     ({"index_body": True}, "index_body or body_chars changed"),
     ({"provider": "", "model": ""}, ""),
-    ({"fields": ()}, ""),
+    ({"fields": ()}, "the embedded fields changed"),  # () means the default, which leaves the name out
 ]
+
+
+def test_empty_fields_mean_the_default_embedded_fields():
+    setup = dict(provider="test@local", model="m", fields=(), index_body=False, body_chars=1200)
+    assert unusable_reason(sample_index(fields=DEFAULT_EMBED_FIELDS), **setup) == ""
 
 
 @pytest.mark.parametrize(("change", "reason"), REASONS)

@@ -30,10 +30,10 @@ def _order(items):
 
 
 def test_hand_computed_blend():
-    fused = blend([("a", 10.0), ("b", 5.0)], [("b", 0.9), ("c", 0.5), ("a", 0.4)])
+    fused = blend([("a", 10.0), ("b", 5.0)], [("b", 0.9), ("c", 0.5), ("a", 0.35)])
     by = _by_id(fused)
-    assert by["b"].score == round_half_away(0.9 + BLEND_SCALE * 0.5, 9) == 0.94
-    assert by["a"].score == round_half_away(0.4 + BLEND_SCALE * 1.0, 9) == 0.48
+    assert by["b"].score == round_half_away(0.9 + BLEND_SCALE * 0.5, 9) == 0.96
+    assert by["a"].score == round_half_away(0.35 + BLEND_SCALE * 1.0, 9) == 0.47
     assert by["c"].score == 0.5  # no lexical match: its cosine alone
     assert _order(fused) == ["b", "c", "a"]
     assert (by["b"].lexical_rank, by["b"].vector_rank, by["b"].vector_sim) == (2, 1, 0.9)

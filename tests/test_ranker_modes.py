@@ -9,7 +9,7 @@ import pytest
 from concept_embedder import ConceptEmbedder, refund_catalog
 
 from skillsift.catalog import catalog_from_skills
-from skillsift.config import Config, SearchConfig
+from skillsift.config import DEFAULT_FIELDS, Config, SearchConfig
 from skillsift.embed.base import BudgetExceeded, EmbedTimeout, NetworkDisabled, ProviderUnavailable
 from skillsift.index.build import build_index, plan_build
 from skillsift.ranker.search import Ranker
@@ -18,12 +18,14 @@ from skillsift.ranker.search import Ranker
 @pytest.fixture(scope="module")
 def built_index():
     embedder = ConceptEmbedder()
-    return build_index(plan_build(refund_catalog(), None, provider=embedder), embedder).index
+    return build_index(plan_build(refund_catalog(), None, provider=embedder, fields=DEFAULT_FIELDS), embedder).index
 
 
 def make_ranker(index, *, skills=None, provider="default", roles=None, query_timeout_ms=0, **search):
     skills = skills or refund_catalog()
-    config = Config(search=replace(SearchConfig(mode="hybrid"), **search), roles=roles or {})
+    # the reference's hybrid settings (all four fields embedded, fusion auto): its worked examples use them
+    reference = SearchConfig(mode="hybrid", fields=DEFAULT_FIELDS, fusion="auto")
+    config = Config(search=replace(reference, **search), roles=roles or {})
     if provider == "default":
         provider = ConceptEmbedder()
     return Ranker(catalog_from_skills(skills), config, index=index, provider=provider,

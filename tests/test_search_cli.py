@@ -171,7 +171,7 @@ def test_unavailable_provider_says_why_and_how_to_fix(cli_project, capsys, monke
     monkeypatch.setattr(local, "locate_model", lambda: (_ for _ in ()).throw(
         local.ProviderUnavailable("the local embedding model is not installed", hint=local.INSTALL_HINT)))
     from skillsift.catalog import load_catalog
-    from skillsift.config import DEFAULT_FIELDS
+    from skillsift.config import DEFAULT_EMBED_FIELDS
     from skillsift.embedtext import embedded_text, text_digest
     from skillsift.index.manifest import ManifestItem
     from skillsift.index.store import new_index, write_index
@@ -180,7 +180,7 @@ def test_unavailable_provider_says_why_and_how_to_fix(cli_project, capsys, monke
     item = ManifestItem(id="git-workflow", item_digest=skill.digest, text_digest=text_digest(embedded_text(skill)))
     write_index(cli_project / ".skillsift" / "index",
                 new_index(provider="local@all-MiniLM-L6-v2", model="all-MiniLM-L6-v2", items=[item],
-                          fields=DEFAULT_FIELDS, vectors=[[1.0, 0.0]]))
+                          fields=DEFAULT_EMBED_FIELDS, vectors=[[1.0, 0.0]]))
     code, out, err = run(capsys, "search", "deploy", "--mode", "hybrid", "--root", str(cli_project))
     assert code == 0 and "deploy-staging" in out
     assert "provider is unavailable" in err

@@ -52,6 +52,7 @@ from .sources import (
 from .validate import ValidateSettings
 from .values import (
     CODE,
+    DEFAULT_EMBED_FIELDS,
     DEFAULT_FIELDS,
     DEFAULT_INDEX_DIR,
     DTYPES,
@@ -66,7 +67,8 @@ from .values import (
 )
 
 __all__ = [
-    "CODE", "DEFAULT_FIELDS", "DEFAULT_INDEX_DIR", "DTYPES", "EMBEDDINGS_DEFAULTS", "ENV_ALLOW_NETWORK",
+    "CODE", "DEFAULT_EMBED_FIELDS", "DEFAULT_FIELDS", "DEFAULT_INDEX_DIR", "DTYPES", "EMBEDDINGS_DEFAULTS",
+    "ENV_ALLOW_NETWORK",
     "ENV_LOG_QUERIES", "ENV_MODE", "FUSIONS", "LOCAL_DIR", "MAX_CONFIG_BYTES", "MAX_TOML_DEPTH", "MODES",
     "MODE_WORDS", "PROJECT_TABLES", "PROVIDERS", "RANGES", "SEARCH_DEFAULTS", "USER_TABLES", "Config",
     "EmbeddingsConfig", "RootNotFound", "SearchConfig", "ValidateSettings", "check_root", "committed_index",

@@ -9,7 +9,7 @@ import posixpath
 
 from .model import EMBEDDINGS_DEFAULTS, SEARCH_DEFAULTS, Config, EmbeddingsConfig, SearchConfig, clean_index_dir
 from .schema import WEIGHT_KEYS, validate_result
-from .values import DEFAULT_FIELDS, DEFAULT_INDEX_DIR, ENV_ALLOW_NETWORK, ENV_LOG_QUERIES, ENV_MODE
+from .values import DEFAULT_EMBED_FIELDS, DEFAULT_INDEX_DIR, ENV_ALLOW_NETWORK, ENV_LOG_QUERIES, ENV_MODE
 
 # trust: repository keys that are ignored, with the reason a repository cannot set them
 _TRUST_NOTES = {
@@ -57,7 +57,7 @@ def _merge_search(repo: dict, user: dict, index_base: str, env, notes: list[str]
         out["index_dir"] = posixpath.join(index_base, cleaned) if index_base else cleaned
     else:
         out["index_dir"] = DEFAULT_INDEX_DIR
-    out["fields"] = tuple(user.get("fields") or repo.get("fields") or DEFAULT_FIELDS)
+    out["fields"] = tuple(user.get("fields") or repo.get("fields") or DEFAULT_EMBED_FIELDS)
     for key in ("body_chars", "rrf_k", "candidates", "query_timeout_ms", "batch_size"):
         value = user.get(key, 0) if user.get(key, 0) > 0 else repo.get(key, 0)
         out[key] = value or getattr(SEARCH_DEFAULTS, key)

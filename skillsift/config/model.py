@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .validate import ValidateSettings
-from .values import DEFAULT_FIELDS, DEFAULT_INDEX_DIR, LOCAL_DIR
+from .values import DEFAULT_EMBED_FIELDS, DEFAULT_INDEX_DIR, LOCAL_DIR
 
 
 @dataclass(frozen=True)
@@ -19,10 +19,10 @@ class SearchConfig:
     """The resolved ``[search]`` table (defaults applied)."""
 
     mode: str = "lexical"
-    fields: tuple[str, ...] = DEFAULT_FIELDS
+    fields: tuple[str, ...] = DEFAULT_EMBED_FIELDS
     index_body: bool = False
     body_chars: int = 1200
-    fusion: str = "auto"
+    fusion: str = "blend"  # chosen on two development sets: docs/ranking-quality.md
     rrf_k: int = 60
     weight_lexical: float = 1.0
     weight_vector: float = 1.0

@@ -9,7 +9,9 @@ DTYPES = ("float32", "float16")
 PROVIDERS = ("local", "openai", "command")
 CODE = "AR9D0"
 
-DEFAULT_FIELDS = ("name", "triggers", "keywords", "description")
+DEFAULT_FIELDS = ("name", "triggers", "keywords", "description")  # the fields that can be embedded
+# What is embedded by default: the name is matched lexically, not embedded (docs/ranking-quality.md).
+DEFAULT_EMBED_FIELDS = ("description", "triggers", "keywords")
 DEFAULT_INDEX_DIR = ".skillsift/index"
 LOCAL_DIR = ".skillsift/local"
 

@@ -128,9 +128,9 @@ def weighted(
 
 
 #: With equal weights, the lexical bonus of the best lexical match, in cosine units.
-#: Tuned on one half of the MetaTool development split (fixed seed), checked on the other
-#: half and on examples/acme: the optimum is flat between 0.06 and 0.12.
-BLEND_SCALE = 0.08
+#: Chosen on two development sets (MetaTool and real SKILL.md skills, docs/ranking-quality.md):
+#: MetaTool is flat between 0.06 and 0.12, real skills gain up to 0.16 and more.
+BLEND_SCALE = 0.12
 
 
 def blend_bonus_scale(w_lex: float = 1.0, w_vec: float = 1.0) -> float:
@@ -149,7 +149,7 @@ def blend(
     candidates: int | None = None,
     cosines: dict | None = None,
 ) -> list[FusedItem]:
-    """Score-aware fusion: ``cosine + scale * bm25 / top_bm25`` with ``scale = 0.08 * w_lex / w_vec``.
+    """Score-aware fusion: ``cosine + scale * bm25 / top_bm25`` with ``scale = BLEND_SCALE * w_lex / w_vec``.
 
     ``lexical`` and ``vector`` are the complete ranked lists (every lexical match, every
     scored vector); ``candidates`` picks the candidate set, the union of the first

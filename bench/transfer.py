@@ -1,0 +1,418 @@
+"""Which hybrid setting transfers: every candidate on two development sets, with intervals.
+
+    python bench/transfer.py [--metatool ../shared/benchmarks/metatool-dev] [--corpora ../shared/corpora]
+                             [--cache /tmp/skillsift-quality-cache] [--json FILE] [--long]
+
+Sets: the MetaTool development split (199 tools, 1,468 queries) and the real-skills set of
+``bench/skills_devset.py`` (every skill of ../shared/corpora, queries from their "When to
+use" sections, leaks removed; see that file).  Each setting is scored with
+``skillsift.evaluate.tune`` on the same signals: the reference BM25F of skillsift's
+lexical ranker (so the lexical row is exactly skillsift's lexical mode) and the cosines of
+the local model (all-MiniLM-L6-v2 int8), for each embedded-field variant.  Every row has
+95% bootstrap intervals and paired MRR differences against cosine only (all fields, the
+``auto`` fusion) and against the setting docs/ranking-quality.md recommended before
+(blend 0.08, name-free fields).
+
+Embeddings are cached in ``--cache`` (one ``.npz`` per model, keyed by the sha256 of each
+text), so a second run embeds nothing.  ``--long`` adds the long-query experiment: each
+real-skills query is padded into a task instruction of several KB by the bodies of
+unrelated skills (seeded), then embedded truncated (what the ranker does) or in pieces
+whose vectors are averaged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from skills_devset import DEFAULT_CORPORA  # noqa: E402
+from skills_devset import build as build_devset  # noqa: E402
+
+from skillsift.catalog import load_catalog  # noqa: E402
+from skillsift.config import Config  # noqa: E402
+from skillsift.embedtext import embedded_text  # noqa: E402
+from skillsift.evaluate import tune  # noqa: E402
+from skillsift.evaluate.cases import load_cases  # noqa: E402
+from skillsift.ranker.centring import centre  # noqa: E402
+from skillsift.ranker.lexical import LexicalIndex  # noqa: E402
+from skillsift.ranker.vector import cap_query, normalise_query  # noqa: E402
+
+DEFAULT_METATOOL = HERE.parent.parent / "shared" / "benchmarks" / "metatool-dev"
+DEFAULT_CACHE = Path("/tmp/skillsift-quality-cache")
+VARIANTS = {
+    "all fields": tune.ALL_FIELDS,
+    "name-free": tune.NAME_FREE,
+    "name+description": ("name", "description"),
+    "description only": ("description",),
+}
+
+
+class EmbedCache:
+    """Vectors by sha256 of the text, one ``.npz`` per model under ``root``."""
+
+    def __init__(self, root: Path, provider):
+        self.root, self.provider = root, provider
+        root.mkdir(parents=True, exist_ok=True)
+        self.file = root / "all-MiniLM-L6-v2-int8.npz"
+        self.vectors: dict[str, np.ndarray] = {}
+        if self.file.is_file():
+            data = np.load(self.file)
+            self.vectors = dict(zip(data["keys"].tolist(), data["vecs"], strict=True))
+
+    @staticmethod
+    def key(text: str) -> str:
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def get(self, texts: list[str], label: str) -> np.ndarray:
+        keys = [self.key(t) for t in texts]
+        todo = list(dict.fromkeys(k for k in keys if k not in self.vectors))
+        if todo:
+            by_key = dict(zip(keys, texts, strict=True))
+            started = time.perf_counter()
+            for i in range(0, len(todo), 64):
+                batch = todo[i:i + 64]
+                vecs = np.asarray(self.provider.embed([by_key[k] for k in batch]), dtype=np.float32)
+                self.vectors.update(zip(batch, vecs, strict=True))
+            print(f"  embedded {len(todo)} texts ({label}) in {time.perf_counter() - started:.1f} s", flush=True)
+            keys_arr = np.asarray(list(self.vectors))
+            np.savez(self.file, keys=keys_arr, vecs=np.vstack([self.vectors[k] for k in keys_arr.tolist()]))
+        return np.vstack([self.vectors[k] for k in keys])
+
+
+def unit(m: np.ndarray) -> np.ndarray:
+    m = np.asarray(m, dtype=np.float64)
+    n = np.linalg.norm(m, axis=1, keepdims=True)
+    n[n == 0] = 1.0
+    return (m / n).astype(np.float32)
+
+
+def lexical_matrix(skills, queries) -> np.ndarray:
+    index = LexicalIndex(skills)
+    out = np.zeros((len(queries), len(skills)))
+    for qi, q in enumerate(queries):
+        for i, score in index.rank(q):
+            out[qi, i] = score
+    return out
+
+
+def signals(skills, queries, expected, cache: EmbedCache, label: str, query_vectors=None) -> tune.Signals:
+    docs = {}
+    for name, fields in VARIANTS.items():
+        docs[fields] = unit(cache.get([embedded_text(s, fields) for s in skills], f"{label} docs, {name}"))
+    if query_vectors is None:
+        raw = cache.get([cap_query(q) for q in queries], f"{label} queries")
+        query_vectors = np.vstack([normalise_query(v) for v in raw])
+    return tune.signals_from(lexical_matrix(skills, queries), docs, query_vectors, [s.name for s in skills],
+                             expected)
+
+
+def metatool(data: Path, cache: EmbedCache):
+    config = Config(root=str(data), skills=("skills/*",))
+    skills = list(load_catalog(str(data), config).skills)
+    position = {s.name: i for i, s in enumerate(skills)}
+    cases = [c for c in load_cases(str(data / "cases.yaml")).cases if not c.negative]
+    queries = [c.query for c in cases]
+    expected = [[position[n] for n in c.expect_ids] for c in cases]
+    return skills, queries, signals(skills, queries, expected, cache, "metatool")
+
+
+def real_skills(corpora: Path, cache: EmbedCache):
+    ds = build_devset(corpora)
+    skills = list(ds.skills)
+    position = {s.name: i for i, s in enumerate(skills)}
+    queries = [c.query for c in ds.cases]
+    expected = [[position[c.skill]] for c in ds.cases]
+    print(f"real-skills set: {len(skills)} skills, {len(queries)} cases (digest {ds.digest()})")
+    return skills, queries, signals(skills, queries, expected, cache, "real skills"), ds
+
+
+BONUSES = (0.02, 0.04, 0.06, 0.08, 0.10, 0.12, 0.14, 0.16, 0.24)  # the blend's bonus at its top lexical match
+TODAY = tune.Setting("blend", tune.NAME_FREE, 0.08 / tune.BLEND_SCALE, 50)  # recommended before: bonus 0.08
+COSINE = tune.Setting("auto", tune.ALL_FIELDS, 1.0, 50)
+
+
+def candidates() -> list[tune.Setting]:
+    out = []
+    for fields in VARIANTS.values():
+        out.append(tune.Setting("auto", fields))
+        out.extend(tune.Setting("blend", fields, b / tune.BLEND_SCALE) for b in BONUSES)
+        out.extend(tune.Setting("rrf", fields, w) for w in (0.25, 0.5, 1.0))
+        out.extend(tune.Setting("weighted", fields, w) for w in (0.25, 0.5, 1.0))
+    for fields in (tune.ALL_FIELDS, tune.NAME_FREE):
+        for cand in (20, 100, 200):
+            out.append(tune.Setting("blend", fields, 0.08 / tune.BLEND_SCALE, cand))
+            out.append(tune.Setting("blend", fields, 1.0, cand))
+    return out
+
+
+def fmt(d) -> str:
+    return f"{d[0]:+.4f} [{d[1]:+.4f}, {d[2]:+.4f}]"
+
+
+def table(name: str, sig: tune.Signals, settings) -> dict:
+    rows = {}
+    lexical = tune.series_of(None, sig)
+    cosine = tune.series_of(COSINE, sig)
+    today = tune.series_of(TODAY, sig)
+    print(f"\n{name}: {len(sig.expected)} cases, {sig.lexical.shape[1]} skills")
+    print("| setting | top1 (95% CI) | MRR (95% CI) | hit@5 | dMRR vs cosine only | dMRR vs blend 0.08 name-free |")
+    print("|---|---|---|---|---|---|")
+    for label, s in [("lexical (reference BM25F)", lexical)] + [(st.label(), tune.series_of(st, sig))
+                                                                 for st in settings]:
+        summ = s.summary()
+        dc, dt = s.versus(cosine)["mrr"], s.versus(today)["mrr"]
+        rows[label] = {**summ, "dmrr_vs_cosine": dc, "dmrr_vs_today": dt, "dtop1_vs_cosine": s.versus(cosine)["top1"]}
+        print(f"| {label} | {summ['top1']:.3f} ({summ['top1_ci'][0]:.3f}-{summ['top1_ci'][1]:.3f}) "
+              f"| {summ['mrr']:.3f} ({summ['mrr_ci'][0]:.3f}-{summ['mrr_ci'][1]:.3f}) | {summ['hit_at_k']:.3f} "
+              f"| {fmt(dc)} | {fmt(dt)} |", flush=True)
+    return rows
+
+
+def choose(results: dict, settings) -> None:
+    """Settings never worse than cosine only on either set (paired MRR and top1 interval low >= 0... or
+    containing 0), ordered by their worse set's MRR gain."""
+    print("\nsettings whose paired MRR and top1 intervals vs cosine only do not lie below 0 on both sets, "
+          "by the smaller MRR gain of the two sets:")
+    ok = []
+    for st in settings:
+        label = st.label()
+        rs = [results[name][label] for name in results]
+        if all(r["dmrr_vs_cosine"][2] >= 0 and r["dtop1_vs_cosine"][2] >= 0 for r in rs) and all(
+                r["dmrr_vs_cosine"][1] > -0.005 for r in rs):
+            ok.append((min(r["dmrr_vs_cosine"][0] for r in rs), label, rs))
+    ok.sort(key=lambda t: -t[0])
+    for gain, label, rs in ok[:15]:
+        print(f"  {label:60s} min gain {gain:+.4f}  " + "  ".join(
+            f"{n}: {fmt(r['dmrr_vs_cosine'])} (vs today {fmt(r['dmrr_vs_today'])})"
+            for n, r in zip(results, rs, strict=True)))
+
+
+PIECE_WORDS = 80  # about 110 word pieces: under the model's 128-token window
+
+
+def pieces_of(text: str) -> list[str]:
+    words = text.split()
+    return [" ".join(words[i:i + PIECE_WORDS]) for i in range(0, max(len(words), 1), PIECE_WORDS)]
+
+
+BOILERPLATE = (
+    "You are working in a large repository with many packages and a continuous integration pipeline.",
+    "Read the relevant files before you change anything and keep the existing style of the code.",
+    "Run the test suite after every change and make sure that it passes before you report back.",
+    "Do not add new dependencies unless they are strictly necessary for the task.",
+    "Write clear commit messages that explain what changed and why.",
+    "If something is unclear, state your assumptions explicitly in the final summary.",
+    "The environment has no network access, so everything must work offline.",
+    "Keep the changes minimal and focused on what was asked; avoid unrelated refactoring.",
+    "Document any new behaviour in the appropriate place so that other people can find it.",
+    "Prefer small, well-tested functions over large ones and handle errors gracefully.",
+    "When you are done, list the files you touched and summarise how you verified the result.",
+    "The team reviews every change carefully, so make the reasoning easy to follow.",
+    "Time is limited: finish the most important part first and leave notes about the rest.",
+    "Respect the configuration files that are already present and do not overwrite user settings.",
+    "Check the output carefully and compare it with what was expected before you finish.",
+    "Use the tools that are available in the workspace and avoid manual steps where possible.",
+    "Some files are generated; do not edit them by hand but regenerate them with the provided scripts.",
+    "Security matters: never print secrets or credentials, and do not weaken existing checks.",
+    "Performance is important for this project, so avoid needless work in hot paths.",
+    "The previous attempt at this task was abandoned halfway, so some files may be inconsistent.",
+)
+LONG_CASES = 300  # a seeded sample of the real-skills cases: pieces cost about 6 embeddings per case
+
+
+def long_queries(skills, ds, cache: EmbedCache, sig_base: tune.Signals) -> dict:
+    """Truncation vs pieces for long task instructions (seeded padding).
+
+    Each of a seeded sample of real-skills queries is put inside about 1.7 KB of generic
+    task boilerplate (sentences of :data:`BOILERPLATE`, drawn with seed 7), the request
+    first or last (half each), as an agent's task instruction reads; the whole stays under
+    the ranker's 2 KB query cap, so every variant sees the same text.  Then the query
+    vector is: the text as the model truncates it (128 tokens: what the ranker does), the
+    mean of the vectors of its 80-word pieces, or the best piece per skill (max-sim).
+    """
+    rng = np.random.default_rng(7)
+    chosen = np.sort(rng.permutation(len(ds.cases))[:LONG_CASES])
+    cases = [ds.cases[i] for i in chosen]
+    expected = [sig_base.expected[i] for i in chosen]
+    texts = []
+    for c in cases:
+        order = rng.permutation(len(BOILERPLATE))
+        pad = ""
+        for j in order:
+            if len(pad) + len(BOILERPLATE[j]) > 1700:
+                break
+            pad = f"{pad} {BOILERPLATE[j]}".strip()
+        texts.append(f"{c.query}. {pad}" if rng.random() < 0.5 else f"{pad} Task: {c.query}.")
+    texts = [cap_query(t) for t in texts]
+    trunc = np.vstack([normalise_query(v) for v in cache.get(texts, "long, truncated")])
+    all_pieces, owner = [], []
+    for i, t in enumerate(texts):
+        for p in pieces_of(t):
+            all_pieces.append(p)
+            owner.append(i)
+    pv = unit(cache.get(all_pieces, "long, pieces")).astype(np.float64)
+    owner = np.asarray(owner)
+    mean = np.vstack([normalise_query(pv[owner == i].mean(axis=0)) for i in range(len(texts))])
+    lex = lexical_matrix(skills, texts)
+    names = [s.name for s in skills]
+    docs = {f: sig_base.docs[f] for f in (tune.ALL_FIELDS, tune.NAME_FREE)}
+    variants = {"truncated": tune.signals_from(lex, docs, trunc, names, expected),
+                "pieces, mean vector": tune.signals_from(lex, docs, mean, names, expected)}
+    maxsim = tune.signals_from(lex, docs, mean, names, expected)
+    for f, d in docs.items():
+        plain = pv @ np.asarray(d, dtype=np.float64).T
+        cen = pv @ centre(np.asarray(d, dtype=np.float64), range(len(d))).astype(np.float64).T
+        maxsim.cosine[f] = np.vstack([plain[owner == i].max(axis=0) for i in range(len(texts))])
+        maxsim._centred[f] = np.vstack([cen[owner == i].max(axis=0) for i in range(len(texts))])
+    variants["pieces, best piece per skill"] = maxsim
+    shipped = tune.Setting("blend", tune.NAME_FREE, 1.0)
+    base = tune.series_of(COSINE, variants["truncated"])
+    out = {}
+    print(f"\nlong queries ({len(cases)} real-skills cases, each inside ~1.7 KB of generic task text, seed 7; "
+          f"{len(all_pieces)} pieces of {PIECE_WORDS} words):")
+    for label, sig in variants.items():
+        for st in (COSINE, TODAY, shipped):
+            s = tune.series_of(st, sig)
+            summ = s.summary()
+            out[f"{label} / {st.label()}"] = {**summ, "dmrr_vs_truncated_cosine": s.versus(base)["mrr"]}
+            print(f"| {label} | {st.label()} | {summ['top1']:.3f} | {summ['mrr']:.3f} "
+                  f"({summ['mrr_ci'][0]:.3f}-{summ['mrr_ci'][1]:.3f}) | {fmt(s.versus(base)['mrr'])} |", flush=True)
+    return out
+
+
+def ideas(results_sigs: dict) -> dict:
+    """Other fusions of the same signals, each on both sets (paired MRR vs the shipped blend)."""
+    shipped = tune.Setting("blend", tune.NAME_FREE, 1.0)
+    nf = tune.NAME_FREE
+
+    def lexnorm(sig):
+        top = sig.lexical.max(axis=1, keepdims=True)
+        top[top <= 0] = 1.0
+        return sig.lexical / top
+
+    def zblend(a):
+        def f(sig):
+            c = sig.centred(nf)
+            z = (c - c.mean(axis=1, keepdims=True)) / c.std(axis=1, keepdims=True)
+            return z + a * lexnorm(sig), np.ones_like(c, bool)
+        return f
+
+    def spread(w):
+        def f(sig):
+            c = sig.centred(nf)
+            top = -np.sort(-c, axis=1)
+            return c + w * (top[:, :1] - top[:, 9:10]) * lexnorm(sig), np.ones_like(c, bool)
+        return f
+
+    rows = {}
+    print("\nideas (name-free fields; paired MRR vs the shipped blend, bonus 0.12):")
+    for label, fn in ([(f"z-scored centred cosine + {a} * bm25/max", zblend(a)) for a in (1.0, 1.5, 2.0)]
+                      + [(f"bonus {w} x the query's top-10 cosine spread", spread(w)) for w in (0.5, 1.0, 1.5)]):
+        parts = []
+        for name, sig in results_sigs.items():
+            scores, returned = fn(sig)
+            s = tune.Series.of(tune.ranks(scores, returned, sig))
+            d = s.versus(tune.series_of(shipped, sig))["mrr"]
+            rows.setdefault(label, {})[name] = {**s.summary(), "dmrr_vs_shipped": d}
+            parts.append(f"{name}: MRR {s.rr.mean():.3f} {fmt(d)}")
+        print(f"| {label} | " + " | ".join(parts) + " |", flush=True)
+    return rows
+
+
+def tune_check(sigs: dict) -> dict:
+    """What ``skillsift tune`` chooses on each set, cross-validated, and fitted on one half.
+
+    The grid and the current setting are tune's own (the shipped default is current).
+    Half split: seeded permutation (20240613); tune's choice on half A ranks half B, which
+    is compared with the best fixed setting on B (chosen on B itself, an oracle) and with
+    the shipped default.
+    """
+    from skillsift.config import SearchConfig
+    from skillsift.evaluate.tune_run import current_setting, settings_for
+
+    out = {}
+    print("\ntune on each set (5 fixed folds; half split seed 20240613):")
+    for name, sig in sigs.items():
+        current = current_setting(SearchConfig(mode="hybrid"))
+        settings, cur, cos = settings_for(current, sig.lexical.shape[1])
+        res = tune.cross_validate(settings, sig, cur, cos)
+        n = len(sig.expected)
+        perm = np.random.default_rng(20240613).permutation(n)
+        a = np.zeros(n, bool)
+        a[perm[: n // 2]] = True
+        pick_a = tune._best(res.series, a)
+        oracle_b = tune._best(res.series, ~a)
+        on_b = res.series[pick_a].take(~a)
+        rec = {"winner": settings[res.winner].label(), "cv": res.held_out.summary(),
+               "cv_vs_default": res.held_out.versus(res.series[cur])["mrr"],
+               "cv_vs_cosine": res.held_out.versus(res.series[cos])["mrr"], "change": res.change(),
+               "half_A_choice": settings[pick_a].label(), "half_B_mrr": _r(on_b.rr.mean()),
+               "half_B_best_fixed": settings[oracle_b].label(),
+               "half_B_best_fixed_mrr": _r(res.series[oracle_b].rr[~a].mean()),
+               "half_B_default_mrr": _r(res.series[cur].rr[~a].mean()),
+               "half_B_vs_best_fixed": on_b.versus(res.series[oracle_b].take(~a))["mrr"]}
+        out[name] = rec
+        print(f"  {name}: winner {rec['winner']}; cross-validated MRR {rec['cv']['mrr']:.4f} "
+              f"vs shipped default {fmt(rec['cv_vs_default'])}, vs cosine only {fmt(rec['cv_vs_cosine'])}; "
+              f"would write: {rec['change']}")
+        print(f"    fitted on half A: {rec['half_A_choice']} -> MRR on B {rec['half_B_mrr']:.4f}; best fixed on B "
+              f"({rec['half_B_best_fixed']}) {rec['half_B_best_fixed_mrr']:.4f}, "
+              f"paired {fmt(rec['half_B_vs_best_fixed'])}; "
+              f"shipped default on B {rec['half_B_default_mrr']:.4f}", flush=True)
+    return out
+
+
+def _r(x) -> float:
+    return float(f"{float(x):.4f}")
+
+
+ds_root = DEFAULT_CORPORA
+
+
+def main(argv=None) -> int:
+    global ds_root
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--metatool", type=Path, default=DEFAULT_METATOOL)
+    parser.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA)
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--long", action="store_true")
+    parser.add_argument("--tune-only", action="store_true", help="only the tune check (and --long)")
+    parser.add_argument("--long-only", action="store_true", help="only the long-query experiment")
+    args = parser.parse_args(argv)
+    ds_root = args.corpora
+    from skillsift.embed.local import LocalProvider
+
+    cache = EmbedCache(args.cache, LocalProvider())
+    settings = candidates()
+    results = {}
+    if args.tune_only or args.long_only:
+        settings = []
+    _skills, _q, sig = metatool(args.metatool, cache)
+    sigs = {"MetaTool dev": sig}
+    results["MetaTool dev"] = table("MetaTool development split", sig, settings)
+    skills, _q, sig2, ds = real_skills(args.corpora, cache)
+    results["real skills"] = table("real-skills development set", sig2, settings)
+    sigs["real skills"] = sig2
+    choose(results, settings)
+    out = {"results": results}
+    if not args.long_only:
+        out.update({"ideas": ideas(sigs), "tune": tune_check(sigs)})
+    if args.long or args.long_only:
+        out["long"] = long_queries(skills, ds, cache, sig2)
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,127 @@
+"""``skillsift tune``: choose the hybrid setting of this repository from its own cases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ._common import config_option, dump_json, root_option
+
+PROGRESS_MIN_TEXTS = 256  # a progress bar is drawn on a terminal for more texts than this
+
+
+def _progress_factory(fmt: str):
+    import sys
+
+    stream = sys.stderr
+
+    def make(total: int):
+        if total <= PROGRESS_MIN_TEXTS or not (hasattr(stream, "isatty") and stream.isatty()):
+            return None
+        bar = click.progressbar(length=total, label="embedding", file=stream)
+        bar.__enter__()
+        _bars.append(bar)
+        return bar.update
+
+    return make
+
+
+_bars: list = []
+
+
+def _project_file(root: str, config_file: str | None) -> tuple[Path, str]:
+    """The file ``--write`` edits and the table name in it."""
+    from ..diagnostics import SkillsiftError
+
+    if config_file:
+        path = Path(config_file)
+        return path, "tool.skillsift.search" if path.name == "pyproject.toml" else "search"
+    base = Path(root)
+    own = base / "skillsift.toml"
+    if own.is_file():
+        return own, "search"
+    py = base / "pyproject.toml"
+    if py.is_file() and "tool.skillsift" in py.read_text(encoding="utf-8", errors="replace"):
+        return py, "tool.skillsift.search"
+    if (base / ".ai-rulez" / "config.toml").is_file():
+        raise SkillsiftError("tune --write edits skillsift.toml or [tool.skillsift] in pyproject.toml; this "
+                             "repository is configured by .ai-rulez/config.toml",
+                             hint="create skillsift.toml (it takes precedence) or pass --config FILE")
+    return own, "search"
+
+
+@click.command("tune")
+@click.argument("cases", type=click.Path(exists=True, dir_okay=False, path_type=str))
+@root_option
+@config_option
+@click.option("--folds", type=click.IntRange(2, 20), default=5, show_default=True,
+              help="Number of cross-validation folds (fixed, seeded).")
+@click.option("--k", "k_override", type=int, default=0, help="Cut-off of hit@k (0 = the file's k, else 5).")
+@click.option("--write", is_flag=True,
+              help="Write the chosen [search] keys into the project config (only when the change is "
+                   "significant; every other line of the file is kept).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--allow-exec", is_flag=True, help="Let the repository config's embedding command run.")
+def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_exec):
+    """Choose fusion, lexical weight, embedded fields and candidates for hybrid search from CASES.
+
+    Every setting is scored on the positive cases of CASES; k-fold cross-validation with
+    fixed folds measures what choosing by these cases gives on cases it did not see. The
+    current setting is kept unless that cross-validated MRR gain has a 95% interval
+    above 0. Embeds the catalog (once per embedded-field variant) and the queries with
+    the configured provider: no network unless the config allows it.
+
+    \b
+    Exit codes: 0 done; 1 could not run (bad cases file or config, no embedding
+    provider, a provider error, a config file --write cannot edit).
+    """
+    from ..diagnostics import SkillsiftError
+    from ..embed.base import EmbedError
+    from ..embed.factory import make_provider
+    from ..evaluate.cases import check_catalog, check_k, load_cases
+    from ..evaluate.tune_run import document, render_text, run
+    from ..index.atomic import write_atomic
+    from ..tomledit import set_table_keys
+    from ._common import load_project
+
+    check_k(k_override)
+    config, catalog = load_project(root, config_file, allow_exec=allow_exec)
+    case_file = load_cases(cases)
+    check_catalog(case_file, catalog.names, roles_configured=True, resolve=lambda _r: list(catalog.names))
+    try:
+        provider = make_provider(config, root=root)
+    except EmbedError as exc:
+        raise SkillsiftError(f"tune needs an embedding provider: {exc.message}",
+                             hint=getattr(exc, "hint", "") or "pip install 'skillsift[embed]'") from None
+    index = None
+    try:
+        from ..ranker.setup import attach
+
+        index, _problem, _p = attach(config, provider=provider)
+    except Exception:  # noqa: BLE001 - an unusable index only means nothing is reused
+        index = None
+    try:
+        result = run(catalog, config, case_file, provider, index=index, k=case_file.effective_k(k_override),
+                     folds=folds, progress_factory=_progress_factory(fmt))
+    except EmbedError as exc:
+        raise SkillsiftError(f"tune could not embed: {exc.message}", hint=getattr(exc, "hint", "")) from None
+    finally:
+        while _bars:
+            _bars.pop().__exit__(None, None, None)
+    doc = document(result)
+    if write and doc["change"]:
+        path, table = _project_file(root, config_file)
+        text = path.read_text(encoding="utf-8") if path.is_file() else ""
+        winner = result.result.settings[result.result.winner]
+        try:
+            new = set_table_keys(text, table, winner.search_keys())
+        except ValueError as exc:
+            raise SkillsiftError(f"tune --write cannot edit {path}: {exc}",
+                                 hint="set the keys printed above by hand") from None
+        write_atomic(str(path), new.encode("utf-8"))
+        doc["wrote"] = str(path)
+    elif write:
+        click.echo("tune: nothing written, the current setting is kept", err=True)
+    click.echo(dump_json(doc) if fmt == "json" else render_text(doc), nl=False)
+    return 0

@@ -1,0 +1,199 @@
+"""One ``skillsift tune`` run: gather the signals of a repository's cases, then select.
+
+The selection itself is pure (:mod:`skillsift.evaluate.tune`); this module embeds what it
+needs through the configured provider (so the network gate and budget of the config
+apply), reusing the index's stored vectors where they are current, and turns the result
+into a report (text and the ``tune.v1`` JSON document).  See docs/ranking-quality.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import tune
+
+SCHEMA_VERSION = 1
+
+
+@dataclass
+class TuneRun:
+    result: tune.TuneResult
+    lexical: tune.Series
+    cases: int
+    skipped: int  # negative or role-scoped cases: not scored
+    k: int
+    folds: int
+    seed: int
+    current_is_lexical: bool
+
+
+def current_setting(search) -> tune.Setting:
+    """The configured hybrid setting (``weights.lexical`` relative to ``weights.vector``)."""
+    ratio = search.weight_lexical / search.weight_vector if search.weight_vector else search.weight_lexical
+    return tune.Setting(search.fusion, tuple(search.fields), float(ratio), int(search.candidates), int(search.rrf_k))
+
+
+def settings_for(current: tune.Setting, n_skills: int) -> tuple[list[tune.Setting], int, int]:
+    """The grid with the current setting and cosine only (current fields) in it: (grid, current, cosine).
+
+    Candidate counts of at least the catalog size all rank alike: only the current one is kept.
+    """
+    variants = list(dict.fromkeys([tuple(current.fields), tune.ALL_FIELDS, tune.NAME_FREE]))
+    cands = tuple(c for c in dict.fromkeys([current.candidates, *tune.CANDIDATES])
+                  if c == current.candidates or c < n_skills)
+    settings = tune.grid(variants, cands)
+    cosine = tune.Setting("auto", tuple(current.fields), candidates=current.candidates)
+    for extra in (current, cosine):
+        if extra not in settings:
+            settings.insert(0, extra)
+    return settings, settings.index(current), settings.index(cosine)
+
+
+def _embed_all(provider, texts: list[str], batch: int, progress) -> np.ndarray:
+    out = []
+    for start in range(0, len(texts), batch):
+        chunk = texts[start:start + batch]
+        vecs = np.asarray(provider.embed(chunk), dtype=np.float64)
+        if vecs.ndim != 2 or vecs.shape[0] != len(chunk):
+            from ..embed.base import ProviderUnavailable
+
+            raise ProviderUnavailable("the provider returned the wrong number of vectors")
+        out.append(vecs)
+        if progress is not None:
+            progress(len(chunk))
+    return np.vstack(out) if out else np.zeros((0, 0))
+
+
+def _unit(m: np.ndarray) -> np.ndarray:
+    n = np.linalg.norm(m, axis=1, keepdims=True)
+    n[n == 0] = 1.0
+    return m / n
+
+
+def texts_to_embed(skills, search, variants) -> dict:
+    from ..embedtext import embedded_text
+
+    return {v: [embedded_text(s, v, search.index_body, search.body_chars) for s in skills] for v in variants}
+
+
+def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: int = tune.FOLDS,
+        seed: int = tune.FOLD_SEED, progress_factory: Callable | None = None) -> TuneRun:
+    """Score every setting of the grid on the positive cases of ``case_file`` and select.
+
+    ``index`` (optional) is the loaded index: its current rows are reused for the
+    configured fields.  ``progress_factory(total)`` returns a callable advanced by the
+    number of texts embedded (or None).  Raises ``EmbedError`` when the provider fails.
+    """
+    from ..embedtext import text_digest
+    from ..ranker.lexical import LexicalIndex
+    from ..ranker.vector import cap_query, normalise_query
+
+    skills = list(catalog.skills)
+    position = {s.name: i for i, s in enumerate(skills)}
+    scored = [c for c in case_file.cases if not c.negative and not getattr(c, "role", None)
+              and c.expect_ids and all(n in position for n in c.expect_ids)]
+    skipped = len(case_file.cases) - len(scored)
+    current = current_setting(config.search)
+    settings, cur_i, cos_i = settings_for(current, len(skills))
+    variants = list(dict.fromkeys(s.fields for s in settings))
+    texts = texts_to_embed(skills, config.search, variants)
+    reuse: dict = {}
+    if index is not None:
+        configured = tuple(config.search.fields)
+        rows = []
+        for s, text in zip(skills, texts.get(configured, []), strict=False):
+            row = index.row(s.domain, s.name)
+            rows.append(row if row >= 0 and index.items[row].text_digest == text_digest(text) else -1)
+        if rows and min(rows) >= 0:
+            reuse[configured] = np.asarray(index.matrix, dtype=np.float64)[rows]
+    queries = [cap_query(c.query) for c in scored]
+    total = len(queries) + sum(len(t) for v, t in texts.items() if v not in reuse)
+    progress = progress_factory(total) if progress_factory is not None else None
+    batch = getattr(provider, "max_batch", None) or config.search.batch_size or 64
+    docs = {}
+    for v in variants:
+        docs[v] = reuse[v] if v in reuse else _unit(_embed_all(provider, texts[v], batch, progress))
+    qv = _embed_all(provider, queries, batch, progress) if queries else np.zeros((0, 1))
+    qv = np.vstack([normalise_query(v) for v in qv]).astype(np.float64) if queries else qv
+    lexical = LexicalIndex(skills)
+    lex = np.zeros((len(scored), len(skills)))
+    for qi, c in enumerate(scored):
+        for i, score in lexical.rank(c.query):
+            lex[qi, i] = score
+    expected = [[position[n] for n in c.expect_ids] for c in scored]
+    sig = tune.signals_from(lex, docs, qv, [s.name for s in skills], expected)
+    result = tune.cross_validate(settings, sig, cur_i, cos_i, k=k, folds=folds, seed=seed)
+    return TuneRun(result, tune.series_of(None, sig, k), len(scored), skipped, k, folds, seed,
+                   config.search.mode == "lexical")
+
+
+def document(run_: TuneRun, *, wrote: str | None = None) -> dict:
+    """The ``tune.v1`` JSON document of a run."""
+    r = run_.result
+    base = r.series[r.current]
+    cosine = r.series[r.cosine]
+    rows = []
+    for i, (setting, s) in enumerate(zip(r.settings, r.series, strict=True)):
+        rows.append({"setting": setting.to_dict(), **s.summary(), "current": i == r.current,
+                     "cosine_only": i == r.cosine, "dmrr_vs_current": s.versus(base)["mrr"],
+                     "dmrr_vs_cosine": s.versus(cosine)["mrr"]})
+    winner = r.settings[r.winner]
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "cases": run_.cases,
+        "skipped_cases": run_.skipped,
+        "k": run_.k,
+        "folds": run_.folds,
+        "fold_seed": run_.seed,
+        "lexical": run_.lexical.summary(),
+        "candidates": rows,
+        "chosen_per_fold": [r.settings[i].label() for i in r.chosen_per_fold],
+        "cross_validated": {**r.held_out.summary(), "dmrr_vs_current": r.held_out.versus(base)["mrr"],
+                            "dmrr_vs_cosine": r.held_out.versus(cosine)["mrr"],
+                            "dtop1_vs_current": r.held_out.versus(base)["top1"]},
+        "current": r.settings[r.current].to_dict(),
+        "winner": {**winner.to_dict(), "dmrr_vs_current": r.series[r.winner].versus(base)["mrr"],
+                   "dmrr_vs_cosine": r.series[r.winner].versus(cosine)["mrr"]},
+        "change": r.change(),
+        "wrote": wrote,
+    }
+
+
+def _fmt(d) -> str:
+    return f"{d[0]:+.4f} [{d[1]:+.4f}, {d[2]:+.4f}]"
+
+
+def render_text(doc: dict) -> str:
+    lines = [f"tune: {doc['cases']} cases ({doc['skipped_cases']} negative or role-scoped not scored), "
+             f"k={doc['k']}, {doc['folds']} fixed folds (seed {doc['fold_seed']})", ""]
+    lines.append(f"{'setting':58s} {'top1':>6s} {'(95% CI)':>14s} {'MRR':>6s} {'(95% CI)':>14s} "
+                 f"{'hit@k':>6s}  dMRR vs current")
+    lex = doc["lexical"]
+    lines.append(f"{'lexical (reference BM25F)':58s} {lex['top1']:6.3f} "
+                 f"({lex['top1_ci'][0]:.3f}-{lex['top1_ci'][1]:.3f}) {lex['mrr']:6.3f} "
+                 f"({lex['mrr_ci'][0]:.3f}-{lex['mrr_ci'][1]:.3f}) {lex['hit_at_k']:6.3f}")
+    for row in doc["candidates"]:
+        mark = " (current)" if row["current"] else ""
+        label = row["setting"]["label"] + mark
+        lines.append(f"{label:58s} {row['top1']:6.3f} ({row['top1_ci'][0]:.3f}-{row['top1_ci'][1]:.3f}) "
+                     f"{row['mrr']:6.3f} ({row['mrr_ci'][0]:.3f}-{row['mrr_ci'][1]:.3f}) {row['hit_at_k']:6.3f}  "
+                     f"{_fmt(row['dmrr_vs_current'])}")
+    cv = doc["cross_validated"]
+    lines += ["", f"winner on all cases: {doc['winner']['label']}",
+              f"chosen per fold: {'; '.join(doc['chosen_per_fold'])}",
+              f"cross-validated (each fold ranked by the setting chosen on the others): top1 {cv['top1']:.3f} "
+              f"MRR {cv['mrr']:.3f} ({cv['mrr_ci'][0]:.3f}-{cv['mrr_ci'][1]:.3f})",
+              f"  paired MRR vs current setting: {_fmt(cv['dmrr_vs_current'])}",
+              f"  paired MRR vs cosine only:     {_fmt(cv['dmrr_vs_cosine'])}"]
+    if doc["change"]:
+        lines.append("decision: change to the winner (its cross-validated MRR gain over the current setting "
+                     "has a 95% interval above 0)")
+    else:
+        lines.append("decision: keep the current setting (no cross-validated MRR gain with a 95% interval "
+                     "above 0)")
+    if doc["wrote"]:
+        lines.append(f"wrote the [search] keys to {doc['wrote']}; rebuild the index: skillsift index")
+    return "\n".join(lines) + "\n"
