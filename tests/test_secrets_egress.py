@@ -76,7 +76,7 @@ def test_every_planted_secret_is_withheld_and_none_reaches_the_server(planted, s
     withheld = {item["id"].split(" ", 1)[0] for item in doc["withheld"]}
     assert withheld == {skill_id for skill_id, *_ in entries}
     sent = _sent(server)
-    assert b"plan-release" in sent and b"write-tests" in sent  # the clean skills were embedded
+    assert b"Plans a release" in sent and b"Writes unit tests" in sent  # the clean skills were embedded
     leaked = [skill_id for skill_id, _p, _k, _l, value in entries if value.encode() in sent
               or json.dumps(value)[1:-1].encode() in sent]
     assert leaked == []

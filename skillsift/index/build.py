@@ -200,7 +200,9 @@ def plan_build(
         elif not text:
             planned.append(PlannedItem(action=EMPTY, **common))
         else:
-            kind = scan(text) if scan is not None else None
+            # the name too, embedded or not: a skill that holds a secret anywhere sent or shown
+            # with it is kept back whole (docs/secrets.md)
+            kind = (scan(text) or scan(skill.name)) if scan is not None else None
             if kind:
                 planned.append(PlannedItem(action=WITHHELD, secret=kind, **common))
             else:

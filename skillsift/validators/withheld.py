@@ -21,7 +21,8 @@ def withheld_skills(skills, *, fields, index_body: bool, body_chars: int, extra_
     from ..secrets import withhold
 
     texts = [(skill, embedded_text(skill, fields, index_body, body_chars)) for skill in skills]
-    _allowed, withheld = withhold([(i, text) for i, (_s, text) in enumerate(texts)], extra_patterns)
+    # the name is scanned too, embedded or not, as the build does (docs/secrets.md)
+    _allowed, withheld = withhold([(i, f"{text}\n{s.name}") for i, (s, text) in enumerate(texts)], extra_patterns)
     return [(texts[i][0], kind) for i, kind in withheld]
 
 
