@@ -91,6 +91,9 @@ def test_quick_start_main_job_ends_on_the_hybrid_answer(capsys, monkeypatch):
     assert eval_out.rstrip().splitlines()[-1].startswith("hint: misses on paraphrases are what hybrid mode is for")
     first = search_out.splitlines()[1].split()
     assert first[0] == "1" and first[2] == "issue-refund", search_out
+    # and it ends on the sentence that says what the user saw
+    assert search_out.rstrip().splitlines()[-1].startswith("hybrid: issue-refund is first on meaning and words"), \
+        search_out
 
 
 def test_no_hybrid_hint_when_hybrid_is_the_configured_mode(capsys, tmp_path):

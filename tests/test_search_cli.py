@@ -185,3 +185,23 @@ def test_unavailable_provider_says_why_and_how_to_fix(cli_project, capsys, monke
     assert code == 0 and "deploy-staging" in out
     assert "provider is unavailable" in err
     assert "skillsift[embed]" in err
+
+
+def test_a_hybrid_answer_says_what_words_alone_would_have_done():
+    """The Quick start ends on this line: why the hybrid answer differs from the lexical one."""
+    from skillsift.ranker.result import Hit, SearchResult
+    from skillsift.render.search import meaning_line, ordinal
+
+    top = Hit(name="issue-refund", score=0.45, lexical_rank=2, vector_rank=2, vector_sim=0.377)
+    other = Hit(name="rollback-release", score=0.25, lexical_rank=1, vector_rank=5, vector_sim=0.168)
+    hybrid = SearchResult(query="q", ranking="hybrid", hits=(top, other))
+    assert meaning_line(hybrid) == ("hybrid: issue-refund is first on meaning and words together (cosine 0.377); "
+                                    "by words alone it ranks 2nd")
+    unseen = SearchResult(query="q", ranking="vector", hits=(Hit(name="a", score=0.5, vector_rank=1,
+                                                                    vector_sim=0.5),))
+    assert meaning_line(unseen) == "vector: a is first by meaning (cosine 0.500); words alone do not find it"
+    assert meaning_line(SearchResult(query="q", ranking="hybrid", hits=(other, top))) == ""
+    assert meaning_line(SearchResult(query="q", ranking="lexical", hits=(top,))) == ""
+    assert meaning_line(SearchResult(query="q", ranking="hybrid", hits=(top,), degraded="timeout")) == ""
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)] == \
+        ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]

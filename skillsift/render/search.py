@@ -119,7 +119,33 @@ def render_text(result: SearchResult, *, width: int = 80, explain: bool = False,
     for rank, score, name, dom, hit in rows:
         desc = _cut(hit.description, w_desc)
         lines.append(f"{rank:<{w_rank}}  {score:>{w_score}}  {name:<{w_name}}  {dom:<{w_dom}}  {desc}")
+    why = meaning_line(result)
+    if why:
+        lines.append(why)
     return "\n".join(lines) + "\n"
+
+
+def meaning_line(result: SearchResult) -> str:
+    """One sentence when embeddings put first a skill that words alone would not: what the user saw.
+
+    Printed under the table of a hybrid or vector search (not degraded) whose first hit is not
+    the lexical first; "" otherwise (README, Quick start)."""
+    if result.ranking not in ("hybrid", "vector") or result.degraded or not result.hits:
+        return ""
+    top = result.hits[0]
+    if top.lexical_rank == 1:
+        return ""
+    cosine = f" (cosine {top.vector_sim:.3f})" if top.vector_sim is not None and top.vector_rank else ""
+    alone = (f"by words alone it ranks {ordinal(top.lexical_rank)}" if top.lexical_rank
+             else "words alone do not find it")
+    how = "by meaning" if result.ranking == "vector" else "on meaning and words together"
+    return f"{result.ranking}: {top.name} is first {how}{cosine}; {alone}"
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 21st ..."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def _explain_lines(hit: Hit) -> list[str]:
