@@ -67,7 +67,8 @@ def text_key_lines(text: str) -> dict[str, int]:
     return key_lines(block.raw, block.yaml_start_line) if block.present else {}
 
 
-def _kind(value) -> str:
+def value_kind(value) -> str:
+    """What a frontmatter value is, in words for a message ("a list", "empty", "blank", ...)."""
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
@@ -78,7 +79,9 @@ def _kind(value) -> str:
         return "a number"
     if value is None:
         return "empty"
-    return "blank"
+    if isinstance(value, str):
+        return "a string" if value.strip() else "blank"
+    return type(value).__name__
 
 
 def description_limit_problem(description: str, limits: dict) -> tuple[int, list[str], int] | None:
@@ -226,7 +229,7 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None) -> list
     folder = PurePosixPath(path).parent.name
     if not (isinstance(name, str) and name.strip()):
         if "name" in front:
-            message = f"name must be a non-empty string, not {_kind(name)}"
+            message = f"name must be a non-empty string, not {value_kind(name)}"
         else:
             message = f'frontmatter has no name; agents fall back to the folder name "{folder}"'
         out.append(Diagnostic(file=path, line=lines.get("name", fence_line), code=NO_NAME, severity=WARNING,
@@ -234,7 +237,7 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None) -> list
     description = front.get("description")
     if not (isinstance(description, str) and description.strip()):
         if "description" in front:
-            message = f"description must be a non-empty string, not {_kind(description)}"
+            message = f"description must be a non-empty string, not {value_kind(description)}"
         else:
             message = "frontmatter has no description; agents choose a skill by its description"
         out.append(Diagnostic(file=path, line=lines.get("description", fence_line), code=NO_DESCRIPTION,

@@ -29,6 +29,7 @@ from pathlib import PurePosixPath
 from urllib.parse import unquote
 
 from ..diagnostics import NOTE, WARNING, Diagnostic
+from .frontmatter import value_kind
 
 NAME_FORMAT, NAME_FOLDER, DESCRIPTION_LONG, COMPATIBILITY = "SK101", "SK102", "SK103", "SK104"
 UNKNOWN_FIELD, METADATA, TOO_MANY_LINES, MISSING_FILE = "SK105", "SK106", "SK107", "SK108"
@@ -76,18 +77,6 @@ def suggest_name(name: str) -> str:
     text = "".join(c if c.isalnum() else "-" for c in text)
     text = re.sub(r"-{2,}", "-", text).strip("-")
     return text[:MAX_NAME].rstrip("-") or "skill"
-
-
-def _kind(value) -> str:
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    return "empty" if value is None else type(value).__name__
 
 
 def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
@@ -170,7 +159,7 @@ def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, bod
         if not isinstance(value, str):
             out.append(Diagnostic(
                 file=path, line=key_line("compatibility"), code=COMPATIBILITY, severity=WARNING,
-                message=f"compatibility must be a string, not {_kind(value)}",
+                message=f"compatibility must be a string, not {value_kind(value)}",
                 hint='write one line of text, e.g. `compatibility: "Requires git and Python 3.11+"`'))
         elif len(value) > MAX_COMPATIBILITY:
             out.append(Diagnostic(
@@ -188,7 +177,7 @@ def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, bod
         value = front["metadata"]
         bad = None
         if not isinstance(value, dict):
-            bad = f"metadata must be a map of string keys to string values, not {_kind(value)}"
+            bad = f"metadata must be a map of string keys to string values, not {value_kind(value)}"
         else:
             nested = sorted(str(k) for k, v in value.items() if isinstance(v, (dict, list)) or v is None)
             if nested:
