@@ -260,13 +260,15 @@ def _simple_mapping(raw: str, loader) -> dict | None:
 
 def _block(lines: list[str], i: int, resolvers: dict):
     """A block list or a one-level mapping of scalars starting at ``lines[i]``: (value, next i)."""
+    item_line, key_line = _ITEM_LINE, _KEY_LINE
+    assert item_line is not None and key_line is not None, "compiled by _simple_mapping, the only caller"
     if i >= len(lines):
         return None, i
-    first = _ITEM_LINE.fullmatch(lines[i])
+    first = item_line.fullmatch(lines[i])
     if first is not None:
         indent, items = first.group(1), []
         while i < len(lines):
-            item = _ITEM_LINE.fullmatch(lines[i])
+            item = item_line.fullmatch(lines[i])
             if item is None or item.group(1) != indent:
                 break
             value = _scalar(item.group(2), resolvers)
@@ -277,20 +279,20 @@ def _block(lines: list[str], i: int, resolvers: dict):
         if i < len(lines) and lines[i].startswith(" "):
             return None, i
         return items, i
-    head = _KEY_LINE.fullmatch(lines[i])
+    head = key_line.fullmatch(lines[i])
     if head is None or not head.group(1):
         return None, i
     indent, mapping = head.group(1), {}
     while i < len(lines) and lines[i].startswith(" "):
-        entry = _KEY_LINE.fullmatch(lines[i])
+        entry = key_line.fullmatch(lines[i])
         if entry is None or entry.group(1) != indent or entry.group(3) is None \
                 or not _plain_string(entry.group(2), resolvers):
             return None, i
         text = entry.group(3)
-        value = _flow_list(text, resolvers) if text.startswith("[") else _scalar(text, resolvers)
-        if value is None:
+        field = _flow_list(text, resolvers) if text.startswith("[") else _scalar(text, resolvers)
+        if field is None:
             return None, i
-        mapping[entry.group(2)] = value
+        mapping[entry.group(2)] = field
         i += 1
     return mapping, i
 

@@ -205,7 +205,7 @@ class QueryLog:
             return
         self._failed = True
         reason = exc.strerror or type(exc).__name__
-        if os.path.islink(self.path):
+        if self.path is not None and os.path.islink(self.path):
             reason = "it is a symbolic link, which the log never follows"
         self.warn(f"cannot write the search query log {self.path}: {reason}; not recording queries")
 
@@ -375,10 +375,10 @@ def mine(entries: Iterable[Entry], known: Collection[str], min_count: int = 1) -
             current[entry.session] = key
             labelled[entry.session] = False
         elif entry.event == EVENT_LOADED:
-            key = current.get(entry.session)
-            if key is None or labelled.get(entry.session) or entry.skill not in known:
+            current_key = current.get(entry.session)
+            if current_key is None or labelled.get(entry.session) or entry.skill not in known:
                 continue
-            labels[key][entry.skill] += 1
+            labels[current_key][entry.skill] += 1
             labelled[entry.session] = True
     result = MineResult(queries=len(first_text))
     for key, text in first_text.items():

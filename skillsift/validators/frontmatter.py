@@ -160,7 +160,8 @@ def trigger_passages(lines: list[str], first_line: int) -> list[tuple[int, str, 
         if heading:
             title = heading.group(1).strip("*_ ").strip()
             if _TRIGGER_HEADING.match(title):
-                passage, j = [], i + 1
+                passage: list[str] = []
+                j = i + 1
                 while j < len(lines) and len(passage) < _SECTION_LINES:
                     if _HEADING.match(lines[j]) or _FENCE.match(lines[j]):
                         break

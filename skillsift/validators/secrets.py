@@ -22,9 +22,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from typing import TYPE_CHECKING
 
 from ..diagnostics import ERROR, NOTE, Diagnostic
 from ..secrets import ALLOW_MARKER
+
+if TYPE_CHECKING:
+    from ..secrets import SecretFinding
 
 CODE, BASELINE_CODE = "AR001", "SK010"
 BASELINE_VERSION = 1
@@ -73,7 +77,8 @@ def _key_line(text: str, key: str, first: int) -> int:
     return first
 
 
-def skill_findings(text: str, extra_patterns=(), *, skill=None, embedded: str = "") -> list[tuple[object, str]]:
+def skill_findings(text: str, extra_patterns=(), *, skill=None,
+                   embedded: str = "") -> list[tuple[SecretFinding, str]]:
     """(finding, value) of every secret in a SKILL.md: its raw lines and its parsed values.
 
     The raw text is what the file shows; the parsed values (each string of the
@@ -118,7 +123,7 @@ def skill_findings(text: str, extra_patterns=(), *, skill=None, embedded: str = 
 
 
 def scan(file: str, text: str, extra_patterns=(), *, allowed: bool = False, skill=None,
-         embedded: str = "") -> list[tuple[object, str]]:
+         embedded: str = "") -> list[tuple[SecretFinding, str]]:
     """(finding, fingerprint) for every finding in ``text``; those on allowed lines only with ``allowed``.
 
     With ``skill`` (the parsed SKILL.md) and ``embedded`` (its embedded text), the parsed
@@ -245,9 +250,9 @@ def parsed_parts(ws, rel: str, text: str, *, parse: bool) -> tuple[object, str]:
     return skill, embedded_text(skill, s.fields, s.index_body, s.body_chars)
 
 
-def current_findings(ws, files, *, parse: bool = True) -> list[tuple[str, object, str]]:
+def current_findings(ws, files, *, parse: bool = True) -> list[tuple[str, SecretFinding, str]]:
     """(file, finding, fingerprint) for every not-allowed finding in ``files`` (for the baseline)."""
-    out = []
+    out: list[tuple[str, SecretFinding, str]] = []
     for rel in files:
         text = ws.read_text(rel)
         if text is None:
