@@ -19,6 +19,10 @@ strings.  Hostile input is refused with a diagnostic instead of crashing the pro
 nesting depth is checked on the event stream before anything is built (the C composer
 recurses on the machine stack), and the built value may not expand, through aliases, to more
 than :data:`MAX_VALUES` values.
+
+Longer than 450 lines because the fast reader of simple frontmatter (:func:`_simple_mapping`)
+must build exactly what the YAML loader builds, so it lives beside the loader's resolvers
+and limits that it mirrors.
 """
 
 from __future__ import annotations

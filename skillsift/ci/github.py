@@ -19,8 +19,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from ..evaluate.verdict import CiRun
 from ..render.pull_request import SUMMARY_LIMIT, cap_summary
-from .verdict import CiRun
 
 EVAL_REGRESSION = "AR9D4"
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")

@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, SkillsiftError
+from ..evaluate.compare import compare
+from ..evaluate.outcomes import side_from_document, side_from_result
+from ..evaluate.verdict import FAIL_ON, CiRun
 from . import gitbase
-from .compare import compare
-from .outcomes import side_from_document, side_from_result
-from .verdict import FAIL_ON, CiRun
 
 if TYPE_CHECKING:
     from ..config import Config

@@ -15,10 +15,10 @@ from ..words import plural
 from .evaluation import _cell, _code
 
 if TYPE_CHECKING:  # the run record of ``skillsift ci``; rendering needs only its attributes
-    from ..ci.compare import RankChange
-    from ..ci.outcomes import Side
-    from ..ci.verdict import CiRun
+    from ..evaluate.compare import RankChange
+    from ..evaluate.outcomes import Side
     from ..evaluate.run import EvalResult
+    from ..evaluate.verdict import CiRun
 
 SUMMARY_LIMIT = 1024 * 1024  # GitHub keeps at most 1 MiB of one step's summary
 SUMMARY_ROWS = 100  # rows per table in the job summary; the full report has them all

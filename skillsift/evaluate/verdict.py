@@ -15,7 +15,7 @@ from ..words import plural
 from .compare import Comparison
 
 if TYPE_CHECKING:
-    from ..evaluate.run import EvalResult
+    from .run import EvalResult
 
 FAIL_ON = ("error", "warning", "note", "never")
 _BLOCKING = {"error": (ERROR,), "warning": (ERROR, WARNING), "note": (ERROR, WARNING, NOTE), "never": ()}
