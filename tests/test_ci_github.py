@@ -7,6 +7,7 @@ import sys
 
 import pytest
 from conftest import ROOT
+from github_outputs import parse_outputs
 from hypothesis import given
 from hypothesis import strategies as st
 from test_ci_report import golden_run
@@ -17,7 +18,6 @@ from skillsift.ci.github import (
     case_annotations,
     format_outputs,
     outputs_of,
-    parse_outputs,
     relocate,
     render_annotations,
     write_outputs,

@@ -24,8 +24,8 @@ from skillsift.querylog import (
     log_path,
     make_entry,
     open_log,
-    parse_log,
     read_log,
+    scan_log,
 )
 from skillsift.secrets import detect_secret
 
@@ -248,7 +248,7 @@ def test_read_back_what_was_written(tmp_path):
 
 
 def test_parse_log_ignores_wrong_field_types():
-    (entry,) = parse_log('{"event":"loaded","skill":3,"session":["x"],"results":"a"}\n')
+    (entry,), _bad = scan_log('{"event":"loaded","skill":3,"session":["x"],"results":"a"}\n')
     assert (entry.skill, entry.session, entry.results) == ("", "", ())
 
 

@@ -31,9 +31,6 @@ class Interval:
     low: float
     high: float
 
-    def contains(self, value: float) -> bool:
-        return self.low <= value <= self.high
-
     def to_dict(self) -> dict:
         return {"low": self.low, "high": self.high}
 

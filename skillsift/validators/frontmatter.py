@@ -81,18 +81,6 @@ def _kind(value) -> str:
     return "blank"
 
 
-def description_limit_problem(description: str, limits: dict) -> tuple[int, list[str], int] | None:
-    """(length, harnesses that cut it, smallest exceeded limit), or None when it fits every limit.
-
-    Length is counted in Unicode code points of the trimmed description.
-    """
-    length = len(description.strip())
-    over = sorted((limit, name) for name, limit in limits.items() if limit and length > limit)
-    if not over:
-        return None
-    return length, sorted(name for _limit, name in over), over[0][0]
-
-
 def entry_text(front: dict, fields=("description",)) -> str:
     """The listing text an agent builds from ``fields`` (trimmed strings joined by a space)."""
     parts = [front.get(f) for f in fields]

@@ -35,20 +35,6 @@ BASELINE_VERSION = 1
 BASELINE_MAX_BYTES = 16 << 20
 HINT = ("remove it from the skill and rotate it; if it is not a secret, add `skillsift: allow-secret` to the "
         "line, or accept it with 'skillsift validate --update-secrets-baseline'")
-_LENGTH = re.compile(r" \((\d+) characters\)$")
-
-
-def finding_value(text: str, finding) -> str:
-    """The matched characters of ``finding`` in ``text`` (length read from its masked form)."""
-    match = _LENGTH.search(finding.masked)
-    length = int(match.group(1)) if match else len(finding.masked)
-    start = 0
-    for _ in range(finding.line - 1):
-        start = text.index("\n", start) + 1
-    offset = start + finding.column - 1
-    return text[offset: offset + length]
-
-
 def fingerprint(file: str, kind: str, value: str) -> str:
     """The baseline key of one finding: ``sha256:`` of ``file NUL kind NUL value``."""
     data = "\0".join((file, kind, value)).encode("utf-8", "surrogatepass")
