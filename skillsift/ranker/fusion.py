@@ -1,4 +1,4 @@
-"""Fusion of the lexical and vector candidate lists (reference §3.5-§3.7, plus ``blend``).
+"""Fusion of the lexical and vector candidate lists (docs/configuration.md, ``fusion``).
 
 Inputs are ranked lists of ``(id, score)``: the lexical list carries BM25F scores,
 the vector list raw cosine similarities, both already in rank order and truncated

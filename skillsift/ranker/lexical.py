@@ -1,4 +1,4 @@
-"""BM25F lexical ranking over a skill catalog (reference §2.3-§2.6).
+"""BM25F lexical ranking over a skill catalog (README, "How the lexical ranker scores").
 
 Four fields weighted name 3.0, triggers 2.5, keywords 2.0, description 1.0 (list
 fields joined with single spaces); the body is never searched.  A document's score is
