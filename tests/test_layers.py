@@ -1,4 +1,4 @@
-"""The package's layers, read from the source with ``ast``.
+"""The package's layers, read from the source with ``ast`` (docs/development.md, "Layers").
 
 * Nothing below the doors (``commands/``, ``hooks/``, ``ci/``, ``mcpserver/``, ``cli.py``,
   ``__main__.py``) imports a door, not even inside a function or for type checking only.

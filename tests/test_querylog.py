@@ -247,7 +247,7 @@ def test_read_back_what_was_written(tmp_path):
     assert query.ts == "2026-10-06T12:00:00Z"
 
 
-def test_parse_log_ignores_wrong_field_types():
+def test_scan_log_ignores_wrong_field_types():
     (entry,), _bad = scan_log('{"event":"loaded","skill":3,"session":["x"],"results":"a"}\n')
     assert (entry.skill, entry.session, entry.results) == ("", "", ())
 

@@ -50,7 +50,7 @@ def test_configured_patterns_are_scanned(tmp_path):
     assert diag.line == 5
 
 
-def test_finding_value_recovers_the_match_and_the_fingerprint_is_stable():
+def test_a_finding_locates_the_match_and_the_fingerprint_is_stable():
     text = f"a\nbb {KEY} cc\n"
     [(finding, key)] = scan("f.md", text)
     line = text.split("\n")[finding.line - 1]
