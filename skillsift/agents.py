@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 #: Frontmatter fields of the Agent Skills specification (agentskills.io/specification).
 SPEC_FIELDS = ("name", "description", "license", "allowed-tools", "metadata", "compatibility")
-#: Fields skillsift itself reads (docs/configuration.md, "Skill fields").
+#: Fields skillsift itself reads (docs/validate.md, "SK101-SK108 — the Agent Skills specification").
 SKILLSIFT_FIELDS = ("triggers", "keywords", "tags", "roles", "examples", "not_for")
 #: Characters per token used to turn a token budget into characters.
 CHARS_PER_TOKEN = 4

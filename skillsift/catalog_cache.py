@@ -123,6 +123,8 @@ class YamlCache:
         self.entries = self._load()
 
     def _load(self) -> dict:
+        if self.path is None:
+            return {}
         try:
             with open(self.path, "rb") as fh:
                 data = fh.read(MAX_BYTES + 1)

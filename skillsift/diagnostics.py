@@ -54,10 +54,6 @@ class Diagnostic:
         return out
 
 
-def has_errors(diagnostics) -> bool:
-    return any(d.severity == ERROR for d in diagnostics)
-
-
 def sort_diagnostics(diagnostics):
     """File, then line, then column, then code: the order every reporter prints."""
     return sorted(diagnostics, key=lambda d: (d.file, d.line or 0, d.column or 0, d.code, d.message))

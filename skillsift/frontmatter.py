@@ -19,6 +19,10 @@ strings.  Hostile input is refused with a diagnostic instead of crashing the pro
 nesting depth is checked on the event stream before anything is built (the C composer
 recurses on the machine stack), and the built value may not expand, through aliases, to more
 than :data:`MAX_VALUES` values.
+
+Longer than 450 lines because the fast reader of simple frontmatter (:func:`_simple_mapping`)
+must build exactly what the YAML loader builds, so it lives beside the loader's resolvers
+and limits that it mirrors.
 """
 
 from __future__ import annotations
@@ -119,26 +123,6 @@ class YamlDocument:
     @property
     def ok(self) -> bool:
         return not self.diagnostics
-
-
-def parse_yaml_mapping(
-    raw: str, *, file: str = "", first_line: int = 1
-) -> tuple[dict | None, list[Diagnostic]]:
-    """Read frontmatter YAML that must be a mapping.
-
-    Returns ``(mapping, [])``; a blank or null document gives ``({}, [])``.  A YAML error, a
-    document that is not a mapping (a list, a string, a number) or a hostile document gives
-    ``(None, [diagnostic])`` with code SK001, the file line (``first_line`` is the file line
-    of the first line of ``raw``) and column.  Never raises.
-    """
-    doc = read_yaml(raw, file=file, first_line=first_line)
-    if doc.diagnostics:
-        return None, list(doc.diagnostics)
-    if doc.value is None:
-        return {}, []
-    if not isinstance(doc.value, dict):
-        return None, [not_a_mapping(doc.value, file=file, line=first_line)]
-    return doc.value, []
 
 
 def not_a_mapping(value: object, *, file: str, line: int) -> Diagnostic:
@@ -260,13 +244,15 @@ def _simple_mapping(raw: str, loader) -> dict | None:
 
 def _block(lines: list[str], i: int, resolvers: dict):
     """A block list or a one-level mapping of scalars starting at ``lines[i]``: (value, next i)."""
+    item_line, key_line = _ITEM_LINE, _KEY_LINE
+    assert item_line is not None and key_line is not None, "compiled by _simple_mapping, the only caller"
     if i >= len(lines):
         return None, i
-    first = _ITEM_LINE.fullmatch(lines[i])
+    first = item_line.fullmatch(lines[i])
     if first is not None:
         indent, items = first.group(1), []
         while i < len(lines):
-            item = _ITEM_LINE.fullmatch(lines[i])
+            item = item_line.fullmatch(lines[i])
             if item is None or item.group(1) != indent:
                 break
             value = _scalar(item.group(2), resolvers)
@@ -277,20 +263,20 @@ def _block(lines: list[str], i: int, resolvers: dict):
         if i < len(lines) and lines[i].startswith(" "):
             return None, i
         return items, i
-    head = _KEY_LINE.fullmatch(lines[i])
+    head = key_line.fullmatch(lines[i])
     if head is None or not head.group(1):
         return None, i
     indent, mapping = head.group(1), {}
     while i < len(lines) and lines[i].startswith(" "):
-        entry = _KEY_LINE.fullmatch(lines[i])
+        entry = key_line.fullmatch(lines[i])
         if entry is None or entry.group(1) != indent or entry.group(3) is None \
                 or not _plain_string(entry.group(2), resolvers):
             return None, i
         text = entry.group(3)
-        value = _flow_list(text, resolvers) if text.startswith("[") else _scalar(text, resolvers)
-        if value is None:
+        field = _flow_list(text, resolvers) if text.startswith("[") else _scalar(text, resolvers)
+        if field is None:
             return None, i
-        mapping[entry.group(2)] = value
+        mapping[entry.group(2)] = field
         i += 1
     return mapping, i
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 
 MAX_BYTES = 64 << 20
@@ -170,12 +169,3 @@ def read_json(data: bytes | str, *, source: str, max_bytes: int = MAX_BYTES, max
     if _SURROGATE_ESCAPE.search(text) and _lone_surrogate(value):
         raise JSONDocumentError(source, "text", "holds a lone surrogate escape, which is not Unicode text")
     return value
-
-
-def read_json_file(path: str | os.PathLike, *, source: str | None = None, max_bytes: int = MAX_BYTES,
-                   max_depth: int = MAX_DEPTH, max_int_digits: int = MAX_INT_DIGITS):
-    """:func:`read_json` over a file (read at most ``max_bytes + 1`` bytes); OSError passes through."""
-    with open(path, "rb") as handle:
-        data = handle.read(max_bytes + 1)
-    return read_json(data, source=os.fspath(path) if source is None else source, max_bytes=max_bytes,
-                     max_depth=max_depth, max_int_digits=max_int_digits)

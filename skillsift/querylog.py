@@ -143,11 +143,12 @@ class QueryLog:
 
     @property
     def enabled(self) -> bool:
+        """False when the log is off (no path): nothing is ever written."""
         return self.path is not None
 
     def record_query(self, query: str, ranking: str = "", results: Iterable[str] = ()) -> bool:
         """Log a ``find_skill`` query; False when nothing was written (off, blank, secret, full)."""
-        if self.path is None:
+        if not self.enabled:
             return False
         text = clean_query(query)
         if not text:
@@ -167,7 +168,7 @@ class QueryLog:
 
     def record_load(self, skill: str) -> bool:
         """Log a ``load_skill`` load; False when nothing was written (off, blank, a name holding a secret)."""
-        if self.path is None or not skill:
+        if not self.enabled or not skill:
             return False
         from .secrets import detect_secret
 
@@ -205,7 +206,7 @@ class QueryLog:
             return
         self._failed = True
         reason = exc.strerror or type(exc).__name__
-        if os.path.islink(self.path):
+        if self.path is not None and os.path.islink(self.path):
             reason = "it is a symbolic link, which the log never follows"
         self.warn(f"cannot write the search query log {self.path}: {reason}; not recording queries")
 
@@ -244,11 +245,6 @@ class Entry:
 
 def _text(value) -> str:
     return value if isinstance(value, str) else ""
-
-
-def parse_log(text: str) -> list[Entry]:
-    """The events of a log's text; lines that are not JSON objects or carry another event are skipped."""
-    return scan_log(text)[0]
 
 
 def scan_log(text: str) -> tuple[list[Entry], int]:
@@ -369,16 +365,16 @@ def mine(entries: Iterable[Entry], known: Collection[str], min_count: int = 1) -
             text = collapse(entry.query)
             if not text:
                 continue
-            key = text.lower()
+            key = normalise(text)
             first_text.setdefault(key, text)
             labels.setdefault(key, Counter())
             current[entry.session] = key
             labelled[entry.session] = False
         elif entry.event == EVENT_LOADED:
-            key = current.get(entry.session)
-            if key is None or labelled.get(entry.session) or entry.skill not in known:
+            current_key = current.get(entry.session)
+            if current_key is None or labelled.get(entry.session) or entry.skill not in known:
                 continue
-            labels[key][entry.skill] += 1
+            labels[current_key][entry.skill] += 1
             labelled[entry.session] = True
     result = MineResult(queries=len(first_text))
     for key, text in first_text.items():

@@ -44,6 +44,9 @@ Configured patterns
     lookaround) is a configuration error naming the pattern.
 
 Only ``re`` is imported up front; ``re2`` only when patterns are configured.
+
+Longer than 450 lines because :data:`RULES` (about 180 lines) is the one table of built-in
+rules, and it stays next to the matching, value checks and placeholder rules that read it.
 """
 
 from __future__ import annotations
@@ -51,8 +54,10 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_right
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import TypeVar
 
 __all__ = [
     "BUILTIN_PATTERNS",
@@ -492,7 +497,7 @@ _PLACEHOLDER_WORDS = (
 def _placeholder_words_regex() -> str:
     """The placeholder words as a person writes them: lower case, upper case or capitalised
     (``your``, ``YOUR``, ``Your``; not ``yOuR``, which a random token can hold)."""
-    forms = set()
+    forms: set[str] = set()
     for word in _PLACEHOLDER_WORDS:
         forms.update((word, word.upper(), word.capitalize()))
     return "|".join(re.escape(w) for w in sorted(forms, key=lambda w: (-len(w), w))) + r"|\*\*\*|\.\.\.|\u2026"
@@ -805,9 +810,12 @@ def _matches(text: str, extra_patterns, *, placeholders: bool = False) -> list[t
     for pattern in _patterns(extra_patterns):
         rule = pattern.rule
         if rule.needles:
-            if rule.folded and folded is None:
-                folded = text.casefold()
-            haystack = folded if rule.folded else text
+            if rule.folded:
+                if folded is None:
+                    folded = text.casefold()
+                haystack = folded
+            else:
+                haystack = text
             if not any(needle in haystack for needle in rule.needles):
                 continue
         for m in pattern.finditer(text):
@@ -888,7 +896,11 @@ def detect_secret(text: str, extra_patterns=()) -> str | None:
     return None
 
 
-def withhold(texts_by_name, extra_patterns=()) -> tuple[dict[str, str], list[tuple[str, str]]]:
+_Name = TypeVar("_Name", bound=Hashable)
+
+
+def withhold(texts_by_name: Mapping[_Name, str] | Iterable[tuple[_Name, str]],
+             extra_patterns=()) -> tuple[dict[_Name, str], list[tuple[_Name, str]]]:
     """Split the texts an index build would send into (allowed, withheld).
 
     ``texts_by_name`` maps skill name to its embedded text (any ordered mapping or an
@@ -897,8 +909,8 @@ def withhold(texts_by_name, extra_patterns=()) -> tuple[dict[str, str], list[tup
     emits one AR9D3 warning per withheld skill and never sends its text.
     """
     items = texts_by_name.items() if hasattr(texts_by_name, "items") else texts_by_name
-    allowed: dict[str, str] = {}
-    withheld: list[tuple[str, str]] = []
+    allowed: dict[_Name, str] = {}
+    withheld: list[tuple[_Name, str]] = []
     for name, text in items:
         kind = detect_secret(text, extra_patterns)
         if kind is None:

@@ -32,7 +32,3 @@ class Skill:
     digest: str = ""
     frontmatter_line: int = 0
     frontmatter: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
-
-    @property
-    def display_domain(self) -> str:
-        return self.domain or "root"

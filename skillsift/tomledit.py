@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 
 _HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
 _ARRAY_HEADER = re.compile(r"^\s*\[\[")
@@ -152,9 +153,9 @@ def set_table_keys(text: str, table: str, keys: dict) -> str:
 
 
 def _check(text: str, table: str, keys: dict) -> None:
-    try:
+    if sys.version_info >= (3, 11):
         import tomllib
-    except ModuleNotFoundError:  # Python < 3.11
+    else:  # Python 3.10
         import tomli as tomllib
     try:
         doc = tomllib.loads(text)

@@ -36,8 +36,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import ROOT, write_skill
-
-from skillsift.ci.github import parse_outputs
+from github_outputs import parse_outputs
 
 ACTION = ROOT / "action.yml"
 DOCS = ROOT / "docs" / "github-action.md"

@@ -296,8 +296,7 @@ def test_every_default_layout_is_discovered_with_domains(tmp_path):
     assert len(DEFAULT_LAYOUTS) == 12
     catalog = load_catalog(tmp_path)
     assert catalog.names == ("b", "g", "f", "e", "a", "c", "j", "k", "i", "l", "n", "m", "solo", "h", "d")
-    assert catalog.get("f").domain == "ops" and catalog.get("f").display_domain == "ops"
-    assert catalog.get("a").display_domain == "root"
+    assert catalog.get("f").domain == "ops" and catalog.get("a").domain == ""
     assert catalog.diagnostics == ()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import write_skill
+from github_outputs import parse_outputs
 from test_action import (
     CASES,
     edit_description,
@@ -13,7 +14,6 @@ from test_action import (
     table_rows,
 )
 
-from skillsift.ci.github import parse_outputs
 from skillsift.cli import main
 
 

@@ -8,11 +8,11 @@ import pytest
 from test_ci_report import BASE, CASES, HEAD
 from test_eval_support import ScriptedRanker
 
-from skillsift.ci.compare import compare
-from skillsift.ci.outcomes import Outcome, Side, side_from_document, side_from_result
 from skillsift.diagnostics import SkillsiftError
 from skillsift.evaluate.cases import parse_cases
+from skillsift.evaluate.compare import compare
 from skillsift.evaluate.gates import check_baseline
+from skillsift.evaluate.outcomes import Outcome, Side, side_from_document, side_from_result
 from skillsift.evaluate.run import evaluate
 from skillsift.render.evaluation import render_json
 

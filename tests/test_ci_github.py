@@ -7,6 +7,7 @@ import sys
 
 import pytest
 from conftest import ROOT
+from github_outputs import parse_outputs
 from hypothesis import given
 from hypothesis import strategies as st
 from test_ci_report import golden_run
@@ -17,7 +18,6 @@ from skillsift.ci.github import (
     case_annotations,
     format_outputs,
     outputs_of,
-    parse_outputs,
     relocate,
     render_annotations,
     write_outputs,
@@ -64,7 +64,7 @@ def test_outputs_of_a_run():
 
 
 def test_outputs_of_a_run_that_could_not_evaluate(tmp_path):
-    from skillsift.ci.verdict import CiRun
+    from skillsift.evaluate.verdict import CiRun
 
     path = tmp_path / "out"
     path.write_text("earlier=1\n", encoding="utf-8")
@@ -97,7 +97,7 @@ def test_annotations_are_relative_to_the_repository_and_escaped():
 
 
 def test_annotations_are_capped_per_kind():
-    from skillsift.ci.verdict import CiRun
+    from skillsift.evaluate.verdict import CiRun
 
     findings = [Diagnostic(file=f"s{i}/SKILL.md", line=1, code="SK006", message="no description") for i in range(15)]
     text = render_annotations(CiRun(findings=findings))
@@ -158,7 +158,7 @@ def test_install_plan_runs_by_path_without_skillsift_importable(tmp_path):
 def test_every_output_written_is_declared_by_the_action_and_the_reverse():
     import yaml
 
-    from skillsift.ci.verdict import CiRun
+    from skillsift.evaluate.verdict import CiRun
 
     declared = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))["outputs"]
     for run in (golden_run(), CiRun(error="no cases")):

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from test_eval_support import ScriptedRanker
 
-from skillsift.ci.compare import compare
-from skillsift.ci.outcomes import Outcome, Side, side_from_result
-from skillsift.ci.verdict import CiRun
 from skillsift.diagnostics import ERROR, WARNING, Diagnostic
 from skillsift.evaluate.cases import parse_cases
+from skillsift.evaluate.compare import compare
 from skillsift.evaluate.gates import gate_failures
+from skillsift.evaluate.outcomes import Outcome, Side, side_from_result
 from skillsift.evaluate.run import evaluate
+from skillsift.evaluate.verdict import CiRun
 from skillsift.render.pull_request import SUMMARY_LIMIT, SUMMARY_ROWS, cap_summary, render_markdown
 
 GOLDEN = Path(__file__).parent / "golden"

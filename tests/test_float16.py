@@ -1,4 +1,4 @@
-"""float32 <-> binary16 conversion (reference §5.4 and the float16 items of §10.5)."""
+"""float32 <-> binary16 conversion (docs/index-format.md, float16 vectors)."""
 
 from __future__ import annotations
 
@@ -7,18 +7,16 @@ import struct
 
 import numpy as np
 import pytest
-
-from skillsift.index.float16 import (
-    fits_half,
+from float16_reference import (
     float32_bits,
     float32_from_bits,
-    from_half_bits,
     half_bits,
     half_bits_from_float32_bits,
     half_to_float,
     quantize,
-    to_half_bits,
 )
+
+from skillsift.index.float16 import fits_half, from_half_bits, to_half_bits
 
 TWO_M25 = 2.9802322387695312e-08  # 2^-25, exactly halfway between 0 and the smallest subnormal half
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 import yaml
+from frontmatter_mapping import parse_yaml_mapping
 
 from skillsift.frontmatter import (
     MAX_DEPTH,
     Frontmatter,
     _loader_class,
     is_fence,
-    parse_yaml_mapping,
     read_yaml,
     split_frontmatter,
 )

@@ -228,7 +228,7 @@ def test_release_only_removes_its_own_lock_and_twice_is_fine(tmp_path):
     lock.release()
     assert path.read_text() == "99999 7\n"
     lock.release()
-    assert lock.released
+    assert path.read_text() == "99999 7\n"
     path.unlink()
     again = acquire_lock(tmp_path)
     again.release()

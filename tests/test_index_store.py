@@ -307,8 +307,6 @@ def test_index_matrix_is_read_only_and_rows_resolve():
     with pytest.raises(ValueError):
         index.matrix[0, 0] = 1.0
     assert len(index) == 2
-    assert index.row_by_text("sha256:ta") == 1
-    assert index.row_by_text("sha256:nope") == -1
     assert index.row("d", "a") == 1 and index.row("", "a") == -1
     assert index.info() == {"provider": "test@local", "model": "m", "dims": 3, "dtype": "float32", "rows": 2,
                             "bytes": 24}

@@ -5,12 +5,13 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from frontmatter_mapping import parse_yaml_mapping
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skillsift.catalog import parse_skill, read_skill
 from skillsift.diagnostics import Diagnostic
-from skillsift.frontmatter import parse_yaml_mapping, split_frontmatter
+from skillsift.frontmatter import split_frontmatter
 from skillsift.skill import Skill
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

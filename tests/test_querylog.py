@@ -24,8 +24,8 @@ from skillsift.querylog import (
     log_path,
     make_entry,
     open_log,
-    parse_log,
     read_log,
+    scan_log,
 )
 from skillsift.secrets import detect_secret
 
@@ -247,8 +247,8 @@ def test_read_back_what_was_written(tmp_path):
     assert query.ts == "2026-10-06T12:00:00Z"
 
 
-def test_parse_log_ignores_wrong_field_types():
-    (entry,) = parse_log('{"event":"loaded","skill":3,"session":["x"],"results":"a"}\n')
+def test_scan_log_ignores_wrong_field_types():
+    (entry,), _bad = scan_log('{"event":"loaded","skill":3,"session":["x"],"results":"a"}\n')
     assert (entry.skill, entry.session, entry.results) == ("", "", ())
 
 

@@ -9,7 +9,6 @@ from test_validators_support import check, codes, raw_skill
 from skillsift.validators.frontmatter import (
     check_skill_text,
     coverage,
-    description_limit_problem,
     trigger_passages,
 )
 from skillsift.validators.settings import DEFAULT_DESCRIPTION_LIMITS
@@ -92,14 +91,21 @@ def test_claude_code_cuts_description_plus_when_to_use_at_1536():
     assert long.message.startswith("description is 1000 characters; claude-code keeps only the first 900")
 
 
+def _sk007(description: str, limits: dict) -> list[str]:
+    text = f"---\nname: demo\ndescription: {description}\n---\nbody\n"
+    return [d.message for d in run(text, limits) if d.code == "SK007"]
+
+
 def test_description_exactly_at_the_limit_passes():
-    assert description_limit_problem("x" * 1024, LIMITS) is None
-    assert description_limit_problem("  " + "x" * 1024 + "\n", LIMITS) is None  # trimmed first
-    assert description_limit_problem("x" * 1025, LIMITS) == (1025, ["codex", "copilot"], 1024)
+    limits = {"one-agent": 1024, "another": 1024}
+    assert _sk007("x" * 1024, limits) == []
+    assert _sk007('"  ' + "x" * 1024 + ' "', limits) == []  # trimmed first
+    assert len(_sk007("x" * 1025, limits)) == 2
 
 
 def test_limits_are_per_agent_and_configurable(tmp_path):
-    assert description_limit_problem("x" * 300, {"tiny": 200, "big": 5000}) == (300, ["tiny"], 200)
+    [message] = _sk007("x" * 300, {"tiny": 200, "big": 5000})
+    assert "tiny keeps only the first 200" in message
     write_skill(tmp_path, "demo", "x " * 200)  # 399 characters
     assert check(tmp_path, select=["SK007"]) == []
     (tmp_path / "skillsift.toml").write_text("[validate.description_limits]\nmy-agent = 250\ncodex = 0\n")

@@ -11,7 +11,6 @@ from skillsift.cli import main
 from skillsift.validators.secrets import (
     baseline_document,
     check_text,
-    finding_value,
     fingerprint,
     parse_baseline,
     scan,
@@ -51,10 +50,12 @@ def test_configured_patterns_are_scanned(tmp_path):
     assert diag.line == 5
 
 
-def test_finding_value_recovers_the_match_and_the_fingerprint_is_stable():
+def test_a_finding_locates_the_match_and_the_fingerprint_is_stable():
     text = f"a\nbb {KEY} cc\n"
     [(finding, key)] = scan("f.md", text)
-    assert finding_value(text, finding) == KEY
+    line = text.split("\n")[finding.line - 1]
+    assert line[finding.column - 1:finding.column - 1 + len(KEY)] == KEY
+    assert finding.masked.endswith(f"({len(KEY)} characters)")
     assert key == fingerprint("f.md", "aws-access-key", KEY)
     moved = f"new first line\na\nbb {KEY} cc\n"
     assert scan("f.md", moved)[0][1] == key  # the line moved, the key did not

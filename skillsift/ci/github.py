@@ -19,8 +19,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from ..evaluate.verdict import CiRun
 from ..render.pull_request import SUMMARY_LIMIT, cap_summary
-from .verdict import CiRun
 
 EVAL_REGRESSION = "AR9D4"
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
@@ -52,34 +52,6 @@ def format_outputs(pairs: Iterable[tuple[str, str]]) -> str:
         else:
             out.append(f"{key}={value}\n")
     return "".join(out)
-
-
-def parse_outputs(text: str) -> dict[str, str]:
-    """Read ``$GITHUB_OUTPUT`` text back (what the runner does; used by tests and the action harness)."""
-    out: dict[str, str] = {}
-    lines = text.split("\n")
-    i = 0
-    while i < len(lines):
-        line = lines[i].rstrip("\r")
-        i += 1
-        if not line:
-            continue
-        eq, heredoc = line.find("="), line.find("<<")
-        if eq >= 0 and (heredoc < 0 or eq < heredoc):
-            out[line[:eq]] = line[eq + 1:]
-            continue
-        if heredoc < 0:
-            raise ValueError(f"output line {line!r} is neither key=value nor key<<DELIMITER")
-        key, delimiter = line[:heredoc], line[heredoc + 2:]
-        body = []
-        while i < len(lines) and lines[i].rstrip("\r") != delimiter:
-            body.append(lines[i])
-            i += 1
-        if i >= len(lines):
-            raise ValueError(f"output {key!r}: delimiter {delimiter!r} not found")
-        i += 1
-        out[key] = "\n".join(body)
-    return out
 
 
 def _metric(value) -> str:

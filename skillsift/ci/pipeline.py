@@ -19,12 +19,17 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, SkillsiftError
+from ..evaluate.compare import compare
+from ..evaluate.outcomes import side_from_document, side_from_result
+from ..evaluate.verdict import FAIL_ON, CiRun
 from . import gitbase
-from .compare import compare
-from .outcomes import side_from_document, side_from_result
-from .verdict import FAIL_ON, CiRun
+
+if TYPE_CHECKING:
+    from ..config import Config
+    from ..evaluate.cases import CaseFile
 
 BASE, NONE = "base", "none"
 EMPTY_CONFIG = "skillsift.toml"
@@ -49,8 +54,8 @@ class CiOptions:
 class Prepared:
     """What the head's evaluation resolved and the base's reuses."""
 
-    config: object = None
-    case_file: object = None
+    config: Config | None = None
+    case_file: CaseFile | None = None
     modes: list = field(default_factory=list)
     minimums: dict = field(default_factory=dict)
 
@@ -188,6 +193,7 @@ def _on_cases(diag: Diagnostic, given: str, shown: str) -> Diagnostic:
 
 def _compare(run: CiRun, opts: CiOptions, root: str, place, prepared: Prepared) -> None:
     head_side = side_from_result(run.head, "head")
+    assert prepared.case_file is not None  # evaluate_head loaded it before any comparison
     lines = {case.id: case.line for case in prepared.case_file.cases}
     baseline = (opts.baseline or BASE).strip()
     if baseline == NONE:

@@ -10,7 +10,9 @@ Whatever stops it is an AR9D0 problem naming the file (docs/configuration.md, "E
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
+from types import ModuleType
 
 from ..diagnostics import Diagnostic
 from .schema import document_problems
@@ -128,10 +130,10 @@ class Source:
         self.prefix, self.ai_rulez, self.index_base = prefix, ai_rulez, index_base
 
 
-def toml_module():
-    try:
+def toml_module() -> ModuleType:
+    if sys.version_info >= (3, 11):
         import tomllib
-    except ModuleNotFoundError:  # Python 3.10
+    else:  # Python 3.10
         import tomli as tomllib
     return tomllib
 

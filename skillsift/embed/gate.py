@@ -302,7 +302,7 @@ class GatedProvider:
         if not texts:
             return np.zeros((0, self.dims or 0), dtype=np.float32)
         unique = list(dict.fromkeys(texts))
-        vectors: dict[str, object] = {}
+        vectors: dict[str, np.ndarray] = {}
         keys = {}
         if self.cache is not None:
             keys = {t: cache_key(self.fingerprint, self.model, t) for t in unique}

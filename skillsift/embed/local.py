@@ -21,6 +21,7 @@ import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from skillsift.embed.base import ProviderBroken, ProviderUnavailable
 from skillsift.embed.fingerprint import provider_fingerprint
@@ -167,7 +168,7 @@ def local_model_available() -> tuple[bool, str]:
 class _Runtime:
     """A loaded model: the ONNX session, the tokenizer and the model's input names."""
 
-    session: object
+    session: Any  # an onnxruntime.InferenceSession (onnxruntime ships no type information)
     tokenizer: object
     input_names: tuple[str, ...]
 

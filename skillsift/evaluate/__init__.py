@@ -9,7 +9,10 @@ The modules are layered so that the logic stays pure and testable:
 * :mod:`.gates` parses ``--min``, loads baselines, compares flips and lists failed gates;
 * :mod:`.run` runs the cases through a ranker, once per mode, and assembles the result;
 * :mod:`.whynot` explains the misses of a result and checks trigger proposals (``--why``);
-* :mod:`.report` renders a result as text, JSON, JUnit XML or Markdown.
+* :mod:`.outcomes`, :mod:`.compare` and :mod:`.verdict` reduce two results (a pull request's
+  base and head) to per-case outcomes, compare them and decide the ``skillsift ci`` verdict
+  (pure; the ``ci`` door and the pull-request report share them);
+* :mod:`skillsift.render.evaluation` renders a result as text, JSON, JUnit XML or Markdown.
 """
 
 CASES_INVALID = "AR9D2"

@@ -183,11 +183,12 @@ def skill_cases(skill, text: str | None = None, *, known: Collection[str] = (),
                 bad = [k for k in entry if k not in allowed]
                 for key in bad:
                     problem(sub.get(str(key), line), f'{label}: unknown key "{key}" (want {", ".join(allowed)})')
-                query = entry.get("query")
-                if not isinstance(query, str):
-                    problem(sub.get("query", line), f"{label}: query must be a string (got {_kind(query)})"
+                given = entry.get("query")
+                if not isinstance(given, str):
+                    problem(sub.get("query", line), f"{label}: query must be a string (got {_kind(given)})"
                             if "query" in entry else f"{label}: query is required")
                     continue
+                query = given
                 if bad:
                     continue
                 if "role" in entry:

@@ -15,8 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from .metrics import round4
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 RESAMPLES = 1000
 SEED = 1
@@ -26,9 +30,6 @@ SEED = 1
 class Interval:
     low: float
     high: float
-
-    def contains(self, value: float) -> bool:
-        return self.low <= value <= self.high
 
     def to_dict(self) -> dict:
         return {"low": self.low, "high": self.high}
@@ -72,7 +73,7 @@ def resample_indexes(n: int):
     return matrix
 
 
-def resample_means(values: Sequence[float]):
+def resample_means(values: ArrayLike):
     """The sorted bootstrap distribution (1000 means) of ``values``."""
     import numpy as np
 
@@ -85,7 +86,7 @@ def resample_means(values: Sequence[float]):
     return means
 
 
-def interval(values: Sequence[float]) -> Interval:
+def interval(values: ArrayLike) -> Interval:
     low, high = interval_of(resample_means(values))
     return Interval(round4(low), round4(high))
 

@@ -88,7 +88,8 @@ class ModeResult:
 
     def degraded_reason(self) -> str:
         """The first degraded positive case's reason, else the first degraded negative's."""
-        for item in (*self.cases, *self.negatives):
+        items: list[CaseResult | NegativeResult] = [*self.cases, *self.negatives]
+        for item in items:
             if item.degraded:
                 return item.degraded
         return ""

@@ -20,6 +20,10 @@ describes the output and the rules:
   are the index's) when the provider runs on this machine; a provider that sends text
   out is not used for it, and no proposal is made (``proposals_note`` says so).
 * **bare skills**: skills with neither triggers nor examples.
+
+Longer than 450 lines because the explanation and the proposals share the tokenised
+fields, the ranking of every case and the comparison of two rankings; split, each half
+would import the other's private parts.
 """
 
 from __future__ import annotations

@@ -31,10 +31,16 @@ Nothing here touches the disk; the command writes the result.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..diagnostics import SkillsiftError
 from ..embed.base import EmbedError
 from ..words import plural
+
+if TYPE_CHECKING:
+    from numpy import ndarray
+
+    from .store import Index
 
 REUSE = "reuse"
 EMBED = "embed"
@@ -106,7 +112,7 @@ class Plan:
     fields: tuple[str, ...]
     index_body: bool
     body_chars: int
-    old: object = None  # the reusable old Index, or None
+    old: Index | None = None  # the reusable old Index, or None
     rebuild_reason: str = ""  # why an existing index cannot be reused ("" when it can or there is none)
     price_per_mtok: float | None = None
 
@@ -181,7 +187,8 @@ def plan_build(
                                      index_body=index_body, body_chars=body_chars)
         if not reason and not rebuild:
             reusable = old
-    by_key, by_text = {}, {}
+    by_key: dict[tuple[str, str], tuple[int, str]] = {}
+    by_text: dict[str, int] = {}
     if reusable is not None:
         for row, item in enumerate(reusable.items):
             by_key[(item.domain, item.id)] = (row, item.text_digest)
@@ -228,7 +235,7 @@ class BuildResult:
     """What a build did.  ``index`` is None when no vector exists at all."""
 
     plan: Plan
-    index: object = None
+    index: Index | None = None
     embedded: list[str] = field(default_factory=list)  # ids, in the order they were embedded
     rejected: list[tuple[str, str]] = field(default_factory=list)  # (id, reason)
     stopped: str = ""  # why the build stopped early ("" when it ran to the end)
@@ -270,7 +277,7 @@ class _Builder:
     def __init__(self, provider, progress):
         self.provider = provider
         self.progress = progress
-        self.vectors: dict[int, object] = {}  # position in the to-embed list -> row
+        self.vectors: dict[int, ndarray] = {}  # position in the to-embed list -> row
         self.dims: int | None = None
         self.rejected: list[tuple[int, str]] = []
         self.streak = 0
@@ -397,10 +404,13 @@ def _assemble(plan: Plan, builder: _Builder, dtype: str):
     from .store import Index, encode_vectors, new_index, vectors_digest
 
     old = plan.old
-    items, vectors, exact = [], [], {}
+    items: list[ManifestItem] = []
+    vectors: list[np.ndarray] = []
+    exact: dict[tuple[str, str], np.ndarray] = {}
     todo_position = {id(item): position for position, item in enumerate(plan.to_embed)}
     for item in plan.items:
         if item.action == REUSE:
+            assert old is not None  # the plan reuses rows only of an old index
             vector = old.vector(item.old_row)
             if old.manifest.dtype == dtype:
                 exact[(item.domain, item.id)] = vector
@@ -416,10 +426,10 @@ def _assemble(plan: Plan, builder: _Builder, dtype: str):
         return index
     # Stored rows are kept exactly as they were (normalising a float16 row again could move it).
     matrix = np.array(index.matrix, dtype=np.float32, copy=True)
-    for row, item in enumerate(index.items):
-        vector = exact.get((item.domain, item.id))
-        if vector is not None:
-            matrix[row] = vector
+    for row, stored in enumerate(index.items):
+        kept = exact.get((stored.domain, stored.id))
+        if kept is not None:
+            matrix[row] = kept
     from dataclasses import replace
 
     rebuilt = Index(index.manifest, matrix)

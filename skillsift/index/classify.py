@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .manifest import ITEM_KIND
+from .manifest import ITEM_KIND, ManifestItem
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def classify(index_items, served) -> Classification:
 
     Lists are sorted; ids are listed as written (not domain-qualified).
     """
-    rows = {}
+    rows: dict[tuple[str, str, str], ManifestItem] = {}
     for item in index_items:
         rows.setdefault((item.kind, item.domain, item.id), item)
     present = set()

@@ -161,10 +161,6 @@ class IndexLock:
             except OSError:
                 pass
 
-    @property
-    def released(self) -> bool:
-        return self._released
-
     def __enter__(self) -> IndexLock:
         return self
 

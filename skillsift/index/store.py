@@ -155,13 +155,6 @@ class Index:
         """One stored row (read-only float32)."""
         return self.matrix[row]
 
-    def row_by_text(self, text_digest: str) -> int:
-        """The first row embedded from exactly this text (a renamed skill reuses it), or -1."""
-        for position, item in enumerate(self.manifest.items):
-            if item.text_digest == text_digest:
-                return position
-        return -1
-
     def unusable_reason(self, **setup) -> str:
         """:func:`~skillsift.index.manifest.unusable_reason` of this index's manifest."""
         return unusable_reason(self.manifest, **setup)

@@ -20,6 +20,13 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..catalog import Catalog
+    from ..config import Config
+    from ..querylog import QueryLog
+    from ..ranker.search import Ranker
 
 MAX_LIMIT = 20
 MAX_QUERY_CHARS = 4096  # a request in plain words; longer queries are refused (docs/mcp.md)
@@ -113,10 +120,10 @@ class SkillService:
         self._lock = threading.RLock()
         self._warned: set[str] = set()
         self._key: tuple | None = None
-        self.config = None
-        self.catalog = None
-        self.ranker = None
-        self.log = None
+        self.config: Config | None = None
+        self.catalog: Catalog | None = None
+        self.ranker: Ranker | None = None
+        self.log: QueryLog | None = None
         self.reloads = 0
 
     # -- state ---------------------------------------------------------------------------------
@@ -178,6 +185,13 @@ class SkillService:
         self.config, self.catalog, self.ranker = config, catalog, ranker
         self.reloads += 1
 
+    def _current(self) -> tuple[Config, Catalog, Ranker, QueryLog]:
+        """Refresh, then the loaded state (a refresh always leaves one)."""
+        self.refresh()
+        config, catalog, ranker, log = self.config, self.catalog, self.ranker, self.log
+        assert config is not None and catalog is not None and ranker is not None and log is not None
+        return config, catalog, ranker, log
+
     # -- tools ---------------------------------------------------------------------------------
     def find_skill(self, query: str, limit: int = 5, role: str | None = None) -> dict:
         """Rank the skills for ``query`` as ``skillsift search --format json`` does (search.v1).
@@ -189,9 +203,8 @@ class SkillService:
         query = check_query(query, "find_skill")
         limit = check_limit(limit, MAX_LIMIT)
         with self._lock:
-            self.refresh()
-            ranker, config = self.ranker, self.config
-            served = self._role_members(role) if role else None
+            config, catalog, ranker, log = self._current()
+            served = self._role_members(catalog, config, role) if role else None
             result = ranker.search(query, limit=None if served is not None else limit, mode=config.search.mode)
             if served is not None:
                 from dataclasses import replace
@@ -201,15 +214,16 @@ class SkillService:
                 result = replace(result, hits=tuple(hits[:limit]))
             if result.degraded:
                 self._warn_once(degraded_line(result.degraded))
-            self.log.record_query(query, result.ranking, result.names)
+            log.record_query(query, result.ranking, result.names)
         return result_to_json(result)
 
-    def _role_members(self, role: str) -> set[str]:
+    @staticmethod
+    def _role_members(catalog: Catalog, config: Config, role: str) -> set[str]:
         from ..diagnostics import SkillsiftError
         from ..evaluate.session import role_resolver
 
         try:
-            return set(role_resolver(self.catalog, self.config.roles)(role))
+            return set(role_resolver(catalog, config.roles)(role))
         except SkillsiftError as exc:
             raise ToolRefused(exc.message) from None
 
@@ -221,11 +235,11 @@ class SkillService:
         limit = check_limit(limit, LIST_MAX_LIMIT)
         query = check_query(query if isinstance(query, str) else "", "search_skills", blank_ok=True)
         with self._lock:
-            self.refresh()
+            _config, catalog, ranker, _log = self._current()
             if query.strip():
-                result = self.ranker.search(query, limit=limit, mode="lexical")
+                result = ranker.search(query, limit=limit, mode="lexical")
             else:
-                skills = sorted(self.catalog.skills, key=lambda s: s.name)[:limit]
+                skills = sorted(catalog.skills, key=lambda s: s.name)[:limit]
                 hits = tuple(Hit(name=s.name, score=0.0, description=s.description, domain=s.domain,
                                  digest=s.digest) for s in skills)
                 result = SearchResult(query="", ranking="lexical", hits=hits)
@@ -235,8 +249,8 @@ class SkillService:
         """The SKILL.md text of the catalog skill ``name``; names outside the catalog are refused."""
         name = check_skill_name(name)
         with self._lock:
-            self.refresh()
-            skill = self.catalog.get(name)
+            _config, catalog, _ranker, log = self._current()
+            skill = catalog.get(name)
             if skill is None:
                 raise ToolRefused(f'no skill named "{name}" is served here; find_skill and search_skills '
                                   "list the skills")
@@ -249,5 +263,5 @@ class SkillService:
                     text = handle.read().decode("utf-8", "replace")
             except OSError as exc:
                 raise ToolRefused(f"cannot read {skill.path}: {exc.strerror or exc}") from None
-            self.log.record_load(name)
+            log.record_load(name)
         return text

@@ -1,4 +1,4 @@
-"""BM25F statistics of a scope of documents (reference §2.3, §2.4, §2.6).
+"""BM25F statistics of a scope of documents (README, "How the lexical ranker scores").
 
 For a query term ``t`` and a document with weighted term frequency ``tf`` and
 weighted length ``L`` in a scope of ``N`` documents of average length ``avgL``::

@@ -1,4 +1,4 @@
-"""Fusion of the lexical and vector candidate lists (reference §3.5-§3.7, plus ``blend``).
+"""Fusion of the lexical and vector candidate lists (docs/configuration.md, ``fusion``).
 
 Inputs are ranked lists of ``(id, score)``: the lexical list carries BM25F scores,
 the vector list raw cosine similarities, both already in rank order and truncated
@@ -11,12 +11,12 @@ score-aware fusion (cosine plus a bounded lexical bonus), see docs/ranking-quali
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away
 
-Ranked = Sequence[tuple[Hashable, float]]
+Ranked = Sequence[tuple[str, float]]  # (skill name, score)
 
 
 @dataclass(frozen=True)

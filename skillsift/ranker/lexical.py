@@ -1,4 +1,4 @@
-"""BM25F lexical ranking over a skill catalog (reference §2.3-§2.6).
+"""BM25F lexical ranking over a skill catalog (README, "How the lexical ranker scores").
 
 Four fields weighted name 3.0, triggers 2.5, keywords 2.0, description 1.0 (list
 fields joined with single spaces); the body is never searched.  A document's score is
@@ -20,12 +20,16 @@ import math
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from .bm25f import K1_PLUS_1, Scope
 from .postings import FIELDS, build_postings, field_text
 from .result import LexicalExplanation, TermContribution
 from .rounding import SCORE_DIGITS, round_half_away
 from .tokenize import tokenize
+
+if TYPE_CHECKING:
+    from numpy import ndarray
 
 _FIELD_WEIGHT = dict(FIELDS)
 
@@ -58,7 +62,7 @@ class LexicalIndex:
         self._name_rank = [0] * len(order)
         for position, d in enumerate(order):
             self._name_rank[d] = position
-        self._name_rank_array = None
+        self._name_rank_array: ndarray | None = None
         self._full = Scope(self._postings, None)
         if self._postings.csr is not None and not self._full.empty:
             self._full.precompute()

@@ -1,4 +1,6 @@
-"""The exact-id pin: a query that names a skill gets that skill first (reference §3.7).
+"""The exact-id pin: a query that names a skill gets that skill first.
+
+README, "Hybrid search: embeddings and the index", describes it.
 
 An id of several words (``deploy-staging``) pins when its words appear in the query
 as a consecutive sequence; a one-word id (``test``, ``build``) is also an ordinary

@@ -96,6 +96,7 @@ class Postings:
 
     def doc_len_list(self) -> list[float]:
         if self._doc_len_list is None:
+            assert self._doc_len_array is not None  # the constructor sets one of the two forms
             self._doc_len_list = self._doc_len_array.tolist()
         return self._doc_len_list
 

@@ -1,6 +1,6 @@
 """The lexical tokenizer: lowercase, split into letter/digit runs, drop stopwords, stem.
 
-Behaviour (reference §2.1, §2.2), kept identical so rankings carry over:
+Behaviour (README, "How the lexical ranker scores"), kept identical so rankings carry over:
 
 * lowercasing is the simple one-code-point-to-one-code-point mapping (U+0130 ``İ``
   becomes ``i``, a capital sigma is always ``σ``), not Python's full ``str.lower``;
@@ -103,7 +103,7 @@ def _stem(word: str) -> str:
 
 
 def stem(word: str) -> str:
-    """Strip one inflectional suffix from a lowercase word (reference §2.2).
+    """Strip one inflectional suffix from a lowercase word (README, "How the lexical ranker scores").
 
     ``images -> imag``, ``caching -> cach``, ``policies -> policy``, ``class -> class``.
     """

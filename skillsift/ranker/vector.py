@@ -34,6 +34,10 @@ Centred similarities (``blend``) are screened from the same float32 products:
 residual whose norm is measured once per ranker, so its margin is a proven bound however
 the centred matrix was computed; the exact value is the sequential dot product with the
 stored centred row.
+
+Longer than 450 lines because the error bounds above and the screens that rely on them
+(:class:`ScreenedScores`, :class:`PlainScreen`, :class:`CentredScreen`) are one proof:
+kept together, a change to a bound is read next to every place it is used.
 """
 
 from __future__ import annotations

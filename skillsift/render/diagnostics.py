@@ -93,17 +93,18 @@ def render_json(diagnostics, *, root: str = "", checked: int | None = None) -> s
         if check is not None:
             item["name"] = check.name
         items.append(item)
-    doc = {
+    summary = {"errors": c[ERROR], "warnings": c[WARNING], "notes": c[NOTE],
+               "files": len({d.file for d in diagnostics if d.file})}
+    doc: dict[str, object] = {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "skillsift", "version": __version__},
-        "summary": {"errors": c[ERROR], "warnings": c[WARNING], "notes": c[NOTE],
-                    "files": len({d.file for d in diagnostics if d.file})},
+        "summary": summary,
         "diagnostics": items,
     }
     if root:
         doc["root"] = root
     if checked is not None:
-        doc["summary"]["skills"] = checked
+        summary["skills"] = checked
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 

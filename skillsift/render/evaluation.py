@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 
+from ..evaluate.gates import Flips
 from ..evaluate.run import EvalResult, ModeResult, degraded_message
 from ..words import plural
 
@@ -245,10 +246,10 @@ def render_junit(result: EvalResult) -> str:
         if mode == result.mode and (result.gate_failures or result.flips is not None):
             lines = list(result.gate_failures)
             if result.flips is not None:
-                lines.append(_flips_line(result))
+                lines.append(_flips_line(result.flips))
             ET.SubElement(suite, "system-err").text = _x("\n".join(lines))
-    for key, value in totals.items():
-        root.set(key, str(value))
+    for key, total in totals.items():
+        root.set(key, str(total))
     root.set("time", "0")
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
@@ -262,8 +263,8 @@ def _rank_moves(result: EvalResult):
     return [(label, group) for label, group in (("rank dropped", dropped), ("rank rose", rose)) if group]
 
 
-def _flips_line(result: EvalResult) -> str:
-    return f"vs baseline: {len(result.flips.regressed)} regressed, {len(result.flips.fixed)} fixed"
+def _flips_line(flips: Flips) -> str:
+    return f"vs baseline: {len(flips.regressed)} regressed, {len(flips.fixed)} fixed"
 
 
 def _degraded_error(tc, reason: str, detail: str):
@@ -380,7 +381,7 @@ def render_markdown(result: EvalResult) -> str:
     by_id = {c.id: c for c in p.cases}
     if result.flips is not None:
         add("")
-        add(f"#### Against the baseline: {_flips_line(result)[len('vs baseline: '):]}")
+        add(f"#### Against the baseline: {_flips_line(result.flips)[len('vs baseline: '):]}")
         if result.flips.regressed:
             add("")
             _case_table([by_id[i] for i in result.flips.regressed if i in by_id], k, add)

@@ -15,9 +15,10 @@ from ..words import plural
 from .evaluation import _cell, _code
 
 if TYPE_CHECKING:  # the run record of ``skillsift ci``; rendering needs only its attributes
-    from ..ci.compare import RankChange
-    from ..ci.outcomes import Side
-    from ..ci.verdict import CiRun
+    from ..evaluate.compare import RankChange
+    from ..evaluate.outcomes import Side
+    from ..evaluate.run import EvalResult
+    from ..evaluate.verdict import CiRun
 
 SUMMARY_LIMIT = 1024 * 1024  # GitHub keeps at most 1 MiB of one step's summary
 SUMMARY_ROWS = 100  # rows per table in the job summary; the full report has them all
@@ -57,7 +58,7 @@ def render_markdown(run: CiRun, *, max_rows: int | None = None) -> str:
         add("")
     head = run.head
     if head is not None:
-        add(_scope_line(run))
+        add(_scope_line(run, head))
         add("")
         if run.comparison is not None:
             add(f"**Ranking against the {run.base_word}:** {run.change_summary()}")
@@ -100,7 +101,7 @@ def render_markdown(run: CiRun, *, max_rows: int | None = None) -> str:
             add("")
     _findings(run, add, max_rows)
     if head is not None and len(head.modes) > 1:
-        _other_modes(run, add)
+        _other_modes(run, head, add)
     if c is not None and run.base_word == "base":
         add("_The base commit was evaluated with the head's config and cases file, so case ids line up._")
         add("")
@@ -109,8 +110,7 @@ def render_markdown(run: CiRun, *, max_rows: int | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
-def _scope_line(run: CiRun) -> str:
-    head = run.head
+def _scope_line(run: CiRun, head: EvalResult) -> str:
     modes = ", ".join(head.report_modes())
     text = (f"Cases {_code(run.cases_path or 'cases')} · {plural(head.n, 'case')} (+{head.n_negative} negative) · "
             f"k={run.k} · mode {modes}")
@@ -255,8 +255,7 @@ def _findings_table(findings, blocking, add, max_rows: int | None) -> None:
         add("")
 
 
-def _other_modes(run: CiRun, add) -> None:
-    head = run.head
+def _other_modes(run: CiRun, head: EvalResult, add) -> None:
     modes = head.report_modes()
     add("<details><summary>Every mode evaluated at the head</summary>")
     add("")

@@ -90,8 +90,8 @@ def render_text(result: SearchResult, *, width: int = 80, explain: bool = False,
                     f"vector_min_sim {min_sim:.3f})\n")
         return (STOPWORD_ONLY if result.stopword_only else NO_MATCH) + "\n"
     rows = []
-    for rank, hit in enumerate(result.hits, start=1):
-        rows.append((str(rank), f"{hit.score:.4f}", hit.name, hit.domain or "root", hit))
+    for position, hit in enumerate(result.hits, start=1):
+        rows.append((str(position), f"{hit.score:.4f}", hit.name, hit.domain or "root", hit))
     w_rank = max(4, *(len(r[0]) for r in rows))
     w_score = max(5, *(len(r[1]) for r in rows))
     w_name = max(4, *(len(r[2]) for r in rows))

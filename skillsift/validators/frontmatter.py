@@ -84,18 +84,6 @@ def value_kind(value) -> str:
     return type(value).__name__
 
 
-def description_limit_problem(description: str, limits: dict) -> tuple[int, list[str], int] | None:
-    """(length, harnesses that cut it, smallest exceeded limit), or None when it fits every limit.
-
-    Length is counted in Unicode code points of the trimmed description.
-    """
-    length = len(description.strip())
-    over = sorted((limit, name) for name, limit in limits.items() if limit and length > limit)
-    if not over:
-        return None
-    return length, sorted(name for _limit, name in over), over[0][0]
-
-
 def entry_text(front: dict, fields=("description",)) -> str:
     """The listing text an agent builds from ``fields`` (trimmed strings joined by a space)."""
     parts = [front.get(f) for f in fields]
@@ -163,7 +151,8 @@ def trigger_passages(lines: list[str], first_line: int) -> list[tuple[int, str, 
         if heading:
             title = heading.group(1).strip("*_ ").strip()
             if _TRIGGER_HEADING.match(title):
-                passage, j = [], i + 1
+                passage: list[str] = []
+                j = i + 1
                 while j < len(lines) and len(passage) < _SECTION_LINES:
                     if _HEADING.match(lines[j]) or _FENCE.match(lines[j]):
                         break

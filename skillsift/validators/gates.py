@@ -1,12 +1,13 @@
 """AR9D4: the labelled cases fail the configured gates, or cases regressed against the baseline.
 
-The gates are those of ``skillsift eval`` (reference §6.9), taken from ``[validate]``:
-``min`` floors on the primary mode's metrics, and with ``baseline`` (a result saved by
-``skillsift eval --output``) at most ``max_flips`` cases that were found in the top k and
-no longer are.  Nothing is checked when neither is configured, nor for a cases file that
-is itself invalid (AR9D2 reports that).  A run that cannot measure what was asked (a
-vector/hybrid mode without a usable index, fallbacks to lexical, a baseline from another
-mode or k) is an AR9D4 error too: a gate that cannot run does not pass.
+The gates are those of ``skillsift eval`` (docs/evaluation.md, "Gates, baselines and exit
+codes"), taken from ``[validate]``: ``min`` floors on the primary mode's metrics, and with
+``baseline`` (a result saved by ``skillsift eval --output``) at most ``max_flips`` cases
+that were found in the top k and no longer are. Nothing is checked when neither is
+configured, nor for a cases file that is itself invalid (AR9D2 reports that). A run that
+cannot measure what was asked (a vector/hybrid mode without a usable index, fallbacks to
+lexical, a baseline from another mode or k) is an AR9D4 error too: a gate that cannot run
+does not pass.
 """
 
 from __future__ import annotations

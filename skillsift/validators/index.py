@@ -1,8 +1,8 @@
 """AR9D1: the committed search index is missing, unusable, out of date or stale.
 
 Only an index kept in a committed location is checked (``[search] index_dir`` outside
-``.skillsift/local``), and only when the config is valid.  Messages (reference §8, with
-skillsift's command names):
+``.skillsift/local``), and only when the config is valid.  Messages (docs/validate.md,
+"AR9D1 — the committed index"):
 
 * ``search: index_dir "X" is a committed location but holds no index; run 'skillsift index' and commit it``
 * ``search: the committed index in "X" cannot be used (<load error>); rebuild it with 'skillsift index'``

@@ -72,11 +72,11 @@ def run_checks(ws, *, codes=None, paths=None) -> list[Diagnostic]:
             found.extend(module.run(ws))
     out = []
     for diag in found:
-        check = BY_CODE.get(diag.code)
-        if check is not None:
+        known = BY_CODE.get(diag.code)
+        if known is not None:
             if diag.code not in codes:
                 continue
-            if wanted is not None and check.scope == "file" and diag.file and diag.file not in wanted:
+            if wanted is not None and known.scope == "file" and diag.file and diag.file not in wanted:
                 continue
             level = severity.get(diag.code)
             if level and level != diag.severity:

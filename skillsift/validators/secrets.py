@@ -22,29 +22,19 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from typing import TYPE_CHECKING
 
 from ..diagnostics import ERROR, NOTE, Diagnostic
 from ..secrets import ALLOW_MARKER
+
+if TYPE_CHECKING:
+    from ..secrets import SecretFinding
 
 CODE, BASELINE_CODE = "AR001", "SK010"
 BASELINE_VERSION = 1
 BASELINE_MAX_BYTES = 16 << 20
 HINT = ("remove it from the skill and rotate it; if it is not a secret, add `skillsift: allow-secret` to the "
         "line, or accept it with 'skillsift validate --update-secrets-baseline'")
-_LENGTH = re.compile(r" \((\d+) characters\)$")
-
-
-def finding_value(text: str, finding) -> str:
-    """The matched characters of ``finding`` in ``text`` (length read from its masked form)."""
-    match = _LENGTH.search(finding.masked)
-    length = int(match.group(1)) if match else len(finding.masked)
-    start = 0
-    for _ in range(finding.line - 1):
-        start = text.index("\n", start) + 1
-    offset = start + finding.column - 1
-    return text[offset: offset + length]
-
-
 def fingerprint(file: str, kind: str, value: str) -> str:
     """The baseline key of one finding: ``sha256:`` of ``file NUL kind NUL value``."""
     data = "\0".join((file, kind, value)).encode("utf-8", "surrogatepass")
@@ -73,7 +63,8 @@ def _key_line(text: str, key: str, first: int) -> int:
     return first
 
 
-def skill_findings(text: str, extra_patterns=(), *, skill=None, embedded: str = "") -> list[tuple[object, str]]:
+def skill_findings(text: str, extra_patterns=(), *, skill=None,
+                   embedded: str = "") -> list[tuple[SecretFinding, str]]:
     """(finding, value) of every secret in a SKILL.md: its raw lines and its parsed values.
 
     The raw text is what the file shows; the parsed values (each string of the
@@ -118,7 +109,7 @@ def skill_findings(text: str, extra_patterns=(), *, skill=None, embedded: str = 
 
 
 def scan(file: str, text: str, extra_patterns=(), *, allowed: bool = False, skill=None,
-         embedded: str = "") -> list[tuple[object, str]]:
+         embedded: str = "") -> list[tuple[SecretFinding, str]]:
     """(finding, fingerprint) for every finding in ``text``; those on allowed lines only with ``allowed``.
 
     With ``skill`` (the parsed SKILL.md) and ``embedded`` (its embedded text), the parsed
@@ -245,9 +236,9 @@ def parsed_parts(ws, rel: str, text: str, *, parse: bool) -> tuple[object, str]:
     return skill, embedded_text(skill, s.fields, s.index_body, s.body_chars)
 
 
-def current_findings(ws, files, *, parse: bool = True) -> list[tuple[str, object, str]]:
+def current_findings(ws, files, *, parse: bool = True) -> list[tuple[str, SecretFinding, str]]:
     """(file, finding, fingerprint) for every not-allowed finding in ``files`` (for the baseline)."""
-    out = []
+    out: list[tuple[str, SecretFinding, str]] = []
     for rel in files:
         text = ws.read_text(rel)
         if text is None:

@@ -8,10 +8,14 @@ base or baseline); 2 a check failed: a ``--min`` floor, more regressed cases tha
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from ..words import plural
 from .compare import Comparison
+
+if TYPE_CHECKING:
+    from .run import EvalResult
 
 FAIL_ON = ("error", "warning", "note", "never")
 _BLOCKING = {"error": (ERROR,), "warning": (ERROR, WARNING), "note": (ERROR, WARNING, NOTE), "never": ()}
@@ -26,7 +30,7 @@ class CiRun:
     cases_path: str = ""  # as shown, relative to the root
     mode: str = ""
     k: int = 0
-    head: object = None  # the head's EvalResult (every mode asked), None when it could not run
+    head: EvalResult | None = None  # the head's EvalResult (every mode asked), None when it could not run
     comparison: Comparison | None = None
     base_label: str = ""  # what the head was compared with, e.g. "base 1a2b3c4 (merge-base with origin/main)"
     base_word: str = "base"  # "base" or "baseline", as the report names it

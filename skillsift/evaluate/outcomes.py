@@ -12,7 +12,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..evaluate.metrics import round4
+from .metrics import round4
 
 METRICS = ("top1", "recall_at_k", "hit_at_k", "mrr", "ndcg_at_k")
 

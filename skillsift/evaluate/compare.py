@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..evaluate.gates import Flips, compare_baseline
-from ..evaluate.intervals import Diff, paired
+from .gates import Flips, compare_baseline
+from .intervals import Diff, paired
 from .outcomes import Outcome, Side
 
 
