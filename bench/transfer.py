@@ -252,16 +252,18 @@ def padded(queries, size: int, count: int, seed: int) -> tuple[np.ndarray, list[
 
 
 def query_signals(skills, texts, expected, cache: EmbedCache, docs: dict, how: str, embedder, label: str,
-                  lex=None) -> tune.Signals:
+                  lex=None, key=None) -> tune.Signals:
     """Signals of ``texts`` embedded as the ranker does with ``[search] long_query = how``.
 
     ``truncate``: the capped text (the model reads its first 256 tokens).  ``max-piece``: a
     text the ranker's rule finds long is embedded in the ranker's pieces, and each skill's
     plain and centred cosines are its best piece's (what ``VectorSearch`` computes exactly).
+    ``key``: another way to cut a long text (the sweep of :func:`long_sweep`).
     """
     from skillsift.ranker.centring import CENTRE_SHRINK
 
-    keys = [cap_query(t) if how == "truncate" else embedder.key(t) for t in texts]
+    key = key or embedder.key
+    keys = [cap_query(t) if how == "truncate" else key(t) for t in texts]
     flat = list(dict.fromkeys(x for k in keys for x in (k if isinstance(k, tuple) else (k,))))
     vec = dict(zip(flat, (normalise_query(v) for v in cache.get(flat, f"{label}, {how}")), strict=True))
     first = np.vstack([vec[k[0] if isinstance(k, tuple) else k] for k in keys])
@@ -320,6 +322,46 @@ def long_queries(sets: dict, cache: EmbedCache) -> dict:
                 out[f"{name} / {label} / {st.label()}"] = row
                 print(f"| {name} | {label} ({len(texts)}) | {piece.long_count} ({piece.pieces}) | {st.label()} "
                       f"| {a.rr.mean():.3f} | {b.rr.mean():.3f} | {fmt(d)} |", flush=True)
+    return out
+
+
+def long_sweep(sets: dict, cache: EmbedCache) -> dict:
+    """Piece size and overlap, on the ~1.7 KB padded queries of both sets (paired vs the shipped 80/20)."""
+    from skillsift.ranker.query_embedding import QueryEmbedder
+    from skillsift.ranker.vector import query_pieces
+
+    embedder = QueryEmbedder(cache.provider, 0)
+
+    def cut(words: int, overlap: bool):
+        def key(text: str):
+            if not embedder.is_long(text):
+                return cap_query(text)
+            if overlap:
+                return query_pieces(text, words)
+            tokens = text.split()
+            return tuple(" ".join(tokens[i:i + words]) for i in range(0, len(tokens), words))[:16]
+        return key
+
+    variants = {"40 words, overlap 10": cut(40, True), "80 words, no overlap": cut(80, False),
+                "120 words, overlap 30": cut(120, True), "160 words, overlap 40": cut(160, True)}
+    label, count, size, seed = LONG_SHAPES[0]
+    out: dict = {}
+    print(f"\nlong-query piece sweep ({label} padded queries; paired MRR vs 80 words, overlap 20):")
+    for name, (skills, queries, sig) in sets.items():
+        docs = {f: sig.docs[f] for f in (tune.ALL_FIELDS, tune.NAME_FREE)}
+        chosen, texts = padded(queries, size, count, seed)
+        expected = [sig.expected[i] for i in chosen]
+        lex = lexical_matrix(skills, texts)
+        ref = query_signals(skills, texts, expected, cache, docs, "max-piece", embedder, f"{name} {label}", lex)
+        for vname, key in variants.items():
+            vs = query_signals(skills, texts, expected, cache, docs, "max-piece", embedder,
+                               f"{name} {label} {vname}", lex, key=key)
+            for st in (COSINE, tune.Setting("blend", tune.NAME_FREE, 1.0)):
+                a, b = tune.series_of(st, ref), tune.series_of(st, vs)
+                d = b.versus(a)["mrr"]
+                out[f"{name} / {vname} / {st.label()}"] = {"mrr": float(b.rr.mean()), "pieces": vs.pieces, "dmrr": d}
+                print(f"| {name} | {vname} ({vs.pieces} pieces) | {st.label()} | {b.rr.mean():.3f} | {fmt(d)} |",
+                      flush=True)
     return out
 
 
@@ -422,6 +464,7 @@ def main(argv=None) -> int:
     parser.add_argument("--long", action="store_true")
     parser.add_argument("--tune-only", action="store_true", help="only the tune check (and --long)")
     parser.add_argument("--long-only", action="store_true", help="only the long-query experiment")
+    parser.add_argument("--long-sweep", action="store_true", help="with --long: piece sizes and overlap")
     args = parser.parse_args(argv)
     ds_root = args.corpora
     from skillsift.embed.local import LocalProvider
@@ -443,8 +486,10 @@ def main(argv=None) -> int:
     if not args.long_only:
         out.update({"ideas": ideas(sigs), "tune": tune_check(sigs)})
     if args.long or args.long_only:
-        out["long"] = long_queries({"MetaTool dev": (_skills, _q, sig_metatool), "real skills": (skills, _q2, sig2)},
-                                   cache)
+        long_sets = {"MetaTool dev": (_skills, _q, sig_metatool), "real skills": (skills, _q2, sig2)}
+        out["long"] = long_queries(long_sets, cache)
+        if args.long_sweep:
+            out["long_sweep"] = long_sweep(long_sets, cache)
     if args.json:
         args.json.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     return 0

@@ -170,7 +170,7 @@ class QueryEmbedder:
             return QueryVector(cached, False, 0, 0.0)
         if self._problem is not None:
             raise self._problem
-        texts = list(key) if isinstance(key, tuple) else [key]
+        texts = list(dict.fromkeys(key)) if isinstance(key, tuple) else [key]  # a repeated piece once
         start = time.perf_counter()
         vecs = np.asarray(self._call(texts))
         ms = (time.perf_counter() - start) * 1000.0
@@ -181,7 +181,8 @@ class QueryEmbedder:
         if vecs.shape[1] != dims:
             raise ProviderUnavailable(f"the query vector has {vecs.shape[1]} dimensions, the index {dims}")
         if isinstance(key, tuple):
-            vec = np.vstack([normalise_query(v) for v in vecs])
+            by_text = dict(zip(texts, (normalise_query(v) for v in vecs), strict=True))
+            vec = np.vstack([by_text[piece] for piece in key])
         else:
             vec = normalise_query(vecs[0])
         self.cache.put(key, vec)
