@@ -246,3 +246,15 @@ def test_long_query_keys_resolve_with_the_user_config_first(tmp_path):
     s = load_config(str(tmp_path)).search
     assert (s.long_query, s.long_query_words) == ("max-piece", 80)
     assert validate_search_table({"long_query": "max-piece", "long_query_words": 80}) == []
+
+
+def test_a_repeated_piece_is_embedded_once(index):
+    text = " ".join(FILLER[i % 20] for i in range(400))  # a 20-word cycle: every full piece is the same text
+    pieces = query_pieces(text, 80)
+    assert len(set(pieces)) < len(pieces)
+    provider = WindowedEmbedder()
+    ranker = ranker_for(index, provider)
+    result = ranker.search(text, mode="vector", limit=None)
+    assert provider.calls == [list(dict.fromkeys(pieces))]
+    assert ranker.query_cache.get(pieces).shape == (len(pieces), 5)
+    assert result.hits == ranker_for(index).search(text, mode="vector", limit=None).hits
