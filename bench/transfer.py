@@ -326,27 +326,27 @@ def long_queries(sets: dict, cache: EmbedCache) -> dict:
 
 
 def long_sweep(sets: dict, cache: EmbedCache) -> dict:
-    """Piece size and overlap, on the ~1.7 KB padded queries of both sets (paired vs the shipped 80/20)."""
+    """Piece size and overlap, on the ~1.7 KB padded queries of both sets (paired vs the shipped 80 words)."""
     from skillsift.ranker.query_embedding import QueryEmbedder
-    from skillsift.ranker.vector import query_pieces
+    from skillsift.ranker.vector import LONG_QUERY_CAP_BYTES, MAX_PIECES, query_pieces
 
     embedder = QueryEmbedder(cache.provider, 0)
 
-    def cut(words: int, overlap: bool):
+    def cut(words: int, overlap: int):
         def key(text: str):
             if not embedder.is_long(text):
                 return cap_query(text)
-            if overlap:
-                return query_pieces(text, words)
-            tokens = text.split()
-            return tuple(" ".join(tokens[i:i + words]) for i in range(0, len(tokens), words))[:16]
+            if not overlap:
+                return query_pieces(cap_query(text, LONG_QUERY_CAP_BYTES), words)
+            tokens = cap_query(text, LONG_QUERY_CAP_BYTES).split()
+            return tuple(" ".join(tokens[i:i + words]) for i in range(0, len(tokens), words - overlap))[:MAX_PIECES]
         return key
 
-    variants = {"40 words, overlap 10": cut(40, True), "80 words, no overlap": cut(80, False),
-                "120 words, overlap 30": cut(120, True), "160 words, overlap 40": cut(160, True)}
+    variants = {f"{w} words{f', overlap {o}' if o else ''}": cut(w, o)
+                for w, o in ((40, 0), (60, 0), (100, 0), (120, 0), (160, 0), (80, 20))}
     label, count, size, seed = LONG_SHAPES[0]
     out: dict = {}
-    print(f"\nlong-query piece sweep ({label} padded queries; paired MRR vs 80 words, overlap 20):")
+    print(f"\nlong-query piece sweep ({label} padded queries; paired MRR vs the shipped 80 words, no overlap):")
     for name, (skills, queries, sig) in sets.items():
         docs = {f: sig.docs[f] for f in (tune.ALL_FIELDS, tune.NAME_FREE)}
         chosen, texts = padded(queries, size, count, seed)
