@@ -257,3 +257,23 @@ def test_a_repeated_piece_is_embedded_once(index):
     assert provider.calls == [list(dict.fromkeys(pieces))]
     assert ranker.query_cache.get(pieces).shape == (len(pieces), 5)
     assert result.hits == ranker_for(index).search(text, mode="vector", limit=None).hits
+
+
+def test_tune_scores_a_long_case_by_its_best_piece_as_the_ranker_does():
+    import json
+
+    from skillsift.evaluate import tune_run
+    from skillsift.evaluate.cases import parse_cases
+
+    cases = parse_cases(json.dumps({"version": 1, "cases": [
+        {"id": "long", "query": LONG_QUERY, "expect": ["dispute-charge"]},
+        {"id": "short", "query": "money back", "expect": ["issue-refund"]}]}))
+    catalog = catalog_from_skills(refund_catalog())
+    for how, found in (("max-piece", True), ("truncate", False)):
+        config = Config(search=SearchConfig(mode="hybrid", fields=DEFAULT_FIELDS, long_query=how))
+        provider = WindowedEmbedder()
+        run = tune_run.run(catalog, config, cases, provider, folds=2)
+        cosine = run.result.series[run.result.cosine]  # cosine only over the configured fields
+        assert cosine.rr[1] == 1.0 and (cosine.rr[0] == 1.0) == found, how
+        sent = set(provider.sent)
+        assert (set(query_pieces(LONG_QUERY, 80)) <= sent) == (how == "max-piece")
