@@ -227,7 +227,7 @@ class QueryEmbedder:
         todo = [todo[i] for i in length_order(self.provider, todo)]
         # Hold every warmed query: the per-mode passes that follow must not re-embed them.
         self.cache.size = max(self.cache.size, len(self.cache) + len(keys))
-        vectors: dict[str, object] = {}
+        vectors: dict = {}  # text -> its normalised vector
         for start in range(0, len(todo), batch):
             chunk = todo[start:start + batch]
             try:
