@@ -277,3 +277,21 @@ def test_tune_scores_a_long_case_by_its_best_piece_as_the_ranker_does():
         assert cosine.rr[1] == 1.0 and (cosine.rr[0] == 1.0) == found, how
         sent = set(provider.sent)
         assert (set(query_pieces(LONG_QUERY, 80)) <= sent) == (how == "max-piece")
+
+
+def test_with_the_local_model_a_request_past_its_256_tokens_is_found_by_its_piece():
+    from skillsift.embed import local
+
+    reason = "skillsift[embed] is not installed"
+    pytest.importorskip("onnxruntime", reason=reason)
+    pytest.importorskip("tokenizers", reason=reason)
+    pytest.importorskip(local.MODEL_PACKAGE, reason=reason)
+    provider = local.LocalProvider()
+    built = build_index(plan_build(refund_catalog(), None, provider=provider, fields=DEFAULT_FIELDS), provider).index
+    query = f"we use git here. {filler(300)} Task: handle the chargeback dispute from the bank. {filler(20)}"
+    assert provider.count_tokens([query]) == [local.MAX_TOKENS]  # the model reads only the start
+    pieces = ranker_for(built, provider).search(query, mode="vector")
+    truncated = ranker_for(built, provider, long_query="truncate").search(query, mode="vector")
+    assert pieces.hits[0].name == "dispute-charge"
+    assert truncated.hits[0].name == "git-workflow"
+    assert pieces.hits[0].vector_sim > truncated.hits[0].vector_sim
