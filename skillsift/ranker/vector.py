@@ -78,7 +78,7 @@ def query_pieces(text: str, words: int = DEFAULT_PIECE_WORDS) -> tuple[str, ...]
     """The pieces of a long query: consecutive windows of ``words`` whitespace-separated words.
 
     The windows do not overlap (overlapping by a quarter measured no better and costs a
-    third more pieces: docs/ranking-quality.md); at most :data:`MAX_PIECES`, from the start.
+    quarter more pieces: docs/ranking-quality.md); at most :data:`MAX_PIECES`, from the start.
     Each piece is its words joined by single spaces.  Deterministic; () for a text without words.
     """
     tokens = text.split()
