@@ -14,10 +14,10 @@ the local model (all-MiniLM-L6-v2 int8), for each embedded-field variant.  Every
 (blend 0.08, name-free fields).
 
 Embeddings are cached in ``--cache`` (one ``.npz`` per model, keyed by the sha256 of each
-text), so a second run embeds nothing.  ``--long`` adds the long-query experiment: each
-real-skills query is padded into a task instruction of several KB by the bodies of
-unrelated skills (seeded), then embedded truncated (what the ranker does) or in pieces
-whose vectors are averaged.
+text), so a second run embeds nothing.  ``--long`` adds the long-query experiment: the
+queries of both sets, as they are and padded into task instructions of about 1.7 and 4 KB
+by generic task sentences (seeded), embedded as the ranker does with ``[search] long_query``
+``"truncate"`` and ``"max-piece"`` (see :func:`long_queries`).
 """
 
 from __future__ import annotations
@@ -196,14 +196,6 @@ def choose(results: dict, settings) -> None:
             for n, r in zip(results, rs, strict=True)))
 
 
-PIECE_WORDS = 80  # about 110 word pieces: under the model's 128-token window
-
-
-def pieces_of(text: str) -> list[str]:
-    words = text.split()
-    return [" ".join(words[i:i + PIECE_WORDS]) for i in range(0, max(len(words), 1), PIECE_WORDS)]
-
-
 BOILERPLATE = (
     "You are working in a large repository with many packages and a continuous integration pipeline.",
     "Read the relevant files before you change anything and keep the existing style of the code.",
@@ -226,66 +218,150 @@ BOILERPLATE = (
     "Performance is important for this project, so avoid needless work in hot paths.",
     "The previous attempt at this task was abandoned halfway, so some files may be inconsistent.",
 )
-LONG_CASES = 300  # a seeded sample of the real-skills cases: pieces cost about 6 embeddings per case
+# (label, cases sampled per set, boilerplate characters, seed): pieces cost about 5 (1.7 KB) and
+# 11 (4 KB) embeddings per case
+LONG_SHAPES = (("~1.7 KB", 300, 1700, 7), ("~4 KB", 150, 3900, 8))
 
 
-def long_queries(skills, ds, cache: EmbedCache, sig_base: tune.Signals) -> dict:
-    """Truncation vs pieces for long task instructions (seeded padding).
+def padded(queries, size: int, count: int, seed: int) -> tuple[np.ndarray, list[str]]:
+    """A seeded sample of ``queries``, each inside ``size`` characters of generic task text.
 
-    Each of a seeded sample of real-skills queries is put inside about 1.7 KB of generic
-    task boilerplate (sentences of :data:`BOILERPLATE`, drawn with seed 7), the request
-    first or last (half each), as an agent's task instruction reads; the whole stays under
-    the ranker's 2 KB query cap, so every variant sees the same text.  Then the query
-    vector is: the text as the model truncates it (128 tokens: what the ranker does), the
-    mean of the vectors of its 80-word pieces, or the best piece per skill (max-sim).
+    The 1.7 KB shape is the earlier experiment's (20 sentences drawn without replacement,
+    seed 7); the 4 KB one draws the sentences with replacement.  The request comes first
+    or last, half each, as an agent's task instruction reads.
     """
-    rng = np.random.default_rng(7)
-    chosen = np.sort(rng.permutation(len(ds.cases))[:LONG_CASES])
-    cases = [ds.cases[i] for i in chosen]
-    expected = [sig_base.expected[i] for i in chosen]
+    rng = np.random.default_rng(seed)
+    chosen = np.sort(rng.permutation(len(queries))[:count])
     texts = []
-    for c in cases:
-        order = rng.permutation(len(BOILERPLATE))
+    for i in chosen:
         pad = ""
-        for j in order:
-            if len(pad) + len(BOILERPLATE[j]) > 1700:
-                break
-            pad = f"{pad} {BOILERPLATE[j]}".strip()
-        texts.append(f"{c.query}. {pad}" if rng.random() < 0.5 else f"{pad} Task: {c.query}.")
-    texts = [cap_query(t) for t in texts]
-    trunc = np.vstack([normalise_query(v) for v in cache.get(texts, "long, truncated")])
-    all_pieces, owner = [], []
-    for i, t in enumerate(texts):
-        for p in pieces_of(t):
-            all_pieces.append(p)
-            owner.append(i)
-    pv = unit(cache.get(all_pieces, "long, pieces")).astype(np.float64)
-    owner = np.asarray(owner)
-    mean = np.vstack([normalise_query(pv[owner == i].mean(axis=0)) for i in range(len(texts))])
-    lex = lexical_matrix(skills, texts)
-    names = [s.name for s in skills]
-    docs = {f: sig_base.docs[f] for f in (tune.ALL_FIELDS, tune.NAME_FREE)}
-    variants = {"truncated": tune.signals_from(lex, docs, trunc, names, expected),
-                "pieces, mean vector": tune.signals_from(lex, docs, mean, names, expected)}
-    maxsim = tune.signals_from(lex, docs, mean, names, expected)
+        if size <= 1800:
+            for j in rng.permutation(len(BOILERPLATE)):
+                if len(pad) + len(BOILERPLATE[j]) > size:
+                    break
+                pad = f"{pad} {BOILERPLATE[j]}".strip()
+        else:
+            while True:
+                sentence = BOILERPLATE[int(rng.integers(len(BOILERPLATE)))]
+                if len(pad) + len(sentence) > size:
+                    break
+                pad = f"{pad} {sentence}".strip()
+        q = queries[i]
+        texts.append(f"{q}. {pad}" if rng.random() < 0.5 else f"{pad} Task: {q}.")
+    return chosen, texts
+
+
+def query_signals(skills, texts, expected, cache: EmbedCache, docs: dict, how: str, embedder, label: str,
+                  lex=None, key=None) -> tune.Signals:
+    """Signals of ``texts`` embedded as the ranker does with ``[search] long_query = how``.
+
+    ``truncate``: the capped text (the model reads its first 256 tokens).  ``max-piece``: a
+    text the ranker's rule finds long is embedded in the ranker's pieces, and each skill's
+    plain and centred cosines are its best piece's (what ``VectorSearch`` computes exactly).
+    ``key``: another way to cut a long text (the sweep of :func:`long_sweep`).
+    """
+    from skillsift.ranker.centring import CENTRE_SHRINK
+
+    key = key or embedder.key
+    keys = [cap_query(t) if how == "truncate" else key(t) for t in texts]
+    flat = list(dict.fromkeys(x for k in keys for x in (k if isinstance(k, tuple) else (k,))))
+    vec = dict(zip(flat, (normalise_query(v) for v in cache.get(flat, f"{label}, {how}")), strict=True))
+    first = np.vstack([vec[k[0] if isinstance(k, tuple) else k] for k in keys])
+    lex = lexical_matrix(skills, texts) if lex is None else lex
+    sig = tune.signals_from(lex, docs, first, [s.name for s in skills], expected)
+    long_rows = [i for i, k in enumerate(keys) if isinstance(k, tuple)]
     for f, d in docs.items():
-        plain = pv @ np.asarray(d, dtype=np.float64).T
-        cen = pv @ centre(np.asarray(d, dtype=np.float64), range(len(d))).astype(np.float64).T
-        maxsim.cosine[f] = np.vstack([plain[owner == i].max(axis=0) for i in range(len(texts))])
-        maxsim._centred[f] = np.vstack([cen[owner == i].max(axis=0) for i in range(len(texts))])
-    variants["pieces, best piece per skill"] = maxsim
+        d64 = np.asarray(d, dtype=np.float64)
+        cen = centre(d64, range(len(d64)), CENTRE_SHRINK).astype(np.float64)
+        sig._centred[f] = sig.centred(f)
+        for i in long_rows:
+            pv = np.vstack([vec[p] for p in keys[i]]).astype(np.float64)
+            sig.cosine[f][i] = (pv @ d64.T).max(axis=0)
+            sig._centred[f][i] = (pv @ cen.T).max(axis=0)
+    sig.long_count = len(long_rows)
+    sig.pieces = sum(len(keys[i]) for i in long_rows)
+    return sig
+
+
+def long_queries(sets: dict, cache: EmbedCache) -> dict:
+    """Truncation vs max-piece as the ranker ships them, on both sets, normal and padded queries.
+
+    ``sets``: name -> (skills, queries, normal-query signals).  For the normal queries the
+    truncated signals are the tables' own; the max-piece ones differ only in the queries the
+    ranker's rule finds long.  Each padded shape is a seeded sample per set
+    (:data:`LONG_SHAPES`).  Rows: cosine only over all fields and the shipped blend (bonus
+    0.12, name-free fields); paired MRR difference max-piece minus truncate.
+    """
+    from skillsift.ranker.query_embedding import QueryEmbedder
+
+    embedder = QueryEmbedder(cache.provider, 0)
     shipped = tune.Setting("blend", tune.NAME_FREE, 1.0)
-    base = tune.series_of(COSINE, variants["truncated"])
-    out = {}
-    print(f"\nlong queries ({len(cases)} real-skills cases, each inside ~1.7 KB of generic task text, seed 7; "
-          f"{len(all_pieces)} pieces of {PIECE_WORDS} words):")
-    for label, sig in variants.items():
-        for st in (COSINE, TODAY, shipped):
-            s = tune.series_of(st, sig)
-            summ = s.summary()
-            out[f"{label} / {st.label()}"] = {**summ, "dmrr_vs_truncated_cosine": s.versus(base)["mrr"]}
-            print(f"| {label} | {st.label()} | {summ['top1']:.3f} | {summ['mrr']:.3f} "
-                  f"({summ['mrr_ci'][0]:.3f}-{summ['mrr_ci'][1]:.3f}) | {fmt(s.versus(base)['mrr'])} |", flush=True)
+    out: dict = {}
+    print("\nlong queries: truncate vs max-piece ([search] long_query), MRR and paired max-piece - truncate")
+    print("| set | queries | long by the rule (pieces) | setting | truncate MRR | max-piece MRR "
+          "| paired dMRR (95% CI) |")
+    print("|---|---|---|---|---|---|---|")
+    for name, (skills, queries, sig) in sets.items():
+        docs = {f: sig.docs[f] for f in (tune.ALL_FIELDS, tune.NAME_FREE)}
+        shapes = [("normal", queries, sig.expected, sig, None)]
+        for label, count, size, seed in LONG_SHAPES:
+            chosen, texts = padded(queries, size, count, seed)
+            expected = [sig.expected[i] for i in chosen]
+            shapes.append((label, texts, expected, None, lexical_matrix(skills, texts)))
+        for label, texts, expected, trunc, lex in shapes:
+            if trunc is None:
+                trunc = query_signals(skills, texts, expected, cache, docs, "truncate", embedder,
+                                      f"{name} {label}", lex)
+            piece = query_signals(skills, texts, expected, cache, docs, "max-piece", embedder,
+                                  f"{name} {label}", trunc.lexical)
+            for st in (COSINE, shipped):
+                a, b = tune.series_of(st, trunc), tune.series_of(st, piece)
+                d = b.versus(a)["mrr"]
+                row = {"queries": len(texts), "long": piece.long_count, "pieces": piece.pieces,
+                       "truncate": a.summary(), "max_piece": b.summary(), "dmrr": d}
+                out[f"{name} / {label} / {st.label()}"] = row
+                print(f"| {name} | {label} ({len(texts)}) | {piece.long_count} ({piece.pieces}) | {st.label()} "
+                      f"| {a.rr.mean():.3f} | {b.rr.mean():.3f} | {fmt(d)} |", flush=True)
+    return out
+
+
+def long_sweep(sets: dict, cache: EmbedCache) -> dict:
+    """Piece size and overlap, on the ~1.7 KB padded queries of both sets (paired vs the shipped 80 words)."""
+    from skillsift.ranker.query_embedding import QueryEmbedder
+    from skillsift.ranker.vector import LONG_QUERY_CAP_BYTES, MAX_PIECES, query_pieces
+
+    embedder = QueryEmbedder(cache.provider, 0)
+
+    def cut(words: int, overlap: int):
+        def key(text: str):
+            if not embedder.is_long(text):
+                return cap_query(text)
+            if not overlap:
+                return query_pieces(cap_query(text, LONG_QUERY_CAP_BYTES), words)
+            tokens = cap_query(text, LONG_QUERY_CAP_BYTES).split()
+            return tuple(" ".join(tokens[i:i + words]) for i in range(0, len(tokens), words - overlap))[:MAX_PIECES]
+        return key
+
+    variants = {f"{w} words{f', overlap {o}' if o else ''}": cut(w, o)
+                for w, o in ((40, 0), (60, 0), (100, 0), (120, 0), (160, 0), (80, 20))}
+    label, count, size, seed = LONG_SHAPES[0]
+    out: dict = {}
+    print(f"\nlong-query piece sweep ({label} padded queries; paired MRR vs the shipped 80 words, no overlap):")
+    for name, (skills, queries, sig) in sets.items():
+        docs = {f: sig.docs[f] for f in (tune.ALL_FIELDS, tune.NAME_FREE)}
+        chosen, texts = padded(queries, size, count, seed)
+        expected = [sig.expected[i] for i in chosen]
+        lex = lexical_matrix(skills, texts)
+        ref = query_signals(skills, texts, expected, cache, docs, "max-piece", embedder, f"{name} {label}", lex)
+        for vname, key in variants.items():
+            vs = query_signals(skills, texts, expected, cache, docs, "max-piece", embedder,
+                               f"{name} {label} {vname}", lex, key=key)
+            for st in (COSINE, tune.Setting("blend", tune.NAME_FREE, 1.0)):
+                a, b = tune.series_of(st, ref), tune.series_of(st, vs)
+                d = b.versus(a)["mrr"]
+                out[f"{name} / {vname} / {st.label()}"] = {"mrr": float(b.rr.mean()), "pieces": vs.pieces, "dmrr": d}
+                print(f"| {name} | {vname} ({vs.pieces} pieces) | {st.label()} | {b.rr.mean():.3f} | {fmt(d)} |",
+                      flush=True)
     return out
 
 
@@ -388,6 +464,7 @@ def main(argv=None) -> int:
     parser.add_argument("--long", action="store_true")
     parser.add_argument("--tune-only", action="store_true", help="only the tune check (and --long)")
     parser.add_argument("--long-only", action="store_true", help="only the long-query experiment")
+    parser.add_argument("--long-sweep", action="store_true", help="with --long: piece sizes and overlap")
     args = parser.parse_args(argv)
     ds_root = args.corpora
     from skillsift.embed.local import LocalProvider
@@ -398,9 +475,10 @@ def main(argv=None) -> int:
     if args.tune_only or args.long_only:
         settings = []
     _skills, _q, sig = metatool(args.metatool, cache)
+    sig_metatool = sig
     sigs = {"MetaTool dev": sig}
     results["MetaTool dev"] = table("MetaTool development split", sig, settings)
-    skills, _q, sig2, ds = real_skills(args.corpora, cache)
+    skills, _q2, sig2, _ds = real_skills(args.corpora, cache)
     results["real skills"] = table("real-skills development set", sig2, settings)
     sigs["real skills"] = sig2
     choose(results, settings)
@@ -408,7 +486,10 @@ def main(argv=None) -> int:
     if not args.long_only:
         out.update({"ideas": ideas(sigs), "tune": tune_check(sigs)})
     if args.long or args.long_only:
-        out["long"] = long_queries(skills, ds, cache, sig2)
+        long_sets = {"MetaTool dev": (_skills, _q, sig_metatool), "real skills": (skills, _q2, sig2)}
+        out["long"] = long_queries(long_sets, cache)
+        if args.long_sweep:
+            out["long_sweep"] = long_sweep(long_sets, cache)
     if args.json:
         args.json.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     return 0

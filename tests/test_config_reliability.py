@@ -91,7 +91,8 @@ def test_oversized_config_is_ar9d0(tmp_path):
 
 NUMERIC = [
     ("search", "body_chars"), ("search", "rrf_k"), ("search", "vector_min_sim"), ("search", "candidates"),
-    ("search", "query_timeout_ms"), ("search", "batch_size"), ("embeddings", "max_calls"),
+    ("search", "query_timeout_ms"), ("search", "batch_size"), ("search", "long_query_words"),
+    ("embeddings", "max_calls"),
     ("embeddings", "max_tokens"), ("embeddings", "max_cost_usd"), ("embeddings", "timeout_seconds"),
     ("embeddings", "max_retries"), ("validate", "max_flips"), ("validate", "k"),
     ("validate", "near_duplicate_threshold"), ("validate", "near_duplicate_cosine"),

@@ -48,7 +48,7 @@ def _tighten(repo_value, user_value):
 
 def _merge_search(repo: dict, user: dict, index_base: str, env, notes: list[str]) -> dict:
     out: dict = {}
-    for key in ("mode", "fusion", "dtype"):
+    for key in ("mode", "fusion", "dtype", "long_query"):
         out[key] = user.get(key) or repo.get(key) or getattr(SEARCH_DEFAULTS, key)
     if user.get("index_dir"):
         out["index_dir"] = clean_index_dir(user["index_dir"])
@@ -58,7 +58,7 @@ def _merge_search(repo: dict, user: dict, index_base: str, env, notes: list[str]
     else:
         out["index_dir"] = DEFAULT_INDEX_DIR
     out["fields"] = tuple(user.get("fields") or repo.get("fields") or DEFAULT_EMBED_FIELDS)
-    for key in ("body_chars", "rrf_k", "candidates", "query_timeout_ms", "batch_size"):
+    for key in ("body_chars", "rrf_k", "candidates", "query_timeout_ms", "batch_size", "long_query_words"):
         value = user.get(key, 0) if user.get(key, 0) > 0 else repo.get(key, 0)
         out[key] = value or getattr(SEARCH_DEFAULTS, key)
     out["index_body"] = bool(repo.get("index_body", False)) or bool(user.get("index_body", False))

@@ -33,6 +33,10 @@ class SearchConfig:
     index_dir: str = DEFAULT_INDEX_DIR
     dtype: str = "float32"
     log_queries: bool = False
+    # a query longer than the model's window: embedded in pieces of long_query_words words, each
+    # skill scored by its best piece ("max-piece"), or cut as before ("truncate"); docs/ranking-quality.md
+    long_query: str = "max-piece"
+    long_query_words: int = 80
 
 
 @dataclass(frozen=True)

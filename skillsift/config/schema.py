@@ -14,14 +14,14 @@ from __future__ import annotations
 import os
 import posixpath
 
-from .values import DEFAULT_FIELDS, DTYPES, FUSIONS, MODE_WORDS, MODES, PROVIDERS
+from .values import DEFAULT_FIELDS, DTYPES, FUSIONS, LONG_QUERIES, MODE_WORDS, MODES, PROVIDERS
 
 # key -> kind, in the order problems are reported (docs/configuration.md, then the keys it does not check)
 SEARCH_KINDS = {
     "mode": "string", "fusion": "string", "dtype": "string", "fields": "strings", "body_chars": "integer",
     "rrf_k": "integer", "weights": "table", "vector_min_sim": "number", "candidates": "integer",
     "batch_size": "integer", "query_timeout_ms": "integer", "index_dir": "string", "index_body": "bool",
-    "log_queries": "bool",
+    "log_queries": "bool", "long_query": "string", "long_query_words": "integer",
 }
 WEIGHT_KEYS = ("lexical", "vector")
 EMBEDDINGS_KINDS = {
@@ -37,7 +37,7 @@ AI_RULEZ_EMBEDDINGS_KEYS = ("command", "model", "pass_env")
 RANGES = {
     "search.body_chars": (0, 20000), "search.rrf_k": (0, 10000), "search.weights.lexical": (0, 1000),
     "search.weights.vector": (0, 1000), "search.vector_min_sim": (0, 1), "search.candidates": (0, 1000),
-    "search.query_timeout_ms": (0, 60000), "search.batch_size": (0, 2048),
+    "search.query_timeout_ms": (0, 60000), "search.batch_size": (0, 2048), "search.long_query_words": (0, 400),
     "embeddings.max_calls": (0, 1_000_000), "embeddings.max_tokens": (0, 1_000_000_000),
     "embeddings.max_cost_usd": (0, 1_000_000), "embeddings.price_input_per_mtok": (0, 1000),
     "embeddings.timeout_seconds": (0, 3600), "embeddings.max_retries": (0, 10),
@@ -46,9 +46,10 @@ RANGES = {
     "validate.near_duplicate_cosine": (0, 1), "validate.description_limits.<agent>": (0, 1_000_000),
 }
 _BETWEEN = {"search.body_chars", "search.candidates", "search.query_timeout_ms", "search.batch_size",
+            "search.long_query_words",
             "embeddings.max_retries"}
 # every key with a fixed set of string values ("" = the default)
-CHOICES = {"search.mode": MODES, "search.fusion": FUSIONS, "search.dtype": DTYPES,
+CHOICES = {"search.mode": MODES, "search.fusion": FUSIONS, "search.dtype": DTYPES, "search.long_query": LONG_QUERIES,
            "embeddings.provider": PROVIDERS}
 PROJECT_TABLES = ("search", "embeddings", "catalog", "roles", "secrets", "validate")
 USER_TABLES = ("search", "embeddings", "secrets")

@@ -6,6 +6,7 @@ MODES = ("lexical", "hybrid", "vector")
 MODE_WORDS = "lexical, hybrid or vector"
 FUSIONS = ("auto", "rrf", "weighted", "blend")
 DTYPES = ("float32", "float16")
+LONG_QUERIES = ("max-piece", "truncate")  # how a query longer than the model's window is embedded
 PROVIDERS = ("local", "openai", "command")
 CODE = "AR9D0"
 

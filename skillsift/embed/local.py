@@ -345,6 +345,7 @@ class LocalProvider:
 
     networked = False
     dims = DIMS
+    window_tokens = MAX_TOKENS  # the model reads this many tokens of a text ([CLS] and [SEP] included)
 
     def __init__(self, model: str = MODEL_NAME, *, threads: int | None = None, max_batch: int = MAX_BATCH):
         if model not in MODEL_ALIASES:

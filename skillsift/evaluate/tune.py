@@ -106,6 +106,25 @@ class Signals:
         return self._centred[key]
 
 
+def use_best_piece(sig: Signals, pieces: dict) -> None:
+    """Give the long queries of ``sig`` their best-piece cosines, as the ranker scores them.
+
+    ``pieces``: case row -> its pieces' normalised vectors (pieces x dims); each skill's plain
+    and centred cosines on that row become the largest over the pieces
+    (docs/ranking-quality.md, "Long queries").
+    """
+    if not pieces:
+        return
+    for fields, docs in sig.docs.items():
+        d = np.asarray(docs, dtype=np.float64)
+        c = centre(d, range(len(d)), CENTRE_SHRINK).astype(np.float64)
+        centred = sig.centred(fields)
+        for row, vectors in pieces.items():
+            pv = np.asarray(vectors, dtype=np.float64)
+            sig.cosine[fields][row] = (pv @ d.T).max(axis=0)
+            centred[row] = (pv @ c.T).max(axis=0)
+
+
 def signals_from(lexical, docs: dict, queries, names: Sequence[str], expected) -> Signals:
     """Signals from a lexical score matrix, document matrices per fields and query vectors."""
     q = np.asarray(queries, dtype=np.float64)

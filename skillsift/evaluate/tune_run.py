@@ -89,7 +89,8 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
     """
     from ..embedtext import text_digest
     from ..ranker.lexical import LexicalIndex
-    from ..ranker.vector import cap_query, normalise_query
+    from ..ranker.query_embedding import QueryEmbedder
+    from ..ranker.vector import normalise_query
 
     skills = list(catalog.skills)
     position = {s.name: i for i, s in enumerate(skills)}
@@ -109,7 +110,11 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
             rows.append(row if row >= 0 and index.items[row].text_digest == text_digest(text) else -1)
         if rows and min(rows) >= 0:
             reuse[configured] = np.asarray(index.matrix, dtype=np.float64)[rows]
-    queries = [cap_query(c.query) for c in scored]
+    # what the ranker embeds for each query: the capped text, or a long query's pieces
+    embedder = QueryEmbedder(provider, 0, long_query=config.search.long_query,
+                             piece_words=config.search.long_query_words)
+    keys = [embedder.key(c.query) for c in scored]
+    queries = list(dict.fromkeys(t for key in keys for t in (key if isinstance(key, tuple) else (key,))))
     total = len(queries) + sum(len(t) for v, t in texts.items() if v not in reuse)
     progress = progress_factory(total) if progress_factory is not None else None
     batch = getattr(provider, "max_batch", None) or config.search.batch_size or 64
@@ -117,7 +122,8 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
     for v in variants:
         docs[v] = reuse[v] if v in reuse else _unit(_embed_all(provider, texts[v], batch, progress))
     qv = _embed_all(provider, queries, batch, progress) if queries else np.zeros((0, 1))
-    qv = np.vstack([normalise_query(v) for v in qv]).astype(np.float64) if queries else qv
+    by_text = dict(zip(queries, (normalise_query(v).astype(np.float64) for v in qv), strict=True))
+    qv = np.vstack([by_text[key[0] if isinstance(key, tuple) else key] for key in keys]) if queries else qv
     lexical = LexicalIndex(skills)
     lex = np.zeros((len(scored), len(skills)))
     for qi, c in enumerate(scored):
@@ -125,6 +131,8 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
             lex[qi, i] = score
     expected = [[position[n] for n in c.expect_ids] for c in scored]
     sig = tune.signals_from(lex, docs, qv, [s.name for s in skills], expected)
+    tune.use_best_piece(sig, {row: np.vstack([by_text[p] for p in key])
+                              for row, key in enumerate(keys) if isinstance(key, tuple)})
     result = tune.cross_validate(settings, sig, cur_i, cos_i, k=k, folds=folds, seed=seed)
     return TuneRun(result, tune.series_of(None, sig, k), len(scored), skipped, k, folds, seed,
                    config.search.mode == "lexical")

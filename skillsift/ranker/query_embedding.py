@@ -7,6 +7,11 @@ query cost about a millisecond, a fifth of the hybrid latency budget.  The threa
 daemon: a call that overruns the limit is abandoned with its thread (the next query gets a
 new one), and the process does not wait for it at exit, so a command that fell back to
 lexical ranking ends right after printing.
+
+A query longer than the model's window (:meth:`QueryEmbedder.is_long`) is embedded, with
+``long_query = "max-piece"``, as the pieces of :func:`~skillsift.ranker.vector.query_pieces`
+in one provider call under the same time limit; its vector is then the pieces x dims
+matrix, and the cache key the tuple of its pieces (docs/ranking-quality.md, "Long queries").
 """
 
 from __future__ import annotations
@@ -19,14 +24,22 @@ from dataclasses import dataclass
 
 from ..embed.base import EmbedError, EmbedTimeout, ProviderUnavailable
 from .degraded import PROVIDER_UNAVAILABLE, Degraded
-from .vector import QueryCache, cap_query, normalise_query
+from .vector import (
+    DEFAULT_PIECE_WORDS,
+    LONG_QUERY_CAP_BYTES,
+    QUERY_CAP_BYTES,
+    QueryCache,
+    cap_query,
+    normalise_query,
+    query_pieces,
+)
 
 
 @dataclass(frozen=True)
 class QueryVector:
     """A normalised query vector and the facts of the call that made it."""
 
-    vector: object  # numpy float32 (dims,)
+    vector: object  # numpy float32 (dims,), or (pieces, dims) for a long query
     embedded: bool  # False: it came from the cache
     tokens: int  # estimated input tokens of the call (0 from the cache)
     ms: float  # the embedding call's wall time (0 from the cache)
@@ -71,11 +84,18 @@ class _Worker:
 
 class QueryEmbedder:
     """Turns queries into normalised vectors with ``provider`` (a Provider, the EmbedError why none
-    could be made, or None), within ``timeout_ms`` per call (0 or None: no limit)."""
+    could be made, or None), within ``timeout_ms`` per call (0 or None: no limit).
 
-    def __init__(self, provider, timeout_ms: int | None):
+    ``long_query`` (``"max-piece"`` or ``"truncate"``) and ``piece_words`` say how a query
+    longer than the model's window is embedded (``[search] long_query``, ``long_query_words``).
+    """
+
+    def __init__(self, provider, timeout_ms: int | None, *, long_query: str = "max-piece",
+                 piece_words: int = DEFAULT_PIECE_WORDS):
         self.provider = provider
         self.timeout_ms = timeout_ms or 0
+        self.long_query = long_query
+        self.piece_words = piece_words or DEFAULT_PIECE_WORDS
         self.cache = QueryCache()
         self._problem: EmbedError | None = None  # why loading failed
         self._loaded = False
@@ -109,39 +129,75 @@ class QueryEmbedder:
                         self._problem = exc
         return Degraded.of(self._problem) if self._problem is not None else None
 
+    def is_long(self, query: str) -> bool:
+        """Whether ``query`` is longer than the model reads.
+
+        A provider that counts tokens and says its window (the local model: 256 tokens) is
+        asked for texts of at least that many UTF-8 bytes (a shorter text cannot fill the
+        window: every word piece holds at least one byte); the query is long when its count
+        reaches the window.  Another provider's query is long when it passes the 2 KB cap a
+        query is cut at.
+        """
+        size = len(query.encode("utf-8"))
+        window = getattr(self.provider, "window_tokens", None)
+        count = getattr(self.provider, "count_tokens", None)
+        if isinstance(window, int) and window > 2 and callable(count):
+            if size < window - 2:
+                return False
+            try:
+                counted = list(count([cap_query(query, LONG_QUERY_CAP_BYTES)]))
+            except EmbedError:
+                return False  # the embedding call reports the problem
+            return len(counted) == 1 and counted[0] >= window
+        return size > QUERY_CAP_BYTES
+
+    def key(self, query: str) -> str | tuple[str, ...]:
+        """What is embedded for ``query``, and its cache key: the capped text, or a long query's pieces."""
+        if self.long_query == "max-piece" and self.is_long(query):
+            pieces = query_pieces(cap_query(query, LONG_QUERY_CAP_BYTES), self.piece_words)
+            if len(pieces) > 1:
+                return pieces
+        return cap_query(query)
+
     def embed(self, query: str, dims: int) -> QueryVector:
-        """The normalised vector of ``query`` (capped), ``dims`` wide; raises EmbedError."""
+        """The normalised vector of ``query`` (capped), ``dims`` wide, or the pieces x dims matrix
+        of a long query's pieces; raises EmbedError."""
         import numpy as np
 
-        key = cap_query(query)
+        key = self.key(query)
         cached = self.cache.get(key)
         if cached is not None:
             return QueryVector(cached, False, 0, 0.0)
         if self._problem is not None:
             raise self._problem
+        texts = list(dict.fromkeys(key)) if isinstance(key, tuple) else [key]  # a repeated piece once
         start = time.perf_counter()
-        vecs = np.asarray(self._call(key))
+        vecs = np.asarray(self._call(texts))
         ms = (time.perf_counter() - start) * 1000.0
-        if vecs.ndim != 2 or vecs.shape[0] != 1:
+        if vecs.ndim != 2 or vecs.shape[0] != len(texts):
             raise ProviderUnavailable("the provider returned the wrong number of vectors for the query")
-        vec = vecs[0]
-        if not np.all(np.isfinite(vec)):
+        if not np.all(np.isfinite(vecs)):
             raise ProviderUnavailable("the query vector holds NaN or infinite values")
-        if vec.shape[0] != dims:
-            raise ProviderUnavailable(f"the query vector has {vec.shape[0]} dimensions, the index {dims}")
-        vec = normalise_query(vec)
+        if vecs.shape[1] != dims:
+            raise ProviderUnavailable(f"the query vector has {vecs.shape[1]} dimensions, the index {dims}")
+        if isinstance(key, tuple):
+            by_text = dict(zip(texts, (normalise_query(v) for v in vecs), strict=True))
+            vec = np.vstack([by_text[piece] for piece in key])
+        else:
+            vec = normalise_query(vecs[0])
         self.cache.put(key, vec)
-        return QueryVector(vec, True, (len(key.encode("utf-8")) + 2) // 3, ms)
+        return QueryVector(vec, True, sum((len(t.encode("utf-8")) + 2) // 3 for t in texts), ms)
 
-    def _call(self, text: str):
+    def _call(self, texts: list[str]):
+        """One provider call for ``texts`` (a query, or all the pieces of a long one) under the time limit."""
         if not self.timeout_ms:
-            return self.provider.embed([text])
+            return self.provider.embed(texts)
         with self._lock:
             if self._worker is None:
                 self._worker = _Worker()
             worker = self._worker
         try:
-            return worker.run(self.provider.embed, ([text],), self.timeout_ms / 1000.0)
+            return worker.run(self.provider.embed, (texts,), self.timeout_ms / 1000.0)
         except TimeoutError:
             with self._lock:
                 if self._worker is worker:
@@ -165,21 +221,29 @@ class QueryEmbedder:
             return 0
         from ..embed.order import length_order
 
-        todo = list(dict.fromkeys(k for k in map(cap_query, queries) if self.cache.get(k) is None))
-        todo = [todo[i] for i in length_order(self.provider, todo)]  # each distinct query once, shortest first
+        keys = list(dict.fromkeys(k for k in map(self.key, queries) if self.cache.get(k) is None))
+        # every distinct text once (a query, or a piece of a long one), shortest first
+        todo = list(dict.fromkeys(t for k in keys for t in (k if isinstance(k, tuple) else (k,))))
+        todo = [todo[i] for i in length_order(self.provider, todo)]
         # Hold every warmed query: the per-mode passes that follow must not re-embed them.
-        self.cache.size = max(self.cache.size, len(self.cache) + len(todo))
-        done = 0
+        self.cache.size = max(self.cache.size, len(self.cache) + len(keys))
+        vectors: dict = {}  # text -> its normalised vector
         for start in range(0, len(todo), batch):
             chunk = todo[start:start + batch]
             try:
                 vecs = np.asarray(self.provider.embed(chunk))
             except EmbedError:
-                return done
+                break
             if vecs.ndim != 2 or vecs.shape[0] != len(chunk) or vecs.shape[1] != dims:
-                return done
-            for key, vec in zip(chunk, vecs, strict=True):
+                break
+            for text, vec in zip(chunk, vecs, strict=True):
                 if np.all(np.isfinite(vec)):
-                    self.cache.put(key, normalise_query(vec))
-                    done += 1
+                    vectors[text] = normalise_query(vec)
+        done = 0
+        for key in keys:  # a query is cached when all its texts were embedded
+            texts = key if isinstance(key, tuple) else (key,)
+            if all(t in vectors for t in texts):
+                self.cache.put(key, np.vstack([vectors[t] for t in texts]) if isinstance(key, tuple)
+                               else vectors[key])
+                done += 1
         return done

@@ -85,7 +85,9 @@ class Ranker:
         if self._embedder is None:
             from .query_embedding import QueryEmbedder
 
-            self._embedder = QueryEmbedder(self._provider, self._timeout_ms)
+            s = self.config.search
+            self._embedder = QueryEmbedder(self._provider, self._timeout_ms, long_query=s.long_query,
+                                           piece_words=s.long_query_words)
         return self._embedder
 
     @property

@@ -38,6 +38,13 @@ stored centred row.
 Longer than 450 lines because the error bounds above and the screens that rely on them
 (:class:`ScreenedScores`, :class:`PlainScreen`, :class:`CentredScreen`) are one proof:
 kept together, a change to a bound is read next to every place it is used.
+
+**Long queries** (docs/ranking-quality.md, "Long queries") are embedded in pieces
+(:func:`query_pieces`) and score each skill by its best piece: the maximum over the pieces
+of the exact similarity above.  Both screens have a ``max_scores`` form for a matrix of
+piece vectors: the screening value is the maximum of the pieces' float32 values and the
+margin the largest of their margins, a proven bound again (``|max_k a_k - max_k b_k| <=
+max_k |a_k - b_k|``), and the exact value is the maximum of the pieces' exact values.
 """
 
 from __future__ import annotations
@@ -46,6 +53,9 @@ import math
 from collections import OrderedDict
 
 QUERY_CAP_BYTES = 2048
+LONG_QUERY_CAP_BYTES = 16384  # a long query split into pieces is read up to here
+MAX_PIECES = 16  # pieces of one long query, at most
+DEFAULT_PIECE_WORDS = 80  # words per piece: about 110 word pieces, well inside the local model's window
 QUERY_CACHE_SIZE = 256
 
 F32_UNIT = 2.0**-24  # unit roundoff of float32
@@ -66,6 +76,19 @@ def cap_query(text: str, limit: int = QUERY_CAP_BYTES) -> str:
     if len(data) <= limit:
         return text
     return data[:limit].decode("utf-8", errors="ignore")
+
+
+def query_pieces(text: str, words: int = DEFAULT_PIECE_WORDS) -> tuple[str, ...]:
+    """The pieces of a long query: consecutive windows of ``words`` whitespace-separated words.
+
+    The windows do not overlap (overlapping by a quarter measured no better and costs a
+    quarter more pieces: docs/ranking-quality.md); at most :data:`MAX_PIECES`, from the start.
+    Each piece is its words joined by single spaces.  Deterministic; () for a text without words.
+    """
+    tokens = text.split()
+    words = max(1, int(words))
+    return tuple(" ".join(tokens[start:start + words])
+                 for start in range(0, min(len(tokens), words * MAX_PIECES), words))
 
 
 def normalise_query(vec):
@@ -397,6 +420,43 @@ class PlainScreen:
                               fine=lambda p: blas_dots(matrix, rows[p], q32),
                               fine_margin=fine_margin(matrix.shape[1], self.row_norm, qnorm))
 
+    def max_products(self, rows, queries):
+        """float32 products of ``matrix[rows]`` with each of ``queries`` (pieces x rows)."""
+        import numpy as np
+
+        q32 = np.ascontiguousarray(queries, dtype=np.float32)
+        rows = np.asarray(rows, dtype=np.intp)
+        if 4 * len(rows) < self.matrix.shape[0]:
+            return q32 @ self.matrix[rows].T
+        return (q32 @ self.matrix.T)[:, rows]
+
+    def max_scores(self, rows, queries, tie_rank, products=None) -> ScreenedScores:
+        """Best-piece similarities of ``matrix[rows]``: per row, the maximum over the rows of ``queries``."""
+        import numpy as np
+
+        rows = np.asarray(rows, dtype=np.intp)
+        parts = [_query_parts(q) for q in np.asarray(queries, dtype=np.float32)]
+        q32s = [p[0] for p in parts]
+        qnorm = max(p[2] for p in parts)
+        if products is None:
+            products = self.max_products(rows, queries)
+        approx = np.clip(products.astype(np.float64).max(axis=0), -1.0, 1.0)
+        margin = SAFETY * self.factor * self.row_norm * qnorm + ABS_SLACK
+        matrix = self.matrix
+        return ScreenedScores(approx, margin, lambda p: _max_of(exact_dots, matrix, rows[p], q32s), tie_rank,
+                              fine=lambda p: _max_of(blas_dots, matrix, rows[p], q32s),
+                              fine_margin=fine_margin(matrix.shape[1], self.row_norm, qnorm))
+
+
+def _max_of(dots, matrix, rows, queries):
+    """Per row, the maximum of ``dots(matrix, rows, q)`` over ``queries`` (float64)."""
+    import numpy as np
+
+    out = dots(matrix, rows, queries[0])
+    for q in queries[1:]:
+        np.maximum(out, dots(matrix, rows, q), out=out)
+    return out
+
 
 class CentredScreen:
     """Exact similarities with a centred matrix, screened from the plain float32 products.
@@ -458,21 +518,39 @@ class CentredScreen:
                               fine=lambda p: blas_dots(centred, rows[p], q32),
                               fine_margin=fine_margin(centred.shape[1], self.centred_norm, qnorm))
 
+    def max_scores(self, rows, products, queries, tie_rank) -> ScreenedScores:
+        """Best-piece centred similarities of ``rows`` from the plain ``products`` (pieces x rows)."""
+        import numpy as np
+
+        rows = np.asarray(rows, dtype=np.intp)
+        parts = [_query_parts(q) for q in np.asarray(queries, dtype=np.float32)]
+        q32s = [p[0] for p in parts]
+        qnorm = max(p[2] for p in parts)
+        shifted = np.asarray([float(self.shift @ p[1]) for p in parts])
+        approx = ((products.astype(np.float64) - shifted[:, None]) * self.inv[rows]).max(axis=0)
+        np.clip(approx, -1.0, 1.0, out=approx)
+        margin = self.base[rows] * qnorm + ABS_SLACK
+        centred = self.centred
+        return ScreenedScores(approx, margin, lambda p: _max_of(exact_dots, centred, rows[p], q32s), tie_rank,
+                              fine=lambda p: _max_of(blas_dots, centred, rows[p], q32s),
+                              fine_margin=fine_margin(centred.shape[1], self.centred_norm, qnorm))
+
 
 class QueryCache:
-    """LRU of normalised query vectors keyed by the exact (capped) query string."""
+    """LRU of normalised query vectors keyed by the exact (capped) query string, or by the
+    tuple of a long query's pieces (then the value is a pieces x dims matrix)."""
 
     def __init__(self, size: int = QUERY_CACHE_SIZE):
         self.size = size
-        self._data: OrderedDict[str, object] = OrderedDict()
+        self._data: OrderedDict[str | tuple[str, ...], object] = OrderedDict()
 
-    def get(self, key: str):
+    def get(self, key: str | tuple[str, ...]):
         vec = self._data.get(key)
         if vec is not None:
             self._data.move_to_end(key)
         return vec
 
-    def put(self, key: str, vec) -> None:
+    def put(self, key: str | tuple[str, ...], vec) -> None:
         self._data[key] = vec
         self._data.move_to_end(key)
         while len(self._data) > self.size:

@@ -104,7 +104,8 @@ class VectorSearch:
     # -- ranking ---------------------------------------------------------------------------
     def rank(self, query: str, qvec, mode: str, subset, usable, lexical, settings, *, stale: frozenset,
              explain: bool = False, embedded: bool = False, tokens: int = 0, ms: float = 0.0) -> SearchResult:
-        """Rank ``query`` (normalised vector ``qvec``) in ``mode`` over the ``usable`` skills of ``subset``.
+        """Rank ``query`` (normalised vector ``qvec``, or a long query's piece vectors) in ``mode``
+        over the ``usable`` skills of ``subset``.
 
         ``lexical`` is the query's :class:`~skillsift.ranker.lexical_hits.LexicalList`,
         ``settings`` the ``[search]`` settings (fusion, weights, candidates, threshold).
@@ -119,9 +120,7 @@ class VectorSearch:
         # Exact similarities, screened: see skillsift.ranker.vector.
         rows = self._rows_array()[usable]
         ties = self._name_ranks()[usable]
-        screen = self._plain()
-        products = screen.products(rows, qvec)
-        plain = screen.scores(rows, qvec, ties, products)
+        plain, products = self._similarities(rows, qvec, ties)
         n_scope = len(subset) if subset is not None else len(self.skills)
         covered = len(usable) == n_scope
         min_sim = s.vector_min_sim
@@ -197,7 +196,7 @@ class VectorSearch:
         from .fusion import blend
 
         cand = s.candidates
-        centred = self._centred_plain().scores(rows, products, qvec, ties)
+        centred = self._centred_similarities(rows, products, qvec, ties)
         top = centred.top(cand, keep)
         lexical.ranking()  # one lexical scoring: the candidates and the ranks past the cut come from it
         lex_top = lexical.top(cand)
@@ -233,6 +232,27 @@ class VectorSearch:
                              lexical_rank=lex_ranks.get(f.id, f.lexical_rank))
                      if f.id in vec_ranks or f.id in lex_ranks else f for f in fused]
         return fused
+
+    # -- similarities of one query vector, or of a long query's pieces -----------------------
+    def _similarities(self, rows, qvec, ties):
+        """(screened plain similarities of ``rows``, the float32 products they came from).
+
+        ``qvec`` is one normalised vector, or a pieces x dims matrix for a long query: then
+        each skill's similarity is its best piece's (docs/ranking-quality.md, "Long queries").
+        """
+        screen = self._plain()
+        if getattr(qvec, "ndim", 1) == 2:
+            products = screen.max_products(rows, qvec)
+            return screen.max_scores(rows, qvec, ties, products), products
+        products = screen.products(rows, qvec)
+        return screen.scores(rows, qvec, ties, products), products
+
+    def _centred_similarities(self, rows, products, qvec, ties):
+        """The screened centred similarities of the blend (the best piece's for a long query)."""
+        screen = self._centred_plain()
+        if getattr(qvec, "ndim", 1) == 2:
+            return screen.max_scores(rows, products, qvec, ties)
+        return screen.scores(rows, products, qvec, ties)
 
     # -- derived once ----------------------------------------------------------------------
     def _rows_array(self):
