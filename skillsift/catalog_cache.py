@@ -51,13 +51,13 @@ def cache_dir(env=None) -> Path | None:
     return Path(home) / ".cache" / "skillsift"
 
 
-def _parser_stamp() -> list:
+def _parser_stamp(parsers=_PARSERS) -> list:
     """What the parsing code is: skillsift's version and its parsing modules' sizes and mtimes."""
     from ._version import __version__
 
     here = Path(__file__).resolve().parent
     stamp: list = [__version__]
-    for name in _PARSERS:
+    for name in parsers:
         try:
             st = os.stat(here / name)
         except OSError:
@@ -100,13 +100,21 @@ def _diag_from_json(data) -> Diagnostic | None:
                       severity=data["severity"], hint=data["hint"])
 
 
-class YamlCache:
-    """``read_yaml`` results of one repository root; :meth:`read_yaml` stands in for it."""
+class _JsonCache:
+    """One JSON file of entries per repository root, checked on load and written atomically.
+
+    ``folder`` names the cache (``catalog``, ``secrets``); ``parsers`` the modules whose
+    sizes and mtimes, with skillsift's version, stamp what wrote it.  Entries are kept
+    only when this run used them (:attr:`fresh`), so the file is bounded by the catalog.
+    """
+
+    folder = "catalog"
+    parsers: tuple[str, ...] = _PARSERS
 
     def __init__(self, root, *, env=None):
         self.path: Path | None = None
         self.entries: dict = {}
-        self.fresh: dict[str, dict] = {}
+        self.fresh: dict = {}
         self.hits = 0
         self.misses = 0
         base = cache_dir(env)
@@ -117,9 +125,9 @@ class YamlCache:
         except (OSError, ValueError):
             return
         self.root_id = real_root
-        self.stamp = _parser_stamp()
+        self.stamp = _parser_stamp(self.parsers)
         digest = hashlib.sha256(real_root.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-        self.path = base / "catalog" / f"{digest}.json"
+        self.path = base / self.folder / f"{digest}.json"
         self.entries = self._load()
 
     def _load(self) -> dict:
@@ -138,32 +146,6 @@ class YamlCache:
                 or doc.get("parser") != self.stamp or type(doc.get("entries")) is not dict):
             return {}
         return doc["entries"]
-
-    @staticmethod
-    def _key(raw: str, file: str, first_line: int) -> str:
-        text = f"{file}\0{first_line}\0{raw}".encode("utf-8", "surrogatepass")
-        return hashlib.sha256(text).hexdigest()
-
-    def read_yaml(self, raw: str, *, file: str = "", first_line: int = 1):
-        """What ``read_yaml(raw, file=file, first_line=first_line)`` returns."""
-        from .frontmatter import read_yaml
-
-        if self.path is None:
-            return read_yaml(raw, file=file, first_line=first_line)
-        key = self._key(raw, file, first_line)
-        entry = self.entries.get(key)
-        if entry is not None:
-            doc = _decode(entry)
-            if doc is not None:
-                self.hits += 1
-                self.fresh[key] = entry
-                return doc
-        self.misses += 1
-        doc = read_yaml(raw, file=file, first_line=first_line)
-        encoded = _encode(doc)
-        if encoded is not None:
-            self.fresh[key] = encoded
-        return doc
 
     def save(self) -> bool:
         """Write the entries this run used (others are dropped); True when written."""
@@ -195,6 +177,78 @@ class YamlCache:
                 except OSError:
                     pass
         return True
+
+
+class YamlCache(_JsonCache):
+    """``read_yaml`` results of one repository root; :meth:`read_yaml` stands in for it."""
+
+    @staticmethod
+    def _key(raw: str, file: str, first_line: int) -> str:
+        text = f"{file}\0{first_line}\0{raw}".encode("utf-8", "surrogatepass")
+        return hashlib.sha256(text).hexdigest()
+
+    def read_yaml(self, raw: str, *, file: str = "", first_line: int = 1):
+        """What ``read_yaml(raw, file=file, first_line=first_line)`` returns."""
+        from .frontmatter import read_yaml
+
+        if self.path is None:
+            return read_yaml(raw, file=file, first_line=first_line)
+        key = self._key(raw, file, first_line)
+        entry = self.entries.get(key)
+        if entry is not None:
+            doc = _decode(entry)
+            if doc is not None:
+                self.hits += 1
+                self.fresh[key] = entry
+                return doc
+        self.misses += 1
+        doc = read_yaml(raw, file=file, first_line=first_line)
+        encoded = _encode(doc)
+        if encoded is not None:
+            self.fresh[key] = encoded
+        return doc
+
+
+class ScanCache(_JsonCache):
+    """Where the built-in and configured secret rules matched a text, by the text's SHA-256.
+
+    An entry is the list of ``[start, end, rule number]`` of the secret values
+    :func:`skillsift.secrets.scan_values` found (offsets into the text, never the values,
+    so no secret is copied into the cache); the caller rebuilds every finding from the
+    text it holds.  Keyed by the text and the configured patterns; valid only for the
+    scanner that wrote it.
+    """
+
+    folder = "secrets"
+    parsers = ("secrets.py", "catalog_cache.py", "_version.py")
+
+    @staticmethod
+    def key(text: str, extra: tuple) -> str:
+        h = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
+        if extra:
+            h.update(b"\0" + json.dumps(extra).encode("ascii"))
+        return h.hexdigest()
+
+    def get(self, key: str, size: int, rules: int) -> list | None:
+        """The spans stored for ``key`` when they fit a text of ``size`` and ``rules`` rules, else None."""
+        if self.path is None:
+            return None
+        entry = self.entries.get(key)
+        if type(entry) is not list:
+            return None
+        for span in entry:
+            if (type(span) is not list or len(span) != 3 or any(type(v) is not int for v in span)
+                    or not (0 <= span[0] < span[1] <= size) or not (0 <= span[2] < rules)):
+                return None
+        self.hits += 1
+        self.fresh[key] = entry
+        return entry
+
+    def put(self, key: str, spans: list) -> None:
+        if self.path is None:
+            return
+        self.misses += 1
+        self.fresh[key] = [list(span) for span in spans]
 
 
 def _encode(doc) -> dict | None:
