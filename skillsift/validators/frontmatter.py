@@ -137,32 +137,50 @@ def entry_limit_problems(path: str, line: int, front: dict, limits: dict) -> lis
     return out
 
 
+def _is_fence(line: str) -> bool:
+    return ("```" in line or "~~~" in line) and _FENCE.match(line) is not None
+
+
+def _heading(line: str):
+    return _HEADING.match(line) if "#" in line else None
+
+
+def _inline(line: str):
+    """:data:`_INLINE`'s match; an ASCII line without "use" or "trigger" cannot match (every marker holds one)."""
+    if line.isascii():
+        lowered = line.lower()
+        if "use" not in lowered and "trigger" not in lowered:
+            return None
+    return _INLINE.match(line)
+
+
 def trigger_passages(lines: list[str], first_line: int) -> list[tuple[int, str, str]]:
     """(file line, the line as written, the passage text) of each place the body says when to use it.
 
     ``lines`` are the body lines, the first at file line ``first_line``.  Fenced code is
     skipped.  A trigger heading's passage is the text under it, up to the next heading
-    (at most 15 lines); an inline marker's passage is the rest of its line.
+    (at most 15 lines); an inline marker's passage is the rest of its line.  Each regex
+    runs only on lines holding the characters it needs (a fence, a ``#``, a marker word).
     """
     out = []
     in_code = False
     i = 0
     while i < len(lines):
         line = lines[i]
-        if _FENCE.match(line):
+        if _is_fence(line):
             in_code = not in_code
             i += 1
             continue
         if in_code:
             i += 1
             continue
-        heading = _HEADING.match(line)
+        heading = _heading(line)
         if heading:
             title = heading.group(1).strip("*_ ").strip()
             if _TRIGGER_HEADING.match(title):
                 passage, j = [], i + 1
                 while j < len(lines) and len(passage) < _SECTION_LINES:
-                    if _HEADING.match(lines[j]) or _FENCE.match(lines[j]):
+                    if _heading(lines[j]) or _is_fence(lines[j]):
                         break
                     if lines[j].strip():
                         passage.append(lines[j].strip())
@@ -171,7 +189,7 @@ def trigger_passages(lines: list[str], first_line: int) -> list[tuple[int, str, 
                     out.append((first_line + i, line, " ".join(passage)))
                 i = j
                 continue
-        inline = _INLINE.match(line)
+        inline = _inline(line)
         if inline:
             rest = line[inline.end():].strip(" *_:")
             if rest:
@@ -242,10 +260,11 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None) -> list
                               hint="add `description: <what it does>. Use when <situations>.`"))
         return out
     out.extend(entry_limit_problems(path, lines.get("description", fence_line), front, limits))
-    if block.closed:
+    # A description that already says when to use the skill silences SK008: no passage is looked for.
+    if block.closed and _WHEN_CLAUSE.search(description) is None:
         body_lines = block.body.split("\n")
         for line_no, line, passage in trigger_passages(body_lines, block.body_line):
-            if _WHEN_CLAUSE.search(description) is None and coverage(passage, description) < TRIGGER_COVERAGE:
+            if coverage(passage, description) < TRIGGER_COVERAGE:
                 out.append(Diagnostic(
                     file=path, line=line_no, code=TRIGGER_IN_BODY, severity=WARNING,
                     message=f'the body says when to use this skill ("{_excerpt(line)}") but the description '
