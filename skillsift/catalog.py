@@ -312,18 +312,31 @@ def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic
         )
         for pattern in empty
     ]
-    from .catalog_cache import YamlCache
+    from .catalog_cache import SkillCache, YamlCache, file_stamp
 
-    cache = YamlCache(root)  # frontmatter parsed by an earlier run (skillsift/catalog_cache.py)
+    # Skills read by an earlier run from files that have not changed since, and frontmatter
+    # parsed by an earlier run (skillsift/catalog_cache.py, docs/configuration.md).
+    skill_cache = SkillCache(root)
+    yaml_cache = None
     skills: list[Skill] = []
     root_abs = os.path.abspath(root)
     for path, domain in found:
-        skill, problems = read_skill(path, root, domain, yaml_reader=cache.read_yaml,
-                                     rel=_relative_under(os.fspath(path), root_abs))
+        rel = _relative_under(os.fspath(path), root_abs)
+        stamp = file_stamp(path) if skill_cache.path is not None else None
+        got = skill_cache.get(rel, stamp, domain)
+        if got is None:
+            if yaml_cache is None:
+                yaml_cache = YamlCache(root)
+            skill, problems = read_skill(path, root, domain, yaml_reader=yaml_cache.read_yaml, rel=rel)
+            skill_cache.put(rel, stamp, domain, skill, problems)
+        else:
+            skill, problems = got
         diagnostics.extend(problems)
         if skill is not None:
             skills.append(skill)
-    cache.save()
+    if yaml_cache is not None:
+        yaml_cache.save(keep_unused=2 * len(found) if skill_cache.hits else 0)
+    skill_cache.save()
     return skills, diagnostics
 
 

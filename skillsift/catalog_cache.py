@@ -147,16 +147,31 @@ class _JsonCache:
             return {}
         return doc["entries"]
 
-    def save(self) -> bool:
-        """Write the entries this run used (others are dropped); True when written."""
+    def save(self, keep_unused: int = 0) -> bool:
+        """Write the entries this run used (others are dropped); True when written.
+
+        ``keep_unused``: also keep the entries this run did not use, up to that many
+        entries in all (a run that took most files from another cache used few of these).
+        """
         if self.path is None or (not self.misses and len(self.fresh) == len(self.entries)):
             return False
+        if keep_unused and not self.misses:
+            return False
+        entries = dict(self.fresh)
+        for key in sorted(self.entries):
+            if len(entries) >= keep_unused:
+                break
+            entries.setdefault(key, self.entries[key])
         doc = {"format": FORMAT, "root": self.root_id, "parser": self.stamp,
-               "entries": {key: self.fresh[key] for key in sorted(self.fresh)}}
+               "entries": {key: entries[key] for key in sorted(entries)}}
         try:
             payload = json.dumps(doc, separators=(",", ":")).encode("ascii")  # ASCII: lone surrogates survive
         except (TypeError, ValueError, UnicodeError, RecursionError):
             return False
+        return self._write(payload)
+
+    def _write(self, payload: bytes) -> bool:
+        """Replace the cache file with ``payload`` atomically (0600 in a 0700 folder); True when written."""
         if len(payload) > MAX_BYTES:
             return False
         folder = self.path.parent
@@ -269,3 +284,192 @@ def _decode(entry):
     if any(d is None for d in diagnostics):
         return None
     return YamlDocument(value=value, empty=entry["empty"], diagnostics=diagnostics)
+
+
+_STRINGS = ("name", "description", "domain", "body", "path", "dir_id", "digest")
+_LISTS = ("triggers", "keywords", "tags", "roles", "examples", "not_for")
+#: A file changed this recently may still be written to within its mtime's resolution;
+#: its entry is not stored (the next run reads it again), as git does for "racily clean" files.
+SETTLE_NS = 2_000_000_000
+
+
+def file_stamp(path) -> list | None:
+    """``[size, mtime_ns, ctime_ns, inode, device]`` of a regular file, None when it cannot be stat'ed."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+
+
+class SkillCache(_JsonCache):
+    """Whole skills read from SKILL.md files, keyed by path and the file's size, times and inode.
+
+    A hit skips reading, decoding, hashing and parsing the file: the entry holds the
+    :class:`~skillsift.skill.Skill` (every field, the frontmatter included) and the
+    diagnostics reading it gave.  A file whose size, mtime, ctime, inode or device
+    differ, or whose domain differs, is read again; so is one whose entry does not check
+    out field by field.  A file modified less than :data:`SETTLE_NS` before the run is not
+    stored.  Used by :func:`skillsift.catalog.read_all_skills` (search, list, index, eval).
+    """
+
+    folder = "skills"
+    parsers = ("catalog.py", "frontmatter.py", "skill.py", "diagnostics.py", "catalog_cache.py", "_version.py")
+
+    # The file is one line of JSON (the entries, each body as [start, end] byte offsets
+    # into what follows) and then the bodies as UTF-8: a body read back is one slice
+    # decoded, not an escaped JSON string.
+
+    def _load(self) -> dict:
+        try:
+            with open(self.path, "rb") as fh:
+                data = fh.read(MAX_BYTES + 1)
+        except OSError:
+            return {}
+        cut = data.find(b"\n")
+        if len(data) > MAX_BYTES or cut < 0:
+            return {}
+        try:
+            doc = json.loads(data[:cut])
+        except (ValueError, RecursionError):
+            return {}
+        if (type(doc) is not dict or doc.get("format") != FORMAT or doc.get("root") != self.root_id
+                or doc.get("parser") != self.stamp or type(doc.get("entries")) is not dict
+                or doc.get("body_bytes") != len(data) - cut - 1):
+            return {}
+        self.bodies = memoryview(data)[cut + 1:]
+        return doc["entries"]
+
+    def save(self, keep_unused: int = 0) -> bool:
+        """Write the entries this run used (others are dropped); True when written."""
+        if self.path is None or (not self.misses and len(self.fresh) == len(self.entries)):
+            return False
+        entries, parts, size = {}, [], 0
+        try:
+            for key in sorted(self.fresh):
+                entry = dict(self.fresh[key])
+                body = entry.pop("body_text", None)
+                if body is None:  # an entry read back from the file: its body is in the old file
+                    body = self.body_of(entry)
+                if entry["skill"] is not None:
+                    raw = body.encode("utf-8")
+                    entry["skill"] = {**entry["skill"], "body": [size, size + len(raw)]}
+                    parts.append(raw)
+                    size += len(raw)
+                entries[key] = entry
+            doc = {"format": FORMAT, "root": self.root_id, "parser": self.stamp, "entries": entries,
+                   "body_bytes": size}
+            head = json.dumps(doc, separators=(",", ":")).encode("ascii")  # ASCII: lone surrogates survive
+        except (TypeError, ValueError, UnicodeError, RecursionError, AttributeError):
+            return False
+        payload = head + b"\n" + b"".join(parts)
+        return self._write(payload)
+
+    bodies: memoryview = memoryview(b"")
+
+    def body_of(self, entry: dict) -> str | None:
+        """The body an entry read from the file points at, or None when it points outside the bodies
+        or at bytes that are not UTF-8."""
+        fields = entry.get("skill")
+        span = fields.get("body") if type(fields) is dict else None
+        if (type(span) is not list or len(span) != 2 or any(type(v) is not int for v in span)
+                or not 0 <= span[0] <= span[1] <= len(self.bodies)):
+            return None
+        try:
+            return str(self.bodies[span[0]:span[1]], "utf-8")
+        except UnicodeDecodeError:
+            return None
+
+    def __init__(self, root, *, env=None):
+        super().__init__(root, env=env)
+        import time
+
+        self.now_ns = time.time_ns()
+
+    def get(self, rel: str, stamp: list | None, domain: str):
+        """``(skill or None, diagnostics)`` stored for ``rel`` with this stamp and domain, else None."""
+        if self.path is None or stamp is None:
+            return None
+        entry = self.entries.get(rel)
+        if type(entry) is not dict or entry.get("stamp") != stamp or entry.get("domain") != domain:
+            return None
+        decoded = _decode_read(entry, rel, self)
+        if decoded is None:
+            return None
+        self.hits += 1
+        self.fresh[rel] = entry
+        return decoded
+
+    def put(self, rel: str, stamp: list | None, domain: str, skill, diagnostics) -> None:
+        if self.path is None or stamp is None:
+            return
+        self.misses += 1
+        if self.now_ns - stamp[1] < SETTLE_NS or self.now_ns - stamp[2] < SETTLE_NS:
+            return  # may still be changing within the clock's resolution
+        entry = _encode_read(skill, diagnostics)
+        if entry is not None:
+            entry["stamp"], entry["domain"] = stamp, domain
+            if skill is not None:
+                entry["body_text"] = skill.body
+            self.fresh[rel] = entry
+
+
+def _full_diag_to_json(d: Diagnostic) -> dict:
+    return {**_diag_to_json(d), "rule": d.rule}
+
+
+def _full_diag_from_json(data) -> Diagnostic | None:
+    diag = _diag_from_json(data)
+    if diag is None or type(data.get("rule")) is not str:
+        return None
+    from dataclasses import replace
+
+    return replace(diag, rule=data["rule"])
+
+
+def _encode_read(skill, diagnostics) -> dict | None:
+    out: dict = {"diagnostics": [_full_diag_to_json(d) for d in diagnostics], "skill": None}
+    if not _json_exact(out["diagnostics"]):
+        return None
+    if skill is not None:
+        if not _json_exact(skill.frontmatter) or type(skill.frontmatter) is not dict:
+            return None
+        fields = {name: getattr(skill, name) for name in _STRINGS if name != "body"}
+        fields.update({name: list(getattr(skill, name)) for name in _LISTS})
+        fields["frontmatter_line"] = skill.frontmatter_line
+        fields["frontmatter"] = skill.frontmatter
+        if not _json_exact(fields):
+            return None
+        out["skill"] = fields
+    return out
+
+
+def _decode_read(entry: dict, rel: str, cache: SkillCache):
+    from .skill import Skill
+
+    raw = entry.get("diagnostics")
+    if type(raw) is not list:
+        return None
+    diagnostics = [_full_diag_from_json(d) for d in raw]
+    if any(d is None for d in diagnostics):
+        return None
+    fields = entry.get("skill")
+    if fields is None:
+        return None if not diagnostics else (None, diagnostics)
+    if type(fields) is not dict or fields.get("path") != rel:
+        return None
+    body = cache.body_of(entry)
+    if body is None or any(type(fields.get(name)) is not str for name in _STRINGS if name != "body"):
+        return None
+    lists = {}
+    for name in _LISTS:
+        value = fields.get(name)
+        if type(value) is not list or any(type(v) is not str for v in value):
+            return None
+        lists[name] = tuple(value)
+    line, front = fields.get("frontmatter_line"), fields.get("frontmatter")
+    if type(line) is not int or type(front) is not dict or not _json_exact(front):
+        return None
+    strings = {name: fields[name] for name in _STRINGS if name != "body"}
+    skill = Skill(**strings, body=body, **lists, frontmatter_line=line, frontmatter=front)
+    return skill, diagnostics
