@@ -205,11 +205,9 @@ def index_cosine_pairs(ws, skills, threshold: float) -> list[tuple[int, int, flo
 
 
 def run(ws) -> list[Diagnostic]:
-    from .frontmatter import text_key_lines
-
     def line_of(skill, key: str) -> int | None:
-        text = ws.read_text(skill.path)
-        return text_key_lines(text).get(key) if text is not None else None
+        split = ws.split_text(skill.path)
+        return split[2].get(key) if split is not None else None
 
     skills = ws.all_skills
     out = duplicate_names(skills, line_of)

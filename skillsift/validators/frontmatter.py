@@ -213,11 +213,12 @@ def _excerpt(line: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def check_skill_text(path: str, text: str, *, limits: dict, parsed=None) -> list[Diagnostic]:
+def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=None) -> list[Diagnostic]:
     """Every SK001/SK004-SK008 finding of one SKILL.md ``text`` (``path`` relative, ``/``).
 
     ``parsed`` is ``(skill, SK001 diagnostics)`` from the catalog parser when the caller
-    already has it; the text is parsed otherwise.
+    already has it; the text is parsed otherwise.  ``split`` is ``(LF text, block, key
+    lines)`` of ``text`` when the caller has it (:meth:`Workspace.split_text`).
     """
     from ..catalog import parse_skill
     from ..frontmatter import split_frontmatter
@@ -228,8 +229,11 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None) -> list
     skill, parse_problems = parsed
     if parse_problems:
         return list(parse_problems)
-    lf = text.replace("\r\n", "\n")
-    block = split_frontmatter(lf)
+    if split is None:
+        block = split_frontmatter(text.replace("\r\n", "\n"))
+        lines = key_lines(block.raw, block.yaml_start_line) if block.present else {}
+    else:
+        _lf, block, lines = split
     if not block.present:
         return [Diagnostic(file=path, line=1, code=MISSING, severity=ERROR,
                            message="SKILL.md has no frontmatter: agents find skills by the name and description "
@@ -237,7 +241,6 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None) -> list
                            hint="start the file with ---, name: <skill-name>, description: <what it does and "
                                 "when to use it>, ---")]
     front = skill.frontmatter if skill is not None else {}
-    lines = key_lines(block.raw, block.yaml_start_line)
     fence_line = 1
     out: list[Diagnostic] = []
     name = front.get("name")
@@ -289,5 +292,5 @@ def run_paths(ws, paths) -> list[Diagnostic]:
         if text is None or skill is None:
             out.extend(problems)
         else:
-            out.extend(check_skill_text(rel, text, limits=limits, parsed=(skill, problems)))
+            out.extend(check_skill_text(rel, text, limits=limits, parsed=(skill, problems), split=ws.split_text(rel)))
     return out
