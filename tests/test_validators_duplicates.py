@@ -198,3 +198,32 @@ def test_corpus_near_duplicates_equal_the_all_pairs_reference(tmp_path):
         for (file, message), (ref_file, listing) in zip(got, want, strict=True):
             assert file == ref_file and f"that of {listing}; agents" in message
 
+
+
+def test_sk009_listings_come_from_the_cache_only_for_the_same_inputs(tmp_path, monkeypatch, capsys):
+    from skillsift.cli import main
+    from skillsift.validators import duplicates
+
+    monkeypatch.setenv("SKILLSIFT_CACHE_DIR", str(tmp_path / "cache"))
+    root = tmp_path / "repo"
+    for n in range(5):
+        write_skill(root, f"report-{n}", "Automate the weekly reports of the finance team" + " now" * (n % 2))
+    write_skill(root, "other", "Branching and pull request conventions for the team")
+
+    def validate():
+        code = main(["validate", "--root", str(root), "--format", "json", "--select", "SK009"])
+        return code, capsys.readouterr().out
+
+    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
+    uncached = validate()
+    monkeypatch.delenv("SKILLSIFT_CACHE")
+    assert validate() == uncached and "SK009" in uncached[1]
+    calls = []
+    real = duplicates.near_duplicates
+    monkeypatch.setattr(duplicates, "near_duplicates", lambda *a, **k: calls.append(1) or real(*a, **k))
+    assert validate() == uncached and calls == []
+    write_skill(root, "report-0", "Automate the weekly reports of the finance team please")
+    edited = validate()
+    assert calls == [1] and edited != uncached
+    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
+    assert validate() == edited

@@ -159,17 +159,56 @@ def near_duplicates(skills, *, threshold: float, cosine_pairs=(), line_of=_no_li
 
     out = []
     for i in sorted(partners):
-        this = skills[i]
         ranked = heapq.nsmallest(MAX_NAMED, partners[i])
         named = [f'"{skills[j].name}" ({skills[j].path}; {how(i, j, -negated)})' for negated, _n, _p, j in ranked]
         more = len(partners[i]) - len(named)
-        listing = ", ".join(named) + (f" and {more} more" if more else "")
-        out.append(Diagnostic(
-            file=this.path, line=line_of(this, "description"), code=NEAR, severity=WARNING,
-            message=f'description of "{this.name}" is nearly the same as that of {listing}; '
-                    "agents cannot tell them apart",
-            hint="say in each description what sets the skill apart and when to use the other one, "
-                 "or merge the skills"))
+        out.append(near_diagnostic(skills[i], ", ".join(named) + (f" and {more} more" if more else ""), line_of))
+    return out
+
+
+def near_diagnostic(skill, listing: str, line_of=_no_line) -> Diagnostic:
+    """The SK009 of ``skill``, whose near-duplicates ``listing`` names."""
+    return Diagnostic(
+        file=skill.path, line=line_of(skill, "description"), code=NEAR, severity=WARNING,
+        message=f'description of "{skill.name}" is nearly the same as that of {listing}; '
+                "agents cannot tell them apart",
+        hint="say in each description what sets the skill apart and when to use the other one, "
+             "or merge the skills")
+
+
+_LISTING_AT = 'is nearly the same as that of '
+
+
+def cached_near_duplicates(ws, skills, *, threshold: float, cosine_pairs=(), line_of=_no_line) -> list[Diagnostic]:
+    """:func:`near_duplicates` through the user cache: the same inputs give the stored listings.
+
+    The key is the SHA-256 of the threshold, every skill's name, path and description in
+    order, and the cosine pairs; an entry is the ``[skill number, listing]`` of each SK009
+    (docs/configuration.md).  Line numbers come from ``line_of`` as they would.
+    """
+    from ..catalog_cache import CheckCache
+
+    cache = CheckCache(ws.root)
+    inputs = [threshold, [[s.name, s.path, s.description] for s in skills],
+              [[i, j, v] for i, j, v in cosine_pairs]]
+    key = cache.key("SK009", inputs)
+    entry = cache.get(key)
+    if entry is not None and type(entry) is list and all(
+            type(item) is list and len(item) == 2 and type(item[0]) is int and 0 <= item[0] < len(skills)
+            and type(item[1]) is str for item in entry):
+        cache.keep(key)
+        return [near_diagnostic(skills[i], listing, line_of) for i, listing in entry]
+    out = near_duplicates(skills, threshold=threshold, cosine_pairs=cosine_pairs, line_of=line_of)
+    numbers = {id(skill): n for n, skill in enumerate(skills)}
+    by_path = {skill.path: skill for skill in skills}
+    stored = []
+    for diag in out:
+        skill = by_path[diag.file]
+        start = diag.message.index(_LISTING_AT) + len(_LISTING_AT)
+        stored.append([numbers[id(skill)], diag.message[start:diag.message.rindex("; agents cannot tell")]])
+    if [near_diagnostic(skills[i], listing, line_of) for i, listing in stored] == out:
+        cache.put(key, stored)
+        cache.save()
     return out
 
 
@@ -214,6 +253,6 @@ def run(ws) -> list[Diagnostic]:
     settings = ws.settings
     unique = list(ws.catalog.skills)
     cosine = index_cosine_pairs(ws, unique, settings.near_duplicate_cosine) if ws.config is not None else []
-    out += near_duplicates(unique, threshold=settings.near_duplicate_threshold, cosine_pairs=cosine,
-                           line_of=line_of)
+    out += cached_near_duplicates(ws, unique, threshold=settings.near_duplicate_threshold, cosine_pairs=cosine,
+                                  line_of=line_of)
     return out
