@@ -12,6 +12,9 @@ measured in the same run: the floor any Python tool pays here, and every figure 
 as a ratio to it.  The script also reports whether numpy or jsonschema were imported by
 the hooks that must not need them.
 
+The corpus cases also run with ``SKILLSIFT_CACHE=off`` (no parsed-frontmatter, skill,
+secret-scan or SK009 cache: the cost of a first run).
+
 The children run without ``PYTHONDONTWRITEBYTECODE`` (an installed package has its .pyc
 files: pip writes them at install), so the warm-up leaves .pyc files as it says; with
 ``--keep-env`` they inherit the environment as it is, and a shell that sets it measures
@@ -134,6 +137,10 @@ def main() -> int:
         cases["search (real corpus)"] = cmd + ["search", "deploy kubernetes cluster", "--root", str(args.corpus),
                                                "--config", str(config)]
         cases["validate (real corpus)"] = cmd + ["validate", "--root", str(args.corpus), "--config", str(config)]
+        # The same with skillsift's user caches off: what a first run (or a changed file) costs.
+        off = ["env", "SKILLSIFT_CACHE=off"]
+        cases["search (corpus, caches off)"] = off + cases["search (real corpus)"]
+        cases["validate (corpus, caches off)"] = off + cases["validate (real corpus)"]
     results = measure_all(cases, ACME, args.runs)
     floor = results["python -c pass"]["median_ms"]
     cpu_floor = results["python -c pass"]["cpu_median_ms"]
