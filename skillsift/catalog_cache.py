@@ -316,10 +316,15 @@ def _decode(entry):
 
 
 _STRINGS = ("name", "description", "domain", "body", "path", "dir_id", "digest")
+_STR = frozenset({str})
 _LISTS = ("triggers", "keywords", "tags", "roles", "examples", "not_for")
 #: A file changed this recently may still be written to within its mtime's resolution;
 #: its entry is not stored (the next run reads it again), as git does for "racily clean" files.
 SETTLE_NS = 2_000_000_000
+
+
+def _refuse(name: str):
+    raise ValueError(f"{name} is not JSON")
 
 
 def file_stamp(path) -> list | None:
@@ -359,7 +364,7 @@ class SkillCache(_JsonCache):
         if len(data) > MAX_BYTES or cut < 0:
             return {}
         try:
-            doc = json.loads(data[:cut])
+            doc = json.loads(data[:cut], parse_constant=_refuse)
         except (ValueError, RecursionError):
             return {}
         if (type(doc) is not dict or doc.get("format") != FORMAT or doc.get("root") != self.root_id
@@ -488,16 +493,17 @@ def _decode_read(entry: dict, rel: str, cache: SkillCache):
     if type(fields) is not dict or fields.get("path") != rel:
         return None
     body = cache.body_of(entry)
-    if body is None or any(type(fields.get(name)) is not str for name in _STRINGS if name != "body"):
+    if body is None or not {type(fields.get(name)) for name in _STRINGS if name != "body"} <= _STR:
         return None
     lists = {}
     for name in _LISTS:
         value = fields.get(name)
-        if type(value) is not list or any(type(v) is not str for v in value):
+        if type(value) is not list or not {*map(type, value)} <= _STR:
             return None
         lists[name] = tuple(value)
     line, front = fields.get("frontmatter_line"), fields.get("frontmatter")
-    if type(line) is not int or type(front) is not dict or not _json_exact(front):
+    # The entries were read with NaN and Infinity refused, so anything JSON gave is JSON-exact.
+    if type(line) is not int or type(front) is not dict:
         return None
     strings = {name: fields[name] for name in _STRINGS if name != "body"}
     skill = Skill(**strings, body=body, **lists, frontmatter_line=line, frontmatter=front)

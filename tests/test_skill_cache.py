@@ -70,7 +70,7 @@ def test_a_file_written_just_now_is_read_again(tmp_path, cache_dir, monkeypatch)
     assert len(calls) == 5
 
 
-@pytest.mark.parametrize("damage", ["garbage", "offsets", "bytes", "fields", "header"])
+@pytest.mark.parametrize("damage", ["garbage", "offsets", "bytes", "fields", "header", "nan"])
 def test_a_damaged_skill_cache_is_a_miss_not_a_crash(tmp_path, cache_dir, monkeypatch, damage):
     root = make_repo(tmp_path / "repo")
     monkeypatch.setenv("SKILLSIFT_CACHE", "off")
@@ -92,6 +92,8 @@ def test_a_damaged_skill_cache_is_a_miss_not_a_crash(tmp_path, cache_dir, monkey
             if entry["skill"] is not None:
                 if damage == "offsets":
                     entry["skill"]["body"] = [5, 10**9]
+                elif damage == "nan":
+                    entry["skill"]["frontmatter"] = {"name": float("nan")}
                 else:
                     entry["skill"]["triggers"] = [1]
                     entry["diagnostics"] = [{"file": 3}]
