@@ -1,7 +1,7 @@
 """Cold start of skillsift commands: validate and the hooks on examples/acme, search on
 examples/acme and on the ~2,100 real skills of ../shared/corpora.
 
-Usage: python bench/bench_startup.py [--runs 15] [--corpus ../shared/corpora] [--json]
+Usage: python bench/bench_startup.py [--runs 15] [--corpus ../shared/corpora] [--json] [--keep-env]
 
 The cases run interleaved, each ``--runs`` times.  Each figure is a fresh process (as
 pre-commit starts one per hook), timed from spawn to exit (wall) and by the CPU time it used
@@ -11,6 +11,14 @@ parsed-frontmatter cache is filled, as on a developer's machine).  ``python -c p
 measured in the same run: the floor any Python tool pays here, and every figure is printed
 as a ratio to it.  The script also reports whether numpy or jsonschema were imported by
 the hooks that must not need them.
+
+The corpus cases also run with ``SKILLSIFT_CACHE=off`` (no parsed-frontmatter, skill,
+secret-scan or SK009 cache: the cost of a first run).
+
+The children run without ``PYTHONDONTWRITEBYTECODE`` (an installed package has its .pyc
+files: pip writes them at install), so the warm-up leaves .pyc files as it says; with
+``--keep-env`` they inherit the environment as it is, and a shell that sets it measures
+every run compiling skillsift's sources again.
 """
 
 from __future__ import annotations
@@ -45,11 +53,14 @@ def skillsift_argv() -> list[str]:
     return [found] if found else [sys.executable, "-m", "skillsift"]
 
 
+CHILD_ENV: dict | None = None  # None: the environment as it is
+
+
 def timed(argv, cwd) -> tuple[float, float]:
     """(wall ms, CPU ms of the child: user + system)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=CHILD_ENV)
     wall = (time.perf_counter() - start) * 1000
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
@@ -81,6 +92,11 @@ def measure_all(cases: dict, cwd, runs: int) -> dict:
     return out
 
 
+def _bytecode_written() -> bool:
+    env = os.environ if CHILD_ENV is None else CHILD_ENV
+    return not env.get("PYTHONDONTWRITEBYTECODE")
+
+
 def heavy_modules(hook: str, files: list[str]) -> list[str]:
     """Which of numpy / jsonschema a hook imports (run in a fresh interpreter)."""
     code = (f"import sys\nfrom skillsift.cli import main\nmain(['hook', {hook!r}] + {files!r})\n"
@@ -95,7 +111,12 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--corpus", type=Path, default=CORPORA)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--keep-env", action="store_true",
+                        help="keep PYTHONDONTWRITEBYTECODE if set (every run then compiles the sources)")
     args = parser.parse_args()
+    global CHILD_ENV
+    if not args.keep_env and "PYTHONDONTWRITEBYTECODE" in os.environ:
+        CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     files = sorted(p.relative_to(ACME).as_posix() for p in ACME.glob(".claude/skills/*/SKILL.md"))
     cmd = skillsift_argv()
     cases = {
@@ -116,16 +137,21 @@ def main() -> int:
         cases["search (real corpus)"] = cmd + ["search", "deploy kubernetes cluster", "--root", str(args.corpus),
                                                "--config", str(config)]
         cases["validate (real corpus)"] = cmd + ["validate", "--root", str(args.corpus), "--config", str(config)]
+        # The same with skillsift's user caches off: what a first run (or a changed file) costs.
+        off = ["env", "SKILLSIFT_CACHE=off"]
+        cases["search (corpus, caches off)"] = off + cases["search (real corpus)"]
+        cases["validate (corpus, caches off)"] = off + cases["validate (real corpus)"]
     results = measure_all(cases, ACME, args.runs)
     floor = results["python -c pass"]["median_ms"]
     cpu_floor = results["python -c pass"]["cpu_median_ms"]
     heavy = {hook: heavy_modules(hook, files) for hook in ("secrets", "frontmatter")}
     if args.json:
         print(json.dumps({"runs": args.runs, "skills": len(files), "results": results, "heavy_imports": heavy,
-                          "cpus": os.cpu_count()}, indent=2))
+                          "cpus": os.cpu_count(), "bytecode_written": _bytecode_written()}, indent=2))
         return 0
     print(f"{len(files)} skills, {args.runs} runs each, interleaved (fresh process; wall median / wall p90 / "
-          "CPU median; ratios to python -c pass in this run: wall, CPU)")
+          "CPU median; ratios to python -c pass in this run: wall, CPU); .pyc files "
+          + ("written" if _bytecode_written() else "NOT written (PYTHONDONTWRITEBYTECODE kept)"))
     for name, figures in results.items():
         target = TARGETS_X.get(name)
         note = f"   goal <= {target}x" if target else ""

@@ -140,14 +140,18 @@ def string_list(value: object) -> tuple[str, ...]:
     return tuple(t for t in (trim(v) for v in value if isinstance(v, str)) if t)
 
 
-def read_skill(path, root=".", domain: str = "", *, yaml_reader=read_yaml) -> tuple[Skill | None, list[Diagnostic]]:
+def read_skill(path, root=".", domain: str = "", *, yaml_reader=read_yaml,
+               rel: str | None = None) -> tuple[Skill | None, list[Diagnostic]]:
     """Read one SKILL.md: ``(skill, diagnostics)``, or ``(None, [diagnostic])`` when the
     file cannot be read or is not UTF-8.  ``path`` of the skill is relative to ``root``
-    with ``/``; ``dir_id`` is the folder name; ``digest`` is ``sha256:`` of the bytes."""
+    with ``/`` (``rel`` when the caller already has it); ``dir_id`` is the folder name;
+    ``digest`` is ``sha256:`` of the bytes."""
     path = Path(path)
-    rel = relative_path(path, root)
+    if rel is None:
+        rel = relative_path(path, root)
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as fh:
+            data = fh.read()
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         return None, [
@@ -185,6 +189,20 @@ def relative_path(path, root) -> str:
     if rel == os.pardir or rel.startswith(os.pardir + os.sep):
         return Path(path).as_posix()
     return Path(rel).as_posix()
+
+
+def _relative_under(path: str, root_abs: str) -> str:
+    """:func:`relative_path` for a file under ``root_abs`` (absolute, normalised), without pathlib.
+
+    ``abspath`` is normalised, so the part after the root's prefix is what ``relpath``
+    gives, and on POSIX ``Path(rel).as_posix()`` returns a normalised ``rel`` unchanged.
+    Anything else (Windows separators, a path outside the root) takes the general way.
+    """
+    absolute = os.path.abspath(path)
+    prefix = root_abs if root_abs.endswith(os.sep) else root_abs + os.sep
+    if os.sep == "/" and os.altsep is None and absolute.startswith(prefix) and len(absolute) > len(prefix):
+        return absolute[len(prefix):]
+    return relative_path(path, root_abs)
 
 
 # --------------------------------------------------------------------------- discovery
@@ -294,16 +312,31 @@ def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic
         )
         for pattern in empty
     ]
-    from .catalog_cache import YamlCache
+    from .catalog_cache import SkillCache, YamlCache, file_stamp
 
-    cache = YamlCache(root)  # frontmatter parsed by an earlier run (skillsift/catalog_cache.py)
+    # Skills read by an earlier run from files that have not changed since, and frontmatter
+    # parsed by an earlier run (skillsift/catalog_cache.py, docs/configuration.md).
+    skill_cache = SkillCache(root)
+    yaml_cache = None
     skills: list[Skill] = []
+    root_abs = os.path.abspath(root)
     for path, domain in found:
-        skill, problems = read_skill(path, root, domain, yaml_reader=cache.read_yaml)
+        rel = _relative_under(os.fspath(path), root_abs)
+        stamp = file_stamp(path) if skill_cache.path is not None else None
+        got = skill_cache.get(rel, stamp, domain)
+        if got is None:
+            if yaml_cache is None:
+                yaml_cache = YamlCache(root)
+            skill, problems = read_skill(path, root, domain, yaml_reader=yaml_cache.read_yaml, rel=rel)
+            skill_cache.put(rel, stamp, domain, skill, problems)
+        else:
+            skill, problems = got
         diagnostics.extend(problems)
         if skill is not None:
             skills.append(skill)
-    cache.save()
+    if yaml_cache is not None:
+        yaml_cache.save(keep_unused=2 * len(found) if skill_cache.hits else 0)
+    skill_cache.save()
     return skills, diagnostics
 
 

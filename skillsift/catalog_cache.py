@@ -26,6 +26,7 @@ import math
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from .diagnostics import Diagnostic
 
@@ -51,13 +52,13 @@ def cache_dir(env=None) -> Path | None:
     return Path(home) / ".cache" / "skillsift"
 
 
-def _parser_stamp() -> list:
+def _parser_stamp(parsers=_PARSERS) -> list:
     """What the parsing code is: skillsift's version and its parsing modules' sizes and mtimes."""
     from ._version import __version__
 
     here = Path(__file__).resolve().parent
     stamp: list = [__version__]
-    for name in _PARSERS:
+    for name in parsers:
         try:
             st = os.stat(here / name)
         except OSError:
@@ -100,13 +101,21 @@ def _diag_from_json(data) -> Diagnostic | None:
                       severity=data["severity"], hint=data["hint"])
 
 
-class YamlCache:
-    """``read_yaml`` results of one repository root; :meth:`read_yaml` stands in for it."""
+class _JsonCache:
+    """One JSON file of entries per repository root, checked on load and written atomically.
+
+    ``folder`` names the cache (``catalog``, ``secrets``); ``parsers`` the modules whose
+    sizes and mtimes, with skillsift's version, stamp what wrote it.  Entries are kept
+    only when this run used them (:attr:`fresh`), so the file is bounded by the catalog.
+    """
+
+    folder = "catalog"
+    parsers: tuple[str, ...] = _PARSERS
 
     def __init__(self, root, *, env=None):
         self.path: Path | None = None
         self.entries: dict = {}
-        self.fresh: dict[str, dict] = {}
+        self.fresh: dict = {}
         self.hits = 0
         self.misses = 0
         base = cache_dir(env)
@@ -117,9 +126,9 @@ class YamlCache:
         except (OSError, ValueError):
             return
         self.root_id = real_root
-        self.stamp = _parser_stamp()
+        self.stamp = _parser_stamp(self.parsers)
         digest = hashlib.sha256(real_root.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-        self.path = base / "catalog" / f"{digest}.json"
+        self.path = base / self.folder / f"{digest}.json"
         self.entries = self._load()
 
     def _load(self) -> dict:
@@ -140,6 +149,56 @@ class YamlCache:
                 or doc.get("parser") != self.stamp or type(doc.get("entries")) is not dict):
             return {}
         return doc["entries"]
+
+    def save(self, keep_unused: int = 0) -> bool:
+        """Write the entries this run used (others are dropped); True when written.
+
+        ``keep_unused``: also keep the entries this run did not use, up to that many
+        entries in all (a run that took most files from another cache used few of these).
+        """
+        if self.path is None or (not self.misses and len(self.fresh) == len(self.entries)):
+            return False
+        if keep_unused and not self.misses:
+            return False
+        entries = dict(self.fresh)
+        for key in sorted(self.entries):
+            if len(entries) >= keep_unused:
+                break
+            entries.setdefault(key, self.entries[key])
+        doc = {"format": FORMAT, "root": self.root_id, "parser": self.stamp,
+               "entries": {key: entries[key] for key in sorted(entries)}}
+        try:
+            payload = json.dumps(doc, separators=(",", ":")).encode("ascii")  # ASCII: lone surrogates survive
+        except (TypeError, ValueError, UnicodeError, RecursionError):
+            return False
+        return self._write(payload)
+
+    def _write(self, payload: bytes) -> bool:
+        """Replace the cache file with ``payload`` atomically (0600 in a 0700 folder); True when written."""
+        if len(payload) > MAX_BYTES or self.path is None:
+            return False
+        folder = self.path.parent
+        tmp = None
+        try:
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(payload)
+            os.replace(tmp, self.path)
+            tmp = None
+        except OSError:
+            return False
+        finally:
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+        return True
+
+
+class YamlCache(_JsonCache):
+    """``read_yaml`` results of one repository root; :meth:`read_yaml` stands in for it."""
 
     @staticmethod
     def _key(raw: str, file: str, first_line: int) -> str:
@@ -167,36 +226,76 @@ class YamlCache:
             self.fresh[key] = encoded
         return doc
 
-    def save(self) -> bool:
-        """Write the entries this run used (others are dropped); True when written."""
-        if self.path is None or (not self.misses and len(self.fresh) == len(self.entries)):
-            return False
-        doc = {"format": FORMAT, "root": self.root_id, "parser": self.stamp,
-               "entries": {key: self.fresh[key] for key in sorted(self.fresh)}}
-        try:
-            payload = json.dumps(doc, separators=(",", ":")).encode("ascii")  # ASCII: lone surrogates survive
-        except (TypeError, ValueError, UnicodeError, RecursionError):
-            return False
-        if len(payload) > MAX_BYTES:
-            return False
-        folder = self.path.parent
-        tmp = None
-        try:
-            os.makedirs(folder, mode=0o700, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(payload)
-            os.replace(tmp, self.path)
-            tmp = None
-        except OSError:
-            return False
-        finally:
-            if tmp is not None:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-        return True
+
+class CheckCache(_JsonCache):
+    """Results of whole-catalog checks (SK009), keyed by the SHA-256 of their inputs as JSON.
+
+    The caller checks an entry's shape before using it and stores only what it can
+    rebuild the check's diagnostics from; valid only for the checking code that wrote it.
+    """
+
+    folder = "checks"
+    parsers = ("validators/duplicates.py", "ranker/tokenize.py", "diagnostics.py", "catalog_cache.py",
+               "_version.py")
+
+    @staticmethod
+    def key(name: str, inputs) -> str:
+        text = json.dumps([name, inputs], separators=(",", ":"), ensure_ascii=True)
+        return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+    def get(self, key: str):
+        return self.entries.get(key) if self.path is not None else None
+
+    def keep(self, key: str) -> None:
+        self.hits += 1
+        self.fresh[key] = self.entries[key]
+
+    def put(self, key: str, value) -> None:
+        if self.path is not None:
+            self.misses += 1
+            self.fresh[key] = value
+
+
+class ScanCache(_JsonCache):
+    """Where the built-in and configured secret rules matched a text, by the text's SHA-256.
+
+    An entry is the list of ``[start, end, rule number]`` of the secret values
+    :func:`skillsift.secrets.scan_values` found (offsets into the text, never the values,
+    so no secret is copied into the cache); the caller rebuilds every finding from the
+    text it holds.  Keyed by the text and the configured patterns; valid only for the
+    scanner that wrote it.
+    """
+
+    folder = "secrets"
+    parsers = ("secrets.py", "catalog_cache.py", "_version.py")
+
+    @staticmethod
+    def key(text: str, extra: tuple) -> str:
+        h = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
+        if extra:
+            h.update(b"\0" + json.dumps(extra).encode("ascii"))
+        return h.hexdigest()
+
+    def get(self, key: str, size: int, rules: int) -> list | None:
+        """The spans stored for ``key`` when they fit a text of ``size`` and ``rules`` rules, else None."""
+        if self.path is None:
+            return None
+        entry = self.entries.get(key)
+        if type(entry) is not list:
+            return None
+        for span in entry:
+            if (type(span) is not list or len(span) != 3 or any(type(v) is not int for v in span)
+                    or not (0 <= span[0] < span[1] <= size) or not (0 <= span[2] < rules)):
+                return None
+        self.hits += 1
+        self.fresh[key] = entry
+        return entry
+
+    def put(self, key: str, spans: list) -> None:
+        if self.path is None:
+            return
+        self.misses += 1
+        self.fresh[key] = [list(span) for span in spans]
 
 
 def _encode(doc) -> dict | None:
@@ -217,3 +316,201 @@ def _decode(entry):
     if any(d is None for d in diagnostics):
         return None
     return YamlDocument(value=value, empty=entry["empty"], diagnostics=diagnostics)
+
+
+_STRINGS = ("name", "description", "domain", "body", "path", "dir_id", "digest")
+_STR = frozenset({str})
+_LISTS = ("triggers", "keywords", "tags", "roles", "examples", "not_for")
+#: A file changed this recently may still be written to within its mtime's resolution;
+#: its entry is not stored (the next run reads it again), as git does for "racily clean" files.
+SETTLE_NS = 2_000_000_000
+
+
+def _refuse(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def file_stamp(path) -> list | None:
+    """``[size, mtime_ns, ctime_ns, inode, device]`` of a regular file, None when it cannot be stat'ed."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+
+
+class SkillCache(_JsonCache):
+    """Whole skills read from SKILL.md files, keyed by path and the file's size, times and inode.
+
+    A hit skips reading, decoding, hashing and parsing the file: the entry holds the
+    :class:`~skillsift.skill.Skill` (every field, the frontmatter included) and the
+    diagnostics reading it gave.  A file whose size, mtime, ctime, inode or device
+    differ, or whose domain differs, is read again; so is one whose entry does not check
+    out field by field.  A file modified less than :data:`SETTLE_NS` before the run is not
+    stored.  Used by :func:`skillsift.catalog.read_all_skills` (search, list, index, eval).
+    """
+
+    folder = "skills"
+    parsers = ("catalog.py", "frontmatter.py", "skill.py", "diagnostics.py", "catalog_cache.py", "_version.py")
+
+    # The file is one line of JSON (the entries, each body as [start, end] byte offsets
+    # into what follows) and then the bodies as UTF-8: a body read back is one slice
+    # decoded, not an escaped JSON string.
+
+    def _load(self) -> dict:
+        if self.path is None:
+            return {}
+        try:
+            with open(self.path, "rb") as fh:
+                data = fh.read(MAX_BYTES + 1)
+        except OSError:
+            return {}
+        cut = data.find(b"\n")
+        if len(data) > MAX_BYTES or cut < 0:
+            return {}
+        try:
+            doc = json.loads(data[:cut], parse_constant=_refuse)
+        except (ValueError, RecursionError):
+            return {}
+        if (type(doc) is not dict or doc.get("format") != FORMAT or doc.get("root") != self.root_id
+                or doc.get("parser") != self.stamp or type(doc.get("entries")) is not dict
+                or doc.get("body_bytes") != len(data) - cut - 1):
+            return {}
+        self.bodies = memoryview(data)[cut + 1:]
+        return doc["entries"]
+
+    def save(self, keep_unused: int = 0) -> bool:
+        """Write the entries this run used (others are dropped); True when written."""
+        if self.path is None or (not self.misses and len(self.fresh) == len(self.entries)):
+            return False
+        entries, parts, size = {}, [], 0
+        try:
+            for key in sorted(self.fresh):
+                entry = dict(self.fresh[key])
+                body = entry.pop("body_text", None)
+                if body is None:  # an entry read back from the file: its body is in the old file
+                    body = self.body_of(entry)
+                if entry["skill"] is not None:
+                    raw = body.encode("utf-8")
+                    entry["skill"] = {**entry["skill"], "body": [size, size + len(raw)]}
+                    parts.append(raw)
+                    size += len(raw)
+                entries[key] = entry
+            doc = {"format": FORMAT, "root": self.root_id, "parser": self.stamp, "entries": entries,
+                   "body_bytes": size}
+            head = json.dumps(doc, separators=(",", ":")).encode("ascii")  # ASCII: lone surrogates survive
+        except (TypeError, ValueError, UnicodeError, RecursionError, AttributeError):
+            return False
+        payload = head + b"\n" + b"".join(parts)
+        return self._write(payload)
+
+    bodies: memoryview = memoryview(b"")
+
+    def body_of(self, entry: dict) -> str | None:
+        """The body an entry read from the file points at, or None when it points outside the bodies
+        or at bytes that are not UTF-8."""
+        fields = entry.get("skill")
+        span = fields.get("body") if type(fields) is dict else None
+        if (type(span) is not list or len(span) != 2 or any(type(v) is not int for v in span)
+                or not 0 <= span[0] <= span[1] <= len(self.bodies)):
+            return None
+        try:
+            return str(self.bodies[span[0]:span[1]], "utf-8")
+        except UnicodeDecodeError:
+            return None
+
+    def __init__(self, root, *, env=None):
+        super().__init__(root, env=env)
+        import time
+
+        self.now_ns = time.time_ns()
+
+    def get(self, rel: str, stamp: list | None, domain: str):
+        """``(skill or None, diagnostics)`` stored for ``rel`` with this stamp and domain, else None."""
+        if self.path is None or stamp is None:
+            return None
+        entry = self.entries.get(rel)
+        if type(entry) is not dict or entry.get("stamp") != stamp or entry.get("domain") != domain:
+            return None
+        decoded = _decode_read(entry, rel, self)
+        if decoded is None:
+            return None
+        self.hits += 1
+        self.fresh[rel] = entry
+        return decoded
+
+    def put(self, rel: str, stamp: list | None, domain: str, skill, diagnostics) -> None:
+        if self.path is None or stamp is None:
+            return
+        self.misses += 1
+        if self.now_ns - stamp[1] < SETTLE_NS or self.now_ns - stamp[2] < SETTLE_NS:
+            return  # may still be changing within the clock's resolution
+        entry = _encode_read(skill, diagnostics)
+        if entry is not None:
+            entry["stamp"], entry["domain"] = stamp, domain
+            if skill is not None:
+                entry["body_text"] = skill.body
+            self.fresh[rel] = entry
+
+
+def _full_diag_to_json(d: Diagnostic) -> dict:
+    return {**_diag_to_json(d), "rule": d.rule}
+
+
+def _full_diag_from_json(data) -> Diagnostic | None:
+    diag = _diag_from_json(data)
+    if diag is None or type(data.get("rule")) is not str:
+        return None
+    from dataclasses import replace
+
+    return replace(diag, rule=data["rule"])
+
+
+def _encode_read(skill, diagnostics) -> dict | None:
+    out: dict = {"diagnostics": [_full_diag_to_json(d) for d in diagnostics], "skill": None}
+    if not _json_exact(out["diagnostics"]):
+        return None
+    if skill is not None:
+        if not _json_exact(skill.frontmatter) or type(skill.frontmatter) is not dict:
+            return None
+        fields = {name: getattr(skill, name) for name in _STRINGS if name != "body"}
+        fields.update({name: list(getattr(skill, name)) for name in _LISTS})
+        fields["frontmatter_line"] = skill.frontmatter_line
+        fields["frontmatter"] = skill.frontmatter
+        if not _json_exact(fields):
+            return None
+        out["skill"] = fields
+    return out
+
+
+def _decode_read(entry: dict, rel: str, cache: SkillCache):
+    from .skill import Skill
+
+    raw = entry.get("diagnostics")
+    if type(raw) is not list:
+        return None
+    diagnostics = [_full_diag_from_json(d) for d in raw]
+    if any(d is None for d in diagnostics):
+        return None
+    fields = entry.get("skill")
+    if fields is None:
+        return None if not diagnostics else (None, diagnostics)
+    if type(fields) is not dict or fields.get("path") != rel:
+        return None
+    body = cache.body_of(entry)
+    if body is None or not {type(fields.get(name)) for name in _STRINGS if name != "body"} <= _STR:
+        return None
+    lists = {}
+    for name in _LISTS:
+        value = fields.get(name)
+        if type(value) is not list or not {*map(type, value)} <= _STR:
+            return None
+        lists[name] = tuple(value)
+    line, front = fields.get("frontmatter_line"), fields.get("frontmatter")
+    # The entries were read with NaN and Infinity refused, so anything JSON gave is JSON-exact.
+    if type(line) is not int or type(front) is not dict:
+        return None
+    kwargs: dict[str, Any] = {name: fields[name] for name in _STRINGS if name != "body"}
+    kwargs.update(lists)
+    skill = Skill(body=body, frontmatter_line=line, frontmatter=front, **kwargs)
+    return skill, diagnostics

@@ -837,11 +837,28 @@ def _matches(text: str, extra_patterns, *, placeholders: bool = False) -> list[t
     return sorted(found, key=lambda f: (f[0], f[1]))
 
 
-def scan_values(text: str, extra_patterns=()) -> list[tuple[SecretFinding, str]]:
-    """(finding, matched value) for every secret in ``text``, in text order (see :func:`scan_text`)."""
+def _cached_matches(text: str, extra_patterns, cache) -> list[tuple[int, int, _Compiled]]:
+    """:func:`_matches` through ``cache`` (a :class:`skillsift.catalog_cache.ScanCache`)."""
+    patterns = _patterns(extra_patterns)
+    key = cache.key(text, tuple((str(name), str(src)) for name, src in extra_patterns))
+    spans = cache.get(key, len(text), len(patterns))
+    if spans is not None:
+        return [(start, end, patterns[number]) for start, end, number in spans]
+    found = _matches(text, extra_patterns)
+    number = {id(pattern): n for n, pattern in enumerate(patterns)}
+    cache.put(key, [(start, end, number[id(pattern)]) for start, end, pattern in found])
+    return found
+
+
+def scan_values(text: str, extra_patterns=(), cache=None) -> list[tuple[SecretFinding, str]]:
+    """(finding, matched value) for every secret in ``text``, in text order (see :func:`scan_text`).
+
+    ``cache``: a :class:`skillsift.catalog_cache.ScanCache` that remembers where the rules
+    matched texts seen before (validate passes one; the findings are the same).
+    """
     if not text:
         return []
-    found = _matches(text, extra_patterns)
+    found = _matches(text, extra_patterns) if cache is None else _cached_matches(text, extra_patterns, cache)
     if not found:
         return []
     starts = _line_starts(text)

@@ -555,3 +555,22 @@ def test_importing_the_catalog_stays_light():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_skill_paths_are_what_relative_path_gives_for_every_way_to_name_the_root(tmp_path, monkeypatch):
+    from conftest import write_skill
+
+    from skillsift.catalog import load_catalog, relative_path
+
+    repo = tmp_path / "repo"
+    for name in ("alpha", "beta"):
+        write_skill(repo, name, f"The {name} skill")
+    write_skill(repo, "gamma", "Nested", layout="skills/group")
+    monkeypatch.chdir(tmp_path)
+    for root in (repo, "repo", "./repo/", "repo/../repo", str(repo) + "/"):
+        catalog = load_catalog(root)
+        want = sorted(relative_path(p, root) for p in repo.rglob("SKILL.md"))
+        assert sorted(s.path for s in catalog.skills) == want == [
+            ".claude/skills/alpha/SKILL.md", ".claude/skills/beta/SKILL.md", "skills/group/gamma/SKILL.md"]
+    monkeypatch.chdir(repo)
+    assert [s.path for s in load_catalog(".").skills][0] == ".claude/skills/alpha/SKILL.md"

@@ -211,3 +211,29 @@ def test_sibling_hooks_read_the_pre_commit_config_and_skip(tmp_path, monkeypatch
     assert codes_left_to_siblings(str(tmp_path), "skillsift-validate") == {"AR9D4"}
     (tmp_path / ".pre-commit-config.yaml").write_text("repos: [[[\n", encoding="utf-8")
     assert sibling_hooks(str(tmp_path)) == set()
+
+
+def test_hooks_skip_click_and_answer_as_the_click_command_does(tmp_path, capsys):
+    """``skillsift hook NAME`` goes straight to the hook: same output and exit code as the click command."""
+    import subprocess
+    import sys
+
+    from skillsift.commands.group import main as click_main
+
+    three_skills(tmp_path)
+    write_skill(tmp_path, "leak", "Leaky", body=f"{KEY}\n")
+    files = [".claude/skills/leak/SKILL.md", ".claude/skills/git-workflow/SKILL.md"]
+    cases = [["secrets", "--root", str(tmp_path), *[str(tmp_path / f) for f in files]],
+             ["frontmatter", "--root", str(tmp_path), "--format", "json", str(tmp_path / files[1])],
+             ["secrets", "--root", str(tmp_path / "missing")],
+             ["frontmatter", "--format", "xml"], ["validate", "--help"]]
+    for args in cases:
+        fast = run(capsys, "hook", *args)
+        slow = (click_main(["hook", *args]), *capsys.readouterr())
+        assert fast == slow, args
+    assert run(capsys, "hook", "secrets", "--root", str(tmp_path))[0] == 1
+    assert run(capsys, "hook", "secrets", "--root", str(tmp_path / "missing"))[0] == 2
+    code = (f"import sys\nfrom skillsift.cli import main\nrc = main(['hook', 'frontmatter', {files[1]!r}])\n"
+            "print(rc, 'click' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert proc.stdout.strip().splitlines()[-1] == "0 False"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import random
 
 import pytest
@@ -141,3 +142,88 @@ def test_corpus_pairs_are_fast_and_symmetric():
     pairs = similar_pairs(term_sets(s.description for s in skills), 0.9)
     assert time.perf_counter() - start < 5
     assert pairs and all(i < j and v >= 0.9 for i, j, v in pairs)
+
+
+def _reference_near_duplicates(skills, threshold, cosine_pairs=()):
+    """SK009 the plain way: every pair compared, partners ranked by (strength, name, path)."""
+    sets = term_sets(s.description for s in skills)
+    strength: dict[tuple[int, int], float] = {}
+    lexical: dict[tuple[int, int], float] = {}
+    for i, j in itertools.combinations(range(len(sets)), 2):
+        a, b = sets[i], sets[j]
+        if len(a) < 3 or len(b) < 3:
+            continue
+        value = len(a & b) / math.sqrt(len(a) * len(b))
+        if value >= threshold - 1e-12:
+            lexical[(i, j)] = strength[(i, j)] = value
+    cosine = {(min(i, j), max(i, j)): v for i, j, v in cosine_pairs}
+    for key, value in cosine.items():
+        strength[key] = max(strength.get(key, 0.0), value)
+    partners: dict[int, list[int]] = {}
+    for (i, j), _value in strength.items():
+        if skills[i].name != skills[j].name:
+            partners.setdefault(i, []).append(j)
+            partners.setdefault(j, []).append(i)
+    out = []
+    for i in sorted(partners):
+        def rank(j, i=i):
+            return (-strength[(min(i, j), max(i, j))], skills[j].name, skills[j].path)
+        ranked = sorted(partners[i], key=rank)
+        named = []
+        for j in ranked[:3]:
+            key = (min(i, j), max(i, j))
+            how = ", ".join(([f"lexical {lexical[key]:.2f}"] if key in lexical else [])
+                            + ([f"cosine {cosine[key]:.2f}"] if key in cosine else []))
+            named.append(f'"{skills[j].name}" ({skills[j].path}; {how})')
+        more = len(ranked) - len(named)
+        out.append((skills[i].path, ", ".join(named) + (f" and {more} more" if more else "")))
+    return out
+
+
+@pytest.mark.skipif(not CORPORA.is_dir() and os.environ.get("CI") != "true",
+                    reason="../shared/corpora is not present on this machine")
+def test_corpus_near_duplicates_equal_the_all_pairs_reference(tmp_path):
+    """The prefix filter and the ranking shortcuts give what comparing every pair gives (2,000+ real skills)."""
+    from skillsift.validators.workspace import Workspace
+
+    assert CORPORA.is_dir(), "CI needs ../shared/corpora"
+    config = tmp_path / "skillsift.toml"  # the corpus is read-only: name its layout in a config kept elsewhere
+    config.write_text('[catalog]\nskills = ["*"]\n', encoding="utf-8")
+    skills = list(Workspace(CORPORA, config_file=config).catalog.skills)
+    cosine = [(i, i + 3, 0.93) for i in range(0, len(skills) - 3, 11)]
+    for threshold, pairs in ((0.9, ()), (0.8, cosine)):
+        got = [(d.file, d.message) for d in near_duplicates(skills, threshold=threshold, cosine_pairs=pairs)]
+        want = _reference_near_duplicates(skills, threshold, pairs)
+        assert len(got) == len(want) > 500
+        for (file, message), (ref_file, listing) in zip(got, want, strict=True):
+            assert file == ref_file and f"that of {listing}; agents" in message
+
+
+
+def test_sk009_listings_come_from_the_cache_only_for_the_same_inputs(tmp_path, monkeypatch, capsys):
+    from skillsift.cli import main
+    from skillsift.validators import duplicates
+
+    monkeypatch.setenv("SKILLSIFT_CACHE_DIR", str(tmp_path / "cache"))
+    root = tmp_path / "repo"
+    for n in range(5):
+        write_skill(root, f"report-{n}", "Automate the weekly reports of the finance team" + " now" * (n % 2))
+    write_skill(root, "other", "Branching and pull request conventions for the team")
+
+    def validate():
+        code = main(["validate", "--root", str(root), "--format", "json", "--select", "SK009"])
+        return code, capsys.readouterr().out
+
+    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
+    uncached = validate()
+    monkeypatch.delenv("SKILLSIFT_CACHE")
+    assert validate() == uncached and "SK009" in uncached[1]
+    calls = []
+    real = duplicates.near_duplicates
+    monkeypatch.setattr(duplicates, "near_duplicates", lambda *a, **k: calls.append(1) or real(*a, **k))
+    assert validate() == uncached and calls == []
+    write_skill(root, "report-0", "Automate the weekly reports of the finance team please")
+    edited = validate()
+    assert calls == [1] and edited != uncached
+    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
+    assert validate() == edited

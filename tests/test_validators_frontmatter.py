@@ -171,3 +171,52 @@ def test_real_corpus_is_mostly_clean():
     assert total == 600
     assert set(found) <= {"SK007", "SK008"}  # published skills parse and carry name and description
     assert found.get("SK008", 0) < total * 0.3
+
+
+def _reference_trigger_passages(lines, first_line):
+    """trigger_passages with every regex tried on every line (no character pre-checks)."""
+    from skillsift.validators import frontmatter as fm
+
+    out, in_code, i = [], False, 0
+    while i < len(lines):
+        line = lines[i]
+        if fm._FENCE.match(line):
+            in_code, i = not in_code, i + 1
+            continue
+        if in_code:
+            i += 1
+            continue
+        heading = fm._HEADING.match(line)
+        if heading and fm._TRIGGER_HEADING.match(heading.group(1).strip("*_ ").strip()):
+            passage, j = [], i + 1
+            while j < len(lines) and len(passage) < 15:
+                if fm._HEADING.match(lines[j]) or fm._FENCE.match(lines[j]):
+                    break
+                if lines[j].strip():
+                    passage.append(lines[j].strip())
+                j += 1
+            if passage:
+                out.append((first_line + i, line, " ".join(passage)))
+            i = j
+            continue
+        inline = fm._INLINE.match(line)
+        if inline and line[inline.end():].strip(" *_:"):
+            out.append((first_line + i, line, line[inline.end():].strip(" *_:")))
+        i += 1
+    return out
+
+
+def test_trigger_passages_equal_the_regex_on_every_line():
+    from skillsift.validators.frontmatter import trigger_passages
+
+    bodies = ["\n".join([
+        "# Skill", "USE WHEN the build breaks", "Uſe when deploying (long s)", "  - **Triggers:** deploy",
+        "## When to use", "on release", "```", "use when inside code", "```", "~~~", "# not a heading", "~~~",
+        "### \u212aeywords", "> use this skill for rollbacks", "1. When to use this skill: nightly",
+        "#", "text # with hash", "trigger words: ship it", "Activation triggers", "## Activation", "ops",
+    ])]
+    if CORPORA.is_dir():
+        bodies += [p.read_text("utf-8", "replace") for p in sorted(CORPORA.rglob("SKILL.md"))]
+    for body in bodies:
+        lines = body.split("\n")
+        assert trigger_passages(lines, 3) == _reference_trigger_passages(lines, 3)

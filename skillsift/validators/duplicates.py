@@ -77,9 +77,16 @@ def similar_pairs(sets, threshold: float) -> list[tuple[int, int, float]]:
     ordered = [sorted(terms, key=lambda t: (frequency[t], t)) for terms in sets]
     postings: dict[str, list[int]] = defaultdict(list)
     t2 = threshold * threshold
+    # The length filter's two sides, computed once per set (the same float expressions as
+    # ``t2 * len(a) <= len(b) * (1 + 1e-9)``).
+    sizes = [len(terms) for terms in sets]
+    low = [t2 * n for n in sizes]
+    high = [n * (1 + 1e-9) for n in sizes]
+    sqrt = math.sqrt
+    bar = threshold - 1e-12
     found: list[tuple[int, int, float]] = []
     for j, terms in enumerate(ordered):
-        size = len(terms)
+        size = sizes[j]
         if size < MIN_TERMS:
             continue
         prefix = size - math.ceil(t2 * size - 1e-9) + 1
@@ -87,14 +94,15 @@ def similar_pairs(sets, threshold: float) -> list[tuple[int, int, float]]:
         for term in terms[:prefix]:
             candidates.update(postings[term])
             postings[term].append(j)
-        for i in sorted(candidates):
-            a, b = sets[i], sets[j]
-            if not (t2 * len(a) <= len(b) * (1 + 1e-9) and t2 * len(b) <= len(a) * (1 + 1e-9)):
+        b, low_j, high_j = sets[j], low[j], high[j]
+        for i in candidates:  # the pairs are sorted at the end
+            if not (low[i] <= high_j and low_j <= high[i]):
                 continue
-            value = len(a & b) / math.sqrt(len(a) * len(b))
-            if value >= threshold - 1e-12:
+            value = len(sets[i] & b) / sqrt(sizes[i] * size)
+            if value >= bar:
                 found.append((i, j, value))
-    return sorted(found)
+    found.sort()
+    return found
 
 
 def vector_pairs(matrix, threshold: float) -> list[tuple[int, int, float]]:
@@ -118,20 +126,29 @@ def near_duplicates(skills, *, threshold: float, cosine_pairs=(), line_of=_no_li
     ``cosine_pairs`` are ``(i, j, cosine)`` over the same ``skills`` list (from the index).
     Each diagnostic names the most similar other skills (at most three, then "and N more").
     """
-    lexical = {(i, j): v for i, j, v in similar_pairs(term_sets(s.description for s in skills), threshold)}
+    pairs = similar_pairs(term_sets(s.description for s in skills), threshold)
     cosine = {(min(i, j), max(i, j)): v for i, j, v in cosine_pairs}
-    # A templated catalog can hold hundreds of thousands of pairs: collect plain tuples and
-    # describe only the pairs a diagnostic names.
-    partners: dict[int, list[tuple[float, int]]] = defaultdict(list)
+    lexical = {(i, j): v for i, j, v in pairs} if cosine else {}
+    # A templated catalog can hold hundreds of thousands of pairs: collect plain tuples,
+    # ordered as the diagnostic names them (strongest, then name, then path), and describe
+    # only the pairs a diagnostic names.
     names = [skill.name for skill in skills]
-    for i, j in (lexical.keys() | cosine.keys()):
+    paths = [skill.path for skill in skills]
+    if cosine:
+        strengths = [(i, j, max(lexical.get((i, j), 0.0), cosine.get((i, j), 0.0)))
+                     for i, j in (lexical.keys() | cosine.keys())]
+    else:
+        strengths = pairs
+    partners: dict[int, list[tuple[float, str, str, int]]] = defaultdict(list)
+    for i, j, strength in strengths:
         if names[i] == names[j]:
             continue  # SK002 already says it
-        strength = max(lexical.get((i, j), 0.0), cosine.get((i, j), 0.0))
-        partners[i].append((strength, j))
-        partners[j].append((strength, i))
+        partners[i].append((-strength, names[j], paths[j], j))
+        partners[j].append((-strength, names[i], paths[i], i))
 
-    def how(i: int, j: int) -> str:
+    def how(i: int, j: int, strength: float) -> str:
+        if not cosine:
+            return f"lexical {strength:.2f}"
         key = (min(i, j), max(i, j))
         measures = []
         if key in lexical:
@@ -142,17 +159,56 @@ def near_duplicates(skills, *, threshold: float, cosine_pairs=(), line_of=_no_li
 
     out = []
     for i in sorted(partners):
-        this = skills[i]
-        ranked = heapq.nsmallest(MAX_NAMED, partners[i], key=lambda p: (-p[0], names[p[1]], skills[p[1]].path))
-        named = [f'"{skills[j].name}" ({skills[j].path}; {how(i, j)})' for _s, j in ranked]
+        ranked = heapq.nsmallest(MAX_NAMED, partners[i])
+        named = [f'"{skills[j].name}" ({skills[j].path}; {how(i, j, -negated)})' for negated, _n, _p, j in ranked]
         more = len(partners[i]) - len(named)
-        listing = ", ".join(named) + (f" and {more} more" if more else "")
-        out.append(Diagnostic(
-            file=this.path, line=line_of(this, "description"), code=NEAR, severity=WARNING,
-            message=f'description of "{this.name}" is nearly the same as that of {listing}; '
-                    "agents cannot tell them apart",
-            hint="say in each description what sets the skill apart and when to use the other one, "
-                 "or merge the skills"))
+        out.append(near_diagnostic(skills[i], ", ".join(named) + (f" and {more} more" if more else ""), line_of))
+    return out
+
+
+def near_diagnostic(skill, listing: str, line_of=_no_line) -> Diagnostic:
+    """The SK009 of ``skill``, whose near-duplicates ``listing`` names."""
+    return Diagnostic(
+        file=skill.path, line=line_of(skill, "description"), code=NEAR, severity=WARNING,
+        message=f'description of "{skill.name}" is nearly the same as that of {listing}; '
+                "agents cannot tell them apart",
+        hint="say in each description what sets the skill apart and when to use the other one, "
+             "or merge the skills")
+
+
+_LISTING_AT = 'is nearly the same as that of '
+
+
+def cached_near_duplicates(ws, skills, *, threshold: float, cosine_pairs=(), line_of=_no_line) -> list[Diagnostic]:
+    """:func:`near_duplicates` through the user cache: the same inputs give the stored listings.
+
+    The key is the SHA-256 of the threshold, every skill's name, path and description in
+    order, and the cosine pairs; an entry is the ``[skill number, listing]`` of each SK009
+    (docs/configuration.md).  Line numbers come from ``line_of`` as they would.
+    """
+    from ..catalog_cache import CheckCache
+
+    cache = CheckCache(ws.root)
+    inputs = [threshold, [[s.name, s.path, s.description] for s in skills],
+              [[i, j, v] for i, j, v in cosine_pairs]]
+    key = cache.key("SK009", inputs)
+    entry = cache.get(key)
+    if entry is not None and type(entry) is list and all(
+            type(item) is list and len(item) == 2 and type(item[0]) is int and 0 <= item[0] < len(skills)
+            and type(item[1]) is str for item in entry):
+        cache.keep(key)
+        return [near_diagnostic(skills[i], str(listing), line_of) for i, listing in entry]
+    out = near_duplicates(skills, threshold=threshold, cosine_pairs=cosine_pairs, line_of=line_of)
+    numbers = {id(skill): n for n, skill in enumerate(skills)}
+    by_path = {skill.path: skill for skill in skills}
+    stored: list[tuple[int, str]] = []
+    for diag in out:
+        skill = by_path[diag.file]
+        start = diag.message.index(_LISTING_AT) + len(_LISTING_AT)
+        stored.append((numbers[id(skill)], diag.message[start:diag.message.rindex("; agents cannot tell")]))
+    if [near_diagnostic(skills[i], listing, line_of) for i, listing in stored] == out:
+        cache.put(key, [list(pair) for pair in stored])
+        cache.save()
     return out
 
 
@@ -188,17 +244,15 @@ def index_cosine_pairs(ws, skills, threshold: float) -> list[tuple[int, int, flo
 
 
 def run(ws) -> list[Diagnostic]:
-    from .frontmatter import text_key_lines
-
     def line_of(skill, key: str) -> int | None:
-        text = ws.read_text(skill.path)
-        return text_key_lines(text).get(key) if text is not None else None
+        split = ws.split_text(skill.path)
+        return split[2].get(key) if split is not None else None
 
     skills = ws.all_skills
     out = duplicate_names(skills, line_of)
     settings = ws.settings
     unique = list(ws.catalog.skills)
     cosine = index_cosine_pairs(ws, unique, settings.near_duplicate_cosine) if ws.config is not None else []
-    out += near_duplicates(unique, threshold=settings.near_duplicate_threshold, cosine_pairs=cosine,
-                           line_of=line_of)
+    out += cached_near_duplicates(ws, unique, threshold=settings.near_duplicate_threshold, cosine_pairs=cosine,
+                                  line_of=line_of)
     return out

@@ -128,33 +128,51 @@ def entry_limit_problems(path: str, line: int, front: dict, limits: dict) -> lis
     return out
 
 
+def _is_fence(line: str) -> bool:
+    return ("```" in line or "~~~" in line) and _FENCE.match(line) is not None
+
+
+def _heading(line: str):
+    return _HEADING.match(line) if "#" in line else None
+
+
+def _inline(line: str):
+    """:data:`_INLINE`'s match; an ASCII line without "use" or "trigger" cannot match (every marker holds one)."""
+    if line.isascii():
+        lowered = line.lower()
+        if "use" not in lowered and "trigger" not in lowered:
+            return None
+    return _INLINE.match(line)
+
+
 def trigger_passages(lines: list[str], first_line: int) -> list[tuple[int, str, str]]:
     """(file line, the line as written, the passage text) of each place the body says when to use it.
 
     ``lines`` are the body lines, the first at file line ``first_line``.  Fenced code is
     skipped.  A trigger heading's passage is the text under it, up to the next heading
-    (at most 15 lines); an inline marker's passage is the rest of its line.
+    (at most 15 lines); an inline marker's passage is the rest of its line.  Each regex
+    runs only on lines holding the characters it needs (a fence, a ``#``, a marker word).
     """
     out = []
     in_code = False
     i = 0
     while i < len(lines):
         line = lines[i]
-        if _FENCE.match(line):
+        if _is_fence(line):
             in_code = not in_code
             i += 1
             continue
         if in_code:
             i += 1
             continue
-        heading = _HEADING.match(line)
+        heading = _heading(line)
         if heading:
             title = heading.group(1).strip("*_ ").strip()
             if _TRIGGER_HEADING.match(title):
                 passage: list[str] = []
                 j = i + 1
                 while j < len(lines) and len(passage) < _SECTION_LINES:
-                    if _HEADING.match(lines[j]) or _FENCE.match(lines[j]):
+                    if _heading(lines[j]) or _is_fence(lines[j]):
                         break
                     if lines[j].strip():
                         passage.append(lines[j].strip())
@@ -163,7 +181,7 @@ def trigger_passages(lines: list[str], first_line: int) -> list[tuple[int, str, 
                     out.append((first_line + i, line, " ".join(passage)))
                 i = j
                 continue
-        inline = _INLINE.match(line)
+        inline = _inline(line)
         if inline:
             rest = line[inline.end():].strip(" *_:")
             if rest:
@@ -187,11 +205,12 @@ def _excerpt(line: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def check_skill_text(path: str, text: str, *, limits: dict, parsed=None) -> list[Diagnostic]:
+def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=None) -> list[Diagnostic]:
     """Every SK001/SK004-SK008 finding of one SKILL.md ``text`` (``path`` relative, ``/``).
 
     ``parsed`` is ``(skill, SK001 diagnostics)`` from the catalog parser when the caller
-    already has it; the text is parsed otherwise.
+    already has it; the text is parsed otherwise.  ``split`` is ``(LF text, block, key
+    lines)`` of ``text`` when the caller has it (:meth:`Workspace.split_text`).
     """
     from ..catalog import parse_skill
     from ..frontmatter import split_frontmatter
@@ -202,8 +221,11 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None) -> list
     skill, parse_problems = parsed
     if parse_problems:
         return list(parse_problems)
-    lf = text.replace("\r\n", "\n")
-    block = split_frontmatter(lf)
+    if split is None:
+        block = split_frontmatter(text.replace("\r\n", "\n"))
+        lines = key_lines(block.raw, block.yaml_start_line) if block.present else {}
+    else:
+        _lf, block, lines = split
     if not block.present:
         return [Diagnostic(file=path, line=1, code=MISSING, severity=ERROR,
                            message="SKILL.md has no frontmatter: agents find skills by the name and description "
@@ -211,7 +233,6 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None) -> list
                            hint="start the file with ---, name: <skill-name>, description: <what it does and "
                                 "when to use it>, ---")]
     front = skill.frontmatter if skill is not None else {}
-    lines = key_lines(block.raw, block.yaml_start_line)
     fence_line = 1
     out: list[Diagnostic] = []
     name = front.get("name")
@@ -234,10 +255,11 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None) -> list
                               hint="add `description: <what it does>. Use when <situations>.`"))
         return out
     out.extend(entry_limit_problems(path, lines.get("description", fence_line), front, limits))
-    if block.closed:
+    # A description that already says when to use the skill silences SK008: no passage is looked for.
+    if block.closed and _WHEN_CLAUSE.search(description) is None:
         body_lines = block.body.split("\n")
         for line_no, line, passage in trigger_passages(body_lines, block.body_line):
-            if _WHEN_CLAUSE.search(description) is None and coverage(passage, description) < TRIGGER_COVERAGE:
+            if coverage(passage, description) < TRIGGER_COVERAGE:
                 out.append(Diagnostic(
                     file=path, line=line_no, code=TRIGGER_IN_BODY, severity=WARNING,
                     message=f'the body says when to use this skill ("{_excerpt(line)}") but the description '
@@ -262,5 +284,5 @@ def run_paths(ws, paths) -> list[Diagnostic]:
         if text is None or skill is None:
             out.extend(problems)
         else:
-            out.extend(check_skill_text(rel, text, limits=limits, parsed=(skill, problems)))
+            out.extend(check_skill_text(rel, text, limits=limits, parsed=(skill, problems), split=ws.split_text(rel)))
     return out

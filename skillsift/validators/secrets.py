@@ -63,8 +63,8 @@ def _key_line(text: str, key: str, first: int) -> int:
     return first
 
 
-def skill_findings(text: str, extra_patterns=(), *, skill=None,
-                   embedded: str = "") -> list[tuple[SecretFinding, str]]:
+def skill_findings(text: str, extra_patterns=(), *, skill=None, embedded: str = "",
+                   cache=None) -> list[tuple[SecretFinding, str]]:
     """(finding, value) of every secret in a SKILL.md: its raw lines and its parsed values.
 
     The raw text is what the file shows; the parsed values (each string of the
@@ -76,7 +76,7 @@ def skill_findings(text: str, extra_patterns=(), *, skill=None,
     """
     from ..secrets import SecretFinding, scan_values
 
-    found = scan_values(text, extra_patterns)
+    found = scan_values(text, extra_patterns, cache)
     if skill is None and not embedded:
         return found
     covered = [value for _finding, value in found]
@@ -89,7 +89,7 @@ def skill_findings(text: str, extra_patterns=(), *, skill=None,
     first = max(getattr(skill, "frontmatter_line", 0) or 1, 1)
     lines = None
     for key, part in texts:
-        for finding, value in scan_values(part, extra_patterns):
+        for finding, value in scan_values(part, extra_patterns, cache):
             if any(value in seen or seen in value for seen in covered):
                 continue
             covered.append(value)
@@ -109,14 +109,14 @@ def skill_findings(text: str, extra_patterns=(), *, skill=None,
 
 
 def scan(file: str, text: str, extra_patterns=(), *, allowed: bool = False, skill=None,
-         embedded: str = "") -> list[tuple[SecretFinding, str]]:
+         embedded: str = "", cache=None) -> list[tuple[SecretFinding, str]]:
     """(finding, fingerprint) for every finding in ``text``; those on allowed lines only with ``allowed``.
 
     With ``skill`` (the parsed SKILL.md) and ``embedded`` (its embedded text), the parsed
     values are scanned too (:func:`skill_findings`).
     """
     out = []
-    for finding, value in skill_findings(text, extra_patterns, skill=skill, embedded=embedded):
+    for finding, value in skill_findings(text, extra_patterns, skill=skill, embedded=embedded, cache=cache):
         if finding.allowed and not allowed:
             continue
         out.append((finding, fingerprint(file, finding.kind, value)))
@@ -124,14 +124,15 @@ def scan(file: str, text: str, extra_patterns=(), *, allowed: bool = False, skil
 
 
 def check_text(file: str, text: str, *, extra_patterns=(), accepted=frozenset(), skill=None,
-               embedded: str = "") -> list[Diagnostic]:
+               embedded: str = "", cache=None) -> list[Diagnostic]:
     """AR001 for each finding of ``text`` that is not in ``accepted``.
 
     A finding on a line marked ``skillsift: allow-secret`` is kept as a note (it fails
     nothing, and the allowances stay visible); one in ``accepted`` is dropped.
     """
     out = []
-    for finding, key in scan(file, text, extra_patterns, allowed=True, skill=skill, embedded=embedded):
+    for finding, key in scan(file, text, extra_patterns, allowed=True, skill=skill, embedded=embedded,
+                             cache=cache):
         column = finding.column or None
         if finding.allowed:
             out.append(Diagnostic(file=file, line=finding.line, column=column, code=CODE, severity=NOTE,
@@ -249,10 +250,11 @@ def current_findings(ws, files, *, parse: bool = True) -> list[tuple[str, Secret
     return out
 
 
-def check_files(ws, files, *, parse: bool = False) -> list[Diagnostic]:
+def check_files(ws, files, *, parse: bool = False, cache=None) -> list[Diagnostic]:
     """AR001/SK010 over ``files`` (relative paths; unreadable or non-UTF-8 files are skipped).
 
     ``parse`` scans the parsed values of every SKILL.md too (see :func:`parsed_parts`).
+    ``cache``: a :class:`~skillsift.catalog_cache.ScanCache` of earlier scans (same findings).
     """
     accepted, out = load_accepted(ws)
     patterns = extra_patterns(ws)
@@ -263,14 +265,19 @@ def check_files(ws, files, *, parse: bool = False) -> list[Diagnostic]:
         try:
             skill, embedded = parsed_parts(ws, rel, text, parse=parse)
             out.extend(check_text(rel, text, extra_patterns=patterns, accepted=accepted, skill=skill,
-                                  embedded=embedded))
+                                  embedded=embedded, cache=cache))
         except ValueError as exc:  # a configured pattern that does not compile
             return out + [Diagnostic(file=ws.project_file, code="AR9D0", severity=ERROR, message=str(exc))]
+    if cache is not None:
+        cache.save()
     return out
 
 
 def run(ws) -> list[Diagnostic]:
-    return check_files(ws, ws.skill_paths, parse=True)
+    """AR001 over every SKILL.md, the scans of unchanged texts taken from the cache (docs/configuration.md)."""
+    from ..catalog_cache import ScanCache
+
+    return check_files(ws, ws.skill_paths, parse=True, cache=ScanCache(ws.root))
 
 
 def run_paths(ws, paths) -> list[Diagnostic]:

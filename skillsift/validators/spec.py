@@ -214,8 +214,6 @@ def run(ws) -> list[Diagnostic]:
 def run_paths(ws, paths) -> list[Diagnostic]:
     """SK101-SK108 on the SKILL.md files among ``paths``."""
     from ..agents import known_fields
-    from ..frontmatter import split_frontmatter
-    from .frontmatter import key_lines
 
     fields = known_fields(ws.settings.agents)
     out: list[Diagnostic] = []
@@ -226,11 +224,9 @@ def run_paths(ws, paths) -> list[Diagnostic]:
         skill, problems = ws.parsed(rel)
         if text is None or skill is None or problems:
             continue
-        lf = text.replace("\r\n", "\n")
-        block = split_frontmatter(lf)
+        lf, block, lines = ws.split_text(rel)
         if not block.closed or not isinstance(skill.frontmatter, dict):
             continue
-        lines = key_lines(block.raw, block.yaml_start_line)
         out.extend(check_spec(
             rel, lf, skill.frontmatter, known_fields=fields, key_line=lambda k, lines=lines: lines.get(k, 1),
             body=block.body, body_line=block.body_line,

@@ -46,6 +46,7 @@ class Workspace:
         self._texts: dict = {}  # relative path -> text or None
         self._parsed: dict = {}  # relative path -> (skill or None, diagnostics)
         self._cases: dict = {}  # relative path -> (CaseFile or None, SkillsiftError or None)
+        self._splits: dict = {}  # relative path -> (LF text, frontmatter block, key lines) or None
 
     # -- config -------------------------------------------------------------------------
     @cached_property
@@ -114,6 +115,23 @@ class Workspace:
             except (OSError, UnicodeDecodeError):
                 self._texts[rel] = None
         return self._texts[rel]
+
+    def split_text(self, rel: str):
+        """``(LF text, frontmatter block, key lines)`` of a file's text, split once for every check
+        (None when the file cannot be read); key lines as :func:`~skillsift.validators.frontmatter.key_lines`."""
+        if rel not in self._splits:
+            text = self.read_text(rel)
+            if text is None:
+                self._splits[rel] = None
+            else:
+                from ..frontmatter import split_frontmatter
+                from .frontmatter import key_lines
+
+                lf = text.replace("\r\n", "\n")
+                block = split_frontmatter(lf)
+                lines = key_lines(block.raw, block.yaml_start_line) if block.present else {}
+                self._splits[rel] = (lf, block, lines)
+        return self._splits[rel]
 
     # -- skills -------------------------------------------------------------------------
     @cached_property

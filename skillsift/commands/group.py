@@ -1,0 +1,94 @@
+"""The click group of the ``skillsift`` console script (:func:`skillsift.cli.main` runs it).
+
+Subcommands live in ``skillsift.commands.<name>`` and are imported only when run, so
+``skillsift --version`` pays for nothing it does not use.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from .._version import __version__
+
+# command name -> (module, attribute)
+COMMANDS = {
+    "search": ("skillsift.commands.search_cmd", "search"),
+    "eval": ("skillsift.commands.eval_cmd", "eval_command"),
+    "index": ("skillsift.commands.index_cmd", "index_command"),
+    "status": ("skillsift.commands.index_cmd", "status_command"),
+    "validate": ("skillsift.commands.validate_cmd", "validate_command"),
+    "list": ("skillsift.commands.list_cmd", "list_command"),
+    "mine": ("skillsift.commands.mine_cmd", "mine_command"),
+    "mcp": ("skillsift.commands.mcp_cmd", "mcp_command"),
+    "hook": ("skillsift.commands.hook_cmd", "hook_command"),
+    "ci": ("skillsift.commands.ci_cmd", "ci_command"),
+    "tune": ("skillsift.commands.tune_cmd", "tune_command"),
+}
+
+
+def _available() -> list[str]:
+    import importlib.util
+
+    names = []
+    for name, (module, _attr) in COMMANDS.items():
+        if importlib.util.find_spec(module) is not None:
+            names.append(name)
+    return names
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx):
+        return sorted(_available())
+
+    def get_command(self, ctx, cmd_name):
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module_name, attr = target
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name == module_name:
+                return None
+            raise
+        return getattr(module, attr)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="skillsift")
+def cli():
+    """Rank, evaluate and gate the skills of AI coding agents.
+
+    \b
+    Exit codes: 0 success; 1 the command could not run (bad input, config
+    or usage); 2 a gate failed or a build finished with skipped skills.
+    validate and hook: 0 clean, 1 findings that fail, 2 usage or config.
+    """
+
+
+def main(argv=None) -> int:
+    """Run the CLI and return its exit code (commands return ints or raise SkillsiftError).
+
+    Usage errors exit 1, as every other "cannot run" case (click's own default is 2,
+    which skillsift reserves for failed gates).
+    """
+    from ..diagnostics import SkillsiftError
+
+    try:
+        rv = cli.main(args=argv, prog_name="skillsift", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        return 1
+    except click.ClickException as exc:
+        exc.show()
+        return 1
+    except SkillsiftError as exc:
+        for diag in exc.diagnostics:
+            click.echo(diag.render(), err=True)
+        click.echo(f"error: {exc.message}", err=True)
+        if exc.hint:
+            click.echo(f"hint: {exc.hint}", err=True)
+        return exc.exit_code
+    return rv if isinstance(rv, int) else 0
