@@ -16,6 +16,9 @@ Safe: the file is read only below :data:`MAX_BYTES`, every entry is checked fiel
 (anything unexpected is a miss), only blocks read in the last run are written back (so it
 is bounded by the catalog), writes go to a temporary file renamed into place (0600, folders
 0700), and a failure to read or write only costs the parse.  See docs/configuration.md.
+
+Longer than 450 lines because it holds the four caches of a cold run (frontmatter, whole
+skills, secret-scan spans, SK009 outcomes), which share one file discipline and its checks.
 """
 
 from __future__ import annotations
