@@ -547,7 +547,7 @@ def test_every_request_gets_an_answer_even_a_lone_surrogate_or_a_huge_query(cli_
             ("load_skill", {"name": "\ud800"}),
             ("search_skills", {"query": "\ud800"}),
             ("find_skill", {"query": "x" * 10_000_000}),
-            ("search_skills", {"query": "deploy " * 1000}),
+            ("search_skills", {"query": "deploy " * 3000}),
         ]
         replies = [server.request(10 + i, "tools/call", {"name": name, "arguments": args})
                    for i, (name, args) in enumerate(calls)]
@@ -565,7 +565,7 @@ def test_every_request_gets_an_answer_even_a_lone_surrogate_or_a_huge_query(cli_
     assert json.loads(replies[4]["result"]["content"][0]["text"])["results"] == []
     for reply in replies[5:]:
         text = _error_text(reply)
-        assert "at most 4096 characters" in text and "xxxx" not in text and "deploy deploy" not in text
+        assert "at most 16384 characters" in text and "xxxx" not in text and "deploy deploy" not in text
     assert _error_text(unknown)
     assert json.loads(still["result"]["content"][0]["text"])["results"][0]["name"] == "deploy-staging"
 
@@ -574,11 +574,11 @@ def test_the_service_refuses_queries_it_cannot_answer(cli_project, service_for):
     service = service_for(cli_project)
     with pytest.raises(ToolRefused, match="not valid Unicode"):
         service.find_skill("deploy \ud800")
-    with pytest.raises(ToolRefused, match="at most 4096"):
-        service.find_skill("x" * 4097)
-    with pytest.raises(ToolRefused, match="at most 4096"):
-        service.search_skills("x" * 4097)
-    assert service.find_skill("deploy " + "x" * 4089)["results"][0]["name"] == "deploy-staging"  # at the limit
+    with pytest.raises(ToolRefused, match="at most 16384"):
+        service.find_skill("x" * 16385)
+    with pytest.raises(ToolRefused, match="at most 16384"):
+        service.search_skills("x" * 16385)
+    assert service.find_skill("deploy " + "x" * 16377)["results"][0]["name"] == "deploy-staging"  # at the limit
 
 
 def test_initialize_reports_the_version_and_schemas_state_the_bounds(cli_project, tmp_path):
@@ -593,7 +593,7 @@ def test_initialize_reports_the_version_and_schemas_state_the_bounds(cli_project
     schemas = {t.name: getattr(t, "input_schema", None) or t.inputSchema for t in tools.tools}
     find = schemas["find_skill"]["properties"]
     assert (find["limit"]["minimum"], find["limit"]["maximum"], find["limit"]["default"]) == (1, 20, 5)
-    assert (find["query"]["minLength"], find["query"]["maxLength"]) == (1, 4096)
+    assert (find["query"]["minLength"], find["query"]["maxLength"]) == (1, 16384)
     assert schemas["find_skill"]["required"] == ["query"]
     listing = schemas["search_skills"]["properties"]
     assert (listing["limit"]["minimum"], listing["limit"]["maximum"], listing["limit"]["default"]) == (1, 100, 10)
@@ -617,10 +617,10 @@ def test_bad_arguments_are_answered_with_a_plain_sentence(cli_project, tmp_path)
     texts = [_text(r) for r in results]
     assert all(_error(r) for r in results)
     assert texts == [
-        "find_skill needs a query: the request in plain words, at most 4096 characters",
+        "find_skill needs a query: the request in plain words, at most 16384 characters",
         "limit must be an integer between 1 and 20",
         "limit must be an integer between 1 and 20",
-        "find_skill needs a query: the request in plain words, at most 4096 characters",
+        "find_skill needs a query: the request in plain words, at most 16384 characters",
         "load_skill needs the name of a skill (see find_skill or search_skills)",
         "limit must be an integer between 1 and 100",
     ]

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from ..ranker.search import Ranker
 
 MAX_LIMIT = 20
-MAX_QUERY_CHARS = 4096  # a request in plain words; longer queries are refused (docs/mcp.md)
+MAX_QUERY_CHARS = 16384  # a request or an agent's task instruction; longer queries are refused (docs/mcp.md)
 RECHECK_INTERVAL = 1.0
 LIST_MAX_LIMIT = 100
 WARN_PREFIX = "skillsift mcp: "
