@@ -22,8 +22,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillsift.ranker import lexical, postings
+from skillsift.ranker import lexical
 from skillsift.ranker.lexical import LexicalIndex
+from skillsift.ranker.postings import build_postings
 from skillsift.ranker.rounding import round_half_away
 from skillsift.ranker.tokenize import tokenize
 from skillsift.skill import Skill
@@ -155,13 +156,18 @@ def _queries(skills, count, seed=7):
     return out + ["skill", "code review", "the of and", "zebra-unknown-term", ""]
 
 
+def _python_max(python_build: bool) -> int:
+    """The ``python_max_docs`` that forces the pure-Python build (or the numpy one)."""
+    return 10**9 if python_build else 0
+
+
 def _build(docs, python_build):
-    saved = postings.PYTHON_BUILD_MAX_DOCS
-    postings.PYTHON_BUILD_MAX_DOCS = 10**9 if python_build else 0
-    try:
-        return LexicalIndex(docs)
-    finally:
-        postings.PYTHON_BUILD_MAX_DOCS = saved
+    return LexicalIndex(docs, python_max_docs=_python_max(python_build))
+
+
+def _postings(docs, python_build):
+    """The postings the index of ``docs`` is built from (the public builder, same options)."""
+    return build_postings(docs, python_max_docs=_python_max(python_build))
 
 
 # -- the reference's examples ---------------------------------------------------------------------
@@ -251,10 +257,10 @@ def test_matches_naive_formulas_on_real_skills(real, monkeypatch, python_build, 
 
 
 def test_builds_agree_on_real_skills(real):
-    fast, slow = _build(real, False), _build(real, True)
-    assert fast._postings.csr is not None and slow._postings.csr is None
-    assert sorted(fast._postings.items()) == sorted(slow._postings.items())
-    assert fast._postings.doc_len_list() == slow._postings.doc_len_list()
+    fast, slow = _postings(real, False), _postings(real, True)
+    assert fast.csr is not None and slow.csr is None
+    assert sorted(fast.items()) == sorted(slow.items())
+    assert fast.doc_len_list() == slow.doc_len_list()
 
 
 _field_text = st.lists(
@@ -276,9 +282,10 @@ _doc = st.builds(
 @settings(max_examples=60, deadline=None)
 @given(st.lists(_doc, min_size=1, max_size=25))
 def test_builds_agree_on_any_text(docs):
+    fast_postings, slow_postings = _postings(docs, False), _postings(docs, True)
+    assert sorted(fast_postings.items()) == sorted(slow_postings.items())
+    assert fast_postings.doc_len_list() == slow_postings.doc_len_list()
     fast, slow = _build(docs, False), _build(docs, True)
-    assert sorted(fast._postings.items()) == sorted(slow._postings.items())
-    assert fast._postings.doc_len_list() == slow._postings.doc_len_list()
     naive = Naive(docs)
     for d in docs[:4]:
         query = f"{d.name} {d.description}"
@@ -287,8 +294,8 @@ def test_builds_agree_on_any_text(docs):
 
 def test_lone_surrogates_do_not_break_the_build():
     docs = [SimpleNamespace(name="a\ud800b", description="deploy", triggers=[], keywords=[])] * 3
-    fast, slow = _build(docs, False), _build(docs, True)
-    assert sorted(fast._postings.items()) == sorted(slow._postings.items())
+    assert sorted(_postings(docs, False).items()) == sorted(_postings(docs, True).items())
+    fast = _build(docs, False)
     assert [i for i, _ in fast.rank("deploy")] == [0, 1, 2]
 
 
