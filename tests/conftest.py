@@ -50,6 +50,15 @@ def write_skill(root: Path, name: str, description: str = "", *, triggers=None, 
     return path
 
 
+def write_refund_catalog(root: Path, *, staging: str = "Roll a service out to the staging cluster") -> Path:
+    """The refund catalog of ``tests/helpers/concept_embedder.py`` as SKILL.md files under ``root``."""
+    write_skill(root, "issue-refund", "Reimburse a customer for a returned purchase", keywords=["reimburse"])
+    write_skill(root, "deploy-staging", staging, keywords=["rollout"])
+    write_skill(root, "dispute-charge", "Handle a chargeback dispute from a bank")
+    write_skill(root, "git-workflow", "Branching and pull request conventions")
+    return root
+
+
 @pytest.fixture
 def skill_writer():
     return write_skill

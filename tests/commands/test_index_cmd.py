@@ -20,7 +20,7 @@ import pytest
 from skillsift.cli import main
 from skillsift.index.lock import LOCK_FILE, acquire_lock, read_holder
 from skillsift.index.store import load_index
-from tests.conftest import ACME
+from tests.conftest import ACME, write_refund_catalog
 from tests.helpers.cli import run as run_cli
 from tests.helpers.cli import set_user_config
 from tests.helpers.concept_embedder import user_config
@@ -35,17 +35,10 @@ def use_embedder(*options: str, extra: str = "") -> None:
     set_user_config(user_config(*options, extra=extra))
 
 
-def write_catalog(root: Path, writer, *, staging: str = "Roll a service out to the staging cluster") -> None:
-    writer(root, "issue-refund", "Reimburse a customer for a returned purchase", keywords=["reimburse"])
-    writer(root, "deploy-staging", staging, keywords=["rollout"])
-    writer(root, "dispute-charge", "Handle a chargeback dispute from a bank")
-    writer(root, "git-workflow", "Branching and pull request conventions")
-
-
 @pytest.fixture
-def project(tmp_path, skill_writer):
+def project(tmp_path):
     root = tmp_path / "proj"
-    write_catalog(root, skill_writer)
+    write_refund_catalog(root)
     use_embedder()
     return root
 
@@ -263,9 +256,9 @@ def test_network_disabled_refuses_before_anything(project, capsys):
     assert not index_dir(project).exists()
 
 
-def test_secret_is_withheld_and_never_sent(tmp_path, capsys, skill_writer):
+def test_secret_is_withheld_and_never_sent(tmp_path, capsys):
     root = tmp_path / "proj"
-    write_catalog(root, skill_writer, staging=f"Roll a service out to staging using {AWS_KEY}")
+    write_refund_catalog(root, staging=f"Roll a service out to staging using {AWS_KEY}")
     log = tmp_path / "calls.jsonl"
     use_embedder("--log", str(log))
     code, out, err = run(capsys, root, "--format", "json")
@@ -396,7 +389,7 @@ def test_sigkill_mid_build_leaves_the_previous_index(project, capsys, tmp_path, 
     assert run(capsys, project)[0] == 0
     folder = index_dir(project)
     before = {name: (folder / name).read_bytes() for name in ("manifest.json", "vectors.bin")}
-    write_catalog(project, skill_writer, staging="Roll a service out to the staging cluster, carefully")
+    write_refund_catalog(project, staging="Roll a service out to the staging cluster, carefully")
     skill_writer(project, "issue-refund", "Reimburse a customer for a returned purchase, quickly")
     skill_writer(project, "git-workflow", "Branching, pull request and git conventions")
     log = tmp_path / "calls.jsonl"
@@ -474,11 +467,11 @@ def test_local_provider_on_the_example_repository(tmp_path, capsys):
     assert out.splitlines()[0] == "provider   local@all-MiniLM-L6-v2   (in process, no network)"
 
 
-def test_a_repository_command_runs_only_with_allow_exec(tmp_path, capsys, skill_writer):
+def test_a_repository_command_runs_only_with_allow_exec(tmp_path, capsys):
     from tests.helpers.concept_embedder import command_argv
 
     root = tmp_path / "proj"
-    write_catalog(root, skill_writer)
+    write_refund_catalog(root)
     set_user_config("")
     argv = ", ".join(json.dumps(arg) for arg in command_argv())
     (root / "skillsift.toml").write_text(f'[embeddings]\nprovider = "command"\ncommand = [{argv}]\n')

@@ -32,6 +32,7 @@ from skillsift.index.store import (
     write_index,
 )
 from skillsift.skill import Skill
+from tests.helpers.concept_embedder import refund_catalog
 
 ITEMS = (
     ManifestItem("b", item_digest="sha256:b", text_digest="sha256:tb"),
@@ -614,33 +615,6 @@ def test_unusable_reason_template_body_chars_and_order():
 
 
 # --------------------------------------------------------------------------- classification
-
-
-def refund_catalog() -> list[Skill]:
-    return [
-        Skill(
-            name="issue-refund",
-            description="Reimburse a customer for a returned purchase",
-            keywords=("reimburse",),
-            digest="sha256:issue-refund",
-        ),
-        Skill(
-            name="deploy-staging",
-            description="Roll a service out to the staging cluster",
-            keywords=("rollout",),
-            digest="sha256:deploy-staging",
-        ),
-        Skill(
-            name="dispute-charge",
-            description="Handle a chargeback dispute from a bank",
-            digest="sha256:dispute-charge",
-        ),
-        Skill(
-            name="git-workflow",
-            description="Branching and pull request conventions",
-            digest="sha256:git-workflow",
-        ),
-    ]
 
 
 def index_of(skills) -> Index:

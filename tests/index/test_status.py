@@ -13,6 +13,7 @@ from skillsift.index.build import build_index, plan_build
 from skillsift.index.status import render_status, status_report
 from skillsift.index.store import LoadResult, load_index, write_index
 from skillsift.skill import Skill
+from tests.conftest import write_refund_catalog
 from tests.helpers.cli import run, set_user_config
 from tests.helpers.concept_embedder import ConceptEmbedder, refund_catalog, user_config
 
@@ -130,13 +131,10 @@ def test_text_of_a_missing_index_has_no_built_line_and_a_machine_local_dir():
 
 
 @pytest.fixture
-def project(tmp_path, skill_writer):
+def project(tmp_path):
     """The refund catalog on disk with the concept embedder as the user's command provider."""
     root = tmp_path / "proj"
-    skill_writer(root, "issue-refund", "Reimburse a customer for a returned purchase", keywords=["reimburse"])
-    skill_writer(root, "deploy-staging", "Roll a service out to the staging cluster", keywords=["rollout"])
-    skill_writer(root, "dispute-charge", "Handle a chargeback dispute from a bank")
-    skill_writer(root, "git-workflow", "Branching and pull request conventions")
+    write_refund_catalog(root)
     set_user_config(user_config())
     return root
 
