@@ -15,10 +15,9 @@ import pytest
 
 from skillsift.agents import BY_NAME, NAMES, layout_of, serves
 from skillsift.cli import main
-from tests.conftest import ROOT
+from tests.helpers.cli import load_schema
 
-SCHEMA = json.loads((ROOT / "skillsift" / "schemas" / "listing.v1.json")
-                    .read_text(encoding="utf-8"))
+SCHEMA = load_schema("listing.v1.json")
 
 TOPICS = ("invoice", "kubernetes", "terraform", "postgres", "graphql", "webpack", "android", "swift", "latex",
           "pandas", "kafka", "redis", "nginx", "oauth", "stripe", "figma", "jira", "slack", "sentry", "grafana",

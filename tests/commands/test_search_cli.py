@@ -5,16 +5,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from importlib import resources
 
 import jsonschema
 import pytest
 
-from tests.helpers.cli import run
+from tests.helpers.cli import load_schema, run
 
 
 def search_schema():
-    return json.loads(resources.files("skillsift").joinpath("schemas/search.v1.json").read_text())
+    return load_schema("search.v1.json")
 
 
 def test_text_search_finds_refund_policy(cli_project, capsys):

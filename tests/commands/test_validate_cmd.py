@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-from importlib import resources
 
 import jsonschema
 
 from tests.conftest import ROOT, write_skill
-from tests.helpers.cli import run
+from tests.helpers.cli import load_schema, run
 from tests.helpers.validators_support import build_index, three_skills
 
 KEY = "AKIAQWERTYUIOPASDFGH"
@@ -87,7 +86,7 @@ def test_output_file_and_json_format(tmp_path, capsys):
     code, out, err = run(capsys, "validate", "--root", str(tmp_path), "--format", "json", "--output", str(report))
     assert code == 1 and out == "" and "1 error" in err
     doc = json.loads(report.read_text())
-    schema = json.loads(resources.files("skillsift.schemas").joinpath("diagnostics.v1.json").read_text())
+    schema = load_schema("diagnostics.v1.json")
     jsonschema.Draft202012Validator(schema).validate(doc)
     assert [d["code"] for d in doc["diagnostics"]] == ["SK006"]
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from importlib import resources
 
 import numpy as np
 import pytest
@@ -11,6 +10,7 @@ import pytest
 from skillsift.cli import main
 from skillsift.evaluate import tune
 from skillsift.tomledit import set_table_keys
+from tests.helpers.cli import load_schema
 
 
 def _signals(lexical, cos, expected, names=None):
@@ -137,7 +137,7 @@ def test_tune_on_the_example_is_deterministic_and_matches_its_schema(acme, capsy
     assert main(["tune", cases, "--root", str(acme), "--format", "json"]) == 0
     assert capsys.readouterr().out == first
     doc = json.loads(first)
-    schema = json.loads(resources.files("skillsift.schemas").joinpath("tune.v1.json").read_text())
+    schema = load_schema("tune.v1.json")
     jsonschema.validate(doc, schema)
     assert doc["cases"] == 33 and doc["skipped_cases"] == 5  # 4 negative, 1 role-scoped
     labels = [row["setting"]["label"] for row in doc["candidates"]]

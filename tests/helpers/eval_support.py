@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from pathlib import Path
 
-import skillsift
 from skillsift.ranker.result import Hit, SearchResult
-
-SCHEMA_PATH = Path(skillsift.__file__).parent / "schemas" / "search-eval.v1.json"
+from tests.helpers.cli import load_schema
 
 
 @lru_cache(maxsize=1)
 def _validator():
     import jsonschema
 
-    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    schema = load_schema("search-eval.v1.json")
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)
 
