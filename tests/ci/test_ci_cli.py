@@ -195,16 +195,14 @@ def _hybrid_config(project):
 
 
 def _index(project, capsys):
-    code = main(["index", "--root", str(project)])
-    capsys.readouterr()
+    code, _out, _err = run(capsys, "index", "--root", project)
     assert code == 0
 
 
 def _eval_ranks(project, capsys) -> dict:
     import json
 
-    code = main(["eval", str(project / "search-cases.yaml"), "--root", str(project), "--format", "json"])
-    out, err = capsys.readouterr()
+    code, out, err = run(capsys, "eval", project / "search-cases.yaml", "--root", project, "--format", "json")
     assert code == 0, err
     return {c["id"]: c["rank"] for c in json.loads(out)["cases"]}
 

@@ -8,7 +8,6 @@ from dataclasses import replace
 
 import pytest
 
-from skillsift.cli import main
 from skillsift.index.build import build_index, plan_build
 from skillsift.index.status import render_status, status_report
 from skillsift.index.store import LoadResult, load_index, write_index
@@ -144,9 +143,7 @@ def status(capsys, root, *extra):
 
 
 def index(capsys, root, *extra):
-    code = main(["index", "--root", str(root), *extra])
-    capsys.readouterr()
-    return code
+    return run(capsys, "index", "--root", root, *extra)[0]
 
 
 def test_command_reports_every_state(project, capsys, skill_writer):
