@@ -11,7 +11,7 @@ TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 FIXTURES = TESTS / "fixtures"
 GOLDEN = TESTS / "golden"
-HELPERS = TESTS / "helpers"
+SUPPORT = TESTS / "support"
 ACME = ROOT / "examples" / "acme"
 SHARED = ROOT.parent / "shared"
 # ``SKILLSIFT_CORPORA`` moves the corpus of real skills; read it through ``corpora()``.
@@ -51,7 +51,7 @@ def write_skill(root: Path, name: str, description: str = "", *, triggers=None, 
 
 
 def write_refund_catalog(root: Path, *, staging: str = "Roll a service out to the staging cluster") -> Path:
-    """The refund catalog of ``tests/helpers/concept_embedder.py`` as SKILL.md files under ``root``."""
+    """The refund catalog of ``tests/support/concept_embedder.py`` as SKILL.md files under ``root``."""
     write_skill(root, "issue-refund", "Reimburse a customer for a returned purchase", keywords=["reimburse"])
     write_skill(root, "deploy-staging", staging, keywords=["rollout"])
     write_skill(root, "dispute-charge", "Handle a chargeback dispute from a bank")
@@ -100,8 +100,8 @@ def _catalog_cache_in_a_temporary_folder(tmp_path_factory):
 
 @pytest.fixture
 def server():
-    """A real OpenAI-compatible embeddings server on 127.0.0.1 (tests/helpers/embedding_server.py)."""
-    from tests.helpers.embedding_server import EmbeddingServer
+    """A real OpenAI-compatible embeddings server on 127.0.0.1 (tests/support/embedding_server.py)."""
+    from tests.support.embedding_server import EmbeddingServer
 
     with EmbeddingServer() as srv:
         yield srv

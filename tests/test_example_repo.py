@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tests.conftest import ACME, ROOT
-from tests.helpers.cli import run
+from tests.support.cli import run
 
 CASES = str(ACME / "search-cases.yaml")
 

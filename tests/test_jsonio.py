@@ -16,8 +16,8 @@ from skillsift.index.manifest import ManifestInvalid, parse_manifest
 from skillsift.jsonio import MAX_DEPTH, JSONDocumentError, read_json, read_json_file
 from skillsift.querylog import scan_log
 from skillsift.validators.secrets import parse_baseline
-from tests.helpers.cli import run
-from tests.helpers.concept_embedder import refund_catalog, user_config
+from tests.support.cli import run
+from tests.support.concept_embedder import refund_catalog, user_config
 
 DEEP = "[" * 100_000 + "]" * 100_000
 BIG_INT = "7" * 5000
@@ -264,8 +264,8 @@ def test_secrets_baseline_reader_never_raises(text):
 
 def test_openai_provider_with_hostile_bodies():
     from skillsift.embed.base import EmbedError
-    from tests.helpers.embedding_server import EmbeddingServer
-    from tests.helpers.embedding_server import openai_provider as make
+    from tests.support.embedding_server import EmbeddingServer
+    from tests.support.embedding_server import openai_provider as make
 
     with EmbeddingServer() as server:
 
@@ -283,7 +283,7 @@ def test_openai_provider_with_hostile_bodies():
 
 @pytest.mark.parametrize("body", [DEEP, '{"data": [{"index": 0, "embedding": [' + BIG_INT + "]}]}"])
 def test_openai_hostile_response_end_to_end(tmp_path, monkeypatch, capsys, skill_writer, body):
-    from tests.helpers.embedding_server import EmbeddingServer
+    from tests.support.embedding_server import EmbeddingServer
 
     skill_writer(tmp_path, "alpha", "Process refund requests")
     home = tmp_path.parent / f"{tmp_path.name}-xdg"

@@ -15,7 +15,7 @@ import pytest
 
 from skillsift.agents import BY_NAME, NAMES, layout_of, serves
 from skillsift.cli import main
-from tests.helpers.cli import load_schema
+from tests.support.cli import load_schema
 
 SCHEMA = load_schema("listing.v1.json")
 

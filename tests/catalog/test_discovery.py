@@ -10,7 +10,7 @@ from skillsift import discovery
 from skillsift.catalog import load_catalog
 from skillsift.discovery import discover_all
 from tests.conftest import write_skill
-from tests.helpers.validators_support import check, raw_skill
+from tests.support.validators_support import check, raw_skill
 
 
 def put(root, rel: str):

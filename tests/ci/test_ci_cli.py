@@ -15,8 +15,8 @@ from tests.ci.test_action import (
     table_rows,
 )
 from tests.conftest import write_skill
-from tests.helpers.cli import run, set_user_config
-from tests.helpers.concept_embedder import user_config
+from tests.support.cli import run, set_user_config
+from tests.support.concept_embedder import user_config
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,7 @@ from skillsift.evaluate.gates import check_baseline
 from skillsift.evaluate.run import evaluate
 from skillsift.render.evaluation import render_json
 from tests.ci.test_ci_report import BASE, CASES, HEAD
-from tests.helpers.eval_support import ScriptedRanker
+from tests.support.eval_support import ScriptedRanker
 
 
 def run(rankings, k=3):

@@ -24,7 +24,7 @@ from skillsift.diagnostics import Diagnostic
 from skillsift.render.pull_request import SUMMARY_LIMIT
 from tests.ci.test_ci_report import golden_run
 from tests.conftest import ROOT
-from tests.helpers.sarif import MINIMAL_SARIF, official_sarif_schema
+from tests.support.sarif import MINIMAL_SARIF, official_sarif_schema
 
 
 def test_outputs_single_and_multiline():

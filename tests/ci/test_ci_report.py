@@ -16,7 +16,7 @@ from skillsift.evaluate.gates import gate_failures
 from skillsift.evaluate.run import evaluate
 from skillsift.render.pull_request import SUMMARY_LIMIT, SUMMARY_ROWS, cap_summary, render_markdown
 from tests.conftest import GOLDEN
-from tests.helpers.eval_support import ScriptedRanker
+from tests.support.eval_support import ScriptedRanker
 
 UPDATE = os.environ.get("SKILLSIFT_UPDATE_GOLDEN") == "1"
 

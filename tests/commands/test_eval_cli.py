@@ -10,8 +10,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from tests.conftest import ACME
-from tests.helpers.cli import run
-from tests.helpers.eval_support import METRICS_CASES, TEN_MISTAKES, ScriptedRanker, validate_eval_json
+from tests.support.cli import run
+from tests.support.eval_support import METRICS_CASES, TEN_MISTAKES, ScriptedRanker, validate_eval_json
 
 
 @pytest.fixture

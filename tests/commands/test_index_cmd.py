@@ -21,9 +21,9 @@ from skillsift.cli import main
 from skillsift.index.lock import LOCK_FILE, acquire_lock, read_holder
 from skillsift.index.store import load_index
 from tests.conftest import ACME, write_refund_catalog
-from tests.helpers.cli import run as run_cli
-from tests.helpers.cli import set_user_config
-from tests.helpers.concept_embedder import user_config
+from tests.support.cli import run as run_cli
+from tests.support.cli import set_user_config
+from tests.support.concept_embedder import user_config
 
 AWS_KEY = "AKIAQ3ZR7T2MWX9PLK4N"
 SUMMARY_KEYS = ["schema_version", "dry_run", "provider", "host", "model", "total", "reused", "embedded", "to_embed",
@@ -468,7 +468,7 @@ def test_local_provider_on_the_example_repository(tmp_path, capsys):
 
 
 def test_a_repository_command_runs_only_with_allow_exec(tmp_path, capsys):
-    from tests.helpers.concept_embedder import command_argv
+    from tests.support.concept_embedder import command_argv
 
     root = tmp_path / "proj"
     write_refund_catalog(root)

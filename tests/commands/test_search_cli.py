@@ -9,7 +9,7 @@ import sys
 import jsonschema
 import pytest
 
-from tests.helpers.cli import load_schema, run
+from tests.support.cli import load_schema, run
 
 
 def search_schema():

@@ -7,8 +7,8 @@ import json
 import jsonschema
 
 from tests.conftest import ROOT, write_skill
-from tests.helpers.cli import load_schema, run
-from tests.helpers.validators_support import build_index, three_skills
+from tests.support.cli import load_schema, run
+from tests.support.validators_support import build_index, three_skills
 
 KEY = "AKIAQWERTYUIOPASDFGH"
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from skillsift.config import MAX_TOML_DEPTH, RootNotFound, check_root, load_config
 from skillsift.diagnostics import SkillsiftError
-from tests.helpers.cli import run
+from tests.support.cli import run
 
 DEEP_ARRAY = "x = " + "[" * 500 + "]" * 500 + "\n"
 DEEP_TABLE = "x = " + "{a = " * 500 + "1" + "}" * 500 + "\n"

@@ -35,9 +35,9 @@ from skillsift.embed.gate import (
 from skillsift.embed.openai import OpenAIProvider
 from skillsift.secrets import withhold
 from tests.conftest import FIXTURES
-from tests.helpers.embedding_server import API_KEY, expected_unit
-from tests.helpers.embedding_server import openai_provider as openai
-from tests.helpers.secret_samples import planted_lines
+from tests.support.embedding_server import API_KEY, expected_unit
+from tests.support.embedding_server import openai_provider as openai
+from tests.support.secret_samples import planted_lines
 
 SCRIPT = str(FIXTURES / "embed_cmds" / "embedder.py")
 

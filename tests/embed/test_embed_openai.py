@@ -17,8 +17,8 @@ from skillsift.embed.openai import (
     endpoint_host,
     parse_retry_after,
 )
-from tests.helpers.embedding_server import API_KEY, EmbeddingServer, Sleeps, expected_unit
-from tests.helpers.embedding_server import openai_provider as make
+from tests.support.embedding_server import API_KEY, EmbeddingServer, Sleeps, expected_unit
+from tests.support.embedding_server import openai_provider as make
 
 
 def test_batching_order_and_normalisation(server):

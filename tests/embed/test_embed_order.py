@@ -11,7 +11,7 @@ from skillsift.embed.base import ProviderUnavailable
 from skillsift.embed.order import length_order
 from skillsift.index.build import build_index, plan_build
 from skillsift.skill import Skill
-from tests.helpers.concept_embedder import ConceptEmbedder, refund_catalog
+from tests.support.concept_embedder import ConceptEmbedder, refund_catalog
 
 EXTRA_REASON = "skillsift[embed] is not installed"
 

@@ -17,7 +17,7 @@ from skillsift.evaluate.cases import (
     role_problems,
     skill_problems,
 )
-from tests.helpers.eval_support import TEN_MISTAKES
+from tests.support.eval_support import TEN_MISTAKES
 
 VALID = """\
 version: 1

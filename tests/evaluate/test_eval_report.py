@@ -10,7 +10,7 @@ from skillsift.evaluate.gates import compare_baseline, gate_failures
 from skillsift.evaluate.run import evaluate
 from skillsift.render.evaluation import render, render_json, render_junit, render_markdown, render_text
 from tests.evaluate.test_eval_run import HYB, HYBRID_CASES, INDEX, LEX
-from tests.helpers.eval_support import EVAL_ENV_LEXICAL, METRICS_CASES, ScriptedRanker, validate_eval_json
+from tests.support.eval_support import EVAL_ENV_LEXICAL, METRICS_CASES, ScriptedRanker, validate_eval_json
 
 
 def run(text, rankings, modes=("lexical",), k=0, path="search-cases.yaml", **kw):

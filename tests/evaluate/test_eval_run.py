@@ -8,7 +8,7 @@ from skillsift.diagnostics import SkillsiftError
 from skillsift.evaluate.cases import parse_cases
 from skillsift.evaluate.run import degraded_message, evaluate, needs_index_error, parse_modes
 from skillsift.render.evaluation import result_json
-from tests.helpers.eval_support import EVAL_ENV_LEXICAL, METRICS_CASES, ScriptedRanker, validate_eval_json
+from tests.support.eval_support import EVAL_ENV_LEXICAL, METRICS_CASES, ScriptedRanker, validate_eval_json
 
 
 def run(text, ranker, modes=("lexical",), k=None, index_info=None):

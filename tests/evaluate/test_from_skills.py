@@ -17,7 +17,7 @@ from skillsift.evaluate.from_skills import (
     skill_cases,
 )
 from tests.conftest import ACME
-from tests.helpers.cli import run
+from tests.support.cli import run
 
 KNOWN = ("issue-refund", "chargeback-dispute", "invoice-correction", "deploy-staging")
 BILLING = {"issue-refund", "chargeback-dispute", "invoice-correction"}

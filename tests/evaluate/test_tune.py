@@ -10,7 +10,7 @@ import pytest
 from skillsift.cli import main
 from skillsift.evaluate import tune
 from skillsift.tomledit import set_table_keys
-from tests.helpers.cli import load_schema
+from tests.support.cli import load_schema
 
 
 def _signals(lexical, cos, expected, names=None):

@@ -26,7 +26,7 @@ from skillsift.evaluate.whynot import (
 from skillsift.ranker.search import Ranker
 from skillsift.skill import Skill
 from tests.conftest import ACME, ROOT
-from tests.helpers.cli import load_schema, run
+from tests.support.cli import load_schema, run
 
 
 def validate(doc: dict) -> None:

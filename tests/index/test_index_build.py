@@ -24,7 +24,7 @@ from skillsift.index.store import load_index, write_index
 from skillsift.ranker.vector import cosine_list, normalise_query
 from skillsift.secrets import detect_secret
 from skillsift.skill import Skill
-from tests.helpers.concept_embedder import ConceptEmbedder, concept_vector, refund_catalog, unit
+from tests.support.concept_embedder import ConceptEmbedder, concept_vector, refund_catalog, unit
 
 AWS_KEY = "AKIAQ3ZR7T2MWX9PLK4N"
 

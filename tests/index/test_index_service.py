@@ -10,8 +10,8 @@ from skillsift.catalog import load_catalog
 from skillsift.config import load_config
 from skillsift.index import service
 from skillsift.index.store import load_index
-from tests.helpers.cli import set_user_config
-from tests.helpers.concept_embedder import user_config
+from tests.support.cli import set_user_config
+from tests.support.concept_embedder import user_config
 
 
 @pytest.fixture

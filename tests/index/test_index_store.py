@@ -32,7 +32,7 @@ from skillsift.index.store import (
     write_index,
 )
 from skillsift.skill import Skill
-from tests.helpers.concept_embedder import refund_catalog
+from tests.support.concept_embedder import refund_catalog
 
 ITEMS = (
     ManifestItem("b", item_digest="sha256:b", text_digest="sha256:tb"),

@@ -13,8 +13,8 @@ from skillsift.index.status import render_status, status_report
 from skillsift.index.store import LoadResult, load_index, write_index
 from skillsift.skill import Skill
 from tests.conftest import write_refund_catalog
-from tests.helpers.cli import run, set_user_config
-from tests.helpers.concept_embedder import ConceptEmbedder, refund_catalog, user_config
+from tests.support.cli import run, set_user_config
+from tests.support.concept_embedder import ConceptEmbedder, refund_catalog, user_config
 
 KEYS_LOADED = ["schema_version", "mode", "index_dir", "committed", "state", "provider", "model", "index_provider",
                "index_model", "dims", "dtype", "rows", "bytes", "skills", "current", "drifted", "stale", "missing",

@@ -14,8 +14,8 @@ import pytest
 from skillsift import querylog
 from skillsift.evaluate.cases import parse_cases
 from skillsift.mcpserver.service import SkillService, ToolRefused
-from tests.helpers.cli import run, set_user_config
-from tests.helpers.concept_embedder import user_config
+from tests.support.cli import run, set_user_config
+from tests.support.concept_embedder import user_config
 
 QUERY = "customer wants money back"
 

@@ -15,7 +15,7 @@ from skillsift.ranker.centring import CENTRE_SHRINK, centre
 from skillsift.ranker.fusion import BLEND_SCALE, blend, blend_bonus_scale, sort_fused
 from skillsift.ranker.rounding import round_half_away
 from skillsift.ranker.search import Ranker
-from tests.helpers.concept_embedder import ConceptEmbedder, refund_catalog
+from tests.support.concept_embedder import ConceptEmbedder, refund_catalog
 
 
 def _by_id(items):

@@ -18,8 +18,8 @@ from skillsift.cli import main
 from skillsift.config import Config, SearchConfig
 from skillsift.index.build import build_index, plan_build
 from skillsift.ranker.search import Ranker
-from tests.helpers.cli import set_user_config
-from tests.helpers.concept_embedder import ConceptEmbedder
+from tests.support.cli import set_user_config
+from tests.support.concept_embedder import ConceptEmbedder
 
 QUERY = "money returned for a purchase"
 

@@ -10,7 +10,7 @@ from skillsift.embed.base import EmbedError
 from skillsift.index.build import build_index, plan_build
 from skillsift.ranker.degraded import Degraded
 from skillsift.ranker.search import Ranker
-from tests.helpers.concept_embedder import ConceptEmbedder, refund_catalog
+from tests.support.concept_embedder import ConceptEmbedder, refund_catalog
 
 
 class HeldBack(EmbedError):

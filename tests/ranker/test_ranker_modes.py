@@ -12,7 +12,7 @@ from skillsift.config import DEFAULT_FIELDS, Config, SearchConfig
 from skillsift.embed.base import BudgetExceeded, EmbedTimeout, NetworkDisabled, ProviderUnavailable
 from skillsift.index.build import build_index, plan_build
 from skillsift.ranker.search import Ranker
-from tests.helpers.concept_embedder import ConceptEmbedder, refund_catalog
+from tests.support.concept_embedder import ConceptEmbedder, refund_catalog
 
 
 @pytest.fixture(scope="module")

@@ -17,8 +17,8 @@ from skillsift.render.diagnostics import (
     render_text,
     sarif_log,
 )
-from tests.helpers.cli import load_schema
-from tests.helpers.sarif import MINIMAL_SARIF, official_sarif_schema
+from tests.support.cli import load_schema
+from tests.support.sarif import MINIMAL_SARIF, official_sarif_schema
 
 DIAGS = sort_diagnostics([
     Diagnostic(file="skills/b/SKILL.md", line=3, code="SK006", message="frontmatter has no description",

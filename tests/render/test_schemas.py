@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 
 from tests.conftest import ROOT, write_skill
-from tests.helpers.cli import load_schema, run
+from tests.support.cli import load_schema, run
 
 # command -> the schema its --format json output follows (docs name the same files)
 OUTPUTS = {

@@ -19,8 +19,8 @@ from skillsift.secrets import (
     withhold,
 )
 from tests.conftest import corpora
-from tests.helpers.secret_samples import GENERATORS, planted, planted_lines
-from tests.helpers.secret_samples import PLACEHOLDERS as SAMPLE_PLACEHOLDERS
+from tests.support.secret_samples import GENERATORS, planted, planted_lines
+from tests.support.secret_samples import PLACEHOLDERS as SAMPLE_PLACEHOLDERS
 
 
 def test_every_rule_has_a_positive_and_a_placeholder():

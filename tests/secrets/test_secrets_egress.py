@@ -13,8 +13,8 @@ import json
 import pytest
 
 from skillsift.cli import main
-from tests.helpers.cli import set_user_config
-from tests.helpers.secret_samples import PLACEMENTS, write_planted
+from tests.support.cli import set_user_config
+from tests.support.secret_samples import PLACEMENTS, write_planted
 
 CLEAN = ("plan-release", "Plans a release and writes the notes."), ("write-tests", "Writes unit tests for a module.")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from skillsift.cli import main
 from skillsift.fixes import plan, quote_colon_values
-from tests.helpers.validators_support import raw_skill
+from tests.support.validators_support import raw_skill
 
 
 def test_quoting_a_value_that_holds_colon_space(tmp_path, capsys):

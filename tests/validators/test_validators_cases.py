@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.helpers.validators_support import check, three_skills
+from tests.support.validators_support import check, three_skills
 
 GOOD = "version: 1\ncases:\n  - id: a\n    query: deploy to staging\n    expect: [deploy-staging]\n"
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from skillsift.validators.settings import DEFAULT_DESCRIPTION_LIMITS, parse_settings
-from tests.helpers.validators_support import check, three_skills
+from tests.support.validators_support import check, three_skills
 
 
 def test_loader_problems_are_reported_alone(tmp_path):

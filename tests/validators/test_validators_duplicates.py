@@ -15,7 +15,7 @@ from skillsift.validators.duplicates import (
     vector_pairs,
 )
 from tests.conftest import corpora, write_skill
-from tests.helpers.validators_support import check, codes
+from tests.support.validators_support import check, codes
 
 
 def skill(name, description, path=None):

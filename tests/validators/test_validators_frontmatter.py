@@ -12,7 +12,7 @@ from skillsift.validators.frontmatter import (
 )
 from skillsift.validators.settings import DEFAULT_DESCRIPTION_LIMITS
 from tests.conftest import corpora, write_skill
-from tests.helpers.validators_support import check, codes, raw_skill
+from tests.support.validators_support import check, codes, raw_skill
 
 LIMITS = DEFAULT_DESCRIPTION_LIMITS
 P = ".claude/skills/demo/SKILL.md"

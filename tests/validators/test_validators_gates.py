@@ -6,7 +6,7 @@ import json
 
 from skillsift.cli import main
 from tests.conftest import write_skill
-from tests.helpers.validators_support import check, three_skills
+from tests.support.validators_support import check, three_skills
 
 CASES = ("version: 1\nk: 2\ncases:\n"
          "  - id: staging\n    query: deploy to staging\n    expect: [deploy-staging]\n"

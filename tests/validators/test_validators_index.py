@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from skillsift.validators.index import check_workspace
 from tests.conftest import write_skill
-from tests.helpers.validators_support import build_index, check, three_skills, workspace
+from tests.support.validators_support import build_index, check, three_skills, workspace
 
 HYBRID = '[search]\nmode = "hybrid"\n'
 

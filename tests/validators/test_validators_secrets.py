@@ -14,7 +14,7 @@ from skillsift.validators.secrets import (
     scan,
 )
 from tests.conftest import write_skill
-from tests.helpers.validators_support import check, codes
+from tests.support.validators_support import check, codes
 
 KEY = "AKIAQWERTYUIOPASDFGH"
 GH = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
@@ -112,7 +112,7 @@ def test_only_skill_files_are_scanned_by_validate(tmp_path):
 
 
 def _escaped_skill(tmp_path, description_yaml: str, name: str = "esc"):
-    from tests.helpers.validators_support import raw_skill
+    from tests.support.validators_support import raw_skill
 
     return raw_skill(tmp_path, name, f"---\nname: {name}\ndescription: {description_yaml}\n---\nBody.\n")
 
@@ -151,7 +151,7 @@ def test_validate_reports_everything_the_build_withholds(tmp_path):
 
     from skillsift.embedtext import embedded_text
     from skillsift.secrets import detect_secret
-    from tests.helpers.secret_samples import GENERATORS, sample
+    from tests.support.secret_samples import GENERATORS, sample
 
     rng = random.Random(5)
     for i, kind in enumerate(sorted(GENERATORS)):
@@ -160,7 +160,7 @@ def test_validate_reports_everything_the_build_withholds(tmp_path):
             continue
         escaped = line.replace("\\", "\\\\").replace('"', '\\"')
         _escaped_skill(tmp_path, f'"Use {escaped} to deploy"', name=f"s{i:02d}")
-    from tests.helpers.validators_support import workspace
+    from tests.support.validators_support import workspace
 
     ws = workspace(tmp_path)
     reported = {d.file for d in check(tmp_path, select=["AR001"]) if d.severity == "error"}

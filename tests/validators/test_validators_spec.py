@@ -19,7 +19,7 @@ from skillsift.frontmatter import split_frontmatter
 from skillsift.validators.frontmatter import key_lines
 from skillsift.validators.spec import check_spec, name_problems, relative_links, suggest_name
 from tests.conftest import corpora
-from tests.helpers.validators_support import check, raw_skill
+from tests.support.validators_support import check, raw_skill
 
 SPEC = ("SK101", "SK102", "SK103", "SK104", "SK105", "SK106", "SK107", "SK108")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from skillsift.skill import Skill
 from skillsift.validators.withheld import check as check_withheld
 from tests.conftest import write_skill
-from tests.helpers.validators_support import check
+from tests.support.validators_support import check
 
 KEY = "AKIAQWERTYUIOPASDFGH"
 OPENAI = '[embeddings]\nprovider = "openai"\nmodel = "text-embedding-3-small"\n'
@@ -48,7 +48,7 @@ def test_pure_check_with_an_allowed_secret():
 
 
 def test_a_secret_in_the_name_is_masked_in_the_warning(tmp_path):
-    from tests.helpers.validators_support import raw_skill
+    from tests.support.validators_support import raw_skill
 
     raw_skill(tmp_path, "named", f'---\nname: "ops {KEY}"\ndescription: Rotates keys\n---\nBody.\n')
     [diag] = check(tmp_path, select=["AR9D3"], user_config=OPENAI)

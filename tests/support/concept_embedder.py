@@ -17,7 +17,7 @@ Two uses:
 * in process: :class:`ConceptEmbedder` has the provider attributes skillsift expects
   (``fingerprint``, ``model``, ``dims``, ``networked``, ``external``, ``max_batch``) and
   records every call, with seams to refuse texts or fail with a given error;
-* as a ``command`` provider: ``python tests/helpers/concept_embedder.py [--sleep S] [--log FILE]
+* as a ``command`` provider: ``python tests/support/concept_embedder.py [--sleep S] [--log FILE]
   [--reject WORD] [--dims N]`` reads ``{"input": [...]}`` on stdin and prints
   ``{"vectors": [[...], ...]}``.  ``--sleep`` waits before answering (a slow provider),
   ``--log`` appends one JSON line per call (the texts it was given), ``--reject`` exits 3 when a

@@ -1,4 +1,4 @@
-"""Helpers shared by the validator tests (no tests here)."""
+"""Shared by the validator tests (no tests here): skill files, a workspace, the checks run over it."""
 
 from __future__ import annotations
 

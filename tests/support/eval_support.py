@@ -1,4 +1,4 @@
-"""Helpers shared by the evaluation tests (no tests here): a scripted ranker and the schema."""
+"""Shared by the evaluation tests (no tests here): a scripted ranker, the schema check and case files."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 from functools import lru_cache
 
 from skillsift.ranker.result import Hit, SearchResult
-from tests.helpers.cli import load_schema
+from tests.support.cli import load_schema
 
 
 @lru_cache(maxsize=1)
