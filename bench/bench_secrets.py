@@ -4,7 +4,7 @@ Usage: python bench/bench_secrets.py [--part coverage,corpus,startup] [--runs 15
                                      [--corpus ../shared/corpora] [--seed 13] [--json]
 
 coverage
-    Writes the planted set of ``tests/secret_samples.py`` (every built-in rule and the
+    Writes the planted set of ``tests/support/secret_samples.py`` (every built-in rule and the
     common variants, each in a description, a trigger, a keyword, the body and the name;
     YAML values JSON-quoted, so escaped) to a temporary repository with ``index_body =
     true``, then counts, per planted secret: flagged by ``validate --select AR001``,
@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ACME = ROOT / "examples" / "acme"
 CORPORA = ROOT.parent / "shared" / "corpora"
 HOOK_BUDGET = 3.5
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 
 class Recorder:

@@ -1,13 +1,35 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+# Every path a test needs comes from here (tests/README.md).
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+FIXTURES = TESTS / "fixtures"
+GOLDEN = TESTS / "golden"
+SUPPORT = TESTS / "support"
+ACME = ROOT / "examples" / "acme"
 SHARED = ROOT.parent / "shared"
-CORPORA = SHARED / "corpora"
+# ``SKILLSIFT_CORPORA`` moves the corpus of real skills; read it through ``corpora()``.
+CORPORA = Path(os.environ.get("SKILLSIFT_CORPORA") or SHARED / "corpora")
+
+
+def corpora() -> Path:
+    """The folder of real SKILL.md files (``../shared/corpora``, or ``$SKILLSIFT_CORPORA``).
+
+    Skips the calling test when it is absent; under ``CI=true`` its absence is a failure, so a
+    CI run never passes without the comparisons on real skills.
+    """
+    if CORPORA.is_dir():
+        return CORPORA
+    reason = f"the shared corpus of real skills is absent ({CORPORA}; set SKILLSIFT_CORPORA to move it)"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"{reason}: it is required under CI=true")
+    pytest.skip(reason)
 
 
 def write_skill(root: Path, name: str, description: str = "", *, triggers=None, keywords=None, tags=None,
@@ -26,6 +48,15 @@ def write_skill(root: Path, name: str, description: str = "", *, triggers=None, 
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n" + body, encoding="utf-8")
     return path
+
+
+def write_refund_catalog(root: Path, *, staging: str = "Roll a service out to the staging cluster") -> Path:
+    """The refund catalog of ``tests/support/concept_embedder.py`` as SKILL.md files under ``root``."""
+    write_skill(root, "issue-refund", "Reimburse a customer for a returned purchase", keywords=["reimburse"])
+    write_skill(root, "deploy-staging", staging, keywords=["rollout"])
+    write_skill(root, "dispute-charge", "Handle a chargeback dispute from a bank")
+    write_skill(root, "git-workflow", "Branching and pull request conventions")
+    return root
 
 
 @pytest.fixture
@@ -65,3 +96,22 @@ def _catalog_cache_in_a_temporary_folder(tmp_path_factory):
         os.environ.pop("SKILLSIFT_CACHE_DIR", None)
     else:
         os.environ["SKILLSIFT_CACHE_DIR"] = old
+
+
+@pytest.fixture
+def server():
+    """A real OpenAI-compatible embeddings server on 127.0.0.1 (tests/support/embedding_server.py)."""
+    from tests.support.embedding_server import EmbeddingServer
+
+    with EmbeddingServer() as srv:
+        yield srv
+
+
+@pytest.fixture
+def acme(tmp_path):
+    """A copy of the bundled example repository (examples/acme) that a test may change."""
+    import shutil
+
+    root = tmp_path / "acme"
+    shutil.copytree(ACME, root)
+    return root

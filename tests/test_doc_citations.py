@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.conftest import ROOT
+
 PACKAGE = ROOT / "skillsift"
 DOC_PATH = re.compile(r"docs/[A-Za-z0-9_./-]+?\.md\b")
 SECTION = re.compile(r'(README|docs/[A-Za-z0-9_./-]+?\.md)[,:]? \(?"([^"\s][^"]*)"')

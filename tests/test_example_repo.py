@@ -5,18 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ROOT
 
-from skillsift.cli import main
+from tests.conftest import ACME, ROOT
+from tests.support.cli import run
 
-ACME = ROOT / "examples" / "acme"
 CASES = str(ACME / "search-cases.yaml")
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_example_validates_clean(capsys):

@@ -7,17 +7,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from concept_embedder import refund_catalog, user_config
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skillsift.cli import main
 from skillsift.diagnostics import SkillsiftError
 from skillsift.evaluate.gates import load_baseline
 from skillsift.index.manifest import ManifestInvalid, parse_manifest
 from skillsift.jsonio import MAX_DEPTH, JSONDocumentError, read_json
 from skillsift.querylog import scan_log
 from skillsift.validators.secrets import parse_baseline
+from tests.support.cli import run
+from tests.support.concept_embedder import refund_catalog, user_config
 
 DEEP = "[" * 100_000 + "]" * 100_000
 BIG_INT = "7" * 5000
@@ -32,12 +32,6 @@ HOSTILE = {
     "lone surrogate": ('{"q": "\\ud800"}', "text"),
     "not JSON": ("{", "syntax"),
 }
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # -- the reader ---------------------------------------------------------------------------------------------
@@ -261,9 +255,9 @@ def test_secrets_baseline_reader_never_raises(text):
 
 
 def test_openai_provider_with_hostile_bodies():
-    from test_embed_openai import EmbeddingServer, make
-
     from skillsift.embed.base import EmbedError
+    from tests.support.embedding_server import EmbeddingServer
+    from tests.support.embedding_server import openai_provider as make
 
     with EmbeddingServer() as server:
 
@@ -281,7 +275,7 @@ def test_openai_provider_with_hostile_bodies():
 
 @pytest.mark.parametrize("body", [DEEP, '{"data": [{"index": 0, "embedding": [' + BIG_INT + "]}]}"])
 def test_openai_hostile_response_end_to_end(tmp_path, monkeypatch, capsys, skill_writer, body):
-    from test_embed_openai import EmbeddingServer
+    from tests.support.embedding_server import EmbeddingServer
 
     skill_writer(tmp_path, "alpha", "Process refund requests")
     home = tmp_path.parent / f"{tmp_path.name}-xdg"

@@ -12,7 +12,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "skillsift"
+from tests.conftest import ROOT
+
+PACKAGE = ROOT / "skillsift"
 DOOR_PACKAGES = ("skillsift.commands", "skillsift.hooks", "skillsift.ci", "skillsift.mcpserver")
 DOOR_MODULES = ("skillsift.cli", "skillsift.__main__")
 MAX_LINES = 450

@@ -6,13 +6,12 @@ import inspect
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 import skillsift
+from tests.conftest import ROOT as REPO
 
-REPO = Path(__file__).resolve().parent.parent
 ACME = REPO / "examples" / "acme"
 
 PUBLIC = ["__version__", "load_catalog", "load_config", "Ranker", "Catalog", "Config", "Skill", "SearchResult", "Hit"]

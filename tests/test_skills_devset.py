@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import os
 import sys
 
-import pytest
-from conftest import ROOT
+from tests.conftest import ROOT, corpora
 
 sys.path.insert(0, str(ROOT / "bench"))
 import skills_devset  # noqa: E402
@@ -56,12 +54,7 @@ def test_rules_queries_dedupe_and_leak_removal(tmp_path):
 
 
 def test_the_real_corpora_build_without_leaks():
-    corpora = ROOT.parent / "shared" / "corpora"
-    if not corpora.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{corpora} is missing under CI")
-        pytest.skip("../shared/corpora is not here")
-    ds = skills_devset.build(corpora)
+    ds = skills_devset.build(corpora())
     assert len(ds.cases) > 1000 and len({s.name for s in ds.skills}) == len(ds.skills)
     by_name = {s.name: s for s in ds.skills}
     for case in ds.cases:

@@ -1,0 +1,103 @@
+"""The whole-skill cache: unchanged files are not read again, and the catalog is the same byte for byte."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from skillsift import catalog, catalog_cache
+from skillsift.catalog import load_catalog
+from tests.catalog.test_catalog_cache import make_repo, snapshot
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("SKILLSIFT_CACHE_DIR", str(folder))
+    monkeypatch.delenv("SKILLSIFT_CACHE", raising=False)
+    monkeypatch.setattr(catalog_cache, "SETTLE_NS", 0)  # the test's files are seconds old
+    return folder
+
+
+def reads(monkeypatch) -> list:
+    calls: list = []
+    real = catalog.read_skill
+    monkeypatch.setattr(catalog, "read_skill", lambda path, *a, **k: calls.append(str(path)) or real(path, *a, **k))
+    return calls
+
+
+def full(cat) -> tuple:
+    """Everything a catalog holds, the skills' frontmatter and the diagnostics' rule included."""
+    skills, diagnostics = snapshot(cat)
+    return skills, [(d, d.rule) for d in diagnostics], json.dumps([s.frontmatter for s in cat.skills])
+
+
+def test_unchanged_files_are_not_read_and_give_the_same_catalog(tmp_path, cache_dir, monkeypatch):
+    root = make_repo(tmp_path / "repo")
+    (root / ".claude/skills/bad-utf8").mkdir(parents=True)
+    (root / ".claude/skills/bad-utf8/SKILL.md").write_bytes(b"---\nname: x\n---\n\xff body\n")
+    (root / ".claude/skills/emoji").mkdir(parents=True)
+    (root / ".claude/skills/emoji/SKILL.md").write_text("---\nname: emoji\ndescription: d\n---\n\U0001f680 é ok\r\n",
+                                                        encoding="utf-8")
+    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
+    uncached = full(load_catalog(root))
+    monkeypatch.delenv("SKILLSIFT_CACHE")
+    first = full(load_catalog(root))
+    calls = reads(monkeypatch)
+    second = full(load_catalog(root))
+    assert uncached == first == second
+    assert uncached[1]  # the unclosed YAML, the non-UTF-8 file
+    assert calls == [str(root / ".claude/skills/deploy/SKILL.md")]  # its frontmatter has a date JSON cannot carry
+    # A changed file is read again: another size, or the same size with another mtime.
+    path = root / ".claude/skills/refund/SKILL.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("Refund", "Return"), encoding="utf-8")
+    os.utime(path, ns=(1_000_000_000, 1_000_000_000))
+    calls.clear()
+    third = load_catalog(root)
+    assert str(path) in calls and "Return a customer" in [s.description for s in third.skills]
+    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
+    assert full(load_catalog(root)) == full(third)
+
+
+def test_a_file_written_just_now_is_read_again(tmp_path, cache_dir, monkeypatch):
+    monkeypatch.setattr(catalog_cache, "SETTLE_NS", 3600 * 10**9)
+    root = make_repo(tmp_path / "repo")
+    load_catalog(root)
+    calls = reads(monkeypatch)
+    load_catalog(root)
+    assert len(calls) == 5
+
+
+@pytest.mark.parametrize("damage", ["garbage", "offsets", "bytes", "fields", "header", "nan"])
+def test_a_damaged_skill_cache_is_a_miss_not_a_crash(tmp_path, cache_dir, monkeypatch, damage):
+    root = make_repo(tmp_path / "repo")
+    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
+    uncached = full(load_catalog(root))
+    monkeypatch.delenv("SKILLSIFT_CACHE")
+    load_catalog(root)
+    path = next((cache_dir / "skills").iterdir())
+    data = path.read_bytes()
+    head, _sep, bodies = data.partition(b"\n")
+    doc = json.loads(head)
+    if damage == "garbage":
+        data = b"\x00garbage"
+    elif damage == "header":
+        data = head + b"\n" + bodies + b"extra"
+    elif damage == "bytes":
+        data = head + b"\n" + b"\xff" * len(bodies)
+    else:
+        for entry in doc["entries"].values():
+            if entry["skill"] is not None:
+                if damage == "offsets":
+                    entry["skill"]["body"] = [5, 10**9]
+                elif damage == "nan":
+                    entry["skill"]["frontmatter"] = {"name": float("nan")}
+                else:
+                    entry["skill"]["triggers"] = [1]
+                    entry["diagnostics"] = [{"file": 3}]
+        data = json.dumps(doc).encode() + b"\n" + bodies
+    path.write_bytes(data)
+    assert full(load_catalog(root)) == uncached
+    assert full(load_catalog(root)) == uncached  # and the rewritten cache serves the same

@@ -1,0 +1,197 @@
+"""``skillsift tune``: pure scoring and selection, the config edit, the command."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from skillsift.cli import main
+from skillsift.evaluate import tune
+from skillsift.tomledit import set_table_keys
+from tests.support.cli import load_schema
+
+
+def _signals(lexical, cos, expected, names=None):
+    n = lexical.shape[1]
+    names = names or [f"s{i:02d}" for i in range(n)]
+    docs = {tune.ALL_FIELDS: np.eye(n), tune.NAME_FREE: np.eye(n)}
+    sig = tune.signals_from(lexical, docs, cos, names, expected)
+    return sig
+
+
+def test_folds_are_fixed_balanced_and_seeded():
+    a, b = tune.fold_of(103), tune.fold_of(103)
+    assert np.array_equal(a, b)
+    counts = np.bincount(a)
+    assert len(counts) == 5 and counts.max() - counts.min() <= 1
+    assert not np.array_equal(a, tune.fold_of(103, seed=1))
+
+
+def test_ranks_break_ties_by_name_and_count_unreturned_as_misses():
+    lexical = np.array([[1.0, 1.0, 0.0], [0.0, 0.0, 0.0]])
+    sig = _signals(lexical, np.eye(3)[:2], [[1], [2]])
+    scores, returned = tune.lexical_only(sig)
+    r = tune.ranks(scores, returned, sig)
+    assert r.tolist() == [2, 0]  # s00 ties s01 and wins by name; no lexical match -> not returned
+
+
+def test_blend_adds_the_bounded_lexical_bonus_to_the_centred_cosine():
+    # two skills whose cosines tie: the lexical match decides, by at most BLEND_SCALE * w
+    q = np.array([[1.0, 0.0]])
+    docs = np.array([[0.8, 0.6], [0.8, -0.6]])
+    sig = tune.signals_from(np.array([[0.0, 3.0]]), {tune.ALL_FIELDS: docs}, q, ["a", "b"], [[1]])
+    scores, returned = tune.fused(tune.Setting("blend", tune.ALL_FIELDS, 1.0), sig)
+    centred = sig.centred(tune.ALL_FIELDS)[0]
+    assert scores[0, 1] == pytest.approx(centred[1] + tune.BLEND_SCALE, abs=1e-9)
+    assert scores[0, 0] == pytest.approx(centred[0], abs=1e-9)
+    assert returned.all()
+    assert tune.ranks(scores, returned, sig).tolist() == [1]
+
+
+def test_cross_validation_picks_the_setting_that_wins_on_held_out_folds():
+    rng = np.random.default_rng(3)
+    n_cases, n_skills = 60, 12
+    expected = [[i % n_skills] for i in range(n_cases)]
+    cos = rng.normal(0, 0.05, (n_cases, n_skills))
+    lexical = np.zeros((n_cases, n_skills))
+    for i, (t,) in enumerate(expected):
+        cos[i, (t + 1) % n_skills] += 0.2  # cosine prefers a neighbour
+        cos[i, t] += 0.15
+        lexical[i, t] = 5.0  # the name matches
+    sig = _signals(lexical, cos, expected)
+    sig.cosine[tune.NAME_FREE] = cos
+    sig.cosine[tune.ALL_FIELDS] = cos
+    sig._centred[tune.ALL_FIELDS] = cos
+    sig._centred[tune.NAME_FREE] = cos
+    settings = tune.grid((tune.ALL_FIELDS,), (50,))
+    cosine = settings.index(tune.Setting("auto", tune.ALL_FIELDS))
+    result = tune.cross_validate(settings, sig, cosine, cosine)
+    assert settings[result.winner].fusion in ("blend", "weighted", "rrf")
+    assert result.held_out.rr.mean() > result.series[cosine].rr.mean()
+    assert result.change()
+    again = tune.cross_validate(settings, sig, cosine, cosine)
+    assert again.winner == result.winner and np.array_equal(again.held_out.rr, result.held_out.rr)
+
+
+def test_no_change_when_the_current_setting_already_wins():
+    n = 20
+    expected = [[i % 4] for i in range(n)]
+    cos = np.zeros((n, 4))
+    for i, (t,) in enumerate(expected):
+        cos[i, t] = 1.0
+    sig = _signals(np.zeros((n, 4)), cos, expected)
+    settings = tune.grid((tune.ALL_FIELDS,), (50,))
+    cur = settings.index(tune.Setting("auto", tune.ALL_FIELDS))
+    result = tune.cross_validate(settings, sig, cur, cur)
+    assert result.winner == cur and not result.change()
+
+
+# -- the config edit ------------------------------------------------------------------------------
+
+KEYS = {"mode": "hybrid", "fusion": "blend", "fields": ["description", "triggers", "keywords"],
+        "candidates": 50, "rrf_k": 60, "weights": {"lexical": 0.5, "vector": 1.0}}
+
+
+def test_edit_keeps_comments_and_other_tables_and_replaces_values():
+    text = ("# top comment\n[search]\n# the mode\nmode = \"lexical\"  # why\nfields = [\n  \"name\",\n"
+            "  \"description\",\n]\n\n[roles.billing]\nskills = [\"a\"]\n")
+    out = set_table_keys(text, "search", KEYS)
+    assert out.startswith("# top comment\n[search]\n# the mode\nmode = \"hybrid\"\n")
+    assert "[roles.billing]\nskills = [\"a\"]\n" in out
+    assert 'fields = ["description", "triggers", "keywords"]' in out and '"name",' not in out
+    assert "weights = { lexical = 0.5, vector = 1.0 }" in out
+
+
+def test_edit_writes_into_an_existing_weights_table_or_dotted_keys():
+    text = "[search]\nmode = \"hybrid\"\n\n[search.weights]\nlexical = 2.0 # tuned\n"
+    out = set_table_keys(text, "search", KEYS)
+    assert "[search.weights]\nlexical = 0.5\nvector = 1.0\n" in out and "weights = {" not in out
+    dotted = set_table_keys("[search]\nweights.lexical = 2.0\n", "search", KEYS)
+    assert "weights.lexical = 0.5" in dotted and "weights.vector = 1.0" in dotted
+
+
+def test_edit_creates_the_table_and_handles_pyproject():
+    out = set_table_keys("[project]\nname = \"x\"\n", "tool.skillsift.search", {"fusion": "blend"})
+    assert out == "[project]\nname = \"x\"\n\n[tool.skillsift.search]\nfusion = \"blend\"\n"
+    with pytest.raises(ValueError):
+        set_table_keys("[search]\nmode = \"a\"\n[search]\n", "search", {"mode": "hybrid"})
+
+
+# -- the command ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def acme(acme):
+    """The example copy of the root conftest, with the local model (skillsift[embed]) required."""
+    pytest.importorskip("onnxruntime", reason="skillsift[embed] is not installed")
+    return acme
+
+
+def test_tune_on_the_example_is_deterministic_and_matches_its_schema(acme, capsys):
+    jsonschema = pytest.importorskip("jsonschema")
+    cases = str(acme / "search-cases.yaml")
+    assert main(["tune", cases, "--root", str(acme), "--format", "json"]) == 0
+    first = capsys.readouterr().out
+    assert main(["tune", cases, "--root", str(acme), "--format", "json"]) == 0
+    assert capsys.readouterr().out == first
+    doc = json.loads(first)
+    schema = load_schema("tune.v1.json")
+    jsonschema.validate(doc, schema)
+    assert doc["cases"] == 33 and doc["skipped_cases"] == 5  # 4 negative, 1 role-scoped
+    labels = [row["setting"]["label"] for row in doc["candidates"]]
+    assert len(labels) == len(set(labels))
+    current = [row for row in doc["candidates"] if row["current"]]
+    assert len(current) == 1 and current[0]["dmrr_vs_current"] == [0.0, 0.0, 0.0]
+
+
+def test_tune_write_keeps_the_setting_without_a_significant_gain(acme, capsys):
+    toml = acme / "skillsift.toml"
+    before = toml.read_bytes()
+    assert main(["tune", str(acme / "search-cases.yaml"), "--root", str(acme), "--write"]) == 0
+    out, err = capsys.readouterr()
+    assert "decision: keep the current setting" in out
+    assert "nothing written" in err
+    assert toml.read_bytes() == before
+
+
+def test_tune_write_changes_a_clearly_worse_setting_and_keeps_the_rest(acme, capsys):
+    toml = acme / "skillsift.toml"
+    text = toml.read_text().replace('mode = "lexical"', 'mode = "hybrid"\nfusion = "weighted"\nweights = '
+                                    '{ lexical = 4.0, vector = 1.0 }', 1)
+    toml.write_text(text)
+    assert main(["tune", str(acme / "search-cases.yaml"), "--root", str(acme), "--write",
+                 "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["change"] and doc["wrote"] == str(toml)
+    new = toml.read_text()
+    assert "[roles.billing]" in new and "# Roles restrict a search" in new
+    from skillsift.config import load_config
+
+    search = load_config(str(acme)).search
+    assert search.fusion == doc["winner"]["fusion"] and list(search.fields) == doc["winner"]["fields"]
+    assert search.weight_lexical == doc["winner"]["weights"]["lexical"]
+
+
+def test_a_progress_bar_only_on_a_terminal_and_for_long_embeddings(monkeypatch):
+    import io
+    import sys
+
+    from skillsift.commands import tune_cmd
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    assert tune_cmd._progress_factory("text")(10_000) is None  # not a terminal
+    tty = Tty()
+    monkeypatch.setattr(sys, "stderr", tty)
+    make = tune_cmd._progress_factory("text")
+    assert make(tune_cmd.PROGRESS_MIN_TEXTS) is None  # short: no bar
+    update = make(1000)
+    update(1000)
+    while tune_cmd._bars:
+        tune_cmd._bars.pop().__exit__(None, None, None)
+    assert "embedding" in tty.getvalue()

@@ -1,0 +1,51 @@
+"""`skillsift validate --fix` / `--diff`: mechanical safe fixes only."""
+
+from __future__ import annotations
+
+from skillsift.cli import main
+from skillsift.fixes import plan, quote_colon_values
+from tests.support.validators_support import raw_skill
+
+
+def test_quoting_a_value_that_holds_colon_space(tmp_path, capsys):
+    text = "---\nname: demo\ndescription: Deploy it: always, carefully\n---\n# Demo\n"
+    path = raw_skill(tmp_path, "demo", text, "skills")
+    assert main(["validate", "--root", str(tmp_path), "--diff"]) == 0
+    captured = capsys.readouterr()
+    assert '+description: "Deploy it: always, carefully"' in captured.out
+    assert "would fix: skills/demo/SKILL.md: SK001" in captured.err
+    assert path.read_text() == text  # --diff alone writes nothing
+    assert main(["validate", "--root", str(tmp_path), "--fix"]) == 0
+    assert path.read_text() == '---\nname: demo\ndescription: "Deploy it: always, carefully"\n---\n# Demo\n'
+    assert "SK001" not in capsys.readouterr().out
+
+
+def test_quoting_is_refused_when_it_would_change_the_value():
+    assert quote_colon_values("---\nname: demo\ndescription: fine\n---\n") is None
+    assert quote_colon_values("---\nname: demo\ndescription: a: b # c\n---\n") is None  # a comment: not mechanical
+    new, keys = quote_colon_values("---\r\nname: demo\r\ndescription: a: b\r\n---\r\nbody\r\n")
+    assert keys == ["description"] and new == '---\r\nname: demo\r\ndescription: "a: b"\r\n---\r\nbody\r\n'
+
+
+def test_case_mismatch_takes_the_valid_folder_name_and_says_who_still_uses_the_old(tmp_path, capsys):
+    path = raw_skill(tmp_path, "pdf-tools", "---\nname: PDF-Tools\ndescription: Fill PDF forms.\n---\nb\n", "skills")
+    (tmp_path / "search-cases.yaml").write_text(
+        "version: 1\ncases:\n  - id: c1\n    query: fill a pdf\n    expect: [PDF-Tools]\n", encoding="utf-8")
+    assert main(["validate", "--root", str(tmp_path), "--fix", "--select", "SK1"]) == 0
+    err = capsys.readouterr().err
+    assert "fixed: skills/pdf-tools/SKILL.md: SK102" in err
+    assert 'skill "PDF-Tools" is now "pdf-tools"; still named "PDF-Tools" in search-cases.yaml' in err
+    assert path.read_text().startswith("---\nname: pdf-tools\n")
+
+
+def test_case_mismatch_renames_an_invalid_folder(tmp_path):
+    raw_skill(tmp_path, "Pdf-Tools", "---\nname: pdf-tools\ndescription: Fill PDF forms.\n---\nb\n", "skills")
+    assert main(["validate", "--root", str(tmp_path), "--fix", "--select", "SK1"]) == 0
+    assert (tmp_path / "skills" / "pdf-tools" / "SKILL.md").is_file()
+    assert not (tmp_path / "skills" / "Pdf-Tools").exists()
+
+
+def test_no_fix_for_a_real_mismatch_or_both_invalid():
+    front = {"name": "other", "description": "d"}
+    assert plan("skills/demo/SKILL.md", "---\nname: other\n---\n", front) == []
+    assert plan("skills/PDF_X/SKILL.md", "---\nname: pdf_x\n---\n", {"name": "pdf_x"}) == []

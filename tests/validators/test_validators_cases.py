@@ -1,0 +1,59 @@
+"""AR9D2: the cases files, every problem with its line (via the evaluation parser)."""
+
+from __future__ import annotations
+
+from tests.support.validators_support import check, three_skills
+
+GOOD = "version: 1\ncases:\n  - id: a\n    query: deploy to staging\n    expect: [deploy-staging]\n"
+
+
+def test_default_cases_file_is_checked_when_present(tmp_path):
+    three_skills(tmp_path)
+    assert check(tmp_path, select=["AR9D2"]) == []
+    (tmp_path / "search-cases.yaml").write_text(GOOD)
+    assert check(tmp_path, select=["AR9D2"]) == []
+
+
+def test_every_problem_is_reported_with_its_line(tmp_path):
+    three_skills(tmp_path)
+    (tmp_path / "search-cases.yaml").write_text(
+        "version: 2\ncases:\n  - id: a\n    query: x\n  - id: a\n    query: ''\n    nope: 1\n")
+    diags = check(tmp_path, select=["AR9D2"])
+    assert [(d.file, d.line, d.message) for d in diags] == [
+        ("search-cases.yaml", 1, "version must be 1 (got 2)"),
+        ("search-cases.yaml", 5, 'case "a": duplicate id'),
+        ("search-cases.yaml", 6, 'case "a": query is required'),
+        ("search-cases.yaml", 7, 'case "a": unknown key "nope" (want id, query, expect, avoid, role, tags)'),
+    ]
+    assert {(d.code, d.severity) for d in diags} == {("AR9D2", "error")}
+
+
+def test_unknown_skills_and_roles_against_the_catalog(tmp_path):
+    three_skills(tmp_path)
+    (tmp_path / "search-cases.yaml").write_text(
+        "version: 1\ncases:\n  - id: a\n    query: deploy\n    expect: [deploy-staging, ghost]\n"
+        "    avoid: [phantom]\n  - id: b\n    query: refund\n    role: billing\n    expect: [issue-refund]\n")
+    diags = check(tmp_path, select=["AR9D2"])
+    assert [(d.line, d.message) for d in diags] == [
+        (5, 'case "a" expects unknown skill "ghost"'),
+        (6, 'case "a" avoids unknown skill "phantom"'),
+        (9, 'case "b" sets role "billing", but no roles are configured'),
+    ]
+
+
+def test_configured_cases_files_and_a_missing_one(tmp_path):
+    three_skills(tmp_path)
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals/main.yaml").write_text(GOOD.replace("deploy-staging", "ghost"))
+    (tmp_path / "skillsift.toml").write_text('[validate]\ncases = ["evals/main.yaml", "evals/gone.yaml"]\n')
+    diags = check(tmp_path, select=["AR9D2", "AR9D0"])
+    assert [(d.code, d.file, d.line) for d in diags] == [("AR9D2", "evals/main.yaml", 5),
+                                                         ("AR9D0", "skillsift.toml", 2)]
+    assert diags[1].message == 'validate.cases names "evals/gone.yaml", which does not exist'
+
+
+def test_yaml_syntax_error_is_reported_alone(tmp_path):
+    three_skills(tmp_path)
+    (tmp_path / "search-cases.yaml").write_text("version: [\n")
+    [diag] = check(tmp_path, select=["AR9D2"])
+    assert diag.code == "AR9D2" and diag.line == 2
