@@ -89,6 +89,7 @@ class Scope:
         import numpy as np
 
         offsets, docs, tfs = self.postings.csr
+        tfs = tfs.astype(np.float64)  # stored as float32 (exact); the points are float64
         df = np.diff(offsets)
         distinct, which = np.unique(df, return_inverse=True)  # idf depends on df only: few logs
         idf = np.array([self.idf(d) for d in distinct.tolist()], dtype=np.float64)[which.reshape(-1)]

@@ -89,13 +89,79 @@ class LexicalIndex:
         scope = self._scope(subset)
         if scope.empty or (limit is not None and limit <= 0):
             return []
-        vocab, df = self._postings.vocab, self._postings.df
-        plan = [tid for tid in map(vocab.get, self.query_terms(query)) if tid is not None]
+        df = self._postings.df
+        plan = self._plan(query)
         if not plan:
             return []
         if self._postings.csr is None or sum(map(df, plan)) <= PYTHON_QUERY_MAX_POSTINGS:
             return self._rank_python(plan, scope, limit)
         return self._rank_numpy(plan, scope, limit)
+
+    def scores_of(self, query: str, doc_indexes: Iterable[int],
+                  subset: Iterable[int] | None = None) -> dict[int, float]:
+        """``{document index: score}`` for those of ``doc_indexes`` that match (the doubles :meth:`rank` gives).
+
+        Looks the documents up in the query terms' postings instead of scoring every
+        match: the cost grows with the number of documents asked for, not with the postings.
+        """
+        import numpy as np
+
+        scope = self._scope(subset)
+        wanted = np.unique(np.fromiter(doc_indexes, dtype=np.int64))
+        plan = self._plan(query)
+        if scope.empty or not plan or not len(wanted):
+            return {}
+        total = np.zeros(len(wanted), dtype=np.float64)
+        found_any = np.zeros(len(wanted), dtype=bool)
+        for tid in plan:  # query-term order, the order rank() adds the points in
+            docs, points = scope.term_arrays(tid)
+            if not len(docs):
+                continue
+            at = np.minimum(np.searchsorted(docs, wanted), len(docs) - 1)
+            found = docs[at] == wanted
+            total[found] += points[at[found]]
+            found_any |= found
+        return dict(zip(wanted[found_any].tolist(), _round_positive(np, total[found_any]).tolist(), strict=True))
+
+    def ranks_of(self, query: str, scores: dict[int, float], subset: Iterable[int] | None = None) -> dict[int, int]:
+        """1-based positions in the complete ranking of the matching documents ``scores`` names.
+
+        ``scores`` maps each to its score (from :meth:`scores_of`).  A position is one plus
+        the matches that score higher or score the same and come first by name, counted
+        over every match without sorting them.
+        """
+        import numpy as np
+
+        scope = self._scope(subset)
+        plan = self._plan(query)
+        if not scores or scope.empty or not plan:
+            return {}
+        matches = self._matches(plan, scope, np)
+        if matches is None:
+            return {}
+        docs, raw = matches
+        rounded = _round_positive(np, raw)
+        ordered = np.sort(rounded)
+        n = len(ordered)
+        out = {}
+        for d, score in scores.items():
+            left = int(np.searchsorted(ordered, score, side="left"))
+            right = int(np.searchsorted(ordered, score, side="right"))
+            ahead = n - right
+            if right - left > 1:  # ties: those first by name
+                tied = docs[rounded == score]
+                ahead += int(np.count_nonzero(self._name_ranks(np)[tied] < self._name_rank[d]))
+            out[d] = ahead + 1
+        return out
+
+    def _plan(self, query: str) -> list[int]:
+        vocab = self._postings.vocab
+        return [tid for tid in map(vocab.get, self.query_terms(query)) if tid is not None]
+
+    def _name_ranks(self, np):
+        if self._name_rank_array is None:
+            self._name_rank_array = np.array(self._name_rank, dtype=np.int64)
+        return self._name_rank_array
 
     def explain(self, query: str, doc_index: int, subset: Iterable[int] | None = None) -> LexicalExplanation:
         """Per-term breakdown of one document's score (same arithmetic as :meth:`rank`).
@@ -188,17 +254,23 @@ class LexicalIndex:
             hits.sort(key=lambda h: (-h[1], name_rank[h[0]]))
         return hits if limit is None else hits[:limit]
 
-    def _rank_numpy(self, plan: list[int], scope: Scope, limit: int | None) -> list[tuple[int, float]]:
-        import numpy as np
-
+    def _matches(self, plan: list[int], scope: Scope, np):
+        """(documents, raw scores) of every match, numpy arrays in no particular order; None if none."""
         parts = [scope.term_arrays(tid) for tid in plan]
         parts = [p for p in parts if len(p[0])]
         if not parts:
-            return []
+            return None
         if len(parts) == 1:
-            docs, scores = parts[0]
-        else:
-            docs, scores = self._accumulate(parts, np)
+            return parts[0]
+        return self._accumulate(parts, np)
+
+    def _rank_numpy(self, plan: list[int], scope: Scope, limit: int | None) -> list[tuple[int, float]]:
+        import numpy as np
+
+        matches = self._matches(plan, scope, np)
+        if matches is None:
+            return []
+        docs, scores = matches
         if limit is not None and limit < len(docs):
             # Rounding moves a score by at most half a unit of the 6th decimal, so every
             # document that can reach the top ``limit`` after rounding scores within 1e-6
@@ -207,9 +279,7 @@ class LexicalIndex:
             keep = scores >= kth - 2e-6
             docs, scores = docs[keep], scores[keep]
         rounded = _round_positive(np, scores)
-        if self._name_rank_array is None:
-            self._name_rank_array = np.array(self._name_rank, dtype=np.int64)
-        order = np.lexsort((self._name_rank_array[docs], -rounded))
+        order = np.lexsort((self._name_ranks(np)[docs], -rounded))
         if limit is not None:
             order = order[:limit]
         return list(zip(docs[order].tolist(), rounded[order].tolist(), strict=True))

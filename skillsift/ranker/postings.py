@@ -81,14 +81,14 @@ class Postings:
             return self._lists[tid]
         offsets, docs, tfs = self.csr
         lo, hi = int(offsets[tid]), int(offsets[tid + 1])
-        return docs[lo:hi].tolist(), tfs[lo:hi].tolist()
+        return docs[lo:hi].tolist(), tfs[lo:hi].tolist()  # float32 -> exact Python floats
 
     def arrays(self, tid: int):
-        """(document ids, weighted tfs) of term ``tid`` as numpy arrays (int64, float64)."""
+        """(document ids, weighted tfs) of term ``tid`` as numpy arrays (int32 or int64, float64)."""
         if self.csr is not None:
             offsets, docs, tfs = self.csr
             lo, hi = offsets[tid], offsets[tid + 1]
-            return docs[lo:hi], tfs[lo:hi]
+            return docs[lo:hi], tfs[lo:hi].astype("float64")  # exact widening
         import numpy as np
 
         d, t = self._lists[tid]
@@ -246,6 +246,25 @@ def _build_numpy(texts: list[list[str]], n: int) -> Postings:
         tfs = np.zeros(0, dtype=np.float64)
         pairs = key
     term_of, docs = np.divmod(pairs, n)
+    del pairs
     offsets = np.zeros(len(vocab) + 1, dtype=np.int64)
     np.cumsum(np.bincount(term_of, minlength=len(vocab)), out=offsets[1:])
-    return Postings(vocab, n, doc_len, csr=(offsets, docs, tfs))
+    del term_of
+    return Postings(vocab, n, doc_len, csr=(offsets, *_compact(np, docs, tfs, n)))
+
+
+# Weighted term frequencies are multiples of 0.5: float32 holds them exactly below 2**23.
+_FLOAT32_EXACT_TF = float(2**22)
+
+
+def _compact(np, docs, tfs, n: int):
+    """Postings in the smallest exact dtypes: int32 document ids, float32 weighted tfs.
+
+    Half the memory of int64/float64 (docs/lexical.md); :meth:`Postings.arrays` widens a
+    term's tfs back to float64, so every score is computed from the same doubles.
+    """
+    if n < 2**31:
+        docs = docs.astype(np.int32)
+    if not len(tfs) or float(tfs.max()) < _FLOAT32_EXACT_TF:
+        tfs = tfs.astype(np.float32)
+    return docs, tfs

@@ -149,7 +149,7 @@ class Ranker:
             result = SearchResult(query=query, ranking="lexical", hits=tuple(hits), stopword_only=stopword_only)
         else:
             lexical = LexicalList(self._hits, query, subset, explain)
-            result = self._search_vectors(query, mode, subset, lexical, explain)
+            result = self._search_vectors(query, mode, subset, lexical, explain, limit)
             if not result.hits and lexical.empty() and not self.lexical.query_terms(query):
                 result = replace(result, stopword_only=True)
         if limit is not None and len(result.hits) > limit:
@@ -160,7 +160,8 @@ class Ranker:
         """The lexical ranking as hits (the first ``limit`` of it when given)."""
         return self._hits.rank(query, subset, explain=explain, limit=limit)
 
-    def _search_vectors(self, query: str, mode: str, subset, lexical: LexicalList, explain: bool) -> SearchResult:
+    def _search_vectors(self, query: str, mode: str, subset, lexical: LexicalList, explain: bool,
+                        limit: int | None = None) -> SearchResult:
         from ..embed.base import EmbedError
 
         vectors = self.vectors
@@ -181,7 +182,7 @@ class Ranker:
         except EmbedError as exc:
             return _degraded(query, lexical, stale, Degraded.of(exc))
         return vectors.rank(query, q.vector, mode, subset, usable, lexical, self.config.search, stale=stale,
-                            explain=explain, embedded=q.embedded, tokens=q.tokens, ms=q.ms)
+                            explain=explain, embedded=q.embedded, tokens=q.tokens, ms=q.ms, limit=limit)
 
     def warm_queries(self, queries: Iterable[str]) -> int:
         """Embed the uncached ``queries`` in batches and cache them; returns how many were embedded.
