@@ -19,6 +19,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -258,6 +259,49 @@ def test_builds_agree_on_real_skills(real):
     assert fast._postings.csr is not None and slow._postings.csr is None
     assert sorted(fast._postings.items()) == sorted(slow._postings.items())
     assert fast._postings.doc_len_list() == slow._postings.doc_len_list()
+
+
+def _positions_agree(index, query, subset=None):
+    full = index.rank(query, subset)
+    everyone = range(len(index)) if subset is None else subset
+    assert index.scores_of(query, everyone, subset) == dict(full), query
+    pick = full[:: max(1, len(full) // 9)] + full[-1:]
+    expected = {d: position for position, (d, _score) in enumerate(full, start=1) if (d, _score) in pick}
+    assert index.ranks_of(query, {d: s for d, s in pick}, subset) == expected, query
+    return len(full)
+
+
+@pytest.mark.parametrize("python_build", [True, False], ids=["python-build", "numpy-build"])
+def test_scores_and_ranks_of_given_skills_match_the_complete_ranking_on_real_skills(real, python_build):
+    index = _build(real, python_build)
+    subset = frozenset(random.Random(6).sample(range(len(real)), 500))
+    matched = 0
+    for query in _queries(real, 30, seed=11):
+        matched += _positions_agree(index, query)
+        _positions_agree(index, query, subset)
+    assert matched > 1000
+
+
+def test_ranks_of_given_skills_break_ties_by_name():
+    names = [f"s{i:03d}" for i in range(300)]
+    random.Random(3).shuffle(names)
+    docs = [SimpleNamespace(name=n, description="deploy the service" if i % 3 else "deploy", triggers=[],
+                            keywords=["ops"] if i % 5 == 0 else []) for i, n in enumerate(names)]
+    for python_build in (True, False):
+        index = _build(docs, python_build)
+        for query in ("deploy", "deploy service ops", "ops"):
+            assert _positions_agree(index, query) > 50
+
+
+def test_large_postings_are_stored_as_int32_ids_and_float32_frequencies():
+    docs = [SimpleNamespace(name=f"s{i}", description=f"deploy alpha{i % 7} beta", triggers=["ship it"],
+                            keywords=[]) for i in range(600)]
+    index = _build(docs, False)
+    _offsets, ids, tfs = index._postings.csr
+    assert ids.dtype.name == "int32" and tfs.dtype.name == "float32"
+    assert index.rank("deploy beta ship") == _build(docs, True).rank("deploy beta ship")
+    huge = np.array([0.5, float(2**23) + 0.5])
+    assert postings._compact(np, np.array([0, 1]), huge, 2)[1].dtype.name == "float64"  # not exact in float32
 
 
 _field_text = st.lists(
