@@ -237,12 +237,14 @@ def test_identical_across_processes(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("python_build", "python_query_max"),
-    [(True, 0), (False, 0), (False, 10**9)],
-    ids=["python-build", "numpy-scoring", "python-scoring"],
+    ("python_build", "python_query_max", "bincount_max"),
+    [(True, 0, lexical.BINCOUNT_MAX_DOCS), (False, 0, lexical.BINCOUNT_MAX_DOCS), (False, 0, 0),
+     (False, 10**9, lexical.BINCOUNT_MAX_DOCS)],
+    ids=["python-build", "numpy-scoring-bincount", "numpy-scoring-scratch", "python-scoring"],
 )
-def test_matches_naive_formulas_on_real_skills(real, monkeypatch, python_build, python_query_max):
+def test_matches_naive_formulas_on_real_skills(real, monkeypatch, python_build, python_query_max, bincount_max):
     monkeypatch.setattr(lexical, "PYTHON_QUERY_MAX_POSTINGS", python_query_max)
+    monkeypatch.setattr(lexical, "BINCOUNT_MAX_DOCS", bincount_max)
     index = _build(real, python_build)
     naive = Naive(real)
     subset = frozenset(random.Random(5).sample(range(len(real)), 600))
@@ -505,6 +507,7 @@ def test_explain_agrees_with_rank_on_real_skills(real, python_build):
 
 def test_concurrent_queries_give_serial_results(real, monkeypatch):
     monkeypatch.setattr(lexical, "PYTHON_QUERY_MAX_POSTINGS", 0)  # the numpy path and its scratch arrays
+    monkeypatch.setattr(lexical, "BINCOUNT_MAX_DOCS", 0)
     index = LexicalIndex(real)
     queries = _queries(real, 40, seed=13)
     expected = {q: index.rank(q) for q in queries}

@@ -33,6 +33,8 @@ _FIELD_WEIGHT = dict(FIELDS)
 # in pure Python (above it numpy's per-call overhead pays off); small catalogs, built
 # without numpy, always do.
 PYTHON_QUERY_MAX_POSTINGS = 96
+# Catalogs up to this size add a query's points up with one bincount.
+BINCOUNT_MAX_DOCS = 5_000
 _SCOPE_CACHE_SIZE = 8
 
 
@@ -293,6 +295,13 @@ class LexicalIndex:
         read off the "seen" flags in one pass.
         """
         n = len(self._docs)
+        if n <= BINCOUNT_MAX_DOCS:
+            # bincount adds each document's points in the order they come, so term by term
+            # from 0.0, as below; a fresh array this small costs less than the bookkeeping.
+            acc = np.bincount(np.concatenate([d for d, _ in parts]), np.concatenate([p for _, p in parts]),
+                              minlength=n)
+            union = np.flatnonzero(acc)  # points are positive: a match scores above 0
+            return union, acc[union]
         dense = 8 * sum(len(d) for d, _ in parts) >= n
         with self._lock:
             if self._acc is None:
