@@ -106,8 +106,8 @@ class Scope:
         if cached is not None:
             return cached
         if self._points_csr is not None:
-            offsets = self.postings.csr[0]
-            lo, hi = int(offsets[tid]), int(offsets[tid + 1])
+            bounds = self.postings.bounds
+            lo, hi = bounds[tid], bounds[tid + 1]
             cached = (self.postings.csr[1][lo:hi].tolist(), self._points_csr[lo:hi].tolist())
         else:
             docs, tfs = self.postings.lists(tid)
@@ -128,8 +128,8 @@ class Scope:
     def term_arrays(self, tid: int):
         """(admitted documents holding term ``tid``, their points) as numpy arrays."""
         if self._points_csr is not None:
-            offsets = self.postings.csr[0]
-            lo, hi = offsets[tid], offsets[tid + 1]
+            bounds = self.postings.bounds
+            lo, hi = bounds[tid], bounds[tid + 1]
             return self.postings.csr[1][lo:hi], self._points_csr[lo:hi]
         cached = self._arrays.get(tid)
         if cached is None:

@@ -13,6 +13,7 @@ serves a term's postings as Python lists or as numpy arrays on request.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 
 from .tokenize import lower, term, tokenize, words
@@ -63,6 +64,14 @@ class Postings:
     def __init__(self, vocab: dict[str, int], n_docs: int, doc_len, *, lists=None, csr=None):
         self.vocab = vocab  # term -> term id
         self.n_docs = n_docs
+        # The offsets in a stdlib array, which indexes as Python ints (a numpy scalar costs more);
+        # csr[0] is a numpy view of the same memory.
+        self.bounds = None
+        if csr is not None:
+            import numpy as np
+
+            self.bounds = array("q", np.ascontiguousarray(csr[0], dtype=np.int64).tobytes())
+            csr = (np.frombuffer(self.bounds, dtype=np.int64), *csr[1:])
         self.csr = csr
         self._lists: list[tuple[list[int], list[float]]] = lists or []
         self._doc_len_list: list[float] | None = doc_len if isinstance(doc_len, list) else None
@@ -71,23 +80,23 @@ class Postings:
     def df(self, tid: int) -> int:
         """Number of documents holding term ``tid``."""
         if self.csr is not None:
-            offsets = self.csr[0]
-            return int(offsets[tid + 1] - offsets[tid])
+            bounds = self.bounds
+            return bounds[tid + 1] - bounds[tid]
         return len(self._lists[tid][0])
 
     def lists(self, tid: int) -> tuple[list[int], list[float]]:
         """(document ids, weighted tfs) of term ``tid`` as Python lists (callers cache)."""
         if self.csr is None:
             return self._lists[tid]
-        offsets, docs, tfs = self.csr
-        lo, hi = int(offsets[tid]), int(offsets[tid + 1])
+        _offsets, docs, tfs = self.csr
+        lo, hi = self.bounds[tid], self.bounds[tid + 1]
         return docs[lo:hi].tolist(), tfs[lo:hi].tolist()  # float32 -> exact Python floats
 
     def arrays(self, tid: int):
         """(document ids, weighted tfs) of term ``tid`` as numpy arrays (int32 or int64, float64)."""
         if self.csr is not None:
-            offsets, docs, tfs = self.csr
-            lo, hi = offsets[tid], offsets[tid + 1]
+            _offsets, docs, tfs = self.csr
+            lo, hi = self.bounds[tid], self.bounds[tid + 1]
             return docs[lo:hi], tfs[lo:hi].astype("float64")  # exact widening
         import numpy as np
 
@@ -260,7 +269,7 @@ _FLOAT32_EXACT_TF = float(2**22)
 def _compact(np, docs, tfs, n: int):
     """Postings in the smallest exact dtypes: int32 document ids, float32 weighted tfs.
 
-    Half the memory of int64/float64 (docs/lexical.md); :meth:`Postings.arrays` widens a
+    Half the memory of int64/float64 (docs/ranking-speed.md); :meth:`Postings.arrays` widens a
     term's tfs back to float64, so every score is computed from the same doubles.
     """
     if n < 2**31:

@@ -196,7 +196,7 @@ class VectorSearch:
         similarity is the floor of items without one).  Returns the fused items and
         ``settle(items)``, which sets the ranks reported for items past a cut to their
         positions in the complete lists: a search settles only the hits it returns, as
-        those positions cost a count over every match (docs/ranking.md).
+        those positions cost a count over every match (docs/ranking-speed.md).
         """
         import numpy as np
 
