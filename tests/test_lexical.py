@@ -256,7 +256,9 @@ def test_matches_naive_formulas_on_real_skills(real, monkeypatch, python_build, 
     assert any(naive.rank(q) for q in _queries(real, 5))
 
 
-def test_builds_agree_on_real_skills(real):
+@pytest.mark.parametrize("chunk", [postings.BUILD_CHUNK_DOCS, 97], ids=["default-chunks", "small-chunks"])
+def test_builds_agree_on_real_skills(real, monkeypatch, chunk):
+    monkeypatch.setattr(postings, "BUILD_CHUNK_DOCS", chunk)  # words split a chunk of documents at a time
     fast, slow = _build(real, False), _build(real, True)
     assert fast._postings.csr is not None and slow._postings.csr is None
     assert sorted(fast._postings.items()) == sorted(slow._postings.items())
@@ -295,15 +297,17 @@ def test_ranks_of_given_skills_break_ties_by_name():
             assert _positions_agree(index, query) > 50
 
 
-def test_large_postings_are_stored_as_int32_ids_and_float32_frequencies():
+def test_large_postings_are_stored_as_int32_ids_and_uint16_half_frequencies():
     docs = [SimpleNamespace(name=f"s{i}", description=f"deploy alpha{i % 7} beta", triggers=["ship it"],
                             keywords=[]) for i in range(600)]
     index = _build(docs, False)
     _offsets, ids, tfs = index._postings.csr
-    assert ids.dtype.name == "int32" and tfs.dtype.name == "float32"
+    assert ids.dtype.name == "int32" and tfs.dtype.name == "uint16"
     assert index.rank("deploy beta ship") == _build(docs, True).rank("deploy beta ship")
-    huge = np.array([0.5, float(2**23) + 0.5])
-    assert postings._compact(np, np.array([0, 1]), huge, 2)[1].dtype.name == "float64"  # not exact in float32
+    for values, kept in (([0.5, 32767.5], "uint16"), ([0.5, 32768.0], "float32"), ([0.5, 2**23 + 0.5], "float64")):
+        stored = postings._compact(np, np.array([0, 1]), np.array(values), 2)[1]
+        assert stored.dtype.name == kept
+        assert postings.widen(stored).tolist() == values
 
 
 _field_text = st.lists(

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import threading
 
-from .postings import Postings
+from .postings import Postings, widen
 
 K1 = 1.2
 B = 0.75
@@ -38,13 +38,8 @@ class Scope:
     def __init__(self, postings: Postings, members: frozenset[int] | None):
         self.postings = postings
         self.members = members
-        lengths = postings.doc_len_list()
-        if members is None:
-            self.n = postings.n_docs
-            total = math.fsum(lengths)
-        else:
-            self.n = len(members)
-            total = math.fsum(lengths[d] for d in members)
+        self.n = postings.n_docs if members is None else len(members)
+        total = postings.doc_len_total(members)
         self.avg = total / self.n if self.n else 0.0  # lengths are multiples of 0.5: the sum is exact
         self._norm_list: list[float] | None = None
         self._norm_array = None
@@ -89,7 +84,7 @@ class Scope:
         import numpy as np
 
         offsets, docs, tfs = self.postings.csr
-        tfs = tfs.astype(np.float64)  # stored as float32 (exact); the points are float64
+        tfs = widen(tfs)  # stored compact (exact); the points are float64
         df = np.diff(offsets)
         distinct, which = np.unique(df, return_inverse=True)  # idf depends on df only: few logs
         idf = np.array([self.idf(d) for d in distinct.tolist()], dtype=np.float64)[which.reshape(-1)]

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import math
 import threading
+from array import array
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
 
 from .bm25f import K1_PLUS_1, Scope
-from .postings import FIELDS, build_postings, field_text
+from .postings import FIELDS, build_postings, field_text, release_freed_memory
 from .result import LexicalExplanation, TermContribution
 from .rounding import SCORE_DIGITS, round_half_away
 from .tokenize import tokenize
@@ -57,13 +58,15 @@ class LexicalIndex:
         self.names = [d.name for d in self._docs]
         self._postings = build_postings(self._docs, python_max_docs=python_max_docs)
         order = sorted(range(len(self.names)), key=self.names.__getitem__)
-        self._name_rank = [0] * len(order)
+        self._name_rank = array("q", bytes(8 * len(order)))  # 8 bytes a skill (a list of ints takes 36)
         for position, d in enumerate(order):
             self._name_rank[d] = position
         self._name_rank_array = None
         self._full = Scope(self._postings, None)
-        if self._postings.csr is not None and not self._full.empty:
-            self._full.precompute()
+        if self._postings.csr is not None:
+            if not self._full.empty:
+                self._full.precompute()
+            release_freed_memory()  # the vectorised build's scratch (docs/ranking-speed.md)
         self._scopes: OrderedDict[frozenset[int], Scope] = OrderedDict()
         self._lock = threading.Lock()
         self._acc = None  # numpy scratch: score accumulator and "seen" flags, zero between queries
@@ -162,7 +165,8 @@ class LexicalIndex:
 
     def _name_ranks(self, np):
         if self._name_rank_array is None:
-            self._name_rank_array = np.array(self._name_rank, dtype=np.int64)
+            self._name_rank_array = np.frombuffer(self._name_rank, dtype=np.int64) if len(self._name_rank) else \
+                np.zeros(0, dtype=np.int64)
         return self._name_rank_array
 
     def explain(self, query: str, doc_index: int, subset: Iterable[int] | None = None) -> LexicalExplanation:
@@ -177,7 +181,7 @@ class LexicalIndex:
             raise IndexError(f"document index {doc_index} is out of range (the index has {len(self._docs)})")
         if scope.members is not None and doc_index not in scope.members:
             raise ValueError(f"document {doc_index} ({self.names[doc_index]!r}) is not in the subset")
-        length = self._postings.doc_len_list()[doc_index]
+        length = self._postings.doc_len(doc_index)
         empty = LexicalExplanation(score=0.0, length=length, avg_length=scope.avg, n_docs=scope.n)
         if scope.empty:
             return empty
