@@ -232,9 +232,9 @@ class ScreenedScores:
         if k <= 0 or len(members) == 0:
             return members[:0]
         if len(members) > max(k, EXACT_ALL_AT_ONCE):
-            lo = self.lo[members]
+            lo = self.lo if keep is None else self.lo[members]  # every item: no gathered copy
             cut = lo.max() if k == 1 else np.partition(lo, len(lo) - k)[len(lo) - k]
-            members = members[self.hi[members] >= cut]
+            members = np.flatnonzero(self.hi >= cut) if keep is None else members[self.hi[members] >= cut]
         return self.order(members)[:k]
 
     def highest(self, keep=None) -> tuple[int, float]:
@@ -251,7 +251,10 @@ class ScreenedScores:
         members = self._members(keep)
         if len(members) == 0:
             raise ValueError("no item to take the minimum of")
-        members = members[self.lo[members] <= self.hi[members].min()]
+        if keep is None:  # every item: no gathered copies
+            members = np.flatnonzero(self.lo <= self.hi.min())
+        else:
+            members = members[self.lo[members] <= self.hi[members].min()]
         last = self.order(members)[-1]
         return int(last), float(self.exact(np.asarray([last]))[0])
 
@@ -283,13 +286,14 @@ class ScreenedScores:
         if keep is not None and not np.all(keep[positions]):
             raise ValueError("ranks are asked for items that are not kept")
         values = self.exact(positions)
-        lo, hi = self.lo[members], self.hi[members]
+        lo, hi = (self.lo, self.hi) if keep is None else (self.lo[members], self.hi[members])
         out = np.ones(len(positions), dtype=np.int64)
         crowded, bands = [], []
         for j, value in enumerate(values.tolist()):
             ahead = lo > value
             out[j] += int(np.count_nonzero(ahead))
-            near = members[(hi >= value) & ~ahead]  # lo <= value <= hi
+            inside = (hi >= value) & ~ahead  # lo <= value <= hi
+            near = np.flatnonzero(inside) if keep is None else members[inside]
             near = near[near != positions[j]]
             if len(near):
                 crowded.append(j)
