@@ -146,7 +146,7 @@ class Ranker:
         if mode == "lexical":
             hits = self.lexical_hits(query, subset, explain=explain, limit=limit)  # a prefix of the full ranking
             stopword_only = not hits and not self.lexical.query_terms(query)
-            result = SearchResult(query=query, ranking="lexical", hits=tuple(hits), stopword_only=stopword_only)
+            result = SearchResult.lexical(query, tuple(hits), stopword_only)
         else:
             lexical = LexicalList(self._hits, query, subset, explain)
             result = self._search_vectors(query, mode, subset, lexical, explain, limit)
