@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import random
 import re
 import statistics
@@ -33,8 +34,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from skillsift.catalog import catalog_from_skills  # noqa: E402
+from skillsift.config import Config  # noqa: E402
 from skillsift.ranker import tokenize as _tokenize  # noqa: E402
 from skillsift.ranker.lexical import LexicalIndex  # noqa: E402
+from skillsift.ranker.search import Ranker  # noqa: E402
 from skillsift.skill import Skill  # noqa: E402
 
 FIELDS = ("name", "triggers", "keywords", "description")
@@ -137,10 +141,15 @@ class Skillsift:
     def build(self, skills):
         _tokenize._terms.clear()  # a fresh process starts with empty tokenizer caches
         _tokenize._stems.clear()
-        self.index = LexicalIndex(skills)
+        # The public API: a Ranker over the catalog builds its LexicalIndex (what the build times).
+        self.ranker = Ranker(catalog_from_skills(skills), Config())
+        self.index: LexicalIndex = self.ranker.lexical
 
     def search(self, query):
         return self.index.rank(query, limit=TOP)
+
+    def search_ranker(self, query):
+        return self.ranker.search(query, limit=TOP, mode="lexical").hits
 
     def search_all(self, query):
         return self.index.rank(query)
@@ -241,46 +250,122 @@ def _p90(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
 
 
-def run_catalog(label: str, skills: list[Skill], queries: list[str], rounds: int) -> list[dict]:
-    builds: dict[str, float | None] = {}
-    searches = {}
-    for engine in (Skillsift(), Tantivy(), Bm25s()):
+def _rss_mb() -> float:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+def _hwm_mb() -> float:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1e3
+    return float("nan")
+
+
+def _memory(engine, skills, queries) -> tuple[float, float] | None:
+    """(resident MB an index keeps after its build and 200 queries, peak MB during them) over the process before.
+
+    Measured in a forked child (Linux), so each engine starts from the same process and
+    frees nothing another engine allocated.
+    """
+    if not hasattr(os, "fork") or not os.path.exists("/proc/self/clear_refs"):
+        return None
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: build, query, report, exit
         try:
+            os.close(read)
+            gc.collect()
+            with open("/proc/self/clear_refs", "w") as f:
+                f.write("5")  # reset the peak resident size
+            base = _rss_mb()
+            engine.build(skills)
+            for q in queries[:200]:
+                engine.search(q)
+            gc.collect()
+            os.write(write, f"{_rss_mb() - base} {_hwm_mb() - base}".encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as f:
+        text = f.read()
+    os.waitpid(pid, 0)
+    if not text:
+        return None
+    kept, peak = map(float, text.split())
+    return kept, peak
+
+
+def _ratio(a, b) -> str:
+    return f"{a / b:.2f}x" if a is not None and b else "-"
+
+
+def run_catalog(label: str, skills: list[Skill], queries: list[str], rounds: int, peers: tuple[str, ...]) -> list[dict]:
+    builds: dict[str, float | None] = {}
+    memory: dict[str, tuple[float, float] | None] = {}
+    searches = {}
+    engines = [Skillsift()] + [cls() for cls in (Tantivy, Bm25s) if cls.name in peers]
+    for engine in engines:
+        try:
+            memory[engine.name] = _memory(engine, skills, queries)
             builds[engine.name] = _timed(engine.build, skills)
         except ImportError as exc:
             print(f"  {engine.name}: not installed ({exc.name}); pip install tantivy bm25s", file=sys.stderr)
             continue
         searches[engine.name] = engine.search
         if isinstance(engine, Skillsift):
+            searches["Ranker.search"] = engine.search_ranker
             searches["skillsift (all hits)"] = engine.search_all
-            builds["skillsift (all hits)"] = None
     rows = [
         {
             "engine": name,
-            "build": builds[name],
+            "build": builds.get(name),
+            "memory": memory.get(name),
             "median": statistics.median(statistics.median(lat) for lat in per_round),
             "p90": statistics.median(_p90(lat) for lat in per_round),
         }
         for name, per_round in _latencies(searches, queries, rounds).items()
     ]
     print(f"\n{label}: {len(skills):,} skills, {len(queries):,} queries x {rounds} rounds, top {TOP} per query")
-    print(f"  {'engine':<22}{'build':>10}{'median':>12}{'p90':>12}   skillsift / peer (build, median, p90)")
-    ours = rows[0]
+    print(f"  {'engine':<22}{'build':>10}{'median':>12}{'p90':>12}{'memory':>10}{'peak':>10}")
     for row in rows:
         build = f"{row['build']:.3f} s" if row["build"] is not None else "-"
-        ratio = ""
-        if not row["engine"].startswith("skillsift"):
-            ratio = (f"   {ours['build'] / row['build']:.2f}x, {ours['median'] / row['median']:.2f}x, "
-                     f"{ours['p90'] / row['p90']:.2f}x")
-        print(f"  {row['engine']:<22}{build:>10}{row['median']:>9.1f} us{row['p90']:>9.1f} us{ratio}")
+        kept, peak = (f"{m:.0f} MB" for m in row["memory"]) if row["memory"] else ("-", "-")
+        print(f"  {row['engine']:<22}{build:>10}{row['median']:>9.1f} us{row['p90']:>9.1f} us{kept:>10}{peak:>10}")
+    by_name = {row["engine"]: row for row in rows}
+    for peer in ("tantivy", "bm25s"):
+        theirs = by_name.get(peer)
+        if theirs is None:
+            continue
+        print(f"  ratios to {peer} (build, median, p90, memory kept):")
+        for name in ("skillsift", "Ranker.search", "skillsift (all hits)"):
+            ours = by_name[name]
+            mem = _ratio(ours["memory"][0], theirs["memory"][0]) if ours["memory"] and theirs["memory"] else "-"
+            build = _ratio(by_name["skillsift"]["build"], theirs["build"]) if name == "skillsift" else "-"
+            print(f"    {name:<22}{build:>8}{_ratio(ours['median'], theirs['median']):>8}"
+                  f"{_ratio(ours['p90'], theirs['p90']):>8}{mem if name == 'skillsift' else '-':>8}")
     return rows
+
+
+def _preload() -> None:
+    """Import what the engines import, so that no engine's memory figure holds a module."""
+    import importlib
+
+    for name in ("numpy", "tantivy", "bm25s"):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpora")
     parser.add_argument("--queries", type=int, default=1000)
-    parser.add_argument("--synthetic", type=int, default=100_000, help="size of the synthesised catalog (0: skip)")
+    parser.add_argument("--synthetic", default="100000",
+                        help="sizes of the synthesised catalogs, comma-separated (0: none)")
+    parser.add_argument("--peers", default="tantivy,bm25s", help="peers to run, comma-separated")
     parser.add_argument("--rounds", type=int, default=3, help="passes over the queries per engine (median taken)")
     args = parser.parse_args(argv)
     if not args.corpus.is_dir():
@@ -291,10 +376,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no parseable SKILL.md under {args.corpus}", file=sys.stderr)
         return 2
     queries = make_queries(real, args.queries)
+    _preload()
     print(f"python {sys.version.split()[0]}; corpus {args.corpus} ({len(real):,} skills)")
-    run_catalog("real skills", real, queries, args.rounds)
-    if args.synthetic:
-        run_catalog("synthesised", synthesise(real, args.synthetic), queries, args.rounds)
+    peers = tuple(p.strip() for p in args.peers.split(",") if p.strip())
+    run_catalog("real skills", real, queries, args.rounds, peers)
+    for size in (int(x) for x in args.synthetic.split(",") if x.strip()):
+        if size:
+            run_catalog("synthesised", synthesise(real, size), queries, args.rounds, peers)
     return 0
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import threading
 
-from .postings import Postings
+from .postings import Postings, widen
 
 K1 = 1.2
 B = 0.75
@@ -38,13 +38,8 @@ class Scope:
     def __init__(self, postings: Postings, members: frozenset[int] | None):
         self.postings = postings
         self.members = members
-        lengths = postings.doc_len_list()
-        if members is None:
-            self.n = postings.n_docs
-            total = math.fsum(lengths)
-        else:
-            self.n = len(members)
-            total = math.fsum(lengths[d] for d in members)
+        self.n = postings.n_docs if members is None else len(members)
+        total = postings.doc_len_total(members)
         self.avg = total / self.n if self.n else 0.0  # lengths are multiples of 0.5: the sum is exact
         self._norm_list: list[float] | None = None
         self._norm_array = None
@@ -89,6 +84,7 @@ class Scope:
         import numpy as np
 
         offsets, docs, tfs = self.postings.csr
+        tfs = widen(tfs)  # stored compact (exact); the points are float64
         df = np.diff(offsets)
         distinct, which = np.unique(df, return_inverse=True)  # idf depends on df only: few logs
         idf = np.array([self.idf(d) for d in distinct.tolist()], dtype=np.float64)[which.reshape(-1)]
@@ -105,8 +101,8 @@ class Scope:
         if cached is not None:
             return cached
         if self._points_csr is not None:
-            offsets = self.postings.csr[0]
-            lo, hi = int(offsets[tid]), int(offsets[tid + 1])
+            bounds = self.postings.bounds
+            lo, hi = bounds[tid], bounds[tid + 1]
             cached = (self.postings.csr[1][lo:hi].tolist(), self._points_csr[lo:hi].tolist())
         else:
             docs, tfs = self.postings.lists(tid)
@@ -127,8 +123,8 @@ class Scope:
     def term_arrays(self, tid: int):
         """(admitted documents holding term ``tid``, their points) as numpy arrays."""
         if self._points_csr is not None:
-            offsets = self.postings.csr[0]
-            lo, hi = offsets[tid], offsets[tid + 1]
+            bounds = self.postings.bounds
+            lo, hi = bounds[tid], bounds[tid + 1]
             return self.postings.csr[1][lo:hi], self._points_csr[lo:hi]
         cached = self._arrays.get(tid)
         if cached is None:

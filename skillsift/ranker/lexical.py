@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import math
 import threading
+from array import array
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .bm25f import K1_PLUS_1, Scope
-from .postings import FIELDS, build_postings, field_text
+from .postings import FIELDS, build_postings, field_text, release_freed_memory
 from .result import LexicalExplanation, TermContribution
 from .rounding import SCORE_DIGITS, round_half_away
 from .tokenize import tokenize
@@ -37,6 +38,8 @@ _FIELD_WEIGHT = dict(FIELDS)
 # in pure Python (above it numpy's per-call overhead pays off); small catalogs, built
 # without numpy, always do.
 PYTHON_QUERY_MAX_POSTINGS = 96
+# Catalogs up to this size add a query's points up with one bincount.
+BINCOUNT_MAX_DOCS = 5_000
 _SCOPE_CACHE_SIZE = 8
 
 
@@ -59,13 +62,15 @@ class LexicalIndex:
         self.names = [d.name for d in self._docs]
         self._postings = build_postings(self._docs, python_max_docs=python_max_docs)
         order = sorted(range(len(self.names)), key=self.names.__getitem__)
-        self._name_rank = [0] * len(order)
+        self._name_rank = array("q", bytes(8 * len(order)))  # 8 bytes a skill (a list of ints takes 36)
         for position, d in enumerate(order):
             self._name_rank[d] = position
         self._name_rank_array: ndarray | None = None
         self._full = Scope(self._postings, None)
-        if self._postings.csr is not None and not self._full.empty:
-            self._full.precompute()
+        if self._postings.csr is not None:
+            if not self._full.empty:
+                self._full.precompute()
+            release_freed_memory()  # the vectorised build's scratch (docs/ranking-speed.md)
         self._scopes: OrderedDict[frozenset[int], Scope] = OrderedDict()
         self._lock = threading.Lock()
         self._acc = None  # numpy scratch: score accumulator and "seen" flags, zero between queries
@@ -93,13 +98,80 @@ class LexicalIndex:
         scope = self._scope(subset)
         if scope.empty or (limit is not None and limit <= 0):
             return []
-        vocab, df = self._postings.vocab, self._postings.df
-        plan = [tid for tid in map(vocab.get, self.query_terms(query)) if tid is not None]
+        df = self._postings.df
+        plan = self._plan(query)
         if not plan:
             return []
         if self._postings.csr is None or sum(map(df, plan)) <= PYTHON_QUERY_MAX_POSTINGS:
             return self._rank_python(plan, scope, limit)
         return self._rank_numpy(plan, scope, limit)
+
+    def scores_of(self, query: str, doc_indexes: Iterable[int],
+                  subset: Iterable[int] | None = None) -> dict[int, float]:
+        """``{document index: score}`` for those of ``doc_indexes`` that match (the doubles :meth:`rank` gives).
+
+        Looks the documents up in the query terms' postings instead of scoring every
+        match: the cost grows with the number of documents asked for, not with the postings.
+        """
+        import numpy as np
+
+        scope = self._scope(subset)
+        wanted = np.unique(np.fromiter(doc_indexes, dtype=np.int64))
+        plan = self._plan(query)
+        if scope.empty or not plan or not len(wanted):
+            return {}
+        total = np.zeros(len(wanted), dtype=np.float64)
+        found_any = np.zeros(len(wanted), dtype=bool)
+        for tid in plan:  # query-term order, the order rank() adds the points in
+            docs, points = scope.term_arrays(tid)
+            if not len(docs):
+                continue
+            at = np.minimum(np.searchsorted(docs, wanted), len(docs) - 1)
+            found = docs[at] == wanted
+            total[found] += points[at[found]]
+            found_any |= found
+        return dict(zip(wanted[found_any].tolist(), _round_positive(np, total[found_any]).tolist(), strict=True))
+
+    def ranks_of(self, query: str, scores: dict[int, float], subset: Iterable[int] | None = None) -> dict[int, int]:
+        """1-based positions in the complete ranking of the matching documents ``scores`` names.
+
+        ``scores`` maps each to its score (from :meth:`scores_of`).  A position is one plus
+        the matches that score higher or score the same and come first by name, counted
+        over every match without sorting them.
+        """
+        import numpy as np
+
+        scope = self._scope(subset)
+        plan = self._plan(query)
+        if not scores or scope.empty or not plan:
+            return {}
+        matches = self._matches(plan, scope, np)
+        if matches is None:
+            return {}
+        docs, raw = matches
+        rounded = _round_positive(np, raw)
+        ordered = np.sort(rounded)
+        n = len(ordered)
+        out = {}
+        for d, score in scores.items():
+            left = int(np.searchsorted(ordered, score, side="left"))
+            right = int(np.searchsorted(ordered, score, side="right"))
+            ahead = n - right
+            if right - left > 1:  # ties: those first by name
+                tied = docs[rounded == score]
+                ahead += int(np.count_nonzero(self._name_ranks(np)[tied] < self._name_rank[d]))
+            out[d] = ahead + 1
+        return out
+
+    def _plan(self, query: str) -> list[int]:
+        vocab = self._postings.vocab
+        return [tid for tid in map(vocab.get, self.query_terms(query)) if tid is not None]
+
+    def _name_ranks(self, np):
+        if self._name_rank_array is None:
+            self._name_rank_array = np.frombuffer(self._name_rank, dtype=np.int64) if len(self._name_rank) else \
+                np.zeros(0, dtype=np.int64)
+        return self._name_rank_array
 
     def explain(self, query: str, doc_index: int, subset: Iterable[int] | None = None) -> LexicalExplanation:
         """Per-term breakdown of one document's score (same arithmetic as :meth:`rank`).
@@ -113,7 +185,7 @@ class LexicalIndex:
             raise IndexError(f"document index {doc_index} is out of range (the index has {len(self._docs)})")
         if scope.members is not None and doc_index not in scope.members:
             raise ValueError(f"document {doc_index} ({self.names[doc_index]!r}) is not in the subset")
-        length = self._postings.doc_len_list()[doc_index]
+        length = self._postings.doc_len(doc_index)
         empty = LexicalExplanation(score=0.0, length=length, avg_length=scope.avg, n_docs=scope.n)
         if scope.empty:
             return empty
@@ -192,17 +264,23 @@ class LexicalIndex:
             hits.sort(key=lambda h: (-h[1], name_rank[h[0]]))
         return hits if limit is None else hits[:limit]
 
-    def _rank_numpy(self, plan: list[int], scope: Scope, limit: int | None) -> list[tuple[int, float]]:
-        import numpy as np
-
+    def _matches(self, plan: list[int], scope: Scope, np):
+        """(documents, raw scores) of every match, numpy arrays in no particular order; None if none."""
         parts = [scope.term_arrays(tid) for tid in plan]
         parts = [p for p in parts if len(p[0])]
         if not parts:
-            return []
+            return None
         if len(parts) == 1:
-            docs, scores = parts[0]
-        else:
-            docs, scores = self._accumulate(parts, np)
+            return parts[0]
+        return self._accumulate(parts, np)
+
+    def _rank_numpy(self, plan: list[int], scope: Scope, limit: int | None) -> list[tuple[int, float]]:
+        import numpy as np
+
+        matches = self._matches(plan, scope, np)
+        if matches is None:
+            return []
+        docs, scores = matches
         if limit is not None and limit < len(docs):
             # Rounding moves a score by at most half a unit of the 6th decimal, so every
             # document that can reach the top ``limit`` after rounding scores within 1e-6
@@ -211,9 +289,7 @@ class LexicalIndex:
             keep = scores >= kth - 2e-6
             docs, scores = docs[keep], scores[keep]
         rounded = _round_positive(np, scores)
-        if self._name_rank_array is None:
-            self._name_rank_array = np.array(self._name_rank, dtype=np.int64)
-        order = np.lexsort((self._name_rank_array[docs], -rounded))
+        order = np.lexsort((self._name_ranks(np)[docs], -rounded))
         if limit is not None:
             order = order[:limit]
         return list(zip(docs[order].tolist(), rounded[order].tolist(), strict=True))
@@ -227,6 +303,13 @@ class LexicalIndex:
         read off the "seen" flags in one pass.
         """
         n = len(self._docs)
+        if n <= BINCOUNT_MAX_DOCS:
+            # bincount adds each document's points in the order they come, so term by term
+            # from 0.0, as below; a fresh array this small costs less than the bookkeeping.
+            acc = np.bincount(np.concatenate([d for d, _ in parts]), np.concatenate([p for _, p in parts]),
+                              minlength=n)
+            union = np.flatnonzero(acc)  # points are positive: a match scores above 0
+            return union, acc[union]
         dense = 8 * sum(len(d) for d, _ in parts) >= n
         with self._lock:
             if self._acc is None:

@@ -13,17 +13,29 @@ class LexicalHits:
     def __init__(self, lexical, skills: Sequence):
         self.lexical = lexical
         self.skills = skills
+        self._rows: list[tuple[str, str, str, str]] | None = None
 
     def of(self, ranked, query: str, subset, explain: bool) -> list[Hit]:
         """Hits for ``ranked`` (``(skill index, score)``, best first)."""
-        hits = []
         skills, lexical = self.skills, self.lexical
+        if explain:
+            hits = []
+            for rank, (i, score) in enumerate(ranked, start=1):
+                skill = skills[i]
+                hits.append(Hit(skill.name, score, skill.description, skill.domain, skill.digest, rank,
+                                explanation=lexical.explain(query, i, subset)))
+            return hits
+        # One tuple per skill holds what a hit copies (fewer memory reads than a skill's
+        # attributes), passed positionally (half the cost of keywords).
+        rows = self._rows
+        if rows is None:
+            rows = self._rows = [(s.name, s.description, s.domain, s.digest) for s in skills]
+        out = []
+        append = out.append
         for rank, (i, score) in enumerate(ranked, start=1):
-            skill = skills[i]
-            expl = lexical.explain(query, i, subset) if explain else None
-            hits.append(Hit(name=skill.name, score=score, description=skill.description, domain=skill.domain,
-                            digest=skill.digest, lexical_rank=rank, explanation=expl))
-        return hits
+            name, description, domain, digest = rows[i]
+            append(Hit(name, score, description, domain, digest, rank))
+        return out
 
     def rank(self, query: str, subset=None, *, explain: bool = False, limit: int | None = None) -> list[Hit]:
         """The lexical ranking as hits (the first ``limit`` of it when given)."""
@@ -34,7 +46,9 @@ class LexicalList:
     """The lexical ranking a non-lexical search reads, computed only as far as it is read.
 
     ``all()`` is every hit (what a degraded search returns); ``top(k)`` the first ``k``
-    (what RRF and weighted fusion keep), without building hits for the rest.
+    (what RRF and weighted fusion keep), without building hits for the rest;
+    ``scores_of`` and ``ranks_of`` answer for given skills (what blend needs past the cut)
+    without ranking every match.
     """
 
     def __init__(self, hits: LexicalHits, query: str, subset, explain: bool):
@@ -42,40 +56,35 @@ class LexicalList:
         self._all: list[Hit] | None = None
         self._top: list[Hit] = []
         self._top_k = 0
-        self._ranking: list[tuple[int, float]] | None = None
+        self._ranked: list[tuple[int, float]] = []  # (skill index, score) of the hits built so far
 
     def all(self) -> list[Hit]:
         if self._all is None:
-            self._all = self.hits.rank(self.query, self.subset, explain=self.explain)
+            self._ranked = self.hits.lexical.rank(self.query, self.subset)
+            self._all = self.hits.of(self._ranked, self.query, self.subset, self.explain)
         return self._all
 
     def top(self, k: int) -> list[Hit]:
         if self._all is not None:
             return self._all[:k]
         if k > self._top_k:
-            if self._ranking is not None:
-                ranked = self._ranking[:k]
-            else:
-                ranked = self.hits.lexical.rank(self.query, self.subset, limit=k)
-            self._top = self.hits.of(ranked, self.query, self.subset, self.explain)
+            self._ranked = self.hits.lexical.rank(self.query, self.subset, limit=k)
+            self._top = self.hits.of(self._ranked, self.query, self.subset, self.explain)
             self._top_k = k
         return self._top[:k]
+
+    def top_indexes(self, k: int) -> list[int]:
+        """Skill indexes of :meth:`top` ``(k)``, in the same order."""
+        self.top(k)
+        return [i for i, _score in self._ranked[:k]]
 
     def empty(self) -> bool:
         return not self.top(1)
 
-    def ranking(self) -> list[tuple[int, float]]:
-        """The complete ranking as ``(skill index, score)``, best first."""
-        ranking = self._ranking
-        if ranking is None:
-            ranking = self._ranking = self.hits.lexical.rank(self.query, self.subset)
-        return ranking
+    def scores_of(self, skill_indexes) -> dict[int, float]:
+        """``{skill index: lexical score}`` for those of ``skill_indexes`` that match the query."""
+        return self.hits.lexical.scores_of(self.query, skill_indexes, self.subset)
 
-    def positions_of(self, skill_indexes, *, after: int = 0) -> dict[int, tuple[int, float]]:
-        """``{skill index: (1-based lexical rank, score)}`` for those ranked past position ``after``."""
-        wanted = set(skill_indexes)
-        if not wanted:
-            return {}
-        ranking = self.ranking()
-        return {i: (rank, score) for rank, (i, score) in enumerate(ranking[after:], start=after + 1)
-                if i in wanted}
+    def ranks_of(self, scores: dict[int, float]) -> dict[int, int]:
+        """``{skill index: 1-based lexical rank}`` for matching skills with their ``scores``."""
+        return self.hits.lexical.ranks_of(self.query, scores, self.subset)

@@ -13,6 +13,9 @@ serves a term's postings as Python lists or as numpy arrays on request.
 
 from __future__ import annotations
 
+import math
+import sys
+from array import array
 from collections.abc import Sequence
 
 from .tokenize import lower, term, tokenize, words
@@ -23,6 +26,8 @@ WEIGHTS = tuple(weight for _, weight in FIELDS)
 
 # Catalogs up to this size are indexed without numpy.
 PYTHON_BUILD_MAX_DOCS = 500
+# The vectorised build splits each field's texts into words this many documents at a time.
+BUILD_CHUNK_DOCS = 4096
 
 _STOP = -1
 _SEPARATOR = -2
@@ -63,6 +68,14 @@ class Postings:
     def __init__(self, vocab: dict[str, int], n_docs: int, doc_len, *, lists=None, csr=None):
         self.vocab = vocab  # term -> term id
         self.n_docs = n_docs
+        # The offsets in a stdlib array, which indexes as Python ints (a numpy scalar costs more);
+        # csr[0] is a numpy view of the same memory.
+        self.bounds = None
+        if csr is not None:
+            import numpy as np
+
+            self.bounds = array("q", np.ascontiguousarray(csr[0], dtype=np.int64).tobytes())
+            csr = (np.frombuffer(self.bounds, dtype=np.int64), *csr[1:])
         self.csr = csr
         self._lists: list[tuple[list[int], list[float]]] = lists or []
         self._doc_len_list: list[float] | None = doc_len if isinstance(doc_len, list) else None
@@ -71,28 +84,46 @@ class Postings:
     def df(self, tid: int) -> int:
         """Number of documents holding term ``tid``."""
         if self.csr is not None:
-            offsets = self.csr[0]
-            return int(offsets[tid + 1] - offsets[tid])
+            bounds = self.bounds
+            return bounds[tid + 1] - bounds[tid]
         return len(self._lists[tid][0])
 
     def lists(self, tid: int) -> tuple[list[int], list[float]]:
         """(document ids, weighted tfs) of term ``tid`` as Python lists (callers cache)."""
         if self.csr is None:
             return self._lists[tid]
-        offsets, docs, tfs = self.csr
-        lo, hi = int(offsets[tid]), int(offsets[tid + 1])
-        return docs[lo:hi].tolist(), tfs[lo:hi].tolist()
+        _offsets, docs, tfs = self.csr
+        lo, hi = self.bounds[tid], self.bounds[tid + 1]
+        return docs[lo:hi].tolist(), widen(tfs[lo:hi]).tolist()
 
     def arrays(self, tid: int):
-        """(document ids, weighted tfs) of term ``tid`` as numpy arrays (int64, float64)."""
+        """(document ids, weighted tfs) of term ``tid`` as numpy arrays (int32 or int64, float64)."""
         if self.csr is not None:
-            offsets, docs, tfs = self.csr
-            lo, hi = offsets[tid], offsets[tid + 1]
-            return docs[lo:hi], tfs[lo:hi]
+            _offsets, docs, tfs = self.csr
+            lo, hi = self.bounds[tid], self.bounds[tid + 1]
+            return docs[lo:hi], widen(tfs[lo:hi])
         import numpy as np
 
         d, t = self._lists[tid]
         return np.array(d, dtype=np.int64), np.array(t, dtype=np.float64)
+
+    def doc_len(self, d: int) -> float:
+        """Weighted length of document ``d``."""
+        if self._doc_len_list is not None:
+            return self._doc_len_list[d]
+        return float(self._doc_len_array[d])
+
+    def doc_len_total(self, members=None) -> float:
+        """Sum of the weighted lengths (of ``members`` when given), exact: they are multiples of 0.5."""
+        if self._doc_len_list is not None:
+            lengths = self._doc_len_list
+            return math.fsum(lengths if members is None else (lengths[d] for d in members))
+        import numpy as np
+
+        lengths = self._doc_len_array
+        if members is not None:
+            lengths = lengths[np.fromiter(members, dtype=np.int64, count=len(members))]
+        return float(lengths.sum())  # every partial sum is a multiple of 0.5 below 2**52: exact in any order
 
     def doc_len_list(self) -> list[float]:
         if self._doc_len_list is None:
@@ -207,7 +238,10 @@ def _field_keys(np, word_ids: _WordIds, group_words: list, group_docs, doc_len, 
     keep = ids >= 0
     ids, local = ids[keep], local[keep]
     doc = local if group_docs is None else group_docs[local]
-    doc_len += np.bincount(doc, minlength=n) * weight
+    if group_docs is None:
+        doc_len += np.bincount(doc, minlength=n) * weight
+    else:
+        doc_len[group_docs] += np.bincount(local, minlength=len(group_docs)) * weight
     ids *= n
     ids += doc
     ids *= 4
@@ -223,16 +257,15 @@ def _build_numpy(texts: list[list[str]], n: int) -> Postings:
     keys = []
     doc_len = np.zeros(n, dtype=np.float64)
     for code, (weight, field) in enumerate(zip(WEIGHTS, texts, strict=True)):
-        ascii_flags = [t.isascii() for t in field]
-        if all(ascii_flags):
-            keys.append(_field_keys(np, word_ids, _ascii_words(field), None, doc_len, weight, code, n))
-            continue
-        flags = np.array(ascii_flags, dtype=bool)
+        flags = np.array([t.isascii() for t in field], dtype=bool)
         for want, split in ((True, _ascii_words), (False, _unicode_words)):
             docs = np.flatnonzero(flags == want)
-            if len(docs):
-                group = [field[d] for d in docs.tolist()]
-                keys.append(_field_keys(np, word_ids, split(group), docs, doc_len, weight, code, n))
+            # In chunks: the words of a whole field at once would be millions of short-lived
+            # strings, and the few the tokenizer caches keep would pin their memory (docs/ranking-speed.md).
+            for start in range(0, len(docs), BUILD_CHUNK_DOCS):
+                chunk = docs[start:start + BUILD_CHUNK_DOCS]
+                group = [field[d] for d in chunk.tolist()]
+                keys.append(_field_keys(np, word_ids, split(group), chunk, doc_len, weight, code, n))
     key = np.sort(np.concatenate(keys))
     weights = np.array(WEIGHTS, dtype=np.float64)[key & 3]
     key >>= 2  # term * n + doc
@@ -247,6 +280,66 @@ def _build_numpy(texts: list[list[str]], n: int) -> Postings:
         tfs = np.zeros(0, dtype=np.float64)
         pairs = key
     term_of, docs = np.divmod(pairs, n)
+    del pairs
     offsets = np.zeros(len(vocab) + 1, dtype=np.int64)
     np.cumsum(np.bincount(term_of, minlength=len(vocab)), out=offsets[1:])
-    return Postings(vocab, n, doc_len, csr=(offsets, docs, tfs))
+    del term_of
+    csr = (offsets, *_compact(np, docs, tfs, n))
+    return Postings(vocab, n, doc_len, csr=csr)
+
+
+def release_freed_memory() -> None:
+    """Hand the build's freed scratch memory back to the system (glibc ``malloc_trim``; elsewhere nothing).
+
+    The build's temporary arrays (hundreds of MB at 100k skills) are freed, but glibc keeps
+    most of them in the process heap under the long-lived index arrays, so the resident
+    size would stay at the build's peak (docs/ranking-speed.md).
+    """
+    global _malloc_trim
+    if _malloc_trim is None:
+        _malloc_trim = False
+        if sys.platform.startswith("linux"):
+            try:
+                import ctypes
+
+                _malloc_trim = ctypes.CDLL(None).malloc_trim
+            except (OSError, AttributeError):  # not glibc (musl has no malloc_trim)
+                pass
+    if _malloc_trim:
+        _malloc_trim(0)
+
+
+_malloc_trim = None
+
+
+# Weighted term frequencies are multiples of 0.5: float32 holds them exactly below 2**23.
+_FLOAT32_EXACT_TF = float(2**22)
+
+
+def _compact(np, docs, tfs, n: int):
+    """Postings in the smallest exact dtypes: int32 document ids; weighted tfs as uint16 halves.
+
+    A weighted tf is a multiple of 0.5, so ``2 * tf`` is an integer: uint16 when every one
+    is below 65,536, else float32 (exact below 2**22), else float64.  A third of the memory
+    of int64/float64 (docs/ranking-speed.md); :func:`widen` turns them back into the same
+    float64 values, so every score is computed from the same doubles.
+    """
+    if n < 2**31:
+        docs = docs.astype(np.int32)
+    top = float(tfs.max()) if len(tfs) else 0.0
+    if 2 * top < 65536:
+        tfs = (tfs * 2).astype(np.uint16)
+    elif top < _FLOAT32_EXACT_TF:
+        tfs = tfs.astype(np.float32)
+    return docs, tfs
+
+
+def widen(tfs):
+    """Stored weighted tfs (:func:`_compact`) as float64, exactly."""
+    import numpy as np
+
+    if tfs.dtype == np.uint16:
+        out = tfs.astype(np.float64)
+        out *= 0.5  # exact: halves of small integers
+        return out
+    return tfs.astype(np.float64)

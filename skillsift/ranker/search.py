@@ -148,10 +148,10 @@ class Ranker:
         if mode == "lexical":
             hits = self.lexical_hits(query, subset, explain=explain, limit=limit)  # a prefix of the full ranking
             stopword_only = not hits and not self.lexical.query_terms(query)
-            result = SearchResult(query=query, ranking="lexical", hits=tuple(hits), stopword_only=stopword_only)
+            result = SearchResult.lexical(query, tuple(hits), stopword_only)
         else:
             lexical = LexicalList(self._hits, query, subset, explain)
-            result = self._search_vectors(query, mode, subset, lexical, explain)
+            result = self._search_vectors(query, mode, subset, lexical, explain, limit)
             if not result.hits and lexical.empty() and not self.lexical.query_terms(query):
                 result = replace(result, stopword_only=True)
         if limit is not None and len(result.hits) > limit:
@@ -162,7 +162,8 @@ class Ranker:
         """The lexical ranking as hits (the first ``limit`` of it when given)."""
         return self._hits.rank(query, subset, explain=explain, limit=limit)
 
-    def _search_vectors(self, query: str, mode: str, subset, lexical: LexicalList, explain: bool) -> SearchResult:
+    def _search_vectors(self, query: str, mode: str, subset, lexical: LexicalList, explain: bool,
+                        limit: int | None = None) -> SearchResult:
         from ..embed.base import EmbedError
 
         vectors = self.vectors
@@ -183,7 +184,7 @@ class Ranker:
         except EmbedError as exc:
             return _degraded(query, lexical, stale, Degraded.of(exc))
         return vectors.rank(query, q.vector, mode, subset, usable, lexical, self.config.search, stale=stale,
-                            explain=explain, embedded=q.embedded, tokens=q.tokens, ms=q.ms)
+                            explain=explain, embedded=q.embedded, tokens=q.tokens, ms=q.ms, limit=limit)
 
     def warm_queries(self, queries: Iterable[str]) -> int:
         """Embed the uncached ``queries`` in batches and cache them; returns how many were embedded.

@@ -65,7 +65,6 @@ ABS_SLACK = 1e-12
 EXACT_CHUNK_ROWS = 4096  # rows per float64 block in exact_dots
 DEGENERATE = 1e300  # margin base of a centred row whose model has no direction (always recomputed)
 MIN_CENTRED_NORM = 1e-6
-WIDE_INTERVAL = 2e-3  # ScreenedScores.ranks looks up items with wider intervals one by one
 FINE_MIN_ITEMS = 32  # below this many items a band is computed exactly at once
 EXACT_ALL_AT_ONCE = 96  # ScreenedScores of at most this many items compute them all on first need
 
@@ -260,9 +259,9 @@ class ScreenedScores:
         if k <= 0 or len(members) == 0:
             return members[:0]
         if len(members) > max(k, EXACT_ALL_AT_ONCE):
-            lo = self.lo[members]
+            lo = self.lo if keep is None else self.lo[members]  # every item: no gathered copy
             cut = lo.max() if k == 1 else np.partition(lo, len(lo) - k)[len(lo) - k]
-            members = members[self.hi[members] >= cut]
+            members = np.flatnonzero(self.hi >= cut) if keep is None else members[self.hi[members] >= cut]
         return self.order(members)[:k]
 
     def highest(self, keep=None) -> tuple[int, float]:
@@ -279,7 +278,10 @@ class ScreenedScores:
         members = self._members(keep)
         if len(members) == 0:
             raise ValueError("no item to take the minimum of")
-        members = members[self.lo[members] <= self.hi[members].min()]
+        if keep is None:  # every item: no gathered copies
+            members = np.flatnonzero(self.lo <= self.hi.min())
+        else:
+            members = members[self.lo[members] <= self.hi[members].min()]
         last = self.order(members)[-1]
         return int(last), float(self.exact(np.asarray([last]))[0])
 
@@ -296,12 +298,11 @@ class ScreenedScores:
     def ranks(self, positions, keep=None):
         """1-based positions of ``positions`` (kept items) in the complete exact order of the kept items.
 
-        An item y is certainly ahead of x when ``lo[y] > exact[x]`` and certainly behind
-        when ``hi[y] < exact[x]``; sorted bounds count both.  The items whose interval
-        contains ``exact[x]`` (the band) are compared one by one: by their fine values
-        when that settles it, else by their exact values.  A narrow item of the band has
-        ``lo`` within the widest narrow interval below ``exact[x]``, so the band is a
-        slice of the items sorted by ``lo``, plus the few wide items.
+        An item y is certainly ahead of x when ``lo[y] > exact[x]``, and certainly behind
+        when ``hi[y] < exact[x]``; one comparison over the bounds counts the first.  The
+        items whose interval contains ``exact[x]`` (the band) are compared one by one: by
+        their fine values when that settles it, else by their exact values.  A search asks
+        for the few hits it returns, so counting per item beats sorting every bound.
         """
         import numpy as np
 
@@ -312,31 +313,20 @@ class ScreenedScores:
         if keep is not None and not np.all(keep[positions]):
             raise ValueError("ranks are asked for items that are not kept")
         values = self.exact(positions)
-        lo, hi = self.lo[members], self.hi[members]
-        by_lo = np.argsort(lo)
-        lo_sorted = lo[by_lo]
-        n = len(members)
-        ahead = n - np.searchsorted(lo_sorted, values, side="right")  # lo > value
-        band = (n - np.searchsorted(np.sort(hi), values, side="left")) - ahead  # lo <= value <= hi
-        out = (ahead + 1).astype(np.int64)
-        crowded = np.flatnonzero(band > 1)  # more than the item itself
-        if len(crowded) == 0:
+        lo, hi = (self.lo, self.hi) if keep is None else (self.lo[members], self.hi[members])
+        out = np.ones(len(positions), dtype=np.int64)
+        crowded, bands = [], []
+        for j, value in enumerate(values.tolist()):
+            ahead = lo > value
+            out[j] += int(np.count_nonzero(ahead))
+            inside = (hi >= value) & ~ahead  # lo <= value <= hi
+            near = np.flatnonzero(inside) if keep is None else members[inside]
+            near = near[near != positions[j]]
+            if len(near):
+                crowded.append(j)
+                bands.append(near)
+        if not crowded:
             return out
-        width = hi - lo
-        wide = width > WIDE_INTERVAL
-        span = float(width[~wide].max()) * (1 + 1e-9) + 1e-15 if not wide.all() else 0.0
-        wide_members = members[wide]
-        bands = []
-        for j in crowded:
-            value = values[j]
-            start = np.searchsorted(lo_sorted, value - span, side="left")
-            stop = np.searchsorted(lo_sorted, value, side="right")
-            near = members[by_lo[start:stop]]
-            near = near[self.hi[near] >= value]
-            if len(wide_members):
-                w = wide_members[(self.lo[wide_members] <= value) & (self.hi[wide_members] >= value)]
-                near = np.union1d(near, w)
-            bands.append(near[near != positions[j]])
         settle = self._settler(np.unique(np.concatenate(bands)), values[crowded])
         for j, near in zip(crowded, bands, strict=True):
             out[j] += settle(near, values[j], self.tie_rank[positions[j]])

@@ -103,12 +103,14 @@ class VectorSearch:
 
     # -- ranking ---------------------------------------------------------------------------
     def rank(self, query: str, qvec, mode: str, subset, usable, lexical, settings, *, stale: frozenset,
-             explain: bool = False, embedded: bool = False, tokens: int = 0, ms: float = 0.0) -> SearchResult:
+             explain: bool = False, embedded: bool = False, tokens: int = 0, ms: float = 0.0,
+             limit: int | None = None) -> SearchResult:
         """Rank ``query`` (normalised vector ``qvec``, or a long query's piece vectors) in ``mode``
         over the ``usable`` skills of ``subset``.
 
         ``lexical`` is the query's :class:`~skillsift.ranker.lexical_hits.LexicalList`,
         ``settings`` the ``[search]`` settings (fusion, weights, candidates, threshold).
+        ``limit`` (the hits the caller keeps) lets blend settle ranks only for those.
         """
         import numpy as np
 
@@ -129,13 +131,13 @@ class VectorSearch:
             keep = plain.at_least(min_sim)
             dropped = len(usable) - int(np.count_nonzero(keep))
         cand = s.candidates
-        pinned = None
+        pinned, settle = None, None
         top = None if mode == "hybrid" and s.fusion == "blend" else plain.top(cand, keep)
         # the best similarity before the threshold: the first kept item when one is kept
         best = plain.exact(top[:1])[0] if top is not None and len(top) else plain.highest()[1]
         top_sim = round_half_away(float(best), SCORE_DIGITS)
         if top is None:
-            fused = self._blend(plain, products, usable, subset, rows, ties, qvec, keep, lexical, s)
+            fused, settle = self._blend(plain, products, usable, subset, rows, ties, qvec, keep, lexical, s)
             ranking = "hybrid"
             pinned = exact_pin(query, [f.id for f in fused])
         else:
@@ -157,6 +159,8 @@ class VectorSearch:
                 ranking = "hybrid"
                 pinned = exact_pin(query, [f.id for f in fused])
         fused = sort_fused(fused, pinned)
+        if settle is not None:
+            fused = settle(fused[:limit] if limit is not None and limit > 0 else fused)
         if self._by_skill is None:
             self._by_skill = {skill.name: skill for skill in self.skills}
         by_skill = self._by_skill
@@ -188,8 +192,10 @@ class VectorSearch:
         :func:`~skillsift.ranker.fusion.blend` reads complete ranked lists; it gets the
         first ``candidates`` of each list, then the items of the other list's candidates
         further down (with their scores), and the least similar vector item (its
-        similarity is the floor of items without one).  The ranks it reports for the
-        items past the cut are then set to their positions in the complete lists.
+        similarity is the floor of items without one).  Returns the fused items and
+        ``settle(items)``, which sets the ranks reported for items past a cut to their
+        positions in the complete lists: a search settles only the hits it returns, as
+        those positions cost a count over every match (docs/ranking-speed.md).
         """
         import numpy as np
 
@@ -198,7 +204,6 @@ class VectorSearch:
         cand = s.candidates
         centred = self._centred_similarities(rows, products, qvec, ties)
         top = centred.top(cand, keep)
-        lexical.ranking()  # one lexical scoring: the candidates and the ranks past the cut come from it
         lex_top = lexical.top(cand)
         survivors = len(usable) if keep is None else int(np.count_nonzero(keep))
         chosen = top.tolist()
@@ -206,8 +211,8 @@ class VectorSearch:
         if survivors > len(chosen):  # the complete vector list goes on past the cut
             where = self._positions_in(usable, subset)
             seen = set(chosen)
-            for h in lex_top:
-                p = int(where[self.position(h.name)])
+            for i in lexical.top_indexes(cand):
+                p = int(where[i])
                 if p >= 0 and (keep is None or keep[p]) and p not in seen:
                     extras.append(p)
                     seen.add(p)
@@ -218,20 +223,31 @@ class VectorSearch:
         vector = list(zip(names, centred.exact(positions).tolist(), strict=True))
         cosines = dict(zip(names, plain.exact(positions).tolist(), strict=True))
         lexical_ranked = [(h.name, h.score) for h in lex_top]
-        lex_ranks = {}
-        if len(lex_top) == cand:  # the lexical list may go on past the cut: the vector candidates there
-            lex_ranks = lexical.positions_of(usable[top].tolist(), after=cand)
-            lexical_ranked += [(self.skills[i].name, score) for i, (_rank, score) in lex_ranks.items()]
+        past: dict[int, float] = {}  # vector candidates further down the lexical list: skill index -> score
+        if len(lex_top) == cand:  # the lexical list may go on past the cut
+            shown = set(lexical.top_indexes(cand))
+            past = lexical.scores_of([i for i in usable[top].tolist() if i not in shown])
+            lexical_ranked += [(self.skills[i].name, score) for i, score in past.items()]
         fused = blend(lexical_ranked, vector, s.weight_lexical, s.weight_vector, candidates=cand, cosines=cosines)
-        vec_ranks = {}
-        if extras:
-            vec_ranks = dict(zip(self._names(usable[extras]), centred.ranks(extras, keep).tolist(), strict=True))
-        lex_ranks = {self.skills[i].name: rank for i, (rank, _score) in lex_ranks.items()}
-        if vec_ranks or lex_ranks:
-            fused = [replace(f, vector_rank=vec_ranks.get(f.id, f.vector_rank),
-                             lexical_rank=lex_ranks.get(f.id, f.lexical_rank))
-                     if f.id in vec_ranks or f.id in lex_ranks else f for f in fused]
-        return fused
+        vec_pending = dict(zip(self._names(usable[extras]), extras, strict=True)) if extras else {}
+        lex_pending = {self.skills[i].name: i for i in past}
+
+        def settle(items):
+            want_vec = [vec_pending[f.id] for f in items if f.id in vec_pending]
+            want_lex = {lex_pending[f.id]: past[lex_pending[f.id]] for f in items if f.id in lex_pending}
+            vec_ranks, lex_ranks = {}, {}
+            if want_vec:
+                vec_ranks = dict(zip(self._names(usable[want_vec]), centred.ranks(want_vec, keep).tolist(),
+                                     strict=True))
+            if want_lex:
+                lex_ranks = {self.skills[i].name: rank for i, rank in lexical.ranks_of(want_lex).items()}
+            if not (vec_ranks or lex_ranks):
+                return items
+            return [replace(f, vector_rank=vec_ranks.get(f.id, f.vector_rank),
+                            lexical_rank=lex_ranks.get(f.id, f.lexical_rank))
+                    if f.id in vec_ranks or f.id in lex_ranks else f for f in items]
+
+        return fused, settle
 
     # -- similarities of one query vector, or of a long query's pieces -----------------------
     def _similarities(self, rows, qvec, ties):

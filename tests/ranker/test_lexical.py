@@ -18,11 +18,12 @@ import threading
 from decimal import ROUND_HALF_UP, Decimal
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillsift.ranker import lexical
+from skillsift.ranker import lexical, postings
 from skillsift.ranker.lexical import LexicalIndex
 from skillsift.ranker.postings import build_postings
 from skillsift.ranker.rounding import round_half_away
@@ -239,12 +240,14 @@ def test_identical_across_processes(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("python_build", "python_query_max"),
-    [(True, 0), (False, 0), (False, 10**9)],
-    ids=["python-build", "numpy-scoring", "python-scoring"],
+    ("python_build", "python_query_max", "bincount_max"),
+    [(True, 0, lexical.BINCOUNT_MAX_DOCS), (False, 0, lexical.BINCOUNT_MAX_DOCS), (False, 0, 0),
+     (False, 10**9, lexical.BINCOUNT_MAX_DOCS)],
+    ids=["python-build", "numpy-scoring-bincount", "numpy-scoring-scratch", "python-scoring"],
 )
-def test_matches_naive_formulas_on_real_skills(real, monkeypatch, python_build, python_query_max):
+def test_matches_naive_formulas_on_real_skills(real, monkeypatch, python_build, python_query_max, bincount_max):
     monkeypatch.setattr(lexical, "PYTHON_QUERY_MAX_POSTINGS", python_query_max)
+    monkeypatch.setattr(lexical, "BINCOUNT_MAX_DOCS", bincount_max)
     index = _build(real, python_build)
     naive = Naive(real)
     subset = frozenset(random.Random(5).sample(range(len(real)), 600))
@@ -256,11 +259,58 @@ def test_matches_naive_formulas_on_real_skills(real, monkeypatch, python_build, 
     assert any(naive.rank(q) for q in _queries(real, 5))
 
 
-def test_builds_agree_on_real_skills(real):
+@pytest.mark.parametrize("chunk", [postings.BUILD_CHUNK_DOCS, 97], ids=["default-chunks", "small-chunks"])
+def test_builds_agree_on_real_skills(real, monkeypatch, chunk):
+    monkeypatch.setattr(postings, "BUILD_CHUNK_DOCS", chunk)  # words split a chunk of documents at a time
     fast, slow = _postings(real, False), _postings(real, True)
     assert fast.csr is not None and slow.csr is None
     assert sorted(fast.items()) == sorted(slow.items())
     assert fast.doc_len_list() == slow.doc_len_list()
+
+
+def _positions_agree(index, query, subset=None):
+    full = index.rank(query, subset)
+    everyone = range(len(index)) if subset is None else subset
+    assert index.scores_of(query, everyone, subset) == dict(full), query
+    pick = full[:: max(1, len(full) // 9)] + full[-1:]
+    expected = {d: position for position, (d, _score) in enumerate(full, start=1) if (d, _score) in pick}
+    assert index.ranks_of(query, {d: s for d, s in pick}, subset) == expected, query
+    return len(full)
+
+
+@pytest.mark.parametrize("python_build", [True, False], ids=["python-build", "numpy-build"])
+def test_scores_and_ranks_of_given_skills_match_the_complete_ranking_on_real_skills(real, python_build):
+    index = _build(real, python_build)
+    subset = frozenset(random.Random(6).sample(range(len(real)), 500))
+    matched = 0
+    for query in _queries(real, 30, seed=11):
+        matched += _positions_agree(index, query)
+        _positions_agree(index, query, subset)
+    assert matched > 1000
+
+
+def test_ranks_of_given_skills_break_ties_by_name():
+    names = [f"s{i:03d}" for i in range(300)]
+    random.Random(3).shuffle(names)
+    docs = [SimpleNamespace(name=n, description="deploy the service" if i % 3 else "deploy", triggers=[],
+                            keywords=["ops"] if i % 5 == 0 else []) for i, n in enumerate(names)]
+    for python_build in (True, False):
+        index = _build(docs, python_build)
+        for query in ("deploy", "deploy service ops", "ops"):
+            assert _positions_agree(index, query) > 50
+
+
+def test_large_postings_are_stored_as_int32_ids_and_uint16_half_frequencies():
+    docs = [SimpleNamespace(name=f"s{i}", description=f"deploy alpha{i % 7} beta", triggers=["ship it"],
+                            keywords=[]) for i in range(600)]
+    index = _build(docs, False)
+    _offsets, ids, tfs = index._postings.csr
+    assert ids.dtype.name == "int32" and tfs.dtype.name == "uint16"
+    assert index.rank("deploy beta ship") == _build(docs, True).rank("deploy beta ship")
+    for values, kept in (([0.5, 32767.5], "uint16"), ([0.5, 32768.0], "float32"), ([0.5, 2**23 + 0.5], "float64")):
+        stored = postings._compact(np, np.array([0, 1]), np.array(values), 2)[1]
+        assert stored.dtype.name == kept
+        assert postings.widen(stored).tolist() == values
 
 
 _field_text = st.lists(
@@ -465,6 +515,7 @@ def test_explain_agrees_with_rank_on_real_skills(real, python_build):
 
 def test_concurrent_queries_give_serial_results(real, monkeypatch):
     monkeypatch.setattr(lexical, "PYTHON_QUERY_MAX_POSTINGS", 0)  # the numpy path and its scratch arrays
+    monkeypatch.setattr(lexical, "BINCOUNT_MAX_DOCS", 0)
     index = LexicalIndex(real)
     queries = _queries(real, 40, seed=13)
     expected = {q: index.rank(q) for q in queries}
