@@ -30,7 +30,7 @@ class LexicalHits:
         rows = self._rows
         if rows is None:
             rows = self._rows = [(s.name, s.description, s.domain, s.digest) for s in skills]
-        out = []
+        out: list = []
         append = out.append
         for rank, (i, score) in enumerate(ranked, start=1):
             name, description, domain, digest = rows[i]

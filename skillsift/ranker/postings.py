@@ -17,6 +17,7 @@ import math
 import sys
 from array import array
 from collections.abc import Sequence
+from typing import Any
 
 from .tokenize import lower, term, tokenize, words
 
@@ -70,7 +71,7 @@ class Postings:
         self.n_docs = n_docs
         # The offsets in a stdlib array, which indexes as Python ints (a numpy scalar costs more);
         # csr[0] is a numpy view of the same memory.
-        self.bounds = None
+        self.bounds: Any = None  # array('q') of the offsets, set with csr
         if csr is not None:
             import numpy as np
 
@@ -79,7 +80,7 @@ class Postings:
         self.csr = csr
         self._lists: list[tuple[list[int], list[float]]] = lists or []
         self._doc_len_list: list[float] | None = doc_len if isinstance(doc_len, list) else None
-        self._doc_len_array = None if isinstance(doc_len, list) else doc_len
+        self._doc_len_array: Any = None if isinstance(doc_len, list) else doc_len
 
     def df(self, tid: int) -> int:
         """Number of documents holding term ``tid``."""
@@ -120,10 +121,10 @@ class Postings:
             return math.fsum(lengths if members is None else (lengths[d] for d in members))
         import numpy as np
 
-        lengths = self._doc_len_array
+        array_lengths = self._doc_len_array
         if members is not None:
-            lengths = lengths[np.fromiter(members, dtype=np.int64, count=len(members))]
-        return float(lengths.sum())  # every partial sum is a multiple of 0.5 below 2**52: exact in any order
+            array_lengths = array_lengths[np.fromiter(members, dtype=np.int64, count=len(members))]
+        return float(array_lengths.sum())  # every partial sum is a multiple of 0.5 below 2**52: exact in any order
 
     def doc_len_list(self) -> list[float]:
         if self._doc_len_list is None:
@@ -309,7 +310,7 @@ def release_freed_memory() -> None:
         _malloc_trim(0)
 
 
-_malloc_trim = None
+_malloc_trim: Any = None
 
 
 # Weighted term frequencies are multiples of 0.5: float32 holds them exactly below 2**23.

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from test_vector_scale import make_world, rankers
+
+from tests.ranker.test_vector_scale import make_world, rankers
 
 
 @pytest.mark.parametrize("seed", range(6))
