@@ -149,9 +149,10 @@ def read_skill(path, root=".", domain: str = "", *, yaml_reader=read_yaml,
     path = Path(path)
     if rel is None:
         rel = relative_path(path, root)
+    from .files import MAX_SKILL_BYTES, read_bounded
+
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        data = read_bounded(path, MAX_SKILL_BYTES)
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         return None, [

@@ -131,6 +131,9 @@ class _Scan:
             return 1
         found = 0
         folders = 0
+        # every path on the stack is a real path (links are resolved), so a link back to a folder
+        # already walked (a loop, or a second way in) is recognised and walked once
+        walked = {real}
         stack = [(parts, real, 0)]
         while stack:
             cur, cur_real, depth = stack.pop()
@@ -162,6 +165,9 @@ class _Scan:
                     if not self.inside(child_real):
                         self.outside(child, "skill folder")
                         continue
+                if child_real in walked:
+                    continue
+                walked.add(child_real)
                 skill = os.path.join(child_real, SKILL_FILE)
                 try:
                     if os.path.exists(skill):

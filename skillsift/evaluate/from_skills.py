@@ -282,12 +282,14 @@ def load_skill_cases(catalog, roles: RoleCheck = RoleCheck()) -> list[Case]:
     """
     import os
 
+    from ..files import MAX_SKILL_BYTES, read_bounded
+
     texts: dict[str, str] = {}
     listed = [s for s in catalog.skills if any(k in (s.frontmatter or {}) for k in FIELDS)]
     for skill in listed:
         try:
-            with open(os.path.join(catalog.root, skill.path), "rb") as handle:
-                texts[skill.name] = handle.read().decode("utf-8", "replace")
+            texts[skill.name] = read_bounded(os.path.join(catalog.root, skill.path),
+                                             MAX_SKILL_BYTES).decode("utf-8", "replace")
         except OSError:
             pass  # lines then fall back to the frontmatter's first line
     cases, problems = derive_cases(listed, texts, known=catalog.names, roles=roles)

@@ -258,9 +258,10 @@ class SkillService:
             path = os.path.realpath(os.path.join(root, skill.path))
             if os.path.commonpath([root, path]) != root:
                 raise ToolRefused(f'the SKILL.md of "{name}" lies outside the repository; it is not served')
+            from ..files import MAX_SKILL_BYTES, read_bounded
+
             try:
-                with open(path, "rb") as handle:
-                    text = handle.read().decode("utf-8", "replace")
+                text = read_bounded(path, MAX_SKILL_BYTES).decode("utf-8", "replace")
             except OSError as exc:
                 raise ToolRefused(f"cannot read {skill.path}: {exc.strerror or exc}") from None
             log.record_load(name)

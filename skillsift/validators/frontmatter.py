@@ -277,7 +277,7 @@ def run_paths(ws, paths) -> list[Diagnostic]:
     limits = ws.settings.description_limits
     out: list[Diagnostic] = []
     for rel in paths:
-        if PurePosixPath(rel).name != "SKILL.md" or not os.path.isfile(ws.abspath(rel)):
+        if PurePosixPath(rel).name != "SKILL.md" or not os.path.exists(ws.abspath(rel)):
             continue
         text = ws.read_text(rel)
         skill, problems = ws.parsed(rel)

@@ -109,9 +109,10 @@ class Workspace:
     def read_text(self, rel: str) -> str | None:
         """The UTF-8 text of a file under the root (None when unreadable or not UTF-8); cached."""
         if rel not in self._texts:
+            from ..files import MAX_SKILL_BYTES, read_bounded
+
             try:
-                with open(self.abspath(rel), "rb") as fh:
-                    self._texts[rel] = fh.read().decode("utf-8")
+                self._texts[rel] = read_bounded(self.abspath(rel), MAX_SKILL_BYTES).decode("utf-8")
             except (OSError, UnicodeDecodeError):
                 self._texts[rel] = None
         return self._texts[rel]

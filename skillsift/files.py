@@ -1,0 +1,41 @@
+"""One bounded reader for the files a repository holds (docs/bounded-input.md).
+
+A repository can hold anything where a file is expected: a FIFO named ``SKILL.md`` (``open``
+would wait for a writer forever), a device, or a file of gigabytes.  :func:`read_bounded`
+opens without blocking, reads only regular files, and stops past a size limit; every
+refusal is an :class:`OSError` whose ``strerror`` says why, so callers report it the way they
+report an unreadable file.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+
+#: Largest SKILL.md read (agents load the whole file into context; a larger one is refused).
+MAX_SKILL_BYTES = 4 << 20
+
+
+def read_bounded(path: str | os.PathLike, max_bytes: int) -> bytes:
+    """The bytes of the regular file ``path``, at most ``max_bytes``; OSError otherwise."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
+        if info.st_size > max_bytes:
+            raise OSError(errno.EFBIG, f"larger than {max_bytes:,} bytes", os.fspath(path))
+        chunks, size = [], 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > max_bytes:  # it grew while being read
+                raise OSError(errno.EFBIG, f"larger than {max_bytes:,} bytes", os.fspath(path))
+        return b"".join(chunks)
+    finally:
+        os.close(fd)

@@ -1,0 +1,57 @@
+"""What a repository can plant where a SKILL.md is expected: a FIFO, a huge file, a loop of links."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from skillsift.catalog import load_catalog
+from skillsift.files import read_bounded
+from tests.conftest import write_skill
+
+
+def test_the_reader_refuses_what_is_not_a_small_regular_file(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match="not a regular file"):
+        read_bounded(fifo, 100)  # returns at once: opened without blocking
+    big = tmp_path / "big"
+    big.write_bytes(b"x" * 101)
+    with pytest.raises(OSError, match="larger than 100 bytes"):
+        read_bounded(big, 100)
+    with pytest.raises(OSError, match="not a regular file"):
+        read_bounded(tmp_path, 100)
+    assert read_bounded(big, 101) == b"x" * 101
+
+
+def test_a_fifo_or_an_oversized_skill_is_reported_not_waited_for(tmp_path):
+    write_skill(tmp_path, "ok", "A fine skill")
+    fifo_dir = tmp_path / ".claude/skills/pipe"
+    fifo_dir.mkdir(parents=True)
+    os.mkfifo(fifo_dir / "SKILL.md")
+    huge = tmp_path / ".claude/skills/huge/SKILL.md"
+    huge.parent.mkdir(parents=True)
+    huge.write_bytes(b"---\nname: huge\ndescription: big\n---\n" + b"x" * (5 << 20))
+    # in a subprocess with a timeout: before, the FIFO made every command wait forever
+    code = ("import sys; from skillsift.cli import main; "
+            f"sys.exit(main(['validate', '--root', {str(tmp_path)!r}, '--format', 'json']))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "Traceback" not in proc.stderr
+    assert ".claude/skills/pipe/SKILL.md" in proc.stdout and "not a regular file" in proc.stdout
+    assert ".claude/skills/huge/SKILL.md" in proc.stdout and "larger than 4,194,304 bytes" in proc.stdout
+    assert [s.name for s in load_catalog(tmp_path).skills] == ["ok"]
+
+
+def test_a_loop_of_links_is_walked_once(tmp_path):
+    write_skill(tmp_path, "alpha", "Alpha", layout="skills")
+    loop = tmp_path / "skills" / "group"
+    loop.mkdir()
+    (loop / "back").symlink_to("..")  # skills/group/back -> skills
+    (tmp_path / "skills" / "outside").symlink_to("/")
+    catalog = load_catalog(tmp_path)
+    assert [s.name for s in catalog.skills] == ["alpha"]
+    notes = [d.file for d in catalog.diagnostics if d.code == "SK012"]
+    assert notes == ["skills/outside"]  # said once, not once per way round the loop
