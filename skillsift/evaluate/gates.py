@@ -133,9 +133,14 @@ def gate_failures(metrics: Mapping[str, float], minimums: Mapping[str, float], f
 
 def load_baseline(path: str) -> dict:
     """Read a result written by an earlier run (``--output``); only what flips need is checked."""
+    import os
+
+    from ..files import read_bounded
+
+    if os.path.isdir(path):
+        raise SkillsiftError(f"baseline {path} is not a file", hint="Pass the JSON file --output wrote")
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(BASELINE_MAX_BYTES + 1)
+        raw = read_bounded(path, BASELINE_MAX_BYTES + 1)
     except IsADirectoryError:
         raise SkillsiftError(f"baseline {path} is not a file",
                              hint="Pass the JSON file --output wrote") from None

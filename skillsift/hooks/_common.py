@@ -97,12 +97,13 @@ def sibling_hooks(root: str, env=None) -> set[str]:
     env = os.environ if env is None else env
     for folder in dict.fromkeys((os.getcwd(), os.path.abspath(root))):
         path = os.path.join(folder, PRE_COMMIT_CONFIG)
+        from ..files import read_bounded
+
         try:
-            with open(path, "rb") as handle:
-                raw = handle.read(MAX_PRE_COMMIT_CONFIG + 1)
-        except OSError:
+            raw = read_bounded(path, MAX_PRE_COMMIT_CONFIG)
+        except FileNotFoundError:
             continue
-        if len(raw) > MAX_PRE_COMMIT_CONFIG:
+        except OSError:  # a directory, a FIFO, too large: an odd file names no hook
             return set()
         ids = _hook_ids(raw)
         skipped = {part.strip() for part in env.get("SKIP", "").split(",")}

@@ -55,3 +55,15 @@ def test_a_loop_of_links_is_walked_once(tmp_path):
     assert [s.name for s in catalog.skills] == ["alpha"]
     notes = [d.file for d in catalog.diagnostics if d.code == "SK012"]
     assert notes == ["skills/outside"]  # said once, not once per way round the loop
+
+
+def test_a_fifo_baseline_or_pre_commit_config_does_not_hang(tmp_path):
+    from skillsift.diagnostics import SkillsiftError
+    from skillsift.evaluate.gates import load_baseline
+    from skillsift.hooks._common import sibling_hooks
+
+    os.mkfifo(tmp_path / "baseline.json")
+    with pytest.raises(SkillsiftError, match="not a regular file"):
+        load_baseline(str(tmp_path / "baseline.json"))
+    os.mkfifo(tmp_path / ".pre-commit-config.yaml")
+    assert sibling_hooks(str(tmp_path), env={}) == set()
