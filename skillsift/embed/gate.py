@@ -177,14 +177,21 @@ class ResponseCache:
     cache saves calls, it is never required.
     """
 
-    def __init__(self, directory):
+    def __init__(self, directory, *, enabled: bool = True):
         self.directory = os.fspath(directory)
+        self.enabled = enabled  # False: every get misses and nothing is written
 
     @classmethod
     def under(cls, root) -> ResponseCache:
+        """The cache of ``root`` (``.skillsift/local/embeddings``); switched off when that folder,
+        through a symbolic link the repository holds, resolves outside the repository."""
         from ..config import LOCAL_DIR
 
-        return cls(os.path.join(os.fspath(root), LOCAL_DIR, CACHE_SUBDIR))
+        directory = os.path.join(os.fspath(root), LOCAL_DIR, CACHE_SUBDIR)
+        real_root = os.path.realpath(os.fspath(root))
+        real = os.path.realpath(directory)
+        inside = os.path.commonpath([real_root, real]) == real_root
+        return cls(directory, enabled=inside)
 
     def _path(self, key: str) -> str:
         return os.path.join(self.directory, key[:2], key + ".f32")
@@ -192,6 +199,8 @@ class ResponseCache:
     def get(self, key: str):
         import numpy as np
 
+        if not self.enabled:
+            return None
         try:
             with open(self._path(key), "rb") as fh:
                 data = fh.read()
@@ -209,6 +218,8 @@ class ResponseCache:
 
         import numpy as np
 
+        if not self.enabled:
+            return False
         folder = os.path.dirname(self._path(key))
         payload = np.asarray(vector, dtype="<f4").tobytes()
         tmp = None

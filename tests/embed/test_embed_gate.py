@@ -397,3 +397,22 @@ def test_the_factory_gate_scans_with_the_configured_patterns(server, tmp_path):
     with pytest.raises(SecretWithheld):
         p.embed(["rotate htk_a1b2c3d4e5f6 now"])
     assert server.requests == []
+
+
+def test_the_response_cache_never_writes_through_a_link_out_of_the_repository(tmp_path):
+    import numpy as np
+
+    from skillsift.embed.gate import ResponseCache
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    repo = tmp_path / "repo"
+    (repo / ".skillsift").mkdir(parents=True)
+    (repo / ".skillsift" / "local").symlink_to(outside)  # committed by the repository
+    cache = ResponseCache.under(repo)
+    assert cache.put("ab" + "0" * 62, np.ones(4, dtype=np.float32)) is False
+    assert cache.get("ab" + "0" * 62) is None
+    assert list(outside.rglob("*")) == []
+    inside = ResponseCache.under(tmp_path / "plain")
+    assert inside.put("cd" + "0" * 62, np.ones(4, dtype=np.float32)) is True
+    assert inside.get("cd" + "0" * 62).tolist() == [1.0] * 4
