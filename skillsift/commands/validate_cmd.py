@@ -70,8 +70,15 @@ def update_secrets_baseline(ws) -> str:
     from ..validators.workspace import rel_posix
 
     findings = current_findings(ws, ws.skill_paths)
+    from ..diagnostics import SkillsiftError
+
     rel = rel_posix(ws.settings.secrets_baseline, ws.root)
     path = ws.abspath(rel)
+    real_root = os.path.realpath(ws.root)
+    if os.path.islink(path) or os.path.commonpath([real_root, os.path.realpath(path)]) != real_root:
+        raise SkillsiftError(f"[validate] secrets_baseline {rel} is outside the repository (or a symbolic link); "
+                             "skillsift writes it only inside the repository",
+                             hint="point secrets_baseline at a file inside the repository")
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     changed = write_atomic(path, baseline_bytes(baseline_document(findings)))
     state = "wrote" if changed else "unchanged:"

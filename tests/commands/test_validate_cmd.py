@@ -230,3 +230,15 @@ def test_hooks_skip_click_and_answer_as_the_click_command_does(tmp_path, capsys)
             "print(rc, 'click' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
     assert proc.stdout.strip().splitlines()[-1] == "0 False"
+
+
+def test_the_secrets_baseline_is_never_written_outside_the_repository(tmp_path, capsys):
+    from skillsift.cli import main
+
+    repo = tmp_path / "repo"
+    write_skill(repo, "ok", "A fine skill")
+    (repo / "skillsift.toml").write_text('[validate]\nsecrets_baseline = "../escaped.json"\n', encoding="utf-8")
+    code = main(["validate", "--root", str(repo), "--update-secrets-baseline"])
+    err = capsys.readouterr().err
+    assert code != 0 and "outside the repository" in err
+    assert not (tmp_path / "escaped.json").exists()
