@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .bm25f import K1_PLUS_1, Scope
-from .postings import FIELDS, build_postings, field_text, release_freed_memory
+from .postings import FIELDS, Postings, build_postings, field_text, release_freed_memory
 from .result import LexicalExplanation, TermContribution
 from .rounding import SCORE_DIGITS, round_half_away
 from .tokenize import tokenize
@@ -54,13 +54,17 @@ class LexicalIndex:
     document's score down per term.  Instances are safe to share between threads.
     """
 
-    def __init__(self, docs: Sequence, *, python_max_docs: int | None = None):
+    def __init__(self, docs: Sequence, *, python_max_docs: int | None = None, postings: Postings | None = None):
         """``python_max_docs``: index catalogs up to this size without numpy (default
         :data:`~skillsift.ranker.postings.PYTHON_BUILD_MAX_DOCS`).  A one-shot query over a
-        few thousand skills is faster without numpy: its import costs more than it saves."""
+        few thousand skills is faster without numpy: its import costs more than it saves.
+        ``postings``: the postings of ``docs`` built already (``build_postings`` gives them
+        otherwise), e.g. from :mod:`skillsift.lexical_cache`."""
         self._docs = tuple(docs)
         self.names = [d.name for d in self._docs]
-        self._postings = build_postings(self._docs, python_max_docs=python_max_docs)
+        if postings is not None and postings.n_docs != len(self._docs):
+            raise ValueError("postings built for another number of documents")
+        self._postings = build_postings(self._docs, python_max_docs=python_max_docs) if postings is None else postings
         order = sorted(range(len(self.names)), key=self.names.__getitem__)
         self._name_rank = array("q", bytes(8 * len(order)))  # 8 bytes a skill (a list of ints takes 36)
         for position, d in enumerate(order):

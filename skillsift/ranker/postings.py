@@ -66,7 +66,8 @@ class Postings:
     ``csr = (offsets, docs, tfs)``, term ``t`` owning ``docs[offsets[t]:offsets[t + 1]]``.
     """
 
-    def __init__(self, vocab: dict[str, int], n_docs: int, doc_len, *, lists=None, csr=None):
+    def __init__(self, vocab: dict[str, int], n_docs: int, doc_len, *,
+                 lists: Sequence[tuple[list[int], list[float]]] | None = None, csr=None):
         self.vocab = vocab  # term -> term id
         self.n_docs = n_docs
         # The offsets in a stdlib array, which indexes as Python ints (a numpy scalar costs more);
@@ -78,7 +79,7 @@ class Postings:
             self.bounds = array("q", np.ascontiguousarray(csr[0], dtype=np.int64).tobytes())
             csr = (np.frombuffer(self.bounds, dtype=np.int64), *csr[1:])
         self.csr = csr
-        self._lists: list[tuple[list[int], list[float]]] = lists or []
+        self._lists: Sequence[tuple[list[int], list[float]]] = lists or []
         self._doc_len_list: list[float] | None = doc_len if isinstance(doc_len, list) else None
         self._doc_len_array: Any = None if isinstance(doc_len, list) else doc_len
 

@@ -45,7 +45,13 @@ class Ranker:
         self.catalog = catalog
         self.config = config or Config(root=getattr(catalog, "root", "."))
         self.skills: Sequence = tuple(catalog.skills)
-        self.lexical = LexicalIndex(self.skills, python_max_docs=ONE_SHOT_PYTHON_MAX_DOCS if one_shot else None)
+        postings = None
+        if one_shot:  # one query, then exit: the postings of an unchanged catalog come from the user cache
+            from ..lexical_cache import cached_postings
+
+            postings = cached_postings(self.config.root, self.skills, python_max_docs=ONE_SHOT_PYTHON_MAX_DOCS)
+        self.lexical = LexicalIndex(self.skills, python_max_docs=ONE_SHOT_PYTHON_MAX_DOCS if one_shot else None,
+                                    postings=postings)
         self.index = index if index is not None and len(index) > 0 else None
         self.index_problem = index_problem  # why no index is attached (for messages), "" if none
         timeout = self.config.search.query_timeout_ms if query_timeout_ms is None else query_timeout_ms
