@@ -19,6 +19,7 @@ import hashlib
 import importlib.util
 import os
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -340,6 +341,51 @@ def _encode(tokenizer, texts: list[str]):
     return tokenizer.encode_batch(texts)
 
 
+class _Watchdog:
+    """One daemon thread setting ``terminate`` on the run options whose deadline has passed.
+
+    Arming costs no wake-up while the thread already waits for an earlier deadline (the
+    common case: queries a few milliseconds apart under the same limit).
+    """
+
+    def __init__(self):
+        self._cond = threading.Condition()
+        self._armed: dict[int, tuple[float, Any]] = {}  # id(options) -> (deadline, options)
+        self._until = float("inf")  # the deadline the thread waits for
+        threading.Thread(target=self._loop, name="skillsift-query-deadline", daemon=True).start()
+
+    def arm(self, deadline: float, options) -> None:
+        with self._cond:
+            self._armed[id(options)] = (deadline, options)
+            if deadline < self._until:
+                self._cond.notify()
+
+    def disarm(self, options) -> None:
+        with self._cond:
+            self._armed.pop(id(options), None)
+
+    def _loop(self) -> None:
+        with self._cond:
+            while True:
+                now = time.monotonic()
+                for key, (deadline, options) in list(self._armed.items()):
+                    if deadline <= now:
+                        options.terminate = True
+                        del self._armed[key]
+                self._until = min((d for d, _ in self._armed.values()), default=float("inf"))
+                self._cond.wait(None if self._until == float("inf") else self._until - now)
+
+
+_WATCHDOG: list[_Watchdog] = []
+
+
+def _watchdog() -> _Watchdog:
+    with _LOCK:
+        if not _WATCHDOG:
+            _WATCHDOG.append(_Watchdog())
+        return _WATCHDOG[0]
+
+
 class LocalProvider:
     """all-MiniLM-L6-v2 int8 ONNX, run in this process with onnxruntime."""
 
@@ -385,11 +431,36 @@ class LocalProvider:
 
     def embed(self, texts: list[str]):
         """Unit-length float32 vectors, shape (len(texts), 384), in input order."""
+        return self._embed(texts, None)
+
+    def embed_within(self, texts: list[str], seconds: float):
+        """:meth:`embed`, on the calling thread, or TimeoutError when it takes more than ``seconds``.
+
+        A query's time limit (``query_timeout_ms``) without a thread hand-off per query: the
+        model run is stopped by onnxruntime's ``RunOptions.terminate``, set by one watchdog
+        thread at the deadline (docs/local-model.md, "Threads").
+        """
+        runtime = self._runtime()
+        import onnxruntime as ort
+
+        options = ort.RunOptions()
+        start = time.monotonic()
+        watchdog = _watchdog()
+        watchdog.arm(start + seconds, options)
+        try:
+            out = self._embed(texts, options, runtime)
+        finally:
+            watchdog.disarm(options)
+        if options.terminate or time.monotonic() - start > seconds:
+            raise TimeoutError
+        return out
+
+    def _embed(self, texts: list[str], options, runtime: _Runtime | None = None):
         texts = list(texts)
         for i, text in enumerate(texts):
             if not isinstance(text, str):
                 raise TypeError(f"texts[{i}] is {type(text).__name__}, expected str")
-        runtime = self._runtime()
+        runtime = runtime or self._runtime()
         import numpy as np
 
         out = np.zeros((len(texts), DIMS), dtype=np.float32)
@@ -397,14 +468,14 @@ class LocalProvider:
             return out
         encodings = _encode(runtime.tokenizer, texts)
         for batch in batch_plan([len(e.ids) for e in encodings], self.max_batch):
-            out[batch] = self._run(runtime, [encodings[i] for i in batch])
+            out[batch] = self._run(runtime, [encodings[i] for i in batch], options)
         if not np.all(np.isfinite(out)):
             raise ProviderBroken(
                 "the local embedding model returned non-finite numbers", hint=REINSTALL_HINT
             )
         return out
 
-    def _run(self, runtime: _Runtime, encodings):
+    def _run(self, runtime: _Runtime, encodings, options=None):
         import numpy as np
 
         width = max(len(e.ids) for e in encodings)
@@ -421,8 +492,10 @@ class LocalProvider:
             arrays["token_type_ids"][row, :n] = enc.type_ids
         feed = {name: arrays[name] for name in runtime.input_names}
         try:
-            hidden = runtime.session.run(None, feed)[0]
+            hidden = runtime.session.run(None, feed, options)[0]
         except Exception as exc:  # onnxruntime raises its own exception types
+            if options is not None and options.terminate:
+                raise TimeoutError from None  # stopped by the watchdog at the query's deadline
             raise ProviderUnavailable(
                 f"the local embedding model failed: {type(exc).__name__}", hint=REINSTALL_HINT
             ) from None
