@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from skillsift.embed.base import ProviderBroken, ProviderUnavailable
+from skillsift.embed.deadline import run_watchdog
 from skillsift.embed.fingerprint import provider_fingerprint
 
 MODEL_NAME = "all-MiniLM-L6-v2"
@@ -341,51 +342,6 @@ def _encode(tokenizer, texts: list[str]):
     return tokenizer.encode_batch(texts)
 
 
-class _Watchdog:
-    """One daemon thread setting ``terminate`` on the run options whose deadline has passed.
-
-    Arming costs no wake-up while the thread already waits for an earlier deadline (the
-    common case: queries a few milliseconds apart under the same limit).
-    """
-
-    def __init__(self):
-        self._cond = threading.Condition()
-        self._armed: dict[int, tuple[float, Any]] = {}  # id(options) -> (deadline, options)
-        self._until = float("inf")  # the deadline the thread waits for
-        threading.Thread(target=self._loop, name="skillsift-query-deadline", daemon=True).start()
-
-    def arm(self, deadline: float, options) -> None:
-        with self._cond:
-            self._armed[id(options)] = (deadline, options)
-            if deadline < self._until:
-                self._cond.notify()
-
-    def disarm(self, options) -> None:
-        with self._cond:
-            self._armed.pop(id(options), None)
-
-    def _loop(self) -> None:
-        with self._cond:
-            while True:
-                now = time.monotonic()
-                for key, (deadline, options) in list(self._armed.items()):
-                    if deadline <= now:
-                        options.terminate = True
-                        del self._armed[key]
-                self._until = min((d for d, _ in self._armed.values()), default=float("inf"))
-                self._cond.wait(None if self._until == float("inf") else self._until - now)
-
-
-_WATCHDOG: list[_Watchdog] = []
-
-
-def _watchdog() -> _Watchdog:
-    with _LOCK:
-        if not _WATCHDOG:
-            _WATCHDOG.append(_Watchdog())
-        return _WATCHDOG[0]
-
-
 class LocalProvider:
     """all-MiniLM-L6-v2 int8 ONNX, run in this process with onnxruntime."""
 
@@ -429,38 +385,14 @@ class LocalProvider:
         runtime = self._runtime()
         return [len(e.ids) for e in _encode(runtime.tokenizer, list(texts))]
 
-    def embed(self, texts: list[str]):
-        """Unit-length float32 vectors, shape (len(texts), 384), in input order."""
-        return self._embed(texts, None)
-
-    def embed_within(self, texts: list[str], seconds: float):
-        """:meth:`embed`, on the calling thread, or TimeoutError when it takes more than ``seconds``.
-
-        A query's time limit (``query_timeout_ms``) without a thread hand-off per query: the
-        model run is stopped by onnxruntime's ``RunOptions.terminate``, set by one watchdog
-        thread at the deadline (docs/local-model.md, "Threads").
-        """
-        runtime = self._runtime()
-        import onnxruntime as ort
-
-        options = ort.RunOptions()
-        start = time.monotonic()
-        watchdog = _watchdog()
-        watchdog.arm(start + seconds, options)
-        try:
-            out = self._embed(texts, options, runtime)
-        finally:
-            watchdog.disarm(options)
-        if options.terminate or time.monotonic() - start > seconds:
-            raise TimeoutError
-        return out
-
-    def _embed(self, texts: list[str], options, runtime: _Runtime | None = None):
+    def embed(self, texts: list[str], options=None):
+        """Unit-length float32 vectors, shape (len(texts), 384), in input order (``options``:
+        the onnxruntime RunOptions of :meth:`embed_within`)."""
         texts = list(texts)
         for i, text in enumerate(texts):
             if not isinstance(text, str):
                 raise TypeError(f"texts[{i}] is {type(text).__name__}, expected str")
-        runtime = runtime or self._runtime()
+        runtime = self._runtime()
         import numpy as np
 
         out = np.zeros((len(texts), DIMS), dtype=np.float32)
@@ -470,9 +402,24 @@ class LocalProvider:
         for batch in batch_plan([len(e.ids) for e in encodings], self.max_batch):
             out[batch] = self._run(runtime, [encodings[i] for i in batch], options)
         if not np.all(np.isfinite(out)):
-            raise ProviderBroken(
-                "the local embedding model returned non-finite numbers", hint=REINSTALL_HINT
-            )
+            raise ProviderBroken("the local embedding model returned non-finite numbers", hint=REINSTALL_HINT)
+        return out
+
+    def embed_within(self, texts: list[str], seconds: float):
+        """:meth:`embed` on the calling thread, or TimeoutError past ``seconds``: a watchdog thread
+        sets onnxruntime's ``RunOptions.terminate`` at the deadline (docs/local-model.md, "Threads")."""
+        self._runtime()
+        import onnxruntime as ort
+
+        options = ort.RunOptions()
+        start = time.monotonic()
+        run_watchdog().arm(start + seconds, options)
+        try:
+            out = self.embed(texts, options)
+        finally:
+            run_watchdog().disarm(options)
+        if options.terminate or time.monotonic() - start > seconds:
+            raise TimeoutError
         return out
 
     def _run(self, runtime: _Runtime, encodings, options=None):
@@ -480,11 +427,7 @@ class LocalProvider:
 
         width = max(len(e.ids) for e in encodings)
         shape = (len(encodings), width)
-        arrays = {
-            "input_ids": np.zeros(shape, dtype=np.int64),
-            "attention_mask": np.zeros(shape, dtype=np.int64),
-            "token_type_ids": np.zeros(shape, dtype=np.int64),
-        }
+        arrays = {name: np.zeros(shape, dtype=np.int64) for name in ("input_ids", "attention_mask", "token_type_ids")}
         for row, enc in enumerate(encodings):
             n = len(enc.ids)
             arrays["input_ids"][row, :n] = enc.ids
@@ -496,13 +439,9 @@ class LocalProvider:
         except Exception as exc:  # onnxruntime raises its own exception types
             if options is not None and options.terminate:
                 raise TimeoutError from None  # stopped by the watchdog at the query's deadline
-            raise ProviderUnavailable(
-                f"the local embedding model failed: {type(exc).__name__}", hint=REINSTALL_HINT
-            ) from None
+            raise ProviderUnavailable(f"the local embedding model failed: {type(exc).__name__}",
+                                      hint=REINSTALL_HINT) from None
         if hidden.ndim != 3 or hidden.shape[0] != shape[0] or hidden.shape[2] != DIMS:
-            raise ProviderUnavailable(
-                f"the local embedding model returned shape {tuple(hidden.shape)}, "
-                f"expected (batch, sequence, {DIMS})",
-                hint=REINSTALL_HINT,
-            )
+            raise ProviderUnavailable(f"the local embedding model returned shape {tuple(hidden.shape)}, "
+                                      f"expected (batch, sequence, {DIMS})", hint=REINSTALL_HINT)
         return pool_and_normalise(hidden, arrays["attention_mask"])

@@ -272,7 +272,9 @@ def test_the_watchdog_terminates_a_run_at_its_deadline_and_not_a_disarmed_one(pr
 
     import onnxruntime as ort
 
-    watchdog = local._watchdog()
+    from skillsift.embed.deadline import run_watchdog
+
+    watchdog = run_watchdog()
     late, early, kept = ort.RunOptions(), ort.RunOptions(), ort.RunOptions()
     now = time.monotonic()
     watchdog.arm(now + 3600, late)  # the thread now waits for an hour
