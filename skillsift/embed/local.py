@@ -19,11 +19,13 @@ import hashlib
 import importlib.util
 import os
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from skillsift.embed.base import ProviderBroken, ProviderUnavailable
+from skillsift.embed.deadline import run_watchdog
 from skillsift.embed.fingerprint import provider_fingerprint
 
 MODEL_NAME = "all-MiniLM-L6-v2"
@@ -383,8 +385,9 @@ class LocalProvider:
         runtime = self._runtime()
         return [len(e.ids) for e in _encode(runtime.tokenizer, list(texts))]
 
-    def embed(self, texts: list[str]):
-        """Unit-length float32 vectors, shape (len(texts), 384), in input order."""
+    def embed(self, texts: list[str], options=None):
+        """Unit-length float32 vectors, shape (len(texts), 384), in input order (``options``:
+        the onnxruntime RunOptions of :meth:`embed_within`)."""
         texts = list(texts)
         for i, text in enumerate(texts):
             if not isinstance(text, str):
@@ -397,23 +400,34 @@ class LocalProvider:
             return out
         encodings = _encode(runtime.tokenizer, texts)
         for batch in batch_plan([len(e.ids) for e in encodings], self.max_batch):
-            out[batch] = self._run(runtime, [encodings[i] for i in batch])
+            out[batch] = self._run(runtime, [encodings[i] for i in batch], options)
         if not np.all(np.isfinite(out)):
-            raise ProviderBroken(
-                "the local embedding model returned non-finite numbers", hint=REINSTALL_HINT
-            )
+            raise ProviderBroken("the local embedding model returned non-finite numbers", hint=REINSTALL_HINT)
         return out
 
-    def _run(self, runtime: _Runtime, encodings):
+    def embed_within(self, texts: list[str], seconds: float):
+        """:meth:`embed` on the calling thread, or TimeoutError past ``seconds``: a watchdog thread
+        sets onnxruntime's ``RunOptions.terminate`` at the deadline (docs/local-model.md, "Threads")."""
+        self._runtime()
+        import onnxruntime as ort
+
+        options = ort.RunOptions()
+        start = time.monotonic()
+        run_watchdog().arm(start + seconds, options)
+        try:
+            out = self.embed(texts, options)
+        finally:
+            run_watchdog().disarm(options)
+        if options.terminate or time.monotonic() - start > seconds:
+            raise TimeoutError
+        return out
+
+    def _run(self, runtime: _Runtime, encodings, options=None):
         import numpy as np
 
         width = max(len(e.ids) for e in encodings)
         shape = (len(encodings), width)
-        arrays = {
-            "input_ids": np.zeros(shape, dtype=np.int64),
-            "attention_mask": np.zeros(shape, dtype=np.int64),
-            "token_type_ids": np.zeros(shape, dtype=np.int64),
-        }
+        arrays = {name: np.zeros(shape, dtype=np.int64) for name in ("input_ids", "attention_mask", "token_type_ids")}
         for row, enc in enumerate(encodings):
             n = len(enc.ids)
             arrays["input_ids"][row, :n] = enc.ids
@@ -421,15 +435,13 @@ class LocalProvider:
             arrays["token_type_ids"][row, :n] = enc.type_ids
         feed = {name: arrays[name] for name in runtime.input_names}
         try:
-            hidden = runtime.session.run(None, feed)[0]
+            hidden = runtime.session.run(None, feed, options)[0]
         except Exception as exc:  # onnxruntime raises its own exception types
-            raise ProviderUnavailable(
-                f"the local embedding model failed: {type(exc).__name__}", hint=REINSTALL_HINT
-            ) from None
+            if options is not None and options.terminate:
+                raise TimeoutError from None  # stopped by the watchdog at the query's deadline
+            raise ProviderUnavailable(f"the local embedding model failed: {type(exc).__name__}",
+                                      hint=REINSTALL_HINT) from None
         if hidden.ndim != 3 or hidden.shape[0] != shape[0] or hidden.shape[2] != DIMS:
-            raise ProviderUnavailable(
-                f"the local embedding model returned shape {tuple(hidden.shape)}, "
-                f"expected (batch, sequence, {DIMS})",
-                hint=REINSTALL_HINT,
-            )
+            raise ProviderUnavailable(f"the local embedding model returned shape {tuple(hidden.shape)}, "
+                                      f"expected (batch, sequence, {DIMS})", hint=REINSTALL_HINT)
         return pool_and_normalise(hidden, arrays["attention_mask"])

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from .tokenize import lower
 
@@ -28,6 +29,15 @@ def pin_tokens(text: str) -> list[str]:
     ``"Deploy_Staging v2" -> ["deploy", "staging", "v2"]``; ``"café-bar" -> ["café", "bar"]``.
     """
     return [t for t in _SEPARATORS.split(lower(text)) if t]
+
+
+@lru_cache(maxsize=1 << 16)
+def _id_form(cid: str) -> tuple[str, int, bool]:
+    """An id's joined pin tokens, their UTF-8 size and whether it has several words (kept per id:
+    every hybrid query checks each of its candidates)."""
+    tokens = pin_tokens(cid)
+    joined = " ".join(tokens)
+    return joined, len(joined.encode("utf-8")), len(tokens) > 1
 
 
 def _pins(padded_query: str, joined_id: str, multi_word: bool) -> bool:
@@ -47,10 +57,8 @@ def exact_pin(query: str, candidate_ids: Iterable[str]) -> str | None:
     best: str | None = None
     best_len = 0
     for cid in candidate_ids:
-        tokens = pin_tokens(cid)
-        joined = " ".join(tokens)
-        size = len(joined.encode("utf-8"))
-        if not joined or size < best_len or not _pins(padded, joined, len(tokens) > 1):
+        joined, size, multi_word = _id_form(cid)
+        if not joined or size < best_len or not _pins(padded, joined, multi_word):
             continue
         if best is None or size > best_len or cid < best:
             best, best_len = cid, size

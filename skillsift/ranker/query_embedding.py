@@ -2,10 +2,12 @@
 
 The time limit bounds embedding the query, not getting the provider ready: a provider
 with a ``load()`` (the local model) is loaded first, outside the limit (``docs/embeddings.md``).
-The call runs on one worker thread kept for the embedder's life: starting a thread per
-query cost about a millisecond, a fifth of the hybrid latency budget.  The thread is a
-daemon: a call that overruns the limit is abandoned with its thread (the next query gets a
-new one), and the process does not wait for it at exit, so a command that fell back to
+A provider with ``embed_within(texts, seconds)`` (the local model) bounds the call itself
+on the calling thread and raises TimeoutError past the limit (docs/local-model.md,
+"Threads").  Another provider's call runs on one worker thread kept for the embedder's
+life: starting a thread per query cost about a millisecond.  The thread is a daemon: a
+call that overruns the limit is abandoned with its thread (the next query gets a new one),
+and the process does not wait for it at exit, so a command that fell back to
 lexical ranking ends right after printing.
 
 A query longer than the model's window (:meth:`QueryEmbedder.is_long`) is embedded, with
@@ -192,22 +194,32 @@ class QueryEmbedder:
         """One provider call for ``texts`` (a query, or all the pieces of a long one) under the time limit."""
         if not self.timeout_ms:
             return self.provider.embed(texts)
+        seconds = self.timeout_ms / 1000.0
+        within = getattr(self.provider, "embed_within", None)
+        if callable(within):  # the provider bounds its own call on this thread (the local model)
+            try:
+                return within(texts, seconds)
+            except TimeoutError:
+                raise self._timeout() from None
         with self._lock:
             if self._worker is None:
                 self._worker = _Worker()
             worker = self._worker
         try:
-            return worker.run(self.provider.embed, (texts,), self.timeout_ms / 1000.0)
+            return worker.run(self.provider.embed, (texts,), seconds)
         except TimeoutError:
             with self._lock:
                 if self._worker is worker:
                     self._worker = None
             worker.retire()
-            raise EmbedTimeout(
-                f"the query embedding did not finish within query_timeout_ms ({self.timeout_ms} ms)",
-                hint="raise [search] query_timeout_ms in skillsift.toml or the user config "
-                     "(loading the model does not count against it)",
-            ) from None
+            raise self._timeout() from None
+
+    def _timeout(self) -> EmbedTimeout:
+        return EmbedTimeout(
+            f"the query embedding did not finish within query_timeout_ms ({self.timeout_ms} ms)",
+            hint="raise [search] query_timeout_ms in skillsift.toml or the user config "
+                 "(loading the model does not count against it)",
+        )
 
     def warm(self, queries: Iterable[str], dims: int, batch: int) -> int:
         """Embed the uncached ``queries`` in batches of ``batch`` and cache them; how many were embedded.

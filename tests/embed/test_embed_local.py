@@ -250,3 +250,40 @@ def test_real_skills_embed_to_finite_unit_vectors(provider):
     np.testing.assert_allclose(np.linalg.norm(vectors.astype(np.float64), axis=1), 1.0, atol=1e-6)
     again = np.stack([provider.embed([t])[0] for t in texts[:6]])
     assert np.max(np.abs(vectors[:6] - again)) <= 1e-6
+
+
+def test_embed_within_a_limit_gives_the_same_vectors_on_the_calling_thread(provider):
+    texts = ["refund a purchase", "deploy the service to staging", "x " * 300]
+    assert provider.embed_within(texts, 60.0).tobytes() == provider.embed(texts).tobytes()
+    assert provider.embed_within([], 60.0).shape == (0, 384)
+
+
+def test_embed_within_a_limit_stops_a_run_that_overruns_it(provider):
+    # 64 texts of 256 tokens: sixteen model runs of four rows each, far more than 1 ms
+    long_texts = [f"word{i} " * 300 for i in range(64)]
+    with pytest.raises(TimeoutError):
+        provider.embed_within(long_texts, 0.001)
+    # the watchdog's next deadline does not leak into a later call with room to spare
+    assert provider.embed_within(["refund a purchase"], 60.0).shape == (1, 384)
+
+
+def test_the_watchdog_terminates_a_run_at_its_deadline_and_not_a_disarmed_one(provider):
+    import time
+
+    import onnxruntime as ort
+
+    from skillsift.embed.deadline import run_watchdog
+
+    watchdog = run_watchdog()
+    late, early, kept = ort.RunOptions(), ort.RunOptions(), ort.RunOptions()
+    now = time.monotonic()
+    watchdog.arm(now + 3600, late)  # the thread now waits for an hour
+    watchdog.arm(now + 0.01, early)  # an earlier deadline wakes it
+    watchdog.arm(now + 0.01, kept)
+    watchdog.disarm(kept)  # returned in time: left alone
+    for _ in range(500):
+        if early.terminate:
+            break
+        time.sleep(0.01)
+    assert early.terminate and not late.terminate and not kept.terminate
+    watchdog.disarm(late)

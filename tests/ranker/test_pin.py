@@ -68,3 +68,13 @@ def test_only_candidates_pin_and_empty_ids_never_do():
     assert exact_pin("use the deploy-staging skill", ["deploy"]) is None
     assert exact_pin("use the deploy-staging skill", []) is None
     assert exact_pin("use the --- skill", ["---", ""]) is None
+
+
+def test_an_ids_pin_form_is_worked_out_once_across_queries():
+    from skillsift.ranker import pin
+
+    ids = ["deploy-staging", "build", "issue_refund"]
+    assert exact_pin("please deploy staging now", ids) == "deploy-staging"
+    before = pin._id_form.cache_info().hits
+    assert exact_pin("use the build skill", ids) == "build"
+    assert pin._id_form.cache_info().hits - before == len(ids)

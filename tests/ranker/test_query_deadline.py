@@ -243,3 +243,56 @@ def test_search_exits_after_the_fallback_and_ends_the_abandoned_command(tmp_path
     while _alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _alive(pid), "the abandoned embedding program outlived skillsift"
+
+
+class BoundedEmbedder(ConceptEmbedder):
+    """Bounds its own call (as the local model does); records the threads it ran on."""
+
+    def __init__(self, overrun: bool = False):
+        super().__init__()
+        self.overrun = overrun
+        self.threads: list[str] = []
+        self.limits: list[float] = []
+
+    def embed_within(self, texts, seconds):
+        self.threads.append(threading.current_thread().name)
+        self.limits.append(seconds)
+        if self.overrun:
+            raise TimeoutError
+        return self.embed(texts)
+
+
+def test_a_provider_that_bounds_its_call_runs_on_the_calling_thread(skill_writer, tmp_path):
+    from skillsift.catalog import load_catalog
+
+    root = write_project(tmp_path, skill_writer, 300)
+    config = Config(root=str(root), search=SearchConfig(mode="hybrid", query_timeout_ms=300))
+    catalog = load_catalog(str(root), config)
+    index = _index_for(catalog.skills, ConceptEmbedder())
+    provider = BoundedEmbedder()
+    result = Ranker(catalog, config, index=index, provider=provider).search(QUERY)
+    assert result.degraded is None and result.embedded and result.hits[0].name == "issue-refund"
+    assert provider.threads == [threading.current_thread().name] and provider.limits == [0.3]
+    late = Ranker(catalog, config, index=index, provider=BoundedEmbedder(overrun=True)).search(QUERY)
+    assert (late.ranking, late.degraded) == ("lexical", "timeout")
+    assert late.notes[0] == "the query embedding did not finish within query_timeout_ms (300 ms)"
+    assert late.hits[0].name == "issue-refund"
+
+
+def test_the_local_model_falls_back_to_lexical_when_the_query_overruns_the_limit(skill_writer, tmp_path):
+    local = _local_model()
+    from skillsift.catalog import load_catalog
+
+    root = write_project(tmp_path, skill_writer, 1)
+    config = Config(root=str(root), search=SearchConfig(mode="hybrid", query_timeout_ms=1))
+    catalog = load_catalog(str(root), config)
+    provider = local.LocalProvider()
+    index = _index_for(catalog.skills, provider)
+    ranker = Ranker(catalog, config, index=index, provider=provider)
+    assert ranker.prepare() is None
+    long_query = " ".join(f"refund{i} purchase money returned" for i in range(120))  # 2 KB, pieces
+    workers = [t for t in threading.enumerate() if t.name == "skillsift-query"]
+    result = ranker.search(long_query)
+    assert (result.ranking, result.degraded) == ("lexical", "timeout"), result.notes
+    assert [t for t in threading.enumerate() if t.name == "skillsift-query"] == workers  # none started
+    assert ranker.search(QUERY).degraded in (None, "timeout")  # the next query runs again
