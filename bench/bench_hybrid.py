@@ -67,6 +67,24 @@ def queries_of(catalog, count: int) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def local_world(corpus: Path, skills: int):
+    """``(catalog, loaded local provider, its raw runtime)`` for the first ``skills`` of ``corpus``,
+    or None (with the reason on stderr) without the model or the corpus."""
+    from skillsift.embed import local
+
+    ok, reason = local.local_model_available()
+    if not ok:
+        print(f"local model unavailable: {reason}", file=sys.stderr)
+        return None
+    if not corpus.is_dir():
+        print(f"the skill corpora are absent ({corpus}); nothing to measure", file=sys.stderr)
+        return None
+    catalog = corpus_catalog(corpus, skills)
+    provider = local.LocalProvider()
+    provider.load()
+    return catalog, provider, local._load_runtime(provider.threads)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skills", type=int, default=2164)
@@ -74,25 +92,16 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--corpus", type=Path, default=CORPORA)
     args = parser.parse_args(argv)
-
-    from skillsift.embed import local
-
-    ok, reason = local.local_model_available()
-    if not ok:
-        print(f"local model unavailable: {reason}", file=sys.stderr)
+    world = local_world(args.corpus, args.skills)
+    if world is None:
         return 2
-    if not args.corpus.is_dir():
-        print(f"the skill corpora are absent ({args.corpus}); nothing to measure", file=sys.stderr)
-        return 2
+    catalog, provider, runtime = world
     import numpy as np
 
     from skillsift.config import Config, SearchConfig
+    from skillsift.embed import local
     from skillsift.ranker.search import Ranker
 
-    catalog = corpus_catalog(args.corpus, args.skills)
-    provider = local.LocalProvider()
-    provider.load()
-    runtime = local._load_runtime(provider.threads)
     ranker = Ranker(catalog, Config(search=SearchConfig(mode="hybrid")), index=random_index(catalog, local.DIMS),
                     provider=provider)
     queries = queries_of(catalog, args.queries)

@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_hybrid import CORPORA, corpus_catalog, random_index  # noqa: E402
+from bench_hybrid import CORPORA, local_world, random_index  # noqa: E402
 
 
 def long_texts(catalog, count: int, size: int = 4000) -> list[str]:
@@ -59,25 +59,16 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--corpus", type=Path, default=CORPORA)
     args = parser.parse_args(argv)
-
-    from skillsift.embed import local
-
-    ok, reason = local.local_model_available()
-    if not ok:
-        print(f"local model unavailable: {reason}", file=sys.stderr)
+    world = local_world(args.corpus, args.skills)
+    if world is None:
         return 2
-    if not args.corpus.is_dir():
-        print(f"the skill corpora are absent ({args.corpus}); nothing to measure", file=sys.stderr)
-        return 2
+    catalog, provider, runtime = world
     import numpy as np
 
     from skillsift.config import Config, SearchConfig
+    from skillsift.embed import local
     from skillsift.ranker.search import Ranker
 
-    catalog = corpus_catalog(args.corpus, args.skills)
-    provider = local.LocalProvider()
-    provider.load()
-    runtime = local._load_runtime(provider.threads)
     index = random_index(catalog, local.DIMS)
     base = SearchConfig(mode="hybrid", query_timeout_ms=0)  # measured whole, not cut by the limit
     rankers = {how: Ranker(catalog, Config(search=replace(base, long_query=how)), index=index, provider=provider)
