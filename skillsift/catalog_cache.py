@@ -134,24 +134,31 @@ class _JsonCache:
         self.path = base / self.folder / f"{digest}.json"
         self.entries = self._load()
 
-    def _load(self) -> dict:
+    def _read(self) -> bytes | None:
+        """The cache file's bytes (a regular file of at most MAX_BYTES), or None."""
         if self.path is None:
-            return {}
+            return None
+        from .files import read_bounded
+
         try:
-            with open(self.path, "rb") as fh:
-                data = fh.read(MAX_BYTES + 1)
+            return read_bounded(self.path, MAX_BYTES)
         except OSError:
-            return {}
-        if len(data) > MAX_BYTES:
+            return None
+
+    def _ours(self, doc) -> bool:
+        """True when ``doc`` is a header this version wrote for this root."""
+        return (type(doc) is dict and doc.get("format") == FORMAT and doc.get("root") == self.root_id
+                and doc.get("parser") == self.stamp and type(doc.get("entries")) is dict)
+
+    def _load(self) -> dict:
+        data = self._read()
+        if data is None:
             return {}
         try:
             doc = json.loads(data)
         except (ValueError, RecursionError):
             return {}
-        if (type(doc) is not dict or doc.get("format") != FORMAT or doc.get("root") != self.root_id
-                or doc.get("parser") != self.stamp or type(doc.get("entries")) is not dict):
-            return {}
-        return doc["entries"]
+        return doc["entries"] if self._ours(doc) else {}
 
     def save(self, keep_unused: int = 0) -> bool:
         """Write the entries this run used (others are dropped); True when written.
@@ -361,23 +368,15 @@ class SkillCache(_JsonCache):
     # decoded, not an escaped JSON string.
 
     def _load(self) -> dict:
-        if self.path is None:
-            return {}
-        try:
-            with open(self.path, "rb") as fh:
-                data = fh.read(MAX_BYTES + 1)
-        except OSError:
-            return {}
-        cut = data.find(b"\n")
-        if len(data) > MAX_BYTES or cut < 0:
+        data = self._read()
+        cut = -1 if data is None else data.find(b"\n")
+        if data is None or cut < 0:
             return {}
         try:
             doc = json.loads(data[:cut], parse_constant=_refuse)
         except (ValueError, RecursionError):
             return {}
-        if (type(doc) is not dict or doc.get("format") != FORMAT or doc.get("root") != self.root_id
-                or doc.get("parser") != self.stamp or type(doc.get("entries")) is not dict
-                or doc.get("body_bytes") != len(data) - cut - 1):
+        if not self._ours(doc) or doc.get("body_bytes") != len(data) - cut - 1:
             return {}
         self.bodies = memoryview(data)[cut + 1:]
         return doc["entries"]
