@@ -145,10 +145,10 @@ class _JsonCache:
         except OSError:
             return None
 
-    def _ours(self, doc) -> bool:
-        """True when ``doc`` is a header this version wrote for this root."""
-        return (type(doc) is dict and doc.get("format") == FORMAT and doc.get("root") == self.root_id
-                and doc.get("parser") == self.stamp and type(doc.get("entries")) is dict)
+    def _ours(self, doc, *, fmt: object = FORMAT, entries: bool = True) -> bool:
+        """True when ``doc`` is a header this version wrote for this root (with an entries table)."""
+        return (type(doc) is dict and doc.get("format") == fmt and doc.get("root") == self.root_id
+                and doc.get("parser") == self.stamp and (not entries or type(doc.get("entries")) is dict))
 
     def _load(self) -> dict:
         data = self._read()

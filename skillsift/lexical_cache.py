@@ -23,7 +23,7 @@ import sys
 from array import array
 from collections.abc import Sequence
 
-from .catalog_cache import MAX_BYTES, _JsonCache, _refuse
+from .catalog_cache import _JsonCache, _refuse
 from .ranker.postings import PYTHON_BUILD_MAX_DOCS, Postings, build_postings, field_texts
 
 FORMAT = 1  # offsets and document ids are array("q"), weights and lengths array("d"), in this machine's byte order
@@ -77,23 +77,16 @@ class PostingsCache(_JsonCache):
 
     def get(self, key: str, n_docs: int) -> Postings | None:
         """The cached postings for ``key`` over ``n_docs`` documents, or None."""
-        if self.path is None:
-            return None
-        try:
-            with open(self.path, "rb") as fh:
-                data = fh.read(MAX_BYTES + 1)
-        except OSError:
-            return None
-        cut = data.find(b"\n")
-        if len(data) > MAX_BYTES or cut < 0:
+        data = self._read()
+        cut = -1 if data is None else data.find(b"\n")
+        if data is None or cut < 0:
             return None
         try:
             head = json.loads(data[:cut], parse_constant=_refuse)
         except (ValueError, RecursionError):
             return None
-        if (type(head) is not dict or head.get("format") != FORMAT or head.get("root") != self.root_id
-                or head.get("parser") != self.stamp or head.get("key") != key or head.get("n_docs") != n_docs
-                or head.get("byteorder") != sys.byteorder):
+        if (not self._ours(head, fmt=FORMAT, entries=False) or head.get("key") != key
+                or head.get("n_docs") != n_docs or head.get("byteorder") != sys.byteorder):
             return None
         sizes = head.get("sizes")
         if type(sizes) is not list or len(sizes) != 5 or any(type(v) is not int or v < 0 for v in sizes):
