@@ -136,36 +136,46 @@ class LexicalIndex:
             found_any |= found
         return dict(zip(wanted[found_any].tolist(), _round_positive(np, total[found_any]).tolist(), strict=True))
 
-    def ranks_of(self, query: str, scores: dict[int, float], subset: Iterable[int] | None = None) -> dict[int, int]:
-        """1-based positions in the complete ranking of the matching documents ``scores`` names.
-
-        ``scores`` maps each to its score (from :meth:`scores_of`).  A position is one plus
-        the matches that score higher or score the same and come first by name, counted
-        over every match without sorting them.
-        """
+    def matches(self, query: str, subset: Iterable[int] | None = None):
+        """``(documents, scores)`` of every match as numpy arrays in no particular order, the
+        scores rounded as :meth:`rank` rounds them; None when nothing matches."""
         import numpy as np
 
         scope = self._scope(subset)
         plan = self._plan(query)
-        if not scores or scope.empty or not plan:
+        if scope.empty or not plan:
+            return None
+        found = self._matches(plan, scope, np)
+        return None if found is None else (found[0], _round_positive(np, found[1]))
+
+    def ranks_of(self, query: str, scores: dict[int, float], subset: Iterable[int] | None = None, *,
+                 matches=None) -> dict[int, int]:
+        """1-based positions in the complete ranking of the matching documents ``scores`` names.
+
+        ``scores`` maps each to its score (from :meth:`scores_of`).  A position is one plus
+        the matches that score higher or score the same and come first by name, counted
+        over every match without sorting them.  ``matches`` is what :meth:`matches` returned
+        for the same query and subset, when the caller has it.
+        """
+        import numpy as np
+
+        if not scores:
             return {}
-        matches = self._matches(plan, scope, np)
+        if matches is None:
+            matches = self.matches(query, subset)
         if matches is None:
             return {}
-        docs, raw = matches
-        rounded = _round_positive(np, raw)
+        docs, rounded = matches
         ordered = np.sort(rounded)
-        n = len(ordered)
-        out = {}
-        for d, score in scores.items():
-            left = int(np.searchsorted(ordered, score, side="left"))
-            right = int(np.searchsorted(ordered, score, side="right"))
-            ahead = n - right
-            if right - left > 1:  # ties: those first by name
-                tied = docs[rounded == score]
-                ahead += int(np.count_nonzero(self._name_ranks(np)[tied] < self._name_rank[d]))
-            out[d] = ahead + 1
-        return out
+        asked = list(scores)
+        values = np.fromiter(scores.values(), dtype=np.float64, count=len(asked))
+        left = np.searchsorted(ordered, values, side="left")
+        right = np.searchsorted(ordered, values, side="right")
+        ahead = (len(ordered) - right).tolist()
+        for k in np.flatnonzero(right - left > 1).tolist():  # ties: those first by name
+            tied = docs[rounded == values[k]]
+            ahead[k] += int(np.count_nonzero(self._name_ranks(np)[tied] < self._name_rank[asked[k]]))
+        return {d: a + 1 for d, a in zip(asked, ahead, strict=True)}
 
     def _plan(self, query: str) -> list[int]:
         vocab = self._postings.vocab

@@ -6,6 +6,9 @@ from collections.abc import Sequence
 
 from .result import Hit
 
+#: Catalogs up to this size answer ``LexicalList.scores_of`` from every match's score.
+DENSE_MAX_SKILLS = 5_000
+
 
 class LexicalHits:
     """Hits of ``lexical`` (a :class:`~skillsift.ranker.lexical.LexicalIndex`) over ``skills``."""
@@ -57,6 +60,10 @@ class LexicalList:
         self._top: list[Hit] = []
         self._top_k = 0
         self._ranked: list[tuple[int, float]] = []  # (skill index, score) of the hits built so far
+        self._scored: list[tuple[int, float]] = []  # (skill index, score) of the first _scored_k, no hits
+        self._scored_k = 0
+        self._found: tuple | None = None  # (every match with its score, or None), once read
+        self._dense = None  # each skill's score, -1 without a match (small catalogs)
 
     def all(self) -> list[Hit]:
         if self._all is None:
@@ -73,6 +80,15 @@ class LexicalList:
             self._top_k = k
         return self._top[:k]
 
+    def top_scored(self, k: int) -> list[tuple[int, float]]:
+        """``(skill index, score)`` of the first ``k`` hits, without building the hits (what blend reads)."""
+        if self._all is not None or k <= self._top_k:
+            return self._ranked[:k]
+        if k > self._scored_k:
+            self._scored = self.hits.lexical.rank(self.query, self.subset, limit=k)
+            self._scored_k = k
+        return self._scored[:k]
+
     def top_indexes(self, k: int) -> list[int]:
         """Skill indexes of :meth:`top` ``(k)``, in the same order."""
         self.top(k)
@@ -82,9 +98,34 @@ class LexicalList:
         return not self.top(1)
 
     def scores_of(self, skill_indexes) -> dict[int, float]:
-        """``{skill index: lexical score}`` for those of ``skill_indexes`` that match the query."""
-        return self.hits.lexical.scores_of(self.query, skill_indexes, self.subset)
+        """``{skill index: lexical score}`` for those of ``skill_indexes`` that match the query.
+
+        A catalog of at most :data:`DENSE_MAX_SKILLS` skills reads them off every match's
+        score, computed once per query (one sum over the postings); a larger one looks each
+        skill up in the query terms' postings (docs/ranking-speed.md).
+        """
+        if len(self.hits.skills) > DENSE_MAX_SKILLS:
+            return self.hits.lexical.scores_of(self.query, skill_indexes, self.subset)
+        import numpy as np
+
+        wanted = np.unique(np.fromiter(skill_indexes, dtype=np.int64))
+        if self._dense is None:
+            self._dense = np.full(len(self.hits.skills), -1.0)  # -1: no match
+            found = self._matches()
+            if found is not None:
+                self._dense[found[0]] = found[1]
+        scores = self._dense[wanted]
+        hit = scores >= 0
+        return dict(zip(wanted[hit].tolist(), scores[hit].tolist(), strict=True))
 
     def ranks_of(self, scores: dict[int, float]) -> dict[int, int]:
         """``{skill index: 1-based lexical rank}`` for matching skills with their ``scores``."""
-        return self.hits.lexical.ranks_of(self.query, scores, self.subset)
+        if not scores:
+            return {}
+        return self.hits.lexical.ranks_of(self.query, scores, self.subset, matches=self._matches())
+
+    def _matches(self):
+        """Every match of the query with its score (numpy arrays), computed once."""
+        if self._found is None:
+            self._found = (self.hits.lexical.matches(self.query, self.subset),)
+        return self._found[0]

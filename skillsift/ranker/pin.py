@@ -63,3 +63,50 @@ def exact_pin(query: str, candidate_ids: Iterable[str]) -> str | None:
         if best is None or size > best_len or cid < best:
             best, best_len = cid, size
     return best
+
+
+class PinIndex:
+    """:func:`exact_pin` over the ids of one catalog, answered from the query's word runs.
+
+    The ids are indexed once by their joined pin tokens; a query then looks up its runs of
+    consecutive tokens (up to the longest id's number of words) and the
+    words next to ``skill``, instead of testing every candidate id.  Same answer as
+    :func:`exact_pin` for every query and candidate set (tests/ranker/test_pin.py).
+    """
+
+    def __init__(self, ids: Iterable[str]):
+        self._multi: dict[str, list[str]] = {}  # joined tokens of a several-word id -> its ids
+        self._single: dict[str, list[str]] = {}  # the token of a one-word id -> its ids
+        self._size: dict[str, int] = {}
+        longest = 0
+        for cid in ids:
+            tokens = pin_tokens(cid)
+            if not tokens:
+                continue
+            joined = " ".join(tokens)
+            self._size[cid] = len(joined.encode("utf-8"))
+            (self._multi if len(tokens) > 1 else self._single).setdefault(joined, []).append(cid)
+            longest = max(longest, len(tokens))
+        self._longest = longest
+
+    def pin(self, query: str, candidate_ids) -> str | None:
+        """The candidate id the query names (``candidate_ids`` supports ``in``), or ``None``."""
+        tokens = pin_tokens(query)
+        named: list[str] = []
+        if self._multi:
+            for start in range(len(tokens) - 1):
+                for stop in range(start + 2, min(len(tokens), start + self._longest) + 1):
+                    named += self._multi.get(" ".join(tokens[start:stop]), ())
+        if self._single:
+            for k, token in enumerate(tokens):
+                if (k + 1 < len(tokens) and tokens[k + 1] == "skill") or (k > 0 and tokens[k - 1] == "skill"):
+                    named += self._single.get(token, ())
+        best: str | None = None
+        best_len = 0
+        for cid in named:
+            if cid not in candidate_ids:
+                continue
+            size = self._size[cid]
+            if best is None or size > best_len or (size == best_len and cid < best):
+                best, best_len = cid, size
+        return best

@@ -66,6 +66,7 @@ EXACT_CHUNK_ROWS = 4096  # rows per float64 block in exact_dots
 DEGENERATE = 1e300  # margin base of a centred row whose model has no direction (always recomputed)
 MIN_CENTRED_NORM = 1e-6
 FINE_MIN_ITEMS = 32  # below this many items a band is computed exactly at once
+RANK_BLOCK = 1 << 20  # comparisons per block when ranks() counts items ahead
 EXACT_ALL_AT_ONCE = 96  # ScreenedScores of at most this many items compute them all on first need
 
 
@@ -264,6 +265,48 @@ class ScreenedScores:
             members = np.flatnonzero(self.hi >= cut) if keep is None else members[self.hi[members] >= cut]
         return self.order(members)[:k]
 
+    def top_set(self, k: int, keep=None):
+        """The first ``k`` kept items as a set (positions in no particular order).
+
+        With ``L`` the k-th largest lower bound and ``H`` the (k+1)-th largest upper bound,
+        an item whose lower bound is above ``H`` is beaten by fewer than ``k`` items (only
+        items with ``hi > H`` can beat it, and there are at most ``k``), so it is in; an item
+        whose upper bound is below ``L`` is beaten by ``k`` items, so it is out.  Only the
+        items in between are computed exactly, and the best of them fill the free places.
+        """
+        import numpy as np
+
+        members = self._members(keep)
+        if k <= 0 or len(members) == 0:
+            return members[:0]
+        if len(members) <= k:
+            return members
+        lo = self.lo if keep is None else self.lo[members]
+        hi = self.hi if keep is None else self.hi[members]
+        n = len(lo)
+        low_cut = np.partition(lo, n - k)[n - k]
+        high_cut = np.partition(hi, n - k - 1)[n - k - 1]
+        sure = lo > high_cut
+        band = members[~sure & (hi >= low_cut)]
+        sure = members[sure]
+        free = k - len(sure)
+        if free <= 0:
+            return sure
+        return np.concatenate([sure, self.order(band)[:free]])
+
+    def bounds(self, positions):
+        """``(lo, hi)`` of ``positions``: the exact value where it is known, else the margin's bounds."""
+        import numpy as np
+
+        positions = np.asarray(positions, dtype=np.intp)
+        known = self._known[positions]
+        exact = ~np.isnan(known)
+        lo, hi = self.lo[positions], self.hi[positions]
+        if exact.any():
+            lo[exact] = known[exact]
+            hi[exact] = known[exact]
+        return lo, hi
+
     def highest(self, keep=None) -> tuple[int, float]:
         """(position, exact value) of the best kept item (ties: the smallest tie rank)."""
         top = self.top(1, keep)
@@ -295,8 +338,11 @@ class ScreenedScores:
             kept[unsure] = self.exact(unsure) >= threshold
         return kept
 
-    def ranks(self, positions, keep=None):
+    def ranks(self, positions, keep=None, *, members=None):
         """1-based positions of ``positions`` (kept items) in the complete exact order of the kept items.
+
+        ``members`` (positions) names the kept items instead of ``keep``: the ranks of items of
+        a :meth:`top_set` among its members are their ranks among all items.
 
         An item y is certainly ahead of x when ``lo[y] > exact[x]``, and certainly behind
         when ``hi[y] < exact[x]``; one comparison over the bounds counts the first.  The
@@ -309,27 +355,41 @@ class ScreenedScores:
         positions = np.asarray(positions, dtype=np.intp)
         if len(positions) == 0:
             return np.zeros(0, dtype=np.int64)
-        members = self._members(keep)
-        if keep is not None and not np.all(keep[positions]):
-            raise ValueError("ranks are asked for items that are not kept")
+        whole = keep is None and members is None  # every item is kept: no gathered copies
+        if members is not None:
+            members = np.asarray(members, dtype=np.intp)
+            known = np.sort(members)
+            at = np.minimum(np.searchsorted(known, positions), len(known) - 1)
+            if len(known) == 0 or not np.array_equal(known[at], positions):
+                raise ValueError("ranks are asked for items that are not members")
+        else:
+            members = self._members(keep)
+            if keep is not None and not np.all(keep[positions]):
+                raise ValueError("ranks are asked for items that are not kept")
         values = self.exact(positions)
-        lo, hi = (self.lo, self.hi) if keep is None else (self.lo[members], self.hi[members])
+        lo, hi = (self.lo, self.hi) if whole else (self.lo[members], self.hi[members])
         out = np.ones(len(positions), dtype=np.int64)
-        crowded, bands = [], []
-        for j, value in enumerate(values.tolist()):
-            ahead = lo > value
-            out[j] += int(np.count_nonzero(ahead))
-            inside = (hi >= value) & ~ahead  # lo <= value <= hi
-            near = np.flatnonzero(inside) if keep is None else members[inside]
-            near = near[near != positions[j]]
-            if len(near):
-                crowded.append(j)
-                bands.append(near)
-        if not crowded:
+        asked_parts, near_parts = [], []
+        step = max(1, RANK_BLOCK // max(1, len(lo)))  # asked items per comparison block
+        for start in range(0, len(positions), step):
+            column = values[start:start + step, None]
+            ahead = lo > column  # asked items x kept items
+            out[start:start + step] += np.count_nonzero(ahead, axis=1)
+            asked_block, near_block = np.nonzero((hi >= column) & ~ahead)  # lo <= value <= hi: the bands
+            asked_parts.append(asked_block + start)
+            near_parts.append(near_block)
+        asked, near = np.concatenate(asked_parts), np.concatenate(near_parts)
+        if not whole:
+            near = members[near]
+        other = near != positions[asked]
+        asked, near = asked[other], near[other]
+        if len(asked) == 0:
             return out
-        settle = self._settler(np.unique(np.concatenate(bands)), values[crowded])
-        for j, near in zip(crowded, bands, strict=True):
-            out[j] += settle(near, values[j], self.tie_rank[positions[j]])
+        crowded = np.unique(asked)
+        bands = [near[asked == j] for j in crowded.tolist()]
+        settle = self._settler(np.unique(near), values[crowded])
+        for j, band in zip(crowded.tolist(), bands, strict=True):
+            out[j] += settle(band, values[j], self.tie_rank[positions[j]])
         return out
 
     def _settler(self, items, values):

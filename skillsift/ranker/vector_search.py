@@ -11,7 +11,6 @@ with a vector.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from .result import Hit, SearchResult
 
@@ -38,6 +37,8 @@ class VectorSearch:
         self._centred_matrix = None  # blend: the index matrix centred on the catalog mean
         self._centred_screen = None  # blend: CentredScreen over it
         self._name_order = None  # each skill's position in name order (ties)
+        self._every_name: list[str] | None = None  # each skill's name, catalog order
+        self._pin_index = None  # PinIndex of the names
 
     @property
     def dims(self) -> int:
@@ -115,7 +116,6 @@ class VectorSearch:
         import numpy as np
 
         from .fusion import rrf, sort_fused, vector_only, weighted
-        from .pin import exact_pin
         from .rounding import SCORE_DIGITS, round_half_away
 
         s = settings
@@ -131,36 +131,39 @@ class VectorSearch:
             keep = plain.at_least(min_sim)
             dropped = len(usable) - int(np.count_nonzero(keep))
         cand = s.candidates
-        pinned, settle = None, None
+        pinned = None
         top = None if mode == "hybrid" and s.fusion == "blend" else plain.top(cand, keep)
-        # the best similarity before the threshold: the first kept item when one is kept
-        best = plain.exact(top[:1])[0] if top is not None and len(top) else plain.highest()[1]
-        top_sim = round_half_away(float(best), SCORE_DIGITS)
         if top is None:
-            fused, settle = self._blend(plain, products, usable, subset, rows, ties, qvec, keep, lexical, s)
+            from .blend_top import blend_first
+            from .fusion import blend_bonus_scale
+
+            bonus = blend_bonus_scale(s.weight_lexical, s.weight_vector)
+            centred = self._centred_similarities(rows, products, qvec, ties)
+            fused = blend_first(query, centred, plain, keep, lexical, usable, self._positions_in(usable, subset),
+                                self._all_names(), candidates=cand, bonus=bonus, limit=limit, pin=self.pin)
             ranking = "hybrid"
-            pinned = exact_pin(query, [f.id for f in fused])
         else:
             vector_ranked = list(zip(self._names(usable[top]), plain.exact(top).tolist(), strict=True))
             if mode == "vector" or (s.fusion == "auto" and covered):
                 fused = vector_only(vector_ranked, candidates=cand)
                 ranking = "vector"
                 if mode == "hybrid":
-                    pinned = exact_pin(query, [f.id for f in fused])
+                    pinned = self.pin(query, [f.id for f in fused])
             elif s.fusion == "weighted":
                 lexical_ranked = [(h.name, h.score) for h in lexical.top(cand)]  # what the cut keeps
                 fused = weighted(lexical_ranked, vector_ranked, s.weight_lexical, s.weight_vector, candidates=cand)
                 ranking = "hybrid"
-                pinned = exact_pin(query, [f.id for f in fused])
+                pinned = self.pin(query, [f.id for f in fused])
             else:
                 lexical_ranked = [(h.name, h.score) for h in lexical.top(cand)]
                 fused = rrf(lexical_ranked, vector_ranked, s.rrf_k, s.weight_lexical, s.weight_vector,
                             candidates=cand)
                 ranking = "hybrid"
-                pinned = exact_pin(query, [f.id for f in fused])
-        fused = sort_fused(fused, pinned)
-        if settle is not None:
-            fused = settle(fused[:limit] if limit is not None and limit > 0 else fused)
+                pinned = self.pin(query, [f.id for f in fused])
+            fused = sort_fused(fused, pinned)
+        # the best similarity before the threshold: the first kept item when one is kept
+        best = plain.exact(top[:1])[0] if top is not None and len(top) else plain.highest()[1]
+        top_sim = round_half_away(float(best), SCORE_DIGITS)
         if self._by_skill is None:
             self._by_skill = {skill.name: skill for skill in self.skills}
         by_skill = self._by_skill
@@ -185,69 +188,6 @@ class VectorSearch:
                                     explanation=h.explanation))
         return SearchResult(query=query, ranking=ranking, hits=tuple(hits), abstained=abstained, top_sim=top_sim,
                             embedded=embedded, embed_tokens=tokens, embed_ms=ms)
-
-    def _blend(self, plain, products, usable, subset, rows, ties, qvec, keep, lexical, s):
-        """The blend fusion over centred similarities, from the exact values it needs.
-
-        :func:`~skillsift.ranker.fusion.blend` reads complete ranked lists; it gets the
-        first ``candidates`` of each list, then the items of the other list's candidates
-        further down (with their scores), and the least similar vector item (its
-        similarity is the floor of items without one).  Returns the fused items and
-        ``settle(items)``, which sets the ranks reported for items past a cut to their
-        positions in the complete lists: a search settles only the hits it returns, as
-        those positions cost a count over every match (docs/ranking-speed.md).
-        """
-        import numpy as np
-
-        from .fusion import blend
-
-        cand = s.candidates
-        centred = self._centred_similarities(rows, products, qvec, ties)
-        top = centred.top(cand, keep)
-        lex_top = lexical.top(cand)
-        survivors = len(usable) if keep is None else int(np.count_nonzero(keep))
-        chosen = top.tolist()
-        extras: list[int] = []  # lexical candidates past the vector cut
-        if survivors > len(chosen):  # the complete vector list goes on past the cut
-            where = self._positions_in(usable, subset)
-            seen = set(chosen)
-            for i in lexical.top_indexes(cand):
-                p = int(where[i])
-                if p >= 0 and (keep is None or keep[p]) and p not in seen:
-                    extras.append(p)
-                    seen.add(p)
-            floor = centred.lowest(keep)[0]
-            chosen += extras + ([floor] if floor not in seen else [])
-        positions = np.asarray(chosen, dtype=np.intp)
-        names = self._names(usable[positions])
-        vector = list(zip(names, centred.exact(positions).tolist(), strict=True))
-        cosines = dict(zip(names, plain.exact(positions).tolist(), strict=True))
-        lexical_ranked = [(h.name, h.score) for h in lex_top]
-        past: dict[int, float] = {}  # vector candidates further down the lexical list: skill index -> score
-        if len(lex_top) == cand:  # the lexical list may go on past the cut
-            shown = set(lexical.top_indexes(cand))
-            past = lexical.scores_of([i for i in usable[top].tolist() if i not in shown])
-            lexical_ranked += [(self.skills[i].name, score) for i, score in past.items()]
-        fused = blend(lexical_ranked, vector, s.weight_lexical, s.weight_vector, candidates=cand, cosines=cosines)
-        vec_pending = dict(zip(self._names(usable[extras]), extras, strict=True)) if extras else {}
-        lex_pending = {self.skills[i].name: i for i in past}
-
-        def settle(items):
-            want_vec = [vec_pending[f.id] for f in items if f.id in vec_pending]
-            want_lex = {lex_pending[f.id]: past[lex_pending[f.id]] for f in items if f.id in lex_pending}
-            vec_ranks, lex_ranks = {}, {}
-            if want_vec:
-                vec_ranks = dict(zip(self._names(usable[want_vec]), centred.ranks(want_vec, keep).tolist(),
-                                     strict=True))
-            if want_lex:
-                lex_ranks = {self.skills[i].name: rank for i, rank in lexical.ranks_of(want_lex).items()}
-            if not (vec_ranks or lex_ranks):
-                return items
-            return [replace(f, vector_rank=vec_ranks.get(f.id, f.vector_rank),
-                            lexical_rank=lex_ranks.get(f.id, f.lexical_rank))
-                    if f.id in vec_ranks or f.id in lex_ranks else f for f in items]
-
-        return fused, settle
 
     # -- similarities of one query vector, or of a long query's pieces -----------------------
     def _similarities(self, rows, qvec, ties):
@@ -327,6 +267,19 @@ class VectorSearch:
             self._centred_screen = CentredScreen(self.index.matrix, self._centred(), rows, CENTRE_SHRINK,
                                                  self._plain().row_norm)
         return self._centred_screen
+
+    def pin(self, query: str, ids) -> str | None:
+        """The exact-id pin among ``ids`` (see :mod:`skillsift.ranker.pin`)."""
+        if self._pin_index is None:
+            from .pin import PinIndex
+
+            self._pin_index = PinIndex(self._all_names())
+        return self._pin_index.pin(query, set(ids))
+
+    def _all_names(self) -> list[str]:
+        if self._every_name is None:
+            self._every_name = [skill.name for skill in self.skills]
+        return self._every_name
 
     def _names(self, skill_indexes) -> list[str]:
         skills = self.skills

@@ -78,3 +78,26 @@ def test_an_ids_pin_form_is_worked_out_once_across_queries():
     before = pin._id_form.cache_info().hits
     assert exact_pin("use the build skill", ids) == "build"
     assert pin._id_form.cache_info().hits - before == len(ids)
+
+
+def test_the_pin_index_answers_as_exact_pin_on_random_catalogs_and_queries():
+    import random
+
+    from skillsift.ranker.pin import PinIndex
+
+    rng = random.Random(16)
+    words = ["deploy", "staging", "skill", "test", "build", "café", "v2", "Skill", "DEPLOY", "a", "x_y"]
+    seps = [" ", "-", "_", "  ", ".", "--"]
+    decided = 0
+    for _ in range(300):
+        ids = list(dict.fromkeys(rng.choice(seps).join(rng.choice(words) for _ in range(rng.randint(1, 4)))
+                                 for _ in range(rng.randint(1, 25))))
+        ids += ["___", ""]  # no pin tokens: never pin
+        index = PinIndex(ids)
+        for _ in range(10):
+            query = rng.choice(seps).join(rng.choice(words) for _ in range(rng.randint(0, 9)))
+            candidates = [i for i in ids if rng.random() < 0.7]
+            expected = exact_pin(query, candidates)
+            assert index.pin(query, set(candidates)) == expected, (query, candidates)
+            decided += expected is not None
+    assert decided > 200  # the queries name ids often enough to test the choice among several
