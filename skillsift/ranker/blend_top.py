@@ -26,7 +26,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .fusion import FusedItem
-from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away, round_half_away_array
+from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away_array
+from .vector import plus_where
+
+ROUNDING_SLACK = 1e-9  # >= half a unit of the fused score's 9th decimal plus float64 error
 
 
 def blend_first(query: str, centred, plain, keep, lexical, usable, where, names: Sequence[str], *,
@@ -46,7 +49,7 @@ def blend_first(query: str, centred, plain, keep, lexical, usable, where, names:
 
     if candidates < 1:
         raise ValueError(f"candidates must be at least 1, got {candidates}")
-    vec = centred.top(candidates, keep)  # positions of the vector candidates, in order (exact values known)
+    vec = centred.top(candidates, keep)  # positions of the vector candidates, in exact order
     lex = lexical.top_scored(candidates)  # (skill index, score), best first
     top = lex[0][1] if lex else 0.0
     more = len(lex) == candidates  # the lexical list may go on past the cut
@@ -77,10 +80,10 @@ def blend_first(query: str, centred, plain, keep, lexical, usable, where, names:
                 matched[j] = True
     has = pos >= 0
     floor = _floor(centred, keep) if not has.all() else 0.0
-    sim_lo = np.full(len(pos), floor)
-    sim_hi = sim_lo.copy()
-    sim_lo[has], sim_hi[has] = centred.bounds(pos[has])
-    bonus_of = np.zeros(len(pos))
+    value = np.full(len(pos), floor)
+    radius = np.zeros(len(pos))
+    value[has], radius[has] = centred.settled(pos[has])
+    bonus_of = np.full(len(pos), np.nan)  # the lexical bonus added (NaN: none, the score is the similarity)
     if top > 0:
         scored = lex_score > 0
         bonus_of[scored] = bonus * (lex_score[scored] / top)
@@ -92,25 +95,22 @@ def blend_first(query: str, centred, plain, keep, lexical, usable, where, names:
     others = np.flatnonzero(np.arange(total) != pinned_at) if pinned_at >= 0 else np.arange(total)
     rest = want - (pinned_at >= 0)
     if 0 < rest < len(others):
-        f_lo = round_half_away_array(sim_lo[others] + bonus_of[others], FUSED_DIGITS)
-        f_hi = round_half_away_array(sim_hi[others] + bonus_of[others], FUSED_DIGITS)
+        # bounds of the rounded fused scores: rounding to 9 decimals moves a score by at most
+        # 0.5e-9, and these float64 sums are within 1e-15 of the exact ones
+        shift = np.nan_to_num(bonus_of[others])
+        f_lo = value[others] - radius[others] + shift - ROUNDING_SLACK
+        f_hi = value[others] + radius[others] + shift + ROUNDING_SLACK
         cut = np.partition(f_lo, len(others) - rest)[len(others) - rest]
         contenders = others[f_hi >= cut]
     else:
         contenders = others if rest > 0 else others[:0]
-    need = contenders.tolist() + ([pinned_at] if pinned_at >= 0 else [])
-    # exact scores of what competes for the places, computed as blend computes them
-    sims = dict(zip(need, sim_lo[need].tolist(), strict=True))
-    exact_at = [j for j in need if has[j]]
-    if exact_at:
-        sims.update(zip(exact_at, centred.exact(pos[exact_at]).tolist(), strict=True))
-    scores = {}
-    for j in need:
-        score = sims[j]
-        lex_j = float(lex_score[j])
-        if top > 0 and lex_j > 0:
-            score += bonus * (lex_j / top)
-        scores[j] = round_half_away(score, FUSED_DIGITS)
+    need = np.asarray(contenders.tolist() + ([pinned_at] if pinned_at >= 0 else []), dtype=np.intp)
+    # the exact fused scores of what competes for the places (blend's arithmetic)
+    fused = round_half_away_array(plus_where(value[need], bonus_of[need]), FUSED_DIGITS)  # right for floor items
+    with_vec = need[has[need]]
+    if len(with_vec):
+        fused[has[need]] = centred.rounded(pos[with_vec], FUSED_DIGITS, bonus_of[with_vec])
+    scores = dict(zip(need.tolist(), fused.tolist(), strict=True))
     kept = sorted(contenders.tolist(), key=lambda j: (-scores[j], ids[j]))[:rest] if rest > 0 else []
     chosen = ([pinned_at] if pinned_at >= 0 else []) + kept
     return _items(chosen, ids, scores, pos, skill, lex_score, matched, n_lex, in_vec, vec, centred, plain, keep,
@@ -126,8 +126,6 @@ def _floor(centred, keep) -> float:
 def _items(chosen, ids, scores, pos, skill, lex_score, matched, n_lex, in_vec, vec, centred, plain, keep,
            lexical) -> list[FusedItem]:
     """The fused items of ``chosen`` (candidate numbers, in result order) with their complete-list ranks."""
-    import numpy as np
-
     vec_rank: dict[int, int] = {}
     inside = [j for j in chosen if pos[j] >= 0 and in_vec[pos[j]]]
     outside = [j for j in chosen if pos[j] >= 0 and not in_vec[pos[j]]]
@@ -139,15 +137,12 @@ def _items(chosen, ids, scores, pos, skill, lex_score, matched, n_lex, in_vec, v
     cosines: dict[int, float] = {}
     with_vec = inside + outside
     if with_vec:
-        # one exact computation for the cosines shown and the rows that may hold the best one (top_sim)
-        best = np.flatnonzero(plain.hi >= plain.lo.max())
-        plain.exact(np.concatenate([pos[with_vec], best]))
-        cosines = dict(zip(with_vec, plain.exact(pos[with_vec]).tolist(), strict=True))
+        cosines = dict(zip(with_vec, plain.rounded(pos[with_vec], SCORE_DIGITS).tolist(), strict=True))
     lex_rank = {j: j + 1 for j in chosen if j < n_lex}
     past = {int(skill[j]): float(lex_score[j]) for j in chosen if j >= n_lex and matched[j]}
     if past:
         ranks = lexical.ranks_of(past)
         lex_rank.update((j, ranks[int(skill[j])]) for j in chosen if j >= n_lex and matched[j])
     return [FusedItem(id=ids[j], score=scores[j], lexical_rank=lex_rank.get(j, 0), vector_rank=vec_rank.get(j, 0),
-                      vector_sim=round_half_away(cosines[j], SCORE_DIGITS) if j in cosines else None)
+                      vector_sim=cosines.get(j))
             for j in chosen]

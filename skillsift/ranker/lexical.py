@@ -148,6 +148,21 @@ class LexicalIndex:
         found = self._matches(plan, scope, np)
         return None if found is None else (found[0], _round_positive(np, found[1]))
 
+    def first_of(self, matches, limit: int) -> list[tuple[int, float]]:
+        """The first ``limit`` of ``matches`` (what :meth:`matches` returned) in rank order, as
+        :meth:`rank` gives them: score desc, then name."""
+        import numpy as np
+
+        if matches is None or limit <= 0:
+            return []
+        docs, rounded = matches
+        if limit < len(docs):
+            kth = np.partition(rounded, len(rounded) - limit)[len(rounded) - limit]
+            keep = rounded >= kth
+            docs, rounded = docs[keep], rounded[keep]
+        order = np.lexsort((self._name_ranks(np)[docs], -rounded))[:limit]
+        return list(zip(docs[order].tolist(), rounded[order].tolist(), strict=True))
+
     def ranks_of(self, query: str, scores: dict[int, float], subset: Iterable[int] | None = None, *,
                  matches=None) -> dict[int, int]:
         """1-based positions in the complete ranking of the matching documents ``scores`` names.

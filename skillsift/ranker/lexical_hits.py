@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 from .result import Hit
 
-#: Catalogs up to this size answer ``LexicalList.scores_of`` from every match's score.
+#: Catalogs up to this size answer ``LexicalList.top_scored``, ``scores_of`` and ``ranks_of``
+#: from every match's score, summed once per query.
 DENSE_MAX_SKILLS = 5_000
 
 
@@ -85,7 +86,10 @@ class LexicalList:
         if self._all is not None or k <= self._top_k:
             return self._ranked[:k]
         if k > self._scored_k:
-            self._scored = self.hits.lexical.rank(self.query, self.subset, limit=k)
+            if len(self.hits.skills) <= DENSE_MAX_SKILLS:  # every match is summed once and read thrice
+                self._scored = self.hits.lexical.first_of(self._matches(), k)
+            else:
+                self._scored = self.hits.lexical.rank(self.query, self.subset, limit=k)
             self._scored_k = k
         return self._scored[:k]
 

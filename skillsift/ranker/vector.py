@@ -66,6 +66,7 @@ EXACT_CHUNK_ROWS = 4096  # rows per float64 block in exact_dots
 DEGENERATE = 1e300  # margin base of a centred row whose model has no direction (always recomputed)
 MIN_CENTRED_NORM = 1e-6
 FINE_MIN_ITEMS = 32  # below this many items a band is computed exactly at once
+FEW_ITEMS = 24  # rounded() of at most this many items works in Python floats
 RANK_BLOCK = 1 << 20  # comparisons per block when ranks() counts items ahead
 EXACT_ALL_AT_ONCE = 96  # ScreenedScores of at most this many items compute them all on first need
 
@@ -211,6 +212,7 @@ class ScreenedScores:
         self.fine_margin = fine_margin
         self.tie_rank = np.asarray(tie_rank)
         self._known = np.full(len(self.approx), np.nan)
+        self._fine = None  # fine values computed so far (NaN: not yet), made on first need
         self.exact_count = 0  # how many items were computed exactly (for tests and benchmarks)
 
     def __len__(self) -> int:
@@ -239,13 +241,97 @@ class ScreenedScores:
 
         return np.arange(len(self.approx)) if keep is None else np.flatnonzero(keep)
 
-    def order(self, positions):
-        """``positions`` sorted by exact value desc, then tie rank asc."""
+    def settled(self, positions):
+        """``(value, radius)`` per position: the exact value is within ``radius`` of ``value``.
+
+        The exact value (radius 0) where it is known or no fine values exist, else the fine
+        value (radius ``fine_margin``), computed once per item.
+        """
         import numpy as np
 
         positions = np.asarray(positions, dtype=np.intp)
-        values = self.exact(positions)
-        return positions[np.lexsort((self.tie_rank[positions], -values))]
+        if self._fine_fn is None:
+            return self.exact(positions), np.zeros(len(positions))
+        value = self._known[positions]
+        radius = np.zeros(len(positions))
+        unknown = np.isnan(value)
+        if unknown.any():
+            if self._fine is None:
+                self._fine = np.full(len(self.approx), np.nan)
+            wanted = positions[unknown]
+            fine = self._fine[wanted]
+            missing = np.isnan(fine)
+            if missing.any():
+                fresh = np.unique(wanted[missing])
+                self._fine[fresh] = self._fine_fn(fresh)
+                fine = self._fine[wanted]
+            value[unknown] = fine
+            radius[unknown] = self.fine_margin
+        return value, radius
+
+    def rounded(self, positions, digits: int, add=None):
+        """``round_half_away(value + add, digits)`` of each exact value.
+
+        ``add``: a float64 array per position (NaN: nothing added), or None.  Rounding and
+        addition are monotone, so where both ends of a :meth:`settled` interval give the
+        same result it is the exact value's; only the others are computed exactly.
+        """
+        import numpy as np
+
+        from .rounding import round_half_away_array
+
+        positions = np.asarray(positions, dtype=np.intp)
+        value, radius = self.settled(positions)
+        if len(positions) <= FEW_ITEMS:  # numpy's per-call cost exceeds the arithmetic
+            return np.asarray(self._rounded_few(positions, value.tolist(), radius.tolist(),
+                                                None if add is None else add.tolist(), digits))
+        low = round_half_away_array(plus_where(value - radius, add), digits)
+        high = round_half_away_array(plus_where(value + radius, add), digits)
+        unsure = low != high
+        if unsure.any():
+            exact = self.exact(positions[unsure])
+            low[unsure] = round_half_away_array(plus_where(exact, None if add is None else add[unsure]), digits)
+        return low
+
+    def _rounded_few(self, positions, value, radius, add, digits) -> list[float]:
+        """:meth:`rounded` for a few items, in Python floats (the same double arithmetic)."""
+        from .rounding import round_half_away
+
+        out = []
+        for k, (v, r) in enumerate(zip(value, radius, strict=True)):
+            extra = None if add is None or add[k] != add[k] else add[k]  # NaN: nothing added
+            low = round_half_away(v - r if extra is None else v - r + extra, digits)
+            if r and low != round_half_away(v + r if extra is None else v + r + extra, digits):
+                v = float(self.exact(positions[k:k + 1])[0])
+                low = round_half_away(v if extra is None else v + extra, digits)
+            out.append(low)
+        return out
+
+    def order(self, positions):
+        """``positions`` sorted by exact value desc, then tie rank asc.
+
+        Sorted by :meth:`settled` values first; items whose interval meets a neighbour's are
+        computed exactly and the list sorted again.  In an order by centre, intervals that do
+        not meet their neighbours meet no other, so the rest are already in exact order.
+        """
+        import numpy as np
+
+        positions = np.asarray(positions, dtype=np.intp)
+        if len(positions) <= 1:
+            return positions
+        value, radius = self.settled(positions)
+        ties = self.tie_rank[positions]
+        by = np.lexsort((ties, -value))
+        v, r = value[by], radius[by]
+        meet = v[:-1] - r[:-1] <= v[1:] + r[1:]
+        if meet.any():
+            touch = np.zeros(len(by), dtype=bool)
+            touch[:-1] |= meet
+            touch[1:] |= meet
+            near = by[touch]
+            value[near] = self.exact(positions[near])
+            by = np.lexsort((ties, -value))
+        return positions[by]
 
     def top(self, k: int, keep=None):
         """The first ``k`` kept items in exact order (fewer when fewer are kept).
@@ -424,6 +510,15 @@ class ScreenedScores:
             return total + int(np.count_nonzero((ev > value) | ((ev == value) & (self.tie_rank[near] < tie))))
 
         return count
+
+
+def plus_where(values, add):
+    """``values + add`` where ``add`` holds a number (NaN: the value alone, as a sum without the term)."""
+    import numpy as np
+
+    if add is None:
+        return values
+    return np.where(np.isnan(add), values, values + np.nan_to_num(add))
 
 
 # -- the two screens ----------------------------------------------------------------------------------

@@ -116,7 +116,7 @@ class VectorSearch:
         import numpy as np
 
         from .fusion import rrf, sort_fused, vector_only, weighted
-        from .rounding import SCORE_DIGITS, round_half_away
+        from .rounding import SCORE_DIGITS
 
         s = settings
         # Exact similarities, screened: see skillsift.ranker.vector.
@@ -162,8 +162,8 @@ class VectorSearch:
                 pinned = self.pin(query, [f.id for f in fused])
             fused = sort_fused(fused, pinned)
         # the best similarity before the threshold: the first kept item when one is kept
-        best = plain.exact(top[:1])[0] if top is not None and len(top) else plain.highest()[1]
-        top_sim = round_half_away(float(best), SCORE_DIGITS)
+        first = top[:1] if top is not None and len(top) else plain.top(1)
+        top_sim = float(plain.rounded(first, SCORE_DIGITS)[0])
         if self._by_skill is None:
             self._by_skill = {skill.name: skill for skill in self.skills}
         by_skill = self._by_skill
