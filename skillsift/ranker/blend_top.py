@@ -8,15 +8,17 @@ positions in the complete lists.  A search keeps the first ``limit`` hits, and
 :func:`blend_first` computes exactly only what decides those (docs/ranking-speed.md, "The
 blend fusion"):
 
-1. the vector candidates as a set (:meth:`~skillsift.ranker.vector.ScreenedScores.top_set`:
-   exact values only for the rows near the cut);
-2. every candidate's fused score as an interval, from its similarity's bounds and its
-   lexical bonus (a vector candidate past the lexical cut scores at most the cut's BM25F);
-   rounding and addition are monotone, so the rounded fused score lies in the rounded
-   interval;
-3. the exact fused score of the pinned candidate and of every candidate whose upper bound
-   reaches the ``limit``-th largest lower bound; they are sorted (score desc, then name);
-4. ranks, cosines and lexical scores for the hits kept only.
+1. the vector candidates in order (:meth:`~skillsift.ranker.vector.ScreenedScores.top`:
+   float64 products for the rows that can make the cut, exact sums only where two of them
+   are too close to order);
+2. the lexical candidates, and the lexical scores of the vector candidates past the lexical
+   cut (read off the query's matches);
+3. every candidate's fused score as an interval, from its similarity's screening bounds and
+   its lexical bonus; only the pinned candidate and those whose upper bound reaches the
+   ``limit``-th largest lower bound get their exact fused score (from the settled
+   similarity when both ends of its interval round alike) and are sorted (score desc, then
+   name);
+4. ranks and cosines for the hits kept only.
 
 The result equals fusing the complete lists and cutting (tests/ranker/test_blend_top.py).
 """
@@ -26,15 +28,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .fusion import FusedItem
-from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away_array
-from .vector import plus_where
+from .pin import best_pin
+from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away
 
 ROUNDING_SLACK = 1e-9  # >= half a unit of the fused score's 9th decimal plus float64 error
 
 
 def blend_first(query: str, centred, plain, keep, lexical, usable, where, names: Sequence[str], *,
                 candidates: int, bonus: float, limit: int | None,
-                pin: Callable[[str, list[str]], str | None]) -> list[FusedItem]:
+                named: Callable[[str], list[tuple[str, int, int]]]) -> list[FusedItem]:
     """The blend fusion's first ``limit`` items in result order (all of them when ``limit`` is None or < 1).
 
     ``centred`` and ``plain`` are the :class:`~skillsift.ranker.vector.ScreenedScores` of the
@@ -42,8 +44,9 @@ def blend_first(query: str, centred, plain, keep, lexical, usable, where, names:
     skill index, ``where[i]`` the position of skill ``i`` or -1), ``keep`` the mask of the
     positions the threshold keeps (None: all), ``lexical`` the query's
     :class:`~skillsift.ranker.lexical_hits.LexicalList`, ``names`` every skill's name,
-    ``bonus`` the lexical bonus of the top lexical match and ``pin(query, ids)`` the exact-id
-    pin over the candidate ids.
+    ``bonus`` the lexical bonus of the top lexical match and ``named(query)`` the
+    ``(id, skill index, size)`` of the ids the query names (the exact-id pin,
+    :class:`~skillsift.ranker.pin.PinIndex`).
     """
     import numpy as np
 
@@ -51,70 +54,77 @@ def blend_first(query: str, centred, plain, keep, lexical, usable, where, names:
         raise ValueError(f"candidates must be at least 1, got {candidates}")
     vec = centred.top(candidates, keep)  # positions of the vector candidates, in exact order
     lex = lexical.top_scored(candidates)  # (skill index, score), best first
-    top = lex[0][1] if lex else 0.0
-    more = len(lex) == candidates  # the lexical list may go on past the cut
     n_lex = len(lex)
+    top = lex[0][1] if lex else 0.0
     lex_skill = np.fromiter((i for i, _ in lex), dtype=np.intp, count=n_lex)
-    lex_pos = where[lex_skill] if n_lex else np.zeros(0, dtype=np.intp)
+    lex_pos = where[lex_skill]
     if keep is not None and n_lex:
         lex_pos = np.where((lex_pos >= 0) & keep[np.maximum(lex_pos, 0)], lex_pos, -1)
-    in_vec = np.zeros(len(centred), dtype=bool)
-    in_vec[vec] = True
-    taken = lex_pos[lex_pos >= 0]
     in_lex = np.zeros(len(centred), dtype=bool)
-    in_lex[taken] = True
+    in_lex[lex_pos[lex_pos >= 0]] = True
     vec_only = vec[~in_lex[vec]]
     # the candidates: the lexical ones in lexical order, then the other vector ones
     pos = np.concatenate([lex_pos, vec_only])
     skill = np.concatenate([lex_skill, usable[vec_only]])
     lex_score = np.concatenate([np.fromiter((s for _, s in lex), dtype=np.float64, count=n_lex),
-                                np.zeros(len(vec_only))])
-    matched = np.zeros(len(pos), dtype=bool)  # a lexical match: in the lexical list, so it has a rank
-    matched[:n_lex] = True
-    if more and len(vec_only):  # vector candidates further down the lexical list
-        found = lexical.scores_of(skill[n_lex:].tolist())
-        for j, i in enumerate(skill[n_lex:].tolist(), start=n_lex):
-            score = found.get(i)
-            if score is not None:
-                lex_score[j] = score
-                matched[j] = True
+                                np.full(len(vec_only), -1.0)])  # -1: not a lexical match
+    if n_lex == candidates and len(vec_only):  # vector candidates further down the lexical list
+        lex_score[n_lex:] = lexical.scores_array(skill[n_lex:])
     has = pos >= 0
-    floor = _floor(centred, keep) if not has.all() else 0.0
-    value = np.full(len(pos), floor)
-    radius = np.zeros(len(pos))
-    value[has], radius[has] = centred.settled(pos[has])
-    bonus_of = np.full(len(pos), np.nan)  # the lexical bonus added (NaN: none, the score is the similarity)
+    bonus_of = np.zeros(len(pos))  # the lexical bonus of each candidate (0: none)
     if top > 0:
         scored = lex_score > 0
         bonus_of[scored] = bonus * (lex_score[scored] / top)
-    ids = [names[i] for i in skill.tolist()]
-    pinned = pin(query, ids)
-    pinned_at = ids.index(pinned) if pinned is not None else -1
+    at = {i: j for j, i in enumerate(skill.tolist())}
+    offered = [(cid, i, size) for cid, i, size in named(query) if i in at]  # the pin: an id the query names
+    pinned = best_pin((cid, size) for cid, _, size in offered)
+    pinned_at = at[next(i for cid, i, _ in offered if cid == pinned)] if pinned is not None else -1
     total = len(pos)
     want = total if limit is None or limit < 1 else min(limit, total)
-    others = np.flatnonzero(np.arange(total) != pinned_at) if pinned_at >= 0 else np.arange(total)
     rest = want - (pinned_at >= 0)
+    others = np.arange(total)
+    if pinned_at >= 0:
+        others = others[others != pinned_at]
+    floor = _floor(centred, keep) if not has.all() else 0.0
     if 0 < rest < len(others):
-        # bounds of the rounded fused scores: rounding to 9 decimals moves a score by at most
-        # 0.5e-9, and these float64 sums are within 1e-15 of the exact ones
-        shift = np.nan_to_num(bonus_of[others])
-        f_lo = value[others] - radius[others] + shift - ROUNDING_SLACK
-        f_hi = value[others] + radius[others] + shift + ROUNDING_SLACK
-        cut = np.partition(f_lo, len(others) - rest)[len(others) - rest]
-        contenders = others[f_hi >= cut]
+        # bounds of the rounded fused scores from the similarities' screening bounds: rounding
+        # to 9 decimals moves a score by at most 0.5e-9, the float64 sums are within 1e-15
+        low, high = np.full(total, floor), np.full(total, floor)
+        low[has], high[has] = centred.lo[pos[has]], centred.hi[pos[has]]
+        low = low[others] + bonus_of[others] - ROUNDING_SLACK
+        high = high[others] + bonus_of[others] + ROUNDING_SLACK
+        cut = np.partition(low, len(others) - rest)[len(others) - rest]
+        contenders = others[high >= cut].tolist()
     else:
-        contenders = others if rest > 0 else others[:0]
-    need = np.asarray(contenders.tolist() + ([pinned_at] if pinned_at >= 0 else []), dtype=np.intp)
-    # the exact fused scores of what competes for the places (blend's arithmetic)
-    fused = round_half_away_array(plus_where(value[need], bonus_of[need]), FUSED_DIGITS)  # right for floor items
-    with_vec = need[has[need]]
-    if len(with_vec):
-        fused[has[need]] = centred.rounded(pos[with_vec], FUSED_DIGITS, bonus_of[with_vec])
-    scores = dict(zip(need.tolist(), fused.tolist(), strict=True))
-    kept = sorted(contenders.tolist(), key=lambda j: (-scores[j], ids[j]))[:rest] if rest > 0 else []
+        contenders = others.tolist() if rest > 0 else []
+    need = contenders + ([pinned_at] if pinned_at >= 0 else [])
+    scores = _fused_scores(need, pos, has, lex_score, top, bonus, floor, centred)
+    ids = {j: names[skill[j]] for j in need}
+    kept = sorted(contenders, key=lambda j: (-scores[j], ids[j]))[:rest] if rest > 0 else []
     chosen = ([pinned_at] if pinned_at >= 0 else []) + kept
-    return _items(chosen, ids, scores, pos, skill, lex_score, matched, n_lex, in_vec, vec, centred, plain, keep,
-                  lexical)
+    return _items(chosen, ids, scores, pos, skill, lex_score, n_lex, vec, centred, plain, keep, lexical)
+
+
+def _fused_scores(need, pos, has, lex_score, top, bonus, floor, centred) -> dict[int, float]:
+    """The exact fused scores of the candidates ``need``, computed as ``fusion.blend`` computes them.
+
+    A similarity is taken from its settled interval when both ends round alike, else exactly.
+    """
+    with_vec = [j for j in need if has[j]]
+    settled = dict(zip(with_vec, zip(*(a.tolist() for a in centred.settled(pos[with_vec])), strict=True),
+                       strict=True)) if with_vec else {}
+    scores = {}
+    for j in need:
+        lex = float(lex_score[j])
+        extra = bonus * (lex / top) if top > 0 and lex > 0 else None
+        value, radius = settled.get(j, (floor, 0.0))
+        low = round_half_away(value - radius if extra is None else value - radius + extra, FUSED_DIGITS)
+        if radius and low != round_half_away(value + radius if extra is None else value + radius + extra,
+                                             FUSED_DIGITS):
+            value = float(centred.exact(pos[j:j + 1])[0])
+            low = round_half_away(value if extra is None else value + extra, FUSED_DIGITS)
+        scores[j] = low
+    return scores
 
 
 def _floor(centred, keep) -> float:
@@ -123,26 +133,29 @@ def _floor(centred, keep) -> float:
     return centred.lowest(keep)[1] if members else 0.0
 
 
-def _items(chosen, ids, scores, pos, skill, lex_score, matched, n_lex, in_vec, vec, centred, plain, keep,
+def _items(chosen, ids, scores, pos, skill, lex_score, n_lex, vec, centred, plain, keep,
            lexical) -> list[FusedItem]:
     """The fused items of ``chosen`` (candidate numbers, in result order) with their complete-list ranks."""
+    import numpy as np
+
+    rank_of = {p: r for r, p in enumerate(vec.tolist(), start=1)}  # the vector candidates are in order
     vec_rank: dict[int, int] = {}
-    inside = [j for j in chosen if pos[j] >= 0 and in_vec[pos[j]]]
-    outside = [j for j in chosen if pos[j] >= 0 and not in_vec[pos[j]]]
-    if inside:  # the vector candidates are in order: a position is a rank
-        rank_of = {p: r for r, p in enumerate(vec.tolist(), start=1)}
-        vec_rank.update((j, rank_of[int(pos[j])]) for j in inside)
-    if outside:
+    outside = []
+    for j in chosen:
+        p = int(pos[j])
+        if p in rank_of:
+            vec_rank[j] = rank_of[p]
+        elif p >= 0:
+            outside.append(j)
+    if outside:  # kept skills past the vector cut: their positions in the complete list
         vec_rank.update(zip(outside, centred.ranks(pos[outside], keep).tolist(), strict=True))
-    cosines: dict[int, float] = {}
-    with_vec = inside + outside
-    if with_vec:
-        cosines = dict(zip(with_vec, plain.rounded(pos[with_vec], SCORE_DIGITS).tolist(), strict=True))
+    with_vec = [j for j in chosen if j in vec_rank]
+    cosines = dict(zip(with_vec, plain.rounded(np.asarray(pos[with_vec], dtype=np.intp), SCORE_DIGITS).tolist(),
+                       strict=True)) if with_vec else {}
     lex_rank = {j: j + 1 for j in chosen if j < n_lex}
-    past = {int(skill[j]): float(lex_score[j]) for j in chosen if j >= n_lex and matched[j]}
+    past = {int(skill[j]): float(lex_score[j]) for j in chosen if j >= n_lex and lex_score[j] >= 0}
     if past:
         ranks = lexical.ranks_of(past)
-        lex_rank.update((j, ranks[int(skill[j])]) for j in chosen if j >= n_lex and matched[j])
+        lex_rank.update((j, ranks[int(skill[j])]) for j in chosen if j >= n_lex and lex_score[j] >= 0)
     return [FusedItem(id=ids[j], score=scores[j], lexical_rank=lex_rank.get(j, 0), vector_rank=vec_rank.get(j, 0),
-                      vector_sim=cosines.get(j))
-            for j in chosen]
+                      vector_sim=cosines.get(j)) for j in chosen]

@@ -181,16 +181,18 @@ class LexicalIndex:
         if matches is None:
             return {}
         docs, rounded = matches
-        ordered = np.sort(rounded)
         asked = list(scores)
         values = np.fromiter(scores.values(), dtype=np.float64, count=len(asked))
-        left = np.searchsorted(ordered, values, side="left")
-        right = np.searchsorted(ordered, values, side="right")
-        ahead = (len(ordered) - right).tolist()
-        for k in np.flatnonzero(right - left > 1).tolist():  # ties: those first by name
-            tied = docs[rounded == values[k]]
-            ahead[k] += int(np.count_nonzero(self._name_ranks(np)[tied] < self._name_rank[asked[k]]))
-        return {d: a + 1 for d, a in zip(asked, ahead, strict=True)}
+        names = self._name_ranks(np)
+        mine = names[np.asarray(asked, dtype=np.intp)]
+        ahead = np.zeros(len(asked), dtype=np.int64)
+        step = max(1, (1 << 20) // max(1, len(docs)))  # asked documents per comparison block
+        theirs = names[docs]
+        for start in range(0, len(asked), step):
+            column = values[start:start + step, None]
+            first = (rounded > column) | ((rounded == column) & (theirs < mine[start:start + step, None]))
+            ahead[start:start + step] = np.add.reduce(first, axis=1, dtype=np.int64)
+        return {d: a + 1 for d, a in zip(asked, ahead.tolist(), strict=True)}
 
     def _plan(self, query: str) -> list[int]:
         vocab = self._postings.vocab

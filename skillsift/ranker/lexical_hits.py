@@ -102,25 +102,33 @@ class LexicalList:
         return not self.top(1)
 
     def scores_of(self, skill_indexes) -> dict[int, float]:
-        """``{skill index: lexical score}`` for those of ``skill_indexes`` that match the query.
-
-        A catalog of at most :data:`DENSE_MAX_SKILLS` skills reads them off every match's
-        score, computed once per query (one sum over the postings); a larger one looks each
-        skill up in the query terms' postings (docs/ranking-speed.md).
-        """
-        if len(self.hits.skills) > DENSE_MAX_SKILLS:
-            return self.hits.lexical.scores_of(self.query, skill_indexes, self.subset)
+        """``{skill index: lexical score}`` for those of ``skill_indexes`` that match the query."""
         import numpy as np
 
         wanted = np.unique(np.fromiter(skill_indexes, dtype=np.int64))
+        scores = self.scores_array(wanted)
+        hit = scores >= 0
+        return dict(zip(wanted[hit].tolist(), scores[hit].tolist(), strict=True))
+
+    def scores_array(self, skill_indexes):
+        """Each of ``skill_indexes`` (numpy ints) its lexical score, -1.0 where it does not match.
+
+        A catalog of at most :data:`DENSE_MAX_SKILLS` skills reads them off every match's
+        score, computed once per query (one sum over the postings); a larger one looks the
+        skills up in the query terms' postings (docs/ranking-speed.md).
+        """
+        import numpy as np
+
+        if len(self.hits.skills) > DENSE_MAX_SKILLS:
+            found = self.hits.lexical.scores_of(self.query, skill_indexes.tolist(), self.subset)
+            return np.fromiter((found.get(i, -1.0) for i in skill_indexes.tolist()), dtype=np.float64,
+                               count=len(skill_indexes))
         if self._dense is None:
             self._dense = np.full(len(self.hits.skills), -1.0)  # -1: no match
             found = self._matches()
             if found is not None:
                 self._dense[found[0]] = found[1]
-        scores = self._dense[wanted]
-        hit = scores >= 0
-        return dict(zip(wanted[hit].tolist(), scores[hit].tolist(), strict=True))
+        return self._dense[skill_indexes]
 
     def ranks_of(self, scores: dict[int, float]) -> dict[int, int]:
         """``{skill index: 1-based lexical rank}`` for matching skills with their ``scores``."""

@@ -75,24 +75,23 @@ class PinIndex:
     """
 
     def __init__(self, ids: Iterable[str]):
-        self._multi: dict[str, list[str]] = {}  # joined tokens of a several-word id -> its ids
-        self._single: dict[str, list[str]] = {}  # the token of a one-word id -> its ids
-        self._size: dict[str, int] = {}
+        self._multi: dict[str, list[tuple[str, int, int]]] = {}  # joined tokens of a several-word id -> its ids
+        self._single: dict[str, list[tuple[str, int, int]]] = {}  # the token of a one-word id -> its ids
         longest = 0
-        for cid in ids:
+        for position, cid in enumerate(ids):
             tokens = pin_tokens(cid)
             if not tokens:
                 continue
             joined = " ".join(tokens)
-            self._size[cid] = len(joined.encode("utf-8"))
-            (self._multi if len(tokens) > 1 else self._single).setdefault(joined, []).append(cid)
+            entry = (cid, position, len(joined.encode("utf-8")))
+            (self._multi if len(tokens) > 1 else self._single).setdefault(joined, []).append(entry)
             longest = max(longest, len(tokens))
         self._longest = longest
 
-    def pin(self, query: str, candidate_ids) -> str | None:
-        """The candidate id the query names (``candidate_ids`` supports ``in``), or ``None``."""
+    def named(self, query: str) -> list[tuple[str, int, int]]:
+        """``(id, position in the ids, size)`` of every id ``query`` names (size: its joined tokens in UTF-8 bytes)."""
         tokens = pin_tokens(query)
-        named: list[str] = []
+        named: list[tuple[str, int, int]] = []
         if self._multi:
             for start in range(len(tokens) - 1):
                 for stop in range(start + 2, min(len(tokens), start + self._longest) + 1):
@@ -101,12 +100,18 @@ class PinIndex:
             for k, token in enumerate(tokens):
                 if (k + 1 < len(tokens) and tokens[k + 1] == "skill") or (k > 0 and tokens[k - 1] == "skill"):
                     named += self._single.get(token, ())
-        best: str | None = None
-        best_len = 0
-        for cid in named:
-            if cid not in candidate_ids:
-                continue
-            size = self._size[cid]
-            if best is None or size > best_len or (size == best_len and cid < best):
-                best, best_len = cid, size
-        return best
+        return named
+
+    def pin(self, query: str, candidate_ids) -> str | None:
+        """The candidate id the query names (``candidate_ids`` supports ``in``), or ``None``."""
+        return best_pin((cid, size) for cid, _, size in self.named(query) if cid in candidate_ids)
+
+
+def best_pin(named: Iterable[tuple[str, int]]) -> str | None:
+    """Of ``(id, size)`` pairs, the id with the longest joined tokens; equal sizes go to the smaller id."""
+    best: str | None = None
+    best_len = 0
+    for cid, size in named:
+        if best is None or size > best_len or (size == best_len and cid < best):
+            best, best_len = cid, size
+    return best

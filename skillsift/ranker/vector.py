@@ -65,7 +65,6 @@ ABS_SLACK = 1e-12
 EXACT_CHUNK_ROWS = 4096  # rows per float64 block in exact_dots
 DEGENERATE = 1e300  # margin base of a centred row whose model has no direction (always recomputed)
 MIN_CENTRED_NORM = 1e-6
-FINE_MIN_ITEMS = 32  # below this many items a band is computed exactly at once
 FEW_ITEMS = 24  # rounded() of at most this many items works in Python floats
 RANK_BLOCK = 1 << 20  # comparisons per block when ranks() counts items ahead
 EXACT_ALL_AT_ONCE = 96  # ScreenedScores of at most this many items compute them all on first need
@@ -211,12 +210,20 @@ class ScreenedScores:
         self._fine_fn = fine  # optional cheaper values within fine_margin of the exact ones
         self.fine_margin = fine_margin
         self.tie_rank = np.asarray(tie_rank)
-        self._known = np.full(len(self.approx), np.nan)
+        self._known_values = None  # exact values computed so far (NaN: not yet), made on first need
         self._fine = None  # fine values computed so far (NaN: not yet), made on first need
         self.exact_count = 0  # how many items were computed exactly (for tests and benchmarks)
 
     def __len__(self) -> int:
         return len(self.approx)
+
+    @property
+    def _known(self):
+        if self._known_values is None:
+            import numpy as np
+
+            self._known_values = np.full(len(self.approx), np.nan)
+        return self._known_values
 
     def exact(self, positions):
         """Exact values of ``positions`` (int array), computing the unknown ones."""
@@ -252,7 +259,7 @@ class ScreenedScores:
         positions = np.asarray(positions, dtype=np.intp)
         if self._fine_fn is None:
             return self.exact(positions), np.zeros(len(positions))
-        value = self._known[positions]
+        value = self._known[positions] if self.exact_count else np.full(len(positions), np.nan)
         radius = np.zeros(len(positions))
         unknown = np.isnan(value)
         if unknown.any():
@@ -262,7 +269,7 @@ class ScreenedScores:
             fine = self._fine[wanted]
             missing = np.isnan(fine)
             if missing.any():
-                fresh = np.unique(wanted[missing])
+                fresh = wanted[missing]  # a repeated position is computed twice, to the same value
                 self._fine[fresh] = self._fine_fn(fresh)
                 fine = self._fine[wanted]
             value[unknown] = fine
@@ -342,56 +349,18 @@ class ScreenedScores:
         """
         import numpy as np
 
-        members = self._members(keep)
-        if k <= 0 or len(members) == 0:
-            return members[:0]
-        if len(members) > max(k, EXACT_ALL_AT_ONCE):
-            lo = self.lo if keep is None else self.lo[members]  # every item: no gathered copy
-            cut = lo.max() if k == 1 else np.partition(lo, len(lo) - k)[len(lo) - k]
-            members = np.flatnonzero(self.hi >= cut) if keep is None else members[self.hi[members] >= cut]
-        return self.order(members)[:k]
-
-    def top_set(self, k: int, keep=None):
-        """The first ``k`` kept items as a set (positions in no particular order).
-
-        With ``L`` the k-th largest lower bound and ``H`` the (k+1)-th largest upper bound,
-        an item whose lower bound is above ``H`` is beaten by fewer than ``k`` items (only
-        items with ``hi > H`` can beat it, and there are at most ``k``), so it is in; an item
-        whose upper bound is below ``L`` is beaten by ``k`` items, so it is out.  Only the
-        items in between are computed exactly, and the best of them fill the free places.
-        """
-        import numpy as np
-
-        members = self._members(keep)
-        if k <= 0 or len(members) == 0:
-            return members[:0]
-        if len(members) <= k:
-            return members
-        lo = self.lo if keep is None else self.lo[members]
-        hi = self.hi if keep is None else self.hi[members]
-        n = len(lo)
-        low_cut = np.partition(lo, n - k)[n - k]
-        high_cut = np.partition(hi, n - k - 1)[n - k - 1]
-        sure = lo > high_cut
-        band = members[~sure & (hi >= low_cut)]
-        sure = members[sure]
-        free = k - len(sure)
-        if free <= 0:
-            return sure
-        return np.concatenate([sure, self.order(band)[:free]])
-
-    def bounds(self, positions):
-        """``(lo, hi)`` of ``positions``: the exact value where it is known, else the margin's bounds."""
-        import numpy as np
-
-        positions = np.asarray(positions, dtype=np.intp)
-        known = self._known[positions]
-        exact = ~np.isnan(known)
-        lo, hi = self.lo[positions], self.hi[positions]
-        if exact.any():
-            lo[exact] = known[exact]
-            hi[exact] = known[exact]
-        return lo, hi
+        count = len(self.approx) if keep is None else int(np.count_nonzero(keep))
+        if k <= 0 or count == 0:
+            return np.zeros(0, dtype=np.intp)
+        if count <= max(k, EXACT_ALL_AT_ONCE):
+            return self.order(self._members(keep))[:k]
+        if keep is None:  # every item: no gathered copies
+            cut = self.lo.max() if k == 1 else np.partition(self.lo, count - k)[count - k]
+            return self.order(np.flatnonzero(self.hi >= cut))[:k]
+        members = np.flatnonzero(keep)
+        lo = self.lo[members]
+        cut = lo.max() if k == 1 else np.partition(lo, count - k)[count - k]
+        return self.order(members[self.hi[members] >= cut])[:k]
 
     def highest(self, keep=None) -> tuple[int, float]:
         """(position, exact value) of the best kept item (ties: the smallest tie rank)."""
@@ -424,92 +393,54 @@ class ScreenedScores:
             kept[unsure] = self.exact(unsure) >= threshold
         return kept
 
-    def ranks(self, positions, keep=None, *, members=None):
+    def ranks(self, positions, keep=None):
         """1-based positions of ``positions`` (kept items) in the complete exact order of the kept items.
 
-        ``members`` (positions) names the kept items instead of ``keep``: the ranks of items of
-        a :meth:`top_set` among its members are their ranks among all items.
-
-        An item y is certainly ahead of x when ``lo[y] > exact[x]``, and certainly behind
-        when ``hi[y] < exact[x]``; one comparison over the bounds counts the first.  The
-        items whose interval contains ``exact[x]`` (the band) are compared one by one: by
-        their fine values when that settles it, else by their exact values.  A search asks
-        for the few hits it returns, so counting per item beats sorting every bound.
+        An item y is certainly ahead of x when its lower bound is above the top of x's
+        :meth:`settled` interval, and certainly behind when its upper bound is below the
+        bottom of it; one comparison over the bounds counts the first.  The others (the
+        band) are compared by their settled values where the intervals are apart, else by
+        their exact values.  A search asks for the few hits it returns, so counting per item
+        beats sorting every bound.
         """
         import numpy as np
 
         positions = np.asarray(positions, dtype=np.intp)
         if len(positions) == 0:
             return np.zeros(0, dtype=np.int64)
-        whole = keep is None and members is None  # every item is kept: no gathered copies
-        if members is not None:
-            members = np.asarray(members, dtype=np.intp)
-            known = np.sort(members)
-            at = np.minimum(np.searchsorted(known, positions), len(known) - 1)
-            if len(known) == 0 or not np.array_equal(known[at], positions):
-                raise ValueError("ranks are asked for items that are not members")
-        else:
-            members = self._members(keep)
-            if keep is not None and not np.all(keep[positions]):
-                raise ValueError("ranks are asked for items that are not kept")
-        values = self.exact(positions)
-        lo, hi = (self.lo, self.hi) if whole else (self.lo[members], self.hi[members])
+        if keep is not None and not np.all(keep[positions]):
+            raise ValueError("ranks are asked for items that are not kept")
+        members = None if keep is None else np.flatnonzero(keep)
+        lo, hi = (self.lo, self.hi) if members is None else (self.lo[members], self.hi[members])
+        value, radius = self.settled(positions)
+        top, bottom = value + radius, value - radius
         out = np.ones(len(positions), dtype=np.int64)
         asked_parts, near_parts = [], []
         step = max(1, RANK_BLOCK // max(1, len(lo)))  # asked items per comparison block
         for start in range(0, len(positions), step):
-            column = values[start:start + step, None]
-            ahead = lo > column  # asked items x kept items
-            out[start:start + step] += np.count_nonzero(ahead, axis=1)
-            asked_block, near_block = np.nonzero((hi >= column) & ~ahead)  # lo <= value <= hi: the bands
+            ahead = lo > top[start:start + step, None]  # asked items x kept items
+            out[start:start + step] += np.add.reduce(ahead, axis=1, dtype=np.int64)
+            asked_block, near_block = np.nonzero((hi >= bottom[start:start + step, None]) & ~ahead)
             asked_parts.append(asked_block + start)
             near_parts.append(near_block)
         asked, near = np.concatenate(asked_parts), np.concatenate(near_parts)
-        if not whole:
+        if members is not None:
             near = members[near]
         other = near != positions[asked]
         asked, near = asked[other], near[other]
         if len(asked) == 0:
             return out
-        crowded = np.unique(asked)
-        bands = [near[asked == j] for j in crowded.tolist()]
-        settle = self._settler(np.unique(near), values[crowded])
-        for j, band in zip(crowded.tolist(), bands, strict=True):
-            out[j] += settle(band, values[j], self.tie_rank[positions[j]])
+        near_value, near_radius = self.settled(near)
+        first = near_value - near_radius > top[asked]
+        unsure = ~first & (near_value + near_radius >= bottom[asked])
+        if unsure.any():
+            mine = positions[asked[unsure]]
+            theirs = near[unsure]
+            mine_exact, theirs_exact = self.exact(mine), self.exact(theirs)
+            first[unsure] = (theirs_exact > mine_exact) | (
+                (theirs_exact == mine_exact) & (self.tie_rank[theirs] < self.tie_rank[mine]))
+        out += np.bincount(asked, weights=first, minlength=len(positions)).astype(np.int64)
         return out
-
-    def _settler(self, items, values):
-        """``count(near, value, tie)``: how many of ``near`` (a subset of ``items``) come first.
-
-        The fine values of all ``items`` are computed at once; the exact values only of
-        those whose fine interval holds one of ``values``.
-        """
-        import numpy as np
-
-        fine = None
-        if self._fine_fn is not None and len(items) > FINE_MIN_ITEMS:
-            fine = self._fine_fn(items)
-            lo, hi = fine - self.fine_margin, fine + self.fine_margin
-            ordered = np.sort(values)
-            undecided = np.searchsorted(ordered, lo, side="left") < np.searchsorted(ordered, hi, side="right")
-            self.exact(items[undecided])
-        else:
-            self.exact(items)
-
-        def count(near, value, tie) -> int:
-            if len(near) == 0:
-                return 0
-            if fine is not None:
-                f = fine[np.searchsorted(items, near)]
-                ahead = f - self.fine_margin > value
-                unsure = ~ahead & (f + self.fine_margin >= value)
-                near, total = near[unsure], int(np.count_nonzero(ahead))
-            else:
-                total = 0
-            ev = self.exact(near)
-            return total + int(np.count_nonzero((ev > value) | ((ev == value) & (self.tie_rank[near] < tie))))
-
-        return count
 
 
 def plus_where(values, add):
@@ -558,7 +489,8 @@ class PlainScreen:
         q32, _q64, qnorm = _query_parts(query)
         if products is None:
             products = self.products(rows, q32)
-        approx = np.clip(products.astype(np.float64), -1.0, 1.0)
+        approx = products.astype(np.float64)
+        np.clip(approx, -1.0, 1.0, out=approx)
         margin = SAFETY * self.factor * self.row_norm * qnorm + ABS_SLACK
         matrix = self.matrix
         return ScreenedScores(approx, margin, lambda p: exact_dots(matrix, rows[p], q32), tie_rank,
@@ -647,6 +579,7 @@ class CentredScreen:
             self.inv[start:stop] = inv
             base[start:stop] = np.where(ok, bound, DEGENERATE)
         self.base = base
+        self._memo: tuple | None = None  # (rows, inv[rows], base[rows]) of the last search
 
     def scores(self, rows, products, query, tie_rank) -> ScreenedScores:
         """Centred similarities of ``rows`` from their float32 plain ``products`` with ``query``."""
@@ -655,13 +588,26 @@ class CentredScreen:
         rows = np.asarray(rows, dtype=np.intp)
         q32, q64, qnorm = _query_parts(query)
         shifted = float(self.shift @ q64)
-        approx = (products.astype(np.float64) - shifted) * self.inv[rows]
+        inv, base = self._of_rows(rows)
+        approx = products.astype(np.float64)
+        approx -= shifted
+        approx *= inv
         np.clip(approx, -1.0, 1.0, out=approx)
-        margin = self.base[rows] * qnorm + ABS_SLACK
+        margin = base * qnorm
+        margin += ABS_SLACK
         centred = self.centred
         return ScreenedScores(approx, margin, lambda p: exact_dots(centred, rows[p], q32), tie_rank,
                               fine=lambda p: blas_dots(centred, rows[p], q32),
                               fine_margin=fine_margin(centred.shape[1], self.centred_norm, qnorm))
+
+    def _of_rows(self, rows):
+        """``(inv[rows], base[rows])``, kept for the last ``rows`` (a search over every skill passes the same array)."""
+        memo = self._memo
+        if memo is not None and memo[0] is rows:
+            return memo[1], memo[2]
+        inv, base = self.inv[rows], self.base[rows]
+        self._memo = (rows, inv, base)
+        return inv, base
 
     def max_scores(self, rows, products, queries, tie_rank) -> ScreenedScores:
         """Best-piece centred similarities of ``rows`` from the plain ``products`` (pieces x rows)."""

@@ -39,6 +39,7 @@ class VectorSearch:
         self._name_order = None  # each skill's position in name order (ties)
         self._every_name: list[str] | None = None  # each skill's name, catalog order
         self._pin_index = None  # PinIndex of the names
+        self._whole = None  # (rows, name ranks) of the usable skills of the whole catalog
 
     @property
     def dims(self) -> int:
@@ -120,8 +121,7 @@ class VectorSearch:
 
         s = settings
         # Exact similarities, screened: see skillsift.ranker.vector.
-        rows = self._rows_array()[usable]
-        ties = self._name_ranks()[usable]
+        rows, ties = self._rows_and_ties(usable, subset)
         plain, products = self._similarities(rows, qvec, ties)
         n_scope = len(subset) if subset is not None else len(self.skills)
         covered = len(usable) == n_scope
@@ -140,7 +140,8 @@ class VectorSearch:
             bonus = blend_bonus_scale(s.weight_lexical, s.weight_vector)
             centred = self._centred_similarities(rows, products, qvec, ties)
             fused = blend_first(query, centred, plain, keep, lexical, usable, self._positions_in(usable, subset),
-                                self._all_names(), candidates=cand, bonus=bonus, limit=limit, pin=self.pin)
+                                self._all_names(), candidates=cand, bonus=bonus, limit=limit,
+                                named=self._pins().named)
             ranking = "hybrid"
         else:
             vector_ranked = list(zip(self._names(usable[top]), plain.exact(top).tolist(), strict=True))
@@ -218,6 +219,15 @@ class VectorSearch:
             self._rows = np.asarray(self.rows(), dtype=np.intp)
         return self._rows
 
+    def _rows_and_ties(self, usable, subset):
+        """The matrix rows and name ranks of the ``usable`` skills (kept for the whole catalog)."""
+        if subset is None and self._whole is not None:
+            return self._whole
+        pair = (self._rows_array()[usable], self._name_ranks()[usable])
+        if subset is None:
+            self._whole = pair
+        return pair
+
     def _positions_in(self, usable, subset):
         """Skill index -> position in ``usable`` (-1 when absent), as an array."""
         import numpy as np
@@ -270,11 +280,15 @@ class VectorSearch:
 
     def pin(self, query: str, ids) -> str | None:
         """The exact-id pin among ``ids`` (see :mod:`skillsift.ranker.pin`)."""
+        return self._pins().pin(query, set(ids))
+
+    def _pins(self):
+        """The :class:`~skillsift.ranker.pin.PinIndex` of the catalog's names (made once)."""
         if self._pin_index is None:
             from .pin import PinIndex
 
             self._pin_index = PinIndex(self._all_names())
-        return self._pin_index.pin(query, set(ids))
+        return self._pin_index
 
     def _all_names(self) -> list[str]:
         if self._every_name is None:
