@@ -317,28 +317,40 @@ class ScreenedScores:
     def order(self, positions):
         """``positions`` sorted by exact value desc, then tie rank asc.
 
-        Sorted by :meth:`settled` values first; items whose interval meets a neighbour's are
-        computed exactly and the list sorted again.  In an order by centre, intervals that do
-        not meet their neighbours meet no other, so the rest are already in exact order.
+        Sorted by the centres of their screening intervals first; items whose interval meets
+        a neighbour's get the tighter one of :meth:`settled` (intersected with the first, so
+        it only shrinks) and the list is sorted again; those that still meet one are computed
+        exactly.  In an order by centre, intervals that do not meet their neighbours meet no
+        other, so the rest are already in exact order.
         """
         import numpy as np
 
         positions = np.asarray(positions, dtype=np.intp)
         if len(positions) <= 1:
             return positions
-        value, radius = self.settled(positions)
+        lo, hi = self.lo[positions], self.hi[positions]
         ties = self.tie_rank[positions]
-        by = np.lexsort((ties, -value))
-        v, r = value[by], radius[by]
-        meet = v[:-1] - r[:-1] <= v[1:] + r[1:]
-        if meet.any():
+        for tighten in (self._settled_bounds, self._exact_bounds):
+            by = np.lexsort((ties, -(lo + hi)))
+            meet = lo[by[:-1]] <= hi[by[1:]]
+            if not meet.any():
+                return positions[by]
             touch = np.zeros(len(by), dtype=bool)
             touch[:-1] |= meet
             touch[1:] |= meet
             near = by[touch]
-            value[near] = self.exact(positions[near])
-            by = np.lexsort((ties, -value))
-        return positions[by]
+            tight_lo, tight_hi = tighten(positions[near])
+            lo[near] = np.maximum(lo[near], tight_lo)
+            hi[near] = np.minimum(hi[near], tight_hi)
+        return positions[np.lexsort((ties, -(lo + hi)))]
+
+    def _settled_bounds(self, positions):
+        value, radius = self.settled(positions)
+        return value - radius, value + radius
+
+    def _exact_bounds(self, positions):
+        value = self.exact(positions)
+        return value, value
 
     def top(self, k: int, keep=None):
         """The first ``k`` kept items in exact order (fewer when fewer are kept).
