@@ -5,8 +5,8 @@ candidates are the first ``candidates`` of the centred vector list and of the le
 a candidate scores its centred similarity (the least similarity of the vector list when it
 has none) plus ``bonus * bm25 / top_bm25``, rounded to 9 decimals; its ranks are its
 positions in the complete lists.  A search keeps the first ``limit`` hits, and
-:func:`blend_first` computes exactly only what decides those (docs/ranking-speed.md, "The
-blend fusion"):
+:func:`blend_first` computes exactly only what decides those (docs/ranking-speed.md,
+"Blend fusion"):
 
 1. the vector candidates in order (:meth:`~skillsift.ranker.vector.ScreenedScores.top`:
    float64 products for the rows that can make the cut, exact sums only where two of them

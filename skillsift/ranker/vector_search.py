@@ -170,7 +170,7 @@ class VectorSearch:
         by_skill = self._by_skill
         by_name = {h.name: h for h in lexical.all()} if explain else {}
         hits = []
-        for f in fused:
+        for f in fused[:limit] if limit is not None and limit > 0 else fused:  # the caller keeps a prefix
             skill = by_skill[f.id]
             lex = by_name.get(f.id)
             hits.append(Hit(name=f.id, score=f.score, description=skill.description, domain=skill.domain,
