@@ -139,14 +139,15 @@ def exact_dots(matrix, rows, query):
 
 
 def blas_dots(matrix, rows, query):
-    """float64 dot products of ``matrix[rows]`` with the float32 ``query`` in BLAS order, clamped.
+    """float64 dot products of ``matrix[rows]`` with the float32 ``query`` in BLAS order, clamped
+    (a float64 ``query`` holding float32 values is used as it is).
 
     Within :func:`fine_margin` of :func:`exact_dots` (both sum exact products in float64,
     in different orders), and several times faster.
     """
     import numpy as np
 
-    q = np.asarray(query, dtype=np.float32).astype(np.float64)
+    q = query if getattr(query, "dtype", None) == np.float64 else np.asarray(query, np.float32).astype(np.float64)
     out = matrix[np.asarray(rows, dtype=np.intp)].astype(np.float64) @ q
     np.clip(out, -1.0, 1.0, out=out)
     return out
@@ -259,22 +260,20 @@ class ScreenedScores:
         positions = np.asarray(positions, dtype=np.intp)
         if self._fine_fn is None:
             return self.exact(positions), np.zeros(len(positions))
-        value = self._known[positions] if self.exact_count else np.full(len(positions), np.nan)
-        radius = np.zeros(len(positions))
-        unknown = np.isnan(value)
-        if unknown.any():
-            if self._fine is None:
-                self._fine = np.full(len(self.approx), np.nan)
-            wanted = positions[unknown]
-            fine = self._fine[wanted]
-            missing = np.isnan(fine)
-            if missing.any():
-                fresh = wanted[missing]  # a repeated position is computed twice, to the same value
-                self._fine[fresh] = self._fine_fn(fresh)
-                fine = self._fine[wanted]
-            value[unknown] = fine
-            radius[unknown] = self.fine_margin
-        return value, radius
+        if self._fine is None:
+            self._fine = np.full(len(self.approx), np.nan)
+        fine = self._fine[positions]
+        missing = np.isnan(fine)
+        if missing.any():
+            fresh = positions[missing]  # a repeated position is computed twice, to the same value
+            fine[missing] = self._fine[fresh] = self._fine_fn(fresh)
+        radius = np.full(len(positions), self.fine_margin)
+        if self.exact_count:  # exact values where they are known
+            known = self._known[positions]
+            exact = ~np.isnan(known)
+            fine[exact] = known[exact]
+            radius[exact] = 0.0
+        return fine, radius
 
     def rounded(self, positions, digits: int, add=None):
         """``round_half_away(value + add, digits)`` of each exact value.
@@ -498,7 +497,7 @@ class PlainScreen:
         import numpy as np
 
         rows = np.asarray(rows, dtype=np.intp)
-        q32, _q64, qnorm = _query_parts(query)
+        q32, q64, qnorm = _query_parts(query)
         if products is None:
             products = self.products(rows, q32)
         approx = products.astype(np.float64)
@@ -506,7 +505,7 @@ class PlainScreen:
         margin = SAFETY * self.factor * self.row_norm * qnorm + ABS_SLACK
         matrix = self.matrix
         return ScreenedScores(approx, margin, lambda p: exact_dots(matrix, rows[p], q32), tie_rank,
-                              fine=lambda p: blas_dots(matrix, rows[p], q32),
+                              fine=lambda p: blas_dots(matrix, rows[p], q64),
                               fine_margin=fine_margin(matrix.shape[1], self.row_norm, qnorm))
 
     def max_products(self, rows, queries):
@@ -609,7 +608,7 @@ class CentredScreen:
         margin += ABS_SLACK
         centred = self.centred
         return ScreenedScores(approx, margin, lambda p: exact_dots(centred, rows[p], q32), tie_rank,
-                              fine=lambda p: blas_dots(centred, rows[p], q32),
+                              fine=lambda p: blas_dots(centred, rows[p], q64),
                               fine_margin=fine_margin(centred.shape[1], self.centred_norm, qnorm))
 
     def _of_rows(self, rows):
