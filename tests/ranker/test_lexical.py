@@ -275,6 +275,10 @@ def _positions_agree(index, query, subset=None):
     pick = full[:: max(1, len(full) // 9)] + full[-1:]
     expected = {d: position for position, (d, _score) in enumerate(full, start=1) if (d, _score) in pick}
     assert index.ranks_of(query, {d: s for d, s in pick}, subset) == expected, query
+    matches = index.matches(query, subset)
+    assert index.ranks_of(query, {d: s for d, s in pick}, subset, matches=matches) == expected, query
+    for k in (1, 5, 50, len(full) + 1):  # the first k read off every match, as rank() gives them
+        assert index.first_of(matches, k) == full[:k], (query, k)
     return len(full)
 
 
