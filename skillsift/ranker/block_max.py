@@ -29,7 +29,7 @@ STORED_MIN_POSTINGS_PER_BLOCK = 0.5
 # A query takes the pruned path when its terms hold at least this many postings, and this
 # many per block (fewer cost less to add up exhaustively than the pruning's own steps).
 QUERY_MIN_POSTINGS_PER_BLOCK = 0.5
-QUERY_MIN_POSTINGS = 20_000
+QUERY_MIN_POSTINGS = 12_000
 # The first round scores this many blocks (at least ``limit``), each later one four times more.
 FIRST_BLOCKS = 32
 MARGIN = 2e-6  # rounding to 6 decimals moves a score by at most half of 1e-6: twice that is safe
