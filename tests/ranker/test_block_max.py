@@ -7,6 +7,7 @@ lowered, so that every limited numpy query takes the pruned path.
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
@@ -14,7 +15,7 @@ import pytest
 
 from skillsift.ranker import block_max
 from skillsift.ranker.block_max import BlockMaxima
-from skillsift.ranker.lexical import LexicalIndex
+from skillsift.ranker.lexical import LexicalIndex, _round_positive
 from skillsift.ranker.rounding import round_half_away
 from skillsift.skill import Skill
 
@@ -43,6 +44,26 @@ def _catalog(n: int, seed: int = SEED) -> list[Skill]:
     return skills
 
 
+NEAR = ("pa", "pb", "pc")  # three words only the near-tie skills hold, each in as many skills
+
+
+def _with_near_ties(skills: list[Skill], groups: int = 60, seed: int = SEED) -> list[Skill]:
+    """``skills`` and, scattered among them, groups of six skills holding the words of :data:`NEAR`
+    in triggers, keywords and description in every order, with the same length within a group.
+
+    The points of a group's skills are the same three numbers added in different orders, so their
+    float64 sums differ in the last bits: distinct raw scores that round to the same score.
+    """
+    rng = random.Random(seed)
+    out = list(skills)
+    for g in range(groups):
+        filler = " ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 20)))
+        for perm in itertools.permutations(NEAR):
+            twin = Skill(f"v{g:02d}{''.join(perm)}", f"{perm[2]} {filler}", triggers=(perm[0],), keywords=(perm[1],))
+            out.insert(rng.randrange(len(out) + 1), twin)
+    return out
+
+
 @pytest.fixture
 def small_blocks(monkeypatch):
     """Block maxima for any numpy-built catalog, blocks of 8 documents, every query pruned."""
@@ -54,19 +75,19 @@ def small_blocks(monkeypatch):
 
 @pytest.fixture
 def index(small_blocks) -> LexicalIndex:
-    return LexicalIndex(_catalog(3000), python_max_docs=0)
+    return LexicalIndex(_with_near_ties(_catalog(3000)), python_max_docs=0)
 
 
-def _queries(count: int, seed: int = SEED) -> list[str]:
+def _queries(count: int, seed: int = SEED, longest: int = 6) -> list[str]:
     rng = random.Random(seed)
-    return [" ".join(_word(rng) if rng.random() < 0.7 else rng.choice(WORDS) for _ in range(rng.randint(1, 6)))
+    return [" ".join(_word(rng) if rng.random() < 0.7 else rng.choice(WORDS) for _ in range(rng.randint(1, longest)))
             for _ in range(count)]
 
 
 def test_pruned_top_k_is_the_full_rankings_prefix(index):
     assert index._full.blocks is not None
     tied = 0
-    for query in _queries(150):
+    for query in _queries(150) + _queries(10, seed=1, longest=40):
         full = index.rank(query)  # limit=None: every posting added up
         scores = [s for _, s in full]
         for k in (1, 5, 10, 50):
@@ -78,12 +99,24 @@ def test_pruned_top_k_is_the_full_rankings_prefix(index):
     assert tied >= 10  # the catalog's twins make exact ties at the cut
 
 
+@pytest.mark.parametrize("query", ["pa pb pc", "w0 pa pb pc", "pc pb pa w1 w2"])
+def test_near_ties_of_rounded_scores_keep_their_order(index, query):
+    docs, raw = index._matches(index._plan(query), index._full, np)
+    raws_by_score: dict[float, set[float]] = {}
+    for score, value in zip(_round_positive(np, raw).tolist(), raw.tolist(), strict=True):
+        raws_by_score.setdefault(score, set()).add(value)
+    assert sum(len(v) > 1 for v in raws_by_score.values()) >= 5  # the construction makes near-ties
+    full = index.rank(query)
+    for k in range(1, 61):
+        assert index.rank(query, limit=k) == full[:k], k
+
+
 def test_the_pruned_path_is_taken_and_skips_work(index):
     query = "w0 w1 w9"  # two words most skills hold and a rarer one
     total = sum(index._postings.df(t) for t in index._plan(query))
     pruned = index.pruned_top(query, 10)
     assert pruned is not None
-    assert pruned.n_blocks == 375
+    assert pruned.n_blocks == (len(index) + 7) // 8
     assert pruned.blocks_scored < pruned.n_blocks // 5
     assert pruned.postings_scored < total // 5
     scored = every = 0
@@ -98,6 +131,21 @@ def test_the_pruned_path_is_taken_and_skips_work(index):
     index._rank_pruned = lambda *a: calls.append(a) or real(*a)  # type: ignore[method-assign]
     assert index.rank(query, limit=10) == index.rank(query)[:10]
     assert len(calls) == 1
+
+
+def test_default_thresholds_prune_a_large_catalog():
+    index = LexicalIndex(_catalog(block_max.PRUNE_MIN_DOCS, seed=7))
+    blocks = index._full.blocks
+    assert blocks is not None and blocks.shift == block_max.BLOCK_SHIFT and blocks.rows
+    pruned = 0
+    for query in _queries(40, seed=7):
+        plan = index._plan(query)
+        full = index.rank(query)
+        postings = sum(index._postings.df(t) for t in plan)
+        for k in (1, 10, 50):
+            assert index.rank(query, limit=k) == full[:k], (query, k)
+            pruned += blocks.worth(postings, k)
+    assert pruned > 20  # most of these queries take the pruned path at the default thresholds
 
 
 def test_limit_none_and_subsets_keep_the_exhaustive_path(index):
