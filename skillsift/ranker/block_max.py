@@ -30,8 +30,15 @@ STORED_MIN_POSTINGS_PER_BLOCK = 0.5
 # many per block (fewer cost less to add up exhaustively than the pruning's own steps).
 QUERY_MIN_POSTINGS_PER_BLOCK = 0.5
 QUERY_MIN_POSTINGS = 12_000
+# A one-term query costs the exhaustive path only a partition of its points: pruned from this many.
+ONE_TERM_MIN_POSTINGS = 120_000
 # The first round scores this many blocks (at least ``limit``), each later one four times more.
 FIRST_BLOCKS = 32
+# A limit above one hit per this many blocks leaves too few blocks to skip.
+BLOCKS_PER_HIT = 64
+# After the second round, more than this share of the blocks still to score means the bounds
+# do not prune this query: it is left to the exhaustive path.
+GIVE_UP_FRACTION = 0.25
 MARGIN = 2e-6  # rounding to 6 decimals moves a score by at most half of 1e-6: twice that is safe
 _EPS = 2.0**-53
 _ZERO = (0,)
@@ -76,16 +83,20 @@ class BlockMaxima:
     def nbytes(self) -> int:
         return int(self.maxima.nbytes + self.starts.nbytes)
 
-    def worth(self, postings: int, limit: int) -> bool:
-        """Whether a query over ``postings`` postings for the first ``limit`` hits takes the pruned path."""
+    def worth(self, terms: int, postings: int, limit: int) -> bool:
+        """Whether a query of ``terms`` terms holding ``postings`` postings takes the pruned path
+        for its first ``limit`` hits."""
         least = max(QUERY_MIN_POSTINGS, QUERY_MIN_POSTINGS_PER_BLOCK * self.n_blocks)
-        return limit <= self.n_blocks and postings >= least
+        if terms == 1:
+            least = max(least, ONE_TERM_MIN_POSTINGS)
+        return limit * BLOCKS_PER_HIT <= self.n_blocks and postings >= least
 
-    def top(self, tids, limit: int, finish) -> PrunedTop:
+    def top(self, tids, limit: int, finish) -> PrunedTop | None:
         """The first ``limit`` hits of the whole catalog's ranking of the terms ``tids`` (query order).
 
         ``finish(docs, scores, limit)``: the first ``limit`` hits of matches given as arrays
-        (the exhaustive path's last step).
+        (the exhaustive path's last step).  None when the bounds do not prune the query
+        (:data:`GIVE_UP_FRACTION`).
         """
         import numpy as np
 
@@ -116,9 +127,10 @@ class BlockMaxima:
         found_docs, found_scores = [], []
         found, kth = 0, None
         batch = max(FIRST_BLOCKS, limit)
-        blocks_scored = postings_scored = 0
+        blocks_scored = postings_scored = rounds = 0
         todo = _best(np, bound, np.flatnonzero(bound > 0), batch)
         while len(todo):
+            rounds += 1
             todo.sort()
             bound[todo] = -1.0  # scored
             blocks_scored += len(todo)
@@ -132,6 +144,8 @@ class BlockMaxima:
                     every = np.concatenate(found_scores)
                     kth = np.partition(every, found - limit)[found - limit]
             rest = np.flatnonzero(bound > 0 if kth is None else bound >= kth - MARGIN)
+            if rounds >= 2 and len(rest) > GIVE_UP_FRACTION * n_blocks:
+                return None
             batch *= 4
             todo = rest if len(rest) <= 2 * batch else _best(np, bound, rest, batch)
         hits = []

@@ -111,15 +111,18 @@ class LexicalIndex:
         if self._postings.csr is None or postings <= PYTHON_QUERY_MAX_POSTINGS:
             return self._rank_python(plan, scope, limit)
         blocks = scope.blocks
-        if limit is not None and blocks is not None and blocks.worth(postings, limit):
-            return self._rank_pruned(plan, scope, limit).hits
+        if limit is not None and blocks is not None and blocks.worth(len(plan), postings, limit):
+            pruned = self._rank_pruned(plan, scope, limit)
+            if pruned is not None:
+                return pruned.hits
         return self._rank_numpy(plan, scope, limit)
 
     def pruned_top(self, query: str, limit: int) -> PrunedTop | None:
         """The first ``limit`` hits of the whole catalog's ranking by block-max pruning, with
         the blocks and postings it scored; None when the index has no block maxima (a small
-        or pure-Python one) or the query matches nothing.  :meth:`rank` takes this path for
-        a large enough query (docs/ranking-speed.md); the hits are the same either way."""
+        or pure-Python one), the query matches nothing or the bounds do not prune it.
+        :meth:`rank` takes this path for a large enough query (docs/ranking-speed.md); the
+        hits are the same either way."""
         plan = self._plan(query)
         if self._full.blocks is None or not plan or limit <= 0:
             return None
@@ -302,7 +305,7 @@ class LexicalIndex:
         docs, scores = matches
         return self._first_hits(np, docs, scores, limit)
 
-    def _rank_pruned(self, plan: list[int], scope: Scope, limit: int) -> PrunedTop:
+    def _rank_pruned(self, plan: list[int], scope: Scope, limit: int) -> PrunedTop | None:
         import numpy as np
 
         assert scope.blocks is not None  # the caller checked

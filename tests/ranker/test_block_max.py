@@ -71,6 +71,9 @@ def small_blocks(monkeypatch):
     monkeypatch.setattr(block_max, "BLOCK_SHIFT", 3)
     monkeypatch.setattr(block_max, "QUERY_MIN_POSTINGS", 0)
     monkeypatch.setattr(block_max, "QUERY_MIN_POSTINGS_PER_BLOCK", 0)
+    monkeypatch.setattr(block_max, "ONE_TERM_MIN_POSTINGS", 0)
+    monkeypatch.setattr(block_max, "BLOCKS_PER_HIT", 1)
+    monkeypatch.setattr(block_max, "GIVE_UP_FRACTION", 1.0)  # never: every query is pruned to the end
 
 
 @pytest.fixture
@@ -133,6 +136,18 @@ def test_the_pruned_path_is_taken_and_skips_work(index):
     assert len(calls) == 1
 
 
+def test_a_query_the_bounds_do_not_prune_is_left_to_the_exhaustive_path(index, monkeypatch):
+    monkeypatch.setattr(block_max, "FIRST_BLOCKS", 1)  # rounds of 1, 4, 16... blocks (at least the limit)
+    monkeypatch.setattr(block_max, "GIVE_UP_FRACTION", 0.0)  # give up whenever blocks are left after two rounds
+    gave_up = 0
+    for query in _queries(60):
+        full = index.rank(query)
+        for k in (1, 10, 50):
+            gave_up += index.pruned_top(query, k) is None
+            assert index.rank(query, limit=k) == full[:k], (query, k)
+    assert gave_up > 20
+
+
 def test_default_thresholds_prune_a_large_catalog():
     index = LexicalIndex(_catalog(block_max.PRUNE_MIN_DOCS, seed=7))
     blocks = index._full.blocks
@@ -144,7 +159,7 @@ def test_default_thresholds_prune_a_large_catalog():
         postings = sum(index._postings.df(t) for t in plan)
         for k in (1, 10, 50):
             assert index.rank(query, limit=k) == full[:k], (query, k)
-            pruned += blocks.worth(postings, k)
+            pruned += blocks.worth(len(plan), postings, k)
     assert pruned > 20  # most of these queries take the pruned path at the default thresholds
 
 
