@@ -163,6 +163,22 @@ def test_default_thresholds_prune_a_large_catalog():
     assert pruned > 20  # most of these queries take the pruned path at the default thresholds
 
 
+def test_ranker_search_gives_the_same_hits_pruned(small_blocks, monkeypatch):
+    from skillsift.catalog import catalog_from_skills
+    from skillsift.config import Config
+    from skillsift.ranker.search import Ranker
+
+    skills = _with_near_ties(_catalog(3000))
+    pruned = Ranker(catalog_from_skills(skills), Config())
+    monkeypatch.setattr(block_max, "PRUNE_MIN_DOCS", 10**9)
+    exhaustive = Ranker(catalog_from_skills(skills), Config())
+    assert pruned.lexical._full.blocks is not None and exhaustive.lexical._full.blocks is None
+    for query in _queries(40) + ["pa pb pc w0"]:
+        for k in (1, 10):
+            assert (pruned.search(query, limit=k, mode="lexical").hits
+                    == exhaustive.search(query, limit=k, mode="lexical").hits), (query, k)
+
+
 def test_limit_none_and_subsets_keep_the_exhaustive_path(index):
     calls = []
     real = index._rank_pruned
