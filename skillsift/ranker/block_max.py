@@ -12,7 +12,9 @@ document within that margin).  The documents it scores get the same float64 sums
 query-term order as the complete ranking's, so the hits are identical.
 
 Only the whole-catalog scope of a numpy-built index has block maxima (a subset has
-its own statistics and keeps the exhaustive path).
+its own statistics and keeps the exhaustive path); small queries, large limits
+(:meth:`BlockMaxima.worth`) and queries the bounds do not prune (:data:`GIVE_UP_FRACTION`)
+keep it too.
 """
 
 from __future__ import annotations

@@ -7,7 +7,9 @@ order, rounded to 6 decimals half away from zero; documents without a matching t
 are left out; the order is score descending, then name, then catalog position.
 
 The postings and statistics are built once; a query only adds up the precomputed
-points of its terms' postings, so it costs time in proportion to those postings.
+points of its terms' postings, so it costs time in proportion to those postings (a
+limited query over a large catalog only those of the blocks of documents that can
+reach its first hits: :mod:`skillsift.ranker.block_max`).
 Short postings are summed in pure Python, long ones with numpy; small catalogs are
 indexed and searched without importing numpy at all.  Every path, and
 :meth:`LexicalIndex.explain`, performs the same float64 operations in the same order
