@@ -19,6 +19,8 @@ from __future__ import annotations
 import math
 import threading
 
+from . import block_max
+from .block_max import BlockMaxima
 from .postings import Postings, widen
 
 K1 = 1.2
@@ -45,6 +47,7 @@ class Scope:
         self._norm_array = None
         self._mask = None
         self._points_csr = None  # whole-catalog scope of a numpy-built index: points of every posting
+        self.blocks: BlockMaxima | None = None  # and, for a large catalog, the block maxima of its long terms
         self._lists: dict[int, tuple[list[int], list[float]]] = {}
         self._listed = 0
         self._arrays: dict[int, tuple] = {}
@@ -80,7 +83,11 @@ class Scope:
         return self._norm_array
 
     def precompute(self) -> None:
-        """Points of every posting of a numpy-built index (whole-catalog scope only)."""
+        """Points of every posting of a numpy-built index (whole-catalog scope only).
+
+        A catalog of at least :data:`~skillsift.ranker.block_max.PRUNE_MIN_DOCS` documents
+        also gets the block maxima a limited query prunes with (docs/ranking-speed.md).
+        """
         import numpy as np
 
         offsets, docs, tfs = self.postings.csr
@@ -92,6 +99,8 @@ class Scope:
         points *= K1_PLUS_1
         points /= tfs + self.norm_array()[docs]
         self._points_csr = points
+        if self.postings.n_docs >= block_max.PRUNE_MIN_DOCS:
+            self.blocks = BlockMaxima(self.postings.bounds, docs, points, self.postings.n_docs)
 
     # -- per-term postings with points ------------------------------------------------------
 

@@ -7,7 +7,9 @@ order, rounded to 6 decimals half away from zero; documents without a matching t
 are left out; the order is score descending, then name, then catalog position.
 
 The postings and statistics are built once; a query only adds up the precomputed
-points of its terms' postings, so it costs time in proportion to those postings.
+points of its terms' postings, so it costs time in proportion to those postings (a
+limited query over a large catalog only those of the blocks of documents that can
+reach its first hits: :mod:`skillsift.ranker.block_max`).
 Short postings are summed in pure Python, long ones with numpy; small catalogs are
 indexed and searched without importing numpy at all.  Every path, and
 :meth:`LexicalIndex.explain`, performs the same float64 operations in the same order
@@ -23,6 +25,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from .block_max import MARGIN, PrunedTop
 from .bm25f import K1_PLUS_1, Scope
 from .postings import FIELDS, Postings, build_postings, field_text, release_freed_memory
 from .result import LexicalExplanation, TermContribution
@@ -106,9 +109,26 @@ class LexicalIndex:
         plan = self._plan(query)
         if not plan:
             return []
-        if self._postings.csr is None or sum(map(df, plan)) <= PYTHON_QUERY_MAX_POSTINGS:
+        postings = sum(map(df, plan))
+        if self._postings.csr is None or postings <= PYTHON_QUERY_MAX_POSTINGS:
             return self._rank_python(plan, scope, limit)
+        blocks = scope.blocks
+        if limit is not None and blocks is not None and blocks.worth(len(plan), postings, limit):
+            pruned = self._rank_pruned(plan, scope, limit)
+            if pruned is not None:
+                return pruned.hits
         return self._rank_numpy(plan, scope, limit)
+
+    def pruned_top(self, query: str, limit: int) -> PrunedTop | None:
+        """The first ``limit`` hits of the whole catalog's ranking by block-max pruning, with
+        the blocks and postings it scored; None when the index has no block maxima (a small
+        or pure-Python one), the query matches nothing or the bounds do not prune it.
+        :meth:`rank` takes this path for a large enough query (docs/ranking-speed.md); the
+        hits are the same either way."""
+        plan = self._plan(query)
+        if self._full.blocks is None or not plan or limit <= 0:
+            return None
+        return self._rank_pruned(plan, self._full, limit)
 
     def scores_of(self, query: str, doc_indexes: Iterable[int],
                   subset: Iterable[int] | None = None) -> dict[int, float]:
@@ -312,12 +332,22 @@ class LexicalIndex:
         if matches is None:
             return []
         docs, scores = matches
+        return self._first_hits(np, docs, scores, limit)
+
+    def _rank_pruned(self, plan: list[int], scope: Scope, limit: int) -> PrunedTop | None:
+        import numpy as np
+
+        assert scope.blocks is not None  # the caller checked
+        return scope.blocks.top(plan, limit, lambda docs, scores, k: self._first_hits(np, docs, scores, k))
+
+    def _first_hits(self, np, docs, scores, limit: int | None) -> list[tuple[int, float]]:
+        """The hits of the matches ``docs`` with raw ``scores``, best first, the first ``limit`` when given."""
         if limit is not None and limit < len(docs):
             # Rounding moves a score by at most half a unit of the 6th decimal, so every
             # document that can reach the top ``limit`` after rounding scores within 1e-6
             # of the limit-th best raw score; keep those (a superset), then order exactly.
             kth = np.partition(scores, len(scores) - limit)[len(scores) - limit]
-            keep = scores >= kth - 2e-6
+            keep = scores >= kth - MARGIN
             docs, scores = docs[keep], scores[keep]
         rounded = _round_positive(np, scores)
         order = np.lexsort((self._name_ranks(np)[docs], -rounded))
