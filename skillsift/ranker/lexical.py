@@ -382,7 +382,7 @@ class LexicalIndex:
             seen[docs] = True
             fresh = [docs]
             for docs, points in parts[1:]:
-                np.add.at(acc, docs, points)  # in place; a term lists each document once
+                acc[docs] += points  # a term lists each document once: no index repeats
                 if dense:
                     seen[docs] = True
                 else:
