@@ -299,7 +299,7 @@ def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic
 
     patterns = tuple(getattr(config, "skills", ()) or ())
     result = discover_all(root, patterns)
-    found, empty = result.paths(), list(result.empty)
+    empty = list(result.empty)
     diagnostics: list[Diagnostic] = [
         Diagnostic(file=rel, code="SK012", severity=NOTE, message=message,
                    hint="copy the skill into the repository, or point [catalog] skills at a folder inside it")
@@ -320,14 +320,24 @@ def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic
     skill_cache = SkillCache(root)
     yaml_cache = None
     skills: list[Skill] = []
-    root_abs = os.path.abspath(root)
-    for path, domain in found:
-        rel = _relative_under(os.fspath(path), root_abs)
-        stamp = file_stamp(path) if skill_cache.path is not None else None
+    root_str = os.fspath(root)
+    root_abs = os.path.abspath(root_str)
+    base = Path(root_str)
+    stats = result.stats if skill_cache.path is not None else {}
+    for parts, domain in result.found:
+        # the path as a string (abspath normalises it as pathlib would); a Path only to read the file
+        where = os.path.join(root_str, *parts)
+        rel = _relative_under(where, root_abs)
+        info = stats.get(parts)
+        if info is not None:  # stat'ed by the discovery (a SKILL.md that is no symlink)
+            stamp: list | None = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev]
+        else:
+            stamp = file_stamp(where) if skill_cache.path is not None else None
         got = skill_cache.get(rel, stamp, domain)
         if got is None:
             if yaml_cache is None:
                 yaml_cache = YamlCache(root)
+            path = base.joinpath(*parts)
             skill, problems = read_skill(path, root, domain, yaml_reader=yaml_cache.read_yaml, rel=rel)
             skill_cache.put(rel, stamp, domain, skill, problems)
         else:
@@ -336,7 +346,7 @@ def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic
         if skill is not None:
             skills.append(skill)
     if yaml_cache is not None:
-        yaml_cache.save(keep_unused=2 * len(found) if skill_cache.hits else 0)
+        yaml_cache.save(keep_unused=2 * len(result.found) if skill_cache.hits else 0)
     skill_cache.save()
     return skills, diagnostics
 

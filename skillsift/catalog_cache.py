@@ -28,6 +28,7 @@ import json
 import math
 import os
 import tempfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -364,8 +365,9 @@ class SkillCache(_JsonCache):
     parsers = ("catalog.py", "frontmatter.py", "skill.py", "diagnostics.py", "catalog_cache.py", "_version.py")
 
     # The file is one line of JSON (the entries, each body as [start, end] byte offsets
-    # into what follows) and then the bodies as UTF-8: a body read back is one slice
-    # decoded, not an escaped JSON string.
+    # into what follows; the size and CRC-32 of what follows) and then the bodies as UTF-8:
+    # a body read back is one slice decoded when it is first read (skill.EncodedText), not
+    # an escaped JSON string.  The CRC is checked on load, so a damaged block is a miss.
 
     def _load(self) -> dict:
         data = self._read()
@@ -378,7 +380,10 @@ class SkillCache(_JsonCache):
             return {}
         if not self._ours(doc) or doc.get("body_bytes") != len(data) - cut - 1:
             return {}
-        self.bodies = memoryview(data)[cut + 1:]
+        bodies = memoryview(data)[cut + 1:]
+        if doc.get("body_crc32") != zlib.crc32(bodies):
+            return {}
+        self.data, self.base, self.bodies = data, cut + 1, bodies
         return doc["entries"]
 
     def save(self, keep_unused: int = 0) -> bool:
@@ -398,26 +403,36 @@ class SkillCache(_JsonCache):
                     parts.append(raw)
                     size += len(raw)
                 entries[key] = entry
+            block = b"".join(parts)
             doc = {"format": FORMAT, "root": self.root_id, "parser": self.stamp, "entries": entries,
-                   "body_bytes": size}
+                   "body_bytes": size, "body_crc32": zlib.crc32(block)}
             head = json.dumps(doc, separators=(",", ":")).encode("ascii")  # ASCII: lone surrogates survive
         except (TypeError, ValueError, UnicodeError, RecursionError, AttributeError):
             return False
-        payload = head + b"\n" + b"".join(parts)
-        return self._write(payload)
+        return self._write(head + b"\n" + block)
 
+    data: bytes = b""
+    base = 0
     bodies: memoryview = memoryview(b"")
+
+    def span_of(self, entry: dict) -> tuple[int, int] | None:
+        """Where in :attr:`data` the body of an entry read from the file lies, or None when it
+        points outside the bodies."""
+        fields = entry.get("skill")
+        span = fields.get("body") if type(fields) is dict else None
+        if (type(span) is not list or len(span) != 2 or type(span[0]) is not int or type(span[1]) is not int
+                or not 0 <= span[0] <= span[1] <= len(self.bodies)):
+            return None
+        return self.base + span[0], self.base + span[1]
 
     def body_of(self, entry: dict) -> str | None:
         """The body an entry read from the file points at, or None when it points outside the bodies
         or at bytes that are not UTF-8."""
-        fields = entry.get("skill")
-        span = fields.get("body") if type(fields) is dict else None
-        if (type(span) is not list or len(span) != 2 or any(type(v) is not int for v in span)
-                or not 0 <= span[0] <= span[1] <= len(self.bodies)):
+        span = self.span_of(entry)
+        if span is None:
             return None
         try:
-            return str(self.bodies[span[0]:span[1]], "utf-8")
+            return str(memoryview(self.data)[span[0]:span[1]], "utf-8")
         except UnicodeDecodeError:
             return None
 
@@ -486,7 +501,7 @@ def _encode_read(skill, diagnostics) -> dict | None:
 
 
 def _decode_read(entry: dict, rel: str, cache: SkillCache):
-    from .skill import Skill
+    from .skill import EncodedText, Skill
 
     raw = entry.get("diagnostics")
     if type(raw) is not list:
@@ -499,8 +514,8 @@ def _decode_read(entry: dict, rel: str, cache: SkillCache):
         return None if not diagnostics else (None, diagnostics)
     if type(fields) is not dict or fields.get("path") != rel:
         return None
-    body = cache.body_of(entry)
-    if body is None or not {type(fields.get(name)) for name in _STRINGS if name != "body"} <= _STR:
+    span = cache.span_of(entry)
+    if span is None or not {type(fields.get(name)) for name in _STRINGS if name != "body"} <= _STR:
         return None
     lists = {}
     for name in _LISTS:
@@ -514,5 +529,6 @@ def _decode_read(entry: dict, rel: str, cache: SkillCache):
         return None
     kwargs: dict[str, Any] = {name: fields[name] for name in _STRINGS if name != "body"}
     kwargs.update(lists)
-    skill = Skill(body=body, frontmatter_line=line, frontmatter=front, **kwargs)
+    # The block passed its CRC-32 and holds only what save() encoded from str: it decodes.
+    skill = Skill(body=EncodedText(cache.data, *span), frontmatter_line=line, frontmatter=front, **kwargs)
     return skill, diagnostics

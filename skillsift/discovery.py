@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import glob
 import os
+import stat
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -69,6 +70,9 @@ class Discovery:
     notes: tuple[tuple[str, str], ...] = ()
     stray: tuple[str, ...] = ()
     roots: dict = field(default_factory=dict, compare=False)  # relative root -> skills found there
+    # found parts -> os.stat_result of the SKILL.md, taken when it was found (not a symlink);
+    # the skill cache's stamp of the file, so it is not stat'ed twice
+    stats: dict = field(default_factory=dict, compare=False, repr=False)
 
     def paths(self) -> list[tuple[Path, str]]:
         base = Path(self.root)
@@ -96,6 +100,7 @@ class _Scan:
         self.roots: dict[str, int] = {}
         self.searched: list[str] = []
         self.stray: list[str] = []
+        self.stats: dict[tuple[str, ...], os.stat_result] = {}
 
     def inside(self, real: str) -> bool:
         return real == self.real_root or real.startswith(self.prefix)
@@ -169,14 +174,25 @@ class _Scan:
                     continue
                 walked.add(child_real)
                 skill = os.path.join(child_real, SKILL_FILE)
+                # one lstat answers os.path.exists and os.path.islink for a file that is no link
                 try:
-                    if os.path.exists(skill):
-                        if os.path.islink(skill):
+                    info: os.stat_result | None = os.lstat(skill)
+                except (OSError, ValueError):
+                    info = None
+                try:
+                    if info is not None and stat.S_ISLNK(info.st_mode):
+                        info = None
+                        if os.path.exists(skill):
                             skill = os.path.realpath(skill)
                             if not self.inside(skill):
                                 self.outside((*child, SKILL_FILE), SKILL_FILE)
                                 continue
+                            self.add((*child, SKILL_FILE), skill)
+                            found += 1
+                            continue
+                    elif info is not None:
                         self.add((*child, SKILL_FILE), skill)
+                        self.stats.setdefault((*child, SKILL_FILE), info)
                         found += 1
                         continue
                 except OSError:
@@ -289,7 +305,8 @@ def discover_all(root=".", patterns=()) -> Discovery:
     searched = sorted(dict.fromkeys(scan.searched))
     return Discovery(root=root, found=tuple(found), empty=tuple(empty), searched=tuple(searched),
                      notes=tuple(sorted(dict.fromkeys(scan.notes))), stray=tuple(scan.stray),
-                     roots=dict(scan.roots))
+                     roots=dict(scan.roots), stats={parts: scan.stats[parts] for parts, _ in found
+                                                    if parts in scan.stats})
 
 
 def layouts_searched(patterns=()) -> tuple[str, ...]:

@@ -70,7 +70,7 @@ def test_a_file_written_just_now_is_read_again(tmp_path, cache_dir, monkeypatch)
     assert len(calls) == 5
 
 
-@pytest.mark.parametrize("damage", ["garbage", "offsets", "bytes", "fields", "header", "nan"])
+@pytest.mark.parametrize("damage", ["garbage", "offsets", "bytes", "fields", "header", "nan", "letter", "crc"])
 def test_a_damaged_skill_cache_is_a_miss_not_a_crash(tmp_path, cache_dir, monkeypatch, damage):
     root = make_repo(tmp_path / "repo")
     monkeypatch.setenv("SKILLSIFT_CACHE", "off")
@@ -87,6 +87,12 @@ def test_a_damaged_skill_cache_is_a_miss_not_a_crash(tmp_path, cache_dir, monkey
         data = head + b"\n" + bodies + b"extra"
     elif damage == "bytes":
         data = head + b"\n" + b"\xff" * len(bodies)
+    elif damage == "letter":  # still UTF-8, same length: only the block's CRC-32 tells
+        data = head + b"\n" + bodies.replace(b"body", b"bodY")
+        assert data != head + b"\n" + bodies
+    elif damage == "crc":
+        doc["body_crc32"] ^= 1
+        data = json.dumps(doc).encode() + b"\n" + bodies
     else:
         for entry in doc["entries"].values():
             if entry["skill"] is not None:
@@ -101,3 +107,25 @@ def test_a_damaged_skill_cache_is_a_miss_not_a_crash(tmp_path, cache_dir, monkey
     path.write_bytes(data)
     assert full(load_catalog(root)) == uncached
     assert full(load_catalog(root)) == uncached  # and the rewritten cache serves the same
+
+
+def test_a_cached_body_is_decoded_when_first_read_and_equals_the_parsed_one(tmp_path, cache_dir, monkeypatch):
+    import copy
+    import pickle
+
+    from skillsift.skill import EncodedText
+
+    root = make_repo(tmp_path / "repo")
+    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
+    parsed = {s.path: s for s in load_catalog(root).skills}
+    monkeypatch.delenv("SKILLSIFT_CACHE")
+    load_catalog(root)
+    cached = [s for s in load_catalog(root).skills if s.name != "deploy"]  # deploy: read again (a date)
+    assert len(cached) == 4 and all(type(vars(s)["body"]) is EncodedText for s in cached)  # nothing decoded yet
+    first = cached[0]
+    assert copy.deepcopy(first) == parsed[first.path]  # a copy carries the text, not the block
+    assert pickle.loads(pickle.dumps(first)).body == parsed[first.path].body
+    for skill in cached:
+        assert skill == parsed[skill.path] and hash(skill) == hash(parsed[skill.path])
+        assert type(skill.body) is str and skill.body == parsed[skill.path].body
+        assert type(vars(skill)["body"]) is str  # decoded once, then kept
