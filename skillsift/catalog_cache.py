@@ -30,7 +30,6 @@ import os
 import tempfile
 import zlib
 from pathlib import Path
-from typing import Any
 
 from .diagnostics import Diagnostic
 
@@ -330,7 +329,6 @@ def _decode(entry):
 
 
 _STRINGS = ("name", "description", "domain", "body", "path", "dir_id", "digest")
-_STR = frozenset({str})
 _LISTS = ("triggers", "keywords", "tags", "roles", "examples", "not_for")
 #: A file changed this recently may still be written to within its mtime's resolution;
 #: its entry is not stored (the next run reads it again), as git does for "racily clean" files.
@@ -501,34 +499,45 @@ def _encode_read(skill, diagnostics) -> dict | None:
 
 
 def _decode_read(entry: dict, rel: str, cache: SkillCache):
-    from .skill import EncodedText, Skill
+    from .skill import EncodedText, restore
 
     raw = entry.get("diagnostics")
     if type(raw) is not list:
         return None
-    diagnostics = [_full_diag_from_json(d) for d in raw]
-    if any(d is None for d in diagnostics):
-        return None
+    diagnostics = []
+    for data in raw:
+        diag = _full_diag_from_json(data)
+        if diag is None:
+            return None
+        diagnostics.append(diag)
     fields = entry.get("skill")
     if fields is None:
         return None if not diagnostics else (None, diagnostics)
     if type(fields) is not dict or fields.get("path") != rel:
         return None
     span = cache.span_of(entry)
-    if span is None or not {type(fields.get(name)) for name in _STRINGS if name != "body"} <= _STR:
+    if span is None:
         return None
-    lists = {}
-    for name in _LISTS:
-        value = fields.get(name)
-        if type(value) is not list or not {*map(type, value)} <= _STR:
+    name, description, domain, dir_id, digest = (fields.get("name"), fields.get("description"),
+                                                 fields.get("domain"), fields.get("dir_id"), fields.get("digest"))
+    if (type(name) is not str or type(description) is not str or type(domain) is not str
+            or type(dir_id) is not str or type(digest) is not str):
+        return None
+    lists = []
+    for field_name in _LISTS:
+        value = fields.get(field_name)
+        if type(value) is not list:
             return None
-        lists[name] = tuple(value)
+        for item in value:
+            if type(item) is not str:
+                return None
+        lists.append(tuple(value))
     line, front = fields.get("frontmatter_line"), fields.get("frontmatter")
     # The entries were read with NaN and Infinity refused, so anything JSON gave is JSON-exact.
     if type(line) is not int or type(front) is not dict:
         return None
-    kwargs: dict[str, Any] = {name: fields[name] for name in _STRINGS if name != "body"}
-    kwargs.update(lists)
+    triggers, keywords, tags, roles, examples, not_for = lists
     # The block passed its CRC-32 and holds only what save() encoded from str: it decodes.
-    skill = Skill(body=EncodedText(cache.data, *span), frontmatter_line=line, frontmatter=front, **kwargs)
+    skill = restore(name, description, triggers, keywords, tags, roles, examples, not_for, domain,
+                    EncodedText(cache.data, *span), rel, dir_id, digest, line, front)
     return skill, diagnostics

@@ -129,3 +129,23 @@ def test_a_cached_body_is_decoded_when_first_read_and_equals_the_parsed_one(tmp_
         assert skill == parsed[skill.path] and hash(skill) == hash(parsed[skill.path])
         assert type(skill.body) is str and skill.body == parsed[skill.path].body
         assert type(vars(skill)["body"]) is str  # decoded once, then kept
+
+
+def test_restore_makes_the_skill_init_makes():
+    import dataclasses
+    import inspect
+
+    from skillsift.skill import EncodedText, Skill, restore
+
+    names = [f.name for f in dataclasses.fields(Skill)]
+    assert list(inspect.signature(restore).parameters) == names  # every field, in order
+    values = dict(name="n", description="d", triggers=("t",), keywords=("k",), tags=("x", "y"), roles=("r",),
+                  examples=("e",), not_for=("no",), domain="ops", body="b é", path="a/SKILL.md", dir_id="a",
+                  digest="sha256:0", frontmatter_line=2, frontmatter={"name": "n", "meta": [1]})
+    made, restored = Skill(**values), restore(**values)
+    assert restored == made and hash(restored) == hash(made) and repr(restored) == repr(made)
+    assert vars(restored) == vars(made) and list(vars(restored)) == list(vars(made)) == names
+    encoded = restore(**{**values, "body": EncodedText(b"xb \xc3\xa9", 1, 5)})
+    assert encoded == made and encoded.body == "b é"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        encoded.name = "other"  # type: ignore[misc]
