@@ -324,15 +324,17 @@ def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic
     root_abs = os.path.abspath(root_str)
     base = Path(root_str)
     stats = result.stats if skill_cache.path is not None else {}
+    posix = os.sep == "/" and os.altsep is None
     for parts, domain in result.found:
-        # the path as a string (abspath normalises it as pathlib would); a Path only to read the file
-        where = os.path.join(root_str, *parts)
-        rel = _relative_under(where, root_abs)
+        # Parts are names (no "", "." or "/"): without "..", the relative path is their join,
+        # as _relative_under would give; a Path is made only to read the file.
+        rel = "/".join(parts) if posix and ".." not in parts else _relative_under(os.path.join(root_str, *parts),
+                                                                                  root_abs)
         info = stats.get(parts)
         if info is not None:  # stat'ed by the discovery (a SKILL.md that is no symlink)
             stamp: list | None = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev]
         else:
-            stamp = file_stamp(where) if skill_cache.path is not None else None
+            stamp = file_stamp(os.path.join(root_str, *parts)) if skill_cache.path is not None else None
         got = skill_cache.get(rel, stamp, domain)
         if got is None:
             if yaml_cache is None:

@@ -149,3 +149,22 @@ def test_restore_makes_the_skill_init_makes():
     assert encoded == made and encoded.body == "b é"
     with pytest.raises(dataclasses.FrozenInstanceError):
         encoded.name = "other"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("pattern", ["*", "packs/../packs/*", "./packs/a"])
+def test_skill_paths_are_relative_paths_with_or_without_the_cache(tmp_path, cache_dir, monkeypatch, pattern):
+    from skillsift.catalog import relative_path
+    from skillsift.config import load_config
+    from tests.conftest import write_skill
+
+    root = tmp_path / "repo"
+    for name in ("a", "b"):
+        write_skill(root, name, f"Does {name}.", layout="packs")
+    (root / "skillsift.toml").write_text(f'[catalog]\nskills = ["{pattern}"]\n', encoding="utf-8")
+    config = load_config(str(root))
+    expected = sorted(relative_path(p, str(root)) for p in root.glob("packs/*/SKILL.md"))
+    if pattern == "./packs/a":
+        expected = expected[:1]
+    for cache in ("off", "on", "on"):
+        monkeypatch.setenv("SKILLSIFT_CACHE", cache)
+        assert [s.path for s in load_catalog(str(root), config).skills] == expected
