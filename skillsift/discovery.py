@@ -38,6 +38,7 @@ from .agents import MAX_DIRS_PER_ROOT, NESTED_ROOTS, SCAN_DEPTH
 
 SKILL_FILE = "SKILL.md"
 SKIP_DIRS = frozenset({".git", "node_modules"})
+_SEP_SKILL_FILE = os.sep + SKILL_FILE
 TOP_ROOTS = (
     ".agents/skills",
     ".claude/skills",
@@ -82,6 +83,8 @@ class Discovery:
 def domain_of(parts) -> str:
     """The domain named by a ``.ai-rulez/domains/<domain>/skills/...`` path, else ""."""
     parts = tuple(parts)
+    if ".ai-rulez" not in parts:
+        return ""
     for i in range(len(parts) - 3):
         if parts[i] == ".ai-rulez" and parts[i + 1] == "domains" and parts[i + 3] == "skills":
             return parts[i + 2]
@@ -153,6 +156,8 @@ class _Scan:
                     entries = sorted(it, key=lambda e: e.name)
             except OSError:
                 continue
+            # os.path.join(cur_real, name) for the names of one folder (no separator in a name)
+            head = cur_real if cur_real.endswith(os.sep) else cur_real + os.sep
             for entry in entries:
                 name = entry.name
                 if name.startswith(".") or name in SKIP_DIRS:
@@ -164,7 +169,7 @@ class _Scan:
                 except OSError:
                     continue
                 child = (*cur, name)
-                child_real = os.path.join(cur_real, name)
+                child_real = head + name
                 if link:
                     child_real = os.path.realpath(child_real)
                     if not self.inside(child_real):
@@ -173,7 +178,7 @@ class _Scan:
                 if child_real in walked:
                     continue
                 walked.add(child_real)
-                skill = os.path.join(child_real, SKILL_FILE)
+                skill = child_real + _SEP_SKILL_FILE if not child_real.endswith(os.sep) else child_real + SKILL_FILE
                 # one lstat answers os.path.exists and os.path.islink for a file that is no link
                 try:
                     info: os.stat_result | None = os.lstat(skill)
