@@ -17,7 +17,6 @@ from pathlib import Path
 from types import MappingProxyType
 
 from .diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
-from .frontmatter import BOM, PARSE_CODE, not_a_mapping, read_yaml, split_frontmatter
 from .skill import Skill
 
 SKILL_FILE = "SKILL.md"
@@ -45,7 +44,7 @@ def trim(text: str) -> str:
 
 
 def parse_skill(
-    text: str, dir_id: str, *, path: str = "", domain: str = "", yaml_reader=read_yaml
+    text: str, dir_id: str, *, path: str = "", domain: str = "", yaml_reader=None
 ) -> tuple[Skill, list[Diagnostic]]:
     """Build a skill from the text of its SKILL.md.
 
@@ -59,8 +58,13 @@ def parse_skill(
     ``not_for``: a list of strings or one string.  Diagnostics (SK001) report an unclosed
     block and YAML that does not parse, with file lines.  ``digest`` is ``sha256:`` of
     the UTF-8 text as given.  ``yaml_reader`` stands in for
-    :func:`~skillsift.frontmatter.read_yaml` (a cache of its results).  Never raises.
+    :func:`~skillsift.frontmatter.read_yaml` (a cache of its results; None: read_yaml).
+    Never raises.
     """
+    from .frontmatter import BOM, PARSE_CODE, not_a_mapping, read_yaml, split_frontmatter  # not when cached
+
+    if yaml_reader is None:
+        yaml_reader = read_yaml
     digest = "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     lf = text.replace("\r\n", "\n")
     block = split_frontmatter(lf)
@@ -140,7 +144,7 @@ def string_list(value: object) -> tuple[str, ...]:
     return tuple(t for t in (trim(v) for v in value if isinstance(v, str)) if t)
 
 
-def read_skill(path, root=".", domain: str = "", *, yaml_reader=read_yaml,
+def read_skill(path, root=".", domain: str = "", *, yaml_reader=None,
                rel: str | None = None) -> tuple[Skill | None, list[Diagnostic]]:
     """Read one SKILL.md: ``(skill, diagnostics)``, or ``(None, [diagnostic])`` when the
     file cannot be read or is not UTF-8.  ``path`` of the skill is relative to ``root``
@@ -150,6 +154,7 @@ def read_skill(path, root=".", domain: str = "", *, yaml_reader=read_yaml,
     if rel is None:
         rel = relative_path(path, root)
     from .files import MAX_SKILL_BYTES, read_bounded
+    from .frontmatter import PARSE_CODE
 
     try:
         data = read_bounded(path, MAX_SKILL_BYTES)
@@ -339,8 +344,8 @@ def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic
         if got is None:
             if yaml_cache is None:
                 yaml_cache = YamlCache(root)
-            path = base.joinpath(*parts)
-            skill, problems = read_skill(path, root, domain, yaml_reader=yaml_cache.read_yaml, rel=rel)
+            skill, problems = read_skill(base.joinpath(*parts), root, domain, yaml_reader=yaml_cache.read_yaml,
+                                         rel=rel)
             skill_cache.put(rel, stamp, domain, skill, problems)
         else:
             skill, problems = got
