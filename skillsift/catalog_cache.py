@@ -362,10 +362,11 @@ class SkillCache(_JsonCache):
     folder = "skills"
     parsers = ("catalog.py", "frontmatter.py", "skill.py", "diagnostics.py", "catalog_cache.py", "_version.py")
 
-    # The file is one line of JSON (the entries, each body as [start, end] byte offsets
-    # into what follows; the size and CRC-32 of what follows) and then the bodies as UTF-8:
-    # a body read back is one slice decoded when it is first read (skill.EncodedText), not
-    # an escaped JSON string.  The CRC is checked on load, so a damaged block is a miss.
+    # The file is one line of JSON (the entries, each body as [start, end, CRC-32] of its
+    # bytes in what follows; the size of what follows) and then the bodies as UTF-8: a body
+    # read back is one slice checked and decoded when it is first read (skill.EncodedText),
+    # not an escaped JSON string.  A slice that fails its CRC or does not decode is read
+    # from the skill's file again (:func:`_body_from_file`).
 
     def _load(self) -> dict:
         data = self._read()
@@ -378,10 +379,7 @@ class SkillCache(_JsonCache):
             return {}
         if not self._ours(doc) or doc.get("body_bytes") != len(data) - cut - 1:
             return {}
-        bodies = memoryview(data)[cut + 1:]
-        if doc.get("body_crc32") != zlib.crc32(bodies):
-            return {}
-        self.data, self.base, self.bodies = data, cut + 1, bodies
+        self.data, self.base, self.bodies = data, cut + 1, memoryview(data)[cut + 1:]
         return doc["entries"]
 
     def save(self, keep_unused: int = 0) -> bool:
@@ -393,44 +391,48 @@ class SkillCache(_JsonCache):
             for key in sorted(self.fresh):
                 entry = dict(self.fresh[key])
                 body = entry.pop("body_text", None)
-                if body is None:  # an entry read back from the file: its body is in the old file
-                    body = self.body_of(entry)
                 if entry["skill"] is not None:
+                    if body is None:  # an entry read back from the file: its body is in the old file
+                        body = self.body_of(entry)
+                        if body is None:  # damaged there: left out, so the next run reads the file
+                            continue
                     raw = body.encode("utf-8")
-                    entry["skill"] = {**entry["skill"], "body": [size, size + len(raw)]}
+                    entry["skill"] = {**entry["skill"], "body": [size, size + len(raw), zlib.crc32(raw)]}
                     parts.append(raw)
                     size += len(raw)
                 entries[key] = entry
-            block = b"".join(parts)
             doc = {"format": FORMAT, "root": self.root_id, "parser": self.stamp, "entries": entries,
-                   "body_bytes": size, "body_crc32": zlib.crc32(block)}
+                   "body_bytes": size}
             head = json.dumps(doc, separators=(",", ":")).encode("ascii")  # ASCII: lone surrogates survive
         except (TypeError, ValueError, UnicodeError, RecursionError, AttributeError):
             return False
-        return self._write(head + b"\n" + block)
+        return self._write(head + b"\n" + b"".join(parts))
 
     data: bytes = b""
     base = 0
     bodies: memoryview = memoryview(b"")
 
-    def span_of(self, entry: dict) -> tuple[int, int] | None:
-        """Where in :attr:`data` the body of an entry read from the file lies, or None when it
-        points outside the bodies."""
+    def span_of(self, entry: dict) -> tuple[int, int, int] | None:
+        """``(start, end, CRC-32)`` of the body of an entry read from the file (offsets into
+        :attr:`data`), or None when it points outside the bodies or is not three integers."""
         fields = entry.get("skill")
         span = fields.get("body") if type(fields) is dict else None
-        if (type(span) is not list or len(span) != 2 or type(span[0]) is not int or type(span[1]) is not int
-                or not 0 <= span[0] <= span[1] <= len(self.bodies)):
+        if (type(span) is not list or len(span) != 3 or type(span[0]) is not int or type(span[1]) is not int
+                or type(span[2]) is not int or not 0 <= span[0] <= span[1] <= len(self.bodies)):
             return None
-        return self.base + span[0], self.base + span[1]
+        return self.base + span[0], self.base + span[1], span[2]
 
     def body_of(self, entry: dict) -> str | None:
         """The body an entry read from the file points at, or None when it points outside the bodies
-        or at bytes that are not UTF-8."""
+        or at bytes that fail their CRC-32 or are not UTF-8."""
         span = self.span_of(entry)
         if span is None:
             return None
+        view = memoryview(self.data)[span[0]:span[1]]
+        if zlib.crc32(view) != span[2]:
+            return None
         try:
-            return str(memoryview(self.data)[span[0]:span[1]], "utf-8")
+            return str(view, "utf-8")
         except UnicodeDecodeError:
             return None
 
@@ -498,7 +500,26 @@ def _encode_read(skill, diagnostics) -> dict | None:
     return out
 
 
+def _body_from_file(root: str, rel: str, domain: str, digest: str) -> str:
+    """The body of ``rel`` read from its file, for a cached body that failed its check.
+
+    The entry matched the file's stamp, so the file holds what the entry was made from
+    (its digest says so); if it changed since, the rest of the cached skill is no longer
+    what it holds, and the run stops rather than mix the two.
+    """
+    from .catalog import read_skill
+    from .diagnostics import SkillsiftError
+
+    skill, _problems = read_skill(os.path.join(root, rel), root, domain, rel=rel)
+    if skill is None or skill.digest != digest:
+        raise SkillsiftError(f"{rel}: its entry in the skill cache is damaged and the file changed while it was "
+                             "in use", hint="run the command again")
+    return skill.body
+
+
 def _decode_read(entry: dict, rel: str, cache: SkillCache):
+    from functools import partial
+
     from .skill import EncodedText, restore
 
     raw = entry.get("diagnostics")
@@ -537,7 +558,8 @@ def _decode_read(entry: dict, rel: str, cache: SkillCache):
     if type(line) is not int or type(front) is not dict:
         return None
     triggers, keywords, tags, roles, examples, not_for = lists
-    # The block passed its CRC-32 and holds only what save() encoded from str: it decodes.
-    skill = restore(name, description, triggers, keywords, tags, roles, examples, not_for, domain,
-                    EncodedText(cache.data, *span), rel, dir_id, digest, line, front)
+    # The body is checked (CRC-32, UTF-8) when first read; if it fails, it comes from the file.
+    body = EncodedText(cache.data, *span, partial(_body_from_file, cache.root_id, rel, domain, digest))
+    skill = restore(name, description, triggers, keywords, tags, roles, examples, not_for, domain, body, rel,
+                    dir_id, digest, line, front)
     return skill, diagnostics

@@ -87,17 +87,16 @@ def test_a_damaged_skill_cache_is_a_miss_not_a_crash(tmp_path, cache_dir, monkey
         data = head + b"\n" + bodies + b"extra"
     elif damage == "bytes":
         data = head + b"\n" + b"\xff" * len(bodies)
-    elif damage == "letter":  # still UTF-8, same length: only the block's CRC-32 tells
+    elif damage == "letter":  # still UTF-8, same length: only the bodies' CRC-32 tells
         data = head + b"\n" + bodies.replace(b"body", b"bodY")
         assert data != head + b"\n" + bodies
-    elif damage == "crc":
-        doc["body_crc32"] ^= 1
-        data = json.dumps(doc).encode() + b"\n" + bodies
     else:
         for entry in doc["entries"].values():
             if entry["skill"] is not None:
                 if damage == "offsets":
-                    entry["skill"]["body"] = [5, 10**9]
+                    entry["skill"]["body"] = [5, 10**9, 0]
+                elif damage == "crc":
+                    entry["skill"]["body"][2] ^= 1
                 elif damage == "nan":
                     entry["skill"]["frontmatter"] = {"name": float("nan")}
                 else:
@@ -134,6 +133,7 @@ def test_a_cached_body_is_decoded_when_first_read_and_equals_the_parsed_one(tmp_
 def test_restore_makes_the_skill_init_makes():
     import dataclasses
     import inspect
+    import zlib
 
     from skillsift.skill import EncodedText, Skill, restore
 
@@ -145,7 +145,7 @@ def test_restore_makes_the_skill_init_makes():
     made, restored = Skill(**values), restore(**values)
     assert restored == made and hash(restored) == hash(made) and repr(restored) == repr(made)
     assert vars(restored) == vars(made) and list(vars(restored)) == list(vars(made)) == names
-    encoded = restore(**{**values, "body": EncodedText(b"xb \xc3\xa9", 1, 5)})
+    encoded = restore(**{**values, "body": EncodedText(b"xb \xc3\xa9", 1, 5, zlib.crc32(b"b \xc3\xa9"), str)})
     assert encoded == made and encoded.body == "b é"
     with pytest.raises(dataclasses.FrozenInstanceError):
         encoded.name = "other"  # type: ignore[misc]
@@ -168,3 +168,65 @@ def test_skill_paths_are_relative_paths_with_or_without_the_cache(tmp_path, cach
     for cache in ("off", "on", "on"):
         monkeypatch.setenv("SKILLSIFT_CACHE", cache)
         assert [s.path for s in load_catalog(str(root), config).skills] == expected
+
+
+def repo_with_refund_body(root):
+    make_repo(root)
+    path = root / ".claude/skills/refund/SKILL.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("Body text.", "Body of refund."), encoding="utf-8")
+    os.utime(path, ns=(2_000_000_000, 2_000_000_000))
+    return root
+
+
+def damage_bodies(cache_dir, old: bytes, new: bytes) -> None:
+    """Replace ``old`` by ``new`` (same length) in the bodies of the skill cache file."""
+    path = next((cache_dir / "skills").iterdir())
+    head, _sep, bodies = path.read_bytes().partition(b"\n")
+    assert len(old) == len(new) and old in bodies
+    path.write_bytes(head + b"\n" + bodies.replace(old, new))
+
+
+def test_a_damaged_body_is_read_from_its_file_when_first_read(tmp_path, cache_dir, monkeypatch):
+    root = repo_with_refund_body(tmp_path / "repo")
+    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
+    uncached = full(load_catalog(root))
+    monkeypatch.delenv("SKILLSIFT_CACHE")
+    load_catalog(root)
+    damage_bodies(cache_dir, b"Body of refund", b"Body of refunD")
+    calls = reads(monkeypatch)
+    cat = load_catalog(root)
+    assert calls == [str(root / ".claude/skills/deploy/SKILL.md")]  # nothing else read yet
+    assert full(cat) == uncached
+    assert calls[1:] == [os.path.join(os.path.realpath(root), ".claude/skills/refund/SKILL.md")]
+
+
+def test_a_damaged_body_of_a_file_changed_since_stops_the_run(tmp_path, cache_dir, monkeypatch):
+    from skillsift.diagnostics import SkillsiftError
+
+    root = repo_with_refund_body(tmp_path / "repo")
+    load_catalog(root)
+    damage_bodies(cache_dir, b"Body of refund", b"Body of refunD")
+    cat = load_catalog(root)
+    path = root / ".claude/skills/refund/SKILL.md"
+    path.write_text(path.read_text(encoding="utf-8") + "more\n", encoding="utf-8")
+    refund = next(s for s in cat.skills if s.name == "refund")
+    with pytest.raises(SkillsiftError, match="refund/SKILL.md: its entry in the skill cache is damaged"):
+        refund.body  # noqa: B018
+    assert "more" in next(s for s in load_catalog(root).skills if s.name == "refund").body  # read again
+
+
+def test_a_damaged_body_is_left_out_when_the_cache_is_written_again(tmp_path, cache_dir, monkeypatch):
+    root = repo_with_refund_body(tmp_path / "repo")
+    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
+    uncached = full(load_catalog(root))
+    monkeypatch.delenv("SKILLSIFT_CACHE")
+    load_catalog(root)
+    damage_bodies(cache_dir, b"Body of refund", b"Body of refunD")
+    path = root / ".claude/skills/odd/SKILL.md"
+    os.utime(path, ns=(1_000_000_000, 1_000_000_000))  # a miss: the cache is written again
+    load_catalog(root)
+    head = json.loads(next((cache_dir / "skills").iterdir()).read_bytes().partition(b"\n")[0])
+    assert ".claude/skills/refund/SKILL.md" not in head["entries"]
+    calls = reads(monkeypatch)
+    assert full(load_catalog(root)) == uncached
+    assert str(root / ".claude/skills/refund/SKILL.md") in calls
