@@ -27,7 +27,6 @@ import hashlib
 import json
 import math
 import os
-import tempfile
 import zlib
 from pathlib import Path
 
@@ -187,6 +186,8 @@ class _JsonCache:
         """Replace the cache file with ``payload`` atomically (0600 in a 0700 folder); True when written."""
         if len(payload) > MAX_BYTES or self.path is None:
             return False
+        import tempfile  # only when writing: a run served by its caches writes nothing
+
         folder = self.path.parent
         tmp = None
         try:
