@@ -300,39 +300,37 @@ def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic
     """Every skill discovered under ``root`` in path order, repeated names included, and the
     problems met (SK003 empty configured paths, SK001 unreadable files, SK012 notes for
     symlinks that leave the root)."""
-    from .discovery import discover_all
+    from .catalog_cache import CollectorPause
 
-    patterns = tuple(getattr(config, "skills", ()) or ())
-    result = discover_all(root, patterns)
+    with CollectorPause() as pause:
+        return _read_all_skills(root, config, pause)
+
+
+def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]]:
+    from .discovery import discover_all
+    result = discover_all(root, tuple(getattr(config, "skills", ()) or ()))
     empty = list(result.empty)
     diagnostics: list[Diagnostic] = [
         Diagnostic(file=rel, code="SK012", severity=NOTE, message=message,
                    hint="copy the skill into the repository, or point [catalog] skills at a folder inside it")
         for rel, message in result.notes
     ] + [
-        Diagnostic(
-            code=EMPTY_PATH_CODE,
-            severity=WARNING,
-            message=f'configured skills path "{pattern}" holds no {SKILL_FILE}',
-            hint="fix the path in [catalog] skills, relative to the repository root",
-        )
+        Diagnostic(code=EMPTY_PATH_CODE, severity=WARNING,
+                   message=f'configured skills path "{pattern}" holds no {SKILL_FILE}',
+                   hint="fix the path in [catalog] skills, relative to the repository root")
         for pattern in empty
     ]
     from .catalog_cache import SkillCache, YamlCache, file_stamp
 
-    # Skills read by an earlier run from files that have not changed since, and frontmatter
-    # parsed by an earlier run (skillsift/catalog_cache.py, docs/configuration.md).
-    skill_cache = SkillCache(root)
-    yaml_cache = None
-    skills: list[Skill] = []
+    # Skills read by an earlier run from unchanged files, frontmatter parsed by an earlier run
+    # (skillsift/catalog_cache.py, docs/configuration.md); no collections until a file is parsed.
+    skill_cache, yaml_cache, skills = SkillCache(root), None, []
     root_str = os.fspath(root)
-    root_abs = os.path.abspath(root_str)
-    base = Path(root_str)
+    root_abs, base = os.path.abspath(root_str), Path(root_str)  # a Path only for a file to read
     stats = result.stats if skill_cache.path is not None else {}
     posix = os.sep == "/" and os.altsep is None
     for parts, domain in result.found:
-        # Parts are names (no "", "." or "/"): without "..", the relative path is their join,
-        # as _relative_under would give; a Path is made only to read the file.
+        # parts are names (no "", "." or "/"): without "..", their join is what _relative_under gives
         rel = "/".join(parts) if posix and ".." not in parts else _relative_under(os.path.join(root_str, *parts),
                                                                                   root_abs)
         info = stats.get(parts)
@@ -342,6 +340,7 @@ def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic
             stamp = file_stamp(os.path.join(root_str, *parts)) if skill_cache.path is not None else None
         got = skill_cache.get(rel, stamp, domain)
         if got is None:
+            pause.resume()
             if yaml_cache is None:
                 yaml_cache = YamlCache(root)
             skill, problems = read_skill(base.joinpath(*parts), root, domain, yaml_reader=yaml_cache.read_yaml,

@@ -23,6 +23,7 @@ skills, secret-scan spans, SK009 outcomes), which share one file discipline and 
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import math
@@ -338,6 +339,33 @@ SETTLE_NS = 2_000_000_000
 
 def _refuse(name: str):
     raise ValueError(f"{name} is not JSON")
+
+
+class CollectorPause:
+    """The cyclic garbage collector paused while a catalog is built from the caches.
+
+    Discovery, the skill cache's JSON and the skills made from it are thousands of
+    containers with no reference cycles, and collections among them were 3.5 ms of a cold
+    search on 2,000 skills.  :meth:`resume` (called before a file is parsed: a YAML loader
+    holds cycles) or the end of the ``with`` block turns it back on; a collector already
+    off is left off.
+    """
+
+    def __init__(self):
+        self.paused = gc.isenabled()
+        if self.paused:
+            gc.disable()
+
+    def resume(self) -> None:
+        if self.paused:
+            self.paused = False
+            gc.enable()
+
+    def __enter__(self) -> CollectorPause:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.resume()
 
 
 def file_stamp(path) -> list | None:

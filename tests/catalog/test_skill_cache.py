@@ -230,3 +230,33 @@ def test_a_damaged_body_is_left_out_when_the_cache_is_written_again(tmp_path, ca
     calls = reads(monkeypatch)
     assert full(load_catalog(root)) == uncached
     assert str(root / ".claude/skills/refund/SKILL.md") in calls
+
+
+def test_the_collector_is_paused_while_the_cache_serves_and_on_when_a_file_is_parsed(tmp_path, cache_dir,
+                                                                                     monkeypatch):
+    import gc
+
+    root = make_repo(tmp_path / "repo")
+    load_catalog(root)
+    seen: list = []
+    real_get, real_read = catalog_cache.SkillCache.get, catalog.read_skill
+    monkeypatch.setattr(catalog_cache.SkillCache, "get",
+                        lambda self, *a: seen.append(("get", gc.isenabled())) or real_get(self, *a))
+    monkeypatch.setattr(catalog, "read_skill",
+                        lambda *a, **k: seen.append(("read", gc.isenabled())) or real_read(*a, **k))
+    assert gc.isenabled()
+    load_catalog(root)
+    assert gc.isenabled()
+    # broken comes with the collector off; deploy (its frontmatter has a date: parsed every
+    # time) is read with it on, and it stays on
+    assert seen[:3] == [("get", False), ("get", False), ("read", True)] and seen[-1] == ("get", True)
+    gc.disable()
+    try:
+        load_catalog(root)
+        assert not gc.isenabled()  # left as it was
+    finally:
+        gc.enable()
+    monkeypatch.setattr(catalog, "read_skill", lambda *a, **k: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        load_catalog(root)
+    assert gc.isenabled()
