@@ -555,8 +555,8 @@ def _decode_read(entry: dict, rel: str, cache: SkillCache):
     if type(raw) is not list:
         return None
     diagnostics = []
-    for data in raw:
-        diag = _full_diag_from_json(data)
+    for given in raw:
+        diag = _full_diag_from_json(given)
         if diag is None:
             return None
         diagnostics.append(diag)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import overload
 
 
 class EncodedText:
@@ -40,13 +39,7 @@ class _Body:
     """``Skill.body``: always a str to readers; one given as :class:`EncodedText` is decoded
     on first read and kept (docs/ranking-speed.md, "Cold search")."""
 
-    @overload
-    def __get__(self, skill: None, owner: type | None = None) -> str: ...
-
-    @overload
-    def __get__(self, skill: Skill, owner: type | None = None) -> str: ...
-
-    def __get__(self, skill, owner=None) -> str:
+    def __get__(self, skill: Skill | None, owner: type | None = None) -> str:
         if skill is None:
             return ""  # the field's default
         value = skill.__dict__["body"]
