@@ -260,3 +260,19 @@ def test_the_collector_is_paused_while_the_cache_serves_and_on_when_a_file_is_pa
     with pytest.raises(ZeroDivisionError):
         load_catalog(root)
     assert gc.isenabled()
+
+
+def test_the_pause_thaws_nothing_a_host_froze(tmp_path, cache_dir):
+    import gc
+
+    root = make_repo(tmp_path / "repo")
+    load_catalog(root)
+    assert gc.get_freeze_count() == 0  # the pause moved what it made to the oldest generation
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        load_catalog(root)
+        assert gc.get_freeze_count() == frozen and gc.isenabled()
+    finally:
+        gc.unfreeze()
