@@ -17,7 +17,6 @@ from pathlib import Path
 from types import MappingProxyType
 
 from .diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
-from .frontmatter import BOM, PARSE_CODE, not_a_mapping, read_yaml, split_frontmatter
 from .skill import Skill
 
 SKILL_FILE = "SKILL.md"
@@ -45,7 +44,7 @@ def trim(text: str) -> str:
 
 
 def parse_skill(
-    text: str, dir_id: str, *, path: str = "", domain: str = "", yaml_reader=read_yaml
+    text: str, dir_id: str, *, path: str = "", domain: str = "", yaml_reader=None
 ) -> tuple[Skill, list[Diagnostic]]:
     """Build a skill from the text of its SKILL.md.
 
@@ -59,8 +58,13 @@ def parse_skill(
     ``not_for``: a list of strings or one string.  Diagnostics (SK001) report an unclosed
     block and YAML that does not parse, with file lines.  ``digest`` is ``sha256:`` of
     the UTF-8 text as given.  ``yaml_reader`` stands in for
-    :func:`~skillsift.frontmatter.read_yaml` (a cache of its results).  Never raises.
+    :func:`~skillsift.frontmatter.read_yaml` (a cache of its results; None: read_yaml).
+    Never raises.
     """
+    from .frontmatter import BOM, PARSE_CODE, not_a_mapping, read_yaml, split_frontmatter  # not when cached
+
+    if yaml_reader is None:
+        yaml_reader = read_yaml
     digest = "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     lf = text.replace("\r\n", "\n")
     block = split_frontmatter(lf)
@@ -140,7 +144,7 @@ def string_list(value: object) -> tuple[str, ...]:
     return tuple(t for t in (trim(v) for v in value if isinstance(v, str)) if t)
 
 
-def read_skill(path, root=".", domain: str = "", *, yaml_reader=read_yaml,
+def read_skill(path, root=".", domain: str = "", *, yaml_reader=None,
                rel: str | None = None) -> tuple[Skill | None, list[Diagnostic]]:
     """Read one SKILL.md: ``(skill, diagnostics)``, or ``(None, [diagnostic])`` when the
     file cannot be read or is not UTF-8.  ``path`` of the skill is relative to ``root``
@@ -150,6 +154,7 @@ def read_skill(path, root=".", domain: str = "", *, yaml_reader=read_yaml,
     if rel is None:
         rel = relative_path(path, root)
     from .files import MAX_SKILL_BYTES, read_bounded
+    from .frontmatter import PARSE_CODE
 
     try:
         data = read_bounded(path, MAX_SKILL_BYTES)
@@ -295,40 +300,51 @@ def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic
     """Every skill discovered under ``root`` in path order, repeated names included, and the
     problems met (SK003 empty configured paths, SK001 unreadable files, SK012 notes for
     symlinks that leave the root)."""
-    from .discovery import discover_all
+    from .catalog_cache import CollectorPause
 
-    patterns = tuple(getattr(config, "skills", ()) or ())
-    result = discover_all(root, patterns)
-    found, empty = result.paths(), list(result.empty)
+    with CollectorPause() as pause:
+        return _read_all_skills(root, config, pause)
+
+
+def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]]:
+    from .discovery import discover_all
+    result = discover_all(root, tuple(getattr(config, "skills", ()) or ()))
+    empty = list(result.empty)
     diagnostics: list[Diagnostic] = [
         Diagnostic(file=rel, code="SK012", severity=NOTE, message=message,
                    hint="copy the skill into the repository, or point [catalog] skills at a folder inside it")
         for rel, message in result.notes
     ] + [
-        Diagnostic(
-            code=EMPTY_PATH_CODE,
-            severity=WARNING,
-            message=f'configured skills path "{pattern}" holds no {SKILL_FILE}',
-            hint="fix the path in [catalog] skills, relative to the repository root",
-        )
+        Diagnostic(code=EMPTY_PATH_CODE, severity=WARNING,
+                   message=f'configured skills path "{pattern}" holds no {SKILL_FILE}',
+                   hint="fix the path in [catalog] skills, relative to the repository root")
         for pattern in empty
     ]
     from .catalog_cache import SkillCache, YamlCache, file_stamp
 
-    # Skills read by an earlier run from files that have not changed since, and frontmatter
-    # parsed by an earlier run (skillsift/catalog_cache.py, docs/configuration.md).
-    skill_cache = SkillCache(root)
-    yaml_cache = None
-    skills: list[Skill] = []
-    root_abs = os.path.abspath(root)
-    for path, domain in found:
-        rel = _relative_under(os.fspath(path), root_abs)
-        stamp = file_stamp(path) if skill_cache.path is not None else None
+    # Skills read by an earlier run from unchanged files, frontmatter parsed by an earlier run
+    # (skillsift/catalog_cache.py, docs/configuration.md); no collections until a file is parsed.
+    skill_cache, yaml_cache, skills = SkillCache(root), None, []
+    root_str = os.fspath(root)
+    root_abs, base = os.path.abspath(root_str), Path(root_str)  # a Path only for a file to read
+    stats = result.stats if skill_cache.path is not None else {}
+    posix = os.sep == "/" and os.altsep is None
+    for parts, domain in result.found:
+        # parts are names (no "", "." or "/"): without "..", their join is what _relative_under gives
+        rel = "/".join(parts) if posix and ".." not in parts else _relative_under(os.path.join(root_str, *parts),
+                                                                                  root_abs)
+        info = stats.get(parts)
+        if info is not None:  # stat'ed by the discovery (a SKILL.md that is no symlink)
+            stamp: list | None = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev]
+        else:
+            stamp = file_stamp(os.path.join(root_str, *parts)) if skill_cache.path is not None else None
         got = skill_cache.get(rel, stamp, domain)
         if got is None:
+            pause.resume()
             if yaml_cache is None:
                 yaml_cache = YamlCache(root)
-            skill, problems = read_skill(path, root, domain, yaml_reader=yaml_cache.read_yaml, rel=rel)
+            skill, problems = read_skill(base.joinpath(*parts), root, domain, yaml_reader=yaml_cache.read_yaml,
+                                         rel=rel)
             skill_cache.put(rel, stamp, domain, skill, problems)
         else:
             skill, problems = got
@@ -336,7 +352,7 @@ def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic
         if skill is not None:
             skills.append(skill)
     if yaml_cache is not None:
-        yaml_cache.save(keep_unused=2 * len(found) if skill_cache.hits else 0)
+        yaml_cache.save(keep_unused=2 * len(result.found) if skill_cache.hits else 0)
     skill_cache.save()
     return skills, diagnostics
 

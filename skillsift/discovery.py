@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import glob
 import os
+import stat
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -37,6 +38,7 @@ from .agents import MAX_DIRS_PER_ROOT, NESTED_ROOTS, SCAN_DEPTH
 
 SKILL_FILE = "SKILL.md"
 SKIP_DIRS = frozenset({".git", "node_modules"})
+_SEP_SKILL_FILE = os.sep + SKILL_FILE
 TOP_ROOTS = (
     ".agents/skills",
     ".claude/skills",
@@ -69,6 +71,9 @@ class Discovery:
     notes: tuple[tuple[str, str], ...] = ()
     stray: tuple[str, ...] = ()
     roots: dict = field(default_factory=dict, compare=False)  # relative root -> skills found there
+    # found parts -> os.stat_result of the SKILL.md, taken when it was found (not a symlink);
+    # the skill cache's stamp of the file, so it is not stat'ed twice
+    stats: dict = field(default_factory=dict, compare=False, repr=False)
 
     def paths(self) -> list[tuple[Path, str]]:
         base = Path(self.root)
@@ -78,6 +83,8 @@ class Discovery:
 def domain_of(parts) -> str:
     """The domain named by a ``.ai-rulez/domains/<domain>/skills/...`` path, else ""."""
     parts = tuple(parts)
+    if ".ai-rulez" not in parts:
+        return ""
     for i in range(len(parts) - 3):
         if parts[i] == ".ai-rulez" and parts[i + 1] == "domains" and parts[i + 3] == "skills":
             return parts[i + 2]
@@ -96,6 +103,7 @@ class _Scan:
         self.roots: dict[str, int] = {}
         self.searched: list[str] = []
         self.stray: list[str] = []
+        self.stats: dict[tuple[str, ...], os.stat_result] = {}
 
     def inside(self, real: str) -> bool:
         return real == self.real_root or real.startswith(self.prefix)
@@ -148,6 +156,8 @@ class _Scan:
                     entries = sorted(it, key=lambda e: e.name)
             except OSError:
                 continue
+            # os.path.join(cur_real, name) for the names of one folder (no separator in a name)
+            head = cur_real if cur_real.endswith(os.sep) else cur_real + os.sep
             for entry in entries:
                 name = entry.name
                 if name.startswith(".") or name in SKIP_DIRS:
@@ -159,7 +169,7 @@ class _Scan:
                 except OSError:
                     continue
                 child = (*cur, name)
-                child_real = os.path.join(cur_real, name)
+                child_real = head + name
                 if link:
                     child_real = os.path.realpath(child_real)
                     if not self.inside(child_real):
@@ -168,15 +178,26 @@ class _Scan:
                 if child_real in walked:
                     continue
                 walked.add(child_real)
-                skill = os.path.join(child_real, SKILL_FILE)
+                skill = child_real + _SEP_SKILL_FILE if not child_real.endswith(os.sep) else child_real + SKILL_FILE
+                # one lstat answers os.path.exists and os.path.islink for a file that is no link
                 try:
-                    if os.path.exists(skill):
-                        if os.path.islink(skill):
+                    info: os.stat_result | None = os.lstat(skill)
+                except (OSError, ValueError):
+                    info = None
+                try:
+                    if info is not None and stat.S_ISLNK(info.st_mode):
+                        info = None
+                        if os.path.exists(skill):
                             skill = os.path.realpath(skill)
                             if not self.inside(skill):
                                 self.outside((*child, SKILL_FILE), SKILL_FILE)
                                 continue
+                            self.add((*child, SKILL_FILE), skill)
+                            found += 1
+                            continue
+                    elif info is not None:
                         self.add((*child, SKILL_FILE), skill)
+                        self.stats.setdefault((*child, SKILL_FILE), info)
                         found += 1
                         continue
                 except OSError:
@@ -289,7 +310,8 @@ def discover_all(root=".", patterns=()) -> Discovery:
     searched = sorted(dict.fromkeys(scan.searched))
     return Discovery(root=root, found=tuple(found), empty=tuple(empty), searched=tuple(searched),
                      notes=tuple(sorted(dict.fromkeys(scan.notes))), stray=tuple(scan.stray),
-                     roots=dict(scan.roots))
+                     roots=dict(scan.roots), stats={parts: scan.stats[parts] for parts, _ in found
+                                                    if parts in scan.stats})
 
 
 def layouts_searched(patterns=()) -> tuple[str, ...]:

@@ -27,9 +27,12 @@ def read_bounded(path: str | os.PathLike, max_bytes: int) -> bytes:
             raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
         if info.st_size > max_bytes:
             raise OSError(errno.EFBIG, f"larger than {max_bytes:,} bytes", os.fspath(path))
-        chunks, size = [], 0
+        # The first read asks for the whole file and one byte more (one call, no joining
+        # copy for a file that does not grow); later reads take 1 MiB at a time.
+        chunks, size, want = [], 0, info.st_size + 1
         while True:
-            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
+            chunk = os.read(fd, min(want, max_bytes + 1 - size))
+            want = 1 << 20
             if not chunk:
                 break
             chunks.append(chunk)

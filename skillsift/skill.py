@@ -2,7 +2,53 @@
 
 from __future__ import annotations
 
+import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
+
+
+class EncodedText:
+    """UTF-8 bytes that stand for a skill's body until it is first read.
+
+    The skill cache (skillsift/catalog_cache.py) keeps the bodies of a catalog as one block
+    of bytes; a search never reads a body, and decoding (or even checking) them all cost a
+    fifth of a cold search on 2,000 skills.  ``data[start:end]`` is the text when its CRC-32
+    is ``crc`` and it decodes strictly; otherwise ``fallback()`` gives the text (the cache
+    reads the skill's file again), so damaged bytes never become a body.
+    """
+
+    __slots__ = ("crc", "data", "end", "fallback", "start")
+
+    def __init__(self, data: bytes, start: int, end: int, crc: int, fallback: Callable[[], str]):
+        self.data, self.start, self.end, self.crc, self.fallback = data, start, end, crc, fallback
+
+    def decode(self) -> str:
+        view = memoryview(self.data)[self.start:self.end]
+        if zlib.crc32(view) == self.crc:
+            try:
+                return str(view, "utf-8")
+            except UnicodeDecodeError:
+                pass
+        return self.fallback()
+
+    def __reduce__(self):  # a copy or a pickle carries the text, not the whole block
+        return (str, (self.decode(),))
+
+
+class _Body:
+    """``Skill.body``: always a str to readers; one given as :class:`EncodedText` is decoded
+    on first read and kept (docs/ranking-speed.md, "Cold search")."""
+
+    def __get__(self, skill: Skill | None, owner: type | None = None) -> str:
+        if skill is None:
+            return ""  # the field's default
+        value = skill.__dict__["body"]
+        if type(value) is not str:
+            value = skill.__dict__["body"] = value.decode()
+        return value
+
+    def __set__(self, skill: Skill, value: str | EncodedText) -> None:
+        skill.__dict__["body"] = value
 
 
 @dataclass(frozen=True)
@@ -26,9 +72,27 @@ class Skill:
     examples: tuple[str, ...] = ()
     not_for: tuple[str, ...] = ()
     domain: str = ""
-    body: str = ""
+    body: _Body = _Body()
     path: str = ""
     dir_id: str = ""
     digest: str = ""
     frontmatter_line: int = 0
     frontmatter: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+
+def restore(name: str, description: str, triggers: tuple[str, ...], keywords: tuple[str, ...],
+            tags: tuple[str, ...], roles: tuple[str, ...], examples: tuple[str, ...], not_for: tuple[str, ...],
+            domain: str, body: str | EncodedText, path: str, dir_id: str, digest: str, frontmatter_line: int,
+            frontmatter: dict) -> Skill:
+    """``Skill(...)`` of these values (every field, in order), its attributes filled at once.
+
+    The skill cache makes a skill per entry on every cold run, and ``__init__`` of a frozen
+    dataclass sets each of its 15 fields through ``object.__setattr__``; the result is the
+    same instance, field for field (tests/catalog/test_skill_cache.py holds the two equal).
+    """
+    skill = object.__new__(Skill)
+    skill.__dict__.update(name=name, description=description, triggers=triggers, keywords=keywords, tags=tags,
+                          roles=roles, examples=examples, not_for=not_for, domain=domain, body=body, path=path,
+                          dir_id=dir_id, digest=digest, frontmatter_line=frontmatter_line,
+                          frontmatter=frontmatter)
+    return skill

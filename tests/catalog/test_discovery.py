@@ -123,3 +123,31 @@ def test_hook_nothing_to_check_can_be_turned_off(tmp_path):
     assert frontmatter.main(["--root", str(tmp_path), str(path)]) == 1
     (tmp_path / "skillsift.toml").write_text('[validate.severity]\nSK012 = "off"\n')
     assert frontmatter.main(["--root", str(tmp_path), str(path)]) == 0
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks on this platform")
+def test_the_stat_taken_on_finding_a_skill_is_its_stamp_and_links_are_stated_again(tmp_path, monkeypatch):
+    from skillsift import catalog, catalog_cache
+
+    root = tmp_path / "repo"
+    put(root, ".claude/skills/plain")
+    put(root, ".claude/skills/target")
+    (root / ".claude/skills/linked").mkdir()
+    (root / ".claude/skills/linked/SKILL.md").symlink_to(root / ".claude/skills/target/SKILL.md")
+    (root / ".claude/skills/dangling").mkdir()
+    (root / ".claude/skills/dangling/SKILL.md").symlink_to(root / "nowhere.md")
+    result = discover_all(root)
+    # target/SKILL.md is reached twice (through the link first) and kept once
+    assert rels(result) == [".claude/skills/linked/SKILL.md", ".claude/skills/plain/SKILL.md"]
+    assert ["/".join(p) for p in result.stats] == [".claude/skills/plain/SKILL.md"]
+    for parts, info in result.stats.items():
+        assert os.stat(root.joinpath(*parts)) == info
+    # the catalog stamps the files found by their discovery's stat; a link is stat'ed (followed)
+    monkeypatch.setenv("SKILLSIFT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("SKILLSIFT_CACHE", raising=False)
+    stamped: list = []
+    real = catalog_cache.file_stamp
+    monkeypatch.setattr(catalog_cache, "file_stamp", lambda path: stamped.append(str(path)) or real(path))
+    skills, _problems = catalog.read_all_skills(root)
+    assert [s.path for s in skills] == rels(result)
+    assert stamped == [str(root / ".claude/skills/linked/SKILL.md")]

@@ -70,7 +70,7 @@ def test_a_file_written_just_now_is_read_again(tmp_path, cache_dir, monkeypatch)
     assert len(calls) == 5
 
 
-@pytest.mark.parametrize("damage", ["garbage", "offsets", "bytes", "fields", "header", "nan"])
+@pytest.mark.parametrize("damage", ["garbage", "offsets", "bytes", "fields", "header", "nan", "letter", "crc"])
 def test_a_damaged_skill_cache_is_a_miss_not_a_crash(tmp_path, cache_dir, monkeypatch, damage):
     root = make_repo(tmp_path / "repo")
     monkeypatch.setenv("SKILLSIFT_CACHE", "off")
@@ -87,11 +87,16 @@ def test_a_damaged_skill_cache_is_a_miss_not_a_crash(tmp_path, cache_dir, monkey
         data = head + b"\n" + bodies + b"extra"
     elif damage == "bytes":
         data = head + b"\n" + b"\xff" * len(bodies)
+    elif damage == "letter":  # still UTF-8, same length: only the bodies' CRC-32 tells
+        data = head + b"\n" + bodies.replace(b"body", b"bodY")
+        assert data != head + b"\n" + bodies
     else:
         for entry in doc["entries"].values():
             if entry["skill"] is not None:
                 if damage == "offsets":
-                    entry["skill"]["body"] = [5, 10**9]
+                    entry["skill"]["body"] = [5, 10**9, 0]
+                elif damage == "crc":
+                    entry["skill"]["body"][2] ^= 1
                 elif damage == "nan":
                     entry["skill"]["frontmatter"] = {"name": float("nan")}
                 else:
@@ -101,3 +106,173 @@ def test_a_damaged_skill_cache_is_a_miss_not_a_crash(tmp_path, cache_dir, monkey
     path.write_bytes(data)
     assert full(load_catalog(root)) == uncached
     assert full(load_catalog(root)) == uncached  # and the rewritten cache serves the same
+
+
+def test_a_cached_body_is_decoded_when_first_read_and_equals_the_parsed_one(tmp_path, cache_dir, monkeypatch):
+    import copy
+    import pickle
+
+    from skillsift.skill import EncodedText
+
+    root = make_repo(tmp_path / "repo")
+    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
+    parsed = {s.path: s for s in load_catalog(root).skills}
+    monkeypatch.delenv("SKILLSIFT_CACHE")
+    load_catalog(root)
+    cached = [s for s in load_catalog(root).skills if s.name != "deploy"]  # deploy: read again (a date)
+    assert len(cached) == 4 and all(type(vars(s)["body"]) is EncodedText for s in cached)  # nothing decoded yet
+    first = cached[0]
+    assert copy.deepcopy(first) == parsed[first.path]  # a copy carries the text, not the block
+    assert pickle.loads(pickle.dumps(first)).body == parsed[first.path].body
+    for skill in cached:
+        assert skill == parsed[skill.path] and hash(skill) == hash(parsed[skill.path])
+        assert type(skill.body) is str and skill.body == parsed[skill.path].body
+        assert type(vars(skill)["body"]) is str  # decoded once, then kept
+
+
+def test_restore_makes_the_skill_init_makes():
+    import dataclasses
+    import inspect
+    import zlib
+
+    from skillsift.skill import EncodedText, Skill, restore
+
+    names = [f.name for f in dataclasses.fields(Skill)]
+    assert list(inspect.signature(restore).parameters) == names  # every field, in order
+    values = dict(name="n", description="d", triggers=("t",), keywords=("k",), tags=("x", "y"), roles=("r",),
+                  examples=("e",), not_for=("no",), domain="ops", body="b é", path="a/SKILL.md", dir_id="a",
+                  digest="sha256:0", frontmatter_line=2, frontmatter={"name": "n", "meta": [1]})
+    made, restored = Skill(**values), restore(**values)
+    assert restored == made and hash(restored) == hash(made) and repr(restored) == repr(made)
+    assert vars(restored) == vars(made) and list(vars(restored)) == list(vars(made)) == names
+    encoded = restore(**{**values, "body": EncodedText(b"xb \xc3\xa9", 1, 5, zlib.crc32(b"b \xc3\xa9"), str)})
+    assert encoded == made and encoded.body == "b é"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        encoded.name = "other"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("pattern", ["*", "packs/../packs/*", "./packs/a"])
+def test_skill_paths_are_relative_paths_with_or_without_the_cache(tmp_path, cache_dir, monkeypatch, pattern):
+    from skillsift.catalog import relative_path
+    from skillsift.config import load_config
+    from tests.conftest import write_skill
+
+    root = tmp_path / "repo"
+    for name in ("a", "b"):
+        write_skill(root, name, f"Does {name}.", layout="packs")
+    (root / "skillsift.toml").write_text(f'[catalog]\nskills = ["{pattern}"]\n', encoding="utf-8")
+    config = load_config(str(root))
+    expected = sorted(relative_path(p, str(root)) for p in root.glob("packs/*/SKILL.md"))
+    if pattern == "./packs/a":
+        expected = expected[:1]
+    for cache in ("off", "on", "on"):
+        monkeypatch.setenv("SKILLSIFT_CACHE", cache)
+        assert [s.path for s in load_catalog(str(root), config).skills] == expected
+
+
+def repo_with_refund_body(root):
+    make_repo(root)
+    path = root / ".claude/skills/refund/SKILL.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("Body text.", "Body of refund."), encoding="utf-8")
+    os.utime(path, ns=(2_000_000_000, 2_000_000_000))
+    return root
+
+
+def damage_bodies(cache_dir, old: bytes, new: bytes) -> None:
+    """Replace ``old`` by ``new`` (same length) in the bodies of the skill cache file."""
+    path = next((cache_dir / "skills").iterdir())
+    head, _sep, bodies = path.read_bytes().partition(b"\n")
+    assert len(old) == len(new) and old in bodies
+    path.write_bytes(head + b"\n" + bodies.replace(old, new))
+
+
+def test_a_damaged_body_is_read_from_its_file_when_first_read(tmp_path, cache_dir, monkeypatch):
+    root = repo_with_refund_body(tmp_path / "repo")
+    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
+    uncached = full(load_catalog(root))
+    monkeypatch.delenv("SKILLSIFT_CACHE")
+    load_catalog(root)
+    damage_bodies(cache_dir, b"Body of refund", b"Body of refunD")
+    calls = reads(monkeypatch)
+    cat = load_catalog(root)
+    assert calls == [str(root / ".claude/skills/deploy/SKILL.md")]  # nothing else read yet
+    assert full(cat) == uncached
+    assert calls[1:] == [os.path.join(os.path.realpath(root), ".claude/skills/refund/SKILL.md")]
+
+
+def test_a_damaged_body_of_a_file_changed_since_stops_the_run(tmp_path, cache_dir, monkeypatch):
+    from skillsift.diagnostics import SkillsiftError
+
+    root = repo_with_refund_body(tmp_path / "repo")
+    load_catalog(root)
+    damage_bodies(cache_dir, b"Body of refund", b"Body of refunD")
+    cat = load_catalog(root)
+    path = root / ".claude/skills/refund/SKILL.md"
+    path.write_text(path.read_text(encoding="utf-8") + "more\n", encoding="utf-8")
+    refund = next(s for s in cat.skills if s.name == "refund")
+    with pytest.raises(SkillsiftError, match="refund/SKILL.md: its entry in the skill cache is damaged"):
+        refund.body  # noqa: B018
+    assert "more" in next(s for s in load_catalog(root).skills if s.name == "refund").body  # read again
+
+
+def test_a_damaged_body_is_left_out_when_the_cache_is_written_again(tmp_path, cache_dir, monkeypatch):
+    root = repo_with_refund_body(tmp_path / "repo")
+    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
+    uncached = full(load_catalog(root))
+    monkeypatch.delenv("SKILLSIFT_CACHE")
+    load_catalog(root)
+    damage_bodies(cache_dir, b"Body of refund", b"Body of refunD")
+    path = root / ".claude/skills/odd/SKILL.md"
+    os.utime(path, ns=(1_000_000_000, 1_000_000_000))  # a miss: the cache is written again
+    load_catalog(root)
+    head = json.loads(next((cache_dir / "skills").iterdir()).read_bytes().partition(b"\n")[0])
+    assert ".claude/skills/refund/SKILL.md" not in head["entries"]
+    calls = reads(monkeypatch)
+    assert full(load_catalog(root)) == uncached
+    assert str(root / ".claude/skills/refund/SKILL.md") in calls
+
+
+def test_the_collector_is_paused_while_the_cache_serves_and_on_when_a_file_is_parsed(tmp_path, cache_dir,
+                                                                                     monkeypatch):
+    import gc
+
+    root = make_repo(tmp_path / "repo")
+    load_catalog(root)
+    seen: list = []
+    real_get, real_read = catalog_cache.SkillCache.get, catalog.read_skill
+    monkeypatch.setattr(catalog_cache.SkillCache, "get",
+                        lambda self, *a: seen.append(("get", gc.isenabled())) or real_get(self, *a))
+    monkeypatch.setattr(catalog, "read_skill",
+                        lambda *a, **k: seen.append(("read", gc.isenabled())) or real_read(*a, **k))
+    assert gc.isenabled()
+    load_catalog(root)
+    assert gc.isenabled()
+    # broken comes with the collector off; deploy (its frontmatter has a date: parsed every
+    # time) is read with it on, and it stays on
+    assert seen[:3] == [("get", False), ("get", False), ("read", True)] and seen[-1] == ("get", True)
+    gc.disable()
+    try:
+        load_catalog(root)
+        assert not gc.isenabled()  # left as it was
+    finally:
+        gc.enable()
+    monkeypatch.setattr(catalog, "read_skill", lambda *a, **k: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        load_catalog(root)
+    assert gc.isenabled()
+
+
+def test_the_pause_thaws_nothing_a_host_froze(tmp_path, cache_dir):
+    import gc
+
+    root = make_repo(tmp_path / "repo")
+    load_catalog(root)
+    assert gc.get_freeze_count() == 0  # the pause moved what it made to the oldest generation
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        load_catalog(root)
+        assert gc.get_freeze_count() == frozen and gc.isenabled()
+    finally:
+        gc.unfreeze()
