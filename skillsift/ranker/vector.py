@@ -363,8 +363,8 @@ class ScreenedScores:
         count = len(self.approx) if keep is None else int(np.count_nonzero(keep))
         if k <= 0 or count == 0:
             return np.zeros(0, dtype=np.intp)
-        if count <= max(k, EXACT_ALL_AT_ONCE):
-            return self.order(self._members(keep))[:k]
+        if count <= k:
+            return self.order(self._members(keep))
         if keep is None:  # every item: no gathered copies
             cut = self.lo.max() if k == 1 else np.partition(self.lo, count - k)[count - k]
             return self.order(np.flatnonzero(self.hi >= cut))[:k]
