@@ -186,13 +186,19 @@ def damage_bodies(cache_dir, old: bytes, new: bytes) -> None:
     path.write_bytes(head + b"\n" + bodies.replace(old, new))
 
 
-def test_a_damaged_body_is_read_from_its_file_when_first_read(tmp_path, cache_dir, monkeypatch):
+def cached_with_a_damaged_body(tmp_path, cache_dir, monkeypatch):
+    """A repository whose skill cache holds a damaged body for ``refund``; (root, its skills uncached)."""
     root = repo_with_refund_body(tmp_path / "repo")
     monkeypatch.setenv("SKILLSIFT_CACHE", "off")
     uncached = full(load_catalog(root))
     monkeypatch.delenv("SKILLSIFT_CACHE")
     load_catalog(root)
     damage_bodies(cache_dir, b"Body of refund", b"Body of refunD")
+    return root, uncached
+
+
+def test_a_damaged_body_is_read_from_its_file_when_first_read(tmp_path, cache_dir, monkeypatch):
+    root, uncached = cached_with_a_damaged_body(tmp_path, cache_dir, monkeypatch)
     calls = reads(monkeypatch)
     cat = load_catalog(root)
     assert calls == [str(root / ".claude/skills/deploy/SKILL.md")]  # nothing else read yet
@@ -216,12 +222,7 @@ def test_a_damaged_body_of_a_file_changed_since_stops_the_run(tmp_path, cache_di
 
 
 def test_a_damaged_body_is_left_out_when_the_cache_is_written_again(tmp_path, cache_dir, monkeypatch):
-    root = repo_with_refund_body(tmp_path / "repo")
-    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
-    uncached = full(load_catalog(root))
-    monkeypatch.delenv("SKILLSIFT_CACHE")
-    load_catalog(root)
-    damage_bodies(cache_dir, b"Body of refund", b"Body of refunD")
+    root, uncached = cached_with_a_damaged_body(tmp_path, cache_dir, monkeypatch)
     path = root / ".claude/skills/odd/SKILL.md"
     os.utime(path, ns=(1_000_000_000, 1_000_000_000))  # a miss: the cache is written again
     load_catalog(root)
