@@ -93,11 +93,6 @@ class LexicalList:
             self._scored_k = k
         return self._scored[:k]
 
-    def top_indexes(self, k: int) -> list[int]:
-        """Skill indexes of :meth:`top` ``(k)``, in the same order."""
-        self.top(k)
-        return [i for i, _score in self._ranked[:k]]
-
     def empty(self) -> bool:
         return not self.top(1)
 
