@@ -51,8 +51,9 @@ class LexicalList:
 
     ``all()`` is every hit (what a degraded search returns); ``top(k)`` the first ``k``
     (what RRF and weighted fusion keep), without building hits for the rest;
-    ``scores_of`` and ``ranks_of`` answer for given skills (what blend needs past the cut)
-    without ranking every match.
+    ``top_scored(k)`` the same as ``(skill index, score)`` pairs, no hits (what blend reads);
+    ``scores_of``/``scores_array`` and ``ranks_of`` answer for given skills (what blend
+    needs past the cut) without ranking every match.
     """
 
     def __init__(self, hits: LexicalHits, query: str, subset, explain: bool):
