@@ -25,18 +25,18 @@ The result equals fusing the complete lists and cutting (tests/ranker/test_blend
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from .fusion import FusedItem
-from .pin import best_pin
-from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away
+from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away_array
+from .vector import plus_where
 
 ROUNDING_SLACK = 1e-9  # >= half a unit of the fused score's 9th decimal plus float64 error
 
 
 def blend_first(query: str, centred, plain, keep, lexical, usable, where, names: Sequence[str], *,
                 candidates: int, bonus: float, limit: int | None,
-                named: Callable[[str], list[tuple[str, int, int]]]) -> list[FusedItem]:
+                pin: Callable[[str, Collection[int]], int | None]) -> list[FusedItem]:
     """The blend fusion's first ``limit`` items in result order (all of them when ``limit`` is None or < 1).
 
     ``centred`` and ``plain`` are the :class:`~skillsift.ranker.vector.ScreenedScores` of the
@@ -44,9 +44,9 @@ def blend_first(query: str, centred, plain, keep, lexical, usable, where, names:
     skill index, ``where[i]`` the position of skill ``i`` or -1), ``keep`` the mask of the
     positions the threshold keeps (None: all), ``lexical`` the query's
     :class:`~skillsift.ranker.lexical_hits.LexicalList`, ``names`` every skill's name,
-    ``bonus`` the lexical bonus of the top lexical match and ``named(query)`` the
-    ``(id, skill index, size)`` of the ids the query names (the exact-id pin,
-    :class:`~skillsift.ranker.pin.PinIndex`).
+    ``bonus`` the lexical bonus of the top lexical match and ``pin(query, skill indexes)``
+    the skill among them whose id the query names (the exact-id pin,
+    :meth:`~skillsift.ranker.pin.PinIndex.pin_position`).
     """
     import numpy as np
 
@@ -71,14 +71,13 @@ def blend_first(query: str, centred, plain, keep, lexical, usable, where, names:
     if n_lex == candidates and len(vec_only):  # vector candidates further down the lexical list
         lex_score[n_lex:] = lexical.scores_array(skill[n_lex:])
     has = pos >= 0
-    bonus_of = np.zeros(len(pos))  # the lexical bonus of each candidate (0: none)
+    bonus_of = np.full(len(pos), np.nan)  # the lexical bonus added to each candidate (NaN: none)
     if top > 0:
         scored = lex_score > 0
         bonus_of[scored] = bonus * (lex_score[scored] / top)
     at = {i: j for j, i in enumerate(skill.tolist())}
-    offered = [(cid, i, size) for cid, i, size in named(query) if i in at]  # the pin: an id the query names
-    pinned = best_pin((cid, size) for cid, _, size in offered)
-    pinned_at = at[next(i for cid, i, _ in offered if cid == pinned)] if pinned is not None else -1
+    pinned = pin(query, at)  # the skill whose id the query names
+    pinned_at = -1 if pinned is None else at[pinned]
     total = len(pos)
     want = total if limit is None or limit < 1 else min(limit, total)
     rest = want - (pinned_at >= 0)
@@ -91,40 +90,35 @@ def blend_first(query: str, centred, plain, keep, lexical, usable, where, names:
         # to 9 decimals moves a score by at most 0.5e-9, the float64 sums are within 1e-15
         low, high = np.full(total, floor), np.full(total, floor)
         low[has], high[has] = centred.lo[pos[has]], centred.hi[pos[has]]
-        low = low[others] + bonus_of[others] - ROUNDING_SLACK
-        high = high[others] + bonus_of[others] + ROUNDING_SLACK
+        shift = np.nan_to_num(bonus_of[others])
+        low = low[others] + shift - ROUNDING_SLACK
+        high = high[others] + shift + ROUNDING_SLACK
         cut = np.partition(low, len(others) - rest)[len(others) - rest]
         contenders = others[high >= cut].tolist()
     else:
         contenders = others.tolist() if rest > 0 else []
     need = contenders + ([pinned_at] if pinned_at >= 0 else [])
-    scores = _fused_scores(need, pos, has, lex_score, top, bonus, floor, centred)
+    scores = _fused_scores(need, pos, has, bonus_of, floor, centred)
     ids = {j: names[skill[j]] for j in need}
     kept = sorted(contenders, key=lambda j: (-scores[j], ids[j]))[:rest] if rest > 0 else []
     chosen = ([pinned_at] if pinned_at >= 0 else []) + kept
     return _items(chosen, ids, scores, pos, skill, lex_score, n_lex, vec, centred, plain, keep, lexical)
 
 
-def _fused_scores(need, pos, has, lex_score, top, bonus, floor, centred) -> dict[int, float]:
-    """The exact fused scores of the candidates ``need``, computed as ``fusion.blend`` computes them.
+def _fused_scores(need, pos, has, bonus_of, floor, centred) -> dict[int, float]:
+    """The exact fused scores of the candidates ``need``, computed as ``fusion.blend`` computes them:
+    the similarity (``floor`` without one) plus the bonus where there is one, rounded to 9 decimals."""
+    import numpy as np
 
-    A similarity is taken from its settled interval when both ends round alike, else exactly.
-    """
-    with_vec = [j for j in need if has[j]]
-    settled = dict(zip(with_vec, zip(*(a.tolist() for a in centred.settled(pos[with_vec])), strict=True),
-                       strict=True)) if with_vec else {}
-    scores = {}
-    for j in need:
-        lex = float(lex_score[j])
-        extra = bonus * (lex / top) if top > 0 and lex > 0 else None
-        value, radius = settled.get(j, (floor, 0.0))
-        low = round_half_away(value - radius if extra is None else value - radius + extra, FUSED_DIGITS)
-        if radius and low != round_half_away(value + radius if extra is None else value + radius + extra,
-                                             FUSED_DIGITS):
-            value = float(centred.exact(pos[j:j + 1])[0])
-            low = round_half_away(value if extra is None else value + extra, FUSED_DIGITS)
-        scores[j] = low
-    return scores
+    need = np.asarray(need, dtype=np.intp)
+    with_vec = has[need]
+    if with_vec.all():
+        fused = centred.rounded(pos[need], FUSED_DIGITS, bonus_of[need])
+    else:
+        fused = round_half_away_array(plus_where(np.full(len(need), floor), bonus_of[need]), FUSED_DIGITS)
+        if with_vec.any():
+            fused[with_vec] = centred.rounded(pos[need[with_vec]], FUSED_DIGITS, bonus_of[need[with_vec]])
+    return dict(zip(need.tolist(), fused.tolist(), strict=True))
 
 
 def _floor(centred, keep) -> float:

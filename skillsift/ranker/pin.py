@@ -13,13 +13,16 @@ in pure vector or lexical mode; the caller decides that.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Sequence
 from functools import lru_cache
 
 from .tokenize import lower
 
 # Separators: every ASCII character other than a-z and 0-9.  Non-ASCII characters
 # never separate (they stay inside tokens).
+#: Word runs a query may look up in a :class:`PinIndex` (query words x the longest id's words).
+RUN_BUDGET = 4096
+
 _SEPARATORS = re.compile(r"[\x00-\x2f\x3a-\x60\x7b-\x7f]+")
 
 
@@ -54,27 +57,24 @@ def exact_pin(query: str, candidate_ids: Iterable[str]) -> str | None:
     fused candidate set) can pin.
     """
     padded = " " + " ".join(pin_tokens(query)) + " "
-    best: str | None = None
-    best_len = 0
-    for cid in candidate_ids:
-        joined, size, multi_word = _id_form(cid)
-        if not joined or size < best_len or not _pins(padded, joined, multi_word):
-            continue
-        if best is None or size > best_len or cid < best:
-            best, best_len = cid, size
-    return best
+    forms = ((cid, _id_form(cid)) for cid in candidate_ids)
+    return best_pin((cid, size) for cid, (joined, size, multi_word) in forms
+                    if joined and _pins(padded, joined, multi_word))
 
 
 class PinIndex:
     """:func:`exact_pin` over the ids of one catalog, answered from the query's word runs.
 
     The ids are indexed once by their joined pin tokens; a query then looks up its runs of
-    consecutive tokens (up to the longest id's number of words) and the
-    words next to ``skill``, instead of testing every candidate id.  Same answer as
-    :func:`exact_pin` for every query and candidate set (tests/ranker/test_pin.py).
+    consecutive tokens (up to the longest id's number of words) and the words next to
+    ``skill``, instead of testing every candidate id.  A query whose runs would exceed
+    :data:`RUN_BUDGET` (a long query, or a catalog holding a very long id) is answered by
+    :func:`exact_pin` over the candidates, whose cost grows with their number only.  Same
+    answer as :func:`exact_pin` for every query and candidate set (tests/ranker/test_pin.py).
     """
 
-    def __init__(self, ids: Iterable[str]):
+    def __init__(self, ids: Sequence[str]):
+        self._ids = ids
         self._multi: dict[str, list[tuple[str, int, int]]] = {}  # joined tokens of a several-word id -> its ids
         self._single: dict[str, list[tuple[str, int, int]]] = {}  # the token of a one-word id -> its ids
         longest = 0
@@ -88,9 +88,29 @@ class PinIndex:
             longest = max(longest, len(tokens))
         self._longest = longest
 
-    def named(self, query: str) -> list[tuple[str, int, int]]:
-        """``(id, position in the ids, size)`` of every id ``query`` names (size: its joined tokens in UTF-8 bytes)."""
+    def pin(self, query: str, candidate_ids: Collection[str]) -> str | None:
+        """The candidate id the query names, or ``None``."""
+        named = self._named(query)
+        if named is None:
+            return exact_pin(query, candidate_ids)
+        return best_pin((cid, size) for cid, _, size in named if cid in candidate_ids)
+
+    def pin_position(self, query: str, positions: Collection[int]) -> int | None:
+        """The position (in the ids) of the candidate the query names, among ``positions``, or ``None``."""
+        named = self._named(query)
+        if named is None:
+            pinned = exact_pin(query, [self._ids[i] for i in positions])
+            return None if pinned is None else next(i for i in positions if self._ids[i] == pinned)
+        offered = [(cid, i, size) for cid, i, size in named if i in positions]
+        pinned = best_pin((cid, size) for cid, _, size in offered)
+        return None if pinned is None else next(i for cid, i, _ in offered if cid == pinned)
+
+    def _named(self, query: str) -> list[tuple[str, int, int]] | None:
+        """``(id, position, size)`` of every id ``query`` names (size: its joined tokens in UTF-8
+        bytes); None when looking its runs up would cost more than :data:`RUN_BUDGET`."""
         tokens = pin_tokens(query)
+        if len(tokens) * min(len(tokens), self._longest) > RUN_BUDGET:
+            return None
         named: list[tuple[str, int, int]] = []
         if self._multi:
             for start in range(len(tokens) - 1):
@@ -101,10 +121,6 @@ class PinIndex:
                 if (k + 1 < len(tokens) and tokens[k + 1] == "skill") or (k > 0 and tokens[k - 1] == "skill"):
                     named += self._single.get(token, ())
         return named
-
-    def pin(self, query: str, candidate_ids) -> str | None:
-        """The candidate id the query names (``candidate_ids`` supports ``in``), or ``None``."""
-        return best_pin((cid, size) for cid, _, size in self.named(query) if cid in candidate_ids)
 
 
 def best_pin(named: Iterable[tuple[str, int]]) -> str | None:

@@ -141,7 +141,7 @@ class VectorSearch:
             centred = self._centred_similarities(rows, products, qvec, ties)
             fused = blend_first(query, centred, plain, keep, lexical, usable, self._positions_in(usable, subset),
                                 self._all_names(), candidates=cand, bonus=bonus, limit=limit,
-                                named=self._pins().named)
+                                pin=self._pins().pin_position)
             ranking = "hybrid"
         else:
             vector_ranked = list(zip(self._names(usable[top]), plain.exact(top).tolist(), strict=True))

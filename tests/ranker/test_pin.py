@@ -101,3 +101,28 @@ def test_the_pin_index_answers_as_exact_pin_on_random_catalogs_and_queries():
             assert index.pin(query, set(candidates)) == expected, (query, candidates)
             decided += expected is not None
     assert decided > 200  # the queries name ids often enough to test the choice among several
+
+
+def test_a_query_too_long_for_the_pin_index_is_answered_over_the_candidates(monkeypatch):
+    """A very long id and a long query would make the word runs quadratic: exact_pin answers instead."""
+    import random
+
+    from skillsift.ranker import pin
+    from skillsift.ranker.pin import PinIndex
+
+    long_id = "-".join(["a"] * 3000)
+    ids = [long_id, "deploy-staging", "a-a", "build"]
+    index = PinIndex(ids)
+    query = " ".join(["a"] * 5000) + " deploy staging"
+    assert index._named(query) is None  # over the budget: no runs are joined
+    assert index.pin(query, set(ids)) == exact_pin(query, ids) == long_id
+    assert index.pin_position(query, {1, 2}) == 1  # "deploy staging" is longer than "a a"
+    assert index.pin_position(query, {2, 3}) == 2  # "build" is not called a skill
+    rng = random.Random(4)
+    monkeypatch.setattr(pin, "RUN_BUDGET", 0)  # every query takes the candidates' way
+    for _ in range(200):
+        query = " ".join(rng.choice(["a", "deploy", "staging", "build", "skill"]) for _ in range(rng.randint(0, 8)))
+        chosen = [i for i in range(len(ids)) if rng.random() < 0.6]
+        expected = exact_pin(query, [ids[i] for i in chosen])
+        assert index.pin(query, {ids[i] for i in chosen}) == expected
+        assert index.pin_position(query, set(chosen)) == (None if expected is None else ids.index(expected))
