@@ -90,15 +90,22 @@ def _too_deep(text: str, limit: int, data: bytes | None = None) -> int | None:
         return None
     if not _exceeds(_NOT_BRACKET.sub("", _STRING.sub("", text)), limit):
         return None
+    return first_too_deep(_TOKEN.finditer(text), limit)  # find where, on the slow path only
+
+
+def first_too_deep(tokens, limit: int) -> int | None:
+    """The offset of the first opening bracket among ``tokens`` (regex matches of brackets,
+    strings and comments) that nests deeper than ``limit``, or None; a stray closing
+    bracket does not lower the depth below 0 (the TOML reader shares this)."""
     depth = 0
-    for match in _TOKEN.finditer(text):  # find where, on the slow path only
+    for match in tokens:
         char = match.group()[0]
         if char in "[{":
             depth += 1
             if depth > limit:
                 return match.start()
         elif char in "]}":
-            depth -= 1
+            depth = max(0, depth - 1)
     return None
 
 

@@ -163,16 +163,9 @@ def _toml_too_deep(text: str, limit: int = MAX_TOML_DEPTH) -> int | None:
 
         _TOML_TOKEN = re.compile(r'"""(?:[^\\]|\\.)*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"'
                                  r"|'[^'\n]*'|#[^\n]*|[\[\]{}]", re.DOTALL)
-    depth = 0
-    for match in _TOML_TOKEN.finditer(text):
-        char = match.group()[0]
-        if char in "[{":
-            depth += 1
-            if depth > limit:
-                return match.start()
-        elif char in "]}":
-            depth = max(0, depth - 1)
-    return None
+    from ..jsonio import first_too_deep
+
+    return first_too_deep(_TOML_TOKEN.finditer(text), limit)
 
 
 def read_toml(path: Path, display: str, problems: list[Diagnostic]) -> tuple[str, dict] | None:
