@@ -75,6 +75,17 @@ def _balance(text: str) -> int:
     return depth
 
 
+def _put(lines: list[str], head: int, end: int, key: str, value) -> None:
+    """Set ``key = value`` in the table whose header is line ``head`` and which ends before ``end``:
+    its line is replaced, or a line is added after the table's last key."""
+    span = _key_span(lines, head + 1, end, key)
+    line = f"{key} = {_value(value)}"
+    if span:
+        lines[span[0]:span[1]] = [line]
+    else:
+        lines.insert(_insert_at(lines, head + 1, end), line)
+
+
 def _key_span(lines: list[str], start: int, end: int, key: str) -> tuple[int, int] | None:
     pattern = re.compile(rf"^\s*(?:{re.escape(key)}|\"{re.escape(key)}\")\s*=")
     for i in range(start, end):
@@ -114,12 +125,7 @@ def set_table_keys(text: str, table: str, keys: dict) -> str:
             if sub:
                 _, head, end = sub[0]
                 for k, v in value.items():
-                    span = _key_span(lines, head + 1, end, k)
-                    line = f"{k} = {_value(v)}"
-                    if span:
-                        lines[span[0]:span[1]] = [line]
-                    else:
-                        lines.insert(_insert_at(lines, head + 1, end), line)
+                    _put(lines, head, end, k, v)
                     _, head, end = [t for t in _tables(lines) if t[0] == f"{table}.{key}"][0]
                 continue
         if not own:
@@ -134,19 +140,9 @@ def set_table_keys(text: str, table: str, keys: dict) -> str:
             if any(dotted):
                 for k, v in value.items():
                     _, head, end = [t for t in _tables(lines) if t[0] == table][0]
-                    span = _key_span(lines, head + 1, end, f"{key}.{k}")
-                    line = f"{key}.{k} = {_value(v)}"
-                    if span:
-                        lines[span[0]:span[1]] = [line]
-                    else:
-                        lines.insert(_insert_at(lines, head + 1, end), line)
+                    _put(lines, head, end, f"{key}.{k}", v)
                 continue
-        span = _key_span(lines, head + 1, end, key)
-        line = f"{key} = {_value(value)}"
-        if span:
-            lines[span[0]:span[1]] = [line]
-        else:
-            lines.insert(_insert_at(lines, head + 1, end), line)
+        _put(lines, head, end, key, value)
     out = newline.join(lines) + newline
     _check(out, table, keys)
     return out
