@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .blend_exact import SMALL_ROWS
 from .result import Hit, SearchResult
 
 STALE = -1  # the skill's text changed since its vector was made
@@ -40,6 +41,7 @@ class VectorSearch:
         self._every_name: list[str] | None = None  # each skill's name, catalog order
         self._pin_index = None  # PinIndex of the names
         self._whole = None  # (rows, name ranks) of the usable skills of the whole catalog
+        self._small = None  # ExactRows of the whole catalog's usable skills (a small catalog)
 
     @property
     def dims(self) -> int:
@@ -114,17 +116,46 @@ class VectorSearch:
         ``settings`` the ``[search]`` settings (fusion, weights, candidates, threshold).
         ``limit`` (the hits the caller keeps) lets blend settle ranks only for those.
         """
+        s = settings
+        n_scope = len(subset) if subset is not None else len(self.skills)
+        covered = len(usable) == n_scope
+        if mode == "hybrid" and s.fusion == "blend" and getattr(qvec, "ndim", 1) == 1 and len(usable) <= SMALL_ROWS:
+            fused, top_sim, dropped = self._small_blend(query, qvec, subset, usable, lexical, s, limit)
+            ranking = "hybrid"
+        else:
+            fused, ranking, top_sim, dropped = self._screened(query, qvec, mode, subset, usable, lexical, s,
+                                                              covered, limit)
+        return self._result(query, mode, ranking, fused, top_sim, dropped, lexical, s, stale, covered,
+                            explain=explain, embedded=embedded, tokens=tokens, ms=ms, limit=limit)
+
+    def _small_blend(self, query: str, qvec, subset, usable, lexical, s, limit):
+        """Blend over a scope of at most SMALL_ROWS usable skills, every similarity exact
+        (:mod:`skillsift.ranker.blend_exact`): ``(fused items, top_sim, dropped)``."""
+        from .blend_exact import blend_exact
+        from .fusion import blend_bonus_scale
+        from .rounding import SCORE_DIGITS, round_half_away
+
+        exact = self._exact_rows(usable, subset)
+        plain, centred = exact.similarities(qvec)
+        keep, dropped = None, 0
+        if s.vector_min_sim > 0:
+            keep = [v >= s.vector_min_sim for v in plain]
+            dropped = len(keep) - sum(keep)
+        fused = blend_exact(query, plain, centred, keep, exact.ties, exact.skills, lexical, self._all_names(),
+                            candidates=s.candidates, bonus=blend_bonus_scale(s.weight_lexical, s.weight_vector),
+                            limit=limit, pin=self._pins().pin_position)
+        return fused, round_half_away(max(plain), SCORE_DIGITS), dropped
+
+    def _screened(self, query: str, qvec, mode: str, subset, usable, lexical, s, covered: bool, limit):
+        """Any mode and fusion over screened similarities: ``(fused items, ranking, top_sim, dropped)``."""
         import numpy as np
 
         from .fusion import rrf, sort_fused, vector_only, weighted
         from .rounding import SCORE_DIGITS
 
-        s = settings
         # Exact similarities, screened: see skillsift.ranker.vector.
         rows, ties = self._rows_and_ties(usable, subset)
         plain, products = self._similarities(rows, qvec, ties)
-        n_scope = len(subset) if subset is not None else len(self.skills)
-        covered = len(usable) == n_scope
         min_sim = s.vector_min_sim
         keep, dropped = None, 0
         if min_sim > 0:
@@ -165,6 +196,13 @@ class VectorSearch:
         # the best similarity before the threshold: the first kept item when one is kept
         first = top[:1] if top is not None and len(top) else plain.top(1)
         top_sim = float(plain.rounded(first, SCORE_DIGITS)[0])
+        return fused, ranking, top_sim, dropped
+
+    def _result(self, query: str, mode: str, ranking: str, fused, top_sim: float, dropped: int, lexical, s,
+                stale: frozenset, covered: bool, *, explain: bool, embedded: bool, tokens: int, ms: float,
+                limit: int | None) -> SearchResult:
+        """The search result of the ``fused`` items (in result order): hits for the prefix the caller keeps."""
+        min_sim = s.vector_min_sim
         if self._by_skill is None:
             self._by_skill = {skill.name: skill for skill in self.skills}
         by_skill = self._by_skill
@@ -227,6 +265,18 @@ class VectorSearch:
         if subset is None:
             self._whole = pair
         return pair
+
+    def _exact_rows(self, usable, subset):
+        """The :class:`~skillsift.ranker.blend_exact.ExactRows` of the ``usable`` skills (kept for every skill)."""
+        if subset is None and self._small is not None:
+            return self._small
+        from .blend_exact import ExactRows
+
+        rows, ties = self._rows_and_ties(usable, subset)
+        exact = ExactRows(self.index.matrix, self._centred(), rows, skills=usable.tolist(), ties=ties.tolist())
+        if subset is None:
+            self._small = exact
+        return exact
 
     def _positions_in(self, usable, subset):
         """Skill index -> position in ``usable`` (-1 when absent), as an array."""
