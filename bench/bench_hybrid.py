@@ -103,7 +103,6 @@ def main(argv=None) -> int:
     if world is None:
         return 2
     catalog, provider, runtime = world
-    import numpy as np
 
     from skillsift.config import Config, SearchConfig
     from skillsift.embed import local
@@ -114,12 +113,7 @@ def main(argv=None) -> int:
     queries = queries_of(catalog, args.queries)
 
     def floor(query: str) -> None:
-        enc = runtime.tokenizer.encode(query)
-        ids = np.asarray([enc.ids], dtype=np.int64)
-        mask = np.asarray([enc.attention_mask], dtype=np.int64)
-        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        hidden = runtime.session.run(None, {k: feed[k] for k in runtime.input_names})[0]
-        local.pool_and_normalise(hidden, mask)
+        model_vector(runtime, query)
 
     minimal = minimal_blend(ranker, runtime) if args.minimal else None
 
@@ -161,6 +155,20 @@ def main(argv=None) -> int:
     return 0
 
 
+def model_vector(runtime, query: str):
+    """The raw model on ``query``: its tokenizer, its onnxruntime session, mean-pooling (float32, dims)."""
+    import numpy as np
+
+    from skillsift.embed import local
+
+    enc = runtime.tokenizer.encode(query)
+    ids = np.asarray([enc.ids], dtype=np.int64)
+    mask = np.asarray([enc.attention_mask], dtype=np.int64)
+    feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+    hidden = runtime.session.run(None, {k: feed[k] for k in runtime.input_names})[0]
+    return local.pool_and_normalise(hidden, mask)[0].astype(np.float32)
+
+
 def minimal_blend(ranker, runtime):
     """``query -> None``: the model on the query, then the least a numpy blend does (see the docstring).
 
@@ -170,7 +178,6 @@ def minimal_blend(ranker, runtime):
     """
     import numpy as np
 
-    from skillsift.embed import local
     from skillsift.ranker.centring import CENTRE_SHRINK
     from skillsift.ranker.lexical_hits import LexicalList
     from skillsift.ranker.result import Hit
@@ -184,12 +191,7 @@ def minimal_blend(ranker, runtime):
     names = [s.name for s in skills]
 
     def run(query: str) -> None:
-        enc = runtime.tokenizer.encode(query)
-        mask = np.asarray([enc.attention_mask], dtype=np.int64)
-        ids = np.asarray([enc.ids], dtype=np.int64)
-        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        hidden = runtime.session.run(None, {k: feed[k] for k in runtime.input_names})[0]
-        q = local.pool_and_normalise(hidden, mask)[0].astype(np.float32)
+        q = model_vector(runtime, query)
         products = plain @ q
         centred = (products.astype(np.float64) - float(shift @ q.astype(np.float64))) * inv
         best = np.argpartition(centred, len(centred) - 50)[-50:] if len(centred) > 50 else np.arange(len(centred))
