@@ -61,3 +61,14 @@ def test_config_edit_reads_a_long_line_of_an_array_of_arrays():
     text = "[search]\nmode = \"lexical\"\n\n[other]\nrows = [\n  [1," + " " * 200_000 + "2],\n]\n"
     out = set_table_keys(text, "search", {"mode": "hybrid"})
     assert out.startswith('[search]\nmode = "hybrid"\n') and out.endswith(text[text.index("\n\n"):])
+
+
+def test_a_number_too_long_for_python_names_its_line_and_the_fix(tmp_path, capsys):
+    from skillsift.cli import main
+
+    raw_skill(tmp_path, "big", "---\nname: big\ndescription: d\nmetadata:\n  a: b\n  n: " + "9" * 5000 + "\n---\nb\n",
+              "skills")
+    assert main(["validate", "--root", str(tmp_path), "--select", "SK001"]) == 1
+    out = capsys.readouterr().out
+    assert "skills/big/SKILL.md:6: SK001 frontmatter could not be read: a number of more than 4,300 digits" in out
+    assert "quote the number" in out and "set_int_max_str_digits" not in out
