@@ -19,7 +19,9 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-_PLAIN = re.compile(r"^([A-Za-z_][\w-]*):[ \t]+(.+?)[ \t]*$")
+# The value is taken greedily and its trailing blanks stripped in Python: a lazy value before
+# ``[ \t]*$`` took quadratic time on a line of many spaces.
+_PLAIN = re.compile(r"^([A-Za-z_][\w-]*):[ \t]+(.+)$")
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,9 @@ def quote_colon_values(text: str) -> tuple[str, list[str]] | None:
         match = _PLAIN.match(lines[i])
         if not match:
             continue
-        key, value = match.groups()
+        key, value = match.group(1), match.group(2).rstrip(" \t")
+        if not value:
+            continue
         if ": " not in value or value[0] in "\"'[{|>&*!%@`#" or " #" in value:
             continue
         lines[i] = f"{key}: {json.dumps(value, ensure_ascii=False)}"

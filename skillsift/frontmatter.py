@@ -27,6 +27,7 @@ and limits that it mirrors.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 from .diagnostics import ERROR, Diagnostic
@@ -177,7 +178,7 @@ def read_yaml(raw: str, *, file: str = "", first_line: int = 1) -> YamlDocument:
     except yaml.YAMLError as exc:
         return YamlDocument(diagnostics=(_yaml_error(exc, raw, file, first_line),))
     except Exception as exc:  # RecursionError, ValueError from odd tags, ...
-        return YamlDocument(diagnostics=(_unreadable(exc, file, first_line),))
+        return YamlDocument(diagnostics=(_unreadable(exc, file, first_line, raw),))
     if "*" in raw and _expands_beyond(value, MAX_VALUES):  # only aliases can blow up
         return YamlDocument(
             diagnostics=(
@@ -427,15 +428,25 @@ def _position(raw: str, mark, first_line: int) -> tuple[int, int]:
     return first_line + raw.count("\n", 0, index), index - start + 1
 
 
-def _unreadable(exc: BaseException, file: str, first_line: int) -> Diagnostic:
+def _unreadable(exc: BaseException, file: str, first_line: int, raw: str = "") -> Diagnostic:
     detail = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
+    line, hint = first_line or None, _HINT_DEFAULT
+    if isinstance(exc, ValueError) and "integer string conversion" in detail:
+        # Python's own message advises sys.set_int_max_str_digits(); the author needs the line
+        import re
+
+        long = re.search(r"[0-9][0-9_]{" + str(sys.get_int_max_str_digits() - 1) + ",}", raw)
+        if long is not None:
+            line = first_line + raw.count("\n", 0, long.start())
+        detail = f"a number of more than {sys.get_int_max_str_digits():,} digits cannot be read"
+        hint = "quote the number to keep it as text, or shorten it"
     return Diagnostic(
         file=file,
-        line=first_line or None,
+        line=line,
         code=PARSE_CODE,
         severity=ERROR,
         message=f"frontmatter could not be read: {detail}",
-        hint=_HINT_DEFAULT,
+        hint=hint,
     )
 
 

@@ -14,7 +14,9 @@ import json
 import re
 import sys
 
-_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
+# The name keeps its spaces (``_norm`` strips them): a lazy name between two ``\s*`` took
+# quadratic time on a long line of spaces.
+_HEADER = re.compile(r"^\s*\[([^\[\]]+)\]\s*(?:#.*)?$")
 _ARRAY_HEADER = re.compile(r"^\s*\[\[")
 
 

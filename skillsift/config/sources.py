@@ -78,26 +78,59 @@ def _line_paths(text: str):
                     break
 
 
-def _find_path_line(text: str, path: tuple, *, fallback: bool) -> int | None:
-    entries = list(_line_paths(text))
-    target = tuple(path)
-    while target:
-        for number, found, _kind, _first in entries:
-            if found == target:
+class _PathLines:
+    """Where each key path of one TOML text is written, indexed once for every lookup.
+
+    A file of 50,000 unknown keys is 50,000 problems; looking each up by a walk over every
+    line took quadratic time.  Each map holds the first line (entries come in line order).
+    """
+
+    __slots__ = ("exact", "inline", "prefix")
+
+    def __init__(self, text: str):
+        self.exact: dict = {}
+        self.inline: dict = {}  # a key whose value is an inline table or array: `weights = { ... }`
+        self.prefix: dict = {}  # every leading part of every path
+        for number, found, kind, first in _line_paths(text):
+            self.exact.setdefault(found, number)
+            if kind == "key" and first in ("{", "["):
+                self.inline.setdefault(found, number)
+            for size in range(1, len(found) + 1):
+                self.prefix.setdefault(found[:size], number)
+
+    def find(self, path: tuple, *, fallback: bool) -> int | None:
+        target = tuple(path)
+        while target:
+            number = self.exact.get(target)
+            if number is not None:
                 return number
-        for number, found, kind, first in entries:
-            # an inline table or array of tables holding the target: `weights = { lexical = -1 }`
-            inline = kind == "key" and first in ("{", "[")
-            if inline and len(found) < len(target) and target[: len(found)] == found:
-                return number
-        if not fallback:
-            return None
-        for number, found, _kind, _first in entries:
+            # an inline table or array of tables holding the target: the first such line
+            held = [self.inline[target[:size]] for size in range(len(target)) if target[:size] in self.inline]
+            if held:
+                return min(held)
+            if not fallback:
+                return None
             # a table only defined through dotted keys: `search.mode = "x"`
-            if found[: len(target)] == target:
+            number = self.prefix.get(target)
+            if number is not None:
                 return number
-        target = target[:-1]
-    return None
+            target = target[:-1]
+        return None
+
+
+_path_lines_cache: dict[str, _PathLines] = {}
+
+
+def _find_path_line(text: str, path: tuple, *, fallback: bool) -> int | None:
+    index = _path_lines_cache.get(text)
+    if index is None:
+        if len(_path_lines_cache) >= 8:
+            _path_lines_cache.clear()
+        index = _path_lines_cache[text] = _PathLines(text)
+    try:
+        return index.find(path, fallback=fallback)
+    except TypeError:  # a part that cannot be a key (not hashable): no line
+        return None
 
 
 def find_key_line(text: str, table: str, key: str) -> int | None:

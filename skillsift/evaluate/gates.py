@@ -186,6 +186,13 @@ def check_baseline(doc, path: str = "<baseline>") -> dict:
                 or not isinstance(case.get("hit", False), bool)):
             raise SkillsiftError(f"baseline {path}: cases[{i}] must be an object "
                                  "with a string id and a boolean hit")
+        # what the pull-request comparison reads too (evaluate/outcomes.py)
+        if not isinstance(case.get("query", ""), str):
+            raise SkillsiftError(f"baseline {path}: cases[{i}].query must be a string")
+        for key in ("expected", "got"):
+            names = case.get(key)
+            if names is not None and (not isinstance(names, list) or not all(isinstance(n, str) for n in names)):
+                raise SkillsiftError(f"baseline {path}: cases[{i}].{key} must be a list of skill names")
     return doc
 
 

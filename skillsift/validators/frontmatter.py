@@ -26,13 +26,17 @@ MISSING, NO_NAME, NO_DESCRIPTION, TOO_LONG, TRIGGER_IN_BODY = "SK004", "SK005", 
 TRIGGER_COVERAGE = 0.5
 _SECTION_LINES = 15
 
-_LEAD = r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)?(?:\*\*|__|\*|_)?\s*"
+# Possessive quantifiers: no blank run is ever given back (what follows each starts with a
+# non-blank), so a line of 100,000 spaces before "use" is read in linear time.
+_LEAD = r"^\s*+(?:[-*+]\s++|\d++[.)]\s++|>\s*+)?(?:\*\*|__|\*|_)?\s*+"
 _INLINE = re.compile(
     _LEAD + r"(use (?:this skill|it) (?:when|whenever|if|for)\b|use when(?:ever)?\b|"
     r"triggers?(?: phrases?| words?)?\s*(?:\*\*|__)?\s*:|when to use(?: this skill)?\s*(?:\*\*|__)?\s*:)",
     re.IGNORECASE,
 )
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+# A heading's start; its title is the rest without trailing blanks and closing #s, taken
+# in Python (a lazy title before ``\s*#*\s*$`` took cubic time on a line of spaces).
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+")
 _TRIGGER_HEADING = re.compile(
     r"^(?:when (?:to|should (?:i|you)) (?:use|invoke|activate|apply)(?: (?:this|the) (?:skill|workflow)| it| me)?|"
     r"use (?:this skill )?when|triggers|trigger (?:phrases|words|conditions)|activation(?: triggers)?|"
@@ -132,8 +136,12 @@ def _is_fence(line: str) -> bool:
     return ("```" in line or "~~~" in line) and _FENCE.match(line) is not None
 
 
-def _heading(line: str):
-    return _HEADING.match(line) if "#" in line else None
+def _heading(line: str) -> str | None:
+    """The title of a markdown ATX heading line (closing #s removed), else None."""
+    match = _HEADING.match(line) if "#" in line else None
+    if match is None:
+        return None
+    return line[match.end():].rstrip().rstrip("#").rstrip()
 
 
 def _inline(line: str):
@@ -166,13 +174,13 @@ def trigger_passages(lines: list[str], first_line: int) -> list[tuple[int, str, 
             i += 1
             continue
         heading = _heading(line)
-        if heading:
-            title = heading.group(1).strip("*_ ").strip()
+        if heading is not None:
+            title = heading.strip("*_ ").strip()
             if _TRIGGER_HEADING.match(title):
                 passage: list[str] = []
                 j = i + 1
                 while j < len(lines) and len(passage) < _SECTION_LINES:
-                    if _heading(lines[j]) or _is_fence(lines[j]):
+                    if _heading(lines[j]) is not None or _is_fence(lines[j]):
                         break
                     if lines[j].strip():
                         passage.append(lines[j].strip())

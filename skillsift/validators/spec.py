@@ -42,7 +42,11 @@ MAX_LINKS = 1000  # links checked per file at most
 _FENCE_LINE = re.compile(r"^ {0,3}(?:```|~~~)", re.MULTILINE)
 _CANDIDATE = re.compile(r"\]\(|\]:")
 _CODE_SPAN = re.compile(r"`+[^`]*`+")
-_INLINE_LINK = re.compile(r"!?\[[^\]\n]*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
+# No part of a link may run over a "[" (where the next link could start): every character of
+# a line is then scanned by one match attempt at most, so a line of 100,000 "[" or "](" is read
+# in linear time (docs/validate.md, SK108).  A target holding "[" is not checked.
+_INLINE_LINK = re.compile(
+    r"!?\[[^\[\]\n]*\]\(\s*(<[^>\[\n]*>|[^)\s\[]+)(?:\s+(?:\"[^\"\[]*\"|'[^'\[]*'))?\s*\)")
 _REF_DEF = re.compile(r"^\s{0,3}\[[^\]\n]+\]:\s*(<[^>\n]*>|\S+)")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
@@ -85,16 +89,18 @@ def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
     if "](" not in body and "]:" not in body:
         return out
     fences = [m.start() for m in _FENCE_LINE.finditer(body)] if ("```" in body or "~~~" in body) else []
-    seen_line = -1
+    line_end = -1  # where the last line read ends: later hits before it are on that line
     line_no, counted = 0, 0
     for hit in _CANDIDATE.finditer(body):
+        if hit.start() < line_end:
+            continue  # the line was read already
         start = body.rfind("\n", 0, hit.start()) + 1
-        if start == seen_line or bisect_right(fences, start) % 2:
-            continue  # the line was read already, or it is inside a fenced block
-        seen_line = start
+        end = body.find("\n", start)
+        line_end = len(body) if end < 0 else end
+        if bisect_right(fences, start) % 2:
+            continue  # inside a fenced block
         line_no += body.count("\n", counted, start)
         counted = start
-        end = body.find("\n", start)
         text = _CODE_SPAN.sub("", body[start:] if end < 0 else body[start:end])
         targets = [m.group(1) for m in _INLINE_LINK.finditer(text)]
         ref = _REF_DEF.match(text)

@@ -181,6 +181,20 @@ def test_bad_flags(tmp_path, capsys, monkeypatch):
     assert code == 1 and "cannot read baseline missing.json" in out
 
 
+def test_a_baseline_file_of_wrong_types_is_refused_with_its_name(tmp_path, capsys, monkeypatch):
+    import json
+
+    project = make_pull_request(tmp_path / "repo", edit_nothing_relevant)
+    monkeypatch.chdir(project)
+    assert run(capsys, "eval", "search-cases.yaml", "--output", "saved.json")[0] == 0
+    doc = json.loads((project / "saved.json").read_text(encoding="utf-8"))
+    doc["cases"][0]["got"] = 1e308  # a traceback in the comparison before
+    (project / "saved.json").write_text(json.dumps(doc), encoding="utf-8")
+    code, out, err = ci(capsys, "--baseline", "saved.json")
+    assert code == 1, out + err
+    assert "baseline saved.json: cases[0].got must be a list of skill names" in out + err
+
+
 # -- hybrid mode: each side ranks with its own committed index -------------------------------------
 
 

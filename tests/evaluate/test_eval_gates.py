@@ -179,6 +179,10 @@ def test_load_baseline(tmp_path):
         ({"schema_version": 1, "cases": {}}, "cases must be a list"),
         ({"schema_version": 1, "cases": [{"id": 1, "hit": True}]}, "cases[0] must be an object"),
         ({"schema_version": 1, "cases": [{"id": "a", "hit": "yes"}]}, "cases[0] must be an object"),
+        ({"schema_version": 1, "cases": [{"id": "a", "hit": True, "query": 5}]}, "cases[0].query must be a string"),
+        ({"schema_version": 1, "cases": [{"id": "a", "got": 1e308}]}, "cases[0].got must be a list of skill names"),
+        ({"schema_version": 1, "cases": [{"id": "a", "expected": [{"a": 1}]}]},
+         "cases[0].expected must be a list of skill names"),
     ],
 )
 def test_check_baseline_rejects(doc, needle):

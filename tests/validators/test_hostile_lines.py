@@ -1,0 +1,74 @@
+"""Long lines a repository can plant where a check reads markdown or YAML line by line.
+
+Each line below made one regular expression backtrack in quadratic (or cubic) time: the
+commands run in a subprocess with a timeout, which a fixed run meets with a wide margin
+and the old expressions missed by minutes (docs/bounded-input.md).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from skillsift.tomledit import set_table_keys
+from skillsift.validators.frontmatter import trigger_passages
+from skillsift.validators.spec import relative_links
+from tests.support.validators_support import raw_skill
+
+#: SK108's link scan: a line of brackets, then one of "](" (minutes before).
+BRACKETS = "[" * 100_000 + "link" + "](" * 50_000
+#: SK008's trigger passages: a heading of spaces (cubic: 2,000 spaces took 13 s) and an
+#: inline marker after a run of blanks (quadratic).
+HEADING = "## When to use" + " " * 20_000 + "x"
+BLANKS = " " * 200_000 + "use when"
+
+
+def _cli(*argv: str) -> subprocess.CompletedProcess:
+    code = f"import sys; from skillsift.cli import main; sys.exit(main({list(argv)!r}))"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+
+
+def test_validate_and_the_frontmatter_hook_read_long_hostile_lines_at_once(tmp_path):
+    body = "\n".join((BRACKETS, HEADING, "deploy it", BLANKS + " certificates expire soon", "[ok](missing.md)")) + "\n"
+    path = raw_skill(tmp_path, "demo", "---\nname: demo\ndescription: Deploy a service.\n---\n" + body, "skills")
+    proc = _cli("validate", "--root", str(tmp_path))
+    assert "Traceback" not in proc.stderr
+    assert proc.returncode == 0, proc.stdout + proc.stderr  # warnings only
+    assert "skills/demo/SKILL.md:9" in proc.stdout and "SK108" in proc.stdout  # the real link is still checked
+    assert "SK008" in proc.stdout
+    hook = _cli("hook", "frontmatter", "--root", str(tmp_path), str(path))
+    assert "Traceback" not in hook.stderr and hook.returncode == 0, hook.stdout + hook.stderr
+
+
+def test_the_scans_keep_what_they_found_before():
+    assert relative_links("[a [b](x.md) [t](y.md 'title') ![i](img.png \"t\")\n[r]: refs/z.md\n", 1) == [
+        (1, "x.md"), (1, "y.md"), (1, "img.png"), (2, "refs/z.md")]
+    assert relative_links("[a](b" * 50_000 + "\n[c](d.md)\n", 3) == [(4, "d.md")]
+    lines = ["## When to use ##  ", "- the user deploys", "## Next ##", "text", "  **Use when** a release is cut"]
+    assert trigger_passages(lines, 10) == [(10, lines[0], "- the user deploys"),
+                                           (14, lines[4], "a release is cut")]
+
+
+def test_validate_fix_quotes_a_value_padded_with_spaces(tmp_path):
+    value = "Deploy it: always" + " " * 200_000 + "carefully"
+    path = raw_skill(tmp_path, "demo", f"---\nname: demo\ndescription: {value}   \n---\nb\n", "skills")
+    proc = _cli("validate", "--root", str(tmp_path), "--fix", "--select", "SK001")
+    assert "Traceback" not in proc.stderr and proc.returncode == 0, proc.stdout + proc.stderr
+    assert path.read_text() == f'---\nname: demo\ndescription: "{value}"\n---\nb\n'
+
+
+def test_config_edit_reads_a_long_line_of_an_array_of_arrays():
+    text = "[search]\nmode = \"lexical\"\n\n[other]\nrows = [\n  [1," + " " * 200_000 + "2],\n]\n"
+    out = set_table_keys(text, "search", {"mode": "hybrid"})
+    assert out.startswith('[search]\nmode = "hybrid"\n') and out.endswith(text[text.index("\n\n"):])
+
+
+def test_a_number_too_long_for_python_names_its_line_and_the_fix(tmp_path, capsys):
+    from skillsift.cli import main
+
+    raw_skill(tmp_path, "big", "---\nname: big\ndescription: d\nmetadata:\n  a: b\n  n: " + "9" * 5000 + "\n---\nb\n",
+              "skills")
+    assert main(["validate", "--root", str(tmp_path), "--select", "SK001"]) == 1
+    out = capsys.readouterr().out
+    assert "skills/big/SKILL.md:6: SK001 frontmatter could not be read: a number of more than 4,300 digits" in out
+    assert "quote the number" in out and "set_int_max_str_digits" not in out
