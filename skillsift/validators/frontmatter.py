@@ -26,12 +26,14 @@ MISSING, NO_NAME, NO_DESCRIPTION, TOO_LONG, TRIGGER_IN_BODY = "SK004", "SK005", 
 TRIGGER_COVERAGE = 0.5
 _SECTION_LINES = 15
 
-# Possessive quantifiers: no blank run is ever given back (what follows each starts with a
-# non-blank), so a line of 100,000 spaces before "use" is read in linear time.
-_LEAD = r"^\s*+(?:[-*+]\s++|\d++[.)]\s++|>\s*+)?(?:\*\*|__|\*|_)?\s*+"
+# A line's leading blanks are skipped before matching (``_inline``) and every other blank run
+# is one ``\s*`` with no second one beside it to share it with, so a line of 100,000 spaces
+# before "use" is read in linear time (possessive quantifiers would say the same, but need
+# Python 3.11).
+_LEAD = r"(?:[-*+](?=\s)|\d+[.)](?=\s)|>)?\s*(?:(?:\*\*|__|\*|_)\s*)?"
 _INLINE = re.compile(
     _LEAD + r"(use (?:this skill|it) (?:when|whenever|if|for)\b|use when(?:ever)?\b|"
-    r"triggers?(?: phrases?| words?)?\s*(?:\*\*|__)?\s*:|when to use(?: this skill)?\s*(?:\*\*|__)?\s*:)",
+    r"triggers?(?: phrases?| words?)?\s*(?:(?:\*\*|__)\s*)?:|when to use(?: this skill)?\s*(?:(?:\*\*|__)\s*)?:)",
     re.IGNORECASE,
 )
 # A heading's start; its title is the rest without trailing blanks and closing #s, taken
@@ -150,7 +152,7 @@ def _inline(line: str):
         lowered = line.lower()
         if "use" not in lowered and "trigger" not in lowered:
             return None
-    return _INLINE.match(line)
+    return _INLINE.match(line, len(line) - len(line.lstrip()))
 
 
 def trigger_passages(lines: list[str], first_line: int) -> list[tuple[int, str, str]]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from skillsift.validators.frontmatter import (
@@ -172,6 +174,17 @@ def test_real_corpus_is_mostly_clean():
     assert found.get("SK008", 0) < total * 0.3
 
 
+# The heading and inline-marker patterns as first written (backtracking freely: fine on these
+# bodies, slow on hostile lines): the scanner's linear-time forms must find the same passages.
+_REFERENCE_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+_REFERENCE_INLINE = re.compile(
+    r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)?(?:\*\*|__|\*|_)?\s*"
+    r"(use (?:this skill|it) (?:when|whenever|if|for)\b|use when(?:ever)?\b|"
+    r"triggers?(?: phrases?| words?)?\s*(?:\*\*|__)?\s*:|when to use(?: this skill)?\s*(?:\*\*|__)?\s*:)",
+    re.IGNORECASE,
+)
+
+
 def _reference_trigger_passages(lines, first_line):
     """trigger_passages with every regex tried on every line (no character pre-checks)."""
     from skillsift.validators import frontmatter as fm
@@ -185,11 +198,11 @@ def _reference_trigger_passages(lines, first_line):
         if in_code:
             i += 1
             continue
-        heading = fm._HEADING.match(line)
+        heading = _REFERENCE_HEADING.match(line)
         if heading and fm._TRIGGER_HEADING.match(heading.group(1).strip("*_ ").strip()):
             passage, j = [], i + 1
             while j < len(lines) and len(passage) < 15:
-                if fm._HEADING.match(lines[j]) or fm._FENCE.match(lines[j]):
+                if _REFERENCE_HEADING.match(lines[j]) or fm._FENCE.match(lines[j]):
                     break
                 if lines[j].strip():
                     passage.append(lines[j].strip())
@@ -198,7 +211,7 @@ def _reference_trigger_passages(lines, first_line):
                 out.append((first_line + i, line, " ".join(passage)))
             i = j
             continue
-        inline = fm._INLINE.match(line)
+        inline = _REFERENCE_INLINE.match(line)
         if inline and line[inline.end():].strip(" *_:"):
             out.append((first_line + i, line, line[inline.end():].strip(" *_:")))
         i += 1
