@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .blend_exact import SMALL_ROWS
+from .blend_exact import SMALL_ROWS, ExactRows
 from .result import Hit, SearchResult
 
 STALE = -1  # the skill's text changed since its vector was made
@@ -257,38 +257,38 @@ class VectorSearch:
             self._rows = np.asarray(self.rows(), dtype=np.intp)
         return self._rows
 
-    def _rows_and_ties(self, usable, subset):
-        """The matrix rows and name ranks of the ``usable`` skills (kept for the whole catalog)."""
-        if subset is None and self._whole is not None:
-            return self._whole
-        pair = (self._rows_array()[usable], self._name_ranks()[usable])
+    def _of_scope(self, kept: str, subset, make):
+        """``make()`` for the scope, remembered in the attribute ``kept`` when the scope is the whole catalog."""
         if subset is None:
-            self._whole = pair
-        return pair
+            value = getattr(self, kept)
+            if value is None:
+                value = make()
+                setattr(self, kept, value)
+            return value
+        return make()
+
+    def _rows_and_ties(self, usable, subset):
+        """The matrix rows and name ranks of the ``usable`` skills."""
+        return self._of_scope("_whole", subset, lambda: (self._rows_array()[usable], self._name_ranks()[usable]))
 
     def _exact_rows(self, usable, subset):
-        """The :class:`~skillsift.ranker.blend_exact.ExactRows` of the ``usable`` skills (kept for every skill)."""
-        if subset is None and self._small is not None:
-            return self._small
-        from .blend_exact import ExactRows
+        """The :class:`~skillsift.ranker.blend_exact.ExactRows` of the ``usable`` skills."""
+        def make():
+            rows, ties = self._rows_and_ties(usable, subset)
+            return ExactRows(self.index.matrix, self._centred(), rows, skills=usable.tolist(), ties=ties.tolist())
 
-        rows, ties = self._rows_and_ties(usable, subset)
-        exact = ExactRows(self.index.matrix, self._centred(), rows, skills=usable.tolist(), ties=ties.tolist())
-        if subset is None:
-            self._small = exact
-        return exact
+        return self._of_scope("_small", subset, make)
 
     def _positions_in(self, usable, subset):
         """Skill index -> position in ``usable`` (-1 when absent), as an array."""
-        import numpy as np
+        def make():
+            import numpy as np
 
-        if subset is None and self._usable_where is not None:
-            return self._usable_where
-        where = np.full(len(self.skills), -1, dtype=np.intp)
-        where[usable] = np.arange(len(usable))
-        if subset is None:
-            self._usable_where = where
-        return where
+            where = np.full(len(self.skills), -1, dtype=np.intp)
+            where[usable] = np.arange(len(usable))
+            return where
+
+        return self._of_scope("_usable_where", subset, make)
 
     def _name_ranks(self):
         """Each skill's position in name order: the tie-break of every vector ranking."""
