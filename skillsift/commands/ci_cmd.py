@@ -68,6 +68,7 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
     from ..ci import github
     from ..ci.pipeline import CiOptions, run_ci
     from ..render.pull_request import render_markdown
+    from ..render.sanitise import plain, plain_lines
 
     if annotations is None:
         annotations = os.environ.get("GITHUB_ACTIONS", "") == "true"
@@ -76,7 +77,7 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
                      env_base_ref=os.environ.get("GITHUB_BASE_REF"), fail_on=fail_on)
     run, place = run_ci(opts)
     for note in run.notes:
-        click.echo(f"note: {note}", err=True)
+        click.echo(f"note: {plain(note)}", err=True)
     full = render_markdown(run)
     report_path = ""
     if report_file:
@@ -97,12 +98,12 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
 
         github.append_summary(summary_file, render_markdown(run, max_rows=SUMMARY_ROWS))
     else:
-        click.echo(full, nl=False)
+        click.echo(plain_lines(full), nl=False)
     if github_output:
         github.write_outputs(github_output, github.outputs_of(run, report_path, sarif_path))
     if run.error:
-        click.echo(f"error: {run.error}", err=True)
+        click.echo(f"error: {plain(run.error)}", err=True)
         if run.error_hint:
-            click.echo(f"hint: {run.error_hint}", err=True)
-    click.echo(f"skillsift ci: {run.verdict()}")
+            click.echo(f"hint: {plain(run.error_hint)}", err=True)
+    click.echo(f"skillsift ci: {plain(run.verdict())}")
     return run.exit_code()

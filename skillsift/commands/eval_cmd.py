@@ -57,6 +57,8 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     from ..evaluate.gates import load_baseline, parse_minimums
     from ..evaluate.run import DEGRADED_HINT, LEXICAL, parse_modes
     from ..render.evaluation import render, render_json
+    from ..render.sanitise import for_stdout as _safe
+    from ..render.sanitise import plain
     from ._common import load_project
 
     if cases is None and not from_skills:
@@ -94,16 +96,17 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
 
         mined = mine(read_log(log_path(config)), catalog.names).cases
         report = why_not(result, case_file.cases, catalog, config, evaluation.ranker, mined=mined)
-        click.echo(render_with_why(result, report, fmt, hybrid_hint=config.search.mode == LEXICAL), nl=False)
+        click.echo(_safe(render_with_why(result, report, fmt, hybrid_hint=config.search.mode == LEXICAL), fmt),
+                   nl=False)
     else:
-        click.echo(render(result, fmt, hybrid_hint=config.search.mode == LEXICAL), nl=False)
+        click.echo(_safe(render(result, fmt, hybrid_hint=config.search.mode == LEXICAL), fmt), nl=False)
     if evaluation.degraded:
         # The numbers would not measure the ranking asked for: never a pass, never a baseline.
-        click.echo(evaluation.degraded, err=True)
+        click.echo(plain(evaluation.degraded), err=True)
         click.echo(DEGRADED_HINT, err=True)
         return 1
     for failure in result.gate_failures:
-        click.echo(failure, err=True)
+        click.echo(plain(failure), err=True)
     if evaluation.baseline_gate_failed:
         source = ([cases] if cases is not None else []) + (["--from-skills"] if from_skills else [])
         click.echo("hint: " + evals.regression_hint(source, baseline, mode=result.mode, k=result.k), err=True)

@@ -49,7 +49,7 @@ def render_markdown(run: CiRun, *, max_rows: int | None = None) -> str:
     """The report; ``max_rows`` caps each case table (the job summary), None keeps every row."""
     out: list[str] = []
     add = out.append
-    add(f"## skillsift ci · {run.verdict()}")
+    add(f"## skillsift ci · {_cell(run.verdict())}")
     add("")
     if run.error:
         add(f"> **Error:** {_cell(run.error)}")
