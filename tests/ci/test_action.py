@@ -590,7 +590,7 @@ def test_findings_on_files_the_pull_request_did_not_touch_are_folded(tmp_path):
     assert run.exit_code == 0, run.stderr + run.summary
     # SK007 (Copilot cuts at 1,024) and SK103 (the specification's 1,024) on each of the two files
     section = run.summary[run.summary.index("### Validation (4)"):]
-    assert "On the files this pull request changed: 2 findings." in section
+    assert "On the files this pull request changed, and every finding that fails the run: 2 findings." in section
     shown, folded = section.split("<details><summary>2 findings on files this pull request did not change</summary>")
     assert "weekly-digest/SKILL.md" in shown and "legacy-report" not in shown
     assert "legacy-report/SKILL.md" in folded.split("</details>")[0]

@@ -150,10 +150,10 @@ def test_ci_error_paths_print_no_command(tmp_path, capsys, monkeypatch):
     assert all(c.line.startswith("::") and c.props.get("title") for c in commands(out + err))
     (tmp_path / "skillsift.toml").write_text("", encoding="utf-8")
     (tmp_path / "search-cases.yaml").write_text(
-        "cases:\n  - id: one\n    query: deploy it\n    expect: [" + json.dumps("nope ##[warning]x\n" + FORGED)
+        "version: 1\ncases:\n  - id: one\n    query: deploy it\n    expect: [" + json.dumps("nope ##[warning]x\n" + FORGED)
         + "]\n", encoding="utf-8")
     code, out, err = run(capsys, "ci", "--baseline", "none")
-    assert code == 1
+    assert code == 1 and "unknown skill" in out + err, out + err
     assert commands(out + err) == []
     no_raw_controls(out + err)
 
@@ -161,7 +161,7 @@ def test_ci_error_paths_print_no_command(tmp_path, capsys, monkeypatch):
 def test_eval_text_prints_no_command(tmp_path, capsys):
     write_skill(tmp_path, "deploy-prod", "Deploy the service to production")
     (tmp_path / "cases.yaml").write_text(
-        "cases:\n  - id: " + json.dumps("c ##[warning]x") + "\n    query: " + json.dumps("zzz\n" + FORGED)
+        "version: 1\ncases:\n  - id: " + json.dumps("c ##[warning]x") + "\n    query: " + json.dumps("zzz\n" + FORGED)
         + "\n    expect: [deploy-prod]\n", encoding="utf-8")
     for fmt in ("text", "markdown", "junit", "json"):
         code, out, err = run(capsys, "eval", "cases.yaml", "--root", tmp_path, "--format", fmt)
