@@ -69,13 +69,13 @@ def _rel(path: str, root: str) -> str:
 
 def _evaluate(config, catalog, case_file, modes, k_override: int, *, strict: bool, minimums=None):
     """One evaluation run over the catalog; raises SkillsiftError when it cannot measure."""
-    from ..evaluate.run import DEGRADED_HINT
+    from ..evaluate.run import degraded_hint
     from ..evaluate.session import run_evaluation
 
     evaluation = run_evaluation(catalog, config, case_file, modes=modes, k_override=k_override,
                                 minimums=minimums, strict=strict, lenient_roles=not strict)
     if evaluation.degraded:
-        raise SkillsiftError(evaluation.degraded, hint=DEGRADED_HINT)
+        raise SkillsiftError(evaluation.degraded, hint=degraded_hint(config))
     return evaluation
 
 

@@ -55,7 +55,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     from ..evaluate import session as evals
     from ..evaluate.cases import check_k, load_cases
     from ..evaluate.gates import load_baseline, parse_minimums
-    from ..evaluate.run import DEGRADED_HINT, LEXICAL, parse_modes
+    from ..evaluate.run import LEXICAL, degraded_hint, parse_modes
     from ..render.evaluation import render, render_json
     from ..render.sanitise import for_stdout as _safe
     from ..render.sanitise import plain
@@ -103,7 +103,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     if evaluation.degraded:
         # The numbers would not measure the ranking asked for: never a pass, never a baseline.
         click.echo(plain(evaluation.degraded), err=True)
-        click.echo(DEGRADED_HINT, err=True)
+        click.echo(degraded_hint(config), err=True)
         return 1
     for failure in result.gate_failures:
         click.echo(plain(failure), err=True)

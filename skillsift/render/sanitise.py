@@ -128,7 +128,7 @@ def command_property(text: object) -> str:
 _MD_PUNCT = re.compile(r"([\\`*_\[\]|~$])")
 _SCHEME = re.compile(r"(?<=[A-Za-z0-9]):(?=//)")  # http://, https://, ftp:// autolinks
 _WWW = re.compile(r"(?i)(?<![a-z0-9])(www)\.")  # www. autolinks
-_LINE_START = re.compile(r"\A(?:([-+=#])|(\d+)([.)]))")  # a list, heading or setext line when first
+_LINE_START = re.compile(r"\A(?:([-+])(?= |\Z)|(#)|(\d{1,9})([.)])(?= |\Z))")  # a list or heading when first
 _BACKTICKS = re.compile(r"`+")
 _SPACES = re.compile(r"\s+")
 
@@ -149,7 +149,8 @@ def md_text(text: object) -> str:
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = _MD_PUNCT.sub(r"\\\1", text)
     text = _SCHEME.sub(r"\\:", _WWW.sub(r"\1\\.", text)).replace("@", "\u2060@")
-    text = _LINE_START.sub(lambda m: "\\" + m.group(1) if m.group(1) else m.group(2) + "\\" + m.group(3), text)
+    text = _LINE_START.sub(lambda m: "\\" + (m.group(1) or m.group(2)) if m.group(1) or m.group(2)
+                           else m.group(3) + "\\" + m.group(4), text)
     return text or " "
 
 
