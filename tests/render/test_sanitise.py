@@ -124,7 +124,8 @@ def test_search_list_and_hook_print_no_command(tmp_path, capsys, monkeypatch):
     root = hostile_repo(tmp_path)
     outputs = []
     for argv in (["search", "--root", root, "deploy", "forged"], ["search", "--root", root, "--explain", "deploy"],
-                 ["list", "--root", root, "--agent", "claude-code"], ["search", "--root", root, "--format", "json", "deploy"]):
+                 ["list", "--root", root, "--agent", "claude-code"],
+                 ["search", "--root", root, "--format", "json", "deploy"]):
         code, out, err = run(capsys, *argv)
         assert code == 0, err
         outputs.append(out + err)
@@ -150,8 +151,8 @@ def test_ci_error_paths_print_no_command(tmp_path, capsys, monkeypatch):
     assert all(c.line.startswith("::") and c.props.get("title") for c in commands(out + err))
     (tmp_path / "skillsift.toml").write_text("", encoding="utf-8")
     (tmp_path / "search-cases.yaml").write_text(
-        "version: 1\ncases:\n  - id: one\n    query: deploy it\n    expect: [" + json.dumps("nope ##[warning]x\n" + FORGED)
-        + "]\n", encoding="utf-8")
+        "version: 1\ncases:\n  - id: one\n    query: deploy it\n    expect: ["
+        + json.dumps("nope ##[warning]x\n" + FORGED) + "]\n", encoding="utf-8")
     code, out, err = run(capsys, "ci", "--baseline", "none")
     assert code == 1 and "unknown skill" in out + err, out + err
     assert commands(out + err) == []
