@@ -35,7 +35,8 @@ OUTPUT_EXIT = 1  # a passing run whose output file could not be written (README 
                    "Default: $GITHUB_BASE_REF (as origin/<ref>).")
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default="error", show_default=True,
               help="Lowest severity of a validation finding that fails the run.")
-@click.option("--fail-on-gate-change", is_flag=True,
+@click.option("--fail-on-gate-change", type=click.BOOL, is_flag=False, flag_value=True, default=False,
+              metavar="[true|false]",
               help="Fail when the pull request changes its own gate: a [validate] key, the baseline file, or a "
                    "case of the cases file removed or changed (also [validate] fail_on_gate_change).")
 @click.option("--summary", "summary_file", default=None, envvar="GITHUB_STEP_SUMMARY",

@@ -86,9 +86,12 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     result = evaluation.result
     result.gate_failures = evaluation.gate_failures
     if output and not evaluation.degraded:
-        from ..index.atomic import write_atomic
+        from ..index.atomic import AtomicWriteError, write_output
 
-        write_atomic(output, render_json(result).encode("utf-8"))
+        try:  # a baseline: written at once, or an error naming it (exit 1) before anything else is printed
+            write_output(output, render_json(result).encode("utf-8"))
+        except AtomicWriteError as exc:
+            raise SkillsiftError(f"--output: {exc.message}", hint=exc.hint) from None
     if why:
         from ..evaluate.whynot import why_not
         from ..querylog import log_path, mine, read_log

@@ -221,11 +221,12 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, outp
     checked = len(ws.skill_paths) if ws.config is not None else None
     report = render(diagnostics, fmt, root=_shown_root(ws.root), checked=checked)
     if output:
+        from ..index.atomic import AtomicWriteError, write_output
+
         try:
-            with open(output, "w", encoding="utf-8") as fh:
-                fh.write(report)
-        except OSError as exc:
-            raise _usage(f"cannot write --output {output}: {exc.strerror or exc}") from None
+            write_output(output, report.encode("utf-8"))
+        except AtomicWriteError as exc:
+            raise _usage(f"--output: {exc.message}", exc.hint) from None
         click.echo(summary_line(diagnostics, checked), err=True)
     else:
         click.echo(report, nl=False)

@@ -78,9 +78,9 @@ def _git_prefix(root: str) -> str:
 
 # The codes a skillsift hook that runs on every commit (``always_run``) reports itself; when
 # it runs in the same pre-commit invocation (same stage, not skipped, not a run of one other
-# hook), no other hook repeats them, so one finding is printed once (docs/hooks.md, "One
-# finding, one hook").  When that cannot be told for sure, the hook checks them itself: a
-# regression never passes because a sibling hook did not run.
+# hook), no other hook repeats them, so one finding is printed once.  When that cannot be
+# told for sure, the hook checks them itself: a regression never passes because a sibling
+# hook did not run (docs/hooks.md, "One finding, one hook").
 OWNED_CODES = {
     "skillsift-eval": frozenset({"AR9D4"}),
     "skillsift-index": frozenset({"AR9D1"}),

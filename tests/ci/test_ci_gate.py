@@ -43,6 +43,8 @@ def test_deleting_the_case_that_would_regress_is_listed_with_its_base_result(tmp
     assert rows[0][:2] == ["removed", "`page-engineer` (line 4)"] and rows[0][4] == "rank 1"
     assert rows[1][0] == "changed: expect" and rows[1][1].startswith("`incident-channel`")
     assert rows[1][2:] == ["oncall-runbook", "nothing (negative)", "rank 1"]
+    code, out, err = run(capsys, "ci", "--base", "main", "--fail-on-gate-change", "false")
+    assert code == 0, err
     code, out, err = run(capsys, "ci", "--base", "main", "--fail-on-gate-change")
     assert code == 2, err
     assert "failed: the pull request changes its own gate (2 changes)" in out

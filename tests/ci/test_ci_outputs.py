@@ -89,3 +89,24 @@ def test_a_config_or_cases_link_out_of_the_repository_is_refused(project, tmp_pa
         target.symlink_to(inside)  # a link that stays inside is read
         code, out, err = run(capsys, "ci", "--baseline", "none")
         assert code == 0, err
+
+
+def test_validate_and_eval_output_files_fail_with_a_clear_error(project, tmp_path, capsys):
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("x", encoding="utf-8")
+    code, _out, err = run(capsys, "validate", "--output", blocker / "report.json", "--format", "json")
+    assert code == 2 and f"error: --output: cannot write {blocker / 'report.json'}: Not a directory" in err
+    code, _out, err = run(capsys, "validate", "--output", "/dev/full")
+    assert code == 2 and "cannot write /dev/full: No space left on device" in err
+    code, _out, err = run(capsys, "eval", "search-cases.yaml", "--output", blocker / "baseline.json")
+    assert code == 1 and "error: --output: cannot write" in err and "Traceback" not in err
+    good = tmp_path / "baseline.json"
+    code, _out, err = run(capsys, "eval", "search-cases.yaml", "--output", good, "--format", "json")
+    assert code == 0 and json_ok(good)
+    assert not [p for p in tmp_path.iterdir() if ".tmp-" in p.name]
+
+
+def json_ok(path) -> bool:
+    import json
+
+    return json.loads(path.read_text(encoding="utf-8"))["schema_version"] == 1
