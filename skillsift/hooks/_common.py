@@ -173,7 +173,7 @@ def sibling_hooks(root: str, env=None, run: tuple[str, str] | None | bool = Fals
 def _stages(value, default: frozenset[str]) -> frozenset[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         return default
-    return frozenset(_LEGACY_STAGES.get(v, v) for v in value)
+    return frozenset(str(_LEGACY_STAGES.get(v, v)) for v in value)
 
 
 def _hook_stages(raw: bytes) -> dict[str, frozenset[str]]:
