@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from skillsift.secrets import RULES, is_placeholder, scan_text
+from skillsift.secrets.scan import RULES, is_placeholder, scan_text
 from tests.support.secret_samples import ALNUM, DIGITS, HEX, LOWER, UPPER, rand
 
 
