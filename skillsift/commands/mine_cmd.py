@@ -51,7 +51,7 @@ def mine_command(root, config_file, min_count, output, purge):
 
         write_atomic(output, text.encode("utf-8"))
     else:
-        click.echo(text, nl=False)
+        click.echo(text, nl=False)  # YAML written by cases_to_yaml: every value quoted, no raw control character
     click.echo(result.stats_line(), err=True)
     if purge and purge_log(path):
         click.echo(f"purged {path}", err=True)

@@ -103,7 +103,6 @@ def summary(plan, provider, *, dry_run: bool, result=None, written: bool = False
 
 def build_report(outcome, shown_dir: str, fmt: str) -> tuple[str, list[str]]:
     """(stdout text, stderr lines) of a build; ``shown_dir`` is the index directory as the user sees it."""
-    import json
 
     plan, provider, result, written = outcome.plan, outcome.provider, outcome.result, outcome.written
     err = [f'skillsift index: the provider rejected skill "{skill_id}" even alone ({reason}); '
@@ -111,7 +110,9 @@ def build_report(outcome, shown_dir: str, fmt: str) -> tuple[str, list[str]]:
     out = ""
     if fmt == "json":
         doc = summary(plan, provider, dry_run=False, result=result, written=written)
-        out = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        from .sanitise import json_text
+
+        out = json_text(doc)
     elif result.index is not None:
         out = (f"embedded {len(result.embedded)}, reused {result.reused}, withheld {len(plan.withheld)} of "
                f"{plural(plan.total, 'skill')}   ({_count(result.calls, 'call')}, {plural(result.tokens, 'token')}, "
