@@ -439,6 +439,7 @@ def test_hybrid_run_with_an_index_passes(cli_project, capsys, monkeypatch):
         "positives_kept": 2,
         "negatives": 1,
         "negatives_abstained": 1,
+        "rough": True,
     }
     assert json.loads(out_file.read_text(encoding="utf-8")) == doc
     code, out, _ = run(
