@@ -74,6 +74,13 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     minimums = parse_minimums(min_spec)
     config, catalog = load_project(root, config_file, agent=agent)
     modes = parse_modes(mode_spec, config.search.mode)
+    shown_baseline = baseline
+    gates = evals.configured_gates(config, cases, modes[0], explicit=bool(minimums) or baseline is not None)
+    if gates.applied:  # the same gates as the hooks and ci (docs/evaluation.md, "Gates, baselines and exit codes")
+        minimums, baseline = gates.minimums, gates.baseline or None
+        shown_baseline = config.validate.baseline
+        max_flips, max_rank_drops = gates.max_flips, gates.max_rank_drops
+        k_override = k_override or gates.k
     case_file = load_cases(cases) if cases is not None else None
     if from_skills:
         case_file, added, skipped = evals.with_skill_cases(case_file, catalog, config)
@@ -83,6 +90,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
                                       max_flips=max_flips, max_rank_drops=max_rank_drops)
     result = evaluation.result
     result.gate_failures = evaluation.gate_failures
+    result.gates_note = gates.note
     if output and not evaluation.degraded:
         from ..index.atomic import write_atomic
 
@@ -104,7 +112,11 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         return 1
     for failure in result.gate_failures:
         click.echo(failure, err=True)
-    if evaluation.baseline_gate_failed:
+    broken = [d.file for d in catalog.diagnostics if d.code == "SK001" and d.severity == "error" and d.file]
+    if evaluation.baseline_gate_failed and broken:
+        click.echo(f"hint: {', '.join(broken)} does not parse (SK001): fix the frontmatter first; "
+                   "no new baseline is needed for it", err=True)
+    elif evaluation.baseline_gate_failed:
         source = ([cases] if cases is not None else []) + (["--from-skills"] if from_skills else [])
-        click.echo("hint: " + evals.regression_hint(source, baseline, mode=result.mode, k=result.k), err=True)
+        click.echo("hint: " + evals.regression_hint(source, shown_baseline, mode=result.mode, k=result.k), err=True)
     return 2 if result.gate_failures else 0

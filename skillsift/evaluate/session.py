@@ -188,3 +188,51 @@ def refresh_command(cases, baseline: str, *, mode: str, k: int) -> str:
 def regression_hint(cases, baseline: str, *, mode: str, k: int) -> str:
     """The hint under a failed baseline gate: how to accept the change on purpose."""
     return f"if the change is intended, save a new baseline: {refresh_command(cases, baseline, mode=mode, k=k)}"
+
+
+@dataclass(frozen=True)
+class ConfiguredGates:
+    """The ``[validate]`` gates an ``eval`` run applies, or why it applies none (``note``)."""
+
+    applied: bool = False
+    minimums: dict = field(default_factory=dict)
+    baseline: str = ""  # a path to load ("" = none)
+    max_flips: int | None = None
+    max_rank_drops: int | None = None
+    k: int = 0
+    note: str = ""  # one sentence for the result line ("" when [validate] sets no gate)
+
+
+def configured_gates(config, cases_path: str | None, mode: str, *, explicit: bool) -> ConfiguredGates:
+    """The ``[validate]`` gates (``min``, ``baseline``, ``max_flips``, ``max_rank_drops``) that the hooks and
+    ``ci`` apply to ``cases_path``, for an ``eval`` run whose primary mode is ``mode``.
+
+    They apply when ``[validate]`` sets a gate, the run names no gate of its own (``explicit``), the cases
+    file is one the hooks check and the mode is the one they rank in; otherwise ``note`` says why not.
+    """
+    import os
+
+    settings = config.validate
+    if not settings.gates_configured:
+        return ConfiguredGates()
+    gated_mode = settings.mode or config.search.mode or "lexical"
+    root = os.fspath(config.root)
+    wanted = settings.cases if settings.cases_configured else ("search-cases.yaml",)
+    checked = {os.path.realpath(os.path.join(root, rel)) for rel in wanted}
+    not_applied = "the [validate] gates of the hooks and ci were not applied: "
+    if explicit:
+        return ConfiguredGates(note=not_applied + "this run sets its own (--min, --baseline)")
+    if cases_path is None or os.path.realpath(cases_path) not in checked:
+        return ConfiguredGates(note=not_applied + f"they gate {', '.join(wanted)}, not this cases file")
+    if mode != gated_mode:
+        return ConfiguredGates(note=not_applied + f"they rank in {gated_mode} mode, this run in {mode}")
+    baseline = os.path.join(root, settings.baseline) if settings.baseline else ""
+    parts = [f"min {settings.min_spec}"] if settings.minimums else []
+    if baseline:
+        parts.append(f"baseline {settings.baseline} (at most {settings.max_flips} regressed)")
+    return ConfiguredGates(applied=True, minimums=dict(settings.minimums), baseline=baseline,
+                           max_flips=settings.max_flips if baseline else None,
+                           max_rank_drops=(settings.max_rank_drops if baseline and settings.max_rank_drops >= 0
+                                           else None),
+                           k=settings.k, note="the [validate] gates of the hooks and ci were applied: "
+                           + ", ".join(parts))

@@ -125,6 +125,9 @@ def render_text(result: EvalResult, *, hybrid_hint: bool = False) -> str:
     if result.gate_failures:
         add("")
         add("gate failed")
+    if result.gates_note:
+        add("")
+        add(result.gates_note)
     return "\n".join(lines) + "\n"
 
 
@@ -344,8 +347,9 @@ def render_markdown(result: EvalResult) -> str:
     k = result.k
     add(f"### skillsift eval: {_code(result.cases_path or 'cases')}")
     add("")
+    gates = f" · {result.gates_note}" if result.gates_note else ""
     add(f"**Result: {status_word(result)}** · {plural(result.n, 'case')} (+{result.n_negative} negative) · k={k} · "
-        f"primary mode: {result.mode}")
+        f"primary mode: {result.mode}{gates}")
     add("")
     add("| metric | " + " | ".join(modes) + " |")
     add("| --- |" + " ---: |" * len(modes))
