@@ -88,6 +88,9 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     evaluation = evals.run_evaluation(catalog, config, case_file, modes=modes, k_override=k_override,
                                       minimums=minimums, baseline=load_baseline(baseline) if baseline else None,
                                       max_flips=max_flips, max_rank_drops=max_rank_drops)
+    refresh = getattr(evaluation.ranker, "refresh", None)
+    for line in refresh.notes() if refresh is not None else ():
+        click.echo(line, err=True)
     result = evaluation.result
     result.gate_failures = evaluation.gate_failures
     result.gates_note = gates.note
@@ -108,7 +111,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     if evaluation.degraded:
         # The numbers would not measure the ranking asked for: never a pass, never a baseline.
         click.echo(evaluation.degraded, err=True)
-        click.echo(DEGRADED_HINT, err=True)
+        click.echo(f"hint: {evaluation.degraded_hint}" if evaluation.degraded_hint else DEGRADED_HINT, err=True)
         return 1
     for failure in result.gate_failures:
         click.echo(failure, err=True)

@@ -5,8 +5,8 @@ Runs the configured cases (``[validate] cases``) against ``[validate] min`` and,
 cases file is reported as AR9D2 (the gates cannot run).  While a served SKILL.md does not
 parse (SK001) the gates are not run and no new baseline is proposed: the note says to fix the
 frontmatter first, and the hook fails for it only when no ``skillsift-frontmatter`` or
-``skillsift-validate`` hook of the same commit reports the SK001 (one cause, one failure).  Runs on every commit, since any
-skill change can move the rankings.
+``skillsift-validate`` hook of the same commit reports the SK001 (one cause, one failure).
+Runs on every commit, since any skill change can move the rankings.
 """
 
 from __future__ import annotations

@@ -83,7 +83,8 @@ def evaluate_gates(*, rel: str, case_file, catalog, config, settings, mode: str,
         return [error(f"cannot compare with the baseline {settings.baseline}: {exc.message}", hint=exc.hint)]
     result = evaluation.result
     if evaluation.degraded:
-        return [error(evaluation.degraded, hint="check 'skillsift status' and the [embeddings] settings")]
+        return [error(evaluation.degraded,
+                      hint=evaluation.degraded_hint or "check 'skillsift status' and the [embeddings] settings")]
     refresh = (evals.regression_hint(rel, settings.baseline, mode=result.mode, k=result.k)
                if evaluation.baseline_gate_failed else "")
     flips = evaluation.flips

@@ -22,6 +22,8 @@ import pytest
 import skillsift
 from tests.conftest import FIXTURES, ROOT, write_skill
 
+pytestmark = pytest.mark.slow  # real pre-commit builds its hook environments (README, "Run the tests")
+
 EMBEDDER = FIXTURES / "hook_embedder.py"
 REAL_PIP_CACHE = os.environ.get("PIP_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "pip")
 HOOKS = ("skillsift-validate", "skillsift-secrets", "skillsift-frontmatter", "skillsift-cases", "skillsift-index",
@@ -425,3 +427,42 @@ def test_the_hooks_file_describes_every_hook():
     assert re.search(hooks["skillsift-cases"]["files"], "search-cases.yaml")
     assert re.search(hooks["skillsift-secrets"]["files"], ".claude/skills/a/references/setup.md")
     assert skillsift.__version__
+
+
+def _readme_pre_commit_yaml() -> str:
+    """The README's ``.pre-commit-config.yaml`` snippet, verbatim."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = [block for block in text.split("```yaml\n")[1:] if block.startswith("repos:")]
+    assert len(blocks) == 1
+    return blocks[0].split("```", 1)[0]
+
+
+def test_the_readme_snippet_works_verbatim_against_a_clone_with_the_release_tag(tmp_path, hook_env, hook_repo):
+    """What a new user copies: ``repo: https://github.com/OWNER/skillsift``, ``rev: v<version>``.
+
+    The hook repository is a clone carrying the release tag, as the release makes it
+    (docs/development.md, "Releasing"); git's ``insteadOf`` sends the README's URL to it, so not one
+    character of the snippet is changed."""
+    repo, _sha = hook_repo
+    tag = f"v{skillsift.__version__}"
+    clone = tmp_path / "skillsift-clone"
+    _git(tmp_path, hook_env, "clone", "-q", str(repo), str(clone))
+    _git(clone, hook_env, "tag", tag)
+    snippet = _readme_pre_commit_yaml()
+    url = snippet.split("repo:", 1)[1].split()[0]
+    assert f"rev: {tag}" in snippet and url == "https://github.com/OWNER/skillsift"
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text(f'[url "{clone.as_uri()}"]\n\tinsteadOf = {url}\n', encoding="utf-8")
+    env = {**hook_env, "HOME": str(home)}
+    project = make_project(tmp_path / "project", env, hook_repo, hooks=("skillsift-secrets",))
+    (project / ".pre-commit-config.yaml").write_text(snippet, encoding="utf-8")
+    _git(project, env, "add", "-A")
+    _git(project, env, "commit", "-q", "--no-verify", "-m", "the README's hooks")
+    proc = _run([sys.executable, "-m", "pre_commit", "run", "--all-files"], project, env, check=False)
+    out = _out(proc)
+    assert proc.returncode == 0, out
+    for hook in ("skillsift secrets", "skillsift frontmatter", "skillsift cases", "skillsift index",
+                 "skillsift eval"):
+        assert hook in out
+    assert "Failed" not in out and out.count("Passed") == 5, out
