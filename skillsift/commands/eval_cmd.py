@@ -37,8 +37,10 @@ FORMATS = ("text", "json", "junit", "markdown")
 @click.option("--why", "why", is_flag=True,
               help="Explain each miss and propose trigger phrases that fix misses and break no case "
                    "(text or json; see docs/evaluation.md).")
+@click.option("--quiet", "-q", "quiet", is_flag=True,
+              help="Text: one result line (verdict, top1, MRR); stderr keeps warnings and gate failures, not notes.")
 def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, baseline, max_flips, max_rank_drops,
-                 output, fmt, from_skills, agent, why):
+                 output, fmt, from_skills, agent, why, quiet):
     """Rank the labelled queries of CASES (YAML) and report top1, recall@k, hit@k, MRR, nDCG.
 
     With --from-skills, each skill's frontmatter `examples` (queries it must answer) and
@@ -65,6 +67,8 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     check_k(k_override)
     if why and fmt not in ("text", "json"):
         raise SkillsiftError(f"--why works with --format text or json, not {fmt}")
+    if quiet and (why or fmt != "text"):
+        raise SkillsiftError("--quiet is the one-line text report: leave out --why and --format")
     for flag, value in (("--max-flips", max_flips), ("--max-rank-drops", max_rank_drops)):
         if value is not None and baseline is None:
             raise SkillsiftError(f"{flag} needs --baseline: it limits the cases that regressed against one",
@@ -72,7 +76,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         if value is not None and value < 0:
             raise SkillsiftError(f"{flag} must not be negative, got {value}")
     minimums = parse_minimums(min_spec)
-    config, catalog = load_project(root, config_file, agent=agent)
+    config, catalog = load_project(root, config_file, agent=agent, quiet=quiet)
     modes = parse_modes(mode_spec, config.search.mode)
     shown_baseline = baseline
     gates = evals.configured_gates(config, cases, modes[0], explicit=bool(minimums) or baseline is not None)
@@ -84,13 +88,15 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     case_file = load_cases(cases) if cases is not None else None
     if from_skills:
         case_file, added, skipped = evals.with_skill_cases(case_file, catalog, config)
-        click.echo(f"from-skills: {plural(added, 'case')} derived, {skipped} skipped (id taken)", err=True)
+        if not quiet:
+            click.echo(f"from-skills: {plural(added, 'case')} derived, {skipped} skipped (id taken)", err=True)
     evaluation = evals.run_evaluation(catalog, config, case_file, modes=modes, k_override=k_override,
                                       minimums=minimums, baseline=load_baseline(baseline) if baseline else None,
                                       max_flips=max_flips, max_rank_drops=max_rank_drops)
     refresh = getattr(evaluation.ranker, "refresh", None)
     for line in refresh.notes() if refresh is not None else ():
-        click.echo(line, err=True)
+        if not (quiet and line.startswith("note:")):
+            click.echo(line, err=True)
     result = evaluation.result
     result.gate_failures = evaluation.gate_failures
     result.gates_note = gates.note
@@ -106,6 +112,10 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         mined = mine(read_log(log_path(config)), catalog.names).cases
         report = why_not(result, case_file.cases, catalog, config, evaluation.ranker, mined=mined)
         click.echo(render_with_why(result, report, fmt, hybrid_hint=config.search.mode == LEXICAL), nl=False)
+    elif quiet:
+        from ..render.evaluation import render_quiet
+
+        click.echo(render_quiet(result), nl=False)
     else:
         click.echo(render(result, fmt, hybrid_hint=config.search.mode == LEXICAL), nl=False)
     if evaluation.degraded:

@@ -509,3 +509,11 @@ def test_a_regression_caused_by_a_skill_that_does_not_parse_proposes_no_new_base
     code, out, err = run(capsys, "eval", cases, "--root", eval_env)
     assert code == 2 and "regressed against the baseline" in err
     assert "does not parse (SK001): fix the frontmatter first" in err and "save a new baseline" not in err
+
+
+def test_quiet_is_one_result_line(capsys):
+    code, out, err = run(capsys, "eval", ACME / "search-cases.yaml", "--root", ACME, "--quiet")
+    assert code == 0, err
+    assert out == "passed: 34 cases (+4 negative), k=5, mode lexical: top1 0.6176, mrr 0.6598\n"
+    code, _out, err = run(capsys, "eval", ACME / "search-cases.yaml", "--root", ACME, "-q", "--format", "json")
+    assert code == 1 and "--quiet is the one-line text report" in err
