@@ -7,7 +7,7 @@ import click
 from ..words import plural
 from ._common import config_option, root_option
 
-FORMATS = ("text", "json", "junit", "markdown")
+FORMATS = ("text", "json", "junit", "markdown", "html")
 
 
 @click.command("eval")
@@ -28,7 +28,8 @@ FORMATS = ("text", "json", "junit", "markdown")
 @click.option("--max-rank-drops", type=int, default=None,
               help="Most cases allowed to drop in rank against --baseline (default: no limit).")
 @click.option("--output", default=None, type=click.Path(dir_okay=False, path_type=str),
-              help="Write the JSON result here (never for a run whose embeddings fell back).")
+              help="Write the JSON result here (never for a run whose embeddings fell back); with --format html, "
+                   "the HTML report.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
 @click.option("--from-skills", is_flag=True,
               help="Add the cases the skills list in their frontmatter (examples / not_for); "
@@ -100,11 +101,19 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     result = evaluation.result
     result.gate_failures = evaluation.gate_failures
     result.gates_note = gates.note
-    if output and not evaluation.degraded:
+    if output and fmt == "html":
+        from ..index.atomic import write_atomic
+        from ..render.evaluation_html import render_html
+
+        write_atomic(output, render_html(result).encode("utf-8"))  # a page for people, not a baseline
+        click.echo(f"wrote {output}", err=True)
+    elif output and not evaluation.degraded:
         from ..index.atomic import write_atomic
 
         write_atomic(output, render_json(result).encode("utf-8"))
-    if why:
+    if output and fmt == "html":
+        pass
+    elif why:
         from ..evaluate.whynot import why_not
         from ..querylog import log_path, mine, read_log
         from ..render.whynot import render_with_why

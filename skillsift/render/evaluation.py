@@ -28,6 +28,10 @@ def render(result: EvalResult, fmt: str, *, hybrid_hint: bool = False) -> str:
         return render_junit(result)
     if fmt == "markdown":
         return render_markdown(result)
+    if fmt == "html":
+        from .evaluation_html import render_html
+
+        return render_html(result)
     return render_text(result, hybrid_hint=hybrid_hint)
 
 
