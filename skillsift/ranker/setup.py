@@ -92,7 +92,7 @@ def refresh_stale(index, skills, config, provider) -> Refresh:
     s = config.search
     scan = None
     if sends_text_out(provider):  # a skill that would be withheld from it (AR9D3) rightly has no row
-        from ..secrets import detect_secret
+        from ..secrets.scan import detect_secret
 
         patterns = tuple(config.secret_patterns)
 

@@ -64,8 +64,8 @@ def _existing_config(root: str) -> str:
 
 def detect(root: str) -> Layout:
     """The :class:`Layout` of ``root``; SkillsiftError (exit 1) when no skill is found."""
-    from ..agents import PROFILES, serves
-    from ..discovery import layouts_searched
+    from ..catalog.agents import PROFILES, serves
+    from ..catalog.discovery import layouts_searched
     from ..validators.workspace import Workspace
 
     ws = Workspace(root)
@@ -99,7 +99,7 @@ def _toml_list(values) -> str:
 
 def config_text(layout: Layout, *, cases: bool) -> str:
     """A commented ``skillsift.toml`` naming what was detected."""
-    from ..agents import BY_NAME
+    from ..catalog.agents import BY_NAME
 
     labels = ", ".join(BY_NAME[a].label for a in layout.agents) or "no agent's default folder"
     where = ", ".join(layout.roots) or "configured folders"
