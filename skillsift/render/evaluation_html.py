@@ -148,9 +148,9 @@ def _cases(result: EvalResult, modes: list[str]) -> list[str]:
         for neg in negatives:
             cells = []
             for mode in modes:
-                other = per_mode[mode].get(neg.id)
-                top = "abstained" if other is not None and other.abstained else (other.top if other and other.top
-                                                                                 else "nothing")
+                seen = per_mode[mode].get(neg.id)
+                top = "abstained" if seen is not None and seen.abstained else (seen.top if seen and seen.top
+                                                                               else "nothing")
                 cells.append(_cell(top))
             out.append(_row([_cell(neg.id), _cell(neg.query), *cells]))
         out.append("</table>")
