@@ -122,7 +122,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         report = why_not(result, case_file.cases, catalog, config, evaluation.ranker, mined=mined)
         click.echo(render_with_why(result, report, fmt, hybrid_hint=config.search.mode == LEXICAL), nl=False)
     elif quiet:
-        from ..render.evaluation import render_quiet
+        from ..render.evaluation_line import render_quiet
 
         click.echo(render_quiet(result), nl=False)
     else:

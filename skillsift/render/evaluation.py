@@ -343,14 +343,6 @@ def status_word(result: EvalResult) -> str:
     return "passed"
 
 
-def render_quiet(result: EvalResult) -> str:
-    """``eval --quiet``: one line, the verdict and the primary mode's top1 and MRR (and the gates note)."""
-    m = result.primary.metrics
-    gates = f"; {result.gates_note}" if result.gates_note else ""
-    return (f"{status_word(result)}: {plural(result.n, 'case')} (+{result.n_negative} negative), k={result.k}, "
-            f"mode {result.mode}: top1 {m.top1:.4f}, mrr {m.mrr:.4f}{gates}\n")
-
-
 def render_markdown(result: EvalResult) -> str:
     """The pull-request view: a compact summary table, then what a reviewer must look at."""
     out: list[str] = []

@@ -22,7 +22,7 @@ import pytest
 import skillsift
 from tests.conftest import FIXTURES, ROOT, write_skill
 
-pytestmark = pytest.mark.slow  # real pre-commit builds its hook environments (README, "Run the tests")
+pytestmark = pytest.mark.slow  # real pre-commit builds its hook environments: out of the quick loop
 
 EMBEDDER = FIXTURES / "hook_embedder.py"
 REAL_PIP_CACHE = os.environ.get("PIP_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "pip")
