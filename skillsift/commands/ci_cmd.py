@@ -53,10 +53,13 @@ OUTPUT_EXIT = 1  # a passing run whose output file could not be written (README 
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="markdown", show_default=True,
               help="What goes to stdout: the Markdown report (when no --summary file is set) or the whole "
                    "result as JSON (ci.v1, skillsift/schemas/ci.v1.json).")
+@click.option("--quiet", "-q", "quiet", is_flag=True,
+              help="Print only the verdict line and errors (files, the job summary and annotations are written as "
+                   "usual).")
 @click.option("--annotations/--no-annotations", default=None,
               help="Print ::error/::warning annotations (default: on when GITHUB_ACTIONS=true).")
 def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_flips, baseline, base_ref, fail_on,
-               fail_on_gate_change, summary_file, report_file, sarif_file, github_output, fmt, annotations):
+               fail_on_gate_change, summary_file, report_file, sarif_file, github_output, fmt, quiet, annotations):
     """Evaluate the head, compare it with the base, validate, and report for a pull request.
 
     The base is the merge-base of HEAD and the base branch (--base, else $GITHUB_BASE_REF),
@@ -88,7 +91,7 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
                      env_base_ref=os.environ.get("GITHUB_BASE_REF"), fail_on=fail_on,
                      fail_on_gate_change=fail_on_gate_change)
     run, place = run_ci(opts)
-    for note in run.notes:
+    for note in () if quiet else run.notes:
         click.echo(f"note: {plain(note)}", err=True)
     full = render_markdown(run)
     failed: list[str] = []  # the output files that could not be written; the others still are
@@ -117,7 +120,7 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
 
         summary = github.summary_text(summary_file, render_markdown(run, max_rows=SUMMARY_ROWS))
         write("--summary", summary_file, summary, append=True)
-    elif fmt == "markdown":
+    elif fmt == "markdown" and not quiet:
         click.echo(plain_lines(full), nl=False)
     if fmt == "json":
         from ..render.ci_json import render_ci_json
