@@ -620,7 +620,7 @@ class VectorCheck:
 
 
 def why_not(result, cases: Sequence[Case], catalog, config, ranker, *, mined: Sequence[Case] = (),
-            proposals: bool = True) -> WhyReport:
+            proposals: bool = True, view=None) -> WhyReport:
     """Explain the misses of ``result``'s primary mode and propose triggers for their skills.
 
     ``cases`` are the cases ``result`` evaluated (in the same order); ``ranker`` is the
