@@ -18,6 +18,7 @@ Pure: :func:`build_listing` takes the skills (with their frontmatter and paths) 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .agents import AgentProfile, serves
 
@@ -143,8 +144,8 @@ class View:
     """
 
     name: str
-    catalog: object
-    full: object
+    catalog: Any
+    full: Any
     skills: tuple = ()
     agent: str = ""
     listing: Listing | None = None

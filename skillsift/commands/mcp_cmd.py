@@ -59,6 +59,7 @@ def mcp_command(root, config_file, agent, view_name, context_window):
     service.refresh()
     config = service.config
     click.echo(f"skillsift mcp: serving {plural(len(service.catalog), 'skill')} from {service.root} "
-               f"(mode {config.search.mode}{service.view_words}, query log {'on' if config.search.log_queries else 'off'})", err=True)
+               f"(mode {config.search.mode}{service.view_words}, "
+               f"query log {'on' if config.search.log_queries else 'off'})", err=True)
     run_stdio(service)
     return 0

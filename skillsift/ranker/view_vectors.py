@@ -28,7 +28,9 @@ def view_index(index, provider, skills: Sequence, config):
     from ..index.store import new_index
 
     s = config.search
-    items, vectors, todo = [], [], []
+    items: list = []
+    vectors: list = []
+    todo: list[int] = []
     texts = []
     for skill in skills:
         text = embedded_text(skill, s.fields, s.index_body, s.body_chars)
