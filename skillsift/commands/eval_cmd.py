@@ -43,8 +43,9 @@ FORMATS = ("text", "json", "junit", "markdown")
 @click.option("--context-window", "context_window", type=click.IntRange(1000, 10_000_000), default=None,
               metavar="TOKENS", help="Listing view: the agent's context window in tokens (default: the agent's).")
 @click.option("--why", "why", is_flag=True,
-              help="Explain each miss and propose trigger phrases that fix misses and break no case "
-                   "(text or json; see docs/evaluation.md).")
+              help="Explain every case not ranked first and propose edits of the field the view reads "
+                   "(triggers; the description in the listing view), cross-validated over each skill's "
+                   "cases (text or json; see docs/evaluation.md).")
 def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, baseline, max_flips, max_rank_drops,
                  output, fmt, from_skills, agent, view_name, context_window, why):
     """Rank the labelled queries of CASES (YAML) and report top1, recall@k, hit@k, MRR, nDCG.

@@ -1,24 +1,24 @@
-"""Why a case missed, and which trigger phrases would fix it (``skillsift eval --why``).
+"""Why a case is not ranked first, and which edits would fix it (``skillsift eval --why``).
 
 Everything here works on data in memory: an :class:`~skillsift.evaluate.run.EvalResult`,
 its cases, the catalog and a ranker.  Nothing is read or written; the query log is
 mined by the caller and passed in as cases.  docs/evaluation.md ("Why a case missed")
 describes the output and the rules:
 
-* **explanation** of each missed case of the primary mode: the skill ranked first and
-  by what (its lexical terms and points, and in hybrid/vector mode its cosine, fused
-  score and lexical/vector ranks); each expected skill's rank and the query terms (after
-  the ranker's own tokenizer and stemmer) that none of its searched fields (name,
-  triggers, keywords, description) holds; the competing skill above it whose fields
-  hold the most query terms.
-* **trigger proposals** for each expected skill of a missed case: phrases taken from
-  the queries that should have found it (the cases, then the mined queries), each
-  checked by ranking every case again with the phrase appended to that skill's
-  ``triggers`` in memory.  A proposal is kept when it fixes a miss and makes no case
-  worse (see :func:`worse`).  In hybrid and vector mode the phrase also changes the
-  skill's embedded text: the changed skill alone is embedded again (its other vectors
-  are the index's) when the provider runs on this machine; a provider that sends text
-  out is not used for it, and no proposal is made (``proposals_note`` says so).
+* **explanation** of every case of the primary mode whose expected skill is not ranked
+  first (the misses at k, then the cases ranked 2..k): the skill ranked first and by what
+  (its lexical terms and points, and in hybrid/vector mode its cosine, fused score and
+  lexical/vector ranks); each expected skill's rank and the query terms (after the ranker's
+  own tokenizer and stemmer) that none of its searched fields holds; the competing skill
+  above it whose fields hold the most query terms.
+* **proposals** for each expected skill of an explained case: an edit of the field the
+  view reads (:class:`Edits`: triggers in the full view, the description in the listing
+  view), chosen and checked by cross-validation over the skill's cases
+  (:mod:`skillsift.evaluate.proposals`) by ranking every case again with the edit written in.
+  In hybrid and vector mode the edit also changes the skill's embedded text: the changed
+  skill alone is embedded again (its other vectors are the index's) when the provider runs
+  on this machine; a provider that sends text out is not used for it, and no proposal is
+  made (``proposals_note`` says so).
 * **bare skills**: skills with neither triggers nor examples.
 
 Longer than 450 lines because the explanation and the proposals share the tokenised

@@ -166,3 +166,24 @@ def test_mcp_find_skill_ranks_the_listing(tmp_path):
     full = SkillService(str(root), warn=lambda _m: None)
     assert full.find_skill("ship it to qa")["results"][0]["name"] == "deploy-staging"
     assert "view" not in full.find_skill("ship it to qa")
+
+
+def _fields_rows() -> list[str]:
+    from skillsift.agents import PROFILES, SKILLSIFT_FIELDS
+
+    rows = []
+    for p in PROFILES:
+        assert "triggers" not in p.entry_fields and "keywords" not in p.entry_fields
+        cap = f"{p.entry_cap:,}" if p.entry_cap else "—"
+        ranked_only = [f for f in ("triggers", "keywords") if f in SKILLSIFT_FIELDS]
+        rows.append(f"| `{p.name}` | name, {' + '.join(p.entry_fields)} | {cap} | {', '.join(ranked_only)} |")
+    return rows
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/evaluation.md"])
+def test_the_fields_table_is_the_agent_profiles(page):
+    from tests.conftest import ROOT
+
+    text = (ROOT / page).read_text(encoding="utf-8")
+    block = text[text.index("<!-- fields-table: begin -->"):text.index("<!-- fields-table: end -->")]
+    assert block.splitlines()[3:] == _fields_rows()

@@ -218,3 +218,18 @@ def test_why_explains_every_case_not_ranked_first_at_k5_in_both_formats(capsys):
     for m in explained:
         where = "missed" if m["missed"] else f"rank {m['rank']}"
         assert f"  {m['id']}{' (role ' + m['role'] + ')' if m.get('role') else ''} [{where}]: " in why
+
+
+def test_the_documented_listing_example_is_what_the_pager_cases_print(pager, capsys):
+    import re
+
+    from tests.conftest import ROOT
+
+    doc = (ROOT / "docs" / "evaluation.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## Why a case missed"):doc.index("## Example: `examples/acme`")]
+    block = re.findall(r"```text\n(.*?)\n```", section, re.S)[1]
+    code, out, _ = run(capsys, "eval", pager / "search-cases.yaml", "--root", pager, "--why", "--view", "listing")
+    assert code == 0
+    printed = out.splitlines()
+    for line in block.splitlines():
+        assert line in printed, line
