@@ -195,3 +195,19 @@ def test_a_progress_bar_only_on_a_terminal_and_for_long_embeddings(monkeypatch):
     while tune_cmd._bars:
         tune_cmd._bars.pop().__exit__(None, None, None)
     assert "embedding" in tty.getvalue()
+
+
+def test_tune_in_the_listing_view_scores_what_the_agent_lists(acme, capsys):
+    jsonschema = pytest.importorskip("jsonschema")
+    cases = str(acme / "search-cases.yaml")
+    assert main(["tune", cases, "--root", str(acme), "--format", "json"]) == 0
+    full = json.loads(capsys.readouterr().out)
+    assert main(["tune", cases, "--root", str(acme), "--format", "json", "--view", "listing",
+                 "--context-window", "20000"]) == 0
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)
+    jsonschema.validate(doc, load_schema("tune.v1.json"))
+    assert "view: listing (claude-code, context window 20,000 tokens)" in captured.err
+    assert doc["view"]["agent"] == "claude-code" and "view" not in full
+    assert doc["cases"] == full["cases"]  # every expected skill is listed, most by name only
+    assert doc["lexical"]["mrr"] < full["lexical"]["mrr"]
