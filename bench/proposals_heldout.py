@@ -119,7 +119,7 @@ def summary(before, after) -> dict:
     return out
 
 
-def run(label: str, skills, cases, view: str, max_skills: int, window: int | None) -> dict:
+def run(label: str, skills, cases, view: str, max_skills: int, window: int | None, per_skill: int = 1) -> dict:
     started = time.perf_counter()
     config = Config(root=".")
     a, b = halves(cases)
@@ -139,23 +139,27 @@ def run(label: str, skills, cases, view: str, max_skills: int, window: int | Non
         tried += sp.tried
         passing += sp.passing
         if sp.proposals:
-            best[name] = sp.proposals[0]
+            best[name] = sp.proposals[:per_skill]
     field = "description" if view == LISTING_VIEW else "triggers"
     current = list(skills)
     kept, reverted = [], 0
-    for name, p in sorted(best.items()):
-        trial = [edit_skill(s, field, p.phrase) if s.name == name else s for s in current]
-        if view == LISTING_VIEW and edits.effect(edit_skill(next(s for s in current if s.name == name), field,
-                                                            p.phrase)) is None:
-            reverted += 1  # an earlier edit used the room this one needed
-            continue
-        _v, after_a = ranked(trial, a, view, window, config)
-        if any(worse(x, y, name, K) for x, y in zip(before_a, after_a, strict=True)):
-            reverted += 1
-            continue
-        current, kept = trial, [*kept, name]
-        if view == LISTING_VIEW:
-            edits = Edits(make_view(current, view, window).catalog, Config(root="."), make_view(current, view, window))
+    for name, shown in sorted(best.items()):
+        for p in shown:
+            trial = [edit_skill(s, field, p.phrase) if s.name == name else s for s in current]
+            if view == LISTING_VIEW and edits.effect(edit_skill(next(s for s in current if s.name == name), field,
+                                                                p.phrase)) is None:
+                reverted += 1  # an earlier edit used the room this one needed
+                continue
+            _v, after_a = ranked(trial, a, view, window, config)
+            if any(worse(x, y, name, K) for x, y in zip(before_a, after_a, strict=True)):
+                reverted += 1
+                continue
+            current = trial
+            if name not in kept:
+                kept.append(name)
+            if view == LISTING_VIEW:
+                now = make_view(current, view, window)
+                edits = Edits(now.catalog, Config(root="."), now)
     _v, final_a = ranked(current, a, view, window, config)
     worse_a = sum(1 for x, y in zip(before_a, final_a, strict=True) if worse(x, y, "", K))
     _v, before_b = ranked(skills, b, view, window, config)
@@ -168,7 +172,8 @@ def run(label: str, skills, cases, view: str, max_skills: int, window: int | Non
            "b_all": summary(before_b, after_b),
            "b_edited_skills": summary([before_b[i] for i in idx], [after_b[i] for i in idx]),
            "a_all": summary(before_a, final_a),
-           "examples": {n: best[n].text for n in kept[:8]}, "seconds": round(time.perf_counter() - started, 1)}
+           "per_skill": per_skill, "examples": {n: best[n][0].text for n in kept[:8]},
+           "seconds": round(time.perf_counter() - started, 1)}
     print_row(out)
     return out
 
@@ -178,7 +183,8 @@ def print_row(r: dict) -> None:
         m = s[key]
         return f"{m['before']:.3f} -> {m['after']:.3f} ({m['diff']:+.3f} [{m['low']:+.3f}, {m['high']:+.3f}])"
 
-    print(f"| {r['set']} | {r['view']} | {r['skills_checked']} | {r['skills_with_proposal']} | {r['written']} "
+    print(f"| {r['set']} | {r['view']} (x{r['per_skill']}) | {r['skills_checked']} | {r['skills_with_proposal']} "
+          f"| {r['written']} "
           f"| {r['a_cases_worse']} | {r['b_all']['n']}: {cell(r['b_all'], 'top1')} "
           f"| {r['b_edited_skills']['n']}: {cell(r['b_edited_skills'], 'top1')} "
           f"| {cell(r['b_all'], 'mrr')} | {r['seconds']} s |", flush=True)
@@ -193,6 +199,7 @@ def main() -> int:
     parser.add_argument("--sets", default="metatool,real-skills")
     parser.add_argument("--context-window", type=int, default=None,
                         help="Claude Code's context window in tokens (default: its profile's, 200,000)")
+    parser.add_argument("--per-skill", type=int, default=1, help="shown proposals written per skill (best first)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     print("| set | view | skills checked | with a proposal | written | A cases worse | half B top1 (all) "
@@ -207,7 +214,7 @@ def main() -> int:
     for label, load in sets.items():
         skills, cases = load()
         for view in args.views.split(","):
-            rows.append(run(label, skills, cases, view, args.skills, args.context_window))
+            rows.append(run(label, skills, cases, view, args.skills, args.context_window, args.per_skill))
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
     return 0

@@ -55,7 +55,7 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
     config, view = load_view_project(root, config_file, mode, allow_exec=allow_exec, agent=agent, view=view_name,
                                      context_window=context_window)
     if view.listing is not None:
-        from ..render.evaluation import view_words
+        from ..render.views import view_words
 
         click.echo(f"view: {view_words(view.to_dict() or {})}", err=True)
     ranker = open_view_ranker(view, config, one_shot=True)

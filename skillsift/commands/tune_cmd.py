@@ -97,7 +97,7 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
     case_file = load_cases(cases)
     check_catalog(case_file, view.full.names, roles_configured=True, resolve=lambda _r: list(view.full.names))
     if view.listing is not None:
-        from ..render.evaluation import view_words
+        from ..render.views import view_words
 
         click.echo(f"view: {view_words(view.to_dict() or {})}", err=True)
     try:

@@ -12,6 +12,7 @@ import re
 from ..evaluate.gates import Flips
 from ..evaluate.run import EvalResult, ModeResult, degraded_message
 from ..words import plural
+from .views import text_views, view_words
 
 FORMATS = ("text", "json", "junit", "markdown")
 
@@ -126,45 +127,11 @@ def render_text(result: EvalResult, *, hybrid_hint: bool = False) -> str:
         for label, changes in _rank_moves(result):
             add(f"  {label}: " + ", ".join(change.text() for change in changes))
     if result.views:
-        _text_views(result, add)
+        text_views(result, add, _metric_rows(result))
     if result.gate_failures:
         add("")
         add("gate failed")
     return "\n".join(lines) + "\n"
-
-
-def view_words(view: dict) -> str:
-    """``listing (claude-code, context window 200,000 tokens)``: what a header says of a listing view."""
-    window = f", context window {view['context_window']:,} tokens" if view.get("context_window") else ""
-    return f"{view.get('name', 'listing')} ({view.get('agent', '')}{window})"
-
-
-def _listing_words(view: dict) -> str:
-    budget = view.get("budget_chars")
-    used = f"{view.get('used_chars', 0):,} of {budget:,} characters" if budget else "no documented budget"
-    window = f"context window {view['context_window']:,} tokens, " if view.get("context_window") else ""
-    return f"what {view.get('agent', '')} lists ({window}{used})"
-
-
-VIEWS_TITLE = ("views: the full view ranks every field; the listing view only what the agent lists "
-               "(paired difference listing minus full, 95% bootstrap interval):")
-
-
-def _text_views(result: EvalResult, add) -> None:
-    for name, other in sorted(result.views.items()):
-        add("")
-        add(VIEWS_TITLE)
-        add(f"  {name}: {_listing_words(other.view or {})}")
-        add(f"  {'':<10}{'':<12}{'full':<9}{name:<9}difference")
-        for mode in result.report_modes():
-            diffs = result.paired_views.get(mode, {})
-            for label, key, get in _metric_rows(result):
-                if not key or key not in diffs:
-                    continue
-                d = diffs[key]
-                full_v, view_v = get(result.by_mode[mode].metrics), get(other.by_mode[mode].metrics)
-                add(f"  {mode:<10}{label:<12}{full_v:<9.4f}{view_v:<9.4f}{d.diff:+.4f}  "
-                    f"({d.low:+.4f} to {d.high:+.4f})")
 
 
 def _metric_rows(result: EvalResult):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-from ..evaluate.run import EvalResult
 from ..evaluate.proposals import MIN_CASES
+from ..evaluate.run import EvalResult
 from ..evaluate.whynot import Competitor, ExpectedSkill, Proposal, Standing, WhyReport
 from ..words import plural
 from .evaluation import _shortest, render, result_json
