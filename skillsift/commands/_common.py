@@ -28,7 +28,7 @@ def load_project(root: str, config_file: str | None = None, mode: str | None = N
     parse, two skills with one name) are reported as warnings: the command goes on with
     what loaded, and ``skillsift validate`` is where they fail.
     """
-    from ..catalog import load_catalog
+    from ..catalog.load import load_catalog
     from ..config import load_config
 
     config = load_config(root, config_file=config_file, mode=mode, allow_exec=allow_exec)
@@ -53,13 +53,13 @@ context_window_option = click.option(
 def load_view_project(root: str, config_file: str | None = None, mode: str | None = None, *,
                       allow_exec: bool = False, agent: str | None = None, view: str = "full",
                       context_window: int | None = None, full_agent: bool = True):
-    """``(config, View)``: :func:`load_project` for a view (skillsift/listing.py, :class:`View`).
+    """``(config, View)``: :func:`load_project` for a view (skillsift/catalog/listing.py, :class:`View`).
 
     Full view: ``agent`` keeps only that agent's listed skills (``full_agent``; else every skill).
     Listing view: ``agent`` is whose listing is ranked.  Notes and findings go to stderr.
     """
     from ..config import load_config
-    from ..listing import load_view
+    from ..catalog.listing import load_view
 
     config = load_config(root, config_file=config_file, mode=mode, allow_exec=allow_exec)
     for note in config.notes:

@@ -97,7 +97,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     result = evaluation.result
     if view_name == "all":
         from ..evaluate.run import pair_views
-        from ..listing import load_view
+        from ..catalog.listing import load_view
 
         listing_view = load_view(root, config, "listing", agent=agent, context_window=context_window)
         other = evals.run_view_evaluation(listing_view, config, case_file, modes=modes, k_override=k_override)
@@ -111,8 +111,8 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
 
         write_atomic(output, render_json(result).encode("utf-8"))
     if why:
+        from ..evaluate.querylog import log_path, mine, read_log
         from ..evaluate.whynot import why_not
-        from ..querylog import log_path, mine, read_log
         from ..render.whynot import render_with_why
 
         mined = mine(read_log(log_path(config)), catalog.names).cases

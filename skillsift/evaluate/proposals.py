@@ -4,7 +4,7 @@ A proposal is an edit of the field the ranked view reads: in the full view a phr
 the skill's ``triggers`` (skillsift's ranking and MCP ``find_skill`` read it, no agent's own
 choice does); in the listing view a clause added to its ``description`` (what the agent
 lists), checked against the per-entry cap and the listing budget of every targeted agent
-(``[validate] agents``) with :func:`~skillsift.listing.build_listing` itself: an edit that
+(``[validate] agents``) with :func:`~skillsift.catalog.listing.build_listing` itself: an edit that
 would cut this entry or any other, or drop a description to name-only, is never proposed.
 
 Phrases are chosen and checked by cross-validation over the skill's own positive cases:
@@ -167,7 +167,7 @@ def listing_effect(skills: Sequence, edited, agents: Sequence, context_window: i
     a description newly dropped to name-only, a skill newly not loaded), or when the edited
     entry of the ranked agent does not show the whole new text.
     """
-    from ..listing import FULL, LISTED, build_listing
+    from ..catalog.listing import FULL, LISTED, build_listing
 
     out = []
     changed = [edited if s.path == edited.path else s for s in skills]
@@ -181,7 +181,7 @@ def listing_effect(skills: Sequence, edited, agents: Sequence, context_window: i
         if agent.name == ranked_agent and entry.listed != FULL:
             return None
         reads = entry.listed in LISTED and entry.listed != "name-only" and "description" in agent.entry_fields
-        from ..listing import entry_text
+        from ..catalog.listing import entry_text
 
         front = edited.frontmatter if isinstance(edited.frontmatter, dict) else {}
         out.append(AgentChars(agent=agent.name, changes=reads, entry_chars=len(entry_text(front, agent.entry_fields)),

@@ -40,7 +40,7 @@ def roles_configured(catalog, roles) -> bool:
 def role_resolver(catalog, roles):
     """``resolve(role) -> [skill names]``: the skills a role serves (``roles`` = ``config.roles``), as a search
     selects them; the one resolver of every cases check."""
-    from ..catalog import select
+    from ..catalog.load import select
 
     def resolve(role: str):
         return [catalog.skills[i].name for i in select(catalog, roles=roles or {}, role=role)]
@@ -191,7 +191,7 @@ def regression_hint(cases, baseline: str, *, mode: str, k: int) -> str:
 
 
 def run_view_evaluation(view, config, case_file, *, modes, **kwargs) -> Evaluation:
-    """:func:`run_evaluation` over ``view`` (a :class:`~skillsift.listing.View`).
+    """:func:`run_evaluation` over ``view`` (a :class:`~skillsift.catalog.listing.View`).
 
     The full view is :func:`run_evaluation` itself.  In the listing view the cases are
     checked against every skill read (a case may expect a skill the agent hides or does not

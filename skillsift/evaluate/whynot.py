@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..listing import LISTED
+from ..catalog.listing import LISTED
 from ..ranker.postings import FIELD_NAMES, field_text
 from ..ranker.rounding import round_half_away
 from ..ranker.tokenize import tokenize
@@ -379,12 +379,12 @@ class Edits:
 
     Full view (``view`` None or full): a phrase appended to the skill's ``triggers``.  Listing
     view: a clause added to its ``description``, the other skills as read; the ranked catalog
-    is the agent's listing of the edited skills (:func:`~skillsift.listing.listed_skills`), and
+    is the agent's listing of the edited skills (:func:`~skillsift.catalog.listing.listed_skills`), and
     an edit that changes any entry's state in a targeted agent's listing is refused.
     """
 
     def __init__(self, catalog, config, view=None):
-        from ..agents import BY_NAME
+        from ..catalog.agents import BY_NAME
 
         self.catalog = catalog
         self.view = view if view is not None and getattr(view, "listing", None) is not None else None
@@ -404,13 +404,13 @@ class Edits:
 
     def apply(self, name: str, phrase: str):
         """``(ranked catalog, ranked skill)`` with ``phrase`` written in, or None when the edit is refused."""
-        from ..catalog import Catalog
+        from ..catalog.load import Catalog
 
         if self.view is None:
             edited = edit_skill(self.catalog.get(name), TRIGGERS, phrase)
             skills = tuple(edited if s.name == name else s for s in self.catalog.skills)
             return Catalog(root=self.catalog.root, skills=skills, diagnostics=self.catalog.diagnostics), edited
-        from ..listing import listed_skills
+        from ..catalog.listing import listed_skills
 
         edited = edit_skill(self.raw[name], DESCRIPTION, phrase)
         if self.effect(edited) is None:
@@ -535,7 +535,7 @@ class VectorCheck:
         return f"{skill.name} {state}: run 'skillsift index' first"
 
     def _text(self, skill) -> str:
-        from ..embedtext import embedded_text
+        from ..catalog.embedtext import embedded_text
 
         s = self.config.search
         return embedded_text(skill, s.fields, s.index_body, s.body_chars)
@@ -563,7 +563,7 @@ class VectorCheck:
 
         import numpy as np
 
-        from ..embedtext import text_digest
+        from ..catalog.embedtext import text_digest
         from ..index.manifest import ManifestItem
         from ..index.store import Index, new_index
         from ..ranker.search import Ranker
@@ -598,7 +598,7 @@ def why_not(result, cases: Sequence[Case], catalog, config, ranker, *, mined: Se
     ``cases`` are the cases ``result`` evaluated (in the same order); ``ranker`` is the
     ranker it used (asked again, with ``explain=True``, for the explained cases only);
     ``mined`` are cases mined from the query log, used only as phrase sources.  ``view``
-    (a :class:`~skillsift.listing.View`): in the listing view proposals edit the description
+    (a :class:`~skillsift.catalog.listing.View`): in the listing view proposals edit the description
     the agent lists (:class:`Edits`).  In a non-lexical mode proposals are checked in that
     mode (:class:`VectorCheck`) when the ranker's provider runs on this machine.
     """

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..catalog import Catalog
+    from ..catalog.load import Catalog
     from ..config import Config
-    from ..querylog import QueryLog
+    from ..evaluate.querylog import QueryLog
     from ..ranker.search import Ranker
 
 MAX_LIMIT = 20
@@ -54,7 +54,7 @@ def _stat_key(path) -> tuple[int, int] | None:
 def catalog_fingerprint(root, patterns) -> tuple:
     """The discovered SKILL.md paths with their (mtime, size): changes when a skill is added,
     removed or edited."""
-    from ..catalog import discover
+    from ..catalog.load import discover
 
     return tuple((str(path), domain, _stat_key(path)) for path, domain in discover(root, patterns))
 
@@ -110,8 +110,8 @@ class SkillService:
                  monotonic: Callable[[], float] = time.monotonic, agent: str | None = None, view: str = "full",
                  context_window: int | None = None):
         self.root = str(Path(root).resolve())
-        self.agent = agent  # serve only what this agent lists (skillsift/agents.py)
-        self.view = view  # full: rank every field; listing: exactly what the agent lists (skillsift/listing.py)
+        self.agent = agent  # serve only what this agent lists (skillsift/catalog/agents.py)
+        self.view = view  # full: rank every field; listing: exactly what the agent lists (skillsift/catalog/listing.py)
         self.context_window = context_window
         self.view_info: dict | None = None  # the listing view's agent, window and budget (None: full view)
         self.config_file = config_file
@@ -166,8 +166,8 @@ class SkillService:
             return True
 
     def _build(self, config) -> None:
-        from ..listing import load_view
-        from ..querylog import open_log
+        from ..catalog.listing import load_view
+        from ..evaluate.querylog import open_log
         from ..ranker.search import NO_INDEX, Ranker
         from ..ranker.view_vectors import open_view_ranker
 

@@ -22,7 +22,7 @@ def view_index(index, provider, skills: Sequence, config):
     import numpy as np
 
     from ..embed.base import EmbedError
-    from ..embedtext import embedded_text, text_digest
+    from ..catalog.embedtext import embedded_text, text_digest
     from ..index.build import sends_text_out
     from ..index.manifest import ManifestItem
     from ..index.store import new_index
@@ -72,7 +72,7 @@ def view_index(index, provider, skills: Sequence, config):
 
 def open_view_ranker(view, config, *, mode: str | None = None, query_timeout_ms: int | None = None,
                      one_shot: bool = False):
-    """A :class:`~skillsift.ranker.search.Ranker` over ``view.catalog`` (a :class:`~skillsift.listing.View`).
+    """A :class:`~skillsift.ranker.search.Ranker` over ``view.catalog`` (a :class:`~skillsift.catalog.listing.View`).
 
     The full view is ``Ranker.open``; the listing view attaches :func:`view_index` of the
     configured index when ``mode`` needs vectors.

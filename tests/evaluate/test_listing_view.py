@@ -1,4 +1,4 @@
-"""``--view listing``: ranking exactly the text an agent lists (skillsift/listing.py, View)."""
+"""``--view listing``: ranking exactly the text an agent lists (skillsift/catalog/listing.py, View)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from skillsift.agents import BY_NAME
-from skillsift.catalog import read_all_skills
+from skillsift.catalog.agents import BY_NAME
+from skillsift.catalog.load import read_all_skills
 from skillsift.config import load_config
 from skillsift.evaluate.cases import load_cases
 from skillsift.evaluate.session import run_view_evaluation
-from skillsift.listing import LISTED, NAME_ONLY, build_listing, load_view
+from skillsift.catalog.listing import LISTED, NAME_ONLY, build_listing, load_view
 from skillsift.ranker.view_vectors import open_view_ranker
 from tests.conftest import ACME
 from tests.support.cli import load_schema, run
@@ -169,7 +169,7 @@ def test_mcp_find_skill_ranks_the_listing(tmp_path):
 
 
 def _fields_rows() -> list[str]:
-    from skillsift.agents import PROFILES, SKILLSIFT_FIELDS
+    from skillsift.catalog.agents import PROFILES, SKILLSIFT_FIELDS
 
     rows = []
     for p in PROFILES:

@@ -1,7 +1,7 @@
 """What an agent lists: each skill's entry in its skill listing, the budget and its use.
 
 Pure: :func:`build_listing` takes the skills (with their frontmatter and paths) and an
-:class:`~skillsift.agents.AgentProfile`.  Rules (docs/validate.md, "What each agent lists"):
+:class:`~skillsift.catalog.agents.AgentProfile`.  Rules (docs/validate.md, "What each agent lists"):
 
 * a skill outside the agent's folders, or whose name another served skill already has (the
   first in path order is served), or over the agent's load limits is ``not-loaded``;
@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .agents import AgentProfile, serves
+from skillsift.catalog.agents import AgentProfile, serves
 
 FULL, TRUNCATED, NAME_ONLY, HIDDEN, NOT_LOADED = "full", "truncated", "name-only", "hidden", "not-loaded"
 STAND_IN_ORDER = "name"
@@ -195,9 +195,9 @@ def load_view(root, config, view: str = FULL_VIEW, agent: str | None = None,
     the full view it keeps only that agent's listed skills, as ``load_catalog`` does.  An
     unknown view or agent raises SkillsiftError.
     """
-    from .agents import BY_NAME, NAMES
-    from .catalog import Catalog, catalog_from_skills, load_catalog, read_all_skills
-    from .diagnostics import SkillsiftError
+    from skillsift.catalog.agents import BY_NAME, NAMES
+    from skillsift.catalog.load import Catalog, catalog_from_skills, load_catalog, read_all_skills
+    from skillsift.diagnostics import SkillsiftError
 
     if view not in VIEWS:
         raise SkillsiftError(f'unknown view "{view}"', hint=f"views are {', '.join(VIEWS)}")
