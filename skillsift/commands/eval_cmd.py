@@ -96,8 +96,8 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
                                            max_flips=max_flips, max_rank_drops=max_rank_drops)
     result = evaluation.result
     if view_name == "all":
-        from ..evaluate.run import pair_views
         from ..catalog.listing import load_view
+        from ..evaluate.run import pair_views
 
         listing_view = load_view(root, config, "listing", agent=agent, context_window=context_window)
         other = evals.run_view_evaluation(listing_view, config, case_file, modes=modes, k_override=k_override)

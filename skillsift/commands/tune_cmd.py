@@ -88,7 +88,6 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
     from ..evaluate.cases import check_catalog, check_k, load_cases
     from ..evaluate.tune_run import document, render_text, run
     from ..index.atomic import write_atomic
-    from ..config.tomledit import set_table_keys
     from ._common import load_view_project
 
     check_k(k_override)

@@ -21,8 +21,8 @@ def view_index(index, provider, skills: Sequence, config):
     """``(index or None, problem)``: ``index`` with one row per skill of ``skills`` embedding its view text."""
     import numpy as np
 
-    from ..embed.base import EmbedError
     from ..catalog.embedtext import embedded_text, text_digest
+    from ..embed.base import EmbedError
     from ..index.build import sends_text_out
     from ..index.manifest import ManifestItem
     from ..index.store import new_index

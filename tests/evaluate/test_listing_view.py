@@ -9,11 +9,11 @@ import jsonschema
 import pytest
 
 from skillsift.catalog.agents import BY_NAME
+from skillsift.catalog.listing import LISTED, NAME_ONLY, build_listing, load_view
 from skillsift.catalog.load import read_all_skills
 from skillsift.config import load_config
 from skillsift.evaluate.cases import load_cases
 from skillsift.evaluate.session import run_view_evaluation
-from skillsift.catalog.listing import LISTED, NAME_ONLY, build_listing, load_view
 from skillsift.ranker.view_vectors import open_view_ranker
 from tests.conftest import ACME
 from tests.support.cli import load_schema, run

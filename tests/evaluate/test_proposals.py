@@ -11,10 +11,10 @@ import pytest
 import yaml
 
 from skillsift.catalog.agents import AgentProfile
+from skillsift.catalog.listing import build_listing
 from skillsift.catalog.load import read_all_skills
 from skillsift.config import load_config
 from skillsift.evaluate.proposals import DESCRIPTION, edit_skill, listing_effect, phrases
-from skillsift.catalog.listing import build_listing
 from tests.conftest import ACME
 from tests.support.cli import load_schema, run
 
