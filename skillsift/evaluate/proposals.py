@@ -104,19 +104,16 @@ def _words(query: str) -> list[tuple[str, int]]:
     return words
 
 
-def phrases(skill_terms: frozenset[str], existing: set[str], sources: Sequence[tuple[str, str]],
-            others: Sequence[str] = ()) -> list[Phrase]:
+def phrases(skill_terms: frozenset[str], existing: set[str], sources: Sequence[tuple[str, str]]) -> list[Phrase]:
     """Candidate phrases from ``sources`` ((id, query), the fold's training requests first).
 
     Spans of 1 to MAX_SPAN_WORDS words within one clause that begin and end with a searchable
     word, and the whole query (up to MAX_PHRASE_WORDS words); a phrase must add a term the
-    skill's ranked fields lack, and hold in fewer of ``others`` (the requests of the file for
-    other skills) than of the sources, or it would not tell this skill apart.  ``support``: how many of the sources hold all its terms; a
+    skill's ranked fields lack.  ``support``: how many of the sources hold all its terms; a
     single word, or a span of one searchable term, only when two or more do.  Order: most
     support, most terms added, whole queries before parts, fewer words, source and position.
     """
     term_sets = [(sid, frozenset(tokenize(q))) for sid, q in sources]
-    other_sets = [frozenset(tokenize(q)) for q in others]
     found: dict[str, Phrase] = {}
     for s_index, (source, query) in enumerate(sources):
         marked = _words(query)
@@ -141,8 +138,6 @@ def phrases(skill_terms: frozenset[str], existing: set[str], sources: Sequence[t
             support = sum(1 for _sid, ts in term_sets if terms <= ts)
             if len(terms) < 2 and support < 2:
                 continue
-            if sum(1 for ts in other_sets if terms <= ts) >= support:
-                continue  # as common in requests for other skills: it would not tell this skill apart
             found[key] = Phrase(phrase=phrase, source=source, adds=adds, support=support,
                                 order=(-support, -len(adds), not whole, n, s_index, start))
     return sorted(found.values(), key=lambda p: p.order)
@@ -239,7 +234,6 @@ def cross_validate(skill_name: str, cases: Sequence[Case], before: Sequence, k: 
     own = [i for i, c in enumerate(cases) if not c.negative and skill_name in c.expect_ids]
     if len(own) < MIN_CASES:
         return 0, [], TOO_FEW.format(n=len(own), cases="case" if len(own) == 1 else "cases", min=MIN_CASES)
-    others = [c.query for c in cases if not c.negative and c.expect_ids and skill_name not in c.expect_ids]
     trials: dict[str, Trial] = {}
     held: dict[str, list[int]] = {}
     chosen: dict[str, Phrase] = {}
@@ -247,7 +241,7 @@ def cross_validate(skill_name: str, cases: Sequence[Case], before: Sequence, k: 
         train = [i for i in own if i not in fold]
         sources = [(cases[i].id, cases[i].query) for i in train if before[i].rank != 1]
         sources += [(cases[i].id, cases[i].query) for i in train if before[i].rank == 1] + list(mined)
-        for cand in phrases(skill_terms, existing, sources, others)[:MAX_CANDIDATES_PER_FOLD]:
+        for cand in phrases(skill_terms, existing, sources)[:MAX_CANDIDATES_PER_FOLD]:
             key = cand.phrase.casefold()
             t = trials.get(key)
             if t is None:
