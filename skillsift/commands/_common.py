@@ -21,7 +21,7 @@ agent_option = click.option(
 
 
 def load_project(root: str, config_file: str | None = None, mode: str | None = None, *, allow_exec: bool = False,
-                 agent: str | None = None):
+                 agent: str | None = None, quiet: bool = False):
     """Resolve the config and load the catalog; notes and catalog findings go to stderr.
 
     Config errors raise SkillsiftError (exit 1).  Catalog problems (a file that does not
@@ -32,11 +32,12 @@ def load_project(root: str, config_file: str | None = None, mode: str | None = N
     from ..config import load_config
 
     config = load_config(root, config_file=config_file, mode=mode, allow_exec=allow_exec)
-    for note in config.notes:
+    for note in () if quiet else config.notes:
         click.echo(f"note: {note}", err=True)
     catalog = load_catalog(root, config, agent=agent)
     for diag in catalog.diagnostics:
-        click.echo(f"{'note' if diag.severity == 'note' else 'warning'}: {diag.render()}", err=True)
+        if not (quiet and diag.severity == "note"):  # --quiet keeps the warnings
+            click.echo(f"{'note' if diag.severity == 'note' else 'warning'}: {diag.render()}", err=True)
     return config, catalog
 
 
@@ -52,7 +53,7 @@ context_window_option = click.option(
 
 def load_view_project(root: str, config_file: str | None = None, mode: str | None = None, *,
                       allow_exec: bool = False, agent: str | None = None, view: str = "full",
-                      context_window: int | None = None, full_agent: bool = True):
+                      context_window: int | None = None, full_agent: bool = True, quiet: bool = False):
     """``(config, View)``: :func:`load_project` for a view (skillsift/catalog/listing.py, :class:`View`).
 
     Full view: ``agent`` keeps only that agent's listed skills (``full_agent``; else every skill).
@@ -62,12 +63,13 @@ def load_view_project(root: str, config_file: str | None = None, mode: str | Non
     from ..config import load_config
 
     config = load_config(root, config_file=config_file, mode=mode, allow_exec=allow_exec)
-    for note in config.notes:
+    for note in () if quiet else config.notes:
         click.echo(f"note: {note}", err=True)
     chosen = load_view(root, config, view, agent=agent if (view != "full" or full_agent) else None,
                        context_window=context_window)
     for diag in chosen.full.diagnostics:
-        click.echo(f"{'note' if diag.severity == 'note' else 'warning'}: {diag.render()}", err=True)
+        if not (quiet and diag.severity == "note"):  # --quiet keeps the warnings
+            click.echo(f"{'note' if diag.severity == 'note' else 'warning'}: {diag.render()}", err=True)
     return config, chosen
 
 

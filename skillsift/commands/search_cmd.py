@@ -58,9 +58,11 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
         from ..render.views import view_words
 
         click.echo(f"view: {view_words(view.to_dict() or {})}", err=True)
-    ranker = open_view_ranker(view, config, one_shot=True)
+    ranker = open_view_ranker(view, config, one_shot=True, embed_stale=True)
     if ranker.index_problem and config.search.mode != "lexical":
         click.echo(f"note: {ranker.index_problem}", err=True)
+    for line in ranker.refresh.notes() if ranker.refresh is not None else ():
+        click.echo(line, err=True)
     result = ranker.search(text, limit=limit, mode=config.search.mode, role=role, domain=domain, tags=tags,
                            allow=allow, deny=deny, explain=explain)
     if result.degraded:

@@ -126,6 +126,7 @@ class EvalResult:
     view: dict | None = None  # the listing view ranked (agent, window, budget); None: the full view
     views: dict[str, EvalResult] = field(default_factory=dict)  # ``--view all``: the listing view's result
     paired_views: dict[str, dict[str, Diff]] = field(default_factory=dict)  # per mode: listing minus full
+    gates_note: str = ""  # whether the [validate] gates were applied ("" when none is configured)
 
     @property
     def primary(self) -> ModeResult:

@@ -71,7 +71,7 @@ def view_index(index, provider, skills: Sequence, config):
 
 
 def open_view_ranker(view, config, *, mode: str | None = None, query_timeout_ms: int | None = None,
-                     one_shot: bool = False):
+                     one_shot: bool = False, embed_stale: bool = False):
     """A :class:`~skillsift.ranker.search.Ranker` over ``view.catalog`` (a :class:`~skillsift.catalog.listing.View`).
 
     The full view is ``Ranker.open``; the listing view attaches :func:`view_index` of the
@@ -79,7 +79,8 @@ def open_view_ranker(view, config, *, mode: str | None = None, query_timeout_ms:
     """
     from .search import Ranker
 
-    ranker = Ranker.open(view.catalog, config, mode=mode, query_timeout_ms=query_timeout_ms, one_shot=one_shot)
+    ranker = Ranker.open(view.catalog, config, mode=mode, query_timeout_ms=query_timeout_ms, one_shot=one_shot,
+                         embed_stale=embed_stale and view.listing is None)
     if view.listing is None or ranker.index is None:
         return ranker
     index, problem = view_index(ranker.index, ranker.provider, view.catalog.skills, config)
