@@ -12,7 +12,7 @@ import re
 from ..evaluate.gates import Flips
 from ..evaluate.run import EvalResult, ModeResult, degraded_message
 from ..words import plural
-from .views import text_views, view_words
+from .views import header_view, text_views, view_words
 
 FORMATS = ("text", "json", "junit", "markdown")
 
@@ -71,10 +71,7 @@ def render_text(result: EvalResult, *, hybrid_hint: bool = False) -> str:
     add = lines.append
     modes = result.report_modes()
     k = result.k
-    view = f", view: {view_words(result.view)}" if result.view else ""
-    if result.views:
-        view = ", view: full, " + ", ".join(sorted(result.views)) + " beside it"
-    add(f"cases: {result.n} (+{result.n_negative} negative), k={k}, mode: {', '.join(modes)}{view}")
+    add(f"cases: {result.n} (+{result.n_negative} negative), k={k}, mode: {', '.join(modes)}{header_view(result)}")
     if result.index is not None:
         ix = result.index
         add(f"index: {ix.get('model', '')}, {ix.get('dims', 0)} dims, {ix.get('dtype', '')}, "
@@ -130,8 +127,7 @@ def render_text(result: EvalResult, *, hybrid_hint: bool = False) -> str:
             add(f"  regressed: {case_id}")
         for label, changes in _rank_moves(result):
             add(f"  {label}: " + ", ".join(change.text() for change in changes))
-    if result.views:
-        text_views(result, add, _metric_rows(result))
+    text_views(result, add, _metric_rows(result))
     if result.gate_failures:
         add("")
         add("gate failed")

@@ -9,6 +9,13 @@ def view_words(view: dict) -> str:
     return f"{view.get('name', 'listing')} ({view.get('agent', '')}{window})"
 
 
+def header_view(result) -> str:
+    """What the header line adds: "" in the full view (the report is what it was)."""
+    if result.views:
+        return ", view: full, " + ", ".join(sorted(result.views)) + " beside it"
+    return f", view: {view_words(result.view)}" if result.view else ""
+
+
 def _listing_words(view: dict) -> str:
     budget = view.get("budget_chars")
     used = f"{view.get('used_chars', 0):,} of {budget:,} characters" if budget else "no documented budget"
