@@ -34,14 +34,23 @@ FORMATS = ("text", "json", "junit", "markdown", "html")
 @click.option("--from-skills", is_flag=True,
               help="Add the cases the skills list in their frontmatter (examples / not_for); "
                    "alone, CASES may be left out.")
-@click.option("--agent", default=None, metavar="NAME", help="Rank only the skills this agent lists.")
+@click.option("--agent", default=None, metavar="NAME",
+              help="Full view: rank only the skills this agent lists. Listing view: the agent whose listing "
+                   "is ranked (default: the first of [validate] agents).")
+@click.option("--view", "view_name", type=click.Choice(["full", "listing", "all"]), default="full",
+              show_default=True,
+              help="What is ranked: every field (full), exactly what the agent lists (listing), or both side "
+                   "by side with paired intervals (all; the full view is primary).")
+@click.option("--context-window", "context_window", type=click.IntRange(1000, 10_000_000), default=None,
+              metavar="TOKENS", help="Listing view: the agent's context window in tokens (default: the agent's).")
 @click.option("--why", "why", is_flag=True,
-              help="Explain each miss and propose trigger phrases that fix misses and break no case "
-                   "(text or json; see docs/evaluation.md).")
+              help="Explain every case not ranked first and propose edits of the field the view reads "
+                   "(triggers; the description in the listing view), cross-validated over each skill's "
+                   "cases (text or json; see docs/evaluation.md).")
 @click.option("--quiet", "-q", "quiet", is_flag=True,
               help="Text: one result line (verdict, top1, MRR); stderr keeps warnings and gate failures, not notes.")
 def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, baseline, max_flips, max_rank_drops,
-                 output, fmt, from_skills, agent, why, quiet):
+                 output, fmt, from_skills, agent, view_name, context_window, why, quiet):
     """Rank the labelled queries of CASES (YAML) and report top1, recall@k, hit@k, MRR, nDCG.
 
     With --from-skills, each skill's frontmatter `examples` (queries it must answer) and
@@ -62,7 +71,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     from ..render.evaluation import render, render_json
     from ..render.sanitise import for_stdout as _safe
     from ..render.sanitise import plain, plain_lines
-    from ._common import load_project
+    from ._common import load_view_project
 
     if cases is None and not from_skills:
         raise SkillsiftError("eval needs a cases file, --from-skills, or both",
@@ -79,7 +88,12 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         if value is not None and value < 0:
             raise SkillsiftError(f"{flag} must not be negative, got {value}")
     minimums = parse_minimums(min_spec)
-    config, catalog = load_project(root, config_file, agent=agent, quiet=quiet)
+    if view_name == "all" and why:
+        raise SkillsiftError("--why explains one view: pass --view full or --view listing with it")
+    config, view = load_view_project(root, config_file, agent=agent, view="listing" if view_name == "listing" else
+                                     "full", context_window=context_window, full_agent=view_name != "all",
+                                     quiet=quiet)
+    catalog = view.catalog
     modes = parse_modes(mode_spec, config.search.mode)
     shown_baseline = baseline
     gates = evals.configured_gates(config, cases, modes[0], explicit=bool(minimums) or baseline is not None)
@@ -90,17 +104,27 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         k_override = k_override or gates.k
     case_file = load_cases(cases) if cases is not None else None
     if from_skills:
-        case_file, added, skipped = evals.with_skill_cases(case_file, catalog, config)
+        case_file, added, skipped = evals.with_skill_cases(case_file, view.full, config)
         if not quiet:
             click.echo(f"from-skills: {plural(added, 'case')} derived, {skipped} skipped (id taken)", err=True)
-    evaluation = evals.run_evaluation(catalog, config, case_file, modes=modes, k_override=k_override,
-                                      minimums=minimums, baseline=load_baseline(baseline) if baseline else None,
-                                      max_flips=max_flips, max_rank_drops=max_rank_drops)
+    evaluation = evals.run_view_evaluation(view, config, case_file, modes=modes, k_override=k_override,
+                                           minimums=minimums, baseline=load_baseline(baseline) if baseline else None,
+                                           max_flips=max_flips, max_rank_drops=max_rank_drops)
     refresh = getattr(evaluation.ranker, "refresh", None)
     for line in refresh.notes() if refresh is not None else ():
         if not (quiet and line.startswith("note:")):
             click.echo(plain(line), err=True)
     result = evaluation.result
+    if view_name == "all":
+        from ..catalog.listing import load_view
+        from ..evaluate.run import pair_views
+
+        listing_view = load_view(root, config, "listing", agent=agent, context_window=context_window)
+        other = evals.run_view_evaluation(listing_view, config, case_file, modes=modes, k_override=k_override)
+        if other.degraded and not evaluation.degraded:
+            evaluation.degraded = other.degraded
+        result.views = {"listing": other.result}
+        result.paired_views = pair_views(result, other.result)
     result.gate_failures = evaluation.gate_failures
     result.gates_note = gates.note
     if output and fmt == "html":
@@ -127,7 +151,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         from ..render.whynot import render_with_why
 
         mined = mine(read_log(log_path(config)), catalog.names).cases
-        report = why_not(result, case_file.cases, catalog, config, evaluation.ranker, mined=mined)
+        report = why_not(result, case_file.cases, catalog, config, evaluation.ranker, mined=mined, view=view)
         click.echo(_safe(render_with_why(result, report, fmt, hybrid_hint=config.search.mode == LEXICAL), fmt),
                    nl=False)
     elif quiet:
@@ -144,7 +168,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         return 1
     for failure in result.gate_failures:
         click.echo(plain(failure), err=True)
-    broken = [d.file for d in catalog.diagnostics if d.code == "SK001" and d.severity == "error" and d.file]
+    broken = [d.file for d in view.full.diagnostics if d.code == "SK001" and d.severity == "error" and d.file]
     if evaluation.baseline_gate_failed and broken:
         click.echo(plain(f"hint: {', '.join(broken)} does not parse (SK001): fix the frontmatter first; "
                          "no new baseline is needed for it"), err=True)

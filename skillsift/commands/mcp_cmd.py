@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..words import plural
-from ._common import config_option, root_option
+from ._common import config_option, context_window_option, root_option, view_option
 
 INSTALL_HINT = "pip install 'skillsift[mcp]'"
 
@@ -13,8 +13,12 @@ INSTALL_HINT = "pip install 'skillsift[mcp]'"
 @click.command("mcp")
 @root_option
 @config_option
-@click.option("--agent", default=None, metavar="NAME", help="Serve only the skills this agent lists.")
-def mcp_command(root, config_file, agent):
+@click.option("--agent", default=None, metavar="NAME",
+              help="Serve only the skills this agent lists (listing view: whose listing find_skill ranks; "
+                   "default the first of [validate] agents).")
+@view_option
+@context_window_option
+def mcp_command(root, config_file, agent, view_name, context_window):
     """Run an MCP server on stdin/stdout with the tools find_skill, load_skill and search_skills.
 
     find_skill ranks as 'skillsift search' does (same config, SKILLSIFT_SEARCH_MODE
@@ -50,10 +54,12 @@ def mcp_command(root, config_file, agent):
     from ..mcpserver.sdk import run_stdio
     from ..mcpserver.service import SkillService
 
-    service = SkillService(root, config_file, warn=lambda message: click.echo(message, err=True), agent=agent)
+    service = SkillService(root, config_file, warn=lambda message: click.echo(message, err=True), agent=agent,
+                           view=view_name, context_window=context_window)
     service.refresh()
     config = service.config
     click.echo(f"skillsift mcp: serving {plural(len(service.catalog), 'skill')} from {service.root} "
-               f"(mode {config.search.mode}, query log {'on' if config.search.log_queries else 'off'})", err=True)
+               f"(mode {config.search.mode}{service.view_words}, "
+               f"query log {'on' if config.search.log_queries else 'off'})", err=True)
     run_stdio(service)
     return 0

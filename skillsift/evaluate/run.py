@@ -123,6 +123,9 @@ class EvalResult:
     calibration: Calibration | None = None
     gate_failures: list[str] = field(default_factory=list)
     cases_path: str = ""
+    view: dict | None = None  # the listing view ranked (agent, window, budget); None: the full view
+    views: dict[str, EvalResult] = field(default_factory=dict)  # ``--view all``: the listing view's result
+    paired_views: dict[str, dict[str, Diff]] = field(default_factory=dict)  # per mode: listing minus full
     gates_note: str = ""  # whether the [validate] gates were applied ("" when none is configured)
 
     @property
@@ -176,6 +179,14 @@ class EvalResult:
             out["calibration"] = self.calibration.to_dict()
         if self.gate_failures:
             out["gate_failures"] = list(self.gate_failures)
+        if self.view is not None:
+            out["view"] = dict(self.view)
+        if self.views:
+            out["views"] = {name: {"view": dict(other.view or {}),
+                                   "modes": {m: other.by_mode[m].metrics.to_dict() for m in sorted(other.by_mode)},
+                                   "paired_vs_full": {m: {key: d.to_dict() for key, d in sorted(diffs.items())}
+                                                      for m, diffs in sorted(self.paired_views.items())}}
+                            for name, other in sorted(self.views.items())}
         return out
 
 
@@ -235,6 +246,17 @@ def evaluate(case_file: CaseFile, ranker: SearchFn, *, k: int, modes: Sequence[s
                  for key in ("model", "dims", "dtype", "rows", "stale_items", "missing_items")}
     return EvalResult(k=k, mode=modes[0], modes=modes, by_mode=by_mode, paired=paired_vs_lexical(by_mode),
                       index=index, calibration=calibrate_modes(by_mode, modes), cases_path=case_file.path)
+
+
+def pair_views(full: EvalResult, listing: EvalResult) -> dict[str, dict[str, Diff]]:
+    """Per mode, the listing view minus the full view over the same positive cases (paired intervals)."""
+    out = {}
+    for mode in sorted(full.by_mode):
+        a, b = full.by_mode[mode], listing.by_mode.get(mode)
+        if b is None or not a.cases or [c.id for c in a.cases] != [c.id for c in b.cases]:
+            continue
+        out[mode] = paired(series(a.cases), series(b.cases))
+    return out
 
 
 def degraded_message(result: EvalResult) -> str:

@@ -210,6 +210,33 @@ def regression_hint(cases, baseline: str, *, mode: str, k: int) -> str:
     return f"if the change is intended, save a new baseline: {refresh_command(cases, baseline, mode=mode, k=k)}"
 
 
+def run_view_evaluation(view, config, case_file, *, modes, **kwargs) -> Evaluation:
+    """:func:`run_evaluation` over ``view`` (a :class:`~skillsift.catalog.listing.View`).
+
+    The full view is :func:`run_evaluation` itself.  In the listing view the cases are
+    checked against every skill read (a case may expect a skill the agent hides or does not
+    load: it is then a miss, which is what the view measures), the ranker ranks the shown
+    texts (:func:`~skillsift.ranker.view_vectors.open_view_ranker`), and the result says which
+    view ranked.
+    """
+    from .run import LEXICAL
+
+    if view.listing is None:
+        return run_evaluation(view.catalog, config, case_file, modes=modes, **kwargs)
+    from ..ranker.view_vectors import open_view_ranker
+
+    check_cases(case_file, view.full, config.roles)
+    want_vectors = any(mode != LEXICAL for mode in modes)
+    ranker = kwargs.pop("ranker", None) or open_view_ranker(view, config, mode="hybrid" if want_vectors else LEXICAL,
+                                                             query_timeout_ms=0)
+    kwargs.pop("strict", None)
+    kwargs.pop("lenient_roles", None)
+    evaluation = run_evaluation(view.catalog, config, case_file, modes=modes, strict=False, lenient_roles=True,
+                                ranker=ranker, **kwargs)
+    evaluation.result.view = view.to_dict()
+    return evaluation
+
+
 @dataclass(frozen=True)
 class ConfiguredGates:
     """The ``[validate]`` gates an ``eval`` run applies, or why it applies none (``note``)."""

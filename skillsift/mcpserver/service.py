@@ -107,9 +107,13 @@ class SkillService:
 
     def __init__(self, root: str = ".", config_file: str | None = None, *, session_id: str | None = None,
                  warn: Callable[[str], None] = _stderr, clock=None, recheck_interval: float = RECHECK_INTERVAL,
-                 monotonic: Callable[[], float] = time.monotonic, agent: str | None = None):
+                 monotonic: Callable[[], float] = time.monotonic, agent: str | None = None, view: str = "full",
+                 context_window: int | None = None):
         self.root = str(Path(root).resolve())
         self.agent = agent  # serve only what this agent lists (skillsift/catalog/agents.py)
+        self.view = view  # full: rank every field; listing: exactly what the agent lists (skillsift/catalog/listing.py)
+        self.context_window = context_window
+        self.view_info: dict | None = None  # the listing view's agent, window and budget (None: full view)
         self.config_file = config_file
         self.session_id = session_id if session_id is not None else secrets.token_hex(16)
         self.warn = warn
@@ -162,15 +166,17 @@ class SkillService:
             return True
 
     def _build(self, config) -> None:
-        from ..catalog.load import load_catalog
+        from ..catalog.listing import load_view
         from ..evaluate.querylog import open_log
         from ..ranker.search import NO_INDEX, Ranker
+        from ..ranker.view_vectors import open_view_ranker
 
-        catalog = load_catalog(self.root, config, agent=self.agent)
-        for diag in catalog.diagnostics:
+        view = load_view(self.root, config, self.view, agent=self.agent, context_window=self.context_window)
+        catalog = view.catalog
+        for diag in view.full.diagnostics:
             self._warn_once(f"warning: {diag.render()}")
         try:
-            ranker = Ranker.open(catalog, config)
+            ranker = open_view_ranker(view, config)
         except Exception as exc:  # an index that cannot even be read: rank lexically (no_index)
             self._warn_once(f"the search index cannot be read ({exc}); ranking lexically")
             ranker = Ranker(catalog, config)
@@ -183,6 +189,7 @@ class SkillService:
         kwargs = {"clock": self.clock} if self.clock is not None else {}
         self.log = open_log(config, self.session_id, warn=lambda m: self.warn(WARN_PREFIX + m), **kwargs)
         self.config, self.catalog, self.ranker = config, catalog, ranker
+        self.view_info = view.to_dict()
         self.reloads += 1
 
     def _current(self) -> tuple[Config, Catalog, Ranker, QueryLog]:
@@ -191,6 +198,12 @@ class SkillService:
         config, catalog, ranker, log = self.config, self.catalog, self.ranker, self.log
         assert config is not None and catalog is not None and ranker is not None and log is not None
         return config, catalog, ranker, log
+
+    @property
+    def view_words(self) -> str:
+        """``, view listing (claude-code)`` for the start-up line; "" in the full view."""
+        info = self.view_info
+        return f", view listing ({info['agent']})" if info else ""
 
     # -- tools ---------------------------------------------------------------------------------
     def find_skill(self, query: str, limit: int = 5, role: str | None = None) -> dict:
@@ -215,7 +228,11 @@ class SkillService:
             if result.degraded:
                 self._warn_once(degraded_line(result.degraded))
             log.record_query(query, result.ranking, result.names)
-        return result_to_json(result)
+            view = self.view_info
+        doc = result_to_json(result)
+        if view:
+            doc["view"] = dict(view)
+        return doc
 
     @staticmethod
     def _role_members(catalog: Catalog, config: Config, role: str) -> set[str]:

@@ -12,6 +12,7 @@ from ..evaluate.gates import Flips
 from ..evaluate.run import EvalResult, ModeResult, degraded_message
 from ..words import plural
 from .sanitise import json_text, md_code, md_text
+from .views import header_view, text_views, view_words
 
 FORMATS = ("text", "json", "junit", "markdown")
 
@@ -70,7 +71,7 @@ def render_text(result: EvalResult, *, hybrid_hint: bool = False) -> str:
     add = lines.append
     modes = result.report_modes()
     k = result.k
-    add(f"cases: {result.n} (+{result.n_negative} negative), k={k}, mode: {', '.join(modes)}")
+    add(f"cases: {result.n} (+{result.n_negative} negative), k={k}, mode: {', '.join(modes)}{header_view(result)}")
     if result.index is not None:
         ix = result.index
         add(f"index: {ix.get('model', '')}, {ix.get('dims', 0)} dims, {ix.get('dtype', '')}, "
@@ -126,6 +127,7 @@ def render_text(result: EvalResult, *, hybrid_hint: bool = False) -> str:
             add(f"  regressed: {case_id}")
         for label, changes in _rank_moves(result):
             add(f"  {label}: " + ", ".join(change.text() for change in changes))
+    text_views(result, add, _metric_rows(result))
     if result.gate_failures:
         add("")
         add("gate failed")
@@ -345,7 +347,7 @@ def render_markdown(result: EvalResult) -> str:
     add("")
     gates = f" · {result.gates_note}" if result.gates_note else ""
     add(f"**Result: {status_word(result)}** · {plural(result.n, 'case')} (+{result.n_negative} negative) · k={k} · "
-        f"primary mode: {result.mode}{gates}")
+        f"primary mode: {result.mode}{gates}" + (f" · view: {view_words(result.view)}" if result.view else ""))
     add("")
     add("| metric | " + " | ".join(modes) + " |")
     add("| --- |" + " ---: |" * len(modes))

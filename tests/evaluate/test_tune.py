@@ -197,6 +197,22 @@ def test_a_progress_bar_only_on_a_terminal_and_for_long_embeddings(monkeypatch):
     assert "embedding" in tty.getvalue()
 
 
+def test_tune_in_the_listing_view_scores_what_the_agent_lists(acme, capsys):
+    jsonschema = pytest.importorskip("jsonschema")
+    cases = str(acme / "search-cases.yaml")
+    assert main(["tune", cases, "--root", str(acme), "--format", "json"]) == 0
+    full = json.loads(capsys.readouterr().out)
+    assert main(["tune", cases, "--root", str(acme), "--format", "json", "--view", "listing",
+                 "--context-window", "20000"]) == 0
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)
+    jsonschema.validate(doc, load_schema("tune.v1.json"))
+    assert "view: listing (claude-code, context window 20,000 tokens)" in captured.err
+    assert doc["view"]["agent"] == "claude-code" and "view" not in full
+    assert doc["cases"] == full["cases"]  # every expected skill is listed, most by name only
+    assert doc["lexical"]["mrr"] < full["lexical"]["mrr"]
+
+
 def test_the_mode_to_suggest_needs_an_interval_that_excludes_zero():
     from skillsift.evaluate.tune_run import suggested_mode
 
