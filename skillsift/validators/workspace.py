@@ -109,10 +109,12 @@ class Workspace:
     def read_text(self, rel: str) -> str | None:
         """The UTF-8 text of a file under the root (None when unreadable or not UTF-8); cached."""
         if rel not in self._texts:
-            from ..files import MAX_SKILL_BYTES, read_bounded
+            from ..files import MAX_SKILL_BYTES, read_bounded, read_skill_bytes
 
+            # a SKILL.md is read only as a file of its own skill folder (SK020)
+            read = read_skill_bytes if PurePosixPath(rel).name == "SKILL.md" else read_bounded
             try:
-                self._texts[rel] = read_bounded(self.abspath(rel), MAX_SKILL_BYTES).decode("utf-8")
+                self._texts[rel] = read(self.abspath(rel), MAX_SKILL_BYTES).decode("utf-8")
             except (OSError, UnicodeDecodeError):
                 self._texts[rel] = None
         return self._texts[rel]
