@@ -47,6 +47,8 @@ class Workspace:
         self._parsed: dict = {}  # relative path -> (skill or None, diagnostics)
         self._cases: dict = {}  # relative path -> (CaseFile or None, SkillsiftError or None)
         self._splits: dict = {}  # relative path -> (LF text, frontmatter block, key lines) or None
+        # re-embed every committed index row, none taken as verified by an earlier run (skillsift ci)
+        self.verify_every_row = False
 
     # -- config -------------------------------------------------------------------------
     @cached_property
