@@ -22,7 +22,6 @@ from .skill import Skill
 SKILL_FILE = "SKILL.md"
 DUPLICATE_CODE = "SK002"
 EMPTY_PATH_CODE = "SK003"
-LINK_CODE = "SK020"  # a SKILL.md that is a link to nothing or out of its own folder (docs/validate.md)
 from .discovery import SKIP_DIRS, TOP_ROOTS, domain_of  # noqa: E402,F401  (re-exported)
 
 DEFAULT_LAYOUTS = TOP_ROOTS
@@ -308,18 +307,14 @@ def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic
 
 
 def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]]:
-    from .discovery import discover_all
-    from .files import SKILL_LINK_HINT
+    from .discovery import discover_all, refused_findings
     result = discover_all(root, tuple(getattr(config, "skills", ()) or ()))
     empty = list(result.empty)
     diagnostics: list[Diagnostic] = [
         Diagnostic(file=rel, code="SK012", severity=NOTE, message=message,
                    hint="copy the skill into the repository, or point [catalog] skills at a folder inside it")
         for rel, message in result.notes
-    ] + [
-        Diagnostic(file=rel, code=LINK_CODE, severity=ERROR, message=message, hint=SKILL_LINK_HINT)
-        for rel, message in result.refused
-    ] + [
+    ] + refused_findings(result) + [
         Diagnostic(code=EMPTY_PATH_CODE, severity=WARNING,
                    message=f'configured skills path "{pattern}" holds no {SKILL_FILE}',
                    hint="fix the path in [catalog] skills, relative to the repository root")

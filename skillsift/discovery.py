@@ -336,6 +336,15 @@ def discover_all(root=".", patterns=()) -> Discovery:
                                                     if parts in scan.stats})
 
 
+def refused_findings(discovery: Discovery) -> list:
+    """SK020 errors for the SKILL.md files ``discovery`` refused to read (docs/validate.md)."""
+    from .diagnostics import ERROR, Diagnostic
+    from .files import SKILL_LINK_HINT
+
+    return [Diagnostic(file=rel, code="SK020", severity=ERROR, message=message, hint=SKILL_LINK_HINT)
+            for rel, message in discovery.refused]
+
+
 def layouts_searched(patterns=()) -> tuple[str, ...]:
     """The skills roots a discovery with ``patterns`` looks in, for people (SK013)."""
     if patterns:

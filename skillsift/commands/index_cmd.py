@@ -133,10 +133,9 @@ def status_command(fmt, verify, root, config_file):
         from ..index.verify import local_verifier, verifiable, verify_rows
 
         if verifiable(loaded.index):
-            provider, why = local_verifier(loaded.index)
-            if provider is not None:
-                verification = verify_rows(loaded.index, catalog.skills, provider, fields=s.fields,
-                                           index_body=s.index_body, body_chars=s.body_chars, root=str(config.root))
+            index = loaded.index
+            verification = verify_rows(index, catalog.skills, lambda: local_verifier(index), fields=s.fields,
+                                       index_body=s.index_body, body_chars=s.body_chars, root=str(config.root))
     report = status_report(
         loaded, catalog, provider=identity.fingerprint, model=identity.model,
         mode=s.mode, index_dir=s.index_dir, committed=committed_index(config), fields=s.fields,

@@ -95,7 +95,11 @@ def current_rows(index, skills, *, fields=(), index_body: bool = False, body_cha
 
 def verify_rows(index, skills, provider, *, fields=(), index_body: bool = False, body_chars: int = 0,
                 root: str | None = None, use_cache: bool = True) -> Verification:
-    """Embed the current rows of ``index`` again with ``provider`` and compare them (module docstring)."""
+    """Embed the current rows of ``index`` again with ``provider`` and compare them (module docstring).
+
+    ``provider`` may be a function returning ``(provider or None, why not)``, called only when
+    some row is not remembered as verified (finding the model costs a hash of its file).
+    """
     import numpy as np
 
     from ..embed.base import EmbedError
@@ -112,6 +116,10 @@ def verify_rows(index, skills, provider, *, fields=(), index_body: bool = False,
         if cache is not None:
             cache.save()
         return Verification(remembered=remembered)
+    if callable(provider) and not hasattr(provider, "embed"):
+        provider, why = provider()
+        if provider is None:
+            return Verification(remembered=remembered, problem=why)
     try:
         vectors = np.asarray(provider.embed([rows[i][2] for i in todo]), dtype=np.float32)
     except (EmbedError, OSError, TimeoutError) as exc:
@@ -134,9 +142,9 @@ def verify_rows(index, skills, provider, *, fields=(), index_body: bool = False,
 
 def _model_id(provider) -> str:
     """The provider and the exact model file behind it (a new model file verifies again)."""
-    from ..embed.local import MODEL_SHA256
+    from ..embed.local import MODEL_NAME, MODEL_SHA256
 
-    return f"{getattr(provider, 'fingerprint', '')}:{MODEL_SHA256}"
+    return f"{getattr(provider, 'fingerprint', '') or VERIFIED_PROVIDER_PREFIX + MODEL_NAME}:{MODEL_SHA256}"
 
 
 def local_verifier(index):

@@ -143,7 +143,7 @@ def verify_workspace(ws, index, skills):
     ``ws.verify_every_row`` (``skillsift ci``) re-embeds every current row, ignoring rows
     remembered as verified on this machine.
     """
-    from ..index.verify import Verification, local_verifier, verifiable, verify_rows
+    from ..index.verify import local_verifier, verifiable, verify_rows
 
     config = ws.config
     if index is None or not verifiable(index):
@@ -152,10 +152,7 @@ def verify_workspace(ws, index, skills):
     if index.unusable_reason(model=repo_model(config), fields=s.fields, index_body=s.index_body,
                              body_chars=s.body_chars):
         return None
-    provider, why = local_verifier(index)
-    if provider is None:
-        return Verification(problem=why)
-    return verify_rows(index, skills, provider, fields=s.fields, index_body=s.index_body, body_chars=s.body_chars,
+    return verify_rows(index, skills, lambda: local_verifier(index), fields=s.fields, index_body=s.index_body, body_chars=s.body_chars,
                        root=ws.root, use_cache=not getattr(ws, "verify_every_row", False))
 
 

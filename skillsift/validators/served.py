@@ -13,17 +13,16 @@
 
 from __future__ import annotations
 
-from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from ..diagnostics import NOTE, WARNING, Diagnostic
 
 NOT_SERVED, NOTHING, LINK = "SK012", "SK013", "SK020"
 
 
 def refused_links(discovery) -> list[Diagnostic]:
     """SK020: a SKILL.md that is a link to nothing, to outside its own skill folder or under .git."""
-    from ..files import SKILL_LINK_HINT
+    from ..discovery import refused_findings
 
-    return [Diagnostic(file=rel, code=LINK, severity=ERROR, message=message, hint=SKILL_LINK_HINT)
-            for rel, message in discovery.refused]
+    return refused_findings(discovery)
 
 
 def not_served(discovery) -> list[Diagnostic]:
