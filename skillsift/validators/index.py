@@ -152,8 +152,8 @@ def verify_workspace(ws, index, skills):
     if index.unusable_reason(model=repo_model(config), fields=s.fields, index_body=s.index_body,
                              body_chars=s.body_chars):
         return None
-    return verify_rows(index, skills, lambda: local_verifier(index), fields=s.fields, index_body=s.index_body, body_chars=s.body_chars,
-                       root=ws.root, use_cache=not getattr(ws, "verify_every_row", False))
+    return verify_rows(index, skills, lambda: local_verifier(index), fields=s.fields, index_body=s.index_body,
+                       body_chars=s.body_chars, root=ws.root, use_cache=not getattr(ws, "verify_every_row", False))
 
 
 def _without_row(config, skills) -> set[str]:
