@@ -2,7 +2,6 @@
 
 Discovery is :mod:`skillsift.discovery`: every agent's skills folders, nested agent roots
 of monorepo packages, category folders to Codex's depth, bounded like the agents.
-
 Parsing follows the reference rules for SKILL.md (see :func:`parse_skill`).
 """
 
@@ -17,6 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from .diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
+from .limits import check_ranked_size
 from .skill import Skill
 
 SKILL_FILE = "SKILL.md"
@@ -298,12 +298,13 @@ def _where(skill: Skill) -> str:
 
 def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic]]:
     """Every skill discovered under ``root`` in path order, repeated names included, and the
-    problems met (SK003 empty configured paths, SK001 unreadable files, SK012 notes for
-    symlinks that leave the root)."""
+    problems met (SK003 empty paths, SK001 unreadable files, SK012 links out, SK020 SKILL.md links)."""
     from .catalog_cache import CollectorPause
 
     with CollectorPause() as pause:
-        return _read_all_skills(root, config, pause)
+        skills, diagnostics = _read_all_skills(root, config, pause)
+    check_ranked_size(skills)  # before anything is indexed (docs/bounded-input.md, "Catalog size")
+    return skills, diagnostics
 
 
 def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]]:

@@ -329,6 +329,9 @@ def discover_all(root=".", patterns=()) -> Discovery:
         seen.add(real)
         found.append((parts, domain_of(parts)))
     searched = sorted(dict.fromkeys(scan.searched))
+    from .limits import check_files_size
+
+    check_files_size(root, [parts for parts, _domain in found], scan.stats)  # docs/bounded-input.md
     return Discovery(root=root, found=tuple(found), empty=tuple(empty), searched=tuple(searched),
                      notes=tuple(sorted(dict.fromkeys(scan.notes))),
                      refused=tuple(sorted(dict.fromkeys(scan.refused))), stray=tuple(scan.stray),

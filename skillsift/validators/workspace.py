@@ -184,6 +184,9 @@ class Workspace:
             if skill is not None:
                 skills.append(skill)
         self._yaml_cache.save()
+        from ..limits import check_ranked_size
+
+        check_ranked_size(skills)  # before anything is compared (docs/bounded-input.md, "Catalog size")
         return skills
 
     @property
