@@ -29,7 +29,7 @@ def mcp_command(root, config_file, agent):
     from ..diagnostics import SkillsiftError
 
     if agent:
-        from ..agents import BY_NAME, NAMES
+        from ..catalog.agents import BY_NAME, NAMES
 
         if agent not in BY_NAME:
             raise SkillsiftError(f'unknown agent "{agent}"', hint=f"agents are {', '.join(NAMES)}")

@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from ..catalog_cache import _JsonCache
+from ..cache.catalog import _JsonCache
 
 TOLERANCE = 2e-3
 VERIFIED_PROVIDER_PREFIX = "local@"
@@ -34,7 +34,7 @@ class VerifiedRows(_JsonCache):
     """Digests of (model, embedded text, stored row) pairs this machine has verified."""
 
     folder = "verified"
-    parsers = ("index/verify.py", "embed/local.py", "catalog_cache.py", "_version.py")
+    parsers = ("index/verify.py", "embed/local.py", "cache/catalog.py", "_version.py")
 
     @staticmethod
     def key(model_id: str, text_digest: str, row_bytes: bytes) -> str:
@@ -79,7 +79,7 @@ def verifiable(index) -> bool:
 
 def current_rows(index, skills, *, fields=(), index_body: bool = False, body_chars: int = 0):
     """``(name, row, text, text digest)`` of every served skill whose row holds its present text."""
-    from ..embedtext import embedded_text, text_digest
+    from ..catalog.embedtext import embedded_text, text_digest
 
     out = []
     for skill in skills:

@@ -20,7 +20,7 @@ NOT_SERVED, NOTHING, LINK = "SK012", "SK013", "SK020"
 
 def refused_links(discovery) -> list[Diagnostic]:
     """SK020: a SKILL.md that is a link to nothing, to outside its own skill folder or under .git."""
-    from ..discovery import refused_findings
+    from ..catalog.discovery import refused_findings
 
     return refused_findings(discovery)
 
@@ -41,7 +41,7 @@ def not_served(discovery) -> list[Diagnostic]:
 def nothing_found(discovery, patterns=()) -> list[Diagnostic]:
     if discovery.found:
         return []
-    from ..discovery import layouts_searched
+    from ..catalog.discovery import layouts_searched
 
     where = ", ".join(layouts_searched(patterns))
     stray = f"; SKILL.md found outside them: {', '.join(discovery.stray[:5])}" if discovery.stray else ""

@@ -1,4 +1,4 @@
-"""A catalog over the ceilings of skillsift/limits.py is refused with a clear error by every command
+"""A catalog over the ceilings of skillsift/catalog/limits.py is refused with a clear error by every command
 (docs/bounded-input.md, "Catalog size"); below them nothing changes.
 
 The ceilings are lowered for the test (the real ones are 128 MiB of SKILL.md files and 8 MiB of ranked text:
@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from skillsift import limits
+from skillsift.catalog import limits
 from tests.conftest import write_skill
 from tests.support.cli import run
 
@@ -44,7 +44,7 @@ def test_every_command_refuses_a_catalog_over_the_ranked_text_ceiling(wordy, cap
 
 
 def test_a_catalog_over_the_file_ceiling_is_refused_before_any_file_is_read(wordy, capsys, monkeypatch):
-    from skillsift import catalog
+    from skillsift.catalog import load as catalog
 
     monkeypatch.setattr(limits, "MAX_CATALOG_BYTES", 30_000)
     read: list = []

@@ -67,7 +67,7 @@ def test_every_command_serves_only_real_skills_and_the_linked_folder(tmp_path, c
     assert code == 0, err
     assert sorted(r["name"] for r in json.loads(out)["results"]) == ["alpha", "beta", "gamma"]
     assert "SK020" in err and "very-private-value" not in out + err
-    from skillsift.catalog import load_catalog
+    from skillsift.catalog.load import load_catalog
 
     catalog = load_catalog(root)
     assert sorted(catalog.names) == ["alpha", "beta", "gamma"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 
-from .diagnostics import SkillsiftError
+from skillsift.diagnostics import SkillsiftError
 
 MAX_CATALOG_BYTES = 128 << 20
 MAX_RANKED_BYTES = 8 << 20

@@ -2,7 +2,7 @@
 
 :func:`discover_all` is the one discovery function (the catalog and validation call it):
 
-* **Skills roots.** Every folder an agent profile reads (skillsift/agents.py): ``.agents/skills``,
+* **Skills roots.** Every folder an agent profile reads (skillsift/catalog/agents.py): ``.agents/skills``,
   ``.claude/skills``, ``.codex/skills``, ``.cursor/skills``, ``.gemini/skills``,
   ``.github/skills``, ``.opencode/skills``, ``skills``, plugins (``plugins/*/skills`` and a
   plugin that is itself a skill, ``plugins/*/SKILL.md``), and skillsift's ``.ai-rulez/skills``
@@ -12,9 +12,9 @@
   every folder up to :data:`NESTED_DEPTH` below the root, at most :data:`NESTED_MAX_DIRS`
   folders, skipping dot folders, ``.git``, ``node_modules``, skills roots and skill folders.
 * **Inside a root.** A folder holding ``SKILL.md`` is a skill (its own subfolders are not
-  searched); any other folder is a category, searched to :data:`~skillsift.agents.SCAN_DEPTH`
+  searched); any other folder is a category, searched to :data:`~skillsift.catalog.agents.SCAN_DEPTH`
   folders below the root (Codex's depth), at most
-  :data:`~skillsift.agents.MAX_DIRS_PER_ROOT` folders per root, dot entries, ``.git`` and
+  :data:`~skillsift.catalog.agents.MAX_DIRS_PER_ROOT` folders per root, dot entries, ``.git`` and
   ``node_modules`` skipped (as Codex does).
 * A ``SKILL.md`` is served only when its real path lies inside its own (resolved) skill
   folder and not under ``.git``: a linked skill folder is served, a ``SKILL.md`` that is a
@@ -38,8 +38,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from .agents import MAX_DIRS_PER_ROOT, NESTED_ROOTS, SCAN_DEPTH
-from .files import skill_file_problem
+from skillsift.catalog.agents import MAX_DIRS_PER_ROOT, NESTED_ROOTS, SCAN_DEPTH
+from skillsift.files import skill_file_problem
 
 SKILL_FILE = "SKILL.md"
 SKIP_DIRS = frozenset({".git", "node_modules"})
@@ -329,7 +329,7 @@ def discover_all(root=".", patterns=()) -> Discovery:
         seen.add(real)
         found.append((parts, domain_of(parts)))
     searched = sorted(dict.fromkeys(scan.searched))
-    from .limits import check_files_size
+    from skillsift.catalog.limits import check_files_size
 
     check_files_size(root, [parts for parts, _domain in found], scan.stats)  # docs/bounded-input.md
     return Discovery(root=root, found=tuple(found), empty=tuple(empty), searched=tuple(searched),
@@ -341,8 +341,8 @@ def discover_all(root=".", patterns=()) -> Discovery:
 
 def refused_findings(discovery: Discovery) -> list:
     """SK020 errors for the SKILL.md files ``discovery`` refused to read (docs/validate.md)."""
-    from .diagnostics import ERROR, Diagnostic
-    from .files import SKILL_LINK_HINT
+    from skillsift.diagnostics import ERROR, Diagnostic
+    from skillsift.files import SKILL_LINK_HINT
 
     return [Diagnostic(file=rel, code="SK020", severity=ERROR, message=message, hint=SKILL_LINK_HINT)
             for rel, message in discovery.refused]
