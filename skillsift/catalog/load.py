@@ -303,9 +303,7 @@ def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic
     from skillsift.cache.catalog import CollectorPause
 
     with CollectorPause() as pause:
-        skills, diagnostics = _read_all_skills(root, config, pause)
-    check_ranked_size(skills)  # before anything is indexed (docs/bounded-input.md, "Catalog size")
-    return skills, diagnostics
+        return _read_all_skills(root, config, pause)
 
 
 def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]]:
@@ -356,6 +354,7 @@ def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]
     if yaml_cache is not None:
         yaml_cache.save(keep_unused=2 * len(result.found) if skill_cache.hits else 0)
     skill_cache.save()
+    check_ranked_size(skills)  # before anything is indexed (docs/bounded-input.md, "Catalog size")
     return skills, diagnostics
 
 
