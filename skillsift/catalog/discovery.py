@@ -16,6 +16,10 @@
   folders below the root (Codex's depth), at most
   :data:`~skillsift.catalog.agents.MAX_DIRS_PER_ROOT` folders per root, dot entries, ``.git`` and
   ``node_modules`` skipped (as Codex does).
+* A ``SKILL.md`` is served only when its real path lies inside its own (resolved) skill
+  folder and not under ``.git``: a linked skill folder is served, a ``SKILL.md`` that is a
+  link to another skill's file, to ``.env`` or ``.git/config``, or one that dangles, is
+  not, and is listed in :attr:`Discovery.refused` (SK020, an error).
 * Nothing outside the root is read through a symlink; each such link is reported in
   :attr:`Discovery.notes` (skillsift validate shows it as SK012), as is a root whose folder
   limit was reached.  A file reached twice (a symlinked root inside the repository) is kept
@@ -35,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from skillsift.catalog.agents import MAX_DIRS_PER_ROOT, NESTED_ROOTS, SCAN_DEPTH
+from skillsift.files import skill_file_problem
 
 SKILL_FILE = "SKILL.md"
 SKIP_DIRS = frozenset({".git", "node_modules"})
@@ -72,6 +77,7 @@ class Discovery:
     empty: tuple[str, ...] = ()
     searched: tuple[str, ...] = ()
     notes: tuple[tuple[str, str], ...] = ()
+    refused: tuple[tuple[str, str], ...] = ()  # (relative SKILL.md path, why it is not read): SK020
     stray: tuple[str, ...] = ()
     roots: dict = field(default_factory=dict, compare=False)  # relative root -> skills found there
     # found parts -> os.stat_result of the SKILL.md, taken when it was found (not a symlink);
@@ -108,6 +114,7 @@ class _Scan:
         self.prefix = self.real_root.rstrip(os.sep) + os.sep
         self.hits: dict[tuple[str, ...], str] = {}  # parts -> real path
         self.notes: list[tuple[str, str]] = []
+        self.refused: list[tuple[str, str]] = []
         self.roots: dict[str, int] = {}
         self.searched: list[str] = []
         self.stray: list[str] = []
@@ -134,6 +141,18 @@ class _Scan:
             self.beyond.add(parts)
         self.hits.setdefault(parts, real)
 
+    def linked_skill(self, parts: tuple[str, ...]) -> str | None:
+        """The real path of the SKILL.md ``parts`` that is (or sits in) a link, or None when it
+        is refused (recorded for SK020: it dangles, leaves its own skill folder, or lies under .git)."""
+        path = os.path.join(self.root, *parts)
+        problem = skill_file_problem(path, self.real_root)
+        if problem is None and not self.inside(os.path.realpath(path)):
+            problem = f"{SKILL_FILE} resolves to a file outside the repository; it is not read"
+        if problem is not None:
+            self.refused.append(("/".join(parts), problem))
+            return None
+        return os.path.realpath(path)
+
     def scan_root(self, parts: tuple[str, ...]) -> int:
         """Every skill under the skills root ``parts`` (bounded); returns how many were found."""
         real = self.real_of(parts)
@@ -143,8 +162,11 @@ class _Scan:
             return 0
         rel = "/".join(parts)
         self.searched.append(rel)
-        if os.path.exists(os.path.join(real, SKILL_FILE)):
-            self.add((*parts, SKILL_FILE), os.path.join(real, SKILL_FILE))
+        if os.path.lexists(os.path.join(real, SKILL_FILE)):
+            skill_real = self.linked_skill((*parts, SKILL_FILE))
+            if skill_real is None:
+                return 0
+            self.add((*parts, SKILL_FILE), skill_real)
             self.roots[rel] = self.roots.get(rel, 0) + 1
             return 1
         found = 0
@@ -200,16 +222,15 @@ class _Scan:
                 except (OSError, ValueError):
                     info = None
                 try:
-                    if info is not None and stat.S_ISLNK(info.st_mode):
+                    if info is not None and (link or stat.S_ISLNK(info.st_mode)):
+                        # a linked SKILL.md, or one in a linked folder: read only when it is a
+                        # file of its own (resolved) folder, never under .git (SK020)
                         info = None
-                        if os.path.exists(skill):
-                            skill = os.path.realpath(skill)
-                            if not self.inside(skill):
-                                self.outside((*child, SKILL_FILE), SKILL_FILE)
-                                continue
-                            self.add((*child, SKILL_FILE), skill)
+                        real_skill = self.linked_skill((*child, SKILL_FILE))
+                        if real_skill is not None:
+                            self.add((*child, SKILL_FILE), real_skill)
                             found += 1
-                            continue
+                        continue
                     elif info is not None:
                         self.add((*child, SKILL_FILE), skill)
                         self.stats.setdefault((*child, SKILL_FILE), info)
@@ -302,12 +323,12 @@ def discover_all(root=".", patterns=(), *, max_dirs: int | None = None) -> Disco
         count = 0
         for parts in _expand(root, scan.real_root, pattern):
             if parts[-1] == SKILL_FILE:
-                real = scan.real_of(parts)
-                if real is None:
-                    if os.path.islink(os.path.join(root, *parts)):
-                        scan.outside(parts, SKILL_FILE)
+                if scan.real_of(parts[:-1]) is None:
+                    if os.path.islink(os.path.join(root, *parts[:-1])):
+                        scan.outside(parts[:-1], "skill folder")
                     continue
-                if os.path.exists(real):
+                real = scan.linked_skill(parts)
+                if real is not None:
                     scan.add(parts, real)
                     scan.searched.append("/".join(parts[:-1]))
                     count += 1
@@ -328,11 +349,24 @@ def discover_all(root=".", patterns=(), *, max_dirs: int | None = None) -> Disco
         seen.add(real)
         found.append((parts, domain_of(parts)))
     searched = sorted(dict.fromkeys(scan.searched))
+    from skillsift.catalog.limits import check_files_size
+
+    check_files_size(root, [parts for parts, _domain in found], scan.stats)  # docs/bounded-input.md
     return Discovery(root=root, found=tuple(found), empty=tuple(empty), searched=tuple(searched),
-                     notes=tuple(sorted(dict.fromkeys(scan.notes))), stray=tuple(scan.stray),
+                     notes=tuple(sorted(dict.fromkeys(scan.notes))),
+                     refused=tuple(sorted(dict.fromkeys(scan.refused))), stray=tuple(scan.stray),
                      roots=dict(scan.roots), stats={parts: scan.stats[parts] for parts, _ in found
                                                     if parts in scan.stats},
                      beyond_cap=frozenset(p for p, _ in found if p in scan.beyond))
+
+
+def refused_findings(discovery: Discovery) -> list:
+    """SK020 errors for the SKILL.md files ``discovery`` refused to read (docs/validate.md)."""
+    from skillsift.diagnostics import ERROR, Diagnostic
+    from skillsift.files import SKILL_LINK_HINT
+
+    return [Diagnostic(file=rel, code="SK020", severity=ERROR, message=message, hint=SKILL_LINK_HINT)
+            for rel, message in discovery.refused]
 
 
 def layouts_searched(patterns=()) -> tuple[str, ...]:

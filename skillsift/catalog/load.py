@@ -2,7 +2,6 @@
 
 Discovery is :mod:`skillsift.catalog.discovery`: every agent's skills folders, nested agent roots
 of monorepo packages, category folders to Codex's depth, bounded like the agents.
-
 Parsing follows the reference rules for SKILL.md (see :func:`parse_skill`).
 """
 
@@ -16,6 +15,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from types import MappingProxyType
 
+from skillsift.catalog.limits import check_ranked_size
 from skillsift.catalog.skill import Skill
 from skillsift.diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
 
@@ -155,10 +155,10 @@ def read_skill(path, root=".", domain: str = "", *, yaml_reader=None,
     if rel is None:
         rel = relative_path(path, root)
     from skillsift.catalog.frontmatter import PARSE_CODE
-    from skillsift.files import MAX_SKILL_BYTES, read_bounded
+    from skillsift.files import MAX_SKILL_BYTES, read_skill_bytes
 
     try:
-        data = read_bounded(path, MAX_SKILL_BYTES)
+        data = read_skill_bytes(path, MAX_SKILL_BYTES)
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         return None, [
@@ -299,8 +299,7 @@ def _where(skill: Skill) -> str:
 
 def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic]]:
     """Every skill discovered under ``root`` in path order, repeated names included, and the
-    problems met (SK003 empty configured paths, SK001 unreadable files, SK012 notes for
-    symlinks that leave the root)."""
+    problems met (SK003 empty paths, SK001 unreadable files, SK012 links out, SK020 SKILL.md links)."""
     from skillsift.cache.catalog import CollectorPause
 
     with CollectorPause() as pause:
@@ -308,14 +307,14 @@ def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic
 
 
 def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]]:
-    from skillsift.catalog.discovery import discover_all
+    from skillsift.catalog.discovery import discover_all, refused_findings
     result = discover_all(root, tuple(getattr(config, "skills", ()) or ()))
     empty = list(result.empty)
     diagnostics: list[Diagnostic] = [
         Diagnostic(file=rel, code="SK012", severity=NOTE, message=message,
                    hint="copy the skill into the repository, or point [catalog] skills at a folder inside it")
         for rel, message in result.notes
-    ] + [
+    ] + refused_findings(result) + [
         Diagnostic(code=EMPTY_PATH_CODE, severity=WARNING,
                    message=f'configured skills path "{pattern}" holds no {SKILL_FILE}',
                    hint="fix the path in [catalog] skills, relative to the repository root")
@@ -355,6 +354,7 @@ def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]
     if yaml_cache is not None:
         yaml_cache.save(keep_unused=2 * len(result.found) if skill_cache.hits else 0)
     skill_cache.save()
+    check_ranked_size(skills)  # before anything is indexed (docs/bounded-input.md, "Catalog size")
     return skills, diagnostics
 
 

@@ -105,10 +105,16 @@ def _progress(batches: int, total: int):
 
 @click.command("status")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--verify/--no-verify", default=True, show_default=True,
+              help="Embed the current rows again with the local model (when installed) and compare.")
 @root_option
 @config_option
-def status_command(fmt, root, config_file):
-    """Show how the vector index stands against the served skills (reads files only).
+def status_command(fmt, verify, root, config_file):
+    """Show how the vector index stands against the served skills.
+
+    It reads files only, except that an index built with the local model is verified
+    when that model is installed: each current row is embedded again and compared
+    (rows verified before on this machine are not; --no-verify skips it).
 
     \b
     States: none, unreadable, incompatible, stale, fresh.
@@ -122,10 +128,19 @@ def status_command(fmt, root, config_file):
     config, catalog = load_project(root, config_file)
     identity = ConfiguredProvider.from_config(config, repository_command=True)
     s = config.search
+    loaded = load_index(index_path(config))
+    verification = None
+    if verify and loaded.index is not None:
+        from ..index.verify import local_verifier, verifiable, verify_rows
+
+        if verifiable(loaded.index):
+            index = loaded.index
+            verification = verify_rows(index, catalog.skills, lambda: local_verifier(index), fields=s.fields,
+                                       index_body=s.index_body, body_chars=s.body_chars, root=str(config.root))
     report = status_report(
-        load_index(index_path(config)), catalog, provider=identity.fingerprint, model=identity.model,
+        loaded, catalog, provider=identity.fingerprint, model=identity.model,
         mode=s.mode, index_dir=s.index_dir, committed=committed_index(config), fields=s.fields,
-        index_body=s.index_body, body_chars=s.body_chars,
+        index_body=s.index_body, body_chars=s.body_chars, verification=verification,
     )
     if fmt == "json":
         click.echo(dump_json(report), nl=False)

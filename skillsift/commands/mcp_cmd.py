@@ -7,8 +7,6 @@ import click
 from ..words import plural
 from ._common import config_option, context_window_option, root_option, view_option
 
-INSTALL_HINT = "pip install 'skillsift[mcp]'"
-
 
 @click.command("mcp")
 @root_option
@@ -29,18 +27,11 @@ def mcp_command(root, config_file, agent, view_name, context_window):
     .skillsift/local/search-queries.jsonl for 'skillsift mine'.
 
     \b
-    Exit codes: 0 the client closed the connection; 1 the MCP SDK is not installed, the
-    root is not a directory or the config is invalid (AR9D0).
+    Exit codes: 0 the client closed the connection; 1 the root is not a directory or
+    the config is invalid (AR9D0).
     """
     from ..diagnostics import SkillsiftError
 
-    try:
-        from ..mcpserver.sdk import server_classes
-
-        server_classes()
-    except ImportError as exc:
-        raise SkillsiftError(f"skillsift mcp needs the MCP Python SDK, which cannot be imported ({exc})",
-                             hint=INSTALL_HINT) from None
     if agent:
         from ..catalog.agents import BY_NAME, NAMES
 
@@ -51,7 +42,7 @@ def mcp_command(root, config_file, agent, view_name, context_window):
     # the root and the whole config are checked at start as by every command (exit 1); a config
     # broken while the server runs makes it rank lexically until fixed (docs/mcp.md)
     load_config(root, config_file=config_file)
-    from ..mcpserver.sdk import run_stdio
+    from ..mcpserver.protocol import serve
     from ..mcpserver.service import SkillService
 
     service = SkillService(root, config_file, warn=lambda message: click.echo(message, err=True), agent=agent,
@@ -61,5 +52,5 @@ def mcp_command(root, config_file, agent, view_name, context_window):
     click.echo(f"skillsift mcp: serving {plural(len(service.catalog), 'skill')} from {service.root} "
                f"(mode {config.search.mode}{service.view_words}, "
                f"query log {'on' if config.search.log_queries else 'off'})", err=True)
-    run_stdio(service)
+    serve(service)
     return 0

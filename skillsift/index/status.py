@@ -7,8 +7,9 @@ report into text.  States:
 * ``none`` — no manifest;
 * ``unreadable`` — a manifest exists but the index does not load (the reason says why);
 * ``incompatible`` — it loads but was built for another provider, model or embedded text;
-* ``stale`` — usable, but some skill's text changed, some skill has no row, or a row
-  belongs to a skill that is no longer served;
+* ``stale`` — usable, but some skill's text changed, some skill has no row, a row
+  belongs to a skill that is no longer served, or (when the rows were verified, see
+  :mod:`.verify`) a row is not the embedding of its skill's text (``mismatched``);
 * ``fresh`` — every served skill has a current vector and no row is orphaned.
 """
 
@@ -34,12 +35,14 @@ def status_report(
     fields=(),
     index_body: bool = False,
     body_chars: int = 0,
+    verification=None,
 ) -> dict:
     """The status of the index ``loaded`` (a :class:`~.store.LoadResult`) for ``skills``.
 
     ``provider`` / ``model`` are the configured provider fingerprint and model; the
     text settings are the configured ``[search]`` ones.  Skills without a usable index
-    are all "missing".
+    are all "missing".  ``verification`` (a :class:`~.verify.Verification`, or None when the
+    rows were not re-embedded) adds ``verified`` to the report.
     """
     from .classify import classify_skills
 
@@ -60,7 +63,8 @@ def status_report(
         c = classify_skills(index.items, skills, fields=fields, index_body=index_body, body_chars=body_chars)
         current, drifted = c.current, c.drifted
         stale, missing, orphaned = list(c.stale), list(c.missing), list(c.orphaned)
-        state = FRESH if c.fresh else STALE
+        mismatched = verification.mismatched if verification is not None else ()
+        state = FRESH if c.fresh and not mismatched else STALE
     report: dict = {
         "schema_version": SCHEMA_VERSION,
         "mode": mode,
@@ -86,6 +90,10 @@ def status_report(
     report["stale"] = stale
     report["missing"] = missing
     report["orphaned"] = orphaned
+    if verification is not None and state not in (NONE, UNREADABLE, INCOMPATIBLE):
+        report["verified"] = {"ran": verification.ran, "checked": verification.checked,
+                              "remembered": verification.remembered,
+                              "mismatched": list(verification.mismatched), "problem": verification.problem}
     hint = {NONE: HINT_BUILD, UNREADABLE: HINT_REBUILD, INCOMPATIBLE: HINT_REBUILD, STALE: HINT_UPDATE}.get(state)
     if hint:
         report["hint"] = hint
@@ -117,6 +125,16 @@ def render_status(report: dict) -> str:
     lines.append(_line("skills", f"{report['skills']} served   {report['current']} current   "
                                  f"{len(report['stale'])} changed   {len(report['missing'])} not indexed   "
                                  f"{len(report['orphaned'])} no longer served"))
+    verified = report.get("verified")
+    if verified and verified["ran"]:
+        done = verified["checked"] + verified["remembered"]
+        bad = verified["mismatched"]
+        lines.append(_line("verified", f"{done} rows re-embedded and compared ({verified['remembered']} verified "
+                                       f"before), {len(bad)} not the embedding of their text"))
+        if bad:
+            lines.append("not their embedding: " + ", ".join(bad))
+    elif verified:
+        lines.append(_line("verified", f"no ({verified['problem']})"))
     if report["drifted"]:
         lines.append(_line("drift", f"{report['drifted']} current skills changed outside their embedded text "
                                     "(their vectors are still valid)"))

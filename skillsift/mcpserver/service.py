@@ -175,6 +175,7 @@ class SkillService:
         catalog = view.catalog
         for diag in view.full.diagnostics:
             self._warn_once(f"warning: {diag.render()}")
+        catalog = self._without_secrets(catalog)
         try:
             ranker = open_view_ranker(view, config)
         except Exception as exc:  # an index that cannot even be read: rank lexically (no_index)
@@ -191,6 +192,30 @@ class SkillService:
         self.config, self.catalog, self.ranker = config, catalog, ranker
         self.view_info = view.to_dict()
         self.reloads += 1
+
+    def _without_secrets(self, catalog: Catalog) -> Catalog:
+        """``catalog`` less every skill whose SKILL.md has an error-level secret finding (AR001).
+
+        Allowed lines (``skillsift: allow-secret``) and the secrets baseline count as for
+        ``validate``; ``[validate] ignore`` and ``severity`` do not (they decide what fails a
+        check, not what an agent is handed).  Scans of unchanged texts come from the scan cache.
+        """
+        from ..cache.catalog import ScanCache
+        from ..catalog.load import Catalog
+        from ..diagnostics import ERROR
+        from ..validators.secrets import CODE, check_files
+        from ..validators.workspace import Workspace
+
+        ws = Workspace(self.root, config_file=self.config_file)
+        findings = check_files(ws, [skill.path for skill in catalog.skills], parse=True, cache=ScanCache(self.root))
+        held = {d.file for d in findings if d.code == CODE and d.severity == ERROR}
+        if not held:
+            return catalog
+        for path in sorted(held):
+            self._warn_once(f"{path} holds a secret (AR001); that skill is not served until it is removed "
+                            "(skillsift validate shows where)")
+        return Catalog(root=catalog.root, skills=tuple(s for s in catalog.skills if s.path not in held),
+                       diagnostics=catalog.diagnostics)
 
     def _current(self) -> tuple[Config, Catalog, Ranker, QueryLog]:
         """Refresh, then the loaded state (a refresh always leaves one)."""
@@ -275,10 +300,11 @@ class SkillService:
             path = os.path.realpath(os.path.join(root, skill.path))
             if os.path.commonpath([root, path]) != root:
                 raise ToolRefused(f'the SKILL.md of "{name}" lies outside the repository; it is not served')
-            from ..files import MAX_SKILL_BYTES, read_bounded
+            from ..files import MAX_SKILL_BYTES, read_skill_bytes
 
-            try:
-                text = read_bounded(path, MAX_SKILL_BYTES).decode("utf-8", "replace")
+            try:  # a file of the skill's own folder only, never under .git (SK020)
+                text = read_skill_bytes(os.path.join(root, skill.path), MAX_SKILL_BYTES,
+                                        real_root=root).decode("utf-8", "replace")
             except OSError as exc:
                 raise ToolRefused(f"cannot read {skill.path}: {exc.strerror or exc}") from None
             log.record_load(name)

@@ -26,7 +26,7 @@ Rows of skills that are gone are harmless to a search and reported only when ask
 
 from __future__ import annotations
 
-from ..diagnostics import WARNING, Diagnostic
+from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 
 CODE = "AR9D1"
 REBUILD = "rebuild it with 'skillsift index'"
@@ -45,13 +45,16 @@ def _names(names) -> str:
 
 
 def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), index_body: bool = False,
-          body_chars: int = 0, coverage: bool = False, needed: bool = True, exempt=()) -> list[Diagnostic]:
+          body_chars: int = 0, coverage: bool = False, needed: bool = True, exempt=(),
+          verification=None) -> list[Diagnostic]:
     """AR9D1 findings for a committed index.
 
     ``load`` is the :class:`~skillsift.index.store.LoadResult` of ``index_dir`` (its
     ``reason`` already relative to the root); ``skills`` are the repository's skills;
     ``needed``: the configured mode uses vectors (else an absent index is fine);
-    ``exempt``: names of skills that are right to have no row (empty or withheld text).
+    ``exempt``: names of skills that are right to have no row (empty or withheld text);
+    ``verification``: the :class:`~skillsift.index.verify.Verification` of the current rows
+    (rows that are not the embedding of their skill's text are an error), or None.
     """
     manifest_file = f"{index_dir.rstrip('/')}/manifest.json"
 
@@ -76,6 +79,19 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
 
     state = classify_skills(load.index.items, skills, fields=fields, index_body=index_body, body_chars=body_chars)
     out = []
+    if verification is not None and verification.mismatched:
+        out.append(Diagnostic(
+            file=f"{index_dir.rstrip('/')}/vectors.bin", code=CODE, severity=ERROR,
+            message=("search: the committed index holds vectors that are not the embedding of their skill's text "
+                     f"(re-embedded and compared: {_names(verification.mismatched)}); {REBUILD}"),
+            hint="run 'skillsift index' (it embeds those skills again), then commit the index directory; "
+                 "review who changed vectors.bin"))
+    elif verification is not None and not verification.ran and not coverage and needed:
+        out.append(Diagnostic(
+            file=f"{index_dir.rstrip('/')}/vectors.bin", code=CODE, severity=NOTE,
+            message=f"search: the committed vectors were not verified ({verification.problem})",
+            hint="install the local model (pip install 'skillsift[embed]') so validate can embed the skills "
+                 "again and compare"))
     if state.stale:
         out += finding(f"search: the committed index no longer matches the skills (changed: {_names(state.stale)}); "
                        f"{REBUILD}")
@@ -121,7 +137,28 @@ def check_workspace(ws, *, coverage: bool = False) -> list[Diagnostic]:
                  fields=config.search.fields, index_body=config.search.index_body,
                  body_chars=config.search.body_chars, coverage=coverage,
                  needed=coverage or config.search.mode != "lexical",
-                 exempt=_without_row(config, skills) if load.index is not None else ())
+                 exempt=_without_row(config, skills) if load.index is not None else (),
+                 verification=verify_workspace(ws, load.index, skills))
+
+
+def verify_workspace(ws, index, skills):
+    """The :class:`~skillsift.index.verify.Verification` of ``index`` for the workspace, or None when
+    there is nothing to verify (no usable index, or one built by a provider that is not recomputed).
+
+    ``ws.verify_every_row`` (``skillsift ci``) re-embeds every current row, ignoring rows
+    remembered as verified on this machine.
+    """
+    from ..index.verify import local_verifier, verifiable, verify_rows
+
+    config = ws.config
+    if index is None or not verifiable(index):
+        return None
+    s = config.search
+    if index.unusable_reason(model=repo_model(config), fields=s.fields, index_body=s.index_body,
+                             body_chars=s.body_chars):
+        return None
+    return verify_rows(index, skills, lambda: local_verifier(index), fields=s.fields, index_body=s.index_body,
+                       body_chars=s.body_chars, root=ws.root, use_cache=not getattr(ws, "verify_every_row", False))
 
 
 def _without_row(config, skills) -> set[str]:

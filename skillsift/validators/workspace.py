@@ -47,6 +47,8 @@ class Workspace:
         self._parsed: dict = {}  # relative path -> (skill or None, diagnostics)
         self._cases: dict = {}  # relative path -> (CaseFile or None, SkillsiftError or None)
         self._splits: dict = {}  # relative path -> (LF text, frontmatter block, key lines) or None
+        # re-embed every committed index row, none taken as verified by an earlier run (skillsift ci)
+        self.verify_every_row = False
 
     # -- config -------------------------------------------------------------------------
     @cached_property
@@ -109,10 +111,12 @@ class Workspace:
     def read_text(self, rel: str) -> str | None:
         """The UTF-8 text of a file under the root (None when unreadable or not UTF-8); cached."""
         if rel not in self._texts:
-            from ..files import MAX_SKILL_BYTES, read_bounded
+            from ..files import MAX_SKILL_BYTES, read_bounded, read_skill_bytes
 
+            # a SKILL.md is read only as a file of its own skill folder (SK020)
+            read = read_skill_bytes if PurePosixPath(rel).name == "SKILL.md" else read_bounded
             try:
-                self._texts[rel] = read_bounded(self.abspath(rel), MAX_SKILL_BYTES).decode("utf-8")
+                self._texts[rel] = read(self.abspath(rel), MAX_SKILL_BYTES).decode("utf-8")
             except (OSError, UnicodeDecodeError):
                 self._texts[rel] = None
         return self._texts[rel]
@@ -188,6 +192,9 @@ class Workspace:
             if skill is not None:
                 skills.append(skill)
         self._yaml_cache.save()
+        from ..catalog.limits import check_ranked_size
+
+        check_ranked_size(skills)  # before anything is compared (docs/bounded-input.md, "Catalog size")
         return skills
 
     @property

@@ -134,14 +134,17 @@ def test_the_stat_taken_on_finding_a_skill_is_its_stamp_and_links_are_stated_aga
     root = tmp_path / "repo"
     put(root, ".claude/skills/plain")
     put(root, ".claude/skills/target")
-    (root / ".claude/skills/linked").mkdir()
-    (root / ".claude/skills/linked/SKILL.md").symlink_to(root / ".claude/skills/target/SKILL.md")
+    put(root, ".claude/skills/linked")  # SKILL.md becomes a link to a file of its own folder
+    skill_md = root / ".claude/skills/linked/SKILL.md"
+    skill_md.rename(root / ".claude/skills/linked/README.md")
+    skill_md.symlink_to("README.md")
     (root / ".claude/skills/dangling").mkdir()
     (root / ".claude/skills/dangling/SKILL.md").symlink_to(root / "nowhere.md")
     result = discover_all(root)
-    # target/SKILL.md is reached twice (through the link first) and kept once
-    assert rels(result) == [".claude/skills/linked/SKILL.md", ".claude/skills/plain/SKILL.md"]
-    assert ["/".join(p) for p in result.stats] == [".claude/skills/plain/SKILL.md"]
+    assert rels(result) == [".claude/skills/linked/SKILL.md", ".claude/skills/plain/SKILL.md",
+                            ".claude/skills/target/SKILL.md"]
+    assert [rel for rel, _why in result.refused] == [".claude/skills/dangling/SKILL.md"]
+    assert ["/".join(p) for p in result.stats] == [".claude/skills/plain/SKILL.md", ".claude/skills/target/SKILL.md"]
     for parts, info in result.stats.items():
         assert os.stat(root.joinpath(*parts)) == info
     # the catalog stamps the files found by their discovery's stat; a link is stat'ed (followed)
