@@ -13,6 +13,7 @@ only queries.  A search that cannot use vectors ranks lexically and says why in
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import secrets
 import sys
@@ -172,10 +173,10 @@ class SkillService:
         from ..ranker.view_vectors import open_view_ranker
 
         view = load_view(self.root, config, self.view, agent=self.agent, context_window=self.context_window)
-        catalog = view.catalog
         for diag in view.full.diagnostics:
             self._warn_once(f"warning: {diag.render()}")
-        catalog = self._without_secrets(catalog)
+        view = dataclasses.replace(view, catalog=self._without_secrets(view.catalog))
+        catalog = view.catalog
         try:
             ranker = open_view_ranker(view, config)
         except Exception as exc:  # an index that cannot even be read: rank lexically (no_index)
