@@ -114,7 +114,7 @@ def status_command(fmt, root, config_file):
     Exit codes: 0 reported (whatever the state); 1 the config or a file could not be read.
     """
     from ..config import committed_index, index_path
-    from ..index.service import ConfiguredProvider
+    from ..index.service import ConfiguredProvider, example_pairs
     from ..index.status import render_status, status_report
     from ..index.store import load_index
 
@@ -124,7 +124,7 @@ def status_command(fmt, root, config_file):
     report = status_report(
         load_index(index_path(config)), catalog, provider=identity.fingerprint, model=identity.model,
         mode=s.mode, index_dir=s.index_dir, committed=committed_index(config), fields=s.fields,
-        index_body=s.index_body, body_chars=s.body_chars,
+        index_body=s.index_body, body_chars=s.body_chars, examples=example_pairs(config, catalog),
     )
     if fmt == "json":
         click.echo(dump_json(report), nl=False)

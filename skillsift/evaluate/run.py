@@ -123,6 +123,7 @@ class EvalResult:
     calibration: Calibration | None = None
     gate_failures: list[str] = field(default_factory=list)
     cases_path: str = ""
+    examples_note: str = ""  # how known requests entered the ranking (docs/evaluation.md, "Known requests")
 
     @property
     def primary(self) -> ModeResult:
@@ -175,6 +176,8 @@ class EvalResult:
             out["calibration"] = self.calibration.to_dict()
         if self.gate_failures:
             out["gate_failures"] = list(self.gate_failures)
+        if self.examples_note:
+            out["examples"] = self.examples_note
         return out
 
 

@@ -155,9 +155,16 @@ def run_evaluation(catalog, config, case_file, *, modes, k_override: int = 0, mi
         error = needs_index_error(modes)
         raise NeedsIndex(error.message, hint=error.hint)
     opened = ranker
+    note = ""
+    if want_vectors:
+        from .examples import held_out
+
+        ranker = held_out(ranker, case_file)
+        note = ranker.note() if hasattr(ranker, "note") else ""
     if lenient_roles:
         ranker = _SkipUnknownRole(ranker)
     result = evaluate(case_file, ranker, k=case_file.effective_k(k_override), modes=modes, index_info=index_info)
+    result.examples_note = note
     evaluation = Evaluation(result=result, degraded=degraded_message(result), ranker=opened)
     if baseline is not None:
         try:

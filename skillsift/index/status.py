@@ -7,8 +7,10 @@ report into text.  States:
 * ``none`` — no manifest;
 * ``unreadable`` — a manifest exists but the index does not load (the reason says why);
 * ``incompatible`` — it loads but was built for another provider, model or embedded text;
-* ``stale`` — usable, but some skill's text changed, some skill has no row, or a row
-  belongs to a skill that is no longer served;
+* ``stale`` — usable, but some skill's text changed, some skill has no row, a row
+  belongs to a skill that is no longer served, a known request (examples file,
+  frontmatter ``examples``) has no row or a request's row is no longer needed, or the
+  index was written in an earlier format (the reason says so);
 * ``fresh`` — every served skill has a current vector and no row is orphaned.
 """
 
@@ -34,18 +36,22 @@ def status_report(
     fields=(),
     index_body: bool = False,
     body_chars: int = 0,
+    examples=(),
 ) -> dict:
     """The status of the index ``loaded`` (a :class:`~.store.LoadResult`) for ``skills``.
 
     ``provider`` / ``model`` are the configured provider fingerprint and model; the
-    text settings are the configured ``[search]`` ones.  Skills without a usable index
-    are all "missing".
+    text settings are the configured ``[search]`` ones.  ``examples``: the known requests
+    as ``(skill, request)`` pairs.  Skills without a usable index are all "missing".
     """
+    from ..embedtext import text_digest
+    from .manifest import SCHEMA_VERSION as FORMAT
     from .classify import classify_skills
 
     skills = list(skills)
     index = loaded.index
     reason = ""
+    known: dict = {}
     if index is None:
         state = UNREADABLE if loaded.found else NONE
         reason = loaded.reason if loaded.found else ""
@@ -57,10 +63,18 @@ def status_report(
         current = drifted = 0
         stale, missing, orphaned = [], sorted(skill.name for skill in skills), []
     else:
-        c = classify_skills(index.items, skills, fields=fields, index_body=index_body, body_chars=body_chars)
+        wanted = sorted({(name, text_digest(text)) for name, text in examples})
+        c = classify_skills(index.items, skills, fields=fields, index_body=index_body, body_chars=body_chars,
+                            examples=wanted)
         current, drifted = c.current, c.drifted
         stale, missing, orphaned = list(c.stale), list(c.missing), list(c.orphaned)
         state = FRESH if c.fresh else STALE
+        known = {"configured": len(wanted), "current": c.examples_current, "missing": c.examples_missing,
+                 "orphaned": c.examples_orphaned}
+        if index.schema_version < FORMAT:
+            state = STALE
+            reason = (f"the index was written in format {index.schema_version}, which holds no known requests; "
+                      f"this version writes format {FORMAT} (its skill vectors are reused)")
     report: dict = {
         "schema_version": SCHEMA_VERSION,
         "mode": mode,
@@ -86,10 +100,16 @@ def status_report(
     report["stale"] = stale
     report["missing"] = missing
     report["orphaned"] = orphaned
+    if index is not None and not state_unusable(state):
+        report["examples"] = known
     hint = {NONE: HINT_BUILD, UNREADABLE: HINT_REBUILD, INCOMPATIBLE: HINT_REBUILD, STALE: HINT_UPDATE}.get(state)
     if hint:
         report["hint"] = hint
     return report
+
+
+def state_unusable(state: str) -> bool:
+    return state in (NONE, UNREADABLE, INCOMPATIBLE)
 
 
 def _kib(size: int) -> str:
@@ -117,6 +137,10 @@ def render_status(report: dict) -> str:
     lines.append(_line("skills", f"{report['skills']} served   {report['current']} current   "
                                  f"{len(report['stale'])} changed   {len(report['missing'])} not indexed   "
                                  f"{len(report['orphaned'])} no longer served"))
+    known = report.get("examples")
+    if known and (known["configured"] or known["orphaned"]):
+        lines.append(_line("examples", f"{known['configured']} known requests   {known['current']} current   "
+                                       f"{known['missing']} not indexed   {known['orphaned']} no longer known"))
     if report["drifted"]:
         lines.append(_line("drift", f"{report['drifted']} current skills changed outside their embedded text "
                                     "(their vectors are still valid)"))

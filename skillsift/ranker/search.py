@@ -59,6 +59,7 @@ class Ranker:
         self._embedder: QueryEmbedder | None = None  # made on first use: lexical mode never imports it
         self._hits = LexicalHits(self.lexical, self.skills)
         self._vectors: VectorSearch | None = None
+        self._known: tuple[tuple[str, str], ...] = ()  # known requests (skill, text) the vectors rank with
 
     @classmethod
     def open(cls, catalog, config: Config, *, mode: str | None = None, query_timeout_ms: int | None = None,
@@ -76,8 +77,23 @@ class Ranker:
         from .setup import attach
 
         index, problem, provider = attach(config, provider=provider)
-        return cls(catalog, config, index=index, provider=provider, query_timeout_ms=query_timeout_ms,
-                   index_problem=problem, one_shot=one_shot)
+        ranker = cls(catalog, config, index=index, provider=provider, query_timeout_ms=query_timeout_ms,
+                     index_problem=problem, one_shot=one_shot)
+        if ranker.index is not None and ranker.index.example_items():
+            from ..evaluate.examples import known_requests
+
+            ranker.use_examples([(r.skill, r.text) for r in known_requests(catalog, config).requests])
+        return ranker
+
+    def use_examples(self, requests) -> int:
+        """Rank vector and hybrid searches with these known requests (``(skill, text)`` pairs).
+
+        Only requests with a current row in the index count; returns how many do (0 without
+        an index).  ``()`` turns them off (evaluation's folds set a subset per fold).
+        """
+        self._known = tuple(requests)
+        vectors = self.vectors
+        return vectors.use_examples(self._known) if vectors is not None else 0
 
     # -- what is attached ----------------------------------------------------
     @property

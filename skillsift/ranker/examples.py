@@ -1,0 +1,157 @@
+"""Known requests (examples) as vector evidence: pure numpy, no I/O.
+
+An *example* is a request a skill is known to answer (an examples file, or the skill's
+frontmatter ``examples``), embedded once, one vector per request, in the index.  At query
+time one matrix product gives the query's cosine to every example; the examples are
+stored sorted by the skill they belong to, so one ``np.maximum.reduceat`` gives each
+skill its best example cosine.  A skill's vector score then combines its own cosine ``c``
+and its best example cosine ``e`` (docs/ranking-quality.md, "Known requests")::
+
+    score = c + w * max(0, e - c)        (= max(c, (1 - w) * c + w * e))
+
+so an example only ever lifts its skill, by the fraction ``w`` of how much closer the
+request is than the skill's own text, and a skill without examples keeps ``c``.
+
+No leakage: in evaluation an example whose normalised text (:func:`normalised`) equals the
+query's is left out for that query, so a case is never ranked with its own request as
+evidence (a live search does use a known request typed again word for word).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+#: The example weight ``w`` when ``[search] example_weight`` is not set; measured on both
+#: development sets (docs/ranking-quality.md, "Known requests").
+DEFAULT_EXAMPLE_WEIGHT = 0.5
+
+_WORD = re.compile(r"\w+")
+
+
+def normalised(text: str) -> str:
+    """The text two requests are compared by: NFKC, case-folded, words joined by single spaces."""
+    return " ".join(_WORD.findall(unicodedata.normalize("NFKC", text).casefold()))
+
+
+def example_best(cos, owner, n_skills: int, *, how: str = "max", temperature: float = 0.05):
+    """Per query row and skill, the best example cosine, and which skills have examples.
+
+    ``cos``: queries x examples, the columns sorted by ``owner`` (each example's skill
+    index, non-decreasing); masked-out examples hold ``-inf``.  ``how``: ``max`` (the
+    shipped reduction), ``softmax`` (log-sum-exp at ``temperature``, a soft maximum) or
+    ``top2`` (mean of the two best).  Returns ``(best, has)``: ``best`` is queries x
+    skills (0 where a skill has no usable example), ``has`` a queries x skills bool array.
+    """
+    import numpy as np
+
+    cos = np.asarray(cos, dtype=np.float64)
+    owner = np.asarray(owner, dtype=np.intp)
+    rows = cos.shape[0]
+    best = np.zeros((rows, n_skills))
+    has = np.zeros((rows, n_skills), bool)
+    if owner.size == 0:
+        return best, has
+    starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+    skills = owner[starts]
+    if how == "max":
+        group = np.maximum.reduceat(cos, starts, axis=1)
+    elif how == "softmax":
+        top = np.maximum.reduceat(cos, starts, axis=1)
+        safe = np.where(np.isfinite(top), top, 0.0)
+        expo = np.exp((cos - np.repeat(safe, np.diff(np.r_[starts, owner.size]), axis=1)) / temperature)
+        group = safe + temperature * np.log(np.add.reduceat(expo, starts, axis=1))
+        group = np.where(np.isfinite(top), group, -np.inf)
+    elif how == "top2":
+        group = np.empty((rows, len(starts)))
+        ends = np.r_[starts[1:], owner.size]
+        for j, (a, b) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
+            part = np.sort(cos[:, a:b], axis=1)[:, ::-1][:, :2]
+            finite = np.isfinite(part)
+            group[:, j] = np.where(finite.any(axis=1), np.where(finite, part, 0).sum(axis=1)
+                                   / np.maximum(finite.sum(axis=1), 1), -np.inf)
+    else:
+        raise ValueError(f"unknown reduction {how!r}")
+    ok = np.isfinite(group)
+    best[:, skills] = np.where(ok, group, 0.0)
+    has[:, skills] = ok
+    return best, has
+
+
+def combine(own, best, has, weight: float):
+    """``own + weight * max(0, best - own)`` where ``has``, ``own`` elsewhere (any shape)."""
+    import numpy as np
+
+    own = np.asarray(own, dtype=np.float64)
+    lift = np.where(has, np.maximum(np.asarray(best, dtype=np.float64) - own, 0.0), 0.0)
+    return own + weight * lift
+
+
+@dataclass(frozen=True)
+class ExampleRows:
+    """The examples of one catalog, ready to rank with.
+
+    ``matrix``: examples x dims (float32, unit rows) sorted by ``owner`` (catalog position
+    of the skill, non-decreasing); ``texts``: each example's request; ``keys``: each
+    request's :func:`normalised` text (the leakage rule).
+    """
+
+    matrix: object
+    owner: object
+    texts: tuple[str, ...]
+    keys: tuple[str, ...]
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    @classmethod
+    def of(cls, vectors, owners: Sequence[int], texts: Sequence[str]) -> ExampleRows:
+        import numpy as np
+
+        order = sorted(range(len(texts)), key=lambda i: (owners[i], texts[i]))
+        m = np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+        return cls(m[np.asarray(order, dtype=np.intp)] if order else m,
+                   np.asarray([owners[i] for i in order], dtype=np.intp),
+                   tuple(texts[i] for i in order), tuple(normalised(texts[i]) for i in order))
+
+    def cosines(self, query: str, qvec, *, leave_out_own: bool = False):
+        """The query's cosine to every example; with ``leave_out_own`` (evaluation), ``-inf`` for an
+        example with the query's own normalised text."""
+        import numpy as np
+
+        q = np.asarray(qvec, dtype=np.float64)
+        m = np.asarray(self.matrix, dtype=np.float64)
+        cos = (q @ m.T).max(axis=0) if q.ndim == 2 else m @ q  # a long query: each example's best piece
+        same = self._by_key().get(normalised(query)) if leave_out_own else None
+        if same:
+            cos[np.asarray(same, dtype=np.intp)] = -np.inf
+        return cos
+
+    def best(self, cos, n_skills: int):
+        """``(best, has)`` per skill from :meth:`cosines` (see :func:`example_best`)."""
+        best, has = example_best(cos[None, :], self.owner, n_skills)
+        return best[0], has[0]
+
+    def closest(self, cos, skill: int) -> tuple[str, float] | None:
+        """The request of ``skill`` closest to the query, and its cosine (None without one)."""
+        import numpy as np
+
+        owner = np.asarray(self.owner)
+        a, b = int(np.searchsorted(owner, skill, "left")), int(np.searchsorted(owner, skill, "right"))
+        if a == b:
+            return None
+        j = a + int(np.argmax(cos[a:b]))
+        if not np.isfinite(cos[j]):
+            return None
+        return self.texts[j], float(cos[j])
+
+    def _by_key(self) -> dict:
+        found = self.__dict__.get("_keys_index")
+        if found is None:
+            found = {}
+            for i, k in enumerate(self.keys):
+                found.setdefault(k, []).append(i)
+            object.__setattr__(self, "_keys_index", found)
+        return found
