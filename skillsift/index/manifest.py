@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 
-SCHEMA_VERSION = 2
-#: The versions this one reads: format 1 (no known requests) loads, and reads as stale (docs/index-format.md).
-READABLE_VERSIONS = (1, 2)
+SCHEMA_VERSION = 1  # an index without known requests: the reference's format, byte for byte
+#: An index that holds known requests (example rows) is written in format 2 (docs/index-format.md).
+EXAMPLES_VERSION = 2
+READABLE_VERSIONS = (SCHEMA_VERSION, EXAMPLES_VERSION)
 DTYPE_FLOAT32 = "float32"
 DTYPE_FLOAT16 = "float16"
 DTYPES = (DTYPE_FLOAT32, DTYPE_FLOAT16)
@@ -205,7 +206,7 @@ def parse_manifest(raw: bytes) -> Manifest:
                 row=_take(entry, "row", int, 0, where),
             )
         )
-    check_items(items)
+    check_items(items, manifest.schema_version)
     return replace(manifest, items=tuple(items))
 
 
@@ -224,16 +225,16 @@ def check_header(manifest: Manifest, n_items: int) -> None:
         raise ManifestInvalid(f"manifest holds {n_items} rows, the limit is {MAX_ROWS}")
 
 
-def check_items(items) -> None:
-    """Every item's row equals its position; known kinds, skills before examples; no key twice."""
+def check_items(items, manifest_version: int = EXAMPLES_VERSION) -> None:
+    """Every item's row equals its position; skills before examples (format 2 only); no key twice."""
     seen = set()
     examples = False
     for position, item in enumerate(items):
-        if item.kind not in KINDS:
-            raise ManifestInvalid(f"manifest item {json.dumps(item.id)} has kind {json.dumps(item.kind)}, "
-                                  f"want {' or '.join(KINDS)}")
         if item.kind == EXAMPLE_KIND:
             examples = True
+            if manifest_version < EXAMPLES_VERSION:
+                raise ManifestInvalid(f"manifest format {manifest_version} cannot hold known requests "
+                                      f"(the example rows of {json.dumps(item.id)})")
             if not item.text_digest:
                 raise ManifestInvalid(f"manifest example of {json.dumps(item.id)} has no text_digest")
         elif examples:

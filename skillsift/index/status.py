@@ -45,8 +45,8 @@ def status_report(
     as ``(skill, request)`` pairs.  Skills without a usable index are all "missing".
     """
     from ..embedtext import text_digest
-    from .manifest import SCHEMA_VERSION as FORMAT
     from .classify import classify_skills
+    from .manifest import EXAMPLES_VERSION
 
     skills = list(skills)
     index = loaded.index
@@ -71,10 +71,11 @@ def status_report(
         state = FRESH if c.fresh else STALE
         known = {"configured": len(wanted), "current": c.examples_current, "missing": c.examples_missing,
                  "orphaned": c.examples_orphaned}
-        if index.schema_version < FORMAT:
+        if wanted and index.schema_version < EXAMPLES_VERSION:
             state = STALE
             reason = (f"the index was written in format {index.schema_version}, which holds no known requests; "
-                      f"this version writes format {FORMAT} (its skill vectors are reused)")
+                      f"run 'skillsift index' to add the {len(wanted)} configured ones (format {EXAMPLES_VERSION}, "
+                      "the skill vectors are reused)")
     report: dict = {
         "schema_version": SCHEMA_VERSION,
         "mode": mode,
@@ -100,16 +101,12 @@ def status_report(
     report["stale"] = stale
     report["missing"] = missing
     report["orphaned"] = orphaned
-    if index is not None and not state_unusable(state):
+    if known and (known["configured"] or known["orphaned"]):  # only where known requests are in play
         report["examples"] = known
     hint = {NONE: HINT_BUILD, UNREADABLE: HINT_REBUILD, INCOMPATIBLE: HINT_REBUILD, STALE: HINT_UPDATE}.get(state)
     if hint:
         report["hint"] = hint
     return report
-
-
-def state_unusable(state: str) -> bool:
-    return state in (NONE, UNREADABLE, INCOMPATIBLE)
 
 
 def _kib(size: int) -> str:

@@ -25,6 +25,7 @@ from .manifest import (
     DTYPE_FLOAT32,
     DTYPES,
     EXAMPLE_KIND,
+    EXAMPLES_VERSION,
     ITEM_KIND,
     MANIFEST_FILE,
     MAX_DIMS,
@@ -199,7 +200,8 @@ def new_index(
     Vectors are rounded to float32, checked (every row ``dims`` long, finite), L2-normalised,
     and for float16 quantised to half precision so the index in memory ranks exactly like
     the one loaded from disk.  Rows are sorted by (domain, id) and renumbered, the skills
-    first, then the known requests (kind ``example``) by (domain, skill, text digest).  ``dims`` defaults to the length of the first vector.  ``body_chars``
+    first, then the known requests (kind ``example``) by (domain, skill, text digest).
+    ``dims`` defaults to the length of the first vector.  ``body_chars``
     is recorded only with ``index_body`` (a non-positive value resolves to 1200).
     Raises :class:`IndexDataError` on ragged, NaN/Inf or duplicate input.
     """
@@ -230,7 +232,7 @@ def new_index(
             encode_vectors(matrix, dtype)  # raises with the offending component
         matrix = float16.from_half_bits(bits)
     manifest = Manifest(
-        schema_version=SCHEMA_VERSION,
+        schema_version=EXAMPLES_VERSION if any(i.kind == EXAMPLE_KIND for i in sorted_items) else SCHEMA_VERSION,
         doc_template_version=DOC_TEMPLATE_VERSION if doc_template_version is None else doc_template_version,
         provider=provider,
         model=model,

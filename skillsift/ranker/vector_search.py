@@ -11,9 +11,13 @@ with a vector.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .blend_exact import SMALL_ROWS, ExactRows
 from .result import Hit, SearchResult
+
+if TYPE_CHECKING:
+    from .examples import ExampleRows
 
 STALE = -1  # the skill's text changed since its vector was made
 MISSING = -2  # the index holds no vector for the skill
@@ -42,7 +46,7 @@ class VectorSearch:
         self._pin_index = None  # PinIndex of the names
         self._whole = None  # (rows, name ranks) of the usable skills of the whole catalog
         self._small = None  # ExactRows of the whole catalog's usable skills (a small catalog)
-        self.examples = None  # ExampleRows: the known requests with a vector (None: the screened paths)
+        self.examples: ExampleRows | None = None  # the known requests with a vector (None: screened paths)
         self.leave_out_own = False  # evaluation: a query's own text is no evidence for it
 
     def use_examples(self, requests) -> int:
@@ -176,6 +180,7 @@ class VectorSearch:
         from dataclasses import replace
 
         ex = self.examples
+        assert ex is not None  # called only when ranking with known requests
         cos = ex.cosines(query, qvec, leave_out_own=self.leave_out_own)
         hits = tuple(replace(h, known_request=ex.closest(cos, self.position(h.name))) for h in result.hits)
         return replace(result, hits=hits)
