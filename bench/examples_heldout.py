@@ -36,6 +36,7 @@ sys.path.insert(0, str(HERE))
 import transfer  # noqa: E402
 from transfer import DEFAULT_CACHE, DEFAULT_CORPORA, DEFAULT_METATOOL, EmbedCache, metatool, real_skills  # noqa: E402
 
+from skillsift.config.values import DEFAULT_EXAMPLE_WEIGHT  # noqa: E402
 from skillsift.evaluate import tune  # noqa: E402
 from skillsift.ranker.centring import CENTRE_SHRINK, centre  # noqa: E402
 from skillsift.ranker.examples import combine, example_best, normalised  # noqa: E402
@@ -45,7 +46,7 @@ from skillsift.ranker.tokenize import tokenize  # noqa: E402
 
 SPLIT_SEED = 20240613
 CANDIDATES = 50
-WEIGHTS = (0.25, 0.4, 0.5, 0.6, 0.75)  # the example weight of the shipped combination
+WEIGHTS = (0.25, 0.4, 0.5, 0.6, 0.75)  # [search] example_weight candidates (the default: DEFAULT_EXAMPLE_WEIGHT)
 LEX_EXAMPLE_WEIGHTS = (0.0, 0.25, 0.5, 1.0, 1.5, 2.5)
 
 
@@ -196,9 +197,10 @@ def run_set(name: str, skills, queries, sig: tune.Signals, out: dict) -> None:
         sketch0 = 0.5 * plain + 0.5 * np.where(has, best, 0.0)
         add("sketch, no example counts 0 (vector)", (t, vector_series(sketch0, ss)))
         for w in WEIGHTS:
-            add(f"shipped: max(cos, (1-w)cos + w ex), w={w} (vector)",
-                (t, vector_series(combine(plain, best, has, w), ss)))
-            add(f"shipped: centred, w={w} (hybrid)", (t, blend_series(combine(cen, best, has, w), lex, ss)))
+            mark = " (default)" if w == DEFAULT_EXAMPLE_WEIGHT else ""
+            add(f"c + w max(0, e - c), w={w}{mark} (vector)", (t, vector_series(combine(plain, best, has, w), ss)))
+            add(f"c + w max(0, e - c), centred c, w={w}{mark} (hybrid)",
+                (t, blend_series(combine(cen, best, has, w), lex, ss)))
         for w in (0.5,):
             mix = (1 - w) * cen + w * np.where(has, best, cen)
             add(f"linear mixture (no max floor), centred, w={w} (hybrid)", (t, blend_series(mix, lex, ss)))
@@ -209,8 +211,9 @@ def run_set(name: str, skills, queries, sig: tune.Signals, out: dict) -> None:
                 add(f"log-sum-exp of example cosines T={temp}, centred, w=0.5 (hybrid)",
                     (t, blend_series(combine(cen, soft, has, 0.5), lex, ss)))
             top2, _ = ev.best("top2")
-            add("mean of the two best example cosines, centred, w=0.5 (hybrid)",
-                (t, blend_series(combine(cen, top2, has, 0.5), lex, ss)))
+            for w2 in (0.5, 0.6):
+                add(f"e = mean of the two best example cosines, centred, w={w2} (hybrid)",
+                    (t, blend_series(combine(cen, top2, has, w2), lex, ss)))
             # example cosines centred on the mean example vector
             ex_mean = q[ev.rows].mean(axis=0)
             qc = q[t] - 0.9 * ex_mean
@@ -239,8 +242,8 @@ def run_set(name: str, skills, queries, sig: tune.Signals, out: dict) -> None:
                 assert np.allclose(lx, lex, atol=1e-9), "the harness BM25F must equal the ranker's"
             add(f"lexical, examples as a BM25F field at weight {w}", (t, lexical_series(lx, ss)))
             if w > 0:
-                add(f"shipped w=0.5 hybrid, lexical examples field at {w}",
-                    (t, blend_series(combine(cen, best, has, 0.5), lx, ss)))
+                add(f"default hybrid (w={DEFAULT_EXAMPLE_WEIGHT}) with the lexical examples field at {w}",
+                    (t, blend_series(combine(cen, best, has, DEFAULT_EXAMPLE_WEIGHT), lx, ss)))
 
     series = {label: stitched(parts) for label, parts in rows.items()}
     sketch = series["sketch + lexical blend bonus (hybrid)"]

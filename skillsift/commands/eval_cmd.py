@@ -76,7 +76,10 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     modes = parse_modes(mode_spec, config.search.mode)
     case_file = load_cases(cases) if cases is not None else None
     if from_skills:
-        case_file, added, skipped = evals.with_skill_cases(case_file, catalog, config)
+        notes: list = []
+        case_file, added, skipped = evals.with_skill_cases(case_file, catalog, config, notes)
+        for note in notes:
+            click.echo(f"note: {note.location()}: {note.message}", err=True)
         click.echo(f"from-skills: {plural(added, 'case')} derived, {skipped} skipped (id taken)", err=True)
     evaluation = evals.run_evaluation(catalog, config, case_file, modes=modes, k_override=k_override,
                                       minimums=minimums, baseline=load_baseline(baseline) if baseline else None,

@@ -206,30 +206,40 @@ class HeldOutExamples:
     file, or overlaps one, or the cases are the frontmatter ``examples``), the cases are
     split in ``folds`` fixed folds (:func:`skillsift.evaluate.tune.fold_of`) and each fold is
     ranked with the known requests minus every request of that fold: k-fold, as tuning does.
+    Everything else is the wrapped ranker's.
     """
 
-    def __init__(self, ranker, cases, requests: Sequence[tuple[str, str]], *, folds: int = 5):
+    def __init__(self, ranker, cases, requests: Sequence[tuple[str, str]], *, folds: int = 5, _plan=None):
         from ..ranker.examples import normalised
         from .tune import FOLD_SEED, fold_of
 
         self.ranker = ranker
-        self.warm_queries = getattr(ranker, "warm_queries", None)
-        known = {normalised(text) for _skill, text in requests}
-        keys = [normalised(c.query) for c in cases]
-        self.overlap = sum(1 for k in keys if k in known)
-        self.folds = max(1, min(folds, len(cases))) if self.overlap else 1
-        fold = fold_of(len(cases), self.folds, FOLD_SEED) if self.overlap else [0] * len(cases)
-        self._fold_of: dict[str, int] = {}
-        for key, f in zip(keys, fold, strict=True):
-            self._fold_of.setdefault(key, int(f))
+        if _plan is None:
+            known = {normalised(text) for _skill, text in requests}
+            keys = [normalised(c.query) for c in cases]
+            overlap = sum(1 for k in keys if k in known)
+            n_folds = max(1, min(folds, len(cases))) if overlap else 1
+            fold = fold_of(len(cases), n_folds, FOLD_SEED) if overlap else [0] * len(cases)
+            fold_of_key: dict[str, int] = {}
+            for key, f in zip(keys, fold, strict=True):
+                fold_of_key.setdefault(key, int(f))
+            per_fold = []
+            for f in range(n_folds):
+                out = {k for k, g in fold_of_key.items() if g == f} if overlap else set()
+                per_fold.append([(s, t) for s, t in requests if normalised(t) not in out])
+            _plan = (overlap, n_folds, fold_of_key, per_fold)
+        self._plan = _plan
+        self.overlap, self.folds, self._fold_of, per_fold = _plan
         vectors = ranker.vectors
         vectors.leave_out_own = True
         self._rows: dict[int, object] = {}
-        for f in range(self.folds):
-            out = {k for k, g in self._fold_of.items() if g == f} if self.overlap else set()
-            ranker.use_examples([(s, t) for s, t in requests if normalised(t) not in out])
+        for f, chosen in enumerate(per_fold):
+            ranker.use_examples(chosen)
             self._rows[f] = vectors.examples
-        self.used = len(vectors.examples) if vectors.examples is not None else 0
+
+    def like(self, ranker) -> HeldOutExamples:
+        """Another ranker (the same catalog) ranked with the same folds."""
+        return HeldOutExamples(ranker, (), (), _plan=self._plan)
 
     def note(self) -> str:
         if self.overlap:
@@ -237,11 +247,14 @@ class HeldOutExamples:
                     f"(each fold ranked with the other folds' known requests, never its own)")
         return "known requests rank the cases; a case's own text is never its evidence"
 
-    def search(self, query, limit=None, mode=None, *, role=None):
+    def __getattr__(self, name):
+        return getattr(self.ranker, name)
+
+    def search(self, query, limit=None, mode=None, **options):
         from ..ranker.examples import normalised
 
         self.ranker.vectors.examples = self._rows[self._fold_of.get(normalised(query), 0)]
-        return self.ranker.search(query, limit=limit, mode=mode, role=role)
+        return self.ranker.search(query, limit=limit, mode=mode, **options)
 
 
 def held_out(ranker, case_file):
