@@ -75,7 +75,7 @@ def _merge_search(repo: dict, user: dict, index_base: str, env, notes: list[str]
         out[f"weight_{name}"] = float(value or 1.0)
     out["vector_min_sim"] = float(user["vector_min_sim"] if "vector_min_sim" in user
                                   else repo.get("vector_min_sim", 0.0))
-    # known requests: files of the repository (docs/configuration.md, "examples")
+    # known requests: files of the repository (docs/ranking-quality.md, "Known requests")
     out["examples"] = tuple(repo.get("examples") or ())
     out["example_weight"] = float(user["example_weight"] if "example_weight" in user
                                   else repo.get("example_weight", DEFAULT_EXAMPLE_WEIGHT))

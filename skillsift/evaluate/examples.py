@@ -175,9 +175,23 @@ def known_requests(catalog, config) -> KnownRequests:
         if config.search.examples else KnownRequests()
     requests = list(loaded.requests)
     for skill in skills:
-        for text in skill.examples:
+        for text in frontmatter_requests(skill):
             requests.append(KnownRequest(skill.name, text, skill.path, 0))
     return KnownRequests(dedupe(requests), loaded.files, loaded.cases)
+
+
+def frontmatter_requests(skill) -> list[str]:
+    """The queries of a skill's frontmatter ``examples``: its strings, and the ``query`` of its
+    ``{query, role, also}`` entries (docs/query-mining.md); entries of other shapes are not requests."""
+    raw = (skill.frontmatter or {}).get("examples")
+    if not isinstance(raw, list):
+        return list(skill.examples)
+    out = []
+    for entry in raw:
+        text = entry if isinstance(entry, str) else entry.get("query") if isinstance(entry, dict) else None
+        if isinstance(text, str) and text.strip():
+            out.append(text.strip())
+    return out
 
 
 def dedupe(requests: Iterable[KnownRequest]) -> tuple[KnownRequest, ...]:

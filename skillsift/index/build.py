@@ -28,6 +28,9 @@ its batches, see :mod:`skillsift.embed.order`), one call per batch of
   errors (:class:`BuildError`): nothing is built.
 
 Nothing here touches the disk; the command writes the result.
+
+Longer than 450 lines because the plan and the build cover the skills and their known
+requests alike, and every provider failure mode has its own path here.
 """
 
 from __future__ import annotations
