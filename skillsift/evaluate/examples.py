@@ -276,4 +276,6 @@ def held_out(ranker, case_file):
     known = getattr(ranker, "_known", ())
     if not known or ranker.vectors is None or ranker.vectors.examples is None:
         return ranker
+    if ranker.config.search.example_weight <= 0:  # known requests are off: they rank nothing
+        return ranker
     return HeldOutExamples(ranker, case_file.cases, known)

@@ -7,8 +7,8 @@ requests"):
 
 1. one float64 matrix product gives every usable skill's own cosine (plain, and centred for
    the blend fusion), one more the query's cosine to every known request;
-2. ``np.maximum.reduceat`` over the requests (sorted by skill) gives each skill its best
-   request cosine (:mod:`skillsift.ranker.examples`, the query's own text left out);
+2. ``np.maximum.reduceat`` over the requests (sorted by skill) gives each skill ``e``, the
+   mean of its two best request cosines (:mod:`skillsift.ranker.examples`);
 3. each skill's vector score is ``c + w * max(0, e - c)``, for the plain cosine (reported
    as ``vector_sim``, compared with ``vector_min_sim``) and for the centred one (what the
    blend ranks);

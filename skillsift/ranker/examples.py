@@ -3,9 +3,10 @@
 An *example* is a request a skill is known to answer (an examples file, or the skill's
 frontmatter ``examples``), embedded once, one vector per request, in the index.  At query
 time one matrix product gives the query's cosine to every example; the examples are
-stored sorted by the skill they belong to, so one ``np.maximum.reduceat`` gives each
-skill its best example cosine.  A skill's vector score then combines its own cosine ``c``
-and its best example cosine ``e`` (docs/ranking-quality.md, "Known requests")::
+stored sorted by the skill they belong to, so ``np.maximum.reduceat`` over them gives each
+skill its best example cosines.  A skill's vector score then combines its own cosine ``c``
+and ``e``, the mean of its two best example cosines (its best alone with one example;
+docs/ranking-quality.md, "Known requests")::
 
     score = c + w * max(0, e - c)        (= max(c, (1 - w) * c + w * e))
 
@@ -24,9 +25,9 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-#: The example weight ``w`` when ``[search] example_weight`` is not set; measured on both
-#: development sets (docs/ranking-quality.md, "Known requests").
-DEFAULT_EXAMPLE_WEIGHT = 0.5
+#: How a skill's request cosines become its ``e``: the mean of its two best (its best alone when
+#: it has one request), measured on both development sets (docs/ranking-quality.md, "Known requests").
+REDUCTION = "top2"
 
 _WORD = re.compile(r"\w+")
 
@@ -65,19 +66,31 @@ def example_best(cos, owner, n_skills: int, *, how: str = "max", temperature: fl
         group = safe + temperature * np.log(np.add.reduceat(expo, starts, axis=1))
         group = np.where(np.isfinite(top), group, -np.inf)
     elif how == "top2":
-        group = np.empty((rows, len(starts)))
-        ends = np.r_[starts[1:], owner.size]
-        for j, (a, b) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
-            part = np.sort(cos[:, a:b], axis=1)[:, ::-1][:, :2]
-            finite = np.isfinite(part)
-            group[:, j] = np.where(finite.any(axis=1), np.where(finite, part, 0).sum(axis=1)
-                                   / np.maximum(finite.sum(axis=1), 1), -np.inf)
+        group = _mean_of_two_best(cos, starts, owner.size)
     else:
         raise ValueError(f"unknown reduction {how!r}")
     ok = np.isfinite(group)
     best[:, skills] = np.where(ok, group, 0.0)
     has[:, skills] = ok
     return best, has
+
+
+def _mean_of_two_best(cos, starts, n):
+    """Per row and group of columns, the mean of its two largest finite values (the largest alone
+    when it has one, ``-inf`` when it has none); vectorised with two ``reduceat`` passes."""
+    import numpy as np
+
+    first = np.maximum.reduceat(cos, starts, axis=1)
+    sizes = np.diff(np.r_[starts, n])
+    at_max = cos == np.repeat(first, sizes, axis=1)
+    columns = np.broadcast_to(np.arange(n), cos.shape)
+    where = np.minimum.reduceat(np.where(at_max, columns, n), starts, axis=1)  # the first maximum's column
+    rest = cos.copy()
+    np.put_along_axis(rest, np.minimum(where, n - 1), -np.inf, axis=1)
+    second = np.maximum.reduceat(rest, starts, axis=1)
+    second = np.where(sizes[None, :] > 1, second, -np.inf)
+    both = np.isfinite(second)
+    return np.where(both, (first + np.where(both, second, 0.0)) / 2, first)
 
 
 def combine(own, best, has, weight: float):
@@ -130,8 +143,8 @@ class ExampleRows:
         return cos
 
     def best(self, cos, n_skills: int):
-        """``(best, has)`` per skill from :meth:`cosines` (see :func:`example_best`)."""
-        best, has = example_best(cos[None, :], self.owner, n_skills)
+        """``(e, has)`` per skill from :meth:`cosines` (:func:`example_best` with :data:`REDUCTION`)."""
+        best, has = example_best(cos[None, :], self.owner, n_skills, how=REDUCTION)
         return best[0], has[0]
 
     def closest(self, cos, skill: int) -> tuple[str, float] | None:
