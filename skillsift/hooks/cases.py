@@ -1,7 +1,8 @@
 """``skillsift hook cases``: the cases files are valid and name skills that exist (AR9D2).
 
 Checks the configured cases files (``[validate] cases``, default ``search-cases.yaml``),
-the examples files of ``[search] examples`` (the same format), plus any cases file passed.  It runs on every commit (``always_run``), because renaming or
+the examples files of ``[search] examples`` (the same format), plus any cases file passed.
+It runs on every commit (``always_run``), because renaming or
 deleting a skill can invalidate a cases file that the commit does not touch.
 """
 

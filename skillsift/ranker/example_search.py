@@ -20,13 +20,16 @@ from __future__ import annotations
 from .examples import combine
 
 
-def ranked(scores, names, ties, usable, keep=None):
-    """``[(name, score)]`` of the ``usable`` skills by score descending, then name (the kept ones only)."""
+def ranked(scores, names, ties, usable, keep=None, limit: int | None = None):
+    """``[(name, score)]`` of the ``usable`` skills by score descending, then name (the kept ones
+    only; the first ``limit`` when given)."""
     import numpy as np
 
     order = np.lexsort((ties, -scores))
     if keep is not None:
         order = order[keep[order]]
+    if limit is not None:
+        order = order[:limit]
     return [(names[i], float(scores[j])) for j, i in zip(order.tolist(), usable[order].tolist(), strict=True)]
 
 
@@ -39,11 +42,11 @@ def rank_with_examples(search, examples, query: str, qvec, mode: str, usable, ro
     """
     import numpy as np
 
-    from .fusion import blend, rrf, sort_fused, vector_only, weighted
+    from .fusion import rrf, sort_fused, vector_only, weighted
     from .rounding import SCORE_DIGITS, round_half_away
 
     q = np.asarray(qvec, dtype=np.float64)
-    matrix = np.asarray(search.index.matrix, dtype=np.float64)[rows]
+    matrix = _wide(search, "_examples_plain", lambda: search.index.matrix, rows)
 
     def cosines(m):
         return (q @ m.T).max(axis=0) if q.ndim == 2 else m @ q
@@ -62,14 +65,11 @@ def rank_with_examples(search, examples, query: str, qvec, mode: str, usable, ro
     cand = s.candidates
     pinned = None
     if mode == "hybrid" and s.fusion == "blend":
-        centred = combine(cosines(np.asarray(search._centred(), dtype=np.float64)[rows]), best, has, w)
-        vector_list = ranked(centred, names, ties, usable, keep)
-        shown = dict(ranked(plain, names, ties, usable, keep))
-        lexical_list = [(h.name, h.score) for h in lexical.all()]
-        fused = blend(lexical_list, vector_list, s.weight_lexical, s.weight_vector, candidates=cand, cosines=shown)
+        centred = combine(cosines(_wide(search, "_examples_centred", search._centred, rows)), best, has, w)
+        fused = _blend(search, centred, plain, keep, usable, ties, lexical, s)
         pinned = search.pin(query, [f.id for f in fused])
         return sort_fused(fused, pinned), "hybrid", top_sim, dropped
-    vector_list = ranked(plain, names, ties, usable, keep)
+    vector_list = ranked(plain, names, ties, usable, keep, cand)
     if mode == "vector" or (s.fusion == "auto" and covered):
         fused = vector_only(vector_list, candidates=cand)
         if mode == "hybrid":
@@ -82,3 +82,60 @@ def rank_with_examples(search, examples, query: str, qvec, mode: str, usable, ro
         fused = rrf(lexical_list, vector_list, s.rrf_k, s.weight_lexical, s.weight_vector, candidates=cand)
     pinned = search.pin(query, [f.id for f in fused])
     return sort_fused(fused, pinned), "hybrid", top_sim, dropped
+
+
+def _blend(search, centred, plain, keep, usable, ties, lexical, s):
+    """:func:`~skillsift.ranker.fusion.blend` of the complete lists, computed for its candidates only.
+
+    The candidates are the first ``candidates`` of the vector list (``centred``, the kept
+    skills) and of the lexical list; each scores its centred similarity (the least of the
+    vector list without one) plus ``bonus * bm25 / top_bm25``; ranks are positions in the
+    complete lists; ``vector_sim`` is the plain similarity.
+    """
+    import numpy as np
+
+    from .fusion import FusedItem, blend_bonus_scale
+    from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away
+
+    bonus = blend_bonus_scale(s.weight_lexical, s.weight_vector)
+    cand = s.candidates
+    order = np.lexsort((ties, -centred))
+    if keep is not None:
+        order = order[keep[order]]
+    n_skills = len(search.skills)
+    position = np.full(n_skills, -1, dtype=np.intp)  # skill index -> position in usable, kept ones
+    position[usable[order]] = order
+    vec_rank = np.zeros(n_skills, dtype=np.intp)
+    vec_rank[usable[order]] = np.arange(1, len(order) + 1)
+    floor = float(centred[order].min()) if len(order) else 0.0
+    lex_top = lexical.top_scored(cand)
+    chosen = list(dict.fromkeys([*usable[order[:cand]].tolist(), *(i for i, _ in lex_top)]))
+    picked = np.asarray(chosen, dtype=np.intp)
+    lex = lexical.scores_array(picked) if len(picked) else np.zeros(0)
+    top = lex_top[0][1] if lex_top else 0.0
+    lex_rank = {i: r for r, (i, _score) in enumerate(lex_top, start=1)}
+    past = {i: float(v) for i, v in zip(chosen, lex.tolist(), strict=True) if v >= 0 and i not in lex_rank}
+    lex_rank.update(lexical.ranks_of(past))
+    names = search._all_names()
+    out = []
+    for i, lexical_score in zip(chosen, lex.tolist(), strict=True):
+        p = position[i]
+        score = floor if p < 0 else float(centred[p])
+        if top > 0 and lexical_score > 0:
+            score += bonus * (lexical_score / top)
+        out.append(FusedItem(id=names[i], score=round_half_away(score, FUSED_DIGITS),
+                             lexical_rank=lex_rank.get(i, 0), vector_rank=int(vec_rank[i]),
+                             vector_sim=None if p < 0 else round_half_away(float(plain[p]), SCORE_DIGITS)))
+    return out
+
+
+def _wide(search, kept: str, matrix, rows):
+    """``matrix()[rows]`` in float64, kept on ``search`` for the whole catalog's rows (made once)."""
+    import numpy as np
+
+    found = getattr(search, kept, None)
+    if found is not None and found[0] is rows:
+        return found[1]
+    wide = np.asarray(matrix()[rows], dtype=np.float64)
+    setattr(search, kept, (rows, wide))
+    return wide

@@ -134,9 +134,11 @@ class ExampleRows:
         example with the query's own normalised text."""
         import numpy as np
 
-        q = np.asarray(qvec, dtype=np.float64)
-        m = np.asarray(self.matrix, dtype=np.float64)
-        cos = (q @ m.T).max(axis=0) if q.ndim == 2 else m @ q  # a long query: each example's best piece
+        # float32 products (a float64 copy of 20,000 requests would be read at every query); the
+        # cosines are then float64, so the combination and the fused scores are computed as always
+        q = np.asarray(qvec, dtype=np.float32)
+        m = np.asarray(self.matrix, dtype=np.float32)
+        cos = ((q @ m.T).max(axis=0) if q.ndim == 2 else m @ q).astype(np.float64)  # a long query: best piece
         same = self._by_key().get(normalised(query)) if leave_out_own else None
         if same:
             cos[np.asarray(same, dtype=np.intp)] = -np.inf
