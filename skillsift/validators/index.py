@@ -40,13 +40,15 @@ def _names(names) -> str:
 
 
 def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), index_body: bool = False,
-          body_chars: int = 0, coverage: bool = False, needed: bool = True, exempt=()) -> list[Diagnostic]:
+          body_chars: int = 0, coverage: bool = False, needed: bool = True, exempt=(),
+          examples=()) -> list[Diagnostic]:
     """AR9D1 findings for a committed index.
 
     ``load`` is the :class:`~skillsift.index.store.LoadResult` of ``index_dir`` (its
     ``reason`` already relative to the root); ``skills`` are the repository's skills;
     ``needed``: the configured mode uses vectors (else an absent index is fine);
-    ``exempt``: names of skills that are right to have no row (empty or withheld text).
+    ``exempt``: names of skills that are right to have no row (empty or withheld text);
+    ``examples``: the known requests, ``(skill, text digest)`` pairs, each needing a row.
     """
     manifest_file = f"{index_dir.rstrip('/')}/manifest.json"
 
@@ -69,7 +71,8 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
         return finding(f"search: the committed index is out of date: {reason}; {REBUILD}")
     from ..index.classify import classify_skills
 
-    state = classify_skills(load.index.items, skills, fields=fields, index_body=index_body, body_chars=body_chars)
+    state = classify_skills(load.index.items, skills, fields=fields, index_body=index_body, body_chars=body_chars,
+                            examples=examples)
     out = []
     if state.stale:
         out += finding(f"search: the committed index no longer matches the skills (changed: {_names(state.stale)}); "
@@ -83,6 +86,12 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
         if orphaned:
             parts.append(f"no longer present: {_names(orphaned)}")
         out += finding(f"search: the committed index does not cover the skills ({'; '.join(parts)}); {REBUILD}")
+    gone = state.examples_orphaned if coverage else 0
+    if state.examples_missing or gone:
+        parts = [f"{state.examples_missing} not indexed"] if state.examples_missing else []
+        parts += [f"{gone} no longer known"] if gone else []
+        out += finding(f"search: the committed index does not hold the known requests ({'; '.join(parts)}); "
+                       f"{REBUILD}")
     return out
 
 
@@ -116,7 +125,21 @@ def check_workspace(ws, *, coverage: bool = False) -> list[Diagnostic]:
                  fields=config.search.fields, index_body=config.search.index_body,
                  body_chars=config.search.body_chars, coverage=coverage,
                  needed=coverage or config.search.mode != "lexical",
-                 exempt=_without_row(config, skills) if load.index is not None else ())
+                 exempt=_without_row(config, skills) if load.index is not None else (),
+                 examples=_known(config, ws.catalog) if load.index is not None else ())
+
+
+def _known(config, catalog) -> list[tuple[str, str]]:
+    """The known requests as (skill, text digest); an examples file that does not load is the cases
+    check's finding, so it counts as none here."""
+    from ..diagnostics import SkillsiftError
+    from ..embedtext import text_digest
+    from ..evaluate.examples import known_requests
+
+    try:
+        return sorted({(r.skill, text_digest(r.text)) for r in known_requests(catalog, config).requests})
+    except SkillsiftError:
+        return []
 
 
 def _without_row(config, skills) -> set[str]:

@@ -266,3 +266,16 @@ def test_mapping_shaped_examples_are_ignored_with_a_note(tmp_path, capsys):
     assert ('note: .claude/skills/git-workflow/SKILL.md:5: skill "git-workflow": examples entry 1 is a mapping '
             "of input, output, title, not a search query: ignored") in err
     assert "from-skills: 1 case derived" in err
+
+
+def test_the_index_hook_rebuilds_when_the_examples_file_changes(project, capsys):
+    root, calls = project
+    assert run(capsys, "hook", "index", "--root", root)[0] == 0  # current
+    write(root, "search-examples.yaml", 'version: 1\ncases:\n  - id: planted\n    query: "bank dispute"\n'
+                                        "    expect: [git-workflow]\n  - id: two\n    query: money back now\n"
+                                        "    expect: [issue-refund]\n")
+    calls.unlink()
+    code, out, err = run(capsys, "hook", "index", "--root", root)
+    assert code == 1 and "does not hold the known requests (1 not indexed)" in out + err
+    assert sent(calls) == ["money back now"]
+    assert status(capsys, root)["state"] == "fresh"
