@@ -1,6 +1,6 @@
 """Known requests: the examples files of ``[search] examples`` and the skills' frontmatter ``examples``.
 
-An examples file is a cases file (docs/evaluation.md, "Cases file"): each case's query is a
+An examples file is a cases file (docs/evaluation.md, "The cases file"): each case's query is a
 request its expected skills are known to answer.  It is read as strictly as a cases file
 (:func:`skillsift.evaluate.cases.parse_cases`: every problem at once, AR9D2, file and line),
 and every skill it names must be served (an unknown name is reported with the closest
