@@ -99,7 +99,7 @@ def write_examples(repo: Path, count: int) -> None:
     """``count`` known requests: words of each skill's description, a window moved per request."""
     import json as _json
 
-    from skillsift.catalog import load_catalog
+    from skillsift.catalog.load import load_catalog
     from skillsift.config import load_config
 
     skills = [s for s in load_catalog(repo, load_config(repo)).skills if len(s.description.split()) >= 6]
@@ -114,9 +114,9 @@ def write_examples(repo: Path, count: int) -> None:
 
 
 def texts_of(repo: Path) -> list[str]:
-    from skillsift.catalog import load_catalog
+    from skillsift.catalog.embedtext import embedded_text
+    from skillsift.catalog.load import load_catalog
     from skillsift.config import load_config
-    from skillsift.embedtext import embedded_text
     from skillsift.evaluate.examples import known_requests
 
     config = load_config(repo)

@@ -38,7 +38,7 @@ def mine_command(root, config_file, min_count, output, into, max_per_skill, purg
     """
     from ..diagnostics import SkillsiftError
     from ..evaluate.cases_yaml import cases_to_yaml
-    from ..querylog import log_path, mine, purge_log, read_log_counted
+    from ..evaluate.querylog import log_path, mine, purge_log, read_log_counted
     from ._common import load_project
 
     if min_count < 1:
@@ -83,7 +83,7 @@ def _merge_into(into: str, cases, config, cap: int) -> None:
     from ..diagnostics import SkillsiftError
     from ..evaluate.mine_into import merge_into
     from ..index.atomic import write_atomic
-    from ..secrets import detect_secret
+    from ..secrets.scan import detect_secret
 
     existing = None
     if os.path.lexists(into):

@@ -304,7 +304,7 @@ def _secrets_problems(table: dict) -> list[tuple[tuple, str]]:
         if not isinstance(regex, str) or not regex:
             out.append((where + ("regex",), f"{label}: regex must be a non-empty string"))
         else:
-            from ..secrets import compile_pattern
+            from ..secrets.scan import compile_pattern
 
             try:
                 compile_pattern(regex)  # RE2: linear-time matching, so no pattern can hang a hook

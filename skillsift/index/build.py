@@ -183,7 +183,7 @@ def plan_build(
     ``old_problem`` is why an index on disk did not load (reported as the rebuild reason).
     ``examples``: the known requests, ``(skill name, request)`` pairs, one row each.
     """
-    from ..embedtext import embedded_text, resolve_body_chars, resolve_fields, text_digest
+    from ..catalog.embedtext import embedded_text, resolve_body_chars, resolve_fields, text_digest
     from .manifest import EXAMPLE_KIND
 
     fields = resolve_fields(fields)
@@ -372,7 +372,7 @@ class _Builder:
 
 
 def _message(exc: BaseException) -> str:
-    from ..secrets import redact
+    from ..secrets.scan import redact
 
     return redact(getattr(exc, "message", None) or str(exc) or type(exc).__name__)
 

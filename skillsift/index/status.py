@@ -44,7 +44,7 @@ def status_report(
     text settings are the configured ``[search]`` ones.  ``examples``: the known requests
     as ``(skill, request)`` pairs.  Skills without a usable index are all "missing".
     """
-    from ..embedtext import text_digest
+    from ..catalog.embedtext import text_digest
     from .classify import classify_skills
     from .manifest import EXAMPLES_VERSION
 

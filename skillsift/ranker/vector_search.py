@@ -56,7 +56,7 @@ class VectorSearch:
         skill; requests of skills not served, or without a row, are left out.  No usable
         request: the screened paths rank as before.
         """
-        from ..embedtext import text_digest
+        from ..catalog.embedtext import text_digest
         from .examples import ExampleRows
 
         rows = {(item.id, item.text_digest): row for row, item in self.index.example_items()}
@@ -89,7 +89,7 @@ class VectorSearch:
     def rows(self) -> list[int]:
         """Per skill (catalog order): its usable matrix row, or STALE / MISSING (once)."""
         if self._prepared is None:
-            from ..embedtext import embedded_text, text_digest
+            from ..catalog.embedtext import embedded_text, text_digest
 
             fields, index_body, body_chars = self._text
             prepared = []

@@ -192,7 +192,7 @@ def test_a_secret_in_a_request_is_withheld_from_a_provider_that_sends_text_out(t
     from tests.support.concept_embedder import ConceptEmbedder, refund_catalog
 
     key = "AKIAQ3ZR7T2MWX9PLK4N"
-    from skillsift.secrets import detect_secret
+    from skillsift.secrets.scan import detect_secret
 
     plan = plan_build(refund_catalog(), None, provider=ConceptEmbedder(external=True),
                       scan=lambda text: detect_secret(text, ()),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from skillsift.evaluate.cases import Case, Expected, parse_cases
 from skillsift.evaluate.mine_into import merge_into
-from skillsift.querylog import Entry, mined_id
+from skillsift.evaluate.querylog import Entry, mined_id
 from tests.evaluate.test_mine import KNOWN, ld, q, write_log
 from tests.support.cli import run
 
@@ -39,7 +39,7 @@ def test_appends_to_the_files_own_bytes_and_dedupes_by_normalised_text():
 def test_secrets_are_never_written_and_the_cap_drops_with_a_note():
     cases = [mined(f"refund order {n}", "issue-refund") for n in range(4)]
     cases.insert(1, mined(f"the key {AWS_KEY} leaked, refund", "issue-refund"))
-    from skillsift.secrets import detect_secret
+    from skillsift.secrets.scan import detect_secret
 
     merged = merge_into(HAND_WRITTEN, cases, cap=3, scan=lambda t: detect_secret(t, ()), path="known.yaml")
     assert merged.secrets == 1 and AWS_KEY not in merged.text
