@@ -156,6 +156,8 @@ def run_evaluation(catalog, config, case_file, *, modes, k_override: int = 0, mi
     want_vectors = any(mode != LEXICAL for mode in modes)
     if ranker is None:
         ranker = open_ranker(catalog, config, want_vectors)
+    if getattr(ranker, "examples_problem", ""):  # an evaluation never runs without its known requests
+        raise SkillsiftError(ranker.examples_problem, hint="Fix the examples file (docs/evaluation.md)")
     index_info = ranker.index_info() if want_vectors else None
     if want_vectors and index_info is None:
         error = needs_index_error(modes)

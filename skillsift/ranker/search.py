@@ -60,6 +60,7 @@ class Ranker:
         self._hits = LexicalHits(self.lexical, self.skills)
         self._vectors: VectorSearch | None = None
         self._known: tuple[tuple[str, str], ...] = ()  # known requests (skill, text) the vectors rank with
+        self.examples_problem = ""  # why the known requests could not be read ("" when they could)
 
     @classmethod
     def open(cls, catalog, config: Config, *, mode: str | None = None, query_timeout_ms: int | None = None,
@@ -80,9 +81,15 @@ class Ranker:
         ranker = cls(catalog, config, index=index, provider=provider, query_timeout_ms=query_timeout_ms,
                      index_problem=problem, one_shot=one_shot)
         if ranker.index is not None and ranker.index.example_items():
+            from ..diagnostics import SkillsiftError
             from ..evaluate.examples import known_requests
 
-            ranker.use_examples([(r.skill, r.text) for r in known_requests(catalog, config).requests])
+            try:
+                requests = known_requests(catalog, config).requests
+            except SkillsiftError as exc:  # a broken examples file: rank without known requests
+                ranker.examples_problem = exc.message  # (`skillsift hook cases` / `eval` report it)
+            else:
+                ranker.use_examples([(r.skill, r.text) for r in requests])
         return ranker
 
     def use_examples(self, requests) -> int:
