@@ -279,3 +279,14 @@ def test_the_index_hook_rebuilds_when_the_examples_file_changes(project, capsys)
     assert code == 1 and "does not hold the known requests (1 not indexed)" in out + err
     assert sent(calls) == ["money back now"]
     assert status(capsys, root)["state"] == "fresh"
+
+
+def test_a_broken_examples_file_stops_eval_and_index_but_not_search(project, capsys):
+    root, _calls = project
+    write(root, "search-examples.yaml", "version: 1\ncases:\n  - id: x\n    expect: [git-workflow]\n")
+    code, out, err = run(capsys, "search", "bank dispute", "--root", root, "--format", "json")
+    assert code == 0 and json.loads(out)["results"][0]["name"] == "dispute-charge"  # ranked without requests
+    code, _out, err = run(capsys, "eval", root / "search-examples.yaml", "--root", root)
+    assert code == 1 and "AR9D2" in err
+    code, _out, err = run(capsys, "index", "--root", root)
+    assert code == 1 and "search-examples.yaml" in err and "line 3" in err
