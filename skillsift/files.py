@@ -42,3 +42,20 @@ def read_bounded(path: str | os.PathLike, max_bytes: int) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def link_leaves(path: str | os.PathLike, root: str | os.PathLike) -> bool:
+    """True when ``path`` sits inside ``root`` but a symbolic link takes it outside.
+
+    A file the repository names (its config, its cases file) must not be a link to a file
+    elsewhere on the machine: reading it would parse, and echo in errors, a file the
+    repository does not hold.  A path given outside the root to begin with is the user's
+    choice and is not refused here.
+    """
+    absolute = os.path.abspath(path)
+    real_root = os.path.realpath(root)
+    inside = os.path.commonpath([os.path.abspath(root), absolute]) == os.path.abspath(root)
+    if not inside or not os.path.lexists(absolute):
+        return False
+    real = os.path.realpath(absolute)
+    return os.path.commonpath([real_root, real]) != real_root

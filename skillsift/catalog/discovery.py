@@ -55,6 +55,9 @@ TOP_ROOTS = (
 )
 NESTED_DEPTH = 4
 NESTED_MAX_DIRS = 10_000
+#: Folders per root that validation walks: the agents stop at MAX_DIRS_PER_ROOT, validation
+#: checks the skills past that too (they are still in the repository), up to this ceiling.
+CHECK_MAX_DIRS = 100_000
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,8 @@ class Discovery:
     # found parts -> os.stat_result of the SKILL.md, taken when it was found (not a symlink);
     # the skill cache's stamp of the file, so it is not stat'ed twice
     stats: dict = field(default_factory=dict, compare=False, repr=False)
+    # found parts past an agent's folder limit: checked by validation, not served
+    beyond_cap: frozenset = frozenset()
 
     def paths(self) -> list[tuple[Path, str]]:
         base = Path(self.root)
@@ -94,8 +99,11 @@ def domain_of(parts) -> str:
 class _Scan:
     """One discovery's state: hits by parts, real paths seen, notes."""
 
-    def __init__(self, root: str):
+    def __init__(self, root: str, max_dirs: int | None = None):
         self.root = root
+        self.max_dirs = max(max_dirs or 0, MAX_DIRS_PER_ROOT)
+        self.beyond: set[tuple[str, ...]] = set()
+        self.past_cap = False
         self.real_root = os.path.realpath(root)
         self.prefix = self.real_root.rstrip(os.sep) + os.sep
         self.hits: dict[tuple[str, ...], str] = {}  # parts -> real path
@@ -122,6 +130,8 @@ class _Scan:
                                 "not served"))
 
     def add(self, parts: tuple[str, ...], real: str) -> None:
+        if parts not in self.hits and self.past_cap:
+            self.beyond.add(parts)
         self.hits.setdefault(parts, real)
 
     def scan_root(self, parts: tuple[str, ...]) -> int:
@@ -143,12 +153,17 @@ class _Scan:
         # already walked (a loop, or a second way in) is recognised and walked once
         walked = {real}
         stack = [(parts, real, 0)]
+        self.past_cap = False
         while stack:
             cur, cur_real, depth = stack.pop()
             folders += 1
-            if folders > MAX_DIRS_PER_ROOT:
+            if folders == MAX_DIRS_PER_ROOT + 1:
                 self.notes.append((rel, f"{rel} holds more than {MAX_DIRS_PER_ROOT:,} folders; the agents stop "
                                         "there, so skills beyond them are not served"))
+                self.past_cap = True
+            if folders > self.max_dirs:
+                self.notes.append((rel, f"{rel} holds more than {self.max_dirs:,} folders; skills beyond them "
+                                        "are not checked either"))
                 break
             children = []
             try:
@@ -205,6 +220,7 @@ class _Scan:
                 if depth + 1 < SCAN_DEPTH:
                     children.append((child, child_real, depth + 1))
             stack.extend(reversed(children))
+        self.past_cap = False
         self.roots[rel] = self.roots.get(rel, 0) + found
         return found
 
@@ -270,13 +286,17 @@ def _expand(root: str, real_root: str, pattern: str) -> list[tuple[str, ...]]:
     return sorted(out)
 
 
-def discover_all(root=".", patterns=()) -> Discovery:
-    """Every SKILL.md under ``root`` (module docstring), with what was searched and skipped."""
+def discover_all(root=".", patterns=(), *, max_dirs: int | None = None) -> Discovery:
+    """Every SKILL.md under ``root`` (module docstring), with what was searched and skipped.
+
+    ``max_dirs`` above the agents' limit (validation passes :data:`CHECK_MAX_DIRS`) walks on
+    past it: the skills found there are in ``found`` and in ``beyond_cap``.
+    """
     root = os.fspath(root)
     patterns = tuple(patterns)
     if not os.path.isdir(root):
         return Discovery(root=root, empty=patterns)
-    scan = _Scan(root)
+    scan = _Scan(root, max_dirs)
     empty: list[str] = []
     for pattern in patterns or TOP_ROOTS:
         count = 0
@@ -311,7 +331,8 @@ def discover_all(root=".", patterns=()) -> Discovery:
     return Discovery(root=root, found=tuple(found), empty=tuple(empty), searched=tuple(searched),
                      notes=tuple(sorted(dict.fromkeys(scan.notes))), stray=tuple(scan.stray),
                      roots=dict(scan.roots), stats={parts: scan.stats[parts] for parts, _ in found
-                                                    if parts in scan.stats})
+                                                    if parts in scan.stats},
+                     beyond_cap=frozenset(p for p, _ in found if p in scan.beyond))
 
 
 def layouts_searched(patterns=()) -> tuple[str, ...]:

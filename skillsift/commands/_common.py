@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from ..render.sanitise import plain
+
 root_option = click.option(
     "--root", default=".", show_default=True, type=click.Path(path_type=str),
     help="Repository root holding the skills and the config.",
@@ -33,15 +35,16 @@ def load_project(root: str, config_file: str | None = None, mode: str | None = N
 
     config = load_config(root, config_file=config_file, mode=mode, allow_exec=allow_exec)
     for note in () if quiet else config.notes:
-        click.echo(f"note: {note}", err=True)
+        click.echo(f"note: {plain(note)}", err=True)
     catalog = load_catalog(root, config, agent=agent)
     for diag in catalog.diagnostics:
         if not (quiet and diag.severity == "note"):  # --quiet keeps the warnings
-            click.echo(f"{'note' if diag.severity == 'note' else 'warning'}: {diag.render()}", err=True)
+            click.echo(f"{'note' if diag.severity == 'note' else 'warning'}: {plain(diag.render())}", err=True)
     return config, catalog
 
 
 def dump_json(doc) -> str:
-    import json
+    """JSON with no raw control character (render/sanitise.py)."""
+    from ..render.sanitise import json_text
 
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return json_text(doc)

@@ -58,8 +58,10 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     from ..evaluate import session as evals
     from ..evaluate.cases import check_k, load_cases
     from ..evaluate.gates import load_baseline, parse_minimums
-    from ..evaluate.run import DEGRADED_HINT, LEXICAL, parse_modes
+    from ..evaluate.run import LEXICAL, degraded_hint, parse_modes
     from ..render.evaluation import render, render_json
+    from ..render.sanitise import for_stdout as _safe
+    from ..render.sanitise import plain, plain_lines
     from ._common import load_project
 
     if cases is None and not from_skills:
@@ -100,20 +102,26 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     refresh = getattr(evaluation.ranker, "refresh", None)
     for line in refresh.notes() if refresh is not None else ():
         if not (quiet and line.startswith("note:")):
-            click.echo(line, err=True)
+            click.echo(plain(line), err=True)
     result = evaluation.result
     result.gate_failures = evaluation.gate_failures
     result.gates_note = gates.note
     if output and fmt == "html":
-        from ..index.atomic import write_atomic
+        from ..index.atomic import AtomicWriteError, write_output
         from ..render.evaluation_html import render_html
 
-        write_atomic(output, render_html(result).encode("utf-8"))  # a page for people, not a baseline
-        click.echo(f"wrote {output}", err=True)
+        try:  # a page for people, not a baseline
+            write_output(output, render_html(result).encode("utf-8"))
+        except AtomicWriteError as exc:
+            raise SkillsiftError(f"--output: {exc.message}", hint=exc.hint) from None
+        click.echo(f"wrote {plain(output)}", err=True)
     elif output and not evaluation.degraded:
-        from ..index.atomic import write_atomic
+        from ..index.atomic import AtomicWriteError, write_output
 
-        write_atomic(output, render_json(result).encode("utf-8"))
+        try:  # a baseline: written at once, or an error naming it (exit 1) before anything else is printed
+            write_output(output, render_json(result).encode("utf-8"))
+        except AtomicWriteError as exc:
+            raise SkillsiftError(f"--output: {exc.message}", hint=exc.hint) from None
     if output and fmt == "html":
         pass
     elif why:
@@ -123,24 +131,26 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
 
         mined = mine(read_log(log_path(config)), catalog.names).cases
         report = why_not(result, case_file.cases, catalog, config, evaluation.ranker, mined=mined)
-        click.echo(render_with_why(result, report, fmt, hybrid_hint=config.search.mode == LEXICAL), nl=False)
+        click.echo(_safe(render_with_why(result, report, fmt, hybrid_hint=config.search.mode == LEXICAL), fmt),
+                   nl=False)
     elif quiet:
         from ..render.evaluation_line import render_quiet
 
-        click.echo(render_quiet(result), nl=False)
+        click.echo(plain_lines(render_quiet(result)), nl=False)
     else:
-        click.echo(render(result, fmt, hybrid_hint=config.search.mode == LEXICAL), nl=False)
+        click.echo(_safe(render(result, fmt, hybrid_hint=config.search.mode == LEXICAL), fmt), nl=False)
     if evaluation.degraded:
         # The numbers would not measure the ranking asked for: never a pass, never a baseline.
-        click.echo(evaluation.degraded, err=True)
-        click.echo(f"hint: {evaluation.degraded_hint}" if evaluation.degraded_hint else DEGRADED_HINT, err=True)
+        click.echo(plain(evaluation.degraded), err=True)
+        click.echo(plain(f"hint: {evaluation.degraded_hint}") if evaluation.degraded_hint else degraded_hint(config),
+                   err=True)
         return 1
     for failure in result.gate_failures:
-        click.echo(failure, err=True)
+        click.echo(plain(failure), err=True)
     broken = [d.file for d in catalog.diagnostics if d.code == "SK001" and d.severity == "error" and d.file]
     if evaluation.baseline_gate_failed and broken:
-        click.echo(f"hint: {', '.join(broken)} does not parse (SK001): fix the frontmatter first; "
-                   "no new baseline is needed for it", err=True)
+        click.echo(plain(f"hint: {', '.join(broken)} does not parse (SK001): fix the frontmatter first; "
+                         "no new baseline is needed for it"), err=True)
     elif evaluation.baseline_gate_failed:
         source = ([cases] if cases is not None else []) + (["--from-skills"] if from_skills else [])
         click.echo("hint: " + evals.regression_hint(source, shown_baseline, mode=result.mode, k=result.k), err=True)

@@ -86,10 +86,12 @@ def main(argv=None) -> int:
         exc.show()
         return 1
     except SkillsiftError as exc:
+        from ..render.sanitise import plain
+
         for diag in exc.diagnostics:
-            click.echo(diag.render(), err=True)
-        click.echo(f"error: {exc.message}", err=True)
+            click.echo(plain(diag.render()), err=True)
+        click.echo(f"error: {plain(exc.message)}", err=True)
         if exc.hint:
-            click.echo(f"hint: {exc.hint}", err=True)
+            click.echo(f"hint: {plain(exc.hint)}", err=True)
         return exc.exit_code
     return rv if isinstance(rv, int) else 0

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 import click
 
 from ..render.index import build_report, dry_run_text, summary, withheld_lines
+from ..render.sanitise import plain, plain_lines
 from ._common import config_option, dump_json, load_project, root_option
 
 PROGRESS_MIN_BATCHES = 4  # a progress bar is drawn only for more than three batches
@@ -67,13 +68,13 @@ def index_command(dry_run, rebuild, items, fmt, allow_exec, root, config_file):
         if fmt == "json":
             click.echo(dump_json(summary(plan, provider, dry_run=True)), nl=False)
         else:
-            click.echo(dry_run_text(plan, provider, prepared.allow_network), nl=False)
+            click.echo(plain_lines(dry_run_text(plan, provider, prepared.allow_network)), nl=False)
         return 0
     outcome = service.build(prepared, progress=_progress)
     out, err = build_report(outcome, _display_path(outcome.index_dir), fmt)
-    click.echo(out, nl=False)
+    click.echo(out if fmt == "json" else plain_lines(out), nl=False)
     for line in err:
-        click.echo(line, err=True)
+        click.echo(plain(line), err=True)
     return outcome.exit_code
 
 
@@ -86,7 +87,7 @@ def _shown(name: str) -> str:
 
 def _warn_withheld(plan) -> None:
     for line in withheld_lines(plan):
-        click.echo(line, err=True)
+        click.echo(plain(line), err=True)
 
 
 @contextmanager
@@ -129,5 +130,5 @@ def status_command(fmt, root, config_file):
     if fmt == "json":
         click.echo(dump_json(report), nl=False)
     else:
-        click.echo(render_status(report), nl=False)
+        click.echo(plain_lines(render_status(report)), nl=False)
     return 0

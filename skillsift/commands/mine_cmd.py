@@ -70,7 +70,7 @@ def mine_command(root, config_file, min_count, output, into, max_per_skill, purg
 
         write_atomic(output, text.encode("utf-8"))
     else:
-        click.echo(text, nl=False)
+        click.echo(text, nl=False)  # YAML written by cases_to_yaml: every value quoted, no raw control character
     click.echo(result.stats_line(), err=True)
     if purge and purge_log(path):
         click.echo(f"purged {path}", err=True)

@@ -35,6 +35,7 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
     """
     from ..diagnostics import SkillsiftError
     from ..ranker.search import Ranker
+    from ..render.sanitise import plain, plain_lines
     from ..render.search import degraded_line, render_text, result_to_json
 
     text = " ".join(query)
@@ -43,18 +44,19 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
     config, catalog = load_project(root, config_file, mode, allow_exec=allow_exec, agent=agent)
     ranker = Ranker.open(catalog, config, one_shot=True, embed_stale=True)
     if ranker.index_problem and config.search.mode != "lexical":
-        click.echo(f"note: {ranker.index_problem}", err=True)
+        click.echo(f"note: {plain(ranker.index_problem)}", err=True)
     for line in ranker.refresh.notes() if ranker.refresh is not None else ():
-        click.echo(line, err=True)
+        click.echo(plain(line), err=True)
     result = ranker.search(text, limit=limit, mode=config.search.mode, role=role, domain=domain, tags=tags,
                            allow=allow, deny=deny, explain=explain)
     if result.degraded:
         click.echo(degraded_line(result.degraded), err=True)
         for note in result.notes:
-            click.echo(f"  {note}", err=True)
+            click.echo(f"  {plain(note)}", err=True)
     if fmt == "json":
         click.echo(dump_json(result_to_json(result)), nl=False)
     else:
         width = shutil.get_terminal_size((80, 24)).columns
-        click.echo(render_text(result, width=width, explain=explain, min_sim=config.search.vector_min_sim), nl=False)
+        text = render_text(result, width=width, explain=explain, min_sim=config.search.vector_min_sim)
+        click.echo(plain_lines(text), nl=False)
     return 0

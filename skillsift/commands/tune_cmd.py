@@ -123,5 +123,7 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
         doc["wrote"] = str(path)
     elif write:
         click.echo("tune: nothing written, the current setting is kept", err=True)
-    click.echo(dump_json(doc) if fmt == "json" else render_text(doc), nl=False)
+    from ..render.sanitise import plain_lines
+
+    click.echo(dump_json(doc) if fmt == "json" else plain_lines(render_text(doc)), nl=False)
     return 0

@@ -179,6 +179,7 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, outp
     (or warnings with --strict); 2 usage error or unusable config (AR9D0).
     """
     from ..render.diagnostics import render, summary_line
+    from ..render.sanitise import plain, plain_lines
     from ..validators.runner import run_checks, select_codes
     from ..validators.workspace import Workspace
 
@@ -195,13 +196,13 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, outp
         raise
     if ws.config is not None and not quiet:
         for note in ws.config.notes:
-            click.echo(f"note: {note}", err=True)
+            click.echo(f"note: {plain(note)}", err=True)
     if update_baseline:
         if ws.config is None:
             diagnostics = run_checks(ws)
             click.echo(render(diagnostics, "text"), nl=False, err=True)
             return 2
-        click.echo(update_secrets_baseline(ws))
+        click.echo(plain(update_secrets_baseline(ws)))
         return 0
     codes, unknown = select_codes(select, ignore, ws.settings.ignore if ws.config is not None else ())
     if unknown:
@@ -213,7 +214,7 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, outp
     if (fix or show_diff) and ws.config is not None:
         for line in apply_fixes(ws, wanted, write=fix, show_diff=show_diff):
             # the report owns stdout after --fix; a preview (--diff alone) prints the diff there
-            click.echo(line, err=fix or line.startswith(("fixed:", "would fix:", "note:")))
+            click.echo(plain_lines(line), err=fix or line.startswith(("fixed:", "would fix:", "note:")))
         if not fix:
             return 0
         ws = Workspace(root, config_file=config_file)
@@ -227,11 +228,12 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, outp
     else:
         report = render(diagnostics, fmt, root=_shown_root(ws.root), checked=checked)
     if output:
+        from ..index.atomic import AtomicWriteError, write_output
+
         try:
-            with open(output, "w", encoding="utf-8") as fh:
-                fh.write(report)
-        except OSError as exc:
-            raise _usage(f"cannot write --output {output}: {exc.strerror or exc}") from None
+            write_output(output, report.encode("utf-8"))
+        except AtomicWriteError as exc:
+            raise _usage(f"--output: {exc.message}", exc.hint) from None
         click.echo(summary_line(diagnostics, checked), err=True)
     else:
         click.echo(report, nl=False)

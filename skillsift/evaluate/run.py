@@ -254,3 +254,17 @@ def degraded_message(result: EvalResult) -> str:
 
 
 DEGRADED_HINT = "Check 'skillsift status' and the [embeddings] budget and network settings"
+EMBED_EXTRA_HINT = ("install the embed extra: in the GitHub Action set `extras: embed`; locally "
+                    "pip install 'skillsift[embed]'")
+
+
+def degraded_hint(config) -> str:
+    """What to do about a run whose embeddings fell back: the missing extra when that is why."""
+    provider = (config.embeddings.provider or "local").strip().lower() if config is not None else "local"
+    if provider == "local":
+        from ..embed.local import local_model_available
+
+        available, why = local_model_available()
+        if not available and "not installed" in why:
+            return EMBED_EXTRA_HINT
+    return DEGRADED_HINT

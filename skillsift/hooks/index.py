@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 
+from ..render.sanitise import plain
 from ._common import frontmatter_failed_elsewhere, parse_args, report, workspace
 
 REBUILDS = ("local", "command")
@@ -47,9 +48,9 @@ def _hints(provider: str, hint: str) -> list[str]:
 
 def _not_refreshed(diagnostics, args, ws, provider: str, why: str, hint: str) -> int:
     report(diagnostics, args.fmt, root=ws.root)
-    print(f"skillsift-index: the index was not refreshed and nothing was written: {why}", file=sys.stderr)
+    print(plain(f"skillsift-index: the index was not refreshed and nothing was written: {why}"), file=sys.stderr)
     for line in _hints(provider, hint):
-        print(f"hint: {line}", file=sys.stderr)
+        print(plain(f"hint: {line}"), file=sys.stderr)
     return 1
 
 
@@ -80,8 +81,8 @@ def main(argv) -> int:
     provider = (config.embeddings.provider or "local").strip().lower()
     if provider not in REBUILDS:
         report(diagnostics, args.fmt, root=ws.root)
-        print(f"skillsift-index: the index is built with the {provider} provider, which this hook does not call; "
-              "run 'skillsift index' and commit the index directory", file=sys.stderr)
+        print(plain(f"skillsift-index: the index is built with the {provider} provider, which this hook does not "
+                    "call; run 'skillsift index' and commit the index directory"), file=sys.stderr)
         return 1
     from ..diagnostics import SkillsiftError
     from ..index import service
@@ -90,7 +91,7 @@ def main(argv) -> int:
     try:
         prepared = service.prepare(config, ws.catalog)
         for line in withheld_lines(prepared.plan):
-            print(line, file=sys.stderr)
+            print(plain(line), file=sys.stderr)
         outcome = service.build(prepared)
     except SkillsiftError as exc:
         return _not_refreshed(diagnostics, args, ws, provider, exc.message, exc.hint)
@@ -102,12 +103,12 @@ def main(argv) -> int:
         report(diagnostics, args.fmt, root=ws.root)
         missing = ", ".join(result.missing) or "none"
         why = result.stopped or "the provider rejected " + ", ".join(sorted(i for i, _ in result.rejected))
-        print(f"skillsift-index: rebuilt {ws.index_dir} only in part ({why}); without a vector: {missing}. "
-              "Fix the provider and run 'skillsift index'", file=sys.stderr)
+        print(plain(f"skillsift-index: rebuilt {ws.index_dir} only in part ({why}); without a vector: {missing}. "
+                    "Fix the provider and run 'skillsift index'"), file=sys.stderr)
         return 1
     if outcome.written:
         reasons = "; ".join(what_was_wrong(d.message) for d in diagnostics)
-        print(f"skillsift-index: rebuilt {ws.index_dir} ({reasons}).\n"
-              f"Stage it and commit again: git add {ws.index_dir}")
+        print(plain(f"skillsift-index: rebuilt {ws.index_dir} ({reasons}).") + "\n"
+              + plain(f"Stage it and commit again: git add {ws.index_dir}"))
         return 1
     return 0

@@ -6,12 +6,12 @@ does I/O.
 
 from __future__ import annotations
 
-import json
 import re
 
 from ..evaluate.gates import Flips
 from ..evaluate.run import EvalResult, ModeResult, degraded_message
 from ..words import plural
+from .sanitise import json_text, md_code, md_text
 
 FORMATS = ("text", "json", "junit", "markdown")
 
@@ -55,7 +55,7 @@ def result_json(result: EvalResult) -> dict:
 
 
 def render_json(result: EvalResult) -> str:
-    return json.dumps(result_json(result), indent=2, ensure_ascii=False) + "\n"
+    return json_text(result_json(result))
 
 
 # -- text ------------------------------------------------------------------------------------------
@@ -325,16 +325,8 @@ def _junit_cases(suite, mr: ModeResult, classname: str, k: int) -> dict:
 # -- Markdown --------------------------------------------------------------------------------------
 
 
-def _cell(text: str) -> str:
-    text = " ".join(str(text).split())
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;") or " "
-
-
-def _code(text: str) -> str:
-    text = " ".join(str(text).split()).replace("|", "\\|")
-    fence = "``" if "`" in text else "`"
-    pad = " " if "`" in text else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
+_cell = md_text  # repository text in Markdown: literal, one line (render/sanitise.py)
+_code = md_code  # an id, a name or a path as a code span nothing inside can close
 
 
 def status_word(result: EvalResult) -> str:

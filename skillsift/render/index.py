@@ -109,7 +109,6 @@ def summary(plan, provider, *, dry_run: bool, result=None, written: bool = False
 
 def build_report(outcome, shown_dir: str, fmt: str) -> tuple[str, list[str]]:
     """(stdout text, stderr lines) of a build; ``shown_dir`` is the index directory as the user sees it."""
-    import json
 
     plan, provider, result, written = outcome.plan, outcome.provider, outcome.result, outcome.written
     err = [f'skillsift index: the provider rejected skill "{skill_id}" even alone ({reason}); '
@@ -117,7 +116,9 @@ def build_report(outcome, shown_dir: str, fmt: str) -> tuple[str, list[str]]:
     out = ""
     if fmt == "json":
         doc = summary(plan, provider, dry_run=False, result=result, written=written)
-        out = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        from .sanitise import json_text
+
+        out = json_text(doc)
     elif result.index is not None:
         known = sum(1 for item in plan.items if item.kind == "example")
         total = plural(plan.total, "skill") if not known else (

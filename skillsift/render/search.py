@@ -6,6 +6,7 @@ import json
 
 from ..ranker.result import Hit, SearchResult
 from ..words import plural
+from .sanitise import plain
 
 STOPWORD_ONLY = (
     'the query holds only stopwords (words such as "the", "how", "to"): nothing to rank; add a content word'
@@ -95,7 +96,7 @@ def render_text(result: SearchResult, *, width: int = 80, explain: bool = False,
         return (STOPWORD_ONLY if result.stopword_only else NO_MATCH) + "\n"
     rows = []
     for position, hit in enumerate(result.hits, start=1):
-        rows.append((str(position), f"{hit.score:.4f}", hit.name, hit.domain or "root", hit))
+        rows.append((str(position), f"{hit.score:.4f}", plain(hit.name), plain(hit.domain or "root"), hit))
     w_rank = max(4, *(len(r[0]) for r in rows))
     w_score = max(5, *(len(r[1]) for r in rows))
     w_name = max(4, *(len(r[2]) for r in rows))
@@ -121,7 +122,7 @@ def render_text(result: SearchResult, *, width: int = 80, explain: bool = False,
     w_desc = max(width - fixed, 20)
     lines.append(f"{'RANK':<{w_rank}}  {'SCORE':>{w_score}}  {'NAME':<{w_name}}  {'DOMAIN':<{w_dom}}  DESCRIPTION")
     for rank, score, name, dom, hit in rows:
-        desc = _cut(hit.description, w_desc)
+        desc = _cut(plain(hit.description), w_desc)
         lines.append(f"{rank:<{w_rank}}  {score:>{w_score}}  {name:<{w_name}}  {dom:<{w_dom}}  {desc}")
     why = meaning_line(result)
     if why:

@@ -24,7 +24,9 @@ def render_with_why(result: EvalResult, why: WhyReport, fmt: str, *, hybrid_hint
     if fmt == "json":
         doc = result_json(result)
         doc["why"] = _shortest(why.to_dict())
-        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        from .sanitise import json_text
+
+        return json_text(doc)
     return render(result, "text", hybrid_hint=hybrid_hint) + render_why_text(why)
 
 

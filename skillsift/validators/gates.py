@@ -22,6 +22,24 @@ CODE = "AR9D4"
 
 _ONE = re.compile(r'^case "(.+)" regressed against the baseline: ')
 _ALL = re.compile(r"^\d+ cases? regressed against the baseline \(max \d+\): (.+)$")
+_DROPS = re.compile(r"^\d+ cases? dropped in rank against the baseline \(max \d+\): (.+)$")
+_DROP = re.compile(r"^(.*) \((?:\d+|not retrieved) -> (?:\d+|not retrieved)\)$")
+
+
+def dropped_ids(diag: Diagnostic) -> tuple[str, ...]:
+    """The case ids of an AR9D4 ``max_rank_drops`` finding; () for any other finding."""
+    if diag.code != CODE:
+        return ()
+    every = _DROPS.match(diag.message)
+    if not every:
+        return ()
+    out = []
+    for part in every.group(1).split(", "):
+        one = _DROP.match(part)
+        if one is None:
+            return ()
+        out.append(one.group(1))
+    return tuple(out)
 
 
 def regressed_ids(diag: Diagnostic) -> tuple[str, ...]:

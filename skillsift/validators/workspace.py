@@ -137,11 +137,16 @@ class Workspace:
     # -- skills -------------------------------------------------------------------------
     @cached_property
     def discovery(self):
-        """The :class:`~skillsift.catalog.discovery.Discovery` of this root (configured paths or every agent's)."""
-        from ..catalog.discovery import discover_all
+        """The :class:`~skillsift.catalog.discovery.Discovery` of this root (configured paths or every agent's).
+
+        It walks past the agents' folder limit: the limit decides what an agent lists, not what
+        is checked, so every per-file check sees the skills beyond it too (they are left out of
+        :attr:`all_skills`, the skills an agent is served).
+        """
+        from ..catalog.discovery import CHECK_MAX_DIRS, discover_all
 
         patterns = tuple(self.config.skills) if self.config is not None else ()
-        return discover_all(self.root, patterns)
+        return discover_all(self.root, patterns, max_dirs=CHECK_MAX_DIRS)
 
     @cached_property
     def _discovered(self) -> list[tuple[str, str]]:
@@ -173,9 +178,12 @@ class Workspace:
 
     @cached_property
     def all_skills(self) -> list:
-        """Every skill that was read, in path order, duplicates included."""
+        """Every skill that was read and is served, in path order, duplicates included."""
         skills = []
+        beyond = {"/".join(parts) for parts in self.discovery.beyond_cap}
         for rel, domain in self._discovered:
+            if rel in beyond:
+                continue
             skill, _problems = self.parsed(rel, domain)
             if skill is not None:
                 skills.append(skill)

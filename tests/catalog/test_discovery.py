@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
@@ -152,3 +153,27 @@ def test_the_stat_taken_on_finding_a_skill_is_its_stamp_and_links_are_stated_aga
     skills, _problems = catalog.read_all_skills(root)
     assert [s.path for s in skills] == rels(result)
     assert stamped == [str(root / ".claude/skills/linked/SKILL.md")]
+
+
+def test_validation_checks_the_skills_past_the_folder_limit(tmp_path, monkeypatch, capsys):
+    """The limit decides what an agent lists, not what is checked: a skill past it is validated."""
+    import random
+
+    from tests.support.cli import run
+    from tests.support.secret_samples import GENERATORS
+
+    secret = GENERATORS["generic-credential"](random.Random(7))[1]
+    monkeypatch.setattr(discovery, "MAX_DIRS_PER_ROOT", 3)
+    for name in ("a", "b", "c", "d"):
+        (tmp_path / "skills" / f"cat-{name}").mkdir(parents=True)
+    late = tmp_path / "skills" / "cat-d" / "late"
+    late.mkdir()
+    (late / "SKILL.md").write_text(f"---\nname: late\ndescription: Late skill\n---\n{secret}\n", encoding="utf-8")
+    assert discover_all(tmp_path).found == ()  # what an agent is served
+    checked = discover_all(tmp_path, max_dirs=discovery.CHECK_MAX_DIRS)
+    assert rels(checked) == ["skills/cat-d/late/SKILL.md"] and checked.beyond_cap == {checked.found[0][0]}
+    code, out, _err = run(capsys, "validate", "--root", tmp_path)
+    assert code == 1
+    assert re.search(r"^skills/cat-d/late/SKILL.md:5(:\d+)?: AR001 ", out, re.M)  # the secret past the limit
+    assert "more than 3 folders; the agents stop there" in out
+    assert load_catalog(tmp_path).names == ()  # the catalog still stops where the agents stop

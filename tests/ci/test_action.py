@@ -161,7 +161,7 @@ def test_action_metadata_is_valid_and_fully_wired():
     assert len(ci) == 1 and ci[0]["run"].split()[:2] == ["skillsift", "ci"]
     assert {"top1", "mrr", "hit-at-k", "recall-at-k", "regressed", "fixed", "report-path"} <= set(doc["outputs"])
     assert set(doc["inputs"]) == {"working-directory", "cases", "modes", "min", "max-flips", "baseline", "extras",
-                                  "python-version", "fail-on", "html-report"}
+                                  "python-version", "fail-on", "fail-on-gate-change", "html-report"}
 
 
 def test_the_schema_check_catches_broken_wiring():
@@ -603,7 +603,7 @@ def test_findings_on_files_the_pull_request_did_not_touch_are_folded(tmp_path):
     assert run.exit_code == 0, run.stderr + run.summary
     # SK007 (Copilot cuts at 1,024) and SK103 (the specification's 1,024) on each of the two files
     section = run.summary[run.summary.index("### Validation (4)"):]
-    assert "On the files this pull request changed: 2 findings." in section
+    assert "On the files this pull request changed, and every finding that fails the run: 2 findings." in section
     shown, folded = section.split("<details><summary>2 findings on files this pull request did not change</summary>")
     assert "weekly-digest/SKILL.md" in shown and "legacy-report" not in shown
     assert "legacy-report/SKILL.md" in folded.split("</details>")[0]

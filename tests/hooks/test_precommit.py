@@ -76,12 +76,14 @@ def hook_repo(tmp_path_factory, hook_env):
     return dest, sha
 
 
-def _config_yaml(repo: Path, sha: str, hooks=HOOKS, deps: dict | None = None) -> str:
+def _config_yaml(repo: Path, sha: str, hooks=HOOKS, deps: dict | None = None, stages: dict | None = None) -> str:
     lines = ["repos:", f"  - repo: {repo}", f"    rev: {sha}", "    hooks:"]
     for hook in hooks:
         lines.append(f"      - id: {hook}")
         if deps and hook in deps:
             lines.append(f"        additional_dependencies: {json.dumps(deps[hook])}")
+        if stages and hook in stages:
+            lines.append(f"        stages: {json.dumps(stages[hook])}")
     return "\n".join(lines) + "\n"
 
 
@@ -104,7 +106,8 @@ CASES = textwrap.dedent("""\
     """)
 
 
-def make_project(path: Path, env, hook_repo, *, config: str = "", hooks=HOOKS, deps: dict | None = None) -> Path:
+def make_project(path: Path, env, hook_repo, *, config: str = "", hooks=HOOKS, deps: dict | None = None,
+                 stages: dict | None = None) -> Path:
     """A small skills repository with the hooks installed and everything committed."""
     write_skill(path, "deploy-staging", "Deploy a service to the staging cluster for QA.",
                 triggers=["deploy to staging"])
@@ -114,7 +117,7 @@ def make_project(path: Path, env, hook_repo, *, config: str = "", hooks=HOOKS, d
     (path / "search-cases.yaml").write_text(CASES, encoding="utf-8")
     (path / "skillsift.toml").write_text(config, encoding="utf-8")
     repo, sha = hook_repo
-    (path / ".pre-commit-config.yaml").write_text(_config_yaml(repo, sha, hooks, deps), encoding="utf-8")
+    (path / ".pre-commit-config.yaml").write_text(_config_yaml(repo, sha, hooks, deps, stages), encoding="utf-8")
     _git(path, env, "init", "-q")
     _git(path, env, "add", "-A")
     _git(path, env, "commit", "-q", "-m", "initial")
@@ -248,6 +251,43 @@ def test_eval_and_validate_hooks_report_a_regression_once(tmp_path, hook_env, ho
     assert proc.returncode != 0 and out.count('AR9D4 case "qa" regressed against the baseline') == 1, out
 
 
+def test_a_regression_never_passes_because_the_eval_hook_runs_at_another_stage(tmp_path, hook_env, hook_repo):
+    """skillsift-validate leaves AR9D4 to skillsift-eval only when that hook runs in the same invocation."""
+    project = make_project(tmp_path, hook_env, hook_repo, hooks=("skillsift-validate", "skillsift-eval"),
+                           stages={"skillsift-eval": ["manual"]})
+    from skillsift.cli import main
+
+    assert main(["eval", str(project / "search-cases.yaml"), "--root", str(project), "--output",
+                 str(project / "eval-baseline.json"), "--format", "json"]) == 0
+    (project / "skillsift.toml").write_text('[validate]\nbaseline = "eval-baseline.json"\n', encoding="utf-8")
+    _git(project, hook_env, "add", "-A")
+    assert commit(project, hook_env, "gates").returncode == 0
+    write_skill(project, "deploy-staging", "Deploy a service to the staging cluster.",
+                triggers=["deploy to staging"])
+    _git(project, hook_env, "add", "-A")
+    before = _head(project, hook_env)
+    proc = commit(project, hook_env, "regress")  # the eval hook is manual: it does not run on commit
+    out = _out(proc)
+    assert proc.returncode != 0 and _head(project, hook_env) == before, out
+    assert out.count('AR9D4 case "qa" regressed against the baseline') == 1, out
+    # the eval hook at every stage, but only the validate hook asked for: it still checks the gate
+    (project / ".pre-commit-config.yaml").write_text(
+        _config_yaml(*hook_repo, ("skillsift-validate", "skillsift-eval")), encoding="utf-8")
+    _git(project, hook_env, "add", "-A")
+    proc = _run([sys.executable, "-m", "pre_commit", "run", "skillsift-validate"], project, hook_env, check=False)
+    out = _out(proc)
+    assert proc.returncode != 0 and out.count('AR9D4 case "qa" regressed against the baseline') == 1, out
+    # a pre-push run where the eval hook runs only on commit: the validate hook checks the gate
+    (project / ".pre-commit-config.yaml").write_text(
+        _config_yaml(*hook_repo, ("skillsift-validate", "skillsift-eval"), stages={"skillsift-eval": ["pre-commit"]}),
+        encoding="utf-8")
+    _git(project, hook_env, "add", "-A")
+    proc = _run([sys.executable, "-m", "pre_commit", "run", "--hook-stage", "pre-push", "--all-files"], project,
+                hook_env, check=False)
+    out = _out(proc)
+    assert proc.returncode != 0 and out.count('AR9D4 case "qa" regressed against the baseline') == 1, out
+
+
 @pytest.fixture
 def command_provider(hook_env):
     """A user config selecting the deterministic embedding command (an offline provider the hook rebuilds with)."""
@@ -314,9 +354,13 @@ def test_a_frontmatter_typo_fails_one_hook_and_rebuilds_nothing(tmp_path, comman
     assert "SK001" in out and "save a new baseline" not in out and "AR9D4" not in out
     assert manifest.read_bytes() == committed  # nothing was built from the broken text
     # what the two passing hooks said (pre-commit shows the output of failing hooks only)
-    for hook, said in (("index", "the index was not rebuilt"), ("eval", "the gates were not run")):
-        proc = _run([sys.executable, "-m", "skillsift", "hook", hook], project, hook_env, check=False)
-        assert proc.returncode == 0 and said in _out(proc) and "fix the frontmatter first" in _out(proc), _out(proc)
+    # (--verbose shows them; a hook leaves the one failure to the frontmatter hook only when that hook
+    # runs in the same pre-commit invocation, docs/hooks.md "One finding, one hook")
+    proc = _run([sys.executable, "-m", "pre_commit", "run", "--verbose"], project, hook_env, check=False)
+    out = _out(proc)
+    assert out.count("Failed") == 1 and "fix the frontmatter first" in out, out
+    for said in ("the index was not rebuilt", "the gates were not run"):
+        assert said in out, out
     assert manifest.read_bytes() == committed
 
 
