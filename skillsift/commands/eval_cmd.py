@@ -104,7 +104,10 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         k_override = k_override or gates.k
     case_file = load_cases(cases) if cases is not None else None
     if from_skills:
-        case_file, added, skipped = evals.with_skill_cases(case_file, view.full, config)
+        notes: list = []
+        case_file, added, skipped = evals.with_skill_cases(case_file, view.full, config, notes)
+        for note in notes:
+            click.echo(f"note: {note.location()}: {note.message}", err=True)
         if not quiet:
             click.echo(f"from-skills: {plural(added, 'case')} derived, {skipped} skipped (id taken)", err=True)
     evaluation = evals.run_view_evaluation(view, config, case_file, modes=modes, k_override=k_override,

@@ -22,6 +22,7 @@ SEARCH_KINDS = {
     "rrf_k": "integer", "weights": "table", "vector_min_sim": "number", "candidates": "integer",
     "batch_size": "integer", "query_timeout_ms": "integer", "index_dir": "string", "index_body": "bool",
     "log_queries": "bool", "long_query": "string", "long_query_words": "integer",
+    "examples": "strings", "example_weight": "number",
 }
 WEIGHT_KEYS = ("lexical", "vector")
 EMBEDDINGS_KINDS = {
@@ -168,6 +169,11 @@ def _search_problems(table: dict) -> list[tuple[tuple, str]]:
         elif key == "vector_min_sim":
             if not 0 <= value <= 1:
                 out.append(((key,), "search.vector_min_sim must be between 0 and 1"))
+        elif key == "example_weight":
+            if not 0 <= value <= 1:
+                out.append(((key,), "search.example_weight must be between 0 and 1"))
+        elif key == "examples":
+            out += [((key,), p) for p in _examples_problems(value)]
         elif key == "index_dir":
             problem = index_dir_problem(value)
             if problem:
@@ -234,6 +240,19 @@ def validate_embeddings_table(table: dict) -> list[str]:
     if not isinstance(table, dict):
         return ["embeddings must be a table"]
     return [message for _path, message in _embeddings_problems(table)]
+
+
+def _examples_problems(value) -> list[str]:
+    """``search.examples``: repository paths or globs, relative, inside the repository."""
+    out = []
+    for entry in value:
+        if not entry.strip():
+            out.append("search.examples holds a blank entry")
+            continue
+        clean = entry.replace("\\", "/")
+        if posixpath.isabs(clean) or ".." in clean.split("/") or (len(clean) > 1 and clean[1] == ":"):
+            out.append(f'search.examples entry "{entry}" must be a path inside the repository')
+    return out
 
 
 def _strings_problems(value, label: str) -> list[str]:

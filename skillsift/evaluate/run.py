@@ -127,6 +127,7 @@ class EvalResult:
     views: dict[str, EvalResult] = field(default_factory=dict)  # ``--view all``: the listing view's result
     paired_views: dict[str, dict[str, Diff]] = field(default_factory=dict)  # per mode: listing minus full
     gates_note: str = ""  # whether the [validate] gates were applied ("" when none is configured)
+    examples_note: str = ""  # how known requests entered the ranking (docs/evaluation.md, "Known requests")
 
     @property
     def primary(self) -> ModeResult:
@@ -187,6 +188,8 @@ class EvalResult:
                                    "paired_vs_full": {m: {key: d.to_dict() for key, d in sorted(diffs.items())}
                                                       for m, diffs in sorted(self.paired_views.items())}}
                             for name, other in sorted(self.views.items())}
+        if self.examples_note:
+            out["examples"] = self.examples_note
         return out
 
 

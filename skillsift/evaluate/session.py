@@ -73,13 +73,19 @@ def open_ranker(catalog, config, want_vectors: bool):
     return Ranker.open(catalog, config, mode="hybrid", query_timeout_ms=0, embed_stale=True)
 
 
-def with_skill_cases(case_file, catalog, config):
-    """``(merged, added, skipped)``: ``case_file`` (or None) plus the cases the skills' frontmatter lists."""
-    from .from_skills import NO_CASES, NO_CASES_HINT, RoleCheck, load_skill_cases, merge_cases
+def with_skill_cases(case_file, catalog, config, notes: list | None = None):
+    """``(merged, added, skipped)``: ``case_file`` (or None) plus the cases the skills' frontmatter lists.
+
+    ``notes``, when given, receives the notes on ignored entries (file, line, message).
+    """
+    from .from_skills import NO_CASES, NO_CASES_HINT, RoleCheck, merge_cases, skill_cases_and_notes
 
     check = RoleCheck(configured=roles_configured(catalog, config.roles),
                       resolve=role_resolver(catalog, config.roles))
-    merged, added, skipped = merge_cases(case_file, load_skill_cases(catalog, check))
+    derived, ignored = skill_cases_and_notes(catalog, check)
+    if notes is not None:
+        notes.extend(ignored)
+    merged, added, skipped = merge_cases(case_file, derived)
     if not merged.cases:
         raise SkillsiftError(NO_CASES, hint=NO_CASES_HINT)
     return merged, added, skipped
@@ -166,14 +172,23 @@ def run_evaluation(catalog, config, case_file, *, modes, k_override: int = 0, mi
     want_vectors = any(mode != LEXICAL for mode in modes)
     if ranker is None:
         ranker = open_ranker(catalog, config, want_vectors)
+    if getattr(ranker, "examples_problem", ""):  # an evaluation never runs without its known requests
+        raise SkillsiftError(ranker.examples_problem, hint="Fix the examples file (docs/evaluation.md)")
     index_info = ranker.index_info() if want_vectors else None
     if want_vectors and index_info is None:
         error = needs_index_error(modes)
         raise NeedsIndex(error.message, hint=error.hint)
+    note = ""
+    if want_vectors:
+        from .examples import HeldOutExamples, held_out
+
+        ranker = held_out(ranker, case_file)
+        note = ranker.note() if isinstance(ranker, HeldOutExamples) else ""
     opened = ranker
     if lenient_roles:
         ranker = _SkipUnknownRole(ranker)
     result = evaluate(case_file, ranker, k=case_file.effective_k(k_override), modes=modes, index_info=index_info)
+    result.examples_note = note
     evaluation = Evaluation(result=result, degraded=degraded_message(result), ranker=opened)
     refresh = getattr(opened, "refresh", None)
     if want_vectors and refresh is not None and refresh.outdated:

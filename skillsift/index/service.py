@@ -167,7 +167,15 @@ def make_plan(config, catalog, provider, *, rebuild: bool, force, index_dir):
         catalog, loaded.index, provider=provider, fields=s.fields, index_body=s.index_body, body_chars=s.body_chars,
         rebuild=rebuild, force=force, scan=scan, price_per_mtok=price(provider, config),
         old_problem=loaded.reason if loaded.found and loaded.index is None else "",
+        examples=example_pairs(config, catalog),
     )
+
+
+def example_pairs(config, catalog) -> list[tuple[str, str]]:
+    """The known requests to index: ``(skill, request)`` of the examples files and frontmatter ``examples``."""
+    from ..evaluate.examples import known_requests
+
+    return [(r.skill, r.text) for r in known_requests(catalog, config).requests]
 
 
 def refuse_network(plan, provider, allow_network: bool) -> None:

@@ -61,6 +61,8 @@ class Ranker:
         self._hits = LexicalHits(self.lexical, self.skills)
         self._vectors: VectorSearch | None = None
         self.refresh: Refresh | None = None  # what Ranker.open(embed_stale=True) did with stale or missing vectors
+        self._known: tuple[tuple[str, str], ...] = ()  # known requests (skill, text) the vectors rank with
+        self.examples_problem = ""  # why the known requests could not be read ("" when they could)
 
     @classmethod
     def open(cls, catalog, config: Config, *, mode: str | None = None, query_timeout_ms: int | None = None,
@@ -87,7 +89,27 @@ class Ranker:
         ranker = cls(catalog, config, index=index, provider=provider, query_timeout_ms=query_timeout_ms,
                      index_problem=problem, one_shot=one_shot)
         ranker.refresh = refresh
+        if ranker.index is not None and ranker.index.example_items():
+            from ..diagnostics import SkillsiftError
+            from ..evaluate.examples import known_requests
+
+            try:
+                requests = known_requests(catalog, config).requests
+            except SkillsiftError as exc:  # a broken examples file: rank without known requests
+                ranker.examples_problem = exc.message  # (`skillsift hook cases` / `eval` report it)
+            else:
+                ranker.use_examples([(r.skill, r.text) for r in requests])
         return ranker
+
+    def use_examples(self, requests) -> int:
+        """Rank vector and hybrid searches with these known requests (``(skill, text)`` pairs).
+
+        Only requests with a current row in the index count; returns how many do (0 without
+        an index).  ``()`` turns them off (evaluation's folds set a subset per fold).
+        """
+        self._known = tuple(requests)
+        vectors = self.vectors
+        return vectors.use_examples(self._known) if vectors is not None else 0
 
     # -- what is attached ----------------------------------------------------
     @property

@@ -72,6 +72,8 @@ def render_text(result: EvalResult, *, hybrid_hint: bool = False) -> str:
     modes = result.report_modes()
     k = result.k
     add(f"cases: {result.n} (+{result.n_negative} negative), k={k}, mode: {', '.join(modes)}{header_view(result)}")
+    if result.examples_note:
+        add(f"known requests: {result.examples_note}")
     if result.index is not None:
         ix = result.index
         add(f"index: {ix.get('model', '')}, {ix.get('dims', 0)} dims, {ix.get('dtype', '')}, "

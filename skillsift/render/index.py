@@ -120,9 +120,12 @@ def build_report(outcome, shown_dir: str, fmt: str) -> tuple[str, list[str]]:
 
         out = json_text(doc)
     elif result.index is not None:
+        known = sum(1 for item in plan.items if item.kind == "example")
+        total = plural(plan.total, "skill") if not known else (
+            f"{plural(plan.total - known, 'skill')} and {plural(known, 'known request')}")
         cost = "" if not _bills(provider) else f", cost {_cost_text(result.cost_usd)}"
         out = (f"embedded {len(result.embedded)}, reused {result.reused}, withheld {len(plan.withheld)} of "
-               f"{plural(plan.total, 'skill')}   ({_count(result.calls, 'call')}, {plural(result.tokens, 'token')}"
+               f"{total}   ({_count(result.calls, 'call')}, {plural(result.tokens, 'token')}"
                f"{cost})\n"
                + (f"wrote {shown_dir}\n" if written else "index is current, nothing written\n"))
     hint = getattr(result.stop_error, "hint", "")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from ..ranker.result import Hit, SearchResult
 from ..words import plural
 from .sanitise import plain
@@ -61,6 +63,8 @@ def _hit_to_json(rank: int, hit: Hit) -> dict:
         out["vector_sim"] = hit.vector_sim if hit.vector_sim is not None else 0.0
     if hit.stale_vector:
         out["stale_vector"] = True
+    if hit.known_request is not None:
+        out["known_request"] = {"query": hit.known_request[0], "cosine": round(hit.known_request[1], 6)}
     if hit.explanation is not None:
         e = hit.explanation
         out["explain"] = {
@@ -151,9 +155,13 @@ def ordinal(n: int) -> str:
 
 def _explain_lines(hit: Hit) -> list[str]:
     e = hit.explanation
+    known = []
+    if hit.known_request is not None:
+        known = [f"      closest known request: {json.dumps(hit.known_request[0], ensure_ascii=False)} "
+                 f"cosine {hit.known_request[1]:.2f}"]
     if e is None:
-        return []
-    out = [f"      BM25F {e.score:.6f} = sum of term points   (doc length {e.length:g}, "
+        return known
+    out = known + [f"      BM25F {e.score:.6f} = sum of term points   (doc length {e.length:g}, "
            f"average {e.avg_length:.4f}, {plural(e.n_docs, 'skill')} in scope)"]
     if not e.terms:
         return out

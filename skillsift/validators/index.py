@@ -46,7 +46,7 @@ def _names(names) -> str:
 
 def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), index_body: bool = False,
           body_chars: int = 0, coverage: bool = False, needed: bool = True, exempt=(),
-          verification=None) -> list[Diagnostic]:
+          verification=None, examples=()) -> list[Diagnostic]:
     """AR9D1 findings for a committed index.
 
     ``load`` is the :class:`~skillsift.index.store.LoadResult` of ``index_dir`` (its
@@ -55,6 +55,7 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
     ``exempt``: names of skills that are right to have no row (empty or withheld text);
     ``verification``: the :class:`~skillsift.index.verify.Verification` of the current rows
     (rows that are not the embedding of their skill's text are an error), or None.
+    ``examples``: the known requests, ``(skill, text digest)`` pairs, each needing a row.
     """
     manifest_file = f"{index_dir.rstrip('/')}/manifest.json"
 
@@ -77,7 +78,8 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
         return finding(f"search: the committed index is out of date: {reason}; {REBUILD}")
     from ..index.classify import classify_skills
 
-    state = classify_skills(load.index.items, skills, fields=fields, index_body=index_body, body_chars=body_chars)
+    state = classify_skills(load.index.items, skills, fields=fields, index_body=index_body, body_chars=body_chars,
+                            examples=examples)
     out = []
     if verification is not None and verification.mismatched:
         out.append(Diagnostic(
@@ -104,6 +106,12 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
         if orphaned:
             parts.append(f"no longer present: {_names(orphaned)}")
         out += finding(f"search: the committed index does not cover the skills ({'; '.join(parts)}); {REBUILD}")
+    gone = state.examples_orphaned if coverage else 0
+    if state.examples_missing or gone:
+        parts = [f"{state.examples_missing} not indexed"] if state.examples_missing else []
+        parts += [f"{gone} no longer known"] if gone else []
+        out += finding(f"search: the committed index does not hold the known requests ({'; '.join(parts)}); "
+                       f"{REBUILD}")
     return out
 
 
@@ -138,7 +146,8 @@ def check_workspace(ws, *, coverage: bool = False) -> list[Diagnostic]:
                  body_chars=config.search.body_chars, coverage=coverage,
                  needed=coverage or config.search.mode != "lexical",
                  exempt=_without_row(config, skills) if load.index is not None else (),
-                 verification=verify_workspace(ws, load.index, skills))
+                 verification=verify_workspace(ws, load.index, skills),
+                 examples=_known(config, ws.catalog) if load.index is not None else ())
 
 
 def verify_workspace(ws, index, skills):
@@ -159,6 +168,19 @@ def verify_workspace(ws, index, skills):
         return None
     return verify_rows(index, skills, lambda: local_verifier(index), fields=s.fields, index_body=s.index_body,
                        body_chars=s.body_chars, root=ws.root, use_cache=not getattr(ws, "verify_every_row", False))
+
+
+def _known(config, catalog) -> list[tuple[str, str]]:
+    """The known requests as (skill, text digest); an examples file that does not load is the cases
+    check's finding, so it counts as none here."""
+    from ..catalog.embedtext import text_digest
+    from ..diagnostics import SkillsiftError
+    from ..evaluate.examples import known_requests
+
+    try:
+        return sorted({(r.skill, text_digest(r.text)) for r in known_requests(catalog, config).requests})
+    except SkillsiftError:
+        return []
 
 
 def _without_row(config, skills) -> set[str]:

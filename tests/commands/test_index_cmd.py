@@ -457,9 +457,10 @@ def test_local_provider_on_the_example_repository(tmp_path, capsys):
     shutil.copytree(ACME, root, ignore=shutil.ignore_patterns(".skillsift"))
     code, out, err = run(capsys, root)
     assert code == 0, err
-    assert out.startswith("embedded 27, reused 0, withheld 0 of 27 skills")
+    assert out.startswith("embedded 42, reused 0, withheld 0 of 27 skills and 15 known requests")
     loaded = load_index(index_dir(root))
-    assert loaded.ok and len(loaded.index) == 27 and loaded.index.dims == 384
+    assert loaded.ok and len(loaded.index) == 42 and loaded.index.dims == 384
+    assert len(loaded.index.example_items()) == 15
     assert loaded.index.manifest.provider == "local@all-MiniLM-L6-v2"
     code, out, _ = run(capsys, root)
     assert code == 0 and out.splitlines()[-1] == "index is current, nothing written"

@@ -428,7 +428,7 @@ DAMAGE = {
         "not a regular file",
     ),
     "schema_version key corrupted": (_damage_key, "schema_version is 0"),
-    "schema_version 2": (_rewrite_manifest(lambda m: m.update(schema_version=2)), "schema_version is 2"),
+    "schema_version 3": (_rewrite_manifest(lambda m: m.update(schema_version=3)), "schema_version is 3"),
     "dtype int8": (_rewrite_manifest(lambda m: m.update(dtype="int8")), 'dtype "int8"'),
     "dims 0": (_rewrite_manifest(lambda m: m.update(dims=0)), "dims 0 is out of range"),
     "dims 16385": (_rewrite_manifest(lambda m: m.update(dims=16385)), "dims 16385 is out of range"),
