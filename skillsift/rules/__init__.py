@@ -79,6 +79,8 @@ class Rule:
     max_items: int | None = None
     entries: str = "list"  # list: problems of an entry on the list's path ("list") or the entry's ("indexed")
     unknown: str = "last"  # table: unknown keys reported "first", "last", passed "up" to the table holding it
+    strict: bool = False  # table: an unknown key makes the whole table fail
+    same_label: bool = False  # the node's messages use the label of the node holding it
     default: Any = None
     # extra rule, run once kind and range passed: (value, names, context) -> [(sub path, message)];
     # ``names`` holds label, where (the label of the node holding it) and key
@@ -123,12 +125,37 @@ def got(value) -> str:
     return quoted(text_of(value))
 
 
+def shown(value) -> str:
+    """A scalar as written, else ``<mapping>`` / ``<sequence>``, quoted."""
+    if isinstance(value, dict):
+        return quoted("<mapping>")
+    if isinstance(value, list):
+        return quoted("<sequence>")
+    return quoted(text_of(value))
+
+
 def near(name: str, known) -> str:
     """`` (did you mean "x"?)`` for the closest of ``known`` to ``name``, or ""."""
     import difflib
 
     found = difflib.get_close_matches(str(name), [str(k) for k in known], n=1, cutoff=0.75)
     return f" (did you mean {quoted(found[0])}?)" if found else ""
+
+
+class Nothing:
+    """A YAML null, remembering how it was written (``~``, ``null``, nothing)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str = ""):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"Nothing({self.text!r})"
+
+
+def is_null(value) -> bool:
+    return value is None or isinstance(value, Nothing)
 
 
 class Written(int):
@@ -143,7 +170,7 @@ class Written(int):
 
 
 def text_of(value) -> str:
-    if isinstance(value, Written):
+    if isinstance(value, (Written, Nothing)):
         return value.text
     return value if isinstance(value, str) else str(value)
 
@@ -197,14 +224,16 @@ def check(value, rule: Rule, *, label: str = "", context: Context | None = None)
 
 def _walk(value, rule: Rule, path: tuple, label: str, where: str, ctx: Context, unknown: list[Problem]):
     out = ctx.problems
+    if rule.same_label:
+        label = where
     fmt = {"label": label, "where": where, "key": path[-1] if path else "", "words": _words(rule),
            "choices": either(rule.choices) if rule.choices else ""}
-    if value is None and rule.nullable:
-        value = _EMPTY.get(rule.kind, value)
+    if is_null(value) and rule.nullable:
+        value = _EMPTY.get(rule.options[0].kind if rule.kind == "either" else rule.kind)
     if rule.kind == "list" and rule.one_or_list and isinstance(value, (str, Written)):
         value = [value]
     if not _fits(value, rule):
-        out.append(Problem(path, rule.message("kind", value=value, got=got(value), **fmt)))
+        out.append(Problem(path, rule.message("kind", value=value, got=got(value), shown=shown(value), **fmt)))
         return _BAD
     if rule.kind == "either":
         rule = next(option for option in rule.options if _fits(value, option))
@@ -291,7 +320,7 @@ def _walk_table(value: dict, rule: Rule, path: tuple, label: str, ctx: Context, 
         ctx.problems.extend(below)
     else:
         ctx.problems.extend(below + mine)
-    return cleaned
+    return _BAD if rule.strict and mine else cleaned
 
 
 def _walk_list(value: list, rule: Rule, path: tuple, label: str, ctx: Context, unknown: list[Problem]):
@@ -304,7 +333,8 @@ def _walk_list(value: list, rule: Rule, path: tuple, label: str, ctx: Context, u
     for index, entry in enumerate(value):
         if rule.entries == "indexed":
             entry_path = path + (index,)
-            entry_label = items.label(entry, index + 1, label) if items.label else f"{label} entry {index + 1}"
+            entry_label = (label if items.same_label else items.label(entry, index + 1, label) if items.label
+                           else f"{label} entry {index + 1}")
         else:
             entry_path, entry_label = path, f"{label} entry"
         got_value = _walk(entry, items, entry_path, entry_label, label, ctx, unknown)
