@@ -53,7 +53,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     """
     from ..diagnostics import SkillsiftError
     from ..evaluate import session as evals
-    from ..evaluate.cases import check_k, load_cases
+    from ..evaluate.cases import check_k
     from ..evaluate.gates import load_baseline, parse_minimums
     from ..evaluate.run import DEGRADED_HINT, LEXICAL, parse_modes
     from ..render.evaluation import render, render_json
@@ -74,7 +74,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     minimums = parse_minimums(min_spec)
     config, catalog = load_project(root, config_file, agent=agent)
     modes = parse_modes(mode_spec, config.search.mode)
-    case_file = load_cases(cases) if cases is not None else None
+    case_file = evals.load_checked_cases(cases, catalog, config.roles) if cases is not None else None
     if from_skills:
         case_file, added, skipped = evals.with_skill_cases(case_file, catalog, config)
         click.echo(f"from-skills: {plural(added, 'case')} derived, {skipped} skipped (id taken)", err=True)

@@ -79,7 +79,7 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
     from ..diagnostics import SkillsiftError
     from ..embed.base import EmbedError
     from ..embed.factory import make_provider
-    from ..evaluate.cases import check_catalog, check_k, load_cases
+    from ..evaluate.cases import check_k, load_checked
     from ..evaluate.tune_run import document, render_text, run
     from ..index.atomic import write_atomic
     from ..tomledit import set_table_keys
@@ -87,8 +87,7 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
 
     check_k(k_override)
     config, catalog = load_project(root, config_file, allow_exec=allow_exec)
-    case_file = load_cases(cases)
-    check_catalog(case_file, catalog.names, roles_configured=True, resolve=lambda _r: list(catalog.names))
+    case_file = load_checked(cases, catalog.names, roles_configured=True, resolve=lambda _r: list(catalog.names))
     try:
         provider = make_provider(config, root=root)
     except EmbedError as exc:

@@ -469,3 +469,13 @@ def test_acme_example_in_every_format(capsys):
     assert int(root.get("failures")) == len(doc["misses"]) + violated
     code, out, _ = run(capsys, "eval", cases, "--root", ACME, "--format", "markdown")
     assert code == 0 and out.count("\n| `") >= len(doc["misses"])
+
+
+def test_a_broken_cases_file_names_its_unknown_skills_in_the_same_round(eval_env, capsys, tmp_path):
+    cases = write(tmp_path / "c.yaml", "version: 1\ncases:\n  - id: a\n    query: ship it\n"
+                                       "    expect: [deploy-stagng]\n    taggs: [x]\n")
+    code, out, err = run(capsys, "eval", str(cases), "--root", eval_env)
+    assert code == 1 and out == ""
+    assert 'line 5: case "a" expects unknown skill "deploy-stagng" (did you mean "deploy-staging"?)' in err
+    assert 'line 6: case "a": unknown key "taggs" (want id, query, expect, avoid, role, tags) (did you mean ' \
+           '"tags"?)' in err
