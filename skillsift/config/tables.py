@@ -16,8 +16,8 @@ from ..rules import Rule
 from .model import EMBEDDINGS_DEFAULTS as E
 from .model import SEARCH_DEFAULTS as S
 from .values import (
-    DESCRIPTION_LIMIT_MAX,
     DEFAULT_FIELDS,
+    DESCRIPTION_LIMIT_MAX,
     DTYPES,
     FUSIONS,
     LONG_QUERIES,
@@ -138,6 +138,7 @@ def _choice(values, default, doc="") -> Rule:
 
 
 _STRINGS = Rule("string")
+_ENV_NAME = "^[^=\\u0000]*[^=\\u0000\\s][^=\\u0000]*$"  # an environment variable name: not blank, no = or NUL
 
 SEARCH = Rule("table", doc="Ranking: mode, fusion, what is embedded, limits (docs/configuration.md).", keys={
     "mode": _choice(MODES, S.mode, "Ranking used by search and the primary mode of eval."),
@@ -148,7 +149,7 @@ SEARCH = Rule("table", doc="Ranking: mode, fusion, what is embedded, limits (doc
     "body_chars": _int(0, 20000, S.body_chars, True, "Characters of body embedded when index_body is on."),
     "rrf_k": _int(0, 10000, S.rrf_k, doc="The RRF constant (0 = default)."),
     "weights": Rule("table", unknown="up", check=_weights, doc="Fusion weights.", keys={
-        name: _number(None, 1000, 1.0) for name in WEIGHT_KEYS}),
+        name: _number(None, 1000, 1.0, schema={"minimum": 0}) for name in WEIGHT_KEYS}),
     "vector_min_sim": _number(0, 1, S.vector_min_sim, True, "Abstain when no cosine reaches it."),
     "candidates": _int(0, 1000, S.candidates, True, "Entries kept per list before fusion."),
     "batch_size": _int(0, 2048, S.batch_size, True, "Texts per embedding call of skillsift index."),
@@ -166,11 +167,12 @@ EMBEDDINGS_KEYS = {
     "model": Rule("string", default=E.model, doc="Model name, recorded in the index."),
     "base_url": Rule("string", check=_base_url, default=E.base_url,
                      doc="OpenAI-compatible endpoint (user scope only).", schema={"pattern": "^(https?://.*)?$"}),
-    "api_key_env": Rule("string", check=_api_key_env, default=E.api_key_env,
+    "api_key_env": Rule("string", check=_api_key_env, default=E.api_key_env, schema={"pattern": "^$|" + _ENV_NAME},
                         doc="The environment variable holding the API key (user scope only)."),
     "command": Rule("list", items=_STRINGS, check=_command, default=[],
                     doc="Program of the command provider (argv)."),
-    "pass_env": Rule("list", items=_STRINGS, check=_pass_env, default=[], doc="Extra variables the command sees."),
+    "pass_env": Rule("list", items=Rule("string", schema={"pattern": _ENV_NAME}), check=_pass_env, default=[],
+                     doc="Extra variables the command sees."),
     "allow_network": Rule("bool", default=E.allow_network, doc="Let text leave the machine (user scope only)."),
     "max_calls": _int(0, 1_000_000, E.max_calls, doc="Embedding calls per run (0 = unlimited)."),
     "max_tokens": _int(0, 1_000_000_000, E.max_tokens, doc="Estimated input tokens per run (0 = unlimited)."),
@@ -224,9 +226,11 @@ VALIDATE = Rule("table", unknown="first", doc="What skillsift validate and the h
                                         finite=False, messages={"kind": _OFF, "between": _OFF}),
     "near_duplicate_cosine": _number(0, 1, 0.97, True, "SK009 cosine when an index exists (0 turns it off).",
                                      finite=False, messages={"kind": _OFF, "between": _OFF}),
-    "ignore": Rule("list", items=Rule("string", check=_known_code), messages={"kind": "{label} must be a list of codes"},
+    "ignore": Rule("list", items=Rule("string", check=_known_code),
+                   messages={"kind": "{label} must be a list of codes"},
                    doc="Codes or prefixes never reported."),
-    "agents": Rule("list", items=Rule("string", check=_known_agent), doc="Agent profiles checked.",
+    "agents": Rule("list", items=Rule("string", check=_known_agent, schema={"enum": list(_agent_names())}),
+                   doc="Agent profiles checked.",
                    messages={"kind": "{label} must be a list of agent names (" + ", ".join(_agent_names()) + ")"}),
     "description_limits": Rule("table", doc="SK007: characters an agent lists; 0 drops a default.",
                                messages={"kind": "{label} must be a table of agent = characters"},

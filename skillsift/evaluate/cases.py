@@ -17,6 +17,7 @@ import os
 import stat
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from ..diagnostics import Diagnostic, SkillsiftError
 from ..rules import is_null, near, text_of
@@ -190,7 +191,7 @@ def _compose(text: str, path: str):
 # -- the rules, then what a table cannot say -------------------------------------------------------
 
 
-def _problems(tree) -> list[Problem]:
+def _problems(tree) -> list[tuple[int, tuple[int, int], str]]:
     """Every problem of the plain tree: duplicate keys, the rules of :data:`CASES`, the cross-field checks."""
     from ..rules import check
 
@@ -229,8 +230,8 @@ def _dup_prefix(doc, path: tuple) -> str | None:
 def _build(tree, problems: list) -> tuple[int, int, list[Case]]:
     """(version, k, cases) as far as they read; adds the checks across fields to ``problems``."""
     doc = tree.value if isinstance(tree.value, dict) else {}
-    version = doc.get("version")
-    k = doc.get("k")
+    version: Any = doc.get("version")
+    k: Any = doc.get("k")
     k = k if _is_int(k) and 0 <= k <= MAX_K else 0
     items = doc.get("cases")
     cases: list[Case] = []
@@ -280,7 +281,8 @@ def _build_case(tree, path: tuple, item: dict, index: int, seen: set[str], probl
         elif got.id in {e.id for e in expect}:
             problems.append((got.line, (index - 1, 7), f"{where}: {_q(got.id)} is listed twice in expect"))
         if got.graded and not 1 <= got.grade <= MAX_GRADE:
-            problems.append((got.line, (index - 1, 7), f"{where}: grade of {_q(got.id)} must be between 1 and {MAX_GRADE}"))
+            problems.append((got.line, (index - 1, 7),
+                             f"{where}: grade of {_q(got.id)} must be between 1 and {MAX_GRADE}"))
         expect.append(got)
     expected_ids = {e.id for e in expect}
     avoid: list[str] = []
@@ -301,7 +303,7 @@ def _build_case(tree, path: tuple, item: dict, index: int, seen: set[str], probl
 def _expected(entry, line: int) -> Expected | None:
     """One expect entry as far as it reads (None: the rules reported it)."""
     if isinstance(entry, dict):
-        skill, grade = entry.get("id"), entry.get("grade")
+        skill, grade = entry.get("id"), entry.get("grade")  # type: Any, Any
         if set(entry) - {"id", "grade"} or isinstance(skill, (dict, list)) or (
                 "grade" in entry and not _is_int(grade)):
             return None

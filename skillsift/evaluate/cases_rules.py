@@ -33,16 +33,19 @@ def _text(name: str, doc: str = "", **more) -> Rule:
                 **more)
 
 
+_NAME = {"pattern": r"\S"}  # a name or query: not blank (checked while the cases are built)
+
+
 _SKILL = Rule("text", nonblank=True, doc="A skill's catalog name.",
-              messages={"kind": "{where}: an avoid entry is a skill name"}, schema={"pattern": r"\S"})
+              messages={"kind": "{where}: an avoid entry is a skill name"})
 _EXPECT_ENTRY = Rule(
-    "either", same_label=True, nullable=True,
+    "either", same_label=True, nullable=True, schema_null=False,
     messages={"kind": "{label}: an expect entry is a skill name or {{id, grade}}"},
     options=(
-        Rule("text", doc="A skill name (grade 1, ungraded)."),
-        Rule("table", strict=True, unknown="first", doc="A graded skill.",
+        Rule("text", doc="A skill name (grade 1, ungraded).", schema=_NAME),
+        Rule("table", strict=True, unknown="first", doc="A graded skill.", schema={"required": ["id"]},
              messages={"unknown": "{where}: unknown key {qkey} in an expect entry (want id and grade)"},
-             keys={"id": Rule("text", nullable=True,
+             keys={"id": Rule("text", nullable=True, schema_null=False, schema=_NAME,
                               messages={"kind": "{where}: the id of an expect entry must be a skill name"}),
                    "grade": Rule("int", messages={"kind": "{where}: grade {shown} is not an integer"},
                                  doc=f"1-{MAX_GRADE}; any grade makes the case graded (nDCG).",
@@ -54,9 +57,9 @@ CASE = Rule(
               "unknown": "{label}: unknown key {qkey} (want " + ", ".join(CASE_KEYS) + ")"},
     schema={"required": ["id", "query"]},
     keys={
-        "id": _text("id", "Unique within the file.", schema={"pattern": r"\S"}),
-        "query": _text("query", f"The query, at most {MAX_QUERY_BYTES} bytes.",
-                       schema={"pattern": r"\S", "maxLength": MAX_QUERY_BYTES}),
+        "id": _text("id", "Unique within the file.", schema_null=False, schema=_NAME),
+        "query": _text("query", f"The query, at most {MAX_QUERY_BYTES} bytes.", schema_null=False,
+                       schema={**_NAME, "maxLength": MAX_QUERY_BYTES}),
         "expect": Rule("list", nullable=True, entries="indexed", max_items=MAX_EXPECTED, items=_EXPECT_ENTRY,
                        doc="The relevant skills; none makes a negative case.", same_label=True,
                        messages={"kind": "{where}: expect must be a list",
@@ -70,18 +73,21 @@ CASE = Rule(
     })
 _VERSION = "version must be 1 (got {got})"
 CASES = Rule(
-    "table", unknown="first", nullable=True, doc="A skillsift cases file: labelled queries (docs/evaluation.md).",
+    "table", unknown="first", nullable=True, schema_null=False,
+    doc="A skillsift cases file: labelled queries (docs/evaluation.md).",
     messages={"kind": "the cases file must be a mapping with version, k and cases",
               "unknown": "unknown key {qkey} (want version, k and cases)"},
     keys={
-        "version": Rule("int", nullable=True, required=True, low=1, high=1, between=True, doc="Must be 1.",
+        "version": Rule("int", nullable=True, schema_null=False, required=True, low=1, high=1, between=True,
+                        doc="Must be 1.",
                         messages={"kind": _VERSION, "between": "version must be 1 (got {value})",
                                   "required": "version must be 1 (got 0)"}),
         "k": Rule("int", nullable=True, low=0, high=MAX_K, between=True, default=0,
                   doc=f"Cut-off of recall@k, hit@k and nDCG@k (0 or absent: {DEFAULT_K}).",
                   messages={"kind": f"k must be between 1 and {MAX_K} (got {{got}})",
                             "between": f"k must be between 1 and {MAX_K}"}),
-        "cases": Rule("list", nullable=True, required=True, min_items=1, max_items=MAX_CASES, entries="indexed",
+        "cases": Rule("list", nullable=True, schema_null=False, required=True, min_items=1, max_items=MAX_CASES,
+                      entries="indexed",
                       items=CASE, doc=f"At most {MAX_CASES} cases.",
                       messages={"kind": "cases must be a list of cases", "required": "cases is empty",
                                 "few": "cases is empty", "many": f"more than {MAX_CASES} cases"}),

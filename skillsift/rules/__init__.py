@@ -73,6 +73,7 @@ class Rule:
     finite: bool = True  # number: inf and nan are refused
     nonblank: bool = False  # string or text: blank is refused ("blank" message, else "kind")
     nullable: bool = False  # YAML null reads as the kind's empty value
+    schema_null: bool | None = None  # the JSON Schema accepts null (None: when nullable; False: the empty value fails)
     one_or_list: bool = False  # list: a single entry counts as a one-entry list
     required: bool = False  # table key: reported on the table when missing
     min_items: int = 0
