@@ -15,7 +15,7 @@ kind fits).  What a table cannot say (a regex that must compile, a skill listed 
 named ``check`` function on the node, run once its kind and range passed.
 
 Messages are templates (``{label}``, ``{where}``, ``{key}``, ``{value}``, ``{got}``,
-``{low}``, ``{high}``, ``{choices}``, ``{words}``); each rule may override any of them.
+``{shown}``, ``{shape}``, ``{low}``, ``{high}``, ``{choices}``, ``{words}``); each rule may override any of them.
 Nothing here imports beyond the standard library: every command reads its configuration
 through this module at start-up.
 """
@@ -79,7 +79,7 @@ class Rule:
     min_items: int = 0
     max_items: int | None = None
     entries: str = "list"  # list: problems of an entry on the list's path ("list") or the entry's ("indexed")
-    unknown: str = "last"  # table: unknown keys reported "first", "last", passed "up" to the table holding it
+    unknown: str = "last"  # table: unknown keys "first", "last", passed "up" to the table holding it, or "allow"ed
     strict: bool = False  # table: an unknown key makes the whole table fail
     same_label: bool = False  # the node's messages use the label of the node holding it
     default: Any = None
@@ -124,6 +124,21 @@ def got(value) -> str:
     if isinstance(value, list):
         return "a sequence"
     return quoted(text_of(value))
+
+
+def described(value) -> str:
+    """A value's kind in words, as a "(got ...)" says it of a parsed document: ``a number``, ``a mapping``."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return f"a {type(value).__name__}"
 
 
 def shown(value) -> str:
@@ -228,7 +243,7 @@ def _walk(value, rule: Rule, path: tuple, label: str, where: str, ctx: Context, 
     if rule.same_label:
         label = where
     fmt = {"label": label, "where": where, "key": path[-1] if path else "", "words": _words(rule),
-           "choices": either(rule.choices) if rule.choices else ""}
+           "choices": either(rule.choices) if rule.choices else "", "shape": described(value)}
     if is_null(value) and rule.nullable:
         value = _EMPTY.get(rule.options[0].kind if rule.kind == "either" else rule.kind)
     if rule.kind == "list" and rule.one_or_list and isinstance(value, (str, Written)):
@@ -286,7 +301,7 @@ def _walk_table(value: dict, rule: Rule, path: tuple, label: str, ctx: Context, 
     mine: list[Problem] = []  # this table's unknown keys
     below: list[Problem] = []  # unknown keys passed up by the tables it holds
     keys = rule.keys or {}
-    if rule.values is None:
+    if rule.values is None and rule.unknown != "allow":
         for key in value:
             if key not in keys:
                 mine.append(Problem(path + (key,), rule.message("unknown", label=label, key=key, qkey=quoted(key),
