@@ -22,7 +22,6 @@ through this module at start-up.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -114,6 +113,8 @@ def either(values) -> str:
 
 
 def quoted(text) -> str:
+    import json
+
     return json.dumps(str(text), ensure_ascii=False)
 
 
@@ -297,46 +298,54 @@ def _value_problem(value, rule: Rule, fmt: dict) -> str | None:
     return None
 
 
+def _unknown_keys(value: dict, rule: Rule, path: tuple, label: str) -> list[Problem]:
+    """The problems of the keys a table does not declare (with "did you mean" for a near one)."""
+    keys = rule.keys or {}
+    if rule.values is not None or rule.unknown == "allow":
+        return []
+    return [Problem(path + (key,), rule.message("unknown", label=label, key=key, qkey=quoted(key), where=label)
+                    + near(key, keys), at_key=True) for key in value if key not in keys]
+
+
 def _walk_table(value: dict, rule: Rule, path: tuple, label: str, ctx: Context, unknown: list[Problem]):
-    mine: list[Problem] = []  # this table's unknown keys
+    mine = _unknown_keys(value, rule, path, label)
     below: list[Problem] = []  # unknown keys passed up by the tables it holds
     keys = rule.keys or {}
-    if rule.values is None and rule.unknown != "allow":
-        for key in value:
-            if key not in keys:
-                mine.append(Problem(path + (key,), rule.message("unknown", label=label, key=key, qkey=quoted(key),
-                                                                 where=label) + near(key, keys), at_key=True))
     if rule.unknown == "first":
         ctx.problems.extend(mine)
     cleaned: dict = {}
     for key, sub in keys.items():
-        if key not in value:
-            if sub.required:
-                ctx.problems.append(Problem(path, sub.message("required", label=_join(label, key), where=label,
-                                                               key=key)))
-            continue
-        got_value = _walk(value[key], sub, path + (key,), _join(label, key), label, ctx, below)
-        if got_value is not _BAD:
-            cleaned[key] = got_value
-    if rule.values is not None:
-        for key, item in value.items():
-            if key in keys:
-                continue
-            allowed = rule.key_names(ctx) if rule.key_names is not None else None
-            if allowed is not None and key not in allowed:
-                ctx.problems.append(Problem(path + (key,), rule.message("unknown", label=label, key=key,
-                                                                         qkey=quoted(key), where=label)))
-                continue
-            got_value = _walk(item, rule.values, path + (key,), _join(label, str(key)), label, ctx, below)
+        if key in value:
+            got_value = _walk(value[key], sub, path + (key,), _join(label, key), label, ctx, below)
             if got_value is not _BAD:
                 cleaned[key] = got_value
+        elif sub.required:
+            ctx.problems.append(Problem(path, sub.message("required", label=_join(label, key), where=label, key=key)))
+    if rule.values is not None:
+        cleaned.update(_walk_values(value, rule, path, label, ctx, below))
     if rule.unknown == "up":
         unknown.extend(below + mine)
-    elif rule.unknown == "first":
-        ctx.problems.extend(below)
     else:
-        ctx.problems.extend(below + mine)
+        ctx.problems.extend(below if rule.unknown == "first" else below + mine)
     return _BAD if rule.strict and mine else cleaned
+
+
+def _walk_values(value: dict, rule: Rule, path: tuple, label: str, ctx: Context, below: list[Problem]) -> dict:
+    """The keys of a free table not declared: each against ``rule.values`` (and ``key_names``, if any)."""
+    cleaned: dict = {}
+    allowed = rule.key_names(ctx) if rule.key_names is not None else None
+    for key, item in value.items():
+        if key in (rule.keys or {}):
+            continue
+        if allowed is not None and key not in allowed:
+            ctx.problems.append(Problem(path + (key,), rule.message("unknown", label=label, key=key, qkey=quoted(key),
+                                                                     where=label)))
+            continue
+        assert rule.values is not None
+        got_value = _walk(item, rule.values, path + (key,), _join(label, str(key)), label, ctx, below)
+        if got_value is not _BAD:
+            cleaned[key] = got_value
+    return cleaned
 
 
 def _walk_list(value: list, rule: Rule, path: tuple, label: str, ctx: Context, unknown: list[Problem]):

@@ -81,3 +81,13 @@ def test_configured_skills_path_without_skills_is_sk003(tmp_path):
     assert diag.message == 'configured skills path "plugins/none" holds no SKILL.md'
     (tmp_path / "skillsift.toml").write_text('[catalog]\nskills = [".claude/skills"]\n')
     assert check(tmp_path, select=["SK003"]) == []
+
+
+def test_an_unknown_key_near_a_known_one_says_which(tmp_path):
+    three_skills(tmp_path)
+    (tmp_path / "skillsift.toml").write_text('[search]\nmdoe = "hybrid"\nzzz = 1\n\n[validate]\nmax_flip = 2\n')
+    assert [(d.line, d.message) for d in check(tmp_path, select=["AR9D0"])] == [
+        (2, 'search: unknown key "mdoe" (did you mean "mode"?)'),
+        (3, 'search: unknown key "zzz"'),
+        (6, 'validate: unknown key "max_flip" (did you mean "max_flips"?)'),
+    ]
