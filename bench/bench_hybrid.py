@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 
 def corpus_catalog(corpus: Path, count: int):
-    from skillsift.catalog import catalog_from_skills, read_skill
+    from skillsift.catalog.load import catalog_from_skills, read_skill
 
     skills, seen = [], set()
     for path in sorted(corpus.rglob("SKILL.md")):
@@ -49,8 +49,8 @@ def corpus_catalog(corpus: Path, count: int):
 def random_index(catalog, dims: int):
     import numpy as np
 
+    from skillsift.catalog.embedtext import embedded_text, text_digest
     from skillsift.embed.local import MODEL_NAME
-    from skillsift.embedtext import embedded_text, text_digest
     from skillsift.index.manifest import ManifestItem
     from skillsift.index.store import new_index
 

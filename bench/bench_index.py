@@ -88,9 +88,9 @@ def make_repo(corpus: Path, count: int, where: Path) -> None:
 
 
 def texts_of(repo: Path) -> list[str]:
-    from skillsift.catalog import load_catalog
+    from skillsift.catalog.embedtext import embedded_text
+    from skillsift.catalog.load import load_catalog
     from skillsift.config import load_config
-    from skillsift.embedtext import embedded_text
 
     config = load_config(repo)
     catalog = load_catalog(repo, config)

@@ -79,7 +79,7 @@ def _evaluate(config, catalog, case_file, modes, k_override: int, *, strict: boo
 
 
 def evaluate_head(opts: CiOptions, root: str, prepared: Prepared, notes: list[str]):
-    from ..catalog import load_catalog
+    from ..catalog.load import load_catalog
     from ..config import load_config
     from ..evaluate.cases import load_cases
     from ..evaluate.gates import parse_minimums
@@ -125,7 +125,7 @@ def base_config_path(base_root: str, head_root: str, opts: CiOptions, head_confi
 
 def evaluate_base(base_root: str, head_root: str, opts: CiOptions, prepared: Prepared):
     """The base worktree evaluated with the head's config and cases, in the primary mode."""
-    from ..catalog import load_catalog
+    from ..catalog.load import load_catalog
     from ..config import load_config
 
     config_path = base_config_path(base_root, head_root, opts, prepared.config)

@@ -28,7 +28,7 @@ def load_project(root: str, config_file: str | None = None, mode: str | None = N
     parse, two skills with one name) are reported as warnings: the command goes on with
     what loaded, and ``skillsift validate`` is where they fail.
     """
-    from ..catalog import load_catalog
+    from ..catalog.load import load_catalog
     from ..config import load_config
 
     config = load_config(root, config_file=config_file, mode=mode, allow_exec=allow_exec)

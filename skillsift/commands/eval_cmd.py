@@ -88,8 +88,8 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
 
         write_atomic(output, render_json(result).encode("utf-8"))
     if why:
+        from ..evaluate.querylog import log_path, mine, read_log
         from ..evaluate.whynot import why_not
-        from ..querylog import log_path, mine, read_log
         from ..render.whynot import render_with_why
 
         mined = mine(read_log(log_path(config)), catalog.names).cases

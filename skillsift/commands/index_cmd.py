@@ -79,7 +79,7 @@ def index_command(dry_run, rebuild, items, fmt, allow_exec, root, config_file):
 
 def _shown(name: str) -> str:
     """A skill name as printed: a secret in it is masked (docs/secrets.md)."""
-    from ..secrets import redact
+    from ..secrets.scan import redact
 
     return redact(name)
 

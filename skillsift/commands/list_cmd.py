@@ -26,11 +26,11 @@ def list_command(agent, context_window, fmt, root, config_file):
     """
     import os
 
-    from ..agents import BY_NAME, NAMES
-    from ..catalog import read_all_skills
+    from ..catalog.agents import BY_NAME, NAMES
+    from ..catalog.listing import build_listing
+    from ..catalog.load import read_all_skills
     from ..config import load_config
     from ..diagnostics import SkillsiftError
-    from ..listing import build_listing
 
     profile = BY_NAME.get(agent)
     if profile is None:

@@ -38,7 +38,7 @@ def mcp_command(root, config_file, agent):
         raise SkillsiftError(f"skillsift mcp needs the MCP Python SDK, which cannot be imported ({exc})",
                              hint=INSTALL_HINT) from None
     if agent:
-        from ..agents import BY_NAME, NAMES
+        from ..catalog.agents import BY_NAME, NAMES
 
         if agent not in BY_NAME:
             raise SkillsiftError(f'unknown agent "{agent}"', hint=f"agents are {', '.join(NAMES)}")

@@ -30,7 +30,7 @@ def mine_command(root, config_file, min_count, output, purge):
     """
     from ..diagnostics import SkillsiftError
     from ..evaluate.cases_yaml import cases_to_yaml
-    from ..querylog import log_path, mine, purge_log, read_log_counted
+    from ..evaluate.querylog import log_path, mine, purge_log, read_log_counted
     from ._common import load_project
 
     if min_count < 1:

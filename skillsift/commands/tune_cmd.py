@@ -76,13 +76,13 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
     Exit codes: 0 done; 1 could not run (bad cases file or config, no embedding
     provider, a provider error, a config file --write cannot edit).
     """
+    from ..config.tomledit import set_table_keys
     from ..diagnostics import SkillsiftError
     from ..embed.base import EmbedError
     from ..embed.factory import make_provider
     from ..evaluate.cases import check_k, load_checked
     from ..evaluate.tune_run import document, render_text, run
     from ..index.atomic import write_atomic
-    from ..tomledit import set_table_keys
     from ._common import load_project
 
     check_k(k_override)

@@ -86,11 +86,11 @@ def update_secrets_baseline(ws) -> str:
 
 
 def apply_fixes(ws, paths, *, write: bool, show_diff: bool) -> list[str]:
-    """Plan (and with ``write`` apply) the safe fixes of skillsift/fixes.py; returns the lines to print."""
+    """Plan (and with ``write`` apply) the safe fixes of skillsift/validators/fixes.py; returns the lines to print."""
     import re
 
-    from ..fixes import plan, unified_diff
     from ..index.atomic import write_atomic
+    from ..validators.fixes import plan, unified_diff
 
     lines: list[str] = []
     renamed: list[tuple[str, str]] = []

@@ -82,7 +82,7 @@ def _pass_env(value, names, _ctx):
 
 
 def _regex(value, names, _ctx):
-    from ..secrets import compile_pattern
+    from ..secrets.scan import compile_pattern
 
     try:
         compile_pattern(value)  # RE2: linear-time matching, so no pattern can hang a hook
@@ -110,7 +110,7 @@ def _known_code(value, names, ctx):
 
 
 def _agent_names() -> tuple[str, ...]:
-    from ..agents import NAMES
+    from ..catalog.agents import NAMES
 
     return NAMES
 

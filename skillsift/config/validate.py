@@ -38,10 +38,10 @@ DEFAULT_SECRETS_BASELINE = ".skillsift/secrets-baseline.json"
 
 
 # Characters of a skill's listing entry an agent keeps, from the agent profiles
-# (skillsift/agents.py, docs/validate.md): Claude Code cuts description + when_to_use at
+# (skillsift/catalog/agents.py, docs/validate.md): Claude Code cuts description + when_to_use at
 # 1,536; Codex does not load a skill whose description is over 1,024; Copilot cuts at 1,024.
 def _default_limits(agents=None) -> dict:
-    from ..agents import PROFILES
+    from ..catalog.agents import PROFILES
 
     out = {}
     for p in PROFILES:
@@ -54,7 +54,7 @@ def _default_limits(agents=None) -> dict:
 
 
 def _profile_names() -> tuple[str, ...]:
-    from ..agents import NAMES
+    from ..catalog.agents import NAMES
 
     return NAMES
 

@@ -73,7 +73,7 @@ def _frontmatter_lines(text: str | None) -> dict[str, _Lines]:
         return {}
     import yaml
 
-    from ..frontmatter import split_frontmatter
+    from ..catalog.frontmatter import split_frontmatter
 
     block = split_frontmatter(text.replace("\r\n", "\n"))
     if not block.closed:

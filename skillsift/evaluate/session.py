@@ -40,7 +40,7 @@ def roles_configured(catalog, roles) -> bool:
 def role_resolver(catalog, roles):
     """``resolve(role) -> [skill names]``: the skills a role serves (``roles`` = ``config.roles``), as a search
     selects them; the one resolver of every cases check."""
-    from ..catalog import select
+    from ..catalog.load import select
 
     def resolve(role: str):
         return [catalog.skills[i].name for i in select(catalog, roles=roles or {}, role=role)]

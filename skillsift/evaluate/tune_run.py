@@ -74,7 +74,7 @@ def _unit(m: np.ndarray) -> np.ndarray:
 
 
 def texts_to_embed(skills, search, variants) -> dict:
-    from ..embedtext import embedded_text
+    from ..catalog.embedtext import embedded_text
 
     return {v: [embedded_text(s, v, search.index_body, search.body_chars) for s in skills] for v in variants}
 
@@ -87,7 +87,7 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
     configured fields.  ``progress_factory(total)`` returns a callable advanced by the
     number of texts embedded (or None).  Raises ``EmbedError`` when the provider fails.
     """
-    from ..embedtext import text_digest
+    from ..catalog.embedtext import text_digest
     from ..ranker.lexical import LexicalIndex
     from ..ranker.query_embedding import QueryEmbedder
     from ..ranker.vector import normalise_query

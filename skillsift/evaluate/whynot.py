@@ -431,7 +431,7 @@ def check_proposal(skill_name: str, phrase: str, catalog, cases: Sequence[Case],
     """
     import math
 
-    from ..catalog import Catalog
+    from ..catalog.load import Catalog
 
     skills = tuple(with_trigger(s, phrase) if s.name == skill_name else s for s in catalog.skills)
     changed = Catalog(root=catalog.root, skills=skills, diagnostics=catalog.diagnostics)
@@ -573,7 +573,7 @@ class VectorCheck:
         return f"{skill.name} {state}: run 'skillsift index' first"
 
     def _text(self, skill) -> str:
-        from ..embedtext import embedded_text
+        from ..catalog.embedtext import embedded_text
 
         s = self.config.search
         return embedded_text(skill, s.fields, s.index_body, s.body_chars)
@@ -600,7 +600,7 @@ class VectorCheck:
 
         import numpy as np
 
-        from ..embedtext import text_digest
+        from ..catalog.embedtext import text_digest
         from ..index.manifest import ManifestItem
         from ..index.store import Index, new_index
         from ..ranker.search import Ranker

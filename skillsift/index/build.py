@@ -175,7 +175,7 @@ def plan_build(
     returns the kind of secret a text holds, or None; without it nothing is withheld.
     ``old_problem`` is why an index on disk did not load (reported as the rebuild reason).
     """
-    from ..embedtext import embedded_text, resolve_body_chars, resolve_fields, text_digest
+    from ..catalog.embedtext import embedded_text, resolve_body_chars, resolve_fields, text_digest
 
     fields = resolve_fields(fields)
     body_chars = resolve_body_chars(body_chars)
@@ -346,7 +346,7 @@ class _Builder:
 
 
 def _message(exc: BaseException) -> str:
-    from ..secrets import redact
+    from ..secrets.scan import redact
 
     return redact(getattr(exc, "message", None) or str(exc) or type(exc).__name__)
 

@@ -80,8 +80,8 @@ def classify(index_items, served) -> Classification:
 def classify_skills(
     index_items, skills, *, fields=(), index_body: bool = False, body_chars: int = 0
 ) -> Classification:
-    """:func:`classify` for :class:`~skillsift.skill.Skill` objects under the given text settings."""
-    from ..embedtext import embedded_text, text_digest
+    """:func:`classify` for :class:`~skillsift.catalog.skill.Skill` objects under the given text settings."""
+    from ..catalog.embedtext import embedded_text, text_digest
 
     served = [
         Served(

@@ -239,7 +239,7 @@ def unusable_reason(
     and ``body_chars`` are resolved the way the embedded text resolves them.  The checks
     run in a fixed order and the first difference is the reason.
     """
-    from ..embedtext import DOC_TEMPLATE_VERSION, resolve_body_chars, resolve_fields
+    from ..catalog.embedtext import DOC_TEMPLATE_VERSION, resolve_body_chars, resolve_fields
 
     m = getattr(manifest, "manifest", manifest)
     if m.doc_template_version != DOC_TEMPLATE_VERSION:

@@ -152,7 +152,7 @@ def _load_old(index_dir):
 def make_plan(config, catalog, provider, *, rebuild: bool, force, index_dir):
     """The plan of a build against the index in ``index_dir`` (no provider call)."""
     from ..index.build import plan_build, sends_text_out
-    from ..secrets import detect_secret
+    from ..secrets.scan import detect_secret
 
     loaded = _load_old(index_dir)
     scan = None

@@ -194,7 +194,7 @@ def new_index(
     is recorded only with ``index_body`` (a non-positive value resolves to 1200).
     Raises :class:`IndexDataError` on ragged, NaN/Inf or duplicate input.
     """
-    from ..embedtext import DOC_TEMPLATE_VERSION, resolve_body_chars
+    from ..catalog.embedtext import DOC_TEMPLATE_VERSION, resolve_body_chars
 
     items = list(items)
     if dtype not in DTYPES:

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..catalog import Catalog
+    from ..catalog.load import Catalog
     from ..config import Config
-    from ..querylog import QueryLog
+    from ..evaluate.querylog import QueryLog
     from ..ranker.search import Ranker
 
 MAX_LIMIT = 20
@@ -54,7 +54,7 @@ def _stat_key(path) -> tuple[int, int] | None:
 def catalog_fingerprint(root, patterns) -> tuple:
     """The discovered SKILL.md paths with their (mtime, size): changes when a skill is added,
     removed or edited."""
-    from ..catalog import discover
+    from ..catalog.load import discover
 
     return tuple((str(path), domain, _stat_key(path)) for path, domain in discover(root, patterns))
 
@@ -109,7 +109,7 @@ class SkillService:
                  warn: Callable[[str], None] = _stderr, clock=None, recheck_interval: float = RECHECK_INTERVAL,
                  monotonic: Callable[[], float] = time.monotonic, agent: str | None = None):
         self.root = str(Path(root).resolve())
-        self.agent = agent  # serve only what this agent lists (skillsift/agents.py)
+        self.agent = agent  # serve only what this agent lists (skillsift/catalog/agents.py)
         self.config_file = config_file
         self.session_id = session_id if session_id is not None else secrets.token_hex(16)
         self.warn = warn
@@ -162,8 +162,8 @@ class SkillService:
             return True
 
     def _build(self, config) -> None:
-        from ..catalog import load_catalog
-        from ..querylog import open_log
+        from ..catalog.load import load_catalog
+        from ..evaluate.querylog import open_log
         from ..ranker.search import NO_INDEX, Ranker
 
         catalog = load_catalog(self.root, config, agent=self.agent)

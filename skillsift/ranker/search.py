@@ -47,7 +47,7 @@ class Ranker:
         self.skills: Sequence = tuple(catalog.skills)
         postings = None
         if one_shot:  # one query, then exit: the postings of an unchanged catalog come from the user cache
-            from ..lexical_cache import cached_postings
+            from .postings_cache import cached_postings
 
             postings = cached_postings(self.config.root, self.skills, python_max_docs=ONE_SHOT_PYTHON_MAX_DOCS)
         self.lexical = LexicalIndex(self.skills, python_max_docs=ONE_SHOT_PYTHON_MAX_DOCS if one_shot else None,
@@ -137,7 +137,7 @@ class Ranker:
         tags, allow, deny = tuple(tags or ()), tuple(allow or ()), tuple(deny or ())
         if not (role or domain or tags or allow or deny):
             return None
-        from ..catalog import select
+        from ..catalog.load import select
 
         return select(self.catalog, roles=self.config.roles, role=role, domain=domain, tags=tags,
                       allow=allow, deny=deny)

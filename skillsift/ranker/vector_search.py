@@ -51,7 +51,7 @@ class VectorSearch:
     def rows(self) -> list[int]:
         """Per skill (catalog order): its usable matrix row, or STALE / MISSING (once)."""
         if self._prepared is None:
-            from ..embedtext import embedded_text, text_digest
+            from ..catalog.embedtext import embedded_text, text_digest
 
             fields, index_body, body_chars = self._text
             prepared = []

@@ -168,7 +168,7 @@ def _uri(path: str) -> str:
 
 def _sub_rules(diagnostics, levels) -> list[tuple[str, dict]]:
     """One SARIF rule per secret kind reported (``AR001/<kind>``), with its help text, sorted."""
-    from ..secrets import RULES
+    from ..secrets.scan import RULES
 
     known = {rule.kind: rule for rule in RULES}
     out = []

@@ -13,7 +13,7 @@ SUMMARY_SCHEMA_VERSION = 1
 
 def _shown(name: str) -> str:
     """A skill name as printed: a secret in it is masked (docs/secrets.md)."""
-    from ..secrets import redact
+    from ..secrets.scan import redact
 
     return redact(name)
 

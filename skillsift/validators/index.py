@@ -121,14 +121,14 @@ def check_workspace(ws, *, coverage: bool = False) -> list[Diagnostic]:
 
 def _without_row(config, skills) -> set[str]:
     """Served skills a build leaves without a row: empty embedded text, or withheld (docs/index.md)."""
-    from ..embedtext import embedded_text, resolve_body_chars, resolve_fields
+    from ..catalog.embedtext import embedded_text, resolve_body_chars, resolve_fields
 
     s = config.search
     fields, body_chars = resolve_fields(s.fields), resolve_body_chars(s.body_chars)
     name = (config.embeddings.provider or "local").strip().lower()
     scan = None
     if name != "local":  # openai and command send the text out of the process: secrets are withheld
-        from ..secrets import detect_secret
+        from ..secrets.scan import detect_secret
 
         patterns = tuple(config.secret_patterns)
 

@@ -31,7 +31,7 @@ def not_served(discovery) -> list[Diagnostic]:
 def nothing_found(discovery, patterns=()) -> list[Diagnostic]:
     if discovery.found:
         return []
-    from ..discovery import layouts_searched
+    from ..catalog.discovery import layouts_searched
 
     where = ", ".join(layouts_searched(patterns))
     stray = f"; SKILL.md found outside them: {', '.join(discovery.stray[:5])}" if discovery.stray else ""

@@ -125,7 +125,7 @@ class Workspace:
             if text is None:
                 self._splits[rel] = None
             else:
-                from ..frontmatter import split_frontmatter
+                from ..catalog.frontmatter import split_frontmatter
                 from .frontmatter import key_lines
 
                 lf = text.replace("\r\n", "\n")
@@ -137,8 +137,8 @@ class Workspace:
     # -- skills -------------------------------------------------------------------------
     @cached_property
     def discovery(self):
-        """The :class:`~skillsift.discovery.Discovery` of this root (configured paths or every agent's)."""
-        from ..discovery import discover_all
+        """The :class:`~skillsift.catalog.discovery.Discovery` of this root (configured paths or every agent's)."""
+        from ..catalog.discovery import discover_all
 
         patterns = tuple(self.config.skills) if self.config is not None else ()
         return discover_all(self.root, patterns)
@@ -151,7 +151,7 @@ class Workspace:
     def parsed(self, rel: str, domain: str | None = None):
         """``(skill or None, SK001 diagnostics)`` of one SKILL.md, parsed once."""
         if rel not in self._parsed:
-            from ..catalog import domain_of, parse_skill, read_skill
+            from ..catalog.load import domain_of, parse_skill, read_skill
 
             if domain is None:
                 domain = domain_of(PurePosixPath(rel).parts)
@@ -166,8 +166,8 @@ class Workspace:
 
     @cached_property
     def _yaml_cache(self):
-        """Frontmatter parsed by an earlier run (skillsift/catalog_cache.py); saved after a full pass."""
-        from ..catalog_cache import YamlCache
+        """Frontmatter parsed by an earlier run (skillsift/cache/catalog.py); saved after a full pass."""
+        from ..cache.catalog import YamlCache
 
         return YamlCache(self.root)
 
@@ -198,7 +198,7 @@ class Workspace:
     @cached_property
     def catalog(self):
         """The catalog as the ranker sees it (a repeated name keeps its first skill)."""
-        from ..catalog import catalog_from_skills
+        from ..catalog.load import catalog_from_skills
 
         built = catalog_from_skills(self.all_skills, root=self.root)
         return type(built)(root=built.root, skills=built.skills)

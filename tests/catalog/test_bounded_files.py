@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from skillsift.catalog import load_catalog
+from skillsift.catalog.load import load_catalog
 from skillsift.files import read_bounded
 from tests.conftest import write_skill
 

@@ -6,9 +6,9 @@ import os
 
 import pytest
 
-from skillsift import discovery
-from skillsift.catalog import load_catalog
-from skillsift.discovery import discover_all
+from skillsift.catalog import discovery
+from skillsift.catalog.discovery import discover_all
+from skillsift.catalog.load import load_catalog
 from tests.conftest import write_skill
 from tests.support.validators_support import check, raw_skill
 
@@ -127,7 +127,8 @@ def test_hook_nothing_to_check_can_be_turned_off(tmp_path):
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks on this platform")
 def test_the_stat_taken_on_finding_a_skill_is_its_stamp_and_links_are_stated_again(tmp_path, monkeypatch):
-    from skillsift import catalog, catalog_cache
+    from skillsift.cache import catalog as catalog_cache
+    from skillsift.catalog import load as catalog
 
     root = tmp_path / "repo"
     put(root, ".claude/skills/plain")

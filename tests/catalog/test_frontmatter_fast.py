@@ -7,7 +7,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillsift.frontmatter import _loader_class, _simple_mapping, read_yaml, split_frontmatter
+from skillsift.catalog.frontmatter import _loader_class, _simple_mapping, read_yaml, split_frontmatter
 from tests.conftest import corpora
 
 LOADER = _loader_class()

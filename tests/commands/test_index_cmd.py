@@ -99,7 +99,7 @@ def test_a_body_edit_is_recorded_when_another_skill_changes(project, capsys, ski
     code, out, _ = run(capsys, project)
     assert code == 0 and "wrote " in out
     manifest = json.loads((index_dir(project) / "manifest.json").read_text())
-    from skillsift.catalog import load_catalog
+    from skillsift.catalog.load import load_catalog
     from skillsift.config import load_config
 
     config = load_config(str(project))

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from skillsift.cli import main
+from skillsift.config.tomledit import set_table_keys
 from skillsift.evaluate import tune
-from skillsift.tomledit import set_table_keys
 from tests.support.cli import load_schema
 
 

@@ -11,7 +11,8 @@ import jsonschema
 import pytest
 import yaml
 
-from skillsift.catalog import catalog_from_skills
+from skillsift.catalog.load import catalog_from_skills
+from skillsift.catalog.skill import Skill
 from skillsift.config import Config
 from skillsift.evaluate.cases import Case, Expected, parse_cases
 from skillsift.evaluate.metrics import CaseResult, NegativeResult
@@ -24,7 +25,6 @@ from skillsift.evaluate.whynot import (
     worse,
 )
 from skillsift.ranker.search import Ranker
-from skillsift.skill import Skill
 from tests.conftest import ACME, ROOT
 from tests.support.cli import load_schema, run
 
@@ -228,7 +228,7 @@ def _eval_json(capsys, root: Path, *extra) -> dict:
 
 def _add_trigger(skill_md: Path, phrase: str) -> None:
     """Write ``phrase`` into the SKILL.md's triggers as an author would (a YAML list)."""
-    from skillsift.catalog import list_value
+    from skillsift.catalog.load import list_value
 
     text = skill_md.read_text(encoding="utf-8")
     _, front, body = text.split("---\n", 2)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from skillsift import querylog
+from skillsift.evaluate import querylog
 from skillsift.evaluate.cases import parse_cases
 from skillsift.mcpserver.service import SkillService, ToolRefused
 from tests.support.cli import run, set_user_config

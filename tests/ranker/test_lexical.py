@@ -23,12 +23,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from skillsift.catalog.skill import Skill
 from skillsift.ranker import lexical, postings
 from skillsift.ranker.lexical import LexicalIndex
 from skillsift.ranker.postings import build_postings
 from skillsift.ranker.rounding import round_half_away
 from skillsift.ranker.tokenize import tokenize
-from skillsift.skill import Skill
 from tests.conftest import corpora
 
 GOLDEN = [

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from skillsift.cli import main
-from skillsift.fixes import plan, quote_colon_values
+from skillsift.validators.fixes import plan, quote_colon_values
 from tests.support.validators_support import raw_skill
 
 

@@ -6,7 +6,7 @@ import itertools
 import math
 import random
 
-from skillsift.skill import Skill
+from skillsift.catalog.skill import Skill
 from skillsift.validators.duplicates import (
     duplicate_names,
     near_duplicates,
@@ -98,15 +98,15 @@ def test_cosine_pairs_from_vectors_are_reported_with_both_measures():
 
 
 def test_cosine_from_a_committed_index(tmp_path):
+    from skillsift.catalog.embedtext import embedded_text, text_digest
     from skillsift.config import load_config
-    from skillsift.embedtext import embedded_text, text_digest
     from skillsift.index.manifest import ManifestItem
     from skillsift.index.store import new_index, write_index
 
     write_skill(tmp_path, "canary", "Roll out the new build to canary hosts first")
     write_skill(tmp_path, "gradual", "Ship tonight's release to a few machines at a time")
     write_skill(tmp_path, "other", "Branching and pull request conventions")
-    from skillsift.catalog import load_catalog
+    from skillsift.catalog.load import load_catalog
 
     config = load_config(tmp_path, env={}, user_config_path=tmp_path / "none.toml")
     skills = load_catalog(tmp_path, config).skills
@@ -128,7 +128,7 @@ def test_corpus_pairs_are_fast_and_symmetric():
     real = corpora()
     import time
 
-    from skillsift.catalog import parse_skill
+    from skillsift.catalog.load import parse_skill
 
     skills = []
     for path in sorted(real.rglob("SKILL.md")):

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from skillsift.catalog import parse_skill
-from skillsift.frontmatter import split_frontmatter
+from skillsift.catalog.frontmatter import split_frontmatter
+from skillsift.catalog.load import parse_skill
 from skillsift.validators.frontmatter import key_lines
 from skillsift.validators.spec import check_spec, name_problems, relative_links, suggest_name
 from tests.conftest import corpora
@@ -59,7 +59,7 @@ def spec_codes(folder: str, front: str, body: str = "# Body\n", root: Path | Non
     assert problems == []
     block = split_frontmatter(text)
     lines = key_lines(block.raw, block.yaml_start_line)
-    from skillsift.agents import known_fields
+    from skillsift.catalog.agents import known_fields
 
     found = check_spec(rel, text, skill.frontmatter, known_fields=known_fields(), key_line=lambda k: lines.get(k, 1),
                        body=block.body, body_line=block.body_line,

@@ -36,7 +36,7 @@ class Fix:
 
 
 def _parses_to(raw: str, key: str, value: str) -> bool:
-    from .frontmatter import read_yaml
+    from skillsift.catalog.frontmatter import read_yaml
 
     doc = read_yaml(raw)
     return not doc.diagnostics and isinstance(doc.value, dict) and doc.value.get(key) == value
@@ -44,7 +44,7 @@ def _parses_to(raw: str, key: str, value: str) -> bool:
 
 def _frontmatter_lines(text: str):
     """(all lines of the LF text, index of the first YAML line, number of YAML lines, newline) or None."""
-    from .frontmatter import split_frontmatter
+    from skillsift.catalog.frontmatter import split_frontmatter
 
     newline = "\r\n" if "\r\n" in text else "\n"
     lf = text.replace("\r\n", "\n")
@@ -99,7 +99,7 @@ def set_name(text: str, name: str) -> str | None:
 
 def plan(path: str, text: str, front: dict | None, exists=lambda _rel: False) -> list[Fix]:
     """The safe fixes for one SKILL.md (``front``: its parsed frontmatter, None when it does not parse)."""
-    from .validators.spec import name_problems, normal_name
+    from skillsift.validators.spec import name_problems, normal_name
 
     out: list[Fix] = []
     if front is None:

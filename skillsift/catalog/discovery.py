@@ -2,7 +2,7 @@
 
 :func:`discover_all` is the one discovery function (the catalog and validation call it):
 
-* **Skills roots.** Every folder an agent profile reads (skillsift/agents.py): ``.agents/skills``,
+* **Skills roots.** Every folder an agent profile reads (skillsift/catalog/agents.py): ``.agents/skills``,
   ``.claude/skills``, ``.codex/skills``, ``.cursor/skills``, ``.gemini/skills``,
   ``.github/skills``, ``.opencode/skills``, ``skills``, plugins (``plugins/*/skills`` and a
   plugin that is itself a skill, ``plugins/*/SKILL.md``), and skillsift's ``.ai-rulez/skills``
@@ -12,9 +12,9 @@
   every folder up to :data:`NESTED_DEPTH` below the root, at most :data:`NESTED_MAX_DIRS`
   folders, skipping dot folders, ``.git``, ``node_modules``, skills roots and skill folders.
 * **Inside a root.** A folder holding ``SKILL.md`` is a skill (its own subfolders are not
-  searched); any other folder is a category, searched to :data:`~skillsift.agents.SCAN_DEPTH`
+  searched); any other folder is a category, searched to :data:`~skillsift.catalog.agents.SCAN_DEPTH`
   folders below the root (Codex's depth), at most
-  :data:`~skillsift.agents.MAX_DIRS_PER_ROOT` folders per root, dot entries, ``.git`` and
+  :data:`~skillsift.catalog.agents.MAX_DIRS_PER_ROOT` folders per root, dot entries, ``.git`` and
   ``node_modules`` skipped (as Codex does).
 * Nothing outside the root is read through a symlink; each such link is reported in
   :attr:`Discovery.notes` (skillsift validate shows it as SK012), as is a root whose folder
@@ -34,7 +34,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from .agents import MAX_DIRS_PER_ROOT, NESTED_ROOTS, SCAN_DEPTH
+from skillsift.catalog.agents import MAX_DIRS_PER_ROOT, NESTED_ROOTS, SCAN_DEPTH
 
 SKILL_FILE = "SKILL.md"
 SKIP_DIRS = frozenset({".git", "node_modules"})

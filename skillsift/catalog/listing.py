@@ -1,7 +1,7 @@
 """What an agent lists: each skill's entry in its skill listing, the budget and its use.
 
 Pure: :func:`build_listing` takes the skills (with their frontmatter and paths) and an
-:class:`~skillsift.agents.AgentProfile`.  Rules (docs/validate.md, "What each agent lists"):
+:class:`~skillsift.catalog.agents.AgentProfile`.  Rules (docs/validate.md, "What each agent lists"):
 
 * a skill outside the agent's folders, or whose name another served skill already has (the
   first in path order is served), or over the agent's load limits is ``not-loaded``;
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .agents import AgentProfile, serves
+from skillsift.catalog.agents import AgentProfile, serves
 
 FULL, TRUNCATED, NAME_ONLY, HIDDEN, NOT_LOADED = "full", "truncated", "name-only", "hidden", "not-loaded"
 STAND_IN_ORDER = "name"
