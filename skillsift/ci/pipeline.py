@@ -74,7 +74,7 @@ def _evaluate(config, catalog, case_file, modes, k_override: int, *, strict: boo
     evaluation = run_evaluation(catalog, config, case_file, modes=modes, k_override=k_override,
                                 minimums=minimums, strict=strict, lenient_roles=not strict)
     if evaluation.degraded:
-        raise SkillsiftError(evaluation.degraded, hint=DEGRADED_HINT)
+        raise SkillsiftError(evaluation.degraded, hint=evaluation.degraded_hint or DEGRADED_HINT)
     return evaluation
 
 

@@ -21,7 +21,7 @@ agent_option = click.option(
 
 
 def load_project(root: str, config_file: str | None = None, mode: str | None = None, *, allow_exec: bool = False,
-                 agent: str | None = None):
+                 agent: str | None = None, quiet: bool = False):
     """Resolve the config and load the catalog; notes and catalog findings go to stderr.
 
     Config errors raise SkillsiftError (exit 1).  Catalog problems (a file that does not
@@ -32,11 +32,12 @@ def load_project(root: str, config_file: str | None = None, mode: str | None = N
     from ..config import load_config
 
     config = load_config(root, config_file=config_file, mode=mode, allow_exec=allow_exec)
-    for note in config.notes:
+    for note in () if quiet else config.notes:
         click.echo(f"note: {note}", err=True)
     catalog = load_catalog(root, config, agent=agent)
     for diag in catalog.diagnostics:
-        click.echo(f"{'note' if diag.severity == 'note' else 'warning'}: {diag.render()}", err=True)
+        if not (quiet and diag.severity == "note"):  # --quiet keeps the warnings
+            click.echo(f"{'note' if diag.severity == 'note' else 'warning'}: {diag.render()}", err=True)
     return config, catalog
 
 

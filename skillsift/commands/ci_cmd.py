@@ -44,10 +44,13 @@ FAIL_ON = ("error", "warning", "note", "never")
                    "(for GitHub code scanning).")
 @click.option("--github-output", default=None, envvar="GITHUB_OUTPUT", type=click.Path(dir_okay=False, path_type=str),
               help="Append step outputs (key=value) to FILE (default: $GITHUB_OUTPUT).")
+@click.option("--quiet", "-q", "quiet", is_flag=True,
+              help="Print only the verdict line and errors (files, the job summary and annotations are written as "
+                   "usual).")
 @click.option("--annotations/--no-annotations", default=None,
               help="Print ::error/::warning annotations (default: on when GITHUB_ACTIONS=true).")
 def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_flips, baseline, base_ref, fail_on,
-               summary_file, report_file, sarif_file, github_output, annotations):
+               summary_file, report_file, sarif_file, github_output, quiet, annotations):
     """Evaluate the head, compare it with the base, validate, and report for a pull request.
 
     The base is the merge-base of HEAD and the base branch (--base, else $GITHUB_BASE_REF),
@@ -75,7 +78,7 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
                      min_spec=min_spec, max_flips=max_flips, baseline=baseline, base_ref=base_ref,
                      env_base_ref=os.environ.get("GITHUB_BASE_REF"), fail_on=fail_on)
     run, place = run_ci(opts)
-    for note in run.notes:
+    for note in () if quiet else run.notes:
         click.echo(f"note: {note}", err=True)
     full = render_markdown(run)
     report_path = ""
@@ -96,7 +99,7 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
         from ..render.pull_request import SUMMARY_ROWS
 
         github.append_summary(summary_file, render_markdown(run, max_rows=SUMMARY_ROWS))
-    else:
+    elif not quiet:
         click.echo(full, nl=False)
     if github_output:
         github.write_outputs(github_output, github.outputs_of(run, report_path, sarif_path))

@@ -41,9 +41,11 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
     if not text.strip():
         raise SkillsiftError("search needs a query", hint='skillsift search "deploy to staging"')
     config, catalog = load_project(root, config_file, mode, allow_exec=allow_exec, agent=agent)
-    ranker = Ranker.open(catalog, config, one_shot=True)
+    ranker = Ranker.open(catalog, config, one_shot=True, embed_stale=True)
     if ranker.index_problem and config.search.mode != "lexical":
         click.echo(f"note: {ranker.index_problem}", err=True)
+    for line in ranker.refresh.notes() if ranker.refresh is not None else ():
+        click.echo(line, err=True)
     result = ranker.search(text, limit=limit, mode=config.search.mode, role=role, domain=domain, tags=tags,
                            allow=allow, deny=deny, explain=explain)
     if result.degraded:

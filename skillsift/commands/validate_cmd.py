@@ -165,8 +165,10 @@ def _shown_root(root: str) -> str:
 @click.option("--fix", "fix", is_flag=True,
               help="Apply the safe mechanical fixes (docs/validate.md), then report what is left.")
 @click.option("--diff", "show_diff", is_flag=True, help="Show the fixes as a diff; without --fix nothing is written.")
+@click.option("--quiet", "-q", "quiet", is_flag=True,
+              help="Text: only the findings that fail (errors; warnings too with --strict) and the summary line.")
 def validate_command(paths, root, config_file, select, ignore, fmt, strict, output, update_baseline, list_only,
-                     fix, show_diff):
+                     fix, show_diff, quiet):
     """Check the skills, the config, the cases, the committed index and the gates.
 
     With PATHs, only findings on those files are reported, plus the repository-level
@@ -191,7 +193,7 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, outp
     except RootNotFound as exc:
         exc.exit_code = USAGE_EXIT
         raise
-    if ws.config is not None:
+    if ws.config is not None and not quiet:
         for note in ws.config.notes:
             click.echo(f"note: {note}", err=True)
     if update_baseline:
@@ -218,7 +220,12 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, outp
         wanted = resolve_paths(ws, [p for p in paths if os.path.exists(p)]) if paths else None
     diagnostics = run_checks(ws, codes=codes, paths=wanted)
     checked = len(ws.skill_paths) if ws.config is not None else None
-    report = render(diagnostics, fmt, root=_shown_root(ws.root), checked=checked)
+    if quiet and fmt == "text":
+        failing = [d for d in diagnostics if d.severity == "error" or (strict and d.severity == "warning")]
+        report = (render(failing, fmt, root=_shown_root(ws.root)).rsplit("\n", 2)[0] + "\n" if failing else "")
+        report = report.lstrip("\n") + summary_line(diagnostics, checked) + "\n"
+    else:
+        report = render(diagnostics, fmt, root=_shown_root(ws.root), checked=checked)
     if output:
         try:
             with open(output, "w", encoding="utf-8") as fh:

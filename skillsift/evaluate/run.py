@@ -123,6 +123,7 @@ class EvalResult:
     calibration: Calibration | None = None
     gate_failures: list[str] = field(default_factory=list)
     cases_path: str = ""
+    gates_note: str = ""  # whether the [validate] gates were applied ("" when none is configured)
 
     @property
     def primary(self) -> ModeResult:

@@ -85,7 +85,8 @@ def open_ranker(catalog, config, want_vectors: bool):
         return Ranker(catalog, config)
     # The evaluation waits for each query embedding as long as the provider allows:
     # a per-query deadline would turn a slow machine into degraded cases.
-    return Ranker.open(catalog, config, mode="hybrid", query_timeout_ms=0)
+    # A stale or missing vector is embedded for the run with the local model, else it makes the run degraded.
+    return Ranker.open(catalog, config, mode="hybrid", query_timeout_ms=0, embed_stale=True)
 
 
 def with_skill_cases(case_file, catalog, config):
@@ -122,6 +123,7 @@ class Evaluation:
 
     result: EvalResult
     degraded: str = ""  # why the numbers measure nothing ("" when they do)
+    degraded_hint: str = ""  # what to do about it ("" = the embeddings hint)
     flips: Flips | None = None  # against the baseline, or None
     max_flips: int = -1  # the flip gate (-1: off)
     max_rank_drops: int = -1  # the rank-drop gate (-1: off)
@@ -144,6 +146,20 @@ class Evaluation:
         flips = self.flips
         return bool((flips is not None and self.max_flips >= 0 and len(flips.regressed) > self.max_flips)
                     or (self.max_rank_drops >= 0 and len(self.drops) > self.max_rank_drops))
+
+
+STALE_HINT = "run 'skillsift index' and commit the index, or rank with the local model (it embeds them for the run)"
+
+
+def outdated_message(refresh, modes) -> str:
+    """Why a vector evaluation with skills that kept a stale or missing vector measures nothing."""
+    from ..words import plural
+
+    names = ", ".join(refresh.outdated[:10]) + (f" and {len(refresh.outdated) - 10} more"
+                                                 if len(refresh.outdated) > 10 else "")
+    vector_modes = "/".join(mode for mode in modes if mode != "lexical")
+    return (f"{vector_modes}: {plural(len(refresh.outdated), 'skill')} ranked by words only, the index has no "
+            f"current vector for them ({names})")
 
 
 def run_evaluation(catalog, config, case_file, *, modes, k_override: int = 0, minimums=None, baseline=None,
@@ -175,6 +191,10 @@ def run_evaluation(catalog, config, case_file, *, modes, k_override: int = 0, mi
         ranker = _SkipUnknownRole(ranker)
     result = evaluate(case_file, ranker, k=case_file.effective_k(k_override), modes=modes, index_info=index_info)
     evaluation = Evaluation(result=result, degraded=degraded_message(result), ranker=opened)
+    refresh = getattr(opened, "refresh", None)
+    if want_vectors and refresh is not None and refresh.outdated:
+        evaluation.degraded = "; ".join(filter(None, (evaluation.degraded, outdated_message(refresh, modes))))
+        evaluation.degraded_hint = STALE_HINT
     if baseline is not None:
         try:
             evaluation.flips = compare_baseline(baseline, mode=result.mode, k=result.k, cases=result.primary.cases)
@@ -204,3 +224,51 @@ def refresh_command(cases, baseline: str, *, mode: str, k: int) -> str:
 def regression_hint(cases, baseline: str, *, mode: str, k: int) -> str:
     """The hint under a failed baseline gate: how to accept the change on purpose."""
     return f"if the change is intended, save a new baseline: {refresh_command(cases, baseline, mode=mode, k=k)}"
+
+
+@dataclass(frozen=True)
+class ConfiguredGates:
+    """The ``[validate]`` gates an ``eval`` run applies, or why it applies none (``note``)."""
+
+    applied: bool = False
+    minimums: dict = field(default_factory=dict)
+    baseline: str = ""  # a path to load ("" = none)
+    max_flips: int | None = None
+    max_rank_drops: int | None = None
+    k: int = 0
+    note: str = ""  # one sentence for the result line ("" when [validate] sets no gate)
+
+
+def configured_gates(config, cases_path: str | None, mode: str, *, explicit: bool) -> ConfiguredGates:
+    """The ``[validate]`` gates (``min``, ``baseline``, ``max_flips``, ``max_rank_drops``) that the hooks and
+    ``ci`` apply to ``cases_path``, for an ``eval`` run whose primary mode is ``mode``.
+
+    They apply when ``[validate]`` sets a gate, the run names no gate of its own (``explicit``), the cases
+    file is one the hooks check and the mode is the one they rank in; otherwise ``note`` says why not.
+    """
+    import os
+
+    settings = config.validate
+    if not settings.gates_configured:
+        return ConfiguredGates()
+    gated_mode = settings.mode or config.search.mode or "lexical"
+    root = os.fspath(config.root)
+    wanted = settings.cases if settings.cases_configured else ("search-cases.yaml",)
+    checked = {os.path.realpath(os.path.join(root, rel)) for rel in wanted}
+    not_applied = "the [validate] gates of the hooks and ci were not applied: "
+    if explicit:
+        return ConfiguredGates(note=not_applied + "this run sets its own (--min, --baseline)")
+    if cases_path is None or os.path.realpath(cases_path) not in checked:
+        return ConfiguredGates(note=not_applied + f"they gate {', '.join(wanted)}, not this cases file")
+    if mode != gated_mode:
+        return ConfiguredGates(note=not_applied + f"they rank in {gated_mode} mode, this run in {mode}")
+    baseline = os.path.join(root, settings.baseline) if settings.baseline else ""
+    parts = [f"min {settings.min_spec}"] if settings.minimums else []
+    if baseline:
+        parts.append(f"baseline {settings.baseline} (at most {settings.max_flips} regressed)")
+    return ConfiguredGates(applied=True, minimums=dict(settings.minimums), baseline=baseline,
+                           max_flips=settings.max_flips if baseline else None,
+                           max_rank_drops=(settings.max_rank_drops if baseline and settings.max_rank_drops >= 0
+                                           else None),
+                           k=settings.k, note="the [validate] gates of the hooks and ci were applied: "
+                           + ", ".join(parts))

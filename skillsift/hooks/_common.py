@@ -136,6 +136,15 @@ def codes_left_to_siblings(root: str, own: str) -> set[str]:
     return out
 
 
+FRONTMATTER_HOOKS = frozenset({"skillsift-frontmatter", "skillsift-validate"})
+
+
+def frontmatter_failed_elsewhere(root: str) -> bool:
+    """True when another configured hook reports a SKILL.md that does not parse (SK001) and fails the commit
+    for it: a hook that cannot run because of that one cause then passes (one cause, one failure)."""
+    return bool(sibling_hooks(root) & FRONTMATTER_HOOKS)
+
+
 def report(diagnostics, fmt: str, *, root: str = "", out=None) -> None:
     """Print the diagnostics (nothing at all when there are none, as formatters stay quiet)."""
     if not diagnostics and fmt == "text":

@@ -5,14 +5,16 @@ config) the hook rebuilds the index when it is missing, out of date or stale, an
 when the files changed, so the user stages them and commits again (as formatters do).
 With a remote provider it only reports AR9D1 and names the command to run.  It runs on
 every commit (``always_run``): deleting a skill leaves a row to drop.  An index kept under
-``.skillsift/local`` is machine-local and not checked.
+``.skillsift/local`` is machine-local and not checked.  While a served SKILL.md does not
+parse (SK001) nothing is rebuilt: the hook says to fix the frontmatter first, and fails for it
+only when no ``skillsift-frontmatter`` or ``skillsift-validate`` hook reports the SK001.
 """
 
 from __future__ import annotations
 
 import sys
 
-from ._common import parse_args, report, workspace
+from ._common import frontmatter_failed_elsewhere, parse_args, report, workspace
 
 REBUILDS = ("local", "command")
 # what makes the local model available inside the hook's own environment: pre-commit runs
@@ -21,6 +23,16 @@ REBUILDS = ("local", "command")
 PRE_COMMIT_HINT = ('the hook runs in pre-commit\'s own environment, which has no local model: add '
                    '`additional_dependencies: ["skillsift[embed]"]` under `- id: skillsift-index` in '
                    ".pre-commit-config.yaml (pre-commit rebuilds the hook's environment on the next commit)")
+
+
+def what_was_wrong(message: str) -> str:
+    """An AR9D1 message without its advice ("; rebuild it with ..."): the hook has just done that."""
+    from ..validators.index import REBUILD
+
+    text = message.removeprefix("search: ")
+    for advice in (f"; {REBUILD}", "; run 'skillsift index' and commit it"):
+        text = text.removesuffix(advice)
+    return text
 
 
 def _hints(provider: str, hint: str) -> list[str]:
@@ -57,6 +69,14 @@ def main(argv) -> int:
     diagnostics = check_workspace(ws, coverage=True)
     if not diagnostics:
         return 0
+    if ws.unparsable:
+        from ..validators.index import names_shown
+
+        verb = "does" if len(ws.unparsable) == 1 else "do"
+        print(f"skillsift-index: the index was not rebuilt: {names_shown(ws.unparsable)} {verb} not parse (SK001), "
+              "and an index built from it would hold text nobody wrote; fix the frontmatter first, then commit "
+              "again", file=sys.stderr)
+        return 0 if frontmatter_failed_elsewhere(ws.root) else 1
     provider = (config.embeddings.provider or "local").strip().lower()
     if provider not in REBUILDS:
         report(diagnostics, args.fmt, root=ws.root)
@@ -86,7 +106,7 @@ def main(argv) -> int:
               "Fix the provider and run 'skillsift index'", file=sys.stderr)
         return 1
     if outcome.written:
-        reasons = "; ".join(d.message.removeprefix("search: ") for d in diagnostics)
+        reasons = "; ".join(what_was_wrong(d.message) for d in diagnostics)
         print(f"skillsift-index: rebuilt {ws.index_dir} ({reasons}).\n"
               f"Stage it and commit again: git add {ws.index_dir}")
         return 1

@@ -22,6 +22,7 @@ from .result import Hit, SearchResult
 
 if TYPE_CHECKING:
     from .query_embedding import QueryEmbedder
+    from .setup import Refresh
     from .vector_search import VectorSearch
 
 # A ranker that answers one query (the CLI) indexes catalogs up to this size in pure Python.
@@ -59,25 +60,34 @@ class Ranker:
         self._embedder: QueryEmbedder | None = None  # made on first use: lexical mode never imports it
         self._hits = LexicalHits(self.lexical, self.skills)
         self._vectors: VectorSearch | None = None
+        self.refresh: Refresh | None = None  # what Ranker.open(embed_stale=True) did with stale or missing vectors
 
     @classmethod
     def open(cls, catalog, config: Config, *, mode: str | None = None, query_timeout_ms: int | None = None,
-             provider=None, one_shot: bool = False):
+             provider=None, one_shot: bool = False, embed_stale: bool = False):
         """A ranker with the configured index and provider attached when ``mode`` needs them.
 
         Nothing is loaded for lexical mode.  An index that does not load, or that was built
         for another provider/model/fields, is not attached (``index_problem`` says why), so
         a vector search degrades with ``no_index``.  A provider that cannot be made is kept
-        as its error, so a vector search degrades with that error's reason.
+        as its error, so a vector search degrades with that error's reason.  ``embed_stale``:
+        skills whose vector is stale or missing are embedded in memory for this ranker when the
+        provider runs in this process (:func:`skillsift.ranker.setup.refresh_stale`; ``refresh``
+        says what was done, for the door to print).
         """
         mode = mode or config.search.mode
         if mode == "lexical":
             return cls(catalog, config, query_timeout_ms=query_timeout_ms, one_shot=one_shot)
-        from .setup import attach
+        from .setup import attach, refresh_stale
 
         index, problem, provider = attach(config, provider=provider)
-        return cls(catalog, config, index=index, provider=provider, query_timeout_ms=query_timeout_ms,
-                   index_problem=problem, one_shot=one_shot)
+        refresh = refresh_stale(index, catalog.skills, config, provider) if embed_stale and index is not None else None
+        if refresh is not None:
+            index = refresh.index
+        ranker = cls(catalog, config, index=index, provider=provider, query_timeout_ms=query_timeout_ms,
+                     index_problem=problem, one_shot=one_shot)
+        ranker.refresh = refresh
+        return ranker
 
     # -- what is attached ----------------------------------------------------
     @property

@@ -28,6 +28,10 @@ def render(result: EvalResult, fmt: str, *, hybrid_hint: bool = False) -> str:
         return render_junit(result)
     if fmt == "markdown":
         return render_markdown(result)
+    if fmt == "html":
+        from .evaluation_html import render_html
+
+        return render_html(result)
     return render_text(result, hybrid_hint=hybrid_hint)
 
 
@@ -125,6 +129,9 @@ def render_text(result: EvalResult, *, hybrid_hint: bool = False) -> str:
     if result.gate_failures:
         add("")
         add("gate failed")
+    if result.gates_note:
+        add("")
+        add(result.gates_note)
     return "\n".join(lines) + "\n"
 
 
@@ -344,8 +351,9 @@ def render_markdown(result: EvalResult) -> str:
     k = result.k
     add(f"### skillsift eval: {_code(result.cases_path or 'cases')}")
     add("")
+    gates = f" · {result.gates_note}" if result.gates_note else ""
     add(f"**Result: {status_word(result)}** · {plural(result.n, 'case')} (+{result.n_negative} negative) · k={k} · "
-        f"primary mode: {result.mode}")
+        f"primary mode: {result.mode}{gates}")
     add("")
     add("| metric | " + " | ".join(modes) + " |")
     add("| --- |" + " ---: |" * len(modes))

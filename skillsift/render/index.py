@@ -28,6 +28,12 @@ def _cost_text(cost: float | None) -> str:
     return "unknown" if cost is None else f"${cost:.6f}"
 
 
+def _bills(provider) -> bool:
+    """True for a provider reached over the network, the only kind with a price (the local model and a
+    command cost nothing, so no cost is printed for them)."""
+    return bool(getattr(provider, "networked", False))
+
+
 def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
@@ -113,9 +119,10 @@ def build_report(outcome, shown_dir: str, fmt: str) -> tuple[str, list[str]]:
         doc = summary(plan, provider, dry_run=False, result=result, written=written)
         out = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     elif result.index is not None:
+        cost = "" if not _bills(provider) else f", cost {_cost_text(result.cost_usd)}"
         out = (f"embedded {len(result.embedded)}, reused {result.reused}, withheld {len(plan.withheld)} of "
-               f"{plural(plan.total, 'skill')}   ({_count(result.calls, 'call')}, {plural(result.tokens, 'token')}, "
-               f"cost {_cost_text(result.cost_usd)})\n"
+               f"{plural(plan.total, 'skill')}   ({_count(result.calls, 'call')}, {plural(result.tokens, 'token')}"
+               f"{cost})\n"
                + (f"wrote {shown_dir}\n" if written else "index is current, nothing written\n"))
     hint = getattr(result.stop_error, "hint", "")
     if result.index is None:

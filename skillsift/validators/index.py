@@ -33,6 +33,11 @@ REBUILD = "rebuild it with 'skillsift index'"
 MAX_NAMES = 5
 
 
+def names_shown(names) -> str:
+    """``a, b, c, d, e and 2 more``: at most MAX_NAMES names, sorted."""
+    return _names(names)
+
+
 def _names(names) -> str:
     names = sorted(names)
     shown = ", ".join(names[:MAX_NAMES])

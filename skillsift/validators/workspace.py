@@ -196,6 +196,15 @@ class Workspace:
         return list(self.parsed(rel)[1])
 
     @cached_property
+    def unparsable(self) -> tuple[str, ...]:
+        """The SKILL.md files (relative, path order) whose frontmatter does not parse or cannot be read
+        (an SK001 error): what the index and the gates would be built from is not what was written."""
+        from ..diagnostics import ERROR
+
+        return tuple(rel for rel in self.skill_paths
+                     if any(d.code == "SK001" and d.severity == ERROR for d in self.parse_problems(rel)))
+
+    @cached_property
     def catalog(self):
         """The catalog as the ranker sees it (a repeated name keeps its first skill)."""
         from ..catalog.load import catalog_from_skills

@@ -533,6 +533,7 @@ def test_select_allow_and_deny_with_deny_winning():
 # ----------------------------------------------------------------------------- corpus, import cost
 
 
+@pytest.mark.slow  # the whole corpus of real skills
 def test_real_corpus_loads():
     real = corpora()
     config = Config(skills=("*",))  # corpora/<repository>/<skill>/SKILL.md

@@ -64,7 +64,7 @@ def test_build_then_nothing_to_do(project, capsys, monkeypatch):
     code, out, err = run(capsys, project)
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0] == f"embedded 4, reused 0, withheld 0 of 4 skills   (1 call, {tokens} tokens, cost $0.000000)"
+    assert lines[0] == f"embedded 4, reused 0, withheld 0 of 4 skills   (1 call, {tokens} tokens)"
     assert lines[1] == "wrote proj/.skillsift/index"
     loaded = load_index(index_dir(project))
     assert loaded.ok and [item.id for item in loaded.index.items] == NAMES and loaded.index.dims == 5
@@ -73,7 +73,7 @@ def test_build_then_nothing_to_do(project, capsys, monkeypatch):
 
     code, out, err = run(capsys, project)
     assert code == 0
-    assert out.splitlines() == ["embedded 0, reused 4, withheld 0 of 4 skills   (0 calls, 0 tokens, cost $0.000000)",
+    assert out.splitlines() == ["embedded 0, reused 4, withheld 0 of 4 skills   (0 calls, 0 tokens)",
                                 "index is current, nothing written"]
     assert (index_dir(project) / "manifest.json").stat().st_mtime_ns == mtime
 
@@ -87,7 +87,7 @@ def test_a_body_edit_outside_the_embedded_text_rewrites_nothing(project, capsys,
     time.sleep(0.01)
     code, out, err = run(capsys, project)
     assert code == 0, err
-    assert out.splitlines() == ["embedded 0, reused 4, withheld 0 of 4 skills   (0 calls, 0 tokens, cost $0.000000)",
+    assert out.splitlines() == ["embedded 0, reused 4, withheld 0 of 4 skills   (0 calls, 0 tokens)",
                                 "index is current, nothing written"]
     assert {name: ((folder / name).read_bytes(), (folder / name).stat().st_mtime_ns) for name in before} == before
 

@@ -242,3 +242,20 @@ def test_the_secrets_baseline_is_never_written_outside_the_repository(tmp_path, 
     err = capsys.readouterr().err
     assert code != 0 and "outside the repository" in err
     assert not (tmp_path / "escaped.json").exists()
+
+
+def test_quiet_prints_only_what_fails_and_the_summary(tmp_path, capsys):
+    from tests.conftest import write_skill
+    from tests.support.cli import run as run_cli
+
+    write_skill(tmp_path, "good-skill", "Does one thing well.")
+    write_skill(tmp_path, "no-description")  # SK006, an error
+    write_skill(tmp_path, "long-one", "word " * 400)  # SK007, a warning
+    code, full, _ = run_cli(capsys, "validate", "--root", tmp_path)
+    assert code == 1 and "SK006" in full and "SK007" in full
+    code, out, _ = run_cli(capsys, "validate", "--root", tmp_path, "--quiet")
+    assert code == 1
+    assert "SK006" in out and "SK007" not in out
+    assert out.splitlines()[-1] == full.splitlines()[-1]  # the summary still counts everything
+    code, out, _ = run_cli(capsys, "validate", "--root", tmp_path, "--quiet", "--strict")
+    assert "SK007" in out

@@ -357,17 +357,18 @@ def test_the_documented_example_is_what_the_example_prints(capsys):
                 assert line in printed, line
 
 
-def test_acme_hybrid_skips_a_skill_whose_vector_is_stale(acme, capsys):
+def test_acme_hybrid_checks_a_skill_whose_vector_was_stale_with_its_vector_for_the_run(acme, capsys):
+    """The local model embeds the edited skill for the run (docs/index.md, "Stale vectors at search time"),
+    so its proposals are checked like every other skill's, not skipped."""
     pytest.importorskip("onnxruntime", reason="skillsift[embed] is not installed")
     skill_md = acme / ".claude" / "skills" / "code-review" / "SKILL.md"
     text = skill_md.read_text(encoding="utf-8")
     skill_md.write_text(text.replace("\ndescription: ", "\ndescription: PR etiquette. ", 1), encoding="utf-8")
     doc = _eval_json(capsys, acme, "--why", "--mode", "hybrid")
     validate(doc)
-    assert doc["index"]["stale_items"] == 1
-    code_review = next(sp for sp in doc["why"]["proposals"] if sp["skill"] == "code-review")
-    assert code_review == {"skill": "code-review", "tried": 0, "passing": 0, "proposals": [],
-                           "skipped": "code-review has a stale vector: run 'skillsift index' first"}
+    assert doc["index"]["stale_items"] == 0
+    assert doc["why"]["proposals"]
+    assert not [sp for sp in doc["why"]["proposals"] if "stale vector" in sp.get("skipped", "")]
 
 
 def test_a_role_case_is_explained_and_checked_within_the_role():

@@ -245,6 +245,7 @@ def test_import_is_cheap():
     assert out.stdout.strip() == "[]"
 
 
+@pytest.mark.slow  # the whole corpus of real skills
 def test_real_corpus_has_no_findings():
     """0 findings on the real skills of ../shared/corpora: raw lines, parsed values and embedded text."""
 

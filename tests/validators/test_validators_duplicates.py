@@ -6,6 +6,8 @@ import itertools
 import math
 import random
 
+import pytest
+
 from skillsift.catalog.skill import Skill
 from skillsift.validators.duplicates import (
     duplicate_names,
@@ -124,6 +126,7 @@ def test_cosine_from_a_committed_index(tmp_path):
     assert check(tmp_path, select=["SK009"]) == []
 
 
+@pytest.mark.slow  # the whole corpus of real skills
 def test_corpus_pairs_are_fast_and_symmetric():
     real = corpora()
     import time
@@ -176,6 +179,7 @@ def _reference_near_duplicates(skills, threshold, cosine_pairs=()):
     return out
 
 
+@pytest.mark.slow  # the whole corpus of real skills
 def test_corpus_near_duplicates_equal_the_all_pairs_reference(tmp_path):
     """The prefix filter and the ranking shortcuts give what comparing every pair gives (2,000+ real skills)."""
     from skillsift.validators.workspace import Workspace

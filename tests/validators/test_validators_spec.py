@@ -139,6 +139,7 @@ NAME_RULES = ("exceeds", "lowercase", "hyphen", "invalid characters", "must matc
               "Compatibility exceeds", "Field 'compatibility'")
 
 
+@pytest.mark.slow  # the whole corpus of real skills
 def test_corpus_sk101_to_sk104_agree_with_the_reference_validator(tmp_path):
     """On every corpus skill laid out as skills/<folder>/SKILL.md, skillsift's SK101-SK104 set
     equals skills-ref's set for those rules on every file skills-ref can parse.  skills-ref's
