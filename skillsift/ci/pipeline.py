@@ -91,7 +91,12 @@ def evaluate_head(opts: CiOptions, root: str, prepared: Prepared, notes: list[st
     notes.extend(config.notes)
     prepared.config = config
     prepared.modes = parse_modes(opts.modes, config.search.mode)
-    prepared.case_file = load_cases(opts.cases)
+    try:
+        prepared.case_file = load_cases(opts.cases)
+    except SkillsiftError as exc:  # the unknown skills and roles of the cases join the same round
+        from ..evaluate.session import with_catalog_problems
+
+        raise with_catalog_problems(exc, load_catalog(root, config), config.roles) from None
     catalog = load_catalog(root, config)
     return _evaluate(config, catalog, prepared.case_file, prepared.modes, opts.k, strict=True,
                      minimums=prepared.minimums)

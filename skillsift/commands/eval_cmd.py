@@ -65,7 +65,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     """
     from ..diagnostics import SkillsiftError
     from ..evaluate import session as evals
-    from ..evaluate.cases import check_k, load_cases
+    from ..evaluate.cases import check_k
     from ..evaluate.gates import load_baseline, parse_minimums
     from ..evaluate.run import LEXICAL, degraded_hint, parse_modes
     from ..render.evaluation import render, render_json
@@ -102,7 +102,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         shown_baseline = config.validate.baseline
         max_flips, max_rank_drops = gates.max_flips, gates.max_rank_drops
         k_override = k_override or gates.k
-    case_file = load_cases(cases) if cases is not None else None
+    case_file = evals.load_checked_cases(cases, view.full, config.roles) if cases is not None else None
     if from_skills:
         notes: list = []
         case_file, added, skipped = evals.with_skill_cases(case_file, view.full, config, notes)

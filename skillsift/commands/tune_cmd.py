@@ -85,7 +85,7 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
     from ..diagnostics import SkillsiftError
     from ..embed.base import EmbedError
     from ..embed.factory import make_provider
-    from ..evaluate.cases import check_catalog, check_k, load_cases
+    from ..evaluate.cases import check_k, load_checked
     from ..evaluate.tune_run import document, render_text, run
     from ..index.atomic import write_atomic
     from ._common import load_view_project
@@ -94,8 +94,7 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
     config, view = load_view_project(root, config_file, allow_exec=allow_exec, agent=agent, view=view_name,
                                      context_window=context_window, full_agent=False)
     catalog = view.catalog
-    case_file = load_cases(cases)
-    check_catalog(case_file, view.full.names, roles_configured=True, resolve=lambda _r: list(view.full.names))
+    case_file = load_checked(cases, view.full.names, roles_configured=True, resolve=lambda _r: list(view.full.names))
     if view.listing is not None:
         from ..render.views import view_words
 

@@ -24,15 +24,15 @@
     [validate.severity]                # error | warning | note | off
     SK007 = "error"
 
-Parsing is pure: :func:`parse_settings` takes the table and returns the settings and
-every problem (key path, message) for AR9D0.
+Reading is pure: :func:`read_settings` applies the table's rules (:mod:`.tables`, declared
+once) and returns the settings and every problem (key path, message) for AR9D0.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .values import MODE_WORDS, MODES
+from .values import DESCRIPTION_LIMIT_MAX, MAX_FLIPS_LIMIT, SEVERITIES  # noqa: F401
 
 DEFAULT_CASES = "search-cases.yaml"
 DEFAULT_SECRETS_BASELINE = ".skillsift/secrets-baseline.json"
@@ -63,17 +63,6 @@ def _profile_names() -> tuple[str, ...]:
 DEFAULT_DESCRIPTION_LIMITS = _default_limits()
 DEFAULT_NEAR_DUPLICATE = 0.9
 DEFAULT_NEAR_DUPLICATE_COSINE = 0.97
-MAX_FLIPS_LIMIT = 100_000  # docs/configuration.md, "Numbers"
-DESCRIPTION_LIMIT_MAX = 1_000_000
-SEVERITIES = ("error", "warning", "note", "off")
-
-_KEYS = {
-    "cases": "string or list of strings", "min": "string", "baseline": "string", "max_flips": "integer",
-    "max_rank_drops": "integer",
-    "mode": "string", "k": "integer", "secrets_baseline": "string", "near_duplicate_threshold": "number",
-    "near_duplicate_cosine": "number", "ignore": "list of strings", "description_limits": "table",
-    "severity": "table", "agents": "list of agent names", "fail_on_gate_change": "boolean",
-}
 
 
 @dataclass(frozen=True)
@@ -101,145 +90,49 @@ class ValidateSettings:
         return bool(self.minimums) or bool(self.baseline)
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def parse_settings(table, known_codes=()) -> tuple[ValidateSettings, list[tuple[tuple, str]]]:
-    """Read a ``[validate]`` table (None or missing = defaults).
+def read_settings(table, known_codes=()) -> tuple[ValidateSettings, list[tuple[tuple, str]]]:
+    """Read a ``[validate]`` table (None or missing = defaults) against its rules (:data:`.tables.VALIDATE`).
 
     Returns the settings (bad values replaced by their defaults) and the problems as
-    ``(key path inside [validate], message)`` in key order.
+    ``(key path inside [validate], message)``: unknown keys first, then in key order.
     """
-    problems: list[tuple[tuple, str]] = []
-    if table is None:
-        return ValidateSettings(), problems
-    if not isinstance(table, dict):
-        return ValidateSettings(), [((), "validate must be a table")]
-    out: dict = {}
-    for key in table:
-        if key not in _KEYS:
-            problems.append(((key,), f'validate: unknown key "{key}"'))
-    if "cases" in table:
-        value = table["cases"]
-        if isinstance(value, str):
-            value = [value]
-        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-            problems.append((("cases",), "validate.cases must be a path or a list of paths"))
-        else:
-            out["cases"], out["cases_configured"] = tuple(value), True
-    if "min" in table:
-        value = table["min"]
-        if not isinstance(value, str):
-            problems.append((("min",), 'validate.min must be a string such as "top1=0.6,mrr=0.7"'))
-        else:
-            from ..diagnostics import SkillsiftError
-            from ..evaluate.gates import parse_minimums
+    from ..rules import Context, check
+    from .tables import VALIDATE
 
-            try:
-                out["minimums"], out["min_spec"] = parse_minimums(value), value
-            except SkillsiftError as exc:
-                problems.append((("min",), "validate.min: " + exc.message.removeprefix("--min ")))
-    for key in ("baseline", "secrets_baseline"):
-        if key in table:
-            value = table[key]
-            if not isinstance(value, str) or not value.strip():
-                problems.append(((key,), f"validate.{key} must be a path"))
-            else:
-                out[key] = value
-    for key in ("max_flips", "max_rank_drops"):
-        if key in table:
-            value = table[key]
-            if not _is_int(value) or value < 0:
-                problems.append(((key,), f"validate.{key} must be an integer >= 0"))
-            elif value > MAX_FLIPS_LIMIT:
-                problems.append(((key,), f"validate.{key} must be at most {MAX_FLIPS_LIMIT}"))
-            else:
-                out[key] = value
-    if "fail_on_gate_change" in table:
-        value = table["fail_on_gate_change"]
-        if not isinstance(value, bool):
-            problems.append((("fail_on_gate_change",), "validate.fail_on_gate_change must be true or false"))
-        else:
-            out["fail_on_gate_change"] = value
-    if "mode" in table:
-        value = table["mode"]
-        if not isinstance(value, str) or value not in MODES + ("",):
-            problems.append((("mode",), f'validate.mode "{value}" must be {MODE_WORDS}'))
-        else:
-            out["mode"] = value
-    if "k" in table:
-        value = table["k"]
-        if not _is_int(value) or not 0 <= value <= 100:
-            problems.append((("k",), "validate.k must be between 0 and 100 (0 = the cases file's k)"))
-        else:
-            out["k"] = value
+    if table is None:
+        return ValidateSettings(), []
+    cleaned, problems = check(table, VALIDATE, label="validate", context=Context(values={"codes": known_codes}))
+    if cleaned is None:
+        return ValidateSettings(), [(p.path, p.message) for p in problems]
+    return _settings(cleaned), [(p.path, p.message) for p in problems]
+
+
+def _settings(table: dict) -> ValidateSettings:
+    """The settings of a ``[validate]`` table whose bad values were dropped."""
+    out: dict = {key: table[key] for key in ("baseline", "secrets_baseline", "max_flips", "max_rank_drops",
+                                              "mode", "k", "fail_on_gate_change") if key in table}
+    if "cases" in table:
+        out["cases"], out["cases_configured"] = tuple(table["cases"]), True
+    if "min" in table:
+        from ..evaluate.gates import parse_minimums
+
+        out["minimums"], out["min_spec"] = parse_minimums(table["min"]), table["min"]
     for key in ("near_duplicate_threshold", "near_duplicate_cosine"):
         if key in table:
-            value = table[key]
-            if not _is_number(value) or not 0 <= value <= 1:
-                problems.append(((key,), f"validate.{key} must be between 0 and 1 (0 turns it off)"))
-            else:
-                out[key] = float(value)
+            out[key] = float(table[key])
     if "ignore" in table:
-        value = table["ignore"]
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            problems.append((("ignore",), "validate.ignore must be a list of codes"))
-        else:
-            bad = [v for v in value if known_codes and not any(c.startswith(v.strip().upper()) for c in known_codes)]
-            for entry in bad:
-                problems.append((("ignore",), f'validate.ignore: unknown code "{entry}"'))
-            out["ignore"] = tuple(v for v in value if v not in bad)
+        out["ignore"] = tuple(table["ignore"])
     if "agents" in table:
-        from ..catalog.agents import NAMES
-
-        value = table["agents"]
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            problems.append((("agents",), f"validate.agents must be a list of agent names ({', '.join(NAMES)})"))
-        else:
-            bad = [v for v in value if v not in NAMES]
-            for entry in bad:
-                problems.append((("agents",), f'validate.agents: unknown agent "{entry}" (known: {", ".join(NAMES)})'))
-            out["agents"] = tuple(dict.fromkeys(v for v in value if v not in bad))
-            out["description_limits"] = _default_limits(out["agents"])
+        out["agents"] = tuple(dict.fromkeys(table["agents"]))
+        out["description_limits"] = _default_limits(out["agents"])
     if "description_limits" in table:
-        value = table["description_limits"]
-        if not isinstance(value, dict):
-            problems.append((("description_limits",), "validate.description_limits must be a table of "
-                                                      "agent = characters"))
-        else:
-            limits = dict(out.get("description_limits", DEFAULT_DESCRIPTION_LIMITS))
-            for harness, limit in value.items():
-                if not _is_int(limit) or limit < 0:
-                    problems.append((("description_limits", harness),
-                                     f"validate.description_limits.{harness} must be an integer >= 0 "
-                                     "(0 drops the limit)"))
-                elif limit > DESCRIPTION_LIMIT_MAX:
-                    problems.append((("description_limits", harness),
-                                     f"validate.description_limits.{harness} must be at most "
-                                     f"{DESCRIPTION_LIMIT_MAX}"))
-                elif limit == 0:
-                    limits.pop(harness, None)
-                else:
-                    limits[harness] = limit
-            out["description_limits"] = limits
+        limits = dict(out.get("description_limits", DEFAULT_DESCRIPTION_LIMITS))
+        for harness, limit in table["description_limits"].items():
+            if limit == 0:
+                limits.pop(harness, None)
+            else:
+                limits[harness] = limit
+        out["description_limits"] = limits
     if "severity" in table:
-        value = table["severity"]
-        if not isinstance(value, dict):
-            problems.append((("severity",), "validate.severity must be a table of CODE = severity"))
-        else:
-            severity = {}
-            for code, level in value.items():
-                if known_codes and code not in known_codes:
-                    problems.append((("severity", code), f'validate.severity: unknown code "{code}"'))
-                elif level not in SEVERITIES:
-                    problems.append((("severity", code),
-                                     f'validate.severity.{code} "{level}" must be error, warning, note or off'))
-                else:
-                    severity[code] = level
-            out["severity"] = severity
-    return ValidateSettings(**out), problems
+        out["severity"] = dict(table["severity"])
+    return ValidateSettings(**out)

@@ -9,6 +9,9 @@ DTYPES = ("float32", "float16")
 LONG_QUERIES = ("max-piece", "truncate")  # how a query longer than the model's window is embedded
 PROVIDERS = ("local", "openai", "command")
 CODE = "AR9D0"
+SEVERITIES = ("error", "warning", "note", "off")  # [validate.severity]
+MAX_FLIPS_LIMIT = 100_000  # docs/configuration.md, "Numbers"
+DESCRIPTION_LIMIT_MAX = 1_000_000
 
 DEFAULT_FIELDS = ("name", "triggers", "keywords", "description")  # the fields that can be embedded
 # What is embedded by default: the name is matched lexically, not embedded (docs/ranking-quality.md).

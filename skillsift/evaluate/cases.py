@@ -1,13 +1,13 @@
 """The cases file: labelled queries, read strictly, every problem reported with its line.
 
-The YAML is composed into a node tree (never constructed into Python objects), and the
-tree is walked by hand, so each problem carries the line it is on and every problem of
-the file is reported at once in one AR9D2 error.  Scalars are read as written: YAML 1.1
-typing (``yes`` -> true, ``0x10`` -> 16) never changes what a field means.
-
-Longer than 450 lines because every field of a case is checked by hand against the node
-tree (to keep each problem's line); the checks against the catalog (:func:`check_catalog`)
-are the last 80 lines.
+The YAML is composed into a node tree (never constructed into Python objects) and read as
+plain values with one map from node path to line (:mod:`skillsift.rules.yaml_nodes`); the
+file's rules (:mod:`.cases_rules`, declared once) are applied by the one interpreter, then
+the checks across fields run while the cases are built.  Every problem of the file is
+reported at once in one AR9D2 error, each with its line; the checks against the catalog
+(unknown skills with "did you mean", roles) join the same round through
+:func:`with_catalog_problems`.  Scalars are read as written: YAML 1.1 typing (``yes`` ->
+true, ``0x10`` -> 16) never changes what a field means.
 """
 
 from __future__ import annotations
@@ -18,24 +18,26 @@ import re
 import stat
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from ..diagnostics import Diagnostic, SkillsiftError
+from ..rules import is_null, near, text_of
 from . import CASES_INVALID
+from .cases_rules import (  # noqa: F401  (the names other modules import from here)
+    CASE_KEYS,
+    CASES,
+    DEFAULT_K,
+    MAX_CASES,
+    MAX_EXPECTED,
+    MAX_GRADE,
+    MAX_K,
+    MAX_QUERY_BYTES,
+    TOP_KEYS,
+    case_label,
+)
 
-DEFAULT_K = 5
-MAX_K = 100
 MAX_FILE_BYTES = 4 << 20
-MAX_CASES = 10_000
-MAX_QUERY_BYTES = 4096
-MAX_EXPECTED = 50
-MAX_GRADE = 9
-
-TOP_KEYS = ("version", "k", "cases")
-CASE_KEYS = ("id", "query", "expect", "avoid", "role", "tags")
 HINT = "Fix the lines listed; the format is described in docs/evaluation.md"
-
-_INT = re.compile(r"[-+]?[0-9]+\Z")
-_NULL_TAG = "tag:yaml.org,2002:null"
 
 Problem = tuple[int, str]  # (1-based line, message)
 
@@ -96,13 +98,26 @@ class CaseFile:
 # -- errors --------------------------------------------------------------------------------------
 
 
-def cases_error(path: str, problems: Iterable[Problem]) -> SkillsiftError:
+class CasesInvalid(SkillsiftError):
+    """An invalid cases file: every problem, and the cases as far as they read (``partial``).
+
+    ``partial`` lets the checks against the catalog (unknown skills and roles) run in the same
+    round: :func:`with_catalog_problems`.
+    """
+
+    def __init__(self, message: str, *, problems: tuple[Problem, ...] = (), partial: CaseFile | None = None,
+                 **kwargs):
+        super().__init__(message, **kwargs)
+        self.problems, self.partial = problems, partial
+
+
+def cases_error(path: str, problems: Iterable[Problem], partial: CaseFile | None = None) -> CasesInvalid:
     """One AR9D2 error listing every problem with its line, in line order."""
     ordered = sorted(problems, key=lambda p: p[0])
     text = "; ".join(f"line {line}: {msg}" for line, msg in ordered)
     diags = [Diagnostic(file=path, line=line, code=CASES_INVALID, message=msg) for line, msg in ordered]
-    return SkillsiftError(f"{CASES_INVALID}: invalid cases file: {path}: {text}", diagnostics=diags,
-                          hint=HINT, exit_code=1)
+    return CasesInvalid(f"{CASES_INVALID}: invalid cases file: {path}: {text}", diagnostics=diags,
+                        hint=HINT, exit_code=1, problems=tuple(ordered), partial=partial)
 
 
 def _q(text: str) -> str:
@@ -147,12 +162,16 @@ def parse_cases(data: str | bytes, path: str = "<cases>") -> CaseFile:
         text = data
     if text.startswith("\ufeff"):
         text = text[1:]
-    root = _compose(text, path)
-    problems: list[Problem] = []
-    version, k, cases = _walk_file(root, problems)
+    from ..rules.yaml_nodes import tree
+
+    plain = tree(_compose(text, path))
+    ranked = _problems(plain)
+    version, k, cases = _build(plain, ranked)
+    problems = [(line, message) for line, _rank, message in sorted(ranked, key=lambda p: p[:2])]
+    case_file = CaseFile(version=version, k=k, cases=tuple(cases), path=path)
     if problems:
-        raise cases_error(path, problems)
-    return CaseFile(version=version, k=k, cases=tuple(cases), path=path)
+        raise cases_error(path, problems, partial=case_file)
+    return case_file
 
 
 def _compose(text: str, path: str):
@@ -170,121 +189,66 @@ def _compose(text: str, path: str):
         raise cases_error(path, [(1, str(exc).strip() or "the YAML does not parse")]) from None
 
 
-# -- walking the node tree -----------------------------------------------------------------------
+# -- the rules, then what a table cannot say -------------------------------------------------------
 
 
-def _line(node) -> int:
-    return node.start_mark.line + 1
+def _problems(tree) -> list[tuple[int, tuple[int, int], str]]:
+    """Every problem of the plain tree: duplicate keys, the rules of :data:`CASES`, the cross-field checks."""
+    from ..rules import check
+
+    _cleaned, found = check(tree.value, CASES)
+    problems = [(tree.line(p.path, p.at_key), _rank(p.path, p.at_key), p.message) for p in found]
+    problems += [(line, _rank(path, False), f"{_dup_prefix(tree.value, path)}mapping key {_q(key)} already "
+                                           f"defined at line {first}")
+                 for path, key, line, first in tree.duplicates if _dup_prefix(tree.value, path) is not None]
+    return problems
 
 
-def _is_null(node) -> bool:
-    import yaml
-
-    return isinstance(node, yaml.ScalarNode) and node.tag == _NULL_TAG and not node.style
+# within one line, a case's problems come in this order: its keys, its fields, then the checks across them
+_RANKS = {"id": 2, "query": 3, "role": 4, "expect": 7, "avoid": 8, "tags": 9}  # 5, 6: id and query checks
 
 
-def _is_scalar(node) -> bool:
-    import yaml
-
-    return isinstance(node, yaml.ScalarNode)
-
-
-def _pairs(node, problems: list[Problem], prefix: str):
-    """(key text, key line, value node) of a mapping; duplicate keys are problems."""
-    import yaml
-
-    seen: dict[str, int] = {}
-    for key_node, value in node.value:
-        key = key_node.value if isinstance(key_node, yaml.ScalarNode) else "<" + key_node.id + ">"
-        kline = _line(key_node)
-        if key in seen:
-            problems.append((kline, f"{prefix}mapping key {_q(key)} already defined at line {seen[key]}"))
-            continue
-        seen[key] = kline
-        yield key, kline, value
+def _rank(path: tuple, at_key: bool) -> tuple[int, int]:
+    """(case index, order within the case) of a problem at ``path``: the top level comes first."""
+    if len(path) < 2 or path[0] != "cases" or not isinstance(path[1], int):
+        return (-1, 0)
+    if len(path) == 2:
+        return (path[1], 0)
+    return (path[1], 1 if at_key and len(path) == 3 else _RANKS.get(path[2], 1))
 
 
-def _int_field(node, message: str, problems: list[Problem]) -> int | None:
-    """The integer a plain scalar holds (null is 0); anything else is a problem and None."""
-    if _is_null(node):
-        return 0
-    if _is_scalar(node) and not node.style and _INT.match(node.value):
-        return int(node.value)
-    shown = _q(node.value) if _is_scalar(node) else f"a {node.id}"
-    problems.append((_line(node), f"{message} (got {shown})"))
+def _dup_prefix(doc, path: tuple) -> str | None:
+    if path == ():
+        return ""
+    if len(path) == 2 and path[0] == "cases" and isinstance(path[1], int):
+        return f"case {path[1] + 1}: "
+    if len(path) == 4 and path[0] == "cases" and isinstance(path[1], int) and path[2] == "expect" and isinstance(
+            path[3], int):
+        return case_label(doc["cases"][path[1]], path[1] + 1) + ": "
     return None
 
 
-def _walk_file(root, problems: list[Problem]):
-    import yaml
-
-    version, k = 0, 0
+def _build(tree, problems: list) -> tuple[int, int, list[Case]]:
+    """(version, k, cases) as far as they read; adds the checks across fields to ``problems``."""
+    doc = tree.value if isinstance(tree.value, dict) else {}
+    version: Any = doc.get("version")
+    k: Any = doc.get("k")
+    k = k if _is_int(k) and 0 <= k <= MAX_K else 0
+    items = doc.get("cases")
     cases: list[Case] = []
-    if root is None or _is_null(root):
-        problems.append((1, "version must be 1 (got 0)"))
-        problems.append((1, "cases is empty"))
-        return version, k, cases
-    if not isinstance(root, yaml.MappingNode):
-        problems.append((_line(root), "the cases file must be a mapping with version, k and cases"))
-        return version, k, cases
-    start = _line(root)
-    fields = {}
-    for key, kline, value in _pairs(root, problems, ""):
-        if key not in TOP_KEYS:
-            problems.append((kline, f"unknown key {_q(key)} (want version, k and cases)"))
-            continue
-        fields[key] = value
-    node = fields.get("version")
-    if node is None:
-        problems.append((start, "version must be 1 (got 0)"))
-    else:
-        got = _int_field(node, "version must be 1", problems)
-        if got is not None and got != 1:
-            problems.append((_line(node), f"version must be 1 (got {got})"))
-        version = got if got is not None else 0
-    node = fields.get("k")
-    if node is not None:
-        got = _int_field(node, f"k must be between 1 and {MAX_K}", problems)
-        if got is not None and (got < 0 or got > MAX_K):
-            problems.append((_line(node), f"k must be between 1 and {MAX_K}"))
-        k = got if got is not None and 0 <= got <= MAX_K else 0
-    node = fields.get("cases")
-    if node is None or _is_null(node):
-        problems.append((start if node is None else _line(node), "cases is empty"))
-        return version, k, cases
-    if not isinstance(node, yaml.SequenceNode):
-        problems.append((_line(node), "cases must be a list of cases"))
-        return version, k, cases
-    if not node.value:
-        problems.append((_line(node), "cases is empty"))
-    if len(node.value) > MAX_CASES:
-        problems.append((_line(node), f"more than {MAX_CASES} cases"))
     seen: set[str] = set()
-    for index, item in enumerate(node.value, start=1):
-        case = _walk_case(item, index, seen, problems)
-        if case is not None:
-            cases.append(case)
-    return version, k, cases
+    for index, item in enumerate(items if isinstance(items, list) else [], start=1):
+        if isinstance(item, dict):
+            cases.append(_build_case(tree, ("cases", index - 1), item, index, seen, problems))
+    return int(version) if _is_int(version) else 0, int(k), cases
 
 
-def _text_field(node, where: str, name: str, problems: list[Problem]) -> str:
-    if _is_null(node):
-        return ""
-    if _is_scalar(node):
-        return node.value
-    problems.append((_line(node), f"{where}: {name} must be a string"))
-    return ""
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _list_field(node, where: str, name: str, problems: list[Problem]) -> list:
-    import yaml
-
-    if _is_null(node):
-        return []
-    if not isinstance(node, yaml.SequenceNode):
-        problems.append((_line(node), f"{where}: {name} must be a list"))
-        return []
-    return node.value
+def _text(value) -> str:
+    return "" if is_null(value) or isinstance(value, (dict, list)) else text_of(value)
 
 
 # a line break or another control character in an id would make one id several lines of
@@ -292,123 +256,71 @@ def _list_field(node, where: str, name: str, problems: list[Problem]) -> list:
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-def _walk_case(node, index: int, seen: set[str], problems: list[Problem]) -> Case | None:
-    import yaml
+def _entries(value) -> list:
+    return value if isinstance(value, list) else []
 
-    if not isinstance(node, yaml.MappingNode):
-        problems.append((_line(node), f"case {index}: a case is a mapping with id, query and expect"))
-        return None
-    start = _line(node)
-    raw: dict = {}
-    fields: dict = {}
-    lines: dict = {}
-    for key, kline, value in _pairs(node, problems, f"case {index}: "):
-        raw[key] = (kline, value)
-    id_node = raw.get("id", (0, None))[1]
-    case_id = id_node.value if id_node is not None and _is_scalar(id_node) and not _is_null(id_node) else ""
-    where = f"case {_q(case_id)}" if case_id != "" else f"case {index}"
-    for key, (kline, value) in raw.items():
-        if key not in CASE_KEYS:
-            problems.append((kline, f"{where}: unknown key {_q(key)} (want {', '.join(CASE_KEYS)})"))
-            continue
-        fields[key] = value
-        lines[key] = _line(value) if not _is_null(value) else kline
 
-    case_id = _text_field(fields["id"], where, "id", problems) if "id" in fields else ""
-    query = _text_field(fields["query"], where, "query", problems) if "query" in fields else ""
-    role = _text_field(fields["role"], where, "role", problems) if "role" in fields else ""
+def _build_case(tree, path: tuple, item: dict, index: int, seen: set[str], problems: list) -> Case:
+    where = case_label(item, index)
+    start = tree.line(path)
 
-    # id and query
-    id_line = lines.get("id", start)
+    def at(key: str) -> int:
+        return tree.line(path + (key,)) if key in item else start
+
+    case_id, query, role = _text(item.get("id")), _text(item.get("query")), _text(item.get("role"))
     if not case_id.strip():
-        problems.append((id_line, f"{where}: id is required"))
+        problems.append((at("id"), (index - 1, 5), f"{where}: id is required"))
     elif case_id in seen:
-        problems.append((id_line, f"{where}: duplicate id"))
+        problems.append((at("id"), (index - 1, 5), f"{where}: duplicate id"))
     elif _CONTROL.search(case_id):
-        problems.append((id_line, f"{where}: id holds a control character such as a line break; an id is one "
-                                  "line of printable text"))
+        problems.append((at("id"), (index - 1, 5), f"{where}: id holds a control character such as a line break; "
+                                                     "an id is one line of printable text"))
     seen.add(case_id)
-    query_line = lines.get("query", start)
     if not query.strip():
-        problems.append((query_line, f"{where}: query is required"))
+        problems.append((at("query"), (index - 1, 6), f"{where}: query is required"))
     if len(query.encode("utf-8", "surrogatepass")) > MAX_QUERY_BYTES:
-        problems.append((query_line, f"{where}: query is longer than {MAX_QUERY_BYTES} bytes"))
-
-    # expect
+        problems.append((at("query"), (index - 1, 6), f"{where}: query is longer than {MAX_QUERY_BYTES} bytes"))
     expect: list[Expected] = []
-    entries = _list_field(fields["expect"], where, "expect", problems) if "expect" in fields else []
-    if len(entries) > MAX_EXPECTED:
-        problems.append((lines["expect"], f"{where}: more than {MAX_EXPECTED} expected skills"))
-    expected_ids: set[str] = set()
-    for entry in entries:
-        got = _expect_entry(entry, where, problems)
+    for n, entry in enumerate(_entries(item.get("expect"))):
+        got = _expected(entry, tree.line(path + ("expect", n)))
         if got is None:
             continue
         if not got.id.strip():
-            problems.append((got.line, f"{where}: an expect entry has no id"))
-        elif got.id in expected_ids:
-            problems.append((got.line, f"{where}: {_q(got.id)} is listed twice in expect"))
-        expected_ids.add(got.id)
+            problems.append((got.line, (index - 1, 7), f"{where}: an expect entry has no id"))
+        elif got.id in {e.id for e in expect}:
+            problems.append((got.line, (index - 1, 7), f"{where}: {_q(got.id)} is listed twice in expect"))
         if got.graded and not 1 <= got.grade <= MAX_GRADE:
-            problems.append((got.line, f"{where}: grade of {_q(got.id)} must be between 1 and {MAX_GRADE}"))
+            problems.append((got.line, (index - 1, 7),
+                             f"{where}: grade of {_q(got.id)} must be between 1 and {MAX_GRADE}"))
         expect.append(got)
-
-    # avoid
+    expected_ids = {e.id for e in expect}
     avoid: list[str] = []
     avoid_lines: list[int] = []
-    for entry in _list_field(fields["avoid"], where, "avoid", problems) if "avoid" in fields else []:
-        if not _is_scalar(entry) or _is_null(entry) or not entry.value.strip():
-            problems.append((_line(entry), f"{where}: an avoid entry is a skill name"))
-            continue
-        if entry.value in expected_ids:
-            problems.append((_line(entry), f"{where}: {_q(entry.value)} is both expected and avoided"))
-        avoid.append(entry.value)
-        avoid_lines.append(_line(entry))
-
-    # tags
-    tags: list[str] = []
-    for entry in _list_field(fields["tags"], where, "tags", problems) if "tags" in fields else []:
-        if not _is_scalar(entry) or _is_null(entry):
-            problems.append((_line(entry), f"{where}: a tag is a string"))
-            continue
-        tags.append(entry.value)
-
-    return Case(id=case_id, query=query, expect=tuple(expect), avoid=tuple(avoid), role=role,
-                tags=tuple(tags), line=start, avoid_lines=tuple(avoid_lines), role_line=lines.get("role", 0))
+    for n, entry in enumerate(_entries(item.get("avoid"))):
+        if isinstance(entry, (dict, list)) or is_null(entry) or not _text(entry).strip():
+            continue  # the rules reported it
+        line = tree.line(path + ("avoid", n))
+        if _text(entry) in expected_ids:
+            problems.append((line, (index - 1, 8), f"{where}: {_q(_text(entry))} is both expected and avoided"))
+        avoid.append(_text(entry))
+        avoid_lines.append(line)
+    tags = tuple(_text(t) for t in _entries(item.get("tags")) if not isinstance(t, (dict, list)) and not is_null(t))
+    return Case(id=case_id, query=query, expect=tuple(expect), avoid=tuple(avoid), role=role, tags=tags,
+                line=start, avoid_lines=tuple(avoid_lines), role_line=at("role") if "role" in item else 0)
 
 
-def _expect_entry(node, where: str, problems: list[Problem]) -> Expected | None:
-    import yaml
-
-    line = _line(node)
-    if _is_scalar(node):
-        return Expected(id="" if _is_null(node) else node.value, grade=1, graded=False, line=line)
-    if not isinstance(node, yaml.MappingNode):
-        problems.append((line, f"{where}: an expect entry is a skill name or {{id, grade}}"))
+def _expected(entry, line: int) -> Expected | None:
+    """One expect entry as far as it reads (None: the rules reported it)."""
+    if isinstance(entry, dict):
+        skill, grade = entry.get("id"), entry.get("grade")  # type: Any, Any
+        if set(entry) - {"id", "grade"} or isinstance(skill, (dict, list)) or (
+                "grade" in entry and not _is_int(grade)):
+            return None
+        return Expected(id=_text(skill), grade=int(grade) if "grade" in entry else 1, graded="grade" in entry,
+                        line=line)
+    if isinstance(entry, list):
         return None
-    skill, grade, graded, ok = "", 1, False, True
-    for key, kline, value in _pairs(node, problems, f"{where}: "):
-        if key == "id":
-            if _is_scalar(value):
-                skill = "" if _is_null(value) else value.value
-            else:
-                problems.append((_line(value), f"{where}: the id of an expect entry must be a skill name"))
-                ok = False
-        elif key == "grade":
-            text = value.value if _is_scalar(value) else ""
-            if _is_scalar(value) and not value.style and _INT.match(text):
-                grade, graded = int(text), True
-            else:
-                shown = text if _is_scalar(value) else f"<{value.id}>"
-                problems.append((_line(value), f"{where}: grade {_q(shown)} is not an integer"))
-                ok = False
-        else:
-            problems.append((kline, f"{where}: unknown key {_q(key)} in an expect entry "
-                                    "(want id and grade)"))
-            ok = False
-    if not ok:
-        return None
-    return Expected(id=skill, grade=grade, graded=graded, line=line)
+    return Expected(id=_text(entry), grade=1, graded=False, line=line)
 
 
 # -- checks against the catalog ------------------------------------------------------------------
@@ -422,13 +334,14 @@ def skill_problems(case_file: CaseFile, known: Collection[str]) -> list[Problem]
         for entry in case.expect:
             if entry.id not in have:
                 problems.append((entry.line or case.line,
-                                 f"case {_q(case.id)} expects unknown skill {_q(entry.id)}"))
+                                 f"case {_q(case.id)} expects unknown skill {_q(entry.id)}{near(entry.id, have)}"))
         lines = case.avoid_lines
         if len(lines) != len(case.avoid):
             lines = (case.line,) * len(case.avoid)
         for name, line in zip(case.avoid, lines, strict=True):
             if name not in have:
-                problems.append((line or case.line, f"case {_q(case.id)} avoids unknown skill {_q(name)}"))
+                problems.append((line or case.line,
+                                 f"case {_q(case.id)} avoids unknown skill {_q(name)}{near(name, have)}"))
     return problems
 
 
@@ -479,6 +392,34 @@ def check_catalog(case_file: CaseFile, known: Collection[str], *, roles_configur
     if problems:
         raise cases_error(case_file.path or "<cases>", problems)
     return served
+
+
+def with_catalog_problems(error: SkillsiftError, known: Collection[str], *, roles_configured: bool = False,
+                          resolve: Callable[[str], Collection[str]] | None = None) -> SkillsiftError:
+    """``error`` (an invalid cases file) with the catalog's problems of the cases as far as they read.
+
+    So a file's mistakes come in one round: its structure and its unknown skills and roles.
+    Any other error comes back as it is.
+    """
+    if not isinstance(error, CasesInvalid) or error.partial is None:
+        return error
+    partial = error.partial
+    more = skill_problems(partial, known)
+    more += role_problems(partial, known, roles_configured, resolve or _no_roles)[1]
+    if not more:
+        return error
+    return cases_error(partial.path or "<cases>", list(error.problems) + more, partial=partial)
+
+
+def load_checked(path: str, known: Collection[str], *, roles_configured: bool = False,
+                 resolve: Callable[[str], Collection[str]] | None = None) -> CaseFile:
+    """:func:`load_cases` then :func:`check_catalog`, every problem of both in one AR9D2 error."""
+    try:
+        case_file = load_cases(path)
+    except SkillsiftError as exc:
+        raise with_catalog_problems(exc, known, roles_configured=roles_configured, resolve=resolve) from None
+    check_catalog(case_file, known, roles_configured=roles_configured, resolve=resolve)
+    return case_file
 
 
 def _no_roles(role: str) -> Collection[str]:

@@ -19,8 +19,10 @@ A single string counts as a one-entry list.
 
 Problems (a wrong type, a blank or too long query, an unknown key, an unknown skill or
 role) are AR9D2 diagnostics on the SKILL.md with the line of the offending entry, all
-reported together.  :func:`skill_cases` is pure: the SKILL.md text is only used to find
-lines.
+reported together: the two fields' rules are a table (:data:`FRONTMATTER`) applied by the
+one interpreter (:mod:`skillsift.rules`), then what a table cannot say (a name unknown to the
+catalog, with "did you mean", a role that does not serve it) is checked entry by entry.
+:func:`skill_cases` is pure: the SKILL.md text is only used to find lines.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from ..diagnostics import NOTE, Diagnostic, SkillsiftError
+from ..rules import Rule, near
 from . import CASES_INVALID
 from .cases import MAX_QUERY_BYTES, Case, CaseFile, Expected
 
@@ -105,30 +108,44 @@ def _frontmatter_lines(text: str | None) -> dict[str, _Lines]:
     return out
 
 
+# -- the rules of the two fields, declared once ---------------------------------------------------
+
+
+def _field_rule(allowed: tuple[str, ...], names_key: str) -> Rule:
+    names = Rule("list", one_or_list=True, items=Rule("string", nonblank=True), messages={
+        "kind": "{where}: " + names_key + " must be a skill name or a list of skill names (got {shape})"})
+    return Rule("list", one_or_list=True, nullable=True, entries="indexed",
+                messages={"kind": "{label} must be a list of queries (got {shape})"},
+                items=Rule("either", messages={
+                    "kind": "{label} must be a query (a string) or a mapping with query (got {shape})"}, options=(
+                    Rule("string"),
+                    Rule("table", strict=True, unknown="first", keys={
+                        "query": Rule("string", required=True, messages={
+                            "kind": "{where}: query must be a string (got {shape})",
+                            "required": "{where}: query is required"}),
+                        "role": Rule("string", nonblank=True,
+                                     messages={"kind": "{where}: role must be a role name (got {shape})"}),
+                        names_key: names,
+                    }, messages={"unknown": '{where}: unknown key "{key}" (want ' + ", ".join(allowed) + ")"}))))
+
+
+FRONTMATTER = Rule("table", unknown="allow", keys={field: _field_rule(allowed, names_key)
+                                                    for field, (_word, allowed, names_key) in FIELDS.items()})
+
+
 # -- derivation -----------------------------------------------------------------------------------
 
 
-def _kind(value) -> str:
-    if value is None:
-        return "nothing (null)"
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return f"a {type(value).__name__}"
-
-
-def _names(value) -> list | None:
-    """A skill name or a list of names as a list; None for anything else."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return list(value)
-    return None
+def _line_of(lines: dict[str, _Lines], path: tuple) -> int:
+    """The line of a node path of the frontmatter (field, entry index, key); 0 when unknown."""
+    where = lines.get(path[0], _Lines())
+    if len(path) == 1 or not where.items:
+        return where.key
+    index = path[1]
+    line = where.items[index] if index < len(where.items) else where.key
+    if len(path) > 2 and index < len(where.fields):
+        return where.fields[index].get(str(path[2]), line)
+    return line
 
 
 def skill_cases(skill, text: str | None = None, *, known: Collection[str] = (),
@@ -138,124 +155,114 @@ def skill_cases(skill, text: str | None = None, *, known: Collection[str] = (),
     ``text`` is the SKILL.md text (for line numbers; without it problems point at the
     frontmatter's first line); ``known`` the catalog's skill names.
     """
+    from ..rules import check
+
     front = skill.frontmatter or {}
     lines = _frontmatter_lines(text) if any(k in front for k in FIELDS) else {}
     known = set(known) | {skill.name}
-    cases: list[Case] = []
     problems: list[Diagnostic] = []
-    served_cache: dict[str, frozenset[str] | None] = {}
 
     def problem(line: int, message: str) -> None:
         problems.append(Diagnostic(file=skill.path, line=line or skill.frontmatter_line or None,
                                    code=CASES_INVALID, message=f'skill "{skill.name}": {message}', hint=HINT))
 
-    def served_by(role: str, line: int, label: str) -> frozenset[str] | None:
-        if role not in served_cache:
-            if not roles.configured or roles.resolve is None:
-                problem(line, f'{label} sets role "{role}", but no roles are configured')
-                served_cache[role] = None
-            else:
-                try:
-                    served_cache[role] = frozenset(roles.resolve(role))
-                except (SkillsiftError, KeyError, ValueError):
-                    problem(line, f'{label}: unknown role "{role}"')
-                    served_cache[role] = None
-        return served_cache[role]
-
-    for field, (id_word, allowed, names_key) in FIELDS.items():
-        if field not in front or front[field] is None:
-            continue
-        raw = front[field]
-        where = lines.get(field, _Lines())
-        entries = [raw] if isinstance(raw, str) else raw
-        if not isinstance(entries, list):
-            problem(where.key, f"{field} must be a list of queries (got {_kind(raw)})")
-            continue
-        for n, entry in enumerate(entries, start=1):
-            line = where.items[n - 1] if n - 1 < len(where.items) else where.key
-            sub = where.fields[n - 1] if n - 1 < len(where.fields) else {}
-            label = f"{field} entry {n}"
-            case_id = f"{skill.name}/{id_word}-{n}"
-            role, others = "", []
-            if isinstance(entry, str):
-                query = entry
-            elif isinstance(entry, dict) and field == "examples" and entry and not set(map(str, entry)) & set(allowed):
-                # another shape public skills use for examples ({title, input, output}): not a query
+    doc = {field: front[field] for field in FIELDS if field in front}
+    ignored: set[int] = set()
+    if isinstance(doc.get("examples"), list):
+        # another shape public skills use for examples ({title, input, output}): not a query, a note
+        allowed = FIELDS["examples"][1]
+        entries = list(doc["examples"])
+        for i, entry in enumerate(entries):
+            if isinstance(entry, dict) and entry and not set(map(str, entry)) & set(allowed):
                 keys = ", ".join(sorted(map(str, entry)))
+                line = _line_of(lines, ("examples", i))
                 problems.append(Diagnostic(file=skill.path, line=line or skill.frontmatter_line or None,
                                            code=CASES_INVALID, severity=NOTE,
-                                           message=f'skill "{skill.name}": {label} is a mapping of {keys}, '
-                                                   "not a search query: ignored"))
+                                           message=f'skill "{skill.name}": examples entry {i + 1} is a mapping of '
+                                                   f"{keys}, not a search query: ignored"))
+                ignored.add(i)
+                entries[i] = "ignored"
+        doc["examples"] = entries
+    _cleaned, found = check(doc, FRONTMATTER)
+    for p in found:
+        problem(_line_of(lines, p.path), p.message)
+    bad = {p.path[:2] for p in found}
+    cases: list[Case] = []
+    served_cache: dict[str, frozenset[str] | None] = {}
+    for field, (id_word, _allowed, names_key) in FIELDS.items():
+        raw = doc.get(field)
+        entries = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+        for n, entry in enumerate(entries, start=1):
+            if (field,) in bad or (field, n - 1) in bad or (field == "examples" and n - 1 in ignored):
                 continue
-            elif isinstance(entry, dict):
-                bad = [k for k in entry if k not in allowed]
-                for key in bad:
-                    problem(sub.get(str(key), line), f'{label}: unknown key "{key}" (want {", ".join(allowed)})')
-                given = entry.get("query")
-                if not isinstance(given, str):
-                    problem(sub.get("query", line), f"{label}: query must be a string (got {_kind(given)})"
-                            if "query" in entry else f"{label}: query is required")
-                    continue
-                query = given
-                if bad:
-                    continue
-                if "role" in entry:
-                    if not isinstance(entry["role"], str) or not entry["role"].strip():
-                        problem(sub.get("role", line), f"{label}: role must be a role name (got "
-                                                       f"{_kind(entry['role'])})")
-                        continue
-                    role = entry["role"]
-                if names_key in entry:
-                    got = _names(entry[names_key])
-                    if got is None or not all(g.strip() for g in got):
-                        problem(sub.get(names_key, line), f"{label}: {names_key} must be a skill name or a list "
-                                                          f"of skill names (got {_kind(entry[names_key])})")
-                        continue
-                    others = got
-            else:
-                problem(line, f"{label} must be a query (a string) or a mapping with query "
-                              f"(got {_kind(entry)})")
-                continue
-            if not query.strip():
-                problem(line, f"{label}: the query is blank")
-                continue
-            if len(query.encode("utf-8", "surrogatepass")) > MAX_QUERY_BYTES:
-                problem(line, f"{label}: the query is longer than {MAX_QUERY_BYTES} bytes")
-                continue
-            names_line = sub.get(names_key, line)
-            ok = True
-            for other in others:
-                if other == skill.name:
-                    problem(names_line, f'{label}: {names_key} names the skill itself')
+            case = _entry_case(skill, field, id_word, names_key, n, entry, lines, known, roles, served_cache,
+                               problem)
+            if case is not None:
+                cases.append(case)
+    return cases, sorted(problems, key=lambda d: d.line or 0)
+
+
+def _entry_case(skill, field, id_word, names_key, n, entry, lines, known, roles, served_cache, problem):
+    """The case of one entry that passed the rules, or None after its problems (what a table cannot say)."""
+    line = _line_of(lines, (field, n - 1))
+    label = f"{field} entry {n}"
+    given = entry if isinstance(entry, dict) else {"query": entry}
+    query, role = given["query"], given.get("role", "")
+    others = given.get(names_key, [])
+    others = [others] if isinstance(others, str) else list(others)
+    if not query.strip():
+        problem(line, f"{label}: the query is blank")
+        return None
+    if len(query.encode("utf-8", "surrogatepass")) > MAX_QUERY_BYTES:
+        problem(line, f"{label}: the query is longer than {MAX_QUERY_BYTES} bytes")
+        return None
+    names_line = _line_of(lines, (field, n - 1, names_key)) or line
+    role_line = _line_of(lines, (field, n - 1, "role")) if "role" in given else 0
+    ok = True
+    for other in others:
+        if other == skill.name:
+            problem(names_line, f'{label}: {names_key} names the skill itself')
+            ok = False
+        elif other not in known:
+            problem(names_line, f'{label}: {names_key} names unknown skill "{other}"{near(other, known)}')
+            ok = False
+    if len(set(others)) != len(others):
+        problem(names_line, f"{label}: {names_key} lists a skill twice")
+        ok = False
+    if role:
+        served = _served_by(role, role_line or line, label, roles, served_cache, problem)
+        if served is None:
+            ok = False
+        else:
+            wanted = ([skill.name] if field == "examples" else []) + others
+            for name in wanted:
+                if name in known and name not in served:
+                    problem(role_line or line, f'{label}: role "{role}" does not serve "{name}"')
                     ok = False
-                elif other not in known:
-                    problem(names_line, f'{label}: {names_key} names unknown skill "{other}"')
-                    ok = False
-            if len(set(others)) != len(others):
-                problem(names_line, f"{label}: {names_key} lists a skill twice")
-                ok = False
-            if role:
-                served = served_by(role, sub.get("role", line), label)
-                if served is None:
-                    ok = False
-                else:
-                    wanted = ([skill.name] if field == "examples" else []) + others
-                    for name in wanted:
-                        if name in known and name not in served:
-                            problem(sub.get("role", line), f'{label}: role "{role}" does not serve "{name}"')
-                            ok = False
-            if not ok:
-                continue
-            if field == "examples":
-                expect = (Expected(id=skill.name, line=line),) + tuple(Expected(id=o, line=line) for o in others)
-                avoid: tuple[str, ...] = ()
-            else:
-                expect = tuple(Expected(id=o, line=line) for o in others)
-                avoid = (skill.name,)
-            cases.append(Case(id=case_id, query=query.strip(), expect=expect, avoid=avoid, role=role,
-                              tags=(TAG,), line=line, avoid_lines=(line,) * len(avoid),
-                              role_line=sub.get("role", 0)))
-    return cases, problems
+    if not ok:
+        return None
+    if field == "examples":
+        expect = (Expected(id=skill.name, line=line),) + tuple(Expected(id=o, line=line) for o in others)
+        avoid: tuple[str, ...] = ()
+    else:
+        expect = tuple(Expected(id=o, line=line) for o in others)
+        avoid = (skill.name,)
+    return Case(id=f"{skill.name}/{id_word}-{n}", query=query.strip(), expect=expect, avoid=avoid, role=role,
+                tags=(TAG,), line=line, avoid_lines=(line,) * len(avoid), role_line=role_line)
+
+
+def _served_by(role, line, label, roles, served_cache, problem):
+    if role not in served_cache:
+        if not roles.configured or roles.resolve is None:
+            problem(line, f'{label} sets role "{role}", but no roles are configured')
+            served_cache[role] = None
+        else:
+            try:
+                served_cache[role] = frozenset(roles.resolve(role))
+            except (SkillsiftError, KeyError, ValueError):
+                problem(line, f'{label}: unknown role "{role}"')
+                served_cache[role] = None
+    return served_cache[role]
 
 
 def derive_cases(skills: Iterable, texts: Mapping[str, str] | None = None, *, known: Collection[str] = (),

@@ -56,6 +56,22 @@ def check_cases(case_file, catalog, roles) -> None:
                   resolve=role_resolver(catalog, roles))
 
 
+def with_catalog_problems(error, catalog, roles):
+    """An invalid cases file's error with the unknown skills and roles of its cases (one round)."""
+    from .cases import with_catalog_problems as add
+
+    return add(error, catalog.names, roles_configured=roles_configured(catalog, roles),
+               resolve=role_resolver(catalog, roles))
+
+
+def load_checked_cases(path, catalog, roles):
+    """The cases file at ``path``, checked against the catalog; every problem of both in one AR9D2 error."""
+    from .cases import load_checked
+
+    return load_checked(path, catalog.names, roles_configured=roles_configured(catalog, roles),
+                        resolve=role_resolver(catalog, roles))
+
+
 def open_ranker(catalog, config, want_vectors: bool):
     """The ranker the evaluation runs through.
 

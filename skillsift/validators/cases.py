@@ -1,8 +1,9 @@
 """AR9D2: a cases file is invalid (every problem at once, each with its line).
 
-The evaluation parser (:mod:`skillsift.evaluate.cases`) reads the file strictly; a valid
-file is then checked against the catalog (unknown skills, unknown roles, expected skills a
-role does not serve).  A file that cannot be read at all is reported too, on the file.
+The evaluation parser (:mod:`skillsift.evaluate.cases`) reads the file strictly; the cases
+(as far as they read, so every problem comes in one round) are then checked against the
+catalog (unknown skills, with "did you mean", unknown roles, expected skills a role does not
+serve).  A file that cannot be read at all is reported too, on the file.
 """
 
 from __future__ import annotations
@@ -26,10 +27,11 @@ def check(rel: str, loaded, catalog, *, roles=None) -> list[Diagnostic]:
     ``loaded`` is ``(CaseFile or None, SkillsiftError or None)``; ``catalog`` the
     repository's catalog; ``roles`` the configured ``[roles]`` table.
     """
+    from ..evaluate.session import check_cases, with_catalog_problems
+
     case_file, error = loaded
-    if error is not None:
-        return _from_error(rel, error)
-    from ..evaluate.session import check_cases
+    if error is not None:  # the catalog's problems of the cases as far as they read join the same round
+        return _from_error(rel, with_catalog_problems(error, catalog, roles or {}))
 
     try:
         check_cases(case_file, catalog, roles or {})

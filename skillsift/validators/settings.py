@@ -8,5 +8,5 @@ from ..config.validate import (  # noqa: F401
     DEFAULT_SECRETS_BASELINE,
     SEVERITIES,
     ValidateSettings,
-    parse_settings,
+    read_settings,
 )

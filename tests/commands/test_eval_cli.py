@@ -284,9 +284,11 @@ def test_invalid_cases_and_unknown_skill_exit_1(cli_project, capsys):
     code, out, err = run(capsys, "eval", write(cli_project / "bad.yaml", TEN_MISTAKES), "--root", cli_project)
     assert code == 1 and out == ""
     message = next(line for line in err.splitlines() if line.startswith("error: "))
-    assert message.count("; line ") == 9 and message.startswith(
+    # ten mistakes in the file and, in the same round, the four skills the catalog does not hold
+    assert message.count("; line ") == 13 and message.startswith(
         f"error: AR9D2: invalid cases file: {cli_project}"
     )
+    assert message.count('expects unknown skill "a"') == 2 and 'avoids unknown skill "b"' in message
     assert f"{cli_project / 'bad.yaml'}:13: AR9D2 case 3: unknown key" in err  # file:line diagnostics for editors
     unknown = write(cli_project / "u.yaml", "version: 1\ncases:\n  - {id: a, query: q, expect: [ghost]}\n")
     code, _, err = run(capsys, "eval", unknown, "--root", cli_project)
@@ -470,6 +472,16 @@ def test_acme_example_in_every_format(capsys):
     assert int(root.get("failures")) == len(doc["misses"]) + violated
     code, out, _ = run(capsys, "eval", cases, "--root", ACME, "--format", "markdown")
     assert code == 0 and out.count("\n| `") >= len(doc["misses"])
+
+
+def test_a_broken_cases_file_names_its_unknown_skills_in_the_same_round(eval_env, capsys, tmp_path):
+    cases = write(tmp_path / "c.yaml", "version: 1\ncases:\n  - id: a\n    query: ship it\n"
+                                       "    expect: [deploy-stagng]\n    taggs: [x]\n")
+    code, out, err = run(capsys, "eval", str(cases), "--root", eval_env)
+    assert code == 1 and out == ""
+    assert 'line 5: case "a" expects unknown skill "deploy-stagng" (did you mean "deploy-staging"?)' in err
+    assert 'line 6: case "a": unknown key "taggs" (want id, query, expect, avoid, role, tags) (did you mean ' \
+           '"tags"?)' in err
 
 
 # -- the [validate] gates of the hooks and ci ------------------------------------------------------

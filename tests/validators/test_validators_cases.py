@@ -57,3 +57,19 @@ def test_yaml_syntax_error_is_reported_alone(tmp_path):
     (tmp_path / "search-cases.yaml").write_text("version: [\n")
     [diag] = check(tmp_path, select=["AR9D2"])
     assert diag.code == "AR9D2" and diag.line == 2
+
+
+def test_structure_and_unknown_skills_come_in_one_round_with_did_you_mean(tmp_path):
+    three_skills(tmp_path)
+    (tmp_path / "search-cases.yaml").write_text(
+        "version: 1\ncases:\n  - id: a\n    qurey: deploy\n    expect: [deploy-stagin]\n"
+        "  - id: b\n    query: refund\n    expect: [{id: issue-refnd, grade: 12}]\n    avoid: [zzz-nothing]\n")
+    diags = check(tmp_path, select=["AR9D2"])
+    assert [(d.line, d.message) for d in diags] == [
+        (3, 'case "a": query is required'),
+        (4, 'case "a": unknown key "qurey" (want id, query, expect, avoid, role, tags) (did you mean "query"?)'),
+        (5, 'case "a" expects unknown skill "deploy-stagin" (did you mean "deploy-staging"?)'),
+        (8, 'case "b" expects unknown skill "issue-refnd" (did you mean "issue-refund"?)'),
+        (8, 'case "b": grade of "issue-refnd" must be between 1 and 9'),
+        (9, 'case "b" avoids unknown skill "zzz-nothing"'),
+    ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from skillsift.validators.settings import DEFAULT_DESCRIPTION_LIMITS, parse_settings
+from skillsift.validators.settings import DEFAULT_DESCRIPTION_LIMITS, read_settings
 from tests.support.validators_support import check, three_skills
 
 
@@ -47,11 +47,11 @@ def test_pyproject_tool_table_lines(tmp_path):
     assert diag.message == 'validate.min must be a string such as "top1=0.6,mrr=0.7"'
 
 
-def test_parse_settings_defaults_and_overrides():
-    settings, problems = parse_settings(None)
+def test_read_settings_defaults_and_overrides():
+    settings, problems = read_settings(None)
     assert problems == [] and settings.description_limits == DEFAULT_DESCRIPTION_LIMITS
     assert not settings.gates_configured
-    settings, problems = parse_settings({"cases": "c.yaml", "min": "top1=0.5", "ignore": ["SK008"],
+    settings, problems = read_settings({"cases": "c.yaml", "min": "top1=0.5", "ignore": ["SK008"],
                                          "description_limits": {"mine": 80, "copilot": 0},
                                          "severity": {"SK009": "off"}}, ("SK008", "SK009"))
     assert problems == []
@@ -81,3 +81,13 @@ def test_configured_skills_path_without_skills_is_sk003(tmp_path):
     assert diag.message == 'configured skills path "plugins/none" holds no SKILL.md'
     (tmp_path / "skillsift.toml").write_text('[catalog]\nskills = [".claude/skills"]\n')
     assert check(tmp_path, select=["SK003"]) == []
+
+
+def test_an_unknown_key_near_a_known_one_says_which(tmp_path):
+    three_skills(tmp_path)
+    (tmp_path / "skillsift.toml").write_text('[search]\nmdoe = "hybrid"\nzzz = 1\n\n[validate]\nmax_flip = 2\n')
+    assert [(d.line, d.message) for d in check(tmp_path, select=["AR9D0"])] == [
+        (2, 'search: unknown key "mdoe" (did you mean "mode"?)'),
+        (3, 'search: unknown key "zzz"'),
+        (6, 'validate: unknown key "max_flip" (did you mean "max_flips"?)'),
+    ]
