@@ -88,6 +88,8 @@ CHECKS: tuple[Check, ...] = (
           "no skill in the repository is left unserved (a symlink to outside, a folder limit, a stray SKILL.md)"),
     Check("SK013", "no-skill-found", WARNING, "repo", "served", ("any",), "the skills folders",
           "at least one skill is found (the message lists the folders searched); the hooks fail on it"),
+    Check("SK014", "identical-copies", NOTE, "repo", "duplicates", ("skill",), "SKILL.md",
+          "byte-identical copies of one skill (several plugins, one folder per agent) are one note for the group"),
     Check("SK101", "spec-name-format", WARNING, "file", "spec", ("skill",), "SKILL.md",
           "name is at most 64 characters, lowercase letters, digits and single inner hyphens (specification)"),
     Check("SK102", "spec-name-folder", WARNING, "file", "spec", ("skill",), "SKILL.md",

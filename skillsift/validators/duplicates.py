@@ -20,9 +20,9 @@ import heapq
 import math
 from collections import defaultdict
 
-from ..diagnostics import ERROR, WARNING, Diagnostic
+from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 
-DUPLICATE, NEAR = "SK002", "SK009"
+DUPLICATE, NEAR, COPIES = "SK002", "SK009", "SK014"
 MIN_TERMS = 3  # descriptions with fewer distinct terms are too short to compare
 
 
@@ -30,26 +30,66 @@ def _no_line(_skill, _key: str) -> int | None:
     return None
 
 
-def duplicate_names(skills, line_of=_no_line) -> list[Diagnostic]:
-    """One SK002 per file of each name used more than once (path order; the first is served).
+def plugin_of(path: str) -> str:
+    """The plugin a skill belongs to (``plugins/<plugin>/...``), else "": Claude Code calls a plugin's
+    skills ``<plugin>:<name>``, so they never clash with the repository's own skills."""
+    parts = path.split("/")
+    return parts[1] if len(parts) > 2 and parts[0] == "plugins" else ""
 
-    ``line_of(skill, key)`` gives the file line of a frontmatter key (None when unknown).
+
+def duplicate_names(skills, line_of=_no_line, text_of=None) -> list[Diagnostic]:
+    """One SK002 per file of each name used more than once in one namespace (path order; the first
+    is served), and one SK014 note per group of byte-identical copies of one skill.
+
+    Names are compared as agents and people read them: NFKC, case-folded, look-alike letters of
+    other scripts taken as the Latin ones (:func:`skillsift.validators.names.skeleton`).  A plugin's
+    skills are their own namespace (:func:`plugin_of`).  ``line_of(skill, key)`` gives the file line
+    of a frontmatter key (None when unknown); ``text_of(skill)`` its file's text (copies are found only
+    with it).
     """
-    groups: dict[str, list] = defaultdict(list)
-    for skill in skills:
-        groups[skill.name].append(skill)
+    from .names import skeleton
+
     out = []
-    for name, group in groups.items():
+    representatives = list(skills)
+    if text_of is not None:
+        copies: dict[tuple[str, str], list] = defaultdict(list)
+        for skill in skills:
+            text = text_of(skill)
+            if text is not None:
+                copies[(skill.name, text)].append(skill)
+        dropped = set()
+        for group in copies.values():
+            if len(group) < 2:
+                continue
+            dropped.update(id(s) for s in group[1:])
+            others = ", ".join(s.path for s in group[1:])
+            out.append(Diagnostic(
+                file=group[0].path, line=line_of(group[0], "name"), code=COPIES, severity=NOTE,
+                message=f'skill "{group[0].name}" has {len(group) - 1} byte-identical '
+                        f'cop{"y" if len(group) == 2 else "ies"}: {others}; whichever is served, it is the same '
+                        "skill",
+                hint="keep one copy and link the others to it (a symlink), or leave them when each is "
+                     "shipped on its own (plugins)"))
+        representatives = [s for s in skills if id(s) not in dropped]
+    groups: dict[tuple[str, str], list] = defaultdict(list)
+    for skill in representatives:
+        groups[(plugin_of(skill.path), skeleton(skill.name))].append(skill)
+    for (_plugin, _key), group in groups.items():
         if len(group) < 2:
             continue
         paths = [s.path for s in group]
         for skill in group:
+            alike = [s for s in group if s.name != skill.name]
             others = ", ".join(p for p in paths if p != skill.path)
             served = ("this one is served" if skill is group[0] else f"only {paths[0]} is served") + (
                 " (the first in path order)")
+            if alike:
+                message = (f'skill name "{skill.name}" reads the same as "{alike[0].name}" once Unicode forms, case '
+                           f"and look-alike letters are folded (used by {others}); {served}")
+            else:
+                message = f'skill name "{skill.name}" is also used by {others}; {served}'
             out.append(Diagnostic(
-                file=skill.path, line=line_of(skill, "name"), code=DUPLICATE, severity=ERROR,
-                message=f'skill name "{name}" is also used by {others}; {served}',
+                file=skill.path, line=line_of(skill, "name"), code=DUPLICATE, severity=ERROR, message=message,
                 hint="a skill's name is its id: give each skill its own `name:` in the frontmatter"))
     return out
 
@@ -249,7 +289,7 @@ def run(ws) -> list[Diagnostic]:
         return split[2].get(key) if split is not None else None
 
     skills = ws.all_skills
-    out = duplicate_names(skills, line_of)
+    out = duplicate_names(skills, line_of, lambda skill: ws.read_text(skill.path))
     settings = ws.settings
     unique = list(ws.catalog.skills)
     cosine = index_cosine_pairs(ws, unique, settings.near_duplicate_cosine) if ws.config is not None else []

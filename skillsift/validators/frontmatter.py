@@ -47,7 +47,7 @@ _TRIGGER_HEADING = re.compile(
 )
 # A description that already says when to use the skill.
 _WHEN_CLAUSE = re.compile(
-    r"\b(?:use (?:this skill |it |this )?(?:when|whenever|for|if|to|on|after|before)|when (?:the )?(?:user|you|asked)|"
+    r"\b(?:use (?:this skill |it |this )?(?:[a-z]+ly )?(?:when|whenever|for|if|to|on|after|before)|when (?:the )?(?:user|you|asked)|"
     r"triggers?|trigger (?:on|when)|invoke (?:when|for)|applies when|use cases?|activate[sd]? (?:when|on|for))\b",
     re.IGNORECASE,
 )

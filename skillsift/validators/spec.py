@@ -120,12 +120,14 @@ def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
 
 
 def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, body: str = "", body_line: int = 0,
-               exists=None) -> list[Diagnostic]:
+               exists=None, locate=None) -> list[Diagnostic]:
     """Every SK101-SK108 finding of one parsed SKILL.md.
 
     ``front`` is its frontmatter mapping, ``key_line(key)`` the file line of a top-level key,
     ``body`` the text after the frontmatter starting at file line ``body_line``, and
-    ``exists(rel)`` tells whether a path relative to the repository root exists (SK108).
+    ``exists(rel)`` tells whether a path relative to the repository root exists (SK108);
+    ``locate(folder, target)``, when given, resolves a link as the OS does instead (a symlinked
+    folder is followed before ``..``): ``(relative path, exists)``, or None outside the repository.
     """
     out: list[Diagnostic] = []
     folder = PurePosixPath(path).parent.name
@@ -199,18 +201,42 @@ def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, bod
             file=path, line=MAX_LINES + 1, code=TOO_MANY_LINES, severity=NOTE,
             message=f"SKILL.md has {lines} lines; the specification recommends under {MAX_LINES}",
             hint="move reference material into references/<topic>.md and link it from SKILL.md"))
-    if exists is not None and body:
+    if (exists is not None or locate is not None) and body:
         base = PurePosixPath(path).parent
         for line_no, target in relative_links(body, body_line):
             rel = os.path.normpath(os.path.join(str(base), target)).replace(os.sep, "/")
-            if rel == ".." or rel.startswith("../"):
+            if locate is not None:
+                # resolved as the OS does: through a symlinked folder first, then ".."
+                found = locate(str(base), target)
+                if found is None:
+                    continue  # outside the repository: not read
+                rel, present = found
+                if present:
+                    continue
+            elif rel == ".." or rel.startswith("../"):
                 continue  # outside the repository: not read
-            if not exists(rel):
-                out.append(Diagnostic(
-                    file=path, line=line_no, code=MISSING_FILE, severity=WARNING,
-                    message=f"link to {target} points to a file that does not exist ({rel})",
-                    hint=f"create {rel} or fix the link (paths are relative to the skill's folder)"))
+            elif exists(rel):
+                continue
+            out.append(Diagnostic(
+                file=path, line=line_no, code=MISSING_FILE, severity=WARNING,
+                message=f"link to {target} points to a file that does not exist ({rel})",
+                hint=f"create {rel} or fix the link (paths are relative to the skill's folder)"))
     return out
+
+
+def locate_link(root: str, base: str, target: str):
+    """``(path relative to the root, exists)`` of link ``target`` from folder ``base``, resolved by the OS
+    (a symlinked skill folder is followed, then ``..``); None when it resolves outside ``root``."""
+    joined = os.path.join(root, base, target)
+    real_root = os.path.realpath(root)
+    try:
+        real = os.path.realpath(joined)
+    except (OSError, ValueError):
+        return None
+    if real != real_root and not real.startswith(real_root.rstrip(os.sep) + os.sep):
+        return None
+    rel = os.path.relpath(real, real_root).replace(os.sep, "/")
+    return rel, os.path.lexists(joined) or os.path.lexists(real)
 
 
 def run(ws) -> list[Diagnostic]:
@@ -235,6 +261,5 @@ def run_paths(ws, paths) -> list[Diagnostic]:
             continue
         out.extend(check_spec(
             rel, lf, skill.frontmatter, known_fields=fields, key_line=lambda k, lines=lines: lines.get(k, 1),
-            body=block.body, body_line=block.body_line,
-            exists=lambda r: os.path.lexists(ws.abspath(r))))
+            body=block.body, body_line=block.body_line, locate=lambda base, target: locate_link(ws.root, base, target)))
     return out
