@@ -66,10 +66,10 @@ def exit_code(diagnostics, *, strict: bool) -> int:
 def update_secrets_baseline(ws) -> str:
     """Write the secrets baseline accepting every current finding; returns a one-line report."""
     from ..index.atomic import write_atomic
-    from ..validators.secrets import baseline_bytes, baseline_document, current_findings
+    from ..validators.secrets import baseline_bytes, baseline_document, current_findings, skill_files
     from ..validators.workspace import rel_posix
 
-    findings = current_findings(ws, ws.skill_paths)
+    findings = current_findings(ws, skill_files(ws, ws.skill_paths))
     from ..diagnostics import SkillsiftError
 
     rel = rel_posix(ws.settings.secrets_baseline, ws.root)

@@ -12,7 +12,8 @@ Scope
     reported.
 
 Triggers (the kinds of path that make a check run when paths are given)
-    ``skill`` a ``SKILL.md`` (also a deleted one), ``config`` the project config file,
+    ``skill`` a ``SKILL.md`` (also a deleted one), ``skill-file`` another file of a skill's
+    folder, ``config`` the project config file,
     ``cases`` a cases file, ``index`` a file of the committed index, ``baseline`` the
     evaluation baseline, ``secrets-baseline`` the accepted-secrets file, ``any`` any
     file at all.
@@ -56,8 +57,8 @@ CHECKS: tuple[Check, ...] = (
     Check("AR9D4", "search-eval-regression", ERROR, "repo", "gates", ("cases", "skill", "config", "baseline"),
           "the cases files, SKILL.md, the config, the [validate] baseline",
           "the labelled cases pass the configured floors and regress no more cases than allowed"),
-    Check("AR001", "secret-detected", ERROR, "file", "secrets", ("skill", "secrets-baseline"),
-          "SKILL.md (the secrets hook: any file of a skill)",
+    Check("AR001", "secret-detected", ERROR, "file", "secrets", ("skill", "skill-file", "secrets-baseline"),
+          "every file of a skill folder (text files up to 4 MiB)",
           "no credential sits in a skill (placeholders, allowed lines and baselined findings excepted)"),
     Check("SK001", "frontmatter-invalid", ERROR, "file", "frontmatter", ("skill",), "SKILL.md",
           "the file is UTF-8 and its frontmatter block is closed and parses to a mapping"),
