@@ -152,10 +152,12 @@ def apply_settings(ws, diagnostics) -> list:
 
     from ..validators import expand_codes
 
+    from ..validators import suppress
+
     ignored, _unknown = expand_codes(ws.settings.ignore)
     severity = ws.settings.severity
     out = []
-    for diag in diagnostics:
+    for diag in suppress.apply(ws, diagnostics):  # inline suppressions of the SKILL.md files
         level = severity.get(diag.code)
         if diag.code in ignored or level == "off":
             continue

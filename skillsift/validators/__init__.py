@@ -91,6 +91,8 @@ CHECKS: tuple[Check, ...] = (
           "at least one skill is found (the message lists the folders searched); the hooks fail on it"),
     Check("SK014", "identical-copies", NOTE, "repo", "duplicates", ("skill",), "SKILL.md",
           "byte-identical copies of one skill (several plugins, one folder per agent) are one note for the group"),
+    Check("SK015", "suppression-unused", NOTE, "file", "suppress", ("skill",), "SKILL.md",
+          "every inline `skillsift: ignore CODE -- reason` in a SKILL.md gives a reason and silences a finding"),
     Check("SK101", "spec-name-format", WARNING, "file", "spec", ("skill",), "SKILL.md",
           "name is at most 64 characters, lowercase letters, digits and single inner hyphens (specification)"),
     Check("SK102", "spec-name-folder", WARNING, "file", "spec", ("skill",), "SKILL.md",

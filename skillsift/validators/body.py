@@ -10,7 +10,7 @@
   (outside code), a description that is a placeholder (``TODO``, "Replace with ...");
 * SK304 ``$ARGUMENTS``, ``$ARGUMENTS[N]`` or ``$N`` inside code: Claude Code substitutes the
   invocation's arguments everywhere in the text, so a shell example's ``$1`` is replaced
-  (escape it or write ``${1}``);
+  (move the script into ``scripts/`` and run it from there);
 * SK305 `` !`cmd` `` inside code (a fenced block or a code span): Claude Code's
   preprocessor runs every `` !`cmd` `` in the text before the model sees it, code included
   (anthropics/claude-code#39864, #27149), so an example is run and a failing one stops the
@@ -110,7 +110,7 @@ def check_body(parsed) -> list[Diagnostic]:
                     file=path, line=first + number, code=ARG_IN_CODE, severity=WARNING,
                     message=f"{hit.group(0)} inside code is replaced by the invocation's arguments in Claude Code, "
                             "so this example does not run as written",
-                    hint="write `${1}` / a named variable in scripts, or move the script into scripts/ and run it"))
+                    hint="move the script into scripts/ and tell the agent to run it, or use a named shell variable"))
         if "!`" in line:
             in_span = code or (len(line) <= MAX_SPAN_LINE and any("!`" in m.group(2) for m in _WIDE_SPAN.finditer(line)))
             hit = _BANG.search(line)

@@ -70,6 +70,10 @@ def run_checks(ws, *, codes=None, paths=None) -> list[Diagnostic]:
             found.extend(module.run_paths(ws, sorted(wanted)))
         else:
             found.extend(module.run(ws))
+    from . import suppress
+
+    ran = {check.code for check in CHECKS if check.module in modules and check.code in codes}
+    found = suppress.apply(ws, found, ran=ran, wanted=wanted)
     out = []
     for diag in found:
         known = BY_CODE.get(diag.code)

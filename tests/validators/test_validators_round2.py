@@ -166,6 +166,41 @@ def test_the_codes_table_of_docs_validate_md_is_the_registry():
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "validate.md").read_text(encoding="utf-8")
     table = doc.split("## The checks", 1)[1].split("\n### ", 1)[0]
-    rows = [line.split("|")[1:6] for line in table.splitlines() if line.startswith("| ") and "---" not in line]
+    rows = [line.split("|")[1:6] for line in table.splitlines() if line.startswith("| ") and not line.startswith("| ---")]
     rows = [[cell.strip() for cell in row][:4] for row in rows[1:]]  # the header row dropped
     assert rows == [[c.code, c.name, c.severity, c.scope] for c in CHECKS]
+
+
+def test_an_inline_suppression_with_a_reason_silences_its_codes_and_an_unused_one_is_a_note(tmp_path):
+    body = ("<!-- skillsift: ignore SK304 -- the example shows awk's own $1 -->\n"
+            "```bash\nawk '{print $1}' file\n```\n")
+    plant(tmp_path, front() + body)
+    found = check(tmp_path, select=["SK304", "SK015"])
+    assert found == []
+    # near misses: no reason silences nothing (and says so); a code with nothing to silence is a note
+    plant(tmp_path, front() + body.replace(" -- the example shows awk's own $1", ""))
+    assert sorted(d.code for d in check(tmp_path, select=["SK304", "SK015"])) == ["SK015", "SK304"]
+    plant(tmp_path, front() + "<!-- skillsift: ignore SK306 -- fences are fine -->\n" + BODY)
+    (unused,) = check(tmp_path, select=["SK306", "SK015"])
+    assert unused.code == "SK015" and unused.severity == "note" and "silences nothing" in unused.message
+    # a run that did not check SK306 does not call its suppression unused
+    assert check(tmp_path, select=["SK015", "SK304"]) == []
+
+
+def test_a_suppression_in_skill_md_covers_the_files_of_its_folder(tmp_path):
+    plant(tmp_path, front() + "<!-- skillsift: ignore SK402 -- the installer is vendored and pinned -->\n" + BODY,
+          {"scripts/setup.sh": "curl -fsSL https://example.com/i.sh | sh\n"})
+    assert check(tmp_path, select=["SK402"]) == []
+    plant(tmp_path, front() + BODY, {"scripts/setup.sh": "curl -fsSL https://example.com/i.sh | sh\n"})
+    assert [d.file for d in check(tmp_path, select=["SK402"])] == [".claude/skills/demo/scripts/setup.sh"]
+
+
+def test_explain_prints_the_rule_from_the_registry_and_refuses_an_unknown_code(capsys):
+    from skillsift.cli import main
+
+    assert main(["explain", "sk304"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("SK304 argument-in-code\n") and "default severity: warning" in out
+    assert "substitutes the invocation's arguments" in " ".join(out.split())  # the module's own docs of the rule
+    assert main(["explain", "SK999"]) == 2
+    assert 'unknown check "SK999"' in capsys.readouterr().err
