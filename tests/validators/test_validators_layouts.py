@@ -99,3 +99,31 @@ def test_the_frontmatter_hook_reports_nothing_but_a_note_on_a_template_it_did_no
 
     found = json.loads(capsys.readouterr().out)["diagnostics"]
     assert [(d["code"], d["severity"]) for d in found] == [("SK012", "note")]
+
+
+def test_validate_and_list_agree_on_which_duplicate_is_served(tmp_path):
+    from skillsift.agents import BY_NAME
+    from skillsift.listing import build_listing
+    from tests.support.validators_support import workspace
+
+    skill(tmp_path, "deploy", description="One. Use when deploying.", layout=".claude/skills")
+    skill(tmp_path, "deploy", description="Two. Use when deploying.", layout="skills")
+    skill(tmp_path, "deploy", description="Plugin's. Use when deploying.", layout="plugins/ops/skills")
+    found = check(tmp_path, select=["SK002"])
+    served_by_validate = [d.file for d in found if "this one is served" in d.message]
+    listing = build_listing(workspace(tmp_path).all_skills, BY_NAME["claude-code"])
+    loaded = sorted(e.path for e in listing.entries if e.listed != "not-loaded")
+    assert served_by_validate == [".claude/skills/deploy/SKILL.md"]
+    # the plugin's skill is its own (ops:deploy): loaded beside the served repository skill, and no SK002
+    assert loaded == [".claude/skills/deploy/SKILL.md", "plugins/ops/skills/deploy/SKILL.md"]
+    assert "plugins/ops/skills/deploy/SKILL.md" not in [d.file for d in found]
+
+
+def test_sk009_sees_descriptions_one_word_apart(tmp_path):
+    skill(tmp_path, "pdf-merge", description="Merge PDF files into one document")
+    skill(tmp_path, "pdf-split", description="Split PDF files into one document")
+    found = check(tmp_path, select=["SK009"])
+    assert len(found) == 2 and "one word apart" in found[0].message
+    # near miss: two words apart is two skills
+    skill(tmp_path, "pdf-split", description="Split PDF files into many pages")
+    assert check(tmp_path, select=["SK009"]) == []
