@@ -75,12 +75,12 @@ def unquote_booleans(text: str, front: dict) -> tuple[str, list[str]] | None:
 
 def chmod_fixes(path: str, body: str, is_file, is_executable) -> list[Fix]:
     """SK316: the scripts the body runs as ``./scripts/x`` that exist without their executable bit."""
-    from .validators.paths import _DOT_RUN
+    from .validators.paths import script_runs
 
     base = PurePosixPath(path).parent.as_posix()
     out: list[Fix] = []
     seen: set[str] = set()
-    for match in _DOT_RUN.finditer(body):
+    for match in script_runs(body, dot_only=True):
         rel = f"{base}/{match.group(1)}"
         if rel not in seen and is_file(rel) and not is_executable(rel):
             seen.add(rel)

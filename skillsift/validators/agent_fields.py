@@ -172,6 +172,7 @@ def run(ws) -> list[Diagnostic]:
 def run_paths(ws, paths) -> list[Diagnostic]:
     from ..agents import BY_NAME, serves
     from .parsed import parsed_skills
+    from .text_cache import cached, save
 
     targeted = [BY_NAME[name] for name in ws.settings.agents if name in BY_NAME]
     with_rules = [agent for agent in targeted if agent.field_rules]
@@ -181,6 +182,9 @@ def run_paths(ws, paths) -> list[Diagnostic]:
     for parsed in parsed_skills(ws, paths):
         # the agents that read the skill's folder; every targeted one for a folder none of them reads
         readers = [a for a in targeted if serves(a, parsed.path)]
-        for agent in [a for a in readers if a.field_rules] if readers else with_rules:
-            out.extend(check_fields(parsed, agent.field_rules, agent.name))
+        agents = [a for a in readers if a.field_rules] if readers else with_rules
+        out.extend(cached(ws, "agent_fields", parsed, lambda p, agents=agents: [
+            d for agent in agents for d in check_fields(p, agent.field_rules, agent.name)],
+            extra=[a.name for a in agents]))
+    save(ws)
     return out

@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from ..diagnostics import NOTE, WARNING, Diagnostic
 
@@ -39,26 +40,47 @@ _SCAFFOLD_DESCRIPTION = re.compile(r"^\s*(?:TODO\b|\[TODO|TBD\b|(?i:replace with
 _ARGUMENT = re.compile(r"\$ARGUMENTS(?:\[\d+\])?|\$\d\b")
 _BANG = re.compile(r"!`[^`\n]+`")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FENCE_ANY = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)", re.MULTILINE)
 _SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _WIDE_SPAN = re.compile(r"(`{2,})(.+?)\1")  # a code span that can hold a backtick
 
 
+class _Inside:
+    """``inside[n]``: whether body line ``n`` lies between an opening and a closing fence."""
+
+    def __init__(self, spans):
+        self.starts = [a for a, _b in spans]
+        self.spans = spans
+
+    def __getitem__(self, number: int) -> bool:
+        k = bisect_right(self.starts, number) - 1
+        return k >= 0 and number < self.spans[k][1]
+
+
 def fences(body: str):
-    """(line number from 0, is a line inside code) for each body line, and the line of an unclosed fence."""
-    inside: list[bool] = []
+    """(``inside``, the line number from 0 of an unclosed fence or None) of a body, where
+    ``inside[n]`` tells whether line ``n`` is inside code.
+
+    Fence lines are found by one regex pass over the text, so a body of many lines costs no
+    Python loop per line.
+    """
+    spans: list[tuple[int, int]] = []  # (first line inside, first line after)
+    if "```" not in body and "~~~" not in body:
+        return _Inside(spans), None
     opened, mark = None, ""
-    for number, line in enumerate(body.split("\n")):
-        match = _FENCE.match(line) if ("`" in line or "~" in line) else None
-        if match and opened is None:
-            opened, mark = number, match.group(1)
-            inside.append(False)
-        elif match and match.group(1)[0] == mark[0] and len(match.group(1)) >= len(mark) and not (
-                line.strip()[len(match.group(1)):].strip()):
+    line, counted = 0, 0
+    for match in _FENCE_ANY.finditer(body):
+        line += body.count("\n", counted, match.start())
+        counted = match.start()
+        run, rest = match.group(1), match.group(2)
+        if opened is None:
+            opened, mark = line, run
+        elif run[0] == mark[0] and len(run) >= len(mark) and not rest.strip():
+            spans.append((opened + 1, line))
             opened = None
-            inside.append(False)
-        else:
-            inside.append(opened is not None)
-    return inside, opened
+    if opened is not None:
+        spans.append((opened + 1, body.count("\n") + 1))
+    return _Inside(spans), opened
 
 
 def estimate_tokens(text: str) -> int:
@@ -90,9 +112,17 @@ def check_body(parsed) -> list[Diagnostic]:
             file=path, line=parsed.line("description"), code=SCAFFOLD, severity=WARNING,
             message=f'the description is a template placeholder ("{description.strip()[:40]}")',
             hint="say what the skill does and when to use it"))
+    fenced = "```" in body or "~~~" in body
+    scaffold = "TODO" in body
+    argument = "$" in body and _ARGUMENT.search(body) is not None
+    bang = "!`" in body
+    if not (fenced or scaffold or argument or bang):  # whole-text looks first: most bodies need no line pass
+        return out
     inside, unclosed = fences(body)
     lines = body.split("\n")
     for number, line in enumerate(lines):
+        if not ((scaffold and "TODO" in line) or (argument and "$" in line) or (bang and "!`" in line)):
+            continue
         code = inside[number]
         if not code:
             bare = _SPAN.sub(" ", line) if "`" in line and len(line) <= MAX_SPAN_LINE else line
@@ -102,7 +132,7 @@ def check_body(parsed) -> list[Diagnostic]:
                     file=path, line=first + number, code=SCAFFOLD, severity=WARNING,
                     message=f'a template placeholder was left in the body ("{match.group(0).strip()[:40]}")',
                     hint="replace it with the real instruction, or delete it"))
-        if "$" in line:
+        if argument and "$" in line:
             spans = [line] if code else [m.group(2) for m in _SPAN.finditer(line)] if len(line) <= MAX_SPAN_LINE else []
             hit = next((m for text in spans for m in _ARGUMENT.finditer(text)), None)
             if hit:
@@ -111,7 +141,7 @@ def check_body(parsed) -> list[Diagnostic]:
                     message=f"{hit.group(0)} inside code is replaced by the invocation's arguments in Claude Code, "
                             "so this example does not run as written",
                     hint="move the script into scripts/ and tell the agent to run it, or use a named shell variable"))
-        if "!`" in line:
+        if bang and "!`" in line:
             in_span = code or (len(line) <= MAX_SPAN_LINE and any("!`" in m.group(2) for m in _WIDE_SPAN.finditer(line)))
             hit = _BANG.search(line)
             if hit and (code or in_span):
@@ -136,7 +166,10 @@ def run(ws) -> list[Diagnostic]:
 def run_paths(ws, paths) -> list[Diagnostic]:
     from .parsed import parsed_skills
 
+    from .text_cache import cached, save
+
     out: list[Diagnostic] = []
     for parsed in parsed_skills(ws, paths):
-        out.extend(check_body(parsed))
+        out.extend(cached(ws, "body", parsed, check_body))
+    save(ws)
     return out

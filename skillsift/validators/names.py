@@ -15,6 +15,7 @@ Pure functions, ``unicodedata`` only.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 _ZERO_WIDTH = {0x200B: "ZERO WIDTH SPACE", 0x200C: "ZERO WIDTH NON-JOINER", 0x200D: "ZERO WIDTH JOINER",
@@ -34,9 +35,15 @@ _LOOK_ALIKE = str.maketrans({
 })
 
 
+_ANY_INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff"
+                            "\U000e0000-\U000e007f]")
+
+
 def invisible(text: str) -> list[tuple[int, str]]:
     """(offset, what it is) of every invisible character in ``text``."""
-    out = []
+    out: list[tuple[int, str]] = []
+    if _ANY_INVISIBLE.search(text) is None:
+        return out
     for offset, char in enumerate(text):
         code = ord(char)
         if code in _ZERO_WIDTH:

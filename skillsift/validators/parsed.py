@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 
 
 @dataclass(frozen=True)
@@ -31,13 +30,20 @@ class Parsed:
 
     @property
     def folder(self) -> str:
-        return PurePosixPath(self.path).parent.as_posix()
+        return self.path.rsplit("/", 1)[0] if "/" in self.path else "."
 
 
 def parsed_skills(ws, paths):
-    """A :class:`Parsed` for each SKILL.md among ``paths`` that exists and parses to a mapping."""
+    """A :class:`Parsed` for each SKILL.md among ``paths`` that exists and parses to a mapping
+    (built once per workspace and file: every check module of a run shares them)."""
+    memo = ws.__dict__.setdefault("_parsed_views", {})
     for rel in paths:
-        if PurePosixPath(rel).name != "SKILL.md" or not os.path.isfile(ws.abspath(rel)):
+        if rel in memo:
+            if memo[rel] is not None:
+                yield memo[rel]
+            continue
+        memo[rel] = None
+        if rel.rsplit("/", 1)[-1] != "SKILL.md" or not os.path.isfile(ws.abspath(rel)):
             continue
         skill, problems = ws.parsed(rel)
         split = ws.split_text(rel)
@@ -46,8 +52,9 @@ def parsed_skills(ws, paths):
         lf, block, lines = split
         if not block.closed or not isinstance(skill.frontmatter, dict):
             continue
-        yield Parsed(path=rel, text=lf, front=skill.frontmatter, raw=block.raw, raw_line=block.yaml_start_line,
-                     body=block.body, body_line=block.body_line, lines=lines)
+        memo[rel] = Parsed(path=rel, text=lf, front=skill.frontmatter, raw=block.raw, raw_line=block.yaml_start_line,
+                           body=block.body, body_line=block.body_line, lines=lines)
+        yield memo[rel]
 
 
 def outside_code(body: str):

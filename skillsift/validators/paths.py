@@ -39,55 +39,91 @@ _HOME = re.compile(r"(?<![\w/.~-])(?:/Users/([A-Za-z0-9._-]+)/|[A-Za-z]:\\Users\
 _PLACEHOLDER_USERS = frozenset({"username", "user", "you", "your", "yourname", "your-name", "your_name", "name",
                                 "me", "myuser", "myname", "shared", "public", "default", "example", "john", "jane",
                                 "foo", "bob", "alice", "x", "xxx", "runner", "admin"})
-_RUN = re.compile(r"(?:(?:python3?|bash|sh|node|ruby|perl|uv run|deno run)\s+|(?<![\w/.])\./)"
-                  r"((?:scripts|bin|tools)/[\w./-]+\w)")
-_DOT_RUN = re.compile(r"(?<![\w/.])\./((?:scripts|bin|tools)/[\w./-]+\w)")
 _PLACEHOLDER = re.compile(r"[<{$*]")
+_SCRIPT_AT = re.compile(r"(?:scripts|bin|tools)/[\w./-]+\w")
+_RUNNER_BEFORE = re.compile(r"(?:(?<![\w-])(?:python3?|bash|sh|node|ruby|perl|uv run|deno run)[ \t]+|(?<![\w/.])\./)$")
+
+
+class _Run:
+    """A script run found in a body: ``group(1)`` its path, ``start()`` its offset."""
+
+    def __init__(self, path: str, start: int):
+        self.path, self.offset = path, start
+
+    def group(self, _n: int) -> str:
+        return self.path
+
+    def start(self) -> int:
+        return self.offset
+
+
+def script_runs(body: str, dot_only: bool = False) -> list[_Run]:
+    """Each ``scripts/``, ``bin/`` or ``tools/`` path the body runs (after python/bash/... or ``./``),
+    found with ``str.find`` and a look at the few characters before it (no regex over the whole text)."""
+    hits = []
+    for word in ("scripts/", "bin/", "tools/"):
+        at = body.find(word)
+        while at >= 0 and len(hits) < 1000:
+            before = body[max(0, at - 12):at]
+            if (before.endswith("./") and not (len(before) > 2 and (before[-3].isalnum() or before[-3] in "/._"))
+                    if dot_only else _RUNNER_BEFORE.search(before)):
+                match = _SCRIPT_AT.match(body, at)
+                if match:
+                    hits.append(_Run(match.group(0), at))
+            at = body.find(word, at + len(word))
+    return sorted(hits, key=lambda h: h.offset)
 BINARY_SUFFIXES = (".exe", ".dll", ".so", ".dylib", ".bin", ".jar", ".class", ".zip", ".tar", ".gz", ".tgz",
                    ".7z", ".rar", ".whl", ".pyc", ".o", ".a")
 MAX_ROOT_DIRS = 2000
 
 
-def _links(parsed):
-    from .spec import relative_links
+def _links(parsed, ws=None):
+    from .spec import links_of, relative_links
 
-    return relative_links(parsed.body, parsed.body_line)
+    if ws is None:
+        return relative_links(parsed.body, parsed.body_line)
+    return links_of(ws, parsed.path, parsed.body, parsed.body_line)
 
 
-def check_paths(parsed, *, folder_files, is_file, is_executable, read_text) -> list[Diagnostic]:
+def check_paths(parsed, *, folder_files, is_file, is_executable, read_text, ws=None) -> list[Diagnostic]:
     """SK311-SK316 of one parsed SKILL.md.  ``folder_files`` are the other files of its folder
     (relative to the repository), the callables answer for paths relative to the repository."""
     path, base = parsed.path, parsed.folder
     out: list[Diagnostic] = []
     in_folder = set(folder_files)
-    lines = parsed.body.split("\n")
-    for number, line in enumerate(lines):
-        hit = _HOME.search(line) if ("/Users/" in line or ":\\Users" in line) else None
-        if hit and (hit.group(1) or hit.group(2) or "").lower() not in _PLACEHOLDER_USERS:
+    body = parsed.body
+
+    def line_of(offset: int) -> int:
+        return parsed.body_line + body.count("\n", 0, offset)
+
+    if "/Users/" in body or ":\\Users" in body:
+        for hit in _HOME.finditer(body):
+            if (hit.group(1) or hit.group(2) or "").lower() in _PLACEHOLDER_USERS:
+                continue
             out.append(Diagnostic(
-                file=path, line=parsed.body_line + number, code=ABSOLUTE, severity=WARNING,
+                file=path, line=line_of(hit.start()), code=ABSOLUTE, severity=WARNING,
                 message=f"{hit.group(0)} is a path on one person's machine; it does not exist where the skill runs",
                 hint="write the path relative to the skill's folder (scripts/x.py) or to the project, or use ~"))
-        if "scripts/" in line or "bin/" in line or "tools/" in line:
-            for match in _RUN.finditer(line):
-                script = match.group(1)
-                if _PLACEHOLDER.search(script):
-                    continue
-                rel = f"{base}/{script}"
-                if not is_file(rel):
-                    out.append(Diagnostic(
-                        file=path, line=parsed.body_line + number, code=NO_SCRIPT, severity=WARNING,
-                        message=f"the body runs {script}, which is not in the skill's folder ({rel})",
-                        hint=f"add {rel}, or fix the path (scripts run from the skill's folder)"))
-            for match in _DOT_RUN.finditer(line):
-                rel = f"{base}/{match.group(1)}"
-                if is_file(rel) and not is_executable(rel):
-                    out.append(Diagnostic(
-                        file=path, line=parsed.body_line + number, code=NOT_EXECUTABLE, severity=WARNING,
-                        message=f"the body runs ./{match.group(1)}, but the file is not executable",
-                        hint=f"run `chmod +x {rel}` and commit it (git keeps the bit), or "
-                             "`skillsift validate --fix`"))
-    links = _links(parsed)
+    if "scripts/" in body or "bin/" in body or "tools/" in body:
+        for match in script_runs(body):
+            script = match.group(1)
+            if _PLACEHOLDER.search(script):
+                continue
+            rel = f"{base}/{script}"
+            if not is_file(rel):
+                out.append(Diagnostic(
+                    file=path, line=line_of(match.start()), code=NO_SCRIPT, severity=WARNING,
+                    message=f"the body runs {script}, which is not in the skill's folder ({rel})",
+                    hint=f"add {rel}, or fix the path (scripts run from the skill's folder)"))
+        for match in script_runs(body, dot_only=True):
+            rel = f"{base}/{match.group(1)}"
+            if is_file(rel) and not is_executable(rel):
+                out.append(Diagnostic(
+                    file=path, line=line_of(match.start()), code=NOT_EXECUTABLE, severity=WARNING,
+                    message=f"the body runs ./{match.group(1)}, but the file is not executable",
+                    hint=f"run `chmod +x {rel}` and commit it (git keeps the bit), or "
+                         "`skillsift validate --fix`"))
+    links = _links(parsed, ws)
     direct = {os.path.normpath(os.path.join(base, t)).replace(os.sep, "/") for _n, t in links}
     for line_no, target in links:
         if "\\" in target:
@@ -158,6 +194,7 @@ def wrong_case_files(ws) -> list[str]:
     """``skill.md`` files (any case but ``SKILL.md``) in a skill-shaped folder of a searched root that holds no
     SKILL.md, bounded by :data:`MAX_ROOT_DIRS` folders per root."""
     out: list[str] = []
+    served = ws.skill_folders  # folders holding a SKILL.md that was found: nothing to look at there
     for root in ws.discovery.searched:
         stack, walked = [(root, 0)], 0
         while stack and walked < MAX_ROOT_DIRS:
@@ -175,8 +212,8 @@ def wrong_case_files(ws) -> list[str]:
                 try:
                     if entry.name.lower() == "skill.md" and entry.is_file():
                         out.append(f"{cur}/{entry.name}")
-                    elif (entry.is_dir() and not entry.is_symlink() and not entry.name.startswith(".")
-                          and entry.name != "node_modules" and depth < 5):
+                    elif (f"{cur}/{entry.name}" not in served and entry.is_dir() and not entry.is_symlink()
+                          and not entry.name.startswith(".") and entry.name != "node_modules" and depth < 5):
                         stack.append((f"{cur}/{entry.name}", depth + 1))
                 except OSError:
                     continue
@@ -224,6 +261,6 @@ def run_paths(ws, paths) -> list[Diagnostic]:
     for parsed in parsed_skills(ws, skills):
         files = ws.skill_folder_files(parsed.path)
         out.extend(check_paths(parsed, folder_files=files, is_file=is_file, is_executable=is_executable,
-                               read_text=ws.read_text))
+                               read_text=ws.read_text, ws=ws))
         out.extend(folder_problems(parsed.path, files, head=head))
     return out

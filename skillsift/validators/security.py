@@ -41,42 +41,94 @@ _PIPE = re.compile(r"\b(?:curl|wget)\b[^|\n]{0,300}\|\s*(?:sudo\s+)?(?:ba|z|da)?
 _NPX = re.compile(r"(?<![\w-])(?:npx|pnpm\s+dlx|bunx)\s+(?:(?:-y|--yes|-p|--package(?:=\S+)?)\s+)*"
                   r"((?:@[\w.-]+/)?[A-Za-z0-9][\w.-]*)(@\S+)?")
 _PIPX = re.compile(r"(?<![\w-])(?:pipx\s+run|uvx)\s+(?:--\S+\s+)*([A-Za-z0-9][\w.\[\]-]*)((?:==|@)\S+)?")
+# literal words every match holds, looked for with `in` (C speed) before any regex runs
+_RUN_WORDS = ("npx", "dlx", "bunx", "pipx", "uvx")
+_PIPE_WORDS = ("curl", "wget", "iwr", "irm", "invoke-")
+_VERBS = ("ignore", "disregard", "forget", "override")
+_OBJECTS = ("instruction", "prompt", "rules", "messages")
+_USER = ("tell the user", "inform the user", "alert the user", "notify the user", "telling the user",
+         "informing the user", "notifying the user", "alerting the user")
+
+
+def _may_inject(lowered: str) -> bool:
+    """Whether ``lowered`` holds the words an injection phrase needs (a cheap look before the regex)."""
+    return ((any(v in lowered for v in _VERBS) and any(o in lowered for o in _OBJECTS))
+            or ("the user" in lowered and any(u in lowered for u in _USER))
+            or "you are now" in lowered or "system prompt" in lowered)
+
+
 _SIDE_EFFECT_WORDS = frozenset({"deploy", "delete", "destroy", "publish", "release", "rollback", "purge", "wipe",
                                 "teardown", "drop", "uninstall", "ship"})
 TEXT_SUFFIXES = (".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".ps1", ".rb", ".md", ".txt",
                  ".yaml", ".yml", ".json", ".toml", "Makefile", "Dockerfile")
 
 
-def injections(text: str, first_line: int):
-    """(file line, phrase) of each prompt-injection phrase of ``text`` outside code and quotes."""
+def injections(text: str, first_line: int, lowered: str | None = None):
+    """(file line, phrase) of each prompt-injection phrase of ``text`` outside code and quotes.
+
+    Only the lines holding one of the words a phrase needs are read (found with ``str.find``
+    in the lowercased text), so a long body without them costs one pass in C.
+    """
+    lowered = text.lower() if lowered is None else lowered
+    if not _may_inject(lowered):  # most skills hold none of the words
+        return
+    starts: set[int] = set()
+    for word in (*_VERBS, "the user", "you are now", "system prompt"):
+        at = lowered.find(word)
+        while at >= 0 and len(starts) < 1000:
+            starts.add(lowered.rfind("\n", 0, at) + 1)
+            at = lowered.find(word, at + len(word))
     from .body import fences
 
-    inside, _unclosed = fences(text)
-    for number, line in enumerate(text.split("\n")):
-        if inside[number] or len(line) > 4000:
+    inside = None
+    for start in sorted(starts):
+        end = text.find("\n", start)
+        line = text[start:] if end < 0 else text[start:end]
+        if len(line) > 4000:
             continue
         bare = _QUOTED.sub(" ", line)
         match = _INJECTION.search(bare)
-        if match:
+        if match is None:
+            continue
+        number = text.count("\n", 0, start)
+        if inside is None:
+            inside = fences(text)[0]
+        if not inside[number]:
             yield first_line + number, match.group(0)
 
 
-def shell_problems(file: str, text: str, first_line: int = 1) -> list[Diagnostic]:
-    """SK402 and SK403 of one text (a SKILL.md body or a file of the skill's folder)."""
+def _lines_with(text: str, lowered: str, words) -> list[tuple[int, str]]:
+    """(line number from 0, line) of each line of ``text`` holding one of ``words`` (found in ``lowered``)."""
+    starts: set[int] = set()
+    for word in words:
+        at = lowered.find(word)
+        while at >= 0 and len(starts) < 1000:
+            starts.add(lowered.rfind("\n", 0, at) + 1)
+            at = lowered.find(word, at + len(word))
+    out = []
+    for start in sorted(starts):
+        end = text.find("\n", start)
+        line = text[start:] if end < 0 else text[start:end]
+        if len(line) <= 4000:
+            out.append((text.count("\n", 0, start), line))
+    return out
+
+
+def shell_problems(file: str, text: str, first_line: int = 1, lowered: str | None = None) -> list[Diagnostic]:
+    """SK402 and SK403 of one text (a SKILL.md body or a file of the skill's folder); only the lines
+    holding ``curl``, ``npx`` and kin are read."""
     out: list[Diagnostic] = []
-    for number, line in enumerate(text.split("\n")):
-        if len(line) > 4000:
-            continue
-        if "|" in line and (hit := _PIPE.search(line)):
+    lowered = text.lower() if lowered is None else lowered
+    for number, line in _lines_with(text, lowered, _PIPE_WORDS) if "|" in text else ():
+        hit = _PIPE.search(line) if "|" in line else None
+        if hit:
             out.append(Diagnostic(
                 file=file, line=first_line + number, code=PIPE_SHELL, severity=WARNING,
                 message=f"a remote script is piped into a shell ({hit.group(0)[:60]}); whatever the server sends runs",
                 hint="download the script, check its checksum or signature, then run it; or install a pinned "
                      "package"))
+    for number, line in _lines_with(text, lowered, _RUN_WORDS):
         for pattern, how in ((_NPX, "@<version>"), (_PIPX, "==<version>")):
-            if "npx" not in line and "dlx" not in line and "bunx" not in line and "pipx" not in line and (
-                    "uvx" not in line):
-                break
             for match in pattern.finditer(line):
                 if match.group(2) or match.group(1).startswith("-"):
                     continue
@@ -85,7 +137,7 @@ def shell_problems(file: str, text: str, first_line: int = 1) -> list[Diagnostic
                     message=f"{match.group(0).strip()[:50]} runs the newest {match.group(1)} each time; its code can "
                             "change under the skill",
                     hint=f"pin it: {match.group(1)}{how}"))
-    return out
+    return sorted(out, key=lambda d: (d.line or 0, d.code))
 
 
 def check_security(parsed) -> list[Diagnostic]:
@@ -98,9 +150,10 @@ def check_security(parsed) -> list[Diagnostic]:
     description = front.get("description") if isinstance(front.get("description"), str) else ""
     for line, phrase in injections(description, parsed.line("description")):
         out.append(_injection(path, parsed.line("description"), phrase))
-    for line, phrase in injections(parsed.body, parsed.body_line):
+    lowered = parsed.body.lower()
+    for line, phrase in injections(parsed.body, parsed.body_line, lowered):
         out.append(_injection(path, line, phrase))
-    out.extend(shell_problems(path, parsed.body, parsed.body_line))
+    out.extend(shell_problems(path, parsed.body, parsed.body_line, lowered))
     tools = tool_names(front.get("allowed-tools")) if "allowed-tools" in front else None
     if tools and any(t in ("Bash", "Bash(*)", "Bash(:*)", "Bash(*:*)") for t in tools):
         out.append(Diagnostic(
@@ -158,17 +211,19 @@ def run(ws) -> list[Diagnostic]:
 
 def run_paths(ws, paths) -> list[Diagnostic]:
     from .parsed import parsed_skills
+    from .text_cache import cached, save
 
     out: list[Diagnostic] = []
     wanted = set(paths)
     skills = sorted({p if p.endswith("SKILL.md") else (ws.skill_of(p) or p) for p in paths})
     for parsed in parsed_skills(ws, skills):
         if parsed.path in wanted:
-            out.extend(check_security(parsed))
+            out.extend(cached(ws, "security", parsed, check_security))
         for rel in ws.skill_folder_files(parsed.path):
             if not rel.endswith(TEXT_SUFFIXES) or (rel not in wanted and parsed.path not in wanted):
                 continue
             text = ws.read_text(rel)
             if text is not None and "\0" not in text:
                 out.extend(shell_problems(rel, text))
+    save(ws)
     return out

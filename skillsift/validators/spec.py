@@ -119,8 +119,16 @@ def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
     return out
 
 
+def links_of(ws, rel: str, body: str, body_line: int) -> list[tuple[int, str]]:
+    """:func:`relative_links` of one SKILL.md, found once per workspace (SK108 and the path checks read them)."""
+    memo = ws.__dict__.setdefault("_relative_links", {})
+    if rel not in memo:
+        memo[rel] = relative_links(body, body_line)
+    return memo[rel]
+
+
 def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, body: str = "", body_line: int = 0,
-               exists=None, locate=None) -> list[Diagnostic]:
+               exists=None, locate=None, links=None) -> list[Diagnostic]:
     """Every SK101-SK108 finding of one parsed SKILL.md.
 
     ``front`` is its frontmatter mapping, ``key_line(key)`` the file line of a top-level key,
@@ -203,7 +211,7 @@ def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, bod
             hint="move reference material into references/<topic>.md and link it from SKILL.md"))
     if (exists is not None or locate is not None) and body:
         base = PurePosixPath(path).parent
-        for line_no, target in relative_links(body, body_line):
+        for line_no, target in (relative_links(body, body_line) if links is None else links):
             rel = os.path.normpath(os.path.join(str(base), target)).replace(os.sep, "/")
             if locate is not None:
                 # resolved as the OS does: through a symlinked folder first, then ".."
@@ -224,10 +232,18 @@ def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, bod
     return out
 
 
-def locate_link(root: str, base: str, target: str):
+def locate_link(root: str, base: str, target: str, linked: bool = True):
     """``(path relative to the root, exists)`` of link ``target`` from folder ``base``, resolved by the OS
-    (a symlinked skill folder is followed, then ``..``); None when it resolves outside ``root``."""
+    (a symlinked skill folder is followed, then ``..``); None when it resolves outside ``root``.
+
+    ``linked``: whether the path to ``base`` passes through a symlink; when it does not, the lexical
+    path is the OS's and no ``realpath`` is taken."""
     joined = os.path.join(root, base, target)
+    if not linked:
+        rel = os.path.normpath(os.path.join(base, target)).replace(os.sep, "/")
+        if rel == ".." or rel.startswith("../"):
+            return None
+        return rel, os.path.lexists(joined)
     real_root = os.path.realpath(root)
     try:
         real = os.path.realpath(joined)
@@ -237,6 +253,16 @@ def locate_link(root: str, base: str, target: str):
         return None
     rel = os.path.relpath(real, real_root).replace(os.sep, "/")
     return rel, os.path.lexists(joined) or os.path.lexists(real)
+
+
+def _through_link(ws, folder: str) -> bool:
+    """Whether the path from the root to ``folder`` passes through a symlink (one ``realpath`` per folder)."""
+    memo = ws.__dict__.setdefault("_linked_folders", {})
+    if folder not in memo:
+        absolute = os.path.abspath(ws.abspath(folder))
+        memo[folder] = os.path.realpath(absolute) != os.path.join(os.path.realpath(ws.root),
+                                                                  os.path.relpath(absolute, ws.root))
+    return memo[folder]
 
 
 def run(ws) -> list[Diagnostic]:
@@ -261,5 +287,7 @@ def run_paths(ws, paths) -> list[Diagnostic]:
             continue
         out.extend(check_spec(
             rel, lf, skill.frontmatter, known_fields=fields, key_line=lambda k, lines=lines: lines.get(k, 1),
-            body=block.body, body_line=block.body_line, locate=lambda base, target: locate_link(ws.root, base, target)))
+            body=block.body, body_line=block.body_line,
+            locate=lambda base, target: locate_link(ws.root, base, target, _through_link(ws, base)),
+            links=links_of(ws, rel, block.body, block.body_line)))
     return out

@@ -139,7 +139,10 @@ def run(ws) -> list[Diagnostic]:
 def run_paths(ws, paths) -> list[Diagnostic]:
     from .parsed import parsed_skills
 
+    from .text_cache import cached, save
+
     out: list[Diagnostic] = []
     for parsed in parsed_skills(ws, paths):
-        out.extend(check_yaml(parsed))
+        out.extend(cached(ws, "yaml_checks", parsed, check_yaml))
+    save(ws)
     return out
