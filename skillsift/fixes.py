@@ -96,7 +96,7 @@ def case_fix(rel: str, exists) -> Fix | None:
     return Fix(rel, "SK319", f"renamed {PurePosixPath(rel).name} to SKILL.md", rename_file_to=target)
 
 
-def _parses_to(raw: str, key: str, value: str) -> bool:
+def _parses_to(raw: str, key: str, value: object) -> bool:
     from .frontmatter import read_yaml
 
     doc = read_yaml(raw)

@@ -130,13 +130,13 @@ def apply_fixes(ws, paths, *, write: bool, show_diff: bool) -> list[str]:
     for rel in wrong_case_files(ws):
         if paths is not None and rel not in paths:
             continue
-        fix = case_fix(rel, lambda r: os.path.lexists(ws.abspath(r)))
-        if fix is not None and fix.rename_file_to is not None:
+        found = case_fix(rel, lambda r: os.path.lexists(ws.abspath(r)))
+        if found is not None and found.rename_file_to is not None:
             if show_diff:
-                lines.append(f"rename {rel} -> {fix.rename_file_to}")
+                lines.append(f"rename {rel} -> {found.rename_file_to}")
             if write:
-                os.rename(ws.abspath(rel), ws.abspath(fix.rename_file_to))
-            lines.append(f"{'fixed' if write else 'would fix'}: {rel}: {fix.code} {fix.summary}")
+                os.rename(ws.abspath(rel), ws.abspath(found.rename_file_to))
+            lines.append(f"{'fixed' if write else 'would fix'}: {rel}: {found.code} {found.summary}")
     for old, new in renamed:
         pattern = re.compile(rf"(?<![\w-]){re.escape(old)}(?![\w-])")
         users = [p for p in ws.cases_paths if pattern.search(ws.read_text(p) or "")]

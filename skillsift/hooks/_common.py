@@ -150,9 +150,7 @@ def apply_settings(ws, diagnostics) -> list:
     each at its configured severity."""
     from dataclasses import replace
 
-    from ..validators import expand_codes
-
-    from ..validators import suppress
+    from ..validators import expand_codes, suppress
 
     ignored, _unknown = expand_codes(ws.settings.ignore)
     severity = ws.settings.severity

@@ -142,7 +142,8 @@ def check_body(parsed) -> list[Diagnostic]:
                             "so this example does not run as written",
                     hint="move the script into scripts/ and tell the agent to run it, or use a named shell variable"))
         if bang and "!`" in line:
-            in_span = code or (len(line) <= MAX_SPAN_LINE and any("!`" in m.group(2) for m in _WIDE_SPAN.finditer(line)))
+            in_span = code or (len(line) <= MAX_SPAN_LINE
+                               and any("!`" in m.group(2) for m in _WIDE_SPAN.finditer(line)))
             hit = _BANG.search(line)
             if hit and (code or in_span):
                 out.append(Diagnostic(
@@ -165,7 +166,6 @@ def run(ws) -> list[Diagnostic]:
 
 def run_paths(ws, paths) -> list[Diagnostic]:
     from .parsed import parsed_skills
-
     from .text_cache import cached, save
 
     out: list[Diagnostic] = []

@@ -59,7 +59,7 @@ def duplicate_names(skills, line_of=_no_line, text_of=None) -> list[Diagnostic]:
             text = text_of(skill)
             if text is not None:
                 copies[(skill.name, text)].append(skill)
-        dropped = set()
+        dropped: set[int] = set()
         for group in copies.values():
             if len(group) < 2:
                 continue

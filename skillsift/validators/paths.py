@@ -60,7 +60,7 @@ class _Run:
 def script_runs(body: str, dot_only: bool = False) -> list[_Run]:
     """Each ``scripts/``, ``bin/`` or ``tools/`` path the body runs (after python/bash/... or ``./``),
     found with ``str.find`` and a look at the few characters before it (no regex over the whole text)."""
-    hits = []
+    hits: list[_Run] = []
     for word in ("scripts/", "bin/", "tools/"):
         at = body.find(word)
         while at >= 0 and len(hits) < 1000:

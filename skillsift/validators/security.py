@@ -148,7 +148,7 @@ def check_security(parsed) -> list[Diagnostic]:
     front, path = parsed.front, parsed.path
     out: list[Diagnostic] = []
     description = front.get("description") if isinstance(front.get("description"), str) else ""
-    for line, phrase in injections(description, parsed.line("description")):
+    for _line, phrase in injections(description, parsed.line("description")):
         out.append(_injection(path, parsed.line("description"), phrase))
     lowered = parsed.body.lower()
     for line, phrase in injections(parsed.body, parsed.body_line, lowered):

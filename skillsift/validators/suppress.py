@@ -34,7 +34,7 @@ class Suppression:
 
 def suppressions(file: str, text: str) -> list[Suppression]:
     """Every ``skillsift: ignore`` comment of a SKILL.md text (bounded: lines naming it only)."""
-    out = []
+    out: list[Suppression] = []
     if "skillsift:" not in text:
         return out
     for number, line in enumerate(text.split("\n"), start=1):

@@ -138,7 +138,6 @@ def run(ws) -> list[Diagnostic]:
 
 def run_paths(ws, paths) -> list[Diagnostic]:
     from .parsed import parsed_skills
-
     from .text_cache import cached, save
 
     out: list[Diagnostic] = []

@@ -166,7 +166,8 @@ def test_the_codes_table_of_docs_validate_md_is_the_registry():
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "validate.md").read_text(encoding="utf-8")
     table = doc.split("## The checks", 1)[1].split("\n### ", 1)[0]
-    rows = [line.split("|")[1:6] for line in table.splitlines() if line.startswith("| ") and not line.startswith("| ---")]
+    rows = [line.split("|")[1:6] for line in table.splitlines()
+            if line.startswith("| ") and not line.startswith("| ---")]
     rows = [[cell.strip() for cell in row][:4] for row in rows[1:]]  # the header row dropped
     assert rows == [[c.code, c.name, c.severity, c.scope] for c in CHECKS]
 
