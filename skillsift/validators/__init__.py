@@ -38,6 +38,7 @@ class Check:
     triggers: tuple[str, ...]
     files: str  # what triggers it, for people (docs, --list)
     summary: str  # one line: what it checks
+    opt_in: bool = False  # runs only when selected (--select) or given a severity in [validate.severity]
 
 
 CHECKS: tuple[Check, ...] = (
@@ -162,13 +163,14 @@ CHECKS: tuple[Check, ...] = (
     Check("SK401", "prompt-injection", WARNING, "file", "security", ("skill",), "SKILL.md",
           'no phrase tells the agent to override its instructions ("ignore all previous instructions")'),
     Check("SK402", "remote-script-piped", WARNING, "file", "security", ("skill", "skill-file"),
-          "SKILL.md and the skill's files", "no remote script is piped into a shell (curl ... | sh)"),
+          "SKILL.md and the skill's files", "no remote script is piped into a shell (curl ... | sh)", opt_in=True),
     Check("SK403", "unpinned-package-run", NOTE, "file", "security", ("skill", "skill-file"),
-          "SKILL.md and the skill's files", "packages run with npx / pipx run / uvx are pinned to a version"),
+          "SKILL.md and the skill's files", "packages run with npx / pipx run / uvx are pinned to a version",
+          opt_in=True),
     Check("SK404", "bash-unrestricted", WARNING, "file", "security", ("skill",), "SKILL.md",
           "allowed-tools grants Bash only with command patterns"),
-    Check("SK405", "side-effect-auto-invoked", WARNING, "file", "security", ("skill",), "SKILL.md",
-          "a deploy/delete/publish skill sets disable-model-invocation: true"),
+    Check("SK405", "side-effect-auto-invoked", NOTE, "file", "security", ("skill",), "SKILL.md",
+          "a deploy/delete/publish skill sets disable-model-invocation: true", opt_in=True),
     Check("SK406", "invisible-characters", ERROR, "file", "security", ("skill",), "SKILL.md",
           "name and description hold no invisible characters (zero-width, bidi controls, tag characters)"),
     Check("SK407", "mixed-script-name", WARNING, "file", "security", ("skill",), "SKILL.md",
@@ -176,6 +178,8 @@ CHECKS: tuple[Check, ...] = (
 )
 
 BY_CODE: dict[str, Check] = {check.code: check for check in CHECKS}
+#: Heuristic checks that run only when asked for (docs/validate.md, "SK401-SK407 — security").
+OPT_IN: frozenset[str] = frozenset(check.code for check in CHECKS if check.opt_in)
 CODES: tuple[str, ...] = tuple(check.code for check in CHECKS)
 SEVERITY_CHOICES = (ERROR, WARNING, NOTE, "off")
 

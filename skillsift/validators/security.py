@@ -57,8 +57,8 @@ def _may_inject(lowered: str) -> bool:
             or "you are now" in lowered or "system prompt" in lowered)
 
 
-_SIDE_EFFECT_WORDS = frozenset({"deploy", "delete", "destroy", "publish", "release", "rollback", "purge", "wipe",
-                                "teardown", "drop", "uninstall", "ship"})
+_SIDE_EFFECT_WORDS = frozenset({"deploy", "delete", "destroy", "publish", "rollback", "purge", "wipe",
+                                "teardown", "drop", "uninstall"})
 TEXT_SUFFIXES = (".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".ps1", ".rb", ".md", ".txt",
                  ".yaml", ".yml", ".json", ".toml", "Makefile", "Dockerfile")
 
@@ -166,7 +166,7 @@ def check_security(parsed) -> list[Diagnostic]:
     if words & _SIDE_EFFECT_WORDS and front.get("disable-model-invocation") is not True:
         word = sorted(words & _SIDE_EFFECT_WORDS)[0]
         out.append(Diagnostic(
-            file=path, line=parsed.line("name"), code=SIDE_EFFECT, severity=WARNING,
+            file=path, line=parsed.line("name"), code=SIDE_EFFECT, severity=NOTE,
             message=f'"{name}" says it {word}s, and the model may invoke it on its own (no '
                     "disable-model-invocation)",
             hint="add `disable-model-invocation: true` so only a person starts it with /" + name))
