@@ -5,8 +5,8 @@ Builds a repository from the shared corpus (about 2,000 distinct skills: most un
 ``.agents/skills``, some in category folders), then times in fresh processes:
 
 * floor: ``os.walk`` of the repository reading every SKILL.md (no parsing);
-* discover: ``skillsift.catalog.discover`` alone;
-* load: ``skillsift.catalog.load_catalog`` (discover + read + parse).
+* discover: ``skillsift.catalog.load.discover`` alone;
+* load: ``skillsift.catalog.load.load_catalog`` (discover + read + parse).
 
 Prints the best of N calls of each and the ratios discover/floor and load/floor.
 ``python bench/bench_discovery.py [--corpus ../shared/corpora] [--runs 5]``
@@ -34,12 +34,12 @@ def run():
     return n
 """
 DISCOVER = """
-from skillsift.catalog import discover
+from skillsift.catalog.load import discover
 def run():
     return len(discover(ROOT))
 """
 LOAD = """
-from skillsift.catalog import load_catalog
+from skillsift.catalog.load import load_catalog
 def run():
     return len(load_catalog(ROOT))
 """

@@ -47,7 +47,7 @@ def read_skill(path: Path):
     """A Skill from a SKILL.md, or None when its frontmatter does not parse (bench only)."""
     import yaml
 
-    from skillsift.skill import Skill
+    from skillsift.catalog.skill import Skill
 
     text = path.read_text(encoding="utf-8", errors="replace").lstrip("\ufeff")
     lines = text.splitlines()
@@ -90,7 +90,7 @@ def corpus_skills(limit: int) -> list:
 
 
 def skill_text(skill) -> str:
-    from skillsift.embedtext import embedded_text
+    from skillsift.catalog.embedtext import embedded_text
 
     return embedded_text(skill)
 

@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from skillsift.catalog import catalog_from_skills, read_skill  # noqa: E402
+from skillsift.catalog.load import catalog_from_skills, read_skill  # noqa: E402
 from skillsift.config import Config  # noqa: E402
 from skillsift.evaluate.cases import check_catalog, parse_cases  # noqa: E402
 from skillsift.evaluate.intervals import bootstrap, paired  # noqa: E402

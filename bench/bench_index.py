@@ -1,6 +1,7 @@
 """`skillsift index --rebuild` with the local model against raw onnxruntime, in one run.
 
 Usage: python bench/bench_index.py [--skills 400] [--rounds 2] [--corpus ../shared/corpora] [--json]
+                                   [--examples 4000]
 
 A temporary repository holds the first ``--skills`` SKILL.md of the corpus (sorted paths).
 Each round runs, in fresh processes and alternating (A B A B, so machine load hits both):
@@ -9,6 +10,10 @@ Each round runs, in fresh processes and alternating (A B A B, so machine load hi
 * **floor**: raw onnxruntime on the same texts with the same model file, tokenizer and
   session options: texts sorted by token count, batches of at most 64 texts and 1,024
   padded tokens, mean pooling.  Nothing of skillsift runs in it but reading the texts.
+
+``--examples N`` adds an examples file of N known requests (``[search] examples``): short
+requests made of the skills' own description words (fixed rule), spread round-robin over
+the skills; the command embeds them as one row each, and the floor gets the same texts.
 
 Reported per process: CPU time (user + system) and peak RSS, from ``wait4``; the figure
 that matters is the ratio command / floor of the same round (median over the rounds).
@@ -77,25 +82,48 @@ def measured(argv, cwd, env) -> tuple[float, float]:
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def make_repo(corpus: Path, count: int, where: Path) -> None:
+def make_repo(corpus: Path, count: int, where: Path, examples: int = 0) -> None:
     paths = sorted(corpus.rglob("SKILL.md"))[:count]
     for n, path in enumerate(paths):
         folder = where / ".claude" / "skills" / f"s{n:05d}"
         folder.mkdir(parents=True)
         shutil.copyfile(path, folder / "SKILL.md")
-    (where / "skillsift.toml").write_text('[search]\nmode = "hybrid"\n\n[embeddings]\nprovider = "local"\n',
+    known = '\nexamples = ["search-examples.yaml"]' if examples else ""
+    (where / "skillsift.toml").write_text(f'[search]\nmode = "hybrid"{known}\n\n[embeddings]\nprovider = "local"\n',
                                           encoding="utf-8")
+    if examples:
+        write_examples(where, examples)
+
+
+def write_examples(repo: Path, count: int) -> None:
+    """``count`` known requests: words of each skill's description, a window moved per request."""
+    import json as _json
+
+    from skillsift.catalog.load import load_catalog
+    from skillsift.config import load_config
+
+    skills = [s for s in load_catalog(repo, load_config(repo)).skills if len(s.description.split()) >= 6]
+    lines = ["version: 1", "cases:"]
+    for i in range(count):
+        skill = skills[i % len(skills)]
+        words = skill.description.split()
+        start = (i // len(skills)) % max(1, len(words) - 5)
+        text = " ".join(words[start:start + 6]) + f" (request {i})"
+        lines += [f"  - id: k{i}", f"    query: {_json.dumps(text)}", f"    expect: [{_json.dumps(skill.name)}]"]
+    (repo / "search-examples.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def texts_of(repo: Path) -> list[str]:
-    from skillsift.catalog import load_catalog
+    from skillsift.catalog.embedtext import embedded_text
+    from skillsift.catalog.load import load_catalog
     from skillsift.config import load_config
-    from skillsift.embedtext import embedded_text
+    from skillsift.evaluate.examples import known_requests
 
     config = load_config(repo)
     catalog = load_catalog(repo, config)
     search = config.search
     texts = [embedded_text(s, search.fields, search.index_body, search.body_chars) for s in catalog.skills]
+    texts += [r.text for r in known_requests(catalog, config).requests]
     return [t for t in texts if t]
 
 
@@ -105,6 +133,7 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--corpus", type=Path, default=CORPORA)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--examples", type=int, default=0, help="known requests in an examples file (0 = none)")
     args = parser.parse_args(argv)
     from skillsift.embed.local import local_model_available
 
@@ -119,7 +148,7 @@ def main(argv=None) -> int:
     rows = []
     with tempfile.TemporaryDirectory(prefix="skillsift-bench-index-") as tmp:
         repo = Path(tmp) / "repo"
-        make_repo(args.corpus, args.skills, repo)
+        make_repo(args.corpus, args.skills, repo, args.examples)
         texts = texts_of(repo)
         texts_file = Path(tmp) / "texts.json"
         texts_file.write_text(json.dumps(texts), encoding="utf-8")
@@ -132,7 +161,8 @@ def main(argv=None) -> int:
             rows.append({"command_cpu_s": cmd_cpu, "command_rss_mb": cmd_rss,
                          "floor_cpu_s": floor_cpu, "floor_rss_mb": floor_rss, "ratio": cmd_cpu / floor_cpu})
     figures = {
-        "skills": len(texts),
+        "texts": len(texts),
+        "examples": args.examples,
         "rounds": rows,
         "cpu_ratio_median": statistics.median(r["ratio"] for r in rows),
         "command_peak_rss_mb": max(r["command_rss_mb"] for r in rows),
@@ -141,7 +171,8 @@ def main(argv=None) -> int:
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
-    print(f"index --rebuild, local model, {len(texts)} skills, {len(rows)} rounds (command, floor alternating)")
+    print(f"index --rebuild, local model, {len(texts)} texts ({args.examples} of them known requests), "
+          f"{len(rows)} rounds (command, floor alternating)")
     for n, r in enumerate(rows, 1):
         print(f"  round {n}: command {r['command_cpu_s']:.2f} s CPU / floor {r['floor_cpu_s']:.2f} s CPU"
               f" = {r['ratio']:.2f}x; peak RSS {r['command_rss_mb']:.0f} MB (floor {r['floor_rss_mb']:.0f} MB)")

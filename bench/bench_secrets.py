@@ -173,15 +173,15 @@ def _has_module(name: str) -> bool:
 
 
 def corpus(path: Path) -> dict:
-    from skillsift.catalog import parse_skill
+    from skillsift.catalog.embedtext import embedded_text
+    from skillsift.catalog.load import parse_skill
     from skillsift.config import Config
-    from skillsift.embedtext import embedded_text
 
     try:
         from skillsift.validators.secrets import skill_findings
     except ImportError:  # a checkout without the parsed-value scan
         skill_findings = None
-    from skillsift.secrets import scan_text
+    from skillsift.secrets.scan import scan_text
 
     files = sorted(path.rglob("SKILL.md"))
     s = Config().search

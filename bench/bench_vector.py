@@ -47,13 +47,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from skillsift.catalog import catalog_from_skills  # noqa: E402
+from skillsift.catalog.embedtext import embedded_text, text_digest  # noqa: E402
+from skillsift.catalog.load import catalog_from_skills  # noqa: E402
+from skillsift.catalog.skill import Skill  # noqa: E402
 from skillsift.config import Config, SearchConfig  # noqa: E402
-from skillsift.embedtext import embedded_text, text_digest  # noqa: E402
 from skillsift.index.manifest import ManifestItem  # noqa: E402
 from skillsift.index.store import new_index  # noqa: E402
 from skillsift.ranker.search import Ranker  # noqa: E402
-from skillsift.skill import Skill  # noqa: E402
 
 SEED = 20250607
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora"
@@ -235,7 +235,7 @@ def part_acme(args) -> None:
     except ImportError:
         print("skipped: the local model needs skillsift[embed] (onnxruntime, tokenizers)")
         return
-    from skillsift.catalog import load_catalog
+    from skillsift.catalog.load import load_catalog
     from skillsift.config import load_config
     from skillsift.evaluate.cases import load_cases
 

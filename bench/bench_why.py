@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from skillsift.catalog import load_catalog  # noqa: E402
+from skillsift.catalog.load import load_catalog  # noqa: E402
 from skillsift.config import load_config  # noqa: E402
 from skillsift.evaluate.cases import load_cases  # noqa: E402
 from skillsift.evaluate.run import evaluate  # noqa: E402

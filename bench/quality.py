@@ -40,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
-from skillsift.catalog import load_catalog
+from skillsift.catalog.load import load_catalog
 from skillsift.config import load_config
 from skillsift.evaluate.cases import load_cases
 from skillsift.evaluate.intervals import interval, paired

@@ -39,8 +39,8 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from skillsift.catalog import read_skill
-from skillsift.skill import Skill
+from skillsift.catalog.load import read_skill
+from skillsift.catalog.skill import Skill
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_CORPORA = HERE.parent.parent / "shared" / "corpora"

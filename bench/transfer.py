@@ -37,9 +37,9 @@ sys.path.insert(0, str(HERE))
 from skills_devset import DEFAULT_CORPORA  # noqa: E402
 from skills_devset import build as build_devset  # noqa: E402
 
-from skillsift.catalog import load_catalog  # noqa: E402
+from skillsift.catalog.embedtext import embedded_text  # noqa: E402
+from skillsift.catalog.load import load_catalog  # noqa: E402
 from skillsift.config import Config  # noqa: E402
-from skillsift.embedtext import embedded_text  # noqa: E402
 from skillsift.evaluate import tune  # noqa: E402
 from skillsift.evaluate.cases import load_cases  # noqa: E402
 from skillsift.ranker.centring import centre  # noqa: E402

@@ -14,12 +14,12 @@ from ._version import __version__
 __all__ = ["__version__", "load_catalog", "load_config", "Ranker", "Catalog", "Config", "Skill", "SearchResult", "Hit"]
 
 _LAZY = {
-    "load_catalog": ("skillsift.catalog", "load_catalog"),
-    "Catalog": ("skillsift.catalog", "Catalog"),
+    "load_catalog": ("skillsift.catalog.load", "load_catalog"),
+    "Catalog": ("skillsift.catalog.load", "Catalog"),
     "load_config": ("skillsift.config", "load_config"),
     "Config": ("skillsift.config", "Config"),
     "Ranker": ("skillsift.ranker.search", "Ranker"),
-    "Skill": ("skillsift.skill", "Skill"),
+    "Skill": ("skillsift.catalog.skill", "Skill"),
     "SearchResult": ("skillsift.ranker.result", "SearchResult"),
     "Hit": ("skillsift.ranker.result", "Hit"),
 }

@@ -42,9 +42,11 @@ def _hook(name: str, args: list[str]) -> int:
         print("aborted", file=sys.stderr)
         return 1
     except SkillsiftError as exc:
-        lines = [diag.render() for diag in exc.diagnostics] + [f"error: {exc.message}"]
+        from .render.sanitise import plain
+
+        lines = [plain(diag.render()) for diag in exc.diagnostics] + [f"error: {plain(exc.message)}"]
         if exc.hint:
-            lines.append(f"hint: {exc.hint}")
+            lines.append(f"hint: {plain(exc.hint)}")
         sys.stderr.write("".join(f"{line}\n" for line in lines))
         sys.stderr.flush()
         return exc.exit_code

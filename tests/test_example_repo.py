@@ -32,7 +32,8 @@ def test_committed_index_is_fresh(capsys):
     code, out, _ = run(capsys, "status", "--root", str(ACME), "--format", "json")
     assert code == 0
     doc = json.loads(out)
-    assert doc["state"] == "fresh" and doc["rows"] == doc["skills"]
+    assert doc["state"] == "fresh" and doc["rows"] == doc["skills"] + doc["examples"]["configured"]
+    assert doc["examples"]["current"] == doc["examples"]["configured"] > 0  # its known requests are indexed
 
 
 def test_hybrid_beats_lexical_with_an_interval_excluding_zero(capsys):

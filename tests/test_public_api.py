@@ -15,9 +15,10 @@ from tests.conftest import ROOT as REPO
 ACME = REPO / "examples" / "acme"
 
 PUBLIC = ["__version__", "load_catalog", "load_config", "Ranker", "Catalog", "Config", "Skill", "SearchResult", "Hit"]
-FUNCTIONS = {"load_catalog": "skillsift.catalog", "load_config": "skillsift.config"}
-CLASSES = {"Ranker": "skillsift.ranker.search", "Catalog": "skillsift.catalog", "Config": "skillsift.config.model",
-           "Skill": "skillsift.skill", "SearchResult": "skillsift.ranker.result", "Hit": "skillsift.ranker.result"}
+FUNCTIONS = {"load_catalog": "skillsift.catalog.load", "load_config": "skillsift.config"}
+CLASSES = {"Ranker": "skillsift.ranker.search", "Catalog": "skillsift.catalog.load",
+           "Config": "skillsift.config.model", "Skill": "skillsift.catalog.skill",
+           "SearchResult": "skillsift.ranker.result", "Hit": "skillsift.ranker.result"}
 
 
 def test_all_is_exactly_the_documented_names():

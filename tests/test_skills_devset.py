@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+import pytest
+
 from tests.conftest import ROOT, corpora
 
 sys.path.insert(0, str(ROOT / "bench"))
@@ -53,6 +55,7 @@ def test_rules_queries_dedupe_and_leak_removal(tmp_path):
     assert skills_devset.build(tmp_path).digest() == ds.digest()
 
 
+@pytest.mark.slow  # the whole corpus of real skills
 def test_the_real_corpora_build_without_leaks():
     ds = skills_devset.build(corpora())
     assert len(ds.cases) > 1000 and len({s.name for s in ds.skills}) == len(ds.skills)

@@ -143,17 +143,25 @@ def render_sarif(run: CiRun, *, prefix: str = "") -> str:
 
 
 def append_file(path: str, text: str) -> None:
-    with open(path, "a", encoding="utf-8", newline="") as fh:
-        fh.write(text)
+    """Append ``text`` to ``path``, replacing the file at once (skillsift/index/atomic.py, ``write_output``);
+    raises AtomicWriteError naming the file when it cannot."""
+    from ..index.atomic import write_output
+
+    write_output(path, text.encode("utf-8"), append=True)
 
 
-def append_summary(path: str, markdown: str, limit: int = SUMMARY_LIMIT) -> str:
-    """Append ``markdown`` to the summary file, cut to what is left of ``limit``; returns what was written."""
+def summary_text(path: str, markdown: str, limit: int = SUMMARY_LIMIT) -> str:
+    """``markdown`` cut to what the summary file at ``path`` may still hold of ``limit``."""
     try:
         used = os.path.getsize(path)
     except OSError:
         used = 0
-    text = cap_summary(markdown, max(limit - used, 0))
+    return cap_summary(markdown, max(limit - used, 0))
+
+
+def append_summary(path: str, markdown: str, limit: int = SUMMARY_LIMIT) -> str:
+    """Append ``markdown`` to the summary file, cut to what is left of ``limit``; returns what was written."""
+    text = summary_text(path, markdown, limit)
     append_file(path, text)
     return text
 

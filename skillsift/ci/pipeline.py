@@ -48,6 +48,7 @@ class CiOptions:
     base_ref: str | None = None  # --base
     env_base_ref: str | None = None  # GITHUB_BASE_REF
     fail_on: str = "error"
+    fail_on_gate_change: bool = False  # --fail-on-gate-change
 
 
 @dataclass
@@ -68,18 +69,18 @@ def _rel(path: str, root: str) -> str:
 
 def _evaluate(config, catalog, case_file, modes, k_override: int, *, strict: bool, minimums=None):
     """One evaluation run over the catalog; raises SkillsiftError when it cannot measure."""
-    from ..evaluate.run import DEGRADED_HINT
+    from ..evaluate.run import degraded_hint
     from ..evaluate.session import run_evaluation
 
     evaluation = run_evaluation(catalog, config, case_file, modes=modes, k_override=k_override,
                                 minimums=minimums, strict=strict, lenient_roles=not strict)
     if evaluation.degraded:
-        raise SkillsiftError(evaluation.degraded, hint=DEGRADED_HINT)
+        raise SkillsiftError(evaluation.degraded, hint=evaluation.degraded_hint or degraded_hint(config))
     return evaluation
 
 
 def evaluate_head(opts: CiOptions, root: str, prepared: Prepared, notes: list[str]):
-    from ..catalog import load_catalog
+    from ..catalog.load import load_catalog
     from ..config import load_config
     from ..evaluate.cases import load_cases
     from ..evaluate.gates import parse_minimums
@@ -120,20 +121,23 @@ def base_config_path(base_root: str, head_root: str, opts: CiOptions, head_confi
 
 def evaluate_base(base_root: str, head_root: str, opts: CiOptions, prepared: Prepared):
     """The base worktree evaluated with the head's config and cases, in the primary mode."""
-    from ..catalog import load_catalog
+    from ..catalog.load import load_catalog
     from ..config import load_config
 
     config_path = base_config_path(base_root, head_root, opts, prepared.config)
     config = load_config(base_root, config_file=config_path)
     catalog = load_catalog(base_root, config)
-    return _evaluate(config, catalog, prepared.case_file, prepared.modes[:1], opts.k, strict=False).result
+    result = _evaluate(config, catalog, prepared.case_file, prepared.modes[:1], opts.k, strict=False).result
+    return result, config, catalog
 
 
 def _validation(root: str, opts: CiOptions) -> list[Diagnostic]:
     from ..validators.runner import run_checks
     from ..validators.workspace import Workspace
 
-    return run_checks(Workspace(root, config_file=opts.config_file))
+    ws = Workspace(root, config_file=opts.config_file)
+    ws.verify_every_row = True  # a pull request's vectors are all embedded again (docs/index-format.md)
+    return run_checks(ws)
 
 
 def _merge(findings: list[Diagnostic], extra: list[Diagnostic]) -> list[Diagnostic]:
@@ -158,11 +162,21 @@ def run_ci(opts: CiOptions) -> tuple[CiRun, gitbase.RepoPlace | None]:
     place = gitbase.locate(root)
     prepared = Prepared()
     extra: list[Diagnostic] = []
+    leaving = _links_out(opts, root)
+    if leaving:
+        run.error = (f"{leaving} is a symbolic link to a file outside the repository; skillsift ci reads only "
+                     "files the repository holds")
+        run.error_hint = f"replace the link {leaving} with the file itself"
+        return run, place
     try:
         evaluation = evaluate_head(opts, root, prepared, run.notes)
         head = evaluation.result
         run.head, run.mode, run.k = head, head.mode, head.k
         run.floor_failures = evaluation.gate_failures
+        run.minimums = dict(prepared.minimums)
+        settings = prepared.config.validate if prepared.config is not None else None
+        run.fail_on_gate_change = opts.fail_on_gate_change or bool(settings and settings.fail_on_gate_change)
+        run.validate_gates = _gates_in_words(settings)
         _compare(run, opts, root, place, prepared)
     except SkillsiftError as exc:
         run.error, run.error_hint = exc.message, exc.hint
@@ -171,18 +185,60 @@ def run_ci(opts: CiOptions) -> tuple[CiRun, gitbase.RepoPlace | None]:
     return run, place
 
 
+def _gates_in_words(settings) -> str:
+    """The ``[validate]`` gates validation applies (AR9D4), e.g. ``min top1=0.6; baseline b.json, max_flips 0``."""
+    if settings is None or not settings.gates_configured:
+        return ""
+    parts = []
+    if settings.min_spec:
+        parts.append(f"min {settings.min_spec}")
+    if settings.baseline:
+        drops = f", max_rank_drops {settings.max_rank_drops}" if settings.max_rank_drops >= 0 else ""
+        parts.append(f"baseline {settings.baseline}, max_flips {settings.max_flips}{drops}")
+    return "; ".join(parts)
+
+
+CONFIG_NAMES = ("skillsift.toml", "pyproject.toml", ".ai-rulez/config.toml")
+
+
+def _links_out(opts: CiOptions, root: str) -> str:
+    """The config or cases file (as shown) that a symbolic link takes outside the repository, else ""."""
+    from ..files import link_leaves
+
+    candidates = [opts.config_file] if opts.config_file else [os.path.join(root, name) for name in CONFIG_NAMES]
+    for path in [*candidates, opts.cases]:
+        if path and link_leaves(path, root):
+            return _rel(path, root)
+    return ""
+
+
 def _without_repeats(findings: list[Diagnostic], run: CiRun) -> list[Diagnostic]:
     """Leave out the validation findings of case regressions this run's comparison already reports.
 
     With ``[validate] baseline`` set, validation (AR9D4) ranks the same cases against that
-    baseline; a case the comparison lists as regressed is one finding, reported once.
+    baseline; a case the comparison lists as regressed (or, for ``max_rank_drops``, as
+    regressed or moved down) is one finding, reported once.
     """
     if run.comparison is None:
         return findings
-    from ..validators.gates import regressed_ids
+    from ..validators.gates import dropped_ids, regressed_ids
 
-    shown = {change.id for change in run.comparison.regressed}
-    return [d for d in findings if not (regressed_ids(d) and set(regressed_ids(d)) <= shown)]
+    c = run.comparison
+    shown = {change.id for change in c.regressed}
+    worse = shown | {change.id for change in c.moved if change.worse}
+    kept: list[Diagnostic] = []
+    folded: list[Diagnostic] = []
+    for d in findings:
+        listed = (regressed_ids(d) and set(regressed_ids(d)) <= shown) or (dropped_ids(d) and
+                                                                          set(dropped_ids(d)) <= worse)
+        (folded if listed else kept).append(d)
+    # a gate that failed still fails the run: its cases are listed once, in the comparison's tables
+    # (unless the comparison's own flip gate already fails on them)
+    blocking = set(CiRun(findings=folded, fail_on=run.fail_on).blocking_findings())
+    if not run.flips_failed:
+        run.gate_failures = [d.message for d in folded if d in blocking and (regressed_ids(d) or dropped_ids(d))
+                             and not d.message.startswith("case ")]
+    return kept
 
 
 def _on_cases(diag: Diagnostic, given: str, shown: str) -> Diagnostic:
@@ -220,10 +276,35 @@ def _compare(run: CiRun, opts: CiOptions, root: str, place, prepared: Prepared) 
     run.base_label = f"base {base.short} (merge-base with {base.ref})"
     with gitbase.worktree(root, base.sha) as tree:
         base_root = os.path.join(tree, place.prefix)
+        # the base's own config and cases, read before the head's config is copied over them
+        from .gate_review import read_base_gate
+
+        gate = read_base_gate(base_root, root, opts, run.notes)
+        run.fail_on_gate_change = run.fail_on_gate_change or gate.fail_on_change  # the base's word counts too
         try:
-            result = evaluate_base(base_root, root, opts, prepared)
+            result, base_config, base_catalog = evaluate_base(base_root, root, opts, prepared)
+            results = _base_case_results(gate.weakened_cases(prepared.case_file), base_config, base_catalog, opts,
+                                         prepared)
         except SkillsiftError as exc:
             run.notes.append(f"The base commit {base.short} could not be evaluated, so nothing was compared: "
                              f"{exc.message.replace(tree, '<base>')}")
+            run.gate_changes = gate.changes(root, opts, prepared, {})
             return
+    run.gate_changes = gate.changes(root, opts, prepared, results)
     run.comparison = compare(side_from_result(result, run.base_label), head_side, lines)
+
+
+def _base_case_results(case_file, config, catalog, opts: CiOptions, prepared: Prepared) -> dict[str, str]:
+    """How the base ranks the cases its own cases file holds that the head removed or changed."""
+    if case_file is None or not case_file.cases:
+        return {}
+    try:
+        result = _evaluate(config, catalog, case_file, prepared.modes[:1], opts.k, strict=False).result
+    except SkillsiftError:
+        return {}
+    out = {}
+    for case in result.primary.cases:
+        out[case.id] = f"rank {case.rank}" if case.rank is not None else "not retrieved"
+    for negative in result.primary.negatives:
+        out[negative.id] = f"negative: {negative.top} first" if negative.top else "negative: nothing ranked"
+    return out

@@ -9,6 +9,8 @@ import click
 from ._common import config_option, root_option
 
 FAIL_ON = ("error", "warning", "note", "never")
+FORMATS = ("markdown", "json")
+OUTPUT_EXIT = 1  # a passing run whose output file could not be written (README "Exit codes")
 
 
 @click.command("ci")
@@ -33,6 +35,10 @@ FAIL_ON = ("error", "warning", "note", "never")
                    "Default: $GITHUB_BASE_REF (as origin/<ref>).")
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default="error", show_default=True,
               help="Lowest severity of a validation finding that fails the run.")
+@click.option("--fail-on-gate-change", type=click.BOOL, is_flag=False, flag_value=True, default=False,
+              metavar="[true|false]",
+              help="Fail when the pull request changes its own gate: a [validate] key, the baseline file, or a "
+                   "case of the cases file removed or changed (also [validate] fail_on_gate_change).")
 @click.option("--summary", "summary_file", default=None, envvar="GITHUB_STEP_SUMMARY",
               type=click.Path(dir_okay=False, path_type=str),
               help="Append the Markdown report, capped at 1 MiB, to FILE "
@@ -44,10 +50,16 @@ FAIL_ON = ("error", "warning", "note", "never")
                    "(for GitHub code scanning).")
 @click.option("--github-output", default=None, envvar="GITHUB_OUTPUT", type=click.Path(dir_okay=False, path_type=str),
               help="Append step outputs (key=value) to FILE (default: $GITHUB_OUTPUT).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="markdown", show_default=True,
+              help="What goes to stdout: the Markdown report (when no --summary file is set) or the whole "
+                   "result as JSON (ci.v1, skillsift/schemas/ci.v1.json).")
+@click.option("--quiet", "-q", "quiet", is_flag=True,
+              help="Print only the verdict line and errors (files, the job summary and annotations are written as "
+                   "usual).")
 @click.option("--annotations/--no-annotations", default=None,
               help="Print ::error/::warning annotations (default: on when GITHUB_ACTIONS=true).")
 def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_flips, baseline, base_ref, fail_on,
-               summary_file, report_file, sarif_file, github_output, annotations):
+               fail_on_gate_change, summary_file, report_file, sarif_file, github_output, fmt, quiet, annotations):
     """Evaluate the head, compare it with the base, validate, and report for a pull request.
 
     The base is the merge-base of HEAD and the base branch (--base, else $GITHUB_BASE_REF),
@@ -62,47 +74,69 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
 
     \b
     Exit codes: 0 passed; 1 could not run (flags, config, cases file, base or
-    baseline); 2 a --min floor failed, more than --max-flips cases regressed, or a
-    validation finding at or above --fail-on.
+    baseline), or a passing run whose output file could not be written (the other
+    outputs are still written); 2 a --min floor failed, more than --max-flips cases
+    regressed, a gate change was refused (--fail-on-gate-change), or a validation
+    finding at or above --fail-on.
     """
     from ..ci import github
     from ..ci.pipeline import CiOptions, run_ci
     from ..render.pull_request import render_markdown
+    from ..render.sanitise import plain, plain_lines
 
     if annotations is None:
         annotations = os.environ.get("GITHUB_ACTIONS", "") == "true"
     opts = CiOptions(root=root, config_file=config_file, cases=cases, modes=mode_spec, k=k_override,
                      min_spec=min_spec, max_flips=max_flips, baseline=baseline, base_ref=base_ref,
-                     env_base_ref=os.environ.get("GITHUB_BASE_REF"), fail_on=fail_on)
+                     env_base_ref=os.environ.get("GITHUB_BASE_REF"), fail_on=fail_on,
+                     fail_on_gate_change=fail_on_gate_change)
     run, place = run_ci(opts)
-    for note in run.notes:
-        click.echo(f"note: {note}", err=True)
+    for note in () if quiet else run.notes:
+        click.echo(f"note: {plain(note)}", err=True)
     full = render_markdown(run)
-    report_path = ""
-    if report_file:
-        from ..index.atomic import write_atomic
+    failed: list[str] = []  # the output files that could not be written; the others still are
 
-        write_atomic(report_file, full.encode("utf-8"))
+    def write(option: str, path: str, text: str, *, append: bool = False) -> bool:
+        from ..index.atomic import AtomicWriteError, write_output
+
+        try:
+            write_output(path, text.encode("utf-8"), append=append)
+        except AtomicWriteError as exc:
+            failed.append(f"{option}: {exc.message}")
+            return False
+        return True
+
+    report_path = ""
+    if report_file and write("--report-file", report_file, full):
         report_path = os.path.abspath(report_file)
     sarif_path = ""
-    if sarif_file:
-        from ..index.atomic import write_atomic
-
-        write_atomic(sarif_file, github.render_sarif(run, prefix=place.prefix if place else "").encode("utf-8"))
+    prefix = place.prefix if place else ""
+    if sarif_file and write("--sarif-file", sarif_file, github.render_sarif(run, prefix=prefix)):
         sarif_path = os.path.abspath(sarif_file)
     if annotations:
-        click.echo(github.render_annotations(run, prefix=place.prefix if place else ""), nl=False)
+        click.echo(github.render_annotations(run, prefix=prefix), nl=False, err=fmt == "json")
     if summary_file:
         from ..render.pull_request import SUMMARY_ROWS
 
-        github.append_summary(summary_file, render_markdown(run, max_rows=SUMMARY_ROWS))
-    else:
-        click.echo(full, nl=False)
+        summary = github.summary_text(summary_file, render_markdown(run, max_rows=SUMMARY_ROWS))
+        write("--summary", summary_file, summary, append=True)
+    elif fmt == "markdown" and not quiet:
+        click.echo(plain_lines(full), nl=False)
+    if fmt == "json":
+        from ..render.ci_json import render_ci_json
+
+        click.echo(render_ci_json(run), nl=False)
     if github_output:
-        github.write_outputs(github_output, github.outputs_of(run, report_path, sarif_path))
+        write("--github-output", github_output, github.format_outputs(github.outputs_of(run, report_path, sarif_path)),
+              append=True)
     if run.error:
-        click.echo(f"error: {run.error}", err=True)
+        click.echo(f"error: {plain(run.error)}", err=True)
         if run.error_hint:
-            click.echo(f"hint: {run.error_hint}", err=True)
-    click.echo(f"skillsift ci: {run.verdict()}")
-    return run.exit_code()
+            click.echo(f"hint: {plain(run.error_hint)}", err=True)
+    for failure in failed:
+        click.echo(f"error: cannot write an output file: {plain(failure)}", err=True)
+    if failed:
+        click.echo("hint: check that each output path is a writable file (not a directory) and that the disk has "
+                   "room", err=True)
+    click.echo(f"skillsift ci: {plain(run.verdict())}", err=fmt == "json")
+    return run.exit_code() or (OUTPUT_EXIT if failed else 0)

@@ -7,7 +7,7 @@ import click
 from ..words import plural
 from ._common import config_option, root_option
 
-FORMATS = ("text", "json", "junit", "markdown")
+FORMATS = ("text", "json", "junit", "markdown", "html")
 
 
 @click.command("eval")
@@ -28,17 +28,29 @@ FORMATS = ("text", "json", "junit", "markdown")
 @click.option("--max-rank-drops", type=int, default=None,
               help="Most cases allowed to drop in rank against --baseline (default: no limit).")
 @click.option("--output", default=None, type=click.Path(dir_okay=False, path_type=str),
-              help="Write the JSON result here (never for a run whose embeddings fell back).")
+              help="Write the JSON result here (never for a run whose embeddings fell back); with --format html, "
+                   "the HTML report.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
 @click.option("--from-skills", is_flag=True,
               help="Add the cases the skills list in their frontmatter (examples / not_for); "
                    "alone, CASES may be left out.")
-@click.option("--agent", default=None, metavar="NAME", help="Rank only the skills this agent lists.")
+@click.option("--agent", default=None, metavar="NAME",
+              help="Full view: rank only the skills this agent lists. Listing view: the agent whose listing "
+                   "is ranked (default: the first of [validate] agents).")
+@click.option("--view", "view_name", type=click.Choice(["full", "listing", "all"]), default="full",
+              show_default=True,
+              help="What is ranked: every field (full), exactly what the agent lists (listing), or both side "
+                   "by side with paired intervals (all; the full view is primary).")
+@click.option("--context-window", "context_window", type=click.IntRange(1000, 10_000_000), default=None,
+              metavar="TOKENS", help="Listing view: the agent's context window in tokens (default: the agent's).")
 @click.option("--why", "why", is_flag=True,
-              help="Explain each miss and propose trigger phrases that fix misses and break no case "
-                   "(text or json; see docs/evaluation.md).")
+              help="Explain every case not ranked first and propose edits of the field the view reads "
+                   "(triggers; the description in the listing view), cross-validated over each skill's "
+                   "cases (text or json; see docs/evaluation.md).")
+@click.option("--quiet", "-q", "quiet", is_flag=True,
+              help="Text: one result line (verdict, top1, MRR); stderr keeps warnings and gate failures, not notes.")
 def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, baseline, max_flips, max_rank_drops,
-                 output, fmt, from_skills, agent, why):
+                 output, fmt, from_skills, agent, view_name, context_window, why, quiet):
     """Rank the labelled queries of CASES (YAML) and report top1, recall@k, hit@k, MRR, nDCG.
 
     With --from-skills, each skill's frontmatter `examples` (queries it must answer) and
@@ -55,9 +67,11 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     from ..evaluate import session as evals
     from ..evaluate.cases import check_k, load_cases
     from ..evaluate.gates import load_baseline, parse_minimums
-    from ..evaluate.run import DEGRADED_HINT, LEXICAL, parse_modes
+    from ..evaluate.run import LEXICAL, degraded_hint, parse_modes
     from ..render.evaluation import render, render_json
-    from ._common import load_project
+    from ..render.sanitise import for_stdout as _safe
+    from ..render.sanitise import plain, plain_lines
+    from ._common import load_view_project
 
     if cases is None and not from_skills:
         raise SkillsiftError("eval needs a cases file, --from-skills, or both",
@@ -65,6 +79,8 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     check_k(k_override)
     if why and fmt not in ("text", "json"):
         raise SkillsiftError(f"--why works with --format text or json, not {fmt}")
+    if quiet and (why or fmt != "text"):
+        raise SkillsiftError("--quiet is the one-line text report: leave out --why and --format")
     for flag, value in (("--max-flips", max_flips), ("--max-rank-drops", max_rank_drops)):
         if value is not None and baseline is None:
             raise SkillsiftError(f"{flag} needs --baseline: it limits the cases that regressed against one",
@@ -72,39 +88,94 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         if value is not None and value < 0:
             raise SkillsiftError(f"{flag} must not be negative, got {value}")
     minimums = parse_minimums(min_spec)
-    config, catalog = load_project(root, config_file, agent=agent)
+    if view_name == "all" and why:
+        raise SkillsiftError("--why explains one view: pass --view full or --view listing with it")
+    config, view = load_view_project(root, config_file, agent=agent, view="listing" if view_name == "listing" else
+                                     "full", context_window=context_window, full_agent=view_name != "all",
+                                     quiet=quiet)
+    catalog = view.catalog
     modes = parse_modes(mode_spec, config.search.mode)
+    shown_baseline = baseline
+    gates = evals.configured_gates(config, cases, modes[0], explicit=bool(minimums) or baseline is not None)
+    if gates.applied:  # the same gates as the hooks and ci (docs/evaluation.md, "Gates, baselines and exit codes")
+        minimums, baseline = gates.minimums, gates.baseline or None
+        shown_baseline = config.validate.baseline
+        max_flips, max_rank_drops = gates.max_flips, gates.max_rank_drops
+        k_override = k_override or gates.k
     case_file = load_cases(cases) if cases is not None else None
     if from_skills:
-        case_file, added, skipped = evals.with_skill_cases(case_file, catalog, config)
-        click.echo(f"from-skills: {plural(added, 'case')} derived, {skipped} skipped (id taken)", err=True)
-    evaluation = evals.run_evaluation(catalog, config, case_file, modes=modes, k_override=k_override,
-                                      minimums=minimums, baseline=load_baseline(baseline) if baseline else None,
-                                      max_flips=max_flips, max_rank_drops=max_rank_drops)
+        notes: list = []
+        case_file, added, skipped = evals.with_skill_cases(case_file, view.full, config, notes)
+        for note in notes:
+            click.echo(f"note: {note.location()}: {note.message}", err=True)
+        if not quiet:
+            click.echo(f"from-skills: {plural(added, 'case')} derived, {skipped} skipped (id taken)", err=True)
+    evaluation = evals.run_view_evaluation(view, config, case_file, modes=modes, k_override=k_override,
+                                           minimums=minimums, baseline=load_baseline(baseline) if baseline else None,
+                                           max_flips=max_flips, max_rank_drops=max_rank_drops)
+    refresh = getattr(evaluation.ranker, "refresh", None)
+    for line in refresh.notes() if refresh is not None else ():
+        if not (quiet and line.startswith("note:")):
+            click.echo(plain(line), err=True)
     result = evaluation.result
-    result.gate_failures = evaluation.gate_failures
-    if output and not evaluation.degraded:
-        from ..index.atomic import write_atomic
+    if view_name == "all":
+        from ..catalog.listing import load_view
+        from ..evaluate.run import pair_views
 
-        write_atomic(output, render_json(result).encode("utf-8"))
-    if why:
+        listing_view = load_view(root, config, "listing", agent=agent, context_window=context_window)
+        other = evals.run_view_evaluation(listing_view, config, case_file, modes=modes, k_override=k_override)
+        if other.degraded and not evaluation.degraded:
+            evaluation.degraded = other.degraded
+        result.views = {"listing": other.result}
+        result.paired_views = pair_views(result, other.result)
+    result.gate_failures = evaluation.gate_failures
+    result.gates_note = gates.note
+    if output and fmt == "html":
+        from ..index.atomic import AtomicWriteError, write_output
+        from ..render.evaluation_html import render_html
+
+        try:  # a page for people, not a baseline
+            write_output(output, render_html(result).encode("utf-8"))
+        except AtomicWriteError as exc:
+            raise SkillsiftError(f"--output: {exc.message}", hint=exc.hint) from None
+        click.echo(f"wrote {plain(output)}", err=True)
+    elif output and not evaluation.degraded:
+        from ..index.atomic import AtomicWriteError, write_output
+
+        try:  # a baseline: written at once, or an error naming it (exit 1) before anything else is printed
+            write_output(output, render_json(result).encode("utf-8"))
+        except AtomicWriteError as exc:
+            raise SkillsiftError(f"--output: {exc.message}", hint=exc.hint) from None
+    if output and fmt == "html":
+        pass
+    elif why:
+        from ..evaluate.querylog import log_path, mine, read_log
         from ..evaluate.whynot import why_not
-        from ..querylog import log_path, mine, read_log
         from ..render.whynot import render_with_why
 
         mined = mine(read_log(log_path(config)), catalog.names).cases
-        report = why_not(result, case_file.cases, catalog, config, evaluation.ranker, mined=mined)
-        click.echo(render_with_why(result, report, fmt, hybrid_hint=config.search.mode == LEXICAL), nl=False)
+        report = why_not(result, case_file.cases, catalog, config, evaluation.ranker, mined=mined, view=view)
+        click.echo(_safe(render_with_why(result, report, fmt, hybrid_hint=config.search.mode == LEXICAL), fmt),
+                   nl=False)
+    elif quiet:
+        from ..render.evaluation_line import render_quiet
+
+        click.echo(plain_lines(render_quiet(result)), nl=False)
     else:
-        click.echo(render(result, fmt, hybrid_hint=config.search.mode == LEXICAL), nl=False)
+        click.echo(_safe(render(result, fmt, hybrid_hint=config.search.mode == LEXICAL), fmt), nl=False)
     if evaluation.degraded:
         # The numbers would not measure the ranking asked for: never a pass, never a baseline.
-        click.echo(evaluation.degraded, err=True)
-        click.echo(DEGRADED_HINT, err=True)
+        click.echo(plain(evaluation.degraded), err=True)
+        click.echo(plain(f"hint: {evaluation.degraded_hint}") if evaluation.degraded_hint else degraded_hint(config),
+                   err=True)
         return 1
     for failure in result.gate_failures:
-        click.echo(failure, err=True)
-    if evaluation.baseline_gate_failed:
+        click.echo(plain(failure), err=True)
+    broken = [d.file for d in view.full.diagnostics if d.code == "SK001" and d.severity == "error" and d.file]
+    if evaluation.baseline_gate_failed and broken:
+        click.echo(plain(f"hint: {', '.join(broken)} does not parse (SK001): fix the frontmatter first; "
+                         "no new baseline is needed for it"), err=True)
+    elif evaluation.baseline_gate_failed:
         source = ([cases] if cases is not None else []) + (["--from-skills"] if from_skills else [])
-        click.echo("hint: " + evals.regression_hint(source, baseline, mode=result.mode, k=result.k), err=True)
+        click.echo("hint: " + evals.regression_hint(source, shown_baseline, mode=result.mode, k=result.k), err=True)
     return 2 if result.gate_failures else 0

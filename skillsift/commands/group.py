@@ -26,6 +26,7 @@ COMMANDS = {
     "hook": ("skillsift.commands.hook_cmd", "hook_command"),
     "ci": ("skillsift.commands.ci_cmd", "ci_command"),
     "tune": ("skillsift.commands.tune_cmd", "tune_command"),
+    "init": ("skillsift.commands.init_cmd", "init_command"),
 }
 
 
@@ -86,10 +87,12 @@ def main(argv=None) -> int:
         exc.show()
         return 1
     except SkillsiftError as exc:
+        from ..render.sanitise import plain
+
         for diag in exc.diagnostics:
-            click.echo(diag.render(), err=True)
-        click.echo(f"error: {exc.message}", err=True)
+            click.echo(plain(diag.render()), err=True)
+        click.echo(f"error: {plain(exc.message)}", err=True)
         if exc.hint:
-            click.echo(f"hint: {exc.hint}", err=True)
+            click.echo(f"hint: {plain(exc.hint)}", err=True)
         return exc.exit_code
     return rv if isinstance(rv, int) else 0

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 import click
 
 from ..render.index import build_report, dry_run_text, summary, withheld_lines
+from ..render.sanitise import plain, plain_lines
 from ._common import config_option, dump_json, load_project, root_option
 
 PROGRESS_MIN_BATCHES = 4  # a progress bar is drawn only for more than three batches
@@ -67,26 +68,26 @@ def index_command(dry_run, rebuild, items, fmt, allow_exec, root, config_file):
         if fmt == "json":
             click.echo(dump_json(summary(plan, provider, dry_run=True)), nl=False)
         else:
-            click.echo(dry_run_text(plan, provider, prepared.allow_network), nl=False)
+            click.echo(plain_lines(dry_run_text(plan, provider, prepared.allow_network)), nl=False)
         return 0
     outcome = service.build(prepared, progress=_progress)
     out, err = build_report(outcome, _display_path(outcome.index_dir), fmt)
-    click.echo(out, nl=False)
+    click.echo(out if fmt == "json" else plain_lines(out), nl=False)
     for line in err:
-        click.echo(line, err=True)
+        click.echo(plain(line), err=True)
     return outcome.exit_code
 
 
 def _shown(name: str) -> str:
     """A skill name as printed: a secret in it is masked (docs/secrets.md)."""
-    from ..secrets import redact
+    from ..secrets.scan import redact
 
     return redact(name)
 
 
 def _warn_withheld(plan) -> None:
     for line in withheld_lines(plan):
-        click.echo(line, err=True)
+        click.echo(plain(line), err=True)
 
 
 @contextmanager
@@ -104,30 +105,46 @@ def _progress(batches: int, total: int):
 
 @click.command("status")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--verify/--no-verify", default=True, show_default=True,
+              help="Embed the current rows again with the local model (when installed) and compare.")
 @root_option
 @config_option
-def status_command(fmt, root, config_file):
-    """Show how the vector index stands against the served skills (reads files only).
+def status_command(fmt, verify, root, config_file):
+    """Show how the vector index stands against the served skills.
+
+    It reads files only, except that an index built with the local model is verified
+    when that model is installed: each current row is embedded again and compared
+    (rows verified before on this machine are not; --no-verify skips it).
 
     \b
     States: none, unreadable, incompatible, stale, fresh.
     Exit codes: 0 reported (whatever the state); 1 the config or a file could not be read.
     """
     from ..config import committed_index, index_path
-    from ..index.service import ConfiguredProvider
+    from ..index.service import ConfiguredProvider, example_pairs
     from ..index.status import render_status, status_report
     from ..index.store import load_index
 
     config, catalog = load_project(root, config_file)
     identity = ConfiguredProvider.from_config(config, repository_command=True)
     s = config.search
+    loaded = load_index(index_path(config))
+    verification = None
+    if verify and loaded.index is not None:
+        from ..index.verify import local_verifier, verifiable, verify_rows
+
+        if verifiable(loaded.index):
+            index = loaded.index
+            verification = verify_rows(index, catalog.skills, lambda: local_verifier(index), fields=s.fields,
+                                       index_body=s.index_body, body_chars=s.body_chars, root=str(config.root))
     report = status_report(
-        load_index(index_path(config)), catalog, provider=identity.fingerprint, model=identity.model,
+        loaded, catalog, provider=identity.fingerprint, model=identity.model,
         mode=s.mode, index_dir=s.index_dir, committed=committed_index(config), fields=s.fields,
-        index_body=s.index_body, body_chars=s.body_chars,
+        index_body=s.index_body, body_chars=s.body_chars, verification=verification,
+        examples=example_pairs(config, catalog),
     )
     if fmt == "json":
         click.echo(dump_json(report), nl=False)
     else:
-        click.echo(render_status(report), nl=False)
+        click.echo(plain_lines(render_status(report)), nl=False)
     return 0

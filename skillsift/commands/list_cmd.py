@@ -26,11 +26,12 @@ def list_command(agent, context_window, fmt, root, config_file):
     """
     import os
 
-    from ..agents import BY_NAME, NAMES
-    from ..catalog import read_all_skills
+    from ..catalog.agents import BY_NAME, NAMES
+    from ..catalog.listing import build_listing
+    from ..catalog.load import read_all_skills
     from ..config import load_config
     from ..diagnostics import SkillsiftError
-    from ..listing import build_listing
+    from ..render.sanitise import plain, plain_lines
 
     profile = BY_NAME.get(agent)
     if profile is None:
@@ -40,21 +41,23 @@ def list_command(agent, context_window, fmt, root, config_file):
     config = load_config(root, config_file=config_file)
     skills, problems = read_all_skills(root, config)
     for diag in problems:
-        click.echo(f"warning: {diag.render()}", err=True)
+        click.echo(f"warning: {plain(diag.render())}", err=True)
     listing = build_listing(skills, profile, context_window)
     if fmt == "json":
         click.echo(dump_json(listing.to_dict()), nl=False)
     else:
-        click.echo(render_listing(listing, profile.label), nl=False)
+        click.echo(plain_lines(render_listing(listing, profile.label)), nl=False)
     return 0
 
 
 def render_listing(listing, label: str) -> str:
-    width = max([len(e.name) for e in listing.entries] + [4])
+    from ..render.sanitise import plain
+
+    width = max([len(plain(e.name)) for e in listing.entries] + [4])
     lines = [f"{'NAME':<{width}}  {'LISTED':<10}  {'SHOWN':>5}/{'DESC':<5}  PATH"]
     for e in listing.entries:
-        lines.append(f"{e.name:<{width}}  {e.listed:<10}  {e.shown_chars:>5}/{e.description_chars:<5}  {e.path}"
-                     + (f"\n{'':<{width}}  {e.reason}" if e.reason else ""))
+        lines.append(f"{plain(e.name):<{width}}  {e.listed:<10}  {e.shown_chars:>5}/{e.description_chars:<5}  "
+                     f"{plain(e.path)}" + (f"\n{'':<{width}}  {plain(e.reason)}" if e.reason else ""))
     budget = "no documented budget" if listing.budget_chars is None else f"budget {listing.budget_chars:,} characters"
     window = f", context window {listing.context_window:,} tokens" if listing.context_window else ""
     over = f", {listing.overflow:,} over before descriptions were dropped" if listing.overflow else ""

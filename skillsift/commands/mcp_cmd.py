@@ -5,16 +5,18 @@ from __future__ import annotations
 import click
 
 from ..words import plural
-from ._common import config_option, root_option
-
-INSTALL_HINT = "pip install 'skillsift[mcp]'"
+from ._common import config_option, context_window_option, root_option, view_option
 
 
 @click.command("mcp")
 @root_option
 @config_option
-@click.option("--agent", default=None, metavar="NAME", help="Serve only the skills this agent lists.")
-def mcp_command(root, config_file, agent):
+@click.option("--agent", default=None, metavar="NAME",
+              help="Serve only the skills this agent lists (listing view: whose listing find_skill ranks; "
+                   "default the first of [validate] agents).")
+@view_option
+@context_window_option
+def mcp_command(root, config_file, agent, view_name, context_window):
     """Run an MCP server on stdin/stdout with the tools find_skill, load_skill and search_skills.
 
     find_skill ranks as 'skillsift search' does (same config, SKILLSIFT_SEARCH_MODE
@@ -25,20 +27,13 @@ def mcp_command(root, config_file, agent):
     .skillsift/local/search-queries.jsonl for 'skillsift mine'.
 
     \b
-    Exit codes: 0 the client closed the connection; 1 the MCP SDK is not installed, the
-    root is not a directory or the config is invalid (AR9D0).
+    Exit codes: 0 the client closed the connection; 1 the root is not a directory or
+    the config is invalid (AR9D0).
     """
     from ..diagnostics import SkillsiftError
 
-    try:
-        from ..mcpserver.sdk import server_classes
-
-        server_classes()
-    except ImportError as exc:
-        raise SkillsiftError(f"skillsift mcp needs the MCP Python SDK, which cannot be imported ({exc})",
-                             hint=INSTALL_HINT) from None
     if agent:
-        from ..agents import BY_NAME, NAMES
+        from ..catalog.agents import BY_NAME, NAMES
 
         if agent not in BY_NAME:
             raise SkillsiftError(f'unknown agent "{agent}"', hint=f"agents are {', '.join(NAMES)}")
@@ -47,13 +42,15 @@ def mcp_command(root, config_file, agent):
     # the root and the whole config are checked at start as by every command (exit 1); a config
     # broken while the server runs makes it rank lexically until fixed (docs/mcp.md)
     load_config(root, config_file=config_file)
-    from ..mcpserver.sdk import run_stdio
+    from ..mcpserver.protocol import serve
     from ..mcpserver.service import SkillService
 
-    service = SkillService(root, config_file, warn=lambda message: click.echo(message, err=True), agent=agent)
+    service = SkillService(root, config_file, warn=lambda message: click.echo(message, err=True), agent=agent,
+                           view=view_name, context_window=context_window)
     service.refresh()
     config = service.config
     click.echo(f"skillsift mcp: serving {plural(len(service.catalog), 'skill')} from {service.root} "
-               f"(mode {config.search.mode}, query log {'on' if config.search.log_queries else 'off'})", err=True)
-    run_stdio(service)
+               f"(mode {config.search.mode}{service.view_words}, "
+               f"query log {'on' if config.search.log_queries else 'off'})", err=True)
+    serve(service)
     return 0

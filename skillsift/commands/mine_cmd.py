@@ -18,23 +18,36 @@ HEADER = ("Cases mined from the search query log by 'skillsift mine'.\n"
               help="Times the top label must have been seen for a query to become a case.")
 @click.option("--output", default=None, type=click.Path(dir_okay=False, path_type=str),
               help="Write the cases YAML here instead of standard output.")
+@click.option("--into", "into", default=None, type=click.Path(dir_okay=False, path_type=str),
+              help="Merge the new labelled requests into this examples file (created when missing).")
+@click.option("--max-per-skill", type=int, default=20, show_default=True,
+              help="With --into: at most this many requests per skill in the file.")
 @click.option("--purge", is_flag=True, help="Delete the query log after reading it.")
-def mine_command(root, config_file, min_count, output, purge):
+def mine_command(root, config_file, min_count, output, into, max_per_skill, purge):
     """Label the logged queries with the skills loaded after them; print a cases file.
 
     The log (.skillsift/local/search-queries.jsonl) is written by 'skillsift mcp' when
     [search] log_queries = true is set in the user config or SKILLSIFT_LOG_QUERIES=1.
 
+    With --into FILE the labelled requests are merged into an examples file
+    ([search] examples): duplicates, requests holding a secret and requests past a
+    skill's cap are left out; nothing new leaves the file as it is.
+
     \b
-    Exit codes: 0 mined (also when nothing could be labelled); 1 bad usage or config.
+    Exit codes: 0 mined (also when nothing could be labelled); 1 bad usage, config or examples file.
     """
     from ..diagnostics import SkillsiftError
     from ..evaluate.cases_yaml import cases_to_yaml
-    from ..querylog import log_path, mine, purge_log, read_log_counted
+    from ..evaluate.querylog import log_path, mine, purge_log, read_log_counted
     from ._common import load_project
 
     if min_count < 1:
         raise SkillsiftError("--min-count must be at least 1", hint="--min-count 2 keeps labels seen twice or more")
+    if into and output:
+        raise SkillsiftError("--into and --output cannot be used together",
+                             hint="--output writes a new cases file; --into merges into an examples file")
+    if max_per_skill < 1:
+        raise SkillsiftError("--max-per-skill must be at least 1")
     config, catalog = load_project(root, config_file)
     path = log_path(config)
     entries, bad = read_log_counted(path)
@@ -45,14 +58,48 @@ def mine_command(root, config_file, min_count, output, purge):
         click.echo(f"note: the query log {path} is empty or missing; 'skillsift mcp' writes it when "
                    "[search] log_queries = true is set in the user config or SKILLSIFT_LOG_QUERIES=1", err=True)
     result = mine(entries, catalog.names, min_count)
+    if into:
+        _merge_into(into, result.cases, config, max_per_skill)
+        click.echo(result.stats_line(), err=True)
+        if purge and purge_log(path):
+            click.echo(f"purged {path}", err=True)
+        return 0
     text = cases_to_yaml(result.cases, header=HEADER) if result.cases else NONE_LABELLED
     if output:
         from ..index.atomic import write_atomic
 
         write_atomic(output, text.encode("utf-8"))
     else:
-        click.echo(text, nl=False)
+        click.echo(text, nl=False)  # YAML written by cases_to_yaml: every value quoted, no raw control character
     click.echo(result.stats_line(), err=True)
     if purge and purge_log(path):
         click.echo(f"purged {path}", err=True)
     return 0
+
+
+def _merge_into(into: str, cases, config, cap: int) -> None:
+    import os
+
+    from ..diagnostics import SkillsiftError
+    from ..evaluate.mine_into import merge_into
+    from ..index.atomic import write_atomic
+    from ..secrets.scan import detect_secret
+
+    existing = None
+    if os.path.lexists(into):
+        if not os.path.isfile(into) or os.path.islink(into):
+            raise SkillsiftError(f"--into {into}: not a regular file", hint="Name an examples file (YAML)")
+        with open(into, "rb") as fh:
+            raw = fh.read((4 << 20) + 1)
+        if len(raw) > (4 << 20):
+            raise SkillsiftError(f"--into {into}: larger than 4 MiB", hint="Split the examples into several files")
+        try:
+            existing = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise SkillsiftError(f"--into {into}: the file is not UTF-8 text") from None
+    patterns = tuple(config.secret_patterns)
+    merged = merge_into(existing, cases, cap=cap, scan=lambda text: detect_secret(text, patterns), path=into)
+    if merged.text is not None:
+        write_atomic(into, merged.text.encode("utf-8"))
+    for note in merged.notes(into, cap):
+        click.echo(f"note: {note}", err=True)

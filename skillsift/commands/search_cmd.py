@@ -7,7 +7,15 @@ import shutil
 import click
 
 from ..config.values import MODES
-from ._common import agent_option, config_option, dump_json, load_project, root_option
+from ._common import (
+    agent_option,
+    config_option,
+    context_window_option,
+    dump_json,
+    load_view_project,
+    root_option,
+    view_option,
+)
 
 
 @click.command("search")
@@ -25,34 +33,50 @@ from ._common import agent_option, config_option, dump_json, load_project, root_
 @click.option("--allow-exec", is_flag=True,
               help="Let a command embedding provider named in the repository config run.")
 @agent_option
+@view_option
+@context_window_option
 @root_option
 @config_option
-def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, allow_exec, agent, root, config_file):
+def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, allow_exec, agent, view_name,
+           context_window, root, config_file):
     """Rank the skills for QUERY (all arguments joined with one space).
 
     \b
     Exit codes: 0 ranked (also when nothing matches); 1 bad usage or config.
     """
     from ..diagnostics import SkillsiftError
-    from ..ranker.search import Ranker
+    from ..render.sanitise import plain, plain_lines
     from ..render.search import degraded_line, render_text, result_to_json
 
     text = " ".join(query)
     if not text.strip():
         raise SkillsiftError("search needs a query", hint='skillsift search "deploy to staging"')
-    config, catalog = load_project(root, config_file, mode, allow_exec=allow_exec, agent=agent)
-    ranker = Ranker.open(catalog, config, one_shot=True)
+    from ..ranker.view_vectors import open_view_ranker
+
+    config, view = load_view_project(root, config_file, mode, allow_exec=allow_exec, agent=agent, view=view_name,
+                                     context_window=context_window)
+    if view.listing is not None:
+        from ..render.views import view_words
+
+        click.echo(f"view: {view_words(view.to_dict() or {})}", err=True)
+    ranker = open_view_ranker(view, config, one_shot=True, embed_stale=True)
     if ranker.index_problem and config.search.mode != "lexical":
-        click.echo(f"note: {ranker.index_problem}", err=True)
+        click.echo(f"note: {plain(ranker.index_problem)}", err=True)
+    for line in ranker.refresh.notes() if ranker.refresh is not None else ():
+        click.echo(plain(line), err=True)
     result = ranker.search(text, limit=limit, mode=config.search.mode, role=role, domain=domain, tags=tags,
                            allow=allow, deny=deny, explain=explain)
     if result.degraded:
         click.echo(degraded_line(result.degraded), err=True)
         for note in result.notes:
-            click.echo(f"  {note}", err=True)
+            click.echo(f"  {plain(note)}", err=True)
     if fmt == "json":
-        click.echo(dump_json(result_to_json(result)), nl=False)
+        doc = result_to_json(result)
+        if view.listing is not None:
+            doc["view"] = view.to_dict()
+        click.echo(dump_json(doc), nl=False)
     else:
         width = shutil.get_terminal_size((80, 24)).columns
-        click.echo(render_text(result, width=width, explain=explain, min_sim=config.search.vector_min_sim), nl=False)
+        text = render_text(result, width=width, explain=explain, min_sim=config.search.vector_min_sim)
+        click.echo(plain_lines(text), nl=False)
     return 0

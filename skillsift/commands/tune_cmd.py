@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ._common import config_option, dump_json, root_option
+from ._common import config_option, context_window_option, dump_json, root_option, view_option
 
 PROGRESS_MIN_TEXTS = 256  # a progress bar is drawn on a terminal for more texts than this
 
@@ -63,7 +63,12 @@ def _project_file(root: str, config_file: str | None) -> tuple[Path, str]:
                    "significant; every other line of the file is kept).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--allow-exec", is_flag=True, help="Let the repository config's embedding command run.")
-def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_exec):
+@click.option("--agent", default=None, metavar="NAME",
+              help="Listing view: the agent whose listing is ranked (default: the first of [validate] agents).")
+@view_option
+@context_window_option
+def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_exec, agent, view_name,
+                 context_window):
     """Choose fusion, lexical weight, embedded fields and candidates for hybrid search from CASES.
 
     Every setting is scored on the positive cases of CASES; k-fold cross-validation with
@@ -76,19 +81,25 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
     Exit codes: 0 done; 1 could not run (bad cases file or config, no embedding
     provider, a provider error, a config file --write cannot edit).
     """
+    from ..config.tomledit import set_table_keys
     from ..diagnostics import SkillsiftError
     from ..embed.base import EmbedError
     from ..embed.factory import make_provider
     from ..evaluate.cases import check_catalog, check_k, load_cases
     from ..evaluate.tune_run import document, render_text, run
     from ..index.atomic import write_atomic
-    from ..tomledit import set_table_keys
-    from ._common import load_project
+    from ._common import load_view_project
 
     check_k(k_override)
-    config, catalog = load_project(root, config_file, allow_exec=allow_exec)
+    config, view = load_view_project(root, config_file, allow_exec=allow_exec, agent=agent, view=view_name,
+                                     context_window=context_window, full_agent=False)
+    catalog = view.catalog
     case_file = load_cases(cases)
-    check_catalog(case_file, catalog.names, roles_configured=True, resolve=lambda _r: list(catalog.names))
+    check_catalog(case_file, view.full.names, roles_configured=True, resolve=lambda _r: list(view.full.names))
+    if view.listing is not None:
+        from ..render.views import view_words
+
+        click.echo(f"view: {view_words(view.to_dict() or {})}", err=True)
     try:
         provider = make_provider(config, root=root)
     except EmbedError as exc:
@@ -110,6 +121,8 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
         while _bars:
             _bars.pop().__exit__(None, None, None)
     doc = document(result)
+    if view.listing is not None:
+        doc["view"] = view.to_dict()
     if write and doc["change"]:
         path, table = _project_file(root, config_file)
         text = path.read_text(encoding="utf-8") if path.is_file() else ""
@@ -123,5 +136,7 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
         doc["wrote"] = str(path)
     elif write:
         click.echo("tune: nothing written, the current setting is kept", err=True)
-    click.echo(dump_json(doc) if fmt == "json" else render_text(doc), nl=False)
+    from ..render.sanitise import plain_lines
+
+    click.echo(dump_json(doc) if fmt == "json" else plain_lines(render_text(doc)), nl=False)
     return 0

@@ -86,11 +86,11 @@ def update_secrets_baseline(ws) -> str:
 
 
 def apply_fixes(ws, paths, *, write: bool, show_diff: bool) -> list[str]:
-    """Plan (and with ``write`` apply) the safe fixes of skillsift/fixes.py; returns the lines to print."""
+    """Plan (and with ``write`` apply) the safe fixes of skillsift/validators/fixes.py; returns the lines to print."""
     import re
 
-    from ..fixes import case_fix, chmod_fixes, plan, unified_diff
     from ..index.atomic import write_atomic
+    from ..validators.fixes import case_fix, chmod_fixes, plan, unified_diff
 
     lines: list[str] = []
     renamed: list[tuple[str, str]] = []
@@ -185,8 +185,10 @@ def _shown_root(root: str) -> str:
 @click.option("--fix", "fix", is_flag=True,
               help="Apply the safe mechanical fixes (docs/validate.md), then report what is left.")
 @click.option("--diff", "show_diff", is_flag=True, help="Show the fixes as a diff; without --fix nothing is written.")
+@click.option("--quiet", "-q", "quiet", is_flag=True,
+              help="Text: only the findings that fail (errors; warnings too with --strict) and the summary line.")
 def validate_command(paths, root, config_file, select, ignore, fmt, strict, output, update_baseline, list_only,
-                     fix, show_diff):
+                     fix, show_diff, quiet):
     """Check the skills, the config, the cases, the committed index and the gates.
 
     With PATHs, only findings on those files are reported, plus the repository-level
@@ -197,6 +199,7 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, outp
     (or warnings with --strict); 2 usage error or unusable config (AR9D0).
     """
     from ..render.diagnostics import render, summary_line
+    from ..render.sanitise import plain, plain_lines
     from ..validators.runner import run_checks, select_codes
     from ..validators.workspace import Workspace
 
@@ -211,15 +214,15 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, outp
     except RootNotFound as exc:
         exc.exit_code = USAGE_EXIT
         raise
-    if ws.config is not None:
+    if ws.config is not None and not quiet:
         for note in ws.config.notes:
-            click.echo(f"note: {note}", err=True)
+            click.echo(f"note: {plain(note)}", err=True)
     if update_baseline:
         if ws.config is None:
             diagnostics = run_checks(ws)
             click.echo(render(diagnostics, "text"), nl=False, err=True)
             return 2
-        click.echo(update_secrets_baseline(ws))
+        click.echo(plain(update_secrets_baseline(ws)))
         return 0
     codes, unknown = select_codes(select, ignore, ws.settings.ignore if ws.config is not None else ())
     if unknown:
@@ -231,20 +234,26 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, outp
     if (fix or show_diff) and ws.config is not None:
         for line in apply_fixes(ws, wanted, write=fix, show_diff=show_diff):
             # the report owns stdout after --fix; a preview (--diff alone) prints the diff there
-            click.echo(line, err=fix or line.startswith(("fixed:", "would fix:", "note:")))
+            click.echo(plain_lines(line), err=fix or line.startswith(("fixed:", "would fix:", "note:")))
         if not fix:
             return 0
         ws = Workspace(root, config_file=config_file)
         wanted = resolve_paths(ws, [p for p in paths if os.path.exists(p)]) if paths else None
     diagnostics = run_checks(ws, codes=codes, paths=wanted)
     checked = len(ws.skill_paths) if ws.config is not None else None
-    report = render(diagnostics, fmt, root=_shown_root(ws.root), checked=checked)
+    if quiet and fmt == "text":
+        failing = [d for d in diagnostics if d.severity == "error" or (strict and d.severity == "warning")]
+        report = (render(failing, fmt, root=_shown_root(ws.root)).rsplit("\n", 2)[0] + "\n" if failing else "")
+        report = report.lstrip("\n") + summary_line(diagnostics, checked) + "\n"
+    else:
+        report = render(diagnostics, fmt, root=_shown_root(ws.root), checked=checked)
     if output:
+        from ..index.atomic import AtomicWriteError, write_output
+
         try:
-            with open(output, "w", encoding="utf-8") as fh:
-                fh.write(report)
-        except OSError as exc:
-            raise _usage(f"cannot write --output {output}: {exc.strerror or exc}") from None
+            write_output(output, report.encode("utf-8"))
+        except AtomicWriteError as exc:
+            raise _usage(f"--output: {exc.message}", exc.hint) from None
         click.echo(summary_line(diagnostics, checked), err=True)
     else:
         click.echo(report, nl=False)

@@ -9,7 +9,14 @@ import posixpath
 
 from .model import EMBEDDINGS_DEFAULTS, SEARCH_DEFAULTS, Config, EmbeddingsConfig, SearchConfig, clean_index_dir
 from .schema import WEIGHT_KEYS, validate_result
-from .values import DEFAULT_EMBED_FIELDS, DEFAULT_INDEX_DIR, ENV_ALLOW_NETWORK, ENV_LOG_QUERIES, ENV_MODE
+from .values import (
+    DEFAULT_EMBED_FIELDS,
+    DEFAULT_EXAMPLE_WEIGHT,
+    DEFAULT_INDEX_DIR,
+    ENV_ALLOW_NETWORK,
+    ENV_LOG_QUERIES,
+    ENV_MODE,
+)
 
 # trust: repository keys that are ignored, with the reason a repository cannot set them
 _TRUST_NOTES = {
@@ -68,6 +75,10 @@ def _merge_search(repo: dict, user: dict, index_base: str, env, notes: list[str]
         out[f"weight_{name}"] = float(value or 1.0)
     out["vector_min_sim"] = float(user["vector_min_sim"] if "vector_min_sim" in user
                                   else repo.get("vector_min_sim", 0.0))
+    # known requests: files of the repository (docs/ranking-quality.md, "Known requests")
+    out["examples"] = tuple(repo.get("examples") or ())
+    out["example_weight"] = float(user["example_weight"] if "example_weight" in user
+                                  else repo.get("example_weight", DEFAULT_EXAMPLE_WEIGHT))
     if repo.get("log_queries") is True:
         notes.append(_ignored("search.log_queries"))
     log_queries = bool(user.get("log_queries", False))

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .validate import ValidateSettings
-from .values import DEFAULT_EMBED_FIELDS, DEFAULT_INDEX_DIR, LOCAL_DIR
+from .values import DEFAULT_EMBED_FIELDS, DEFAULT_EXAMPLE_WEIGHT, DEFAULT_INDEX_DIR, LOCAL_DIR
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,10 @@ class SearchConfig:
     # skill scored by its best piece ("max-piece"), or cut as before ("truncate"); docs/ranking-quality.md
     long_query: str = "max-piece"
     long_query_words: int = 80
+    # known requests (docs/ranking-quality.md, "Known requests"): examples files of the repository,
+    # and how much a skill's best example cosine counts next to its own cosine
+    examples: tuple[str, ...] = ()
+    example_weight: float = DEFAULT_EXAMPLE_WEIGHT
 
 
 @dataclass(frozen=True)

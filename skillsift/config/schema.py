@@ -22,6 +22,7 @@ SEARCH_KINDS = {
     "rrf_k": "integer", "weights": "table", "vector_min_sim": "number", "candidates": "integer",
     "batch_size": "integer", "query_timeout_ms": "integer", "index_dir": "string", "index_body": "bool",
     "log_queries": "bool", "long_query": "string", "long_query_words": "integer",
+    "examples": "strings", "example_weight": "number",
 }
 WEIGHT_KEYS = ("lexical", "vector")
 EMBEDDINGS_KINDS = {
@@ -168,6 +169,11 @@ def _search_problems(table: dict) -> list[tuple[tuple, str]]:
         elif key == "vector_min_sim":
             if not 0 <= value <= 1:
                 out.append(((key,), "search.vector_min_sim must be between 0 and 1"))
+        elif key == "example_weight":
+            if not 0 <= value <= 1:
+                out.append(((key,), "search.example_weight must be between 0 and 1"))
+        elif key == "examples":
+            out += [((key,), p) for p in _examples_problems(value)]
         elif key == "index_dir":
             problem = index_dir_problem(value)
             if problem:
@@ -236,6 +242,19 @@ def validate_embeddings_table(table: dict) -> list[str]:
     return [message for _path, message in _embeddings_problems(table)]
 
 
+def _examples_problems(value) -> list[str]:
+    """``search.examples``: repository paths or globs, relative, inside the repository."""
+    out = []
+    for entry in value:
+        if not entry.strip():
+            out.append("search.examples holds a blank entry")
+            continue
+        clean = entry.replace("\\", "/")
+        if posixpath.isabs(clean) or ".." in clean.split("/") or (len(clean) > 1 and clean[1] == ":"):
+            out.append(f'search.examples entry "{entry}" must be a path inside the repository')
+    return out
+
+
 def _strings_problems(value, label: str) -> list[str]:
     if not _is_kind(value, "strings"):
         return [f"{label} must be a list of strings"]
@@ -285,7 +304,7 @@ def _secrets_problems(table: dict) -> list[tuple[tuple, str]]:
         if not isinstance(regex, str) or not regex:
             out.append((where + ("regex",), f"{label}: regex must be a non-empty string"))
         else:
-            from ..secrets import compile_pattern
+            from ..secrets.scan import compile_pattern
 
             try:
                 compile_pattern(regex)  # RE2: linear-time matching, so no pattern can hang a hook

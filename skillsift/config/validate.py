@@ -15,6 +15,7 @@
     near_duplicate_cosine = 0.97       # SK009 cosine when an index exists (0 turns it off)
     ignore = ["SK008"]                 # codes or prefixes never reported
     agents = ["claude-code", "codex"]  # agent profiles checked (default: every profile)
+    fail_on_gate_change = true         # skillsift ci: a pull request that weakens its own gate fails
 
     [validate.description_limits]      # SK007: characters an agent lists; 0 drops a default
     claude-code = 1536
@@ -38,10 +39,10 @@ DEFAULT_SECRETS_BASELINE = ".skillsift/secrets-baseline.json"
 
 
 # Characters of a skill's listing entry an agent keeps, from the agent profiles
-# (skillsift/agents.py, docs/validate.md): Claude Code cuts description + when_to_use at
+# (skillsift/catalog/agents.py, docs/validate.md): Claude Code cuts description + when_to_use at
 # 1,536; Codex does not load a skill whose description is over 1,024; Copilot cuts at 1,024.
 def _default_limits(agents=None) -> dict:
-    from ..agents import PROFILES
+    from ..catalog.agents import PROFILES
 
     out = {}
     for p in PROFILES:
@@ -54,7 +55,7 @@ def _default_limits(agents=None) -> dict:
 
 
 def _profile_names() -> tuple[str, ...]:
-    from ..agents import NAMES
+    from ..catalog.agents import NAMES
 
     return NAMES
 
@@ -71,7 +72,7 @@ _KEYS = {
     "max_rank_drops": "integer",
     "mode": "string", "k": "integer", "secrets_baseline": "string", "near_duplicate_threshold": "number",
     "near_duplicate_cosine": "number", "ignore": "list of strings", "description_limits": "table",
-    "severity": "table", "agents": "list of agent names",
+    "severity": "table", "agents": "list of agent names", "fail_on_gate_change": "boolean",
 }
 
 
@@ -93,6 +94,7 @@ class ValidateSettings:
     severity: dict = field(default_factory=dict)  # code -> severity or "off"
     ignore: tuple[str, ...] = ()
     agents: tuple[str, ...] = field(default_factory=lambda: _profile_names())  # [validate] agents
+    fail_on_gate_change: bool = False  # skillsift ci fails when a pull request changes its own gate
 
     @property
     def gates_configured(self) -> bool:
@@ -158,6 +160,12 @@ def parse_settings(table, known_codes=()) -> tuple[ValidateSettings, list[tuple[
                 problems.append(((key,), f"validate.{key} must be at most {MAX_FLIPS_LIMIT}"))
             else:
                 out[key] = value
+    if "fail_on_gate_change" in table:
+        value = table["fail_on_gate_change"]
+        if not isinstance(value, bool):
+            problems.append((("fail_on_gate_change",), "validate.fail_on_gate_change must be true or false"))
+        else:
+            out["fail_on_gate_change"] = value
     if "mode" in table:
         value = table["mode"]
         if not isinstance(value, str) or value not in MODES + ("",):
@@ -187,7 +195,7 @@ def parse_settings(table, known_codes=()) -> tuple[ValidateSettings, list[tuple[
                 problems.append((("ignore",), f'validate.ignore: unknown code "{entry}"'))
             out["ignore"] = tuple(v for v in value if v not in bad)
     if "agents" in table:
-        from ..agents import NAMES
+        from ..catalog.agents import NAMES
 
         value = table["agents"]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

@@ -13,6 +13,8 @@ CODE = "AR9D0"
 DEFAULT_FIELDS = ("name", "triggers", "keywords", "description")  # the fields that can be embedded
 # What is embedded by default: the name is matched lexically, not embedded (docs/ranking-quality.md).
 DEFAULT_EMBED_FIELDS = ("description", "triggers", "keywords")
+# the weight of a skill's best known-request cosine (docs/ranking-quality.md, "Known requests")
+DEFAULT_EXAMPLE_WEIGHT = 0.6
 DEFAULT_INDEX_DIR = ".skillsift/index"
 LOCAL_DIR = ".skillsift/local"
 

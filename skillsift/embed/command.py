@@ -258,7 +258,7 @@ class CommandProvider:
         return out.snapshot()
 
     def _stderr_text(self, out: _Output) -> str:
-        from ..secrets import redact
+        from ..secrets.scan import redact
 
         with out.lock:
             raw = bytes(out.stderr[:STDERR_KEEP])

@@ -292,7 +292,7 @@ class GatedProvider:
         """Raise SecretWithheld when a text to send looks like it holds a secret."""
         if not (self.external or self.networked):
             return
-        from ..secrets import detect_secret
+        from ..secrets.scan import detect_secret
 
         for text in texts:
             kind = detect_secret(text, self.secret_patterns)

@@ -13,6 +13,10 @@ from dataclasses import dataclass
 
 from .metrics import round_half_away
 
+# Fewer negative cases than this make the proposed threshold a rough guess (docs/evaluation.md,
+# "Several modes"): a handful of negatives cannot place a cut-off between two cosines.
+ROUGH_NEGATIVES = 20
+
 
 @dataclass(frozen=True)
 class Calibration:
@@ -26,12 +30,21 @@ class Calibration:
     def to_dict(self) -> dict:
         return {"mode": self.mode, "min_sim": self.min_sim, "positives": self.positives,
                 "positives_kept": self.positives_kept, "negatives": self.negatives,
-                "negatives_abstained": self.negatives_abstained}
+                "negatives_abstained": self.negatives_abstained, "rough": self.rough}
+
+    @property
+    def rough(self) -> bool:
+        """True when too few negative cases back the threshold (fewer than ROUGH_NEGATIVES)."""
+        return self.negatives < ROUGH_NEGATIVES
 
     def sentence(self) -> str:
-        return (f"calibration ({self.mode}): vector_min_sim = {self.min_sim:.3f} answers "
+        text = (f"calibration ({self.mode}): vector_min_sim = {self.min_sim:.3f} answers "
                 f"{self.positives_kept} of {self.positives} positive cases and abstains on "
                 f"{self.negatives_abstained} of {self.negatives} negative cases")
+        if self.rough:
+            text += (f"; a rough guess from fewer than {ROUGH_NEGATIVES} negative cases: add negatives "
+                     "(expect: []) before setting it")
+        return text
 
 
 def calibrate(positives: Sequence[float], negatives: Sequence[float], mode: str = "") -> Calibration | None:

@@ -287,6 +287,11 @@ def _list_field(node, where: str, name: str, problems: list[Problem]) -> list:
     return node.value
 
 
+# a line break or another control character in an id would make one id several lines of
+# ``regressed-cases`` and of every report (docs/evaluation.md, "The cases file")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def _walk_case(node, index: int, seen: set[str], problems: list[Problem]) -> Case | None:
     import yaml
 
@@ -319,6 +324,9 @@ def _walk_case(node, index: int, seen: set[str], problems: list[Problem]) -> Cas
         problems.append((id_line, f"{where}: id is required"))
     elif case_id in seen:
         problems.append((id_line, f"{where}: duplicate id"))
+    elif _CONTROL.search(case_id):
+        problems.append((id_line, f"{where}: id holds a control character such as a line break; an id is one "
+                                  "line of printable text"))
     seen.add(case_id)
     query_line = lines.get("query", start)
     if not query.strip():

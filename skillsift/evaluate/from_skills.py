@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
-from ..diagnostics import Diagnostic, SkillsiftError
+from ..diagnostics import NOTE, Diagnostic, SkillsiftError
 from . import CASES_INVALID
 from .cases import MAX_QUERY_BYTES, Case, CaseFile, Expected
 
@@ -70,7 +70,7 @@ def _frontmatter_lines(text: str | None) -> dict[str, _Lines]:
         return {}
     import yaml
 
-    from ..frontmatter import split_frontmatter
+    from ..catalog.frontmatter import split_frontmatter
 
     block = split_frontmatter(text.replace("\r\n", "\n"))
     if not block.closed:
@@ -179,6 +179,14 @@ def skill_cases(skill, text: str | None = None, *, known: Collection[str] = (),
             role, others = "", []
             if isinstance(entry, str):
                 query = entry
+            elif isinstance(entry, dict) and field == "examples" and entry and not set(map(str, entry)) & set(allowed):
+                # another shape public skills use for examples ({title, input, output}): not a query
+                keys = ", ".join(sorted(map(str, entry)))
+                problems.append(Diagnostic(file=skill.path, line=line or skill.frontmatter_line or None,
+                                           code=CASES_INVALID, severity=NOTE,
+                                           message=f'skill "{skill.name}": {label} is a mapping of {keys}, '
+                                                   "not a search query: ignored"))
+                continue
             elif isinstance(entry, dict):
                 bad = [k for k in entry if k not in allowed]
                 for key in bad:
@@ -280,6 +288,12 @@ def load_skill_cases(catalog, roles: RoleCheck = RoleCheck()) -> list[Case]:
 
     Raises the AR9D2 :class:`SkillsiftError` when any entry is invalid.
     """
+    return skill_cases_and_notes(catalog, roles)[0]
+
+
+def skill_cases_and_notes(catalog, roles: RoleCheck = RoleCheck()) -> tuple[list[Case], list[Diagnostic]]:
+    """:func:`load_skill_cases`, and the notes on entries it ignored (an ``examples`` entry of another
+    shape, such as ``{title, input, output}``), each with its file and line."""
     import os
 
     from ..files import MAX_SKILL_BYTES, read_bounded
@@ -293,9 +307,10 @@ def load_skill_cases(catalog, roles: RoleCheck = RoleCheck()) -> list[Case]:
         except OSError:
             pass  # lines then fall back to the frontmatter's first line
     cases, problems = derive_cases(listed, texts, known=catalog.names, roles=roles)
-    if problems:
-        raise examples_error(problems)
-    return cases
+    errors = [p for p in problems if p.severity != NOTE]
+    if errors:
+        raise examples_error(errors)
+    return cases, [p for p in problems if p.severity == NOTE]
 
 
 def merge_cases(case_file: CaseFile | None, derived: Iterable[Case],

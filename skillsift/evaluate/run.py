@@ -123,6 +123,11 @@ class EvalResult:
     calibration: Calibration | None = None
     gate_failures: list[str] = field(default_factory=list)
     cases_path: str = ""
+    view: dict | None = None  # the listing view ranked (agent, window, budget); None: the full view
+    views: dict[str, EvalResult] = field(default_factory=dict)  # ``--view all``: the listing view's result
+    paired_views: dict[str, dict[str, Diff]] = field(default_factory=dict)  # per mode: listing minus full
+    gates_note: str = ""  # whether the [validate] gates were applied ("" when none is configured)
+    examples_note: str = ""  # how known requests entered the ranking (docs/evaluation.md, "Known requests")
 
     @property
     def primary(self) -> ModeResult:
@@ -175,6 +180,16 @@ class EvalResult:
             out["calibration"] = self.calibration.to_dict()
         if self.gate_failures:
             out["gate_failures"] = list(self.gate_failures)
+        if self.view is not None:
+            out["view"] = dict(self.view)
+        if self.views:
+            out["views"] = {name: {"view": dict(other.view or {}),
+                                   "modes": {m: other.by_mode[m].metrics.to_dict() for m in sorted(other.by_mode)},
+                                   "paired_vs_full": {m: {key: d.to_dict() for key, d in sorted(diffs.items())}
+                                                      for m, diffs in sorted(self.paired_views.items())}}
+                            for name, other in sorted(self.views.items())}
+        if self.examples_note:
+            out["examples"] = self.examples_note
         return out
 
 
@@ -236,6 +251,17 @@ def evaluate(case_file: CaseFile, ranker: SearchFn, *, k: int, modes: Sequence[s
                       index=index, calibration=calibrate_modes(by_mode, modes), cases_path=case_file.path)
 
 
+def pair_views(full: EvalResult, listing: EvalResult) -> dict[str, dict[str, Diff]]:
+    """Per mode, the listing view minus the full view over the same positive cases (paired intervals)."""
+    out = {}
+    for mode in sorted(full.by_mode):
+        a, b = full.by_mode[mode], listing.by_mode.get(mode)
+        if b is None or not a.cases or [c.id for c in a.cases] != [c.id for c in b.cases]:
+            continue
+        out[mode] = paired(series(a.cases), series(b.cases))
+    return out
+
+
 def degraded_message(result: EvalResult) -> str:
     """Why a run with fallbacks measures nothing; "" when no case of a non-lexical mode degraded."""
     parts = []
@@ -250,3 +276,17 @@ def degraded_message(result: EvalResult) -> str:
 
 
 DEGRADED_HINT = "Check 'skillsift status' and the [embeddings] budget and network settings"
+EMBED_EXTRA_HINT = ("install the embed extra: in the GitHub Action set `extras: embed`; locally "
+                    "pip install 'skillsift[embed]'")
+
+
+def degraded_hint(config) -> str:
+    """What to do about a run whose embeddings fell back: the missing extra when that is why."""
+    provider = (config.embeddings.provider or "local").strip().lower() if config is not None else "local"
+    if provider == "local":
+        from ..embed.local import local_model_available
+
+        available, why = local_model_available()
+        if not available and "not installed" in why:
+            return EMBED_EXTRA_HINT
+    return DEGRADED_HINT

@@ -40,7 +40,7 @@ def roles_configured(catalog, roles) -> bool:
 def role_resolver(catalog, roles):
     """``resolve(role) -> [skill names]``: the skills a role serves (``roles`` = ``config.roles``), as a search
     selects them; the one resolver of every cases check."""
-    from ..catalog import select
+    from ..catalog.load import select
 
     def resolve(role: str):
         return [catalog.skills[i].name for i in select(catalog, roles=roles or {}, role=role)]
@@ -69,16 +69,23 @@ def open_ranker(catalog, config, want_vectors: bool):
         return Ranker(catalog, config)
     # The evaluation waits for each query embedding as long as the provider allows:
     # a per-query deadline would turn a slow machine into degraded cases.
-    return Ranker.open(catalog, config, mode="hybrid", query_timeout_ms=0)
+    # A stale or missing vector is embedded for the run with the local model, else it makes the run degraded.
+    return Ranker.open(catalog, config, mode="hybrid", query_timeout_ms=0, embed_stale=True)
 
 
-def with_skill_cases(case_file, catalog, config):
-    """``(merged, added, skipped)``: ``case_file`` (or None) plus the cases the skills' frontmatter lists."""
-    from .from_skills import NO_CASES, NO_CASES_HINT, RoleCheck, load_skill_cases, merge_cases
+def with_skill_cases(case_file, catalog, config, notes: list | None = None):
+    """``(merged, added, skipped)``: ``case_file`` (or None) plus the cases the skills' frontmatter lists.
+
+    ``notes``, when given, receives the notes on ignored entries (file, line, message).
+    """
+    from .from_skills import NO_CASES, NO_CASES_HINT, RoleCheck, merge_cases, skill_cases_and_notes
 
     check = RoleCheck(configured=roles_configured(catalog, config.roles),
                       resolve=role_resolver(catalog, config.roles))
-    merged, added, skipped = merge_cases(case_file, load_skill_cases(catalog, check))
+    derived, ignored = skill_cases_and_notes(catalog, check)
+    if notes is not None:
+        notes.extend(ignored)
+    merged, added, skipped = merge_cases(case_file, derived)
     if not merged.cases:
         raise SkillsiftError(NO_CASES, hint=NO_CASES_HINT)
     return merged, added, skipped
@@ -106,6 +113,7 @@ class Evaluation:
 
     result: EvalResult
     degraded: str = ""  # why the numbers measure nothing ("" when they do)
+    degraded_hint: str = ""  # what to do about it ("" = the embeddings hint)
     flips: Flips | None = None  # against the baseline, or None
     max_flips: int = -1  # the flip gate (-1: off)
     max_rank_drops: int = -1  # the rank-drop gate (-1: off)
@@ -130,6 +138,20 @@ class Evaluation:
                     or (self.max_rank_drops >= 0 and len(self.drops) > self.max_rank_drops))
 
 
+STALE_HINT = "run 'skillsift index' and commit the index, or rank with the local model (it embeds them for the run)"
+
+
+def outdated_message(refresh, modes) -> str:
+    """Why a vector evaluation with skills that kept a stale or missing vector measures nothing."""
+    from ..words import plural
+
+    names = ", ".join(refresh.outdated[:10]) + (f" and {len(refresh.outdated) - 10} more"
+                                                 if len(refresh.outdated) > 10 else "")
+    vector_modes = "/".join(mode for mode in modes if mode != "lexical")
+    return (f"{vector_modes}: {plural(len(refresh.outdated), 'skill')} ranked by words only, the index has no "
+            f"current vector for them ({names})")
+
+
 def run_evaluation(catalog, config, case_file, *, modes, k_override: int = 0, minimums=None, baseline=None,
                    max_flips: int | None = None, max_rank_drops: int | None = None, strict: bool = True,
                    lenient_roles: bool = False, ranker=None) -> Evaluation:
@@ -150,15 +172,28 @@ def run_evaluation(catalog, config, case_file, *, modes, k_override: int = 0, mi
     want_vectors = any(mode != LEXICAL for mode in modes)
     if ranker is None:
         ranker = open_ranker(catalog, config, want_vectors)
+    if getattr(ranker, "examples_problem", ""):  # an evaluation never runs without its known requests
+        raise SkillsiftError(ranker.examples_problem, hint="Fix the examples file (docs/evaluation.md)")
     index_info = ranker.index_info() if want_vectors else None
     if want_vectors and index_info is None:
         error = needs_index_error(modes)
         raise NeedsIndex(error.message, hint=error.hint)
+    note = ""
+    if want_vectors:
+        from .examples import HeldOutExamples, held_out
+
+        ranker = held_out(ranker, case_file)
+        note = ranker.note() if isinstance(ranker, HeldOutExamples) else ""
     opened = ranker
     if lenient_roles:
         ranker = _SkipUnknownRole(ranker)
     result = evaluate(case_file, ranker, k=case_file.effective_k(k_override), modes=modes, index_info=index_info)
+    result.examples_note = note
     evaluation = Evaluation(result=result, degraded=degraded_message(result), ranker=opened)
+    refresh = getattr(opened, "refresh", None)
+    if want_vectors and refresh is not None and refresh.outdated:
+        evaluation.degraded = "; ".join(filter(None, (evaluation.degraded, outdated_message(refresh, modes))))
+        evaluation.degraded_hint = STALE_HINT
     if baseline is not None:
         try:
             evaluation.flips = compare_baseline(baseline, mode=result.mode, k=result.k, cases=result.primary.cases)
@@ -188,3 +223,78 @@ def refresh_command(cases, baseline: str, *, mode: str, k: int) -> str:
 def regression_hint(cases, baseline: str, *, mode: str, k: int) -> str:
     """The hint under a failed baseline gate: how to accept the change on purpose."""
     return f"if the change is intended, save a new baseline: {refresh_command(cases, baseline, mode=mode, k=k)}"
+
+
+def run_view_evaluation(view, config, case_file, *, modes, **kwargs) -> Evaluation:
+    """:func:`run_evaluation` over ``view`` (a :class:`~skillsift.catalog.listing.View`).
+
+    The full view is :func:`run_evaluation` itself.  In the listing view the cases are
+    checked against every skill read (a case may expect a skill the agent hides or does not
+    load: it is then a miss, which is what the view measures), the ranker ranks the shown
+    texts (:func:`~skillsift.ranker.view_vectors.open_view_ranker`), and the result says which
+    view ranked.
+    """
+    from .run import LEXICAL
+
+    if view.listing is None:
+        return run_evaluation(view.catalog, config, case_file, modes=modes, **kwargs)
+    from ..ranker.view_vectors import open_view_ranker
+
+    check_cases(case_file, view.full, config.roles)
+    want_vectors = any(mode != LEXICAL for mode in modes)
+    ranker = kwargs.pop("ranker", None) or open_view_ranker(view, config, mode="hybrid" if want_vectors else LEXICAL,
+                                                             query_timeout_ms=0)
+    kwargs.pop("strict", None)
+    kwargs.pop("lenient_roles", None)
+    evaluation = run_evaluation(view.catalog, config, case_file, modes=modes, strict=False, lenient_roles=True,
+                                ranker=ranker, **kwargs)
+    evaluation.result.view = view.to_dict()
+    return evaluation
+
+
+@dataclass(frozen=True)
+class ConfiguredGates:
+    """The ``[validate]`` gates an ``eval`` run applies, or why it applies none (``note``)."""
+
+    applied: bool = False
+    minimums: dict = field(default_factory=dict)
+    baseline: str = ""  # a path to load ("" = none)
+    max_flips: int | None = None
+    max_rank_drops: int | None = None
+    k: int = 0
+    note: str = ""  # one sentence for the result line ("" when [validate] sets no gate)
+
+
+def configured_gates(config, cases_path: str | None, mode: str, *, explicit: bool) -> ConfiguredGates:
+    """The ``[validate]`` gates (``min``, ``baseline``, ``max_flips``, ``max_rank_drops``) that the hooks and
+    ``ci`` apply to ``cases_path``, for an ``eval`` run whose primary mode is ``mode``.
+
+    They apply when ``[validate]`` sets a gate, the run names no gate of its own (``explicit``), the cases
+    file is one the hooks check and the mode is the one they rank in; otherwise ``note`` says why not.
+    """
+    import os
+
+    settings = config.validate
+    if not settings.gates_configured:
+        return ConfiguredGates()
+    gated_mode = settings.mode or config.search.mode or "lexical"
+    root = os.fspath(config.root)
+    wanted = settings.cases if settings.cases_configured else ("search-cases.yaml",)
+    checked = {os.path.realpath(os.path.join(root, rel)) for rel in wanted}
+    not_applied = "the [validate] gates of the hooks and ci were not applied: "
+    if explicit:
+        return ConfiguredGates(note=not_applied + "this run sets its own (--min, --baseline)")
+    if cases_path is None or os.path.realpath(cases_path) not in checked:
+        return ConfiguredGates(note=not_applied + f"they gate {', '.join(wanted)}, not this cases file")
+    if mode != gated_mode:
+        return ConfiguredGates(note=not_applied + f"they rank in {gated_mode} mode, this run in {mode}")
+    baseline = os.path.join(root, settings.baseline) if settings.baseline else ""
+    parts = [f"min {settings.min_spec}"] if settings.minimums else []
+    if baseline:
+        parts.append(f"baseline {settings.baseline} (at most {settings.max_flips} regressed)")
+    return ConfiguredGates(applied=True, minimums=dict(settings.minimums), baseline=baseline,
+                           max_flips=settings.max_flips if baseline else None,
+                           max_rank_drops=(settings.max_rank_drops if baseline and settings.max_rank_drops >= 0
+                                           else None),
+                           k=settings.k, note="the [validate] gates of the hooks and ci were applied: "
+                           + ", ".join(parts))

@@ -28,6 +28,7 @@ class TuneRun:
     folds: int
     seed: int
     current_is_lexical: bool
+    repository_mode: str = "lexical"  # the configured [search] mode
 
 
 def current_setting(search) -> tune.Setting:
@@ -74,7 +75,7 @@ def _unit(m: np.ndarray) -> np.ndarray:
 
 
 def texts_to_embed(skills, search, variants) -> dict:
-    from ..embedtext import embedded_text
+    from ..catalog.embedtext import embedded_text
 
     return {v: [embedded_text(s, v, search.index_body, search.body_chars) for s in skills] for v in variants}
 
@@ -87,7 +88,7 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
     configured fields.  ``progress_factory(total)`` returns a callable advanced by the
     number of texts embedded (or None).  Raises ``EmbedError`` when the provider fails.
     """
-    from ..embedtext import text_digest
+    from ..catalog.embedtext import text_digest
     from ..ranker.lexical import LexicalIndex
     from ..ranker.query_embedding import QueryEmbedder
     from ..ranker.vector import normalise_query
@@ -135,7 +136,7 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
                               for row, key in enumerate(keys) if isinstance(key, tuple)})
     result = tune.cross_validate(settings, sig, cur_i, cos_i, k=k, folds=folds, seed=seed)
     return TuneRun(result, tune.series_of(None, sig, k), len(scored), skipped, k, folds, seed,
-                   config.search.mode == "lexical")
+                   config.search.mode == "lexical", config.search.mode or "lexical")
 
 
 def document(run_: TuneRun, *, wrote: str | None = None) -> dict:
@@ -149,6 +150,7 @@ def document(run_: TuneRun, *, wrote: str | None = None) -> dict:
                      "cosine_only": i == r.cosine, "dmrr_vs_current": s.versus(base)["mrr"],
                      "dmrr_vs_cosine": s.versus(cosine)["mrr"]})
     winner = r.settings[r.winner]
+    versus_lexical = r.held_out.versus(run_.lexical)["mrr"]
     return {
         "schema_version": SCHEMA_VERSION,
         "cases": run_.cases,
@@ -167,7 +169,23 @@ def document(run_: TuneRun, *, wrote: str | None = None) -> dict:
                    "dmrr_vs_cosine": r.series[r.winner].versus(cosine)["mrr"]},
         "change": r.change(),
         "wrote": wrote,
+        "tuned_mode": "hybrid",
+        "repository_mode": run_.repository_mode,
+        "dmrr_vs_lexical": versus_lexical,
+        "suggest_mode": suggested_mode(run_.repository_mode, versus_lexical),
     }
+
+
+def suggested_mode(repository_mode: str, versus_lexical) -> str:
+    """The mode to switch to ("" to stay): hybrid when the repository ranks lexically and the cross-validated
+    hybrid beats lexical with a 95% interval above 0; lexical when the repository ranks with vectors and
+    lexical beats hybrid with an interval below 0."""
+    _diff, low, high = versus_lexical
+    if repository_mode == "lexical" and low > 0:
+        return "hybrid"
+    if repository_mode != "lexical" and high < 0:
+        return "lexical"
+    return ""
 
 
 def _fmt(d) -> str:
@@ -175,7 +193,11 @@ def _fmt(d) -> str:
 
 
 def render_text(doc: dict) -> str:
-    lines = [f"tune: {doc['cases']} cases ({doc['skipped_cases']} negative or role-scoped not scored), "
+    skipped = doc["skipped_cases"]
+    left_out = f" ({skipped} more, negative or role-scoped, left out)" if skipped else ""
+    repo_mode = doc.get("repository_mode", "lexical")
+    same = "the repository's mode" if repo_mode == "hybrid" else f"the repository ranks in {repo_mode} mode"
+    lines = [f"tune: hybrid mode ({same}); {doc['cases']} cases scored{left_out}, "
              f"k={doc['k']}, {doc['folds']} fixed folds (seed {doc['fold_seed']})", ""]
     lines.append(f"{'setting':58s} {'top1':>6s} {'(95% CI)':>14s} {'MRR':>6s} {'(95% CI)':>14s} "
                  f"{'hit@k':>6s}  dMRR vs current")
@@ -202,6 +224,13 @@ def render_text(doc: dict) -> str:
     else:
         lines.append("decision: keep the current setting (no cross-validated MRR gain with a 95% interval "
                      "above 0)")
+    lines.append(f"  paired MRR of hybrid (cross-validated) vs lexical: {_fmt(doc['dmrr_vs_lexical'])}")
+    if doc["suggest_mode"] == "hybrid":
+        lines.append("mode: hybrid beats lexical with a 95% interval above 0: consider [search] mode = \"hybrid\" "
+                     "(build the index with 'skillsift index' first)")
+    elif doc["suggest_mode"] == "lexical":
+        lines.append(f"mode: lexical beats hybrid with a 95% interval below 0: consider [search] mode = \"lexical\" "
+                     f"(the repository ranks in {repo_mode} mode)")
     if doc["wrote"]:
         lines.append(f"wrote the [search] keys to {doc['wrote']}; rebuild the index: skillsift index")
     return "\n".join(lines) + "\n"

@@ -44,6 +44,13 @@ class CiRun:
     # files the pull request changed, relative to the repository's top level; None = not known
     changed_files: frozenset[str] | None = None
     prefix: str = ""  # the root's path inside the repository ("" or "a/b/")
+    minimums: dict = field(default_factory=dict)  # the --min floors (gate name -> floor)
+    # what the pull request changed in its own gate (evaluate/gate_changes.py); None = not compared
+    gate_changes: list | None = None
+    fail_on_gate_change: bool = False
+    validate_gates: str = ""  # the [validate] gates validation applied (AR9D4), in words; "" = none
+    # failed [validate] gates whose cases the comparison already lists (not repeated as findings)
+    gate_failures: list[str] = field(default_factory=list)
 
     def head_side(self):
         """The head's outcomes in the primary mode (the comparison's head side when there is one)."""
@@ -54,7 +61,8 @@ class CiRun:
         return side_from_result(self.head, "head")
 
     def findings_by_change(self) -> tuple[list[Diagnostic], list[Diagnostic]]:
-        """The findings on files the pull request changed (and those on no file), then the others.
+        """The findings on files the pull request changed (those on no file and those that fail the run
+        too), then the others.
 
         Without a list of changed files every finding is in the first list.
         """
@@ -62,8 +70,10 @@ class CiRun:
             return list(self.findings), []
         touched: list[Diagnostic] = []
         other: list[Diagnostic] = []
+        blocking = set(self.blocking_findings())  # never folded away: they decide the run
         for d in self.findings:
-            (touched if not d.file or self.prefix + d.file in self.changed_files else other).append(d)
+            shown = not d.file or self.prefix + d.file in self.changed_files or d in blocking
+            (touched if shown else other).append(d)
         return touched, other
 
     # -- checks ---------------------------------------------------------------------------
@@ -90,11 +100,42 @@ class CiRun:
             out.append(f"{plural(self.regressed, 'case')} regressed against the {self.base_word} "
                        f"(max {self.max_flips})")
         out += [f.replace("AR9D4: ", "", 1) for f in self.floor_failures]
+        out += [f"[validate] {f}" for f in self.gate_failures]
+        if self.fail_on_gate_change and self.gate_changes:
+            out.append(f"the pull request changes its own gate ({plural(len(self.gate_changes), 'change')})")
         blocking = self.blocking_findings()
         if blocking:
             counts = {level: sum(1 for d in blocking if d.severity == level) for level in (ERROR, WARNING, NOTE)}
             parts = [plural(n, level) for level, n in counts.items() if n]
             out.append("validation found " + ", ".join(parts))
+        return out
+
+    def checks(self) -> list[tuple[str, bool, str]]:
+        """Every check this run applied, passed or not: ``(name, passed, detail)``, in report order."""
+        out: list[tuple[str, bool, str]] = []
+        if self.comparison is not None:
+            out.append((f"regressed cases against the {self.base_word}", not self.flips_failed,
+                        f"{self.regressed} (max {self.max_flips})"))
+        if self.minimums and self.head is not None:
+            values = self.head.primary.metrics.gated()
+            for name in sorted(self.minimums):
+                value, floor = values.get(name), self.minimums[name]
+                detail = f"{value:.4f} (min {floor:.4f})" if value is not None else f"not measured (min {floor:.4f})"
+                out.append((f"--min {name}", value is not None and value >= floor, detail))  # as gate_failures
+        if self.validate_gates:
+            from . import EVAL_REGRESSION
+
+            gate_failed = bool(self.gate_failures) or any(d.code == EVAL_REGRESSION and d.severity == ERROR
+                                                          for d in self.findings)
+            out.append(("[validate] gates", not gate_failed, self.validate_gates))
+        if self.gate_changes is not None:
+            n = len(self.gate_changes)
+            ok = not (self.fail_on_gate_change and n)
+            out.append(("changes to the gate", ok, (plural(n, "change") if n else "none")
+                        + ("" if self.fail_on_gate_change else " (reported, not gated)")))
+        blocking = self.blocking_findings()
+        if self.fail_on != "never":
+            out.append((f"validation findings at or above {self.fail_on}", not blocking, str(len(blocking))))
         return out
 
     @property

@@ -1,24 +1,24 @@
-"""Why a case missed, and which trigger phrases would fix it (``skillsift eval --why``).
+"""Why a case is not ranked first, and which edits would fix it (``skillsift eval --why``).
 
 Everything here works on data in memory: an :class:`~skillsift.evaluate.run.EvalResult`,
 its cases, the catalog and a ranker.  Nothing is read or written; the query log is
 mined by the caller and passed in as cases.  docs/evaluation.md ("Why a case missed")
 describes the output and the rules:
 
-* **explanation** of each missed case of the primary mode: the skill ranked first and
-  by what (its lexical terms and points, and in hybrid/vector mode its cosine, fused
-  score and lexical/vector ranks); each expected skill's rank and the query terms (after
-  the ranker's own tokenizer and stemmer) that none of its searched fields (name,
-  triggers, keywords, description) holds; the competing skill above it whose fields
-  hold the most query terms.
-* **trigger proposals** for each expected skill of a missed case: phrases taken from
-  the queries that should have found it (the cases, then the mined queries), each
-  checked by ranking every case again with the phrase appended to that skill's
-  ``triggers`` in memory.  A proposal is kept when it fixes a miss and makes no case
-  worse (see :func:`worse`).  In hybrid and vector mode the phrase also changes the
-  skill's embedded text: the changed skill alone is embedded again (its other vectors
-  are the index's) when the provider runs on this machine; a provider that sends text
-  out is not used for it, and no proposal is made (``proposals_note`` says so).
+* **explanation** of every case of the primary mode whose expected skill is not ranked
+  first (the misses at k, then the cases ranked 2..k): the skill ranked first and by what
+  (its lexical terms and points, and in hybrid/vector mode its cosine, fused score and
+  lexical/vector ranks); each expected skill's rank and the query terms (after the ranker's
+  own tokenizer and stemmer) that none of its searched fields holds; the competing skill
+  above it whose fields hold the most query terms.
+* **proposals** for each expected skill of an explained case: an edit of the field the
+  view reads (:class:`Edits`: triggers in the full view, the description in the listing
+  view), chosen and checked by cross-validation over the skill's cases
+  (:mod:`skillsift.evaluate.proposals`) by ranking every case again with the edit written in.
+  In hybrid and vector mode the edit also changes the skill's embedded text: the changed
+  skill alone is embedded again (its other vectors are the index's) when the provider runs
+  on this machine; a provider that sends text out is not used for it, and no proposal is
+  made (``proposals_note`` says so).
 * **bare skills**: skills with neither triggers nor examples.
 
 Longer than 450 lines because the explanation and the proposals share the tokenised
@@ -28,29 +28,33 @@ would import the other's private parts.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
+from ..catalog.listing import LISTED
 from ..ranker.postings import FIELD_NAMES, field_text
 from ..ranker.rounding import round_half_away
 from ..ranker.tokenize import tokenize
 from .cases import Case
 from .metrics import CaseResult, NegativeResult, score_case, score_negative
+from .proposals import (
+    CLAUSE,
+    DESCRIPTION,
+    SHOWN_PER_SKILL,
+    TRIGGERS,
+    AgentChars,
+    HeldOut,
+    Trial,
+    cross_validate,
+    edit_skill,
+    listing_effect,
+)
 
 WHY_SCHEMA_VERSION = 1
 LEXICAL = "lexical"
-MIN_SPAN_TERMS = 2  # a part of a query is proposed when it holds at least two searchable words
-MAX_SPAN_WORDS = 4  # ... and at most four words
-MAX_PHRASE_WORDS = 12  # a whole query longer than this is not proposed as one trigger
-MAX_PHRASE_CHARS = 120
-MAX_CANDIDATES_PER_SKILL = 24  # phrases checked per skill (each check ranks every case again)
 MAX_PROPOSAL_SKILLS = 40  # skills given proposals per run, in name order
-SHOWN_PER_SKILL = 3  # best passing proposals reported per skill
 COMPETITOR_SCAN = 50  # the competitor is looked for among the first 50 skills above the expected ones
 _EPS = 1e-12
-_EDGE_PUNCT = re.compile(r"^[^\w]+|[^\w]+$")
-_CLAUSE_END = re.compile(r"[,;:!?()\[\]]|\.(?:\s|$)")
 
 NON_LEXICAL_NOTE = ("no trigger proposals in {mode} mode: a new trigger also changes the skill's embedded text, "
                     "and checking it needs a provider on this machine to embed the changed skill again ({why}); "
@@ -142,9 +146,11 @@ class MissExplanation:
     winner: Standing | None
     expected: tuple[ExpectedSkill, ...]
     competitor: Competitor | None
+    rank: int | None = None  # the first relevant skill's rank (None: not retrieved)
+    missed: bool = True  # not within the top k (else ranked 2..k)
 
     def to_dict(self) -> dict:
-        out: dict = {"id": self.case_id, "query": self.query}
+        out: dict = {"id": self.case_id, "query": self.query, "rank": self.rank, "missed": self.missed}
         if self.role:
             out["role"] = self.role
         out["ranking"] = self.ranking
@@ -167,11 +173,23 @@ class Proposal:
     improves: tuple[str, ...]  # other cases ranked better (first relevant rank, recall or nDCG)
     lower_past_k: int = 0  # cases whose first relevant rank, already past k, moved further down
     mrr_change: float = 0.0  # the change of the mean reciprocal rank over the positive cases
+    field: str = TRIGGERS  # the field the edit writes: triggers (full view) or description (listing view)
+    text: str = ""  # the text written into that field
+    support: int = 1  # the skill's requests holding every term of the phrase
+    held_out: HeldOut | None = None  # its effect on held-out cases
+    listing: tuple[AgentChars, ...] = ()  # listing view: characters per targeted agent after the edit
+    agents: tuple[str, ...] = ()  # the agents whose own listing the edit changes
 
     def to_dict(self) -> dict:
-        return {"skill": self.skill, "phrase": self.phrase, "source": self.source, "adds": list(self.adds),
-                "fixes": [{"id": i, "rank": r} for i, r in self.fixes], "improves": list(self.improves),
-                "lower_past_k": self.lower_past_k, "mrr_change": _r4(self.mrr_change)}
+        out = {"skill": self.skill, "phrase": self.phrase, "source": self.source, "adds": list(self.adds),
+               "fixes": [{"id": i, "rank": r} for i, r in self.fixes], "improves": list(self.improves),
+               "lower_past_k": self.lower_past_k, "mrr_change": _r4(self.mrr_change), "field": self.field,
+               "text": self.text or self.phrase, "support": self.support, "agents": list(self.agents)}
+        if self.held_out is not None:
+            out["held_out"] = self.held_out.to_dict()
+        if self.listing:
+            out["listing"] = [c.to_dict() for c in self.listing]
+        return out
 
 
 @dataclass(frozen=True)
@@ -181,9 +199,10 @@ class SkillProposals:
     passing: int  # of them, those that fix a miss and make no case worse
     proposals: tuple[Proposal, ...]  # the best SHOWN_PER_SKILL passing ones
     skipped: str = ""  # why no phrase was checked for this skill
+    field: str = TRIGGERS
 
     def to_dict(self) -> dict:
-        out = {"skill": self.skill, "tried": self.tried, "passing": self.passing,
+        out = {"skill": self.skill, "field": self.field, "tried": self.tried, "passing": self.passing,
                "proposals": [p.to_dict() for p in self.proposals]}
         if self.skipped:
             out["skipped"] = self.skipped
@@ -199,9 +218,14 @@ class WhyReport:
     proposals_note: str = ""
     mined_queries: int = 0
     bare_skills: list[str] = field(default_factory=list)  # no triggers and no examples
+    view: str = "full"  # full (proposals write triggers) or listing (they edit the description)
+
+    @property
+    def missed(self) -> int:
+        return sum(1 for m in self.misses if m.missed)
 
     def to_dict(self) -> dict:
-        out: dict = {"schema_version": WHY_SCHEMA_VERSION, "mode": self.mode, "k": self.k,
+        out: dict = {"schema_version": WHY_SCHEMA_VERSION, "mode": self.mode, "k": self.k, "view": self.view,
                      "misses": [m.to_dict() for m in self.misses],
                      "proposals": [p.to_dict() for p in self.proposals]}
         if self.proposals_note:
@@ -251,7 +275,8 @@ def _standing(hit, rank: int | None) -> Standing:
                     lexical_rank=hit.lexical_rank, vector_rank=hit.vector_rank, cosine=hit.vector_sim, terms=terms)
 
 
-def explain_miss(case: Case, search_result, by_name: Mapping) -> MissExplanation:
+def explain_miss(case: Case, search_result, by_name: Mapping, rank: int | None = None,
+                 missed: bool = True) -> MissExplanation:
     """Explain one missed case from its full ranking (searched with ``explain=True``)."""
     terms = query_terms(case.query)
     hits = search_result.hits
@@ -276,7 +301,8 @@ def explain_miss(case: Case, search_result, by_name: Mapping) -> MissExplanation
             competitor = Competitor(name=hit.name, rank=i + 1, overlap=holds,
                                     expected_lacks=tuple(t for t, _ in holds if t in lacking))
     return MissExplanation(case_id=case.id, query=case.query, role=case.role, ranking=search_result.ranking,
-                           query_terms=terms, winner=winner, expected=tuple(expected), competitor=competitor)
+                           query_terms=terms, winner=winner, expected=tuple(expected), competitor=competitor,
+                           rank=rank, missed=missed)
 
 
 # -- outcomes and the "no case worse" rule ---------------------------------------------------------
@@ -337,173 +363,109 @@ def rank_cases(cases: Sequence[Case], ranker, k: int, mode: str = LEXICAL) -> li
 # -- candidate phrases -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Candidate:
-    phrase: str
-    source: str
-    adds: tuple[str, ...]
-    order: tuple  # the order candidates are checked in
-
-
-def _clean_words(query: str) -> list[tuple[str, int]]:
-    """The query's white-space separated words, punctuation trimmed from their ends, each with
-    the number of its clause (a comma, semicolon, colon, bracket or sentence end starts the next)."""
-    words = []
-    clause = 0
-    for raw in query.split():
-        word = _EDGE_PUNCT.sub("", raw)
-        if word:
-            words.append((word, clause))
-        if _CLAUSE_END.search(raw + " "):
-            clause += 1
-    return words
-
-
-def candidates(skill, sources: Sequence[tuple[str, str]]) -> list[Candidate]:
-    """Phrases from ``sources`` ((id, query) pairs, most relevant first) worth trying as triggers.
-
-    Each query gives itself (when at most MAX_PHRASE_WORDS words) and its runs of 2 to
-    MAX_SPAN_WORDS words within one clause that begin and end with a searchable word and
-    hold at least MIN_SPAN_TERMS searchable words; a phrase is kept
-    only when it adds a term the skill's searched fields lack and is not already one of
-    its triggers.  Checked first: phrases adding more missing terms, then whole queries,
-    then fewer words, then by source order and position; at most MAX_CANDIDATES_PER_SKILL.
-    """
-    terms = field_terms(skill)
-    have = frozenset().union(*terms.values())
-    seen = {" ".join(t.split()).casefold() for t in skill.triggers}
-    found: list[Candidate] = []
-    for s_index, (source, query) in enumerate(sources):
-        marked = _clean_words(query)
-        words = [w for w, _ in marked]
-        spans = []
-        if 0 < len(words) <= MAX_PHRASE_WORDS:
-            spans.append((0, len(words), True))
-        for i in range(len(words)):
-            for n in range(MIN_SPAN_TERMS, MAX_SPAN_WORDS + 1):
-                if i + n <= len(words) and n < len(words) and marked[i][1] == marked[i + n - 1][1]:
-                    spans.append((i, n, False))
-        for start, n, whole in spans:
-            span = words[start:start + n]
-            if not whole and (not tokenize(span[0]) or not tokenize(span[-1])):
-                continue
-            phrase = " ".join(span)
-            if not whole and len(set(tokenize(phrase))) < MIN_SPAN_TERMS:
-                continue
-            key = phrase.casefold()
-            if key in seen or len(phrase) > MAX_PHRASE_CHARS:
-                continue
-            adds = tuple(t for t in dict.fromkeys(tokenize(phrase)) if t not in have)
-            if not adds:
-                continue
-            seen.add(key)
-            found.append(Candidate(phrase=phrase, source=source, adds=adds,
-                                   order=(-len(adds), not whole, n, s_index, start)))
-    found.sort(key=lambda c: c.order)
-    return found[:MAX_CANDIDATES_PER_SKILL]
-
-
-def with_trigger(skill, phrase: str):
-    """``skill`` with ``phrase`` appended to its triggers (what writing it into SKILL.md gives)."""
-    return replace(skill, triggers=(*skill.triggers, phrase))
-
-
-@dataclass(frozen=True)
-class Check:
-    """What one phrase does to every case."""
-
-    passes: bool
-    fixes: tuple[tuple[str, int], ...] = ()
-    improves: tuple[str, ...] = ()
-    lower_past_k: int = 0
-    mrr_change: float = 0.0
-
-
-def check_proposal(skill_name: str, phrase: str, catalog, cases: Sequence[Case], k: int, before: Sequence,
-                   checker) -> Check:
-    """Append ``phrase`` to the skill's triggers and rank the cases again.
-
-    It passes when it fixes one of the skill's own missed cases, makes no case worse
-    (:func:`worse`) and does not lower the mean reciprocal rank.  The skill's own missed
-    cases are ranked first: a phrase that fixes none of them fails without ranking the
-    rest; the others are ranked in order, stopping at the first one made worse.
-    ``checker`` is a :class:`LexicalCheck` or :class:`VectorCheck`.
-    """
-    import math
-
-    from ..catalog import Catalog
-
-    skills = tuple(with_trigger(s, phrase) if s.name == skill_name else s for s in catalog.skills)
-    changed = Catalog(root=catalog.root, skills=skills, diagnostics=catalog.diagnostics)
-    ranker = checker.ranker(changed, skill_name, phrase)
-    own = [i for i, b in enumerate(before)
-           if isinstance(b, CaseResult) and not b.hit and skill_name in b.expected]
-    after = {i: rank_case(cases[i], ranker, k, checker.mode) for i in own}
-    if not any(after[i].hit for i in own):
-        return Check(passes=False)
-    fixes, improves, changes = [], [], []
-    lower = 0
-    for i, b in enumerate(before):
-        a = after[i] if i in after else rank_case(cases[i], ranker, k, checker.mode)
-        if worse(b, a, skill_name, k):
-            return Check(passes=False)
-        if isinstance(b, CaseResult):
-            changes.append(a.reciprocal - b.reciprocal)
-            if not b.hit and a.hit:
-                fixes.append((b.id, a.rank))
-            elif better(b, a):
-                improves.append(b.id)
-            elif rank_value(a.rank) > rank_value(b.rank):
-                lower += 1
-    positives = sum(1 for b in before if isinstance(b, CaseResult))
-    mrr_change = math.fsum(changes) / positives if positives else 0.0
-    if mrr_change < -_EPS:
-        return Check(passes=False)
-    return Check(passes=True, fixes=tuple(fixes), improves=tuple(improves), lower_past_k=lower,
-                 mrr_change=mrr_change)
-
-
-def propose(skill_name: str, catalog, cases: Sequence[Case], k: int, before: Sequence,
-            sources: Sequence[tuple[str, str]], checker) -> SkillProposals:
-    """The passing trigger proposals of one skill, best first.
-
-    Best: most fixes, then the largest gain in mean reciprocal rank (9 decimals: better
-    ranks for the fixed and improved cases), then fewest cases past k ranked lower, then the
-    most terms added (more of the request the skill should answer), then fewest words, then
-    the phrase (by code point), so the order is the same on every run.
-    """
-    skill = catalog.get(skill_name)
-    skipped = checker.skip(skill)
-    if skipped:
-        return SkillProposals(skill=skill_name, tried=0, passing=0, proposals=(), skipped=skipped)
-    tried = candidates(skill, sources)
-    checker.prepare(skill, [c.phrase for c in tried])
-    passing = []
-    for cand in tried:
-        check = check_proposal(skill_name, cand.phrase, catalog, cases, k, before, checker)
-        if check.passes:
-            passing.append(Proposal(skill=skill_name, phrase=cand.phrase, source=cand.source, adds=cand.adds,
-                                    fixes=check.fixes, improves=check.improves, lower_past_k=check.lower_past_k,
-                                    mrr_change=check.mrr_change))
-    passing.sort(key=lambda p: (-len(p.fixes), -round_half_away(p.mrr_change, 9), p.lower_past_k, -len(p.adds),
-                                len(p.phrase.split()), p.phrase))
-    return SkillProposals(skill=skill_name, tried=len(tried), passing=len(passing),
-                          proposals=tuple(passing[:SHOWN_PER_SKILL]))
-
-
-def _sources(skill_name: str, cases: Sequence[Case], missed: set[str], mined: Iterable[Case]):
-    """(id, query) of the queries that should have found the skill: its missed cases, its other
-    cases, then the mined queries labelled with it (each query once)."""
-    mine = [c for c in cases if skill_name in c.expect_ids]
-    ordered = [c for c in mine if c.id in missed] + [c for c in mine if c.id not in missed]
-    ordered += [c for c in mined if skill_name in c.expect_ids]
+def _mined_sources(skill_name: str, mined: Iterable[Case]) -> list[tuple[str, str]]:
+    """(id, query) of the mined queries labelled with the skill (each query once)."""
     out, seen = [], set()
-    for c in ordered:
+    for c in mined:
         key = " ".join(c.query.split()).casefold()
-        if key not in seen:
+        if skill_name in c.expect_ids and key not in seen:
             seen.add(key)
             out.append((c.id, c.query))
     return out
+
+
+class Edits:
+    """How a proposal is written into a skill and what the ranker then ranks.
+
+    Full view (``view`` None or full): a phrase appended to the skill's ``triggers``.  Listing
+    view: a clause added to its ``description``, the other skills as read; the ranked catalog
+    is the agent's listing of the edited skills (:func:`~skillsift.catalog.listing.listed_skills`), and
+    an edit that changes any entry's state in a targeted agent's listing is refused.
+    """
+
+    def __init__(self, catalog, config, view=None):
+        from ..catalog.agents import BY_NAME
+
+        self.catalog = catalog
+        self.view = view if view is not None and getattr(view, "listing", None) is not None else None
+        self.field = DESCRIPTION if self.view is not None else TRIGGERS
+        names = tuple(getattr(config.validate, "agents", ()) or ())
+        self.targets = tuple(BY_NAME[n] for n in names if n in BY_NAME)
+        if self.view is not None:
+            self.agent = BY_NAME[self.view.agent]
+            if self.agent not in self.targets:
+                self.targets = (self.agent, *self.targets)
+            listed = {e.path for e in self.view.listing.entries if e.listed in LISTED}
+            self.raw = {s.name: s for s in self.view.skills if s.path in listed}
+
+    def existing(self, name: str) -> set[str]:
+        skill = self.catalog.get(name) if self.view is None else self.raw[name]
+        return {" ".join(t.split()).casefold() for t in skill.triggers} if self.field == TRIGGERS else set()
+
+    def apply(self, name: str, phrase: str):
+        """``(ranked catalog, ranked skill)`` with ``phrase`` written in, or None when the edit is refused."""
+        from ..catalog.load import Catalog
+
+        if self.view is None:
+            edited = edit_skill(self.catalog.get(name), TRIGGERS, phrase)
+            skills = tuple(edited if s.name == name else s for s in self.catalog.skills)
+            return Catalog(root=self.catalog.root, skills=skills, diagnostics=self.catalog.diagnostics), edited
+        from ..catalog.listing import listed_skills
+
+        edited = edit_skill(self.raw[name], DESCRIPTION, phrase)
+        if self.effect(edited) is None:
+            return None
+        changed = [edited if s.path == edited.path else s for s in self.view.skills]
+        _listing, shown = listed_skills(changed, self.agent, self.view.listing.context_window)
+        ranked = next(s for s in shown if s.path == edited.path)
+        return Catalog(root=self.catalog.root, skills=shown), ranked
+
+    def effect(self, edited):
+        return listing_effect(self.view.skills, edited, self.targets, self.view.listing.context_window,
+                              self.agent.name)
+
+    def describe(self, name: str, phrase: str) -> tuple[tuple[AgentChars, ...], tuple[str, ...]]:
+        """(characters per targeted agent, the agents whose own listing the edit changes)."""
+        if self.view is None:
+            return (), tuple(a.name for a in self.targets if TRIGGERS in a.entry_fields)
+        chars = self.effect(edit_skill(self.raw[name], DESCRIPTION, phrase)) or ()
+        return chars, tuple(c.agent for c in chars if c.changes)
+
+
+def propose(skill_name: str, catalog, cases: Sequence[Case], k: int, before: Sequence,
+            mined: Sequence[tuple[str, str]], checker, edits: Edits) -> SkillProposals:
+    """The cross-validated proposals of one skill, best first (:mod:`skillsift.evaluate.proposals`)."""
+    skill = catalog.get(skill_name)
+    skipped = checker.skip(skill)
+    if skipped:
+        return SkillProposals(skill=skill_name, tried=0, passing=0, proposals=(), skipped=skipped,
+                              field=edits.field)
+    terms = frozenset().union(*field_terms(skill).values())
+
+    def trial(phrase: str) -> Trial:
+        applied = edits.apply(skill_name, phrase)
+        if applied is None:
+            return Trial(rank=lambda i: None, after={}, failed=True)
+        changed, ranked = applied
+        checker.prepare(ranked, [phrase])
+        ranker = checker.ranker(changed, skill_name, phrase)
+        return Trial(rank=lambda i: rank_case(cases[i], ranker, k, checker.mode), after={})
+
+    tried, passing, why = cross_validate(skill_name, cases, before, k, skill_terms=terms,
+                                         existing=edits.existing(skill_name), mined=mined, trial=trial)
+    shown: list[Proposal] = []
+    for cand, held, fixes, improves, lower, mrr in passing:
+        if len(shown) == SHOWN_PER_SKILL:
+            break
+        if any(cand.phrase.casefold() in p.phrase.casefold() for p in shown):
+            continue  # a part of a phrase already shown, ranked no better
+        chars, agents = edits.describe(skill_name, cand.phrase)
+        text = cand.phrase if edits.field == TRIGGERS else CLAUSE.format(phrase=cand.phrase).strip()
+        shown.append(Proposal(skill=skill_name, phrase=cand.phrase, source=cand.source, adds=cand.adds, fixes=fixes,
+                              improves=improves, lower_past_k=lower, mrr_change=mrr, field=edits.field, text=text,
+                              support=cand.support, held_out=held, listing=chars, agents=agents))
+    return SkillProposals(skill=skill_name, tried=tried, passing=len(passing), proposals=tuple(shown),
+                          skipped=why, field=edits.field)
 
 
 def bare_skills(catalog) -> list[str]:
@@ -573,12 +535,13 @@ class VectorCheck:
         return f"{skill.name} {state}: run 'skillsift index' first"
 
     def _text(self, skill) -> str:
-        from ..embedtext import embedded_text
+        from ..catalog.embedtext import embedded_text
 
         s = self.config.search
         return embedded_text(skill, s.fields, s.index_body, s.body_chars)
 
     def prepare(self, skill, phrases: Sequence[str]) -> None:
+        """Embed ``skill`` (the ranked skill with the phrases written in) once per phrase."""
         import numpy as np
 
         from ..embed.base import EmbedError
@@ -586,7 +549,7 @@ class VectorCheck:
         self.vectors = {}
         if not phrases:
             return
-        texts = [self._text(with_trigger(skill, p)) for p in phrases]
+        texts = [self._text(skill) for _p in phrases]
         try:
             rows = np.asarray(self.base.provider.embed(texts), dtype=np.float32)
         except EmbedError as exc:
@@ -600,7 +563,7 @@ class VectorCheck:
 
         import numpy as np
 
-        from ..embedtext import text_digest
+        from ..catalog.embedtext import text_digest
         from ..index.manifest import ManifestItem
         from ..index.store import Index, new_index
         from ..ranker.search import Ranker
@@ -616,28 +579,42 @@ class VectorCheck:
         patched = Index(replace_(m, items=items), matrix)
         ranker = Ranker(catalog, self.config, index=patched, provider=self.base.provider, query_timeout_ms=0)
         ranker.query_cache = self.base.query_cache
-        return ranker
+        like = getattr(self.base, "like", None)  # known requests held out as the evaluation held them
+        return like(ranker) if like is not None else ranker
+
+
+def not_first(result) -> list[CaseResult]:
+    """The primary mode's cases whose expected skill is not ranked first: the misses at k (in case
+    order), then the cases ranked 2..k (by rank, then case order)."""
+    cases = result.primary.cases
+    missed = [c for c in cases if not c.hit]
+    behind = sorted((c for c in cases if c.hit and c.rank != 1), key=lambda c: rank_value(c.rank))
+    return missed + behind
 
 
 def why_not(result, cases: Sequence[Case], catalog, config, ranker, *, mined: Sequence[Case] = (),
-            proposals: bool = True) -> WhyReport:
-    """Explain the misses of ``result``'s primary mode and propose triggers for their skills.
+            proposals: bool = True, view=None) -> WhyReport:
+    """Explain every case of ``result``'s primary mode whose expected skill is not first, and propose edits.
 
     ``cases`` are the cases ``result`` evaluated (in the same order); ``ranker`` is the
-    ranker it used (asked again, with ``explain=True``, for the missed cases only);
-    ``mined`` are cases mined from the query log, used only as phrase sources.  In a
-    non-lexical mode proposals are checked in that mode (:class:`VectorCheck`) when the
-    ranker's provider runs on this machine.
+    ranker it used (asked again, with ``explain=True``, for the explained cases only);
+    ``mined`` are cases mined from the query log, used only as phrase sources.  ``view``
+    (a :class:`~skillsift.catalog.listing.View`): in the listing view proposals edit the description
+    the agent lists (:class:`Edits`).  In a non-lexical mode proposals are checked in that
+    mode (:class:`VectorCheck`) when the ranker's provider runs on this machine.
     """
     mode, k = result.mode, result.k
-    report = WhyReport(mode=mode, k=k, mined_queries=len(mined), bare_skills=bare_skills(catalog))
+    edits = Edits(catalog, config, view)
+    report = WhyReport(mode=mode, k=k, mined_queries=len(mined),
+                       bare_skills=bare_skills(catalog if edits.view is None else edits.view.full),
+                       view="listing" if edits.view is not None else "full")
     by_id = {c.id: c for c in cases}
-    missed = [m.id for m in result.primary.misses]
-    for case_id in missed:
-        case = by_id[case_id]
+    explained = not_first(result)
+    for outcome in explained:
+        case = by_id[outcome.id]
         found = ranker.search(case.query, limit=None, mode=mode, role=case.role or None, explain=True)
-        report.misses.append(explain_miss(case, found, catalog.by_name))
-    if not proposals or not missed:
+        report.misses.append(explain_miss(case, found, catalog.by_name, rank=outcome.rank, missed=not outcome.hit))
+    if not proposals or not explained:
         return report
     checker: LexicalCheck | VectorCheck = LexicalCheck(config)
     if mode != LEXICAL:
@@ -646,18 +623,18 @@ def why_not(result, cases: Sequence[Case], catalog, config, ranker, *, mined: Se
             report.proposals_note = NON_LEXICAL_NOTE.format(mode=mode, why=why)
             return report
         checker = VectorCheck(ranker, mode)
-    skills = sorted({name for case_id in missed for name in by_id[case_id].expect_ids})
+    skills = sorted({name for outcome in explained for name in by_id[outcome.id].expect_ids
+                     if name in catalog.by_name})
     if len(skills) > MAX_PROPOSAL_SKILLS:
-        report.proposals_note = (f"trigger proposals for the first {MAX_PROPOSAL_SKILLS} of {len(skills)} "
-                                 "skills with misses (name order)")
+        report.proposals_note = (f"proposals for the first {MAX_PROPOSAL_SKILLS} of {len(skills)} "
+                                 "skills with cases not ranked first (name order)")
         skills = skills[:MAX_PROPOSAL_SKILLS]
-    missed_set = set(missed)
     try:
         before = rank_cases(cases, ranker, k, mode)  # as the evaluation ranked them
         for name in skills:
-            sources = _sources(name, cases, missed_set, mined)
-            report.proposals.append(propose(name, catalog, cases, k, before, sources, checker))
+            report.proposals.append(propose(name, catalog, cases, k, before, _mined_sources(name, mined), checker,
+                                            edits))
     except CheckFailed as exc:
         report.proposals = []
-        report.proposals_note = f"no trigger proposals: {exc}"
+        report.proposals_note = f"no proposals: {exc}"
     return report

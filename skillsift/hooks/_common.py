@@ -77,8 +77,10 @@ def _git_prefix(root: str) -> str:
 
 
 # The codes a skillsift hook that runs on every commit (``always_run``) reports itself; when
-# it is in the same pre-commit config (and not skipped), no other hook repeats them, so one
-# finding is printed once (docs/hooks.md).
+# it runs in the same pre-commit invocation (same stage, not skipped, not a run of one other
+# hook), no other hook repeats them, so one finding is printed once.  When that cannot be
+# told for sure, the hook checks them itself: a regression never passes because a sibling
+# hook did not run (docs/hooks.md, "One finding, one hook").
 OWNED_CODES = {
     "skillsift-eval": frozenset({"AR9D4"}),
     "skillsift-index": frozenset({"AR9D1"}),
@@ -86,15 +88,71 @@ OWNED_CODES = {
 }
 PRE_COMMIT_CONFIG = ".pre-commit-config.yaml"
 MAX_PRE_COMMIT_CONFIG = 1 << 20
+ALL_STAGES = frozenset({"pre-commit", "pre-merge-commit", "pre-push", "prepare-commit-msg", "commit-msg",
+                        "post-checkout", "post-commit", "post-merge", "post-rewrite", "pre-rebase", "manual"})
+_LEGACY_STAGES = {"commit": "pre-commit", "push": "pre-push", "merge-commit": "pre-merge-commit"}
 
 
-def sibling_hooks(root: str, env=None) -> set[str]:
-    """The skillsift hook ids of the pre-commit config this commit runs, less those in ``SKIP``.
+def invocation(cmdline: list[str] | None = None) -> tuple[str, str] | None:
+    """``(stage, only_hook)`` of the pre-commit run that started this hook, or None when unknown.
+
+    Read from the parent process's command line (``pre-commit run [--hook-stage S] [HOOK]``
+    or the git hook's ``pre-commit hook-impl --hook-type=S``); ``only_hook`` is "" unless
+    one hook was asked for.  On a system without ``/proc`` or under another runner the
+    answer is None, and the caller assumes no sibling runs.
+    """
+    if cmdline is None:
+        try:
+            with open(f"/proc/{os.getppid()}/cmdline", "rb") as handle:
+                raw = handle.read(1 << 16)
+        except OSError:
+            return None
+        cmdline = [part.decode("utf-8", "replace") for part in raw.split(b"\0") if part]
+    start = next((i for i, part in enumerate(cmdline)
+                  if part.endswith(("pre_commit", "pre-commit", "-mpre_commit")) and i + 1 < len(cmdline)
+                  and cmdline[i + 1] in ("run", "hook-impl")), None)
+    if start is None:
+        return None
+    command, rest = cmdline[start + 1], cmdline[start + 2:]
+    option = "--hook-stage" if command == "run" else "--hook-type"
+    stage, only, i = "pre-commit", "", 0
+    while i < len(rest):
+        part = rest[i]
+        if part == "--":
+            break
+        if part == option and i + 1 < len(rest):
+            stage, i = rest[i + 1], i + 2
+            continue
+        if part.startswith(option + "="):
+            stage = part.split("=", 1)[1]
+        elif part.startswith("-"):
+            if "=" not in part and part in ("--files", "--from-ref", "--to-ref", "--source", "--origin", "-s", "-o",
+                                            "--config", "-c", "--commit-msg-filename", "--hook-dir", "--color",
+                                            "--remote-branch", "--local-branch", "--remote-name", "--remote-url",
+                                            "--checkout-type", "--is-squash-merge", "--rewrite-command",
+                                            "--prepare-commit-message-source", "--commit-object-name",
+                                            "--pre-rebase-upstream", "--pre-rebase-branch"):
+                i += 1 if part != "--files" else len(rest)
+        elif command == "run" and not only:
+            only = part
+        i += 1
+    return _LEGACY_STAGES.get(stage, stage), only
+
+
+def sibling_hooks(root: str, env=None, run: tuple[str, str] | None | bool = False) -> set[str]:
+    """The skillsift hook ids that run in this same pre-commit invocation, less those in ``SKIP``.
 
     pre-commit runs hooks from the top of the work tree, so the config is looked for in the
-    current directory, then at ``root``.  An unreadable or odd file names no hook.
+    current directory, then at ``root``.  A hook counts only when its ``stages`` (else the
+    config's ``default_stages``, else every stage) hold the stage being run and the run is
+    not one of a single other hook; an unknown invocation, an unreadable or odd file name no
+    hook.  ``run`` is the invocation (:func:`invocation`, looked up when not given).
     """
     env = os.environ if env is None else env
+    current = invocation() if run is False else run
+    if not isinstance(current, tuple):
+        return set()
+    stage, only = current
     for folder in dict.fromkeys((os.getcwd(), os.path.abspath(root))):
         path = os.path.join(folder, PRE_COMMIT_CONFIG)
         from ..files import read_bounded
@@ -105,35 +163,59 @@ def sibling_hooks(root: str, env=None) -> set[str]:
             continue
         except OSError:  # a directory, a FIFO, too large: an odd file names no hook
             return set()
-        ids = _hook_ids(raw)
         skipped = {part.strip() for part in env.get("SKIP", "").split(",")}
-        return {hook for hook in ids if hook.startswith("skillsift-") and hook not in skipped}
+        return {hook for hook, stages in _hook_stages(raw).items()
+                if hook.startswith("skillsift-") and hook not in skipped and stage in stages
+                and (not only or only == hook)}
     return set()
 
 
-def _hook_ids(raw: bytes) -> set[str]:
+def _stages(value, default: frozenset[str]) -> frozenset[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return default
+    return frozenset(str(_LEGACY_STAGES.get(v, v)) for v in value)
+
+
+def _hook_stages(raw: bytes) -> dict[str, frozenset[str]]:
+    """Hook id -> the stages it runs at, from a pre-commit config's text."""
     import yaml
 
     try:
         doc = yaml.safe_load(raw.decode("utf-8"))
     except (yaml.YAMLError, UnicodeDecodeError, RecursionError, ValueError):
-        return set()
-    ids: set[str] = set()
-    repos = doc.get("repos") if isinstance(doc, dict) else None
+        return {}
+    if not isinstance(doc, dict):
+        return {}
+    default = _stages(doc.get("default_stages"), ALL_STAGES)
+    out: dict[str, frozenset[str]] = {}
+    repos = doc.get("repos")
     for repo in repos if isinstance(repos, list) else []:
         hooks = repo.get("hooks") if isinstance(repo, dict) else None
         for hook in hooks if isinstance(hooks, list) else []:
             if isinstance(hook, dict) and isinstance(hook.get("id"), str):
-                ids.add(hook["id"])
-    return ids
+                out[hook["id"]] = out.get(hook["id"], frozenset()) | _stages(hook.get("stages"), default)
+    return out
+
+
+def _hook_ids(raw: bytes) -> set[str]:
+    return set(_hook_stages(raw))
 
 
 def codes_left_to_siblings(root: str, own: str) -> set[str]:
-    """Codes another configured skillsift hook reports, which hook ``own`` leaves to it."""
+    """Codes another skillsift hook of this same invocation reports, which hook ``own`` leaves to it."""
     out: set[str] = set()
     for hook in sibling_hooks(root) - {own}:
         out |= OWNED_CODES.get(hook, frozenset())
     return out
+
+
+FRONTMATTER_HOOKS = frozenset({"skillsift-frontmatter", "skillsift-validate"})
+
+
+def frontmatter_failed_elsewhere(root: str) -> bool:
+    """True when another configured hook reports a SKILL.md that does not parse (SK001) and fails the commit
+    for it: a hook that cannot run because of that one cause then passes (one cause, one failure)."""
+    return bool(sibling_hooks(root) & FRONTMATTER_HOOKS)
 
 
 def report(diagnostics, fmt: str, *, root: str = "", out=None) -> None:

@@ -1,7 +1,8 @@
 """``skillsift hook cases``: the cases files are valid and name skills that exist (AR9D2).
 
-Checks the configured cases files (``[validate] cases``, default ``search-cases.yaml``)
-plus any cases file passed.  It runs on every commit (``always_run``), because renaming or
+Checks the configured cases files (``[validate] cases``, default ``search-cases.yaml``),
+the examples files of ``[search] examples`` (the same format), plus any cases file passed.
+It runs on every commit (``always_run``), because renaming or
 deleting a skill can invalidate a cases file that the commit does not touch.
 """
 
@@ -22,9 +23,20 @@ def main(argv) -> int:
     from ..validators import cases, config
 
     given = [p for p in relative(args, args.files) if p.endswith((".yaml", ".yml"))]
-    paths = list(dict.fromkeys([*ws.cases_paths, *given]))
+    paths = list(dict.fromkeys([*ws.cases_paths, *_examples_files(ws), *given]))
     diagnostics = [d for d in config.run(ws) if d.code == "AR9D0"]
     diagnostics += cases.check_paths(ws, [p for p in paths if os.path.isfile(ws.abspath(p))])
     diagnostics = sort_diagnostics(diagnostics)
     report(diagnostics, args.fmt, root=ws.root)
     return exit_code(diagnostics)
+
+
+def _examples_files(ws) -> list[str]:
+    """The files ``[search] examples`` names (a name that matches nothing is the index's error)."""
+    from ..diagnostics import SkillsiftError
+    from ..evaluate.examples import example_files
+
+    try:
+        return example_files(ws.root, ws.config.search.examples)
+    except SkillsiftError:
+        return []

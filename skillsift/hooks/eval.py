@@ -2,15 +2,18 @@
 
 Runs the configured cases (``[validate] cases``) against ``[validate] min`` and, with
 ``[validate] baseline``, fails when more than ``max_flips`` cases regressed.  An invalid
-cases file is reported as AR9D2 (the gates cannot run).  Runs on every commit, since any
-skill change can move the rankings.
+cases file is reported as AR9D2 (the gates cannot run).  While a served SKILL.md does not
+parse (SK001) the gates are not run and no new baseline is proposed: the note says to fix the
+frontmatter first, and the hook fails for it only when no ``skillsift-frontmatter`` or
+``skillsift-validate`` hook of the same commit reports the SK001 (one cause, one failure).
+Runs on every commit, since any skill change can move the rankings.
 """
 
 from __future__ import annotations
 
 import sys
 
-from ._common import codes_left_to_siblings, exit_code, parse_args, report, workspace
+from ._common import codes_left_to_siblings, exit_code, frontmatter_failed_elsewhere, parse_args, report, workspace
 
 
 def main(argv) -> int:
@@ -26,4 +29,7 @@ def main(argv) -> int:
     if not ws.settings.gates_configured and not diagnostics:
         print("skillsift-eval: no gate is configured; set [validate] min and/or baseline", file=sys.stderr)
     report(diagnostics, args.fmt, root=ws.root)
+    if ws.settings.gates_configured and ws.unparsable:
+        # the gates were not run (a note above): fail for it only when no other hook reports the SK001
+        return max(exit_code(diagnostics), 0 if frontmatter_failed_elsewhere(ws.root) else 1)
     return exit_code(diagnostics)

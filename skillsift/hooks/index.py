@@ -5,14 +5,17 @@ config) the hook rebuilds the index when it is missing, out of date or stale, an
 when the files changed, so the user stages them and commits again (as formatters do).
 With a remote provider it only reports AR9D1 and names the command to run.  It runs on
 every commit (``always_run``): deleting a skill leaves a row to drop.  An index kept under
-``.skillsift/local`` is machine-local and not checked.
+``.skillsift/local`` is machine-local and not checked.  While a served SKILL.md does not
+parse (SK001) nothing is rebuilt: the hook says to fix the frontmatter first, and fails for it
+only when no ``skillsift-frontmatter`` or ``skillsift-validate`` hook reports the SK001.
 """
 
 from __future__ import annotations
 
 import sys
 
-from ._common import parse_args, report, workspace
+from ..render.sanitise import plain
+from ._common import frontmatter_failed_elsewhere, parse_args, report, workspace
 
 REBUILDS = ("local", "command")
 # what makes the local model available inside the hook's own environment: pre-commit runs
@@ -21,6 +24,16 @@ REBUILDS = ("local", "command")
 PRE_COMMIT_HINT = ('the hook runs in pre-commit\'s own environment, which has no local model: add '
                    '`additional_dependencies: ["skillsift[embed]"]` under `- id: skillsift-index` in '
                    ".pre-commit-config.yaml (pre-commit rebuilds the hook's environment on the next commit)")
+
+
+def what_was_wrong(message: str) -> str:
+    """An AR9D1 message without its advice ("; rebuild it with ..."): the hook has just done that."""
+    from ..validators.index import REBUILD
+
+    text = message.removeprefix("search: ")
+    for advice in (f"; {REBUILD}", "; run 'skillsift index' and commit it"):
+        text = text.removesuffix(advice)
+    return text
 
 
 def _hints(provider: str, hint: str) -> list[str]:
@@ -35,9 +48,9 @@ def _hints(provider: str, hint: str) -> list[str]:
 
 def _not_refreshed(diagnostics, args, ws, provider: str, why: str, hint: str) -> int:
     report(diagnostics, args.fmt, root=ws.root)
-    print(f"skillsift-index: the index was not refreshed and nothing was written: {why}", file=sys.stderr)
+    print(plain(f"skillsift-index: the index was not refreshed and nothing was written: {why}"), file=sys.stderr)
     for line in _hints(provider, hint):
-        print(f"hint: {line}", file=sys.stderr)
+        print(plain(f"hint: {line}"), file=sys.stderr)
     return 1
 
 
@@ -57,11 +70,19 @@ def main(argv) -> int:
     diagnostics = check_workspace(ws, coverage=True)
     if not diagnostics:
         return 0
+    if ws.unparsable:
+        from ..validators.index import names_shown
+
+        verb = "does" if len(ws.unparsable) == 1 else "do"
+        print(f"skillsift-index: the index was not rebuilt: {names_shown(ws.unparsable)} {verb} not parse (SK001), "
+              "and an index built from it would hold text nobody wrote; fix the frontmatter first, then commit "
+              "again", file=sys.stderr)
+        return 0 if frontmatter_failed_elsewhere(ws.root) else 1
     provider = (config.embeddings.provider or "local").strip().lower()
     if provider not in REBUILDS:
         report(diagnostics, args.fmt, root=ws.root)
-        print(f"skillsift-index: the index is built with the {provider} provider, which this hook does not call; "
-              "run 'skillsift index' and commit the index directory", file=sys.stderr)
+        print(plain(f"skillsift-index: the index is built with the {provider} provider, which this hook does not "
+                    "call; run 'skillsift index' and commit the index directory"), file=sys.stderr)
         return 1
     from ..diagnostics import SkillsiftError
     from ..index import service
@@ -70,7 +91,7 @@ def main(argv) -> int:
     try:
         prepared = service.prepare(config, ws.catalog)
         for line in withheld_lines(prepared.plan):
-            print(line, file=sys.stderr)
+            print(plain(line), file=sys.stderr)
         outcome = service.build(prepared)
     except SkillsiftError as exc:
         return _not_refreshed(diagnostics, args, ws, provider, exc.message, exc.hint)
@@ -82,12 +103,12 @@ def main(argv) -> int:
         report(diagnostics, args.fmt, root=ws.root)
         missing = ", ".join(result.missing) or "none"
         why = result.stopped or "the provider rejected " + ", ".join(sorted(i for i, _ in result.rejected))
-        print(f"skillsift-index: rebuilt {ws.index_dir} only in part ({why}); without a vector: {missing}. "
-              "Fix the provider and run 'skillsift index'", file=sys.stderr)
+        print(plain(f"skillsift-index: rebuilt {ws.index_dir} only in part ({why}); without a vector: {missing}. "
+                    "Fix the provider and run 'skillsift index'"), file=sys.stderr)
         return 1
     if outcome.written:
-        reasons = "; ".join(d.message.removeprefix("search: ") for d in diagnostics)
-        print(f"skillsift-index: rebuilt {ws.index_dir} ({reasons}).\n"
-              f"Stage it and commit again: git add {ws.index_dir}")
+        reasons = "; ".join(what_was_wrong(d.message) for d in diagnostics)
+        print(plain(f"skillsift-index: rebuilt {ws.index_dir} ({reasons}).") + "\n"
+              + plain(f"Stage it and commit again: git add {ws.index_dir}"))
         return 1
     return 0

@@ -119,3 +119,46 @@ def _sync_directory(directory: str) -> None:
         pass
     finally:
         os.close(fd)
+
+
+MAX_APPEND_BYTES = 256 << 20  # a file appended to (the job summary, step outputs) is copied up to this size
+
+
+def write_output(path: str | os.PathLike, data: bytes, *, append: bool = False) -> None:
+    """Write a report or output file: atomically when it is (or will be) a regular file.
+
+    ``append`` keeps the file's current bytes in front (the runner's ``$GITHUB_OUTPUT`` and
+    ``$GITHUB_STEP_SUMMARY``); the whole file is then replaced at once, keeping its mode.  A
+    target that exists and is no regular file (``/dev/stdout``, a pipe) is written in place,
+    never replaced.  Every failure raises :class:`AtomicWriteError` naming the file; the file is
+    then unchanged.
+    """
+    import stat
+
+    path = os.fspath(path)
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise _failure(path, exc) from exc
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        try:
+            with open(path, "ab" if append else "wb") as handle:
+                handle.write(data)
+                handle.flush()
+        except OSError as exc:
+            raise _failure(path, exc) from exc
+        return
+    mode = FILE_MODE
+    if info is not None and append:
+        mode = stat.S_IMODE(info.st_mode)
+        if info.st_size > MAX_APPEND_BYTES:
+            raise AtomicWriteError(f"cannot append to {path}: it holds more than {MAX_APPEND_BYTES >> 20} MiB",
+                                   hint=f"start from an empty {path}")
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_APPEND_BYTES + 1) + data
+        except OSError as exc:
+            raise _failure(path, exc) from exc
+    write_files_atomic([(path, data)], mode=mode)

@@ -10,7 +10,9 @@ text is sent, or it is kept back:
   part is not embedded); ``force`` names skills to re-embed anyway (``--items``);
 * a skill whose text would be sent and holds a secret is withheld (AR9D3) when a scanner
   is given, which the caller does for providers whose text leaves the process;
-* a skill whose embedded text is empty cannot be embedded and is left out.
+* a skill whose embedded text is empty cannot be embedded and is left out;
+* each known request (``examples``) is planned the same way, as an item of kind
+  ``example``: reused by its text digest, withheld when it holds a secret.
 
 :func:`build_index` sends the texts in plan order (shortest first for a provider that pads
 its batches, see :mod:`skillsift.embed.order`), one call per batch of
@@ -26,6 +28,9 @@ its batches, see :mod:`skillsift.embed.order`), one call per batch of
   errors (:class:`BuildError`): nothing is built.
 
 Nothing here touches the disk; the command writes the result.
+
+Longer than 450 lines because the plan and the build cover the skills and their known
+requests alike, and every provider failure mode has its own path here.
 """
 
 from __future__ import annotations
@@ -96,6 +101,7 @@ class PlannedItem:
     action: str  # reuse | embed | withheld | empty
     old_row: int = -1  # the reused row of the old index
     secret: str = ""  # the kind of secret that withheld it
+    kind: str = "skill"  # or "example": a known request of the skill ``id``
 
     @property
     def bytes(self) -> int:
@@ -167,6 +173,7 @@ def plan_build(
     scan=None,
     price_per_mtok: float | None = None,
     old_problem: str = "",
+    examples=(),
 ) -> Plan:
     """Plan a build of ``skills`` (catalog order) against the ``old`` index (or None).
 
@@ -174,8 +181,10 @@ def plan_build(
     holds skill names to re-embed even when their text is unchanged.  ``scan(text)``
     returns the kind of secret a text holds, or None; without it nothing is withheld.
     ``old_problem`` is why an index on disk did not load (reported as the rebuild reason).
+    ``examples``: the known requests, ``(skill name, request)`` pairs, one row each.
     """
-    from ..embedtext import embedded_text, resolve_body_chars, resolve_fields, text_digest
+    from ..catalog.embedtext import embedded_text, resolve_body_chars, resolve_fields, text_digest
+    from .manifest import EXAMPLE_KIND
 
     fields = resolve_fields(fields)
     body_chars = resolve_body_chars(body_chars)
@@ -191,7 +200,8 @@ def plan_build(
     by_text: dict[str, int] = {}
     if reusable is not None:
         for row, item in enumerate(reusable.items):
-            by_key[(item.domain, item.id)] = (row, item.text_digest)
+            if item.kind != EXAMPLE_KIND:
+                by_key[(item.domain, item.id)] = (row, item.text_digest)
             by_text.setdefault(item.text_digest, row)
     planned = []
     for skill in skills:
@@ -214,6 +224,20 @@ def plan_build(
                 planned.append(PlannedItem(action=WITHHELD, secret=kind, **common))
             else:
                 planned.append(PlannedItem(action=EMBED, **common))
+    seen: set[tuple[str, str]] = set()
+    for name, text in examples:
+        digest = text_digest(text)
+        if not text.strip() or (name, digest) in seen:
+            continue
+        seen.add((name, digest))
+        common = dict(id=name, domain="", item_digest="", text=text, text_digest=digest, kind=EXAMPLE_KIND)
+        row = by_text.get(digest, -1) if reusable is not None else -1
+        if row >= 0:
+            planned.append(PlannedItem(action=REUSE, old_row=row, **common))
+        else:
+            kind = scan(text) if scan is not None else None
+            planned.append(PlannedItem(action=WITHHELD, secret=kind, **common) if kind
+                           else PlannedItem(action=EMBED, **common))
     return Plan(
         items=tuple(planned),
         provider=provider.fingerprint,
@@ -258,8 +282,10 @@ class BuildResult:
     @property
     def missing(self) -> list[str]:
         """Served skills without a vector in the new index, sorted."""
-        present = set() if self.index is None else {(item.domain, item.id) for item in self.index.items}
-        return sorted(item.id for item in self.plan.items if (item.domain, item.id) not in present)
+        present = set() if self.index is None else {(item.domain, item.id) for item in self.index.items
+                                                    if item.kind == "skill"}
+        return sorted(item.id for item in self.plan.items
+                      if item.kind == "skill" and (item.domain, item.id) not in present)
 
     @property
     def complete(self) -> bool:
@@ -346,7 +372,7 @@ class _Builder:
 
 
 def _message(exc: BaseException) -> str:
-    from ..secrets import redact
+    from ..secrets.scan import redact
 
     return redact(getattr(exc, "message", None) or str(exc) or type(exc).__name__)
 
@@ -406,19 +432,19 @@ def _assemble(plan: Plan, builder: _Builder, dtype: str):
     old = plan.old
     items: list[ManifestItem] = []
     vectors: list[np.ndarray] = []
-    exact: dict[tuple[str, str], np.ndarray] = {}
+    exact: dict[tuple, np.ndarray] = {}
     todo_position = {id(item): position for position, item in enumerate(plan.to_embed)}
     for item in plan.items:
         if item.action == REUSE:
             assert old is not None  # the plan reuses rows only of an old index
             vector = old.vector(item.old_row)
             if old.manifest.dtype == dtype:
-                exact[(item.domain, item.id)] = vector
+                exact[_key(item)] = vector
         elif item.action == EMBED and todo_position[id(item)] in builder.vectors:
             vector = builder.vectors[todo_position[id(item)]]
         else:
             continue
-        items.append(ManifestItem(item.id, item.domain, item.item_digest, item.text_digest))
+        items.append(ManifestItem(item.id, item.domain, item.item_digest, item.text_digest, kind=item.kind))
         vectors.append(np.asarray(vector, dtype=np.float32))
     index = new_index(provider=plan.provider, model=plan.model, items=items, vectors=vectors, dims=builder.dims,
                       dtype=dtype, fields=plan.fields, index_body=plan.index_body, body_chars=plan.body_chars)
@@ -427,7 +453,7 @@ def _assemble(plan: Plan, builder: _Builder, dtype: str):
     # Stored rows are kept exactly as they were (normalising a float16 row again could move it).
     matrix = np.array(index.matrix, dtype=np.float32, copy=True)
     for row, stored in enumerate(index.items):
-        kept = exact.get((stored.domain, stored.id))
+        kept = exact.get(stored.key)
         if kept is not None:
             matrix[row] = kept
     from dataclasses import replace
@@ -435,3 +461,8 @@ def _assemble(plan: Plan, builder: _Builder, dtype: str):
     rebuilt = Index(index.manifest, matrix)
     rebuilt.manifest = replace(index.manifest, vectors_digest=vectors_digest(encode_vectors(matrix, dtype)))
     return rebuilt
+
+
+def _key(item: PlannedItem) -> tuple:
+    """The manifest key the planned ``item`` gets (:attr:`~.manifest.ManifestItem.key`)."""
+    return (item.kind, item.domain, item.id, item.text_digest if item.kind == "example" else "")

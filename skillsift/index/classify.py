@@ -7,6 +7,10 @@
 * missing — no row;
 * orphaned — a row whose (domain, id) is no longer served.
 
+Known requests (example rows, docs/index-format.md) are counted apart: an example is
+current when a row holds its skill and text digest; ``examples_missing`` counts the
+configured requests without a row, ``examples_orphaned`` the rows no request needs any more.
+
 :func:`classify` is pure and takes plain values; :func:`classify_skills` computes the
 text digests of skills first.  No numpy here.
 """
@@ -15,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .manifest import ITEM_KIND, ManifestItem
+from .manifest import EXAMPLE_KIND, ITEM_KIND, ManifestItem
 
 
 @dataclass(frozen=True)
@@ -36,20 +40,30 @@ class Classification:
     stale: tuple[str, ...] = ()
     missing: tuple[str, ...] = ()
     orphaned: tuple[str, ...] = ()
+    examples_current: int = 0
+    examples_missing: int = 0
+    examples_orphaned: int = 0
 
     @property
     def fresh(self) -> bool:
-        """Every served skill is current and no row is orphaned."""
-        return not (self.stale or self.missing or self.orphaned)
+        """Every served skill and known request is current and no row is orphaned."""
+        return not (self.stale or self.missing or self.orphaned or self.examples_missing or self.examples_orphaned)
 
 
-def classify(index_items, served) -> Classification:
+def classify(index_items, served, examples=()) -> Classification:
     """Classify ``served`` skills against ``index_items`` (manifest items, in row order).
 
-    Lists are sorted; ids are listed as written (not domain-qualified).
+    ``examples``: the configured known requests as (skill name, text digest) pairs.  Lists
+    are sorted; ids are listed as written (not domain-qualified).
     """
     rows: dict[tuple[str, str, str], ManifestItem] = {}
+    indexed_examples: set[tuple[str, str]] = set()
+    skill_items = []
     for item in index_items:
+        if item.kind == EXAMPLE_KIND:
+            indexed_examples.add((item.id, item.text_digest))
+            continue
+        skill_items.append(item)
         rows.setdefault((item.kind, item.domain, item.id), item)
     present = set()
     current = drifted = 0
@@ -66,9 +80,13 @@ def classify(index_items, served) -> Classification:
             current += 1
             if skill.digest and item.item_digest != skill.digest:
                 drifted += 1
-    orphaned = [item.id for item in index_items if (item.kind, item.domain, item.id) not in present]
+    orphaned = [item.id for item in skill_items if (item.kind, item.domain, item.id) not in present]
+    wanted = set(examples)
     return Classification(
         rows=len(index_items),
+        examples_current=len(wanted & indexed_examples),
+        examples_missing=len(wanted - indexed_examples),
+        examples_orphaned=len(indexed_examples - wanted),
         current=current,
         drifted=drifted,
         stale=tuple(sorted(stale)),
@@ -78,10 +96,10 @@ def classify(index_items, served) -> Classification:
 
 
 def classify_skills(
-    index_items, skills, *, fields=(), index_body: bool = False, body_chars: int = 0
+    index_items, skills, *, fields=(), index_body: bool = False, body_chars: int = 0, examples=()
 ) -> Classification:
-    """:func:`classify` for :class:`~skillsift.skill.Skill` objects under the given text settings."""
-    from ..embedtext import embedded_text, text_digest
+    """:func:`classify` for :class:`~skillsift.catalog.skill.Skill` objects under the given text settings."""
+    from ..catalog.embedtext import embedded_text, text_digest
 
     served = [
         Served(
@@ -92,4 +110,4 @@ def classify_skills(
         )
         for skill in skills
     ]
-    return classify(index_items, served)
+    return classify(index_items, served, examples)

@@ -11,12 +11,17 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 1  # an index without known requests: the reference's format, byte for byte
+#: An index that holds known requests (example rows) is written in format 2 (docs/index-format.md).
+EXAMPLES_VERSION = 2
+READABLE_VERSIONS = (SCHEMA_VERSION, EXAMPLES_VERSION)
 DTYPE_FLOAT32 = "float32"
 DTYPE_FLOAT16 = "float16"
 DTYPES = (DTYPE_FLOAT32, DTYPE_FLOAT16)
 WIDTHS = {DTYPE_FLOAT32: 4, DTYPE_FLOAT16: 2}
 ITEM_KIND = "skill"
+EXAMPLE_KIND = "example"  # a known request of the skill ``id`` (format 2, docs/index-format.md)
+KINDS = (ITEM_KIND, EXAMPLE_KIND)
 
 MAX_DIMS = 16384
 MAX_ROWS = 1_000_000
@@ -32,7 +37,9 @@ class ManifestItem:
     """One indexed skill: identity, digests and its row in ``vectors.bin``.
 
     ``item_digest`` is the skill's file digest at index time (drift reporting only);
-    ``text_digest`` is the digest of the embedded text, which keys vector reuse.
+    ``text_digest`` is the digest of the embedded text, which keys vector reuse.  An
+    ``example`` item is one known request of the skill ``id``: its ``text_digest`` is the
+    digest of the request, which tells the examples of one skill apart.
     """
 
     id: str
@@ -43,8 +50,13 @@ class ManifestItem:
     kind: str = ITEM_KIND
 
     @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.kind, self.domain, self.id)
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.kind, self.domain, self.id, self.text_digest if self.kind == EXAMPLE_KIND else "")
+
+    @property
+    def order(self) -> tuple[bool, str, str, str]:
+        """Row order: the skills by (domain, id), then the examples by (domain, id, text digest)."""
+        return (self.kind == EXAMPLE_KIND, self.domain, self.id, self.text_digest)
 
 
 @dataclass(frozen=True)
@@ -194,15 +206,16 @@ def parse_manifest(raw: bytes) -> Manifest:
                 row=_take(entry, "row", int, 0, where),
             )
         )
-    check_items(items)
+    check_items(items, manifest.schema_version)
     return replace(manifest, items=tuple(items))
 
 
 def check_header(manifest: Manifest, n_items: int) -> None:
     """The structural rules on the manifest's header, in the reference's order."""
-    if manifest.schema_version != SCHEMA_VERSION:
+    if manifest.schema_version not in READABLE_VERSIONS:
         raise ManifestInvalid(
-            f"manifest schema_version is {manifest.schema_version}, this version reads {SCHEMA_VERSION}"
+            f"manifest schema_version is {manifest.schema_version}, this version reads "
+            f"{' and '.join(str(v) for v in READABLE_VERSIONS)}"
         )
     if manifest.dtype not in DTYPES:
         raise ManifestInvalid(f"manifest dtype {json.dumps(manifest.dtype)} is not float32 or float16")
@@ -212,10 +225,20 @@ def check_header(manifest: Manifest, n_items: int) -> None:
         raise ManifestInvalid(f"manifest holds {n_items} rows, the limit is {MAX_ROWS}")
 
 
-def check_items(items) -> None:
-    """Every item's row equals its position; no (kind, domain, id) twice."""
+def check_items(items, manifest_version: int = EXAMPLES_VERSION) -> None:
+    """Every item's row equals its position; skills before examples (format 2 only); no key twice."""
     seen = set()
+    examples = False
     for position, item in enumerate(items):
+        if item.kind == EXAMPLE_KIND:
+            examples = True
+            if manifest_version < EXAMPLES_VERSION:
+                raise ManifestInvalid(f"manifest format {manifest_version} cannot hold known requests "
+                                      f"(the example rows of {json.dumps(item.id)})")
+            if not item.text_digest:
+                raise ManifestInvalid(f"manifest example of {json.dumps(item.id)} has no text_digest")
+        elif examples:
+            raise ManifestInvalid(f"manifest item {json.dumps(item.id)}: skills come before examples")
         if item.row != position:
             raise ManifestInvalid(f"manifest item {json.dumps(item.id)} has row {item.row}, want {position}")
         if item.key in seen:
@@ -239,7 +262,7 @@ def unusable_reason(
     and ``body_chars`` are resolved the way the embedded text resolves them.  The checks
     run in a fixed order and the first difference is the reason.
     """
-    from ..embedtext import DOC_TEMPLATE_VERSION, resolve_body_chars, resolve_fields
+    from ..catalog.embedtext import DOC_TEMPLATE_VERSION, resolve_body_chars, resolve_fields
 
     m = getattr(manifest, "manifest", manifest)
     if m.doc_template_version != DOC_TEMPLATE_VERSION:

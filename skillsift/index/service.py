@@ -152,7 +152,7 @@ def _load_old(index_dir):
 def make_plan(config, catalog, provider, *, rebuild: bool, force, index_dir):
     """The plan of a build against the index in ``index_dir`` (no provider call)."""
     from ..index.build import plan_build, sends_text_out
-    from ..secrets import detect_secret
+    from ..secrets.scan import detect_secret
 
     loaded = _load_old(index_dir)
     scan = None
@@ -167,7 +167,15 @@ def make_plan(config, catalog, provider, *, rebuild: bool, force, index_dir):
         catalog, loaded.index, provider=provider, fields=s.fields, index_body=s.index_body, body_chars=s.body_chars,
         rebuild=rebuild, force=force, scan=scan, price_per_mtok=price(provider, config),
         old_problem=loaded.reason if loaded.found and loaded.index is None else "",
+        examples=example_pairs(config, catalog),
     )
+
+
+def example_pairs(config, catalog) -> list[tuple[str, str]]:
+    """The known requests to index: ``(skill, request)`` of the examples files and frontmatter ``examples``."""
+    from ..evaluate.examples import known_requests
+
+    return [(r.skill, r.text) for r in known_requests(catalog, config).requests]
 
 
 def refuse_network(plan, provider, allow_network: bool) -> None:
@@ -212,9 +220,32 @@ def prepare(config, catalog, *, rebuild: bool = False, force=(), dry_run: bool =
             raise SkillsiftError(exc.message, hint=exc.hint) from None
         provider = ConfiguredProvider.from_config(config, repository_command=True)
     index_dir = checked_index_dir(config)
+    if not rebuild and not dry_run:
+        force = (*tuple(force), *doctored_rows(config, catalog, provider, index_dir))
     plan = make_plan(config, catalog, provider, rebuild=rebuild, force=force, index_dir=index_dir)
     allow_network = bool(getattr(provider, "allow_network", config.embeddings.allow_network))
     return Prepared(config, catalog, provider, plan, index_dir, allow_network, rebuild, tuple(force))
+
+
+def doctored_rows(config, catalog, provider, index_dir) -> tuple[str, ...]:
+    """Skills whose stored row is not the embedding of their text (re-embedded with a local provider).
+
+    A build would otherwise reuse such a row; naming them in ``force`` embeds them again
+    (docs/index-format.md, "Verifying the committed vectors").  Only a provider whose vectors
+    are recomputed exactly (the local model) is asked; rows verified before are not embedded again.
+    """
+    from .verify import verifiable, verify_rows
+
+    fingerprint = getattr(provider, "fingerprint", "")
+    old = _load_old(index_dir).index
+    if old is None or not verifiable(old) or old.manifest.provider != fingerprint:
+        return ()
+    s = config.search
+    if old.unusable_reason(fields=s.fields, index_body=s.index_body, body_chars=s.body_chars):
+        return ()
+    found = verify_rows(old, catalog.skills, provider, fields=s.fields, index_body=s.index_body,
+                        body_chars=s.body_chars, root=str(config.root))
+    return found.mismatched
 
 
 @dataclass

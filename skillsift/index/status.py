@@ -7,8 +7,12 @@ report into text.  States:
 * ``none`` — no manifest;
 * ``unreadable`` — a manifest exists but the index does not load (the reason says why);
 * ``incompatible`` — it loads but was built for another provider, model or embedded text;
-* ``stale`` — usable, but some skill's text changed, some skill has no row, or a row
-  belongs to a skill that is no longer served;
+* ``stale`` — usable, but some skill's text changed, some skill has no row, a row
+  belongs to a skill that is no longer served, or (when the rows were verified, see
+  :mod:`.verify`) a row is not the embedding of its skill's text (``mismatched``);
+  belongs to a skill that is no longer served, a known request (examples file,
+  frontmatter ``examples``) has no row or a request's row is no longer needed, or the
+  index was written in an earlier format (the reason says so);
 * ``fresh`` — every served skill has a current vector and no row is orphaned.
 """
 
@@ -34,18 +38,26 @@ def status_report(
     fields=(),
     index_body: bool = False,
     body_chars: int = 0,
+    verification=None,
+    examples=(),
 ) -> dict:
     """The status of the index ``loaded`` (a :class:`~.store.LoadResult`) for ``skills``.
 
     ``provider`` / ``model`` are the configured provider fingerprint and model; the
     text settings are the configured ``[search]`` ones.  Skills without a usable index
-    are all "missing".
+    are all "missing".  ``verification`` (a :class:`~.verify.Verification`, or None when the
+    rows were not re-embedded) adds ``verified`` to the report.
+    text settings are the configured ``[search]`` ones.  ``examples``: the known requests
+    as ``(skill, request)`` pairs.  Skills without a usable index are all "missing".
     """
+    from ..catalog.embedtext import text_digest
     from .classify import classify_skills
+    from .manifest import EXAMPLES_VERSION
 
     skills = list(skills)
     index = loaded.index
     reason = ""
+    known: dict = {}
     if index is None:
         state = UNREADABLE if loaded.found else NONE
         reason = loaded.reason if loaded.found else ""
@@ -57,10 +69,20 @@ def status_report(
         current = drifted = 0
         stale, missing, orphaned = [], sorted(skill.name for skill in skills), []
     else:
-        c = classify_skills(index.items, skills, fields=fields, index_body=index_body, body_chars=body_chars)
+        wanted = sorted({(name, text_digest(text)) for name, text in examples})
+        c = classify_skills(index.items, skills, fields=fields, index_body=index_body, body_chars=body_chars,
+                            examples=wanted)
         current, drifted = c.current, c.drifted
         stale, missing, orphaned = list(c.stale), list(c.missing), list(c.orphaned)
-        state = FRESH if c.fresh else STALE
+        mismatched = verification.mismatched if verification is not None else ()
+        state = FRESH if c.fresh and not mismatched else STALE
+        known = {"configured": len(wanted), "current": c.examples_current, "missing": c.examples_missing,
+                 "orphaned": c.examples_orphaned}
+        if wanted and index.schema_version < EXAMPLES_VERSION:
+            state = STALE
+            reason = (f"the index was written in format {index.schema_version}, which holds no known requests; "
+                      f"run 'skillsift index' to add the {len(wanted)} configured ones (format {EXAMPLES_VERSION}, "
+                      "the skill vectors are reused)")
     report: dict = {
         "schema_version": SCHEMA_VERSION,
         "mode": mode,
@@ -86,6 +108,12 @@ def status_report(
     report["stale"] = stale
     report["missing"] = missing
     report["orphaned"] = orphaned
+    if verification is not None and state not in (NONE, UNREADABLE, INCOMPATIBLE):
+        report["verified"] = {"ran": verification.ran, "checked": verification.checked,
+                              "remembered": verification.remembered,
+                              "mismatched": list(verification.mismatched), "problem": verification.problem}
+    if known and (known["configured"] or known["orphaned"]):  # only where known requests are in play
+        report["examples"] = known
     hint = {NONE: HINT_BUILD, UNREADABLE: HINT_REBUILD, INCOMPATIBLE: HINT_REBUILD, STALE: HINT_UPDATE}.get(state)
     if hint:
         report["hint"] = hint
@@ -117,6 +145,20 @@ def render_status(report: dict) -> str:
     lines.append(_line("skills", f"{report['skills']} served   {report['current']} current   "
                                  f"{len(report['stale'])} changed   {len(report['missing'])} not indexed   "
                                  f"{len(report['orphaned'])} no longer served"))
+    verified = report.get("verified")
+    if verified and verified["ran"]:
+        done = verified["checked"] + verified["remembered"]
+        bad = verified["mismatched"]
+        lines.append(_line("verified", f"{done} rows re-embedded and compared ({verified['remembered']} verified "
+                                       f"before), {len(bad)} not the embedding of their text"))
+        if bad:
+            lines.append("not their embedding: " + ", ".join(bad))
+    elif verified:
+        lines.append(_line("verified", f"no ({verified['problem']})"))
+    known = report.get("examples")
+    if known and (known["configured"] or known["orphaned"]):
+        lines.append(_line("examples", f"{known['configured']} known requests   {known['current']} current   "
+                                       f"{known['missing']} not indexed   {known['orphaned']} no longer known"))
     if report["drifted"]:
         lines.append(_line("drift", f"{report['drifted']} current skills changed outside their embedded text "
                                     "(their vectors are still valid)"))

@@ -24,6 +24,8 @@ from .manifest import (
     DTYPE_FLOAT16,
     DTYPE_FLOAT32,
     DTYPES,
+    EXAMPLE_KIND,
+    EXAMPLES_VERSION,
     ITEM_KIND,
     MANIFEST_FILE,
     MAX_DIMS,
@@ -149,7 +151,15 @@ class Index:
 
     def row(self, domain: str, id: str) -> int:
         """The row of skill ``id`` in ``domain`` ("" for root), or -1."""
-        return self._rows.get((ITEM_KIND, domain, id), -1)
+        return self._rows.get((ITEM_KIND, domain, id, ""), -1)
+
+    @property
+    def schema_version(self) -> int:
+        return self.manifest.schema_version
+
+    def example_items(self) -> list[tuple[int, ManifestItem]]:
+        """``(row, item)`` of every known-request row (format 2), in row order."""
+        return [(row, item) for row, item in enumerate(self.manifest.items) if item.kind == EXAMPLE_KIND]
 
     def vector(self, row: int) -> np.ndarray:
         """One stored row (read-only float32)."""
@@ -189,12 +199,13 @@ def new_index(
 
     Vectors are rounded to float32, checked (every row ``dims`` long, finite), L2-normalised,
     and for float16 quantised to half precision so the index in memory ranks exactly like
-    the one loaded from disk.  Rows are sorted by (domain, id) and renumbered; the kind is
-    always ``skill``.  ``dims`` defaults to the length of the first vector.  ``body_chars``
+    the one loaded from disk.  Rows are sorted by (domain, id) and renumbered, the skills
+    first, then the known requests (kind ``example``) by (domain, skill, text digest).
+    ``dims`` defaults to the length of the first vector.  ``body_chars``
     is recorded only with ``index_body`` (a non-positive value resolves to 1200).
     Raises :class:`IndexDataError` on ragged, NaN/Inf or duplicate input.
     """
-    from ..embedtext import DOC_TEMPLATE_VERSION, resolve_body_chars
+    from ..catalog.embedtext import DOC_TEMPLATE_VERSION, resolve_body_chars
 
     items = list(items)
     if dtype not in DTYPES:
@@ -202,14 +213,16 @@ def new_index(
     matrix = _as_matrix(vectors, items, dims)
     dims = matrix.shape[1]
     matrix = normalize_rows(matrix)
-    order = sorted(range(len(items)), key=lambda i: (items[i].domain, items[i].id))
+    order = sorted(range(len(items)), key=lambda i: items[i].order)
     sorted_items = []
     seen = set()
     for position, i in enumerate(order):
         src = items[i]
-        item = ManifestItem(src.id, src.domain, src.item_digest, src.text_digest, position, ITEM_KIND)
+        kind = EXAMPLE_KIND if src.kind == EXAMPLE_KIND else ITEM_KIND
+        item = ManifestItem(src.id, src.domain, src.item_digest, src.text_digest, position, kind)
         if item.key in seen:
-            raise IndexDataError(f"{item.id!r} is indexed twice (domain {item.domain or 'root'!r})")
+            what = "a known request of" if kind == EXAMPLE_KIND else ""
+            raise IndexDataError(f"{what} {item.id!r} is indexed twice (domain {item.domain or 'root'!r})".strip())
         seen.add(item.key)
         sorted_items.append(item)
     matrix = matrix[order] if order else matrix
@@ -219,7 +232,7 @@ def new_index(
             encode_vectors(matrix, dtype)  # raises with the offending component
         matrix = float16.from_half_bits(bits)
     manifest = Manifest(
-        schema_version=SCHEMA_VERSION,
+        schema_version=EXAMPLES_VERSION if any(i.kind == EXAMPLE_KIND for i in sorted_items) else SCHEMA_VERSION,
         doc_template_version=DOC_TEMPLATE_VERSION if doc_template_version is None else doc_template_version,
         provider=provider,
         model=model,

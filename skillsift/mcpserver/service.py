@@ -13,6 +13,7 @@ only queries.  A search that cannot use vectors ranks lexically and says why in
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import secrets
 import sys
@@ -23,9 +24,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..catalog import Catalog
+    from ..catalog.load import Catalog
     from ..config import Config
-    from ..querylog import QueryLog
+    from ..evaluate.querylog import QueryLog
     from ..ranker.search import Ranker
 
 MAX_LIMIT = 20
@@ -54,7 +55,7 @@ def _stat_key(path) -> tuple[int, int] | None:
 def catalog_fingerprint(root, patterns) -> tuple:
     """The discovered SKILL.md paths with their (mtime, size): changes when a skill is added,
     removed or edited."""
-    from ..catalog import discover
+    from ..catalog.load import discover
 
     return tuple((str(path), domain, _stat_key(path)) for path, domain in discover(root, patterns))
 
@@ -107,9 +108,13 @@ class SkillService:
 
     def __init__(self, root: str = ".", config_file: str | None = None, *, session_id: str | None = None,
                  warn: Callable[[str], None] = _stderr, clock=None, recheck_interval: float = RECHECK_INTERVAL,
-                 monotonic: Callable[[], float] = time.monotonic, agent: str | None = None):
+                 monotonic: Callable[[], float] = time.monotonic, agent: str | None = None, view: str = "full",
+                 context_window: int | None = None):
         self.root = str(Path(root).resolve())
-        self.agent = agent  # serve only what this agent lists (skillsift/agents.py)
+        self.agent = agent  # serve only what this agent lists (skillsift/catalog/agents.py)
+        self.view = view  # full: rank every field; listing: exactly what the agent lists (skillsift/catalog/listing.py)
+        self.context_window = context_window
+        self.view_info: dict | None = None  # the listing view's agent, window and budget (None: full view)
         self.config_file = config_file
         self.session_id = session_id if session_id is not None else secrets.token_hex(16)
         self.warn = warn
@@ -162,15 +167,18 @@ class SkillService:
             return True
 
     def _build(self, config) -> None:
-        from ..catalog import load_catalog
-        from ..querylog import open_log
+        from ..catalog.listing import load_view
+        from ..evaluate.querylog import open_log
         from ..ranker.search import NO_INDEX, Ranker
+        from ..ranker.view_vectors import open_view_ranker
 
-        catalog = load_catalog(self.root, config, agent=self.agent)
-        for diag in catalog.diagnostics:
+        view = load_view(self.root, config, self.view, agent=self.agent, context_window=self.context_window)
+        for diag in view.full.diagnostics:
             self._warn_once(f"warning: {diag.render()}")
+        view = dataclasses.replace(view, catalog=self._without_secrets(view.catalog))
+        catalog = view.catalog
         try:
-            ranker = Ranker.open(catalog, config)
+            ranker = open_view_ranker(view, config)
         except Exception as exc:  # an index that cannot even be read: rank lexically (no_index)
             self._warn_once(f"the search index cannot be read ({exc}); ranking lexically")
             ranker = Ranker(catalog, config)
@@ -183,7 +191,32 @@ class SkillService:
         kwargs = {"clock": self.clock} if self.clock is not None else {}
         self.log = open_log(config, self.session_id, warn=lambda m: self.warn(WARN_PREFIX + m), **kwargs)
         self.config, self.catalog, self.ranker = config, catalog, ranker
+        self.view_info = view.to_dict()
         self.reloads += 1
+
+    def _without_secrets(self, catalog: Catalog) -> Catalog:
+        """``catalog`` less every skill whose SKILL.md has an error-level secret finding (AR001).
+
+        Allowed lines (``skillsift: allow-secret``) and the secrets baseline count as for
+        ``validate``; ``[validate] ignore`` and ``severity`` do not (they decide what fails a
+        check, not what an agent is handed).  Scans of unchanged texts come from the scan cache.
+        """
+        from ..cache.catalog import ScanCache
+        from ..catalog.load import Catalog
+        from ..diagnostics import ERROR
+        from ..validators.secrets import CODE, check_files
+        from ..validators.workspace import Workspace
+
+        ws = Workspace(self.root, config_file=self.config_file)
+        findings = check_files(ws, [skill.path for skill in catalog.skills], parse=True, cache=ScanCache(self.root))
+        held = {d.file for d in findings if d.code == CODE and d.severity == ERROR}
+        if not held:
+            return catalog
+        for path in sorted(held):
+            self._warn_once(f"{path} holds a secret (AR001); that skill is not served until it is removed "
+                            "(skillsift validate shows where)")
+        return Catalog(root=catalog.root, skills=tuple(s for s in catalog.skills if s.path not in held),
+                       diagnostics=catalog.diagnostics)
 
     def _current(self) -> tuple[Config, Catalog, Ranker, QueryLog]:
         """Refresh, then the loaded state (a refresh always leaves one)."""
@@ -191,6 +224,12 @@ class SkillService:
         config, catalog, ranker, log = self.config, self.catalog, self.ranker, self.log
         assert config is not None and catalog is not None and ranker is not None and log is not None
         return config, catalog, ranker, log
+
+    @property
+    def view_words(self) -> str:
+        """``, view listing (claude-code)`` for the start-up line; "" in the full view."""
+        info = self.view_info
+        return f", view listing ({info['agent']})" if info else ""
 
     # -- tools ---------------------------------------------------------------------------------
     def find_skill(self, query: str, limit: int = 5, role: str | None = None) -> dict:
@@ -215,7 +254,11 @@ class SkillService:
             if result.degraded:
                 self._warn_once(degraded_line(result.degraded))
             log.record_query(query, result.ranking, result.names)
-        return result_to_json(result)
+            view = self.view_info
+        doc = result_to_json(result)
+        if view:
+            doc["view"] = dict(view)
+        return doc
 
     @staticmethod
     def _role_members(catalog: Catalog, config: Config, role: str) -> set[str]:
@@ -258,10 +301,11 @@ class SkillService:
             path = os.path.realpath(os.path.join(root, skill.path))
             if os.path.commonpath([root, path]) != root:
                 raise ToolRefused(f'the SKILL.md of "{name}" lies outside the repository; it is not served')
-            from ..files import MAX_SKILL_BYTES, read_bounded
+            from ..files import MAX_SKILL_BYTES, read_skill_bytes
 
-            try:
-                text = read_bounded(path, MAX_SKILL_BYTES).decode("utf-8", "replace")
+            try:  # a file of the skill's own folder only, never under .git (SK020)
+                text = read_skill_bytes(os.path.join(root, skill.path), MAX_SKILL_BYTES,
+                                        real_root=root).decode("utf-8", "replace")
             except OSError as exc:
                 raise ToolRefused(f"cannot read {skill.path}: {exc.strerror or exc}") from None
             log.record_load(name)

@@ -62,7 +62,7 @@ class LexicalIndex:
         :data:`~skillsift.ranker.postings.PYTHON_BUILD_MAX_DOCS`).  A one-shot query over a
         few thousand skills is faster without numpy: its import costs more than it saves.
         ``postings``: the postings of ``docs`` built already (``build_postings`` gives them
-        otherwise), e.g. from :mod:`skillsift.lexical_cache`."""
+        otherwise), e.g. from :mod:`skillsift.ranker.postings_cache`."""
         self._docs = tuple(docs)
         self.names = [d.name for d in self._docs]
         if postings is not None and postings.n_docs != len(self._docs):

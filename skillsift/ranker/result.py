@@ -39,6 +39,7 @@ class Hit:
     vector_sim: float | None = None
     stale_vector: bool = False
     explanation: LexicalExplanation | None = None
+    known_request: tuple[str, float] | None = None  # --explain: the closest known request and its cosine
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from .result import Hit, SearchResult
 
 if TYPE_CHECKING:
     from .query_embedding import QueryEmbedder
+    from .setup import Refresh
     from .vector_search import VectorSearch
 
 # A ranker that answers one query (the CLI) indexes catalogs up to this size in pure Python.
@@ -47,7 +48,7 @@ class Ranker:
         self.skills: Sequence = tuple(catalog.skills)
         postings = None
         if one_shot:  # one query, then exit: the postings of an unchanged catalog come from the user cache
-            from ..lexical_cache import cached_postings
+            from .postings_cache import cached_postings
 
             postings = cached_postings(self.config.root, self.skills, python_max_docs=ONE_SHOT_PYTHON_MAX_DOCS)
         self.lexical = LexicalIndex(self.skills, python_max_docs=ONE_SHOT_PYTHON_MAX_DOCS if one_shot else None,
@@ -59,25 +60,56 @@ class Ranker:
         self._embedder: QueryEmbedder | None = None  # made on first use: lexical mode never imports it
         self._hits = LexicalHits(self.lexical, self.skills)
         self._vectors: VectorSearch | None = None
+        self.refresh: Refresh | None = None  # what Ranker.open(embed_stale=True) did with stale or missing vectors
+        self._known: tuple[tuple[str, str], ...] = ()  # known requests (skill, text) the vectors rank with
+        self.examples_problem = ""  # why the known requests could not be read ("" when they could)
 
     @classmethod
     def open(cls, catalog, config: Config, *, mode: str | None = None, query_timeout_ms: int | None = None,
-             provider=None, one_shot: bool = False):
+             provider=None, one_shot: bool = False, embed_stale: bool = False):
         """A ranker with the configured index and provider attached when ``mode`` needs them.
 
         Nothing is loaded for lexical mode.  An index that does not load, or that was built
         for another provider/model/fields, is not attached (``index_problem`` says why), so
         a vector search degrades with ``no_index``.  A provider that cannot be made is kept
-        as its error, so a vector search degrades with that error's reason.
+        as its error, so a vector search degrades with that error's reason.  ``embed_stale``:
+        skills whose vector is stale or missing are embedded in memory for this ranker when the
+        provider runs in this process (:func:`skillsift.ranker.setup.refresh_stale`; ``refresh``
+        says what was done, for the door to print).
         """
         mode = mode or config.search.mode
         if mode == "lexical":
             return cls(catalog, config, query_timeout_ms=query_timeout_ms, one_shot=one_shot)
-        from .setup import attach
+        from .setup import attach, refresh_stale
 
         index, problem, provider = attach(config, provider=provider)
-        return cls(catalog, config, index=index, provider=provider, query_timeout_ms=query_timeout_ms,
-                   index_problem=problem, one_shot=one_shot)
+        refresh = refresh_stale(index, catalog.skills, config, provider) if embed_stale and index is not None else None
+        if refresh is not None:
+            index = refresh.index
+        ranker = cls(catalog, config, index=index, provider=provider, query_timeout_ms=query_timeout_ms,
+                     index_problem=problem, one_shot=one_shot)
+        ranker.refresh = refresh
+        if ranker.index is not None and ranker.index.example_items():
+            from ..diagnostics import SkillsiftError
+            from ..evaluate.examples import known_requests
+
+            try:
+                requests = known_requests(catalog, config).requests
+            except SkillsiftError as exc:  # a broken examples file: rank without known requests
+                ranker.examples_problem = exc.message  # (`skillsift hook cases` / `eval` report it)
+            else:
+                ranker.use_examples([(r.skill, r.text) for r in requests])
+        return ranker
+
+    def use_examples(self, requests) -> int:
+        """Rank vector and hybrid searches with these known requests (``(skill, text)`` pairs).
+
+        Only requests with a current row in the index count; returns how many do (0 without
+        an index).  ``()`` turns them off (evaluation's folds set a subset per fold).
+        """
+        self._known = tuple(requests)
+        vectors = self.vectors
+        return vectors.use_examples(self._known) if vectors is not None else 0
 
     # -- what is attached ----------------------------------------------------
     @property
@@ -137,7 +169,7 @@ class Ranker:
         tags, allow, deny = tuple(tags or ()), tuple(allow or ()), tuple(deny or ())
         if not (role or domain or tags or allow or deny):
             return None
-        from ..catalog import select
+        from ..catalog.load import select
 
         return select(self.catalog, roles=self.config.roles, role=role, domain=domain, tags=tags,
                       allow=allow, deny=deny)

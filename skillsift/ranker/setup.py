@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 
 def attach(config, *, provider=None):
     """Return ``(index or None, problem, provider or EmbedError)`` for ``config``.
@@ -34,3 +36,117 @@ def attach(config, *, provider=None):
     if reason:
         return None, f"The search index is not usable: {reason}; run 'skillsift index --rebuild'", provider
     return loaded.index, "", provider
+
+
+@dataclass(frozen=True)
+class Refresh:
+    """What :func:`refresh_stale` did with the skills whose vector is stale or missing.
+
+    ``index`` is the index to rank with (the attached one, or a copy in memory with the new
+    rows); ``embedded`` the skills embedded for this run; ``outdated`` those that still rank by
+    words only (a provider outside the process is never sent skill text for a search), with
+    ``problem`` saying why when the provider failed.
+    """
+
+    index: object
+    embedded: tuple[str, ...] = ()
+    outdated: tuple[str, ...] = ()
+    problem: str = ""
+
+    def notes(self) -> list[str]:
+        """The stderr lines of a door (none when every vector was current)."""
+        out = []
+        if self.embedded:
+            out.append(f"note: the index has no current vector for {_count(self.embedded)} "
+                       f"({_shown(self.embedded)}): embedded in memory for this run; run 'skillsift index' and "
+                       "commit the index to keep them")
+        if self.outdated:
+            why = f"; {self.problem}" if self.problem else ""
+            out.append(f"warning: the index has no current vector for {_count(self.outdated)} "
+                       f"({_shown(self.outdated)}), ranked by words only{why}; run 'skillsift index' and commit "
+                       "the index")
+        return out
+
+
+def _count(names) -> str:
+    return "1 skill" if len(names) == 1 else f"{len(names)} skills"
+
+
+def _shown(names, most: int = 10) -> str:
+    return ", ".join(names[:most]) + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
+def refresh_stale(index, skills, config, provider) -> Refresh:
+    """Embed, in memory for this run, the ``skills`` whose row in ``index`` is stale or missing.
+
+    Only a provider that runs in this process (the local model) is called: a search never sends
+    skill text out (a remote provider's budget and the network gate are for ``skillsift index``),
+    so with any other provider the skills are listed as ``outdated``.  Skills that rightly have no
+    row (an empty embedded text) are not counted.  The other rows of ``index`` (whatever their
+    kind) are kept as they are; nothing is written.
+    """
+    from ..index.build import BuildError, build_index, plan_build, sends_text_out
+
+    if index is None or provider is None or isinstance(provider, BaseException):
+        return Refresh(index)
+    s = config.search
+    scan = None
+    if sends_text_out(provider):  # a skill that would be withheld from it (AR9D3) rightly has no row
+        from ..secrets.scan import detect_secret
+
+        patterns = tuple(config.secret_patterns)
+
+        def scan(text):
+            return detect_secret(text, patterns)
+
+    plan = plan_build(skills, index, provider=provider, fields=s.fields, index_body=s.index_body,
+                      body_chars=s.body_chars, scan=scan)
+    todo = plan.to_embed
+    if not todo or plan.old is None:
+        return Refresh(index)
+    names = tuple(sorted(item.id for item in todo))
+    if sends_text_out(provider):
+        return Refresh(index, outdated=names)
+    try:
+        built = build_index(plan, provider, dtype=index.manifest.dtype, batch_size=s.batch_size)
+    except BuildError as exc:
+        return Refresh(index, outdated=names, problem=exc.message)
+    if built.index is None:
+        return Refresh(index, outdated=names, problem=built.stopped)
+    fresh = {(item.domain, item.id): item for item in todo}
+    merged, embedded = _with_rows(index, built.index, fresh)
+    left = tuple(sorted(set(names) - set(embedded)))
+    return Refresh(merged, embedded=tuple(sorted(embedded)), outdated=left, problem=built.stopped)
+
+
+def _with_rows(index, built, fresh):
+    """A copy of ``index`` whose stale skill rows hold the vectors of ``built`` and with the missing ones
+    appended: ``(index, names embedded)``."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from ..index.manifest import ITEM_KIND, ManifestItem
+    from ..index.store import Index
+
+    items = list(index.items)
+    matrix = np.array(index.matrix, dtype=np.float32, copy=True)
+    added_items, added_rows, embedded = [], [], []
+    for key, planned in fresh.items():
+        row = built.row(*key)
+        if row < 0:
+            continue  # the provider rejected it: it stays outdated
+        embedded.append(planned.id)
+        vector = built.vector(row)
+        old = index.row(*key)
+        if old >= 0:
+            matrix[old] = vector
+            items[old] = replace(items[old], item_digest=planned.item_digest, text_digest=planned.text_digest)
+        else:
+            added_items.append(ManifestItem(planned.id, planned.domain, planned.item_digest, planned.text_digest,
+                                            len(items) + len(added_items), ITEM_KIND))
+            added_rows.append(vector)
+    if added_rows:
+        matrix = np.vstack([matrix, np.asarray(added_rows, dtype=np.float32)])
+    manifest = replace(index.manifest, items=tuple(items + added_items))
+    return Index(manifest, matrix), embedded

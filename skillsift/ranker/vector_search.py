@@ -11,9 +11,13 @@ with a vector.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .blend_exact import SMALL_ROWS, ExactRows
 from .result import Hit, SearchResult
+
+if TYPE_CHECKING:
+    from .examples import ExampleRows
 
 STALE = -1  # the skill's text changed since its vector was made
 MISSING = -2  # the index holds no vector for the skill
@@ -42,6 +46,40 @@ class VectorSearch:
         self._pin_index = None  # PinIndex of the names
         self._whole = None  # (rows, name ranks) of the usable skills of the whole catalog
         self._small = None  # ExactRows of the whole catalog's usable skills (a small catalog)
+        self.examples: ExampleRows | None = None  # the known requests with a vector (None: screened paths)
+        self.leave_out_own = False  # evaluation: a query's own text is no evidence for it
+
+    def use_examples(self, requests) -> int:
+        """Rank with the known ``requests`` (``(skill, text)`` pairs) that have a current row; how many do.
+
+        A request's row is found by its text digest among the index's example rows of its
+        skill; requests of skills not served, or without a row, are left out.  No usable
+        request: the screened paths rank as before.
+        """
+        from ..catalog.embedtext import text_digest
+        from .examples import ExampleRows
+
+        rows = {(item.id, item.text_digest): row for row, item in self.index.example_items()}
+        owners, texts, picked = [], [], []
+        for name, text in requests:
+            row = rows.get((name, text_digest(text)))
+            if row is None:
+                continue
+            try:
+                owner = self.position(name)
+            except KeyError:
+                continue
+            owners.append(owner)
+            texts.append(text)
+            picked.append(row)
+        if not picked:
+            self.examples = None
+            return 0
+        import numpy as np
+
+        matrix = np.asarray(self.index.matrix)[np.asarray(picked, dtype=np.intp)]
+        self.examples = ExampleRows.of(matrix, owners, texts)
+        return len(picked)
 
     @property
     def dims(self) -> int:
@@ -51,7 +89,7 @@ class VectorSearch:
     def rows(self) -> list[int]:
         """Per skill (catalog order): its usable matrix row, or STALE / MISSING (once)."""
         if self._prepared is None:
-            from ..embedtext import embedded_text, text_digest
+            from ..catalog.embedtext import embedded_text, text_digest
 
             fields, index_body, body_chars = self._text
             prepared = []
@@ -119,6 +157,15 @@ class VectorSearch:
         s = settings
         n_scope = len(subset) if subset is not None else len(self.skills)
         covered = len(usable) == n_scope
+        if self.examples is not None and s.example_weight > 0:
+            from .example_search import rank_with_examples
+
+            rows, ties = self._rows_and_ties(usable, subset)
+            fused, ranking, top_sim, dropped = rank_with_examples(self, self.examples, query, qvec, mode, usable, rows,
+                                                                  ties, lexical, s, covered)
+            result = self._result(query, mode, ranking, fused, top_sim, dropped, lexical, s, stale, covered,
+                                  explain=explain, embedded=embedded, tokens=tokens, ms=ms, limit=limit)
+            return self._with_known(result, query, qvec) if explain else result
         if mode == "hybrid" and s.fusion == "blend" and getattr(qvec, "ndim", 1) == 1 and len(usable) <= SMALL_ROWS:
             fused, top_sim, dropped = self._small_blend(query, qvec, subset, usable, lexical, s, limit)
             ranking = "hybrid"
@@ -127,6 +174,16 @@ class VectorSearch:
                                                               covered, limit)
         return self._result(query, mode, ranking, fused, top_sim, dropped, lexical, s, stale, covered,
                             explain=explain, embedded=embedded, tokens=tokens, ms=ms, limit=limit)
+
+    def _with_known(self, result: SearchResult, query: str, qvec) -> SearchResult:
+        """``result`` with each hit's closest known request (``--explain``)."""
+        from dataclasses import replace
+
+        ex = self.examples
+        assert ex is not None  # called only when ranking with known requests
+        cos = ex.cosines(query, qvec, leave_out_own=self.leave_out_own)
+        hits = tuple(replace(h, known_request=ex.closest(cos, self.position(h.name))) for h in result.hits)
+        return replace(result, hits=hits)
 
     def _small_blend(self, query: str, qvec, subset, usable, lexical, s, limit):
         """Blend over a scope of at most SMALL_ROWS usable skills, every similarity exact

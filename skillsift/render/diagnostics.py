@@ -10,18 +10,22 @@ Each renderer is a pure function from a list of :class:`~skillsift.diagnostics.D
   shows at most 10 error and 10 warning annotations (and 10 notices) per step, so only
   that many of each are emitted, followed by a plain line saying how many were not
   annotated.  Data is escaped (``%`` -> ``%25``, CR -> ``%0D``, LF -> ``%0A``), and
-  property values also escape ``:`` -> ``%3A`` and ``,`` -> ``%2C``.
+  property values also escape ``:`` -> ``%3A`` and ``,`` -> ``%2C``
+  (:mod:`skillsift.render.sanitise`, which also keeps every other line from being read as a
+  workflow command).
 * ``sarif``: a SARIF 2.1.0 log with one run, the registered checks as rules and
-  ``%SRCROOT%``-relative artifact locations.
+  ``%SRCROOT%``-relative artifact locations (a file outside the root gets no location).
+
+Repository text is made safe for each sink by :mod:`skillsift.render.sanitise`: control
+characters shown escaped in text, escaped in JSON, percent-encoded in workflow commands.
 """
 
 from __future__ import annotations
 
-import json
-
 from .._version import __version__
 from ..diagnostics import ERROR, NOTE, WARNING
 from ..words import plural
+from .sanitise import command_data, command_property, json_text, plain, sarif_uri
 
 FORMATS = ("text", "json", "github", "sarif")
 GITHUB_LIMIT = 10  # annotations of each kind GitHub shows per step
@@ -69,12 +73,12 @@ def render_text(diagnostics, *, checked: int | None = None) -> str:
                 lines.append("")
             current = diag.file
         suffix = "" if diag.severity == ERROR else f" ({diag.severity})"
-        lines.append(diag.render() + suffix)
+        lines.append(plain(diag.render()) + suffix)
         following = diagnostics[i + 1] if i + 1 < len(diagnostics) else None
         shared = (following is not None and following.hint == diag.hint and following.file == diag.file
                   and following.code == diag.code)
         if diag.hint and not shared:
-            lines.append(f"    hint: {diag.hint}")
+            lines.append(f"    hint: {plain(diag.hint)}")
     if lines:
         lines.append("")
     lines.append(summary_line(diagnostics, checked))
@@ -105,20 +109,14 @@ def render_json(diagnostics, *, root: str = "", checked: int | None = None) -> s
         doc["root"] = root
     if checked is not None:
         summary["skills"] = checked
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return json_text(doc)
 
 
 # -- GitHub workflow commands ---------------------------------------------------------------------
 
 
-def escape_data(text: str) -> str:
-    """Escape the message of a workflow command."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def escape_property(text: str) -> str:
-    """Escape a property value (``file``, ``title``) of a workflow command."""
-    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+escape_data = command_data  # the message of a workflow command
+escape_property = command_property  # a property value (``file``, ``title``)
 
 
 def github_command(diag) -> str:
@@ -160,15 +158,9 @@ def render_github(diagnostics, *, limit: int = GITHUB_LIMIT) -> str:
 # -- SARIF 2.1.0 ----------------------------------------------------------------------------------
 
 
-def _uri(path: str) -> str:
-    from urllib.parse import quote
-
-    return quote(path, safe="/")
-
-
 def _sub_rules(diagnostics, levels) -> list[tuple[str, dict]]:
     """One SARIF rule per secret kind reported (``AR001/<kind>``), with its help text, sorted."""
-    from ..secrets import RULES
+    from ..secrets.scan import RULES
 
     known = {rule.kind: rule for rule in RULES}
     out = []
@@ -219,8 +211,11 @@ def sarif_log(diagnostics) -> dict:
         }
         if rule_id in index:
             result["ruleIndex"] = index[rule_id]
-        if diag.file:
-            physical: dict = {"artifactLocation": {"uri": _uri(diag.file), "uriBaseId": "%SRCROOT%"}}
+        uri = sarif_uri(diag.file) if diag.file else None
+        if diag.file and uri is None:
+            result["message"]["text"] = f"{diag.file}: {diag.message}"
+        if uri is not None:
+            physical: dict = {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"}}
             if diag.line:
                 region = {"startLine": diag.line}
                 if diag.column:
@@ -242,7 +237,7 @@ def sarif_log(diagnostics) -> dict:
 
 
 def render_sarif(diagnostics) -> str:
-    return json.dumps(sarif_log(diagnostics), indent=2, ensure_ascii=False) + "\n"
+    return json_text(sarif_log(diagnostics))
 
 
 def render(diagnostics, fmt: str, *, root: str = "", checked: int | None = None) -> str:

@@ -6,12 +6,13 @@ does I/O.
 
 from __future__ import annotations
 
-import json
 import re
 
 from ..evaluate.gates import Flips
 from ..evaluate.run import EvalResult, ModeResult, degraded_message
 from ..words import plural
+from .sanitise import json_text, md_code, md_text
+from .views import header_view, text_views, view_words
 
 FORMATS = ("text", "json", "junit", "markdown")
 
@@ -28,6 +29,10 @@ def render(result: EvalResult, fmt: str, *, hybrid_hint: bool = False) -> str:
         return render_junit(result)
     if fmt == "markdown":
         return render_markdown(result)
+    if fmt == "html":
+        from .evaluation_html import render_html
+
+        return render_html(result)
     return render_text(result, hybrid_hint=hybrid_hint)
 
 
@@ -51,7 +56,7 @@ def result_json(result: EvalResult) -> dict:
 
 
 def render_json(result: EvalResult) -> str:
-    return json.dumps(result_json(result), indent=2, ensure_ascii=False) + "\n"
+    return json_text(result_json(result))
 
 
 # -- text ------------------------------------------------------------------------------------------
@@ -66,7 +71,9 @@ def render_text(result: EvalResult, *, hybrid_hint: bool = False) -> str:
     add = lines.append
     modes = result.report_modes()
     k = result.k
-    add(f"cases: {result.n} (+{result.n_negative} negative), k={k}, mode: {', '.join(modes)}")
+    add(f"cases: {result.n} (+{result.n_negative} negative), k={k}, mode: {', '.join(modes)}{header_view(result)}")
+    if result.examples_note:
+        add(f"known requests: {result.examples_note}")
     if result.index is not None:
         ix = result.index
         add(f"index: {ix.get('model', '')}, {ix.get('dims', 0)} dims, {ix.get('dtype', '')}, "
@@ -122,9 +129,13 @@ def render_text(result: EvalResult, *, hybrid_hint: bool = False) -> str:
             add(f"  regressed: {case_id}")
         for label, changes in _rank_moves(result):
             add(f"  {label}: " + ", ".join(change.text() for change in changes))
+    text_views(result, add, _metric_rows(result))
     if result.gate_failures:
         add("")
         add("gate failed")
+    if result.gates_note:
+        add("")
+        add(result.gates_note)
     return "\n".join(lines) + "\n"
 
 
@@ -316,16 +327,8 @@ def _junit_cases(suite, mr: ModeResult, classname: str, k: int) -> dict:
 # -- Markdown --------------------------------------------------------------------------------------
 
 
-def _cell(text: str) -> str:
-    text = " ".join(str(text).split())
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;") or " "
-
-
-def _code(text: str) -> str:
-    text = " ".join(str(text).split()).replace("|", "\\|")
-    fence = "``" if "`" in text else "`"
-    pad = " " if "`" in text else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
+_cell = md_text  # repository text in Markdown: literal, one line (render/sanitise.py)
+_code = md_code  # an id, a name or a path as a code span nothing inside can close
 
 
 def status_word(result: EvalResult) -> str:
@@ -344,8 +347,9 @@ def render_markdown(result: EvalResult) -> str:
     k = result.k
     add(f"### skillsift eval: {_code(result.cases_path or 'cases')}")
     add("")
+    gates = f" · {result.gates_note}" if result.gates_note else ""
     add(f"**Result: {status_word(result)}** · {plural(result.n, 'case')} (+{result.n_negative} negative) · k={k} · "
-        f"primary mode: {result.mode}")
+        f"primary mode: {result.mode}{gates}" + (f" · view: {view_words(result.view)}" if result.view else ""))
     add("")
     add("| metric | " + " | ".join(modes) + " |")
     add("| --- |" + " ---: |" * len(modes))

@@ -13,7 +13,7 @@ SUMMARY_SCHEMA_VERSION = 1
 
 def _shown(name: str) -> str:
     """A skill name as printed: a secret in it is masked (docs/secrets.md)."""
-    from ..secrets import redact
+    from ..secrets.scan import redact
 
     return redact(name)
 
@@ -26,6 +26,12 @@ def withheld_lines(plan) -> list[str]:
 
 def _cost_text(cost: float | None) -> str:
     return "unknown" if cost is None else f"${cost:.6f}"
+
+
+def _bills(provider) -> bool:
+    """True for a provider reached over the network, the only kind with a price (the local model and a
+    command cost nothing, so no cost is printed for them)."""
+    return bool(getattr(provider, "networked", False))
 
 
 def _count(n: int, word: str) -> str:
@@ -103,7 +109,6 @@ def summary(plan, provider, *, dry_run: bool, result=None, written: bool = False
 
 def build_report(outcome, shown_dir: str, fmt: str) -> tuple[str, list[str]]:
     """(stdout text, stderr lines) of a build; ``shown_dir`` is the index directory as the user sees it."""
-    import json
 
     plan, provider, result, written = outcome.plan, outcome.provider, outcome.result, outcome.written
     err = [f'skillsift index: the provider rejected skill "{skill_id}" even alone ({reason}); '
@@ -111,11 +116,17 @@ def build_report(outcome, shown_dir: str, fmt: str) -> tuple[str, list[str]]:
     out = ""
     if fmt == "json":
         doc = summary(plan, provider, dry_run=False, result=result, written=written)
-        out = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        from .sanitise import json_text
+
+        out = json_text(doc)
     elif result.index is not None:
+        known = sum(1 for item in plan.items if item.kind == "example")
+        total = plural(plan.total, "skill") if not known else (
+            f"{plural(plan.total - known, 'skill')} and {plural(known, 'known request')}")
+        cost = "" if not _bills(provider) else f", cost {_cost_text(result.cost_usd)}"
         out = (f"embedded {len(result.embedded)}, reused {result.reused}, withheld {len(plan.withheld)} of "
-               f"{plural(plan.total, 'skill')}   ({_count(result.calls, 'call')}, {plural(result.tokens, 'token')}, "
-               f"cost {_cost_text(result.cost_usd)})\n"
+               f"{total}   ({_count(result.calls, 'call')}, {plural(result.tokens, 'token')}"
+               f"{cost})\n"
                + (f"wrote {shown_dir}\n" if written else "index is current, nothing written\n"))
     hint = getattr(result.stop_error, "hint", "")
     if result.index is None:

@@ -49,7 +49,7 @@ def render_markdown(run: CiRun, *, max_rows: int | None = None) -> str:
     """The report; ``max_rows`` caps each case table (the job summary), None keeps every row."""
     out: list[str] = []
     add = out.append
-    add(f"## skillsift ci · {run.verdict()}")
+    add(f"## skillsift ci · {_cell(run.verdict())}")
     add("")
     if run.error:
         add(f"> **Error:** {_cell(run.error)}")
@@ -75,6 +75,14 @@ def render_markdown(run: CiRun, *, max_rows: int | None = None) -> str:
         for failure in failures:
             add(f"- {_cell(failure)}")
         add("")
+    passed = [(name, detail) for name, ok, detail in run.checks() if ok]
+    if passed:
+        add("### Passed checks")
+        add("")
+        for name, detail in passed:
+            add(f"- {_cell(name)}: {_cell(detail)}")
+        add("")
+    _gate_changes(run, add, max_rows)
     c = run.comparison
     if c is not None:
         if c.regressed:
@@ -213,6 +221,30 @@ def _change_table(changes: tuple[RankChange, ...], add, max_rows: int | None, *,
         add("")
 
 
+def _gate_changes(run: CiRun, add, max_rows: int | None) -> None:
+    """What the pull request changed in its own gate, beside the comparison that used the head's gate."""
+    changes = run.gate_changes
+    if not changes:
+        return
+    add(f"### Changes to the gate ({len(changes)})")
+    add("")
+    add("The base was ranked with the head's config and cases; this pull request changes them here. "
+        + ("These changes fail the run (fail-on-gate-change)." if run.fail_on_gate_change
+           else "Review them: they are not gated (set `fail-on-gate-change` to fail on them)."))
+    add("")
+    add("| change | what | base | head | base result |")
+    add("| --- | --- | --- | --- | --- |")
+    shown = changes if max_rows is None else changes[:max_rows]
+    for ch in shown:
+        subject = _code(ch.subject) + (f" (line {ch.line})" if ch.line else "")
+        add(f"| {_cell(ch.what)} | {subject} | {_cell(ch.before) if ch.before else '–'} "
+            f"| {_cell(ch.after) if ch.after else '–'} | {_cell(ch.base_result) if ch.base_result else '–'} |")
+    add("")
+    if len(shown) < len(changes):
+        add(f"_… and {len(changes) - len(shown):,} more in the full report._")
+        add("")
+
+
 def _findings(run: CiRun, add, max_rows: int | None) -> None:
     add(f"### Validation ({len(run.findings)})" if run.findings else "### Validation")
     add("")
@@ -223,8 +255,8 @@ def _findings(run: CiRun, add, max_rows: int | None) -> None:
     blocking = set(run.blocking_findings())
     touched, other = run.findings_by_change()
     if other:
-        add(f"On the files this pull request changed: {plural(len(touched), 'finding')}." if touched
-            else "No finding on the files this pull request changed.")
+        add(f"On the files this pull request changed, and every finding that fails the run: "
+            f"{plural(len(touched), 'finding')}." if touched else "No finding on the files this pull request changed.")
         add("")
     if touched:
         _findings_table(touched, blocking, add, max_rows)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 from ..ranker.result import Hit, SearchResult
 from ..words import plural
+from .sanitise import plain
 
 STOPWORD_ONLY = (
     'the query holds only stopwords (words such as "the", "how", "to"): nothing to rank; add a content word'
@@ -60,6 +63,8 @@ def _hit_to_json(rank: int, hit: Hit) -> dict:
         out["vector_sim"] = hit.vector_sim if hit.vector_sim is not None else 0.0
     if hit.stale_vector:
         out["stale_vector"] = True
+    if hit.known_request is not None:
+        out["known_request"] = {"query": hit.known_request[0], "cosine": round(hit.known_request[1], 6)}
     if hit.explanation is not None:
         e = hit.explanation
         out["explain"] = {
@@ -91,7 +96,7 @@ def render_text(result: SearchResult, *, width: int = 80, explain: bool = False,
         return (STOPWORD_ONLY if result.stopword_only else NO_MATCH) + "\n"
     rows = []
     for position, hit in enumerate(result.hits, start=1):
-        rows.append((str(position), f"{hit.score:.4f}", hit.name, hit.domain or "root", hit))
+        rows.append((str(position), f"{hit.score:.4f}", plain(hit.name), plain(hit.domain or "root"), hit))
     w_rank = max(4, *(len(r[0]) for r in rows))
     w_score = max(5, *(len(r[1]) for r in rows))
     w_name = max(4, *(len(r[2]) for r in rows))
@@ -117,7 +122,7 @@ def render_text(result: SearchResult, *, width: int = 80, explain: bool = False,
     w_desc = max(width - fixed, 20)
     lines.append(f"{'RANK':<{w_rank}}  {'SCORE':>{w_score}}  {'NAME':<{w_name}}  {'DOMAIN':<{w_dom}}  DESCRIPTION")
     for rank, score, name, dom, hit in rows:
-        desc = _cut(hit.description, w_desc)
+        desc = _cut(plain(hit.description), w_desc)
         lines.append(f"{rank:<{w_rank}}  {score:>{w_score}}  {name:<{w_name}}  {dom:<{w_dom}}  {desc}")
     why = meaning_line(result)
     if why:
@@ -150,9 +155,13 @@ def ordinal(n: int) -> str:
 
 def _explain_lines(hit: Hit) -> list[str]:
     e = hit.explanation
+    known = []
+    if hit.known_request is not None:
+        known = [f"      closest known request: {json.dumps(hit.known_request[0], ensure_ascii=False)} "
+                 f"cosine {hit.known_request[1]:.2f}"]
     if e is None:
-        return []
-    out = [f"      BM25F {e.score:.6f} = sum of term points   (doc length {e.length:g}, "
+        return known
+    out = known + [f"      BM25F {e.score:.6f} = sum of term points   (doc length {e.length:g}, "
            f"average {e.avg_length:.4f}, {plural(e.n_docs, 'skill')} in scope)"]
     if not e.terms:
         return out

@@ -9,22 +9,32 @@ from __future__ import annotations
 
 import json
 
+from ..evaluate.proposals import MIN_CASES
 from ..evaluate.run import EvalResult
-from ..evaluate.whynot import Competitor, ExpectedSkill, Standing, WhyReport
+from ..evaluate.whynot import Competitor, ExpectedSkill, Proposal, Standing, WhyReport
 from ..words import plural
 from .evaluation import _shortest, render, result_json
 
 WHY_FORMATS = ("text", "json")
 MAX_TERMS_SHOWN = 6
-PROPOSALS_TITLE = ("trigger proposals (each phrase appended to the skill's triggers in memory and every case "
-                   "ranked again; shown only when it fixes a miss and makes no case worse):")
+PROPOSALS_TITLE = {
+    "triggers": ("trigger proposals (full view: each phrase appended to the skill's triggers in memory, which "
+                 "skillsift's ranking and find_skill read and no agent's listing shows; cross-validated over the "
+                 "skill's cases, shown only when it fixes or improves a held-out case and makes no case worse):"),
+    "description": ("description proposals (listing view: each clause added to the skill's description in memory, "
+                    "the text the agent lists, within every targeted agent's per-entry cap and listing budget; "
+                    "cross-validated over the skill's cases, shown only when it fixes or improves a held-out case "
+                    "and makes no case worse):"),
+}
 
 
 def render_with_why(result: EvalResult, why: WhyReport, fmt: str, *, hybrid_hint: bool = False) -> str:
     if fmt == "json":
         doc = result_json(result)
         doc["why"] = _shortest(why.to_dict())
-        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        from .sanitise import json_text
+
+        return json_text(doc)
     return render(result, "text", hybrid_hint=hybrid_hint) + render_why_text(why)
 
 
@@ -84,14 +94,51 @@ def _competitor_text(c: Competitor) -> str:
     return text
 
 
+def _support(p: Proposal) -> str:
+    return "one request" if p.support <= 1 else f"shared by {p.support} requests"
+
+
+def _effect(p: Proposal) -> str:
+    parts = []
+    h = p.held_out
+    if h is not None:
+        gains = [f"{len(ids)} {word}" for word, ids in (("fixed", h.fixed), ("now first", h.first),
+                                                        ("ranked better", h.improved)) if ids]
+        parts.append(f"held out: {', '.join(gains) or 'no change'} of {plural(h.cases, 'case')}")
+    if p.fixes:
+        parts.append("fixes " + ", ".join(f"{i} (now rank {r})" for i, r in p.fixes))
+    if p.improves:
+        parts.append(f"improves {_listed(p.improves)}")
+    if p.lower_past_k:
+        parts.append(f"{plural(p.lower_past_k, 'case')} past k ranked lower")
+    parts.append(f"mrr {p.mrr_change:+.4f}")
+    return "; ".join(parts)
+
+
+def _listing_text(p: Proposal) -> str:
+    changes = f"changes the listing of {', '.join(p.agents)}" if p.agents else "changes no agent's listing"
+    chars = []
+    for c in p.listing:
+        if not c.changes:
+            continue
+        cap = f"{c.entry_chars:,}/{c.entry_cap:,} entry" if c.entry_cap else f"{c.entry_chars:,} entry"
+        budget = f", {c.used_chars:,}/{c.budget_chars:,} listing" if c.budget_chars else ""
+        chars.append(f"{c.agent} {cap}{budget}")
+    return changes + (f" ({'; '.join(chars)} characters)" if chars else "")
+
+
 def render_why_text(why: WhyReport) -> str:
     lines: list[str] = []
     add = lines.append
     add("")
-    add(f"why not ({why.mode}, k={why.k}): {plural(len(why.misses), 'missed case')}")
+    behind = len(why.misses) - why.missed
+    view = ", listing view" if why.view == "listing" else ""
+    add(f"why not ({why.mode}{view}, k={why.k}): {plural(len(why.misses), 'case')} not ranked first "
+        f"({why.missed} missed at k, {behind} ranked 2-{why.k})")
     for m in why.misses:
         role = f" (role {m.role})" if m.role else ""
-        add(f"  {m.case_id}{role}: {_q(m.query)}")
+        where = "missed" if m.missed else f"rank {m.rank}"
+        add(f"  {m.case_id}{role} [{where}]: {_q(m.query)}")
         add(f"    query terms: {', '.join(m.query_terms) or 'none'}")
         if m.winner is None:
             add("    ranked first: nothing (no skill holds a query term)")
@@ -103,21 +150,23 @@ def render_why_text(why: WhyReport) -> str:
             add(f"    {_competitor_text(m.competitor)}")
     if why.proposals or why.proposals_note:
         add("")
-        add(PROPOSALS_TITLE)
+        add(PROPOSALS_TITLE["description" if why.view == "listing" else "triggers"])
         if why.mined_queries:
             add(f"  (phrases also drawn from {plural(why.mined_queries, 'mined query', 'mined queries')})")
         for sp in why.proposals:
-            if sp.skipped:
+            if sp.skipped and "too few cases" not in sp.skipped:
                 add(f"  {sp.skill}: not checked: {sp.skipped}")
             if not sp.proposals:
                 continue
             add(f"  {sp.skill}: {sp.passing} of {plural(sp.tried, 'phrase')} checked pass")
             for p in sp.proposals:
-                fixes = ", ".join(f"{i} (now rank {r})" for i, r in p.fixes)
-                more = f"; improves {_listed(p.improves)}" if p.improves else ""
-                if p.lower_past_k:
-                    more += f"; {plural(p.lower_past_k, 'case')} past k ranked lower"
-                add(f"    + {_q(p.phrase)} (from {p.source}): fixes {fixes}{more}; mrr {p.mrr_change:+.4f}")
+                add(f"    + {p.field}: {_q(p.text or p.phrase)} ({_support(p)}, from {p.source})")
+                add(f"      {_effect(p)}")
+                add(f"      {_listing_text(p)}")
+        few = [sp.skill for sp in why.proposals if not sp.proposals and "too few cases" in sp.skipped]
+        if few:
+            add(f"  no proposal for {plural(len(few), 'skill')}, too few cases to check one on held-out cases "
+                f"(each needs {MIN_CASES}; add cases or examples): {', '.join(few)}")
         failed = [sp for sp in why.proposals if not sp.proposals and not sp.skipped]
         if failed:
             add(f"  no phrase passes for {plural(len(failed), 'skill')}: "

@@ -94,6 +94,8 @@ CHECKS: tuple[Check, ...] = (
           "byte-identical copies of one skill (several plugins, one folder per agent) are one note for the group"),
     Check("SK015", "suppression-unused", NOTE, "file", "suppress", ("skill",), "SKILL.md",
           "every inline `skillsift: ignore CODE -- reason` in a SKILL.md gives a reason and silences a finding"),
+    Check("SK020", "skill-file-link", ERROR, "repo", "served", ("skill",), "SKILL.md",
+          "a SKILL.md that is a link resolves to a file inside its own skill folder, not under .git (never read)"),
     Check("SK101", "spec-name-format", WARNING, "file", "spec", ("skill",), "SKILL.md",
           "name is at most 64 characters, lowercase letters, digits and single inner hyphens (specification)"),
     Check("SK102", "spec-name-folder", WARNING, "file", "spec", ("skill",), "SKILL.md",

@@ -1,6 +1,6 @@
 """SK201-SK204: the frontmatter fields an agent defines, checked against that agent's own rules.
 
-The rules are data in the agent profiles (:data:`skillsift.agents.CLAUDE_CODE_FIELD_RULES`,
+The rules are data in the agent profiles (:data:`skillsift.catalog.agents.CLAUDE_CODE_FIELD_RULES`,
 from Claude Code's skills reference); an agent's rules apply to a skill when the agent is
 targeted (``[validate] agents``) and reads the skill's folder (every targeted agent for a
 folder none of them reads, as SK007 does).  A field valid for one agent is never "unknown"
@@ -170,7 +170,7 @@ def run(ws) -> list[Diagnostic]:
 
 
 def run_paths(ws, paths) -> list[Diagnostic]:
-    from ..agents import BY_NAME, serves
+    from ..catalog.agents import BY_NAME, serves
     from .parsed import parsed_skills
     from .text_cache import cached, save
 

@@ -3,7 +3,7 @@
 * SK301 (note) the body is over about 5,000 tokens: after compacting a conversation Claude
   Code keeps the first 5,000 tokens of each skill it re-attaches, so the rest is lost
   (code.claude.com/docs/en/skills).  Tokens are estimated as characters / 4, the same
-  estimate as the listing budgets (skillsift/agents.py), which runs high for prose and low
+  estimate as the listing budgets (skillsift/catalog/agents.py), which runs high for prose and low
   for code;
 * SK302 the body is empty: a skill used gives the model nothing to follow;
 * SK303 a template scaffold was left in: ``[TODO: ...]`` or a ``TODO:`` line in the body

@@ -24,7 +24,7 @@ def diagnostics(empty, *, file: str = "", line: int | None = None) -> list[Diagn
 def run(ws) -> list[Diagnostic]:
     if ws.config is None or not ws.config.skills:
         return []
-    from ..catalog import discover
+    from ..catalog.load import discover
 
     empty = empty_paths(ws.config.skills, lambda pattern: discover(ws.root, [pattern]))
     return diagnostics(empty, file=ws.project_file, line=ws.key_line("catalog", "skills"))

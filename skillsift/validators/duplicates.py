@@ -34,7 +34,7 @@ def plugin_of(path: str) -> str:
     """The plugin a skill belongs to (``plugins/<plugin>/...``), else "": Claude Code calls a plugin's
     skills ``<plugin>:<name>``, so they never clash with the repository's own skills (the listing
     keys its served names the same way, so ``validate`` and ``list`` agree)."""
-    from ..listing import _plugin_of
+    from ..catalog.listing import _plugin_of
 
     return _plugin_of(path)
 
@@ -280,7 +280,7 @@ def cached_near_duplicates(ws, skills, *, threshold: float, cosine_pairs=(), lin
     order, and the cosine pairs; an entry is the ``[skill number, listing]`` of each SK009
     (docs/configuration.md).  Line numbers come from ``line_of`` as they would.
     """
-    from ..catalog_cache import CheckCache
+    from ..cache.catalog import CheckCache
 
     cache = CheckCache(ws.root)
     inputs = [threshold, "one-word-apart", [[s.name, s.path, s.description] for s in skills],
@@ -318,7 +318,7 @@ def index_cosine_pairs(ws, skills, threshold: float) -> list[tuple[int, int, flo
     if index.unusable_reason(fields=config.search.fields, index_body=config.search.index_body,
                              body_chars=config.search.body_chars):
         return []
-    from ..embedtext import embedded_text, text_digest
+    from ..catalog.embedtext import embedded_text, text_digest
 
     positions, rows = [], []
     for position, skill in enumerate(skills):

@@ -69,7 +69,7 @@ def key_lines(raw_yaml: str, first_line: int) -> dict[str, int]:
 
 def text_key_lines(text: str) -> dict[str, int]:
     """File line of each top-level frontmatter key of a SKILL.md text ({} without frontmatter)."""
-    from ..frontmatter import split_frontmatter
+    from ..catalog.frontmatter import split_frontmatter
 
     block = split_frontmatter(text.replace("\r\n", "\n"))
     return key_lines(block.raw, block.yaml_start_line) if block.present else {}
@@ -105,7 +105,7 @@ def entry_limit_problems(path: str, line: int, front: dict, limits: dict) -> lis
     and says what it does past the limit (cut, or not loaded for Codex), and only counts when
     it reads the skill's folder; any other name in ``limits`` cuts the trimmed description.
     """
-    from ..agents import BY_NAME, serves
+    from ..catalog.agents import BY_NAME, serves
 
     out = []
     # An agent that does not read the skill's folder never lists it; when none of the
@@ -224,8 +224,8 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=N
     already has it; the text is parsed otherwise.  ``split`` is ``(LF text, block, key
     lines)`` of ``text`` when the caller has it (:meth:`Workspace.split_text`).
     """
-    from ..catalog import parse_skill
-    from ..frontmatter import split_frontmatter
+    from ..catalog.frontmatter import split_frontmatter
+    from ..catalog.load import parse_skill
 
     if parsed is None:
         dir_id = PurePosixPath(path).parent.name or path

@@ -14,13 +14,32 @@ from __future__ import annotations
 
 import re
 
-from ..diagnostics import ERROR, Diagnostic, SkillsiftError
+from ..diagnostics import ERROR, NOTE, Diagnostic, SkillsiftError
+from ..words import plural
 
 CODE = "AR9D4"
 
 
 _ONE = re.compile(r'^case "(.+)" regressed against the baseline: ')
 _ALL = re.compile(r"^\d+ cases? regressed against the baseline \(max \d+\): (.+)$")
+_DROPS = re.compile(r"^\d+ cases? dropped in rank against the baseline \(max \d+\): (.+)$")
+_DROP = re.compile(r"^(.*) \((?:\d+|not retrieved) -> (?:\d+|not retrieved)\)$")
+
+
+def dropped_ids(diag: Diagnostic) -> tuple[str, ...]:
+    """The case ids of an AR9D4 ``max_rank_drops`` finding; () for any other finding."""
+    if diag.code != CODE:
+        return ()
+    every = _DROPS.match(diag.message)
+    if not every:
+        return ()
+    out = []
+    for part in every.group(1).split(", "):
+        one = _DROP.match(part)
+        if one is None:
+            return ()
+        out.append(one.group(1))
+    return tuple(out)
 
 
 def regressed_ids(diag: Diagnostic) -> tuple[str, ...]:
@@ -82,19 +101,34 @@ def evaluate_gates(*, rel: str, case_file, catalog, config, settings, mode: str,
         return [error(f"cannot compare with the baseline {settings.baseline}: {exc.message}", hint=exc.hint)]
     result = evaluation.result
     if evaluation.degraded:
-        return [error(evaluation.degraded, hint="check 'skillsift status' and the [embeddings] settings")]
+        return [error(evaluation.degraded,
+                      hint=evaluation.degraded_hint or "check 'skillsift status' and the [embeddings] settings")]
     refresh = (evals.regression_hint(rel, settings.baseline, mode=result.mode, k=result.k)
                if evaluation.baseline_gate_failed else "")
+    flips = evaluation.flips
+    per_case = (regressed_cases(result, case_file, flips.regressed)
+                if flips is not None and len(flips.regressed) > settings.max_flips else [])
     out = []
     for message in evaluation.gate_failures:
+        if per_case and _ALL.match(_strip(message)):
+            continue  # each regressed case is one finding below: one case, one error
         baseline_gate = "against the baseline" in message
         out.append(error(_strip(message), hint=refresh if baseline_gate and refresh
                          else "see which cases missed with 'skillsift eval " + rel + "'"))
-    flips = evaluation.flips
-    if flips is not None and len(flips.regressed) > settings.max_flips:
-        out += [error(message, line=line or None) for line, message in regressed_cases(result, case_file,
-                                                                                          flips.regressed)]
+    if per_case:
+        assert flips is not None
+        allowed = (f"{plural(len(flips.regressed), 'case')} regressed, at most {settings.max_flips} may"
+                   + (f"; {refresh}" if refresh else ""))
+        out += [error(message, line=line or None, hint=allowed) for line, message in per_case]
     return out
+
+
+def unparsable_note(paths) -> str:
+    """Why the gates were not run: skills whose frontmatter does not parse (SK001) rank as something else."""
+    shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+    verb = "does" if len(paths) == 1 else "do"
+    return (f"the gates were not run: {shown} {verb} not parse (SK001), so the rankings would measure "
+            "text nobody wrote; fix the frontmatter first (no new baseline is needed for it)")
 
 
 def run(ws) -> list[Diagnostic]:
@@ -106,6 +140,9 @@ def run(ws) -> list[Diagnostic]:
     from ..evaluate import session as evals
     from ..evaluate.gates import load_baseline
 
+    if ws.unparsable:
+        return [Diagnostic(file=ws.unparsable[0], code=CODE, severity=NOTE, message=unparsable_note(ws.unparsable),
+                           hint="the SK001 finding says what to fix")]
     baseline = None
     if settings.baseline:
         path = ws.abspath(settings.baseline)

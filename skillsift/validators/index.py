@@ -26,11 +26,16 @@ Rows of skills that are gone are harmless to a search and reported only when ask
 
 from __future__ import annotations
 
-from ..diagnostics import WARNING, Diagnostic
+from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 
 CODE = "AR9D1"
 REBUILD = "rebuild it with 'skillsift index'"
 MAX_NAMES = 5
+
+
+def names_shown(names) -> str:
+    """``a, b, c, d, e and 2 more``: at most MAX_NAMES names, sorted."""
+    return _names(names)
 
 
 def _names(names) -> str:
@@ -40,13 +45,17 @@ def _names(names) -> str:
 
 
 def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), index_body: bool = False,
-          body_chars: int = 0, coverage: bool = False, needed: bool = True, exempt=()) -> list[Diagnostic]:
+          body_chars: int = 0, coverage: bool = False, needed: bool = True, exempt=(),
+          verification=None, examples=()) -> list[Diagnostic]:
     """AR9D1 findings for a committed index.
 
     ``load`` is the :class:`~skillsift.index.store.LoadResult` of ``index_dir`` (its
     ``reason`` already relative to the root); ``skills`` are the repository's skills;
     ``needed``: the configured mode uses vectors (else an absent index is fine);
-    ``exempt``: names of skills that are right to have no row (empty or withheld text).
+    ``exempt``: names of skills that are right to have no row (empty or withheld text);
+    ``verification``: the :class:`~skillsift.index.verify.Verification` of the current rows
+    (rows that are not the embedding of their skill's text are an error), or None.
+    ``examples``: the known requests, ``(skill, text digest)`` pairs, each needing a row.
     """
     manifest_file = f"{index_dir.rstrip('/')}/manifest.json"
 
@@ -69,8 +78,22 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
         return finding(f"search: the committed index is out of date: {reason}; {REBUILD}")
     from ..index.classify import classify_skills
 
-    state = classify_skills(load.index.items, skills, fields=fields, index_body=index_body, body_chars=body_chars)
+    state = classify_skills(load.index.items, skills, fields=fields, index_body=index_body, body_chars=body_chars,
+                            examples=examples)
     out = []
+    if verification is not None and verification.mismatched:
+        out.append(Diagnostic(
+            file=f"{index_dir.rstrip('/')}/vectors.bin", code=CODE, severity=ERROR,
+            message=("search: the committed index holds vectors that are not the embedding of their skill's text "
+                     f"(re-embedded and compared: {_names(verification.mismatched)}); {REBUILD}"),
+            hint="run 'skillsift index' (it embeds those skills again), then commit the index directory; "
+                 "review who changed vectors.bin"))
+    elif verification is not None and not verification.ran and not coverage and needed:
+        out.append(Diagnostic(
+            file=f"{index_dir.rstrip('/')}/vectors.bin", code=CODE, severity=NOTE,
+            message=f"search: the committed vectors were not verified ({verification.problem})",
+            hint="install the local model (pip install 'skillsift[embed]') so validate can embed the skills "
+                 "again and compare"))
     if state.stale:
         out += finding(f"search: the committed index no longer matches the skills (changed: {_names(state.stale)}); "
                        f"{REBUILD}")
@@ -83,6 +106,12 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
         if orphaned:
             parts.append(f"no longer present: {_names(orphaned)}")
         out += finding(f"search: the committed index does not cover the skills ({'; '.join(parts)}); {REBUILD}")
+    gone = state.examples_orphaned if coverage else 0
+    if state.examples_missing or gone:
+        parts = [f"{state.examples_missing} not indexed"] if state.examples_missing else []
+        parts += [f"{gone} no longer known"] if gone else []
+        out += finding(f"search: the committed index does not hold the known requests ({'; '.join(parts)}); "
+                       f"{REBUILD}")
     return out
 
 
@@ -116,19 +145,54 @@ def check_workspace(ws, *, coverage: bool = False) -> list[Diagnostic]:
                  fields=config.search.fields, index_body=config.search.index_body,
                  body_chars=config.search.body_chars, coverage=coverage,
                  needed=coverage or config.search.mode != "lexical",
-                 exempt=_without_row(config, skills) if load.index is not None else ())
+                 exempt=_without_row(config, skills) if load.index is not None else (),
+                 verification=verify_workspace(ws, load.index, skills),
+                 examples=_known(config, ws.catalog) if load.index is not None else ())
+
+
+def verify_workspace(ws, index, skills):
+    """The :class:`~skillsift.index.verify.Verification` of ``index`` for the workspace, or None when
+    there is nothing to verify (no usable index, or one built by a provider that is not recomputed).
+
+    ``ws.verify_every_row`` (``skillsift ci``) re-embeds every current row, ignoring rows
+    remembered as verified on this machine.
+    """
+    from ..index.verify import local_verifier, verifiable, verify_rows
+
+    config = ws.config
+    if index is None or not verifiable(index):
+        return None
+    s = config.search
+    if index.unusable_reason(model=repo_model(config), fields=s.fields, index_body=s.index_body,
+                             body_chars=s.body_chars):
+        return None
+    return verify_rows(index, skills, lambda: local_verifier(index), fields=s.fields, index_body=s.index_body,
+                       body_chars=s.body_chars, root=ws.root, use_cache=not getattr(ws, "verify_every_row", False))
+
+
+def _known(config, catalog) -> list[tuple[str, str]]:
+    """The known requests as (skill, text digest); an examples file that does not load is the cases
+    check's finding, so it counts as none here."""
+    from ..catalog.embedtext import text_digest
+    from ..diagnostics import SkillsiftError
+    from ..evaluate.examples import known_requests
+
+    try:
+        return sorted({(r.skill, text_digest(r.text)) for r in known_requests(catalog, config).requests})
+    except SkillsiftError:
+        return []
 
 
 def _without_row(config, skills) -> set[str]:
     """Served skills a build leaves without a row: empty embedded text, or withheld (docs/index.md)."""
-    from ..embedtext import embedded_text, resolve_body_chars, resolve_fields
+    from ..catalog.embedtext import embedded_text, resolve_body_chars, resolve_fields
 
     s = config.search
     fields, body_chars = resolve_fields(s.fields), resolve_body_chars(s.body_chars)
     name = (config.embeddings.provider or "local").strip().lower()
     scan = None
     if name != "local":  # openai and command send the text out of the process: secrets are withheld
-        from ..secrets import detect_secret
+        from ..secrets.scan import detect_secret
 
         patterns = tuple(config.secret_patterns)
 

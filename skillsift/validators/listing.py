@@ -1,7 +1,7 @@
 """SK011: an agent's skill listing is over its budget, so some skills lose their description.
 
 For each targeted agent (``[validate] agents``) with a documented listing budget, the
-listing is built as :mod:`skillsift.listing` does; when the entries need more characters
+listing is built as :mod:`skillsift.catalog.listing` does; when the entries need more characters
 than the budget, one warning names the agent, the overflow and the skills that are listed
 by name only.
 """
@@ -15,8 +15,8 @@ MAX_NAMED = 10
 
 
 def overflow_diagnostics(skills, agents) -> list[Diagnostic]:
-    from ..agents import BY_NAME
-    from ..listing import NAME_ONLY, build_listing
+    from ..catalog.agents import BY_NAME
+    from ..catalog.listing import NAME_ONLY, build_listing
 
     out = []
     for name in agents:

@@ -1,6 +1,6 @@
 """AR001: a credential sits in a skill; SK010: the file of accepted findings is unusable.
 
-Findings come from :mod:`skillsift.secrets` (the rules of docs/secrets.md plus the
+Findings come from :mod:`skillsift.secrets.scan` (the rules of docs/secrets.md plus the
 configured ``[secrets] patterns``; placeholders such as ``your-key-here`` are not secrets),
 over a SKILL.md's raw lines and its parsed values (:func:`skill_findings`).  A finding
 is not reported when
@@ -25,10 +25,10 @@ import re
 from typing import TYPE_CHECKING
 
 from ..diagnostics import ERROR, NOTE, Diagnostic
-from ..secrets import ALLOW_MARKER
+from ..secrets.scan import ALLOW_MARKER
 
 if TYPE_CHECKING:
-    from ..secrets import SecretFinding
+    from ..secrets.scan import SecretFinding
 
 CODE, BASELINE_CODE = "AR001", "SK010"
 BASELINE_VERSION = 1
@@ -74,7 +74,7 @@ def skill_findings(text: str, extra_patterns=(), *, skill=None, embedded: str = 
     at its frontmatter key when the file only holds it escaped.  So AR001 reports every
     secret AR9D3 withholds (docs/secrets.md).
     """
-    from ..secrets import SecretFinding, scan_values
+    from ..secrets.scan import SecretFinding, scan_values
 
     found = scan_values(text, extra_patterns, cache)
     if skill is None and not embedded:
@@ -231,7 +231,7 @@ def parsed_parts(ws, rel: str, text: str, *, parse: bool) -> tuple[object, str]:
     skill = ws.skill_at(rel)
     if skill is None or ws.config is None:
         return skill, ""
-    from ..embedtext import embedded_text
+    from ..catalog.embedtext import embedded_text
 
     s = ws.config.search
     return skill, embedded_text(skill, s.fields, s.index_body, s.body_chars)
@@ -254,7 +254,7 @@ def check_files(ws, files, *, parse: bool = False, cache=None) -> list[Diagnosti
     """AR001/SK010 over ``files`` (relative paths; unreadable or non-UTF-8 files are skipped).
 
     ``parse`` scans the parsed values of every SKILL.md too (see :func:`parsed_parts`).
-    ``cache``: a :class:`~skillsift.catalog_cache.ScanCache` of earlier scans (same findings).
+    ``cache``: a :class:`~skillsift.cache.catalog.ScanCache` of earlier scans (same findings).
     """
     accepted, out = load_accepted(ws)
     patterns = extra_patterns(ws)
@@ -286,7 +286,7 @@ def skill_files(ws, skill_paths) -> list[str]:
 def run(ws) -> list[Diagnostic]:
     """AR001 over every file of every skill folder (text files up to the size bound; binary and
     non-UTF-8 files skipped), the scans of unchanged texts taken from the cache (docs/configuration.md)."""
-    from ..catalog_cache import ScanCache
+    from ..cache.catalog import ScanCache
 
     return check_files(ws, skill_files(ws, ws.skill_paths), parse=True, cache=ScanCache(ws.root))
 

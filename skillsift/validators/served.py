@@ -4,6 +4,9 @@
   folder, skill folder or SKILL.md that is a symlink to outside the repository (never
   followed), a skills root over the agents' folder limit, or a SKILL.md outside every
   folder skillsift and the agents read;
+* SK020 (error) a SKILL.md that is a symbolic link to nothing, to a file outside its own
+  skill folder (another skill's SKILL.md, ``.env``) or to a file under ``.git``: it is
+  never read, by any command or the MCP server;
 * SK013 (warning) no skill was found at all; the message lists the folders searched, so a
   green run can never mean "nothing was checked".  The hooks fail on it.
 """
@@ -12,7 +15,14 @@ from __future__ import annotations
 
 from ..diagnostics import NOTE, WARNING, Diagnostic
 
-NOT_SERVED, NOTHING = "SK012", "SK013"
+NOT_SERVED, NOTHING, LINK = "SK012", "SK013", "SK020"
+
+
+def refused_links(discovery) -> list[Diagnostic]:
+    """SK020: a SKILL.md that is a link to nothing, to outside its own skill folder or under .git."""
+    from ..catalog.discovery import refused_findings
+
+    return refused_findings(discovery)
 
 
 def not_served(discovery) -> list[Diagnostic]:
@@ -31,7 +41,7 @@ def not_served(discovery) -> list[Diagnostic]:
 def nothing_found(discovery, patterns=()) -> list[Diagnostic]:
     if discovery.found:
         return []
-    from ..discovery import layouts_searched
+    from ..catalog.discovery import layouts_searched
 
     where = ", ".join(layouts_searched(patterns))
     stray = f"; SKILL.md found outside them: {', '.join(discovery.stray[:5])}" if discovery.stray else ""
@@ -58,4 +68,4 @@ def _skills_root(rel: str) -> str:
 def run(ws) -> list[Diagnostic]:
     if ws.config is None:
         return []
-    return not_served(ws.discovery) + nothing_found(ws.discovery, tuple(ws.config.skills))
+    return refused_links(ws.discovery) + not_served(ws.discovery) + nothing_found(ws.discovery, tuple(ws.config.skills))

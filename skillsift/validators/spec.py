@@ -271,7 +271,7 @@ def run(ws) -> list[Diagnostic]:
 
 def run_paths(ws, paths) -> list[Diagnostic]:
     """SK101-SK108 on the SKILL.md files among ``paths``."""
-    from ..agents import known_fields
+    from ..catalog.agents import known_fields
 
     fields = known_fields(ws.settings.agents)
     out: list[Diagnostic] = []

@@ -15,13 +15,13 @@ import hashlib
 import json
 import os
 
-from ..catalog_cache import _diag_from_json, _diag_to_json, _JsonCache
+from ..cache.catalog import _diag_from_json, _diag_to_json, _JsonCache
 
 #: The modules whose code decides these findings (the stamp of what wrote an entry).
 MODULES = ("skillsift.validators.body", "skillsift.validators.security", "skillsift.validators.yaml_checks",
            "skillsift.validators.names", "skillsift.validators.parsed", "skillsift.validators.agent_fields",
-           "skillsift.validators.frontmatter", "skillsift.agents", "skillsift.diagnostics",
-           "skillsift.validators.text_cache", "skillsift.catalog_cache")
+           "skillsift.validators.frontmatter", "skillsift.catalog.agents", "skillsift.diagnostics",
+           "skillsift.validators.text_cache", "skillsift.cache.catalog")
 
 
 def _stamp() -> list:

@@ -17,8 +17,8 @@ IN_PROCESS = ("local",)
 
 def withheld_skills(skills, *, fields, index_body: bool, body_chars: int, extra_patterns=()) -> list[tuple]:
     """(skill, kind) for each skill whose embedded text holds a secret that is not allowed."""
-    from ..embedtext import embedded_text
-    from ..secrets import withhold
+    from ..catalog.embedtext import embedded_text
+    from ..secrets.scan import withhold
 
     texts = [(skill, embedded_text(skill, fields, index_body, body_chars)) for skill in skills]
     # the name is scanned too, embedded or not, as the build does (docs/secrets.md)
@@ -29,7 +29,7 @@ def withheld_skills(skills, *, fields, index_body: bool, body_chars: int, extra_
 def _line_of(text: str | None, kind: str, extra_patterns) -> tuple[int | None, int | None]:
     if not text:
         return None, None
-    from ..secrets import scan_text
+    from ..secrets.scan import scan_text
 
     for finding in scan_text(text, extra_patterns):
         if finding.kind == kind and not finding.allowed:
@@ -50,7 +50,7 @@ def check(skills, *, provider: str, fields, index_body: bool, body_chars: int, e
     for skill, kind in withheld_skills(skills, fields=fields, index_body=index_body, body_chars=body_chars,
                                        extra_patterns=extra_patterns):
         line, column = _line_of(text_of(skill), kind, extra_patterns)
-        from ..secrets import redact
+        from ..secrets.scan import redact
 
         shown = redact(skill.name, extra_patterns=extra_patterns)  # a secret in the name is not printed again
         out.append(Diagnostic(

@@ -52,6 +52,8 @@ class Workspace:
         self._cases: dict = {}  # relative path -> (CaseFile or None, SkillsiftError or None)
         self._splits: dict = {}  # relative path -> (LF text, frontmatter block, key lines) or None
         self._folder_files: dict = {}  # relative SKILL.md path -> the other files of its folder
+        # re-embed every committed index row, none taken as verified by an earlier run (skillsift ci)
+        self.verify_every_row = False
 
     # -- config -------------------------------------------------------------------------
     @cached_property
@@ -114,10 +116,12 @@ class Workspace:
     def read_text(self, rel: str) -> str | None:
         """The UTF-8 text of a file under the root (None when unreadable or not UTF-8); cached."""
         if rel not in self._texts:
-            from ..files import MAX_SKILL_BYTES, read_bounded
+            from ..files import MAX_SKILL_BYTES, read_bounded, read_skill_bytes
 
+            # a SKILL.md is read only as a file of its own skill folder (SK020)
+            read = read_skill_bytes if PurePosixPath(rel).name == "SKILL.md" else read_bounded
             try:
-                self._texts[rel] = read_bounded(self.abspath(rel), MAX_SKILL_BYTES).decode("utf-8")
+                self._texts[rel] = read(self.abspath(rel), MAX_SKILL_BYTES).decode("utf-8")
             except (OSError, UnicodeDecodeError):
                 self._texts[rel] = None
         return self._texts[rel]
@@ -130,7 +134,7 @@ class Workspace:
             if text is None:
                 self._splits[rel] = None
             else:
-                from ..frontmatter import split_frontmatter
+                from ..catalog.frontmatter import split_frontmatter
                 from .frontmatter import key_lines
 
                 lf = text.replace("\r\n", "\n")
@@ -142,11 +146,16 @@ class Workspace:
     # -- skills -------------------------------------------------------------------------
     @cached_property
     def discovery(self):
-        """The :class:`~skillsift.discovery.Discovery` of this root (configured paths or every agent's)."""
-        from ..discovery import discover_all
+        """The :class:`~skillsift.catalog.discovery.Discovery` of this root (configured paths or every agent's).
+
+        It walks past the agents' folder limit: the limit decides what an agent lists, not what
+        is checked, so every per-file check sees the skills beyond it too (they are left out of
+        :attr:`all_skills`, the skills an agent is served).
+        """
+        from ..catalog.discovery import CHECK_MAX_DIRS, discover_all
 
         patterns = tuple(self.config.skills) if self.config is not None else ()
-        return discover_all(self.root, patterns)
+        return discover_all(self.root, patterns, max_dirs=CHECK_MAX_DIRS)
 
     @cached_property
     def _discovered(self) -> list[tuple[str, str]]:
@@ -156,7 +165,7 @@ class Workspace:
     def parsed(self, rel: str, domain: str | None = None):
         """``(skill or None, SK001 diagnostics)`` of one SKILL.md, parsed once."""
         if rel not in self._parsed:
-            from ..catalog import domain_of, parse_skill, read_skill
+            from ..catalog.load import domain_of, parse_skill, read_skill
 
             if domain is None:
                 domain = domain_of(PurePosixPath(rel).parts)
@@ -171,20 +180,26 @@ class Workspace:
 
     @cached_property
     def _yaml_cache(self):
-        """Frontmatter parsed by an earlier run (skillsift/catalog_cache.py); saved after a full pass."""
-        from ..catalog_cache import YamlCache
+        """Frontmatter parsed by an earlier run (skillsift/cache/catalog.py); saved after a full pass."""
+        from ..cache.catalog import YamlCache
 
         return YamlCache(self.root)
 
     @cached_property
     def all_skills(self) -> list:
-        """Every skill that was read, in path order, duplicates included."""
+        """Every skill that was read and is served, in path order, duplicates included."""
         skills = []
+        beyond = {"/".join(parts) for parts in self.discovery.beyond_cap}
         for rel, domain in self._discovered:
+            if rel in beyond:
+                continue
             skill, _problems = self.parsed(rel, domain)
             if skill is not None:
                 skills.append(skill)
         self._yaml_cache.save()
+        from ..catalog.limits import check_ranked_size
+
+        check_ranked_size(skills)  # before anything is compared (docs/bounded-input.md, "Catalog size")
         return skills
 
     @property
@@ -250,9 +265,18 @@ class Workspace:
         return list(self.parsed(rel)[1])
 
     @cached_property
+    def unparsable(self) -> tuple[str, ...]:
+        """The SKILL.md files (relative, path order) whose frontmatter does not parse or cannot be read
+        (an SK001 error): what the index and the gates would be built from is not what was written."""
+        from ..diagnostics import ERROR
+
+        return tuple(rel for rel in self.skill_paths
+                     if any(d.code == "SK001" and d.severity == ERROR for d in self.parse_problems(rel)))
+
+    @cached_property
     def catalog(self):
         """The catalog as the ranker sees it (a repeated name keeps its first skill)."""
-        from ..catalog import catalog_from_skills
+        from ..catalog.load import catalog_from_skills
 
         built = catalog_from_skills(self.all_skills, root=self.root)
         return type(built)(root=built.root, skills=built.skills)

@@ -13,7 +13,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from skillsift.agents import BY_NAME, NAMES, layout_of, serves
+from skillsift.catalog.agents import BY_NAME, NAMES, layout_of, serves
 from skillsift.cli import main
 from tests.support.cli import load_schema
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from skillsift.catalog import load_catalog
+from skillsift.catalog.load import load_catalog
 from skillsift.files import read_bounded
 from tests.conftest import write_skill
 
@@ -66,4 +66,4 @@ def test_a_fifo_baseline_or_pre_commit_config_does_not_hang(tmp_path):
     with pytest.raises(SkillsiftError, match="not a regular file"):
         load_baseline(str(tmp_path / "baseline.json"))
     os.mkfifo(tmp_path / ".pre-commit-config.yaml")
-    assert sibling_hooks(str(tmp_path), env={}) == set()
+    assert sibling_hooks(str(tmp_path), env={}, run=("pre-commit", "")) == set()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from skillsift.catalog import (
+from skillsift.catalog.load import (
     DEFAULT_LAYOUTS,
     Catalog,
     catalog_from_skills,
@@ -23,9 +23,9 @@ from skillsift.catalog import (
     select,
     string_list,
 )
+from skillsift.catalog.skill import Skill
 from skillsift.config import Config
 from skillsift.diagnostics import SkillsiftError
-from skillsift.skill import Skill
 from tests.conftest import corpora
 
 
@@ -533,6 +533,7 @@ def test_select_allow_and_deny_with_deny_winning():
 # ----------------------------------------------------------------------------- corpus, import cost
 
 
+@pytest.mark.slow  # the whole corpus of real skills
 def test_real_corpus_loads():
     real = corpora()
     config = Config(skills=("*",))  # corpora/<repository>/<skill>/SKILL.md
@@ -549,7 +550,7 @@ def test_real_corpus_loads():
 
 def test_importing_the_catalog_stays_light():
     code = (
-        "import sys, skillsift.catalog\n"
+        "import sys, skillsift.catalog.load\n"
         "print(sorted(m for m in ('yaml', 'numpy', 'jsonschema') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -557,7 +558,7 @@ def test_importing_the_catalog_stays_light():
 
 
 def test_skill_paths_are_what_relative_path_gives_for_every_way_to_name_the_root(tmp_path, monkeypatch):
-    from skillsift.catalog import load_catalog, relative_path
+    from skillsift.catalog.load import load_catalog, relative_path
     from tests.conftest import write_skill
 
     repo = tmp_path / "repo"

@@ -8,8 +8,9 @@ import stat
 
 import pytest
 
-from skillsift import catalog_cache, frontmatter
-from skillsift.catalog import load_catalog
+from skillsift.cache import catalog as catalog_cache
+from skillsift.catalog import frontmatter
+from skillsift.catalog.load import load_catalog
 from tests.conftest import write_skill
 
 

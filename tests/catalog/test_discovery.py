@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
-from skillsift import discovery
-from skillsift.catalog import load_catalog
-from skillsift.discovery import discover_all
+from skillsift.catalog import discovery
+from skillsift.catalog.discovery import discover_all
+from skillsift.catalog.load import load_catalog
 from tests.conftest import write_skill
 from tests.support.validators_support import check, raw_skill
 
@@ -131,19 +132,23 @@ def test_hook_nothing_to_check_is_a_note_unless_configured(tmp_path, capsys):
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks on this platform")
 def test_the_stat_taken_on_finding_a_skill_is_its_stamp_and_links_are_stated_again(tmp_path, monkeypatch):
-    from skillsift import catalog, catalog_cache
+    from skillsift.cache import catalog as catalog_cache
+    from skillsift.catalog import load as catalog
 
     root = tmp_path / "repo"
     put(root, ".claude/skills/plain")
     put(root, ".claude/skills/target")
-    (root / ".claude/skills/linked").mkdir()
-    (root / ".claude/skills/linked/SKILL.md").symlink_to(root / ".claude/skills/target/SKILL.md")
+    put(root, ".claude/skills/linked")  # SKILL.md becomes a link to a file of its own folder
+    skill_md = root / ".claude/skills/linked/SKILL.md"
+    skill_md.rename(root / ".claude/skills/linked/README.md")
+    skill_md.symlink_to("README.md")
     (root / ".claude/skills/dangling").mkdir()
     (root / ".claude/skills/dangling/SKILL.md").symlink_to(root / "nowhere.md")
     result = discover_all(root)
-    # target/SKILL.md is reached twice (through the link first) and kept once
-    assert rels(result) == [".claude/skills/linked/SKILL.md", ".claude/skills/plain/SKILL.md"]
-    assert ["/".join(p) for p in result.stats] == [".claude/skills/plain/SKILL.md"]
+    assert rels(result) == [".claude/skills/linked/SKILL.md", ".claude/skills/plain/SKILL.md",
+                            ".claude/skills/target/SKILL.md"]
+    assert [rel for rel, _why in result.refused] == [".claude/skills/dangling/SKILL.md"]
+    assert ["/".join(p) for p in result.stats] == [".claude/skills/plain/SKILL.md", ".claude/skills/target/SKILL.md"]
     for parts, info in result.stats.items():
         assert os.stat(root.joinpath(*parts)) == info
     # the catalog stamps the files found by their discovery's stat; a link is stat'ed (followed)
@@ -155,3 +160,27 @@ def test_the_stat_taken_on_finding_a_skill_is_its_stamp_and_links_are_stated_aga
     skills, _problems = catalog.read_all_skills(root)
     assert [s.path for s in skills] == rels(result)
     assert stamped == [str(root / ".claude/skills/linked/SKILL.md")]
+
+
+def test_validation_checks_the_skills_past_the_folder_limit(tmp_path, monkeypatch, capsys):
+    """The limit decides what an agent lists, not what is checked: a skill past it is validated."""
+    import random
+
+    from tests.support.cli import run
+    from tests.support.secret_samples import GENERATORS
+
+    secret = GENERATORS["generic-credential"](random.Random(7))[1]
+    monkeypatch.setattr(discovery, "MAX_DIRS_PER_ROOT", 3)
+    for name in ("a", "b", "c", "d"):
+        (tmp_path / "skills" / f"cat-{name}").mkdir(parents=True)
+    late = tmp_path / "skills" / "cat-d" / "late"
+    late.mkdir()
+    (late / "SKILL.md").write_text(f"---\nname: late\ndescription: Late skill\n---\n{secret}\n", encoding="utf-8")
+    assert discover_all(tmp_path).found == ()  # what an agent is served
+    checked = discover_all(tmp_path, max_dirs=discovery.CHECK_MAX_DIRS)
+    assert rels(checked) == ["skills/cat-d/late/SKILL.md"] and checked.beyond_cap == {checked.found[0][0]}
+    code, out, _err = run(capsys, "validate", "--root", tmp_path)
+    assert code == 1
+    assert re.search(r"^skills/cat-d/late/SKILL.md:5(:\d+)?: AR001 ", out, re.M)  # the secret past the limit
+    assert "more than 3 folders; the agents stop there" in out
+    assert load_catalog(tmp_path).names == ()  # the catalog still stops where the agents stop

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from skillsift.frontmatter import (
+from skillsift.catalog.frontmatter import (
     MAX_DEPTH,
     Frontmatter,
     _loader_class,

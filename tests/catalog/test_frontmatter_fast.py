@@ -7,7 +7,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillsift.frontmatter import _loader_class, _simple_mapping, read_yaml, split_frontmatter
+from skillsift.catalog.frontmatter import _loader_class, _simple_mapping, read_yaml, split_frontmatter
 from tests.conftest import corpora
 
 LOADER = _loader_class()
@@ -84,6 +84,7 @@ def test_fast_path_never_disagrees_with_the_loader(lines):
         assert fast == reference(raw)
 
 
+@pytest.mark.slow  # the whole corpus of real skills
 def test_fast_path_agrees_on_the_real_corpus():
     files = sorted(corpora().glob("*/*/SKILL.md"))
     taken = 0

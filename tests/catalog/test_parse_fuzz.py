@@ -8,10 +8,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skillsift.catalog import parse_skill, read_skill
+from skillsift.catalog.frontmatter import split_frontmatter
+from skillsift.catalog.load import parse_skill, read_skill
+from skillsift.catalog.skill import Skill
 from skillsift.diagnostics import Diagnostic
-from skillsift.frontmatter import split_frontmatter
-from skillsift.skill import Skill
 from tests.support.frontmatter_mapping import parse_yaml_mapping
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -7,8 +7,9 @@ import os
 
 import pytest
 
-from skillsift import catalog, catalog_cache
-from skillsift.catalog import load_catalog
+from skillsift.cache import catalog as catalog_cache
+from skillsift.catalog import load as catalog
+from skillsift.catalog.load import load_catalog
 from tests.catalog.test_catalog_cache import make_repo, snapshot
 
 
@@ -112,7 +113,7 @@ def test_a_cached_body_is_decoded_when_first_read_and_equals_the_parsed_one(tmp_
     import copy
     import pickle
 
-    from skillsift.skill import EncodedText
+    from skillsift.catalog.skill import EncodedText
 
     root = make_repo(tmp_path / "repo")
     monkeypatch.setenv("SKILLSIFT_CACHE", "off")
@@ -135,7 +136,7 @@ def test_restore_makes_the_skill_init_makes():
     import inspect
     import zlib
 
-    from skillsift.skill import EncodedText, Skill, restore
+    from skillsift.catalog.skill import EncodedText, Skill, restore
 
     names = [f.name for f in dataclasses.fields(Skill)]
     assert list(inspect.signature(restore).parameters) == names  # every field, in order
@@ -153,7 +154,7 @@ def test_restore_makes_the_skill_init_makes():
 
 @pytest.mark.parametrize("pattern", ["*", "packs/../packs/*", "./packs/a"])
 def test_skill_paths_are_relative_paths_with_or_without_the_cache(tmp_path, cache_dir, monkeypatch, pattern):
-    from skillsift.catalog import relative_path
+    from skillsift.catalog.load import relative_path
     from skillsift.config import load_config
     from tests.conftest import write_skill
 

@@ -161,7 +161,7 @@ def test_action_metadata_is_valid_and_fully_wired():
     assert len(ci) == 1 and ci[0]["run"].split()[:2] == ["skillsift", "ci"]
     assert {"top1", "mrr", "hit-at-k", "recall-at-k", "regressed", "fixed", "report-path"} <= set(doc["outputs"])
     assert set(doc["inputs"]) == {"working-directory", "cases", "modes", "min", "max-flips", "baseline", "extras",
-                                  "python-version", "fail-on"}
+                                  "python-version", "fail-on", "fail-on-gate-change", "html-report"}
 
 
 def test_the_schema_check_catches_broken_wiring():
@@ -169,7 +169,7 @@ def test_the_schema_check_catches_broken_wiring():
     doc["inputs"]["unused"] = {"description": "never wired"}
     doc["outputs"]["ghost"] = {"description": "no step", "value": "${{ steps.nope.outputs.x }}"}
     doc["runs"]["steps"][1].pop("shell")
-    doc["runs"]["steps"][-1]["env"]["EXTRA"] = "${{ inputs.typo }}"
+    next(step for step in doc["runs"]["steps"] if step.get("id") == "ci")["env"]["EXTRA"] = "${{ inputs.typo }}"
     doc["runs"]["steps"][0]["uses"] = "actions/setup-python@main"
     problems = check_action(doc)
     assert "input 'unused' is never used" in problems
@@ -446,6 +446,19 @@ def test_a_head_that_changes_nothing_relevant_passes_with_no_ranking_change(tmp_
     assert "::error" not in run.stdout
 
 
+def test_the_html_report_is_made_only_when_asked_for(tmp_path):
+    project = make_pull_request(tmp_path / "repo", edit_nothing_relevant)
+    report = tmp_path / "runner" / "runner-temp" / "skillsift-report.html"
+    run = run_action(project, tmp_path / "runner")
+    assert run.exit_code == 0, run.stderr
+    assert not report.exists()
+    run = run_action(project, tmp_path / "runner", {"html-report": "true"})
+    assert run.exit_code == 0, run.stderr
+    page = report.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "skillsift eval: search-cases.yaml" in page
+    assert "actions/upload-artifact@v4" in (ROOT / "action.yml").read_text(encoding="utf-8")
+
+
 def test_working_directory_and_a_committed_baseline_file(tmp_path):
     """The skills in a subfolder, compared with a result saved by `skillsift eval --output` at the base."""
     repo = tmp_path / "repo"
@@ -590,7 +603,7 @@ def test_findings_on_files_the_pull_request_did_not_touch_are_folded(tmp_path):
     assert run.exit_code == 0, run.stderr + run.summary
     # SK007 (Copilot cuts at 1,024) and SK103 (the specification's 1,024) on each of the two files
     section = run.summary[run.summary.index("### Validation (4)"):]
-    assert "On the files this pull request changed: 2 findings." in section
+    assert "On the files this pull request changed, and every finding that fails the run: 2 findings." in section
     shown, folded = section.split("<details><summary>2 findings on files this pull request did not change</summary>")
     assert "weekly-digest/SKILL.md" in shown and "legacy-report" not in shown
     assert "legacy-report/SKILL.md" in folded.split("</details>")[0]

@@ -293,3 +293,13 @@ def test_a_regression_the_validate_baseline_also_sees_is_reported_once(tmp_path,
     assert out.count("::error file=search-cases.yaml") == 2
     assert out.count('case "incident-channel" regressed') == 1
     assert "cases regressed against the baseline (max 0)" not in out and "validation found" not in out
+
+
+def test_quiet_prints_the_verdict_line_only_and_still_writes_the_report(tmp_path, capsys, monkeypatch):
+    project = make_pull_request(tmp_path / "repo", edit_description)
+    monkeypatch.chdir(project)
+    report = tmp_path / "report.md"
+    code, out, _err = ci(capsys, "--base", "main", "--quiet", "--report-file", str(report))
+    assert code == 2
+    assert out == "skillsift ci: ❌ failed: 2 cases regressed against the base (max 0)\n"
+    assert report.read_text(encoding="utf-8").startswith("## skillsift ci · ❌ failed: 2 cases regressed")

@@ -219,9 +219,14 @@ def test_findings_on_files_the_pull_request_did_not_change_are_folded_below():
     run.changed_files, run.prefix = frozenset({"proj/.claude/skills/shell-tips/SKILL.md"}), "proj/"
     text = render_markdown(run)
     section = text[text.index("### Validation (3)"):]
-    assert "On the files this pull request changed: 2 findings." in section
+    # the AR001 error fails the run, so it is never folded, whichever file it is on
+    assert "**error** | AR001" in section.split("_Findings")[0] and "<details><summary>" not in section.split(
+        "_Findings")[0]
+    run.fail_on = "never"
+    section = render_markdown(run)[render_markdown(run).index("### Validation (3)"):]
+    assert "On the files this pull request changed, and every finding that fails the run: 2 findings." in section
     shown, folded = section.split("<details><summary>1 finding on files this pull request did not change</summary>")
     assert "SK007" in shown and "AR9D1" in shown and "AR001" not in shown  # a finding on no file stays shown
-    assert "**error** | AR001" in folded.split("</details>")[0]
+    assert "error | AR001" in folded.split("</details>")[0]
     run.changed_files = None
     assert "<details><summary>" not in render_markdown(run).split("### Validation")[1].split("_Findings")[0]

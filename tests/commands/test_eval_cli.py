@@ -439,6 +439,7 @@ def test_hybrid_run_with_an_index_passes(cli_project, capsys, monkeypatch):
         "positives_kept": 2,
         "negatives": 1,
         "negatives_abstained": 1,
+        "rough": True,
     }
     assert json.loads(out_file.read_text(encoding="utf-8")) == doc
     code, out, _ = run(
@@ -469,3 +470,50 @@ def test_acme_example_in_every_format(capsys):
     assert int(root.get("failures")) == len(doc["misses"]) + violated
     code, out, _ = run(capsys, "eval", cases, "--root", ACME, "--format", "markdown")
     assert code == 0 and out.count("\n| `") >= len(doc["misses"])
+
+
+# -- the [validate] gates of the hooks and ci ------------------------------------------------------
+
+
+def test_eval_applies_the_validate_gates_the_hooks_apply_and_says_so(eval_env, capsys):
+    cases = write(eval_env / "search-cases.yaml", METRICS_CASES)
+    write(eval_env / "skillsift.toml", '[validate]\nmin = "top1=0.9"\n')
+    code, out, err = run(capsys, "eval", cases, "--root", eval_env)
+    assert code == 2  # top1 0.5 is below the hooks' floor: eval no longer passes what the hooks fail
+    assert "AR9D4" in err and "top1" in err
+    assert out.splitlines()[-1] == ("the [validate] gates of the hooks and ci were applied: min top1=0.9")
+    code, out, _ = run(capsys, "eval", cases, "--root", eval_env, "--format", "markdown")
+    assert code == 2 and "**Result: gate failed**" in out and "gates of the hooks and ci were applied" in out
+    # a run with its own gates, another mode or another cases file says the [validate] ones were not applied
+    code, out, _ = run(capsys, "eval", cases, "--root", eval_env, "--min", "top1=0.1", "--format", "markdown")
+    assert code == 0
+    assert ("**Result: passed** · 4 cases (+1 negative) · k=2 · primary mode: lexical · the [validate] gates of "
+            "the hooks and ci were not applied: this run sets its own (--min, --baseline)") in out
+    other = write(eval_env / "more-cases.yaml", METRICS_CASES)
+    code, out, _ = run(capsys, "eval", other, "--root", eval_env)
+    assert code == 0 and out.splitlines()[-1].endswith("not applied: they gate search-cases.yaml, not this cases file")
+
+
+def test_eval_without_validate_gates_prints_no_gate_line(eval_env, capsys):
+    cases = write(eval_env / "search-cases.yaml", METRICS_CASES)
+    code, out, _ = run(capsys, "eval", cases, "--root", eval_env)
+    assert code == 0 and "[validate] gates" not in out
+
+
+def test_a_regression_caused_by_a_skill_that_does_not_parse_proposes_no_new_baseline(eval_env, capsys):
+    cases = write(eval_env / "search-cases.yaml", METRICS_CASES)
+    assert run(capsys, "eval", cases, "--root", eval_env, "--output", eval_env / "base.json")[0] == 0
+    write(eval_env / "skillsift.toml", '[validate]\nbaseline = "base.json"\n')
+    skill = next(eval_env.rglob("refund-policy/SKILL.md"))
+    skill.write_text(skill.read_text().replace("triggers:", "triggers: [", 1))  # a YAML typo
+    code, out, err = run(capsys, "eval", cases, "--root", eval_env)
+    assert code == 2 and "regressed against the baseline" in err
+    assert "does not parse (SK001): fix the frontmatter first" in err and "save a new baseline" not in err
+
+
+def test_quiet_is_one_result_line(capsys):
+    code, out, err = run(capsys, "eval", ACME / "search-cases.yaml", "--root", ACME, "--quiet")
+    assert code == 0, err
+    assert out == "passed: 34 cases (+4 negative), k=5, mode lexical: top1 0.6176, mrr 0.6598\n"
+    code, _out, err = run(capsys, "eval", ACME / "search-cases.yaml", "--root", ACME, "-q", "--format", "json")
+    assert code == 1 and "--quiet is the one-line text report" in err

@@ -64,7 +64,7 @@ def test_build_then_nothing_to_do(project, capsys, monkeypatch):
     code, out, err = run(capsys, project)
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0] == f"embedded 4, reused 0, withheld 0 of 4 skills   (1 call, {tokens} tokens, cost $0.000000)"
+    assert lines[0] == f"embedded 4, reused 0, withheld 0 of 4 skills   (1 call, {tokens} tokens)"
     assert lines[1] == "wrote proj/.skillsift/index"
     loaded = load_index(index_dir(project))
     assert loaded.ok and [item.id for item in loaded.index.items] == NAMES and loaded.index.dims == 5
@@ -73,7 +73,7 @@ def test_build_then_nothing_to_do(project, capsys, monkeypatch):
 
     code, out, err = run(capsys, project)
     assert code == 0
-    assert out.splitlines() == ["embedded 0, reused 4, withheld 0 of 4 skills   (0 calls, 0 tokens, cost $0.000000)",
+    assert out.splitlines() == ["embedded 0, reused 4, withheld 0 of 4 skills   (0 calls, 0 tokens)",
                                 "index is current, nothing written"]
     assert (index_dir(project) / "manifest.json").stat().st_mtime_ns == mtime
 
@@ -87,7 +87,7 @@ def test_a_body_edit_outside_the_embedded_text_rewrites_nothing(project, capsys,
     time.sleep(0.01)
     code, out, err = run(capsys, project)
     assert code == 0, err
-    assert out.splitlines() == ["embedded 0, reused 4, withheld 0 of 4 skills   (0 calls, 0 tokens, cost $0.000000)",
+    assert out.splitlines() == ["embedded 0, reused 4, withheld 0 of 4 skills   (0 calls, 0 tokens)",
                                 "index is current, nothing written"]
     assert {name: ((folder / name).read_bytes(), (folder / name).stat().st_mtime_ns) for name in before} == before
 
@@ -99,7 +99,7 @@ def test_a_body_edit_is_recorded_when_another_skill_changes(project, capsys, ski
     code, out, _ = run(capsys, project)
     assert code == 0 and "wrote " in out
     manifest = json.loads((index_dir(project) / "manifest.json").read_text())
-    from skillsift.catalog import load_catalog
+    from skillsift.catalog.load import load_catalog
     from skillsift.config import load_config
 
     config = load_config(str(project))
@@ -457,9 +457,10 @@ def test_local_provider_on_the_example_repository(tmp_path, capsys):
     shutil.copytree(ACME, root, ignore=shutil.ignore_patterns(".skillsift"))
     code, out, err = run(capsys, root)
     assert code == 0, err
-    assert out.startswith("embedded 27, reused 0, withheld 0 of 27 skills")
+    assert out.startswith("embedded 42, reused 0, withheld 0 of 27 skills and 15 known requests")
     loaded = load_index(index_dir(root))
-    assert loaded.ok and len(loaded.index) == 27 and loaded.index.dims == 384
+    assert loaded.ok and len(loaded.index) == 42 and loaded.index.dims == 384
+    assert len(loaded.index.example_items()) == 15
     assert loaded.index.manifest.provider == "local@all-MiniLM-L6-v2"
     code, out, _ = run(capsys, root)
     assert code == 0 and out.splitlines()[-1] == "index is current, nothing written"

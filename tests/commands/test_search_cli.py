@@ -163,9 +163,9 @@ def test_unavailable_provider_says_why_and_how_to_fix(cli_project, capsys, monke
 
     monkeypatch.setattr(local, "locate_model", lambda: (_ for _ in ()).throw(
         local.ProviderUnavailable("the local embedding model is not installed", hint=local.INSTALL_HINT)))
-    from skillsift.catalog import load_catalog
+    from skillsift.catalog.embedtext import embedded_text, text_digest
+    from skillsift.catalog.load import load_catalog
     from skillsift.config import DEFAULT_EMBED_FIELDS
-    from skillsift.embedtext import embedded_text, text_digest
     from skillsift.index.manifest import ManifestItem
     from skillsift.index.store import new_index, write_index
 

@@ -191,19 +191,47 @@ def test_secrets_and_frontmatter_hooks_import_neither_numpy_nor_jsonschema(tmp_p
 
 
 def test_sibling_hooks_read_the_pre_commit_config_and_skip(tmp_path, monkeypatch):
+    from skillsift.hooks import _common
     from skillsift.hooks._common import codes_left_to_siblings, sibling_hooks
 
+    commit = ("pre-commit", "")
     monkeypatch.chdir(tmp_path)
-    assert sibling_hooks(str(tmp_path)) == set()
+    assert sibling_hooks(str(tmp_path), run=commit) == set()
     (tmp_path / ".pre-commit-config.yaml").write_text(
         "repos:\n  - repo: x\n    rev: y\n    hooks:\n      - id: skillsift-eval\n      - id: skillsift-validate\n"
         "      - id: black\n", encoding="utf-8")
-    assert sibling_hooks(str(tmp_path), env={}) == {"skillsift-eval", "skillsift-validate"}
-    assert sibling_hooks(str(tmp_path), env={"SKIP": "black,skillsift-eval"}) == {"skillsift-validate"}
+    assert sibling_hooks(str(tmp_path), env={}, run=commit) == {"skillsift-eval", "skillsift-validate"}
+    assert sibling_hooks(str(tmp_path), env={"SKIP": "black,skillsift-eval"}, run=commit) == {"skillsift-validate"}
     monkeypatch.delenv("SKIP", raising=False)
+    monkeypatch.setattr(_common, "invocation", lambda: commit)
     assert codes_left_to_siblings(str(tmp_path), "skillsift-validate") == {"AR9D4"}
+    # not started by pre-commit (or another runner): no sibling is assumed, every code is checked
+    assert sibling_hooks(str(tmp_path), env={}, run=None) == set()
     (tmp_path / ".pre-commit-config.yaml").write_text("repos: [[[\n", encoding="utf-8")
-    assert sibling_hooks(str(tmp_path)) == set()
+    assert sibling_hooks(str(tmp_path), run=commit) == set()
+
+
+def test_a_sibling_counts_only_at_the_stage_being_run(tmp_path, monkeypatch):
+    from skillsift.hooks._common import invocation, sibling_hooks
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".pre-commit-config.yaml").write_text(
+        "default_stages: [pre-commit, pre-push]\nrepos:\n  - repo: x\n    rev: y\n    hooks:\n"
+        "      - id: skillsift-validate\n      - id: skillsift-eval\n        stages: [manual]\n"
+        "      - id: skillsift-cases\n      - id: skillsift-index\n        stages: [push]\n", encoding="utf-8")
+    assert sibling_hooks(".", env={}, run=("pre-commit", "")) == {"skillsift-validate", "skillsift-cases"}
+    assert sibling_hooks(".", env={}, run=("pre-push", "")) == {"skillsift-validate", "skillsift-cases",
+                                                                 "skillsift-index"}
+    assert sibling_hooks(".", env={}, run=("manual", "")) == {"skillsift-eval"}
+    assert sibling_hooks(".", env={}, run=("pre-commit", "skillsift-validate")) == {"skillsift-validate"}
+    py = "/usr/bin/python3"
+    assert invocation([py, "-mpre_commit", "hook-impl", "--config=.pre-commit-config.yaml", "--hook-type=pre-push",
+                       "--hook-dir", "/r/.git/hooks", "--", "origin", "url"]) == ("pre-push", "")
+    assert invocation([py, "/venv/bin/pre-commit", "run", "skillsift-validate", "--files", "a", "b"]) == (
+        "pre-commit", "skillsift-validate")
+    assert invocation([py, "-m", "pre_commit", "run", "--hook-stage", "manual", "-a"]) == ("manual", "")
+    assert invocation([py, "-m", "pre_commit", "run", "--hook-stage=push"]) == ("pre-push", "")
+    assert invocation(["bash", "-c", "skillsift hook validate"]) is None
 
 
 def test_hooks_skip_click_and_answer_as_the_click_command_does(tmp_path, capsys):
@@ -242,3 +270,20 @@ def test_the_secrets_baseline_is_never_written_outside_the_repository(tmp_path, 
     err = capsys.readouterr().err
     assert code != 0 and "outside the repository" in err
     assert not (tmp_path / "escaped.json").exists()
+
+
+def test_quiet_prints_only_what_fails_and_the_summary(tmp_path, capsys):
+    from tests.conftest import write_skill
+    from tests.support.cli import run as run_cli
+
+    write_skill(tmp_path, "good-skill", "Does one thing well.")
+    write_skill(tmp_path, "no-description")  # SK006, an error
+    write_skill(tmp_path, "long-one", "word " * 400)  # SK007, a warning
+    code, full, _ = run_cli(capsys, "validate", "--root", tmp_path)
+    assert code == 1 and "SK006" in full and "SK007" in full
+    code, out, _ = run_cli(capsys, "validate", "--root", tmp_path, "--quiet")
+    assert code == 1
+    assert "SK006" in out and "SK007" not in out
+    assert out.splitlines()[-1] == full.splitlines()[-1]  # the summary still counts everything
+    code, out, _ = run_cli(capsys, "validate", "--root", tmp_path, "--quiet", "--strict")
+    assert "SK007" in out

@@ -33,7 +33,7 @@ from skillsift.embed.gate import (
     price_per_mtok,
 )
 from skillsift.embed.openai import OpenAIProvider
-from skillsift.secrets import withhold
+from skillsift.secrets.scan import withhold
 from tests.conftest import FIXTURES
 from tests.support.embedding_server import API_KEY, expected_unit
 from tests.support.embedding_server import openai_provider as openai

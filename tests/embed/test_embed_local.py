@@ -242,6 +242,7 @@ def test_the_installed_model_is_available(provider):
     assert str(local.locate_model()) in reason
 
 
+@pytest.mark.slow  # the whole corpus of real skills
 def test_real_skills_embed_to_finite_unit_vectors(provider):
     paths = sorted(corpora().rglob("SKILL.md"))[:16]
     texts = [p.read_text(encoding="utf-8", errors="replace")[:1500] for p in paths]

@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from skillsift.catalog.skill import Skill
 from skillsift.embed import local
 from skillsift.embed.base import ProviderUnavailable
 from skillsift.embed.order import length_order
 from skillsift.index.build import build_index, plan_build
-from skillsift.skill import Skill
 from tests.support.concept_embedder import ConceptEmbedder, refund_catalog
 
 EXTRA_REASON = "skillsift[embed] is not installed"

@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skillsift.config import DEFAULT_FIELDS
-from skillsift.embedtext import (
+from skillsift.catalog.embedtext import (
     DOC_TEMPLATE_VERSION,
     collapse_whitespace,
     embedded_text,
     text_digest,
 )
-from skillsift.skill import Skill
+from skillsift.catalog.skill import Skill
+from skillsift.config import DEFAULT_FIELDS
 
 EXAMPLE = Skill(
     name="n",

@@ -255,11 +255,23 @@ def test_calibrate_reference_hybrid_env_values():
         "positives_kept": 3,
         "negatives": 2,
         "negatives_abstained": 2,
+        "rough": True,
     }
     assert c.sentence() == (
         "calibration (vector): vector_min_sim = 0.529 answers 3 of 3 positive cases and "
-        "abstains on 2 of 2 negative cases"
+        "abstains on 2 of 2 negative cases; a rough guess from fewer than 20 negative cases: "
+        "add negatives (expect: []) before setting it"
     )
+
+
+def test_a_calibration_from_twenty_negatives_is_no_rough_guess():
+    positives = [0.9 - i * 0.01 for i in range(20)]
+    negatives = [0.2 + i * 0.005 for i in range(20)]
+    c = calibrate(positives, negatives, "vector")
+    assert c is not None and c.negatives == 20 and not c.rough
+    assert "rough guess" not in c.sentence() and c.to_dict()["rough"] is False
+    fewer = calibrate(positives, negatives[:19], "vector")
+    assert fewer is not None and fewer.rough and "rough guess from fewer than 20" in fewer.sentence()
 
 
 def _mode(pos, neg):

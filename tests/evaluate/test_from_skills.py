@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from skillsift.catalog import parse_skill
+from skillsift.catalog.load import parse_skill
 from skillsift.evaluate.cases import Case, CaseFile, Expected
 from skillsift.evaluate.from_skills import (
     RoleCheck,
@@ -266,9 +266,9 @@ def test_example_skill_files_keep_the_index_fresh():
     """`examples` / `not_for` are not embedded: the committed index stays current."""
     if not (ACME / ".skillsift" / "index" / "manifest.json").is_file():
         pytest.skip("the example's committed index is not in this checkout")
-    from skillsift.catalog import load_catalog
+    from skillsift.catalog.embedtext import embedded_text, text_digest
+    from skillsift.catalog.load import load_catalog
     from skillsift.config import load_config
-    from skillsift.embedtext import embedded_text, text_digest
     from skillsift.index.store import load_index
 
     config = load_config(ACME)

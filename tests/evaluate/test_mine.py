@@ -11,7 +11,7 @@ import yaml
 
 from skillsift.evaluate.cases import Case, Expected, parse_cases
 from skillsift.evaluate.cases_yaml import cases_to_yaml
-from skillsift.querylog import Entry, mine, mined_id, normalise
+from skillsift.evaluate.querylog import Entry, mine, mined_id, normalise
 from tests.support.cli import run
 
 

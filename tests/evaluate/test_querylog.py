@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from skillsift import querylog
 from skillsift.config import Config, SearchConfig, load_config
-from skillsift.querylog import (
+from skillsift.evaluate import querylog
+from skillsift.evaluate.querylog import (
     FULL_WARNING,
     MAX_LOG_BYTES,
     QueryLog,
@@ -27,7 +27,7 @@ from skillsift.querylog import (
     read_log,
     scan_log,
 )
-from skillsift.secrets import detect_secret
+from skillsift.secrets.scan import detect_secret
 
 FIXED = datetime(2026, 10, 6, 12, 0, 0, tzinfo=timezone.utc)
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from skillsift.cli import main
+from skillsift.config.tomledit import set_table_keys
 from skillsift.evaluate import tune
-from skillsift.tomledit import set_table_keys
 from tests.support.cli import load_schema
 
 
@@ -195,3 +195,41 @@ def test_a_progress_bar_only_on_a_terminal_and_for_long_embeddings(monkeypatch):
     while tune_cmd._bars:
         tune_cmd._bars.pop().__exit__(None, None, None)
     assert "embedding" in tty.getvalue()
+
+
+def test_tune_in_the_listing_view_scores_what_the_agent_lists(acme, capsys):
+    jsonschema = pytest.importorskip("jsonschema")
+    cases = str(acme / "search-cases.yaml")
+    assert main(["tune", cases, "--root", str(acme), "--format", "json"]) == 0
+    full = json.loads(capsys.readouterr().out)
+    assert main(["tune", cases, "--root", str(acme), "--format", "json", "--view", "listing",
+                 "--context-window", "20000"]) == 0
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)
+    jsonschema.validate(doc, load_schema("tune.v1.json"))
+    assert "view: listing (claude-code, context window 20,000 tokens)" in captured.err
+    assert doc["view"]["agent"] == "claude-code" and "view" not in full
+    assert doc["cases"] == full["cases"]  # every expected skill is listed, most by name only
+    assert doc["lexical"]["mrr"] < full["lexical"]["mrr"]
+
+
+def test_the_mode_to_suggest_needs_an_interval_that_excludes_zero():
+    from skillsift.evaluate.tune_run import suggested_mode
+
+    assert suggested_mode("lexical", [0.2, 0.1, 0.3]) == "hybrid"
+    assert suggested_mode("lexical", [0.2, -0.01, 0.3]) == ""
+    assert suggested_mode("hybrid", [-0.2, -0.3, -0.1]) == "lexical"
+    assert suggested_mode("hybrid", [-0.2, -0.3, 0.01]) == ""
+    assert suggested_mode("vector", [-0.2, -0.3, -0.1]) == "lexical"
+    assert suggested_mode("hybrid", [0.2, 0.1, 0.3]) == ""  # already hybrid
+
+
+def test_tune_names_the_mode_it_tuned_and_suggests_hybrid_to_a_lexical_repository(acme, capsys):
+    assert main(["tune", str(acme / "search-cases.yaml"), "--root", str(acme)]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    # 33 cases are scored and 5 more are left out: the header cannot be read as 28 scored
+    assert lines[0].startswith("tune: hybrid mode (the repository ranks in lexical mode); 33 cases scored "
+                               "(5 more, negative or role-scoped, left out), k=5")
+    assert "paired MRR of hybrid (cross-validated) vs lexical: +0." in out
+    assert 'mode: hybrid beats lexical with a 95% interval above 0: consider [search] mode = "hybrid"' in out

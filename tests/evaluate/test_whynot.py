@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -11,20 +10,19 @@ import jsonschema
 import pytest
 import yaml
 
-from skillsift.catalog import catalog_from_skills
+from skillsift.catalog.load import catalog_from_skills
+from skillsift.catalog.skill import Skill
 from skillsift.config import Config
-from skillsift.evaluate.cases import Case, Expected, parse_cases
+from skillsift.evaluate.cases import parse_cases
 from skillsift.evaluate.metrics import CaseResult, NegativeResult
 from skillsift.evaluate.run import evaluate
 from skillsift.evaluate.whynot import (
     NON_LEXICAL_NOTE,
     bare_skills,
-    candidates,
     why_not,
     worse,
 )
 from skillsift.ranker.search import Ranker
-from skillsift.skill import Skill
 from tests.conftest import ACME, ROOT
 from tests.support.cli import load_schema, run
 
@@ -103,52 +101,6 @@ def test_an_unretrieved_expected_skill_lacks_every_query_term():
     assert ship.expected[0].lacks == ("releas", "build", "prod")
 
 
-def test_proposals_fix_the_miss_without_making_any_case_worse():
-    catalog, config, case_file, ranker, result = _evaluate(SKILLS, CASES)
-    report = why_not(result, case_file.cases, catalog, config, ranker)
-    (sp,) = report.proposals
-    assert sp.skill == "refund-order" and sp.passing >= 1
-    best = sp.proposals[0]
-    assert best.fixes == (("dup", 1),)
-    assert set(best.adds) <= {"duplicat", "charg"} and best.adds
-    assert all(p.fixes for p in sp.proposals)
-    # written into the skill, the best phrase fixes the miss and the other cases stay hits
-    changed = tuple(replace(s, triggers=(*s.triggers, best.phrase)) if s.name == "refund-order" else s
-                    for s in SKILLS)
-    *_, after = _evaluate(changed, CASES)
-    assert after.primary.misses == [] and [c.rank for c in after.primary.cases] == [1, 1, 1]
-
-
-def test_a_phrase_that_steals_another_case_is_not_proposed():
-    skills = (
-        Skill(name="alpha", description="first thing"),
-        Skill(name="beta", description="gamma work"),
-    )
-    cases = """\
-version: 1
-k: 1
-cases:
-  - id: a
-    query: "gamma delta"
-    expect: [alpha]
-  - id: b
-    query: "gamma"
-    expect: [beta]
-"""
-    catalog, config, case_file, ranker, result = _evaluate(skills, cases)
-    assert [m.id for m in result.primary.misses] == ["a"]
-    report = why_not(result, case_file.cases, catalog, config, ranker)
-    (sp,) = report.proposals
-    # the only phrase of the query is the query itself: it fixes "a" but puts alpha first for "b"
-    assert (sp.tried, sp.passing, sp.proposals) == (1, 0, ())
-    # a mined query labelled alpha gives a phrase that fixes "a" and leaves "b" alone
-    mined = [Case(id="mined-0001", query="delta epsilon", expect=(Expected(id="alpha"),), tags=("mined",))]
-    report = why_not(result, case_file.cases, catalog, config, ranker, mined=mined)
-    (sp,) = report.proposals
-    assert report.mined_queries == 1
-    assert [(p.phrase, p.source, p.fixes) for p in sp.proposals] == [("delta epsilon", "mined-0001", (("a", 1),))]
-
-
 def test_worse_rule():
     hit = CaseResult(id="c", query="q", expected=("x",), got=("x",), rank=1, hit=True, recall=1.0, ndcg=1.0)
     second = CaseResult(id="c", query="q", expected=("x",), got=("y", "x"), rank=2, hit=True, recall=1.0, ndcg=0.63)
@@ -167,18 +119,6 @@ def test_worse_rule():
     seventh = CaseResult(id="c", query="q", expected=("x",), got=(), rank=7, hit=False)
     eighth = CaseResult(id="c", query="q", expected=("x",), got=(), rank=8, hit=False)
     assert not worse(seventh, eighth, "s", 5) and worse(seventh, eighth, "s", 7)
-
-
-def test_candidates_are_parts_of_the_query_within_a_clause_in_a_fixed_order():
-    skill = Skill(name="onboard", description="Onboard a new engineer", triggers=("new hire",))
-    found = candidates(skill, [("c1", "A colleague starts on Monday, what do they need from us?")])
-    phrases = [c.phrase for c in found]
-    assert phrases[0] == "A colleague starts on Monday what do they need from us"  # the whole query first
-    assert "colleague starts on Monday" in phrases
-    assert not any("Monday what" in p for p in phrases[1:])  # never across the comma
-    assert "new hire" not in phrases
-    assert phrases == [c.phrase for c in candidates(skill, [("c1", "A colleague starts on Monday, what do they "
-                                                                    "need from us?")])]
 
 
 def test_bare_skills_have_neither_triggers_nor_examples():
@@ -228,7 +168,7 @@ def _eval_json(capsys, root: Path, *extra) -> dict:
 
 def _add_trigger(skill_md: Path, phrase: str) -> None:
     """Write ``phrase`` into the SKILL.md's triggers as an author would (a YAML list)."""
-    from skillsift.catalog import list_value
+    from skillsift.catalog.load import list_value
 
     text = skill_md.read_text(encoding="utf-8")
     _, front, body = text.split("---\n", 2)
@@ -238,74 +178,19 @@ def _add_trigger(skill_md: Path, phrase: str) -> None:
                         encoding="utf-8")
 
 
-def test_acme_proposals_fix_misses_with_no_new_miss_when_written_into_skill_md(acme, capsys):
-    before = _eval_json(capsys, acme, "--why")
-    validate(before)
-    why = before["why"]
-    assert why["mode"] == "lexical" and len(why["misses"]) == len(before["misses"]) > 0
-    proposals = [sp["proposals"][0] for sp in why["proposals"] if sp["proposals"]]
-    assert proposals, "no trigger proposal on the example repository"
-    for proposal in proposals:
-        copy = acme.parent / f"copy-{proposal['skill']}"
-        shutil.copytree(acme, copy)
-        _add_trigger(copy / ".claude" / "skills" / proposal["skill"] / "SKILL.md", proposal["phrase"])
-        _assert_holds(before, _eval_json(capsys, copy), proposal)
-
-
-def _assert_holds(before: dict, after: dict, proposal: dict) -> None:
-    """The evaluation after writing ``proposal`` into the SKILL.md is what the check said (docs/evaluation.md)."""
-    k, inf = before["k"], float("inf")
-    old = {c["id"]: c for c in before["cases"]}
-    new = {c["id"]: c for c in after["cases"]}
-    for fix in proposal["fixes"]:
-        assert not old[fix["id"]]["hit"] and new[fix["id"]]["hit"] and new[fix["id"]]["rank"] == fix["rank"]
-    lower_past_k = 0
-    for case_id, was in old.items():
-        now = new[case_id]
-        assert now["hit"] or not was["hit"], (proposal, case_id)  # no new miss
-        assert not now.get("avoid_violated") or was.get("avoid_violated"), (proposal, case_id)
-        if was["rank"] is not None and was["rank"] <= k:
-            assert (now["rank"] or inf) <= was["rank"], (proposal, case_id)  # no rank within k lower
-        elif (now["rank"] or inf) > (was["rank"] or inf):
-            lower_past_k += 1
-    assert lower_past_k == proposal["lower_past_k"]
-    assert len(after["misses"]) == len(before["misses"]) - len(proposal["fixes"])
-    mode = before["mode"]
-    assert after["modes"][mode]["mrr"] >= before["modes"][mode]["mrr"]
-    assert after["modes"][mode]["top1"] >= before["modes"][mode]["top1"]
-
-
 def test_acme_text_report(acme, capsys):
     code, out, _ = run(capsys, "eval", acme / "search-cases.yaml", "--root", acme, "--why")
     assert code == 0
     why = out[out.index("why not (lexical, k=5):"):]
-    assert "para-look-over-changes:" in why
+    assert "para-look-over-changes [missed]:" in why
     assert "ranked first: cloud-cost-report, score 3.8409: over 2.56 [description], chang 1.28 [description]" in why
     assert "expected code-review: rank 10" in why
     assert "competitor cloud-cost-report (rank 1) holds over [description], chang [description]" in why
-    assert "trigger proposals" in why and "\n    + \"" in why
+    assert "trigger proposals (full view" in why
+    assert "too few cases to check one on held-out cases" in why and "code-review" in why
     assert "skills with no triggers and no examples (3): code-review, git-workflow, onboard-engineer" in why
     code2, out2, _ = run(capsys, "eval", acme / "search-cases.yaml", "--root", acme, "--why")
     assert out2 == out  # same bytes on every run
-
-
-def test_acme_mined_queries_are_phrase_sources(acme, capsys):
-    def onboard(doc):
-        return next(sp for sp in doc["why"]["proposals"] if sp["skill"] == "onboard-engineer")
-
-    plain = _eval_json(capsys, acme, "--why")
-    assert plain["why"]["mined_queries"] == 0
-    log = acme / ".skillsift" / "local" / "search-queries.jsonl"
-    log.parent.mkdir(parents=True, exist_ok=True)
-    log.write_text(
-        '{"v":1,"ts":"2026-10-06T12:00:00Z","event":"query","session":"aa","query":"new joiner laptop setup"}\n'
-        '{"v":1,"ts":"2026-10-06T12:00:03Z","event":"loaded","session":"aa","skill":"onboard-engineer"}\n',
-        encoding="utf-8")
-    doc = _eval_json(capsys, acme, "--why")
-    validate(doc)
-    assert doc["why"]["mined_queries"] == 1
-    assert onboard(doc)["tried"] > onboard(plain)["tried"]  # the mined query's phrases were checked too
-    assert {c["id"] for c in doc["cases"]} == {c["id"] for c in plain["cases"]}  # but it is not a case
 
 
 def test_why_refuses_junit_and_markdown(acme, capsys):
@@ -319,34 +204,13 @@ def test_without_why_the_json_has_no_why_key(acme, capsys):
     assert "why" not in _eval_json(capsys, acme)
 
 
-def test_acme_hybrid_proposals_hold_after_writing_them_and_indexing_again(acme, capsys):
-    pytest.importorskip("onnxruntime", reason="skillsift[embed] is not installed")
-    before = _eval_json(capsys, acme, "--why", "--mode", "hybrid")
-    validate(before)
-    why = before["why"]
-    assert why["mode"] == "hybrid" and "proposals_note" not in why
-    assert all(m["winner"]["cosine"] is not None for m in why["misses"])
-    proposals = [sp["proposals"][0] for sp in why["proposals"] if sp["proposals"]]
-    assert proposals, "no hybrid trigger proposal on the example repository"
-    for proposal in proposals:
-        copy = acme.parent / f"hybrid-{proposal['skill']}"
-        shutil.copytree(acme, copy)
-        _add_trigger(copy / ".claude" / "skills" / proposal["skill"] / "SKILL.md", proposal["phrase"])
-        code, _, err = run(capsys, "index", "--root", copy)
-        assert code == 0, err
-        after = _eval_json(capsys, copy, "--mode", "hybrid")
-        assert after["index"]["stale_items"] == 0
-        _assert_holds(before, after, proposal)
-
-
 def test_the_documented_example_is_what_the_example_prints(capsys):
     import re
 
     doc = (ROOT / "docs" / "evaluation.md").read_text(encoding="utf-8")
     section = doc[doc.index("## Why a case missed"):doc.index("## Example: `examples/acme`")]
-    lexical, *hybrid = re.findall(r"```text\n(.*?)\n```", section, re.S)
-    assert len(hybrid) == 2
-    for argv, block in (((), lexical), (("--mode", "hybrid"), "\n".join(hybrid))):
+    lexical, _pager, hybrid = re.findall(r"```text\n(.*?)\n```", section, re.S)  # pager: test_proposals.py
+    for argv, block in (((), lexical), (("--mode", "hybrid"), hybrid)):
         if argv:
             pytest.importorskip("onnxruntime", reason="skillsift[embed] is not installed")
         code, out, _ = run(capsys, "eval", ACME / "search-cases.yaml", "--root", ACME, "--why", *argv)
@@ -357,20 +221,21 @@ def test_the_documented_example_is_what_the_example_prints(capsys):
                 assert line in printed, line
 
 
-def test_acme_hybrid_skips_a_skill_whose_vector_is_stale(acme, capsys):
+def test_acme_hybrid_checks_a_skill_whose_vector_was_stale_with_its_vector_for_the_run(acme, capsys):
+    """The local model embeds the edited skill for the run (docs/index.md, "Stale vectors at search time"),
+    so its proposals are checked like every other skill's, not skipped."""
     pytest.importorskip("onnxruntime", reason="skillsift[embed] is not installed")
     skill_md = acme / ".claude" / "skills" / "code-review" / "SKILL.md"
     text = skill_md.read_text(encoding="utf-8")
     skill_md.write_text(text.replace("\ndescription: ", "\ndescription: PR etiquette. ", 1), encoding="utf-8")
     doc = _eval_json(capsys, acme, "--why", "--mode", "hybrid")
     validate(doc)
-    assert doc["index"]["stale_items"] == 1
-    code_review = next(sp for sp in doc["why"]["proposals"] if sp["skill"] == "code-review")
-    assert code_review == {"skill": "code-review", "tried": 0, "passing": 0, "proposals": [],
-                           "skipped": "code-review has a stale vector: run 'skillsift index' first"}
+    assert doc["index"]["stale_items"] == 0
+    assert doc["why"]["proposals"]
+    assert not [sp for sp in doc["why"]["proposals"] if "stale vector" in sp.get("skipped", "")]
 
 
-def test_a_role_case_is_explained_and_checked_within_the_role():
+def test_a_role_case_is_explained_within_the_role():
     skills = (
         Skill(name="refund-order", description="Give money back", roles=("billing",)),
         Skill(name="invoice-fix", description="Correct an invoice total", roles=("billing",)),
@@ -392,4 +257,4 @@ cases:
     assert miss.winner.name == "invoice-fix"  # total-recall holds "total" too, but is not in the role
     assert miss.expected[0].standing.rank is None and miss.expected[0].lacks == ("wrong", "vat", "total")
     (sp,) = report.proposals
-    assert sp.proposals and all(p.fixes == (("vat", 1),) for p in sp.proposals)
+    assert sp.proposals == () and "too few cases" in sp.skipped  # one case: nothing to hold out

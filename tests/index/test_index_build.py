@@ -8,9 +8,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from skillsift.catalog.embedtext import embedded_text
+from skillsift.catalog.skill import Skill
 from skillsift.config import DEFAULT_FIELDS
 from skillsift.embed.base import BudgetExceeded, EmbedTimeout, InputRejected, NetworkDisabled, ProviderUnavailable
-from skillsift.embedtext import embedded_text
 from skillsift.index.build import (
     BuildError,
     build_index,
@@ -22,8 +23,7 @@ from skillsift.index.build import (
 )
 from skillsift.index.store import load_index, write_index
 from skillsift.ranker.vector import cosine_list, normalise_query
-from skillsift.secrets import detect_secret
-from skillsift.skill import Skill
+from skillsift.secrets.scan import detect_secret
 from tests.support.concept_embedder import ConceptEmbedder, concept_vector, refund_catalog, unit
 
 AWS_KEY = "AKIAQ3ZR7T2MWX9PLK4N"

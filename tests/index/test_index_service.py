@@ -6,7 +6,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from skillsift.catalog import load_catalog
+from skillsift.catalog.load import load_catalog
 from skillsift.config import load_config
 from skillsift.index import service
 from skillsift.index.store import load_index

@@ -14,8 +14,9 @@ import struct
 import numpy as np
 import pytest
 
+from skillsift.catalog.embedtext import embedded_text, text_digest
+from skillsift.catalog.skill import Skill
 from skillsift.config import DEFAULT_EMBED_FIELDS, DEFAULT_FIELDS
-from skillsift.embedtext import embedded_text, text_digest
 from skillsift.index import manifest as manifest_module
 from skillsift.index import store
 from skillsift.index.classify import Served, classify, classify_skills
@@ -31,7 +32,6 @@ from skillsift.index.store import (
     squared_norms,
     write_index,
 )
-from skillsift.skill import Skill
 from tests.support.concept_embedder import refund_catalog
 
 ITEMS = (
@@ -428,7 +428,7 @@ DAMAGE = {
         "not a regular file",
     ),
     "schema_version key corrupted": (_damage_key, "schema_version is 0"),
-    "schema_version 2": (_rewrite_manifest(lambda m: m.update(schema_version=2)), "schema_version is 2"),
+    "schema_version 3": (_rewrite_manifest(lambda m: m.update(schema_version=3)), "schema_version is 3"),
     "dtype int8": (_rewrite_manifest(lambda m: m.update(dtype="int8")), 'dtype "int8"'),
     "dims 0": (_rewrite_manifest(lambda m: m.update(dims=0)), "dims 0 is out of range"),
     "dims 16385": (_rewrite_manifest(lambda m: m.update(dims=16385)), "dims 16385 is out of range"),
@@ -675,7 +675,7 @@ def test_light_modules_do_not_import_numpy():
 
     code = (
         "import sys, skillsift.index, skillsift.index.lock, skillsift.index.atomic, "
-        "skillsift.index.manifest, skillsift.index.classify, skillsift.embedtext; "
+        "skillsift.index.manifest, skillsift.index.classify, skillsift.catalog.embedtext; "
         "print('numpy' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -13,11 +13,11 @@ import random
 import numpy as np
 import pytest
 
+from skillsift.catalog.skill import Skill
 from skillsift.ranker import block_max
 from skillsift.ranker.block_max import BlockMaxima
 from skillsift.ranker.lexical import LexicalIndex, _round_positive
 from skillsift.ranker.rounding import round_half_away
-from skillsift.skill import Skill
 
 SEED = 20261201
 WORDS = [f"w{i}" for i in range(40)]
@@ -164,7 +164,7 @@ def test_default_thresholds_prune_a_large_catalog():
 
 
 def test_ranker_search_gives_the_same_hits_pruned(small_blocks, monkeypatch):
-    from skillsift.catalog import catalog_from_skills
+    from skillsift.catalog.load import catalog_from_skills
     from skillsift.config import Config
     from skillsift.ranker.search import Ranker
 

@@ -23,12 +23,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from skillsift.catalog.skill import Skill
 from skillsift.ranker import lexical, postings
 from skillsift.ranker.lexical import LexicalIndex
 from skillsift.ranker.postings import build_postings
 from skillsift.ranker.rounding import round_half_away
 from skillsift.ranker.tokenize import tokenize
-from skillsift.skill import Skill
 from tests.conftest import corpora
 
 GOLDEN = [
@@ -245,6 +245,7 @@ def test_identical_across_processes(tmp_path):
      (False, 10**9, lexical.BINCOUNT_MAX_DOCS)],
     ids=["python-build", "numpy-scoring-bincount", "numpy-scoring-scratch", "python-scoring"],
 )
+@pytest.mark.slow  # the whole corpus of real skills
 def test_matches_naive_formulas_on_real_skills(real, monkeypatch, python_build, python_query_max, bincount_max):
     monkeypatch.setattr(lexical, "PYTHON_QUERY_MAX_POSTINGS", python_query_max)
     monkeypatch.setattr(lexical, "BINCOUNT_MAX_DOCS", bincount_max)
@@ -260,6 +261,7 @@ def test_matches_naive_formulas_on_real_skills(real, monkeypatch, python_build, 
 
 
 @pytest.mark.parametrize("chunk", [postings.BUILD_CHUNK_DOCS, 97], ids=["default-chunks", "small-chunks"])
+@pytest.mark.slow  # the whole corpus of real skills
 def test_builds_agree_on_real_skills(real, monkeypatch, chunk):
     monkeypatch.setattr(postings, "BUILD_CHUNK_DOCS", chunk)  # words split a chunk of documents at a time
     fast, slow = _postings(real, False), _postings(real, True)
@@ -283,6 +285,7 @@ def _positions_agree(index, query, subset=None):
 
 
 @pytest.mark.parametrize("python_build", [True, False], ids=["python-build", "numpy-build"])
+@pytest.mark.slow  # the whole corpus of real skills
 def test_scores_and_ranks_of_given_skills_match_the_complete_ranking_on_real_skills(real, python_build):
     index = _build(real, python_build)
     subset = frozenset(random.Random(6).sample(range(len(real)), 500))
@@ -499,6 +502,7 @@ def test_explain_rejects_bad_documents():
 
 
 @pytest.mark.parametrize("python_build", [True, False])
+@pytest.mark.slow  # the whole corpus of real skills
 def test_explain_agrees_with_rank_on_real_skills(real, python_build):
     index = _build(real, python_build)
     subset = frozenset(range(0, len(real), 3))

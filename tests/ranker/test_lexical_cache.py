@@ -11,10 +11,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from skillsift import lexical_cache
-from skillsift.lexical_cache import PostingsCache, cached_postings
+from skillsift.ranker import postings_cache as lexical_cache
 from skillsift.ranker.lexical import LexicalIndex
 from skillsift.ranker.postings import build_postings
+from skillsift.ranker.postings_cache import PostingsCache, cached_postings
 
 ROOT = Path(__file__).resolve().parents[2]
 ACME = ROOT / "examples" / "acme"

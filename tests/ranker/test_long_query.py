@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from skillsift.catalog import catalog_from_skills
+from skillsift.catalog.load import catalog_from_skills
 from skillsift.config import DEFAULT_FIELDS, Config, SearchConfig
 from skillsift.config.schema import validate_search_table
 from skillsift.index.build import build_index, plan_build

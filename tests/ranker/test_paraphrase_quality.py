@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from skillsift.skill import Skill
+from skillsift.catalog.skill import Skill
 from tests.conftest import FIXTURES
 
 PARAPHRASE = FIXTURES / "paraphrase"
@@ -37,7 +37,7 @@ def load_fixture():
 def skill_text(skill: Skill) -> str:
     """The embedded text of a skill (reference §4.1 template, default fields)."""
     try:
-        from skillsift.embedtext import embedded_text
+        from skillsift.catalog.embedtext import embedded_text
     except ImportError:
         lines = []
         for label, value in (

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillsift.catalog import catalog_from_skills
+from skillsift.catalog.load import catalog_from_skills
 from skillsift.config import Config, SearchConfig, validate_search_table
 from skillsift.index.build import build_index, plan_build
 from skillsift.ranker.centring import CENTRE_SHRINK, centre

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from skillsift.catalog import catalog_from_skills
+from skillsift.catalog.load import catalog_from_skills
 from skillsift.cli import main
 from skillsift.config import Config, SearchConfig
 from skillsift.index.build import build_index, plan_build
@@ -121,7 +121,7 @@ def _index_for(skills, provider):
 
 
 def test_loading_the_model_is_not_counted_against_the_query_budget(skill_writer, tmp_path):
-    from skillsift.catalog import load_catalog
+    from skillsift.catalog.load import load_catalog
 
     root = write_project(tmp_path, skill_writer, 300)
     config = Config(root=str(root), search=SearchConfig(mode="hybrid", query_timeout_ms=300))
@@ -136,7 +136,7 @@ def test_loading_the_model_is_not_counted_against_the_query_budget(skill_writer,
 
 
 def test_prepare_loads_before_the_first_query_and_reports_why_it_cannot(skill_writer, tmp_path):
-    from skillsift.catalog import load_catalog
+    from skillsift.catalog.load import load_catalog
     from skillsift.embed.base import ProviderUnavailable
 
     root = write_project(tmp_path, skill_writer, 300)
@@ -263,7 +263,7 @@ class BoundedEmbedder(ConceptEmbedder):
 
 
 def test_a_provider_that_bounds_its_call_runs_on_the_calling_thread(skill_writer, tmp_path):
-    from skillsift.catalog import load_catalog
+    from skillsift.catalog.load import load_catalog
 
     root = write_project(tmp_path, skill_writer, 300)
     config = Config(root=str(root), search=SearchConfig(mode="hybrid", query_timeout_ms=300))
@@ -281,7 +281,7 @@ def test_a_provider_that_bounds_its_call_runs_on_the_calling_thread(skill_writer
 
 def test_the_local_model_falls_back_to_lexical_when_the_query_overruns_the_limit(skill_writer, tmp_path):
     local = _local_model()
-    from skillsift.catalog import load_catalog
+    from skillsift.catalog.load import load_catalog
 
     root = write_project(tmp_path, skill_writer, 1)
     config = Config(root=str(root), search=SearchConfig(mode="hybrid", query_timeout_ms=1))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from skillsift.catalog import catalog_from_skills
+from skillsift.catalog.load import catalog_from_skills
 from skillsift.config import Config, SearchConfig
 from skillsift.embed.base import EmbedError
 from skillsift.index.build import build_index, plan_build

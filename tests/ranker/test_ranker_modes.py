@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from skillsift.catalog import catalog_from_skills
+from skillsift.catalog.load import catalog_from_skills
 from skillsift.config import DEFAULT_FIELDS, Config, SearchConfig
 from skillsift.embed.base import BudgetExceeded, EmbedTimeout, NetworkDisabled, ProviderUnavailable
 from skillsift.index.build import build_index, plan_build

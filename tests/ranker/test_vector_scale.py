@@ -18,9 +18,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from skillsift.catalog import catalog_from_skills
+from skillsift.catalog.embedtext import embedded_text, text_digest
+from skillsift.catalog.load import catalog_from_skills
+from skillsift.catalog.skill import Skill
 from skillsift.config import Config, SearchConfig
-from skillsift.embedtext import embedded_text, text_digest
 from skillsift.index.manifest import ManifestItem
 from skillsift.index.store import new_index
 from skillsift.ranker.centring import CENTRE_SHRINK, centre
@@ -36,7 +37,6 @@ from skillsift.ranker.vector import (
     max_row_norm,
 )
 from skillsift.ranker.vector_search import STALE
-from skillsift.skill import Skill
 
 VOCAB = ("deploy", "refund", "review", "schema", "invoice", "incident", "rollback", "audit", "cache", "token",
          "migrate", "release", "payment", "alert", "docs")

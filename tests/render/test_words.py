@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from skillsift.secrets import BUILTIN_PATTERNS
+from skillsift.secrets.scan import BUILTIN_PATTERNS
 from skillsift.words import article, plural
 
 

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from skillsift import catalog_cache, secrets
+from skillsift.cache import catalog as catalog_cache
 from skillsift.cli import main
+from skillsift.secrets import scan as secrets
 from tests.support.secret_samples import write_planted
 
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from skillsift.secrets import (
+from skillsift.secrets.scan import (
     BUILTIN_PATTERNS,
     RULES,
     detect_secret,
@@ -238,18 +238,19 @@ def test_withhold_splits_in_order():
 
 def test_import_is_cheap():
     code = (
-        "import sys, skillsift.secrets; "
+        "import sys, skillsift.secrets.scan; "
         "print(sorted(m for m in ('numpy', 'yaml', 'jsonschema') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
 
+@pytest.mark.slow  # the whole corpus of real skills
 def test_real_corpus_has_no_findings():
     """0 findings on the real skills of ../shared/corpora: raw lines, parsed values and embedded text."""
 
-    from skillsift.catalog import parse_skill
-    from skillsift.embedtext import embedded_text
+    from skillsift.catalog.embedtext import embedded_text
+    from skillsift.catalog.load import parse_skill
     from skillsift.validators.secrets import skill_findings
 
     real = corpora()

@@ -123,7 +123,7 @@ class ConceptEmbedder:
 
 def refund_catalog():
     """The reference's refundCatalog of §10.3 (ids = names, digest ``sha256:<name>``)."""
-    from skillsift.skill import Skill
+    from skillsift.catalog.skill import Skill
 
     return [
         Skill("issue-refund", "Reimburse a customer for a returned purchase", keywords=("reimburse",),

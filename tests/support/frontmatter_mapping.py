@@ -3,8 +3,8 @@ pin ``read_yaml`` and ``not_a_mapping`` together."""
 
 from __future__ import annotations
 
+from skillsift.catalog.frontmatter import not_a_mapping, read_yaml
 from skillsift.diagnostics import Diagnostic
-from skillsift.frontmatter import not_a_mapping, read_yaml
 
 
 def parse_yaml_mapping(

@@ -48,9 +48,9 @@ def build_index(root: Path, *, model: str = "m", fields=None, skip=(), extra=())
 
     ``skip``: skill names left out; ``extra``: names of rows for skills that do not exist.
     """
-    from skillsift.catalog import load_catalog
+    from skillsift.catalog.embedtext import embedded_text, text_digest
+    from skillsift.catalog.load import load_catalog
     from skillsift.config import load_config
-    from skillsift.embedtext import embedded_text, text_digest
     from skillsift.index.manifest import ManifestItem
     from skillsift.index.store import new_index, write_index
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from skillsift.cli import main
-from skillsift.fixes import plan, quote_colon_values
+from skillsift.validators.fixes import plan, quote_colon_values
 from tests.support.validators_support import raw_skill
 
 
@@ -77,7 +77,7 @@ def test_fix_unquotes_a_boolean_string_sets_the_exec_bit_and_renames_skill_md(tm
 
 
 def test_a_boolean_fix_is_refused_when_the_value_is_not_a_boolean_string():
-    from skillsift.fixes import unquote_booleans
+    from skillsift.validators.fixes import unquote_booleans
 
     assert unquote_booleans("---\nuser-invocable: 'yes'\n---\n", {"user-invocable": "yes"}) is None
     assert unquote_booleans("---\nuser-invocable: false\n---\n", {"user-invocable": False}) is None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from skillsift.tomledit import set_table_keys
+from skillsift.config.tomledit import set_table_keys
 from skillsift.validators.frontmatter import trigger_passages
 from skillsift.validators.spec import relative_links
 from tests.support.validators_support import raw_skill

@@ -6,7 +6,9 @@ import itertools
 import math
 import random
 
-from skillsift.skill import Skill
+import pytest
+
+from skillsift.catalog.skill import Skill
 from skillsift.validators.duplicates import (
     duplicate_names,
     near_duplicates,
@@ -103,15 +105,15 @@ def test_cosine_pairs_from_vectors_are_reported_with_both_measures():
 
 
 def test_cosine_from_a_committed_index(tmp_path):
+    from skillsift.catalog.embedtext import embedded_text, text_digest
     from skillsift.config import load_config
-    from skillsift.embedtext import embedded_text, text_digest
     from skillsift.index.manifest import ManifestItem
     from skillsift.index.store import new_index, write_index
 
     write_skill(tmp_path, "canary", "Roll out the new build to canary hosts first")
     write_skill(tmp_path, "gradual", "Ship tonight's release to a few machines at a time")
     write_skill(tmp_path, "other", "Branching and pull request conventions")
-    from skillsift.catalog import load_catalog
+    from skillsift.catalog.load import load_catalog
 
     config = load_config(tmp_path, env={}, user_config_path=tmp_path / "none.toml")
     skills = load_catalog(tmp_path, config).skills
@@ -129,11 +131,12 @@ def test_cosine_from_a_committed_index(tmp_path):
     assert check(tmp_path, select=["SK009"]) == []
 
 
+@pytest.mark.slow  # the whole corpus of real skills
 def test_corpus_pairs_are_fast_and_symmetric():
     real = corpora()
     import time
 
-    from skillsift.catalog import parse_skill
+    from skillsift.catalog.load import parse_skill
 
     skills = []
     for path in sorted(real.rglob("SKILL.md")):
@@ -181,6 +184,7 @@ def _reference_near_duplicates(skills, threshold, cosine_pairs=()):
     return out
 
 
+@pytest.mark.slow  # the whole corpus of real skills
 def test_corpus_near_duplicates_equal_the_all_pairs_reference(tmp_path):
     """The prefix filter and the ranking shortcuts give what comparing every pair gives (2,000+ real skills)."""
     from skillsift.validators.workspace import Workspace

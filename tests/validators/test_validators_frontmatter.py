@@ -160,6 +160,7 @@ def test_run_reports_parse_errors_of_unreadable_files(tmp_path):
     assert "not valid UTF-8" in diag.message
 
 
+@pytest.mark.slow  # the whole corpus of real skills
 def test_real_corpus_is_mostly_clean():
     """On ~2,100 published skills the checks stay quiet except for real problems."""
     real = corpora()
@@ -218,6 +219,7 @@ def _reference_trigger_passages(lines, first_line):
     return out
 
 
+@pytest.mark.slow  # the whole corpus of real skills
 def test_trigger_passages_equal_the_regex_on_every_line():
     from skillsift.validators.frontmatter import trigger_passages
 

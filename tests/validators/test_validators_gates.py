@@ -50,12 +50,32 @@ def test_regressed_cases_against_the_baseline(tmp_path):
     assert check(tmp_path, select=["AR9D4"]) == []
     write_skill(tmp_path, "issue-refund", "Refund a customer order")  # the trigger is gone
     diags = check(tmp_path, select=["AR9D4"])
+    # one regressed case, one finding (it carries the gate and the command that accepts the change)
     assert [(d.line, d.message) for d in diags] == [
-        (None, "1 case regressed against the baseline (max 0): refund"),
         (7, 'case "refund" regressed against the baseline: expected issue-refund, now not retrieved'),
     ]
+    assert diags[0].hint.startswith("1 case regressed, at most 0 may; if the change is intended, save a new "
+                                    "baseline: skillsift eval search-cases.yaml --mode lexical")
+    from skillsift.render.diagnostics import summary_line
+
+    assert summary_line(diags).startswith("1 error, 0 warnings")
     (tmp_path / "skillsift.toml").write_text('[validate]\nbaseline = "base.json"\nmax_flips = 1\n')
     assert check(tmp_path, select=["AR9D4"]) == []
+
+
+def test_a_skill_that_does_not_parse_stops_the_gates_and_proposes_no_baseline(tmp_path):
+    project(tmp_path, "")
+    write_skill(tmp_path, "issue-refund", "Refund a customer order", triggers=["customer wants money back"])
+    (tmp_path / "search-cases.yaml").write_text(CASES.replace("refund an order", "money back"))
+    assert main(["eval", str(tmp_path / "search-cases.yaml"), "--root", str(tmp_path),
+                 "--output", str(tmp_path / "base.json"), "--format", "json"]) == 0
+    (tmp_path / "skillsift.toml").write_text('[validate]\nbaseline = "base.json"\n')
+    skill = next(tmp_path.rglob("issue-refund/SKILL.md"))
+    skill.write_text(skill.read_text().replace("triggers:", "triggers: [", 1))  # a YAML typo
+    [diag] = check(tmp_path, select=["AR9D4"])
+    assert diag.severity == "note" and diag.file.endswith("issue-refund/SKILL.md")
+    assert "the gates were not run" in diag.message and "does not parse (SK001)" in diag.message
+    assert "fix the frontmatter first" in diag.message and "save a new baseline" not in diag.message + diag.hint
 
 
 def test_baseline_of_another_k_cannot_be_compared(tmp_path):
@@ -99,9 +119,9 @@ def test_a_regressed_case_names_the_skill_that_took_its_place(tmp_path):
     write_skill(tmp_path, "staging-deploy-guide", "Deploy to staging: deploy to staging, the staging deploy guide",
                 triggers=["deploy to staging"], keywords=["deploy", "staging"])
     diags = check(tmp_path, select=["AR9D4"])
-    assert [(d.line, d.message) for d in diags][1] == (
+    assert [(d.line, d.message) for d in diags] == [(
         4, 'case "staging" regressed against the baseline: expected deploy-staging, now rank 2; '
-           '"staging-deploy-guide" now ranks first')
+           '"staging-deploy-guide" now ranks first')]
 
 
 def test_a_failed_baseline_gate_hints_the_command_that_refreshes_it(tmp_path):
@@ -113,7 +133,7 @@ def test_a_failed_baseline_gate_hints_the_command_that_refreshes_it(tmp_path):
     (tmp_path / "skillsift.toml").write_text('[validate]\nbaseline = "base.json"\n')
     write_skill(tmp_path, "issue-refund", "Refund a customer order")
     first = check(tmp_path, select=["AR9D4"])[0]
-    assert first.hint == ("if the change is intended, save a new baseline: "
+    assert first.hint == ("1 case regressed, at most 0 may; if the change is intended, save a new baseline: "
                           "skillsift eval search-cases.yaml --mode lexical --k 2 --output base.json")
 
 

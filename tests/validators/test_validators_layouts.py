@@ -102,8 +102,8 @@ def test_the_frontmatter_hook_reports_nothing_but_a_note_on_a_template_it_did_no
 
 
 def test_validate_and_list_agree_on_which_duplicate_is_served(tmp_path):
-    from skillsift.agents import BY_NAME
-    from skillsift.listing import build_listing
+    from skillsift.catalog.agents import BY_NAME
+    from skillsift.catalog.listing import build_listing
     from tests.support.validators_support import workspace
 
     skill(tmp_path, "deploy", description="One. Use when deploying.", layout=".claude/skills")

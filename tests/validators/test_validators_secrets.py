@@ -150,8 +150,8 @@ def test_validate_reports_everything_the_build_withholds(tmp_path):
     """Every text AR9D3 would withhold holds a finding AR001 reports (the same scan)."""
     import random
 
-    from skillsift.embedtext import embedded_text
-    from skillsift.secrets import detect_secret
+    from skillsift.catalog.embedtext import embedded_text
+    from skillsift.secrets.scan import detect_secret
     from tests.support.secret_samples import GENERATORS, sample
 
     rng = random.Random(5)

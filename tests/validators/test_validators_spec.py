@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from skillsift.catalog import parse_skill
-from skillsift.frontmatter import split_frontmatter
+from skillsift.catalog.frontmatter import split_frontmatter
+from skillsift.catalog.load import parse_skill
 from skillsift.validators.frontmatter import key_lines
 from skillsift.validators.spec import check_spec, name_problems, relative_links, suggest_name
 from tests.conftest import corpora
@@ -59,7 +59,7 @@ def spec_codes(folder: str, front: str, body: str = "# Body\n", root: Path | Non
     assert problems == []
     block = split_frontmatter(text)
     lines = key_lines(block.raw, block.yaml_start_line)
-    from skillsift.agents import known_fields
+    from skillsift.catalog.agents import known_fields
 
     found = check_spec(rel, text, skill.frontmatter, known_fields=known_fields(), key_line=lambda k: lines.get(k, 1),
                        body=block.body, body_line=block.body_line,
@@ -139,6 +139,7 @@ NAME_RULES = ("exceeds", "lowercase", "hyphen", "invalid characters", "must matc
               "Compatibility exceeds", "Field 'compatibility'")
 
 
+@pytest.mark.slow  # the whole corpus of real skills
 def test_corpus_sk101_to_sk104_agree_with_the_reference_validator(tmp_path):
     """On every corpus skill laid out as skills/<folder>/SKILL.md, skillsift's SK101-SK104 set
     equals skills-ref's set for those rules on every file skills-ref can parse.  skills-ref's

@@ -2,7 +2,7 @@
 
 :func:`discover_all` is the one discovery function (the catalog and validation call it):
 
-* **Skills roots.** Every folder an agent profile reads (skillsift/agents.py): ``.agents/skills``,
+* **Skills roots.** Every folder an agent profile reads (skillsift/catalog/agents.py): ``.agents/skills``,
   ``.claude/skills``, ``.codex/skills``, ``.cursor/skills``, ``.gemini/skills``,
   ``.github/skills``, ``.opencode/skills``, ``skills``, plugins (``plugins/*/skills`` and a
   plugin that is itself a skill, ``plugins/*/SKILL.md``), and skillsift's ``.ai-rulez/skills``
@@ -12,10 +12,14 @@
   every folder up to :data:`NESTED_DEPTH` below the root, at most :data:`NESTED_MAX_DIRS`
   folders, skipping dot folders, ``.git``, ``node_modules``, skills roots and skill folders.
 * **Inside a root.** A folder holding ``SKILL.md`` is a skill (its own subfolders are not
-  searched); any other folder is a category, searched to :data:`~skillsift.agents.SCAN_DEPTH`
+  searched); any other folder is a category, searched to :data:`~skillsift.catalog.agents.SCAN_DEPTH`
   folders below the root (Codex's depth), at most
-  :data:`~skillsift.agents.MAX_DIRS_PER_ROOT` folders per root, dot entries, ``.git`` and
+  :data:`~skillsift.catalog.agents.MAX_DIRS_PER_ROOT` folders per root, dot entries, ``.git`` and
   ``node_modules`` skipped (as Codex does).
+* A ``SKILL.md`` is served only when its real path lies inside its own (resolved) skill
+  folder and not under ``.git``: a linked skill folder is served, a ``SKILL.md`` that is a
+  link to another skill's file, to ``.env`` or ``.git/config``, or one that dangles, is
+  not, and is listed in :attr:`Discovery.refused` (SK020, an error).
 * Nothing outside the root is read through a symlink; each such link is reported in
   :attr:`Discovery.notes` (skillsift validate shows it as SK012), as is a root whose folder
   limit was reached.  A file reached twice (a symlinked root inside the repository) is kept
@@ -34,7 +38,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from .agents import MAX_DIRS_PER_ROOT, NESTED_ROOTS, SCAN_DEPTH
+from skillsift.catalog.agents import MAX_DIRS_PER_ROOT, NESTED_ROOTS, SCAN_DEPTH
+from skillsift.files import skill_file_problem
 
 SKILL_FILE = "SKILL.md"
 SKIP_DIRS = frozenset({".git", "node_modules"})
@@ -58,6 +63,9 @@ NESTED_MAX_DIRS = 10_000
 #: Folders read at most, in all, to list the SKILL.md files dot folders hold (SK013), and how many are named.
 DOT_MAX_DIRS = 500
 DOT_MAX_NAMED = 20
+#: Folders per root that validation walks: the agents stop at MAX_DIRS_PER_ROOT, validation
+#: checks the skills past that too (they are still in the repository), up to this ceiling.
+CHECK_MAX_DIRS = 100_000
 
 
 @dataclass(frozen=True)
@@ -73,12 +81,15 @@ class Discovery:
     empty: tuple[str, ...] = ()
     searched: tuple[str, ...] = ()
     notes: tuple[tuple[str, str], ...] = ()
+    refused: tuple[tuple[str, str], ...] = ()  # (relative SKILL.md path, why it is not read): SK020
     stray: tuple[str, ...] = ()
     dot_skipped: tuple[str, ...] = ()
     roots: dict = field(default_factory=dict, compare=False)  # relative root -> skills found there
     # found parts -> os.stat_result of the SKILL.md, taken when it was found (not a symlink);
     # the skill cache's stamp of the file, so it is not stat'ed twice
     stats: dict = field(default_factory=dict, compare=False, repr=False)
+    # found parts past an agent's folder limit: checked by validation, not served
+    beyond_cap: frozenset = frozenset()
 
     def paths(self) -> list[tuple[Path, str]]:
         base = Path(self.root)
@@ -99,12 +110,16 @@ def domain_of(parts) -> str:
 class _Scan:
     """One discovery's state: hits by parts, real paths seen, notes."""
 
-    def __init__(self, root: str):
+    def __init__(self, root: str, max_dirs: int | None = None):
         self.root = root
+        self.max_dirs = max(max_dirs or 0, MAX_DIRS_PER_ROOT)
+        self.beyond: set[tuple[str, ...]] = set()
+        self.past_cap = False
         self.real_root = os.path.realpath(root)
         self.prefix = self.real_root.rstrip(os.sep) + os.sep
         self.hits: dict[tuple[str, ...], str] = {}  # parts -> real path
         self.notes: list[tuple[str, str]] = []
+        self.refused: list[tuple[str, str]] = []
         self.roots: dict[str, int] = {}
         self.searched: list[str] = []
         self.stray: list[str] = []
@@ -129,7 +144,21 @@ class _Scan:
                                 "not served"))
 
     def add(self, parts: tuple[str, ...], real: str) -> None:
+        if parts not in self.hits and self.past_cap:
+            self.beyond.add(parts)
         self.hits.setdefault(parts, real)
+
+    def linked_skill(self, parts: tuple[str, ...]) -> str | None:
+        """The real path of the SKILL.md ``parts`` that is (or sits in) a link, or None when it
+        is refused (recorded for SK020: it dangles, leaves its own skill folder, or lies under .git)."""
+        path = os.path.join(self.root, *parts)
+        problem = skill_file_problem(path, self.real_root)
+        if problem is None and not self.inside(os.path.realpath(path)):
+            problem = f"{SKILL_FILE} resolves to a file outside the repository; it is not read"
+        if problem is not None:
+            self.refused.append(("/".join(parts), problem))
+            return None
+        return os.path.realpath(path)
 
     def scan_root(self, parts: tuple[str, ...]) -> int:
         """Every skill under the skills root ``parts`` (bounded); returns how many were found."""
@@ -140,8 +169,11 @@ class _Scan:
             return 0
         rel = "/".join(parts)
         self.searched.append(rel)
-        if os.path.exists(os.path.join(real, SKILL_FILE)):
-            self.add((*parts, SKILL_FILE), os.path.join(real, SKILL_FILE))
+        if os.path.lexists(os.path.join(real, SKILL_FILE)):
+            skill_real = self.linked_skill((*parts, SKILL_FILE))
+            if skill_real is None:
+                return 0
+            self.add((*parts, SKILL_FILE), skill_real)
             self.roots[rel] = self.roots.get(rel, 0) + 1
             return 1
         found = 0
@@ -150,12 +182,17 @@ class _Scan:
         # already walked (a loop, or a second way in) is recognised and walked once
         walked = {real}
         stack = [(parts, real, 0)]
+        self.past_cap = False
         while stack:
             cur, cur_real, depth = stack.pop()
             folders += 1
-            if folders > MAX_DIRS_PER_ROOT:
+            if folders == MAX_DIRS_PER_ROOT + 1:
                 self.notes.append((rel, f"{rel} holds more than {MAX_DIRS_PER_ROOT:,} folders; the agents stop "
                                         "there, so skills beyond them are not served"))
+                self.past_cap = True
+            if folders > self.max_dirs:
+                self.notes.append((rel, f"{rel} holds more than {self.max_dirs:,} folders; skills beyond them "
+                                        "are not checked either"))
                 break
             children = []
             try:
@@ -192,16 +229,15 @@ class _Scan:
                 except (OSError, ValueError):
                     info = None
                 try:
-                    if info is not None and stat.S_ISLNK(info.st_mode):
+                    if info is not None and (link or stat.S_ISLNK(info.st_mode)):
+                        # a linked SKILL.md, or one in a linked folder: read only when it is a
+                        # file of its own (resolved) folder, never under .git (SK020)
                         info = None
-                        if os.path.exists(skill):
-                            skill = os.path.realpath(skill)
-                            if not self.inside(skill):
-                                self.outside((*child, SKILL_FILE), SKILL_FILE)
-                                continue
-                            self.add((*child, SKILL_FILE), skill)
+                        real_skill = self.linked_skill((*child, SKILL_FILE))
+                        if real_skill is not None:
+                            self.add((*child, SKILL_FILE), real_skill)
                             found += 1
-                            continue
+                        continue
                     elif info is not None:
                         self.add((*child, SKILL_FILE), skill)
                         self.stats.setdefault((*child, SKILL_FILE), info)
@@ -212,6 +248,7 @@ class _Scan:
                 if depth + 1 < SCAN_DEPTH:
                     children.append((child, child_real, depth + 1))
             stack.extend(reversed(children))
+        self.past_cap = False
         self.roots[rel] = self.roots.get(rel, 0) + found
         return found
 
@@ -316,24 +353,28 @@ def _expand(root: str, real_root: str, pattern: str) -> list[tuple[str, ...]]:
     return sorted(out)
 
 
-def discover_all(root=".", patterns=()) -> Discovery:
-    """Every SKILL.md under ``root`` (module docstring), with what was searched and skipped."""
+def discover_all(root=".", patterns=(), *, max_dirs: int | None = None) -> Discovery:
+    """Every SKILL.md under ``root`` (module docstring), with what was searched and skipped.
+
+    ``max_dirs`` above the agents' limit (validation passes :data:`CHECK_MAX_DIRS`) walks on
+    past it: the skills found there are in ``found`` and in ``beyond_cap``.
+    """
     root = os.fspath(root)
     patterns = tuple(patterns)
     if not os.path.isdir(root):
         return Discovery(root=root, empty=patterns)
-    scan = _Scan(root)
+    scan = _Scan(root, max_dirs)
     empty: list[str] = []
     for pattern in patterns or TOP_ROOTS:
         count = 0
         for parts in _expand(root, scan.real_root, pattern):
             if parts[-1] == SKILL_FILE:
-                real = scan.real_of(parts)
-                if real is None:
-                    if os.path.islink(os.path.join(root, *parts)):
-                        scan.outside(parts, SKILL_FILE)
+                if scan.real_of(parts[:-1]) is None:
+                    if os.path.islink(os.path.join(root, *parts[:-1])):
+                        scan.outside(parts[:-1], "skill folder")
                     continue
-                if os.path.exists(real):
+                real = scan.linked_skill(parts)
+                if real is not None:
                     scan.add(parts, real)
                     scan.searched.append("/".join(parts[:-1]))
                     count += 1
@@ -354,11 +395,25 @@ def discover_all(root=".", patterns=()) -> Discovery:
         seen.add(real)
         found.append((parts, domain_of(parts)))
     searched = sorted(dict.fromkeys(scan.searched))
+    from skillsift.catalog.limits import check_files_size
+
+    check_files_size(root, [parts for parts, _domain in found], scan.stats)  # docs/bounded-input.md
     return Discovery(root=root, found=tuple(found), empty=tuple(empty), searched=tuple(searched),
-                     notes=tuple(sorted(dict.fromkeys(scan.notes))), stray=tuple(scan.stray),
+                     notes=tuple(sorted(dict.fromkeys(scan.notes))),
+                     refused=tuple(sorted(dict.fromkeys(scan.refused))), stray=tuple(scan.stray),
                      dot_skipped=tuple(scan.dot_skipped[:DOT_MAX_NAMED]),
                      roots=dict(scan.roots), stats={parts: scan.stats[parts] for parts, _ in found
-                                                    if parts in scan.stats})
+                                                    if parts in scan.stats},
+                     beyond_cap=frozenset(p for p, _ in found if p in scan.beyond))
+
+
+def refused_findings(discovery: Discovery) -> list:
+    """SK020 errors for the SKILL.md files ``discovery`` refused to read (docs/validate.md)."""
+    from skillsift.diagnostics import ERROR, Diagnostic
+    from skillsift.files import SKILL_LINK_HINT
+
+    return [Diagnostic(file=rel, code="SK020", severity=ERROR, message=message, hint=SKILL_LINK_HINT)
+            for rel, message in discovery.refused]
 
 
 def layouts_searched(patterns=()) -> tuple[str, ...]:

@@ -1,7 +1,7 @@
 """What an agent lists: each skill's entry in its skill listing, the budget and its use.
 
 Pure: :func:`build_listing` takes the skills (with their frontmatter and paths) and an
-:class:`~skillsift.agents.AgentProfile`.  Rules (docs/validate.md, "What each agent lists"):
+:class:`~skillsift.catalog.agents.AgentProfile`.  Rules (docs/validate.md, "What each agent lists"):
 
 * a skill outside the agent's folders, or whose name another served skill already has (the
   first in path order is served), or over the agent's load limits is ``not-loaded``;
@@ -18,8 +18,9 @@ Pure: :func:`build_listing` takes the skills (with their frontmatter and paths) 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from .agents import AgentProfile, serves
+from skillsift.catalog.agents import AgentProfile, serves
 
 FULL, TRUNCATED, NAME_ONLY, HIDDEN, NOT_LOADED = "full", "truncated", "name-only", "hidden", "not-loaded"
 STAND_IN_ORDER = "name"
@@ -129,3 +130,97 @@ def build_listing(skills, agent: AgentProfile, context_window: int | None = None
         for r in drafts)
     return Listing(agent=agent.name, context_window=window, budget_chars=budget, used_chars=used,
                    needed_chars=needed, entries=entries)
+
+
+# -- the listing view: rank each skill by exactly the text its listing shows ----------------------
+
+FULL_VIEW, LISTING_VIEW = "full", "listing"
+VIEWS = (FULL_VIEW, LISTING_VIEW)
+
+
+@dataclass(frozen=True)
+class View:
+    """What a ranking ranks: every field of each skill (``full``) or what one agent lists (``listing``).
+
+    ``catalog`` holds the skills to rank; in the listing view each is a copy of the read skill
+    whose ``description`` is exactly the text of its listing entry (the agent's entry fields
+    cut at ``shown_chars``, "" for a name-only entry) and whose other ranked fields are empty,
+    so every ranker mode ranks what the agent reads.  ``full`` is the catalog every field of
+    which is ranked (the cases are checked against it); ``skills`` every skill read, served or
+    not (what a description edit is checked against); ``listing`` the agent's listing.
+    """
+
+    name: str
+    catalog: Any
+    full: Any
+    skills: tuple = ()
+    agent: str = ""
+    listing: Listing | None = None
+
+    def describe(self) -> str:
+        """The words a report header uses: "" for the full view."""
+        if self.listing is None:
+            return ""
+        window = f", context window {self.listing.context_window:,} tokens" if self.listing.context_window else ""
+        return f"listing ({self.agent}{window})"
+
+    def to_dict(self) -> dict | None:
+        if self.listing is None:
+            return None
+        return {"name": self.name, "agent": self.agent, "context_window": self.listing.context_window,
+                "budget_chars": self.listing.budget_chars, "used_chars": self.listing.used_chars}
+
+
+def shown_text(skill, agent: AgentProfile, entry: Entry) -> str:
+    """The characters of ``skill``'s entry the model reads (the description part of ``- name: text``)."""
+    front = skill.frontmatter if isinstance(skill.frontmatter, dict) else {}
+    return entry_text(front, agent.entry_fields)[:entry.shown_chars]
+
+
+def listed_skills(skills, agent: AgentProfile, context_window: int | None = None):
+    """``(listing, skills)``: the listing ``agent`` builds and, in the order of ``skills``, a copy of each
+    listed skill carrying only its shown text (:class:`View`)."""
+    from dataclasses import replace
+
+    listing = build_listing(skills, agent, context_window)
+    entries = {e.path: e for e in listing.entries if e.listed in LISTED}
+    out = []
+    for skill in skills:
+        entry = entries.get(skill.path)
+        if entry is None:
+            continue
+        out.append(replace(skill, description=shown_text(skill, agent, entry), triggers=(), keywords=(),
+                           examples=(), not_for=(), body=""))
+    return listing, tuple(out)
+
+
+def load_view(root, config, view: str = FULL_VIEW, agent: str | None = None,
+              context_window: int | None = None) -> View:
+    """Read the skills under ``root`` and make ``view`` of them.
+
+    ``agent`` (listing view): a profile name, default the first of ``[validate] agents``; in
+    the full view it keeps only that agent's listed skills, as ``load_catalog`` does.  An
+    unknown view or agent raises SkillsiftError.
+    """
+    from skillsift.catalog.agents import BY_NAME, NAMES
+    from skillsift.catalog.load import Catalog, catalog_from_skills, load_catalog, read_all_skills
+    from skillsift.diagnostics import SkillsiftError
+
+    if view not in VIEWS:
+        raise SkillsiftError(f'unknown view "{view}"', hint=f"views are {', '.join(VIEWS)}")
+    if view == FULL_VIEW:
+        catalog = load_catalog(root, config, agent=agent, context_window=context_window)
+        return View(name=FULL_VIEW, catalog=catalog, full=catalog)
+    if not agent:
+        agents = tuple(getattr(getattr(config, "validate", None), "agents", ()) or NAMES)
+        agent = agents[0]
+    profile = BY_NAME.get(agent)
+    if profile is None:
+        raise SkillsiftError(f'unknown agent "{agent}"', hint=f"agents are {', '.join(NAMES)}")
+    skills, diagnostics = read_all_skills(root, config)
+    full = catalog_from_skills(skills, root=root)
+    full = Catalog(root=full.root, skills=full.skills, diagnostics=(*diagnostics, *full.diagnostics))
+    listing, shown = listed_skills(skills, profile, context_window)
+    catalog = Catalog(root=full.root, skills=catalog_from_skills(shown, root=root).skills)
+    return View(name=LISTING_VIEW, catalog=catalog, full=full, skills=tuple(skills), agent=profile.name,
+                listing=listing)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from .diagnostics import ERROR, Diagnostic
+from skillsift.diagnostics import ERROR, Diagnostic
 
 BOM = "\ufeff"
 FENCE = "---"

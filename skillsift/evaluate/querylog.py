@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .words import plural
+from skillsift.words import plural
 
 LOG_NAME = "search-queries.jsonl"
 LOG_VERSION = 1
@@ -153,7 +153,7 @@ class QueryLog:
         text = clean_query(query)
         if not text:
             return False
-        from .secrets import detect_secret, redact
+        from skillsift.secrets.scan import detect_secret, redact
 
         # The whole query is scanned: a credential cut in half by the 512-byte cap is still one.
         if any(detect_secret(t, self.extra_patterns) is not None for t in (query, text)):
@@ -170,7 +170,7 @@ class QueryLog:
         """Log a ``load_skill`` load; False when nothing was written (off, blank, a name holding a secret)."""
         if not self.enabled or not skill:
             return False
-        from .secrets import detect_secret
+        from skillsift.secrets.scan import detect_secret
 
         if detect_secret(skill, self.extra_patterns) is not None:
             return False
@@ -213,7 +213,7 @@ class QueryLog:
 
 def log_path(config) -> Path:
     """``<root>/.skillsift/local/search-queries.jsonl``."""
-    from .config import local_dir
+    from skillsift.config import local_dir
 
     return local_dir(config) / LOG_NAME
 
@@ -253,7 +253,7 @@ def scan_log(text: str) -> tuple[list[Entry], int]:
     Every line goes through the bounded JSON reader (docs/bounded-input.md): a damaged,
     hostile or oversized line is counted and skipped, never fatal.
     """
-    from .jsonio import JSONDocumentError, read_json
+    from skillsift.jsonio import JSONDocumentError, read_json
 
     entries = []
     bad = 0
@@ -293,7 +293,7 @@ def read_log_counted(path: str | os.PathLike) -> tuple[list[Entry], int]:
     except FileNotFoundError:
         return [], 0
     except OSError as exc:
-        from .diagnostics import SkillsiftError
+        from skillsift.diagnostics import SkillsiftError
 
         raise SkillsiftError(f"cannot read the query log {path}: {exc.strerror or exc}",
                              hint="remove it or pass --purge after fixing its permissions") from None
@@ -351,7 +351,7 @@ def mine(entries: Iterable[Entry], known: Collection[str], min_count: int = 1) -
     never labelled; ambiguous when its two most frequent labels tie; below when the top
     label's count is under ``min_count``; otherwise a case expecting the top label.
     """
-    from .evaluate.cases import Case, Expected
+    from skillsift.evaluate.cases import Case, Expected
 
     if min_count < 1:
         raise ValueError("min_count must be at least 1")

@@ -43,7 +43,7 @@ class Fix:
     rename_file_to: str | None = None  # new path of the file itself (relative, /)
 
 
-#: Claude Code's boolean fields (skillsift/agents.py, CLAUDE_CODE_FIELD_RULES).
+#: Claude Code's boolean fields (skillsift/catalog/agents.py, CLAUDE_CODE_FIELD_RULES).
 BOOLEAN_FIELDS = ("disable-model-invocation", "user-invocable")
 
 
@@ -75,7 +75,7 @@ def unquote_booleans(text: str, front: dict) -> tuple[str, list[str]] | None:
 
 def chmod_fixes(path: str, body: str, is_file, is_executable) -> list[Fix]:
     """SK316: the scripts the body runs as ``./scripts/x`` that exist without their executable bit."""
-    from .validators.paths import script_runs
+    from .paths import script_runs
 
     base = PurePosixPath(path).parent.as_posix()
     out: list[Fix] = []
@@ -97,7 +97,7 @@ def case_fix(rel: str, exists) -> Fix | None:
 
 
 def _parses_to(raw: str, key: str, value: object) -> bool:
-    from .frontmatter import read_yaml
+    from skillsift.catalog.frontmatter import read_yaml
 
     doc = read_yaml(raw)
     return not doc.diagnostics and isinstance(doc.value, dict) and doc.value.get(key) == value
@@ -105,7 +105,7 @@ def _parses_to(raw: str, key: str, value: object) -> bool:
 
 def _frontmatter_lines(text: str):
     """(all lines of the LF text, index of the first YAML line, number of YAML lines, newline) or None."""
-    from .frontmatter import split_frontmatter
+    from skillsift.catalog.frontmatter import split_frontmatter
 
     newline = "\r\n" if "\r\n" in text else "\n"
     lf = text.replace("\r\n", "\n")
@@ -160,7 +160,7 @@ def set_name(text: str, name: str) -> str | None:
 
 def plan(path: str, text: str, front: dict | None, exists=lambda _rel: False) -> list[Fix]:
     """The safe fixes for one SKILL.md (``front``: its parsed frontmatter, None when it does not parse)."""
-    from .validators.spec import name_problems, normal_name
+    from skillsift.validators.spec import name_problems, normal_name
 
     out: list[Fix] = []
     if front is None:

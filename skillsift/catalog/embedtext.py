@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from .config import DEFAULT_EMBED_FIELDS
+from skillsift.config import DEFAULT_EMBED_FIELDS
 
 #: Version of the template below; an index built with another version is rebuilt.
 DOC_TEMPLATE_VERSION = 1

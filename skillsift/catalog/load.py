@@ -1,8 +1,7 @@
 """The skill catalog: finding SKILL.md files, reading them into skills, and scoping.
 
-Discovery is :mod:`skillsift.discovery`: every agent's skills folders, nested agent roots
+Discovery is :mod:`skillsift.catalog.discovery`: every agent's skills folders, nested agent roots
 of monorepo packages, category folders to Codex's depth, bounded like the agents.
-
 Parsing follows the reference rules for SKILL.md (see :func:`parse_skill`).
 """
 
@@ -16,13 +15,14 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from types import MappingProxyType
 
-from .diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
-from .skill import Skill
+from skillsift.catalog.limits import check_ranked_size
+from skillsift.catalog.skill import Skill
+from skillsift.diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
 
 SKILL_FILE = "SKILL.md"
 DUPLICATE_CODE = "SK002"
 EMPTY_PATH_CODE = "SK003"
-from .discovery import SKIP_DIRS, TOP_ROOTS, domain_of  # noqa: E402,F401  (re-exported)
+from skillsift.catalog.discovery import SKIP_DIRS, TOP_ROOTS, domain_of  # noqa: E402,F401  (re-exported)
 
 DEFAULT_LAYOUTS = TOP_ROOTS
 ROOT_DOMAIN = "root"
@@ -48,7 +48,7 @@ def parse_skill(
 ) -> tuple[Skill, list[Diagnostic]]:
     """Build a skill from the text of its SKILL.md.
 
-    CRLF becomes LF, then the frontmatter is split (:mod:`skillsift.frontmatter`).  When
+    CRLF becomes LF, then the frontmatter is split (:mod:`skillsift.catalog.frontmatter`).  When
     the block is not closed, the YAML does not parse, or it is null or not a mapping, the
     frontmatter is empty and the body is the whole text, untrimmed; otherwise the body is
     the text after the closing fence, trimmed.  ``name`` is the frontmatter ``name`` when it
@@ -58,10 +58,11 @@ def parse_skill(
     ``not_for``: a list of strings or one string.  Diagnostics (SK001) report an unclosed
     block and YAML that does not parse, with file lines.  ``digest`` is ``sha256:`` of
     the UTF-8 text as given.  ``yaml_reader`` stands in for
-    :func:`~skillsift.frontmatter.read_yaml` (a cache of its results; None: read_yaml).
+    :func:`~skillsift.catalog.frontmatter.read_yaml` (a cache of its results; None: read_yaml).
     Never raises.
     """
-    from .frontmatter import BOM, PARSE_CODE, not_a_mapping, read_yaml, split_frontmatter  # not when cached
+    # not when cached
+    from skillsift.catalog.frontmatter import BOM, PARSE_CODE, not_a_mapping, read_yaml, split_frontmatter
 
     if yaml_reader is None:
         yaml_reader = read_yaml
@@ -153,11 +154,11 @@ def read_skill(path, root=".", domain: str = "", *, yaml_reader=None,
     path = Path(path)
     if rel is None:
         rel = relative_path(path, root)
-    from .files import MAX_SKILL_BYTES, read_bounded
-    from .frontmatter import PARSE_CODE
+    from skillsift.catalog.frontmatter import PARSE_CODE
+    from skillsift.files import MAX_SKILL_BYTES, read_skill_bytes
 
     try:
-        data = read_bounded(path, MAX_SKILL_BYTES)
+        data = read_skill_bytes(path, MAX_SKILL_BYTES)
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         return None, [
@@ -218,7 +219,7 @@ def discover(root=".", patterns: Iterable[str] = ()) -> list[tuple[Path, str]]:
     """The SKILL.md files under ``root`` as ``(path, domain)``, sorted by relative path.
 
     ``patterns`` (config ``[catalog] skills``) replace the default layouts when given.
-    The rules are :mod:`skillsift.discovery`'s.
+    The rules are :mod:`skillsift.catalog.discovery`'s.
     """
     found, _empty = _discover(root, tuple(patterns))
     return found
@@ -226,7 +227,7 @@ def discover(root=".", patterns: Iterable[str] = ()) -> list[tuple[Path, str]]:
 
 def _discover(root, patterns: tuple[str, ...]) -> tuple[list[tuple[Path, str]], list[str]]:
     """(found, configured patterns that yielded no SKILL.md)."""
-    from .discovery import discover_all
+    from skillsift.catalog.discovery import discover_all
 
     result = discover_all(root, patterns)
     return result.paths(), list(result.empty)
@@ -298,32 +299,31 @@ def _where(skill: Skill) -> str:
 
 def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic]]:
     """Every skill discovered under ``root`` in path order, repeated names included, and the
-    problems met (SK003 empty configured paths, SK001 unreadable files, SK012 notes for
-    symlinks that leave the root)."""
-    from .catalog_cache import CollectorPause
+    problems met (SK003 empty paths, SK001 unreadable files, SK012 links out, SK020 SKILL.md links)."""
+    from skillsift.cache.catalog import CollectorPause
 
     with CollectorPause() as pause:
         return _read_all_skills(root, config, pause)
 
 
 def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]]:
-    from .discovery import discover_all
+    from skillsift.catalog.discovery import discover_all, refused_findings
     result = discover_all(root, tuple(getattr(config, "skills", ()) or ()))
     empty = list(result.empty)
     diagnostics: list[Diagnostic] = [
         Diagnostic(file=rel, code="SK012", severity=NOTE, message=message,
                    hint="copy the skill into the repository, or point [catalog] skills at a folder inside it")
         for rel, message in result.notes
-    ] + [
+    ] + refused_findings(result) + [
         Diagnostic(code=EMPTY_PATH_CODE, severity=WARNING,
                    message=f'configured skills path "{pattern}" holds no {SKILL_FILE}',
                    hint="fix the path in [catalog] skills, relative to the repository root")
         for pattern in empty
     ]
-    from .catalog_cache import SkillCache, YamlCache, file_stamp
+    from skillsift.cache.catalog import SkillCache, YamlCache, file_stamp
 
     # Skills read by an earlier run from unchanged files, frontmatter parsed by an earlier run
-    # (skillsift/catalog_cache.py, docs/configuration.md); no collections until a file is parsed.
+    # (skillsift/cache/catalog.py, docs/configuration.md); no collections until a file is parsed.
     skill_cache, yaml_cache, skills = SkillCache(root), None, []
     root_str = os.fspath(root)
     root_abs, base = os.path.abspath(root_str), Path(root_str)  # a Path only for a file to read
@@ -354,6 +354,7 @@ def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]
     if yaml_cache is not None:
         yaml_cache.save(keep_unused=2 * len(result.found) if skill_cache.hits else 0)
     skill_cache.save()
+    check_ranked_size(skills)  # before anything is indexed (docs/bounded-input.md, "Catalog size")
     return skills, diagnostics
 
 
@@ -361,19 +362,19 @@ def load_catalog(root=".", config=None, agent=None, context_window: int | None =
     """Discover and read every skill under ``root`` (``config.skills`` paths when set,
     else the default layouts).  Problems are diagnostics on the catalog, never raised.
 
-    ``agent`` (a profile name, skillsift/agents.py): keep only the skills that agent lists
-    for the model (``full``, ``truncated`` or ``name-only`` in :mod:`skillsift.listing`), so
+    ``agent`` (a profile name, skillsift/catalog/agents.py): keep only the skills that agent lists
+    for the model (``full``, ``truncated`` or ``name-only`` in :mod:`skillsift.catalog.listing`), so
     ranking sees exactly what it would choose from; an unknown name raises SkillsiftError."""
     profile = None
     if agent:
-        from .agents import BY_NAME, NAMES
+        from skillsift.catalog.agents import BY_NAME, NAMES
 
         profile = BY_NAME.get(agent)
         if profile is None:
             raise SkillsiftError(f'unknown agent "{agent}"', hint=f"agents are {', '.join(NAMES)}")
     skills, diagnostics = read_all_skills(root, config)
     if profile is not None:
-        from .listing import LISTED, build_listing
+        from skillsift.catalog.listing import LISTED, build_listing
 
         kept = {e.path for e in build_listing(skills, profile, context_window).entries if e.listed in LISTED}
         skills = [s for s in skills if s.path in kept]

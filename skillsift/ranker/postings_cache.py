@@ -23,8 +23,8 @@ import sys
 from array import array
 from collections.abc import Sequence
 
-from .catalog_cache import _JsonCache, _refuse
-from .ranker.postings import PYTHON_BUILD_MAX_DOCS, Postings, build_postings, field_texts
+from skillsift.cache.catalog import _JsonCache, _refuse
+from skillsift.ranker.postings import PYTHON_BUILD_MAX_DOCS, Postings, build_postings, field_texts
 
 FORMAT = 1  # offsets and document ids are array("q"), weights and lengths array("d"), in this machine's byte order
 
@@ -65,7 +65,8 @@ class PostingsCache(_JsonCache):
     """The postings of one repository root's last searched catalog."""
 
     folder = "lexical"
-    parsers = ("ranker/tokenize.py", "ranker/postings.py", "lexical_cache.py", "catalog_cache.py", "_version.py")
+    parsers = ("ranker/tokenize.py", "ranker/postings.py", "ranker/postings_cache.py", "cache/catalog.py",
+               "_version.py")
 
     def __init__(self, root, *, env=None):
         super().__init__(root, env=env)

@@ -1,7 +1,7 @@
 """A cache of parsed frontmatter, so that a later command skips the YAML parser.
 
 Reading a catalog is mostly YAML parsing.  This cache keeps, per repository root, the
-result of :func:`skillsift.frontmatter.read_yaml` for each frontmatter block it saw, keyed
+result of :func:`skillsift.catalog.frontmatter.read_yaml` for each frontmatter block it saw, keyed
 by the SHA-256 of the block's text, the file and the first line (the three inputs of
 ``read_yaml``), so a hit gives exactly what parsing would: every other step of reading a
 SKILL.md (bytes, digest, body, names, diagnostics) still runs on the file as it is now.
@@ -31,12 +31,12 @@ import os
 import zlib
 from pathlib import Path
 
-from .diagnostics import Diagnostic
+from skillsift.diagnostics import Diagnostic
 
 FORMAT = 2
 MAX_BYTES = 32 * 1024 * 1024
 _DIAG_FIELDS = ("file", "code", "message", "severity", "hint")
-_PARSERS = ("frontmatter.py", "diagnostics.py", "catalog_cache.py", "_version.py")
+_PARSERS = ("catalog/frontmatter.py", "diagnostics.py", "cache/catalog.py", "_version.py")
 
 
 def cache_dir(env=None) -> Path | None:
@@ -57,9 +57,9 @@ def cache_dir(env=None) -> Path | None:
 
 def _parser_stamp(parsers=_PARSERS) -> list:
     """What the parsing code is: skillsift's version and its parsing modules' sizes and mtimes."""
-    from ._version import __version__
+    from skillsift._version import __version__
 
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent.parent  # the package folder: the paths below are relative to it
     stamp: list = [__version__]
     for name in parsers:
         try:
@@ -138,7 +138,7 @@ class _JsonCache:
         """The cache file's bytes (a regular file of at most MAX_BYTES), or None."""
         if self.path is None:
             return None
-        from .files import read_bounded
+        from skillsift.files import read_bounded
 
         try:
             return read_bounded(self.path, MAX_BYTES)
@@ -219,7 +219,7 @@ class YamlCache(_JsonCache):
 
     def read_yaml(self, raw: str, *, file: str = "", first_line: int = 1):
         """What ``read_yaml(raw, file=file, first_line=first_line)`` returns."""
-        from .frontmatter import read_yaml
+        from skillsift.catalog.frontmatter import read_yaml
 
         if self.path is None:
             return read_yaml(raw, file=file, first_line=first_line)
@@ -247,7 +247,7 @@ class CheckCache(_JsonCache):
     """
 
     folder = "checks"
-    parsers = ("validators/duplicates.py", "ranker/tokenize.py", "diagnostics.py", "catalog_cache.py",
+    parsers = ("validators/duplicates.py", "ranker/tokenize.py", "diagnostics.py", "cache/catalog.py",
                "_version.py")
 
     @staticmethod
@@ -272,14 +272,14 @@ class ScanCache(_JsonCache):
     """Where the built-in and configured secret rules matched a text, by the text's SHA-256.
 
     An entry is the list of ``[start, end, rule number]`` of the secret values
-    :func:`skillsift.secrets.scan_values` found (offsets into the text, never the values,
+    :func:`skillsift.secrets.scan.scan_values` found (offsets into the text, never the values,
     so no secret is copied into the cache); the caller rebuilds every finding from the
     text it holds.  Keyed by the text and the configured patterns; valid only for the
     scanner that wrote it.
     """
 
     folder = "secrets"
-    parsers = ("secrets.py", "catalog_cache.py", "_version.py")
+    parsers = ("secrets/scan.py", "cache/catalog.py", "_version.py")
 
     @staticmethod
     def key(text: str, extra: tuple) -> str:
@@ -317,7 +317,7 @@ def _encode(doc) -> dict | None:
 
 
 def _decode(entry):
-    from .frontmatter import YamlDocument
+    from skillsift.catalog.frontmatter import YamlDocument
 
     if type(entry) is not dict or type(entry.get("empty")) is not bool or type(entry.get("diagnostics")) is not list:
         return None
@@ -385,15 +385,16 @@ class SkillCache(_JsonCache):
     """Whole skills read from SKILL.md files, keyed by path and the file's size, times and inode.
 
     A hit skips reading, decoding, hashing and parsing the file: the entry holds the
-    :class:`~skillsift.skill.Skill` (every field, the frontmatter included) and the
+    :class:`~skillsift.catalog.skill.Skill` (every field, the frontmatter included) and the
     diagnostics reading it gave.  A file whose size, mtime, ctime, inode or device
     differ, or whose domain differs, is read again; so is one whose entry does not check
     out field by field.  A file modified less than :data:`SETTLE_NS` before the run is not
-    stored.  Used by :func:`skillsift.catalog.read_all_skills` (search, list, index, eval).
+    stored.  Used by :func:`skillsift.catalog.load.read_all_skills` (search, list, index, eval).
     """
 
     folder = "skills"
-    parsers = ("catalog.py", "frontmatter.py", "skill.py", "diagnostics.py", "catalog_cache.py", "_version.py")
+    parsers = ("catalog/load.py", "catalog/frontmatter.py", "catalog/skill.py", "diagnostics.py", "cache/catalog.py",
+               "_version.py")
 
     # The file is one line of JSON (the entries, each body as [start, end, CRC-32] of its
     # bytes in what follows; the size of what follows) and then the bodies as UTF-8: a body
@@ -540,8 +541,8 @@ def _body_from_file(root: str, rel: str, domain: str, digest: str) -> str:
     (its digest says so); if it changed since, the rest of the cached skill is no longer
     what it holds, and the run stops rather than mix the two.
     """
-    from .catalog import read_skill
-    from .diagnostics import SkillsiftError
+    from skillsift.catalog.load import read_skill
+    from skillsift.diagnostics import SkillsiftError
 
     skill, _problems = read_skill(os.path.join(root, rel), root, domain, rel=rel)
     if skill is None or skill.digest != digest:
@@ -553,7 +554,7 @@ def _body_from_file(root: str, rel: str, domain: str, digest: str) -> str:
 def _decode_read(entry: dict, rel: str, cache: SkillCache):
     from functools import partial
 
-    from .skill import EncodedText, restore
+    from skillsift.catalog.skill import EncodedText, restore
 
     raw = entry.get("diagnostics")
     if type(raw) is not list:

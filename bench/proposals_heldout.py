@@ -1,0 +1,224 @@
+"""Do ``eval --why`` proposals carry to requests they were not fitted on?  The held-out-half protocol.
+
+    python bench/proposals_heldout.py [--metatool ../shared/benchmarks/metatool-dev]
+                                      [--corpora ../shared/corpora] [--skills 40] [--views full,listing]
+                                      [--context-window 1000000] [--json FILE]
+
+For each development set (the MetaTool dev split; the real-skills set of
+``bench/skills_devset.py``) and each view (full: proposals add ``triggers``; listing: they
+add a clause to the description Claude Code lists), in lexical mode:
+
+1. The positive cases are split in two halves per skill: each skill's cases in file order go
+   to A, B, A, B, ... so every skill with two or more cases has cases on both sides.
+2. Fit on half A only: the cases of A are ranked in the view, and for the skills with a case of
+   A not ranked first and at least two cases in A (at most ``--skills`` of them, in an order
+   seeded by the set's name), ``eval --why``'s own cross-validated proposals are made
+   (:func:`skillsift.evaluate.whynot.propose`, the same code path, every case of A checked).
+3. Write in: each skill's best proposal is written into the skill (what editing SKILL.md
+   gives: :func:`skillsift.evaluate.proposals.edit_skill`), one skill after the other; one
+   that would make a case of A worse than before any edit, against the edits kept so far, is
+   not kept (so no case of A is made worse, by construction, and the count is printed).
+4. Score half B in the same view before and after, over every case of B and over the B cases
+   of the edited skills: top1 and MRR with paired 95% bootstrap intervals.
+
+The real-skills set is ranked by the text the set keeps (its description with the sentences
+holding its own queries removed; see that file); its frontmatter is rewritten to the same
+text so the listing reads what is ranked, and ``when_to_use`` is dropped for the same reason.
+Skills are placed under ``.claude/skills`` so the Claude Code profile serves every one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+from skills_devset import DEFAULT_CORPORA  # noqa: E402
+from skills_devset import build as build_devset  # noqa: E402
+
+from skillsift.catalog.agents import BY_NAME  # noqa: E402
+from skillsift.catalog.listing import LISTING_VIEW, View, listed_skills  # noqa: E402
+from skillsift.catalog.load import Catalog, catalog_from_skills, load_catalog  # noqa: E402
+from skillsift.config import Config  # noqa: E402
+from skillsift.evaluate.cases import Case, Expected, load_cases  # noqa: E402
+from skillsift.evaluate.intervals import paired  # noqa: E402
+from skillsift.evaluate.metrics import series  # noqa: E402
+from skillsift.evaluate.proposals import MIN_CASES, edit_skill  # noqa: E402
+from skillsift.evaluate.whynot import Edits, LexicalCheck, propose, rank_cases, worse  # noqa: E402
+from skillsift.ranker.search import Ranker  # noqa: E402
+
+DEFAULT_METATOOL = HERE.parent.parent / "shared" / "benchmarks" / "metatool-dev"
+K = 5
+AGENT = "claude-code"
+
+
+def served(skill):
+    """The skill as if found under .claude/skills (every profile's folders differ; Claude Code's serves it)."""
+    return replace(skill, path=f".claude/skills/{skill.name}/SKILL.md")
+
+
+def metatool(data: Path):
+    config = Config(root=str(data), skills=("skills/*",))
+    skills = [served(s) for s in load_catalog(str(data), config).skills]
+    cases = [c for c in load_cases(str(data / "cases.yaml")).cases if not c.negative]
+    return skills, cases
+
+
+def real_skills(corpora: Path):
+    ds = build_devset(corpora)
+    skills = []
+    for s in ds.skills:
+        front = {k: v for k, v in (s.frontmatter or {}).items() if k != "when_to_use"}
+        front.update(description=s.description, triggers=list(s.triggers))
+        skills.append(served(replace(s, frontmatter=front)))
+    cases = [Case(id=f"real-{i:05d}", query=c.query, expect=(Expected(id=c.skill),)) for i, c in enumerate(ds.cases)]
+    return skills, cases
+
+
+def halves(cases):
+    seen: dict[str, int] = {}
+    a, b = [], []
+    for c in cases:
+        name = c.expect_ids[0]
+        (a if seen.get(name, 0) % 2 == 0 else b).append(c)
+        seen[name] = seen.get(name, 0) + 1
+    return a, b
+
+
+def make_view(skills, view: str, window: int | None):
+    full = catalog_from_skills(skills)
+    if view != LISTING_VIEW:
+        return View(name="full", catalog=full, full=full)
+    listing, shown = listed_skills(skills, BY_NAME[AGENT], window)
+    return View(name=LISTING_VIEW, catalog=Catalog(skills=shown), full=full, skills=tuple(skills), agent=AGENT,
+                listing=listing)
+
+
+def ranked(skills, cases, view: str, window: int | None, config):
+    v = make_view(skills, view, window)
+    return v, rank_cases(cases, Ranker(v.catalog, config), K)
+
+
+def summary(before, after) -> dict:
+    d = paired(series(before), series(after))
+    n = len(before)
+    out = {"n": n}
+    for key in ("top1", "mrr"):
+        b = sum(series(before)[key]) / n if n else 0.0
+        a = sum(series(after)[key]) / n if n else 0.0
+        out[key] = {"before": round(b, 4), "after": round(a, 4), "diff": round(d[key].diff, 4) if d else 0.0,
+                    "low": round(d[key].low, 4) if d else 0.0, "high": round(d[key].high, 4) if d else 0.0}
+    return out
+
+
+def run(label: str, skills, cases, view: str, max_skills: int, window: int | None, per_skill: int = 1) -> dict:
+    started = time.perf_counter()
+    config = Config(root=".")
+    a, b = halves(cases)
+    v, before_a = ranked(skills, a, view, window, config)
+    counts: dict[str, int] = {}
+    for c in a:
+        counts[c.expect_ids[0]] = counts.get(c.expect_ids[0], 0) + 1
+    wanted = sorted({c.expect_ids[0] for c, r in zip(a, before_a, strict=True) if r.rank != 1
+                     and counts[c.expect_ids[0]] >= MIN_CASES and c.expect_ids[0] in v.catalog.by_name},
+                    key=lambda n: hashlib.sha256(f"{label}/{n}".encode()).hexdigest())[:max_skills]
+    edits = Edits(v.catalog, Config(root="."), v if view == LISTING_VIEW else None)
+    checker = LexicalCheck(config)
+    best = {}
+    tried = passing = 0
+    for name in wanted:
+        sp = propose(name, v.catalog, a, K, before_a, [], checker, edits)
+        tried += sp.tried
+        passing += sp.passing
+        if sp.proposals:
+            best[name] = sp.proposals[:per_skill]
+    field = "description" if view == LISTING_VIEW else "triggers"
+    current = list(skills)
+    kept, reverted = [], 0
+    for name, shown in sorted(best.items()):
+        for p in shown:
+            trial = [edit_skill(s, field, p.phrase) if s.name == name else s for s in current]
+            if view == LISTING_VIEW and edits.effect(edit_skill(next(s for s in current if s.name == name), field,
+                                                                p.phrase)) is None:
+                reverted += 1  # an earlier edit used the room this one needed
+                continue
+            _v, after_a = ranked(trial, a, view, window, config)
+            if any(worse(x, y, name, K) for x, y in zip(before_a, after_a, strict=True)):
+                reverted += 1
+                continue
+            current = trial
+            if name not in kept:
+                kept.append(name)
+            if view == LISTING_VIEW:
+                now = make_view(current, view, window)
+                edits = Edits(now.catalog, Config(root="."), now)
+    _v, final_a = ranked(current, a, view, window, config)
+    worse_a = sum(1 for x, y in zip(before_a, final_a, strict=True) if worse(x, y, "", K))
+    _v, before_b = ranked(skills, b, view, window, config)
+    _v, after_b = ranked(current, b, view, window, config)
+    edited = {n for n in kept}
+    idx = [i for i, c in enumerate(b) if c.expect_ids[0] in edited]
+    out = {"set": label, "view": view, "cases_a": len(a), "cases_b": len(b), "skills_checked": len(wanted),
+           "phrases_tried": tried, "phrases_passing": passing, "skills_with_proposal": len(best),
+           "written": len(kept), "not_kept": reverted, "a_cases_worse": worse_a,
+           "b_all": summary(before_b, after_b),
+           "b_edited_skills": summary([before_b[i] for i in idx], [after_b[i] for i in idx]),
+           "a_all": summary(before_a, final_a),
+           "per_skill": per_skill, "examples": {n: best[n][0].text for n in kept[:8]},
+           "seconds": round(time.perf_counter() - started, 1)}
+    print_row(out)
+    return out
+
+
+def print_row(r: dict) -> None:
+    def cell(s: dict, key: str) -> str:
+        m = s[key]
+        return f"{m['before']:.3f} -> {m['after']:.3f} ({m['diff']:+.3f} [{m['low']:+.3f}, {m['high']:+.3f}])"
+
+    print(f"| {r['set']} | {r['view']} (x{r['per_skill']}) | {r['skills_checked']} | {r['skills_with_proposal']} "
+          f"| {r['written']} "
+          f"| {r['a_cases_worse']} | {r['b_all']['n']}: {cell(r['b_all'], 'top1')} "
+          f"| {r['b_edited_skills']['n']}: {cell(r['b_edited_skills'], 'top1')} "
+          f"| {cell(r['b_all'], 'mrr')} | {r['seconds']} s |", flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--metatool", type=Path, default=DEFAULT_METATOOL)
+    parser.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA)
+    parser.add_argument("--skills", type=int, default=40, help="skills given proposals per set and view")
+    parser.add_argument("--views", default="full,listing")
+    parser.add_argument("--sets", default="metatool,real-skills")
+    parser.add_argument("--context-window", type=int, default=None,
+                        help="Claude Code's context window in tokens (default: its profile's, 200,000)")
+    parser.add_argument("--per-skill", type=int, default=1, help="shown proposals written per skill (best first)")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    print("| set | view | skills checked | with a proposal | written | A cases worse | half B top1 (all) "
+          "| half B top1 (edited skills) | half B MRR (all) | time |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    rows = []
+    sets = {}
+    if "metatool" in args.sets:
+        sets["MetaTool dev"] = lambda: metatool(args.metatool)
+    if "real-skills" in args.sets:
+        sets["real skills"] = lambda: real_skills(args.corpora)
+    for label, load in sets.items():
+        skills, cases = load()
+        for view in args.views.split(","):
+            rows.append(run(label, skills, cases, view, args.skills, args.context_window, args.per_skill))
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,8 @@
+"""The skill catalog: finding SKILL.md files and reading them into skills.
+
+:mod:`.load` (the :class:`~.load.Catalog`, reading, parsing and scoping), :mod:`.skill`
+(one skill), :mod:`.frontmatter` (the YAML block), :mod:`.discovery` (where skills are
+looked for), :mod:`.agents` (each agent's profile), :mod:`.listing` (what an agent lists)
+and :mod:`.embedtext` (the text of a skill sent to an embedding provider).  Nothing is
+imported here, so that importing one module does not import the others.
+"""

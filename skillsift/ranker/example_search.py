@@ -1,0 +1,141 @@
+"""Vector and hybrid ranking when the index holds known requests (example rows).
+
+Kept apart from the screened paths of :mod:`skillsift.ranker.vector_search`: a catalog
+without known requests never comes here, so its rankings stay byte-identical and as fast as
+before.  With them the ranking is plain and vectorised (docs/ranking-quality.md, "Known
+requests"):
+
+1. one float64 matrix product gives every usable skill's own cosine (plain, and centred for
+   the blend fusion), one more the query's cosine to every known request;
+2. ``np.maximum.reduceat`` over the requests (sorted by skill) gives each skill ``e``, the
+   mean of its two best request cosines (:mod:`skillsift.ranker.examples`);
+3. each skill's vector score is ``c + w * max(0, e - c)``, for the plain cosine (reported
+   as ``vector_sim``, compared with ``vector_min_sim``) and for the centred one (what the
+   blend ranks);
+4. the complete lists are fused by :mod:`skillsift.ranker.fusion`, ties by name.
+"""
+
+from __future__ import annotations
+
+from .examples import combine
+
+
+def ranked(scores, names, ties, usable, keep=None, limit: int | None = None):
+    """``[(name, score)]`` of the ``usable`` skills by score descending, then name (the kept ones
+    only; the first ``limit`` when given)."""
+    import numpy as np
+
+    order = np.lexsort((ties, -scores))
+    if keep is not None:
+        order = order[keep[order]]
+    if limit is not None:
+        order = order[:limit]
+    return [(names[i], float(scores[j])) for j, i in zip(order.tolist(), usable[order].tolist(), strict=True)]
+
+
+def rank_with_examples(search, examples, query: str, qvec, mode: str, usable, rows, ties, lexical, s, covered: bool):
+    """``(fused items in result order, ranking, top_sim, dropped)`` with known requests as evidence.
+
+    ``search`` is the :class:`~skillsift.ranker.vector_search.VectorSearch`; ``examples``
+    its :class:`~skillsift.ranker.examples.ExampleRows`; ``usable``/``rows``/``ties`` the
+    usable skills of the scope, their matrix rows and name ranks.
+    """
+    import numpy as np
+
+    from .fusion import rrf, sort_fused, vector_only, weighted
+    from .rounding import SCORE_DIGITS, round_half_away
+
+    q = np.asarray(qvec, dtype=np.float64)
+    matrix = _wide(search, "_examples_plain", lambda: search.index.matrix, rows)
+
+    def cosines(m):
+        return (q @ m.T).max(axis=0) if q.ndim == 2 else m @ q
+
+    cos = examples.cosines(query, q, leave_out_own=search.leave_out_own)
+    best, has = examples.best(cos, len(search.skills))
+    best, has = best[usable], has[usable]
+    w = s.example_weight
+    plain = combine(cosines(matrix), best, has, w)
+    names = search._all_names()
+    keep, dropped = None, 0
+    if s.vector_min_sim > 0:
+        keep = plain >= s.vector_min_sim
+        dropped = len(usable) - int(np.count_nonzero(keep))
+    top_sim = round_half_away(float(plain.max()), SCORE_DIGITS) if len(plain) else 0.0
+    cand = s.candidates
+    pinned = None
+    if mode == "hybrid" and s.fusion == "blend":
+        centred = combine(cosines(_wide(search, "_examples_centred", search._centred, rows)), best, has, w)
+        fused = _blend(search, centred, plain, keep, usable, ties, lexical, s)
+        pinned = search.pin(query, [f.id for f in fused])
+        return sort_fused(fused, pinned), "hybrid", top_sim, dropped
+    vector_list = ranked(plain, names, ties, usable, keep, cand)
+    if mode == "vector" or (s.fusion == "auto" and covered):
+        fused = vector_only(vector_list, candidates=cand)
+        if mode == "hybrid":
+            pinned = search.pin(query, [f.id for f in fused])
+        return sort_fused(fused, pinned), "vector", top_sim, dropped
+    lexical_list = [(h.name, h.score) for h in lexical.top(cand)]
+    if s.fusion == "weighted":
+        fused = weighted(lexical_list, vector_list, s.weight_lexical, s.weight_vector, candidates=cand)
+    else:
+        fused = rrf(lexical_list, vector_list, s.rrf_k, s.weight_lexical, s.weight_vector, candidates=cand)
+    pinned = search.pin(query, [f.id for f in fused])
+    return sort_fused(fused, pinned), "hybrid", top_sim, dropped
+
+
+def _blend(search, centred, plain, keep, usable, ties, lexical, s):
+    """:func:`~skillsift.ranker.fusion.blend` of the complete lists, computed for its candidates only.
+
+    The candidates are the first ``candidates`` of the vector list (``centred``, the kept
+    skills) and of the lexical list; each scores its centred similarity (the least of the
+    vector list without one) plus ``bonus * bm25 / top_bm25``; ranks are positions in the
+    complete lists; ``vector_sim`` is the plain similarity.
+    """
+    import numpy as np
+
+    from .fusion import FusedItem, blend_bonus_scale
+    from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away
+
+    bonus = blend_bonus_scale(s.weight_lexical, s.weight_vector)
+    cand = s.candidates
+    order = np.lexsort((ties, -centred))
+    if keep is not None:
+        order = order[keep[order]]
+    n_skills = len(search.skills)
+    position = np.full(n_skills, -1, dtype=np.intp)  # skill index -> position in usable, kept ones
+    position[usable[order]] = order
+    vec_rank = np.zeros(n_skills, dtype=np.intp)
+    vec_rank[usable[order]] = np.arange(1, len(order) + 1)
+    floor = float(centred[order].min()) if len(order) else 0.0
+    lex_top = lexical.top_scored(cand)
+    chosen = list(dict.fromkeys([*usable[order[:cand]].tolist(), *(i for i, _ in lex_top)]))
+    picked = np.asarray(chosen, dtype=np.intp)
+    lex = lexical.scores_array(picked) if len(picked) else np.zeros(0)
+    top = lex_top[0][1] if lex_top else 0.0
+    lex_rank = {i: r for r, (i, _score) in enumerate(lex_top, start=1)}
+    past = {i: float(v) for i, v in zip(chosen, lex.tolist(), strict=True) if v >= 0 and i not in lex_rank}
+    lex_rank.update(lexical.ranks_of(past))
+    names = search._all_names()
+    out = []
+    for i, lexical_score in zip(chosen, lex.tolist(), strict=True):
+        p = position[i]
+        score = floor if p < 0 else float(centred[p])
+        if top > 0 and lexical_score > 0:
+            score += bonus * (lexical_score / top)
+        out.append(FusedItem(id=names[i], score=round_half_away(score, FUSED_DIGITS),
+                             lexical_rank=lex_rank.get(i, 0), vector_rank=int(vec_rank[i]),
+                             vector_sim=None if p < 0 else round_half_away(float(plain[p]), SCORE_DIGITS)))
+    return out
+
+
+def _wide(search, kept: str, matrix, rows):
+    """``matrix()[rows]`` in float64, kept on ``search`` for the whole catalog's rows (made once)."""
+    import numpy as np
+
+    found = getattr(search, kept, None)
+    if found is not None and found[0] is rows:
+        return found[1]
+    wide = np.asarray(matrix()[rows], dtype=np.float64)
+    setattr(search, kept, (rows, wide))
+    return wide

@@ -1,0 +1,122 @@
+"""A pull request that changes its own gate is seen: the base's own cases and ``[validate]`` table
+are read and every change is listed (and can fail the run); the summary lists the checks that
+passed; ``ci --format json`` is the whole result; a hybrid run without the embed extra says how
+to install it.  Real git repositories, the lexical ranker."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import jsonschema
+import pytest
+
+from tests.ci.test_action import CASES, edit_description, make_pull_request, table_rows
+from tests.conftest import write_skill
+from tests.support.cli import load_schema, run
+
+
+@pytest.fixture(autouse=True)
+def _not_on_github(monkeypatch):
+    for var in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_OUTPUT", "GITHUB_BASE_REF", "GITHUB_WORKSPACE"):
+        monkeypatch.delenv(var, raising=False)
+
+
+def drop_the_regressing_cases(project):
+    """The description edit regresses two cases; the pull request deletes one and weakens the other."""
+    edit_description(project)
+    text = CASES.replace("  - id: page-engineer\n    query: page the engineer\n    expect: [oncall-runbook]\n", "")
+    text = text.replace("    query: open an incident channel\n    expect: [oncall-runbook]\n",
+                        "    query: open an incident channel\n    expect: []\n")
+    (project / "search-cases.yaml").write_text(text, encoding="utf-8")
+
+
+def test_deleting_the_case_that_would_regress_is_listed_with_its_base_result(tmp_path, capsys, monkeypatch):
+    project = make_pull_request(tmp_path / "repo", drop_the_regressing_cases)
+    monkeypatch.chdir(project)
+    code, out, err = run(capsys, "ci", "--base", "main")
+    assert code == 0, err  # the head's cases no longer regress: without the option, only reported
+    assert "### Changes to the gate (2)" in out
+    rows = table_rows(out, "Changes to the gate")[1:]  # below the header row
+    assert rows[0][:2] == ["removed", "`page-engineer` (line 4)"] and rows[0][4] == "rank 1"
+    assert rows[1][0] == "changed: expect" and rows[1][1].startswith("`incident-channel`")
+    assert rows[1][2:] == ["oncall-runbook", "nothing (negative)", "rank 1"]
+    code, out, err = run(capsys, "ci", "--base", "main", "--fail-on-gate-change", "false")
+    assert code == 0, err
+    code, out, err = run(capsys, "ci", "--base", "main", "--fail-on-gate-change")
+    assert code == 2, err
+    assert "failed: the pull request changes its own gate (2 changes)" in out
+
+
+def test_a_validate_ignore_added_beside_a_token_is_listed_and_the_base_can_make_it_fail(tmp_path, capsys,
+                                                                                          monkeypatch):
+    def base(project):
+        (project / "skillsift.toml").write_text("[validate]\nfail_on_gate_change = true\n", encoding="utf-8")
+
+    def pull_request(project):
+        write_skill(project, "aws-helper", "Work with AWS", body="key = AKIAIOSFODNN7EXAMPLE\n")
+        (project / "skillsift.toml").write_text('[validate]\nignore = ["AR001"]\n', encoding="utf-8")
+
+    project = make_pull_request(tmp_path / "repo", pull_request, before=base)
+    monkeypatch.chdir(project)
+    code, out, err = run(capsys, "ci", "--base", "main")
+    assert code == 2, err  # the base asks for it; removing the key in the pull request does not turn it off
+    rows = table_rows(out, "Changes to the gate")[1:]
+    assert rows[0][:4] == ["added", "`validate.ignore`", "–", '\\["AR001"\\]']
+    assert rows[1][:2] == ["removed", "`validate.fail_on_gate_change`"]
+    assert "the pull request changes its own gate (2 changes)" in out
+
+
+def test_the_summary_lists_the_checks_that_passed(tmp_path, capsys, monkeypatch):
+    project = make_pull_request(tmp_path / "repo", edit_description)
+    monkeypatch.chdir(project)
+    code, out, err = run(capsys, "ci", "--base", "main", "--max-flips", "2", "--min", "top1=0.2,mrr=0.3")
+    assert code == 0, err
+    section = out[out.index("### Passed checks"):].split("\n\n")[1].splitlines()
+    assert section[0] == "- regressed cases against the base: 2 (max 2)"
+    assert section[1].startswith("- --min mrr: 0.") and section[1].endswith(" (min 0.3000)")
+    assert section[2].startswith("- --min top1: ")
+    assert "- changes to the gate: none (reported, not gated)" in section
+    assert "- validation findings at or above error: 0" in section
+
+
+def test_json_is_the_whole_result_and_follows_its_schema(tmp_path, capsys, monkeypatch):
+    project = make_pull_request(tmp_path / "repo", drop_the_regressing_cases)
+    monkeypatch.chdir(project)
+    code, out, err = run(capsys, "ci", "--base", "main", "--format", "json", "--min", "top1=0.5",
+                         "--fail-on-gate-change")
+    assert code == 2, err
+    doc = json.loads(out)
+    jsonschema.validate(doc, load_schema("ci.v1.json"))
+    assert doc["status"] == "failed" and doc["exit_code"] == 2
+    assert [g["subject"] for g in doc["gate_changes"]] == ["page-engineer", "incident-channel"]
+    assert doc["gate_changes"][0]["base_result"] == "rank 1"
+    checks = {c["name"]: c["passed"] for c in doc["checks"]}
+    assert checks["--min top1"] is True and checks["changes to the gate"] is False
+    assert doc["failures"] == ["the pull request changes its own gate (2 changes)"]
+    assert doc["metrics"]["head"]["top1"] >= 0.5 and "top1" in doc["metrics"]["paired"]
+    assert "skillsift ci:" in err and "skillsift ci:" not in out
+    jsonschema.validate(json.loads(run(capsys, "ci", "--baseline", "none", "--format", "json")[1]),
+                        load_schema("ci.v1.json"))
+
+
+def test_hybrid_without_the_embed_extra_names_the_extra(tmp_path):
+    for name, description in {"deploy-prod": "Deploy to production", "refund": "Refund a customer"}.items():
+        write_skill(tmp_path, name, description)
+    (tmp_path / "skillsift.toml").write_text('[search]\nmode = "hybrid"\n', encoding="utf-8")
+    (tmp_path / "search-cases.yaml").write_text(
+        "version: 1\ncases:\n  - id: a\n    query: ship it to prod\n    expect: [deploy-prod]\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
+    built = subprocess.run([sys.executable, "-m", "skillsift", "index", "--root", str(tmp_path)], env=env,
+                           capture_output=True, text=True, timeout=300)
+    assert built.returncode == 0, built.stderr
+    no_extra = ("import sys; sys.modules['onnxruntime'] = None; sys.modules['tokenizers'] = None; "
+                "from skillsift.cli import main; sys.exit(main(sys.argv[1:]))")
+    proc = subprocess.run([sys.executable, "-c", no_extra, "ci", "--baseline", "none"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "hint: install the embed extra: in the GitHub Action set `extras: embed`; locally pip install " \
+           "'skillsift[embed]'" in proc.stderr
+    assert "budget and network" not in proc.stderr
