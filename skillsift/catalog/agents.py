@@ -26,6 +26,54 @@ MAX_DIRS_PER_ROOT = 2000
 
 
 @dataclass(frozen=True)
+class FieldRule:
+    """What an agent accepts in one frontmatter field (SK201-SK204, docs/validate.md, "Agent fields").
+
+    ``kind``: ``bool`` (true or false, not the string "true"), ``string``, ``choice`` (one of
+    ``choices``), ``string-or-list`` (a string or a list of strings, not a mapping), ``model``
+    (an alias of ``choices`` or an id matching ``pattern``), ``hooks`` (a mapping of the events
+    in ``choices`` to lists), ``tools`` (a string or list of the tool names in ``choices``, each
+    bare or with a pattern in parentheses; names matching ``pattern`` too).  ``requires``: a
+    (field, value) this field only works with.
+    """
+
+    field: str
+    kind: str
+    choices: tuple[str, ...] = ()
+    pattern: str = ""
+    requires: tuple[str, str] | None = None
+
+
+#: Claude Code's skill frontmatter (code.claude.com/docs/en/skills, "Frontmatter reference").
+CLAUDE_CODE_TOOLS = (
+    "Agent", "AskUserQuestion", "Bash", "BashOutput", "Edit", "ExitPlanMode", "Glob", "Grep", "KillShell", "LS",
+    "MultiEdit", "NotebookEdit", "NotebookRead", "Read", "Skill", "SlashCommand", "Task", "TodoWrite", "WebFetch",
+    "WebSearch", "Write",
+)
+CLAUDE_CODE_HOOK_EVENTS = (
+    "Notification", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "PreCompact", "PreToolUse",
+    "SessionEnd", "SessionStart", "Stop", "SubagentStart", "SubagentStop", "UserPromptSubmit",
+)
+CLAUDE_CODE_FIELD_RULES = (
+    FieldRule("when_to_use", "string"),
+    FieldRule("argument-hint", "string"),
+    FieldRule("arguments", "string-or-list"),
+    FieldRule("disable-model-invocation", "bool"),
+    FieldRule("user-invocable", "bool"),
+    FieldRule("allowed-tools", "tools", CLAUDE_CODE_TOOLS, pattern=r"mcp__[\w.-]+"),
+    FieldRule("disallowed-tools", "tools", CLAUDE_CODE_TOOLS, pattern=r"mcp__[\w.-]+"),
+    FieldRule("model", "model", ("default", "inherit", "sonnet", "opus", "haiku", "opusplan", "sonnet[1m]",
+                                 "opus[1m]"), pattern=r"claude-[a-z0-9][a-z0-9.\-]*(?:\[1m\])?"),
+    FieldRule("effort", "choice", ("low", "medium", "high", "xhigh", "max")),
+    FieldRule("context", "choice", ("fork",)),
+    FieldRule("agent", "string", requires=("context", "fork")),
+    FieldRule("hooks", "hooks", CLAUDE_CODE_HOOK_EVENTS),
+    FieldRule("paths", "string-or-list"),
+    FieldRule("shell", "choice", ("bash", "powershell")),
+)
+
+
+@dataclass(frozen=True)
 class AgentProfile:
     """What one agent reads.
 
@@ -58,6 +106,7 @@ class AgentProfile:
     depth: int = SCAN_DEPTH
     max_dirs: int = MAX_DIRS_PER_ROOT
     source: str = ""
+    field_rules: tuple[FieldRule, ...] = ()
 
     def budget_chars(self, context_window: int | None = None) -> int | None:
         """Characters the whole listing may use (None when the agent documents no budget)."""
@@ -75,11 +124,10 @@ PROFILES: tuple[AgentProfile, ...] = (
     AgentProfile(
         name="claude-code", label="Claude Code",
         folders=(".claude/skills", "skills", "plugins/*/skills", "plugins/*/SKILL.md"), nested=True,
-        fields=(*SPEC_FIELDS, "when_to_use", "argument-hint", "disable-model-invocation", "user-invocable",
-                "model", "effort", "context", "agent", "hooks", "paths", "shell", "version"),
+        fields=(*SPEC_FIELDS, *(rule.field for rule in CLAUDE_CODE_FIELD_RULES if rule.field not in SPEC_FIELDS)),
         entry_fields=("description", "when_to_use"), entry_cap=1536,
         budget_share=0.01, context_window=200_000, hide_field="disable-model-invocation", order="usage",
-        source="code.claude.com/docs/en/skills",
+        source="code.claude.com/docs/en/skills", field_rules=CLAUDE_CODE_FIELD_RULES,
     ),
     AgentProfile(
         name="codex", label="Codex",

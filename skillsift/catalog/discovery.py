@@ -60,6 +60,9 @@ TOP_ROOTS = (
 )
 NESTED_DEPTH = 4
 NESTED_MAX_DIRS = 10_000
+#: Folders read at most, in all, to list the SKILL.md files dot folders hold (SK013), and how many are named.
+DOT_MAX_DIRS = 500
+DOT_MAX_NAMED = 20
 #: Folders per root that validation walks: the agents stop at MAX_DIRS_PER_ROOT, validation
 #: checks the skills past that too (they are still in the repository), up to this ceiling.
 CHECK_MAX_DIRS = 100_000
@@ -70,7 +73,8 @@ class Discovery:
     """What one discovery found: ``found`` as ``(relative path parts, domain)``, sorted;
     ``empty`` configured patterns that yielded nothing; ``searched`` the skills roots
     looked in (relative, ``/``); ``notes`` ``(relative path, why it is not served)``;
-    ``stray`` SKILL.md files seen outside every root (not served)."""
+    ``stray`` SKILL.md files seen outside every root (not served); ``dot_skipped`` SKILL.md
+    files inside dot folders, which neither skillsift nor the agents read (SK013 names them)."""
 
     root: str
     found: tuple[tuple[tuple[str, ...], str], ...] = ()
@@ -79,6 +83,7 @@ class Discovery:
     notes: tuple[tuple[str, str], ...] = ()
     refused: tuple[tuple[str, str], ...] = ()  # (relative SKILL.md path, why it is not read): SK020
     stray: tuple[str, ...] = ()
+    dot_skipped: tuple[str, ...] = ()
     roots: dict = field(default_factory=dict, compare=False)  # relative root -> skills found there
     # found parts -> os.stat_result of the SKILL.md, taken when it was found (not a symlink);
     # the skill cache's stamp of the file, so it is not stat'ed twice
@@ -118,6 +123,8 @@ class _Scan:
         self.roots: dict[str, int] = {}
         self.searched: list[str] = []
         self.stray: list[str] = []
+        self.dot_skipped: list[str] = []
+        self.dot_budget = DOT_MAX_DIRS
         self.stats: dict[tuple[str, ...], os.stat_result] = {}
 
     def inside(self, real: str) -> bool:
@@ -266,16 +273,26 @@ class _Scan:
                     head, tail = nested_root.split("/")
                     if head in names and os.path.isdir(os.path.join(cur_real, head, tail)):
                         self.scan_root((*cur, head, tail))
-                if SKILL_FILE in names and len(self.stray) < 100:
-                    self.stray.append("/".join((*cur, SKILL_FILE)))
+                if SKILL_FILE in names:
+                    # a folder served through a symlink (.claude/skills/x -> ../../x) is no stray
+                    if os.path.join(cur_real, SKILL_FILE) not in set(self.hits.values()) and len(self.stray) < 100:
+                        self.stray.append("/".join((*cur, SKILL_FILE)))
                     continue
             if depth >= NESTED_DEPTH:
                 continue
             for entry in entries:
                 name = entry.name
-                if name.startswith(".") or name in SKIP_DIRS:
+                if name in SKIP_DIRS:
                     continue
                 child = (*cur, name)
+                if name.startswith("."):
+                    try:
+                        dot_dir = child not in skip and not entry.is_symlink() and entry.is_dir()
+                    except OSError:
+                        dot_dir = False
+                    if dot_dir:
+                        self.dot_folder(child, os.path.join(cur_real, name), skip)
+                    continue
                 if child in skip:
                     continue
                 try:
@@ -284,6 +301,35 @@ class _Scan:
                 except OSError:
                     continue
                 queue.append((child, os.path.join(cur_real, name), depth + 1))
+
+
+    def dot_folder(self, parts: tuple[str, ...], real: str, skip) -> None:
+        """SKILL.md files under a dot folder that no root covers (bounded by :data:`DOT_MAX_DIRS` in all)."""
+        served = set(self.hits.values())
+        searched = set(self.searched)
+        stack = [(parts, real, 0)]
+        while stack and self.dot_budget > 0 and len(self.dot_skipped) < DOT_MAX_NAMED:
+            cur, cur_real, depth = stack.pop()
+            self.dot_budget -= 1
+            try:
+                with os.scandir(cur_real) as it:
+                    entries = sorted(it, key=lambda e: e.name)
+            except OSError:
+                continue
+            children = []
+            for entry in entries:
+                try:
+                    if entry.is_symlink():
+                        continue
+                    if entry.name == SKILL_FILE and entry.is_file():
+                        if os.path.join(cur_real, SKILL_FILE) not in served:
+                            self.dot_skipped.append("/".join((*cur, SKILL_FILE)))
+                    elif (entry.is_dir() and entry.name not in SKIP_DIRS and depth < NESTED_DEPTH
+                          and (*cur, entry.name) not in skip and "/".join((*cur, entry.name)) not in searched):
+                        children.append(((*cur, entry.name), os.path.join(cur_real, entry.name), depth + 1))
+                except OSError:
+                    continue
+            stack.extend(reversed(children))
 
 
 def _expand(root: str, real_root: str, pattern: str) -> list[tuple[str, ...]]:
@@ -355,6 +401,7 @@ def discover_all(root=".", patterns=(), *, max_dirs: int | None = None) -> Disco
     return Discovery(root=root, found=tuple(found), empty=tuple(empty), searched=tuple(searched),
                      notes=tuple(sorted(dict.fromkeys(scan.notes))),
                      refused=tuple(sorted(dict.fromkeys(scan.refused))), stray=tuple(scan.stray),
+                     dot_skipped=tuple(scan.dot_skipped[:DOT_MAX_NAMED]),
                      roots=dict(scan.roots), stats={parts: scan.stats[parts] for parts, _ in found
                                                     if parts in scan.stats},
                      beyond_cap=frozenset(p for p, _ in found if p in scan.beyond))

@@ -68,6 +68,12 @@ def entry_text(front: dict, fields) -> str:
     return " ".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
 
 
+def _plugin_of(path: str) -> str:
+    """The plugin of a ``plugins/<plugin>/...`` skill, else "" (Claude Code names its skills ``<plugin>:<name>``)."""
+    parts = path.split("/")
+    return parts[1] if len(parts) > 2 and parts[0] == "plugins" else ""
+
+
 def _cost(name: str, shown: int) -> int:
     return len(name) + shown + 5 if shown else len(name) + 3  # "- name: text\n" / "- name\n"
 
@@ -76,7 +82,7 @@ def build_listing(skills, agent: AgentProfile, context_window: int | None = None
     """The listing ``agent`` builds from ``skills`` (in any order; entries come in name order)."""
     window = context_window or agent.context_window
     budget = agent.budget_chars(context_window)
-    served: dict[str, str] = {}
+    served: dict[tuple[str, str], str] = {}  # (plugin, name) -> the path served: a plugin is its own namespace
     drafts: list[list] = []  # [name, path, listed, description_chars, shown, reason, text_len]
     for skill in sorted(skills, key=lambda s: s.path):
         front = skill.frontmatter if isinstance(skill.frontmatter, dict) else {}
@@ -86,9 +92,10 @@ def build_listing(skills, agent: AgentProfile, context_window: int | None = None
         row = [skill.name, skill.path, FULL, len(description), 0, "", len(text)]
         if not serves(agent, skill.path):
             row[2], row[5] = NOT_LOADED, f"not in a folder {agent.name} reads ({', '.join(agent.folders)})"
-        elif skill.name in served:
+        elif (_plugin_of(skill.path), skill.name) in served:
             row[2] = NOT_LOADED
-            row[5] = f"name also used by {served[skill.name]}, which is served (first in path order)"
+            row[5] = (f"name also used by {served[(_plugin_of(skill.path), skill.name)]}, which is served (first in "
+                      "path order)")
         elif agent.name_max is not None and len(skill.name) > agent.name_max:
             row[2], row[5] = NOT_LOADED, f"name is {len(skill.name)} characters, over {agent.name}'s {agent.name_max}"
         elif agent.description_max is not None and len(description) > agent.description_max:
@@ -96,9 +103,9 @@ def build_listing(skills, agent: AgentProfile, context_window: int | None = None
                                           f"{agent.description_max}")
         elif agent.hide_field and front.get(agent.hide_field) is True:
             row[2], row[5] = HIDDEN, f"{agent.hide_field}: true keeps it out of the model's listing"
-            served[skill.name] = skill.path
+            served[(_plugin_of(skill.path), skill.name)] = skill.path
         else:
-            served[skill.name] = skill.path
+            served[(_plugin_of(skill.path), skill.name)] = skill.path
             shown = len(text) if agent.entry_cap is None else min(len(text), agent.entry_cap)
             row[4] = shown
             if shown < len(text):

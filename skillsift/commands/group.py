@@ -19,6 +19,7 @@ COMMANDS = {
     "index": ("skillsift.commands.index_cmd", "index_command"),
     "status": ("skillsift.commands.index_cmd", "status_command"),
     "validate": ("skillsift.commands.validate_cmd", "validate_command"),
+    "explain": ("skillsift.commands.explain_cmd", "explain_command"),
     "list": ("skillsift.commands.list_cmd", "list_command"),
     "mine": ("skillsift.commands.mine_cmd", "mine_command"),
     "mcp": ("skillsift.commands.mcp_cmd", "mcp_command"),

@@ -66,10 +66,10 @@ def exit_code(diagnostics, *, strict: bool) -> int:
 def update_secrets_baseline(ws) -> str:
     """Write the secrets baseline accepting every current finding; returns a one-line report."""
     from ..index.atomic import write_atomic
-    from ..validators.secrets import baseline_bytes, baseline_document, current_findings
+    from ..validators.secrets import baseline_bytes, baseline_document, current_findings, skill_files
     from ..validators.workspace import rel_posix
 
-    findings = current_findings(ws, ws.skill_paths)
+    findings = current_findings(ws, skill_files(ws, ws.skill_paths))
     from ..diagnostics import SkillsiftError
 
     rel = rel_posix(ws.settings.secrets_baseline, ws.root)
@@ -90,7 +90,7 @@ def apply_fixes(ws, paths, *, write: bool, show_diff: bool) -> list[str]:
     import re
 
     from ..index.atomic import write_atomic
-    from ..validators.fixes import plan, unified_diff
+    from ..validators.fixes import case_fix, chmod_fixes, plan, unified_diff
 
     lines: list[str] = []
     renamed: list[tuple[str, str]] = []
@@ -102,12 +102,20 @@ def apply_fixes(ws, paths, *, write: bool, show_diff: bool) -> list[str]:
             continue
         skill, problems = ws.parsed(rel)
         front = None if problems or skill is None else skill.frontmatter
-        for fix in plan(rel, text, front, exists=lambda r: os.path.lexists(ws.abspath(r))):
+        fixes = plan(rel, text, front, exists=lambda r: os.path.lexists(ws.abspath(r)))
+        if front is not None:
+            fixes += chmod_fixes(rel, text, lambda r: os.path.isfile(ws.abspath(r)),
+                                 lambda r: os.access(ws.abspath(r), os.X_OK))
+        for fix in fixes:
+            if fix.chmod is not None and write:
+                mode = os.stat(ws.abspath(fix.chmod)).st_mode
+                os.chmod(ws.abspath(fix.chmod), mode | ((mode & 0o444) >> 2))  # x wherever r is set
             if fix.new_text is not None:
                 if show_diff:
                     lines.append(unified_diff(rel, text, fix.new_text).rstrip("\n"))
                 if write:
                     write_atomic(ws.abspath(rel), fix.new_text.encode("utf-8"))
+                text = fix.new_text  # a later fix of the file builds on this one
             if fix.rename_to is not None:
                 folder = rel.rsplit("/", 1)[0]
                 if show_diff:
@@ -117,6 +125,18 @@ def apply_fixes(ws, paths, *, write: bool, show_diff: bool) -> list[str]:
             lines.append(f"{'fixed' if write else 'would fix'}: {rel}: {fix.code} {fix.summary}")
             if fix.old_name and fix.new_name:
                 renamed.append((fix.old_name.strip(), fix.new_name))
+    from ..validators.paths import wrong_case_files
+
+    for rel in wrong_case_files(ws):
+        if paths is not None and rel not in paths:
+            continue
+        found = case_fix(rel, lambda r: os.path.lexists(ws.abspath(r)))
+        if found is not None and found.rename_file_to is not None:
+            if show_diff:
+                lines.append(f"rename {rel} -> {found.rename_file_to}")
+            if write:
+                os.rename(ws.abspath(rel), ws.abspath(found.rename_file_to))
+            lines.append(f"{'fixed' if write else 'would fix'}: {rel}: {found.code} {found.summary}")
     for old, new in renamed:
         pattern = re.compile(rf"(?<![\w-]){re.escape(old)}(?![\w-])")
         users = [p for p in ws.cases_paths if pattern.search(ws.read_text(p) or "")]

@@ -232,12 +232,12 @@ def apply_settings(ws, diagnostics) -> list:
     each at its configured severity."""
     from dataclasses import replace
 
-    from ..validators import expand_codes
+    from ..validators import expand_codes, suppress
 
     ignored, _unknown = expand_codes(ws.settings.ignore)
     severity = ws.settings.severity
     out = []
-    for diag in diagnostics:
+    for diag in suppress.apply(ws, diagnostics):  # inline suppressions of the SKILL.md files
         level = severity.get(diag.code)
         if diag.code in ignored or level == "off":
             continue
@@ -246,20 +246,24 @@ def apply_settings(ws, diagnostics) -> list:
 
 
 def nothing_to_check(ws, files) -> list:
-    """Errors for a hook that would otherwise pass on nothing: a staged SKILL.md that no
-    folder skillsift reads holds (SK012), or a repository where no skill is found (SK013)."""
+    """What a hook says about files it did not check: a staged SKILL.md that no folder skillsift
+    reads holds (SK012, a note unless configured otherwise), and an error for a repository where
+    no skill is found (SK013), so a hook never passes having checked nothing."""
     from dataclasses import replace
 
-    from ..diagnostics import ERROR, Diagnostic
+    from ..diagnostics import ERROR, NOTE, Diagnostic
     from ..validators import expand_codes
     from ..validators.served import NOT_SERVED, nothing_found
 
     served = set(ws.skill_paths)
     out = []
+    # a note stays a note (docs/hooks.md, "Files no folder reads"): a template SKILL.md kept outside the
+    # skills folders never fails a commit; [validate.severity] SK012 = "error" makes it fail
+    level = ws.settings.severity.get(NOT_SERVED) or NOTE
     for rel in files:
         if rel.endswith("SKILL.md") and rel not in served and os.path.isfile(ws.abspath(rel)):
             out.append(Diagnostic(
-                file=rel, code=NOT_SERVED, severity=ERROR,
+                file=rel, code=NOT_SERVED, severity=level,
                 message=f"{rel} is outside every folder skillsift and the agents read, so it was not checked",
                 hint="move the skill folder under .agents/skills, .claude/skills or skills (README, \"Where skills "
                      "are found\"), or list it in [catalog] skills"))

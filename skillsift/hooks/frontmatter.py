@@ -23,14 +23,17 @@ def main(argv) -> int:
     from ..validators.frontmatter import text_key_lines
 
     files = relative(args, args.files) if args.files else list(ws.skill_paths)
-    wanted = set(files)
-    diagnostics = frontmatter.run_paths(ws, files) + spec.run_paths(ws, files)
+    served = set(ws.skill_paths)
+    # a file no folder skillsift reads is not checked (its SK012 note says so), so nothing else is said of it
+    checked = [f for f in files if f in served or not f.endswith("SKILL.md")]
+    wanted = set(checked)
+    diagnostics = frontmatter.run_paths(ws, checked) + spec.run_paths(ws, checked)
 
     def line_of(skill, key):
         text = ws.read_text(skill.path)
         return text_key_lines(text).get(key) if text is not None else None
 
-    if any(f.endswith("SKILL.md") for f in files):
+    if any(f.endswith("SKILL.md") for f in checked):
         diagnostics += [d for d in duplicate_names(ws.all_skills, line_of) if d.file in wanted]
     diagnostics = apply_settings(ws, diagnostics) + nothing_to_check(ws, files)
     report(sort_diagnostics(diagnostics), args.fmt, root=ws.root)

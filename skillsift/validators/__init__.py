@@ -12,7 +12,8 @@ Scope
     reported.
 
 Triggers (the kinds of path that make a check run when paths are given)
-    ``skill`` a ``SKILL.md`` (also a deleted one), ``config`` the project config file,
+    ``skill`` a ``SKILL.md`` (also a deleted one), ``skill-file`` another file of a skill's
+    folder, ``config`` the project config file,
     ``cases`` a cases file, ``index`` a file of the committed index, ``baseline`` the
     evaluation baseline, ``secrets-baseline`` the accepted-secrets file, ``any`` any
     file at all.
@@ -37,6 +38,7 @@ class Check:
     triggers: tuple[str, ...]
     files: str  # what triggers it, for people (docs, --list)
     summary: str  # one line: what it checks
+    opt_in: bool = False  # runs only when selected (--select) or given a severity in [validate.severity]
 
 
 CHECKS: tuple[Check, ...] = (
@@ -56,8 +58,8 @@ CHECKS: tuple[Check, ...] = (
     Check("AR9D4", "search-eval-regression", ERROR, "repo", "gates", ("cases", "skill", "config", "baseline"),
           "the cases files, SKILL.md, the config, the [validate] baseline",
           "the labelled cases pass the configured floors and regress no more cases than allowed"),
-    Check("AR001", "secret-detected", ERROR, "file", "secrets", ("skill", "secrets-baseline"),
-          "SKILL.md (the secrets hook: any file of a skill)",
+    Check("AR001", "secret-detected", ERROR, "file", "secrets", ("skill", "skill-file", "secrets-baseline"),
+          "every file of a skill folder (text files up to 4 MiB)",
           "no credential sits in a skill (placeholders, allowed lines and baselined findings excepted)"),
     Check("SK001", "frontmatter-invalid", ERROR, "file", "frontmatter", ("skill",), "SKILL.md",
           "the file is UTF-8 and its frontmatter block is closed and parses to a mapping"),
@@ -88,6 +90,10 @@ CHECKS: tuple[Check, ...] = (
           "no skill in the repository is left unserved (a symlink to outside, a folder limit, a stray SKILL.md)"),
     Check("SK013", "no-skill-found", WARNING, "repo", "served", ("any",), "the skills folders",
           "at least one skill is found (the message lists the folders searched); the hooks fail on it"),
+    Check("SK014", "identical-copies", NOTE, "repo", "duplicates", ("skill",), "SKILL.md",
+          "byte-identical copies of one skill (several plugins, one folder per agent) are one note for the group"),
+    Check("SK015", "suppression-unused", NOTE, "file", "suppress", ("skill",), "SKILL.md",
+          "every inline `skillsift: ignore CODE -- reason` in a SKILL.md gives a reason and silences a finding"),
     Check("SK020", "skill-file-link", ERROR, "repo", "served", ("skill",), "SKILL.md",
           "a SKILL.md that is a link resolves to a file inside its own skill folder, not under .git (never read)"),
     Check("SK101", "spec-name-format", WARNING, "file", "spec", ("skill",), "SKILL.md",
@@ -106,9 +112,76 @@ CHECKS: tuple[Check, ...] = (
           "SKILL.md stays under the recommended 500 lines (specification)"),
     Check("SK108", "spec-missing-file", WARNING, "file", "spec", ("skill",), "SKILL.md",
           "every relative link of SKILL.md points to a file that exists"),
+    Check("SK201", "agent-field-invalid", WARNING, "file", "agent_fields", ("skill", "config"), "SKILL.md",
+          "a field an agent defines holds a value it accepts (booleans not strings, known levels, models, hooks)"),
+    Check("SK202", "agent-field-ignored", WARNING, "file", "agent_fields", ("skill", "config"), "SKILL.md",
+          "a field that needs another (agent needs context: fork) has it, else the agent ignores it"),
+    Check("SK203", "fork-without-task", WARNING, "file", "agent_fields", ("skill", "config"), "SKILL.md",
+          "a context: fork skill's body gives the subagent a task"),
+    Check("SK204", "unknown-tool", NOTE, "file", "agent_fields", ("skill", "config"), "SKILL.md",
+          "allowed-tools / disallowed-tools name tools the agent has"),
+    Check("SK211", "duplicate-key", ERROR, "file", "yaml_checks", ("skill",), "SKILL.md",
+          "no frontmatter key is written twice (agents' JavaScript parsers reject the file)"),
+    Check("SK212", "reserved-word-name", NOTE, "file", "yaml_checks", ("skill",), "SKILL.md",
+          "the name holds no reserved word (claude, anthropic)"),
+    Check("SK213", "description-xml-tag", WARNING, "file", "yaml_checks", ("skill",), "SKILL.md",
+          "the description holds no XML tag"),
+    Check("SK214", "compatibility-empty", WARNING, "file", "yaml_checks", ("skill",), "SKILL.md",
+          "compatibility, when set, is not empty"),
+    Check("SK215", "license-not-string", WARNING, "file", "yaml_checks", ("skill",), "SKILL.md",
+          "license, when set, is a string"),
+    Check("SK301", "body-over-token-budget", NOTE, "file", "body", ("skill",), "SKILL.md",
+          "the body fits the ~5,000 tokens Claude Code keeps of a skill after compaction (characters / 4)"),
+    Check("SK302", "body-empty", WARNING, "file", "body", ("skill",), "SKILL.md",
+          "the body holds instructions"),
+    Check("SK303", "template-scaffold", WARNING, "file", "body", ("skill",), "SKILL.md",
+          "no template placeholder ([TODO: ...], a TODO description) is left in the body or description"),
+    Check("SK304", "argument-in-code", WARNING, "file", "body", ("skill",), "SKILL.md",
+          "no $ARGUMENTS / $1 sits inside code, where Claude Code would substitute it"),
+    Check("SK305", "bang-command-in-code", WARNING, "file", "body", ("skill",), "SKILL.md",
+          "no !`command` sits inside code, where Claude Code still runs it"),
+    Check("SK306", "unclosed-fence", WARNING, "file", "body", ("skill",), "SKILL.md",
+          "every code fence is closed"),
+    Check("SK311", "absolute-path", WARNING, "file", "paths", ("skill",), "SKILL.md",
+          "the body names no path into one person's home folder (/Users/ana/..., C:\\Users\\ana\\...)"),
+    Check("SK312", "backslash-link", WARNING, "file", "paths", ("skill",), "SKILL.md",
+          "links use / (a backslash resolves on Windows only)"),
+    Check("SK313", "link-leaves-skill", WARNING, "file", "paths", ("skill",), "SKILL.md",
+          "relative links stay inside the skill's folder (it is installed on its own)"),
+    Check("SK314", "reference-chain", NOTE, "file", "paths", ("skill",), "SKILL.md",
+          "a linked reference does not link on to another (references one level deep)"),
+    Check("SK315", "script-missing", WARNING, "file", "paths", ("skill",), "SKILL.md",
+          "every script the body runs (python scripts/x.py, ./scripts/x) is in the skill's folder"),
+    Check("SK316", "script-not-executable", WARNING, "file", "paths", ("skill", "skill-file"),
+          "SKILL.md, the skill's scripts", "a script run as ./x has its executable bit"),
+    Check("SK317", "env-file-in-skill", WARNING, "file", "paths", ("skill", "skill-file"),
+          "files of a skill folder", "no .env file sits in a skill's folder"),
+    Check("SK318", "binary-in-skill", NOTE, "file", "paths", ("skill", "skill-file"),
+          "files of a skill folder", "no binary (executable, archive) sits in a skill's folder"),
+    Check("SK319", "skill-file-case", ERROR, "repo", "paths", ("any",), "the skills folders",
+          "a skill's file is named SKILL.md exactly (skill.md is not loaded)"),
+    Check("SK320", "nested-skill", WARNING, "file", "paths", ("skill", "skill-file"),
+          "files of a skill folder", "no SKILL.md sits inside another skill's folder (it is never loaded)"),
+    Check("SK401", "prompt-injection", WARNING, "file", "security", ("skill",), "SKILL.md",
+          'no phrase tells the agent to override its instructions ("ignore all previous instructions")'),
+    Check("SK402", "remote-script-piped", WARNING, "file", "security", ("skill", "skill-file"),
+          "SKILL.md and the skill's files", "no remote script is piped into a shell (curl ... | sh)", opt_in=True),
+    Check("SK403", "unpinned-package-run", NOTE, "file", "security", ("skill", "skill-file"),
+          "SKILL.md and the skill's files", "packages run with npx / pipx run / uvx are pinned to a version",
+          opt_in=True),
+    Check("SK404", "bash-unrestricted", WARNING, "file", "security", ("skill",), "SKILL.md",
+          "allowed-tools grants Bash only with command patterns"),
+    Check("SK405", "side-effect-auto-invoked", NOTE, "file", "security", ("skill",), "SKILL.md",
+          "a deploy/delete/publish skill sets disable-model-invocation: true", opt_in=True),
+    Check("SK406", "invisible-characters", ERROR, "file", "security", ("skill",), "SKILL.md",
+          "name and description hold no invisible characters (zero-width, bidi controls, tag characters)"),
+    Check("SK407", "mixed-script-name", WARNING, "file", "security", ("skill",), "SKILL.md",
+          "the name does not mix Latin letters with Cyrillic or Greek look-alikes"),
 )
 
 BY_CODE: dict[str, Check] = {check.code: check for check in CHECKS}
+#: Heuristic checks that run only when asked for (docs/validate.md, "SK401-SK407 — security").
+OPT_IN: frozenset[str] = frozenset(check.code for check in CHECKS if check.opt_in)
 CODES: tuple[str, ...] = tuple(check.code for check in CHECKS)
 SEVERITY_CHOICES = (ERROR, WARNING, NOTE, "off")
 

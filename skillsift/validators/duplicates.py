@@ -20,9 +20,9 @@ import heapq
 import math
 from collections import defaultdict
 
-from ..diagnostics import ERROR, WARNING, Diagnostic
+from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 
-DUPLICATE, NEAR = "SK002", "SK009"
+DUPLICATE, NEAR, COPIES = "SK002", "SK009", "SK014"
 MIN_TERMS = 3  # descriptions with fewer distinct terms are too short to compare
 
 
@@ -30,26 +30,69 @@ def _no_line(_skill, _key: str) -> int | None:
     return None
 
 
-def duplicate_names(skills, line_of=_no_line) -> list[Diagnostic]:
-    """One SK002 per file of each name used more than once (path order; the first is served).
+def plugin_of(path: str) -> str:
+    """The plugin a skill belongs to (``plugins/<plugin>/...``), else "": Claude Code calls a plugin's
+    skills ``<plugin>:<name>``, so they never clash with the repository's own skills (the listing
+    keys its served names the same way, so ``validate`` and ``list`` agree)."""
+    from ..catalog.listing import _plugin_of
 
-    ``line_of(skill, key)`` gives the file line of a frontmatter key (None when unknown).
+    return _plugin_of(path)
+
+
+def duplicate_names(skills, line_of=_no_line, text_of=None) -> list[Diagnostic]:
+    """One SK002 per file of each name used more than once in one namespace (path order; the first
+    is served), and one SK014 note per group of byte-identical copies of one skill.
+
+    Names are compared as agents and people read them: NFKC, case-folded, look-alike letters of
+    other scripts taken as the Latin ones (:func:`skillsift.validators.names.skeleton`).  A plugin's
+    skills are their own namespace (:func:`plugin_of`).  ``line_of(skill, key)`` gives the file line
+    of a frontmatter key (None when unknown); ``text_of(skill)`` its file's text (copies are found only
+    with it).
     """
-    groups: dict[str, list] = defaultdict(list)
-    for skill in skills:
-        groups[skill.name].append(skill)
+    from .names import skeleton
+
     out = []
-    for name, group in groups.items():
+    representatives = list(skills)
+    if text_of is not None:
+        copies: dict[tuple[str, str], list] = defaultdict(list)
+        for skill in skills:
+            text = text_of(skill)
+            if text is not None:
+                copies[(skill.name, text)].append(skill)
+        dropped: set[int] = set()
+        for group in copies.values():
+            if len(group) < 2:
+                continue
+            dropped.update(id(s) for s in group[1:])
+            others = ", ".join(s.path for s in group[1:])
+            out.append(Diagnostic(
+                file=group[0].path, line=line_of(group[0], "name"), code=COPIES, severity=NOTE,
+                message=f'skill "{group[0].name}" has {len(group) - 1} byte-identical '
+                        f'cop{"y" if len(group) == 2 else "ies"}: {others}; whichever is served, it is the same '
+                        "skill",
+                hint="keep one copy and link the others to it (a symlink), or leave them when each is "
+                     "shipped on its own (plugins)"))
+        representatives = [s for s in skills if id(s) not in dropped]
+    groups: dict[tuple[str, str], list] = defaultdict(list)
+    for skill in representatives:
+        groups[(plugin_of(skill.path), skeleton(skill.name))].append(skill)
+    for (_plugin, _key), group in groups.items():
         if len(group) < 2:
             continue
         paths = [s.path for s in group]
         for skill in group:
+            alike = [s for s in group if s.name != skill.name]
             others = ", ".join(p for p in paths if p != skill.path)
             served = ("this one is served" if skill is group[0] else f"only {paths[0]} is served") + (
                 " (the first in path order)")
+            if alike:
+                message = (f'skill name "{skill.name}" reads the same as "{alike[0].name}" once Unicode forms, case '
+                           f"and look-alike letters are folded (used by {others}); agents load both, and neither "
+                           "people nor models can tell them apart")
+            else:
+                message = f'skill name "{skill.name}" is also used by {others}; {served}'
             out.append(Diagnostic(
-                file=skill.path, line=line_of(skill, "name"), code=DUPLICATE, severity=ERROR,
-                message=f'skill name "{name}" is also used by {others}; {served}',
+                file=skill.path, line=line_of(skill, "name"), code=DUPLICATE, severity=ERROR, message=message,
                 hint="a skill's name is its id: give each skill its own `name:` in the frontmatter"))
     return out
 
@@ -105,6 +148,47 @@ def similar_pairs(sets, threshold: float) -> list[tuple[int, int, float]]:
     return found
 
 
+#: Descriptions of more words are left to the cosine (one word apart there is well above 0.9).
+ONE_WORD_MAX = 40
+_WORD = None
+
+
+def _set_cosine(a: frozenset, b: frozenset) -> float:
+    return len(a & b) / math.sqrt(len(a) * len(b)) if a and b else 0.0
+
+
+def one_word_apart(texts) -> list[tuple[int, int]]:
+    """Pairs (i < j) of texts of 3 to :data:`ONE_WORD_MAX` words whose lowercase words differ by
+    one word replaced, added or dropped; found by hashing each text with one word blanked or
+    left out (no pairwise scan)."""
+    global _WORD
+    if _WORD is None:
+        import re
+
+        _WORD = re.compile(r"\w+")
+    words = [tuple(_WORD.findall(text.lower())) if isinstance(text, str) else () for text in texts]
+    blanked: dict[tuple, list[int]] = defaultdict(list)
+    whole: dict[tuple, list[int]] = defaultdict(list)
+    for n, w in enumerate(words):
+        if 3 <= len(w) <= ONE_WORD_MAX:
+            whole[w].append(n)
+            for k in range(len(w)):
+                blanked[(*w[:k], "\0", *w[k + 1:])].append(n)
+    out: set[tuple[int, int]] = set()
+    for group in blanked.values():
+        if 1 < len(group) <= 50:  # a template shared by more is SK009's cosine business
+            for a in range(len(group)):
+                for b in range(a + 1, len(group)):
+                    if words[group[a]] != words[group[b]]:
+                        out.add((group[a], group[b]))
+    for n, w in enumerate(words):
+        if 4 <= len(w) <= ONE_WORD_MAX + 1:
+            for k in range(len(w)):
+                for m in whole.get((*w[:k], *w[k + 1:]), ()):
+                    out.add((min(n, m), max(n, m)))
+    return sorted(out)
+
+
 def vector_pairs(matrix, threshold: float) -> list[tuple[int, int, float]]:
     """Pairs (i < j) of unit rows whose cosine is at least ``threshold`` (numpy)."""
     import numpy as np
@@ -126,7 +210,15 @@ def near_duplicates(skills, *, threshold: float, cosine_pairs=(), line_of=_no_li
     ``cosine_pairs`` are ``(i, j, cosine)`` over the same ``skills`` list (from the index).
     Each diagnostic names the most similar other skills (at most three, then "and N more").
     """
-    pairs = similar_pairs(term_sets(s.description for s in skills), threshold)
+    sets = term_sets(s.description for s in skills)
+    pairs = similar_pairs(sets, threshold)
+    found = {(i, j) for i, j, _v in pairs}
+    one_word = [(i, j) for i, j in one_word_apart([s.description for s in skills]) if (i, j) not in found] if (
+        threshold > 0) else []
+    if one_word:
+        # short descriptions one word apart sit below the cosine threshold (4 of 5 terms: 0.8)
+        pairs = sorted(pairs + [(i, j, _set_cosine(sets[i], sets[j])) for i, j in one_word])
+    apart = set(one_word)
     cosine = {(min(i, j), max(i, j)): v for i, j, v in cosine_pairs}
     lexical = {(i, j): v for i, j, v in pairs} if cosine else {}
     # A templated catalog can hold hundreds of thousands of pairs: collect plain tuples,
@@ -147,9 +239,11 @@ def near_duplicates(skills, *, threshold: float, cosine_pairs=(), line_of=_no_li
         partners[j].append((-strength, names[i], paths[i], i))
 
     def how(i: int, j: int, strength: float) -> str:
+        key = (min(i, j), max(i, j))
+        if key in apart:
+            return f"one word apart, lexical {_set_cosine(sets[i], sets[j]):.2f}"
         if not cosine:
             return f"lexical {strength:.2f}"
-        key = (min(i, j), max(i, j))
         measures = []
         if key in lexical:
             measures.append(f"lexical {lexical[key]:.2f}")
@@ -189,7 +283,7 @@ def cached_near_duplicates(ws, skills, *, threshold: float, cosine_pairs=(), lin
     from ..cache.catalog import CheckCache
 
     cache = CheckCache(ws.root)
-    inputs = [threshold, [[s.name, s.path, s.description] for s in skills],
+    inputs = [threshold, "one-word-apart", [[s.name, s.path, s.description] for s in skills],
               [[i, j, v] for i, j, v in cosine_pairs]]
     key = cache.key("SK009", inputs)
     entry = cache.get(key)
@@ -249,7 +343,7 @@ def run(ws) -> list[Diagnostic]:
         return split[2].get(key) if split is not None else None
 
     skills = ws.all_skills
-    out = duplicate_names(skills, line_of)
+    out = duplicate_names(skills, line_of, lambda skill: ws.read_text(skill.path))
     settings = ws.settings
     unique = list(ws.catalog.skills)
     cosine = index_cosine_pairs(ws, unique, settings.near_duplicate_cosine) if ws.config is not None else []

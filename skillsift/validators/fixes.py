@@ -9,7 +9,13 @@ writes them.  A fix is offered only when its result is checked to be what was me
 * **SK102, name and folder differ only in case** while one of them is a valid name: the
   ``name:`` line is set to the folder's name when the folder's is valid, else the folder is
   renamed to the name (never over an existing folder).  A skill whose name changes is
-  reported with every cases file and index that still uses the old name.
+  reported with every cases file and index that still uses the old name;
+* **SK201, a boolean written as a string** (``disable-model-invocation: 'true'``): the line
+  is set to the bare ``true``/``false``, kept only when it then parses to that boolean;
+* **SK316, a script run as ``./scripts/x`` without its executable bit**: the bit is set
+  (for whoever may read the file);
+* **SK319, ``skill.md`` in another case**: the file is renamed to ``SKILL.md`` (never over
+  an existing one).
 """
 
 from __future__ import annotations
@@ -33,9 +39,64 @@ class Fix:
     rename_to: str | None = None  # new folder path (relative, /)
     old_name: str = ""
     new_name: str = ""
+    chmod: str | None = None  # a file (relative, /) to make executable
+    rename_file_to: str | None = None  # new path of the file itself (relative, /)
 
 
-def _parses_to(raw: str, key: str, value: str) -> bool:
+#: Claude Code's boolean fields (skillsift/catalog/agents.py, CLAUDE_CODE_FIELD_RULES).
+BOOLEAN_FIELDS = ("disable-model-invocation", "user-invocable")
+
+
+def unquote_booleans(text: str, front: dict) -> tuple[str, list[str]] | None:
+    """The text with each boolean field written as the string "true"/"false" set to the bare
+    boolean; None when there is none or the result would not parse to those booleans."""
+    found = _frontmatter_lines(text)
+    if found is None:
+        return None
+    lines, start, count, newline = found
+    fixed: list[tuple[str, bool]] = []
+    for key in BOOLEAN_FIELDS:
+        value = front.get(key)
+        if not (isinstance(value, str) and value.strip().lower() in ("true", "false")):
+            continue
+        wanted = value.strip().lower() == "true"
+        for i in range(start, start + count):
+            if re.match(rf"^{re.escape(key)}:[ \t]", lines[i]):
+                lines[i] = f"{key}: {'true' if wanted else 'false'}"
+                fixed.append((key, wanted))
+                break
+    if not fixed:
+        return None
+    raw = "\n".join(lines[start:start + count]) + "\n"
+    if not all(_parses_to(raw, key, value) for key, value in fixed):
+        return None
+    return newline.join(lines), [key for key, _v in fixed]
+
+
+def chmod_fixes(path: str, body: str, is_file, is_executable) -> list[Fix]:
+    """SK316: the scripts the body runs as ``./scripts/x`` that exist without their executable bit."""
+    from .paths import script_runs
+
+    base = PurePosixPath(path).parent.as_posix()
+    out: list[Fix] = []
+    seen: set[str] = set()
+    for match in script_runs(body, dot_only=True):
+        rel = f"{base}/{match.group(1)}"
+        if rel not in seen and is_file(rel) and not is_executable(rel):
+            seen.add(rel)
+            out.append(Fix(path, "SK316", f"made {match.group(1)} executable", chmod=rel))
+    return out
+
+
+def case_fix(rel: str, exists) -> Fix | None:
+    """SK319: rename a wrongly cased ``skill.md`` to ``SKILL.md`` when none is there."""
+    target = (PurePosixPath(rel).parent / "SKILL.md").as_posix()
+    if PurePosixPath(rel).name == "SKILL.md" or exists(target):
+        return None
+    return Fix(rel, "SK319", f"renamed {PurePosixPath(rel).name} to SKILL.md", rename_file_to=target)
+
+
+def _parses_to(raw: str, key: str, value: object) -> bool:
     from skillsift.catalog.frontmatter import read_yaml
 
     doc = read_yaml(raw)
@@ -109,6 +170,10 @@ def plan(path: str, text: str, front: dict | None, exists=lambda _rel: False) ->
             out.append(Fix(path, "SK001", f"quoted the value of {', '.join(keys)} (it holds ': ')",
                            new_text=new_text))
         return out
+    booleans = unquote_booleans(text, front)
+    if booleans is not None:
+        text, keys = booleans
+        out.append(Fix(path, "SK201", f"wrote {', '.join(keys)} as a boolean, not a string", new_text=text))
     name = front.get("name")
     folder_path = PurePosixPath(path).parent
     folder = folder_path.name

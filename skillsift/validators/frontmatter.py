@@ -47,7 +47,9 @@ _TRIGGER_HEADING = re.compile(
 )
 # A description that already says when to use the skill.
 _WHEN_CLAUSE = re.compile(
-    r"\b(?:use (?:this skill |it |this )?(?:when|whenever|for|if|to|on|after|before)|when (?:the )?(?:user|you|asked)|"
+    # "Use when", "Use this skill for", and with an adverb: "Use proactively when", "Use PROACTIVELY for"
+    r"\b(?:use (?:this skill |it |this )?(?:[a-z]+ly )?(?:when|whenever|for|if|to|on|after|before)|"
+    r"when (?:the )?(?:user|you|asked)|"
     r"triggers?|trigger (?:on|when)|invoke (?:when|for)|applies when|use cases?|activate[sd]? (?:when|on|for))\b",
     re.IGNORECASE,
 )

@@ -11,7 +11,7 @@ import importlib
 from dataclasses import replace
 
 from ..diagnostics import Diagnostic, sort_diagnostics
-from . import BY_CODE, CHECKS, expand_codes
+from . import BY_CODE, CHECKS, OPT_IN, expand_codes
 
 
 def select_codes(select=None, ignore=None, configured_ignore=()) -> tuple[set[str], list[str]]:
@@ -23,8 +23,11 @@ def select_codes(select=None, ignore=None, configured_ignore=()) -> tuple[set[st
     if select:
         codes, bad = expand_codes(select)
         unknown += bad
+        named = {part.strip().upper() for item in ([select] if isinstance(select, str) else select)
+                 for part in str(item).split(",")}
+        codes -= {code for code in OPT_IN if code not in named}  # a prefix does not switch on an opt-in check
     else:
-        codes = {check.code for check in CHECKS}
+        codes = {check.code for check in CHECKS} - OPT_IN
     for spec in (ignore, configured_ignore):
         if spec:
             dropped, bad = expand_codes(spec)
@@ -49,9 +52,10 @@ def run_checks(ws, *, codes=None, paths=None) -> list[Diagnostic]:
     """
     if ws.config is None:
         return sort_diagnostics(ws.config_problems)
+    severity = ws.settings.severity
     if codes is None:
         codes, _unknown = select_codes(configured_ignore=ws.settings.ignore)
-    severity = ws.settings.severity
+        codes |= {code for code in OPT_IN if severity.get(code) not in (None, "off")}  # asked for by severity
     codes = {code for code in codes if severity.get(code) != "off"}
     kinds: set[str] = set()
     wanted = None
@@ -70,6 +74,10 @@ def run_checks(ws, *, codes=None, paths=None) -> list[Diagnostic]:
             found.extend(module.run_paths(ws, sorted(wanted)))
         else:
             found.extend(module.run(ws))
+    from . import suppress
+
+    ran = {check.code for check in CHECKS if check.module in modules and check.code in codes}
+    found = suppress.apply(ws, found, ran=ran, wanted=wanted)
     out = []
     for diag in found:
         known = BY_CODE.get(diag.code)

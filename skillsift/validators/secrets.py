@@ -260,8 +260,8 @@ def check_files(ws, files, *, parse: bool = False, cache=None) -> list[Diagnosti
     patterns = extra_patterns(ws)
     for rel in files:
         text = ws.read_text(rel)
-        if text is None:
-            continue
+        if text is None or "\0" in text:
+            continue  # unreadable, over the size bound, not UTF-8, or binary
         try:
             skill, embedded = parsed_parts(ws, rel, text, parse=parse)
             out.extend(check_text(rel, text, extra_patterns=patterns, accepted=accepted, skill=skill,
@@ -273,16 +273,27 @@ def check_files(ws, files, *, parse: bool = False, cache=None) -> list[Diagnosti
     return out
 
 
+def skill_files(ws, skill_paths) -> list[str]:
+    """Each SKILL.md of ``skill_paths`` followed by every other file of its folder (bounded,
+    :meth:`~skillsift.validators.workspace.Workspace.skill_folder_files`)."""
+    out: list[str] = []
+    for rel in skill_paths:
+        out.append(rel)
+        out.extend(ws.skill_folder_files(rel))
+    return list(dict.fromkeys(out))
+
+
 def run(ws) -> list[Diagnostic]:
-    """AR001 over every SKILL.md, the scans of unchanged texts taken from the cache (docs/configuration.md)."""
+    """AR001 over every file of every skill folder (text files up to the size bound; binary and
+    non-UTF-8 files skipped), the scans of unchanged texts taken from the cache (docs/configuration.md)."""
     from ..cache.catalog import ScanCache
 
-    return check_files(ws, ws.skill_paths, parse=True, cache=ScanCache(ws.root))
+    return check_files(ws, skill_files(ws, ws.skill_paths), parse=True, cache=ScanCache(ws.root))
 
 
 def run_paths(ws, paths) -> list[Diagnostic]:
-    """AR001 over the SKILL.md files among ``paths`` (and SK010 for the baseline)."""
+    """AR001 over the SKILL.md files among ``paths`` and the files of a skill folder (and SK010 for the baseline)."""
     import os
 
-    return check_files(ws, [rel for rel in paths if rel.rsplit("/", 1)[-1] == "SKILL.md"
+    return check_files(ws, [rel for rel in paths if (rel.rsplit("/", 1)[-1] == "SKILL.md" or ws.skill_of(rel))
                             and os.path.isfile(ws.abspath(rel))], parse=True)

@@ -45,11 +45,24 @@ def nothing_found(discovery, patterns=()) -> list[Diagnostic]:
 
     where = ", ".join(layouts_searched(patterns))
     stray = f"; SKILL.md found outside them: {', '.join(discovery.stray[:5])}" if discovery.stray else ""
+    hint = ("put each skill in <folder>/<name>/SKILL.md under one of those folders, or set [catalog] skills "
+            "in skillsift.toml")
+    dots = getattr(discovery, "dot_skipped", ())
+    if dots:
+        more = f" and {len(dots) - 5} more" if len(dots) > 5 else ""
+        stray += (f"; SKILL.md skipped in dot folders (the agents skip them too): {', '.join(dots[:5])}{more}")
+        roots = sorted({_skills_root(rel) for rel in dots})
+        listed = ", ".join(f'"{r}"' for r in roots[:5])
+        hint = f"to check them, set `[catalog] skills = [{listed}]` in skillsift.toml; or " + hint
     return [Diagnostic(
         code=NOTHING, severity=WARNING,
-        message=f"no skill found, so nothing was checked (searched: {where}){stray}",
-        hint="put each skill in <folder>/<name>/SKILL.md under one of those folders, or set [catalog] skills "
-             "in skillsift.toml")]
+        message=f"no skill found, so nothing was checked (searched: {where}){stray}", hint=hint)]
+
+
+def _skills_root(rel: str) -> str:
+    """The folder holding a skipped skill's folder (what [catalog] skills would name)."""
+    parts = rel.split("/")[:-1]  # the skill's folder
+    return "/".join(parts[:-1]) if len(parts) > 1 else parts[0]
 
 
 def run(ws) -> list[Diagnostic]:

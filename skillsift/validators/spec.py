@@ -119,13 +119,23 @@ def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
     return out
 
 
+def links_of(ws, rel: str, body: str, body_line: int) -> list[tuple[int, str]]:
+    """:func:`relative_links` of one SKILL.md, found once per workspace (SK108 and the path checks read them)."""
+    memo = ws.__dict__.setdefault("_relative_links", {})
+    if rel not in memo:
+        memo[rel] = relative_links(body, body_line)
+    return memo[rel]
+
+
 def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, body: str = "", body_line: int = 0,
-               exists=None) -> list[Diagnostic]:
+               exists=None, locate=None, links=None) -> list[Diagnostic]:
     """Every SK101-SK108 finding of one parsed SKILL.md.
 
     ``front`` is its frontmatter mapping, ``key_line(key)`` the file line of a top-level key,
     ``body`` the text after the frontmatter starting at file line ``body_line``, and
-    ``exists(rel)`` tells whether a path relative to the repository root exists (SK108).
+    ``exists(rel)`` tells whether a path relative to the repository root exists (SK108);
+    ``locate(folder, target)``, when given, resolves a link as the OS does instead (a symlinked
+    folder is followed before ``..``): ``(relative path, exists)``, or None outside the repository.
     """
     out: list[Diagnostic] = []
     folder = PurePosixPath(path).parent.name
@@ -199,18 +209,60 @@ def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, bod
             file=path, line=MAX_LINES + 1, code=TOO_MANY_LINES, severity=NOTE,
             message=f"SKILL.md has {lines} lines; the specification recommends under {MAX_LINES}",
             hint="move reference material into references/<topic>.md and link it from SKILL.md"))
-    if exists is not None and body:
+    if (exists is not None or locate is not None) and body:
         base = PurePosixPath(path).parent
-        for line_no, target in relative_links(body, body_line):
+        for line_no, target in (relative_links(body, body_line) if links is None else links):
             rel = os.path.normpath(os.path.join(str(base), target)).replace(os.sep, "/")
-            if rel == ".." or rel.startswith("../"):
+            if locate is not None:
+                # resolved as the OS does: through a symlinked folder first, then ".."
+                found = locate(str(base), target)
+                if found is None:
+                    continue  # outside the repository: not read
+                rel, present = found
+                if present:
+                    continue
+            elif rel == ".." or rel.startswith("../"):
                 continue  # outside the repository: not read
-            if not exists(rel):
-                out.append(Diagnostic(
-                    file=path, line=line_no, code=MISSING_FILE, severity=WARNING,
-                    message=f"link to {target} points to a file that does not exist ({rel})",
-                    hint=f"create {rel} or fix the link (paths are relative to the skill's folder)"))
+            elif exists(rel):
+                continue
+            out.append(Diagnostic(
+                file=path, line=line_no, code=MISSING_FILE, severity=WARNING,
+                message=f"link to {target} points to a file that does not exist ({rel})",
+                hint=f"create {rel} or fix the link (paths are relative to the skill's folder)"))
     return out
+
+
+def locate_link(root: str, base: str, target: str, linked: bool = True):
+    """``(path relative to the root, exists)`` of link ``target`` from folder ``base``, resolved by the OS
+    (a symlinked skill folder is followed, then ``..``); None when it resolves outside ``root``.
+
+    ``linked``: whether the path to ``base`` passes through a symlink; when it does not, the lexical
+    path is the OS's and no ``realpath`` is taken."""
+    joined = os.path.join(root, base, target)
+    if not linked:
+        rel = os.path.normpath(os.path.join(base, target)).replace(os.sep, "/")
+        if rel == ".." or rel.startswith("../"):
+            return None
+        return rel, os.path.lexists(joined)
+    real_root = os.path.realpath(root)
+    try:
+        real = os.path.realpath(joined)
+    except (OSError, ValueError):
+        return None
+    if real != real_root and not real.startswith(real_root.rstrip(os.sep) + os.sep):
+        return None
+    rel = os.path.relpath(real, real_root).replace(os.sep, "/")
+    return rel, os.path.lexists(joined) or os.path.lexists(real)
+
+
+def _through_link(ws, folder: str) -> bool:
+    """Whether the path from the root to ``folder`` passes through a symlink (one ``realpath`` per folder)."""
+    memo = ws.__dict__.setdefault("_linked_folders", {})
+    if folder not in memo:
+        absolute = os.path.abspath(ws.abspath(folder))
+        memo[folder] = os.path.realpath(absolute) != os.path.join(os.path.realpath(ws.root),
+                                                                  os.path.relpath(absolute, ws.root))
+    return memo[folder]
 
 
 def run(ws) -> list[Diagnostic]:
@@ -236,5 +288,6 @@ def run_paths(ws, paths) -> list[Diagnostic]:
         out.extend(check_spec(
             rel, lf, skill.frontmatter, known_fields=fields, key_line=lambda k, lines=lines: lines.get(k, 1),
             body=block.body, body_line=block.body_line,
-            exists=lambda r: os.path.lexists(ws.abspath(r))))
+            locate=lambda base, target: locate_link(ws.root, base, target, _through_link(ws, base)),
+            links=links_of(ws, rel, block.body, block.body_line)))
     return out

@@ -20,6 +20,10 @@ from ..diagnostics import Diagnostic, SkillsiftError
 SKILL_FILE = "SKILL.md"
 CONFIG_NAMES = ("skillsift.toml", "pyproject.toml", ".ai-rulez/config.toml")
 CASES_GLOB = "*cases*.y*ml"
+#: Files listed per skill folder at most, and folders below it walked (docs/validate.md, "AR001 — secrets").
+MAX_FOLDER_FILES = 500
+MAX_FOLDER_DEPTH = 6
+_SKIP_IN_FOLDER = frozenset({".git", "node_modules", "__pycache__"})
 
 
 def rel_posix(path, root) -> str:
@@ -47,6 +51,7 @@ class Workspace:
         self._parsed: dict = {}  # relative path -> (skill or None, diagnostics)
         self._cases: dict = {}  # relative path -> (CaseFile or None, SkillsiftError or None)
         self._splits: dict = {}  # relative path -> (LF text, frontmatter block, key lines) or None
+        self._folder_files: dict = {}  # relative SKILL.md path -> the other files of its folder
         # re-embed every committed index row, none taken as verified by an earlier run (skillsift ci)
         self.verify_every_row = False
 
@@ -202,6 +207,55 @@ class Workspace:
         """Every SKILL.md found (relative, ``/``), readable or not (nothing is parsed for this)."""
         return [rel for rel, _domain in self._discovered]
 
+    def skill_folder_files(self, rel: str) -> list[str]:
+        """The other regular files of the folder of SKILL.md ``rel`` (relative, ``/``, sorted), bounded.
+
+        Symlinks inside the folder are not followed, ``.git``, ``node_modules`` and ``__pycache__``
+        are skipped, at most :data:`MAX_FOLDER_FILES` files and :data:`MAX_FOLDER_DEPTH` folders deep.
+        """
+        if rel not in self._folder_files:
+            folder = PurePosixPath(rel).parent.as_posix()
+            out: list[str] = []
+            stack = [(folder, 0)]
+            while stack and len(out) < MAX_FOLDER_FILES:
+                cur, depth = stack.pop()
+                try:
+                    with os.scandir(self.abspath(cur)) as it:
+                        entries = sorted(it, key=lambda e: e.name)
+                except OSError:
+                    continue
+                subfolders = []
+                for entry in entries:
+                    child = f"{cur}/{entry.name}" if cur not in ("", ".") else entry.name
+                    try:
+                        if entry.is_symlink():
+                            continue
+                        if entry.is_dir():
+                            if entry.name not in _SKIP_IN_FOLDER and depth + 1 < MAX_FOLDER_DEPTH:
+                                subfolders.append((child, depth + 1))
+                        elif entry.is_file() and child != rel and len(out) < MAX_FOLDER_FILES:
+                            out.append(child)
+                    except OSError:
+                        continue
+                stack.extend(reversed(subfolders))
+            self._folder_files[rel] = sorted(out)
+        return self._folder_files[rel]
+
+    @cached_property
+    def skill_folders(self) -> dict[str, str]:
+        """Folder (relative, ``/``) of every SKILL.md found -> that SKILL.md."""
+        return {PurePosixPath(rel).parent.as_posix(): rel for rel in self.skill_paths}
+
+    def skill_of(self, rel: str) -> str | None:
+        """The SKILL.md whose folder holds the file ``rel`` (the nearest), else None."""
+        folders = self.skill_folders
+        parts = PurePosixPath(rel).parts[:-1]
+        for end in range(len(parts), 0, -1):
+            found = folders.get("/".join(parts[:end]))
+            if found is not None:
+                return found
+        return None
+
     def skill_at(self, rel: str):
         """The skill read from ``rel`` (None when it could not be read)."""
         return self.parsed(rel)[0]
@@ -284,6 +338,8 @@ class Workspace:
         name = PurePosixPath(rel).name
         if name == SKILL_FILE:
             kinds.add("skill")
+        elif self.skill_of(rel) is not None:
+            kinds.add("skill-file")
         if rel in CONFIG_NAMES or (self.project_file and rel == self.project_file):
             kinds.add("config")
         if rel in self.cases_paths or fnmatch.fnmatch(name, CASES_GLOB):

@@ -116,11 +116,15 @@ def test_search_notes_a_skill_symlinked_outside(tmp_path, capsys):
     assert "note: skills/link: SK012 skills/link is a symlink to outside the repository" in err
 
 
-def test_hook_nothing_to_check_can_be_turned_off(tmp_path):
+def test_hook_nothing_to_check_is_a_note_unless_configured(tmp_path, capsys):
     from skillsift.hooks import frontmatter
 
     path = put(tmp_path, "templates/blank")
     put(tmp_path, "skills/real")
+    assert frontmatter.main(["--root", str(tmp_path), str(path)]) == 0  # a note fails nothing
+    out = capsys.readouterr().out
+    assert "SK012" in out and "(note)" in out and "was not checked" in out
+    (tmp_path / "skillsift.toml").write_text('[validate.severity]\nSK012 = "error"\n')
     assert frontmatter.main(["--root", str(tmp_path), str(path)]) == 1
     (tmp_path / "skillsift.toml").write_text('[validate.severity]\nSK012 = "off"\n')
     assert frontmatter.main(["--root", str(tmp_path), str(path)]) == 0

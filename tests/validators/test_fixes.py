@@ -49,3 +49,35 @@ def test_no_fix_for_a_real_mismatch_or_both_invalid():
     front = {"name": "other", "description": "d"}
     assert plan("skills/demo/SKILL.md", "---\nname: other\n---\n", front) == []
     assert plan("skills/PDF_X/SKILL.md", "---\nname: pdf_x\n---\n", {"name": "pdf_x"}) == []
+
+
+def test_fix_unquotes_a_boolean_string_sets_the_exec_bit_and_renames_skill_md(tmp_path, capsys):
+    import os
+    import stat
+
+    text = ("---\nname: demo\ndescription: Demo. Use when demoing.\ndisable-model-invocation: 'true'\n---\n"
+            "Run `./scripts/go.sh`.\n")
+    path = raw_skill(tmp_path, "demo", text, ".claude/skills")
+    script = path.parent / "scripts" / "go.sh"
+    script.parent.mkdir()
+    script.write_text("echo hi\n")
+    script.chmod(0o644)
+    lower = raw_skill(tmp_path, "other", "---\nname: other\ndescription: Other. Use when other.\n---\nBody.\n",
+                      ".claude/skills").rename(tmp_path / ".claude/skills/other/skill.md")
+    main(["validate", "--root", str(tmp_path), "--diff"])  # a preview: nothing written
+    err = capsys.readouterr().err
+    assert "would fix: .claude/skills/demo/SKILL.md: SK201" in err and "SK316" in err and "SK319" in err
+    assert not os.access(script, os.X_OK) and lower.exists()
+    main(["validate", "--root", str(tmp_path), "--fix"])
+    out = capsys.readouterr().out
+    assert "disable-model-invocation: true\n" in path.read_text()
+    assert script.stat().st_mode & stat.S_IXUSR and script.stat().st_mode & stat.S_IXOTH
+    assert (tmp_path / ".claude/skills/other/SKILL.md").is_file()
+    assert not any(code in out for code in ("SK201", "SK316", "SK319"))
+
+
+def test_a_boolean_fix_is_refused_when_the_value_is_not_a_boolean_string():
+    from skillsift.validators.fixes import unquote_booleans
+
+    assert unquote_booleans("---\nuser-invocable: 'yes'\n---\n", {"user-invocable": "yes"}) is None
+    assert unquote_booleans("---\nuser-invocable: false\n---\n", {"user-invocable": False}) is None

@@ -204,3 +204,23 @@ def test_a_pattern_re2_cannot_run_is_a_config_error_naming_it(tmp_path):
     [diag] = [d for d in diags if d.code == "AR9D0"]
     assert "secrets.patterns entry 1: regex does not compile" in diag.message
     assert "RE2 syntax" in diag.message
+
+
+def test_validate_scans_every_file_of_a_skill_folder_but_not_binaries_or_files_outside(tmp_path):
+    from tests.support.validators_support import check, raw_skill
+
+    raw_skill(tmp_path, "deploy", "---\nname: deploy\ndescription: Deploys. Use when shipping.\n---\nBody.\n")
+    folder = tmp_path / ".claude/skills/deploy"
+    (folder / "scripts").mkdir()
+    key = "AKIA" + "Q3EGRZ7XJ2LMNB4T"
+    (folder / "scripts/run.sh").write_text(f"export AWS_ACCESS_KEY_ID={key}\n")
+    (folder / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0" + key.encode())  # binary: skipped
+    (tmp_path / "notes.txt").write_text(f"{key}\n")  # in no skill folder: not a skill's file
+    found = check(tmp_path, select=["AR001"])
+    assert [(d.file, d.line) for d in found] == [(".claude/skills/deploy/scripts/run.sh", 1)]
+    # with paths, a file of a skill folder triggers the check on that file
+    assert [d.file for d in check(tmp_path, select=["AR001"], paths=[".claude/skills/deploy/scripts/run.sh"])] == [
+        ".claude/skills/deploy/scripts/run.sh"]
+    # near miss: a placeholder is no secret
+    (folder / "scripts/run.sh").write_text("export AWS_ACCESS_KEY_ID=AKIAXXXXXXXXXXXXXXXX\n")
+    assert check(tmp_path, select=["AR001"]) == []

@@ -1,0 +1,91 @@
+"""The SKILL.md files a file-level check reads: those among the paths that parse to a mapping.
+
+Shared by the checks of :mod:`.agent_fields`, :mod:`.yaml_checks`, :mod:`.body`,
+:mod:`.paths` and :mod:`.security`; each gets a :class:`Parsed` per file, from the
+workspace's one read and one parse of it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """One SKILL.md: its path, LF text, frontmatter mapping, raw YAML and its first line,
+    body and its first line, and the file line of each top-level key."""
+
+    path: str
+    text: str
+    front: dict
+    raw: str
+    raw_line: int
+    body: str
+    body_line: int
+    lines: dict
+
+    def line(self, key: str) -> int:
+        return self.lines.get(key, 1)
+
+    @property
+    def folder(self) -> str:
+        return self.path.rsplit("/", 1)[0] if "/" in self.path else "."
+
+
+def parsed_skills(ws, paths):
+    """A :class:`Parsed` for each SKILL.md among ``paths`` that exists and parses to a mapping
+    (built once per workspace and file: every check module of a run shares them)."""
+    memo = ws.__dict__.setdefault("_parsed_views", {})
+    for rel in paths:
+        if rel in memo:
+            if memo[rel] is not None:
+                yield memo[rel]
+            continue
+        memo[rel] = None
+        if rel.rsplit("/", 1)[-1] != "SKILL.md" or not os.path.isfile(ws.abspath(rel)):
+            continue
+        skill, problems = ws.parsed(rel)
+        split = ws.split_text(rel)
+        if skill is None or problems or split is None:
+            continue
+        lf, block, lines = split
+        if not block.closed or not isinstance(skill.frontmatter, dict):
+            continue
+        memo[rel] = Parsed(path=rel, text=lf, front=skill.frontmatter, raw=block.raw, raw_line=block.yaml_start_line,
+                           body=block.body, body_line=block.body_line, lines=lines)
+        yield memo[rel]
+
+
+def outside_code(body: str):
+    """(offset in the body, line number from 0, line) of every body line outside fenced code."""
+    in_code = False
+    fence = ""
+    offset = 0
+    for number, line in enumerate(body.split("\n")):
+        stripped = line.lstrip()
+        if stripped.startswith(("```", "~~~")) and len(line) - len(stripped) <= 3:
+            mark = stripped[:3]
+            if not in_code:
+                in_code, fence = True, mark
+            elif mark == fence:
+                in_code = False
+        elif not in_code:
+            yield offset, number, line
+        offset += len(line) + 1
+
+
+def code_lines(body: str):
+    """(line number from 0, line) of every line inside fenced code (the fences excluded)."""
+    in_code = False
+    fence = ""
+    for number, line in enumerate(body.split("\n")):
+        stripped = line.lstrip()
+        if stripped.startswith(("```", "~~~")) and len(line) - len(stripped) <= 3:
+            mark = stripped[:3]
+            if not in_code:
+                in_code, fence = True, mark
+            elif mark == fence:
+                in_code = False
+        elif in_code:
+            yield number, line

@@ -1,0 +1,98 @@
+"""The findings of the checks that read one SKILL.md's text alone, kept between runs.
+
+The body, YAML, agent-field and security checks of a SKILL.md depend on its path, its
+text and the targeted agents only, so their diagnostics are stored per file in the user
+cache (docs/configuration.md, "The text-check cache"), keyed by the SHA-256 of the check's name, the
+path, the text and those settings, and stamped with the size and mtime of the checking
+modules: a change to any of them, or to skillsift's version, drops every entry.  An entry is
+the list of the file's diagnostics; one that does not read back as diagnostics is ignored
+and the file checked again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+
+from ..cache.catalog import _diag_from_json, _diag_to_json, _JsonCache
+
+#: The modules whose code decides these findings (the stamp of what wrote an entry).
+MODULES = ("skillsift.validators.body", "skillsift.validators.security", "skillsift.validators.yaml_checks",
+           "skillsift.validators.names", "skillsift.validators.parsed", "skillsift.validators.agent_fields",
+           "skillsift.validators.frontmatter", "skillsift.catalog.agents", "skillsift.diagnostics",
+           "skillsift.validators.text_cache", "skillsift.cache.catalog")
+
+
+def _stamp() -> list:
+    import importlib
+
+    from .._version import __version__
+
+    out: list = [__version__]
+    for name in MODULES:
+        try:
+            st = os.stat(importlib.import_module(name).__file__ or "")
+        except (OSError, ImportError):
+            out.append(None)
+            continue
+        out.append([st.st_size, st.st_mtime_ns])
+    return out
+
+
+class TextCheckCache(_JsonCache):
+    folder = "text-checks"
+
+    def __init__(self, root, *, env=None):
+        super().__init__(root, env=env)
+        if self.path is not None:
+            self.stamp = _stamp()  # by module, wherever the modules live
+            self.entries = self._load()
+
+    @staticmethod
+    def key(check: str, path: str, text_digest: str, extra=()) -> str:
+        data = json.dumps([check, path, text_digest, list(extra)], separators=(",", ":"), ensure_ascii=True)
+        return hashlib.sha256(data.encode("ascii")).hexdigest()
+
+    def diagnostics(self, key: str):
+        """The stored diagnostics of ``key`` (None when absent or damaged)."""
+        if self.path is None:
+            return None
+        entry = self.entries.get(key)
+        if type(entry) is not list:
+            return None
+        out = [_diag_from_json(item) for item in entry]
+        if any(d is None for d in out):
+            return None
+        self.hits += 1
+        self.fresh[key] = entry
+        return out
+
+    def store(self, key: str, diagnostics) -> None:
+        if self.path is not None:
+            self.misses += 1
+            self.fresh[key] = [_diag_to_json(d) for d in diagnostics]
+
+
+def cached(ws, check: str, parsed, compute, extra=()) -> list:
+    """``compute(parsed)`` for one parsed SKILL.md, through the workspace's :class:`TextCheckCache`."""
+    cache = ws.__dict__.get("_text_check_cache")
+    if cache is None:
+        cache = ws.__dict__["_text_check_cache"] = TextCheckCache(ws.root)
+    digests = ws.__dict__.setdefault("_text_digests", {})
+    digest = digests.get(parsed.path)
+    if digest is None:
+        digest = digests[parsed.path] = hashlib.sha256(parsed.text.encode("utf-8", "surrogatepass")).hexdigest()
+    key = cache.key(check, parsed.path, digest, extra)
+    found = cache.diagnostics(key)
+    if found is not None:
+        return found
+    out = compute(parsed)
+    cache.store(key, out)
+    return out
+
+
+def save(ws) -> None:
+    cache = ws.__dict__.get("_text_check_cache")
+    if cache is not None:
+        cache.save()
