@@ -100,7 +100,7 @@ def hostile_repo(root: Path) -> Path:
 def test_validate_prints_no_command_from_repository_text(tmp_path, capsys, fmt):
     root = hostile_repo(tmp_path)
     code, out, err = run(capsys, "validate", "--root", root, "--format", fmt)
-    assert code == 0, out + err  # the name findings are warnings
+    assert code == 1, out + err  # the bidi override in the name and description is an SK406 error
     assert commands(out + err) == []
     no_raw_controls(out + err)
     if fmt != "text":
@@ -111,7 +111,7 @@ def test_validate_prints_no_command_from_repository_text(tmp_path, capsys, fmt):
 def test_validate_github_annotations_carry_repository_text_only_as_data(tmp_path, capsys):
     root = hostile_repo(tmp_path)
     code, out, err = run(capsys, "validate", "--root", root, "--format", "github")
-    assert code == 0, out + err
+    assert code == 1, out + err  # SK406 (the bidi override) is an error
     found = commands(out + err)
     assert found and {c.name for c in found} <= {"error", "warning", "notice"}
     assert len(found) == sum(1 for line in out.splitlines() if line.startswith("::"))
@@ -132,7 +132,7 @@ def test_search_list_and_hook_print_no_command(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(root)
     skill = next(root.glob(".claude/skills/::*/SKILL.md"))
     code, out, err = run(capsys, "hook", "validate", str(skill.relative_to(root)))
-    assert code == 0 and "SK101" in out, out + err
+    assert code == 1 and "SK101" in out, out + err  # SK406 (the bidi override) is an error
     outputs.append(out + err)
     for text in outputs:
         assert commands(text) == [], text
