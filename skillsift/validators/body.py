@@ -165,11 +165,6 @@ def run(ws) -> list[Diagnostic]:
 
 
 def run_paths(ws, paths) -> list[Diagnostic]:
-    from .parsed import parsed_skills
-    from .text_cache import cached, save
+    from .text_cache import run_cached
 
-    out: list[Diagnostic] = []
-    for parsed in parsed_skills(ws, paths):
-        out.extend(cached(ws, "body", parsed, check_body))
-    save(ws)
-    return out
+    return run_cached(ws, paths, "body", check_body)

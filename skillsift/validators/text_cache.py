@@ -96,3 +96,14 @@ def save(ws) -> None:
     cache = ws.__dict__.get("_text_check_cache")
     if cache is not None:
         cache.save()
+
+
+def run_cached(ws, paths, check: str, compute) -> list:
+    """``compute(parsed)`` over the parsed skills of ``paths``, each answer kept in the cache as ``check``."""
+    from .parsed import parsed_skills
+
+    out: list = []
+    for parsed in parsed_skills(ws, paths):
+        out.extend(cached(ws, check, parsed, compute))
+    save(ws)
+    return out

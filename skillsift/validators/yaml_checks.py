@@ -137,11 +137,6 @@ def run(ws) -> list[Diagnostic]:
 
 
 def run_paths(ws, paths) -> list[Diagnostic]:
-    from .parsed import parsed_skills
-    from .text_cache import cached, save
+    from .text_cache import run_cached
 
-    out: list[Diagnostic] = []
-    for parsed in parsed_skills(ws, paths):
-        out.extend(cached(ws, "yaml_checks", parsed, check_yaml))
-    save(ws)
-    return out
+    return run_cached(ws, paths, "yaml_checks", check_yaml)
