@@ -10,7 +10,9 @@ from __future__ import annotations
 import hashlib
 import re
 
-from skillsift.config import DEFAULT_EMBED_FIELDS
+#: What is embedded by default: the name is matched lexically, not embedded (docs/ranking-quality.md).
+#: Defined here, below the config (which re-exports it), so the catalog imports nothing of the config.
+DEFAULT_EMBED_FIELDS = ("description", "triggers", "keywords")
 
 #: Version of the template below; an index built with another version is rebuilt.
 DOC_TEMPLATE_VERSION = 1

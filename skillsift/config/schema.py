@@ -57,7 +57,7 @@ def validate_result(table, known_codes=None):
     from .validate import read_settings
 
     if known_codes is None:
-        from ..validators import CODES
+        from .checks import CODES
 
         known_codes = CODES
     return read_settings(table, known_codes)
@@ -77,6 +77,6 @@ def document_problems(doc: dict, tables: tuple[str, ...], ai_rulez: bool = False
 
 
 def _codes():
-    from ..validators import CODES
+    from .checks import CODES
 
     return CODES

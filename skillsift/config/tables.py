@@ -100,7 +100,7 @@ def _regex(value, names, _ctx):
 
 def _min(value, names, _ctx):
     from ..diagnostics import SkillsiftError
-    from ..evaluate.gates import parse_minimums
+    from .minimums import parse_minimums
 
     try:
         parse_minimums(value)

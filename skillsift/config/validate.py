@@ -114,7 +114,7 @@ def _settings(table: dict) -> ValidateSettings:
     if "cases" in table:
         out["cases"], out["cases_configured"] = tuple(table["cases"]), True
     if "min" in table:
-        from ..evaluate.gates import parse_minimums
+        from .minimums import parse_minimums
 
         out["minimums"], out["min_spec"] = parse_minimums(table["min"]), table["min"]
     for key in ("near_duplicate_threshold", "near_duplicate_cosine"):

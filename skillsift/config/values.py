@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..catalog.embedtext import DEFAULT_EMBED_FIELDS as DEFAULT_EMBED_FIELDS  # the embedded fields by default
+
 MODES = ("lexical", "hybrid", "vector")
 MODE_WORDS = "lexical, hybrid or vector"
 FUSIONS = ("auto", "rrf", "weighted", "blend")
@@ -14,8 +16,6 @@ MAX_FLIPS_LIMIT = 100_000  # docs/configuration.md, "Numbers"
 DESCRIPTION_LIMIT_MAX = 1_000_000
 
 DEFAULT_FIELDS = ("name", "triggers", "keywords", "description")  # the fields that can be embedded
-# What is embedded by default: the name is matched lexically, not embedded (docs/ranking-quality.md).
-DEFAULT_EMBED_FIELDS = ("description", "triggers", "keywords")
 # the weight of a skill's best known-request cosine (docs/ranking-quality.md, "Known requests")
 DEFAULT_EXAMPLE_WEIGHT = 0.6
 DEFAULT_INDEX_DIR = ".skillsift/index"

@@ -3,50 +3,18 @@
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+# The floors are parsed in config (which checks `[validate] min`); re-exported here for the gate callers.
+from ..config.minimums import GATE_METRICS as GATE_METRICS
+from ..config.minimums import canonical_metric as canonical_metric
+from ..config.minimums import parse_minimums as parse_minimums
 from ..diagnostics import SkillsiftError
 from ..words import plural
 from . import EVAL_REGRESSION, SCHEMA_VERSION
 
-GATE_METRICS = ("top1", "recall", "hit", "mrr", "ndcg")
-_ALIASES = {
-    "top1": "top1", "top-1": "top1",
-    "recall": "recall", "recall@k": "recall", "recall_at_k": "recall",
-    "hit": "hit", "hit@k": "hit", "hit_at_k": "hit",
-    "mrr": "mrr",
-    "ndcg": "ndcg", "ndcg@k": "ndcg", "ndcg_at_k": "ndcg",
-}
 BASELINE_MAX_BYTES = 64 << 20
-
-
-def canonical_metric(name: str) -> str:
-    """The gate name of a metric (``recall@k`` -> ``recall``), or "" when unknown."""
-    return _ALIASES.get(name.strip().lower(), "")
-
-
-def parse_minimums(spec: str | None) -> dict[str, float]:
-    """Parse ``top1=0.6,mrr=0.7`` into floors; "" -> {}.  Later duplicates win."""
-    out: dict[str, float] = {}
-    if spec is None or not spec.strip():
-        return out
-    for part in spec.split(","):
-        key, sep, value = part.strip().partition("=")
-        metric = canonical_metric(key)
-        if not sep or not metric:
-            raise SkillsiftError(
-                f"--min {json.dumps(part)}: want metric=value pairs such as top1=0.6,mrr=0.7 "
-                "(metrics: top1, recall, hit, mrr, ndcg)")
-        try:
-            floor = float(value.strip())
-        except ValueError:
-            floor = math.nan
-        if not 0 <= floor <= 1:
-            raise SkillsiftError(f"--min {json.dumps(part)}: value must be a number between 0 and 1")
-        out[metric] = floor
-    return out
 
 
 @dataclass(frozen=True)

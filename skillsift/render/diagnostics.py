@@ -87,7 +87,7 @@ def render_text(diagnostics, *, checked: int | None = None) -> str:
 
 def render_json(diagnostics, *, root: str = "", checked: int | None = None) -> str:
     """``diagnostics.v1`` JSON (2-space indent, final newline)."""
-    from ..validators import BY_CODE
+    from ..config.checks import BY_CODE
 
     c = counts(diagnostics)
     items = []
@@ -184,7 +184,7 @@ def _sub_rules(diagnostics, levels) -> list[tuple[str, dict]]:
 
 def sarif_log(diagnostics) -> dict:
     """A SARIF 2.1.0 log object."""
-    from ..validators import CHECKS
+    from ..config.checks import CHECKS
 
     rules = []
     index = {}
