@@ -116,18 +116,32 @@ def read_skill_bytes(path: str | os.PathLike, max_bytes: int = MAX_SKILL_BYTES,
         os.close(fd)
 
 
-def link_leaves(path: str | os.PathLike, root: str | os.PathLike) -> bool:
-    """True when ``path`` sits inside ``root`` but a symbolic link takes it outside.
+def refused_target(path: str | os.PathLike, root: str | os.PathLike) -> str | None:
+    """The real path ``path`` reaches when links take it outside ``root`` or under its ``.git/``, else None.
 
-    A file the repository names (its config, its cases file) must not be a link to a file
-    elsewhere on the machine: reading it would parse, and echo in errors, a file the
-    repository does not hold.  A path given outside the root to begin with is the user's
-    choice and is not refused here.
+    A file the repository names (its config, its cases files, its examples files, its
+    baselines) must not be a link to a file elsewhere on the machine, nor to git's own files
+    (on a CI checkout ``.git/config`` can hold an authorization header): reading it would
+    parse, and echo in errors, a file the repository does not hold.  Every component is
+    resolved, so link chains, a linked parent folder and a dangling link are judged by where
+    they end.  A path given outside the root to begin with is the user's choice and is not
+    refused here.
     """
     absolute = os.path.abspath(path)
+    lexical_root = os.path.abspath(root)
     real_root = os.path.realpath(root)
-    inside = os.path.commonpath([os.path.abspath(root), absolute]) == os.path.abspath(root)
+    inside = os.path.commonpath([lexical_root, absolute]) == lexical_root
     if not inside or not os.path.lexists(absolute):
-        return False
+        return None
     real = os.path.realpath(absolute)
-    return os.path.commonpath([real_root, real]) != real_root
+    if os.path.commonpath([real_root, real]) != real_root:
+        return real
+    git = os.path.join(real_root, ".git")
+    if os.path.commonpath([git, real]) == git:
+        return real
+    return None
+
+
+def link_leaves(path: str | os.PathLike, root: str | os.PathLike) -> bool:
+    """True when ``path`` sits inside ``root`` but links take it outside (or into ``.git/``)."""
+    return refused_target(path, root) is not None

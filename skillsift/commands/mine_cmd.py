@@ -70,11 +70,24 @@ def mine_command(root, config_file, min_count, output, into, max_per_skill, purg
 
         write_atomic(output, text.encode("utf-8"))
     else:
-        click.echo(text, nl=False)  # YAML written by cases_to_yaml: every value quoted, no raw control character
+        # YAML written by cases_to_yaml: risky characters only as escapes; the terminal sanitiser still guards
+        click.echo(plain_lines(text), nl=False)
     click.echo(result.stats_line(), err=True)
     if purge and purge_log(path):
         click.echo(f"purged {path}", err=True)
     return 0
+
+
+def plain(text: str) -> str:
+    from ..render.sanitise import plain as safe
+
+    return safe(text)
+
+
+def plain_lines(text: str) -> str:
+    from ..render.sanitise import plain_lines as safe
+
+    return safe(text)
 
 
 def _merge_into(into: str, cases, config, cap: int) -> None:
@@ -102,4 +115,4 @@ def _merge_into(into: str, cases, config, cap: int) -> None:
     if merged.text is not None:
         write_atomic(into, merged.text.encode("utf-8"))
     for note in merged.notes(into, cap):
-        click.echo(f"note: {note}", err=True)
+        click.echo(plain(f"note: {note}"), err=True)

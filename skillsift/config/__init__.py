@@ -44,6 +44,7 @@ from .sources import (
     MAX_TOML_DEPTH,
     effective_doc,
     find_key_line,
+    link_problems,
     project_source,
     source_problems,
     user_config_file,
@@ -117,6 +118,7 @@ def load_config(root=".", *, config_file=None, mode: str | None = None, env=None
     user = user_source(root_path, env, user_config_path, problems)
     if project is not None:
         problems += source_problems(project, PROJECT_TABLES)
+        problems += link_problems(project, root_path)
     if user is not None:
         problems += source_problems(user, USER_TABLES)
     env_mode = env.get(ENV_MODE, "").strip()

@@ -389,3 +389,57 @@ def source_diagnostics(source: Source, problems) -> list[Diagnostic]:
 def source_problems(source: Source, tables: tuple[str, ...]) -> list[Diagnostic]:
     """Every AR9D0 problem of one config file that was read, with its lines."""
     return source_diagnostics(source, document_problems(source.doc, tables, source.ai_rulez))
+
+
+#: The keys of the project config that name files of the repository (relative to its root).
+PATH_KEYS = (("validate", "cases"), ("validate", "baseline"), ("validate", "secrets_baseline"),
+             ("search", "examples"))
+
+
+def _named_paths(source: Source) -> list[tuple[tuple, str]]:
+    """(key path, the path as written) for every string the project config gives a file key."""
+    out = []
+    for table, key in PATH_KEYS:
+        section = source.doc.get(table)
+        value = section.get(key) if isinstance(section, dict) else None
+        values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+        out += [((table, key), v) for v in values if isinstance(v, str) and v.strip() and "\x00" not in v]
+    return out
+
+
+def link_problems(source: Source, root: Path) -> list[Diagnostic]:
+    """AR9D0 for every file a config key names that links take outside the repository or into ``.git/``.
+
+    The one place where the repository-relative paths of the config are judged before any of
+    them is read: ``[validate] cases``, ``baseline``, ``secrets_baseline`` and ``[search]
+    examples`` (each glob expanded).  Every command loads the config first, so none of them
+    parses such a file.
+    """
+    import glob
+
+    from ..files import refused_target
+
+    problems = []
+    base = str(root)
+    for path, value in _named_paths(source):
+        clean = value.replace("\\", "/").strip()
+        if glob.has_magic(clean):
+            try:
+                matches = sorted(glob.glob(clean, root_dir=base, recursive=True))[:10_000]
+            except (OSError, ValueError, RecursionError):
+                matches = []
+        else:
+            matches = [clean]
+        for rel in matches:
+            target = refused_target(os.path.join(base, rel), base)
+            if target is None:
+                continue
+            git = os.path.join(os.path.realpath(base), ".git")
+            where = "into .git/" if os.path.commonpath([git, target]) == git else "outside the repository"
+            label = ".".join(path)
+            problems.append(Diagnostic(
+                code=CODE, file=source.display, line=_find_path_line(source.text, source.prefix + path, fallback=True),
+                message=f'{label} names "{rel}", a symbolic link {where} (to {target}); skillsift reads only '
+                        f"files the repository holds: replace the link {rel} with the file itself",
+                hint=f"replace the link {rel} with the file itself, or point {label} at a file of the repository"))
+    return problems

@@ -3,12 +3,21 @@
 Layout: ``version: 1``, ``k`` only when set, then ``cases`` indented by two spaces.  An
 expected skill is its plain name unless it is graded (``{grade: 3, id: name}``); empty
 fields are left out, except ``expect: []`` on a negative case, so that it reads as one.
-Strings are quoted whenever a plain scalar would read as something else.
+Strings are quoted whenever a plain scalar would read as something else.  A string holding a
+control character (C0 but tab, DEL, C1), a bidi control, a line or paragraph separator or a
+byte-order mark (a mined query can hold anything an agent typed) is written double-quoted with
+each such character as a ``\\uXXXX`` escape: the file holds none of them raw, and reads back to
+the same string.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+
+#: Characters never written raw: C0 but tab and line feed, DEL, C1, bidi controls, U+2028/9, BOM.
+RISKY = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"
+                   "\u2066-\u2069\ufeff]")
 
 
 def _dumper():
@@ -20,7 +29,16 @@ def _dumper():
         def increase_indent(self, flow=False, indentless=False):
             return super().increase_indent(flow, False)
 
+    def _str(dumper, value):
+        style = '"' if RISKY.search(value) or "\n" in value else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+    IndentedDumper.add_representer(str, _str)
     return IndentedDumper
+
+
+def _escape(match: re.Match) -> str:
+    return f"\\u{ord(match.group()):04X}"
 
 
 def case_to_dict(case) -> dict:
@@ -50,5 +68,7 @@ def cases_to_yaml(cases: Iterable, k: int = 0, *, header: str = "") -> str:
     doc["cases"] = [case_to_dict(c) for c in cases]
     text = yaml.dump(doc, Dumper=_dumper(), sort_keys=False, allow_unicode=True, default_flow_style=False,
                      indent=2, width=4096)
-    lines = [f"# {line}".rstrip() for line in header.splitlines()]
+    # risky characters stand only inside double-quoted scalars (the representer), where an escape reads back
+    text = RISKY.sub(_escape, text)
+    lines = [RISKY.sub("?", f"# {line}".rstrip()) for line in header.splitlines()]
     return "".join(line + "\n" for line in lines) + text

@@ -85,6 +85,11 @@ def example_files(root: str, patterns: Sequence[str]) -> list[str]:
                                      exit_code=1)
             matches = [clean]
         for rel in matches:
+            from ..files import refused_target
+
+            if refused_target(base / rel, base) is not None:
+                raise SkillsiftError(f'search.examples: "{rel}" resolves outside the repository or into .git/',
+                                     hint=f"replace the link {rel} with the file itself", exit_code=1)
             full = (base / rel).resolve()
             try:
                 full.relative_to(base)
