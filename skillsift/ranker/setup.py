@@ -85,7 +85,7 @@ def refresh_stale(index, skills, config, provider) -> Refresh:
     row (an empty embedded text) are not counted.  The other rows of ``index`` (whatever their
     kind) are kept as they are; nothing is written.
     """
-    from ..index.build import BuildError, build_index, plan_build, sends_text_out
+    from ..index.build import plan_build, sends_text_out
 
     if index is None or provider is None or isinstance(provider, BaseException):
         return Refresh(index)
@@ -107,16 +107,29 @@ def refresh_stale(index, skills, config, provider) -> Refresh:
     names = tuple(sorted(item.id for item in todo))
     if sends_text_out(provider):
         return Refresh(index, outdated=names)
-    try:
-        built = build_index(plan, provider, dtype=index.manifest.dtype, batch_size=s.batch_size)
-    except BuildError as exc:
-        return Refresh(index, outdated=names, problem=exc.message)
-    if built.index is None:
-        return Refresh(index, outdated=names, problem=built.stopped)
+    built, problem = _embedded(plan, index, provider, s.batch_size)
+    if built is None:
+        return Refresh(index, outdated=names, problem=problem)
     fresh = {(item.domain, item.id): item for item in todo}
-    merged, embedded = _with_rows(index, built.index, fresh)
+    merged, embedded = _with_rows(index, built, fresh)
     left = tuple(sorted(set(names) - set(embedded)))
-    return Refresh(merged, embedded=tuple(sorted(embedded)), outdated=left, problem=built.stopped)
+    return Refresh(merged, embedded=tuple(sorted(embedded)), outdated=left, problem=problem)
+
+
+def _embedded(plan, index, provider, batch_size):
+    """``(index or None, problem)``: the planned rows embedded in memory (:func:`.embed_memory.embed_texts`)."""
+    from ..index.manifest import ManifestItem
+    from ..index.store import new_index
+    from .embed_memory import embed_texts
+
+    todo = plan.to_embed
+    rows, problem = embed_texts(provider, [item.text for item in todo], batch_size=batch_size, dims=index.dims)
+    if rows is None:
+        return None, problem
+    items = [ManifestItem(item.id, item.domain, item.item_digest, item.text_digest, kind=item.kind) for item in todo]
+    return new_index(provider=plan.provider, model=plan.model, items=items, vectors=rows, dims=index.dims,
+                     dtype=index.manifest.dtype, fields=plan.fields, index_body=plan.index_body,
+                     body_chars=plan.body_chars), ""
 
 
 def _with_rows(index, built, fresh):

@@ -22,7 +22,6 @@ def view_index(index, provider, skills: Sequence, config):
     import numpy as np
 
     from ..catalog.embedtext import embedded_text, text_digest
-    from ..embed.base import EmbedError
     from ..index.build import sends_text_out
     from ..index.manifest import ManifestItem
     from ..index.store import new_index
@@ -51,17 +50,15 @@ def view_index(index, provider, skills: Sequence, config):
         if sends_text_out(provider):
             return None, ("the listing view's texts are not embedded: the configured provider sends text off "
                           "this machine")
-        step = getattr(provider, "max_batch", None) or VIEW_BATCH
-        try:
-            for start in range(0, len(todo), step):
-                part = todo[start:start + step]
-                rows = np.asarray(provider.embed([texts[i] for i in part]), dtype=np.float32)
-                if rows.shape != (len(part), index.dims) or not np.isfinite(rows).all():
-                    return None, "the provider returned unusable vectors for the listing view"
-                for i, row in zip(part, rows, strict=True):
-                    vectors[i] = row
-        except EmbedError as exc:
-            return None, f"embedding the listing view failed: {getattr(exc, 'message', exc)}"
+        from .embed_memory import embed_texts
+
+        rows, problem = embed_texts(provider, [texts[i] for i in todo], batch_size=VIEW_BATCH, dims=index.dims)
+        if rows is None:
+            if problem.startswith("embedding failed"):
+                return None, "embedding the listing view failed" + problem[len("embedding failed"):]
+            return None, "the provider returned unusable vectors for the listing view"
+        for i, row in zip(todo, rows, strict=True):
+            vectors[i] = row
     m = index.manifest
     if not items:
         return None, "no skill of the listing view has text to embed"
