@@ -50,7 +50,7 @@ from .proposals import (
     listing_effect,
 )
 
-WHY_SCHEMA_VERSION = 1
+WHY_SCHEMA_VERSION = 2
 LEXICAL = "lexical"
 MAX_PROPOSAL_SKILLS = 40  # skills given proposals per run, in name order
 COMPETITOR_SCAN = 50  # the competitor is looked for among the first 50 skills above the expected ones

@@ -2,7 +2,7 @@
 
 Text: the usual report, then the explanations, the trigger proposals and the skills
 with no triggers and no examples.  JSON: the ``search-eval.v1`` document with a ``why``
-key holding the ``search-why.v1`` document.  No I/O.
+key holding the ``search-why.v2`` document.  No I/O.
 """
 
 from __future__ import annotations

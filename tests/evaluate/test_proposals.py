@@ -57,7 +57,7 @@ def _why(capsys, root: Path, *extra) -> dict:
     assert code == 0, err
     doc = json.loads(out)
     jsonschema.Draft202012Validator(load_schema("search-eval.v1.json")).validate(doc)
-    jsonschema.Draft202012Validator(load_schema("search-why.v1.json")).validate(doc["why"])
+    jsonschema.Draft202012Validator(load_schema("search-why.v2.json")).validate(doc["why"])
     return doc
 
 
