@@ -54,6 +54,9 @@ _WHEN_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+# What a line needs to be a fence, a heading or an inline marker (every marker holds "use" or
+# "trigger"), with the markers' case folding: lines without any are never visited.
+_CANDIDATE = re.compile(r"```|~~~|#|use|trigger", re.IGNORECASE)
 _TOP_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
 
 
@@ -157,25 +160,45 @@ def _inline(line: str):
     return _INLINE.match(line, len(line) - len(line.lstrip()))
 
 
+def _candidate_lines(lines: list[str]) -> list[int]:
+    """Indices of the lines that may be a fence, a heading or an inline marker, in order.
+
+    One regex pass over the joined lines finds every ``#``, fence run and marker word (the
+    same case folding as the line regexes), so the lines holding none of them cost no Python
+    step: they can only matter as a trigger section's text, which is read line by line.
+    """
+    text = "\n".join(lines)
+    out: list[int] = []
+    number, counted = 0, 0
+    for match in _CANDIDATE.finditer(text):
+        start = match.start()
+        number += text.count("\n", counted, start)
+        counted = start
+        if not out or out[-1] != number:
+            out.append(number)
+    return out
+
+
 def trigger_passages(lines: list[str], first_line: int) -> list[tuple[int, str, str]]:
     """(file line, the line as written, the passage text) of each place the body says when to use it.
 
     ``lines`` are the body lines, the first at file line ``first_line``.  Fenced code is
     skipped.  A trigger heading's passage is the text under it, up to the next heading
     (at most 15 lines); an inline marker's passage is the rest of its line.  Each regex
-    runs only on lines holding the characters it needs (a fence, a ``#``, a marker word).
+    runs only on lines holding the characters it needs (a fence, a ``#``, a marker word),
+    and only those lines are visited (:func:`_candidate_lines`).
     """
     out = []
     in_code = False
-    i = 0
-    while i < len(lines):
+    resume = 0  # the first line not yet consumed by a trigger section
+    for i in _candidate_lines(lines):
+        if i < resume:
+            continue
         line = lines[i]
         if _is_fence(line):
             in_code = not in_code
-            i += 1
             continue
         if in_code:
-            i += 1
             continue
         heading = _heading(line)
         if heading is not None:
@@ -191,14 +214,13 @@ def trigger_passages(lines: list[str], first_line: int) -> list[tuple[int, str, 
                     j += 1
                 if passage:
                     out.append((first_line + i, line, " ".join(passage)))
-                i = j
+                resume = j
                 continue
         inline = _inline(line)
         if inline:
             rest = line[inline.end():].strip(" *_:")
             if rest:
                 out.append((first_line + i, line, rest))
-        i += 1
     return out
 
 
