@@ -26,191 +26,42 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
-import math
 import os
 import zlib
-from pathlib import Path
 
+from skillsift.cache.base import (
+    FORMAT,
+    MAX_BYTES,
+    cache_dir,
+)
+from skillsift.cache.base import (
+    JsonCache as _JsonCache,
+)
+from skillsift.cache.base import (
+    diag_from_json as _diag_from_json,
+)
+from skillsift.cache.base import (
+    diag_to_json as _diag_to_json,
+)
+from skillsift.cache.base import (
+    json_exact as _json_exact,
+)
+from skillsift.cache.base import (
+    parser_stamp as _parser_stamp,
+)
+from skillsift.cache.base import (
+    refuse as _refuse,
+)
 from skillsift.diagnostics import Diagnostic
 
-FORMAT = 2
-MAX_BYTES = 32 * 1024 * 1024
-_DIAG_FIELDS = ("file", "code", "message", "severity", "hint")
-_PARSERS = ("catalog/frontmatter.py", "diagnostics.py", "cache/catalog.py", "_version.py")
-
-
-def cache_dir(env=None) -> Path | None:
-    env = os.environ if env is None else env
-    if env.get("SKILLSIFT_CACHE", "").strip().lower() in ("off", "0", "no", "false"):
-        return None
-    explicit = env.get("SKILLSIFT_CACHE_DIR", "")
-    if explicit:
-        return Path(explicit)
-    xdg = env.get("XDG_CACHE_HOME", "")
-    if xdg and os.path.isabs(xdg):
-        return Path(xdg) / "skillsift"
-    home = env.get("HOME", "") or os.path.expanduser("~")
-    if not home or home == "~":
-        return None
-    return Path(home) / ".cache" / "skillsift"
-
-
-def _parser_stamp(parsers=_PARSERS) -> list:
-    """What the parsing code is: skillsift's version and its parsing modules' sizes and mtimes."""
-    from skillsift._version import __version__
-
-    here = Path(__file__).resolve().parent.parent  # the package folder: the paths below are relative to it
-    stamp: list = [__version__]
-    for name in parsers:
-        try:
-            st = os.stat(here / name)
-        except OSError:
-            stamp.append(None)
-            continue
-        stamp.append([st.st_size, st.st_mtime_ns])
-    return stamp
-
-
-def _json_exact(value, depth: int = 0) -> bool:
-    """True when JSON gives ``value`` back with the same types and values."""
-    if depth > 64:
-        return False
-    kind = type(value)
-    if value is None or kind in (str, bool, int):
-        return True
-    if kind is float:
-        return math.isfinite(value)
-    if kind is list:
-        return all(_json_exact(v, depth + 1) for v in value)
-    if kind is dict:
-        return all(type(k) is str and _json_exact(v, depth + 1) for k, v in value.items())
-    return False
-
-
-def _diag_to_json(d: Diagnostic) -> dict:
-    return {"file": d.file, "line": d.line, "column": d.column, "code": d.code, "message": d.message,
-            "severity": d.severity, "hint": d.hint}
-
-
-def _diag_from_json(data) -> Diagnostic | None:
-    if type(data) is not dict:
-        return None
-    if any(type(data.get(name)) is not str for name in _DIAG_FIELDS):
-        return None
-    line, column = data.get("line"), data.get("column")
-    if (line is not None and type(line) is not int) or (column is not None and type(column) is not int):
-        return None
-    return Diagnostic(file=data["file"], line=line, column=column, code=data["code"], message=data["message"],
-                      severity=data["severity"], hint=data["hint"])
-
-
-class _JsonCache:
-    """One JSON file of entries per repository root, checked on load and written atomically.
-
-    ``folder`` names the cache (``catalog``, ``secrets``); ``parsers`` the modules whose
-    sizes and mtimes, with skillsift's version, stamp what wrote it.  Entries are kept
-    only when this run used them (:attr:`fresh`), so the file is bounded by the catalog.
-    """
-
-    folder = "catalog"
-    parsers: tuple[str, ...] = _PARSERS
-
-    def __init__(self, root, *, env=None):
-        self.path: Path | None = None
-        self.entries: dict = {}
-        self.fresh: dict = {}
-        self.hits = 0
-        self.misses = 0
-        base = cache_dir(env)
-        if base is None:
-            return
-        try:
-            real_root = os.path.realpath(os.fspath(root))
-        except (OSError, ValueError):
-            return
-        self.root_id = real_root
-        self.stamp = _parser_stamp(self.parsers)
-        digest = hashlib.sha256(real_root.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-        self.path = base / self.folder / f"{digest}.json"
-        self.entries = self._load()
-
-    def _read(self) -> bytes | None:
-        """The cache file's bytes (a regular file of at most MAX_BYTES), or None."""
-        if self.path is None:
-            return None
-        from skillsift.files import read_bounded
-
-        try:
-            return read_bounded(self.path, MAX_BYTES)
-        except OSError:
-            return None
-
-    def _ours(self, doc, *, fmt: object = FORMAT, entries: bool = True) -> bool:
-        """True when ``doc`` is a header this version wrote for this root (with an entries table)."""
-        return (type(doc) is dict and doc.get("format") == fmt and doc.get("root") == self.root_id
-                and doc.get("parser") == self.stamp and (not entries or type(doc.get("entries")) is dict))
-
-    def _load(self) -> dict:
-        data = self._read()
-        if data is None:
-            return {}
-        try:
-            doc = json.loads(data)
-        except (ValueError, RecursionError):
-            return {}
-        return doc["entries"] if self._ours(doc) else {}
-
-    def save(self, keep_unused: int = 0) -> bool:
-        """Write the entries this run used (others are dropped); True when written.
-
-        ``keep_unused``: also keep the entries this run did not use, up to that many
-        entries in all (a run that took most files from another cache used few of these).
-        """
-        if self.path is None or (not self.misses and len(self.fresh) == len(self.entries)):
-            return False
-        if keep_unused and not self.misses:
-            return False
-        entries = dict(self.fresh)
-        for key in sorted(self.entries):
-            if len(entries) >= keep_unused:
-                break
-            entries.setdefault(key, self.entries[key])
-        doc = {"format": FORMAT, "root": self.root_id, "parser": self.stamp,
-               "entries": {key: entries[key] for key in sorted(entries)}}
-        try:
-            payload = json.dumps(doc, separators=(",", ":")).encode("ascii")  # ASCII: lone surrogates survive
-        except (TypeError, ValueError, UnicodeError, RecursionError):
-            return False
-        return self._write(payload)
-
-    def _write(self, payload: bytes) -> bool:
-        """Replace the cache file with ``payload`` atomically (0600 in a 0700 folder); True when written."""
-        if len(payload) > MAX_BYTES or self.path is None:
-            return False
-        import tempfile  # only when writing: a run served by its caches writes nothing
-
-        folder = self.path.parent
-        tmp = None
-        try:
-            os.makedirs(folder, mode=0o700, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(payload)
-            os.replace(tmp, self.path)
-            tmp = None
-        except OSError:
-            return False
-        finally:
-            if tmp is not None:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-        return True
+_PARSERS = ("catalog/frontmatter.py", "diagnostics.py", "cache/catalog.py", "cache/base.py", "_version.py")
+__all__ = ["FORMAT", "MAX_BYTES", "cache_dir", "_parser_stamp"]
 
 
 class YamlCache(_JsonCache):
     """``read_yaml`` results of one repository root; :meth:`read_yaml` stands in for it."""
+
+    parsers = _PARSERS
 
     @staticmethod
     def _key(raw: str, file: str, first_line: int) -> str:
@@ -335,10 +186,6 @@ _LISTS = ("triggers", "keywords", "tags", "roles", "examples", "not_for")
 #: A file changed this recently may still be written to within its mtime's resolution;
 #: its entry is not stored (the next run reads it again), as git does for "racily clean" files.
 SETTLE_NS = 2_000_000_000
-
-
-def _refuse(name: str):
-    raise ValueError(f"{name} is not JSON")
 
 
 class CollectorPause:
