@@ -23,6 +23,7 @@ caches of validators/text_cache.py, ranker/postings_cache.py, index/verify.py) b
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import math
@@ -62,19 +63,43 @@ def _private(info: os.stat_result) -> bool:
     return info.st_uid == getuid() and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
+_noted = False
+
+
+def note_untrusted(path) -> None:
+    """Say once per process (on stderr) that an untrusted cache file or folder is ignored."""
+    global _noted
+    if _noted:
+        return
+    _noted = True
+    import sys
+
+    shown = os.fspath(path).encode("unicode_escape", "backslashreplace").decode("ascii")
+    try:
+        sys.stderr.write(f"note: the cache {shown} is ignored: it is not yours or others can write it "
+                         "(fix: remove it, or chmod go-w it; see docs/configuration.md, \"The user cache\")\n")
+    except (OSError, ValueError):
+        pass
+
+
 def trusted(folders) -> bool:
-    """True when every folder of ``folders`` exists, is a folder and is private (:func:`_private`)."""
+    """True when every folder of ``folders`` exists, is a folder and is private (:func:`_private`).
+
+    A missing folder is an ordinary miss; one that exists and is not private is noted
+    (:func:`note_untrusted`, once per process).
+    """
     for folder in folders:
         try:
             info = os.stat(folder)
         except (OSError, ValueError):
             return False
         if not stat.S_ISDIR(info.st_mode) or not _private(info):
+            note_untrusted(folder)
             return False
     return True
 
 
-def read_trusted(path: Path, folders, max_bytes: int = MAX_BYTES) -> bytes | None:
+def read_trusted(path: Path, folders, max_bytes: int | None = None) -> bytes | None:
     """The bytes of the cache file ``path`` when it and ``folders`` are trusted, else None.
 
     The file is opened without following a link and checked on the open descriptor (a
@@ -87,25 +112,28 @@ def read_trusted(path: Path, folders, max_bytes: int = MAX_BYTES) -> bytes | Non
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
-    except (OSError, ValueError):
+    except (OSError, ValueError) as exc:
+        if getattr(exc, "errno", None) == errno.ELOOP:  # a symbolic link: never followed
+            note_untrusted(path)
         return None
     try:
         if not _private(os.fstat(fd)):
+            note_untrusted(path)
             return None
-        return _read_fd(fd, max_bytes, os.fspath(path))
+        return _read_fd(fd, MAX_BYTES if max_bytes is None else max_bytes, os.fspath(path))
     except OSError:
         return None
     finally:
         os.close(fd)
 
 
-def write_atomic(path: Path, payload: bytes, folders, max_bytes: int = MAX_BYTES) -> bool:
+def write_atomic(path: Path, payload: bytes, folders, max_bytes: int | None = None) -> bool:
     """Replace the cache file ``path`` with ``payload`` atomically (0600 in 0700 folders); True when written.
 
     Nothing is written when a folder of ``folders`` (made when missing) is not trusted: an
     untrusted file in a trusted folder is replaced, never written through.
     """
-    if len(payload) > max_bytes:
+    if len(payload) > (MAX_BYTES if max_bytes is None else max_bytes):
         return False
     import tempfile  # only when writing: a run served by its caches writes nothing
 

@@ -36,9 +36,14 @@ def make_repo(root):
     return root
 
 
-def codes(capsys, root) -> list[str]:
+def codes(capsys, root, notes: list | None = None) -> list[str]:
+    from skillsift.cache import base
+
+    base._noted = False  # one note per run: each call here is a run
     main(["validate", "--root", str(root), "--format", "json"])
-    out, _err = capsys.readouterr()
+    out, err = capsys.readouterr()
+    if notes is not None:
+        notes.extend(line for line in err.splitlines() if "the cache" in line and "is ignored" in line)
     return [d["code"] for d in json.loads(out)["diagnostics"]]
 
 
@@ -58,7 +63,9 @@ def mode(path) -> int:
 
 def test_a_private_entry_of_the_user_is_used(tmp_path, cache_dir, capsys):
     root = make_repo(tmp_path / "repo")
-    assert "AR001" in codes(capsys, root)
+    notes: list = []
+    assert "AR001" in codes(capsys, root, notes)
+    assert notes == []  # a first run (no cache folder yet) is an ordinary miss: nothing to say
     path = plant_clean_entries(cache_dir)
     os.chmod(path, 0o600)
     # The near miss: the user's own 0600 entry is trusted (here, to show it is read, a doctored one).
@@ -70,7 +77,9 @@ def test_an_entry_writable_by_others_is_never_read_and_is_replaced(tmp_path, cac
     assert "AR001" in codes(capsys, root)
     path = plant_clean_entries(cache_dir)
     os.chmod(path, 0o666)
-    assert "AR001" in codes(capsys, root)
+    notes: list = []
+    assert "AR001" in codes(capsys, root, notes)
+    assert len(notes) == 1 and str(path) in notes[0]  # said once, naming the file
     # The run's own scan replaced the planted file (never wrote through it): private, and right again.
     assert mode(path) == 0o600
     assert any(json.loads(path.read_bytes())["entries"].values())
@@ -85,7 +94,9 @@ def test_an_entry_in_a_group_writable_folder_is_never_read_nor_written(tmp_path,
     os.chmod(path, 0o600)
     os.chmod(cache_dir / folder, 0o770)
     planted = path.read_bytes()
-    assert "AR001" in codes(capsys, root)
+    notes: list = []
+    assert "AR001" in codes(capsys, root, notes)
+    assert len(notes) == 1  # once per run, though both the read and the write met it
     assert path.read_bytes() == planted  # nothing written into a folder others can write
     os.chmod(cache_dir / folder, 0o700)
     assert "AR001" not in codes(capsys, root)  # the same file, trusted again once the folder is private
