@@ -6,3 +6,16 @@ looked for), :mod:`.agents` (each agent's profile), :mod:`.listing` (what an age
 and :mod:`.embedtext` (the text of a skill sent to an embedding provider).  Nothing is
 imported here, so that importing one module does not import the others.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+#: Made around the reading of a catalog when set (:func:`skillsift.catalog.load.read_all_skills`):
+#: the command line sets its garbage-collector pause here (:class:`skillsift.cli.CollectorPause`);
+#: a library call leaves the host's collector alone.
+collector_pause: Callable[[], Any] | None = None

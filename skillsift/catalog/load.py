@@ -300,10 +300,23 @@ def _where(skill: Skill) -> str:
 def read_all_skills(root=".", config=None) -> tuple[list[Skill], list[Diagnostic]]:
     """Every skill discovered under ``root`` in path order, repeated names included, and the
     problems met (SK003 empty paths, SK001 unreadable files, SK012 links out, SK020 SKILL.md links)."""
-    from skillsift.cache.catalog import CollectorPause
+    import skillsift.catalog
 
-    with CollectorPause() as pause:
+    factory = skillsift.catalog.collector_pause
+    if factory is None:
+        return _read_all_skills(root, config, _NO_PAUSE)
+    with factory() as pause:
         return _read_all_skills(root, config, pause)
+
+
+class _NoPause:
+    """The collector left as the caller has it (every library call)."""
+
+    def resume(self) -> None:
+        pass
+
+
+_NO_PAUSE = _NoPause()
 
 
 def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]]:
@@ -320,11 +333,15 @@ def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]
                    hint="fix the path in [catalog] skills, relative to the repository root")
         for pattern in empty
     ]
-    from skillsift.cache.catalog import SkillCache, YamlCache, file_stamp
+    from skillsift.cache.frontmatter import YamlCache
+    from skillsift.cache.skills import SkillCache, file_stamp
+    from skillsift.catalog.frontmatter import YamlDocument, read_yaml
+    from skillsift.catalog.skill import EncodedText, restore
 
     # Skills read by an earlier run from unchanged files, frontmatter parsed by an earlier run
-    # (skillsift/cache/catalog.py, docs/configuration.md); no collections until a file is parsed.
-    skill_cache, yaml_cache, skills = SkillCache(root), None, []
+    # (skillsift/cache/skills.py and frontmatter.py, docs/configuration.md); no collections until a file is parsed.
+    skill_cache = SkillCache(root, read_skill=read_skill, restore=restore, encoded_text=EncodedText)
+    yaml_cache, skills = None, []
     root_str = os.fspath(root)
     root_abs, base = os.path.abspath(root_str), Path(root_str)  # a Path only for a file to read
     stats = result.stats if skill_cache.path is not None else {}
@@ -342,7 +359,7 @@ def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]
         if got is None:
             pause.resume()
             if yaml_cache is None:
-                yaml_cache = YamlCache(root)
+                yaml_cache = YamlCache(root, parse=read_yaml, document=YamlDocument)
             skill, problems = read_skill(base.joinpath(*parts), root, domain, yaml_reader=yaml_cache.read_yaml,
                                          rel=rel)
             skill_cache.put(rel, stamp, domain, skill, problems)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 class EncodedText:
     """UTF-8 bytes that stand for a skill's body until it is first read.
 
-    The skill cache (skillsift/cache/catalog.py) keeps the bodies of a catalog as one block
+    The skill cache (skillsift/cache/skills.py) keeps the bodies of a catalog as one block
     of bytes; a search never reads a body, and decoding (or even checking) them all cost a
     fifth of a cold search on 2,000 skills.  ``data[start:end]`` is the text when its CRC-32
     is ``crc`` and it decodes strictly; otherwise ``fallback()`` gives the text (the cache

@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from ..cache.catalog import _JsonCache
+from ..cache.base import JsonCache as _JsonCache
 
 TOLERANCE = 2e-3
 VERIFIED_PROVIDER_PREFIX = "local@"
@@ -34,7 +34,7 @@ class VerifiedRows(_JsonCache):
     """Digests of (model, embedded text, stored row) pairs this machine has verified."""
 
     folder = "verified"
-    parsers = ("index/verify.py", "embed/local.py", "cache/catalog.py", "_version.py")
+    parsers = ("index/verify.py", "embed/local.py", "cache/base.py", "_version.py")
 
     @staticmethod
     def key(model_id: str, text_digest: str, row_bytes: bytes) -> str:

@@ -201,7 +201,7 @@ class SkillService:
         ``validate``; ``[validate] ignore`` and ``severity`` do not (they decide what fails a
         check, not what an agent is handed).  Scans of unchanged texts come from the scan cache.
         """
-        from ..cache.catalog import ScanCache
+        from ..cache.secret_scans import ScanCache
         from ..catalog.load import Catalog
         from ..diagnostics import ERROR
         from ..validators.secrets import CODE, check_files

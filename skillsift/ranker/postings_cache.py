@@ -23,7 +23,8 @@ import sys
 from array import array
 from collections.abc import Sequence
 
-from skillsift.cache.catalog import _JsonCache, _refuse
+from skillsift.cache.base import JsonCache as _JsonCache
+from skillsift.cache.base import refuse as _refuse
 from skillsift.ranker.postings import PYTHON_BUILD_MAX_DOCS, Postings, build_postings, field_texts
 
 FORMAT = 1  # offsets and document ids are array("q"), weights and lengths array("d"), in this machine's byte order
@@ -65,7 +66,7 @@ class PostingsCache(_JsonCache):
     """The postings of one repository root's last searched catalog."""
 
     folder = "lexical"
-    parsers = ("ranker/tokenize.py", "ranker/postings.py", "ranker/postings_cache.py", "cache/catalog.py",
+    parsers = ("ranker/tokenize.py", "ranker/postings.py", "ranker/postings_cache.py", "cache/base.py",
                "_version.py")
 
     def __init__(self, root, *, env=None):

@@ -838,7 +838,7 @@ def _matches(text: str, extra_patterns, *, placeholders: bool = False) -> list[t
 
 
 def _cached_matches(text: str, extra_patterns, cache) -> list[tuple[int, int, _Compiled]]:
-    """:func:`_matches` through ``cache`` (a :class:`skillsift.cache.catalog.ScanCache`)."""
+    """:func:`_matches` through ``cache`` (a :class:`skillsift.cache.secret_scans.ScanCache`)."""
     patterns = _patterns(extra_patterns)
     key = cache.key(text, tuple((str(name), str(src)) for name, src in extra_patterns))
     spans = cache.get(key, len(text), len(patterns))
@@ -853,7 +853,7 @@ def _cached_matches(text: str, extra_patterns, cache) -> list[tuple[int, int, _C
 def scan_values(text: str, extra_patterns=(), cache=None) -> list[tuple[SecretFinding, str]]:
     """(finding, matched value) for every secret in ``text``, in text order (see :func:`scan_text`).
 
-    ``cache``: a :class:`skillsift.cache.catalog.ScanCache` that remembers where the rules
+    ``cache``: a :class:`skillsift.cache.secret_scans.ScanCache` that remembers where the rules
     matched texts seen before (validate passes one; the findings are the same).
     """
     if not text:

@@ -280,7 +280,7 @@ def cached_near_duplicates(ws, skills, *, threshold: float, cosine_pairs=(), lin
     order, and the cosine pairs; an entry is the ``[skill number, listing]`` of each SK009
     (docs/configuration.md).  Line numbers come from ``line_of`` as they would.
     """
-    from ..cache.catalog import CheckCache
+    from ..cache.checks import CheckCache
 
     cache = CheckCache(ws.root)
     inputs = [threshold, "one-word-apart", [[s.name, s.path, s.description] for s in skills],

@@ -254,7 +254,7 @@ def check_files(ws, files, *, parse: bool = False, cache=None) -> list[Diagnosti
     """AR001/SK010 over ``files`` (relative paths; unreadable or non-UTF-8 files are skipped).
 
     ``parse`` scans the parsed values of every SKILL.md too (see :func:`parsed_parts`).
-    ``cache``: a :class:`~skillsift.cache.catalog.ScanCache` of earlier scans (same findings).
+    ``cache``: a :class:`~skillsift.cache.secret_scans.ScanCache` of earlier scans (same findings).
     """
     accepted, out = load_accepted(ws)
     patterns = extra_patterns(ws)
@@ -286,7 +286,7 @@ def skill_files(ws, skill_paths) -> list[str]:
 def run(ws) -> list[Diagnostic]:
     """AR001 over every file of every skill folder (text files up to the size bound; binary and
     non-UTF-8 files skipped), the scans of unchanged texts taken from the cache (docs/configuration.md)."""
-    from ..cache.catalog import ScanCache
+    from ..cache.secret_scans import ScanCache
 
     return check_files(ws, skill_files(ws, ws.skill_paths), parse=True, cache=ScanCache(ws.root))
 

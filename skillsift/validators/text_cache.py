@@ -15,13 +15,15 @@ import hashlib
 import json
 import os
 
-from ..cache.catalog import _diag_from_json, _diag_to_json, _JsonCache
+from ..cache.base import JsonCache as _JsonCache
+from ..cache.base import diag_from_json as _diag_from_json
+from ..cache.base import diag_to_json as _diag_to_json
 
 #: The modules whose code decides these findings (the stamp of what wrote an entry).
 MODULES = ("skillsift.validators.body", "skillsift.validators.security", "skillsift.validators.yaml_checks",
            "skillsift.validators.names", "skillsift.validators.parsed", "skillsift.validators.agent_fields",
            "skillsift.validators.frontmatter", "skillsift.catalog.agents", "skillsift.diagnostics",
-           "skillsift.validators.text_cache", "skillsift.cache.catalog")
+           "skillsift.validators.text_cache", "skillsift.cache.base")
 
 
 def _stamp() -> list:

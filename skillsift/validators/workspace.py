@@ -180,10 +180,11 @@ class Workspace:
 
     @cached_property
     def _yaml_cache(self):
-        """Frontmatter parsed by an earlier run (skillsift/cache/catalog.py); saved after a full pass."""
-        from ..cache.catalog import YamlCache
+        """Frontmatter parsed by an earlier run (skillsift/cache/frontmatter.py); saved after a full pass."""
+        from ..cache.frontmatter import YamlCache
+        from ..catalog.frontmatter import YamlDocument, read_yaml
 
-        return YamlCache(self.root)
+        return YamlCache(self.root, parse=read_yaml, document=YamlDocument)
 
     @cached_property
     def all_skills(self) -> list:

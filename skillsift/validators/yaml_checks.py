@@ -10,7 +10,7 @@
 * SK214 ``compatibility`` set but empty (the specification asks for 1-500 characters);
 * SK215 ``license`` that is not a string (a number or a list: readers expect one name or file).
 
-Duplicate keys: the parsed frontmatter is cached between runs (skillsift/cache/catalog.py)
+Duplicate keys: the parsed frontmatter is cached between runs (skillsift/cache/frontmatter.py)
 and PyYAML's result hides repeats, so a line scan looks for a key repeated at one indent in
 one block; only then is the YAML composed again (bounded: the text already parsed, at most
 :data:`MAX_NODES` nodes walked) to confirm it and find each repeat's line.

@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from skillsift.cache import catalog as catalog_cache
+from skillsift.cache import base as cache_base
 from skillsift.catalog import frontmatter
 from skillsift.catalog.load import load_catalog
 from tests.conftest import write_skill
@@ -94,7 +94,7 @@ def test_the_cache_can_be_turned_off_and_skips_oversized_files(tmp_path, cache_d
     load_catalog(root)
     assert not cache_dir.exists()
     monkeypatch.delenv("SKILLSIFT_CACHE")
-    monkeypatch.setattr(catalog_cache, "MAX_BYTES", 10)
+    monkeypatch.setattr(cache_base, "MAX_BYTES", 10)
     load_catalog(root)
     assert not cache_dir.exists() or not any((cache_dir / "catalog").iterdir())
 

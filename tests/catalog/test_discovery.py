@@ -132,7 +132,7 @@ def test_hook_nothing_to_check_is_a_note_unless_configured(tmp_path, capsys):
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks on this platform")
 def test_the_stat_taken_on_finding_a_skill_is_its_stamp_and_links_are_stated_again(tmp_path, monkeypatch):
-    from skillsift.cache import catalog as catalog_cache
+    from skillsift.cache import skills as catalog_cache
     from skillsift.catalog import load as catalog
 
     root = tmp_path / "repo"

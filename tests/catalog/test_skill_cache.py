@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from skillsift.cache import catalog as catalog_cache
+from skillsift.cache import skills as catalog_cache
 from skillsift.catalog import load as catalog
 from skillsift.catalog.load import load_catalog
 from tests.catalog.test_catalog_cache import make_repo, snapshot
@@ -236,8 +236,13 @@ def test_a_damaged_body_is_left_out_when_the_cache_is_written_again(tmp_path, ca
 
 def test_the_collector_is_paused_while_the_cache_serves_and_on_when_a_file_is_parsed(tmp_path, cache_dir,
                                                                                      monkeypatch):
+    """The command line's pause (a library call gets none: tests/cache/test_collector.py)."""
     import gc
 
+    import skillsift.catalog
+    from skillsift.cli import CollectorPause
+
+    monkeypatch.setattr(skillsift.catalog, "collector_pause", CollectorPause)  # as skillsift.cli.main sets it
     root = make_repo(tmp_path / "repo")
     load_catalog(root)
     seen: list = []

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from skillsift.cache import catalog as catalog_cache
+from skillsift.cache import secret_scans as catalog_cache
 from skillsift.cli import main
 from skillsift.secrets import scan as secrets
 from tests.support.secret_samples import write_planted

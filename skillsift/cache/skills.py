@@ -1,0 +1,249 @@
+"""Whole skills read from SKILL.md files, between runs (docs/configuration.md).
+
+A hit skips reading, decoding, hashing and parsing a SKILL.md.  What makes a skill
+(:func:`skillsift.catalog.load.read_skill`, :func:`skillsift.catalog.skill.restore`,
+:class:`skillsift.catalog.skill.EncodedText`) comes from the caller, so this module
+imports nothing above the cache base.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+
+from skillsift.cache.base import FORMAT, JsonCache, diag_from_json, diag_to_json, json_exact, refuse
+from skillsift.diagnostics import Diagnostic
+
+_STRINGS = ("name", "description", "domain", "body", "path", "dir_id", "digest")
+_LISTS = ("triggers", "keywords", "tags", "roles", "examples", "not_for")
+#: A file changed this recently may still be written to within its mtime's resolution;
+#: its entry is not stored (the next run reads it again), as git does for "racily clean" files.
+SETTLE_NS = 2_000_000_000
+
+
+def file_stamp(path) -> list | None:
+    """``[size, mtime_ns, ctime_ns, inode, device]`` of a regular file, None when it cannot be stat'ed."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+
+
+class SkillCache(JsonCache):
+    """Whole skills read from SKILL.md files, keyed by path and the file's size, times and inode.
+
+    A hit skips reading, decoding, hashing and parsing the file: the entry holds the
+    :class:`~skillsift.catalog.skill.Skill` (every field, the frontmatter included) and the
+    diagnostics reading it gave.  A file whose size, mtime, ctime, inode or device
+    differ, or whose domain differs, is read again; so is one whose entry does not check
+    out field by field.  A file modified less than :data:`SETTLE_NS` before the run is not
+    stored.  Used by :func:`skillsift.catalog.load.read_all_skills` (search, list, index, eval).
+    """
+
+    folder = "skills"
+    parsers = ("catalog/load.py", "catalog/frontmatter.py", "catalog/skill.py", "diagnostics.py", "cache/skills.py",
+               "cache/base.py", "_version.py")
+
+    # The file is one line of JSON (the entries, each body as [start, end, CRC-32] of its
+    # bytes in what follows; the size of what follows) and then the bodies as UTF-8: a body
+    # read back is one slice checked and decoded when it is first read (skill.EncodedText),
+    # not an escaped JSON string.  A slice that fails its CRC or does not decode is read
+    # from the skill's file again (:func:`_body_from_file`).
+
+    def _load(self) -> dict:
+        data = self._read()
+        cut = -1 if data is None else data.find(b"\n")
+        if data is None or cut < 0:
+            return {}
+        try:
+            doc = json.loads(data[:cut], parse_constant=refuse)
+        except (ValueError, RecursionError):
+            return {}
+        if not self._ours(doc) or doc.get("body_bytes") != len(data) - cut - 1:
+            return {}
+        self.data, self.base, self.bodies = data, cut + 1, memoryview(data)[cut + 1:]
+        return doc["entries"]
+
+    def save(self, keep_unused: int = 0) -> bool:
+        """Write the entries this run used (others are dropped); True when written."""
+        if self.path is None or (not self.misses and len(self.fresh) == len(self.entries)):
+            return False
+        entries, parts, size = {}, [], 0
+        try:
+            for key in sorted(self.fresh):
+                entry = dict(self.fresh[key])
+                body = entry.pop("body_text", None)
+                if entry["skill"] is not None:
+                    if body is None:  # an entry read back from the file: its body is in the old file
+                        body = self.body_of(entry)
+                        if body is None:  # damaged there: left out, so the next run reads the file
+                            continue
+                    raw = body.encode("utf-8")
+                    entry["skill"] = {**entry["skill"], "body": [size, size + len(raw), zlib.crc32(raw)]}
+                    parts.append(raw)
+                    size += len(raw)
+                entries[key] = entry
+            doc = {"format": FORMAT, "root": self.root_id, "parser": self.stamp, "entries": entries,
+                   "body_bytes": size}
+            head = json.dumps(doc, separators=(",", ":")).encode("ascii")  # ASCII: lone surrogates survive
+        except (TypeError, ValueError, UnicodeError, RecursionError, AttributeError):
+            return False
+        return self._write(head + b"\n" + b"".join(parts))
+
+    data: bytes = b""
+    base = 0
+    bodies: memoryview = memoryview(b"")
+
+    def span_of(self, entry: dict) -> tuple[int, int, int] | None:
+        """``(start, end, CRC-32)`` of the body of an entry read from the file (offsets into
+        :attr:`data`), or None when it points outside the bodies or is not three integers."""
+        fields = entry.get("skill")
+        span = fields.get("body") if type(fields) is dict else None
+        if (type(span) is not list or len(span) != 3 or type(span[0]) is not int or type(span[1]) is not int
+                or type(span[2]) is not int or not 0 <= span[0] <= span[1] <= len(self.bodies)):
+            return None
+        return self.base + span[0], self.base + span[1], span[2]
+
+    def body_of(self, entry: dict) -> str | None:
+        """The body an entry read from the file points at, or None when it points outside the bodies
+        or at bytes that fail their CRC-32 or are not UTF-8."""
+        span = self.span_of(entry)
+        if span is None:
+            return None
+        view = memoryview(self.data)[span[0]:span[1]]
+        if zlib.crc32(view) != span[2]:
+            return None
+        try:
+            return str(view, "utf-8")
+        except UnicodeDecodeError:
+            return None
+
+    def __init__(self, root, *, read_skill, restore, encoded_text, env=None):
+        self.read_skill, self.restore, self.encoded_text = read_skill, restore, encoded_text
+        super().__init__(root, env=env)
+        import time
+
+        self.now_ns = time.time_ns()
+
+    def get(self, rel: str, stamp: list | None, domain: str):
+        """``(skill or None, diagnostics)`` stored for ``rel`` with this stamp and domain, else None."""
+        if self.path is None or stamp is None:
+            return None
+        entry = self.entries.get(rel)
+        if type(entry) is not dict or entry.get("stamp") != stamp or entry.get("domain") != domain:
+            return None
+        decoded = _decode_read(entry, rel, self)
+        if decoded is None:
+            return None
+        self.hits += 1
+        self.fresh[rel] = entry
+        return decoded
+
+    def put(self, rel: str, stamp: list | None, domain: str, skill, diagnostics) -> None:
+        if self.path is None or stamp is None:
+            return
+        self.misses += 1
+        if self.now_ns - stamp[1] < SETTLE_NS or self.now_ns - stamp[2] < SETTLE_NS:
+            return  # may still be changing within the clock's resolution
+        entry = _encode_read(skill, diagnostics)
+        if entry is not None:
+            entry["stamp"], entry["domain"] = stamp, domain
+            if skill is not None:
+                entry["body_text"] = skill.body
+            self.fresh[rel] = entry
+
+
+def _fulldiag_to_json(d: Diagnostic) -> dict:
+    return {**diag_to_json(d), "rule": d.rule}
+
+
+def _fulldiag_from_json(data) -> Diagnostic | None:
+    diag = diag_from_json(data)
+    if diag is None or type(data.get("rule")) is not str:
+        return None
+    from dataclasses import replace
+
+    return replace(diag, rule=data["rule"])
+
+
+def _encode_read(skill, diagnostics) -> dict | None:
+    out: dict = {"diagnostics": [_fulldiag_to_json(d) for d in diagnostics], "skill": None}
+    if not json_exact(out["diagnostics"]):
+        return None
+    if skill is not None:
+        if not json_exact(skill.frontmatter) or type(skill.frontmatter) is not dict:
+            return None
+        fields = {name: getattr(skill, name) for name in _STRINGS if name != "body"}
+        fields.update({name: list(getattr(skill, name)) for name in _LISTS})
+        fields["frontmatter_line"] = skill.frontmatter_line
+        fields["frontmatter"] = skill.frontmatter
+        if not json_exact(fields):
+            return None
+        out["skill"] = fields
+    return out
+
+
+def _body_from_file(read_skill, root: str, rel: str, domain: str, digest: str) -> str:
+    """The body of ``rel`` read from its file, for a cached body that failed its check.
+
+    The entry matched the file's stamp, so the file holds what the entry was made from
+    (its digest says so); if it changed since, the rest of the cached skill is no longer
+    what it holds, and the run stops rather than mix the two.
+    """
+    from skillsift.diagnostics import SkillsiftError
+
+    skill, _problems = read_skill(os.path.join(root, rel), root, domain, rel=rel)
+    if skill is None or skill.digest != digest:
+        raise SkillsiftError(f"{rel}: its entry in the skill cache is damaged and the file changed while it was "
+                             "in use", hint="run the command again")
+    return skill.body
+
+
+def _decode_read(entry: dict, rel: str, cache: SkillCache):
+    from functools import partial
+
+    EncodedText, restore = cache.encoded_text, cache.restore
+    raw = entry.get("diagnostics")
+    if type(raw) is not list:
+        return None
+    diagnostics = []
+    for given in raw:
+        diag = _fulldiag_from_json(given)
+        if diag is None:
+            return None
+        diagnostics.append(diag)
+    fields = entry.get("skill")
+    if fields is None:
+        return None if not diagnostics else (None, diagnostics)
+    if type(fields) is not dict or fields.get("path") != rel:
+        return None
+    span = cache.span_of(entry)
+    if span is None:
+        return None
+    name, description, domain, dir_id, digest = (fields.get("name"), fields.get("description"),
+                                                 fields.get("domain"), fields.get("dir_id"), fields.get("digest"))
+    if (type(name) is not str or type(description) is not str or type(domain) is not str
+            or type(dir_id) is not str or type(digest) is not str):
+        return None
+    lists = []
+    for field_name in _LISTS:
+        value = fields.get(field_name)
+        if type(value) is not list:
+            return None
+        for item in value:
+            if type(item) is not str:
+                return None
+        lists.append(tuple(value))
+    line, front = fields.get("frontmatter_line"), fields.get("frontmatter")
+    # The entries were read with NaN and Infinity refused, so anything JSON gave is JSON-exact.
+    if type(line) is not int or type(front) is not dict:
+        return None
+    triggers, keywords, tags, roles, examples, not_for = lists
+    # The body is checked (CRC-32, UTF-8) when first read; if it fails, it comes from the file.
+    reread = partial(_body_from_file, cache.read_skill, cache.root_id, rel, domain, digest)
+    body = EncodedText(cache.data, *span, reread)
+    skill = restore(name, description, triggers, keywords, tags, roles, examples, not_for, domain, body, rel,
+                    dir_id, digest, line, front)
+    return skill, diagnostics

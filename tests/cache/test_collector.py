@@ -1,0 +1,43 @@
+"""``load_catalog`` (a library call) leaves the host's garbage collector alone; the CLI may pause it."""
+
+from __future__ import annotations
+
+import gc
+
+from skillsift import catalog as catalog_pkg
+from skillsift.catalog.load import load_catalog
+from skillsift.cli import main
+
+ACME = "examples/acme"
+
+
+def _record(monkeypatch) -> list[str]:
+    calls: list[str] = []
+    for name in ("disable", "enable", "freeze", "unfreeze", "set_threshold", "collect"):
+        real = getattr(gc, name)
+        monkeypatch.setattr(gc, name, lambda *a, _n=name, _r=real: calls.append(_n) or _r(*a))
+    return calls
+
+
+def test_load_catalog_leaves_the_collector_untouched(monkeypatch, tmp_path):
+    monkeypatch.setenv("SKILLSIFT_CACHE_DIR", str(tmp_path / "cache"))
+    enabled, threshold, frozen = gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()
+    calls = _record(monkeypatch)
+    for _ in range(2):  # cold, then from the caches
+        catalog = load_catalog(ACME)
+        assert catalog.skills
+    assert calls == []
+    assert (gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()) == (enabled, threshold, frozen)
+
+
+def test_the_command_line_pauses_it_and_restores_it(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("SKILLSIFT_CACHE_DIR", str(tmp_path / "cache"))
+    enabled, threshold = gc.isenabled(), gc.get_threshold()
+    calls = _record(monkeypatch)
+    assert main(["search", "--root", ACME, "deploy"]) == 0
+    assert "disable" in calls and calls[-1] == "enable"
+    assert (gc.isenabled(), gc.get_threshold()) == (enabled, threshold)
+    assert catalog_pkg.collector_pause is None  # a later library call in this process is left alone
+    calls.clear()
+    load_catalog(ACME)
+    assert calls == []
