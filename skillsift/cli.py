@@ -42,7 +42,7 @@ class CollectorPause:
     holds cycles) or the end of the ``with`` block turns it back on, the objects made
     meanwhile moved to the oldest generation (1.5 ms less: the first young collection would
     walk them all); a collector already off is left off.  Only the command line sets it
-    (:func:`main`, through :data:`skillsift.catalog.load.collector_pause`): a library call
+    (:func:`main`, through :data:`skillsift.catalog.collector_pause`): a library call
     such as ``load_catalog`` leaves the host's collector as it is.
     """
 

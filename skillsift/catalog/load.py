@@ -3,6 +3,9 @@
 Discovery is :mod:`skillsift.catalog.discovery`: every agent's skills folders, nested agent roots
 of monorepo packages, category folders to Codex's depth, bounded like the agents.
 Parsing follows the reference rules for SKILL.md (see :func:`parse_skill`).
+
+Longer than 450 lines because reading, the cache round trip and scoping share one bounded walk
+and one set of diagnostics: splitting them would pass the walk's state through three modules.
 """
 
 from __future__ import annotations
