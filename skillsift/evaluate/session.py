@@ -138,10 +138,6 @@ class Evaluation:
     ranker: Any = None  # the ranker the cases were ranked with (reused by ``eval --why``)
 
     @property
-    def passed(self) -> bool:
-        return not self.degraded and not self.gate_failures
-
-    @property
     def drops(self) -> list[RankChange]:
         """The rank changes that are drops (a flip is one too)."""
         return [change for change in self.rank_changes if change.dropped]

@@ -231,9 +231,6 @@ class Series:
         return cls(np.where(r > 0, 1.0 / np.maximum(r, 1), 0.0), (r == 1).astype(float),
                    ((r > 0) & (r <= k)).astype(float))
 
-    def take(self, mask) -> Series:
-        return Series(self.rr[mask], self.top1[mask], self.hit[mask])
-
     def summary(self) -> dict:
         mrr_iv, top_iv = interval(self.rr), interval(self.top1)
         return {"top1": _r4(self.top1.mean()), "top1_ci": [top_iv.low, top_iv.high],
