@@ -1,9 +1,11 @@
-"""Reading the base's own gate (its ``[validate]`` table, baseline and cases file) for ``skillsift ci``.
+"""Reading the base's own gate (its ``[validate]`` table, baseline, cases file and examples files) for ``skillsift ci``.
 
 The comparison ranks the base with the head's config and cases; what the pull request
-changed in them is listed beside it (skillsift/evaluate/gate_changes.py).  Everything is
-read with the bounded readers the rest of skillsift uses, and a file that a link takes
-out of the base's tree is not read.
+changed in them is listed beside it (skillsift/evaluate/gate_changes.py).  The requests of
+the examples files (``[search] examples``) steer ranking, so the base's own examples files
+are read too and compared with the head's.  Everything is read with the bounded readers
+the rest of skillsift uses, and a file that a link takes out of the base's tree (or into
+its ``.git/``) is not read.
 """
 
 from __future__ import annotations
@@ -20,22 +22,36 @@ from ..evaluate.gate_changes import (
     baseline_change,
     case_changes,
     config_changes,
+    example_changes,
     with_base_results,
 )
 
 
-def _validate_table(root: str, config_file: str | None) -> dict | None:
+def _document(root: str, config_file: str | None) -> dict:
+    """The project config document at ``root`` (``{}`` when there is none or it cannot be read)."""
     from ..config.sources import project_source
 
     problems: list = []
     try:
         source = project_source(Path(root), config_file, problems)
     except (OSError, ValueError):
-        return None
-    if source is None:
-        return None
-    table = source.doc.get("validate")
+        return {}
+    return source.doc if source is not None and isinstance(source.doc, dict) else {}
+
+
+def _table(doc: dict, name: str) -> dict | None:
+    table = doc.get(name)
     return table if isinstance(table, dict) else None
+
+
+def _validate_table(root: str, config_file: str | None) -> dict | None:
+    return _table(_document(root, config_file), "validate")
+
+
+def _example_patterns(search: dict | None) -> list[str]:
+    value = (search or {}).get("examples")
+    values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    return [v for v in values if isinstance(v, str) and v.strip() and "\x00" not in v]
 
 
 def _read(path: str, root: str) -> bytes | None:
@@ -62,6 +78,9 @@ class BaseGate:
     validate: dict | None = None
     cases: object = None  # the base's CaseFile, None when it has none or it cannot be read
     baselines: dict = field(default_factory=dict)  # baseline path -> the base's bytes (None = absent)
+    search: dict | None = None  # the base's own [search] table
+    examples: tuple | None = ()  # the requests of the base's examples files; None = they could not be read
+    cases_rel: str = ""  # the cases file, relative to the root: not an examples file here (its cases are listed)
 
     @property
     def fail_on_change(self) -> bool:
@@ -86,21 +105,44 @@ class BaseGate:
         for rel, base_bytes in sorted(self.baselines.items()):
             baselines += baseline_change(rel, base_bytes, _read(os.path.join(head_root, rel), head_root))
         cases = with_base_results(self._case_changes(prepared.case_file), results)
-        return all_changes(config, baselines, cases)
+        head_config = prepared.config
+        head_patterns = list(head_config.search.examples) if head_config is not None else []
+        config += config_changes({"examples": _example_patterns(self.search)} if _example_patterns(self.search)
+                                 else {}, {"examples": head_patterns} if head_patterns else {},
+                                 table="search", only=("examples",))
+        examples: list[GateChange] = []
+        if self.examples is not None:
+            try:
+                head_requests = _requests(head_root, head_patterns, self.cases_rel)
+            except SkillsiftError:
+                head_requests = None  # the head's evaluation reports it; nothing is compared
+            if head_requests is not None:
+                examples = example_changes(self.examples, head_requests)
+        return all_changes(config, baselines, cases, examples)
+
+
+def _requests(root: str, patterns: list[str], cases_rel: str) -> tuple:
+    """The requests of the examples files ``patterns`` names at ``root``, the cases file left out."""
+    if not patterns:
+        return ()
+    from ..evaluate.examples import file_requests
+
+    return file_requests(root, patterns, leave_out=(cases_rel,) if cases_rel else ())
 
 
 def read_base_gate(base_root: str, head_root: str, opts, notes: list[str]) -> BaseGate:
     """The base's own ``[validate]`` table, cases file and baseline bytes (before anything is copied there)."""
     gate = BaseGate(base_root=base_root)
-    config_file = None
-    if opts.config_file:
-        rel = _inside(opts.config_file, head_root)
-        if not rel:
-            return gate  # the same file on both sides: nothing the pull request changed
-        config_file = os.path.join(base_root, rel)
-        if not os.path.isfile(config_file):
-            config_file = None
-    gate.validate = _validate_table(base_root, config_file) if config_file or not opts.config_file else None
+    if opts.config_file and not _inside(opts.config_file, head_root):
+        # a config file outside the repository is the same file on both sides: nothing the pull
+        # request changed there (its cases, baselines and examples files are still the base's own)
+        base_doc = _document(head_root, opts.config_file)
+    elif opts.config_file:
+        config_file = os.path.join(base_root, _inside(opts.config_file, head_root))
+        base_doc = _document(base_root, config_file) if os.path.isfile(config_file) else {}
+    else:
+        base_doc = _document(base_root, None)
+    gate.validate, gate.search = _table(base_doc, "validate"), _table(base_doc, "search")
     head_validate = _validate_table(head_root, opts.config_file) or {}
     for table in (gate.validate or {}, head_validate):
         path = table.get("baseline")
@@ -108,6 +150,13 @@ def read_base_gate(base_root: str, head_root: str, opts, notes: list[str]) -> Ba
             rel = _inside(os.path.join(head_root, path), head_root)
             gate.baselines[rel] = _read(os.path.join(base_root, rel), base_root)
     rel_cases = _inside(opts.cases, head_root)
+    gate.cases_rel = rel_cases
+    try:
+        gate.examples = _requests(base_root, _example_patterns(gate.search), rel_cases)
+    except SkillsiftError as exc:
+        gate.examples = None
+        notes.append("The base's examples files could not be read, so the known requests the pull request added, "
+                     f"removed or moved are not listed: {exc.message.replace(base_root, '<base>')}")
     if rel_cases:
         path = os.path.join(base_root, rel_cases)
         from ..files import link_leaves

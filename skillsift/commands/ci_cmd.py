@@ -37,8 +37,9 @@ OUTPUT_EXIT = 1  # a passing run whose output file could not be written (README 
               help="Lowest severity of a validation finding that fails the run.")
 @click.option("--fail-on-gate-change", type=click.BOOL, is_flag=False, flag_value=True, default=False,
               metavar="[true|false]",
-              help="Fail when the pull request changes its own gate: a [validate] key, the baseline file, or a "
-                   "case of the cases file removed or changed (also [validate] fail_on_gate_change).")
+              help="Fail when the pull request changes its own gate: a [validate] key, the baseline file, a "
+                   "case of the cases file removed or changed, or a known request of an examples file added, "
+                   "removed or moved (also [validate] fail_on_gate_change).")
 @click.option("--summary", "summary_file", default=None, envvar="GITHUB_STEP_SUMMARY",
               type=click.Path(dir_okay=False, path_type=str),
               help="Append the Markdown report, capped at 1 MiB, to FILE "

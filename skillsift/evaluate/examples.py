@@ -157,6 +157,32 @@ def load_examples_files(root: str, patterns: Sequence[str], known: Sequence[str]
     return KnownRequests(tuple(requests), tuple(files), tuple(cases))
 
 
+def file_requests(root: str, patterns: Sequence[str], *, leave_out: Sequence[str] = ()) -> tuple[KnownRequest, ...]:
+    """The requests the examples files of ``patterns`` hold, in file and line order, skills not checked.
+
+    For reading one tree's examples beside another's (the gate review of ``skillsift ci``):
+    the files are found and refused as :func:`example_files` does and parsed as strictly as
+    a cases file (a SkillsiftError, AR9D2, when one is not valid); whether the skills exist
+    is the evaluation's check, not this one.  Files in ``leave_out`` (relative, ``/``) are
+    skipped.
+    """
+    out: list[KnownRequest] = []
+    errors: list[SkillsiftError] = []
+    for rel in example_files(root, patterns):
+        if rel in leave_out:
+            continue
+        try:
+            case_file = parse_cases(_read(root, rel), rel)
+        except SkillsiftError as exc:
+            errors.append(exc)
+            continue
+        out += [KnownRequest(skill, case.query, rel, case.line)
+                for case in case_file.cases for skill in case.expect_ids]
+    if errors:
+        raise _merged(errors)
+    return tuple(out)
+
+
 def _error(path: str, problems) -> SkillsiftError:
     ordered = sorted(problems, key=lambda p: p[0])
     text = "; ".join(f"line {line}: {msg}" for line, msg in ordered)

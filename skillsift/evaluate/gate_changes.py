@@ -6,9 +6,11 @@ request could then delete the case it regresses, accept more skills for it, or a
 compares the base's own config table and cases file with the head's and lists every such
 change, for the report (docs/github-action.md, "Changes to the gate").
 
-Each change is one :class:`GateChange`.  Sources of further changes (the requests of an
-examples file, which steer ranking too) add their own ``kind`` and a function of the same
-shape: two parsed documents in, changes out; :func:`all_changes` is where they are joined.
+The requests of the examples files (``[search] examples``) steer ranking too: a request
+added, removed or moved to another skill there is a change of its own (:func:`example_changes`).
+
+Each change is one :class:`GateChange`; each source has a function of the same shape (two
+parsed documents in, changes out), and :func:`all_changes` is where they are joined.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-CONFIG, BASELINE, CASE, CASES_FILE = "config", "baseline", "case", "cases-file"
+CONFIG, BASELINE, CASE, CASES_FILE, EXAMPLE = "config", "baseline", "case", "cases-file", "example"
 # the [validate] keys that decide what fails: reported first, in this order
 GATE_KEYS = ("ignore", "severity", "min", "max_flips", "max_rank_drops", "cases", "baseline", "mode", "k",
              "fail_on_gate_change")
@@ -27,9 +29,11 @@ GATE_KEYS = ("ignore", "severity", "min", "max_flips", "max_rank_drops", "cases"
 class GateChange:
     """One change the pull request makes to its own gate.
 
-    ``subject``: the ``[validate]`` key, the baseline path or the case id; ``before`` and
-    ``after``: short renderings ("" = absent); ``base_result``: for a removed or changed
-    case, how the base ranked the case as the base's cases file wrote it.
+    ``subject``: the ``[validate]`` key, the baseline path, the case id or the known request;
+    ``before`` and ``after``: short renderings ("" = absent); ``base_result``: for a removed or
+    changed case, how the base ranked the case as the base's cases file wrote it; ``file``
+    and ``line``: where the change is written (the examples file of a request; a case's line
+    is in the cases file).
     """
 
     kind: str
@@ -39,12 +43,15 @@ class GateChange:
     what: str
     base_result: str = ""
     line: int = 0
+    file: str = ""
 
     def to_dict(self) -> dict:
         out: dict = {"kind": self.kind, "subject": self.subject, "before": self.before, "after": self.after,
                "what": self.what}
         if self.base_result:
             out["base_result"] = self.base_result
+        if self.file:
+            out["file"] = self.file
         if self.line:
             out["line"] = self.line
         return out
@@ -58,11 +65,13 @@ def _show(value) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
-def config_changes(base: Mapping | None, head: Mapping | None) -> list[GateChange]:
-    """Every key of ``[validate]`` whose value differs between the base's table and the head's."""
+def config_changes(base: Mapping | None, head: Mapping | None, *, table: str = "validate",
+                   only: tuple[str, ...] = ()) -> list[GateChange]:
+    """Every key of ``[table]`` (``[validate]``; or only the keys ``only``) whose value differs between the
+    base's table and the head's."""
     base = base if isinstance(base, Mapping) else {}
     head = head if isinstance(head, Mapping) else {}
-    keys = set(base) | set(head)
+    keys = (set(base) | set(head)) & set(only) if only else set(base) | set(head)
     order = [k for k in GATE_KEYS if k in keys] + sorted(k for k in keys if k not in GATE_KEYS)
     out = []
     for key in order:
@@ -70,7 +79,7 @@ def config_changes(base: Mapping | None, head: Mapping | None) -> list[GateChang
         if before == after:
             continue
         what = "added" if before is None else "removed" if after is None else "changed"
-        out.append(GateChange(CONFIG, f"validate.{key}", _show(before), _show(after), what))
+        out.append(GateChange(CONFIG, f"{table}.{key}", _show(before), _show(after), what))
     return out
 
 
@@ -136,6 +145,58 @@ def with_base_results(changes: list[GateChange], results: Mapping[str, str]) -> 
     return [replace(c, base_result=results.get(c.subject, "")) if c.kind == CASE else c for c in changes]
 
 
+def example_changes(base, head) -> list[GateChange]:
+    """The known requests of the examples files the pull request added, removed or moved between skills.
+
+    ``base`` and ``head``: the requests of each side's examples files, each with ``skill``,
+    ``text``, ``source`` (the file) and ``line`` (:class:`skillsift.evaluate.examples.KnownRequest`);
+    ``base`` None when the base's files could not be read (nothing is listed).  Requests are
+    compared by their normalised text (:func:`skillsift.ranker.examples.normalised`, the
+    text ranking and the leakage rule compare), each with the set of skills it is a request
+    of: only in the head is *added*, only in the base *removed*, on both sides with other
+    skills *moved* (a request moved to another file, or reworded to the same normalised text,
+    is no change).  Order: removed (in the base's file order), moved, then added (in the
+    head's), each by file and line.
+    """
+    if base is None:
+        return []
+    from ..ranker.examples import normalised
+
+    def by_text(requests) -> dict[str, tuple[set, object]]:
+        out: dict[str, tuple[set, object]] = {}
+        for r in requests:
+            key = normalised(r.text)
+            if not key:
+                continue
+            skills, first = out.get(key, (set(), r))
+            skills.add(r.skill)
+            first = min(first, r, key=lambda q: (q.source, q.line, q.text))
+            out[key] = (skills, first)
+        return out
+
+    before, after = by_text(base), by_text(head or ())
+    removed, moved, added = [], [], []
+    for key, (skills, first) in before.items():
+        now = after.get(key)
+        if now is None:
+            removed.append(_request(first, "request removed", skills, set(), first))
+        elif now[0] != skills:
+            moved.append(_request(now[1], "request moved", skills, now[0], now[1]))
+    for key, (skills, first) in after.items():
+        if key not in before:
+            added.append(_request(first, "request added", set(), skills, first))
+
+    def where(c: GateChange):
+        return (c.file, c.line, c.subject)
+
+    return sorted(removed, key=where) + sorted(moved, key=where) + sorted(added, key=where)
+
+
+def _request(shown, what: str, before: set, after: set, at) -> GateChange:
+    return GateChange(EXAMPLE, shown.text, ", ".join(sorted(before)), ", ".join(sorted(after)), what,
+                      line=at.line, file=at.source)
+
+
 def all_changes(*groups: list[GateChange]) -> list[GateChange]:
-    """The changes of every source, in the order given (config, baseline, cases, then any other)."""
+    """The changes of every source, in the order given (config, baseline, cases, examples)."""
     return [change for group in groups for change in group]

@@ -236,7 +236,10 @@ def _gate_changes(run: CiRun, add, max_rows: int | None) -> None:
     add("| --- | --- | --- | --- | --- |")
     shown = changes if max_rows is None else changes[:max_rows]
     for ch in shown:
-        subject = _code(ch.subject) + (f" (line {ch.line})" if ch.line else "")
+        if ch.file:  # a known request of an examples file: repository text, shown as text where it is written
+            subject = f"{_cell(_short(ch.subject))} ({_code(ch.file)}" + (f" line {ch.line})" if ch.line else ")")
+        else:
+            subject = _code(ch.subject) + (f" (line {ch.line})" if ch.line else "")
         add(f"| {_cell(ch.what)} | {subject} | {_cell(ch.before) if ch.before else '–'} "
             f"| {_cell(ch.after) if ch.after else '–'} | {_cell(ch.base_result) if ch.base_result else '–'} |")
     add("")

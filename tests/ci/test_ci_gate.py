@@ -120,3 +120,99 @@ def test_hybrid_without_the_embed_extra_names_the_extra(tmp_path):
     assert "hint: install the embed extra: in the GitHub Action set `extras: embed`; locally pip install " \
            "'skillsift[embed]'" in proc.stderr
     assert "budget and network" not in proc.stderr
+
+
+EXAMPLES = """\
+version: 1
+cases:
+  - id: ex-refund
+    query: money back for a broken order
+    expect: [refund-policy]
+  - id: ex-page
+    query: wake up whoever is on call
+    expect: [oncall-runbook]
+  - id: ex-changelog
+    query: what shipped this week
+    expect: [release-notes]
+"""
+# a request of repository text: it must reach the summary as text, never as markup or a command
+HOSTILE_REQUEST = "`` </details><img src=x> ![i](https://e.test/x.png) ##[warning]forged"
+
+
+def examples_pull_request(project):
+    """The pull request moves one request to another skill, removes one and adds a hostile one."""
+    text = EXAMPLES.replace("    expect: [oncall-runbook]\n", "    expect: [postmortem]\n")
+    text = text.replace("  - id: ex-changelog\n    query: what shipped this week\n    expect: [release-notes]\n", "")
+    text += f"  - id: ex-new\n    query: {json.dumps(HOSTILE_REQUEST)}\n    expect: [deploy-staging]\n"
+    (project / "examples" / "requests.yaml").write_text(text, encoding="utf-8")
+
+
+def with_examples(project):
+    (project / "examples").mkdir()
+    (project / "examples" / "requests.yaml").write_text(EXAMPLES, encoding="utf-8")
+    (project / "skillsift.toml").write_text('[search]\nexamples = ["examples/*.yaml"]\n', encoding="utf-8")
+
+
+def test_requests_added_removed_or_moved_in_an_examples_file_are_listed_and_can_fail(tmp_path, capsys, monkeypatch):
+    import cmarkgfm
+
+    from tests.render.test_sanitise import _tags, _text, no_raw_controls
+    from tests.support.runner import commands
+
+    project = make_pull_request(tmp_path / "repo", examples_pull_request, before=with_examples)
+    monkeypatch.chdir(project)
+    code, out, err = run(capsys, "ci", "--base", "main")
+    assert code == 0, err  # reported, not gated
+    assert "### Changes to the gate (3)" in out
+    rows = table_rows(out, "Changes to the gate")[1:]
+    assert [r[0] for r in rows] == ["request removed", "request moved", "request added"]
+    assert rows[0][1:3] == ["what shipped this week (`examples/requests.yaml` line 9)", "release-notes"]
+    assert rows[0][3] == "–"
+    assert rows[1][1:4] == ["wake up whoever is on call (`examples/requests.yaml` line 6)", "oncall-runbook",
+                            "postmortem"]
+    assert rows[2][2:4] == ["–", "deploy-staging"]
+    # the hostile request is text: no command for the runner, no tag, image or link, the folds intact
+    assert commands(out) == [] and commands(err) == []
+    no_raw_controls(out)
+    html = cmarkgfm.github_flavored_markdown_to_html(out)
+    assert not _tags(html) & {"img", "a", "script"}, _tags(html)
+    assert html.count("<details>") == html.count("</details>")
+    assert HOSTILE_REQUEST in _text(html)
+    code, out, err = run(capsys, "ci", "--base", "main", "--fail-on-gate-change")
+    assert code == 2, err
+    assert "failed: the pull request changes its own gate (3 changes)" in out
+    code, out, err = run(capsys, "ci", "--base", "main", "--format", "json")
+    doc = json.loads(out)
+    jsonschema.validate(doc, load_schema("ci.v1.json"))
+    assert [(g["kind"], g["what"], g["file"]) for g in doc["gate_changes"]] == [
+        ("example", "request removed", "examples/requests.yaml"),
+        ("example", "request moved", "examples/requests.yaml"),
+        ("example", "request added", "examples/requests.yaml")]
+    assert doc["gate_changes"][2]["subject"] == HOSTILE_REQUEST
+
+
+def test_an_examples_file_dropped_from_the_config_lists_its_requests_as_removed(tmp_path, capsys, monkeypatch):
+    def pull_request(project):
+        (project / "skillsift.toml").write_text("", encoding="utf-8")
+
+    project = make_pull_request(tmp_path / "repo", pull_request, before=with_examples)
+    monkeypatch.chdir(project)
+    code, out, err = run(capsys, "ci", "--base", "main", "--format", "json")
+    changes = json.loads(out)["gate_changes"]
+    assert changes[0] == {"kind": "config", "subject": "search.examples", "before": '["examples/*.yaml"]',
+                          "after": "", "what": "removed"}
+    assert [(c["what"], c["subject"]) for c in changes[1:]] == [
+        ("request removed", "money back for a broken order"), ("request removed", "wake up whoever is on call"),
+        ("request removed", "what shipped this week")]
+
+
+def test_unchanged_or_reworded_requests_are_no_change(tmp_path, capsys, monkeypatch):
+    def pull_request(project):
+        text = EXAMPLES.replace("money back for a broken order", "Money back, for a broken order!")
+        (project / "examples" / "other.yaml").write_text(text, encoding="utf-8")  # the same requests twice
+        edit_description(project)
+
+    project = make_pull_request(tmp_path / "repo", pull_request, before=with_examples)
+    monkeypatch.chdir(project)
+    code, out, err = run(capsys, "ci", "--base", "main", "--format", "json")
+    assert json.loads(out)["gate_changes"] == []
