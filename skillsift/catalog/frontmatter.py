@@ -27,6 +27,7 @@ and limits that it mirrors.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 
@@ -110,6 +111,20 @@ def split_frontmatter(text: str) -> Frontmatter:
         start = end + 1
         line += 1
     return Frontmatter(present=True, closed=False, raw="".join(raw_lines), body=text, yaml_start_line=2)
+
+
+_TOP_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
+
+
+def key_lines(raw_yaml: str, first_line: int) -> dict[str, int]:
+    """File line of each top-level key of the frontmatter (first occurrence), the raw YAML
+    starting at file line ``first_line``."""
+    out: dict[str, int] = {}
+    for offset, line in enumerate(raw_yaml.split("\n")):
+        match = _TOP_KEY.match(line)
+        if match and match.group(1) not in out:
+            out[match.group(1)] = first_line + offset
+    return out
 
 
 @dataclass(frozen=True)

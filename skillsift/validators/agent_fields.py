@@ -20,6 +20,7 @@ import re
 
 from ..diagnostics import NOTE, WARNING, Diagnostic
 from .frontmatter import value_kind
+from .workspace import Workspace
 
 INVALID, IGNORED, FORK_NO_TASK, UNKNOWN_TOOL = "SK201", "SK202", "SK203", "SK204"
 #: Words a ``context: fork`` body needs at least to count as a task.
@@ -165,11 +166,11 @@ def check_fields(parsed, rules, agent: str) -> list[Diagnostic]:
     return out
 
 
-def run(ws) -> list[Diagnostic]:
+def run(ws: Workspace) -> list[Diagnostic]:
     return run_paths(ws, ws.skill_paths)
 
 
-def run_paths(ws, paths) -> list[Diagnostic]:
+def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     from ..catalog.agents import BY_NAME, serves
     from .parsed import parsed_skills
     from .text_cache import cached, save

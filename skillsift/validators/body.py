@@ -24,6 +24,7 @@ import re
 from bisect import bisect_right
 
 from ..diagnostics import NOTE, WARNING, Diagnostic
+from .workspace import Workspace
 
 TOO_LONG, EMPTY, SCAFFOLD, ARG_IN_CODE, BANG_IN_CODE, UNCLOSED = ("SK301", "SK302", "SK303", "SK304", "SK305",
                                                                  "SK306")
@@ -160,11 +161,11 @@ def check_body(parsed) -> list[Diagnostic]:
     return out
 
 
-def run(ws) -> list[Diagnostic]:
+def run(ws: Workspace) -> list[Diagnostic]:
     return run_paths(ws, ws.skill_paths)
 
 
-def run_paths(ws, paths) -> list[Diagnostic]:
+def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     from .text_cache import run_cached
 
     return run_cached(ws, paths, "body", check_body)

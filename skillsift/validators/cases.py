@@ -9,6 +9,7 @@ serve).  A file that cannot be read at all is reported too, on the file.
 from __future__ import annotations
 
 from ..diagnostics import ERROR, Diagnostic, SkillsiftError
+from .workspace import Workspace
 
 CODE = "AR9D2"
 
@@ -48,7 +49,7 @@ def check_paths(ws, paths) -> list[Diagnostic]:
     return out
 
 
-def run(ws) -> list[Diagnostic]:
+def run(ws: Workspace) -> list[Diagnostic]:
     if ws.config is None:
         return []
     import os

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..diagnostics import WARNING, Diagnostic
+from .workspace import Workspace
 
 CODE = "SK003"
 
@@ -21,7 +22,7 @@ def diagnostics(empty, *, file: str = "", line: int | None = None) -> list[Diagn
     ]
 
 
-def run(ws) -> list[Diagnostic]:
+def run(ws: Workspace) -> list[Diagnostic]:
     if ws.config is None or not ws.config.skills:
         return []
     from ..catalog.load import discover

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from ..diagnostics import ERROR, Diagnostic
+from .workspace import Workspace
 
 CODE = "AR9D0"
 
@@ -34,7 +35,7 @@ def missing_file_diagnostics(settings, exists, *, file: str, line_of) -> list[Di
     return out
 
 
-def run(ws) -> list[Diagnostic]:
+def run(ws: Workspace) -> list[Diagnostic]:
     if ws.config is None:
         return ws.config_problems
 

@@ -21,6 +21,7 @@ import math
 from collections import defaultdict
 
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from .workspace import Workspace
 
 DUPLICATE, NEAR, COPIES = "SK002", "SK009", "SK014"
 MIN_TERMS = 3  # descriptions with fewer distinct terms are too short to compare
@@ -337,7 +338,7 @@ def index_cosine_pairs(ws, skills, threshold: float) -> list[tuple[int, int, flo
     return [(positions[i], positions[j], v) for i, j, v in vector_pairs(matrix, threshold)]
 
 
-def run(ws) -> list[Diagnostic]:
+def run(ws: Workspace) -> list[Diagnostic]:
     def line_of(skill, key: str) -> int | None:
         split = ws.split_text(skill.path)
         return split[2].get(key) if split is not None else None

@@ -19,7 +19,9 @@ import os
 import re
 from pathlib import PurePosixPath
 
+from ..catalog.frontmatter import key_lines as key_lines
 from ..diagnostics import ERROR, WARNING, Diagnostic
+from .workspace import Workspace
 
 MISSING, NO_NAME, NO_DESCRIPTION, TOO_LONG, TRIGGER_IN_BODY = "SK004", "SK005", "SK006", "SK007", "SK008"
 #: Share of a trigger passage's terms the description must hold for SK008 to stay quiet.
@@ -57,17 +59,6 @@ _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 # What a line needs to be a fence, a heading or an inline marker (every marker holds "use" or
 # "trigger"), with the markers' case folding: lines without any are never visited.
 _CANDIDATE = re.compile(r"```|~~~|#|use|trigger", re.IGNORECASE)
-_TOP_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
-
-
-def key_lines(raw_yaml: str, first_line: int) -> dict[str, int]:
-    """File line of each top-level key of the frontmatter (first occurrence)."""
-    out: dict[str, int] = {}
-    for offset, line in enumerate(raw_yaml.split("\n")):
-        match = _TOP_KEY.match(line)
-        if match and match.group(1) not in out:
-            out[match.group(1)] = first_line + offset
-    return out
 
 
 def text_key_lines(text: str) -> dict[str, int]:
@@ -302,11 +293,11 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=N
     return out
 
 
-def run(ws) -> list[Diagnostic]:
+def run(ws: Workspace) -> list[Diagnostic]:
     return run_paths(ws, ws.skill_paths)
 
 
-def run_paths(ws, paths) -> list[Diagnostic]:
+def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     """:func:`run` limited to the SKILL.md files among ``paths`` (only those files are parsed)."""
     limits = ws.settings.description_limits
     out: list[Diagnostic] = []

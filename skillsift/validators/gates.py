@@ -16,6 +16,7 @@ import re
 
 from ..diagnostics import ERROR, NOTE, Diagnostic, SkillsiftError
 from ..words import plural
+from .workspace import Workspace
 
 CODE = "AR9D4"
 
@@ -131,7 +132,7 @@ def unparsable_note(paths) -> str:
             "text nobody wrote; fix the frontmatter first (no new baseline is needed for it)")
 
 
-def run(ws) -> list[Diagnostic]:
+def run(ws: Workspace) -> list[Diagnostic]:
     settings = ws.settings
     if ws.config is None or not settings.gates_configured:
         return []

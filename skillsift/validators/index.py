@@ -27,6 +27,7 @@ Rows of skills that are gone are harmless to a search and reported only when ask
 from __future__ import annotations
 
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from .workspace import Workspace
 
 CODE = "AR9D1"
 REBUILD = "rebuild it with 'skillsift index'"
@@ -207,5 +208,5 @@ def _without_row(config, skills) -> set[str]:
     return out
 
 
-def run(ws) -> list[Diagnostic]:
+def run(ws: Workspace) -> list[Diagnostic]:
     return check_workspace(ws)

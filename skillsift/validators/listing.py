@@ -9,6 +9,7 @@ by name only.
 from __future__ import annotations
 
 from ..diagnostics import WARNING, Diagnostic
+from .workspace import Workspace
 
 CODE = "SK011"
 MAX_NAMED = 10
@@ -41,7 +42,7 @@ def overflow_diagnostics(skills, agents) -> list[Diagnostic]:
     return out
 
 
-def run(ws) -> list[Diagnostic]:
+def run(ws: Workspace) -> list[Diagnostic]:
     if ws.config is None:
         return []
     return overflow_diagnostics(ws.all_skills, ws.settings.agents)

@@ -30,6 +30,7 @@ import stat
 from pathlib import PurePosixPath
 
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from .workspace import Workspace
 
 (ABSOLUTE, BACKSLASH, LEAVES, CHAIN, NO_SCRIPT, NOT_EXECUTABLE, ENV_FILE, BINARY, WRONG_CASE,
  NESTED) = ("SK311", "SK312", "SK313", "SK314", "SK315", "SK316", "SK317", "SK318", "SK319", "SK320")
@@ -230,11 +231,11 @@ def wrong_case(ws) -> list[Diagnostic]:
         for rel in wrong_case_files(ws)]
 
 
-def run(ws) -> list[Diagnostic]:
+def run(ws: Workspace) -> list[Diagnostic]:
     return run_paths(ws, ws.skill_paths) + wrong_case(ws)
 
 
-def run_paths(ws, paths) -> list[Diagnostic]:
+def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     from .parsed import parsed_skills
 
     def is_file(rel: str) -> bool:

@@ -2,16 +2,18 @@
 
 :func:`run_checks` is what ``skillsift validate`` and the hooks call.  Check modules are
 imported only when one of their codes is selected and triggered, so a hook that needs
-one check does not pay for the others.
+one check does not pay for the others; :mod:`.contract` holds the typed contract they keep
+and the table they are loaded from.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import replace
 
 from ..diagnostics import Diagnostic, sort_diagnostics
 from . import BY_CODE, CHECKS, OPT_IN, expand_codes
+from .contract import run_module
+from .workspace import Workspace
 
 
 def select_codes(select=None, ignore=None, configured_ignore=()) -> tuple[set[str], list[str]]:
@@ -40,7 +42,7 @@ def _triggered(check, kinds: set[str]) -> bool:
     return "any" in check.triggers or bool(kinds.intersection(check.triggers))
 
 
-def run_checks(ws, *, codes=None, paths=None) -> list[Diagnostic]:
+def run_checks(ws: Workspace, *, codes=None, paths=None) -> list[Diagnostic]:
     """Every diagnostic of the selected checks, sorted (file, line, column, code).
 
     ``codes``: the codes to report (default all, minus ``[validate] ignore``; callers that
@@ -69,11 +71,7 @@ def run_checks(ws, *, codes=None, paths=None) -> list[Diagnostic]:
             modules.append(check.module)
     found: list[Diagnostic] = []
     for name in modules:
-        module = importlib.import_module(f"{__package__}.{name}")
-        if wanted is not None and hasattr(module, "run_paths"):
-            found.extend(module.run_paths(ws, sorted(wanted)))
-        else:
-            found.extend(module.run(ws))
+        found.extend(run_module(name, ws, None if wanted is None else sorted(wanted)))
     from . import suppress
 
     ran = {check.code for check in CHECKS if check.module in modules and check.code in codes}

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from ..diagnostics import ERROR, NOTE, Diagnostic
 from ..secrets.scan import ALLOW_MARKER
+from .workspace import Workspace
 
 if TYPE_CHECKING:
     from ..secrets.scan import SecretFinding
@@ -283,7 +284,7 @@ def skill_files(ws, skill_paths) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def run(ws) -> list[Diagnostic]:
+def run(ws: Workspace) -> list[Diagnostic]:
     """AR001 over every file of every skill folder (text files up to the size bound; binary and
     non-UTF-8 files skipped), the scans of unchanged texts taken from the cache (docs/configuration.md)."""
     from ..cache.secret_scans import ScanCache
@@ -291,7 +292,7 @@ def run(ws) -> list[Diagnostic]:
     return check_files(ws, skill_files(ws, ws.skill_paths), parse=True, cache=ScanCache(ws.root))
 
 
-def run_paths(ws, paths) -> list[Diagnostic]:
+def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     """AR001 over the SKILL.md files among ``paths`` and the files of a skill folder (and SK010 for the baseline)."""
     import os
 

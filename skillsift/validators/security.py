@@ -23,6 +23,7 @@ import re
 from pathlib import PurePosixPath
 
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from .workspace import Workspace
 
 INJECTION, PIPE_SHELL, UNPINNED, BASH_ANY, SIDE_EFFECT, INVISIBLE, MIXED = (
     "SK401", "SK402", "SK403", "SK404", "SK405", "SK406", "SK407")
@@ -205,11 +206,11 @@ def _injection(path: str, line: int, phrase: str) -> Diagnostic:
         hint="reword it; when the skill shows it as an example, put it in quotes or a code block")
 
 
-def run(ws) -> list[Diagnostic]:
+def run(ws: Workspace) -> list[Diagnostic]:
     return run_paths(ws, ws.skill_paths)
 
 
-def run_paths(ws, paths) -> list[Diagnostic]:
+def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     from .parsed import parsed_skills
     from .text_cache import cached, save
 

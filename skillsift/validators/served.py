@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from ..diagnostics import NOTE, WARNING, Diagnostic
+from .workspace import Workspace
 
 NOT_SERVED, NOTHING, LINK = "SK012", "SK013", "SK020"
 
@@ -65,7 +66,7 @@ def _skills_root(rel: str) -> str:
     return "/".join(parts[:-1]) if len(parts) > 1 else parts[0]
 
 
-def run(ws) -> list[Diagnostic]:
+def run(ws: Workspace) -> list[Diagnostic]:
     if ws.config is None:
         return []
     return refused_links(ws.discovery) + not_served(ws.discovery) + nothing_found(ws.discovery, tuple(ws.config.skills))

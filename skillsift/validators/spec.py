@@ -30,6 +30,7 @@ from urllib.parse import unquote
 
 from ..diagnostics import NOTE, WARNING, Diagnostic
 from .frontmatter import value_kind
+from .workspace import Workspace
 
 NAME_FORMAT, NAME_FOLDER, DESCRIPTION_LONG, COMPATIBILITY = "SK101", "SK102", "SK103", "SK104"
 UNKNOWN_FIELD, METADATA, TOO_MANY_LINES, MISSING_FILE = "SK105", "SK106", "SK107", "SK108"
@@ -265,11 +266,11 @@ def _through_link(ws, folder: str) -> bool:
     return memo[folder]
 
 
-def run(ws) -> list[Diagnostic]:
+def run(ws: Workspace) -> list[Diagnostic]:
     return run_paths(ws, ws.skill_paths)
 
 
-def run_paths(ws, paths) -> list[Diagnostic]:
+def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     """SK101-SK108 on the SKILL.md files among ``paths``."""
     from ..catalog.agents import known_fields
 

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from ..diagnostics import NOTE, Diagnostic
+from .workspace import Workspace
 
 CODE = "SK015"
 NOT_SUPPRESSIBLE = frozenset({"AR001", "AR9D0", CODE})
@@ -107,10 +108,10 @@ def apply(ws, diagnostics, *, ran=None, wanted=None) -> list[Diagnostic]:
     return out
 
 
-def run(ws) -> list[Diagnostic]:
+def run(ws: Workspace) -> list[Diagnostic]:
     """Nothing on its own: the runner applies the suppressions to every other check's findings (:func:`apply`)."""
     return []
 
 
-def run_paths(ws, paths) -> list[Diagnostic]:
+def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     return []

@@ -10,6 +10,7 @@ secret).
 from __future__ import annotations
 
 from ..diagnostics import WARNING, Diagnostic
+from .workspace import Workspace
 
 CODE = "AR9D3"
 IN_PROCESS = ("local",)
@@ -62,7 +63,7 @@ def check(skills, *, provider: str, fields, index_body: bool, body_chars: int, e
     return out
 
 
-def run(ws) -> list[Diagnostic]:
+def run(ws: Workspace) -> list[Diagnostic]:
     config = ws.config
     if config is None:
         return []

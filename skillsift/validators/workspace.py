@@ -128,14 +128,13 @@ class Workspace:
 
     def split_text(self, rel: str):
         """``(LF text, frontmatter block, key lines)`` of a file's text, split once for every check
-        (None when the file cannot be read); key lines as :func:`~skillsift.validators.frontmatter.key_lines`."""
+        (None when the file cannot be read); key lines as :func:`~skillsift.catalog.frontmatter.key_lines`."""
         if rel not in self._splits:
             text = self.read_text(rel)
             if text is None:
                 self._splits[rel] = None
             else:
-                from ..catalog.frontmatter import split_frontmatter
-                from .frontmatter import key_lines
+                from ..catalog.frontmatter import key_lines, split_frontmatter
 
                 lf = text.replace("\r\n", "\n")
                 block = split_frontmatter(lf)

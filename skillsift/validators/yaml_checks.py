@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from .workspace import Workspace
 
 DUPLICATE_KEY, RESERVED, XML_TAG, EMPTY_COMPAT, LICENSE = "SK211", "SK212", "SK213", "SK214", "SK215"
 RESERVED_WORDS = ("anthropic", "claude")
@@ -132,11 +133,11 @@ def _without(name: str, word: str) -> str:
     return re.sub(r"-{2,}", "-", text).strip("-") or "my-skill"
 
 
-def run(ws) -> list[Diagnostic]:
+def run(ws: Workspace) -> list[Diagnostic]:
     return run_paths(ws, ws.skill_paths)
 
 
-def run_paths(ws, paths) -> list[Diagnostic]:
+def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     from .text_cache import run_cached
 
     return run_cached(ws, paths, "yaml_checks", check_yaml)
