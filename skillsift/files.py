@@ -124,14 +124,15 @@ def refused_target(path: str | os.PathLike, root: str | os.PathLike) -> str | No
     (on a CI checkout ``.git/config`` can hold an authorization header): reading it would
     parse, and echo in errors, a file the repository does not hold.  Every component is
     resolved, so link chains, a linked parent folder and a dangling link are judged by where
-    they end.  A path given outside the root to begin with is the user's choice and is not
-    refused here.
+    they end; a path that does not exist yet (a file or folder skillsift is about to write) by
+    where its linked parent folders take it.  A path given outside the root to begin with is
+    the user's choice and is not refused here.
     """
     absolute = os.path.abspath(path)
     lexical_root = os.path.abspath(root)
     real_root = os.path.realpath(root)
     inside = os.path.commonpath([lexical_root, absolute]) == lexical_root
-    if not inside or not os.path.lexists(absolute):
+    if not inside:
         return None
     real = os.path.realpath(absolute)
     if os.path.commonpath([real_root, real]) != real_root:
@@ -145,3 +146,107 @@ def refused_target(path: str | os.PathLike, root: str | os.PathLike) -> str | No
 def link_leaves(path: str | os.PathLike, root: str | os.PathLike) -> bool:
     """True when ``path`` sits inside ``root`` but links take it outside (or into ``.git/``)."""
     return refused_target(path, root) is not None
+
+
+#: Directory entries one :func:`repo_glob` call may look at before it gives up.
+GLOB_MAX_ENTRIES = 200_000
+
+
+class GlobLimitError(OSError):
+    """A glob pattern that would visit more than :data:`GLOB_MAX_ENTRIES` directory entries."""
+
+
+def repo_glob(pattern: str, root_dir: str | os.PathLike, *, max_entries: int = GLOB_MAX_ENTRIES) -> list[str]:
+    """The paths under ``root_dir`` that ``pattern`` names, relative with ``/``, sorted.
+
+    The rules of ``glob.glob(pattern, root_dir=root_dir, recursive=True)`` (``*``, ``?``,
+    ``[...]`` in a part; ``**`` as a whole part for any number of folders; names starting with
+    a dot matched only by a part that starts with a dot, never by ``**``), with two
+    differences that keep it bounded whatever the repository holds (docs/bounded-input.md,
+    "Globs"): ``**`` does not descend into a symbolic link to a folder (the link itself is
+    matched; a loop such as ``skills/x -> .`` would otherwise be walked until the path is too
+    long, with a fan-out of every link at every level), and at most ``max_entries`` directory
+    entries are looked at (:class:`GlobLimitError` past it). A part without wildcards, and a
+    part with them but not ``**``, may pass through a linked folder: each consumes one part of
+    the pattern, so the pattern's length bounds them. Matches are returned without a trailing
+    ``/``; the root itself is never a match.
+    """
+    import fnmatch
+
+    base = os.fspath(root_dir)
+    parts = [p for p in pattern.replace("\\", "/").split("/") if p not in ("", ".")]
+    only_dirs_at_end = pattern.endswith("/")
+    budget = [max_entries]
+
+    def entries(rel: str, dirs_only: bool) -> list[tuple[str, bool, bool]]:
+        """(name, is a folder (links followed), is a real folder (not a link)) of the folder ``rel``."""
+        try:
+            with os.scandir(os.path.join(base, rel) if rel else base) as it:
+                out = []
+                for entry in it:
+                    budget[0] -= 1
+                    if budget[0] < 0:
+                        raise GlobLimitError(errno.E2BIG, f'the pattern "{pattern}" looks at more than '
+                                             f"{max_entries:,} folder entries", base)
+                    try:
+                        is_dir = entry.is_dir()
+                        real_dir = is_dir and not entry.is_symlink()
+                    except OSError:
+                        is_dir = real_dir = False
+                    if dirs_only and not is_dir:
+                        continue
+                    out.append((entry.name, is_dir, real_dir))
+                return out
+        except GlobLimitError:
+            raise
+        except OSError:
+            return []
+
+    def join(rel: str, name: str) -> str:
+        return f"{rel}/{name}" if rel else name
+
+    def below(rel: str, dirs_only: bool) -> list[str]:
+        """``rel`` and every path under it reached through real folders, no hidden name, for ``**``."""
+        found, stack = [rel], [rel]
+        while stack:
+            cur = stack.pop()
+            for name, _is_dir, real_dir in entries(cur, dirs_only):
+                if name.startswith("."):
+                    continue
+                path = join(cur, name)
+                found.append(path)
+                if real_dir:
+                    stack.append(path)
+        return found
+
+    def is_dir(rel: str) -> bool:
+        return os.path.isdir(os.path.join(base, rel) if rel else base)
+
+    current = [""]
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        dirs_only = not last or only_dirs_at_end
+        nxt: list[str] = []
+        for rel in current:
+            if part == "**":
+                nxt.extend(below(rel, dirs_only) if is_dir(rel) else [])
+            elif glob_magic(part):
+                hidden_ok = part.startswith(".")
+                for name, _is_dir, _real in entries(rel, dirs_only):
+                    if (hidden_ok or not name.startswith(".")) and fnmatch.fnmatchcase(name, part):
+                        nxt.append(join(rel, name))
+            else:
+                path = join(rel, part)
+                full = os.path.join(base, path)
+                if (os.path.isdir(full) if dirs_only else os.path.lexists(full)):
+                    nxt.append(path)
+        # A path reached twice (``**/**``, ``a/**/**/b``) is one match.
+        current = list(dict.fromkeys(nxt))
+        if not current:
+            return []
+    return sorted(p for p in current if p)
+
+
+def glob_magic(text: str) -> bool:
+    """True when ``text`` holds a glob wildcard (``*``, ``?`` or ``[``)."""
+    return any(c in text for c in "*?[")

@@ -31,7 +31,6 @@ to the root naming a skills root, a skill folder or a ``SKILL.md``.
 
 from __future__ import annotations
 
-import glob
 import os
 import stat
 from collections import deque
@@ -39,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from skillsift.catalog.agents import MAX_DIRS_PER_ROOT, NESTED_ROOTS, SCAN_DEPTH
-from skillsift.files import skill_file_problem
+from skillsift.files import GlobLimitError, repo_glob, skill_file_problem
 
 SKILL_FILE = "SKILL.md"
 SKIP_DIRS = frozenset({".git", "node_modules"})
@@ -337,13 +336,21 @@ def _expand(root: str, real_root: str, pattern: str) -> list[tuple[str, ...]]:
     pattern = pattern.strip()
     if not pattern:
         return []
-    if os.path.isabs(pattern):
-        matches = []
-        for m in glob.glob(pattern, recursive=True):
-            rel = os.path.relpath(os.path.abspath(m), os.path.abspath(root))
-            matches.append(rel)
-    else:
-        matches = glob.glob(pattern, root_dir=root, recursive=True)
+    # One bounded glob (files.repo_glob): ``**`` does not walk into linked folders, so a
+    # link loop under a configured pattern ends (docs/bounded-input.md, "Globs").
+    try:
+        if os.path.isabs(pattern):
+            anchor = os.path.splitdrive(pattern)[0] + os.sep
+            matches = [os.path.relpath(os.path.join(anchor, m), os.path.abspath(root))
+                       for m in repo_glob(os.path.relpath(pattern, anchor), anchor)]
+        else:
+            matches = repo_glob(pattern, root)
+    except GlobLimitError as exc:
+        from skillsift.diagnostics import SkillsiftError
+
+        raise SkillsiftError(f'catalog.skills: {exc.strerror}',
+                             hint="name the skill folders more narrowly (skills/*/ rather than **)",
+                             exit_code=1) from None
     out = set()
     for match in matches:
         parts = tuple(p for p in PurePosixPath(Path(match).as_posix()).parts if p not in ("", "."))

@@ -58,6 +58,9 @@ def mine_command(root, config_file, min_count, output, into, max_per_skill, purg
         click.echo(f"note: the query log {path} is empty or missing; 'skillsift mcp' writes it when "
                    "[search] log_queries = true is set in the user config or SKILLSIFT_LOG_QUERIES=1", err=True)
     result = mine(entries, catalog.names, min_count)
+    for flag, target in (("--into", into), ("--output", output)):
+        if target:
+            _refuse_link_out(flag, target, config.root)
     if into:
         _merge_into(into, result.cases, config, max_per_skill)
         click.echo(result.stats_line(), err=True)
@@ -76,6 +79,18 @@ def mine_command(root, config_file, min_count, output, into, max_per_skill, purg
     if purge and purge_log(path):
         click.echo(f"purged {path}", err=True)
     return 0
+
+
+def _refuse_link_out(flag: str, target: str, root: str) -> None:
+    """Exit 1 when a file of the repository that ``mine`` would write is a link (or under a linked folder)
+    leading outside the repository or into ``.git/`` (docs/bounded-input.md, "Files a repository holds")."""
+    from ..diagnostics import SkillsiftError
+    from ..files import refused_target
+
+    real = refused_target(target, root)
+    if real is not None:
+        raise SkillsiftError(f"{flag} {target}: links take it outside the repository or into .git/ (to {real}); "
+                             "nothing was written", hint="replace the link with a file or folder of the repository")
 
 
 def plain(text: str) -> str:

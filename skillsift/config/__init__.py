@@ -132,7 +132,55 @@ def load_config(root=".", *, config_file=None, mode: str | None = None, env=None
     if problems:
         raise config_error(problems)
     sources = tuple(s.display for s in (project, user) if s is not None)
-    return resolve(effective_doc(project) if project else {}, user.doc if user else {},
-                   root=str(root_path), env=env, mode=mode, allow_exec=allow_exec,
-                   index_base=project.index_base if project else "", sources=sources,
-                   project_file=project.display if project else "", user_file=user.display if user else "")
+    config = resolve(effective_doc(project) if project else {}, user.doc if user else {},
+                     root=str(root_path), env=env, mode=mode, allow_exec=allow_exec,
+                     index_base=project.index_base if project else "", sources=sources,
+                     project_file=project.display if project else "", user_file=user.display if user else "")
+    problems = folder_link_problems(config)
+    if problems:
+        raise SkillsiftError(f"{CODE}: " + "; ".join(d.message for d in problems), diagnostics=problems,
+                             hint=problems[0].hint, exit_code=1)
+    return config
+
+
+def folder_link_problems(config: Config) -> list[Diagnostic]:
+    """AR9D0 when links take the folders skillsift writes in outside the repository or into ``.git/``.
+
+    The index folder (``index_dir``) and the machine-local folder (``.skillsift/local``: the
+    query log, the response cache) are written by ``index``, the index hook, ``search`` and
+    the MCP server; a committed link (``.skillsift -> /elsewhere``) would make them write,
+    and read an index from, a place the repository does not hold (docs/bounded-input.md,
+    "Files a repository holds").  Judged on the resolved config, so the default folders are
+    judged too.
+    """
+    from ..files import refused_target
+
+    problems = []
+    seen = set()
+    for label, folder in (("search.index_dir", index_path(config)), ("the machine-local folder", local_dir(config))):
+        target = refused_target(folder, config.root)
+        if target is None:
+            continue
+        rel = os.path.relpath(folder, config.root).replace(os.sep, "/")
+        link = _first_link(config.root, rel)
+        if (link or rel) in seen:  # ``.skillsift -> /elsewhere`` takes both folders: one problem
+            continue
+        seen.add(link or rel)
+        git = os.path.join(os.path.realpath(config.root), ".git")
+        where = "into .git/" if os.path.commonpath([git, target]) == git else "outside the repository"
+        how = f"leads {where} (to {target}) through the symbolic link {link}" if link else f"lies {where}"
+        problems.append(Diagnostic(
+            code=CODE, file=link or rel,
+            message=f'{label} "{rel}" {how}; skillsift writes only inside the repository',
+            hint=f"replace the link {link or rel} with a folder of the repository (git rm it)"
+                 + (", or set search.index_dir to a folder the repository holds" if "index" in label else "")))
+    return problems
+
+
+def _first_link(root: str, rel: str) -> str:
+    """The first component of ``rel`` (under ``root``) that is a symbolic link, relative; "" when none is."""
+    parts = [p for p in rel.split("/") if p]
+    for i in range(1, len(parts) + 1):
+        if os.path.islink(os.path.join(root, *parts[:i])):
+            return "/".join(parts[:i])
+    return ""

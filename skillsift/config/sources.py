@@ -415,18 +415,16 @@ def link_problems(source: Source, root: Path) -> list[Diagnostic]:
     examples`` (each glob expanded).  Every command loads the config first, so none of them
     parses such a file.
     """
-    import glob
-
-    from ..files import refused_target
+    from ..files import glob_magic, refused_target, repo_glob
 
     problems = []
     base = str(root)
     for path, value in _named_paths(source):
         clean = value.replace("\\", "/").strip()
-        if glob.has_magic(clean):
+        if glob_magic(clean):
             try:
-                matches = sorted(glob.glob(clean, root_dir=base, recursive=True))[:10_000]
-            except (OSError, ValueError, RecursionError):
+                matches = repo_glob(clean, base)[:10_000]
+            except (OSError, ValueError):
                 matches = []
         else:
             matches = [clean]

@@ -42,6 +42,8 @@ def index_dir_problem(value: str) -> str | None:
     cleaned = posixpath.normpath(value.replace("\\", "/"))
     if cleaned in (".", "..") or cleaned.startswith("../") or ".." in value:
         return "search.index_dir must stay inside the config directory"
+    if ".git" in cleaned.split("/"):
+        return "search.index_dir must not be inside .git/ (git's own files are not the repository's)"
     return None
 
 

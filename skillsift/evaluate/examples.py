@@ -15,7 +15,6 @@ by (skill, text), so the same files give the same examples in the same order.
 from __future__ import annotations
 
 import difflib
-import glob
 import hashlib
 import os
 import stat
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, SkillsiftError
+from ..files import GlobLimitError, glob_magic, repo_glob
 from . import CASES_INVALID
 from .cases import MAX_FILE_BYTES, CaseFile, parse_cases, skill_problems
 
@@ -76,8 +76,12 @@ def example_files(root: str, patterns: Sequence[str]) -> list[str]:
     found: set[str] = set()
     for pattern in patterns:
         clean = pattern.replace("\\", "/").strip()
-        if glob.has_magic(clean):
-            matches = sorted(glob.glob(clean, root_dir=str(base), recursive=True))
+        if glob_magic(clean):
+            try:
+                matches = repo_glob(clean, base)
+            except GlobLimitError as exc:
+                raise SkillsiftError(f"search.examples: {exc.strerror}",
+                                     hint="name the examples files more narrowly", exit_code=1) from None
         else:
             if not (base / clean).exists():
                 raise SkillsiftError(f'search.examples names "{pattern}", which does not exist',

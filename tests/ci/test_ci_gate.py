@@ -216,3 +216,17 @@ def test_unchanged_or_reworded_requests_are_no_change(tmp_path, capsys, monkeypa
     monkeypatch.chdir(project)
     code, out, err = run(capsys, "ci", "--base", "main", "--format", "json")
     assert json.loads(out)["gate_changes"] == []
+
+
+def test_with_a_config_file_outside_the_repository_the_deleted_case_is_still_listed(tmp_path, capsys, monkeypatch):
+    """``--config`` outside the repository is the same file on both sides; the cases file is still the base's own."""
+    outside = tmp_path / "shared-config" / "skillsift.toml"
+    outside.parent.mkdir()
+    outside.write_text('[search]\nmode = "lexical"\n', encoding="utf-8")
+    project = make_pull_request(tmp_path / "repo", drop_the_regressing_cases)
+    monkeypatch.chdir(project)
+    code, out, err = run(capsys, "ci", "--base", "main", "--config", str(outside), "--fail-on-gate-change")
+    assert code == 2, err
+    rows = table_rows(out, "Changes to the gate")[1:]
+    assert rows[0][:2] == ["removed", "`page-engineer` (line 4)"] and rows[0][4] == "rank 1"
+    assert "the pull request changes its own gate (2 changes)" in out

@@ -102,3 +102,76 @@ def test_near_miss_links_inside_the_repository_keep_working(project, capsys):
     code, out, err = run(capsys, "validate")
     assert "symbolic link" not in out + err
     assert code == 0, (out, err)
+
+
+# -- the folders skillsift writes in (config.folder_link_problems) ------------------------------------------------
+
+FOLDER_LINKS = [(".skillsift", ".skillsift/index"), (".skillsift/index", ".skillsift/index"),
+                (".skillsift/local", ".skillsift/local")]
+
+
+@pytest.mark.parametrize(("link", "folder"), FOLDER_LINKS)
+@pytest.mark.parametrize("command", [["index"], ["search", "deploy"], ["status"], ["validate"]])
+def test_a_written_folder_linked_out_is_refused_and_nothing_is_written_there(project, tmp_path, capsys, link,
+                                                                            folder, command):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (project / link).parent.mkdir(parents=True, exist_ok=True)
+    (project / link).symlink_to(elsewhere, target_is_directory=True)
+    code, out, err = run(capsys, *command)
+    assert code == (2 if command == ["validate"] else 1), (out, err)
+    text = out + err
+    assert f'"{folder}" leads outside the repository (to {elsewhere}' in text
+    assert f"through the symbolic link {link}" in text and f"replace the link {link}" in text
+    assert list(elsewhere.iterdir()) == []  # no index, lock, query log or cache file landed outside
+
+
+def test_a_folder_linked_into_git_is_refused(project, capsys):
+    (project / ".skillsift").symlink_to(project / ".git", target_is_directory=True)
+    code, out, err = run(capsys, "index")
+    assert code == 1
+    assert '"\x2eskillsift/index" leads into .git/' in out + err
+    assert sorted(p.name for p in (project / ".git").iterdir()) == ["config"]
+
+
+def test_index_dir_inside_git_is_a_config_error_on_its_line(project, capsys):
+    (project / "skillsift.toml").write_text('[search]\nmode = "lexical"\nindex_dir = ".git/idx"\n', encoding="utf-8")
+    code, out, err = run(capsys, "index")
+    assert code == 1
+    assert "skillsift.toml:3: AR9D0 search.index_dir must not be inside .git/" in out + err
+    assert not (project / ".git" / "idx").exists()
+
+
+def test_a_link_that_stays_inside_the_repository_is_fine(project, capsys):
+    (project / "store").mkdir()
+    (project / ".skillsift").symlink_to(project / "store", target_is_directory=True)
+    code, out, err = run(capsys, "search", "deploy")
+    assert code == 0, err
+    assert "deploy-prod" in out
+
+
+def test_a_file_to_be_written_under_a_linked_out_folder_is_refused(project, tmp_path, capsys):
+    """The baseline does not exist yet: where its linked parent folder ends decides (it used to pass)."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (project / "base").symlink_to(elsewhere, target_is_directory=True)
+    _config(project, "validate", "baseline", '"base/baseline.json"')
+    code, out, err = run(capsys, "search", "deploy")
+    assert code == 1
+    assert 'validate.baseline names "base/baseline.json", a symbolic link outside the repository' in out + err
+
+
+@pytest.mark.parametrize("flag", ["--into", "--output"])
+def test_mine_writes_nothing_through_a_link_out_of_the_repository(project, tmp_path, capsys, flag):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (project / "examples").symlink_to(elsewhere, target_is_directory=True)
+    code, out, err = run(capsys, "mine", flag, "examples/search-examples.yaml")
+    assert code == 1
+    assert f"{flag} examples/search-examples.yaml: links take it outside the repository" in err
+    assert "nothing was written" in err and list(elsewhere.iterdir()) == []
+    (project / "examples").unlink()
+    (project / "examples").mkdir()
+    code, out, err = run(capsys, "mine", flag, "examples/search-examples.yaml")
+    assert code == 0, err  # a plain folder of the repository: accepted (--output writes even an empty result)
+    assert (project / "examples" / "search-examples.yaml").is_file() == (flag == "--output")

@@ -61,9 +61,17 @@ def test_drift_only_ignores_file_digests_of_unchanged_text(project, skill_writer
 
 
 def test_an_index_dir_outside_the_root_is_refused_before_the_lock(project, tmp_path):
+    import dataclasses
+
+    from skillsift.diagnostics import SkillsiftError
+
+    config, catalog = load(project)
     (project / "elsewhere").symlink_to(tmp_path)
     (project / "skillsift.toml").write_text('[search]\nindex_dir = "elsewhere/index"\n', encoding="utf-8")
-    config, catalog = load(project)
+    with pytest.raises(SkillsiftError, match="leads outside the repository"):
+        load(project)  # the config loader refuses it first (every command)
+    # a Config made without the loader: the index service still refuses it before taking the lock
+    config = dataclasses.replace(config, search=dataclasses.replace(config.search, index_dir="elsewhere/index"))
     with pytest.raises(service.IndexDirRefused, match="outside the repository"):
         service.prepare(config, catalog)
     assert not (tmp_path / "index").exists()
