@@ -66,3 +66,13 @@ def test_reading_the_choices_imports_no_renderer():
             "print(sorted(m for m in sys.modules if m.startswith('skillsift.render.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "['skillsift.render.registry']"
+
+
+@pytest.mark.parametrize(("page", "family"), [
+    ("docs/validate.md", "diagnostics"), ("docs/hooks.md", "diagnostics"), ("docs/evaluation.md", "evaluation"),
+    ("docs/validate.md", "list"), ("docs/index.md", "index"), ("docs/index.md", "status"), ("README.md", "search"),
+])
+def test_the_docs_list_the_registry_formats(page, family):
+    from tests.conftest import ROOT
+
+    assert f"--format {'|'.join(names(family))}" in (ROOT / page).read_text(encoding="utf-8")
