@@ -12,7 +12,7 @@ import gc
 import sys
 
 from ._version import __version__
-from .hooks import HOOKS
+from .hook_specs import HOOK_NAMES
 
 __all__ = ["__version__", "main"]
 
@@ -24,7 +24,7 @@ def main(argv=None) -> int:
     earlier, catalog.collector_pause = catalog.collector_pause, CollectorPause
     try:
         args = sys.argv[1:] if argv is None else list(argv)
-        if len(args) >= 2 and args[0] == "hook" and args[1] in HOOKS:
+        if len(args) >= 2 and args[0] == "hook" and args[1] in HOOK_NAMES:
             return _hook(args[1], args[2:])
         from .commands.group import main as run
 

@@ -6,10 +6,11 @@ import os
 
 import click
 
+from ..render.registry import names
 from ._common import config_option, root_option
 
 FAIL_ON = ("error", "warning", "note", "never")
-FORMATS = ("markdown", "json")
+FORMATS = names("ci")
 OUTPUT_EXIT = 1  # a passing run whose output file could not be written (README "Exit codes")
 
 
@@ -82,7 +83,7 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
     """
     from ..ci import github
     from ..ci.pipeline import CiOptions, run_ci
-    from ..render.pull_request import render_markdown
+    from ..render.registry import render
     from ..render.sanitise import plain, plain_lines
 
     if annotations is None:
@@ -94,7 +95,7 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
     run, place = run_ci(opts)
     for note in () if quiet else run.notes:
         click.echo(f"note: {plain(note)}", err=True)
-    full = render_markdown(run)
+    full = render("ci", "markdown", run)
     failed: list[str] = []  # the output files that could not be written; the others still are
 
     def write(option: str, path: str, text: str, *, append: bool = False) -> bool:
@@ -119,14 +120,12 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
     if summary_file:
         from ..render.pull_request import SUMMARY_ROWS
 
-        summary = github.summary_text(summary_file, render_markdown(run, max_rows=SUMMARY_ROWS))
+        summary = github.summary_text(summary_file, render("ci", "markdown", run, max_rows=SUMMARY_ROWS))
         write("--summary", summary_file, summary, append=True)
     elif fmt == "markdown" and not quiet:
         click.echo(plain_lines(full), nl=False)
     if fmt == "json":
-        from ..render.ci_json import render_ci_json
-
-        click.echo(render_ci_json(run), nl=False)
+        click.echo(render("ci", "json", run), nl=False)
     if github_output:
         write("--github-output", github_output, github.format_outputs(github.outputs_of(run, report_path, sarif_path)),
               append=True)

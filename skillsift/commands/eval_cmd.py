@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import click
 
+from ..render.registry import names
 from ..words import plural
 from ._common import config_option, root_option
 
-FORMATS = ("text", "json", "junit", "markdown", "html")
+FORMATS = names("evaluation")
 
 
 @click.command("eval")
@@ -68,7 +69,8 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     from ..evaluate.cases import check_k
     from ..evaluate.gates import load_baseline, parse_minimums
     from ..evaluate.run import LEXICAL, degraded_hint, parse_modes
-    from ..render.evaluation import render, render_json
+    from ..render.evaluation import render_json
+    from ..render.registry import render
     from ..render.sanitise import for_stdout as _safe
     from ..render.sanitise import plain, plain_lines
     from ._common import load_view_project
@@ -77,7 +79,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         raise SkillsiftError("eval needs a cases file, --from-skills, or both",
                              hint="skillsift eval search-cases.yaml, or skillsift eval --from-skills")
     check_k(k_override)
-    if why and fmt not in ("text", "json"):
+    if why and fmt not in names("why"):
         raise SkillsiftError(f"--why works with --format text or json, not {fmt}")
     if quiet and (why or fmt != "text"):
         raise SkillsiftError("--quiet is the one-line text report: leave out --why and --format")
@@ -151,18 +153,16 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     elif why:
         from ..evaluate.querylog import log_path, mine, read_log
         from ..evaluate.whynot import why_not
-        from ..render.whynot import render_with_why
-
         mined = mine(read_log(log_path(config)), catalog.names).cases
         report = why_not(result, case_file.cases, catalog, config, evaluation.ranker, mined=mined, view=view)
-        click.echo(_safe(render_with_why(result, report, fmt, hybrid_hint=config.search.mode == LEXICAL), fmt),
+        click.echo(_safe(render("why", fmt, result, report, hybrid_hint=config.search.mode == LEXICAL), fmt),
                    nl=False)
     elif quiet:
         from ..render.evaluation_line import render_quiet
 
         click.echo(plain_lines(render_quiet(result)), nl=False)
     else:
-        click.echo(_safe(render(result, fmt, hybrid_hint=config.search.mode == LEXICAL), fmt), nl=False)
+        click.echo(_safe(render("evaluation", fmt, result, hybrid_hint=config.search.mode == LEXICAL), fmt), nl=False)
     if evaluation.degraded:
         # The numbers would not measure the ranking asked for: never a pass, never a baseline.
         click.echo(plain(evaluation.degraded), err=True)

@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import click
 
-HOOK_MODULES = {
-    "validate": "skillsift.hooks.validate",
-    "secrets": "skillsift.hooks.secrets",
-    "frontmatter": "skillsift.hooks.frontmatter",
-    "cases": "skillsift.hooks.cases",
-    "index": "skillsift.hooks.index",
-    "eval": "skillsift.hooks.eval",
-}
+from ..hook_specs import HOOK_NAMES
+
+HOOK_MODULES = {name: f"skillsift.hooks.{name}" for name in HOOK_NAMES}
 
 
 @click.command(

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 import click
 
 from ..render.index import build_report, dry_run_text, summary, withheld_lines
+from ..render.registry import names
 from ..render.sanitise import plain, plain_lines
 from ._common import config_option, dump_json, load_project, root_option
 
@@ -42,7 +43,7 @@ def _progress_bar(batches: int, total: int):
 @click.option("--dry-run", is_flag=True, help="Show what would be embedded, sent and spent; call nothing.")
 @click.option("--rebuild", is_flag=True, help="Re-embed every skill, reusing no stored vector.")
 @click.option("--items", default=None, metavar="A,B", help="Re-embed these skills even if unchanged.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(names("index")), default="text", show_default=True)
 @click.option("--allow-exec", is_flag=True, help="Let the repository config's embedding command run.")
 @root_option
 @config_option
@@ -104,7 +105,7 @@ def _progress(batches: int, total: int):
 
 
 @click.command("status")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(names("status")), default="text", show_default=True)
 @click.option("--verify/--no-verify", default=True, show_default=True,
               help="Embed the current rows again with the local model (when installed) and compare.")
 @root_option

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..render.registry import names
 from ._common import config_option, dump_json, root_option
 
 
@@ -12,7 +13,7 @@ from ._common import config_option, dump_json, root_option
               help="Agent profile: claude-code, codex, copilot, cursor, gemini-cli or opencode.")
 @click.option("--context-window", "context_window", type=click.IntRange(1000, 10_000_000), default=None,
               metavar="TOKENS", help="Context window in tokens (default: the agent's, where known).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(names("list")), default="text", show_default=True)
 @root_option
 @config_option
 def list_command(agent, context_window, fmt, root, config_file):

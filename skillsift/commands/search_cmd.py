@@ -7,6 +7,7 @@ import shutil
 import click
 
 from ..config.values import MODES
+from ..render.registry import names
 from ._common import (
     agent_option,
     config_option,
@@ -23,7 +24,7 @@ from ._common import (
 @click.option("--limit", default=5, show_default=True, type=click.IntRange(1, 20), help="Number of hits (1-20).")
 @click.option("--mode", type=click.Choice(list(MODES)), default=None,
               help="Ranking mode (default: config, else SKILLSIFT_SEARCH_MODE, else lexical).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(names("search")), default="text", show_default=True)
 @click.option("--explain", is_flag=True, help="Show per hit the BM25F breakdown and the lexical/vector ranks.")
 @click.option("--role", default=None, help="Rank only the skills of this role ([roles.<name>] in config).")
 @click.option("--domain", default=None, help="Rank only the skills of this domain ('root' = no domain).")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..render.registry import names
 from ._common import config_option, context_window_option, dump_json, root_option, view_option
 
 PROGRESS_MIN_TEXTS = 256  # a progress bar is drawn on a terminal for more texts than this
@@ -61,7 +62,7 @@ def _project_file(root: str, config_file: str | None) -> tuple[Path, str]:
 @click.option("--write", is_flag=True,
               help="Write the chosen [search] keys into the project config (only when the change is "
                    "significant; every other line of the file is kept).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(names("tune")), default="text", show_default=True)
 @click.option("--allow-exec", is_flag=True, help="Let the repository config's embedding command run.")
 @click.option("--agent", default=None, metavar="NAME",
               help="Listing view: the agent whose listing is ranked (default: the first of [validate] agents).")

@@ -6,9 +6,10 @@ import os
 
 import click
 
+from ..render.registry import names
 from ._common import config_option, root_option
 
-FORMATS = ("text", "json", "github", "sarif")
+FORMATS = names("diagnostics")
 USAGE_EXIT = 2
 
 
@@ -198,7 +199,8 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, outp
     Exit codes: 0 no error (warnings allowed unless --strict); 1 errors found
     (or warnings with --strict); 2 usage error or unusable config (AR9D0).
     """
-    from ..render.diagnostics import render, summary_line
+    from ..render.diagnostics import summary_line
+    from ..render.registry import render
     from ..render.sanitise import plain, plain_lines
     from ..validators.runner import run_checks, select_codes
     from ..validators.workspace import Workspace
@@ -220,7 +222,7 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, outp
     if update_baseline:
         if ws.config is None:
             diagnostics = run_checks(ws)
-            click.echo(render(diagnostics, "text"), nl=False, err=True)
+            click.echo(render("diagnostics", "text", diagnostics), nl=False, err=True)
             return 2
         click.echo(plain(update_secrets_baseline(ws)))
         return 0
@@ -243,10 +245,11 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, outp
     checked = len(ws.skill_paths) if ws.config is not None else None
     if quiet and fmt == "text":
         failing = [d for d in diagnostics if d.severity == "error" or (strict and d.severity == "warning")]
-        report = (render(failing, fmt, root=_shown_root(ws.root)).rsplit("\n", 2)[0] + "\n" if failing else "")
+        report = (render("diagnostics", fmt, failing, root=_shown_root(ws.root)).rsplit("\n", 2)[0] + "\n"
+                  if failing else "")
         report = report.lstrip("\n") + summary_line(diagnostics, checked) + "\n"
     else:
-        report = render(diagnostics, fmt, root=_shown_root(ws.root), checked=checked)
+        report = render("diagnostics", fmt, diagnostics, root=_shown_root(ws.root), checked=checked)
     if output:
         from ..index.atomic import AtomicWriteError, write_output
 

@@ -11,7 +11,10 @@ import argparse
 import os
 import sys
 
-FORMATS = ("text", "json", "github", "sarif")
+from ..hook_specs import HOOK_SPECS
+from ..render.registry import names
+
+FORMATS = names("diagnostics")
 
 
 def parse_args(name: str, argv, description: str) -> argparse.Namespace:
@@ -81,11 +84,7 @@ def _git_prefix(root: str) -> str:
 # hook), no other hook repeats them, so one finding is printed once.  When that cannot be
 # told for sure, the hook checks them itself: a regression never passes because a sibling
 # hook did not run (docs/hooks.md, "One finding, one hook").
-OWNED_CODES = {
-    "skillsift-eval": frozenset({"AR9D4"}),
-    "skillsift-index": frozenset({"AR9D1"}),
-    "skillsift-cases": frozenset({"AR9D2"}),
-}
+OWNED_CODES = {spec.id: spec.owns for spec in HOOK_SPECS if spec.owns}
 PRE_COMMIT_CONFIG = ".pre-commit-config.yaml"
 MAX_PRE_COMMIT_CONFIG = 1 << 20
 ALL_STAGES = frozenset({"pre-commit", "pre-merge-commit", "pre-push", "prepare-commit-msg", "commit-msg",
@@ -222,9 +221,9 @@ def report(diagnostics, fmt: str, *, root: str = "", out=None) -> None:
     """Print the diagnostics (nothing at all when there are none, as formatters stay quiet)."""
     if not diagnostics and fmt == "text":
         return
-    from ..render.diagnostics import render
+    from ..render.registry import render
 
-    (out or sys.stdout).write(render(diagnostics, fmt, root=root))
+    (out or sys.stdout).write(render("diagnostics", fmt, diagnostics, root=root))
 
 
 def apply_settings(ws, diagnostics) -> list:

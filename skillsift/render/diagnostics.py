@@ -27,7 +27,6 @@ from ..diagnostics import ERROR, NOTE, WARNING
 from ..words import plural
 from .sanitise import command_data, command_property, json_text, plain, sarif_uri
 
-FORMATS = ("text", "json", "github", "sarif")
 GITHUB_LIMIT = 10  # annotations of each kind GitHub shows per step
 SCHEMA_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -238,14 +237,3 @@ def sarif_log(diagnostics) -> dict:
 
 def render_sarif(diagnostics) -> str:
     return json_text(sarif_log(diagnostics))
-
-
-def render(diagnostics, fmt: str, *, root: str = "", checked: int | None = None) -> str:
-    """Render in one of :data:`FORMATS`."""
-    if fmt == "json":
-        return render_json(diagnostics, root=root, checked=checked)
-    if fmt == "github":
-        return render_github(diagnostics)
-    if fmt == "sarif":
-        return render_sarif(diagnostics)
-    return render_text(diagnostics, checked=checked)

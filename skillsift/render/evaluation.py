@@ -14,26 +14,8 @@ from ..words import plural
 from .sanitise import json_text, md_code, md_text
 from .views import header_view, text_views, view_words
 
-FORMATS = ("text", "json", "junit", "markdown")
-
-
 HYBRID_HINT = ("hint: misses on paraphrases are what hybrid mode is for: add --mode hybrid "
                "(needs pip install 'skillsift[embed]' and 'skillsift index')")
-
-
-def render(result: EvalResult, fmt: str, *, hybrid_hint: bool = False) -> str:
-    """``hybrid_hint``: the configured mode is lexical, so a text report with misses says what hybrid is for."""
-    if fmt == "json":
-        return render_json(result)
-    if fmt == "junit":
-        return render_junit(result)
-    if fmt == "markdown":
-        return render_markdown(result)
-    if fmt == "html":
-        from .evaluation_html import render_html
-
-        return render_html(result)
-    return render_text(result, hybrid_hint=hybrid_hint)
 
 
 # -- JSON ------------------------------------------------------------------------------------------

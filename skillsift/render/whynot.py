@@ -13,9 +13,8 @@ from ..evaluate.proposals import MIN_CASES
 from ..evaluate.run import EvalResult
 from ..evaluate.whynot import Competitor, ExpectedSkill, Proposal, Standing, WhyReport
 from ..words import plural
-from .evaluation import _shortest, render, result_json
+from .evaluation import _shortest, render_text, result_json
 
-WHY_FORMATS = ("text", "json")
 MAX_TERMS_SHOWN = 6
 PROPOSALS_TITLE = {
     "triggers": ("trigger proposals (full view: each phrase appended to the skill's triggers in memory, which "
@@ -28,14 +27,18 @@ PROPOSALS_TITLE = {
 }
 
 
-def render_with_why(result: EvalResult, why: WhyReport, fmt: str, *, hybrid_hint: bool = False) -> str:
-    if fmt == "json":
-        doc = result_json(result)
-        doc["why"] = _shortest(why.to_dict())
-        from .sanitise import json_text
+def render_with_why_json(result: EvalResult, why: WhyReport) -> str:
+    """The ``search-eval.v1`` document with the ``search-why.v2`` document under ``why``."""
+    doc = result_json(result)
+    doc["why"] = _shortest(why.to_dict())
+    from .sanitise import json_text
 
-        return json_text(doc)
-    return render(result, "text", hybrid_hint=hybrid_hint) + render_why_text(why)
+    return json_text(doc)
+
+
+def render_with_why_text(result: EvalResult, why: WhyReport, *, hybrid_hint: bool = False) -> str:
+    """The text report of the evaluation, then why each case missed."""
+    return render_text(result, hybrid_hint=hybrid_hint) + render_why_text(why)
 
 
 def _listed(ids, shown: int = 5) -> str:

@@ -8,7 +8,8 @@ import xml.etree.ElementTree as ET
 from skillsift.evaluate.cases import parse_cases
 from skillsift.evaluate.gates import compare_baseline, gate_failures
 from skillsift.evaluate.run import evaluate
-from skillsift.render.evaluation import render, render_json, render_junit, render_markdown, render_text
+from skillsift.render.evaluation import render_json, render_junit, render_markdown, render_text
+from skillsift.render.registry import render
 from tests.evaluate.test_eval_run import HYB, HYBRID_CASES, INDEX, LEX
 from tests.support.eval_support import EVAL_ENV_LEXICAL, METRICS_CASES, ScriptedRanker, validate_eval_json
 
@@ -45,19 +46,20 @@ misses:
 def test_text_report_single_mode():
     res = run(METRICS_CASES, {"lexical": EVAL_ENV_LEXICAL})
     assert render_text(res) == TEXT_K2
-    assert render(res, "text") == TEXT_K2
+    assert render("evaluation", "text", res) == TEXT_K2
 
 
 def test_lexical_misses_end_with_one_line_on_hybrid_mode_when_it_is_not_configured():
     from skillsift.render.evaluation import HYBRID_HINT
 
     res = run(METRICS_CASES, {"lexical": EVAL_ENV_LEXICAL})
-    assert render(res, "text", hybrid_hint=True) == TEXT_K2 + HYBRID_HINT + "\n"
+    assert render("evaluation", "text", res, hybrid_hint=True) == TEXT_K2 + HYBRID_HINT + "\n"
     assert "--mode hybrid" in HYBRID_HINT and "skillsift[embed]" in HYBRID_HINT
-    assert HYBRID_HINT not in render(res, "markdown", hybrid_hint=True) + render(res, "json", hybrid_hint=True)
+    assert HYBRID_HINT not in (render("evaluation", "markdown", res, hybrid_hint=True)
+                               + render("evaluation", "json", res, hybrid_hint=True))
     hit_all = run("version: 1\ncases:\n  - {id: a, query: deploy to staging, expect: [deploy-staging]}\n",
                   {"lexical": EVAL_ENV_LEXICAL})
-    assert not hit_all.primary.misses and HYBRID_HINT not in render(hit_all, "text", hybrid_hint=True)
+    assert not hit_all.primary.misses and HYBRID_HINT not in render("evaluation", "text", hit_all, hybrid_hint=True)
 
 
 def test_text_values_start_at_column_12_with_k_100():
@@ -120,7 +122,7 @@ def test_json_renderer_prints_integral_floats_as_integers():
     res = run(METRICS_CASES, {"lexical": EVAL_ENV_LEXICAL})
     out = render_json(res)
     assert out.endswith("}\n") and '"top1": 0.5' in out and '"low": 0,' in out and '"high": 1\n' in out
-    assert render(res, "json") == out
+    assert render("evaluation", "json", res) == out
     validate_eval_json(out)
 
 
@@ -229,7 +231,7 @@ def test_markdown_summary_misses_and_regressions():
     assert "#### Misses (1 of 4, lexical)" in lines
     assert "<details><summary>By tag</summary>" in lines
     assert "| paraphrase | 1 | 1.0000 | 1.0000 | 1.0000 | 1.0000 |" in lines
-    assert render(res, "markdown") == md
+    assert render("evaluation", "markdown", res) == md
 
 
 def test_markdown_multi_mode_paired_and_escaping():
@@ -263,6 +265,6 @@ def test_markdown_degraded_warning():
 def test_every_format_renders_a_json_valid_result():
     res = run(HYBRID_CASES, {"lexical": LEX, "hybrid": HYB}, modes=("lexical", "hybrid"))
     for fmt in ("text", "json", "junit", "markdown"):
-        assert render(res, fmt).endswith("\n")
+        assert render("evaluation", fmt, res).endswith("\n")
     doc = validate_eval_json(json.loads(render_json(res)))
     assert doc["mode"] == "lexical" and set(doc["by_mode"]) == {"lexical", "hybrid"}

@@ -20,14 +20,14 @@ from pathlib import Path
 import pytest
 
 import skillsift
+from skillsift.hook_specs import HOOK_SPECS
 from tests.conftest import FIXTURES, ROOT, write_skill
 
 pytestmark = pytest.mark.slow  # real pre-commit builds its hook environments: out of the quick loop
 
 EMBEDDER = FIXTURES / "hook_embedder.py"
 REAL_PIP_CACHE = os.environ.get("PIP_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "pip")
-HOOKS = ("skillsift-validate", "skillsift-secrets", "skillsift-frontmatter", "skillsift-cases", "skillsift-index",
-         "skillsift-eval")
+HOOKS = tuple(spec.id for spec in HOOK_SPECS)
 SECRET = "AKIAQWERTYUIOPASDFGH"
 
 

@@ -20,8 +20,9 @@ from skillsift.evaluate.compare import Comparison, RankChange
 from skillsift.evaluate.gates import Flips
 from skillsift.evaluate.outcomes import Side
 from skillsift.evaluate.verdict import CiRun
-from skillsift.render.diagnostics import render, sarif_log
+from skillsift.render.diagnostics import sarif_log
 from skillsift.render.pull_request import render_markdown
+from skillsift.render.registry import render
 from skillsift.render.sanitise import md_code, md_text, plain, plain_lines, sarif_uri, visible
 from tests.conftest import write_skill
 from tests.support.cli import run
@@ -224,5 +225,5 @@ def _text(html: str) -> str:
 
 def test_render_text_format_shows_each_finding_on_one_line():
     diag = Diagnostic(file="a\nb.md", line=1, code="SK001", severity=ERROR, message="m\n" + FORGED)
-    text = render([diag], "text")
+    text = render("diagnostics", "text", [diag])
     assert commands(text) == [] and text.splitlines()[0] == "a\\nb.md:1: SK001 m\\n::error file=a.md,line=1::forged"

@@ -1,0 +1,59 @@
+"""The pre-commit hooks of skillsift, as data: one row per hook, in the order they are listed.
+
+``skillsift hook NAME`` takes its names from here, and so do the hook modules'
+``skillsift.hooks.<name>`` paths and the codes a hook reports for the others
+(docs/hooks.md, "One finding, one hook"); ``tests/hooks/test_hook_specs.py`` writes
+``.pre-commit-hooks.yaml`` from these rows and compares it byte for byte, and checks the
+table of docs/hooks.md ("The hooks") against them.  Nothing is imported: the console
+script reads the names before anything else.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class HookSpec(NamedTuple):
+    name: str  # skillsift hook NAME; the pre-commit id is skillsift-NAME
+    description: str
+    files: str = ""  # pre-commit's files regex ("" = every file)
+    types: tuple[str, ...] = ()
+    pass_filenames: bool = True
+    require_serial: bool = False
+    always_run: bool = False
+    owns: frozenset[str] = frozenset()  # codes no sibling hook in the same run repeats
+
+    @property
+    def id(self) -> str:
+        return f"skillsift-{self.name}"
+
+    @property
+    def entry(self) -> str:
+        return f"skillsift hook {self.name}"
+
+
+HOOK_SPECS: tuple[HookSpec, ...] = (
+    HookSpec("validate", "Every skillsift check on the staged SKILL.md, config and cases files, and on what they (or "
+             "a deleted skill) affect.",
+             files=r"(^|/)(SKILL\.md|skillsift\.toml|pyproject\.toml|[^/]*cases[^/]*\.ya?ml)$|(^|/)\.ai-rulez/config"
+                   r"\.toml$",
+             require_serial=True, always_run=True),
+    HookSpec("secrets", "No credential in the files of a skill (AR001); warns about skills a remote embedding "
+             "provider would not get (AR9D3).",
+             files=r"(^|/)skills/|(^|/)SKILL\.md$", types=("text",)),
+    HookSpec("frontmatter", "Each SKILL.md has valid frontmatter that follows the Agent Skills specification, a "
+             "unique name and a description that fits the agents' listings (SK001, SK002, SK004-SK008, "
+             "SK101-SK108).",
+             files=r"(^|/)SKILL\.md$"),
+    HookSpec("cases", "The labelled cases files are valid and name skills and roles that exist (AR9D2).",
+             files=r"(^|/)[^/]*cases[^/]*\.ya?ml$", require_serial=True, always_run=True,
+             owns=frozenset({"AR9D2"})),
+    HookSpec("index", "The committed search index matches the skills; rebuilt with a local provider, then staged by "
+             "you (AR9D1).",
+             pass_filenames=False, require_serial=True, always_run=True, owns=frozenset({"AR9D1"})),
+    HookSpec("eval", "The labelled cases still pass the configured gates and regress no case against the baseline "
+             "(AR9D4).",
+             pass_filenames=False, require_serial=True, always_run=True, owns=frozenset({"AR9D4"})),
+)
+
+HOOK_NAMES: tuple[str, ...] = tuple(spec.name for spec in HOOK_SPECS)

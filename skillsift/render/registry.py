@@ -1,0 +1,81 @@
+"""The output formats of every command, in one place: name -> renderer, per family.
+
+A family is what one ``--format`` option renders: the findings of ``skillsift validate``
+and the hooks (``diagnostics``), an evaluation (``evaluation``), ``eval --why`` (``why``),
+the pull-request run of ``skillsift ci`` (``ci``) and the text/JSON pairs of the other
+commands (``search``, ``list``, ``index``, ``status``, ``tune``, whose doors render
+them themselves).  The click choices and the hooks' ``--format`` come from the keys, in
+their order (the first is the default unless the door says otherwise); a door renders
+through :func:`render`.
+
+A renderer is named by a ``module:function`` string and imported on first use, so reading
+the choices imports no renderer (``skillsift --help`` and a hook stay cold).  ``options``
+lists the keyword arguments the function takes: :func:`render` passes those and drops the
+others, so a door hands every family's options to any of its formats.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Renderer:
+    target: str  # "module:function", the module relative to skillsift.render
+    options: tuple[str, ...] = ()
+
+    def load(self):
+        module, _, function = self.target.partition(":")
+        return getattr(importlib.import_module(f"skillsift.render.{module}"), function)
+
+
+_DIAGNOSTICS = {
+    "text": Renderer("diagnostics:render_text", ("checked",)),
+    "json": Renderer("diagnostics:render_json", ("root", "checked")),
+    "github": Renderer("diagnostics:render_github"),
+    "sarif": Renderer("diagnostics:render_sarif"),
+}
+_EVALUATION = {
+    "text": Renderer("evaluation:render_text", ("hybrid_hint",)),
+    "json": Renderer("evaluation:render_json"),
+    "junit": Renderer("evaluation:render_junit"),
+    "markdown": Renderer("evaluation:render_markdown"),
+    "html": Renderer("evaluation_html:render_html"),
+}
+_WHY = {
+    "text": Renderer("whynot:render_with_why_text", ("hybrid_hint",)),
+    "json": Renderer("whynot:render_with_why_json"),
+}
+_CI = {
+    "markdown": Renderer("pull_request:render_markdown", ("max_rows",)),
+    "json": Renderer("ci_json:render_ci_json"),
+}
+# Rendered by their doors (each a table of its own and a JSON document); listed here for the choices.
+_TEXT_JSON: dict[str, Renderer | None] = {"text": None, "json": None}
+
+RENDERERS: dict[str, dict[str, Any]] = {
+    "diagnostics": _DIAGNOSTICS,
+    "evaluation": _EVALUATION,
+    "why": _WHY,
+    "ci": _CI,
+    "search": _TEXT_JSON,
+    "list": _TEXT_JSON,
+    "index": _TEXT_JSON,
+    "status": _TEXT_JSON,
+    "tune": _TEXT_JSON,
+}
+
+
+def names(family: str) -> tuple[str, ...]:
+    """The format names of ``family``, in the order the help lists them."""
+    return tuple(RENDERERS[family])
+
+
+def render(family: str, name: str, value: Any, *args: Any, **options: Any) -> str:
+    """``value`` (and ``args``) rendered in format ``name`` of ``family``, with the options that renderer takes."""
+    renderer = RENDERERS[family].get(name)
+    if renderer is None:
+        raise KeyError(f"no renderer {name!r} for {family}; formats are {', '.join(names(family))}")
+    return renderer.load()(value, *args, **{k: v for k, v in options.items() if k in renderer.options})

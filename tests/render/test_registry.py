@@ -1,0 +1,78 @@
+"""The renderer registry (skillsift/render/registry.py): the --format choices and the dispatch."""
+
+from __future__ import annotations
+
+import inspect
+import subprocess
+import sys
+
+import click
+import pytest
+
+from skillsift.commands.group import cli
+from skillsift.diagnostics import ERROR, Diagnostic
+from skillsift.hooks._common import FORMATS as HOOK_FORMATS
+from skillsift.render import diagnostics as diagnostics_render
+from skillsift.render.registry import RENDERERS, names, render
+
+# The --format option of each command and the family its choices come from.
+COMMAND_FAMILIES = {"validate": "diagnostics", "eval": "evaluation", "ci": "ci", "search": "search",
+                    "list": "list", "index": "index", "status": "status", "tune": "tune"}
+
+
+def _format_choices(command: str) -> tuple[str, ...]:
+    loaded = cli.get_command(click.Context(cli), command)
+    assert loaded is not None
+    option = next(p for p in loaded.params if p.name == "fmt")
+    assert isinstance(option.type, click.Choice)
+    return tuple(option.type.choices)
+
+
+@pytest.mark.parametrize("command", sorted(COMMAND_FAMILIES))
+def test_every_format_choice_comes_from_the_registry(command):
+    assert _format_choices(command) == names(COMMAND_FAMILIES[command])
+
+
+def test_the_documented_orders_hold():
+    assert names("diagnostics") == ("text", "json", "github", "sarif") == HOOK_FORMATS
+    assert names("evaluation") == ("text", "json", "junit", "markdown", "html")
+    assert names("ci") == ("markdown", "json") and names("why") == ("text", "json")
+
+
+def test_every_renderer_resolves_and_takes_its_options():
+    for family, table in RENDERERS.items():
+        for name, renderer in table.items():
+            if renderer is None:  # rendered by the door itself
+                continue
+            function = renderer.load()
+            params = inspect.signature(function).parameters
+            for option in renderer.options:
+                assert option in params, (family, name, option)
+
+
+def test_render_passes_only_the_options_a_renderer_takes():
+    diag = Diagnostic(code="SK001", severity=ERROR, message="no frontmatter", file="skills/a/SKILL.md", line=1)
+    assert render("diagnostics", "sarif", [diag], root="x", checked=3) == diagnostics_render.render_sarif([diag])
+    assert (render("diagnostics", "json", [diag], root="x", checked=3)
+            == diagnostics_render.render_json([diag], root="x", checked=3))
+    assert render("diagnostics", "text", [diag], root="x", checked=3) == diagnostics_render.render_text([diag],
+                                                                                                         checked=3)
+    with pytest.raises(KeyError, match="formats are text, json, github, sarif"):
+        render("diagnostics", "junit", [diag])
+
+
+def test_reading_the_choices_imports_no_renderer():
+    code = ("import sys; from skillsift.render.registry import names; names('evaluation'); "
+            "print(sorted(m for m in sys.modules if m.startswith('skillsift.render.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['skillsift.render.registry']"
+
+
+@pytest.mark.parametrize(("page", "family"), [
+    ("docs/validate.md", "diagnostics"), ("docs/hooks.md", "diagnostics"), ("docs/evaluation.md", "evaluation"),
+    ("docs/validate.md", "list"), ("docs/index.md", "index"), ("docs/index.md", "status"), ("README.md", "search"),
+])
+def test_the_docs_list_the_registry_formats(page, family):
+    from tests.conftest import ROOT
+
+    assert f"--format {'|'.join(names(family))}" in (ROOT / page).read_text(encoding="utf-8")
