@@ -12,7 +12,7 @@ import gc
 import sys
 
 from ._version import __version__
-from .hook_specs import HOOK_NAMES
+from .hooks.specs import HOOK_NAMES
 
 __all__ = ["__version__", "main"]
 

@@ -34,8 +34,8 @@ LAYERS: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
     ("engine", 2, ("ranker/", "index/", "embed/", "evaluate/"),
      "ranking, the index files, embedding providers, metrics and comparisons"),
     ("base", 1, ("rules/", "config/", "catalog/", "cache/", "secrets/", "__init__.py", "_version.py",
-                 "diagnostics.py", "hook_specs.py", "words.py", "files.py", "jsonio.py"),
-     "the documents, their rules, the check and hook registries, the skills, the caches and the diagnostics model"),
+                 "diagnostics.py", "words.py", "files.py", "jsonio.py"),
+     "the documents, their rules, the check registry, the skills, the caches and the diagnostics model"),
 )
 
 # Edges the checks above still find, each with why it is left (importer, imported). A test fails

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..hook_specs import HOOK_NAMES
+from ..hooks.specs import HOOK_NAMES
 
 HOOK_MODULES = {name: f"skillsift.hooks.{name}" for name in HOOK_NAMES}
 

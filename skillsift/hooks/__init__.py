@@ -10,6 +10,6 @@ Each module has ``main(argv) -> int`` and is run through ``skillsift hook <name>
 * ``eval``        AR9D4: the labelled cases against the configured gates and baseline.
 """
 
-from ..hook_specs import HOOK_NAMES
+from .specs import HOOK_NAMES
 
-HOOKS = HOOK_NAMES  # the names, from skillsift/hook_specs.py
+HOOKS = HOOK_NAMES  # the names, from skillsift/hooks/specs.py

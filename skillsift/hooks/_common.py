@@ -11,8 +11,8 @@ import argparse
 import os
 import sys
 
-from ..hook_specs import HOOK_SPECS
 from ..render.registry import names
+from .specs import HOOK_SPECS
 
 FORMATS = names("diagnostics")
 

@@ -1,4 +1,4 @@
-"""The hook registry (skillsift/hook_specs.py) against the files that list the hooks.
+"""The hook registry (skillsift/hooks/specs.py) against the files that list the hooks.
 
 ``.pre-commit-hooks.yaml`` is written from the registry here and must equal the shipped
 file byte for byte; docs/hooks.md's table, the snippets of docs/hooks.md, README.md and
@@ -12,8 +12,8 @@ import re
 import yaml
 
 from skillsift.commands.hook_cmd import HOOK_MODULES
-from skillsift.hook_specs import HOOK_NAMES, HOOK_SPECS
 from skillsift.hooks._common import OWNED_CODES
+from skillsift.hooks.specs import HOOK_NAMES, HOOK_SPECS
 from skillsift.starter.snippets import pre_commit_snippet
 from tests.conftest import ROOT
 from tests.support.cli import run

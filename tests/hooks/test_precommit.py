@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import skillsift
-from skillsift.hook_specs import HOOK_SPECS
+from skillsift.hooks.specs import HOOK_SPECS
 from tests.conftest import FIXTURES, ROOT, write_skill
 
 pytestmark = pytest.mark.slow  # real pre-commit builds its hook environments: out of the quick loop
