@@ -69,6 +69,20 @@ def index_fingerprint(config) -> tuple:
     return tuple(_stat_key(directory / name) for name in (MANIFEST_FILE, VECTORS_FILE))
 
 
+def examples_fingerprint(config) -> tuple:
+    """(path, mtime, size) of each examples file (``[search] examples``): changes when one is edited."""
+    from ..diagnostics import SkillsiftError
+    from ..evaluate.examples import example_files
+
+    if not config.search.examples:
+        return ()
+    try:
+        files = example_files(config.root, config.search.examples)
+    except SkillsiftError as exc:  # the ranker reports it (it ranks without known requests)
+        return (exc.message,)
+    return tuple((rel, _stat_key(os.path.join(config.root, rel))) for rel in files)
+
+
 def check_skill_name(name) -> str:
     """``name`` when it can only be a catalog name; raises :class:`ToolRefused` for a path."""
     if not isinstance(name, str) or not name.strip():
@@ -159,7 +173,8 @@ class SkillService:
                 return False
             self._checked_at = now
             config = self._load_config()
-            key = (config, catalog_fingerprint(self.root, config.skills), index_fingerprint(config))
+            key = (config, catalog_fingerprint(self.root, config.skills), index_fingerprint(config),
+                   examples_fingerprint(config))
             if key == self._key and self.ranker is not None:
                 return False
             self._build(config)
@@ -178,12 +193,16 @@ class SkillService:
         view = dataclasses.replace(view, catalog=self._without_secrets(view.catalog))
         catalog = view.catalog
         try:
-            ranker = open_view_ranker(view, config)
+            # stale or missing vectors (skills, known requests of an edited examples file) are
+            # embedded in memory with the local model, as in `skillsift search`
+            ranker = open_view_ranker(view, config, embed_stale=True)
         except Exception as exc:  # an index that cannot even be read: rank lexically (no_index)
             self._warn_once(f"the search index cannot be read ({exc}); ranking lexically")
             ranker = Ranker(catalog, config)
         if ranker.index_problem and config.search.mode != "lexical":
             self._warn_once(ranker.index_problem)
+        for line in ranker.refresh.notes() if ranker.refresh is not None else ():
+            self._warn_once(line)
         if config.search.mode != "lexical":  # load the model now, not on the first query
             problem = ranker.prepare()
             if problem is not None and problem.reason != NO_INDEX:

@@ -89,7 +89,7 @@ class Ranker:
         ranker = cls(catalog, config, index=index, provider=provider, query_timeout_ms=query_timeout_ms,
                      index_problem=problem, one_shot=one_shot)
         ranker.refresh = refresh
-        if ranker.index is not None and ranker.index.example_items():
+        if ranker.index is not None and (ranker.index.example_items() or refresh is not None):
             from ..diagnostics import SkillsiftError
             from ..evaluate.examples import known_requests
 
@@ -98,7 +98,13 @@ class Ranker:
             except SkillsiftError as exc:  # a broken examples file: rank without known requests
                 ranker.examples_problem = exc.message  # (`skillsift hook cases` / `eval` report it)
             else:
-                ranker.use_examples([(r.skill, r.text) for r in requests])
+                pairs = [(r.skill, r.text) for r in requests]
+                if refresh is not None and pairs:  # requests added since the index was built: as stale skills
+                    from .setup import refresh_requests
+
+                    ranker.refresh = refresh_requests(refresh, pairs, config, provider)
+                if pairs:
+                    ranker.use_examples(pairs)
         return ranker
 
     def use_examples(self, requests) -> int:
@@ -109,7 +115,8 @@ class Ranker:
         """
         self._known = tuple(requests)
         vectors = self.vectors
-        return vectors.use_examples(self._known) if vectors is not None else 0
+        extra = self.refresh.request_rows if self.refresh is not None else None
+        return vectors.use_examples(self._known, extra=extra) if vectors is not None else 0
 
     # -- what is attached ----------------------------------------------------
     @property

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 
 def attach(config, *, provider=None):
@@ -52,10 +53,21 @@ class Refresh:
     embedded: tuple[str, ...] = ()
     outdated: tuple[str, ...] = ()
     problem: str = ""
+    requests_embedded: int = 0  # known requests without a current row, embedded in memory for this run
+    requests_outdated: int = 0  # known requests without a row that rank without their vector
+    request_rows: dict = field(default_factory=dict, compare=False, repr=False)  # (skill, digest) -> row
 
     def notes(self) -> list[str]:
         """The stderr lines of a door (none when every vector was current)."""
         out = []
+        if self.requests_embedded:
+            out.append(f"note: the index has no vector for {_requests(self.requests_embedded)} of the examples "
+                       "files: embedded in memory for this run; run 'skillsift index' and commit the index to keep "
+                       "them")
+        if self.requests_outdated:
+            why = f"; {self.problem}" if self.problem and not self.outdated else ""
+            out.append(f"warning: the index has no vector for {_requests(self.requests_outdated)} of the examples "
+                       f"files, so they are not used{why}; run 'skillsift index' and commit the index")
         if self.embedded:
             out.append(f"note: the index has no current vector for {_count(self.embedded)} "
                        f"({_shown(self.embedded)}): embedded in memory for this run; run 'skillsift index' and "
@@ -66,6 +78,54 @@ class Refresh:
                        f"({_shown(self.outdated)}), ranked by words only{why}; run 'skillsift index' and commit "
                        "the index")
         return out
+
+
+def _requests(n: int) -> str:
+    return "1 known request" if n == 1 else f"{n} known requests"
+
+
+def refresh_requests(refresh: Refresh, requests, config, provider) -> Refresh:
+    """``refresh`` with the known ``requests`` (``(skill, text)`` pairs) that have no row in its index
+    embedded in memory, as :func:`refresh_stale` does for skills (docs/query-mining.md, "Edited
+    examples files").
+
+    Only a provider that runs in this process is called; with any other the requests are
+    counted as outdated (they rank without their vector until ``skillsift index``).  The rows
+    are normalised and quantised as the index stores them (:func:`~skillsift.index.store.new_index`),
+    so a search ranks as it will once the index is rebuilt.
+    """
+    from dataclasses import replace
+
+    from ..catalog.embedtext import text_digest
+    from ..index.build import sends_text_out
+
+    index: Any = refresh.index  # an Index (Refresh keeps it untyped: the index package loads lazily)
+    if index is None or provider is None or isinstance(provider, BaseException):
+        return refresh
+    known = {(item.id, item.text_digest) for _row, item in index.example_items()}
+    todo: dict[tuple[str, str], str] = {}
+    for name, text in requests:
+        key = (name, text_digest(text))
+        if key not in known and text.strip():
+            todo.setdefault(key, text)
+    if not todo:
+        return refresh
+    if sends_text_out(provider):
+        return replace(refresh, requests_outdated=len(todo))
+    from ..index.manifest import EXAMPLE_KIND, ManifestItem
+    from ..index.store import new_index
+    from .embed_memory import embed_texts
+
+    keys = sorted(todo)
+    rows, problem = embed_texts(provider, [todo[k] for k in keys], batch_size=config.search.batch_size,
+                                dims=index.dims)
+    if rows is None:
+        return replace(refresh, requests_outdated=len(todo), problem=refresh.problem or problem)
+    items = [ManifestItem(name, "", digest, digest, kind=EXAMPLE_KIND) for name, digest in keys]
+    built = new_index(provider=index.manifest.provider, model=index.manifest.model, items=items, vectors=rows,
+                      dims=index.dims, dtype=index.manifest.dtype)
+    out = {(item.id, item.text_digest): built.vector(row) for row, item in built.example_items()}
+    return replace(refresh, requests_embedded=len(out), request_rows=out)
 
 
 def _count(names) -> str:

@@ -49,11 +49,12 @@ class VectorSearch:
         self.examples: ExampleRows | None = None  # the known requests with a vector (None: screened paths)
         self.leave_out_own = False  # evaluation: a query's own text is no evidence for it
 
-    def use_examples(self, requests) -> int:
+    def use_examples(self, requests, *, extra=None) -> int:
         """Rank with the known ``requests`` (``(skill, text)`` pairs) that have a current row; how many do.
 
         A request's row is found by its text digest among the index's example rows of its
-        skill; requests of skills not served, or without a row, are left out.  No usable
+        skill, else in ``extra`` (``(skill, text digest) -> row`` embedded in memory for this
+        run); requests of skills not served, or without a row, are left out.  No usable
         request: the screened paths rank as before.
         """
         from ..catalog.embedtext import text_digest
@@ -61,9 +62,15 @@ class VectorSearch:
 
         rows = {(item.id, item.text_digest): row for row, item in self.index.example_items()}
         owners, texts, picked = [], [], []
+        extra = extra or {}
+        import numpy as np
+
+        stored = np.asarray(self.index.matrix)
         for name, text in requests:
-            row = rows.get((name, text_digest(text)))
-            if row is None:
+            key = (name, text_digest(text))
+            row = rows.get(key)
+            vector = stored[row] if row is not None else extra.get(key)
+            if vector is None:
                 continue
             try:
                 owner = self.position(name)
@@ -71,13 +78,11 @@ class VectorSearch:
                 continue
             owners.append(owner)
             texts.append(text)
-            picked.append(row)
+            picked.append(vector)
         if not picked:
             self.examples = None
             return 0
-        import numpy as np
-
-        matrix = np.asarray(self.index.matrix)[np.asarray(picked, dtype=np.intp)]
+        matrix = np.stack(picked).astype(stored.dtype, copy=False)
         self.examples = ExampleRows.of(matrix, owners, texts)
         return len(picked)
 

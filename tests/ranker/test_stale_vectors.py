@@ -109,3 +109,65 @@ def test_a_remote_provider_gets_no_skill_text_and_the_stale_skill_is_named(remot
     code, out, err = run(capsys, "eval", remote / "search-cases.yaml", "--root", remote)
     assert code == 0, err
     assert "no current vector" not in err
+
+
+# -- known requests added to an examples file after `skillsift index` --------------------------------------------
+
+NEW_REQUEST = "the zebra stripes look wrong on the dashboard"
+
+
+def _add_request(root) -> None:
+    path = root / "search-examples.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + f'  - id: known-zebra\n    query: "{NEW_REQUEST}"\n'
+                    "    expect: [csv-cleanup]\n", encoding="utf-8")
+
+
+def test_a_known_request_added_after_the_index_is_embedded_for_the_run(local_acme, capsys):
+    index_dir = local_acme / ".skillsift/index"
+    before = {p.name: p.read_bytes() for p in index_dir.iterdir()}
+    _add_request(local_acme)
+    query = ["search", "zebra stripes on the dashboard look wrong", "--mode", "hybrid", "--root", local_acme]
+    code, out, err = run(capsys, *query, "--explain")
+    assert code == 0, err
+    assert ("note: the index has no vector for 1 known request of the examples files: embedded in memory for "
+            "this run") in err
+    assert out.splitlines()[1].split()[5] == "csv-cleanup"  # ranked first by the new request alone
+    assert f'closest known request: "{NEW_REQUEST}"' in out
+    assert {p.name: p.read_bytes() for p in index_dir.iterdir()} == before  # nothing written
+    code, in_memory, _ = run(capsys, *query, "--format", "json")
+    assert code == 0
+    # the same ranking as once the index holds the request
+    assert run(capsys, "index", "--root", local_acme)[0] == 0
+    code, indexed, err = run(capsys, *query, "--format", "json")
+    assert code == 0 and "known request" not in err
+    assert json.loads(indexed)["results"] == json.loads(in_memory)["results"]
+
+
+def test_the_mcp_server_takes_an_edited_examples_file_without_an_index_run(local_acme, monkeypatch):
+    from skillsift.mcpserver.service import SkillService
+
+    monkeypatch.setenv("SKILLSIFT_SEARCH_MODE", "hybrid")
+    warnings: list[str] = []
+    service = SkillService(str(local_acme), warn=warnings.append, recheck_interval=0)
+    query = "zebra stripes on the dashboard look wrong"
+    assert service.find_skill(query)["results"][0]["name"] != "csv-cleanup"
+    _add_request(local_acme)
+    assert service.find_skill(query)["results"][0]["name"] == "csv-cleanup"
+    assert service.reloads == 2
+    assert any("no vector for 1 known request of the examples files: embedded in memory" in w for w in warnings)
+
+
+def test_a_remote_provider_gets_no_request_text_and_the_new_requests_are_counted(remote, server, capsys):
+    (remote / "skillsift.toml").write_text('[search]\nmode = "hybrid"\nexamples = ["known.yaml"]\n', encoding="utf-8")
+    known = remote / "known.yaml"
+    known.write_text('version: 1\ncases:\n  - id: a\n    query: "money back for an order"\n'
+                     "    expect: [issue-refund]\n", encoding="utf-8")
+    assert run(capsys, "index", "--root", remote)[0] == 0
+    known.write_text(known.read_text(encoding="utf-8") + '  - id: b\n    query: "ship the build to staging"\n'
+                     "    expect: [deploy-staging]\n", encoding="utf-8")
+    sent_before = len(server.inputs)
+    code, _out, err = run(capsys, "search", "refund an order", "--root", remote)
+    assert code == 0
+    assert ("warning: the index has no vector for 1 known request of the examples files, so they are not used; "
+            "run 'skillsift index' and commit the index") in err
+    assert [t for batch in server.inputs[sent_before:] for t in batch] == ["refund an order"]

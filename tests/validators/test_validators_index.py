@@ -102,6 +102,8 @@ def test_an_index_dir_that_is_a_symlink_is_reported(tmp_path):
     (tmp_path / ".skillsift").mkdir()
     (tmp_path / ".skillsift" / "index").symlink_to(outside)
     [diag] = check(tmp_path, select=["AR9D1"])
-    assert diag.file == ".skillsift/index"
-    assert diag.message.startswith('search: the index directory ".skillsift/index" is a symbolic link')
-    assert "real directory inside the repository" in diag.hint
+    # refused when the config is loaded (docs/bounded-input.md, "Files a repository holds"): AR9D0, reported
+    # whatever is selected, before the index check runs
+    assert (diag.code, diag.file) == ("AR9D0", ".skillsift/index")
+    assert diag.message.startswith('search.index_dir ".skillsift/index" leads outside the repository')
+    assert "replace the link .skillsift/index with a folder of the repository" in diag.hint
