@@ -23,6 +23,7 @@ from .tables import (  # noqa: F401  (the names other modules import from here)
     index_dir_problem,
     numeric_ranges,
 )
+from .validate import ValidateSettings, settings_from_table
 from .values import MODE_WORDS
 
 # every numeric key: (lowest, highest) allowed, read from the tables (docs/configuration.md, "Numbers")
@@ -52,10 +53,24 @@ def validate_embeddings_table(table: dict) -> list[str]:
     return _messages(table, EMBEDDINGS, "embeddings")
 
 
+def read_settings(table, known_codes=()) -> tuple[ValidateSettings, list[tuple[tuple, str]]]:
+    """Read a ``[validate]`` table (None or missing = defaults) against its rules (:data:`.tables.VALIDATE`).
+
+    Returns the settings (bad values replaced by their defaults) and the problems as
+    ``(key path inside [validate], message)``: unknown keys first, then in key order.
+    """
+    from ..rules import Context, check
+
+    if table is None:
+        return ValidateSettings(), []
+    cleaned, problems = check(table, VALIDATE, label="validate", context=Context(values={"codes": known_codes}))
+    if cleaned is None:
+        return ValidateSettings(), [(p.path, p.message) for p in problems]
+    return settings_from_table(cleaned), [(p.path, p.message) for p in problems]
+
+
 def validate_result(table, known_codes=None):
     """(settings, problems) of a ``[validate]`` table, checked against the registry's codes."""
-    from .validate import read_settings
-
     if known_codes is None:
         from .checks import CODES
 

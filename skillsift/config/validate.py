@@ -24,8 +24,11 @@
     [validate.severity]                # error | warning | note | off
     SK007 = "error"
 
-Reading is pure: :func:`read_settings` applies the table's rules (:mod:`.tables`, declared
-once) and returns the settings and every problem (key path, message) for AR9D0.
+Reading is pure: :func:`skillsift.config.schema.read_settings` applies the table's rules
+(:mod:`.tables`, declared once) and returns the settings and every problem (key path,
+message) for AR9D0; :func:`settings_from_table` makes the settings of the checked table.
+(The reader lives in ``schema.py`` because the rule tables import the defaults of
+:mod:`.model`, which imports this module.)
 """
 
 from __future__ import annotations
@@ -90,24 +93,7 @@ class ValidateSettings:
         return bool(self.minimums) or bool(self.baseline)
 
 
-def read_settings(table, known_codes=()) -> tuple[ValidateSettings, list[tuple[tuple, str]]]:
-    """Read a ``[validate]`` table (None or missing = defaults) against its rules (:data:`.tables.VALIDATE`).
-
-    Returns the settings (bad values replaced by their defaults) and the problems as
-    ``(key path inside [validate], message)``: unknown keys first, then in key order.
-    """
-    from ..rules import Context, check
-    from .tables import VALIDATE
-
-    if table is None:
-        return ValidateSettings(), []
-    cleaned, problems = check(table, VALIDATE, label="validate", context=Context(values={"codes": known_codes}))
-    if cleaned is None:
-        return ValidateSettings(), [(p.path, p.message) for p in problems]
-    return _settings(cleaned), [(p.path, p.message) for p in problems]
-
-
-def _settings(table: dict) -> ValidateSettings:
+def settings_from_table(table: dict) -> ValidateSettings:
     """The settings of a ``[validate]`` table whose bad values were dropped."""
     out: dict = {key: table[key] for key in ("baseline", "secrets_baseline", "max_flips", "max_rank_drops",
                                               "mode", "k", "fail_on_gate_change") if key in table}

@@ -1,5 +1,6 @@
 """The ``[validate]`` settings now live in :mod:`skillsift.config.validate`; this name stays for imports."""
 
+from ..config.schema import read_settings  # noqa: F401
 from ..config.validate import (  # noqa: F401
     DEFAULT_CASES,
     DEFAULT_DESCRIPTION_LIMITS,
@@ -8,5 +9,4 @@ from ..config.validate import (  # noqa: F401
     DEFAULT_SECRETS_BASELINE,
     SEVERITIES,
     ValidateSettings,
-    read_settings,
 )
