@@ -150,15 +150,15 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
     elif scored:
         rvec = _unit(_embed_all(provider, [t for _s, t in requests], batch, None))
         evidence, note = _evidence(requests, rvec, scored, qv, pieces, position, folds, seed)
-        sig = tune.with_examples(plain, *evidence, weight_now)  # the settings are scored as the ranker ranks now
+        sig = tune.with_examples(plain, evidence[0], evidence[1], weight_now)  # the settings are scored as the ranker ranks now
     result = tune.cross_validate(settings, sig, cur_i, cos_i, k=k, folds=folds, seed=seed)
     weight = None
     if evidence is not None:
         # the weight is chosen for the setting the repository will rank with: vector mode ranks by
         # cosine only; hybrid by the winner when it is adopted, else the current setting
         at = result.cosine if mode == "vector" else (result.winner if result.change() else result.current)
-        weight = tune.tune_example_weight(result.settings[at], plain, *evidence, weight_now, k=k, folds=folds,
-                                          seed=seed)
+        weight = tune.tune_example_weight(result.settings[at], plain, evidence[0], evidence[1], weight_now, k=k,
+                                          folds=folds, seed=seed)
     return TuneRun(result, tune.series_of(None, sig, k), len(scored), skipped, k, folds, seed,
                    mode == "lexical", mode, weight, note, weight_now, len(requests))
 
