@@ -150,7 +150,8 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
     elif scored:
         rvec = _unit(_embed_all(provider, [t for _s, t in requests], batch, None))
         evidence, note = _evidence(requests, rvec, scored, qv, pieces, position, folds, seed)
-        sig = tune.with_examples(plain, evidence[0], evidence[1], weight_now)  # the settings are scored as the ranker ranks now
+        # the settings are scored as the ranker ranks now: with the known requests at the current weight
+        sig = tune.with_examples(plain, evidence[0], evidence[1], weight_now)
     result = tune.cross_validate(settings, sig, cur_i, cos_i, k=k, folds=folds, seed=seed)
     weight = None
     if evidence is not None:
