@@ -15,6 +15,10 @@ each fold the best setting on the other folds (highest MRR, then top1, then the 
 the grid) ranks the held-out fold; those held-out results are the honest estimate of
 what tuning gives, and their paired difference against the current setting decides
 whether a change is worth writing.
+
+``[search] example_weight`` is chosen the same way for one setting (:func:`tune_example_weight`):
+the cosines are lifted by the cases' known-request evidence (:func:`example_evidence`, which
+never lets a case's own request count) at each weight of :data:`EXAMPLE_WEIGHTS`.
 """
 
 from __future__ import annotations
