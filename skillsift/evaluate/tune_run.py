@@ -147,8 +147,10 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
         note = "the repository ranks in lexical mode, which does not use known requests"
     elif not requests:
         note = "the repository has no known requests ([search] examples files or frontmatter examples)"
-    elif scored:
-        rvec = _unit(_embed_all(provider, [t for _s, t in requests], batch, None))
+    elif not scored:
+        note = "no positive case to score"
+    else:
+        rvec = _request_vectors(requests, index, provider, batch)
         evidence, note = _evidence(requests, rvec, scored, qv, pieces, position, folds, seed)
         # the settings are scored as the ranker ranks now: with the known requests at the current weight
         sig = tune.with_examples(plain, evidence[0], evidence[1], weight_now)
@@ -169,6 +171,18 @@ def _requests(catalog, config) -> tuple[tuple[str, str], ...]:
     from .examples import known_requests
 
     return tuple((r.skill, r.text) for r in known_requests(catalog, config).requests)
+
+
+def _request_vectors(requests, index, provider, batch: int) -> np.ndarray:
+    """Unit vectors of the known requests: the index's example rows when it holds every one, else embedded."""
+    from ..catalog.embedtext import text_digest
+
+    if index is not None and hasattr(index, "example_items"):
+        rows = {(item.id, item.text_digest): row for row, item in index.example_items()}
+        found = [rows.get((skill, text_digest(text)), -1) for skill, text in requests]
+        if found and min(found) >= 0:
+            return _unit(np.asarray(index.matrix, dtype=np.float64)[found])
+    return _unit(_embed_all(provider, [t for _s, t in requests], batch, None))
 
 
 def _evidence(requests, rvec, scored, qv, pieces, position, folds: int, seed: int):
