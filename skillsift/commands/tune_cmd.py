@@ -70,13 +70,15 @@ def _project_file(root: str, config_file: str | None) -> tuple[Path, str]:
 @context_window_option
 def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_exec, agent, view_name,
                  context_window):
-    """Choose fusion, lexical weight, embedded fields and candidates for hybrid search from CASES.
+    """Choose fusion, lexical weight, embedded fields, candidates and example_weight from CASES.
 
     Every setting is scored on the positive cases of CASES; k-fold cross-validation with
     fixed folds measures what choosing by these cases gives on cases it did not see. The
     current setting is kept unless that cross-validated MRR gain has a 95% interval
-    above 0. Embeds the catalog (once per embedded-field variant) and the queries with
-    the configured provider: no network unless the config allows it.
+    above 0. With known requests (hybrid or vector mode), example_weight is chosen
+    the same way; a case is never scored with its own request as evidence. Embeds
+    the catalog (once per embedded-field variant), the queries and the known requests
+    with the configured provider: no network unless the config allows it.
 
     \b
     Exit codes: 0 done; 1 could not run (bad cases file or config, no embedding
@@ -123,12 +125,17 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
     doc = document(result)
     if view.listing is not None:
         doc["view"] = view.to_dict()
-    if write and doc["change"]:
+    keys: dict = {}
+    if doc["change"]:
+        keys.update(result.result.settings[result.result.winner].search_keys())
+    weight = doc["example_weight"]
+    if weight.get("change"):
+        keys["example_weight"] = float(weight["winner"])
+    if write and keys:
         path, table = _project_file(root, config_file)
         text = path.read_text(encoding="utf-8") if path.is_file() else ""
-        winner = result.result.settings[result.result.winner]
         try:
-            new = set_table_keys(text, table, winner.search_keys())
+            new = set_table_keys(text, table, keys)
         except ValueError as exc:
             raise SkillsiftError(f"tune --write cannot edit {path}: {exc}",
                                  hint="set the keys printed above by hand") from None

@@ -15,6 +15,10 @@ each fold the best setting on the other folds (highest MRR, then top1, then the 
 the grid) ranks the held-out fold; those held-out results are the honest estimate of
 what tuning gives, and their paired difference against the current setting decides
 whether a change is worth writing.
+
+``[search] example_weight`` is chosen the same way for one setting (:func:`tune_example_weight`):
+the cosines are lifted by the cases' known-request evidence (:func:`example_evidence`, which
+never lets a case's own request count) at each weight of :data:`EXAMPLE_WEIGHTS`.
 """
 
 from __future__ import annotations
@@ -299,7 +303,12 @@ def cross_validate(settings: Sequence[Setting], sig: Signals, current: int, cosi
         all_series.append(series_of(setting, sig, k))
         if progress is not None:
             progress(1)
-    n = len(sig.expected)
+    fold, chosen, held, winner = _select(all_series, len(sig.expected), current, folds, seed)
+    return TuneResult(list(settings), all_series, fold, chosen, held, winner, current, cosine)
+
+
+def _select(all_series: Sequence[Series], n: int, current: int, folds: int, seed: int):
+    """(folds, chosen per fold, held-out series, winner on all cases) of a choice among ``all_series``."""
     fold = fold_of(n, folds, seed)
     rr, top1, hit = np.zeros(n), np.zeros(n), np.zeros(n)
     chosen = []
@@ -311,4 +320,76 @@ def cross_validate(settings: Sequence[Setting], sig: Signals, current: int, cosi
         rr[test], top1[test], hit[test] = (all_series[best].rr[test], all_series[best].top1[test],
                                            all_series[best].hit[test])
     winner = _best(all_series, np.ones(n, bool)) if n else current
-    return TuneResult(list(settings), all_series, fold, chosen, Series(rr, top1, hit), winner, current, cosine)
+    return fold, chosen, Series(rr, top1, hit), winner
+
+
+# -- the weight of known requests (``[search] example_weight``) ------------------------------------
+
+EXAMPLE_WEIGHTS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
+
+
+def example_evidence(cos, owner, keys: Sequence[str], case_keys: Sequence[str], fold, n_skills: int,
+                     *, by_folds: bool):
+    """Per case and skill, ``e`` (the known requests' evidence) and which skills have one, without leakage.
+
+    ``cos``: cases x requests cosines, the columns sorted by ``owner`` (the skill of each
+    request); ``keys`` each request's normalised text, ``case_keys`` each case query's.  A
+    request with the case's own text is never its evidence; with ``by_folds`` (some case
+    queries are known requests) every request whose text is a query of the case's fold is
+    left out as well, so each fold is ranked with the other folds' requests only.
+    """
+    from ..ranker.examples import REDUCTION, example_best
+
+    cos = np.array(cos, dtype=np.float64, copy=True)
+    column: dict[str, list[int]] = {}
+    for j, key in enumerate(keys):
+        column.setdefault(key, []).append(j)
+    fold_keys: dict[int, set[str]] = {}
+    for key, f in zip(case_keys, fold, strict=True):
+        fold_keys.setdefault(int(f), set()).add(key)
+    for i, key in enumerate(case_keys):
+        out = fold_keys[int(fold[i])] if by_folds else {key}
+        cols = [j for k in sorted(out) for j in column.get(k, ())]
+        if cols:
+            cos[i, np.asarray(cols, dtype=np.intp)] = -np.inf
+    return example_best(cos, owner, n_skills, how=REDUCTION)
+
+
+def with_examples(sig: Signals, best, has, weight: float) -> Signals:
+    """``sig`` with every skill's plain and centred cosines lifted by its known requests, as the
+    ranker does (:func:`skillsift.ranker.examples.combine`)."""
+    from ..ranker.examples import combine
+
+    cosine = {f: combine(c, best, has, weight) for f, c in sig.cosine.items()}
+    centred = {f: combine(sig.centred(f), best, has, weight) for f in sig.docs}
+    return Signals(sig.lexical, cosine, sig.tie, sig.expected, centred, sig.docs, sig.queries)
+
+
+@dataclass
+class WeightResult:
+    """The cross-validated choice of ``example_weight`` for one setting."""
+
+    setting: Setting
+    weights: list  # in selection order: the current weight first (ties go to it)
+    series: list
+    chosen_per_fold: list
+    held_out: Series
+    winner: int
+    current: int = 0
+
+    def change(self) -> bool:
+        """As :meth:`TuneResult.change`: another weight, with a held-out MRR gain whose 95% interval excludes 0."""
+        if self.winner == self.current:
+            return False
+        return self.held_out.versus(self.series[self.current])["mrr"][1] > 0
+
+
+def tune_example_weight(setting: Setting, sig: Signals, best, has, current: float, *, k: int = 5,
+                        folds: int = FOLDS, seed: int = FOLD_SEED,
+                        weights: Sequence[float] = EXAMPLE_WEIGHTS) -> WeightResult:
+    """Score ``setting`` at every weight of known requests and choose by k-fold cross-validation
+    (the same folds as the settings); the current weight comes first, so ties keep it."""
+    order = list(dict.fromkeys([float(current), *(float(w) for w in weights)]))
+    series = [series_of(setting, with_examples(sig, best, has, w), k) for w in order]
+    _fold, chosen, held, winner = _select(series, len(sig.expected), 0, folds, seed)
+    return WeightResult(setting, order, series, chosen, held, winner, 0)

@@ -29,6 +29,10 @@ class TuneRun:
     seed: int
     current_is_lexical: bool
     repository_mode: str = "lexical"  # the configured [search] mode
+    weight: tune.WeightResult | None = None  # the cross-validated choice of [search] example_weight
+    weight_note: str = ""  # why the weight was not tuned, or how its evidence was held out
+    current_weight: float = 0.6
+    requests: int = 0
 
 
 def current_setting(search) -> tune.Setting:
@@ -132,11 +136,75 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
             lex[qi, i] = score
     expected = [[position[n] for n in c.expect_ids] for c in scored]
     sig = tune.signals_from(lex, docs, qv, [s.name for s in skills], expected)
-    tune.use_best_piece(sig, {row: np.vstack([by_text[p] for p in key])
-                              for row, key in enumerate(keys) if isinstance(key, tuple)})
+    pieces = {row: np.vstack([by_text[p] for p in key]) for row, key in enumerate(keys) if isinstance(key, tuple)}
+    tune.use_best_piece(sig, pieces)
+    plain = sig
+    mode = config.search.mode or "lexical"
+    weight_now = float(config.search.example_weight)
+    requests = _requests(catalog, config) if mode != "lexical" else ()
+    evidence, note = None, ""
+    if mode == "lexical":
+        note = "the repository ranks in lexical mode, which does not use known requests"
+    elif not requests:
+        note = "the repository has no known requests ([search] examples files or frontmatter examples)"
+    elif not scored:
+        note = "no positive case to score"
+    else:
+        rvec = _request_vectors(requests, index, provider, batch)
+        evidence, note = _evidence(requests, rvec, scored, qv, pieces, position, folds, seed)
+        # the settings are scored as the ranker ranks now: with the known requests at the current weight
+        sig = tune.with_examples(plain, evidence[0], evidence[1], weight_now)
     result = tune.cross_validate(settings, sig, cur_i, cos_i, k=k, folds=folds, seed=seed)
+    weight = None
+    if evidence is not None:
+        # the weight is chosen for the setting the repository will rank with: vector mode ranks by
+        # cosine only; hybrid by the winner when it is adopted, else the current setting
+        at = result.cosine if mode == "vector" else (result.winner if result.change() else result.current)
+        weight = tune.tune_example_weight(result.settings[at], plain, evidence[0], evidence[1], weight_now, k=k,
+                                          folds=folds, seed=seed)
     return TuneRun(result, tune.series_of(None, sig, k), len(scored), skipped, k, folds, seed,
-                   config.search.mode == "lexical", config.search.mode or "lexical")
+                   mode == "lexical", mode, weight, note, weight_now, len(requests))
+
+
+def _requests(catalog, config) -> tuple[tuple[str, str], ...]:
+    """The known requests (skill, text) of the repository, in their fixed order."""
+    from .examples import known_requests
+
+    return tuple((r.skill, r.text) for r in known_requests(catalog, config).requests)
+
+
+def _request_vectors(requests, index, provider, batch: int) -> np.ndarray:
+    """Unit vectors of the known requests: the index's example rows when it holds every one, else embedded."""
+    from ..catalog.embedtext import text_digest
+
+    if index is not None and hasattr(index, "example_items"):
+        rows = {(item.id, item.text_digest): row for row, item in index.example_items()}
+        found = [rows.get((skill, text_digest(text)), -1) for skill, text in requests]
+        if found and min(found) >= 0:
+            return _unit(np.asarray(index.matrix, dtype=np.float64)[found])
+    return _unit(_embed_all(provider, [t for _s, t in requests], batch, None))
+
+
+def _evidence(requests, rvec, scored, qv, pieces, position, folds: int, seed: int):
+    """``((best, has), note)``: each case's known-request evidence, never its own request."""
+    from ..ranker.examples import ExampleRows, normalised
+
+    rows = ExampleRows.of(rvec, [position[s] for s, _t in requests], [t for _s, t in requests])
+    m = np.asarray(rows.matrix, dtype=np.float64)
+    cos = np.asarray(qv, dtype=np.float64) @ m.T
+    for row, vectors in pieces.items():  # a long query: its best piece, as the ranker scores it
+        cos[row] = (np.asarray(vectors, dtype=np.float64) @ m.T).max(axis=0)
+    case_keys = [normalised(c.query) for c in scored]
+    known = set(rows.keys)
+    overlap = sum(1 for key in case_keys if key in known)
+    fold = tune.fold_of(len(scored), folds, seed)
+    evidence = tune.example_evidence(cos, rows.owner, rows.keys, case_keys, fold, len(position), by_folds=overlap > 0)
+    if overlap:
+        note = (f"{overlap} case queries are known requests: each fold is scored with the other folds' "
+                f"known requests, never its own")
+    else:
+        note = "a case's own text is never its evidence"
+    return evidence, note
 
 
 def document(run_: TuneRun, *, wrote: str | None = None) -> dict:
@@ -173,7 +241,29 @@ def document(run_: TuneRun, *, wrote: str | None = None) -> dict:
         "repository_mode": run_.repository_mode,
         "dmrr_vs_lexical": versus_lexical,
         "suggest_mode": suggested_mode(run_.repository_mode, versus_lexical),
+        "example_weight": weight_document(run_),
     }
+
+
+def weight_document(run_: TuneRun) -> dict:
+    """The ``example_weight`` part of the document: the weights scored, the choice, or why none."""
+    w = run_.weight
+    out: dict = {"tuned": w is not None, "note": run_.weight_note, "known_requests": run_.requests,
+                 "current": run_.current_weight}
+    if w is None:
+        return out
+    base = w.series[w.current]
+    rows = [{"weight": weight, **s.summary(), "current": i == w.current, "dmrr_vs_current": s.versus(base)["mrr"]}
+            for i, (weight, s) in enumerate(zip(w.weights, w.series, strict=True))]
+    out.update({
+        "setting": w.setting.label(),
+        "candidates": sorted(rows, key=lambda r: r["weight"]),
+        "chosen_per_fold": [w.weights[i] for i in w.chosen_per_fold],
+        "winner": w.weights[w.winner],
+        "cross_validated": {**w.held_out.summary(), "dmrr_vs_current": w.held_out.versus(base)["mrr"]},
+        "change": w.change(),
+    })
+    return out
 
 
 def suggested_mode(repository_mode: str, versus_lexical) -> str:
@@ -231,6 +321,32 @@ def render_text(doc: dict) -> str:
     elif doc["suggest_mode"] == "lexical":
         lines.append(f"mode: lexical beats hybrid with a 95% interval below 0: consider [search] mode = \"lexical\" "
                      f"(the repository ranks in {repo_mode} mode)")
+    lines += _weight_lines(doc.get("example_weight"))
     if doc["wrote"]:
         lines.append(f"wrote the [search] keys to {doc['wrote']}; rebuild the index: skillsift index")
     return "\n".join(lines) + "\n"
+
+
+def _weight_lines(w: dict | None) -> list[str]:
+    if not w:
+        return []
+    if not w["tuned"]:
+        return ["", f"example_weight: not tuned ({w['note']}); it stays {w['current']:g}"]
+    lines = ["", f"example_weight (weight of known requests; {w['known_requests']} requests, {w['note']}), "
+             f"scored with {w['setting']}:"]
+    for row in w["candidates"]:
+        mark = " (current)" if row["current"] else ""
+        lines.append(f"  {row['weight']:<4g}{mark:10s} top1 {row['top1']:.3f} MRR {row['mrr']:.3f} "
+                     f"({row['mrr_ci'][0]:.3f}-{row['mrr_ci'][1]:.3f})  dMRR vs current {_fmt(row['dmrr_vs_current'])}")
+    cv = w["cross_validated"]
+    lines += [f"  winner on all cases: {w['winner']:g}; chosen per fold: "
+              f"{', '.join(f'{x:g}' for x in w['chosen_per_fold'])}",
+              f"  cross-validated: MRR {cv['mrr']:.3f} ({cv['mrr_ci'][0]:.3f}-{cv['mrr_ci'][1]:.3f}), "
+              f"paired vs current {w['current']:g}: {_fmt(cv['dmrr_vs_current'])}"]
+    if w["change"]:
+        lines.append(f"  decision: example_weight = {w['winner']:g} (cross-validated MRR gain over "
+                     f"{w['current']:g} has a 95% interval above 0)")
+    else:
+        lines.append(f"  decision: keep example_weight = {w['current']:g} (no cross-validated MRR gain with a "
+                     f"95% interval above 0)")
+    return lines
