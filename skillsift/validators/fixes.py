@@ -6,9 +6,11 @@ writes them.  A fix is offered only when its result is checked to be what was me
 * **SK001, a value holding ``: ``** (``description: Use it: always``): the plain value of a
   top-level ``key: value`` line is double-quoted, and kept only when the frontmatter then
   parses and the key's value is exactly the text that was written;
-* **SK102, name and folder differ only in case** while one of them is a valid name: the
-  ``name:`` line is set to the folder's name when the folder's is valid, else the folder is
-  renamed to the name (never over an existing folder).  A skill whose name changes is
+* **SK102, name and folder differ only in case** (equal case-folded) while one of them is a
+  valid name: the value of a one-line ``name:`` is set to the folder's name when the folder's
+  is valid (quotes, comment and line ending kept; kept only when the frontmatter then parses to
+  it with every other key unchanged), else the folder is renamed to the name (never over an
+  existing folder).  A skill whose name changes is
   reported with every cases file and index that still uses the old name;
 * **SK201, a boolean written as a string** (``disable-model-invocation: 'true'``): the line
   is set to the bare ``true``/``false``, kept only when it then parses to that boolean;
@@ -145,17 +147,76 @@ def quote_colon_values(text: str) -> tuple[str, list[str]] | None:
     return newline.join(lines), [k for k, _v in keys]
 
 
+# A quoted one-line value and what may follow it on its line (blanks, then a comment).
+_QUOTED = re.compile(r""""(?:[^"\\]|\\.)*"|'(?:[^']|'')*'""")
+_AFTER = re.compile(r"[ \t]*(?:#.*)?")
+
+
+def _name_span(line: str) -> tuple[int, int] | None:
+    """Where the value of a one-line ``name: value`` (without its line ending) starts and ends,
+    quotes excluded; None for any other form."""
+    match = re.match(r"name:[ \t]+", line)
+    if match is None:
+        return None
+    lo = match.end()
+    if line[lo:lo + 1] in ("'", '"'):
+        quoted = _QUOTED.match(line, lo)
+        if quoted is None or not _AFTER.fullmatch(line, quoted.end()):
+            return None
+        return lo + 1, quoted.end() - 1
+    if not line[lo:] or line[lo] in "|>&*!%@`#{[,?:-":
+        return None  # a block or folded scalar, an anchor, a tag, a flow collection...
+    value = line[lo:]
+    for mark in (" #", "\t#"):
+        if mark in value:
+            value = value[:value.index(mark)]
+    return lo, lo + len(value.rstrip(" \t"))
+
+
 def set_name(text: str, name: str) -> str | None:
-    """The text with its top-level ``name:`` frontmatter line set to ``name`` (None without one)."""
+    """The text with the value of its top-level ``name:`` frontmatter line set to ``name``,
+    every other byte kept (the quotes, a comment, the line ending); None without a one-line
+    name (none, a block or folded scalar, a value continued on the next lines) or when the
+    frontmatter would not then parse to that name with every other key unchanged."""
     found = _frontmatter_lines(text)
     if found is None:
         return None
-    lines, start, count, newline = found
+    lf_lines, start, count, _newline = found
+    lines = text.split("\n")  # same line numbering as the LF text; a CR stays with its line
     for i in range(start, start + count):
-        if re.match(r"^name:[ \t]", lines[i]) or lines[i].rstrip() == "name:":
-            lines[i] = f"name: {name}"
-            return newline.join(lines)
+        if not re.match(r"^name:(?:[ \t]|$)", lf_lines[i]):
+            continue
+        following = lf_lines[i + 1] if i + 1 < start + count else ""
+        if following[:1] in (" ", "\t") and following.strip() and not following.lstrip().startswith("#"):
+            return None  # the value goes on over more lines
+        line = lines[i]
+        cr = "\r" if line.endswith("\r") else ""
+        span = _name_span(line[:len(line) - len(cr)])
+        if span is None:
+            return None
+        lo, hi = span
+        lines[i] = line[:lo] + name + line[hi:]
+        new_text = "\n".join(lines)
+        return new_text if _same_but_name(text, new_text, name) else None
     return None
+
+
+def _same_but_name(old: str, new: str, name: str) -> bool:
+    from skillsift.catalog.frontmatter import read_yaml
+
+    before, after = (_frontmatter_lines(t) for t in (old, new))
+    if before is None or after is None:
+        return False
+    docs = [read_yaml("\n".join(lines[start:start + count]) + "\n")
+            for lines, start, count, _n in (before, after)]
+    old_value, new_value = docs[0].value, docs[1].value
+    if docs[0].diagnostics or docs[1].diagnostics or not (isinstance(old_value, dict) and isinstance(new_value, dict)):
+        return False
+    old_value, new_value = dict(old_value), dict(new_value)
+    if new_value.pop("name", None) != name:
+        return False
+    old_value.pop("name", None)
+    return old_value == new_value
 
 
 def plan(path: str, text: str, front: dict | None, exists=lambda _rel: False) -> list[Fix]:
@@ -179,7 +240,7 @@ def plan(path: str, text: str, front: dict | None, exists=lambda _rel: False) ->
     folder = folder_path.name
     if not (isinstance(name, str) and name.strip()) or not folder:
         return out
-    if normal_name(name) == normal_name(folder) or normal_name(name).lower() != normal_name(folder).lower():
+    if normal_name(name) == normal_name(folder) or normal_name(name).casefold() != normal_name(folder).casefold():
         return out
     if not name_problems(folder):
         renamed = set_name(text, folder)

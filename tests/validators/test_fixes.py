@@ -81,3 +81,53 @@ def test_a_boolean_fix_is_refused_when_the_value_is_not_a_boolean_string():
 
     assert unquote_booleans("---\nuser-invocable: 'yes'\n---\n", {"user-invocable": "yes"}) is None
     assert unquote_booleans("---\nuser-invocable: false\n---\n", {"user-invocable": False}) is None
+
+
+def _fix_twice(tmp_path, folder, text):
+    """``validate --fix`` twice over one skill written as bytes: (the file after the first, after the second)."""
+    path = raw_skill(tmp_path, folder, text, "skills")
+    main(["validate", "--root", str(tmp_path), "--fix", "--select", "SK1"])
+    first = path.read_bytes().decode("utf-8")
+    main(["validate", "--root", str(tmp_path), "--fix", "--select", "SK1"])
+    return first, path.read_bytes().decode("utf-8")
+
+
+def test_case_only_name_fix_keeps_every_other_byte_and_a_second_fix_changes_nothing(tmp_path, capsys):
+    text = ('---\r\nname: "PDF-Tools"   # shown in the picker\r\ndescription: Fill PDF forms. Use when a PDF'
+            ' has fields.\r\n---\r\nBody.\r\n')
+    first, second = _fix_twice(tmp_path, "pdf-tools", text)
+    assert first == text.replace('"PDF-Tools"', '"pdf-tools"')
+    assert second == first
+    err = capsys.readouterr().err
+    assert err.count("fixed: skills/pdf-tools/SKILL.md: SK102") == 1
+    single = "---\nname: 'Pdf-TOOLS'\ndescription: Fill PDF forms. Use when a PDF has fields.\n---\nBody.\n"
+    first, second = _fix_twice(tmp_path / "b", "pdf-tools", single)
+    assert first == second == single.replace("'Pdf-TOOLS'", "'pdf-tools'")
+
+
+def test_case_only_name_fix_near_misses_are_left_alone(tmp_path):
+    description = "description: Fill PDF forms. Use when a PDF has fields.\n"
+    misses = [
+        ("pdf-tools", "---\nname: PDF-Toolz\n" + description + "---\nb\n"),      # more than case
+        ("pdf-tools", "---\nname: PDF Tools\n" + description + "---\nb\n"),      # a blank, not a hyphen
+        ("PDF_Tools", "---\nname: pdf_tools\n" + description + "---\nb\n"),      # neither is a valid name
+        ("PDF-Tools", "---\nname: pdf-TOOLS\n" + description + "---\nb\n"),      # nor here (capitals)
+        ("pdf-tools", "---\nname: >\n  PDF-Tools\n" + description + "---\nb\n"),  # folded
+        ("pdf-tools", "---\nname: |-\n  PDF-Tools\n" + description + "---\nb\n"),  # literal block
+        ("pdf-tools", "---\nname:\n  PDF-Tools\n" + description + "---\nb\n"),   # value on the next line
+        ("pdf-tools", '---\nname: "PDF-\n  Tools"\n' + description + "---\nb\n"),  # quoted over two lines
+    ]
+    for i, (folder, text) in enumerate(misses):
+        first, _second = _fix_twice(tmp_path / str(i), folder, text)
+        assert first == text, (folder, text)
+        assert (tmp_path / str(i) / "skills" / folder / "SKILL.md").is_file()
+
+
+def test_set_name_refuses_every_form_it_cannot_rewrite_in_place():
+    from skillsift.validators.fixes import set_name
+
+    assert set_name("---\nname: PDF-Tools # c\n---\n", "pdf-tools") == "---\nname: pdf-tools # c\n---\n"
+    assert set_name("---\nname: &n PDF-Tools\n---\n", "pdf-tools") is None  # an anchor
+    assert set_name("---\nname: !!str PDF-Tools\n---\n", "pdf-tools") is None  # a tag
+    assert set_name('---\nname: "PDF-Tools" trailing\n---\n', "pdf-tools") is None  # not YAML
+    assert set_name("---\ndescription: d\n---\n", "pdf-tools") is None  # no name line
