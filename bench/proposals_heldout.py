@@ -48,11 +48,12 @@ from skillsift.catalog.agents import BY_NAME  # noqa: E402
 from skillsift.catalog.listing import LISTING_VIEW, View, listed_skills  # noqa: E402
 from skillsift.catalog.load import Catalog, catalog_from_skills, load_catalog  # noqa: E402
 from skillsift.config import Config  # noqa: E402
+from skillsift.evaluate.case_change import worse  # noqa: E402
 from skillsift.evaluate.cases import Case, Expected, load_cases  # noqa: E402
 from skillsift.evaluate.intervals import paired  # noqa: E402
 from skillsift.evaluate.metrics import series  # noqa: E402
 from skillsift.evaluate.proposals import MIN_CASES, edit_skill  # noqa: E402
-from skillsift.evaluate.whynot import Edits, LexicalCheck, propose, rank_cases, worse  # noqa: E402
+from skillsift.evaluate.whynot import Edits, LexicalCheck, propose, rank_cases  # noqa: E402
 from skillsift.ranker.search import Ranker  # noqa: E402
 
 DEFAULT_METATOOL = HERE.parent.parent / "shared" / "benchmarks" / "metatool-dev"

@@ -44,8 +44,6 @@ PENDING_EDGES: frozenset[tuple[str, str]] = frozenset({
     # catalog/load.py <-> catalog/listing.py (load keeps the listed skills of one agent; listing
     # builds a catalog): load.py is being reworked with the cache split.
     ("skillsift.catalog.load", "skillsift.catalog.listing"),
-    # Not broken yet (module cycles through deferred imports inside one package):
-    ("skillsift.evaluate.proposals", "skillsift.evaluate.whynot"),  # _gain reads whynot.better
     # ranker -> evaluate: Ranker.open reads the examples files through evaluate/examples.py
     # (evaluate -> ranker is the rule); the examples reading belongs below the ranker.
     ("skillsift.ranker.search", "skillsift.evaluate.examples"),

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from ..ranker.tokenize import tokenize
+from .case_change import better, rank_value, worse
 from .cases import Case
 from .metrics import CaseResult
 
@@ -213,8 +214,6 @@ def folds_of(own: Sequence[int]) -> list[list[int]]:
 
 
 def _gain(b: CaseResult, a: CaseResult) -> str:
-    from .whynot import better
-
     if not b.hit and a.hit:
         return "fixed"
     if b.rank != 1 and a.rank == 1:
@@ -229,8 +228,6 @@ def cross_validate(skill_name: str, cases: Sequence[Case], before: Sequence, k: 
     ``passing`` holds ``(Phrase, HeldOut, fixes, improves, lower_past_k, mrr_change)``;
     ``trial(phrase)`` makes a :class:`Trial` ranking the cases with the phrase written in.
     """
-    from .whynot import rank_value, worse
-
     own = [i for i, c in enumerate(cases) if not c.negative and skill_name in c.expect_ids]
     if len(own) < MIN_CASES:
         return 0, [], TOO_FEW.format(n=len(own), cases="case" if len(own) == 1 else "cases", min=MIN_CASES)

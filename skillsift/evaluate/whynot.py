@@ -35,6 +35,7 @@ from ..catalog.listing import LISTED
 from ..ranker.postings import FIELD_NAMES, field_text
 from ..ranker.rounding import round_half_away
 from ..ranker.tokenize import tokenize
+from .case_change import rank_value
 from .cases import Case
 from .metrics import CaseResult, NegativeResult, score_case, score_negative
 from .proposals import (
@@ -54,7 +55,6 @@ WHY_SCHEMA_VERSION = 2
 LEXICAL = "lexical"
 MAX_PROPOSAL_SKILLS = 40  # skills given proposals per run, in name order
 COMPETITOR_SCAN = 50  # the competitor is looked for among the first 50 skills above the expected ones
-_EPS = 1e-12
 
 NON_LEXICAL_NOTE = ("no trigger proposals in {mode} mode: a new trigger also changes the skill's embedded text, "
                     "and checking it needs a provider on this machine to embed the changed skill again ({why}); "
@@ -303,39 +303,6 @@ def explain_miss(case: Case, search_result, by_name: Mapping, rank: int | None =
     return MissExplanation(case_id=case.id, query=case.query, role=case.role, ranking=search_result.ranking,
                            query_terms=terms, winner=winner, expected=tuple(expected), competitor=competitor,
                            rank=rank, missed=missed)
-
-
-# -- outcomes and the "no case worse" rule ---------------------------------------------------------
-
-
-def rank_value(rank: int | None) -> float:
-    return float("inf") if rank is None else float(rank)
-
-
-def worse(before, after, skill: str, k: int) -> bool:
-    """Whether a proposal for ``skill`` made this case worse.
-
-    A positive case is worse when it was a hit and is not, when its first relevant skill
-    ranked within the top ``k`` and now ranks lower, when its recall@k or nDCG@k drops, or
-    when an avoided skill now ranks first.  (A first relevant rank past ``k`` that moves
-    further down changes no per-case metric but the reciprocal rank; :func:`check_proposal`
-    bounds those moves by the mean reciprocal rank.)  A negative case (nothing expected)
-    is worse when an avoided skill now ranks first, or when ``skill`` now ranks first and
-    did not before (the new trigger makes it answer a query nothing should answer).
-    """
-    if isinstance(before, NegativeResult):
-        return ((after.avoid_violated and not before.avoid_violated)
-                or (after.top == skill and before.top != skill))
-    return ((before.hit and not after.hit)
-            or (before.rank is not None and before.rank <= k and rank_value(after.rank) > before.rank)
-            or after.recall < before.recall - _EPS
-            or after.ndcg < before.ndcg - _EPS
-            or (after.avoid_violated and not before.avoid_violated))
-
-
-def better(before: CaseResult, after: CaseResult) -> bool:
-    return (rank_value(after.rank) < rank_value(before.rank) or after.recall > before.recall + _EPS
-            or after.ndcg > before.ndcg + _EPS)
 
 
 class CheckFailed(Exception):

@@ -13,6 +13,7 @@ import yaml
 from skillsift.catalog.load import catalog_from_skills
 from skillsift.catalog.skill import Skill
 from skillsift.config import Config
+from skillsift.evaluate.case_change import worse
 from skillsift.evaluate.cases import parse_cases
 from skillsift.evaluate.metrics import CaseResult, NegativeResult
 from skillsift.evaluate.run import evaluate
@@ -20,7 +21,6 @@ from skillsift.evaluate.whynot import (
     NON_LEXICAL_NOTE,
     bare_skills,
     why_not,
-    worse,
 )
 from skillsift.ranker.search import Ranker
 from tests.conftest import ACME, ROOT
