@@ -52,8 +52,9 @@ from skillsift.evaluate.case_change import worse  # noqa: E402
 from skillsift.evaluate.cases import Case, Expected, load_cases  # noqa: E402
 from skillsift.evaluate.intervals import paired  # noqa: E402
 from skillsift.evaluate.metrics import series  # noqa: E402
+from skillsift.evaluate.proposal_checks import LexicalCheck, RequestCheck, rank_cases  # noqa: E402
 from skillsift.evaluate.proposals import MIN_CASES, edit_skill  # noqa: E402
-from skillsift.evaluate.whynot import Edits, LexicalCheck, propose, rank_cases  # noqa: E402
+from skillsift.evaluate.whynot import Edits, RequestEdits, propose  # noqa: E402
 from skillsift.ranker.search import Ranker  # noqa: E402
 
 DEFAULT_METATOOL = HERE.parent.parent / "shared" / "benchmarks" / "metatool-dev"
@@ -108,6 +109,42 @@ def ranked(skills, cases, view: str, window: int | None, config):
     return v, rank_cases(cases, Ranker(v.catalog, config), K)
 
 
+class Hybrid:
+    """The full view in hybrid mode: an index of the set's skills built in memory with the local
+    model (what ``skillsift index`` stores), every case's query embedded once, and proposals that add
+    known requests (``eval --why``'s examples kind, :class:`RequestEdits` and :class:`RequestCheck`)."""
+
+    mode = "hybrid"
+
+    def __init__(self, skills, cases, config):
+        from skillsift.embed.local import LocalProvider
+        from skillsift.index.build import build_index, plan_build
+
+        s = config.search
+        self.provider = LocalProvider()
+        self.catalog = catalog_from_skills(skills)
+        plan = plan_build(self.catalog.skills, None, provider=self.provider, fields=s.fields,
+                          index_body=s.index_body, body_chars=s.body_chars)
+        self.index = build_index(plan, self.provider, batch_size=s.batch_size).index
+        self.base = Ranker(self.catalog, config, index=self.index, provider=self.provider, query_timeout_ms=0)
+        self.base.warm_queries([c.query for c in cases])
+        self.config = config
+
+    def with_known(self, known):
+        """The base ranker with these known requests, a query's own text never its evidence."""
+        from skillsift.ranker.setup import request_rows
+
+        rows, problem = request_rows(self.index, known, self.provider, batch_size=self.config.search.batch_size)
+        if rows is None:
+            raise SystemExit(f"embedding the known requests failed: {problem}")
+        ranker = self.base.with_requests(tuple(known), rows)
+        ranker.vectors.leave_out_own = True
+        return ranker
+
+    def rank(self, cases, known=()):
+        return rank_cases(cases, self.with_known(known) if known else self.base, K, self.mode)
+
+
 def summary(before, after) -> dict:
     d = paired(series(before), series(after))
     n = len(before)
@@ -120,7 +157,62 @@ def summary(before, after) -> dict:
     return out
 
 
+def run_requests(label: str, skills, cases, max_skills: int, per_skill: int = 1) -> dict:
+    """The protocol in the full view, hybrid mode: proposals add known requests (the examples kind)."""
+    started = time.perf_counter()
+    config = Config(root=".")
+    a, b = halves(cases)
+    h = Hybrid(skills, cases, config)
+    before_a = h.rank(a)
+    counts: dict[str, int] = {}
+    for c in a:
+        counts[c.expect_ids[0]] = counts.get(c.expect_ids[0], 0) + 1
+    wanted = sorted({c.expect_ids[0] for c, r in zip(a, before_a, strict=True) if r.rank != 1
+                     and counts[c.expect_ids[0]] >= MIN_CASES and c.expect_ids[0] in h.catalog.by_name},
+                    key=lambda n: hashlib.sha256(f"{label}/{n}".encode()).hexdigest())[:max_skills]
+    edits = RequestEdits(h.catalog, config, ())
+    checker = RequestCheck(h.base, h.mode)
+    best = {}
+    tried = passing = 0
+    for name in wanted:
+        sp = propose(name, h.catalog, a, K, before_a, [], checker, edits)
+        tried += sp.tried
+        passing += sp.passing
+        if sp.proposals:
+            best[name] = sp.proposals[:per_skill]
+    known: list[tuple[str, str]] = []
+    kept, reverted = [], 0
+    for name, shown in sorted(best.items()):
+        for p in shown:
+            trial = [*known, (name, p.text)]
+            after_a = h.rank(a, trial)
+            if any(worse(x, y, name, K) for x, y in zip(before_a, after_a, strict=True)):
+                reverted += 1
+                continue
+            known = trial
+            if name not in kept:
+                kept.append(name)
+    final_a = h.rank(a, known)
+    worse_a = sum(1 for x, y in zip(before_a, final_a, strict=True) if worse(x, y, "", K))
+    before_b = h.rank(b)
+    after_b = h.rank(b, known)
+    idx = [i for i, c in enumerate(b) if c.expect_ids[0] in set(kept)]
+    out = {"set": label, "view": "full, hybrid: known requests", "cases_a": len(a), "cases_b": len(b),
+           "skills_checked": len(wanted), "phrases_tried": tried, "phrases_passing": passing,
+           "skills_with_proposal": len(best), "written": len(kept), "requests_written": len(known),
+           "not_kept": reverted, "a_cases_worse": worse_a,
+           "b_all": summary(before_b, after_b),
+           "b_edited_skills": summary([before_b[i] for i in idx], [after_b[i] for i in idx]),
+           "a_all": summary(before_a, final_a),
+           "per_skill": per_skill, "examples": {n: best[n][0].text for n in kept[:8]},
+           "seconds": round(time.perf_counter() - started, 1)}
+    print_row(out)
+    return out
+
+
 def run(label: str, skills, cases, view: str, max_skills: int, window: int | None, per_skill: int = 1) -> dict:
+    if view == "hybrid":
+        return run_requests(label, skills, cases, max_skills, per_skill)
     started = time.perf_counter()
     config = Config(root=".")
     a, b = halves(cases)
@@ -196,7 +288,8 @@ def main() -> int:
     parser.add_argument("--metatool", type=Path, default=DEFAULT_METATOOL)
     parser.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA)
     parser.add_argument("--skills", type=int, default=40, help="skills given proposals per set and view")
-    parser.add_argument("--views", default="full,listing")
+    parser.add_argument("--views", default="full,hybrid,listing",
+                        help="full (lexical, triggers), hybrid (full view in hybrid mode, known requests), listing")
     parser.add_argument("--sets", default="metatool,real-skills")
     parser.add_argument("--context-window", type=int, default=None,
                         help="Claude Code's context window in tokens (default: its profile's, 200,000)")

@@ -36,7 +36,8 @@ MAX_SPAN_WORDS = 4
 MAX_PHRASE_WORDS = 12
 MAX_PHRASE_CHARS = 120
 SHOWN_PER_SKILL = 3
-TRIGGERS, DESCRIPTION = "triggers", "description"
+MAX_REQUEST_CHARS = 500  # a longer request is not proposed as a known request
+TRIGGERS, DESCRIPTION, EXAMPLES = "triggers", "description", "examples"
 CLAUSE = ' Use it for requests like "{phrase}".'
 _EPS = 1e-12
 
@@ -144,6 +145,29 @@ def phrases(skill_terms: frozenset[str], existing: set[str], sources: Sequence[t
     return sorted(found.values(), key=lambda p: p.order)
 
 
+def requests(existing: set[str], sources: Sequence[tuple[str, str]]) -> list[Phrase]:
+    """Candidate known requests (the full view's examples kind): each source's whole request.
+
+    A request is proposed whole, never a fragment: the ranker compares a query with a known
+    request's embedding, so a request helps the requests that mean the same, in other words.
+    Left out: a request whose normalised text (:func:`skillsift.ranker.examples.normalised`) is in
+    ``existing`` (already known for the skill) or came earlier, and one over MAX_REQUEST_CHARS.
+    Order: the sources' (the fold's training requests not ranked first come first).
+    """
+    from ..ranker.examples import normalised
+
+    out: list[Phrase] = []
+    seen = set(existing)
+    for s_index, (source, query) in enumerate(sources):
+        text = " ".join(query.split())
+        key = normalised(text)
+        if not key or key in seen or len(text) > MAX_REQUEST_CHARS:
+            continue
+        seen.add(key)
+        out.append(Phrase(phrase=text, source=source, adds=(), support=1, order=(s_index,)))
+    return out
+
+
 # -- edits -------------------------------------------------------------------------------------
 
 
@@ -222,11 +246,12 @@ def _gain(b: CaseResult, a: CaseResult) -> str:
 
 
 def cross_validate(skill_name: str, cases: Sequence[Case], before: Sequence, k: int, *, skill_terms, existing,
-                   mined: Sequence[tuple[str, str]], trial: Callable[[str], Trial]):
+                   mined: Sequence[tuple[str, str]], trial: Callable[[str], Trial], whole: bool = False):
     """``(tried, passing, skipped)``: the phrases that pass held-out folds for ``skill_name``.
 
     ``passing`` holds ``(Phrase, HeldOut, fixes, improves, lower_past_k, mrr_change)``;
     ``trial(phrase)`` makes a :class:`Trial` ranking the cases with the phrase written in.
+    ``whole``: the candidates are whole requests (:func:`requests`), else phrases (:func:`phrases`).
     """
     own = [i for i, c in enumerate(cases) if not c.negative and skill_name in c.expect_ids]
     if len(own) < MIN_CASES:
@@ -238,7 +263,8 @@ def cross_validate(skill_name: str, cases: Sequence[Case], before: Sequence, k: 
         train = [i for i in own if i not in fold]
         sources = [(cases[i].id, cases[i].query) for i in train if before[i].rank != 1]
         sources += [(cases[i].id, cases[i].query) for i in train if before[i].rank == 1] + list(mined)
-        for cand in phrases(skill_terms, existing, sources)[:MAX_CANDIDATES_PER_FOLD]:
+        found = requests(existing, sources) if whole else phrases(skill_terms, existing, sources)
+        for cand in found[:MAX_CANDIDATES_PER_FOLD]:
             key = cand.phrase.casefold()
             t = trials.get(key)
             if t is None:

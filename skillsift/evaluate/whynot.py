@@ -37,10 +37,12 @@ from ..ranker.rounding import round_half_away
 from ..ranker.tokenize import tokenize
 from .case_change import rank_value
 from .cases import Case
-from .metrics import CaseResult, NegativeResult, score_case, score_negative
+from .metrics import CaseResult
+from .proposal_checks import LEXICAL, CheckFailed, LexicalCheck, RequestCheck, VectorCheck, rank_case, rank_cases
 from .proposals import (
     CLAUSE,
     DESCRIPTION,
+    EXAMPLES,
     SHOWN_PER_SKILL,
     TRIGGERS,
     AgentChars,
@@ -51,8 +53,7 @@ from .proposals import (
     listing_effect,
 )
 
-WHY_SCHEMA_VERSION = 2
-LEXICAL = "lexical"
+WHY_SCHEMA_VERSION = 3
 MAX_PROPOSAL_SKILLS = 40  # skills given proposals per run, in name order
 COMPETITOR_SCAN = 50  # the competitor is looked for among the first 50 skills above the expected ones
 
@@ -179,12 +180,14 @@ class Proposal:
     held_out: HeldOut | None = None  # its effect on held-out cases
     listing: tuple[AgentChars, ...] = ()  # listing view: characters per targeted agent after the edit
     agents: tuple[str, ...] = ()  # the agents whose own listing the edit changes
+    target: str = ""  # the file the edit is written into (relative to the repository)
 
     def to_dict(self) -> dict:
         out = {"skill": self.skill, "phrase": self.phrase, "source": self.source, "adds": list(self.adds),
                "fixes": [{"id": i, "rank": r} for i, r in self.fixes], "improves": list(self.improves),
                "lower_past_k": self.lower_past_k, "mrr_change": _r4(self.mrr_change), "field": self.field,
-               "text": self.text or self.phrase, "support": self.support, "agents": list(self.agents)}
+               "text": self.text or self.phrase, "support": self.support, "agents": list(self.agents),
+               "target": self.target}
         if self.held_out is not None:
             out["held_out"] = self.held_out.to_dict()
         if self.listing:
@@ -218,7 +221,8 @@ class WhyReport:
     proposals_note: str = ""
     mined_queries: int = 0
     bare_skills: list[str] = field(default_factory=list)  # no triggers and no examples
-    view: str = "full"  # full (proposals write triggers) or listing (they edit the description)
+    view: str = "full"  # full (proposals write triggers or known requests) or listing (they edit the description)
+    field: str = ""  # what the proposals write: triggers, description or examples ("" before they are made)
 
     @property
     def missed(self) -> int:
@@ -226,6 +230,7 @@ class WhyReport:
 
     def to_dict(self) -> dict:
         out: dict = {"schema_version": WHY_SCHEMA_VERSION, "mode": self.mode, "k": self.k, "view": self.view,
+                     "field": self.field or (DESCRIPTION if self.view == "listing" else TRIGGERS),
                      "misses": [m.to_dict() for m in self.misses],
                      "proposals": [p.to_dict() for p in self.proposals]}
         if self.proposals_note:
@@ -305,28 +310,6 @@ def explain_miss(case: Case, search_result, by_name: Mapping, rank: int | None =
                            rank=rank, missed=missed)
 
 
-class CheckFailed(Exception):
-    """A re-ranking that cannot be trusted (a search fell back to lexical, an embedding failed)."""
-
-
-def rank_case(case: Case, ranker, k: int, mode: str = LEXICAL):
-    """One case ranked in ``mode`` and scored at ``k`` (as the evaluation scores it)."""
-    result = ranker.search(case.query, limit=None, mode=mode, role=case.role or None)
-    if mode != LEXICAL and result.degraded:
-        raise CheckFailed(f"a search fell back to lexical ({result.degraded})")
-    ranked = [h.name for h in result.hits]
-    if case.negative:
-        top = float(result.hits[0].score) if result.hits else 0.0
-        return score_negative(case, ranked, top)
-    return score_case(case, ranked, k)
-
-
-def rank_cases(cases: Sequence[Case], ranker, k: int, mode: str = LEXICAL) -> list:
-    """Every case ranked in ``mode`` and scored at ``k``."""
-    out: list[CaseResult | NegativeResult] = [rank_case(case, ranker, k, mode) for case in cases]
-    return out
-
-
 # -- candidate phrases -------------------------------------------------------------------------
 
 
@@ -365,6 +348,11 @@ class Edits:
             listed = {e.path for e in self.view.listing.entries if e.listed in LISTED}
             self.raw = {s.name: s for s in self.view.skills if s.path in listed}
 
+    whole = False  # the candidates are phrases of the requests, not whole requests
+
+    def target(self, name: str) -> str:
+        return (self.catalog.get(name) if self.view is None else self.raw[name]).path
+
     def existing(self, name: str) -> set[str]:
         skill = self.catalog.get(name) if self.view is None else self.raw[name]
         return {" ".join(t.split()).casefold() for t in skill.triggers} if self.field == TRIGGERS else set()
@@ -399,8 +387,45 @@ class Edits:
         return chars, tuple(c.agent for c in chars if c.changes)
 
 
+class RequestEdits:
+    """Known requests as the full view's proposals in hybrid and vector mode (the examples kind).
+
+    A proposal adds one of the skill's requests, whole, to its known requests: the ranking
+    reads it as a vector of its own (docs/query-mining.md), no agent's listing shows it, and the
+    skill's text is unchanged.  It is written into the first examples file ``[search] examples``
+    names by path (a glob names none), else into the skill's frontmatter ``examples``.
+    """
+
+    field = EXAMPLES
+    view = None
+    whole = True
+
+    def __init__(self, catalog, config, known: Sequence[tuple[str, str]]):
+        from ..files import glob_magic
+        from ..ranker.examples import normalised
+
+        self.catalog = catalog
+        self.known: dict[str, set[str]] = {}
+        for skill, text in known:
+            self.known.setdefault(skill, set()).add(normalised(text))
+        paths = [p.replace("\\", "/").strip() for p in config.search.examples]
+        self.file = next((p for p in paths if p and not glob_magic(p)), "")
+
+    def target(self, name: str) -> str:
+        return self.file or self.catalog.get(name).path
+
+    def existing(self, name: str) -> set[str]:
+        return set(self.known.get(name, ()))
+
+    def apply(self, name: str, phrase: str):
+        return self.catalog, self.catalog.get(name)
+
+    def describe(self, name: str, phrase: str) -> tuple[tuple[AgentChars, ...], tuple[str, ...]]:
+        return (), ()
+
+
 def propose(skill_name: str, catalog, cases: Sequence[Case], k: int, before: Sequence,
-            mined: Sequence[tuple[str, str]], checker, edits: Edits) -> SkillProposals:
+            mined: Sequence[tuple[str, str]], checker, edits: Edits | RequestEdits) -> SkillProposals:
     """The cross-validated proposals of one skill, best first (:mod:`skillsift.evaluate.proposals`)."""
     skill = catalog.get(skill_name)
     skipped = checker.skip(skill)
@@ -419,7 +444,8 @@ def propose(skill_name: str, catalog, cases: Sequence[Case], k: int, before: Seq
         return Trial(rank=lambda i: rank_case(cases[i], ranker, k, checker.mode), after={})
 
     tried, passing, why = cross_validate(skill_name, cases, before, k, skill_terms=terms,
-                                         existing=edits.existing(skill_name), mined=mined, trial=trial)
+                                         existing=edits.existing(skill_name), mined=mined, trial=trial,
+                                         whole=edits.whole)
     shown: list[Proposal] = []
     for cand, held, fixes, improves, lower, mrr in passing:
         if len(shown) == SHOWN_PER_SKILL:
@@ -427,10 +453,11 @@ def propose(skill_name: str, catalog, cases: Sequence[Case], k: int, before: Seq
         if any(cand.phrase.casefold() in p.phrase.casefold() for p in shown):
             continue  # a part of a phrase already shown, ranked no better
         chars, agents = edits.describe(skill_name, cand.phrase)
-        text = cand.phrase if edits.field == TRIGGERS else CLAUSE.format(phrase=cand.phrase).strip()
+        text = CLAUSE.format(phrase=cand.phrase).strip() if edits.field == DESCRIPTION else cand.phrase
         shown.append(Proposal(skill=skill_name, phrase=cand.phrase, source=cand.source, adds=cand.adds, fixes=fixes,
                               improves=improves, lower_past_k=lower, mrr_change=mrr, field=edits.field, text=text,
-                              support=cand.support, held_out=held, listing=chars, agents=agents))
+                              support=cand.support, held_out=held, listing=chars, agents=agents,
+                              target=edits.target(skill_name)))
     return SkillProposals(skill=skill_name, tried=tried, passing=len(passing), proposals=tuple(shown),
                           skipped=why, field=edits.field)
 
@@ -438,116 +465,6 @@ def propose(skill_name: str, catalog, cases: Sequence[Case], k: int, before: Seq
 def bare_skills(catalog) -> list[str]:
     """Names of the skills with no triggers and no examples, in name order."""
     return sorted(s.name for s in catalog.skills if not s.triggers and not s.examples)
-
-
-class LexicalCheck:
-    """Proposals ranked again lexically: a new lexical index over the changed catalog."""
-
-    mode = LEXICAL
-
-    def __init__(self, config):
-        self.config = config
-
-    def skip(self, skill) -> str:
-        return ""
-
-    def prepare(self, skill, phrases: Sequence[str]) -> None:
-        pass
-
-    def ranker(self, catalog, skill_name: str = "", phrase: str = ""):
-        from ..ranker.search import Ranker
-
-        return Ranker(catalog, self.config)
-
-
-class VectorCheck:
-    """Proposals ranked again in hybrid or vector mode.
-
-    The changed skill is embedded again (all phrases of a skill in one batch), normalised
-    and quantised as ``skillsift index`` stores it, and appended to a copy of the index
-    under the skill's key; every other row is the index's own.  The query vectors come
-    from the evaluated ranker's cache (the evaluation embedded every case's query).
-    """
-
-    def __init__(self, ranker, mode: str):
-        self.base = ranker
-        self.mode = mode
-        self.config = ranker.config
-        self.vectors: dict[str, object] = {}
-
-    @staticmethod
-    def unusable(ranker) -> str:
-        """Why proposals cannot be checked in a non-lexical mode with ``ranker``, "" when they can."""
-        from ..index.build import sends_text_out
-
-        if getattr(ranker, "index", None) is None:
-            return "no usable index is attached"
-        provider = getattr(ranker, "provider", None)
-        if provider is None or isinstance(provider, BaseException):
-            return "the embedding provider is unavailable"
-        if sends_text_out(provider):
-            return "the configured provider sends text off this machine"
-        return ""
-
-    def skip(self, skill) -> str:
-        """Why the skill's phrases are not checked: a skill ranked without a usable vector
-        would gain from being embedded at all, not from the phrase."""
-        from ..ranker.vector_search import MISSING
-
-        position = next(i for i, s in enumerate(self.base.skills) if s.name == skill.name)
-        row = self.base.vectors.rows()[position]
-        if row >= 0:
-            return ""
-        state = "has no vector in the index" if row == MISSING else "has a stale vector"
-        return f"{skill.name} {state}: run 'skillsift index' first"
-
-    def _text(self, skill) -> str:
-        from ..catalog.embedtext import embedded_text
-
-        s = self.config.search
-        return embedded_text(skill, s.fields, s.index_body, s.body_chars)
-
-    def prepare(self, skill, phrases: Sequence[str]) -> None:
-        """Embed ``skill`` (the ranked skill with the phrases written in) once per phrase."""
-        import numpy as np
-
-        from ..embed.base import EmbedError
-
-        self.vectors = {}
-        if not phrases:
-            return
-        texts = [self._text(skill) for _p in phrases]
-        try:
-            rows = np.asarray(self.base.provider.embed(texts), dtype=np.float32)
-        except EmbedError as exc:
-            raise CheckFailed(f"embedding {skill.name} again failed: {getattr(exc, 'message', exc)}") from None
-        if rows.shape != (len(texts), self.base.index.dims) or not np.isfinite(rows).all():
-            raise CheckFailed(f"the provider returned unusable vectors for {skill.name}")
-        self.vectors = dict(zip(phrases, rows, strict=True))
-
-    def ranker(self, catalog, skill_name: str, phrase: str):
-        from dataclasses import replace as replace_
-
-        import numpy as np
-
-        from ..catalog.embedtext import text_digest
-        from ..index.manifest import ManifestItem
-        from ..index.store import Index, new_index
-        from ..ranker.search import Ranker
-
-        index = self.base.index
-        m = index.manifest
-        skill = catalog.get(skill_name)
-        item = ManifestItem(skill.name, skill.domain, skill.digest, text_digest(self._text(skill)))
-        row = new_index(provider=m.provider, model=m.model, items=[item], vectors=[self.vectors[phrase]],
-                        dtype=m.dtype).matrix[0]
-        matrix = np.vstack([index.matrix, row[None, :]])
-        items = (*m.items, replace_(item, row=len(m.items)))  # the key now names the appended row
-        patched = Index(replace_(m, items=items), matrix)
-        ranker = Ranker(catalog, self.config, index=patched, provider=self.base.provider, query_timeout_ms=0)
-        ranker.query_cache = self.base.query_cache
-        like = getattr(self.base, "like", None)  # known requests held out as the evaluation held them
-        return like(ranker) if like is not None else ranker
 
 
 def not_first(result) -> list[CaseResult]:
@@ -584,12 +501,18 @@ def why_not(result, cases: Sequence[Case], catalog, config, ranker, *, mined: Se
     if not proposals or not explained:
         return report
     checker: LexicalCheck | VectorCheck = LexicalCheck(config)
+    chosen: Edits | RequestEdits = edits
     if mode != LEXICAL:
         why = VectorCheck.unusable(ranker)
         if why:
             report.proposals_note = NON_LEXICAL_NOTE.format(mode=mode, why=why)
             return report
-        checker = VectorCheck(ranker, mode)
+        if edits.view is None and config.search.example_weight > 0:  # the full view ranks known requests
+            chosen = RequestEdits(catalog, config, getattr(ranker, "_known", ()))
+            checker = RequestCheck(ranker, mode)
+        else:
+            checker = VectorCheck(ranker, mode)
+    report.field = chosen.field
     skills = sorted({name for outcome in explained for name in by_id[outcome.id].expect_ids
                      if name in catalog.by_name})
     if len(skills) > MAX_PROPOSAL_SKILLS:
@@ -600,7 +523,7 @@ def why_not(result, cases: Sequence[Case], catalog, config, ranker, *, mined: Se
         before = rank_cases(cases, ranker, k, mode)  # as the evaluation ranked them
         for name in skills:
             report.proposals.append(propose(name, catalog, cases, k, before, _mined_sources(name, mined), checker,
-                                            edits))
+                                            chosen))
     except CheckFailed as exc:
         report.proposals = []
         report.proposals_note = f"no proposals: {exc}"

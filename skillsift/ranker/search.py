@@ -62,6 +62,7 @@ class Ranker:
         self._vectors: VectorSearch | None = None
         self.refresh: Refresh | None = None  # what Ranker.open(embed_stale=True) did with stale or missing vectors
         self._known: tuple[tuple[str, str], ...] = ()  # known requests (skill, text) the vectors rank with
+        self._request_rows: dict = {}  # (skill, text digest) -> row of a known request embedded in memory
         self.examples_problem = ""  # why the known requests could not be read ("" when they could)
 
     @classmethod
@@ -115,8 +116,26 @@ class Ranker:
         """
         self._known = tuple(requests)
         vectors = self.vectors
-        extra = self.refresh.request_rows if self.refresh is not None else None
+        extra = {**(self.refresh.request_rows if self.refresh is not None else {}), **self._request_rows}
         return vectors.use_examples(self._known, extra=extra) if vectors is not None else 0
+
+    def with_requests(self, requests, rows) -> Ranker:
+        """A ranker like this one whose vector searches rank with the known ``requests`` instead.
+
+        ``rows`` (``(skill, text digest) -> row``) holds the vectors of requests the index lacks,
+        embedded in memory (:func:`skillsift.ranker.setup.request_rows`).  The catalog, the
+        lexical index, the index, the provider and the query cache are shared, so a ranker per
+        proposal to check costs no indexing.  A case's own text stays no evidence for it when
+        this ranker's says so.
+        """
+        import copy
+
+        other = copy.copy(self)
+        other._request_rows = {**self._request_rows, **rows}
+        if self._vectors is not None:
+            other._vectors = copy.copy(self._vectors)  # its caches do not depend on the known requests
+        other.use_examples(requests)
+        return other
 
     # -- what is attached ----------------------------------------------------
     @property

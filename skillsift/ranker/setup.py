@@ -112,20 +112,33 @@ def refresh_requests(refresh: Refresh, requests, config, provider) -> Refresh:
         return refresh
     if sends_text_out(provider):
         return replace(refresh, requests_outdated=len(todo))
+    out, problem = request_rows(index, [(name, todo[(name, digest)]) for name, digest in sorted(todo)], provider,
+                                batch_size=config.search.batch_size)
+    if out is None:
+        return replace(refresh, requests_outdated=len(todo), problem=refresh.problem or problem)
+    return replace(refresh, requests_embedded=len(out), request_rows=out)
+
+
+def request_rows(index, requests, provider, *, batch_size: int | None = None):
+    """``(rows, problem)``: the known ``requests`` (``(skill, text)`` pairs) embedded in memory with
+    ``provider``, normalised and quantised as ``index`` stores its rows, keyed ``(skill, text digest)``;
+    ``(None, why)`` when the provider fails.  The caller decides whether the provider may be called."""
+    from ..catalog.embedtext import text_digest
     from ..index.manifest import EXAMPLE_KIND, ManifestItem
     from ..index.store import new_index
     from .embed_memory import embed_texts
 
-    keys = sorted(todo)
-    rows, problem = embed_texts(provider, [todo[k] for k in keys], batch_size=config.search.batch_size,
-                                dims=index.dims)
+    keyed = {(name, text_digest(text)): text for name, text in requests}
+    if not keyed:
+        return {}, ""
+    keys = sorted(keyed)
+    rows, problem = embed_texts(provider, [keyed[k] for k in keys], batch_size=batch_size, dims=index.dims)
     if rows is None:
-        return replace(refresh, requests_outdated=len(todo), problem=refresh.problem or problem)
+        return None, problem
     items = [ManifestItem(name, "", digest, digest, kind=EXAMPLE_KIND) for name, digest in keys]
     built = new_index(provider=index.manifest.provider, model=index.manifest.model, items=items, vectors=rows,
                       dims=index.dims, dtype=index.manifest.dtype)
-    out = {(item.id, item.text_digest): built.vector(row) for row, item in built.example_items()}
-    return replace(refresh, requests_embedded=len(out), request_rows=out)
+    return {(item.id, item.text_digest): built.vector(row) for row, item in built.example_items()}, ""
 
 
 def _count(names) -> str:

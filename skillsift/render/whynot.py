@@ -2,7 +2,7 @@
 
 Text: the usual report, then the explanations, the trigger proposals and the skills
 with no triggers and no examples.  JSON: the ``search-eval.v1`` document with a ``why``
-key holding the ``search-why.v2`` document.  No I/O.
+key holding the ``search-why.v3`` document.  No I/O.
 """
 
 from __future__ import annotations
@@ -24,11 +24,15 @@ PROPOSALS_TITLE = {
                     "the text the agent lists, within every targeted agent's per-entry cap and listing budget; "
                     "cross-validated over the skill's cases, shown only when it fixes or improves a held-out case "
                     "and makes no case worse):"),
+    "examples": ("known-request proposals (full view, hybrid and vector mode: each request added whole to the "
+                 "skill's known requests in memory, which skillsift's ranking and find_skill read as a vector of its "
+                 "own and no agent's listing shows; cross-validated over the skill's cases, shown only when it fixes "
+                 "or improves a held-out case and makes no case worse):"),
 }
 
 
 def render_with_why_json(result: EvalResult, why: WhyReport) -> str:
-    """The ``search-eval.v1`` document with the ``search-why.v2`` document under ``why``."""
+    """The ``search-eval.v1`` document with the ``search-why.v3`` document under ``why``."""
     doc = result_json(result)
     doc["why"] = _shortest(why.to_dict())
     from .sanitise import json_text
@@ -153,7 +157,7 @@ def render_why_text(why: WhyReport) -> str:
             add(f"    {_competitor_text(m.competitor)}")
     if why.proposals or why.proposals_note:
         add("")
-        add(PROPOSALS_TITLE["description" if why.view == "listing" else "triggers"])
+        add(PROPOSALS_TITLE[why.field or ("description" if why.view == "listing" else "triggers")])
         if why.mined_queries:
             add(f"  (phrases also drawn from {plural(why.mined_queries, 'mined query', 'mined queries')})")
         for sp in why.proposals:
@@ -161,9 +165,11 @@ def render_why_text(why: WhyReport) -> str:
                 add(f"  {sp.skill}: not checked: {sp.skipped}")
             if not sp.proposals:
                 continue
-            add(f"  {sp.skill}: {sp.passing} of {plural(sp.tried, 'phrase')} checked pass")
+            tried = plural(sp.tried, "request" if sp.field == "examples" else "phrase")
+            add(f"  {sp.skill}: {sp.passing} of {tried} checked pass")
             for p in sp.proposals:
-                add(f"    + {p.field}: {_q(p.text or p.phrase)} ({_support(p)}, from {p.source})")
+                origin = f"from {p.source}" if p.field == "examples" else f"{_support(p)}, from {p.source}"
+                add(f"    + {p.field}: {_q(p.text or p.phrase)} ({origin}; write it into {p.target})")
                 add(f"      {_effect(p)}")
                 add(f"      {_listing_text(p)}")
         few = [sp.skill for sp in why.proposals if not sp.proposals and "too few cases" in sp.skipped]
