@@ -52,7 +52,7 @@ from skillsift.evaluate.case_change import worse  # noqa: E402
 from skillsift.evaluate.cases import Case, Expected, load_cases  # noqa: E402
 from skillsift.evaluate.intervals import paired  # noqa: E402
 from skillsift.evaluate.metrics import series  # noqa: E402
-from skillsift.evaluate.proposal_checks import LexicalCheck, RequestCheck, rank_cases  # noqa: E402
+from skillsift.evaluate.proposal_checks import LexicalCheck, RequestCheck, VectorCheck, rank_cases  # noqa: E402
 from skillsift.evaluate.proposals import MIN_CASES, edit_skill  # noqa: E402
 from skillsift.evaluate.whynot import Edits, RequestEdits, propose  # noqa: E402
 from skillsift.ranker.search import Ranker  # noqa: E402
@@ -60,6 +60,7 @@ from skillsift.ranker.search import Ranker  # noqa: E402
 DEFAULT_METATOOL = HERE.parent.parent / "shared" / "benchmarks" / "metatool-dev"
 K = 5
 AGENT = "claude-code"
+WHOLE = False  # listing-hybrid: clauses quote whole requests (--whole), not phrases
 
 
 def served(skill):
@@ -97,7 +98,7 @@ def halves(cases):
 
 def make_view(skills, view: str, window: int | None):
     full = catalog_from_skills(skills)
-    if view != LISTING_VIEW:
+    if not view.startswith(LISTING_VIEW):
         return View(name="full", catalog=full, full=full)
     listing, shown = listed_skills(skills, BY_NAME[AGENT], window)
     return View(name=LISTING_VIEW, catalog=Catalog(skills=shown), full=full, skills=tuple(skills), agent=AGENT,
@@ -210,9 +211,109 @@ def run_requests(label: str, skills, cases, max_skills: int, per_skill: int = 1)
     return out
 
 
+class ListingHybrid:
+    """The listing view in hybrid mode: every skill's shown text embedded (an index over the full
+    texts, then :func:`skillsift.ranker.view_vectors.view_index`, as ``eval --view listing`` does),
+    description clauses checked by :class:`VectorCheck` (the edited skill embedded again)."""
+
+    mode = "hybrid"
+
+    def __init__(self, skills, cases, window, config):
+        from skillsift.embed.local import LocalProvider
+        from skillsift.index.build import build_index, plan_build
+
+        s = config.search
+        self.config, self.window = config, window
+        self.provider = LocalProvider()
+        full = catalog_from_skills(skills)
+        plan = plan_build(full.skills, None, provider=self.provider, fields=s.fields, index_body=s.index_body,
+                          body_chars=s.body_chars)
+        self.index = build_index(plan, self.provider, batch_size=s.batch_size).index
+        self.cache = None
+        self.queries = [c.query for c in cases]
+
+    def ranker(self, skills):
+        from skillsift.ranker.view_vectors import view_index
+
+        v = make_view(skills, LISTING_VIEW, self.window)
+        vindex, problem = view_index(self.index, self.provider, v.catalog.skills, self.config)
+        if vindex is None:
+            raise SystemExit(problem)
+        ranker = Ranker(v.catalog, self.config, index=vindex, provider=self.provider, query_timeout_ms=0)
+        if self.cache is None:
+            ranker.warm_queries(self.queries)
+            self.cache = ranker.query_cache
+        ranker.query_cache = self.cache
+        return v, ranker
+
+    def rank(self, skills, cases):
+        v, ranker = self.ranker(skills)
+        return v, ranker, rank_cases(cases, ranker, K, self.mode)
+
+
+def run_listing_hybrid(label: str, skills, cases, max_skills: int, window: int | None, per_skill: int = 1) -> dict:
+    started = time.perf_counter()
+    config = Config(root=".")
+    a, b = halves(cases)
+    h = ListingHybrid(skills, cases, window, config)
+    v, base, before_a = h.rank(skills, a)
+    counts: dict[str, int] = {}
+    for c in a:
+        counts[c.expect_ids[0]] = counts.get(c.expect_ids[0], 0) + 1
+    wanted = sorted({c.expect_ids[0] for c, r in zip(a, before_a, strict=True) if r.rank != 1
+                     and counts[c.expect_ids[0]] >= MIN_CASES and c.expect_ids[0] in v.catalog.by_name},
+                    key=lambda n: hashlib.sha256(f"{label}/{n}".encode()).hexdigest())[:max_skills]
+    edits = Edits(v.catalog, config, v)
+    edits.whole = WHOLE
+    checker = VectorCheck(base, h.mode)
+    best = {}
+    tried = passing = 0
+    for name in wanted:
+        sp = propose(name, v.catalog, a, K, before_a, [], checker, edits)
+        tried += sp.tried
+        passing += sp.passing
+        if sp.proposals:
+            best[name] = sp.proposals[:per_skill]
+    current = list(skills)
+    kept, reverted = [], 0
+    for name, shown in sorted(best.items()):
+        for p in shown:
+            edited = edit_skill(next(s for s in current if s.name == name), "description", p.phrase)
+            if edits.effect(edited) is None:
+                reverted += 1
+                continue
+            trial = [edited if s.name == name else s for s in current]
+            _v, _r, after_a = h.rank(trial, a)
+            if any(worse(x, y, name, K) for x, y in zip(before_a, after_a, strict=True)):
+                reverted += 1
+                continue
+            current = trial
+            if name not in kept:
+                kept.append(name)
+            now = make_view(current, LISTING_VIEW, window)
+            edits = Edits(now.catalog, config, now)
+            edits.whole = WHOLE
+    _v, _r, final_a = h.rank(current, a)
+    worse_a = sum(1 for x, y in zip(before_a, final_a, strict=True) if worse(x, y, "", K))
+    _v, _r, before_b = h.rank(skills, b)
+    _v, _r, after_b = h.rank(current, b)
+    idx = [i for i, c in enumerate(b) if c.expect_ids[0] in set(kept)]
+    out = {"set": label, "view": f"listing ({AGENT}), hybrid" + (", whole requests" if WHOLE else ""), "cases_a": len(a), "cases_b": len(b),
+           "skills_checked": len(wanted), "phrases_tried": tried, "phrases_passing": passing,
+           "skills_with_proposal": len(best), "written": len(kept), "not_kept": reverted, "a_cases_worse": worse_a,
+           "b_all": summary(before_b, after_b),
+           "b_edited_skills": summary([before_b[i] for i in idx], [after_b[i] for i in idx]),
+           "a_all": summary(before_a, final_a), "per_skill": per_skill,
+           "examples": {n: best[n][0].text for n in kept[:8]}, "seconds": round(time.perf_counter() - started, 1)}
+    print_row(out)
+    return out
+
+
 def run(label: str, skills, cases, view: str, max_skills: int, window: int | None, per_skill: int = 1) -> dict:
     if view == "hybrid":
         return run_requests(label, skills, cases, max_skills, per_skill)
+    if view == "listing-hybrid":
+        return run_listing_hybrid(label, skills, cases, max_skills, window, per_skill)
     started = time.perf_counter()
     config = Config(root=".")
     a, b = halves(cases)
@@ -284,18 +385,24 @@ def print_row(r: dict) -> None:
 
 
 def main() -> int:
+    global AGENT, WHOLE
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--metatool", type=Path, default=DEFAULT_METATOOL)
     parser.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA)
     parser.add_argument("--skills", type=int, default=40, help="skills given proposals per set and view")
     parser.add_argument("--views", default="full,hybrid,listing",
-                        help="full (lexical, triggers), hybrid (full view in hybrid mode, known requests), listing")
+                        help="full (lexical, triggers), hybrid (full view in hybrid mode, known requests), listing "
+                             "(lexical, description clauses), listing-hybrid (the same in hybrid mode)")
     parser.add_argument("--sets", default="metatool,real-skills")
     parser.add_argument("--context-window", type=int, default=None,
                         help="Claude Code's context window in tokens (default: its profile's, 200,000)")
     parser.add_argument("--per-skill", type=int, default=1, help="shown proposals written per skill (best first)")
+    parser.add_argument("--whole", action="store_true", help="listing-hybrid: clauses quote whole requests")
+    parser.add_argument("--agent", default="claude-code", help="the agent whose listing the listing views rank")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
+    AGENT = args.agent
+    WHOLE = args.whole
     print("| set | view | skills checked | with a proposal | written | A cases worse | half B top1 (all) "
           "| half B top1 (edited skills) | half B MRR (all) | time |")
     print("|---|---|---|---|---|---|---|---|---|---|")

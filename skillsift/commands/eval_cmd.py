@@ -46,12 +46,15 @@ FORMATS = names("evaluation")
               metavar="TOKENS", help="Listing view: the agent's context window in tokens (default: the agent's).")
 @click.option("--why", "why", is_flag=True,
               help="Explain every case not ranked first and propose edits of the field the view reads "
-                   "(triggers; the description in the listing view), cross-validated over each skill's "
-                   "cases (text or json; see docs/evaluation.md).")
+                   "(triggers, or known requests in hybrid and vector mode; the description in the listing "
+                   "view), cross-validated over each skill's cases (text or json; see docs/evaluation.md).")
+@click.option("--why-skills", "why_skills", type=click.IntRange(0, None), default=40, show_default=True,
+              metavar="N", help="--why: propose for at most N skills (name order; 0: every skill with a case "
+                                "not ranked first).")
 @click.option("--quiet", "-q", "quiet", is_flag=True,
               help="Text: one result line (verdict, top1, MRR); stderr keeps warnings and gate failures, not notes.")
 def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, baseline, max_flips, max_rank_drops,
-                 output, fmt, from_skills, agent, view_name, context_window, why, quiet):
+                 output, fmt, from_skills, agent, view_name, context_window, why, why_skills, quiet):
     """Rank the labelled queries of CASES (YAML) and report top1, recall@k, hit@k, MRR, nDCG.
 
     With --from-skills, each skill's frontmatter `examples` (queries it must answer) and
@@ -154,7 +157,8 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         from ..evaluate.querylog import log_path, mine, read_log
         from ..evaluate.whynot import why_not
         mined = mine(read_log(log_path(config)), catalog.names).cases
-        report = why_not(result, case_file.cases, catalog, config, evaluation.ranker, mined=mined, view=view)
+        report = why_not(result, case_file.cases, catalog, config, evaluation.ranker, mined=mined, view=view,
+                         max_skills=why_skills)
         click.echo(_safe(render("why", fmt, result, report, hybrid_hint=config.search.mode == LEXICAL), fmt),
                    nl=False)
     elif quiet:

@@ -54,7 +54,7 @@ from .proposals import (
 )
 
 WHY_SCHEMA_VERSION = 3
-MAX_PROPOSAL_SKILLS = 40  # skills given proposals per run, in name order
+MAX_PROPOSAL_SKILLS = 40  # skills given proposals per run, in name order (eval --why-skills; 0: all)
 COMPETITOR_SCAN = 50  # the competitor is looked for among the first 50 skills above the expected ones
 
 NON_LEXICAL_NOTE = ("no trigger proposals in {mode} mode: a new trigger also changes the skill's embedded text, "
@@ -477,7 +477,7 @@ def not_first(result) -> list[CaseResult]:
 
 
 def why_not(result, cases: Sequence[Case], catalog, config, ranker, *, mined: Sequence[Case] = (),
-            proposals: bool = True, view=None) -> WhyReport:
+            proposals: bool = True, view=None, max_skills: int = MAX_PROPOSAL_SKILLS) -> WhyReport:
     """Explain every case of ``result``'s primary mode whose expected skill is not first, and propose edits.
 
     ``cases`` are the cases ``result`` evaluated (in the same order); ``ranker`` is the
@@ -515,10 +515,10 @@ def why_not(result, cases: Sequence[Case], catalog, config, ranker, *, mined: Se
     report.field = chosen.field
     skills = sorted({name for outcome in explained for name in by_id[outcome.id].expect_ids
                      if name in catalog.by_name})
-    if len(skills) > MAX_PROPOSAL_SKILLS:
-        report.proposals_note = (f"proposals for the first {MAX_PROPOSAL_SKILLS} of {len(skills)} "
-                                 "skills with cases not ranked first (name order)")
-        skills = skills[:MAX_PROPOSAL_SKILLS]
+    if 0 < max_skills < len(skills):
+        report.proposals_note = (f"proposals for the first {max_skills} of {len(skills)} skills with cases not "
+                                 "ranked first (name order; --why-skills N, 0 for all)")
+        skills = skills[:max_skills]
     try:
         before = rank_cases(cases, ranker, k, mode)  # as the evaluation ranked them
         for name in skills:

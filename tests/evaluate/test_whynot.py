@@ -258,3 +258,13 @@ cases:
     assert miss.expected[0].standing.rank is None and miss.expected[0].lacks == ("wrong", "vat", "total")
     (sp,) = report.proposals
     assert sp.proposals == () and "too few cases" in sp.skipped  # one case: nothing to hold out
+
+
+def test_why_skills_bounds_the_skills_given_proposals_and_says_so(acme, capsys):
+    every = _eval_json(capsys, acme, "--why", "--why-skills", "0")["why"]
+    names = [sp["skill"] for sp in every["proposals"]]
+    assert len(names) > 2 and names == sorted(names) and "proposals_note" not in every
+    two = _eval_json(capsys, acme, "--why", "--why-skills", "2")["why"]
+    assert [sp["skill"] for sp in two["proposals"]] == names[:2]
+    assert two["proposals_note"] == (f"proposals for the first 2 of {len(names)} skills with cases not ranked first "
+                                     "(name order; --why-skills N, 0 for all)")
