@@ -393,7 +393,9 @@ class RequestEdits:
     A proposal adds one of the skill's requests, whole, to its known requests: the ranking
     reads it as a vector of its own (docs/query-mining.md), no agent's listing shows it, and the
     skill's text is unchanged.  It is written into the first examples file ``[search] examples``
-    names by path (a glob names none), else into the skill's frontmatter ``examples``.
+    names by path (a glob names none), else into the skill's frontmatter ``examples``.  A request
+    in which the secrets scanner finds a credential is never proposed (``mine --into`` never writes
+    one either).
     """
 
     field = EXAMPLES
@@ -410,6 +412,7 @@ class RequestEdits:
             self.known.setdefault(skill, set()).add(normalised(text))
         paths = [p.replace("\\", "/").strip() for p in config.search.examples]
         self.file = next((p for p in paths if p and not glob_magic(p)), "")
+        self.patterns = tuple(config.secret_patterns)
 
     def target(self, name: str) -> str:
         return self.file or self.catalog.get(name).path
@@ -418,6 +421,11 @@ class RequestEdits:
         return set(self.known.get(name, ()))
 
     def apply(self, name: str, phrase: str):
+        """The catalog is unchanged; a request holding a secret is refused (None): it would be committed."""
+        from ..secrets.scan import detect_secret
+
+        if detect_secret(phrase, self.patterns):
+            return None
         return self.catalog, self.catalog.get(name)
 
     def describe(self, name: str, phrase: str) -> tuple[tuple[AgentChars, ...], tuple[str, ...]]:

@@ -163,3 +163,17 @@ def test_lexical_mode_still_proposes_triggers(tmp_path, capsys):
     assert doc["why"]["field"] == "triggers"
     assert all(p["field"] == "triggers" and p["target"].endswith("SKILL.md")
                for sp in doc["why"]["proposals"] for p in sp["proposals"])
+
+
+def test_a_request_holding_a_secret_is_never_proposed(tmp_path, capsys):
+    root = _repo(tmp_path)
+    key = "AKIA" + "Q3EGRU7BCDXYZ2KL"  # an AWS access key id shape, split so no scanner flags this file
+    cases = (root / "search-cases.yaml").read_text(encoding="utf-8")
+    (root / "search-cases.yaml").write_text(
+        cases.replace('"give the buyer their cash back"', f'"give the buyer their cash back, key {key}"')
+        .replace('"buyer asks for cash back on a purchase"', f'"buyer asks for cash back {key}"'),
+        encoding="utf-8")
+    _index(capsys, root)
+    doc = _eval(capsys, root, "--why")
+    texts = [p["text"] for sp in doc["why"]["proposals"] for p in sp["proposals"]]
+    assert texts and not [t for t in texts if key in t]
