@@ -1,12 +1,21 @@
 """Do ``eval --why`` proposals carry to requests they were not fitted on?  The held-out-half protocol.
 
     python bench/proposals_heldout.py [--metatool ../shared/benchmarks/metatool-dev]
-                                      [--corpora ../shared/corpora] [--skills 40] [--views full,listing]
-                                      [--context-window 1000000] [--json FILE]
+                                      [--corpora ../shared/corpora] [--skills 40] [--per-skill 1]
+                                      [--views full,hybrid,listing,listing-hybrid] [--agent claude-code]
+                                      [--whole] [--context-window 1000000] [--json FILE]
 
 For each development set (the MetaTool dev split; the real-skills set of
-``bench/skills_devset.py``) and each view (full: proposals add ``triggers``; listing: they
-add a clause to the description Claude Code lists), in lexical mode:
+``bench/skills_devset.py``) and each view:
+
+* ``full``: the full view in lexical mode; proposals add ``triggers``;
+* ``hybrid``: the full view in hybrid mode (an index built in memory with the local model);
+  proposals add known requests (``eval --why``'s examples kind), written in as an examples
+  file would hold them;
+* ``listing``: the listing view of ``--agent`` in lexical mode; proposals add a clause to the
+  description it lists;
+* ``listing-hybrid``: the same in hybrid mode (the shown texts embedded; ``--whole``: the
+  clauses quote whole requests instead of phrases).
 
 1. The positive cases are split in two halves per skill: each skill's cases in file order go
    to A, B, A, B, ... so every skill with two or more cases has cases on both sides.
@@ -298,7 +307,8 @@ def run_listing_hybrid(label: str, skills, cases, max_skills: int, window: int |
     _v, _r, before_b = h.rank(skills, b)
     _v, _r, after_b = h.rank(current, b)
     idx = [i for i, c in enumerate(b) if c.expect_ids[0] in set(kept)]
-    out = {"set": label, "view": f"listing ({AGENT}), hybrid" + (", whole requests" if WHOLE else ""), "cases_a": len(a), "cases_b": len(b),
+    name = f"listing ({AGENT}), hybrid" + (", whole requests" if WHOLE else "")
+    out = {"set": label, "view": name, "cases_a": len(a), "cases_b": len(b),
            "skills_checked": len(wanted), "phrases_tried": tried, "phrases_passing": passing,
            "skills_with_proposal": len(best), "written": len(kept), "not_kept": reverted, "a_cases_worse": worse_a,
            "b_all": summary(before_b, after_b),
