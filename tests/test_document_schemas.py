@@ -17,11 +17,11 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from skillsift.casefile.rules import CASES as CASES_RULE
 from skillsift.config.schema import document_problems
 from skillsift.config.tables import PROJECT, PROJECT_TABLES, USER, USER_TABLES
 from skillsift.diagnostics import SkillsiftError
 from skillsift.evaluate.cases import parse_cases
-from skillsift.evaluate.cases_rules import CASES as CASES_RULE
 from skillsift.rules import Rule
 from skillsift.validators import CODES
 from skillsift.validators.document_schemas import main, shipped

@@ -2,8 +2,9 @@
 
 :mod:`.load` (the :class:`~.load.Catalog`, reading, parsing and scoping), :mod:`.skill`
 (one skill), :mod:`.frontmatter` (the YAML block), :mod:`.discovery` (where skills are
-looked for), :mod:`.agents` (each agent's profile), :mod:`.listing` (what an agent lists)
-and :mod:`.embedtext` (the text of a skill sent to an embedding provider).  Nothing is
+looked for), :mod:`.agents` (each agent's profile), :mod:`.listing` (what an agent lists),
+:mod:`.views` (the skills read as one view: every field, or an agent's listing) and
+:mod:`.embedtext` (the text of a skill sent to an embedding provider).  Nothing is
 imported here, so that importing one module does not import the others.
 """
 

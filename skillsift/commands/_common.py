@@ -61,7 +61,7 @@ def load_view_project(root: str, config_file: str | None = None, mode: str | Non
     Full view: ``agent`` keeps only that agent's listed skills (``full_agent``; else every skill).
     Listing view: ``agent`` is whose listing is ranked.  Notes and findings go to stderr.
     """
-    from ..catalog.listing import load_view
+    from ..catalog.views import load_view
     from ..config import load_config
 
     config = load_config(root, config_file=config_file, mode=mode, allow_exec=allow_exec)

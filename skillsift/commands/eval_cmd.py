@@ -124,7 +124,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
             click.echo(plain(line), err=True)
     result = evaluation.result
     if view_name == "all":
-        from ..catalog.listing import load_view
+        from ..catalog.views import load_view
         from ..evaluate.run import pair_views
 
         listing_view = load_view(root, config, "listing", agent=agent, context_window=context_window)

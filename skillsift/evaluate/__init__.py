@@ -2,7 +2,8 @@
 
 The modules are layered so that the logic stays pure and testable:
 
-* :mod:`.cases` reads and checks a cases file (strict YAML, every problem with its line);
+* :mod:`.cases` reads and checks a cases file (strict YAML, every problem with its line; the
+  parser is :mod:`skillsift.casefile`, which the ranker's examples files share);
 * :mod:`.metrics` scores one case and aggregates many;
 * :mod:`.intervals` computes the bootstrap intervals and paired differences;
 * :mod:`.calibrate` proposes a ``vector_min_sim`` from the cosines of the cases;
@@ -15,6 +16,7 @@ The modules are layered so that the logic stays pure and testable:
 * :mod:`skillsift.render.evaluation` renders a result as text, JSON, JUnit XML or Markdown.
 """
 
-CASES_INVALID = "AR9D2"
+from ..casefile import CASES_INVALID  # noqa: F401  (re-exported)
+
 EVAL_REGRESSION = "AR9D4"
 SCHEMA_VERSION = 1

@@ -182,7 +182,7 @@ class SkillService:
             return True
 
     def _build(self, config) -> None:
-        from ..catalog.listing import load_view
+        from ..catalog.views import load_view
         from ..evaluate.querylog import open_log
         from ..ranker.search import NO_INDEX, Ranker
         from ..ranker.view_vectors import open_view_ranker

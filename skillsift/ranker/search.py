@@ -92,7 +92,7 @@ class Ranker:
         ranker.refresh = refresh
         if ranker.index is not None and (ranker.index.example_items() or refresh is not None):
             from ..diagnostics import SkillsiftError
-            from ..evaluate.examples import known_requests
+            from .known import known_requests
 
             try:
                 requests = known_requests(catalog, config).requests

@@ -18,8 +18,8 @@ SCHEMAS_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
 def shipped() -> dict[str, str]:
     """``file name -> text`` of every schema generated from the rule tables."""
+    from ..casefile.rules import CASES
     from ..config.tables import PROJECT, USER
-    from ..evaluate.cases_rules import CASES
     from . import CODES
 
     codes = Context(values={"codes": CODES})

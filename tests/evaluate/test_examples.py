@@ -290,3 +290,20 @@ def test_a_broken_examples_file_stops_eval_and_index_but_not_search(project, cap
     assert code == 1 and "AR9D2" in err
     code, _out, err = run(capsys, "index", "--root", root)
     assert code == 1 and "search-examples.yaml" in err and "line 3" in err
+
+
+def test_the_examples_reading_and_the_cases_parser_keep_their_evaluation_names():
+    """The reading lives below the ranker (ranker/known.py, casefile/); evaluate/ re-exports the same objects."""
+    from skillsift import evaluate
+    from skillsift.casefile import CASES_INVALID, parse, rules
+    from skillsift.evaluate import cases, examples
+    from skillsift.ranker import known
+
+    for name in ("KnownRequest", "KnownRequests", "known_requests", "load_examples_files", "file_requests",
+                 "example_files", "frontmatter_requests", "dedupe", "MAX_FILES"):
+        assert getattr(examples, name) is getattr(known, name), name
+    for name in ("Case", "CaseFile", "Expected", "CasesInvalid", "parse_cases", "skill_problems", "role_problems",
+                 "check_catalog", "with_catalog_problems", "MAX_FILE_BYTES"):
+        assert getattr(cases, name) is getattr(parse, name), name
+    assert cases.CASES is rules.CASES and evaluate.CASES_INVALID == CASES_INVALID == "AR9D2"
+    assert callable(cases.load_cases) and callable(cases.load_checked) and callable(cases.check_k)

@@ -9,8 +9,9 @@ import jsonschema
 import pytest
 
 from skillsift.catalog.agents import BY_NAME
-from skillsift.catalog.listing import LISTED, NAME_ONLY, build_listing, load_view
+from skillsift.catalog.listing import LISTED, NAME_ONLY, build_listing
 from skillsift.catalog.load import read_all_skills
+from skillsift.catalog.views import load_view
 from skillsift.config import load_config
 from skillsift.evaluate.cases import load_cases
 from skillsift.evaluate.session import run_view_evaluation

@@ -127,7 +127,8 @@ def test_the_text_report_shows_field_support_held_out_effect_and_listing(pager, 
     code, out, _ = run(capsys, "eval", pager / "search-cases.yaml", "--root", pager, "--why", "--view", "listing")
     assert code == 0
     assert "why not (lexical, listing view, k=3): 4 cases not ranked first (4 missed at k, 0 ranked 2-3)" in out
-    assert '    + description: "Use it for requests like \\"pager\\"." (shared by 2 requests, from pager-night; write it into .claude/skills/oncall-triage/SKILL.md)' in out
+    assert ('    + description: "Use it for requests like \\"pager\\"." (shared by 2 requests, from pager-night; '
+            'write it into .claude/skills/oncall-triage/SKILL.md)') in out
     assert "      held out: 3 fixed of 4 cases;" in out
     assert "      changes the listing of claude-code, copilot, opencode (claude-code 108/1,536 entry, " in out
     assert "no proposal for 1 skill, too few cases to check one on held-out cases (each needs 2; add cases or " \

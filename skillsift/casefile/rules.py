@@ -1,6 +1,6 @@
 """The rules of a cases file (docs/evaluation.md, "The cases file"), declared once as data.
 
-:mod:`.cases` applies :data:`CASES` with the one interpreter (:mod:`skillsift.rules`) to the
+:mod:`.parse` applies :data:`CASES` with the one interpreter (:mod:`skillsift.rules`) to the
 plain tree of the YAML, then checks what a table cannot say (a duplicate id, a skill both
 expected and avoided...) while it builds the cases; ``skillsift/schemas/cases.v1.json`` is
 generated from the same table.

@@ -1,0 +1,248 @@
+"""Known requests: the examples files of ``[search] examples`` and the skills' frontmatter ``examples``.
+
+An examples file is a cases file (docs/evaluation.md, "The cases file"): each case's query is a
+request its expected skills are known to answer.  It is read as strictly as a cases file
+(:func:`skillsift.casefile.parse.parse_cases`: every problem at once, AR9D2, file and line),
+and every skill it names must be served (an unknown name is reported with the closest
+served name).  Negative cases (no ``expect``) and ``avoid`` say nothing about what a skill
+answers and are not examples.  A skill's frontmatter ``examples`` (strings) count as well.
+
+The requests of one skill are deduplicated by their normalised text
+(:func:`skillsift.ranker.examples.normalised`), first occurrence kept; the result is sorted
+by (skill, text), so the same files give the same examples in the same order.
+
+Here, below the evaluation, because :meth:`skillsift.ranker.search.Ranker.open` ranks with
+them; the evaluation's held-out ranking of them is :mod:`skillsift.evaluate.examples`, which
+re-exports these names.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import os
+import stat
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..casefile import CASES_INVALID
+from ..casefile.parse import MAX_FILE_BYTES, CaseFile, parse_cases, skill_problems
+from ..diagnostics import Diagnostic, SkillsiftError
+from ..files import GlobLimitError, glob_magic, repo_glob
+
+MAX_FILES = 64  # examples files one configuration may name (globs expanded)
+HINT = "Fix the lines listed (the examples file has the cases-file format, docs/evaluation.md)"
+
+
+@dataclass(frozen=True)
+class KnownRequest:
+    """One request ``skill`` is known to answer, and where it was written."""
+
+    skill: str
+    text: str
+    source: str  # the examples file, or the skill's SKILL.md, relative to the repository
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class KnownRequests:
+    requests: tuple[KnownRequest, ...] = ()
+    files: tuple[str, ...] = ()  # the examples files read, relative to the repository, sorted
+    cases: tuple[CaseFile, ...] = ()  # each file as a cases file (for the k-fold rule of eval)
+
+    def __len__(self) -> int:
+        return len(self.requests)
+
+    def digest(self) -> str:
+        """sha256 over every (skill, text) pair: what the index's example rows must match."""
+        h = hashlib.sha256()
+        for r in self.requests:
+            h.update(f"{r.skill}\x1f{r.text}\x1e".encode())
+        return "sha256:" + h.hexdigest()
+
+    def without(self, keys: Iterable[str]) -> KnownRequests:
+        """These requests minus those whose normalised text is in ``keys``."""
+        from .examples import normalised
+
+        drop = set(keys)
+        return KnownRequests(tuple(r for r in self.requests if normalised(r.text) not in drop), self.files,
+                             self.cases)
+
+
+def example_files(root: str, patterns: Sequence[str]) -> list[str]:
+    """The files ``patterns`` (paths or globs relative to ``root``) name, relative with ``/``, sorted.
+
+    A plain path that names no file is an error; a glob that matches nothing is not.  A
+    file that resolves outside ``root`` (a symlink out) is refused.
+    """
+    base = Path(root).resolve()
+    found: set[str] = set()
+    for pattern in patterns:
+        clean = pattern.replace("\\", "/").strip()
+        if glob_magic(clean):
+            try:
+                matches = repo_glob(clean, base)
+            except GlobLimitError as exc:
+                raise SkillsiftError(f"search.examples: {exc.strerror}",
+                                     hint="name the examples files more narrowly", exit_code=1) from None
+        else:
+            if not (base / clean).exists():
+                raise SkillsiftError(f'search.examples names "{pattern}", which does not exist',
+                                     hint="Create the file (docs/query-mining.md) or remove it from [search] examples",
+                                     exit_code=1)
+            matches = [clean]
+        for rel in matches:
+            from ..files import refused_target
+
+            if refused_target(base / rel, base) is not None:
+                raise SkillsiftError(f'search.examples: "{rel}" resolves outside the repository or into .git/',
+                                     hint=f"replace the link {rel} with the file itself", exit_code=1)
+            full = (base / rel).resolve()
+            try:
+                full.relative_to(base)
+            except ValueError:
+                raise SkillsiftError(f'search.examples: "{rel}" resolves outside the repository',
+                                     hint="Examples files must be files of the repository", exit_code=1) from None
+            if full.is_file():
+                found.add(full.relative_to(base).as_posix())
+    if len(found) > MAX_FILES:
+        raise SkillsiftError(f"search.examples names {len(found)} files, the limit is {MAX_FILES}",
+                             hint="Merge the examples into fewer files", exit_code=1)
+    return sorted(found)
+
+
+def _read(root: str, rel: str) -> bytes:
+    path = os.path.join(root, rel)
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise SkillsiftError(f"examples file {rel} is not a regular file", exit_code=1)
+        if info.st_size > MAX_FILE_BYTES:
+            raise SkillsiftError(f"examples file {rel} is larger than {MAX_FILE_BYTES} bytes (4 MiB)",
+                                 hint="Split the examples into several files", exit_code=1)
+        with open(path, "rb") as fh:
+            return fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise SkillsiftError(f"cannot read examples file {rel}: {exc.strerror or exc}", exit_code=1) from None
+
+
+def _suggest(problem: tuple[int, str], known: Sequence[str]) -> tuple[int, str]:
+    line, message = problem
+    marker = 'unknown skill "'
+    if marker not in message:
+        return problem
+    name = message.split(marker, 1)[1].rsplit('"', 1)[0]
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    return (line, f'{message} (did you mean "{close[0]}"?)' if close else message)
+
+
+def load_examples_files(root: str, patterns: Sequence[str], known: Sequence[str]) -> KnownRequests:
+    """Read and check every examples file; one AR9D2 error lists every problem of every file."""
+    files = example_files(root, patterns)
+    names = sorted(set(known))
+    requests: list[KnownRequest] = []
+    cases: list[CaseFile] = []
+    errors: list[SkillsiftError] = []
+    for rel in files:
+        try:
+            case_file = parse_cases(_read(root, rel), rel)
+        except SkillsiftError as exc:
+            if not exc.diagnostics:
+                raise
+            errors.append(exc)
+            continue
+        problems = [_suggest(p, names) for p in skill_problems(case_file, names)]
+        if problems:
+            errors.append(_error(rel, problems))
+            continue
+        cases.append(case_file)
+        for case in case_file.cases:
+            for skill in case.expect_ids:
+                requests.append(KnownRequest(skill, case.query, rel, case.line))
+    if errors:
+        raise _merged(errors)
+    return KnownRequests(tuple(requests), tuple(files), tuple(cases))
+
+
+def file_requests(root: str, patterns: Sequence[str], *, leave_out: Sequence[str] = ()) -> tuple[KnownRequest, ...]:
+    """The requests the examples files of ``patterns`` hold, in file and line order, skills not checked.
+
+    For reading one tree's examples beside another's (the gate review of ``skillsift ci``):
+    the files are found and refused as :func:`example_files` does and parsed as strictly as
+    a cases file (a SkillsiftError, AR9D2, when one is not valid); whether the skills exist
+    is the evaluation's check, not this one.  Files in ``leave_out`` (relative, ``/``) are
+    skipped.
+    """
+    out: list[KnownRequest] = []
+    errors: list[SkillsiftError] = []
+    for rel in example_files(root, patterns):
+        if rel in leave_out:
+            continue
+        try:
+            case_file = parse_cases(_read(root, rel), rel)
+        except SkillsiftError as exc:
+            errors.append(exc)
+            continue
+        out += [KnownRequest(skill, case.query, rel, case.line)
+                for case in case_file.cases for skill in case.expect_ids]
+    if errors:
+        raise _merged(errors)
+    return tuple(out)
+
+
+def _error(path: str, problems) -> SkillsiftError:
+    ordered = sorted(problems, key=lambda p: p[0])
+    text = "; ".join(f"line {line}: {msg}" for line, msg in ordered)
+    diags = [Diagnostic(file=path, line=line, code=CASES_INVALID, message=msg) for line, msg in ordered]
+    return SkillsiftError(f"{CASES_INVALID}: invalid examples file: {path}: {text}", diagnostics=diags, hint=HINT,
+                          exit_code=1)
+
+
+def _merged(errors: list[SkillsiftError]) -> SkillsiftError:
+    if len(errors) == 1:
+        return errors[0]
+    diags = [d for e in errors for d in e.diagnostics]
+    text = " | ".join(str(e.message) if hasattr(e, "message") else str(e) for e in errors)
+    return SkillsiftError(text, diagnostics=diags, hint=HINT, exit_code=1)
+
+
+def known_requests(catalog, config) -> KnownRequests:
+    """Every known request of ``catalog``: the configured examples files, then frontmatter ``examples``."""
+    skills = list(catalog.skills)
+    loaded = load_examples_files(config.root, config.search.examples, [s.name for s in skills]) \
+        if config.search.examples else KnownRequests()
+    requests = list(loaded.requests)
+    for skill in skills:
+        for text in frontmatter_requests(skill):
+            requests.append(KnownRequest(skill.name, text, skill.path, 0))
+    return KnownRequests(dedupe(requests), loaded.files, loaded.cases)
+
+
+def frontmatter_requests(skill) -> list[str]:
+    """The queries of a skill's frontmatter ``examples``: its strings, and the ``query`` of its
+    ``{query, role, also}`` entries (docs/query-mining.md); entries of other shapes are not requests."""
+    raw = (skill.frontmatter or {}).get("examples")
+    if not isinstance(raw, list):
+        return list(skill.examples)
+    out = []
+    for entry in raw:
+        text = entry if isinstance(entry, str) else entry.get("query") if isinstance(entry, dict) else None
+        if isinstance(text, str) and text.strip():
+            out.append(text.strip())
+    return out
+
+
+def dedupe(requests: Iterable[KnownRequest]) -> tuple[KnownRequest, ...]:
+    """One request per (skill, normalised text), the first kept; sorted by (skill, text)."""
+    from .examples import normalised
+
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for r in requests:
+        key = (r.skill, normalised(r.text))
+        if not key[1] or key in seen:
+            continue
+        seen.add(key)
+        out.append(r)
+    return tuple(sorted(out, key=lambda r: (r.skill, r.text)))
