@@ -171,6 +171,15 @@ def example_pairs(config, catalog) -> list[tuple[str, str]]:
     return [(r.skill, r.text) for r in known_requests(catalog, config).requests]
 
 
+def indexed_example_pairs(config, catalog, provider) -> list[tuple[str, str]]:
+    """The known requests a build with ``provider`` gives a row: :func:`example_pairs` without those
+    it withholds for a secret (AR9D3), which rightly have none (``status``, ``validate``)."""
+    from .build import secret_scan, withhold_requests
+
+    kept, _withheld = withhold_requests(example_pairs(config, catalog), secret_scan(provider, config.secret_patterns))
+    return kept
+
+
 def refuse_network(plan, provider, allow_network: bool) -> None:
     """Raise before any call when a networked provider would be sent text with the network off."""
     from ..config import ENV_ALLOW_NETWORK, user_config_file

@@ -115,3 +115,22 @@ def test_refresh_requests_scans_with_the_build_scan(tmp_path):
     out = refresh_requests(Refresh(index), pairs, config, local)
     assert out.requests_embedded == 2 and sorted(local.sent) == sorted(text for _s, text in pairs)
 
+
+def test_status_and_validate_do_not_ask_for_a_row_the_build_withholds(tmp_path, capsys):
+    root = _repo(tmp_path / "repo", ("bank dispute", "git-workflow"), SECRET)
+    set_user_config(user_config())
+    assert run(capsys, "index", "--root", root)[0] == 0
+    code, out, err = run(capsys, "status", "--root", root, "--format", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["state"] == "fresh"  # as index says: "index is current"
+    assert doc["examples"] == {"configured": 1, "current": 1, "missing": 0, "orphaned": 0}
+    code, out, err = run(capsys, "validate", "--root", root)
+    assert "AR9D1" not in out + err
+    # a clean request added since the build is still one the index is missing
+    (root / "known.yaml").write_text(_examples(("bank dispute", "git-workflow"), SECRET,
+                                               ("refund my purchase", "issue-refund")), encoding="utf-8")
+    code, out, err = run(capsys, "status", "--root", root, "--format", "json")
+    assert json.loads(out)["examples"]["missing"] == 1
+    code, out, err = run(capsys, "validate", "--root", root)
+    assert "the committed index does not hold the known requests (1 not indexed)" in out + err
