@@ -122,7 +122,7 @@ def status_command(fmt, verify, root, config_file):
     Exit codes: 0 reported (whatever the state); 1 the config or a file could not be read.
     """
     from ..config import committed_index, index_path
-    from ..index.service import ConfiguredProvider, example_pairs
+    from ..index.service import ConfiguredProvider, indexed_example_pairs
     from ..index.status import render_status, status_report
     from ..index.store import load_index
 
@@ -142,7 +142,7 @@ def status_command(fmt, verify, root, config_file):
         loaded, catalog, provider=identity.fingerprint, model=identity.model,
         mode=s.mode, index_dir=s.index_dir, committed=committed_index(config), fields=s.fields,
         index_body=s.index_body, body_chars=s.body_chars, verification=verification,
-        examples=example_pairs(config, catalog),
+        examples=indexed_example_pairs(config, catalog, identity),
     )
     if fmt == "json":
         click.echo(dump_json(report), nl=False)

@@ -122,6 +122,11 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
     finally:
         while _bars:
             _bars.pop().__exit__(None, None, None)
+    from ..render.index import withheld_line
+    from ..render.sanitise import plain
+
+    for item in result.withheld:  # as skillsift index warns: never sent, not used
+        click.echo(plain(withheld_line(item)), err=True)
     doc = document(result)
     if view.listing is not None:
         doc["view"] = view.to_dict()

@@ -33,6 +33,7 @@ class TuneRun:
     weight_note: str = ""  # why the weight was not tuned, or how its evidence was held out
     current_weight: float = 0.6
     requests: int = 0
+    withheld: tuple = ()  # known requests kept back from the provider for a secret (AR9D3), as index plans them
 
 
 def current_setting(search) -> tune.Setting:
@@ -142,9 +143,13 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
     mode = config.search.mode or "lexical"
     weight_now = float(config.search.example_weight)
     requests = _requests(catalog, config) if mode != "lexical" else ()
+    # as skillsift index does: a request holding a secret is never sent to a provider outside the process
+    requests, withheld = _withhold(requests, provider, config)
     evidence, note = None, ""
     if mode == "lexical":
         note = "the repository ranks in lexical mode, which does not use known requests"
+    elif not requests and withheld:
+        note = "every known request looks like it holds a secret and is withheld from the provider (AR9D3)"
     elif not requests:
         note = "the repository has no known requests ([search] examples files or frontmatter examples)"
     elif not scored:
@@ -163,7 +168,7 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
         weight = tune.tune_example_weight(result.settings[at], plain, evidence[0], evidence[1], weight_now, k=k,
                                           folds=folds, seed=seed)
     return TuneRun(result, tune.series_of(None, sig, k), len(scored), skipped, k, folds, seed,
-                   mode == "lexical", mode, weight, note, weight_now, len(requests))
+                   mode == "lexical", mode, weight, note, weight_now, len(requests), tuple(withheld))
 
 
 def _requests(catalog, config) -> tuple[tuple[str, str], ...]:
@@ -171,6 +176,15 @@ def _requests(catalog, config) -> tuple[tuple[str, str], ...]:
     from .examples import known_requests
 
     return tuple((r.skill, r.text) for r in known_requests(catalog, config).requests)
+
+
+def _withhold(requests, provider, config) -> tuple[tuple[tuple[str, str], ...], list]:
+    """``(kept, withheld)``: the known requests the index build would send to ``provider``, and the
+    planned items of those it withholds (:func:`skillsift.index.build.withhold_requests`)."""
+    from ..index.build import secret_scan, withhold_requests
+
+    kept, withheld = withhold_requests(requests, secret_scan(provider, config.secret_patterns))
+    return tuple(kept), withheld
 
 
 def _request_vectors(requests, index, provider, batch: int) -> np.ndarray:

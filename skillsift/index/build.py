@@ -12,7 +12,10 @@ text is sent, or it is kept back:
   is given, which the caller does for providers whose text leaves the process;
 * a skill whose embedded text is empty cannot be embedded and is left out;
 * each known request (``examples``) is planned the same way, as an item of kind
-  ``example``: reused by its text digest, withheld when it holds a secret.
+  ``example`` (:func:`plan_request`): reused by its text digest, withheld when it holds a
+  secret.  :func:`secret_scan` is that scan and :func:`withhold_requests` applies it to known
+  requests outside a build: ``tune`` and a search's in-memory refresh use them, so no path
+  sends a request the build would withhold.
 
 :func:`build_index` sends the texts in plan order (shortest first for a provider that pads
 its batches, see :mod:`skillsift.embed.order`), one call per batch of
@@ -84,6 +87,43 @@ def effective_batch_size(batch_size: int | None, max_batch: int | None) -> int:
 def sends_text_out(provider) -> bool:
     """True when ``provider`` hands text to something outside this process."""
     return bool(getattr(provider, "networked", False) or getattr(provider, "external", False))
+
+
+def secret_scan(provider, patterns=()):
+    """The scan that withholds a text from ``provider`` (AR9D3): ``scan(text)`` returns the kind of
+    secret the text holds, or None; None (nothing is withheld) for a provider that runs in this
+    process.  ``patterns`` are the configured ``[secrets] patterns``.  Every path that sends skill
+    text or known requests to a provider scans with it (docs/secrets.md).
+    """
+    if not sends_text_out(provider):
+        return None
+    from ..secrets.scan import detect_secret
+
+    extra = tuple(patterns)
+
+    def scan(text: str) -> str | None:
+        return detect_secret(text, extra)
+
+    return scan
+
+
+def withhold_requests(requests, scan) -> tuple[list[tuple[str, str]], list[PlannedItem]]:
+    """``(kept, withheld)``: the known ``requests`` (``(skill, text)`` pairs) a build would send, in
+    their order, and those ``scan`` finds a secret in, planned as :func:`plan_build` plans them
+    (one per distinct request).  Without a scan every request is kept."""
+    if scan is None:
+        return list(requests), []
+    from ..catalog.embedtext import text_digest
+
+    kept: list[tuple[str, str]] = []
+    withheld: dict[tuple[str, str], PlannedItem] = {}
+    for name, text in requests:
+        item = plan_request(name, text, scan)
+        if item.action == WITHHELD:
+            withheld.setdefault((name, text_digest(text)), item)
+        else:
+            kept.append((name, text))
+    return kept, list(withheld.values())
 
 
 # --------------------------------------------------------------------------- the plan
@@ -230,14 +270,8 @@ def plan_build(
         if not text.strip() or (name, digest) in seen:
             continue
         seen.add((name, digest))
-        common = dict(id=name, domain="", item_digest="", text=text, text_digest=digest, kind=EXAMPLE_KIND)
         row = by_text.get(digest, -1) if reusable is not None else -1
-        if row >= 0:
-            planned.append(PlannedItem(action=REUSE, old_row=row, **common))
-        else:
-            kind = scan(text) if scan is not None else None
-            planned.append(PlannedItem(action=WITHHELD, secret=kind, **common) if kind
-                           else PlannedItem(action=EMBED, **common))
+        planned.append(plan_request(name, text, scan, row))
     return Plan(
         items=tuple(planned),
         provider=provider.fingerprint,
@@ -249,6 +283,18 @@ def plan_build(
         rebuild_reason=reason,
         price_per_mtok=price_per_mtok,
     )
+
+
+def plan_request(name: str, text: str, scan=None, old_row: int = -1) -> PlannedItem:
+    """One known request of skill ``name``: reused when ``old_row`` holds it, else withheld when
+    ``scan`` finds a secret in it (AR9D3), else to embed."""
+    from ..catalog.embedtext import text_digest
+    from .manifest import EXAMPLE_KIND
+
+    kind = "" if old_row >= 0 or scan is None else (scan(text) or "")
+    action = REUSE if old_row >= 0 else WITHHELD if kind else EMBED
+    return PlannedItem(id=name, domain="", item_digest="", text=text, text_digest=text_digest(text), action=action,
+                       old_row=old_row if old_row >= 0 else -1, secret=kind, kind=EXAMPLE_KIND)
 
 
 # --------------------------------------------------------------------------- the build

@@ -151,17 +151,10 @@ def _load_old(index_dir):
 
 def make_plan(config, catalog, provider, *, rebuild: bool, force, index_dir):
     """The plan of a build against the index in ``index_dir`` (no provider call)."""
-    from ..index.build import plan_build, sends_text_out
-    from ..secrets.scan import detect_secret
+    from ..index.build import plan_build, secret_scan
 
     loaded = _load_old(index_dir)
-    scan = None
-    if sends_text_out(provider):
-        patterns = tuple(config.secret_patterns)
-
-        def scan(text):
-            return detect_secret(text, patterns)
-
+    scan = secret_scan(provider, config.secret_patterns)
     s = config.search
     return plan_build(
         catalog, loaded.index, provider=provider, fields=s.fields, index_body=s.index_body, body_chars=s.body_chars,
@@ -176,6 +169,15 @@ def example_pairs(config, catalog) -> list[tuple[str, str]]:
     from ..evaluate.examples import known_requests
 
     return [(r.skill, r.text) for r in known_requests(catalog, config).requests]
+
+
+def indexed_example_pairs(config, catalog, provider) -> list[tuple[str, str]]:
+    """The known requests a build with ``provider`` gives a row: :func:`example_pairs` without those
+    it withholds for a secret (AR9D3), which rightly have none (``status``, ``validate``)."""
+    from .build import secret_scan, withhold_requests
+
+    kept, _withheld = withhold_requests(example_pairs(config, catalog), secret_scan(provider, config.secret_patterns))
+    return kept
 
 
 def refuse_network(plan, provider, allow_network: bool) -> None:

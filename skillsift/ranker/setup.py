@@ -90,21 +90,25 @@ def refresh_requests(refresh: Refresh, requests, config, provider) -> Refresh:
     examples files").
 
     Only a provider that runs in this process is called; with any other the requests are
-    counted as outdated (they rank without their vector until ``skillsift index``).  The rows
+    counted as outdated (they rank without their vector until ``skillsift index``), except those
+    the build withholds from it for a secret (AR9D3, :func:`~skillsift.index.build.withhold_requests`),
+    which rightly have no row.  The rows
     are normalised and quantised as the index stores them (:func:`~skillsift.index.store.new_index`),
     so a search ranks as it will once the index is rebuilt.
     """
     from dataclasses import replace
 
     from ..catalog.embedtext import text_digest
-    from ..index.build import sends_text_out
+    from ..index.build import secret_scan, sends_text_out, withhold_requests
 
     index: Any = refresh.index  # an Index (Refresh keeps it untyped: the index package loads lazily)
     if index is None or provider is None or isinstance(provider, BaseException):
         return refresh
     known = {(item.id, item.text_digest) for _row, item in index.example_items()}
+    # a request that would be withheld from the provider (AR9D3) rightly has no row: not counted
+    kept, _withheld = withhold_requests(requests, secret_scan(provider, config.secret_patterns))
     todo: dict[tuple[str, str], str] = {}
-    for name, text in requests:
+    for name, text in kept:
         key = (name, text_digest(text))
         if key not in known and text.strip():
             todo.setdefault(key, text)
@@ -158,20 +162,13 @@ def refresh_stale(index, skills, config, provider) -> Refresh:
     row (an empty embedded text) are not counted.  The other rows of ``index`` (whatever their
     kind) are kept as they are; nothing is written.
     """
-    from ..index.build import plan_build, sends_text_out
+    from ..index.build import plan_build, secret_scan, sends_text_out
 
     if index is None or provider is None or isinstance(provider, BaseException):
         return Refresh(index)
     s = config.search
-    scan = None
-    if sends_text_out(provider):  # a skill that would be withheld from it (AR9D3) rightly has no row
-        from ..secrets.scan import detect_secret
-
-        patterns = tuple(config.secret_patterns)
-
-        def scan(text):
-            return detect_secret(text, patterns)
-
+    # a skill that would be withheld from the provider (AR9D3) rightly has no row
+    scan = secret_scan(provider, config.secret_patterns)
     plan = plan_build(skills, index, provider=provider, fields=s.fields, index_body=s.index_body,
                       body_chars=s.body_chars, scan=scan)
     todo = plan.to_embed

@@ -18,10 +18,19 @@ def _shown(name: str) -> str:
     return redact(name)
 
 
+def withheld_line(item) -> str:
+    """The AR9D3 line of one planned item (a skill or a known request) kept back from a provider
+    outside the process; ``index`` and ``tune`` print it alike."""
+    if item.kind == "example":
+        return (f'AR9D3: a known request of skill "{_shown(item.id)}" was not embedded: its text looks like it '
+                f"holds a secret ({item.secret}); it is not used")
+    return (f'AR9D3: skill "{_shown(item.id)}" was not embedded: its text looks like it holds a secret '
+            f"({item.secret}); it ranks lexically only")
+
+
 def withheld_lines(plan) -> list[str]:
-    """One AR9D3 line per skill kept back from a provider outside the process."""
-    return [f'AR9D3: skill "{_shown(item.id)}" was not embedded: its text looks like it holds a secret '
-            f"({item.secret}); it ranks lexically only" for item in plan.withheld]
+    """One AR9D3 line per skill or known request kept back from a provider outside the process."""
+    return [withheld_line(item) for item in plan.withheld]
 
 
 def _cost_text(cost: float | None) -> str:

@@ -172,16 +172,18 @@ def verify_workspace(ws, index, skills):
 
 
 def _known(config, catalog) -> list[tuple[str, str]]:
-    """The known requests as (skill, text digest); an examples file that does not load is the cases
-    check's finding, so it counts as none here."""
+    """The known requests as (skill, text digest), without those a build withholds for a secret
+    (they rightly have no row); an examples file that does not load is the cases check's finding,
+    so it counts as none here."""
     from ..catalog.embedtext import text_digest
     from ..diagnostics import SkillsiftError
-    from ..evaluate.examples import known_requests
+    from ..index.service import ConfiguredProvider, indexed_example_pairs
 
     try:
-        return sorted({(r.skill, text_digest(r.text)) for r in known_requests(catalog, config).requests})
+        pairs = indexed_example_pairs(config, catalog, ConfiguredProvider.from_config(config, repository_command=True))
     except SkillsiftError:
         return []
+    return sorted({(name, text_digest(text)) for name, text in pairs})
 
 
 def _without_row(config, skills) -> set[str]:
