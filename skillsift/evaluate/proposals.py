@@ -38,7 +38,7 @@ MAX_PHRASE_CHARS = 120
 SHOWN_PER_SKILL = 3
 MAX_REQUEST_CHARS = 500  # a longer request is not proposed as a known request
 TRIGGERS, DESCRIPTION, EXAMPLES = "triggers", "description", "examples"
-CLAUSE = ' Use it for requests like "{phrase}".'
+CLAUSE = ' Use it for "{phrase}".'
 _EPS = 1e-12
 
 TOO_FEW = ("too few cases to check a proposal on held-out ones: {n} positive {cases} (at least {min} needed; "
