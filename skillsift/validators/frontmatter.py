@@ -298,8 +298,19 @@ def run(ws: Workspace) -> list[Diagnostic]:
 
 
 def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
-    """:func:`run` limited to the SKILL.md files among ``paths`` (only those files are parsed)."""
+    """:func:`run` limited to the SKILL.md files among ``paths`` (only those files are parsed).
+
+    The findings of a file that parses depend on its text and the description limits alone,
+    so they are kept in the text-check cache (:mod:`.text_cache`) keyed by both: an unchanged
+    file costs no check on the next run.
+    """
+    import hashlib
+
+    from .parsed import Parsed
+    from .text_cache import cached, save
+
     limits = ws.settings.description_limits
+    settings = sorted((str(k), v) for k, v in limits.items())
     out: list[Diagnostic] = []
     for rel in paths:
         if PurePosixPath(rel).name != "SKILL.md" or not os.path.exists(ws.abspath(rel)):
@@ -308,6 +319,14 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
         skill, problems = ws.parsed(rel)
         if text is None or skill is None:
             out.extend(problems)
-        else:
-            out.extend(check_skill_text(rel, text, limits=limits, parsed=(skill, problems), split=ws.split_text(rel)))
+            continue
+        split = ws.split_text(rel)
+
+        def compute(_p: Parsed, rel=rel, text=text, skill=skill, problems=problems, split=split) -> list:
+            return check_skill_text(rel, text, limits=limits, parsed=(skill, problems), split=split)
+
+        raw = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()  # line endings matter too
+        view = Parsed(path=rel, text=text, front={}, raw="", raw_line=0, body="", body_line=0, lines={})
+        out.extend(cached(ws, "frontmatter", view, compute, extra=(raw, settings)))
+    save(ws)
     return out

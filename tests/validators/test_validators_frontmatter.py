@@ -233,3 +233,40 @@ def test_trigger_passages_equal_the_regex_on_every_line():
     for body in bodies:
         lines = body.split("\n")
         assert trigger_passages(lines, 3) == _reference_trigger_passages(lines, 3)
+
+
+def test_the_findings_of_an_unchanged_skill_come_from_the_text_check_cache(tmp_path, monkeypatch, capsys):
+    """A second validate checks no unchanged SKILL.md again; an edit, or other description limits, does."""
+    import skillsift.validators.frontmatter as fm
+    from tests.support.cli import run as run_cli
+
+    monkeypatch.setenv("SKILLSIFT_CACHE_DIR", str(tmp_path / "cache"))
+    for name in ("alpha", "beta"):
+        path = tmp_path / ".claude" / "skills" / name / "SKILL.md"
+        path.parent.mkdir(parents=True)
+        path.write_text(f"---\nname: {name}\ndescription: {'x' * 1100}\n---\n# {name}\nSteps.\n", encoding="utf-8")
+    calls: list[str] = []
+    real = fm.check_skill_text
+
+    def counting(path, text, **kw):
+        calls.append(path)
+        return real(path, text, **kw)
+
+    monkeypatch.setattr(fm, "check_skill_text", counting)
+
+    def validate() -> str:
+        _code, out, _err = run_cli(capsys, "validate", "--root", tmp_path, "--format", "json")
+        return out
+
+    first = validate()
+    assert sorted(calls) == [".claude/skills/alpha/SKILL.md", ".claude/skills/beta/SKILL.md"]
+    assert "SK007" in first
+    calls.clear()
+    assert validate() == first and calls == []  # the same findings, none computed
+    beta = tmp_path / ".claude" / "skills" / "beta" / "SKILL.md"
+    beta.write_text(beta.read_text(encoding="utf-8").replace("x" * 1100, "Short."), encoding="utf-8")
+    assert validate() != first and calls == [".claude/skills/beta/SKILL.md"]
+    calls.clear()
+    (tmp_path / "skillsift.toml").write_text("[validate.description_limits]\ncodex = 2000\n", encoding="utf-8")
+    validate()
+    assert sorted(calls) == [".claude/skills/alpha/SKILL.md", ".claude/skills/beta/SKILL.md"]
