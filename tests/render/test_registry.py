@@ -76,3 +76,18 @@ def test_the_docs_list_the_registry_formats(page, family):
     from tests.conftest import ROOT
 
     assert f"--format {'|'.join(names(family))}" in (ROOT / page).read_text(encoding="utf-8")
+
+
+def test_the_search_family_renders_what_search_prints():
+    import json
+
+    from skillsift.ranker.result import Hit, SearchResult
+
+    hit = Hit(name="issue-refund", score=1.25, description="Refund a charge.\x1b[31m", domain="billing")
+    result = SearchResult(query="refund", ranking="lexical", hits=(hit,))
+    doc = json.loads(render("search", "json", result, view={"agent": "codex"}, width=40, explain=False))
+    assert doc["results"][0]["name"] == "issue-refund" and doc["view"] == {"agent": "codex"}
+    assert "view" not in json.loads(render("search", "json", result, view=None))
+    text = render("search", "text", result, width=40, view={"agent": "codex"}, min_sim=0.2)
+    assert text.splitlines()[1].split()[:4] == ["1", "1.2500", "issue-refund", "billing"]
+    assert "\x1b" not in text  # made safe for a terminal
