@@ -3,7 +3,7 @@
 A family is what one ``--format`` option renders: the findings of ``skillsift validate``
 and the hooks (``diagnostics``), an evaluation (``evaluation``), ``eval --why`` (``why``),
 the pull-request run of ``skillsift ci`` (``ci``) and the text/JSON pairs of the other
-commands (``search``; ``list``, ``index``, ``status``, ``tune``, whose doors still render
+commands (``search``, ``list``; ``index``, ``status``, ``tune``, whose doors still render
 them themselves).  The click choices and the hooks' ``--format`` come from the keys, in
 their order (the first is the default unless the door says otherwise); a door renders
 through :func:`render`.
@@ -52,6 +52,10 @@ _SEARCH = {
     "text": Renderer("search:render_search_text", ("width", "explain", "min_sim")),
     "json": Renderer("search:render_search_json", ("view",)),
 }
+_LIST = {
+    "text": Renderer("listing:render_listing_text", ("label",)),
+    "json": Renderer("listing:render_listing_json"),
+}
 _CI = {
     "markdown": Renderer("pull_request:render_markdown", ("max_rows",)),
     "json": Renderer("ci_json:render_ci_json"),
@@ -65,7 +69,7 @@ RENDERERS: dict[str, dict[str, Any]] = {
     "why": _WHY,
     "ci": _CI,
     "search": _SEARCH,
-    "list": _TEXT_JSON,
+    "list": _LIST,
     "index": _TEXT_JSON,
     "status": _TEXT_JSON,
     "tune": _TEXT_JSON,

@@ -91,3 +91,20 @@ def test_the_search_family_renders_what_search_prints():
     text = render("search", "text", result, width=40, view={"agent": "codex"}, min_sim=0.2)
     assert text.splitlines()[1].split()[:4] == ["1", "1.2500", "issue-refund", "billing"]
     assert "\x1b" not in text  # made safe for a terminal
+
+
+def test_the_list_family_renders_what_list_prints():
+    import json
+
+    from skillsift.catalog.listing import Entry, Listing
+
+    entries = (Entry("deploy", ".claude/skills/deploy/SKILL.md", "full", 40, 40, "", 52),
+               Entry("refund", ".claude/skills/refund/SKILL.md", "truncated", 300, 120, "over the budget", 130))
+    listing = Listing("claude-code", 200_000, 1_000, 182, 352, entries)
+    assert json.loads(render("list", "json", listing, label="Claude Code")) == listing.to_dict()
+    lines = render("list", "text", listing, label="Claude Code").splitlines()
+    assert lines[0].split() == ["NAME", "LISTED", "SHOWN/DESC", "PATH"]
+    assert lines[2].split() == ["refund", "truncated", "120/300", ".claude/skills/refund/SKILL.md"]
+    assert lines[3].strip() == "over the budget"
+    assert lines[-1] == ("Claude Code: 1 full, 1 truncated; used 182 characters, budget 1,000 characters, "
+                         "context window 200,000 tokens")
