@@ -123,8 +123,9 @@ def status_command(fmt, verify, root, config_file):
     """
     from ..config import committed_index, index_path
     from ..index.service import ConfiguredProvider, indexed_example_pairs
-    from ..index.status import render_status, status_report
+    from ..index.status import status_report
     from ..index.store import load_index
+    from ..render.registry import render
 
     config, catalog = load_project(root, config_file)
     identity = ConfiguredProvider.from_config(config, repository_command=True)
@@ -144,8 +145,5 @@ def status_command(fmt, verify, root, config_file):
         index_body=s.index_body, body_chars=s.body_chars, verification=verification,
         examples=indexed_example_pairs(config, catalog, identity),
     )
-    if fmt == "json":
-        click.echo(dump_json(report), nl=False)
-    else:
-        click.echo(plain_lines(render_status(report)), nl=False)
+    click.echo(render("status", fmt, report), nl=False)
     return 0

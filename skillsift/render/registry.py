@@ -3,8 +3,8 @@
 A family is what one ``--format`` option renders: the findings of ``skillsift validate``
 and the hooks (``diagnostics``), an evaluation (``evaluation``), ``eval --why`` (``why``),
 the pull-request run of ``skillsift ci`` (``ci``) and the text/JSON pairs of the other
-commands (``search``, ``list``; ``index``, ``status``, ``tune``, whose doors still render
-them themselves).  The click choices and the hooks' ``--format`` come from the keys, in
+commands (``search``, ``list``, ``status``; ``index`` and ``tune``, whose doors still
+render them themselves).  The click choices and the hooks' ``--format`` come from the keys, in
 their order (the first is the default unless the door says otherwise); a door renders
 through :func:`render`.
 
@@ -56,6 +56,10 @@ _LIST = {
     "text": Renderer("listing:render_listing_text", ("label",)),
     "json": Renderer("listing:render_listing_json"),
 }
+_STATUS = {
+    "text": Renderer("status:render_status_text"),
+    "json": Renderer("status:render_status_json"),
+}
 _CI = {
     "markdown": Renderer("pull_request:render_markdown", ("max_rows",)),
     "json": Renderer("ci_json:render_ci_json"),
@@ -71,7 +75,7 @@ RENDERERS: dict[str, dict[str, Any]] = {
     "search": _SEARCH,
     "list": _LIST,
     "index": _TEXT_JSON,
-    "status": _TEXT_JSON,
+    "status": _STATUS,
     "tune": _TEXT_JSON,
 }
 

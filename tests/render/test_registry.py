@@ -108,3 +108,17 @@ def test_the_list_family_renders_what_list_prints():
     assert lines[3].strip() == "over the budget"
     assert lines[-1] == ("Claude Code: 1 full, 1 truncated; used 182 characters, budget 1,000 characters, "
                          "context window 200,000 tokens")
+
+
+def test_the_status_family_renders_the_report():
+    import json
+
+    report = {"schema_version": 1, "mode": "lexical", "index_dir": ".skillsift/index", "committed": True,
+              "state": "none", "provider": "local@all-MiniLM-L6-v2", "model": "all-MiniLM-L6-v2", "rows": 0,
+              "bytes": 0, "skills": 2, "current": 0, "drifted": 0, "stale": [], "missing": ["a", "b\x1b"],
+              "orphaned": [], "hint": "run 'skillsift index'"}
+    assert json.loads(render("status", "json", report)) == report
+    assert list(json.loads(render("status", "json", report))) == list(report)  # the report's key order
+    lines = render("status", "text", report).splitlines()
+    assert lines[:2] == ["index      .skillsift/index  (committed location)", "state      none"]
+    assert lines[-2:] == ["not indexed: a, b\\x1b", "next       run 'skillsift index'"]
