@@ -3,8 +3,8 @@
 A family is what one ``--format`` option renders: the findings of ``skillsift validate``
 and the hooks (``diagnostics``), an evaluation (``evaluation``), ``eval --why`` (``why``),
 the pull-request run of ``skillsift ci`` (``ci``) and the text/JSON pairs of the other
-commands (``search``, ``list``, ``status``; ``index`` and ``tune``, whose doors still
-render them themselves).  The click choices and the hooks' ``--format`` come from the keys, in
+commands (``search``, ``list``, ``index``, ``status``; ``tune``, whose door still renders
+it itself).  The click choices and the hooks' ``--format`` come from the keys, in
 their order (the first is the default unless the door says otherwise); a door renders
 through :func:`render`.
 
@@ -56,6 +56,10 @@ _LIST = {
     "text": Renderer("listing:render_listing_text", ("label",)),
     "json": Renderer("listing:render_listing_json"),
 }
+_INDEX = {
+    "text": Renderer("index:render_index_text", ("result", "written", "shown_dir", "allow_network")),
+    "json": Renderer("index:render_index_json", ("result", "written")),
+}
 _STATUS = {
     "text": Renderer("status:render_status_text"),
     "json": Renderer("status:render_status_json"),
@@ -74,7 +78,7 @@ RENDERERS: dict[str, dict[str, Any]] = {
     "ci": _CI,
     "search": _SEARCH,
     "list": _LIST,
-    "index": _TEXT_JSON,
+    "index": _INDEX,
     "status": _STATUS,
     "tune": _TEXT_JSON,
 }

@@ -122,3 +122,31 @@ def test_the_status_family_renders_the_report():
     lines = render("status", "text", report).splitlines()
     assert lines[:2] == ["index      .skillsift/index  (committed location)", "state      none"]
     assert lines[-2:] == ["not indexed: a, b\\x1b", "next       run 'skillsift index'"]
+
+
+def test_the_index_family_renders_a_dry_run_and_a_build(tmp_path):
+    import json
+    import shutil
+    from types import SimpleNamespace
+
+    from skillsift.commands._common import load_project
+    from skillsift.index import service
+    from tests.conftest import ROOT
+
+    root = tmp_path / "acme"
+    shutil.copytree(ROOT / "examples" / "acme", root, ignore=shutil.ignore_patterns(".skillsift"))
+    config, catalog = load_project(str(root), None)
+    prepared = service.prepare(config, catalog, dry_run=True)
+    plan, provider = prepared.plan, prepared.provider
+    dry = json.loads(render("index", "json", plan, provider, allow_network=False, shown_dir="ignored"))
+    assert dry["dry_run"] is True and dry["written"] is False and dry["to_embed"] == plan.total > 0
+    receipt = render("index", "text", plan, provider, allow_network=False).splitlines()
+    assert [line.split()[0] for line in receipt] == ["provider", "model", "items", "fields", "egress"]
+    built = SimpleNamespace(index=object(), embedded=["a"] * plan.total, reused=0, calls=1, tokens=10, cost_usd=None,
+                            missing=[], rejected=[], stopped="")
+    doc = json.loads(render("index", "json", plan, provider, result=built, written=True, shown_dir="ignored"))
+    assert doc["dry_run"] is False and doc["written"] is True and doc["embedded"] == plan.total
+    text = render("index", "text", plan, provider, result=built, written=True, shown_dir=".skillsift/index")
+    assert text.splitlines()[-1] == "wrote .skillsift/index"
+    nothing = SimpleNamespace(**{**vars(built), "index": None})
+    assert render("index", "text", plan, provider, result=nothing, written=False) == ""
