@@ -3,10 +3,9 @@
 A family is what one ``--format`` option renders: the findings of ``skillsift validate``
 and the hooks (``diagnostics``), an evaluation (``evaluation``), ``eval --why`` (``why``),
 the pull-request run of ``skillsift ci`` (``ci``) and the text/JSON pairs of the other
-commands (``search``, ``list``, ``index``, ``status``; ``tune``, whose door still renders
-it itself).  The click choices and the hooks' ``--format`` come from the keys, in
-their order (the first is the default unless the door says otherwise); a door renders
-through :func:`render`.
+commands (``search``, ``list``, ``index``, ``status``, ``tune``).  The click choices and
+the hooks' ``--format`` come from the keys, in their order (the first is the default unless
+the door says otherwise); every door renders through :func:`render`.
 
 A renderer is named by a ``module:function`` string and imported on first use, so reading
 the choices imports no renderer (``skillsift --help`` and a hook stay cold).  ``options``
@@ -64,14 +63,16 @@ _STATUS = {
     "text": Renderer("status:render_status_text"),
     "json": Renderer("status:render_status_json"),
 }
+_TUNE = {
+    "text": Renderer("tune:render_tune_text"),
+    "json": Renderer("tune:render_tune_json"),
+}
 _CI = {
     "markdown": Renderer("pull_request:render_markdown", ("max_rows",)),
     "json": Renderer("ci_json:render_ci_json"),
 }
-# Rendered by their doors (each a table of its own and a JSON document); listed here for the choices.
-_TEXT_JSON: dict[str, Renderer | None] = {"text": None, "json": None}
 
-RENDERERS: dict[str, dict[str, Any]] = {
+RENDERERS: dict[str, dict[str, Renderer]] = {
     "diagnostics": _DIAGNOSTICS,
     "evaluation": _EVALUATION,
     "why": _WHY,
@@ -80,7 +81,7 @@ RENDERERS: dict[str, dict[str, Any]] = {
     "list": _LIST,
     "index": _INDEX,
     "status": _STATUS,
-    "tune": _TEXT_JSON,
+    "tune": _TUNE,
 }
 
 

@@ -42,8 +42,6 @@ def test_the_documented_orders_hold():
 def test_every_renderer_resolves_and_takes_its_options():
     for family, table in RENDERERS.items():
         for name, renderer in table.items():
-            if renderer is None:  # rendered by the door itself
-                continue
             function = renderer.load()
             params = inspect.signature(function).parameters
             for option in renderer.options:
@@ -150,3 +148,16 @@ def test_the_index_family_renders_a_dry_run_and_a_build(tmp_path):
     assert text.splitlines()[-1] == "wrote .skillsift/index"
     nothing = SimpleNamespace(**{**vars(built), "index": None})
     assert render("index", "text", plan, provider, result=nothing, written=False) == ""
+
+
+@pytest.mark.parametrize("door", ["search_cmd", "list_cmd", "index_cmd", "tune_cmd"])
+def test_these_doors_do_not_choose_a_renderer_by_format(door):
+    """``render(family, fmt, ...)`` chooses: the door never compares ``fmt`` with a format name."""
+    import ast
+
+    from tests.conftest import ROOT
+
+    tree = ast.parse((ROOT / "skillsift" / "commands" / f"{door}.py").read_text(encoding="utf-8"))
+    compared = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Compare)
+                and any(isinstance(n, ast.Name) and n.id == "fmt" for n in [node.left, *node.comparators])]
+    assert compared == [], f"{door} compares fmt on lines {compared}"
