@@ -8,10 +8,10 @@ from contextlib import contextmanager
 
 import click
 
-from ..render.index import build_report, dry_run_text, summary, withheld_lines
-from ..render.registry import names
-from ..render.sanitise import plain, plain_lines
-from ._common import config_option, dump_json, load_project, root_option
+from ..render.index import build_notes, withheld_lines
+from ..render.registry import names, render
+from ..render.sanitise import plain
+from ._common import config_option, load_project, root_option
 
 PROGRESS_MIN_BATCHES = 4  # a progress bar is drawn only for more than three batches
 
@@ -66,15 +66,12 @@ def index_command(dry_run, rebuild, items, fmt, allow_exec, root, config_file):
     plan, provider = prepared.plan, prepared.provider
     _warn_withheld(plan)
     if dry_run:
-        if fmt == "json":
-            click.echo(dump_json(summary(plan, provider, dry_run=True)), nl=False)
-        else:
-            click.echo(plain_lines(dry_run_text(plan, provider, prepared.allow_network)), nl=False)
+        click.echo(render("index", fmt, plan, provider, allow_network=prepared.allow_network), nl=False)
         return 0
     outcome = service.build(prepared, progress=_progress)
-    out, err = build_report(outcome, _display_path(outcome.index_dir), fmt)
-    click.echo(out if fmt == "json" else plain_lines(out), nl=False)
-    for line in err:
+    click.echo(render("index", fmt, outcome.plan, outcome.provider, result=outcome.result, written=outcome.written,
+                      shown_dir=_display_path(outcome.index_dir)), nl=False)
+    for line in build_notes(outcome.result):
         click.echo(plain(line), err=True)
     return outcome.exit_code
 
@@ -123,8 +120,9 @@ def status_command(fmt, verify, root, config_file):
     """
     from ..config import committed_index, index_path
     from ..index.service import ConfiguredProvider, indexed_example_pairs
-    from ..index.status import render_status, status_report
+    from ..index.status import status_report
     from ..index.store import load_index
+    from ..render.registry import render
 
     config, catalog = load_project(root, config_file)
     identity = ConfiguredProvider.from_config(config, repository_command=True)
@@ -144,8 +142,5 @@ def status_command(fmt, verify, root, config_file):
         index_body=s.index_body, body_chars=s.body_chars, verification=verification,
         examples=indexed_example_pairs(config, catalog, identity),
     )
-    if fmt == "json":
-        click.echo(dump_json(report), nl=False)
-    else:
-        click.echo(plain_lines(render_status(report)), nl=False)
+    click.echo(render("status", fmt, report), nl=False)
     return 0

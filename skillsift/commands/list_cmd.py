@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..render.registry import names
-from ._common import config_option, dump_json, root_option
+from ._common import config_option, root_option
 
 
 @click.command("list")
@@ -32,7 +32,8 @@ def list_command(agent, context_window, fmt, root, config_file):
     from ..catalog.load import read_all_skills
     from ..config import load_config
     from ..diagnostics import SkillsiftError
-    from ..render.sanitise import plain, plain_lines
+    from ..render.registry import render
+    from ..render.sanitise import plain
 
     profile = BY_NAME.get(agent)
     if profile is None:
@@ -44,28 +45,6 @@ def list_command(agent, context_window, fmt, root, config_file):
     for diag in problems:
         click.echo(f"warning: {plain(diag.render())}", err=True)
     listing = build_listing(skills, profile, context_window)
-    if fmt == "json":
-        click.echo(dump_json(listing.to_dict()), nl=False)
-    else:
-        click.echo(plain_lines(render_listing(listing, profile.label)), nl=False)
+    click.echo(render("list", fmt, listing, label=profile.label), nl=False)
     return 0
 
-
-def render_listing(listing, label: str) -> str:
-    from ..render.sanitise import plain
-
-    width = max([len(plain(e.name)) for e in listing.entries] + [4])
-    lines = [f"{'NAME':<{width}}  {'LISTED':<10}  {'SHOWN':>5}/{'DESC':<5}  PATH"]
-    for e in listing.entries:
-        lines.append(f"{plain(e.name):<{width}}  {e.listed:<10}  {e.shown_chars:>5}/{e.description_chars:<5}  "
-                     f"{plain(e.path)}" + (f"\n{'':<{width}}  {plain(e.reason)}" if e.reason else ""))
-    budget = "no documented budget" if listing.budget_chars is None else f"budget {listing.budget_chars:,} characters"
-    window = f", context window {listing.context_window:,} tokens" if listing.context_window else ""
-    over = f", {listing.overflow:,} over before descriptions were dropped" if listing.overflow else ""
-    counts: dict[str, int] = {}
-    for e in listing.entries:
-        counts[e.listed] = counts.get(e.listed, 0) + 1
-    summary = ", ".join(f"{n} {state}" for state, n in sorted(counts.items())) or "no skill"
-    lines.append("")
-    lines.append(f"{label}: {summary}; used {listing.used_chars:,} characters, {budget}{window}{over}")
-    return "\n".join(lines) + "\n"

@@ -12,7 +12,6 @@ from ._common import (
     agent_option,
     config_option,
     context_window_option,
-    dump_json,
     load_view_project,
     root_option,
     view_option,
@@ -46,8 +45,9 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
     Exit codes: 0 ranked (also when nothing matches); 1 bad usage or config.
     """
     from ..diagnostics import SkillsiftError
-    from ..render.sanitise import plain, plain_lines
-    from ..render.search import degraded_line, render_text, result_to_json
+    from ..render.registry import render
+    from ..render.sanitise import plain
+    from ..render.search import degraded_line
 
     text = " ".join(query)
     if not text.strip():
@@ -71,13 +71,8 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
         click.echo(degraded_line(result.degraded), err=True)
         for note in result.notes:
             click.echo(f"  {plain(note)}", err=True)
-    if fmt == "json":
-        doc = result_to_json(result)
-        if view.listing is not None:
-            doc["view"] = view.to_dict()
-        click.echo(dump_json(doc), nl=False)
-    else:
-        width = shutil.get_terminal_size((80, 24)).columns
-        text = render_text(result, width=width, explain=explain, min_sim=config.search.vector_min_sim)
-        click.echo(plain_lines(text), nl=False)
+    width = shutil.get_terminal_size((80, 24)).columns
+    shown = view.to_dict() if view.listing is not None else None
+    click.echo(render("search", fmt, result, width=width, explain=explain, min_sim=config.search.vector_min_sim,
+                      view=shown), nl=False)
     return 0

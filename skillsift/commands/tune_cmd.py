@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..render.registry import names
-from ._common import config_option, context_window_option, dump_json, root_option, view_option
+from ._common import config_option, context_window_option, root_option, view_option
 
 PROGRESS_MIN_TEXTS = 256  # a progress bar is drawn on a terminal for more texts than this
 
@@ -89,7 +89,7 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
     from ..embed.base import EmbedError
     from ..embed.factory import make_provider
     from ..evaluate.cases import check_k, load_checked
-    from ..evaluate.tune_run import document, render_text, run
+    from ..evaluate.tune_run import document, run
     from ..index.atomic import write_atomic
     from ._common import load_view_project
 
@@ -148,7 +148,7 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
         doc["wrote"] = str(path)
     elif write:
         click.echo("tune: nothing written, the current setting is kept", err=True)
-    from ..render.sanitise import plain_lines
+    from ..render.registry import render
 
-    click.echo(dump_json(doc) if fmt == "json" else plain_lines(render_text(doc)), nl=False)
+    click.echo(render("tune", fmt, doc), nl=False)
     return 0

@@ -2,6 +2,8 @@
 
 Pure functions of the plan, the provider identity and the build outcome
 (:mod:`skillsift.index.service`); the command and the hook print what they return.
+:func:`render_index_text` and :func:`render_index_json` are the ``index`` family of the
+renderer registry.
 """
 
 from __future__ import annotations
@@ -116,33 +118,48 @@ def summary(plan, provider, *, dry_run: bool, result=None, written: bool = False
     return doc
 
 
-def build_report(outcome, shown_dir: str, fmt: str) -> tuple[str, list[str]]:
-    """(stdout text, stderr lines) of a build; ``shown_dir`` is the index directory as the user sees it."""
+def render_index_text(plan, provider, *, result=None, written: bool = False, shown_dir: str = "",
+                      allow_network: bool = False) -> str:
+    """What ``skillsift index`` prints as text, made safe for a terminal: the dry-run receipt when
+    ``result`` is None, else the line of the build (``shown_dir``: the index directory as the user sees it)."""
+    from .sanitise import plain_lines
 
-    plan, provider, result, written = outcome.plan, outcome.provider, outcome.result, outcome.written
+    if result is None:
+        return plain_lines(dry_run_text(plan, provider, allow_network))
+    return plain_lines(build_text(plan, provider, result, written, shown_dir))
+
+
+def render_index_json(plan, provider, *, result=None, written: bool = False) -> str:
+    """The :func:`summary` of a dry run (``result`` None) or of a build, as JSON text."""
+    from .sanitise import json_text
+
+    return json_text(summary(plan, provider, dry_run=result is None, result=result, written=written))
+
+
+def build_text(plan, provider, result, written: bool, shown_dir: str) -> str:
+    """The stdout text of a build ("" when nothing was built)."""
+    if result.index is None:
+        return ""
+    known = sum(1 for item in plan.items if item.kind == "example")
+    total = plural(plan.total, "skill") if not known else (
+        f"{plural(plan.total - known, 'skill')} and {plural(known, 'known request')}")
+    cost = "" if not _bills(provider) else f", cost {_cost_text(result.cost_usd)}"
+    return (f"embedded {len(result.embedded)}, reused {result.reused}, withheld {len(plan.withheld)} of "
+            f"{total}   ({_count(result.calls, 'call')}, {plural(result.tokens, 'token')}"
+            f"{cost})\n"
+            + (f"wrote {shown_dir}\n" if written else "index is current, nothing written\n"))
+
+
+def build_notes(result) -> list[str]:
+    """The stderr lines of a build, whatever the format: refusals, nothing embedded, an early stop."""
     err = [f'skillsift index: the provider rejected skill "{skill_id}" even alone ({reason}); '
            "it ranks lexically only" for skill_id, reason in result.rejected]
-    out = ""
-    if fmt == "json":
-        doc = summary(plan, provider, dry_run=False, result=result, written=written)
-        from .sanitise import json_text
-
-        out = json_text(doc)
-    elif result.index is not None:
-        known = sum(1 for item in plan.items if item.kind == "example")
-        total = plural(plan.total, "skill") if not known else (
-            f"{plural(plan.total - known, 'skill')} and {plural(known, 'known request')}")
-        cost = "" if not _bills(provider) else f", cost {_cost_text(result.cost_usd)}"
-        out = (f"embedded {len(result.embedded)}, reused {result.reused}, withheld {len(plan.withheld)} of "
-               f"{total}   ({_count(result.calls, 'call')}, {plural(result.tokens, 'token')}"
-               f"{cost})\n"
-               + (f"wrote {shown_dir}\n" if written else "index is current, nothing written\n"))
     hint = getattr(result.stop_error, "hint", "")
     if result.index is None:
         err.append(f"error: nothing was embedded: {result.stopped}")
         if hint:
             err.append(f"hint: {hint}")
-        return out, err
+        return err
     if result.rejected:
         names = ", ".join(sorted(i for i, _ in result.rejected))
         err.append(f"skillsift index skipped {plural(len(result.rejected), 'skill')} the provider rejected: {names}")
@@ -153,4 +170,4 @@ def build_report(outcome, shown_dir: str, fmt: str) -> tuple[str, list[str]]:
         missing = result.missing
         verb = "has no vector and ranks" if len(missing) == 1 else "have no vector and rank"
         err.append(f"  {plural(len(missing), 'skill')} {verb} lexically: {', '.join(map(_shown, missing))}")
-    return out, err
+    return err

@@ -3,10 +3,9 @@
 A family is what one ``--format`` option renders: the findings of ``skillsift validate``
 and the hooks (``diagnostics``), an evaluation (``evaluation``), ``eval --why`` (``why``),
 the pull-request run of ``skillsift ci`` (``ci``) and the text/JSON pairs of the other
-commands (``search``, ``list``, ``index``, ``status``, ``tune``, whose doors render
-them themselves).  The click choices and the hooks' ``--format`` come from the keys, in
-their order (the first is the default unless the door says otherwise); a door renders
-through :func:`render`.
+commands (``search``, ``list``, ``index``, ``status``, ``tune``).  The click choices and
+the hooks' ``--format`` come from the keys, in their order (the first is the default unless
+the door says otherwise); every door renders through :func:`render`.
 
 A renderer is named by a ``module:function`` string and imported on first use, so reading
 the choices imports no renderer (``skillsift --help`` and a hook stay cold).  ``options``
@@ -48,23 +47,41 @@ _WHY = {
     "text": Renderer("whynot:render_with_why_text", ("hybrid_hint",)),
     "json": Renderer("whynot:render_with_why_json"),
 }
+_SEARCH = {
+    "text": Renderer("search:render_search_text", ("width", "explain", "min_sim")),
+    "json": Renderer("search:render_search_json", ("view",)),
+}
+_LIST = {
+    "text": Renderer("listing:render_listing_text", ("label",)),
+    "json": Renderer("listing:render_listing_json"),
+}
+_INDEX = {
+    "text": Renderer("index:render_index_text", ("result", "written", "shown_dir", "allow_network")),
+    "json": Renderer("index:render_index_json", ("result", "written")),
+}
+_STATUS = {
+    "text": Renderer("status:render_status_text"),
+    "json": Renderer("status:render_status_json"),
+}
+_TUNE = {
+    "text": Renderer("tune:render_tune_text"),
+    "json": Renderer("tune:render_tune_json"),
+}
 _CI = {
     "markdown": Renderer("pull_request:render_markdown", ("max_rows",)),
     "json": Renderer("ci_json:render_ci_json"),
 }
-# Rendered by their doors (each a table of its own and a JSON document); listed here for the choices.
-_TEXT_JSON: dict[str, Renderer | None] = {"text": None, "json": None}
 
-RENDERERS: dict[str, dict[str, Any]] = {
+RENDERERS: dict[str, dict[str, Renderer]] = {
     "diagnostics": _DIAGNOSTICS,
     "evaluation": _EVALUATION,
     "why": _WHY,
     "ci": _CI,
-    "search": _TEXT_JSON,
-    "list": _TEXT_JSON,
-    "index": _TEXT_JSON,
-    "status": _TEXT_JSON,
-    "tune": _TEXT_JSON,
+    "search": _SEARCH,
+    "list": _LIST,
+    "index": _INDEX,
+    "status": _STATUS,
+    "tune": _TUNE,
 }
 
 

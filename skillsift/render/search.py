@@ -1,4 +1,8 @@
-"""Render a :class:`~skillsift.ranker.result.SearchResult` as text or search.v1 JSON."""
+"""Render a :class:`~skillsift.ranker.result.SearchResult` as text or search.v1 JSON.
+
+:func:`render_search_text` and :func:`render_search_json` are the ``search`` family of the
+renderer registry: what ``skillsift search`` prints, made safe for a terminal.
+"""
 
 from __future__ import annotations
 
@@ -45,6 +49,23 @@ def result_to_json(result: SearchResult) -> dict:
     doc["count"] = len(result.hits)
     doc["results"] = [_hit_to_json(rank, hit) for rank, hit in enumerate(result.hits, start=1)]
     return doc
+
+
+def render_search_json(result: SearchResult, *, view: dict | None = None) -> str:
+    """The search.v1 document as JSON text; ``view`` (the listing view searched, or None) is added as ``view``."""
+    from .sanitise import json_text
+
+    doc = result_to_json(result)
+    if view is not None:
+        doc["view"] = view
+    return json_text(doc)
+
+
+def render_search_text(result: SearchResult, *, width: int = 80, explain: bool = False, min_sim: float = 0.0) -> str:
+    """:func:`render_text`, each line made safe for a terminal."""
+    from .sanitise import plain_lines
+
+    return plain_lines(render_text(result, width=width, explain=explain, min_sim=min_sim))
 
 
 def _hit_to_json(rank: int, hit: Hit) -> dict:

@@ -10,8 +10,9 @@ import pytest
 
 from skillsift.catalog.skill import Skill
 from skillsift.index.build import build_index, plan_build
-from skillsift.index.status import render_status, status_report
+from skillsift.index.status import status_report
 from skillsift.index.store import LoadResult, load_index, write_index
+from skillsift.render.status import render_status
 from tests.conftest import write_refund_catalog
 from tests.support.cli import run, set_user_config
 from tests.support.concept_embedder import ConceptEmbedder, refund_catalog, user_config
