@@ -102,6 +102,11 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
         from ..render.views import view_words
 
         click.echo(f"view: {view_words(view.to_dict() or {})}", err=True)
+    if not catalog.skills:  # nothing is ranked: no setting can be scored
+        where = f"the listing of {view.agent} serves no skill" if view.listing is not None else "no skill was found"
+        raise SkillsiftError(f"nothing to tune: {where}",
+                             hint=f"see 'skillsift list --agent {view.agent}' for why each skill is not listed"
+                             if view.listing is not None else "check [catalog] skills in skillsift.toml")
     try:
         provider = make_provider(config, root=root)
     except EmbedError as exc:

@@ -233,3 +233,13 @@ def test_tune_names_the_mode_it_tuned_and_suggests_hybrid_to_a_lexical_repositor
                                "(5 more, negative or role-scoped, left out), k=5")
     assert "paired MRR of hybrid (cross-validated) vs lexical: +0." in out
     assert 'mode: hybrid beats lexical with a 95% interval above 0: consider [search] mode = "hybrid"' in out
+
+
+def test_tune_over_a_listing_that_serves_no_skill_is_a_clear_error_not_a_crash(acme, capsys):
+    """examples/acme keeps its skills in .claude/skills, which Codex does not read: its listing is empty."""
+    code = main(["tune", str(acme / "search-cases.yaml"), "--root", str(acme), "--view", "listing",
+                 "--agent", "codex"])
+    _out, err = capsys.readouterr()
+    assert code == 1
+    assert "error: nothing to tune: the listing of codex serves no skill" in err
+    assert "skillsift list --agent codex" in err and "Traceback" not in err
