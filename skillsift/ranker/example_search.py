@@ -33,12 +33,14 @@ def ranked(scores, names, ties, usable, keep=None, limit: int | None = None):
     return [(names[i], float(scores[j])) for j, i in zip(order.tolist(), usable[order].tolist(), strict=True)]
 
 
-def rank_with_examples(search, examples, query: str, qvec, mode: str, usable, rows, ties, lexical, s, covered: bool):
+def rank_with_examples(search, examples, query: str, qvec, mode: str, usable, rows, ties, lexical, s, covered: bool,
+                       *, cos=None):
     """``(fused items in result order, ranking, top_sim, dropped)`` with known requests as evidence.
 
     ``search`` is the :class:`~skillsift.ranker.vector_search.VectorSearch`; ``examples``
     its :class:`~skillsift.ranker.examples.ExampleRows`; ``usable``/``rows``/``ties`` the
-    usable skills of the scope, their matrix rows and name ranks.
+    usable skills of the scope, their matrix rows and name ranks; ``cos`` the query's cosine to
+    every known request when the caller has it (:meth:`~skillsift.ranker.examples.ExampleRows.cosines`).
     """
     import numpy as np
 
@@ -51,7 +53,8 @@ def rank_with_examples(search, examples, query: str, qvec, mode: str, usable, ro
     def cosines(m):
         return (q @ m.T).max(axis=0) if q.ndim == 2 else m @ q
 
-    cos = examples.cosines(query, q, leave_out_own=search.leave_out_own)
+    if cos is None:
+        cos = examples.cosines(query, q, leave_out_own=search.leave_out_own)
     best, has = examples.best(cos, len(search.skills))
     best, has = best[usable], has[usable]
     w = s.example_weight
@@ -95,21 +98,21 @@ def _blend(search, centred, plain, keep, usable, ties, lexical, s):
     import numpy as np
 
     from .fusion import FusedItem, blend_bonus_scale
-    from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away
+    from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away_list
 
     bonus = blend_bonus_scale(s.weight_lexical, s.weight_vector)
     cand = s.candidates
-    order = np.lexsort((ties, -centred))
-    if keep is not None:
-        order = order[keep[order]]
+    kept = np.arange(len(centred)) if keep is None else np.flatnonzero(keep)  # positions in usable
+    values = centred[kept]
+    if np.isnan(values).any():  # never with unit vectors; the sort the counting below stands for
+        head, floor, ranks = _full_order(centred, ties, kept, cand)
+    else:
+        head, floor, ranks = _first_and_ranks(values, ties[kept], kept, cand)
     n_skills = len(search.skills)
     position = np.full(n_skills, -1, dtype=np.intp)  # skill index -> position in usable, kept ones
-    position[usable[order]] = order
-    vec_rank = np.zeros(n_skills, dtype=np.intp)
-    vec_rank[usable[order]] = np.arange(1, len(order) + 1)
-    floor = float(centred[order].min()) if len(order) else 0.0
+    position[usable[kept]] = kept
     lex_top = lexical.top_scored(cand)
-    chosen = list(dict.fromkeys([*usable[order[:cand]].tolist(), *(i for i, _ in lex_top)]))
+    chosen = list(dict.fromkeys([*usable[head].tolist(), *(i for i, _ in lex_top)]))
     picked = np.asarray(chosen, dtype=np.intp)
     lex = lexical.scores_array(picked) if len(picked) else np.zeros(0)
     top = lex_top[0][1] if lex_top else 0.0
@@ -117,16 +120,75 @@ def _blend(search, centred, plain, keep, usable, ties, lexical, s):
     past = {i: float(v) for i, v in zip(chosen, lex.tolist(), strict=True) if v >= 0 and i not in lex_rank}
     lex_rank.update(lexical.ranks_of(past))
     names = search._all_names()
-    out = []
-    for i, lexical_score in zip(chosen, lex.tolist(), strict=True):
-        p = position[i]
-        score = floor if p < 0 else float(centred[p])
+    at = position[picked]  # the chosen skills' positions in usable (-1: not in the vector list)
+    inside = np.maximum(at, 0)
+    vec_rank = np.where(at >= 0, ranks(inside), 0)
+    some = len(centred) > 0  # else every chosen skill is a lexical one without a vector
+    own = (centred[inside] if some else np.zeros(len(at))).tolist()
+    sims = round_half_away_list(plain[inside] if some else np.zeros(len(at)), SCORE_DIGITS)
+    scores = []
+    for lexical_score, p, c in zip(lex.tolist(), at.tolist(), own, strict=True):
+        score = floor if p < 0 else c
         if top > 0 and lexical_score > 0:
             score += bonus * (lexical_score / top)
-        out.append(FusedItem(id=names[i], score=round_half_away(score, FUSED_DIGITS),
-                             lexical_rank=lex_rank.get(i, 0), vector_rank=int(vec_rank[i]),
-                             vector_sim=None if p < 0 else round_half_away(float(plain[p]), SCORE_DIGITS)))
-    return out
+        scores.append(score)
+    return [FusedItem(id=names[i], score=f, lexical_rank=lex_rank.get(i, 0), vector_rank=r,
+                      vector_sim=None if p < 0 else v)
+            for i, f, p, v, r in zip(chosen, round_half_away_list(scores, FUSED_DIGITS), at.tolist(), sims,
+                                     vec_rank.tolist(), strict=True)]
+
+
+def _first_and_ranks(values, value_ties, kept, cand: int):
+    """The vector list's first ``cand`` entries, its least score and its ranks, without sorting it.
+
+    The list is the ``kept`` skills (positions in usable) by ``values`` descending, then name
+    rank (``value_ties``, distinct).  Returns ``(head, floor, ranks)``: ``head`` the positions of
+    the first ``cand`` (in list order), ``floor`` the least value (0.0 for an empty list), and
+    ``ranks(positions)`` the 1-based rank of kept positions: the entries of higher value plus
+    those of equal value and lower name rank, plus one.  The same as sorting the whole list
+    (``np.lexsort``), for values without NaN.
+    """
+    import numpy as np
+
+    n = len(values)
+    if n == 0:
+        return kept[:0], 0.0, lambda positions: np.zeros(len(positions), dtype=np.intp)
+    if n > cand > 0:
+        kth = np.partition(values, n - cand)[n - cand]  # the cand-th largest value
+        near = np.flatnonzero(values >= kth)  # at least cand entries; the first cand are among them
+    else:
+        near = np.arange(n)
+    head = kept[near[np.lexsort((value_ties[near], -values[near]))][:max(cand, 0)]]
+    ascending = np.sort(values)
+    where = np.full(int(kept[-1]) + 1, -1, dtype=np.intp)  # position in usable -> index in values
+    where[kept] = np.arange(n)
+
+    def ranks(positions):
+        j = where[positions]
+        v = values[j]
+        above = n - np.searchsorted(ascending, v, "right")
+        equal = np.searchsorted(ascending, v, "right") - np.searchsorted(ascending, v, "left")
+        out = above + 1
+        for k in np.flatnonzero(equal > 1).tolist():  # equal values: ordered by name rank
+            out[k] += int(np.count_nonzero((values == v[k]) & (value_ties < value_ties[j[k]])))
+        return out
+
+    return head, float(ascending[0]), ranks
+
+
+def _full_order(centred, ties, kept, cand: int):
+    """:func:`_first_and_ranks` by sorting the whole list (any values)."""
+    import numpy as np
+
+    order = np.lexsort((ties, -centred))
+    if len(kept) != len(centred):
+        keep = np.zeros(len(centred), bool)
+        keep[kept] = True
+        order = order[keep[order]]
+    rank = np.zeros(len(centred), dtype=np.intp)
+    rank[order] = np.arange(1, len(order) + 1)
+    floor = float(centred[order].min()) if len(order) else 0.0
+    return order[:cand], floor, lambda positions: rank[positions]
 
 
 def _wide(search, kept: str, matrix, rows):

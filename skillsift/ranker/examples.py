@@ -93,6 +93,28 @@ def _mean_of_two_best(cos, starts, n):
     return np.where(both, (first + np.where(both, second, 0.0)) / 2, first)
 
 
+def _mean_of_two_best_row(cos, starts, sizes):
+    """:func:`_mean_of_two_best` of one row (1-D ``cos``), the same values in fewer passes.
+
+    A group's second best is the largest value below its maximum, unless the maximum occurs
+    twice (then it is the maximum again): exactly what removing the first maximum's column and
+    taking the maximum again gives.  When every group's maximum occurs once (one ``True`` per
+    group in ``at_max``) the occurrence count is skipped.  A NaN cosine (never one of unit
+    vectors) goes to the general function, whose handling of it this does not reproduce.
+    """
+    import numpy as np
+
+    first = np.maximum.reduceat(cos, starts)
+    if np.isnan(first).any():
+        return _mean_of_two_best(cos[None, :], starts, cos.size)[0]
+    at_max = cos == np.repeat(first, sizes)
+    second = np.maximum.reduceat(np.where(at_max, -np.inf, cos), starts)
+    if np.count_nonzero(at_max) != starts.size:  # some group's maximum occurs more than once
+        second = np.where(np.add.reduceat(at_max, starts, dtype=np.intp) > 1, first, second)
+    both = np.isfinite(second)
+    return np.where(both, (first + np.where(both, second, 0.0)) / 2, first)
+
+
 def combine(own, best, has, weight: float):
     """``own + weight * max(0, best - own)`` where ``has``, ``own`` elsewhere (any shape)."""
     import numpy as np
@@ -145,9 +167,35 @@ class ExampleRows:
         return cos
 
     def best(self, cos, n_skills: int):
-        """``(e, has)`` per skill from :meth:`cosines` (:func:`example_best` with :data:`REDUCTION`)."""
-        best, has = example_best(cos[None, :], self.owner, n_skills, how=REDUCTION)
-        return best[0], has[0]
+        """``(e, has)`` per skill from :meth:`cosines` (:func:`example_best` with :data:`REDUCTION`).
+
+        One query row: the groups of :meth:`layout` and, for ``top2``, the single-row
+        :func:`_mean_of_two_best_row` (the same values as :func:`example_best`)."""
+        import numpy as np
+
+        if REDUCTION != "top2" or np.ndim(cos) != 1 or not len(self.texts):
+            best, has = example_best(np.asarray(cos)[None, :], self.owner, n_skills, how=REDUCTION)
+            return best[0], has[0]
+        starts, sizes, skills = self.layout()
+        group = _mean_of_two_best_row(np.asarray(cos, dtype=np.float64), starts, sizes)
+        ok = np.isfinite(group)
+        best = np.zeros(n_skills)
+        has = np.zeros(n_skills, bool)
+        best[skills] = np.where(ok, group, 0.0)
+        has[skills] = ok
+        return best, has
+
+    def layout(self):
+        """``(starts, sizes, skills)`` of the groups of columns (one per skill with examples), made once."""
+        found = self.__dict__.get("_layout")
+        if found is None:
+            import numpy as np
+
+            owner = np.asarray(self.owner, dtype=np.intp)
+            starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+            found = (starts, np.diff(np.r_[starts, owner.size]), owner[starts])
+            object.__setattr__(self, "_layout", found)
+        return found
 
     def closest(self, cos, skill: int) -> tuple[str, float] | None:
         """The request of ``skill`` closest to the query, and its cosine (None without one)."""

@@ -56,3 +56,17 @@ def round_half_away_array(values, ndigits: int = 0):
     whole += frac >= 0.5
     whole -= frac <= -0.5
     return whole / scale
+
+
+def round_half_away_list(values, ndigits: int = 0) -> list[float]:
+    """``[round_half_away(v, ndigits) for v in values]`` computed on a numpy array: the same doubles,
+    signed zeros included (``-1e-9`` rounds to ``-0.0`` as it does one value at a time)."""
+    import numpy as np
+
+    scale = _scale(ndigits)
+    scaled = np.asarray(values, dtype=np.float64) * scale
+    whole = np.trunc(scaled)
+    with np.errstate(invalid="ignore"):  # inf - inf: NaN, which compares false below
+        frac = scaled - whole
+    whole = np.where(frac >= 0.5, whole + 1.0, np.where(frac <= -0.5, whole - 1.0, whole))
+    return (whole / scale).tolist()

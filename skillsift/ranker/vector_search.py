@@ -166,11 +166,13 @@ class VectorSearch:
             from .example_search import rank_with_examples
 
             rows, ties = self._rows_and_ties(usable, subset)
+            # the query's cosine to every known request, once: the ranking and --explain both read it
+            cos = self.examples.cosines(query, qvec, leave_out_own=self.leave_out_own)
             fused, ranking, top_sim, dropped = rank_with_examples(self, self.examples, query, qvec, mode, usable, rows,
-                                                                  ties, lexical, s, covered)
+                                                                  ties, lexical, s, covered, cos=cos)
             result = self._result(query, mode, ranking, fused, top_sim, dropped, lexical, s, stale, covered,
                                   explain=explain, embedded=embedded, tokens=tokens, ms=ms, limit=limit)
-            return self._with_known(result, query, qvec) if explain else result
+            return self._with_known(result, cos) if explain else result
         if mode == "hybrid" and s.fusion == "blend" and getattr(qvec, "ndim", 1) == 1 and len(usable) <= SMALL_ROWS:
             fused, top_sim, dropped = self._small_blend(query, qvec, subset, usable, lexical, s, limit)
             ranking = "hybrid"
@@ -180,13 +182,13 @@ class VectorSearch:
         return self._result(query, mode, ranking, fused, top_sim, dropped, lexical, s, stale, covered,
                             explain=explain, embedded=embedded, tokens=tokens, ms=ms, limit=limit)
 
-    def _with_known(self, result: SearchResult, query: str, qvec) -> SearchResult:
-        """``result`` with each hit's closest known request (``--explain``)."""
+    def _with_known(self, result: SearchResult, cos) -> SearchResult:
+        """``result`` with each hit's closest known request (``--explain``); ``cos``: the query's
+        cosine to every known request (:meth:`~skillsift.ranker.examples.ExampleRows.cosines`)."""
         from dataclasses import replace
 
         ex = self.examples
         assert ex is not None  # called only when ranking with known requests
-        cos = ex.cosines(query, qvec, leave_out_own=self.leave_out_own)
         hits = tuple(replace(h, known_request=ex.closest(cos, self.position(h.name))) for h in result.hits)
         return replace(result, hits=hits)
 

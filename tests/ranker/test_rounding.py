@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skillsift.ranker.lexical import _round6, _round_positive
-from skillsift.ranker.rounding import round_half_away, round_half_away_array
+from skillsift.ranker.rounding import round_half_away, round_half_away_array, round_half_away_list
 
 
 def _reference(x: float, ndigits: int) -> float:
@@ -92,3 +92,18 @@ def test_positive_fast_paths_match(x):
     expected = round_half_away(x, 6)
     assert _round6(x) == expected
     assert _round_positive(np, np.array([x]))[0] == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_floats, st.floats(min_value=-1e-7, max_value=0.0), st.just(-0.0),
+                          st.sampled_from([math.inf, -math.inf])), max_size=40),
+       st.sampled_from([0, 6, 9]))
+def test_list_rounding_is_the_scalar_one_signed_zeros_included(values, ndigits):
+    got = round_half_away_list(values, ndigits)
+    want = [round_half_away(v, ndigits) for v in values]
+    assert [repr(v) for v in got] == [repr(v) for v in want]  # repr tells -0.0 from 0.0
+    assert all(isinstance(v, float) for v in got)
+
+
+def test_list_rounding_keeps_the_sign_of_a_rounded_away_negative():
+    assert repr(round_half_away_list([-1e-9, 1e-9], 6)) == repr([round_half_away(-1e-9, 6), 0.0]) == "[-0.0, 0.0]"
