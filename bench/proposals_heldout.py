@@ -140,19 +140,19 @@ class Hybrid:
         self.base.warm_queries([c.query for c in cases])
         self.config = config
 
-    def with_known(self, known):
-        """The base ranker with these known requests, a query's own text never its evidence."""
+    def with_known(self, cases, known):
+        """The base ranker with these known requests, held out as ``eval`` holds them for ``cases``
+        (a query's own text never its evidence; k-fold when some case queries are known requests)."""
+        from skillsift.evaluate.examples import HeldOutExamples
         from skillsift.ranker.setup import request_rows
 
         rows, problem = request_rows(self.index, known, self.provider, batch_size=self.config.search.batch_size)
         if rows is None:
             raise SystemExit(f"embedding the known requests failed: {problem}")
-        ranker = self.base.with_requests(tuple(known), rows)
-        ranker.vectors.leave_out_own = True
-        return ranker
+        return HeldOutExamples(self.base.with_requests(tuple(known), rows), cases, tuple(known))
 
     def rank(self, cases, known=()):
-        return rank_cases(cases, self.with_known(known) if known else self.base, K, self.mode)
+        return rank_cases(cases, self.with_known(cases, known) if known else self.base, K, self.mode)
 
 
 def summary(before, after) -> dict:
@@ -181,7 +181,7 @@ def run_requests(label: str, skills, cases, max_skills: int, per_skill: int = 1)
                      and counts[c.expect_ids[0]] >= MIN_CASES and c.expect_ids[0] in h.catalog.by_name},
                     key=lambda n: hashlib.sha256(f"{label}/{n}".encode()).hexdigest())[:max_skills]
     edits = RequestEdits(h.catalog, config, ())
-    checker = RequestCheck(h.base, h.mode)
+    checker = RequestCheck(h.base, h.mode, a)
     best = {}
     tried = passing = 0
     for name in wanted:

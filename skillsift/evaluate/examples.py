@@ -68,13 +68,6 @@ class HeldOutExamples:
         """Another ranker (the same catalog) ranked with the same folds."""
         return HeldOutExamples(ranker, (), (), _plan=self._plan)
 
-    def adding(self, requests, rows) -> HeldOutExamples:
-        """This ranker with the known ``requests`` added to every fold's (``rows``: the vectors the
-        index lacks, as :meth:`skillsift.ranker.search.Ranker.with_requests` takes them)."""
-        overlap, folds, fold_of_key, per_fold = self._plan
-        added = [list(chosen) + list(requests) for chosen in per_fold]
-        return HeldOutExamples(self.ranker.with_requests((), rows), (), (), _plan=(overlap, folds, fold_of_key, added))
-
     def note(self) -> str:
         if self.overlap:
             return (f"{self.overlap} case queries are known requests: scored by {self.folds}-fold "

@@ -155,15 +155,18 @@ class RequestCheck(VectorCheck):
     """Known requests proposed in hybrid or vector mode (the full view's examples kind).
 
     The proposed request is embedded once (as ``skillsift index`` embeds a known request:
-    normalised and quantised like the index's rows) and the cases are ranked with it added to
-    the skill's known requests, in every fold of the evaluation's held-out plan; the skill's
-    own vector and every other row are the index's.  As in the evaluation, a case is never
-    ranked with its own request as evidence.
+    normalised and quantised like the index's rows) and the cases are ranked as ``eval`` will
+    rank them once it is written in: with it added to the known requests, held out by the
+    evaluation's own rule (:class:`~skillsift.evaluate.examples.HeldOutExamples` over ``cases``
+    and the new set of requests: a case is never ranked with its own request as evidence, and
+    when the request is a case's query the file is scored by k-fold, each fold without its
+    own requests).  The skill's own vector and every other row are the index's.
     """
 
-    def __init__(self, ranker, mode: str):
+    def __init__(self, ranker, mode: str, cases: Sequence[Case] = ()):
         super().__init__(ranker, mode)
         self.rows: dict = {}
+        self.cases = tuple(cases)
 
     def prepare(self, skill, phrases: Sequence[str]) -> None:
         from ..ranker.setup import request_rows
@@ -178,9 +181,8 @@ class RequestCheck(VectorCheck):
         self.rows = rows
 
     def ranker(self, catalog, skill_name: str, phrase: str):
-        adding = getattr(self.base, "adding", None)  # the evaluation's held-out folds
-        if adding is not None:
-            return adding([(skill_name, phrase)], self.rows)
-        ranker = self.base.with_requests((*getattr(self.base, "_known", ()), (skill_name, phrase)), self.rows)
-        ranker.vectors.leave_out_own = True
-        return ranker
+        from .examples import HeldOutExamples
+
+        inner = getattr(self.base, "ranker", self.base)  # the ranker a HeldOutExamples wraps
+        known = (*getattr(inner, "_known", ()), (skill_name, phrase))
+        return HeldOutExamples(inner.with_requests(known, self.rows), self.cases, known)

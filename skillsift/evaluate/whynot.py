@@ -517,7 +517,7 @@ def why_not(result, cases: Sequence[Case], catalog, config, ranker, *, mined: Se
             return report
         if edits.view is None and config.search.example_weight > 0:  # the full view ranks known requests
             chosen = RequestEdits(catalog, config, getattr(ranker, "_known", ()))
-            checker = RequestCheck(ranker, mode)
+            checker = RequestCheck(ranker, mode, cases)
         else:
             checker = VectorCheck(ranker, mode)
     report.field = chosen.field
