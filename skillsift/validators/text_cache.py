@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 
+from ..cache.base import FORMAT as _FORMAT
 from ..cache.base import JsonCache as _JsonCache
 from ..cache.base import diag_from_json as _diag_from_json
 from ..cache.base import diag_to_json as _diag_to_json
@@ -50,6 +51,9 @@ class TextCheckCache(_JsonCache):
         if self.path is not None:
             self.stamp = _stamp()  # by module, wherever the modules live
             self.entries = self._load()
+        # what the file holds: the entries loaded, then those of the last write (see save)
+        self._saved_count = len(self.entries)
+        self._saved_misses = 0
 
     @staticmethod
     def key(check: str, path: str, text_digest: str, extra=()) -> str:
@@ -75,6 +79,27 @@ class TextCheckCache(_JsonCache):
             self.misses += 1
             self.fresh[key] = [_diag_to_json(d) for d in diagnostics]
 
+    def save(self, keep_unused: int = 0) -> bool:
+        """Write the entries this run used, unless the file holds exactly those already.
+
+        Each check module saves after its pass, so a run saves several times: the file is
+        written when this run stored an entry since the last write or used a different number
+        of entries than the file holds.  (A warm full run then writes nothing, and the last
+        module's entries are never left out of the file.)  ``keep_unused`` is not used here.
+        """
+        if self.path is None or (self.misses == self._saved_misses and len(self.fresh) == self._saved_count):
+            return False
+        doc = {"format": _FORMAT, "root": self.root_id, "parser": self.stamp,
+               "entries": {key: self.fresh[key] for key in sorted(self.fresh)}}
+        try:
+            payload = json.dumps(doc, separators=(",", ":")).encode("ascii")  # ASCII: lone surrogates survive
+        except (TypeError, ValueError, UnicodeError, RecursionError):
+            return False
+        written = self._write(payload)
+        if written:
+            self._saved_count, self._saved_misses = len(self.fresh), self.misses
+        return written
+
 
 def cached(ws, check: str, parsed, compute, extra=()) -> list:
     """``compute(parsed)`` for one parsed SKILL.md, through the workspace's :class:`TextCheckCache`."""
@@ -94,10 +119,31 @@ def cached(ws, check: str, parsed, compute, extra=()) -> list:
     return out
 
 
-def save(ws) -> None:
+def save(ws, *, final: bool = False) -> None:
+    """Write the workspace's text-check cache; while :func:`deferred` holds, only when ``final``."""
+    if ws.__dict__.get("_text_check_save_deferred") and not final:
+        return
     cache = ws.__dict__.get("_text_check_cache")
     if cache is not None:
         cache.save()
+
+
+class deferred:
+    """Within this block the check modules' saves wait, and the cache is written once at its end
+    (a full run has five modules of text checks: one write instead of five)."""
+
+    def __init__(self, ws):
+        self.ws = ws
+
+    def __enter__(self):
+        self.outer = self.ws.__dict__.get("_text_check_save_deferred", False)
+        self.ws.__dict__["_text_check_save_deferred"] = True
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.ws.__dict__["_text_check_save_deferred"] = self.outer
+        if not self.outer:
+            save(self.ws, final=True)
 
 
 def run_cached(ws, paths, check: str, compute) -> list:
