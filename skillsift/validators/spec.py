@@ -25,12 +25,11 @@ import os
 import re
 import unicodedata
 from bisect import bisect_right
-from pathlib import PurePosixPath
 from urllib.parse import unquote
 
 from ..diagnostics import NOTE, WARNING, Diagnostic
 from .frontmatter import value_kind
-from .workspace import Workspace
+from .workspace import Workspace, posix_name, posix_parent
 
 NAME_FORMAT, NAME_FOLDER, DESCRIPTION_LONG, COMPATIBILITY = "SK101", "SK102", "SK103", "SK104"
 UNKNOWN_FIELD, METADATA, TOO_MANY_LINES, MISSING_FILE = "SK105", "SK106", "SK107", "SK108"
@@ -139,7 +138,7 @@ def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, bod
     folder is followed before ``..``): ``(relative path, exists)``, or None outside the repository.
     """
     out: list[Diagnostic] = []
-    folder = PurePosixPath(path).parent.name
+    folder = posix_name(posix_parent(path))
     name = front.get("name")
     if isinstance(name, str) and name.strip():
         line = key_line("name")
@@ -211,12 +210,12 @@ def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, bod
             message=f"SKILL.md has {lines} lines; the specification recommends under {MAX_LINES}",
             hint="move reference material into references/<topic>.md and link it from SKILL.md"))
     if (exists is not None or locate is not None) and body:
-        base = PurePosixPath(path).parent
+        base = posix_parent(path)
         for line_no, target in (relative_links(body, body_line) if links is None else links):
-            rel = os.path.normpath(os.path.join(str(base), target)).replace(os.sep, "/")
+            rel = os.path.normpath(os.path.join(base, target)).replace(os.sep, "/")
             if locate is not None:
                 # resolved as the OS does: through a symlinked folder first, then ".."
-                found = locate(str(base), target)
+                found = locate(base, target)
                 if found is None:
                     continue  # outside the repository: not read
                 rel, present = found
@@ -277,7 +276,7 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     fields = known_fields(ws.settings.agents)
     out: list[Diagnostic] = []
     for rel in paths:
-        if PurePosixPath(rel).name != "SKILL.md" or not os.path.isfile(ws.abspath(rel)):
+        if posix_name(rel) != "SKILL.md" or not os.path.isfile(ws.abspath(rel)):
             continue
         text = ws.read_text(rel)
         skill, problems = ws.parsed(rel)

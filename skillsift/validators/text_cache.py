@@ -60,6 +60,29 @@ class TextCheckCache(_JsonCache):
         data = json.dumps([check, path, text_digest, list(extra)], separators=(",", ":"), ensure_ascii=True)
         return hashlib.sha256(data.encode("ascii")).hexdigest()
 
+    def fast_key(self, check: str, path: str, text_digest: str, extra=()) -> str:
+        """:meth:`key`, the same string, with the JSON of the path and of ``[check, extra]`` made once each.
+
+        The compact JSON of a list is its items' JSON joined by ``,`` inside ``[]``, so the pieces
+        joined give the bytes :meth:`key` hashes."""
+        memo = self.__dict__.setdefault("_json_memo", {})
+        path_json = memo.get(path)
+        if path_json is None:
+            path_json = memo[path] = json.dumps(path, ensure_ascii=True)
+        try:
+            probe = (check, extra if isinstance(extra, tuple) else tuple(extra))
+            head = memo.get(probe)
+        except TypeError:  # settings that are not hashable: no memo
+            probe, head = None, None
+        if head is None:
+            check_json = json.dumps(check, ensure_ascii=True)
+            whole = json.dumps([check, list(extra)], separators=(",", ":"), ensure_ascii=True)
+            head = (check_json, whole[1 + len(check_json):])  # ",<extra>]"
+            if probe is not None:
+                memo[probe] = head
+        data = f"[{head[0]},{path_json},{json.dumps(text_digest)}{head[1]}"
+        return hashlib.sha256(data.encode("ascii")).hexdigest()
+
     def diagnostics(self, key: str):
         """The stored diagnostics of ``key`` (None when absent or damaged)."""
         if self.path is None:
@@ -101,6 +124,17 @@ class TextCheckCache(_JsonCache):
         return written
 
 
+def known_digest(ws, rel: str, text: str) -> str | None:
+    """The SHA-256 (hex) of ``text`` when it is the very text the workspace read and parsed for ``rel``:
+    the skill's digest is of those UTF-8 bytes already (None otherwise)."""
+    texts, parsed = ws.__dict__.get("_texts"), ws.__dict__.get("_parsed")
+    if not texts or not parsed or texts.get(rel) is not text or rel not in parsed:
+        return None
+    skill = parsed[rel][0]
+    digest = getattr(skill, "digest", "")
+    return digest[7:] if isinstance(digest, str) and digest.startswith("sha256:") and len(digest) == 71 else None
+
+
 def cached(ws, check: str, parsed, compute, extra=()) -> list:
     """``compute(parsed)`` for one parsed SKILL.md, through the workspace's :class:`TextCheckCache`."""
     cache = ws.__dict__.get("_text_check_cache")
@@ -109,8 +143,9 @@ def cached(ws, check: str, parsed, compute, extra=()) -> list:
     digests = ws.__dict__.setdefault("_text_digests", {})
     digest = digests.get(parsed.path)
     if digest is None:
-        digest = digests[parsed.path] = hashlib.sha256(parsed.text.encode("utf-8", "surrogatepass")).hexdigest()
-    key = cache.key(check, parsed.path, digest, extra)
+        digest = digests[parsed.path] = known_digest(ws, parsed.path, parsed.text) or hashlib.sha256(
+            parsed.text.encode("utf-8", "surrogatepass")).hexdigest()
+    key = cache.fast_key(check, parsed.path, digest, extra)
     found = cache.diagnostics(key)
     if found is not None:
         return found

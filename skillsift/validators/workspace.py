@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path, PurePosixPath
 
 from ..config.validate import DEFAULT_CASES, ValidateSettings
@@ -24,6 +24,18 @@ CASES_GLOB = "*cases*.y*ml"
 MAX_FOLDER_FILES = 500
 MAX_FOLDER_DEPTH = 6
 _SKIP_IN_FOLDER = frozenset({".git", "node_modules", "__pycache__"})
+
+
+@lru_cache(maxsize=65536)
+def posix_name(rel: str) -> str:
+    """``PurePosixPath(rel).name``, each path parsed once (the checks ask it of every file)."""
+    return PurePosixPath(rel).name
+
+
+@lru_cache(maxsize=65536)
+def posix_parent(rel: str) -> str:
+    """``PurePosixPath(rel).parent.as_posix()``, each path parsed once."""
+    return PurePosixPath(rel).parent.as_posix()
 
 
 def rel_posix(path, root) -> str:
@@ -119,7 +131,7 @@ class Workspace:
             from ..files import MAX_SKILL_BYTES, read_bounded, read_skill_bytes
 
             # a SKILL.md is read only as a file of its own skill folder (SK020)
-            read = read_skill_bytes if PurePosixPath(rel).name == "SKILL.md" else read_bounded
+            read = read_skill_bytes if posix_name(rel) == "SKILL.md" else read_bounded
             try:
                 self._texts[rel] = read(self.abspath(rel), MAX_SKILL_BYTES).decode("utf-8")
             except (OSError, UnicodeDecodeError):
@@ -173,7 +185,7 @@ class Workspace:
             if text is None:
                 self._parsed[rel] = read_skill(self.abspath(rel), self.root, domain, yaml_reader=reader)
             else:
-                dir_id = PurePosixPath(rel).parent.name or rel
+                dir_id = posix_name(posix_parent(rel)) or rel
                 self._parsed[rel] = parse_skill(text, dir_id, path=rel, domain=domain, yaml_reader=reader)
         return self._parsed[rel]
 
@@ -214,7 +226,7 @@ class Workspace:
         are skipped, at most :data:`MAX_FOLDER_FILES` files and :data:`MAX_FOLDER_DEPTH` folders deep.
         """
         if rel not in self._folder_files:
-            folder = PurePosixPath(rel).parent.as_posix()
+            folder = posix_parent(rel)
             out: list[str] = []
             stack = [(folder, 0)]
             while stack and len(out) < MAX_FOLDER_FILES:
@@ -244,7 +256,7 @@ class Workspace:
     @cached_property
     def skill_folders(self) -> dict[str, str]:
         """Folder (relative, ``/``) of every SKILL.md found -> that SKILL.md."""
-        return {PurePosixPath(rel).parent.as_posix(): rel for rel in self.skill_paths}
+        return {posix_parent(rel): rel for rel in self.skill_paths}
 
     def skill_of(self, rel: str) -> str | None:
         """The SKILL.md whose folder holds the file ``rel`` (the nearest), else None."""
@@ -335,7 +347,7 @@ class Workspace:
     def path_kinds(self, rel: str) -> set[str]:
         """What kind of file ``rel`` is for the checks (see the registry's triggers)."""
         kinds = {"any"}
-        name = PurePosixPath(rel).name
+        name = posix_name(rel)
         if name == SKILL_FILE:
             kinds.add("skill")
         elif self.skill_of(rel) is not None:

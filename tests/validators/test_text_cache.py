@@ -51,3 +51,40 @@ def test_a_warm_run_leaves_the_cache_file_as_it_is(tmp_path, monkeypatch, capsys
     skill.write_text(skill.read_text(encoding="utf-8").replace("x" * 1100, "Short."), encoding="utf-8")
     run_cli(capsys, "validate", "--root", tmp_path)
     assert cache_file.read_bytes() != written
+
+
+def test_the_fast_key_is_the_key():
+    """The key made from pieces is the very SHA-256 of the JSON list :meth:`key` hashes."""
+    from skillsift.validators.text_cache import TextCheckCache
+
+    cache = TextCheckCache("/nonexistent-root", env={"SKILLSIFT_CACHE": "off"})
+    cases = [("body", "a/b/SKILL.md", "0" * 64, ()),
+             ("frontmatter", 'we"ird/é/SKILL.md', "1" * 64, ("2" * 64, [("claude", 1024), ("codex", 2000)])),
+             ("agent_fields", "p", "q", ["claude", "codex"]), ("x,y", "p,q", "z", (1, "a,b", [None, True, 1.5])),
+             ("é\"", "\ud800", "z", ("\u2028",))]
+    keys = set()
+    for args in cases:
+        for _again in range(2):  # the second time from the memo
+            assert cache.fast_key(*args) == TextCheckCache.key(*args)
+        keys.add(cache.fast_key(*args))
+    assert len(keys) == len(cases)
+    assert cache.fast_key("body", "a/b/SKILL.md", "0" * 64, ("x",)) != cache.fast_key("body", "a/b/SKILL.md", "0" * 64)
+
+
+def test_the_digest_of_the_text_read_is_the_skills(tmp_path):
+    """A text the workspace read and parsed gets the skill's digest; another text of that path does not."""
+    import hashlib
+
+    from skillsift.validators.text_cache import known_digest
+    from skillsift.validators.workspace import Workspace
+
+    path = tmp_path / ".claude" / "skills" / "alpha" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text("---\nname: alpha\ndescription: A.\n---\nBody.\n", encoding="utf-8")
+    ws = Workspace(tmp_path)
+    rel = ".claude/skills/alpha/SKILL.md"
+    text = ws.read_text(rel)
+    assert known_digest(ws, rel, text) is None  # not parsed yet
+    ws.parsed(rel)
+    assert known_digest(ws, rel, text) == hashlib.sha256(text.encode("utf-8")).hexdigest()
+    assert known_digest(ws, rel, "".join([text, "x"])[:-1]) is None  # equal text, another object: not assumed
