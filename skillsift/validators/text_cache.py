@@ -24,6 +24,7 @@ from ..cache.base import diag_to_json as _diag_to_json
 MODULES = ("skillsift.validators.body", "skillsift.validators.security", "skillsift.validators.yaml_checks",
            "skillsift.validators.names", "skillsift.validators.parsed", "skillsift.validators.agent_fields",
            "skillsift.validators.frontmatter", "skillsift.catalog.agents", "skillsift.diagnostics",
+           "skillsift.validators.spec", "skillsift.catalog.frontmatter",
            "skillsift.validators.text_cache", "skillsift.cache.base")
 
 

@@ -88,3 +88,42 @@ def test_the_digest_of_the_text_read_is_the_skills(tmp_path):
     ws.parsed(rel)
     assert known_digest(ws, rel, text) == hashlib.sha256(text.encode("utf-8")).hexdigest()
     assert known_digest(ws, rel, "".join([text, "x"])[:-1]) is None  # equal text, another object: not assumed
+
+
+def test_spec_findings_come_from_the_cache_but_missing_links_are_looked_up_each_run(tmp_path, monkeypatch, capsys):
+    """SK101-SK107 and the links of an unchanged SKILL.md are not computed again; SK108 sees a file created since."""
+    import json
+
+    import skillsift.validators.spec as spec
+
+    monkeypatch.setenv("SKILLSIFT_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / ".claude" / "skills" / "alpha" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text("---\nname: Alpha\ndescription: Does alpha. Use when alpha.\nflavour: x\n---\n"
+                    "# Alpha\nSee [the guide](references/guide.md).\n", encoding="utf-8")
+    calls: list[str] = []
+    real_check, real_links = spec.check_spec, spec.relative_links
+
+    def counting_check(path, *args, **kw):
+        calls.append("check_spec")
+        return real_check(path, *args, **kw)
+
+    def counting_links(body, first_line):
+        calls.append("relative_links")
+        return real_links(body, first_line)
+
+    monkeypatch.setattr(spec, "check_spec", counting_check)
+    monkeypatch.setattr(spec, "relative_links", counting_links)
+
+    def found() -> list[tuple[str, int]]:
+        _code, out, _err = run_cli(capsys, "validate", "--root", tmp_path, "--format", "json", "--select", "SK1")
+        return sorted((d["code"], d.get("line", 0)) for d in json.loads(out)["diagnostics"])
+
+    first = found()
+    assert {"SK101", "SK102", "SK105", "SK108"} <= {code for code, _line in first}
+    assert calls.count("check_spec") == 1 and calls.count("relative_links") == 1
+    calls.clear()
+    assert found() == first and calls == []
+    (path.parent / "references").mkdir()
+    (path.parent / "references" / "guide.md").write_text("# Guide\n", encoding="utf-8")
+    assert found() == [item for item in first if item[0] != "SK108"] and calls == []
