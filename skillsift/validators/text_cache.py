@@ -58,31 +58,31 @@ class TextCheckCache(_JsonCache):
 
     @staticmethod
     def key(check: str, path: str, text_digest: str, extra=()) -> str:
-        data = json.dumps([check, path, text_digest, list(extra)], separators=(",", ":"), ensure_ascii=True)
+        """SHA-256 of the compact JSON of ``[check, extra]`` followed by that of ``[path, text_digest]``
+        (two JSON arrays one after the other read back one way only)."""
+        data = (json.dumps([check, list(extra)], separators=(",", ":"), ensure_ascii=True)
+                + json.dumps([path, text_digest], separators=(",", ":"), ensure_ascii=True))
         return hashlib.sha256(data.encode("ascii")).hexdigest()
 
     def fast_key(self, check: str, path: str, text_digest: str, extra=()) -> str:
-        """:meth:`key`, the same string, with the JSON of the path and of ``[check, extra]`` made once each.
-
-        The compact JSON of a list is its items' JSON joined by ``,`` inside ``[]``, so the pieces
-        joined give the bytes :meth:`key` hashes."""
+        """:meth:`key`, with the JSON of ``[check, extra]`` made once per check and settings and that of
+        ``[path, text_digest]`` once per file (each check of a file hashes the two strings joined)."""
         memo = self.__dict__.setdefault("_json_memo", {})
-        path_json = memo.get(path)
-        if path_json is None:
-            path_json = memo[path] = json.dumps(path, ensure_ascii=True)
         try:
-            probe = (check, extra if isinstance(extra, tuple) else tuple(extra))
+            probe = (check, extra if type(extra) is tuple else tuple(extra))
             head = memo.get(probe)
         except TypeError:  # settings that are not hashable: no memo
             probe, head = None, None
         if head is None:
-            check_json = json.dumps(check, ensure_ascii=True)
-            whole = json.dumps([check, list(extra)], separators=(",", ":"), ensure_ascii=True)
-            head = (check_json, whole[1 + len(check_json):])  # ",<extra>]"
+            head = json.dumps([check, list(extra)], separators=(",", ":"), ensure_ascii=True)
             if probe is not None:
                 memo[probe] = head
-        data = f"[{head[0]},{path_json},{json.dumps(text_digest)}{head[1]}"
-        return hashlib.sha256(data.encode("ascii")).hexdigest()
+        files = self.__dict__.setdefault("_file_json_memo", {})
+        tail = files.get((path, text_digest))
+        if tail is None:
+            tail = files[(path, text_digest)] = json.dumps([path, text_digest], separators=(",", ":"),
+                                                          ensure_ascii=True)
+        return hashlib.sha256((head + tail).encode("ascii")).hexdigest()
 
     def diagnostics(self, key: str):
         """The stored diagnostics of ``key`` (None when absent or damaged)."""

@@ -63,6 +63,7 @@ class Workspace:
         self._parsed: dict = {}  # relative path -> (skill or None, diagnostics)
         self._cases: dict = {}  # relative path -> (CaseFile or None, SkillsiftError or None)
         self._splits: dict = {}  # relative path -> (LF text, frontmatter block, key lines) or None
+        self._blocks: dict = {}  # relative path -> (LF text, frontmatter block) or None
         self._folder_files: dict = {}  # relative SKILL.md path -> the other files of its folder
         # re-embed every committed index row, none taken as verified by an earlier run (skillsift ci)
         self.verify_every_row = False
@@ -142,17 +143,30 @@ class Workspace:
         """``(LF text, frontmatter block, key lines)`` of a file's text, split once for every check
         (None when the file cannot be read); key lines as :func:`~skillsift.catalog.frontmatter.key_lines`."""
         if rel not in self._splits:
-            text = self.read_text(rel)
-            if text is None:
+            blocks = self._block(rel)
+            if blocks is None:
                 self._splits[rel] = None
             else:
-                from ..catalog.frontmatter import key_lines, split_frontmatter
+                from ..catalog.frontmatter import key_lines
 
-                lf = text.replace("\r\n", "\n")
-                block = split_frontmatter(lf)
+                lf, block = blocks
                 lines = key_lines(block.raw, block.yaml_start_line) if block.present else {}
                 self._splits[rel] = (lf, block, lines)
         return self._splits[rel]
+
+    def _block(self, rel: str):
+        """``(LF text, frontmatter block)`` of a file's text, split once (None when unreadable):
+        what :meth:`split_text` and the parse of a SKILL.md share."""
+        if rel not in self._blocks:
+            text = self.read_text(rel)
+            if text is None:
+                self._blocks[rel] = None
+            else:
+                from ..catalog.frontmatter import split_frontmatter
+
+                lf = text.replace("\r\n", "\n")
+                self._blocks[rel] = (lf, split_frontmatter(lf))
+        return self._blocks[rel]
 
     # -- skills -------------------------------------------------------------------------
     @cached_property
@@ -186,7 +200,8 @@ class Workspace:
                 self._parsed[rel] = read_skill(self.abspath(rel), self.root, domain, yaml_reader=reader)
             else:
                 dir_id = posix_name(posix_parent(rel)) or rel
-                self._parsed[rel] = parse_skill(text, dir_id, path=rel, domain=domain, yaml_reader=reader)
+                self._parsed[rel] = parse_skill(text, dir_id, path=rel, domain=domain, yaml_reader=reader,
+                                                split=self._block(rel))
         return self._parsed[rel]
 
     @cached_property

@@ -54,7 +54,7 @@ def test_a_warm_run_leaves_the_cache_file_as_it_is(tmp_path, monkeypatch, capsys
 
 
 def test_the_fast_key_is_the_key():
-    """The key made from pieces is the very SHA-256 of the JSON list :meth:`key` hashes."""
+    """The key made from memoised pieces is :meth:`key`'s, and it changes with each of its inputs."""
     from skillsift.validators.text_cache import TextCheckCache
 
     cache = TextCheckCache("/nonexistent-root", env={"SKILLSIFT_CACHE": "off"})
@@ -69,6 +69,9 @@ def test_the_fast_key_is_the_key():
         keys.add(cache.fast_key(*args))
     assert len(keys) == len(cases)
     assert cache.fast_key("body", "a/b/SKILL.md", "0" * 64, ("x",)) != cache.fast_key("body", "a/b/SKILL.md", "0" * 64)
+    variants = [("ab", "c", "d", ()), ("a", "bc", "d", ()), ("a", "b", "cd", ()), ("a", "b", "c", ("d",)),
+                ("a", "b", "c", ()), ("b", "a", "c", ()), ("a", "c", "b", ())]
+    assert len({TextCheckCache.key(*args) for args in variants}) == len(variants)
 
 
 def test_the_digest_of_the_text_read_is_the_skills(tmp_path):
@@ -127,3 +130,32 @@ def test_spec_findings_come_from_the_cache_but_missing_links_are_looked_up_each_
     (path.parent / "references").mkdir()
     (path.parent / "references" / "guide.md").write_text("# Guide\n", encoding="utf-8")
     assert found() == [item for item in first if item[0] != "SK108"] and calls == []
+
+
+def test_a_skill_md_is_split_once_for_the_parse_and_the_checks(tmp_path, monkeypatch):
+    """The workspace's parse and its split_text share one split_frontmatter of the file, with equal results."""
+    import skillsift.catalog.frontmatter as frontmatter
+    from skillsift.catalog.load import parse_skill
+    from skillsift.validators.workspace import Workspace
+
+    path = tmp_path / ".claude" / "skills" / "alpha" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"---\r\nname: alpha\r\ndescription: A.\r\n---\r\n# Alpha\r\nBody.\r\n")
+    calls: list[int] = []
+    real = frontmatter.split_frontmatter
+
+    def counting(text):
+        calls.append(1)
+        return real(text)
+
+    monkeypatch.setattr(frontmatter, "split_frontmatter", counting)
+    ws = Workspace(tmp_path)
+    rel = ".claude/skills/alpha/SKILL.md"
+    skill, problems = ws.parsed(rel)
+    lf, block, lines = ws.split_text(rel)
+    assert len(calls) == 1
+    alone, alone_problems = parse_skill(ws.read_text(rel), "alpha", path=rel, domain=skill.domain)
+    assert len(calls) == 2  # a parse without a split splits for itself
+    assert (skill, problems) == (alone, alone_problems)
+    assert lf == ws.read_text(rel).replace("\r\n", "\n") and block == real(lf)
+    assert lines == {"name": 2, "description": 3}
