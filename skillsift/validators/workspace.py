@@ -26,15 +26,24 @@ MAX_FOLDER_DEPTH = 6
 _SKIP_IN_FOLDER = frozenset({".git", "node_modules", "__pycache__"})
 
 
+def _plain(rel: str) -> bool:
+    """Whether ``rel`` is a relative path that pathlib keeps as written: not empty, no leading or
+    trailing ``/``, no ``//`` and no ``.`` part (then its name and parent are plain string cuts)."""
+    return (bool(rel) and rel[0] != "/" and rel[-1] != "/" and "//" not in rel and "/./" not in rel
+            and not rel.startswith("./") and not rel.endswith("/.") and rel != ".")
+
+
 @lru_cache(maxsize=65536)
 def posix_name(rel: str) -> str:
     """``PurePosixPath(rel).name``, each path parsed once (the checks ask it of every file)."""
-    return PurePosixPath(rel).name
+    return rel.rsplit("/", 1)[-1] if _plain(rel) else PurePosixPath(rel).name
 
 
 @lru_cache(maxsize=65536)
 def posix_parent(rel: str) -> str:
     """``PurePosixPath(rel).parent.as_posix()``, each path parsed once."""
+    if _plain(rel):
+        return rel.rsplit("/", 1)[0] if "/" in rel else "."
     return PurePosixPath(rel).parent.as_posix()
 
 

@@ -159,3 +159,17 @@ def test_a_skill_md_is_split_once_for_the_parse_and_the_checks(tmp_path, monkeyp
     assert (skill, problems) == (alone, alone_problems)
     assert lf == ws.read_text(rel).replace("\r\n", "\n") and block == real(lf)
     assert lines == {"name": 2, "description": 3}
+
+
+def test_posix_name_and_parent_are_pathlibs():
+    """The string cuts of posix_name/posix_parent give what PurePosixPath gives, odd paths included."""
+    from pathlib import PurePosixPath
+
+    from skillsift.validators.workspace import posix_name, posix_parent
+
+    paths = ["SKILL.md", "a/SKILL.md", "a/b/c/SKILL.md", ".claude/skills/x/SKILL.md", "a/../b/SKILL.md", "..",
+             "../x", "a/..", "", ".", "./a/SKILL.md", "a/./b", "a/.", "a//b", "//a/b", "/a/b", "/", "a/b/",
+             "a b/é.md", "...", "a/...", ".hidden", "a/.hidden", "x/SKILL.md/"]
+    for rel in paths:
+        assert posix_name(rel) == PurePosixPath(rel).name, rel
+        assert posix_parent(rel) == PurePosixPath(rel).parent.as_posix(), rel
