@@ -47,7 +47,7 @@ def trim(text: str) -> str:
 
 
 def parse_skill(
-    text: str, dir_id: str, *, path: str = "", domain: str = "", yaml_reader=None
+    text: str, dir_id: str, *, path: str = "", domain: str = "", yaml_reader=None, split=None
 ) -> tuple[Skill, list[Diagnostic]]:
     """Build a skill from the text of its SKILL.md.
 
@@ -62,6 +62,7 @@ def parse_skill(
     block and YAML that does not parse, with file lines.  ``digest`` is ``sha256:`` of
     the UTF-8 text as given.  ``yaml_reader`` stands in for
     :func:`~skillsift.catalog.frontmatter.read_yaml` (a cache of its results; None: read_yaml).
+    ``split``: ``(LF text, split_frontmatter of it)`` when the caller has them already.
     Never raises.
     """
     # not when cached
@@ -70,8 +71,11 @@ def parse_skill(
     if yaml_reader is None:
         yaml_reader = read_yaml
     digest = "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    lf = text.replace("\r\n", "\n")
-    block = split_frontmatter(lf)
+    if split is None:
+        lf = text.replace("\r\n", "\n")
+        block = split_frontmatter(lf)
+    else:
+        lf, block = split
     front: dict = {}
     body = lf[1:] if lf.startswith(BOM) else lf
     line = 0

@@ -21,7 +21,7 @@ from pathlib import PurePosixPath
 
 from ..catalog.frontmatter import key_lines as key_lines
 from ..diagnostics import ERROR, WARNING, Diagnostic
-from .workspace import Workspace
+from .workspace import Workspace, posix_name
 
 MISSING, NO_NAME, NO_DESCRIPTION, TOO_LONG, TRIGGER_IN_BODY = "SK004", "SK005", "SK006", "SK007", "SK008"
 #: Share of a trigger passage's terms the description must hold for SK008 to stay quiet.
@@ -307,13 +307,13 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     import hashlib
 
     from .parsed import Parsed
-    from .text_cache import cached, save
+    from .text_cache import cached, known_digest, save
 
     limits = ws.settings.description_limits
     settings = sorted((str(k), v) for k, v in limits.items())
     out: list[Diagnostic] = []
     for rel in paths:
-        if PurePosixPath(rel).name != "SKILL.md" or not os.path.exists(ws.abspath(rel)):
+        if posix_name(rel) != "SKILL.md" or not os.path.exists(ws.abspath(rel)):
             continue
         text = ws.read_text(rel)
         skill, problems = ws.parsed(rel)
@@ -325,7 +325,8 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
         def compute(_p: Parsed, rel=rel, text=text, skill=skill, problems=problems, split=split) -> list:
             return check_skill_text(rel, text, limits=limits, parsed=(skill, problems), split=split)
 
-        raw = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()  # line endings matter too
+        # line endings matter too: the digest of the text as read (the skill's, when it was parsed from it)
+        raw = known_digest(ws, rel, text) or hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
         view = Parsed(path=rel, text=text, front={}, raw="", raw_line=0, body="", body_line=0, lines={})
         out.extend(cached(ws, "frontmatter", view, compute, extra=(raw, settings)))
     save(ws)

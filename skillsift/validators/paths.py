@@ -30,7 +30,7 @@ import stat
 from pathlib import PurePosixPath
 
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
-from .workspace import Workspace
+from .workspace import Workspace, posix_name
 
 (ABSOLUTE, BACKSLASH, LEAVES, CHAIN, NO_SCRIPT, NOT_EXECUTABLE, ENV_FILE, BINARY, WRONG_CASE,
  NESTED) = ("SK311", "SK312", "SK313", "SK314", "SK315", "SK316", "SK317", "SK318", "SK319", "SK320")
@@ -167,7 +167,7 @@ def folder_problems(skill_path: str, folder_files, *, head) -> list[Diagnostic]:
     """SK317, SK318 and SK320 for the files of one skill's folder; ``head(rel)`` gives a file's first bytes."""
     out: list[Diagnostic] = []
     for rel in folder_files:
-        name = PurePosixPath(rel).name
+        name = posix_name(rel)
         if name == ".env" or (name.startswith(".env.") and not name.endswith((".example", ".sample", ".template"))):
             out.append(Diagnostic(
                 file=rel, code=ENV_FILE, severity=WARNING,
@@ -257,7 +257,7 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     # a file of a skill's folder stands for its skill (its findings are kept by the runner's path filter)
     skills = sorted({p if p.endswith("SKILL.md") else (ws.skill_of(p) or p) for p in paths})
-    if any(PurePosixPath(p).name.lower() == "skill.md" and not p.endswith("SKILL.md") for p in paths):
+    if any(posix_name(p).lower() == "skill.md" and not p.endswith("SKILL.md") for p in paths):
         out.extend(wrong_case(ws))
     for parsed in parsed_skills(ws, skills):
         files = ws.skill_folder_files(parsed.path)

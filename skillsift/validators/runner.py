@@ -69,9 +69,12 @@ def run_checks(ws: Workspace, *, codes=None, paths=None) -> list[Diagnostic]:
     for check in CHECKS:
         if check.code in codes and (wanted is None or _triggered(check, kinds)) and check.module not in modules:
             modules.append(check.module)
+    from . import text_cache
+
     found: list[Diagnostic] = []
-    for name in modules:
-        found.extend(run_module(name, ws, None if wanted is None else sorted(wanted)))
+    with text_cache.deferred(ws):  # the text-check cache is written once, after every module
+        for name in modules:
+            found.extend(run_module(name, ws, None if wanted is None else sorted(wanted)))
     from . import suppress
 
     ran = {check.code for check in CHECKS if check.module in modules and check.code in codes}

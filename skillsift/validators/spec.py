@@ -25,12 +25,11 @@ import os
 import re
 import unicodedata
 from bisect import bisect_right
-from pathlib import PurePosixPath
 from urllib.parse import unquote
 
 from ..diagnostics import NOTE, WARNING, Diagnostic
 from .frontmatter import value_kind
-from .workspace import Workspace
+from .workspace import Workspace, posix_name, posix_parent
 
 NAME_FORMAT, NAME_FOLDER, DESCRIPTION_LONG, COMPATIBILITY = "SK101", "SK102", "SK103", "SK104"
 UNKNOWN_FIELD, METADATA, TOO_MANY_LINES, MISSING_FILE = "SK105", "SK106", "SK107", "SK108"
@@ -120,12 +119,32 @@ def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
     return out
 
 
+LINKS_CHECK = "links"  # the text-check cache's name for the relative links of a SKILL.md
+
+
 def links_of(ws, rel: str, body: str, body_line: int) -> list[tuple[int, str]]:
-    """:func:`relative_links` of one SKILL.md, found once per workspace (SK108 and the path checks read them)."""
+    """:func:`relative_links` of one SKILL.md, found once per workspace (SK108 and the path checks read them).
+
+    When ``body`` is the body of the workspace's parsed view of ``rel`` (:mod:`.parsed`), the links
+    come from the text-check cache: they depend on the file's text alone.  There each is kept as a
+    diagnostic of code ``links`` (its line, and the target as its message); nothing reports those.
+    """
     memo = ws.__dict__.setdefault("_relative_links", {})
     if rel not in memo:
-        memo[rel] = relative_links(body, body_line)
+        view = ws.__dict__.get("_parsed_views", {}).get(rel)
+        if view is not None and view.body is body and view.body_line == body_line:
+            from .text_cache import cached
+
+            kept = cached(ws, LINKS_CHECK, view, _links_as_diagnostics)
+            memo[rel] = [(d.line, d.message) for d in kept]
+        else:
+            memo[rel] = relative_links(body, body_line)
     return memo[rel]
+
+
+def _links_as_diagnostics(parsed) -> list[Diagnostic]:
+    return [Diagnostic(file=parsed.path, line=line, code=LINKS_CHECK, severity=NOTE, message=target)
+            for line, target in relative_links(parsed.body, parsed.body_line)]
 
 
 def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, body: str = "", body_line: int = 0,
@@ -139,7 +158,7 @@ def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, bod
     folder is followed before ``..``): ``(relative path, exists)``, or None outside the repository.
     """
     out: list[Diagnostic] = []
-    folder = PurePosixPath(path).parent.name
+    folder = posix_name(posix_parent(path))
     name = front.get("name")
     if isinstance(name, str) and name.strip():
         line = key_line("name")
@@ -211,12 +230,22 @@ def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, bod
             message=f"SKILL.md has {lines} lines; the specification recommends under {MAX_LINES}",
             hint="move reference material into references/<topic>.md and link it from SKILL.md"))
     if (exists is not None or locate is not None) and body:
-        base = PurePosixPath(path).parent
-        for line_no, target in (relative_links(body, body_line) if links is None else links):
-            rel = os.path.normpath(os.path.join(str(base), target)).replace(os.sep, "/")
+        out.extend(missing_links(path, relative_links(body, body_line) if links is None else links,
+                                 exists=exists, locate=locate))
+    return out
+
+
+def missing_links(path: str, links, *, exists=None, locate=None) -> list[Diagnostic]:
+    """SK108 for the ``links`` ((file line, target) pairs) of SKILL.md ``path``; ``exists`` and ``locate``
+    as for :func:`check_spec` (which runs this when it is given either and a body)."""
+    out: list[Diagnostic] = []
+    if exists is not None or locate is not None:
+        base = posix_parent(path)
+        for line_no, target in links:
+            rel = os.path.normpath(os.path.join(base, target)).replace(os.sep, "/")
             if locate is not None:
                 # resolved as the OS does: through a symlinked folder first, then ".."
-                found = locate(str(base), target)
+                found = locate(base, target)
                 if found is None:
                     continue  # outside the repository: not read
                 rel, present = found
@@ -271,24 +300,29 @@ def run(ws: Workspace) -> list[Diagnostic]:
 
 
 def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
-    """SK101-SK108 on the SKILL.md files among ``paths``."""
+    """SK101-SK108 on the SKILL.md files among ``paths``.
+
+    SK101-SK107 depend on the file's text and the known fields alone, so they are kept in the
+    text-check cache (:mod:`.text_cache`); SK108 asks the file system on every run.
+    """
     from ..catalog.agents import known_fields
+    from .parsed import parsed_skills
+    from .text_cache import cached, save
 
     fields = known_fields(ws.settings.agents)
+    settings = tuple(sorted(str(f) for f in fields))
+
+    def text_findings(p) -> list[Diagnostic]:
+        return check_spec(p.path, p.text, p.front, known_fields=fields, key_line=p.line)
+
+    def locate(base: str, target: str):
+        return locate_link(ws.root, base, target, _through_link(ws, base))
+
     out: list[Diagnostic] = []
-    for rel in paths:
-        if PurePosixPath(rel).name != "SKILL.md" or not os.path.isfile(ws.abspath(rel)):
-            continue
-        text = ws.read_text(rel)
-        skill, problems = ws.parsed(rel)
-        if text is None or skill is None or problems:
-            continue
-        lf, block, lines = ws.split_text(rel)
-        if not block.closed or not isinstance(skill.frontmatter, dict):
-            continue
-        out.extend(check_spec(
-            rel, lf, skill.frontmatter, known_fields=fields, key_line=lambda k, lines=lines: lines.get(k, 1),
-            body=block.body, body_line=block.body_line,
-            locate=lambda base, target: locate_link(ws.root, base, target, _through_link(ws, base)),
-            links=links_of(ws, rel, block.body, block.body_line)))
+    for parsed in parsed_skills(ws, paths):
+        out.extend(cached(ws, "spec", parsed, text_findings, extra=settings))
+        if parsed.body:
+            out.extend(missing_links(parsed.path, links_of(ws, parsed.path, parsed.body, parsed.body_line),
+                                     locate=locate))
+    save(ws)
     return out

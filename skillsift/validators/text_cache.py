@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 
+from ..cache.base import FORMAT as _FORMAT
 from ..cache.base import JsonCache as _JsonCache
 from ..cache.base import diag_from_json as _diag_from_json
 from ..cache.base import diag_to_json as _diag_to_json
@@ -23,6 +24,7 @@ from ..cache.base import diag_to_json as _diag_to_json
 MODULES = ("skillsift.validators.body", "skillsift.validators.security", "skillsift.validators.yaml_checks",
            "skillsift.validators.names", "skillsift.validators.parsed", "skillsift.validators.agent_fields",
            "skillsift.validators.frontmatter", "skillsift.catalog.agents", "skillsift.diagnostics",
+           "skillsift.validators.spec", "skillsift.catalog.frontmatter",
            "skillsift.validators.text_cache", "skillsift.cache.base")
 
 
@@ -50,11 +52,37 @@ class TextCheckCache(_JsonCache):
         if self.path is not None:
             self.stamp = _stamp()  # by module, wherever the modules live
             self.entries = self._load()
+        # what the file holds: the entries loaded, then those of the last write (see save)
+        self._saved_count = len(self.entries)
+        self._saved_misses = 0
 
     @staticmethod
     def key(check: str, path: str, text_digest: str, extra=()) -> str:
-        data = json.dumps([check, path, text_digest, list(extra)], separators=(",", ":"), ensure_ascii=True)
+        """SHA-256 of the compact JSON of ``[check, extra]`` followed by that of ``[path, text_digest]``
+        (two JSON arrays one after the other read back one way only)."""
+        data = (json.dumps([check, list(extra)], separators=(",", ":"), ensure_ascii=True)
+                + json.dumps([path, text_digest], separators=(",", ":"), ensure_ascii=True))
         return hashlib.sha256(data.encode("ascii")).hexdigest()
+
+    def fast_key(self, check: str, path: str, text_digest: str, extra=()) -> str:
+        """:meth:`key`, with the JSON of ``[check, extra]`` made once per check and settings and that of
+        ``[path, text_digest]`` once per file (each check of a file hashes the two strings joined)."""
+        memo = self.__dict__.setdefault("_json_memo", {})
+        try:
+            probe = (check, extra if type(extra) is tuple else tuple(extra))
+            head = memo.get(probe)
+        except TypeError:  # settings that are not hashable: no memo
+            probe, head = None, None
+        if head is None:
+            head = json.dumps([check, list(extra)], separators=(",", ":"), ensure_ascii=True)
+            if probe is not None:
+                memo[probe] = head
+        files = self.__dict__.setdefault("_file_json_memo", {})
+        tail = files.get((path, text_digest))
+        if tail is None:
+            tail = files[(path, text_digest)] = json.dumps([path, text_digest], separators=(",", ":"),
+                                                          ensure_ascii=True)
+        return hashlib.sha256((head + tail).encode("ascii")).hexdigest()
 
     def diagnostics(self, key: str):
         """The stored diagnostics of ``key`` (None when absent or damaged)."""
@@ -75,6 +103,38 @@ class TextCheckCache(_JsonCache):
             self.misses += 1
             self.fresh[key] = [_diag_to_json(d) for d in diagnostics]
 
+    def save(self, keep_unused: int = 0) -> bool:
+        """Write the entries this run used, unless the file holds exactly those already.
+
+        Each check module saves after its pass, so a run saves several times: the file is
+        written when this run stored an entry since the last write or used a different number
+        of entries than the file holds.  (A warm full run then writes nothing, and the last
+        module's entries are never left out of the file.)  ``keep_unused`` is not used here.
+        """
+        if self.path is None or (self.misses == self._saved_misses and len(self.fresh) == self._saved_count):
+            return False
+        doc = {"format": _FORMAT, "root": self.root_id, "parser": self.stamp,
+               "entries": {key: self.fresh[key] for key in sorted(self.fresh)}}
+        try:
+            payload = json.dumps(doc, separators=(",", ":")).encode("ascii")  # ASCII: lone surrogates survive
+        except (TypeError, ValueError, UnicodeError, RecursionError):
+            return False
+        written = self._write(payload)
+        if written:
+            self._saved_count, self._saved_misses = len(self.fresh), self.misses
+        return written
+
+
+def known_digest(ws, rel: str, text: str) -> str | None:
+    """The SHA-256 (hex) of ``text`` when it is the very text the workspace read and parsed for ``rel``:
+    the skill's digest is of those UTF-8 bytes already (None otherwise)."""
+    texts, parsed = ws.__dict__.get("_texts"), ws.__dict__.get("_parsed")
+    if not texts or not parsed or texts.get(rel) is not text or rel not in parsed:
+        return None
+    skill = parsed[rel][0]
+    digest = getattr(skill, "digest", "")
+    return digest[7:] if isinstance(digest, str) and digest.startswith("sha256:") and len(digest) == 71 else None
+
 
 def cached(ws, check: str, parsed, compute, extra=()) -> list:
     """``compute(parsed)`` for one parsed SKILL.md, through the workspace's :class:`TextCheckCache`."""
@@ -84,8 +144,9 @@ def cached(ws, check: str, parsed, compute, extra=()) -> list:
     digests = ws.__dict__.setdefault("_text_digests", {})
     digest = digests.get(parsed.path)
     if digest is None:
-        digest = digests[parsed.path] = hashlib.sha256(parsed.text.encode("utf-8", "surrogatepass")).hexdigest()
-    key = cache.key(check, parsed.path, digest, extra)
+        digest = digests[parsed.path] = known_digest(ws, parsed.path, parsed.text) or hashlib.sha256(
+            parsed.text.encode("utf-8", "surrogatepass")).hexdigest()
+    key = cache.fast_key(check, parsed.path, digest, extra)
     found = cache.diagnostics(key)
     if found is not None:
         return found
@@ -94,10 +155,31 @@ def cached(ws, check: str, parsed, compute, extra=()) -> list:
     return out
 
 
-def save(ws) -> None:
+def save(ws, *, final: bool = False) -> None:
+    """Write the workspace's text-check cache; while :func:`deferred` holds, only when ``final``."""
+    if ws.__dict__.get("_text_check_save_deferred") and not final:
+        return
     cache = ws.__dict__.get("_text_check_cache")
     if cache is not None:
         cache.save()
+
+
+class deferred:
+    """Within this block the check modules' saves wait, and the cache is written once at its end
+    (a full run has five modules of text checks: one write instead of five)."""
+
+    def __init__(self, ws):
+        self.ws = ws
+
+    def __enter__(self):
+        self.outer = self.ws.__dict__.get("_text_check_save_deferred", False)
+        self.ws.__dict__["_text_check_save_deferred"] = True
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.ws.__dict__["_text_check_save_deferred"] = self.outer
+        if not self.outer:
+            save(self.ws, final=True)
 
 
 def run_cached(ws, paths, check: str, compute) -> list:

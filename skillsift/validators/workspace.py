@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path, PurePosixPath
 
 from ..config.validate import DEFAULT_CASES, ValidateSettings
@@ -24,6 +24,27 @@ CASES_GLOB = "*cases*.y*ml"
 MAX_FOLDER_FILES = 500
 MAX_FOLDER_DEPTH = 6
 _SKIP_IN_FOLDER = frozenset({".git", "node_modules", "__pycache__"})
+
+
+def _plain(rel: str) -> bool:
+    """Whether ``rel`` is a relative path that pathlib keeps as written: not empty, no leading or
+    trailing ``/``, no ``//`` and no ``.`` part (then its name and parent are plain string cuts)."""
+    return (bool(rel) and rel[0] != "/" and rel[-1] != "/" and "//" not in rel and "/./" not in rel
+            and not rel.startswith("./") and not rel.endswith("/.") and rel != ".")
+
+
+@lru_cache(maxsize=65536)
+def posix_name(rel: str) -> str:
+    """``PurePosixPath(rel).name``, each path parsed once (the checks ask it of every file)."""
+    return rel.rsplit("/", 1)[-1] if _plain(rel) else PurePosixPath(rel).name
+
+
+@lru_cache(maxsize=65536)
+def posix_parent(rel: str) -> str:
+    """``PurePosixPath(rel).parent.as_posix()``, each path parsed once."""
+    if _plain(rel):
+        return rel.rsplit("/", 1)[0] if "/" in rel else "."
+    return PurePosixPath(rel).parent.as_posix()
 
 
 def rel_posix(path, root) -> str:
@@ -51,6 +72,7 @@ class Workspace:
         self._parsed: dict = {}  # relative path -> (skill or None, diagnostics)
         self._cases: dict = {}  # relative path -> (CaseFile or None, SkillsiftError or None)
         self._splits: dict = {}  # relative path -> (LF text, frontmatter block, key lines) or None
+        self._blocks: dict = {}  # relative path -> (LF text, frontmatter block) or None
         self._folder_files: dict = {}  # relative SKILL.md path -> the other files of its folder
         # re-embed every committed index row, none taken as verified by an earlier run (skillsift ci)
         self.verify_every_row = False
@@ -119,7 +141,7 @@ class Workspace:
             from ..files import MAX_SKILL_BYTES, read_bounded, read_skill_bytes
 
             # a SKILL.md is read only as a file of its own skill folder (SK020)
-            read = read_skill_bytes if PurePosixPath(rel).name == "SKILL.md" else read_bounded
+            read = read_skill_bytes if posix_name(rel) == "SKILL.md" else read_bounded
             try:
                 self._texts[rel] = read(self.abspath(rel), MAX_SKILL_BYTES).decode("utf-8")
             except (OSError, UnicodeDecodeError):
@@ -130,17 +152,30 @@ class Workspace:
         """``(LF text, frontmatter block, key lines)`` of a file's text, split once for every check
         (None when the file cannot be read); key lines as :func:`~skillsift.catalog.frontmatter.key_lines`."""
         if rel not in self._splits:
-            text = self.read_text(rel)
-            if text is None:
+            blocks = self._block(rel)
+            if blocks is None:
                 self._splits[rel] = None
             else:
-                from ..catalog.frontmatter import key_lines, split_frontmatter
+                from ..catalog.frontmatter import key_lines
 
-                lf = text.replace("\r\n", "\n")
-                block = split_frontmatter(lf)
+                lf, block = blocks
                 lines = key_lines(block.raw, block.yaml_start_line) if block.present else {}
                 self._splits[rel] = (lf, block, lines)
         return self._splits[rel]
+
+    def _block(self, rel: str):
+        """``(LF text, frontmatter block)`` of a file's text, split once (None when unreadable):
+        what :meth:`split_text` and the parse of a SKILL.md share."""
+        if rel not in self._blocks:
+            text = self.read_text(rel)
+            if text is None:
+                self._blocks[rel] = None
+            else:
+                from ..catalog.frontmatter import split_frontmatter
+
+                lf = text.replace("\r\n", "\n")
+                self._blocks[rel] = (lf, split_frontmatter(lf))
+        return self._blocks[rel]
 
     # -- skills -------------------------------------------------------------------------
     @cached_property
@@ -173,8 +208,9 @@ class Workspace:
             if text is None:
                 self._parsed[rel] = read_skill(self.abspath(rel), self.root, domain, yaml_reader=reader)
             else:
-                dir_id = PurePosixPath(rel).parent.name or rel
-                self._parsed[rel] = parse_skill(text, dir_id, path=rel, domain=domain, yaml_reader=reader)
+                dir_id = posix_name(posix_parent(rel)) or rel
+                self._parsed[rel] = parse_skill(text, dir_id, path=rel, domain=domain, yaml_reader=reader,
+                                                split=self._block(rel))
         return self._parsed[rel]
 
     @cached_property
@@ -214,7 +250,7 @@ class Workspace:
         are skipped, at most :data:`MAX_FOLDER_FILES` files and :data:`MAX_FOLDER_DEPTH` folders deep.
         """
         if rel not in self._folder_files:
-            folder = PurePosixPath(rel).parent.as_posix()
+            folder = posix_parent(rel)
             out: list[str] = []
             stack = [(folder, 0)]
             while stack and len(out) < MAX_FOLDER_FILES:
@@ -244,7 +280,7 @@ class Workspace:
     @cached_property
     def skill_folders(self) -> dict[str, str]:
         """Folder (relative, ``/``) of every SKILL.md found -> that SKILL.md."""
-        return {PurePosixPath(rel).parent.as_posix(): rel for rel in self.skill_paths}
+        return {posix_parent(rel): rel for rel in self.skill_paths}
 
     def skill_of(self, rel: str) -> str | None:
         """The SKILL.md whose folder holds the file ``rel`` (the nearest), else None."""
@@ -335,7 +371,7 @@ class Workspace:
     def path_kinds(self, rel: str) -> set[str]:
         """What kind of file ``rel`` is for the checks (see the registry's triggers)."""
         kinds = {"any"}
-        name = PurePosixPath(rel).name
+        name = posix_name(rel)
         if name == SKILL_FILE:
             kinds.add("skill")
         elif self.skill_of(rel) is not None:
