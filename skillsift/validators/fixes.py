@@ -240,7 +240,7 @@ def plan(path: str, text: str, front: dict | None, exists=lambda _rel: False) ->
     folder = folder_path.name
     if not (isinstance(name, str) and name.strip()) or not folder:
         return out
-    if normal_name(name) == normal_name(folder) or normal_name(name).casefold() != normal_name(folder).casefold():
+    if normal_name(name) == normal_name(folder) or not _only_case_differs(normal_name(name), normal_name(folder)):
         return out
     if not name_problems(folder):
         renamed = set_name(text, folder)
@@ -252,6 +252,13 @@ def plan(path: str, text: str, front: dict | None, exists=lambda _rel: False) ->
         if not exists(target):
             out.append(Fix(path, "SK102", f'renamed folder "{folder}" to "{normal_name(name)}"', rename_to=target))
     return out
+
+
+def _only_case_differs(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are the same letters in other cases, letter for letter: case folding
+    alone would also pair "ß" with "ss" (a spelling, not a case, and not a certain fix)."""
+    return len(a) == len(b) and all(x == y or x.lower() == y.lower() or x.upper() == y.upper()
+                                    for x, y in zip(a, b, strict=True))
 
 
 def unified_diff(path: str, old: str, new: str) -> str:

@@ -116,6 +116,7 @@ def test_case_only_name_fix_near_misses_are_left_alone(tmp_path):
         ("pdf-tools", "---\nname: |-\n  PDF-Tools\n" + description + "---\nb\n"),  # literal block
         ("pdf-tools", "---\nname:\n  PDF-Tools\n" + description + "---\nb\n"),   # value on the next line
         ("pdf-tools", '---\nname: "PDF-\n  Tools"\n' + description + "---\nb\n"),  # quoted over two lines
+        ("strasse-tools", "---\nname: Straße-Tools\n" + description + "---\nb\n"),  # ß is not "ss" in other case
     ]
     for i, (folder, text) in enumerate(misses):
         first, _second = _fix_twice(tmp_path / str(i), folder, text)
