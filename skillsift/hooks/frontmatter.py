@@ -17,6 +17,7 @@ def main(argv) -> int:
     if ws.config is None:
         report(ws.config_problems, args.fmt, root=ws.root)
         return 2
+    ws.text_check_cache = False  # a few staged files: checking them costs less than the cache
     from ..diagnostics import sort_diagnostics
     from ..validators import frontmatter, spec
     from ..validators.duplicates import duplicate_names

@@ -137,7 +137,10 @@ def known_digest(ws, rel: str, text: str) -> str | None:
 
 
 def cached(ws, check: str, parsed, compute, extra=()) -> list:
-    """``compute(parsed)`` for one parsed SKILL.md, through the workspace's :class:`TextCheckCache`."""
+    """``compute(parsed)`` for one parsed SKILL.md, through the workspace's :class:`TextCheckCache`
+    (computed directly when the workspace keeps none: ``ws.text_check_cache`` false)."""
+    if not getattr(ws, "text_check_cache", True):
+        return compute(parsed)
     cache = ws.__dict__.get("_text_check_cache")
     if cache is None:
         cache = ws.__dict__["_text_check_cache"] = TextCheckCache(ws.root)

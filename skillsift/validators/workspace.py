@@ -76,6 +76,9 @@ class Workspace:
         self._folder_files: dict = {}  # relative SKILL.md path -> the other files of its folder
         # re-embed every committed index row, none taken as verified by an earlier run (skillsift ci)
         self.verify_every_row = False
+        # keep the per-file findings in the text-check cache (a hook over a few staged files does not:
+        # reading and writing the cache costs it more than the checks)
+        self.text_check_cache = True
 
     # -- config -------------------------------------------------------------------------
     @cached_property

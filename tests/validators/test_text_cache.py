@@ -173,3 +173,19 @@ def test_posix_name_and_parent_are_pathlibs():
     for rel in paths:
         assert posix_name(rel) == PurePosixPath(rel).name, rel
         assert posix_parent(rel) == PurePosixPath(rel).parent.as_posix(), rel
+
+
+def test_the_frontmatter_hook_neither_reads_nor_writes_the_text_check_cache(tmp_path, monkeypatch, capsys):
+    """A hook checks a few staged files: loading and saving the cache would cost it more than the checks."""
+    from tests.support.cli import run as run_cli
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("SKILLSIFT_CACHE_DIR", str(cache))
+    skill = tmp_path / "repo" / ".claude" / "skills" / "demo" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: demo\ndescription: " + "x" * 1100 + "\n---\n# Demo\nSteps.\n", encoding="utf-8")
+    code, out, _err = run_cli(capsys, "hook", "frontmatter", "--root", tmp_path / "repo", str(skill))
+    assert code == 0 and "SK007" in out  # a warning
+    assert not (cache / "text-checks").exists()
+    code, out, _err = run_cli(capsys, "validate", "--root", tmp_path / "repo")
+    assert "SK007" in out and (cache / "text-checks").is_dir()  # validate keeps it
