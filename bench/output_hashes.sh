@@ -29,5 +29,5 @@ run eval "$acme/search-cases.yaml" --root "$acme" --format json --mode all
 run eval "$acme/search-cases.yaml" --root "$acme" --format json --view listing
 run validate --root "$acme" --format json
 run validate --root "$corpus" --config "$work/corpus.toml" --format json
-run list --root "$acme" --format json
+run list --root "$acme" --agent claude-code --format json
 run status --root "$acme" --format json
