@@ -119,6 +119,48 @@ def ranked(skills, cases, view: str, window: int | None, config):
     return v, rank_cases(cases, Ranker(v.catalog, config), K)
 
 
+def wanted_skills(label: str, a, before_a, catalog, max_skills: int) -> list[str]:
+    """The skills given proposals: a case of A not ranked first and MIN_CASES cases in A, in an order
+    seeded by the set's name, at most ``max_skills``."""
+    counts: dict[str, int] = {}
+    for c in a:
+        counts[c.expect_ids[0]] = counts.get(c.expect_ids[0], 0) + 1
+    return sorted({c.expect_ids[0] for c, r in zip(a, before_a, strict=True) if r.rank != 1
+                   and counts[c.expect_ids[0]] >= MIN_CASES and c.expect_ids[0] in catalog.by_name},
+                  key=lambda n: hashlib.sha256(f"{label}/{n}".encode()).hexdigest())[:max_skills]
+
+
+def fit(wanted, catalog, a, before_a, checker, edits, per_skill: int):
+    """``eval --why``'s proposals for each wanted skill on half A: (best per skill, tried, passing)."""
+    best = {}
+    tried = passing = 0
+    for name in wanted:
+        sp = propose(name, catalog, a, K, before_a, [], checker, edits)
+        tried += sp.tried
+        passing += sp.passing
+        if sp.proposals:
+            best[name] = sp.proposals[:per_skill]
+    return best, tried, passing
+
+
+def report(label: str, view: str, a, b, wanted, fitted, kept, reverted, before_a, final_a, before_b, after_b,
+           per_skill: int, started: float, **extra) -> dict:
+    """The row of one set and view, printed and returned."""
+    best, tried, passing = fitted
+    worse_a = sum(1 for x, y in zip(before_a, final_a, strict=True) if worse(x, y, "", K))
+    idx = [i for i, c in enumerate(b) if c.expect_ids[0] in set(kept)]
+    out = {"set": label, "view": view, "cases_a": len(a), "cases_b": len(b), "skills_checked": len(wanted),
+           "phrases_tried": tried, "phrases_passing": passing, "skills_with_proposal": len(best),
+           "written": len(kept), **extra, "not_kept": reverted, "a_cases_worse": worse_a,
+           "b_all": summary(before_b, after_b),
+           "b_edited_skills": summary([before_b[i] for i in idx], [after_b[i] for i in idx]),
+           "a_all": summary(before_a, final_a),
+           "per_skill": per_skill, "examples": {n: best[n][0].text for n in kept[:8]},
+           "seconds": round(time.perf_counter() - started, 1)}
+    print_row(out)
+    return out
+
+
 class Hybrid:
     """The full view in hybrid mode: an index of the set's skills built in memory with the local
     model (what ``skillsift index`` stores), every case's query embedded once, and proposals that add
@@ -174,22 +216,11 @@ def run_requests(label: str, skills, cases, max_skills: int, per_skill: int = 1)
     a, b = halves(cases)
     h = Hybrid(skills, cases, config)
     before_a = h.rank(a)
-    counts: dict[str, int] = {}
-    for c in a:
-        counts[c.expect_ids[0]] = counts.get(c.expect_ids[0], 0) + 1
-    wanted = sorted({c.expect_ids[0] for c, r in zip(a, before_a, strict=True) if r.rank != 1
-                     and counts[c.expect_ids[0]] >= MIN_CASES and c.expect_ids[0] in h.catalog.by_name},
-                    key=lambda n: hashlib.sha256(f"{label}/{n}".encode()).hexdigest())[:max_skills]
+    wanted = wanted_skills(label, a, before_a, h.catalog, max_skills)
     edits = RequestEdits(h.catalog, config, ())
     checker = RequestCheck(h.base, h.mode, a)
-    best = {}
-    tried = passing = 0
-    for name in wanted:
-        sp = propose(name, h.catalog, a, K, before_a, [], checker, edits)
-        tried += sp.tried
-        passing += sp.passing
-        if sp.proposals:
-            best[name] = sp.proposals[:per_skill]
+    fitted = fit(wanted, h.catalog, a, before_a, checker, edits, per_skill)
+    best = fitted[0]
     known: list[tuple[str, str]] = []
     kept, reverted = [], 0
     for name, shown in sorted(best.items()):
@@ -202,22 +233,8 @@ def run_requests(label: str, skills, cases, max_skills: int, per_skill: int = 1)
             known = trial
             if name not in kept:
                 kept.append(name)
-    final_a = h.rank(a, known)
-    worse_a = sum(1 for x, y in zip(before_a, final_a, strict=True) if worse(x, y, "", K))
-    before_b = h.rank(b)
-    after_b = h.rank(b, known)
-    idx = [i for i, c in enumerate(b) if c.expect_ids[0] in set(kept)]
-    out = {"set": label, "view": "full, hybrid: known requests", "cases_a": len(a), "cases_b": len(b),
-           "skills_checked": len(wanted), "phrases_tried": tried, "phrases_passing": passing,
-           "skills_with_proposal": len(best), "written": len(kept), "requests_written": len(known),
-           "not_kept": reverted, "a_cases_worse": worse_a,
-           "b_all": summary(before_b, after_b),
-           "b_edited_skills": summary([before_b[i] for i in idx], [after_b[i] for i in idx]),
-           "a_all": summary(before_a, final_a),
-           "per_skill": per_skill, "examples": {n: best[n][0].text for n in kept[:8]},
-           "seconds": round(time.perf_counter() - started, 1)}
-    print_row(out)
-    return out
+    return report(label, "full, hybrid: known requests", a, b, wanted, fitted, kept, reverted, before_a,
+                  h.rank(a, known), h.rank(b), h.rank(b, known), per_skill, started, requests_written=len(known))
 
 
 class ListingHybrid:
@@ -266,23 +283,12 @@ def run_listing_hybrid(label: str, skills, cases, max_skills: int, window: int |
     a, b = halves(cases)
     h = ListingHybrid(skills, cases, window, config)
     v, base, before_a = h.rank(skills, a)
-    counts: dict[str, int] = {}
-    for c in a:
-        counts[c.expect_ids[0]] = counts.get(c.expect_ids[0], 0) + 1
-    wanted = sorted({c.expect_ids[0] for c, r in zip(a, before_a, strict=True) if r.rank != 1
-                     and counts[c.expect_ids[0]] >= MIN_CASES and c.expect_ids[0] in v.catalog.by_name},
-                    key=lambda n: hashlib.sha256(f"{label}/{n}".encode()).hexdigest())[:max_skills]
+    wanted = wanted_skills(label, a, before_a, v.catalog, max_skills)
     edits = Edits(v.catalog, config, v)
     edits.whole = WHOLE
     checker = VectorCheck(base, h.mode)
-    best = {}
-    tried = passing = 0
-    for name in wanted:
-        sp = propose(name, v.catalog, a, K, before_a, [], checker, edits)
-        tried += sp.tried
-        passing += sp.passing
-        if sp.proposals:
-            best[name] = sp.proposals[:per_skill]
+    fitted = fit(wanted, v.catalog, a, before_a, checker, edits, per_skill)
+    best = fitted[0]
     current = list(skills)
     kept, reverted = [], 0
     for name, shown in sorted(best.items()):
@@ -302,21 +308,9 @@ def run_listing_hybrid(label: str, skills, cases, max_skills: int, window: int |
             now = make_view(current, LISTING_VIEW, window)
             edits = Edits(now.catalog, config, now)
             edits.whole = WHOLE
-    _v, _r, final_a = h.rank(current, a)
-    worse_a = sum(1 for x, y in zip(before_a, final_a, strict=True) if worse(x, y, "", K))
-    _v, _r, before_b = h.rank(skills, b)
-    _v, _r, after_b = h.rank(current, b)
-    idx = [i for i, c in enumerate(b) if c.expect_ids[0] in set(kept)]
-    name = f"listing ({AGENT}), hybrid" + (", whole requests" if WHOLE else "")
-    out = {"set": label, "view": name, "cases_a": len(a), "cases_b": len(b),
-           "skills_checked": len(wanted), "phrases_tried": tried, "phrases_passing": passing,
-           "skills_with_proposal": len(best), "written": len(kept), "not_kept": reverted, "a_cases_worse": worse_a,
-           "b_all": summary(before_b, after_b),
-           "b_edited_skills": summary([before_b[i] for i in idx], [after_b[i] for i in idx]),
-           "a_all": summary(before_a, final_a), "per_skill": per_skill,
-           "examples": {n: best[n][0].text for n in kept[:8]}, "seconds": round(time.perf_counter() - started, 1)}
-    print_row(out)
-    return out
+    view = f"listing ({AGENT}), hybrid" + (", whole requests" if WHOLE else "")
+    return report(label, view, a, b, wanted, fitted, kept, reverted, before_a, h.rank(current, a)[2],
+                  h.rank(skills, b)[2], h.rank(current, b)[2], per_skill, started)
 
 
 def run(label: str, skills, cases, view: str, max_skills: int, window: int | None, per_skill: int = 1) -> dict:
@@ -328,22 +322,11 @@ def run(label: str, skills, cases, view: str, max_skills: int, window: int | Non
     config = Config(root=".")
     a, b = halves(cases)
     v, before_a = ranked(skills, a, view, window, config)
-    counts: dict[str, int] = {}
-    for c in a:
-        counts[c.expect_ids[0]] = counts.get(c.expect_ids[0], 0) + 1
-    wanted = sorted({c.expect_ids[0] for c, r in zip(a, before_a, strict=True) if r.rank != 1
-                     and counts[c.expect_ids[0]] >= MIN_CASES and c.expect_ids[0] in v.catalog.by_name},
-                    key=lambda n: hashlib.sha256(f"{label}/{n}".encode()).hexdigest())[:max_skills]
+    wanted = wanted_skills(label, a, before_a, v.catalog, max_skills)
     edits = Edits(v.catalog, Config(root="."), v if view == LISTING_VIEW else None)
     checker = LexicalCheck(config)
-    best = {}
-    tried = passing = 0
-    for name in wanted:
-        sp = propose(name, v.catalog, a, K, before_a, [], checker, edits)
-        tried += sp.tried
-        passing += sp.passing
-        if sp.proposals:
-            best[name] = sp.proposals[:per_skill]
+    fitted = fit(wanted, v.catalog, a, before_a, checker, edits, per_skill)
+    best = fitted[0]
     field = "description" if view == LISTING_VIEW else "triggers"
     current = list(skills)
     kept, reverted = [], 0
@@ -364,22 +347,9 @@ def run(label: str, skills, cases, view: str, max_skills: int, window: int | Non
             if view == LISTING_VIEW:
                 now = make_view(current, view, window)
                 edits = Edits(now.catalog, Config(root="."), now)
-    _v, final_a = ranked(current, a, view, window, config)
-    worse_a = sum(1 for x, y in zip(before_a, final_a, strict=True) if worse(x, y, "", K))
-    _v, before_b = ranked(skills, b, view, window, config)
-    _v, after_b = ranked(current, b, view, window, config)
-    edited = {n for n in kept}
-    idx = [i for i, c in enumerate(b) if c.expect_ids[0] in edited]
-    out = {"set": label, "view": view, "cases_a": len(a), "cases_b": len(b), "skills_checked": len(wanted),
-           "phrases_tried": tried, "phrases_passing": passing, "skills_with_proposal": len(best),
-           "written": len(kept), "not_kept": reverted, "a_cases_worse": worse_a,
-           "b_all": summary(before_b, after_b),
-           "b_edited_skills": summary([before_b[i] for i in idx], [after_b[i] for i in idx]),
-           "a_all": summary(before_a, final_a),
-           "per_skill": per_skill, "examples": {n: best[n][0].text for n in kept[:8]},
-           "seconds": round(time.perf_counter() - started, 1)}
-    print_row(out)
-    return out
+    return report(label, view, a, b, wanted, fitted, kept, reverted, before_a,
+                  ranked(current, a, view, window, config)[1], ranked(skills, b, view, window, config)[1],
+                  ranked(current, b, view, window, config)[1], per_skill, started)
 
 
 def print_row(r: dict) -> None:
