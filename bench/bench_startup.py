@@ -3,6 +3,7 @@ examples/acme and on the ~2,100 real skills of ../shared/corpora, and ``skillsif
 answering initialize and one find_skill on examples/acme (lexical).
 
 Usage: python bench/bench_startup.py [--runs 15] [--corpus ../shared/corpora] [--json] [--keep-env]
+       [--baseline OTHER-VENV/bin/python]
 
 The cases run interleaved, each ``--runs`` times.  Each figure is a fresh process (as
 pre-commit starts one per hook), timed from spawn to exit (wall) and by the CPU time it used
@@ -15,6 +16,15 @@ the hooks that must not need them.
 
 The corpus cases also run with ``SKILLSIFT_CACHE=off`` (no parsed-frontmatter, skill,
 secret-scan or SK009 cache: the cost of a first run).
+
+The floor depends on how skillsift is installed: an editable install (``pip install -e``)
+makes every interpreter of its environment import the editable finder, ``python -c pass``
+included, which here costs about 2.5 times a regular install's floor; the script says so
+when it measures one.  ``--baseline OTHER/bin/python`` runs the hooks, ``--version``,
+``validate`` and ``search`` on acme with another environment's skillsift too (an earlier
+version installed with ``pip install .``), interleaved, each side with its own user-cache
+folder, and prints this install's CPU as a ratio to the baseline's: the "not slower" check
+of a change, independent of the floor.
 
 The children run without ``PYTHONDONTWRITEBYTECODE`` (an installed package has its .pyc
 files: pip writes them at install), so the warm-up leaves .pyc files as it says; with
@@ -40,6 +50,9 @@ ACME = ROOT / "examples" / "acme"
 CORPORA = ROOT.parent / "shared" / "corpora"
 TARGETS_X = {"hook secrets": 3.5, "hook frontmatter": 3.5, "search (real corpus)": 10, "validate (real corpus)": 45,
              "mcp first answer (lexical)": 15}
+# the cases --baseline runs with the other install too
+BASELINE_CASES = ("skillsift --version", "hook secrets", "hook frontmatter", "validate (full, no embeddings)",
+                  "search (acme)")
 # initialize, initialized, one find_skill: the server answers, reads the end of its input and exits,
 # so the process's CPU is what a client waits for before its first tool result (issue: MCP start-up)
 MCP_REQUESTS = "".join(json.dumps(m) + "\n" for m in (
@@ -49,6 +62,20 @@ MCP_REQUESTS = "".join(json.dumps(m) + "\n" for m in (
     {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
      "params": {"name": "find_skill", "arguments": {"query": "roll back the last release"}}},
 ))
+
+
+def editable_install(python: str) -> bool:
+    """True when ``python``'s skillsift is an editable install (``pip install -e``).
+
+    Such an environment imports the editable finder (pathlib, fnmatch, urllib.parse, ...) in
+    *every* interpreter it starts, ``python -c pass`` included: there the floor costs about
+    2.5 times what it costs in a regular install, and every ratio to it looks that much smaller.
+    """
+    code = ("import importlib.metadata as m, json\n"
+            "t = m.distribution('skillsift').read_text('direct_url.json')\n"
+            "print(bool(t and json.loads(t).get('dir_info', {}).get('editable')))")
+    proc = subprocess.run([python, "-c", code], capture_output=True, text=True, check=False)
+    return proc.stdout.strip() == "True"
 
 
 def skillsift_argv() -> list[str]:
@@ -68,13 +95,19 @@ CHILD_ENV: dict | None = None  # None: the environment as it is
 
 
 def timed(argv, cwd) -> tuple[float, float]:
-    """(wall ms, CPU ms of the child: user + system); ``argv`` may be ``(argv, text for its stdin)``."""
+    """(wall ms, CPU ms of the child: user + system).
+
+    ``argv`` may be ``(argv, text for its stdin)`` or ``(argv, text or None, extra environment)``.
+    """
     stdin = None
+    env = CHILD_ENV
     if isinstance(argv, tuple):
-        argv, stdin = argv
+        argv, stdin, *extra = argv
+        if extra:
+            env = {**(os.environ if CHILD_ENV is None else CHILD_ENV), **extra[0]}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=CHILD_ENV,
+    subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=env,
                    input=stdin.encode() if stdin is not None else None)
     wall = (time.perf_counter() - start) * 1000
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -128,10 +161,18 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--keep-env", action="store_true",
                         help="keep PYTHONDONTWRITEBYTECODE if set (every run then compiles the sources)")
+    parser.add_argument("--baseline", metavar="PYTHON",
+                        help="the interpreter of another environment with skillsift installed (an earlier "
+                             "version): its hooks, --version, search and validate on acme run interleaved "
+                             "with this one's, and each is printed as a ratio to the baseline's")
     args = parser.parse_args()
     global CHILD_ENV
-    if not args.keep_env and "PYTHONDONTWRITEBYTECODE" in os.environ:
-        CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    import tempfile
+
+    # The children's own user-cache folder: the user's caches (written by another install of skillsift,
+    # whose parser stamp differs) never decide a figure, and the warm-up fills this one.
+    CHILD_ENV = {k: v for k, v in os.environ.items() if args.keep_env or k != "PYTHONDONTWRITEBYTECODE"}
+    CHILD_ENV["SKILLSIFT_CACHE_DIR"] = tempfile.mkdtemp(prefix="bench-cache-")
     files = sorted(p.relative_to(ACME).as_posix() for p in ACME.glob(".claude/skills/*/SKILL.md"))
     cmd = skillsift_argv()
     cases = {
@@ -145,9 +186,13 @@ def main() -> int:
         "hook index": cmd + ["hook", "index"],
         "mcp first answer (lexical)": (cmd + ["mcp"], MCP_REQUESTS),
     }
+    if args.baseline:
+        base_cmd = [str(Path(args.baseline).parent / "skillsift")]
+        base_env = {"SKILLSIFT_CACHE_DIR": tempfile.mkdtemp(prefix="bench-cache-baseline-")}
+        for name in BASELINE_CASES:
+            argv = cases[name]
+            cases[f"{name} [baseline]"] = (base_cmd + argv[len(cmd):], None, base_env)
     if args.corpus.is_dir():
-        import tempfile
-
         # The corpus is read-only and has its own layout: name it in a config kept elsewhere.
         config = Path(tempfile.mkdtemp()) / "skillsift.toml"
         config.write_text('[catalog]\nskills = ["*"]\n', encoding="utf-8")
@@ -178,6 +223,16 @@ def main() -> int:
               f"{figures['cpu_median_ms']:>7.1f} ms  x{ratio:5.1f} / x{cpu_ratio:5.1f} python{note}")
     for hook, modules in heavy.items():
         print(f"  hook {hook} imports: {', '.join(modules) if modules else 'neither numpy nor jsonschema'}")
+    if args.baseline:
+        print(f"this install / the baseline's ({args.baseline}), CPU medians of the same run:")
+        for name in BASELINE_CASES:
+            ours, theirs = results[name]["cpu_median_ms"], results[f"{name} [baseline]"]["cpu_median_ms"]
+            print(f"  {name:<32} x{ours / theirs:5.2f}" if theirs else f"  {name:<32} n/a")
+    for python, label in ((sys.executable, "this install"), (args.baseline, "the baseline")):
+        if python and editable_install(python):
+            print(f"note: {label} is an editable install: its python -c pass imports the editable finder, so "
+                  "its floor costs about 2.5x a regular install's and every ratio to it looks smaller; "
+                  "measure a regular install (pip install .) to compare with the figures in bench/README.md")
     return 0
 
 

@@ -17,7 +17,7 @@ one per cache and repository root: ``<folder>/<sha256 of the resolved root>.json
   0700, then renamed into place; a failure to write only costs the next run the work.
 
 :class:`JsonCache` is one JSON file of entries per root, checked on load; each cache
-module (:mod:`.frontmatter`, :mod:`.skills`, :mod:`.secret_scans`, :mod:`.checks`, and the
+module (:mod:`.toml_docs`, :mod:`.frontmatter`, :mod:`.skills`, :mod:`.secret_scans`, :mod:`.checks`, and the
 caches of validators/text_cache.py, ranker/postings_cache.py, index/verify.py) builds on it.
 """
 

@@ -201,6 +201,14 @@ def _toml_too_deep(text: str, limit: int = MAX_TOML_DEPTH) -> int | None:
     return first_too_deep(_TOML_TOKEN.finditer(text), limit)
 
 
+def _parse_toml(path: Path, text: str) -> dict:
+    """``tomllib.loads(text)``, from the parsed-config cache when this text was parsed before
+    (:mod:`skillsift.cache.toml_docs`: a warm run does not import the TOML parser)."""
+    from ..cache.toml_docs import TomlCache
+
+    return TomlCache(path.parent).loads(text, lambda t: toml_module().loads(t))
+
+
 def read_toml(path: Path, display: str, problems: list[Diagnostic]) -> tuple[str, dict] | None:
     """(text, parsed document), or None after adding the AR9D0 problem that stopped it.
 
@@ -234,13 +242,12 @@ def read_toml(path: Path, display: str, problems: list[Diagnostic]) -> tuple[str
         refuse(f"{display} nests arrays or inline tables deeper than {MAX_TOML_DEPTH} levels (line {deep_line})",
                deep_line, "flatten that value")
         return None
-    tomllib = toml_module()
     try:
-        return text, tomllib.loads(text)
+        return text, _parse_toml(path, text)
     except RecursionError:  # a backstop: the scan above should have refused it
         refuse(f"{display} nests values too deeply", hint="flatten that value")
         return None
-    except tomllib.TOMLDecodeError as exc:
+    except toml_module().TOMLDecodeError as exc:
         detail = str(exc)
         line = column = None
         where = re.search(r"\s*\(at line (\d+), column (\d+)\)", detail)

@@ -17,8 +17,35 @@ from .specs import HOOK_SPECS
 FORMATS = names("diagnostics")
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, given the width of the terminal by :func:`os.get_terminal_size`.
+
+    argparse builds a formatter for every argument it adds, and without a width each one
+    imports :mod:`shutil` (with ``bz2`` and ``lzma``) to ask for it: about 1.5 ms of a hook's
+    start, spent whether or not any help is printed.  The width is the one ``shutil`` gives:
+    ``$COLUMNS``, else the terminal's, else 80; minus 2, as argparse takes it.
+    """
+
+    def __init__(self, prog):
+        super().__init__(prog, width=_columns() - 2)
+
+
+def _columns() -> int:
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
 def parse_args(name: str, argv, description: str) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog=f"skillsift hook {name}", description=description)
+    parser = argparse.ArgumentParser(prog=f"skillsift hook {name}", description=description,
+                                     formatter_class=_Formatter)
     parser.add_argument("files", nargs="*", help="files to check (pre-commit passes the staged ones)")
     parser.add_argument("--root", default=".", help="repository root (default: the current directory)")
     parser.add_argument("--config", dest="config_file", default=None, help="config file to use")
