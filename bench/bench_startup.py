@@ -71,10 +71,11 @@ def editable_install(python: str) -> bool:
     *every* interpreter it starts, ``python -c pass`` included: there the floor costs about
     2.5 times what it costs in a regular install, and every ratio to it looks that much smaller.
     """
-    code = ("import importlib.metadata as m, json\n"
-            "t = m.distribution('skillsift').read_text('direct_url.json')\n"
-            "print(bool(t and json.loads(t).get('dir_info', {}).get('editable')))")
-    proc = subprocess.run([python, "-c", code], capture_output=True, text=True, check=False)
+    # -I: the working folder is not on the path, so the skillsift found is the installed one
+    code = ("import os, sysconfig, skillsift\n"
+            "site = os.path.realpath(sysconfig.get_paths()['purelib'])\n"
+            "print(not os.path.realpath(skillsift.__file__).startswith(site + os.sep))")
+    proc = subprocess.run([python, "-I", "-c", code], capture_output=True, text=True, check=False)
     return proc.stdout.strip() == "True"
 
 

@@ -34,7 +34,8 @@ class TuneRun:
     weight_note: str = ""  # why the weight was not tuned, or how its evidence was held out
     current_weight: float = 0.6
     requests: int = 0
-    withheld: tuple = ()  # known requests kept back from the provider for a secret (AR9D3), as index plans them
+    withheld: tuple = ()  # known requests, skill texts and case queries kept back from the provider for a
+    # secret (AR9D3), planned as index plans them
 
 
 def current_setting(search) -> tune.Setting:
@@ -72,6 +73,38 @@ def _embed_all(provider, texts: list[str], batch: int, progress) -> np.ndarray:
         if progress is not None:
             progress(len(chunk))
     return np.vstack(out) if out else np.zeros((0, 0))
+
+
+def _embed_kept(provider, texts: list[str], batch: int, progress, scan,
+                names=None) -> tuple[np.ndarray, list[tuple[int, str]]]:
+    """``(vectors, withheld)``: :func:`_embed_all` of the texts ``scan`` finds no secret in, a zero row
+    for each of the others (never sent: AR9D3, as ``skillsift index`` withholds them), and the
+    (position, kind of secret) of those.  ``names``: the skills' names, scanned with their texts as
+    the build scans them.  Without a scan (a provider in this process) every text is embedded."""
+    found = [(scan(text) or (scan(names[i]) if names is not None else None)) if scan is not None else None
+             for i, text in enumerate(texts)]
+    withheld = [(i, kind) for i, kind in enumerate(found) if kind]
+    if not withheld:
+        return _embed_all(provider, texts, batch, progress), []
+    skip = {i for i, _kind in withheld}
+    if not withheld:
+        return _embed_all(provider, texts, batch, progress), []
+    kept = [i for i in range(len(texts)) if i not in skip]
+    vecs = _embed_all(provider, [texts[i] for i in kept], batch, progress)
+    dims = vecs.shape[1] if kept else int(getattr(provider, "dims", None) or 1)
+    out = np.zeros((len(texts), dims))
+    if kept:
+        out[kept] = vecs
+    return out, withheld
+
+
+def _withheld_item(name: str, text: str, kind: str, secret: str):
+    """A text kept back from the provider, planned as ``skillsift index`` plans one (for its AR9D3 line)."""
+    from ..catalog.embedtext import text_digest
+    from ..index.build import WITHHELD, PlannedItem
+
+    return PlannedItem(id=name, domain="", item_digest="", text=text, text_digest=text_digest(text),
+                       action=WITHHELD, secret=secret, kind=kind)
 
 
 def _unit(m: np.ndarray) -> np.ndarray:
@@ -125,10 +158,28 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
     total = len(queries) + sum(len(t) for v, t in texts.items() if v not in reuse)
     progress = progress_factory(total) if progress_factory is not None else None
     batch = getattr(provider, "max_batch", None) or config.search.batch_size or 64
+    # as skillsift index and search do: a skill text or query holding a secret is never sent to a provider
+    # outside the process; such a skill is scored without a vector (it ranks lexically only), such a
+    # query with no cosine (a search falls back to lexical for it)
+    from ..index.build import secret_scan
+
+    scan = secret_scan(provider, config.secret_patterns)
+    kept_back: dict[str, object] = {}
     docs = {}
     for v in variants:
-        docs[v] = reuse[v] if v in reuse else _unit(_embed_all(provider, texts[v], batch, progress))
-    qv = _embed_all(provider, queries, batch, progress) if queries else np.zeros((0, 1))
+        if v in reuse:
+            docs[v] = reuse[v]
+            continue
+        vecs, held = _embed_kept(provider, texts[v], batch, progress, scan, [s.name for s in skills])
+        docs[v] = _unit(vecs)
+        for i, kind in held:
+            kept_back.setdefault(f"skill\0{skills[i].name}", _withheld_item(skills[i].name, texts[v][i], "skill",
+                                                                              kind))
+    qv, held = _embed_kept(provider, queries, batch, progress, scan) if queries else (np.zeros((0, 1)), [])
+    for i, kind in held:
+        for c, key in zip(scored, keys, strict=True):
+            if queries[i] in (key if isinstance(key, tuple) else (key,)):
+                kept_back.setdefault(f"query\0{c.id}", _withheld_item(c.id, queries[i], "query", kind))
     by_text = dict(zip(queries, (normalise_query(v).astype(np.float64) for v in qv), strict=True))
     qv = np.vstack([by_text[key[0] if isinstance(key, tuple) else key] for key in keys]) if queries else qv
     lexical = LexicalIndex(skills)
@@ -169,7 +220,8 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
         weight = tune.tune_example_weight(result.settings[at], plain, evidence[0], evidence[1], weight_now, k=k,
                                           folds=folds, seed=seed)
     return TuneRun(result, tune.series_of(None, sig, k), len(scored), skipped, k, folds, seed,
-                   mode == "lexical", mode, weight, note, weight_now, len(requests), tuple(withheld))
+                   mode == "lexical", mode, weight, note, weight_now, len(requests),
+                   tuple(withheld) + tuple(kept_back.values()))
 
 
 def _requests(catalog, config) -> tuple[tuple[str, str], ...]:

@@ -141,7 +141,7 @@ class PlannedItem:
     action: str  # reuse | embed | withheld | empty
     old_row: int = -1  # the reused row of the old index
     secret: str = ""  # the kind of secret that withheld it
-    kind: str = "skill"  # or "example": a known request of the skill ``id``
+    kind: str = "skill"  # or "example": a known request of the skill ``id``; "query": a case's query (tune)
 
     @property
     def bytes(self) -> int:

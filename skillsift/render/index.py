@@ -26,6 +26,9 @@ def withheld_line(item) -> str:
     if item.kind == "example":
         return (f'AR9D3: a known request of skill "{_shown(item.id)}" was not embedded: its text looks like it '
                 f"holds a secret ({item.secret}); it is not used")
+    if item.kind == "query":  # tune: a case's query
+        return (f'AR9D3: the query of case "{_shown(item.id)}" was not embedded: it looks like it holds a secret '
+                f"({item.secret}); it is scored without vectors, as a search ranks it lexically")
     return (f'AR9D3: skill "{_shown(item.id)}" was not embedded: its text looks like it holds a secret '
             f"({item.secret}); it ranks lexically only")
 

@@ -134,3 +134,24 @@ def test_status_and_validate_do_not_ask_for_a_row_the_build_withholds(tmp_path, 
     assert json.loads(out)["examples"]["missing"] == 1
     code, out, err = run(capsys, "validate", "--root", root)
     assert "the committed index does not hold the known requests (1 not indexed)" in out + err
+
+
+def test_tune_never_sends_a_skill_text_or_a_case_query_holding_a_secret(tmp_path, capsys, server, monkeypatch):
+    """As ``index`` withholds such a skill and ``search`` such a query: tune keeps both back (never
+    sent, AR9D3 line each) and still tunes, where it used to stop with exit 1 at the provider's gate."""
+    monkeypatch.setenv("EMBED_KEY", "k-0123456789")
+    set_user_config(f'[embeddings]\nprovider = "openai"\nmodel = "text-embedding-3-small"\nbase_url = '
+                    f'"{server.base_url}"\napi_key_env = "EMBED_KEY"\nallow_network = true\n')
+    root = _repo(tmp_path / "repo", ("bank dispute", "git-workflow"))
+    write_skill(root, "rotate-keys", f"Rotate the AWS access key {KEY} of the staging account")
+    cases = CASES + [(f"my key {KEY} leaked", "rotate-keys")]
+    (root / "cases.yaml").write_text(_examples(*cases), encoding="utf-8")
+    code, out, err = run(capsys, "tune", root / "cases.yaml", "--root", root, "--format", "json")
+    assert code == 0, err
+    assert server.requests and not any(KEY.encode() in body for body in server.bodies)
+    assert ('AR9D3: skill "rotate-keys" was not embedded: its text looks like it holds a secret (aws-access-key); '
+            "it ranks lexically only") in err.splitlines()
+    assert (f'AR9D3: the query of case "r{len(CASES)}" was not embedded: it looks like it holds a secret '
+            "(aws-access-key); it is scored without vectors, as a search ranks it lexically") in err.splitlines()
+    doc = json.loads(out)
+    assert doc["cases"] == len(cases)
