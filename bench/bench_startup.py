@@ -51,8 +51,8 @@ CORPORA = ROOT.parent / "shared" / "corpora"
 TARGETS_X = {"hook secrets": 3.5, "hook frontmatter": 3.5, "search (real corpus)": 10, "validate (real corpus)": 45,
              "mcp first answer (lexical)": 15}
 # the cases --baseline runs with the other install too
-BASELINE_CASES = ("skillsift --version", "hook secrets", "hook frontmatter", "hook index", "validate (full, no embeddings)",
-                  "search (acme)")
+BASELINE_CASES = ("skillsift --version", "hook secrets", "hook frontmatter", "hook index",
+                  "validate (full, no embeddings)", "search (acme)")
 # initialize, initialized, one find_skill: the server answers, reads the end of its input and exits,
 # so the process's CPU is what a client waits for before its first tool result (issue: MCP start-up)
 MCP_REQUESTS = "".join(json.dumps(m) + "\n" for m in (
