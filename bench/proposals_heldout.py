@@ -3,7 +3,7 @@
     python bench/proposals_heldout.py [--metatool ../shared/benchmarks/metatool-dev]
                                       [--corpora ../shared/corpora] [--skills 40] [--per-skill 1]
                                       [--views full,hybrid,listing,listing-hybrid] [--agent claude-code]
-                                      [--whole] [--context-window 1000000] [--json FILE]
+                                      [--whole] [--context-window 1000000] [--oracle all|ceiling] [--json FILE]
 
 For each development set (the MetaTool dev split; the real-skills set of
 ``bench/skills_devset.py``) and each view:
@@ -70,6 +70,8 @@ DEFAULT_METATOOL = HERE.parent.parent / "shared" / "benchmarks" / "metatool-dev"
 K = 5
 AGENT = "claude-code"
 WHOLE = False  # listing-hybrid: clauses quote whole requests (--whole), not phrases
+CEILING_MIN_CASES = False  # --oracle ceiling: only skills with MIN_CASES cases in A (--ceiling-min-cases)
+CEILING_KEEP_A = False  # --oracle ceiling: an edit making a case of A worse is not kept (--ceiling-keep-a)
 
 
 def served(skill):
@@ -155,7 +157,7 @@ def report(label: str, view: str, a, b, wanted, fitted, kept, reverted, before_a
            "b_all": summary(before_b, after_b),
            "b_edited_skills": summary([before_b[i] for i in idx], [after_b[i] for i in idx]),
            "a_all": summary(before_a, final_a),
-           "per_skill": per_skill, "examples": {n: best[n][0].text for n in kept[:8]},
+           "per_skill": per_skill, "examples": {n: best[n][0].text for n in kept[:8] if best.get(n)},
            "seconds": round(time.perf_counter() - started, 1)}
     print_row(out)
     return out
@@ -185,12 +187,19 @@ class Hybrid:
     def with_known(self, cases, known):
         """The base ranker with these known requests, held out as ``eval`` holds them for ``cases``
         (a query's own text never its evidence; k-fold when some case queries are known requests)."""
+        from skillsift.catalog.embedtext import text_digest
         from skillsift.evaluate.examples import HeldOutExamples
         from skillsift.ranker.setup import request_rows
 
-        rows, problem = request_rows(self.index, known, self.provider, batch_size=self.config.search.batch_size)
-        if rows is None:
-            raise SystemExit(f"embedding the known requests failed: {problem}")
+        cached = self.__dict__.setdefault("rows", {})  # each request embedded once per run
+        missing = [(n, t) for n, t in known if (n, text_digest(t)) not in cached]
+        if missing:
+            rows, problem = request_rows(self.index, missing, self.provider,
+                                         batch_size=self.config.search.batch_size)
+            if rows is None:
+                raise SystemExit(f"embedding the known requests failed: {problem}")
+            cached.update(rows)
+        rows = {(n, text_digest(t)): cached[(n, text_digest(t))] for n, t in known}
         return HeldOutExamples(self.base.with_requests(tuple(known), rows), cases, tuple(known))
 
     def rank(self, cases, known=()):
@@ -324,6 +333,7 @@ def run(label: str, skills, cases, view: str, max_skills: int, window: int | Non
     v, before_a = ranked(skills, a, view, window, config)
     wanted = wanted_skills(label, a, before_a, v.catalog, max_skills)
     edits = Edits(v.catalog, Config(root="."), v if view == LISTING_VIEW else None)
+    edits.whole = WHOLE
     checker = LexicalCheck(config)
     fitted = fit(wanted, v.catalog, a, before_a, checker, edits, per_skill)
     best = fitted[0]
@@ -347,9 +357,117 @@ def run(label: str, skills, cases, view: str, max_skills: int, window: int | Non
             if view == LISTING_VIEW:
                 now = make_view(current, view, window)
                 edits = Edits(now.catalog, Config(root="."), now)
-    return report(label, view, a, b, wanted, fitted, kept, reverted, before_a,
+                edits.whole = WHOLE
+    shown_view = view + (", whole requests" if WHOLE else "")
+    return report(label, shown_view, a, b, wanted, fitted, kept, reverted, before_a,
                   ranked(current, a, view, window, config)[1], ranked(skills, b, view, window, config)[1],
                   ranked(current, b, view, window, config)[1], per_skill, started)
+
+
+def run_oracle(label: str, skills, cases, view: str, window: int | None) -> dict:
+    """The ceiling of the protocol: every request of half A written into its skill, unchecked.
+
+    No proposal can write more than half A holds, so this is what writing all of it gives half B
+    in the view (``full``: each request a trigger; ``listing``: each request quoted in a
+    description clause, the listing's caps and budget applied as the agent applies them, so a
+    clause past the cap is cut and a description past the budget dropped; ``hybrid``: each request
+    a known request).  Nothing is cross-validated and no case of A is protected.
+    """
+    started = time.perf_counter()
+    config = Config(root=".")
+    a, b = halves(cases)
+    by_skill: dict[str, list[str]] = {}
+    for c in a:
+        by_skill.setdefault(c.expect_ids[0], []).append(c.query)
+    if view == "hybrid":
+        h = Hybrid(skills, cases, config)
+        known = [(name, q) for name, qs in sorted(by_skill.items()) for q in qs if name in h.catalog.by_name]
+        before_a, before_b = h.rank(a), h.rank(b)
+        final_a, after_b = h.rank(a, known), h.rank(b, known)
+        written = sorted({n for n, _q in known})
+    else:
+        field = "description" if view == LISTING_VIEW else "triggers"
+        current = []
+        for skill in skills:
+            for q in by_skill.get(skill.name, ()):
+                skill = edit_skill(skill, field, q)
+            current.append(skill)
+        written = sorted(n for n in by_skill if any(s.name == n for s in skills))
+        _v, before_a = ranked(skills, a, view, window, config)
+        _v, before_b = ranked(skills, b, view, window, config)
+        _v, final_a = ranked(current, a, view, window, config)
+        _v, after_b = ranked(current, b, view, window, config)
+    fitted = ({n: [] for n in written}, 0, 0)
+    return report(label, f"{view}: every request of A written in", a, b, written, fitted, written, 0,
+                  before_a, final_a, before_b, after_b, 0, started)
+
+
+def _gain(before, after) -> tuple[int, float]:
+    """(cases first after - before, reciprocal ranks after - before)."""
+    s0, s1 = series(before), series(after)
+    return (round(sum(s1["top1"]) - sum(s0["top1"])), sum(s1["mrr"]) - sum(s0["mrr"]))
+
+
+def run_ceiling(label: str, skills, cases, view: str, window: int | None) -> dict:
+    """An upper bound no selection from half A can pass: each request of A is written into its skill
+    (one at a time, skills in name order) and kept only when it raises half B's count of cases
+    ranked first (or keeps it and raises B's MRR), judged on half B itself.  Selecting with the
+    answers to the test is what no honest protocol can do, so a proposal fitted on A gains at most
+    about this much on B with the same kind of edit (a greedy choice, not the exact maximum)."""
+    started = time.perf_counter()
+    config = Config(root=".")
+    a, b = halves(cases)
+    by_skill: dict[str, list[str]] = {}
+    for c in a:
+        by_skill.setdefault(c.expect_ids[0], []).append(c.query)
+    if CEILING_MIN_CASES:  # only the skills the protocol's rule lets a proposal reach (MIN_CASES cases in A)
+        by_skill = {n: qs for n, qs in by_skill.items() if len(qs) >= MIN_CASES}
+    if view == "hybrid":
+        h = Hybrid(skills, cases, config)
+        before_a, before_b = h.rank(a), h.rank(b)
+        known: list[tuple[str, str]] = []
+        now_b = before_b
+        kept = []
+        h.with_known(a, [(n, q) for n, qs in by_skill.items() for q in qs if n in h.catalog.by_name])  # embed once
+        for name in sorted(n for n in by_skill if n in h.catalog.by_name):
+            # a skill's requests of A together (one trial per skill: each re-ranks the whole of B)
+            trial = [*known, *((name, q) for q in by_skill[name])]
+            trial_b = h.rank(b, trial)
+            g = _gain(now_b, trial_b)
+            if g[0] > 0 or (g[0] == 0 and g[1] > 1e-9):
+                known, now_b = trial, trial_b
+                kept.append(name)
+        final_a, after_b = h.rank(a, known), now_b
+    else:
+        field = "description" if view == LISTING_VIEW else "triggers"
+        current = list(skills)
+        position = {s.name: i for i, s in enumerate(current)}
+        _v, before_a = ranked(skills, a, view, window, config)
+        _v, before_b = ranked(skills, b, view, window, config)
+        now_b = before_b
+        kept = []
+        for name in sorted(n for n in by_skill if n in position):
+            for q in by_skill[name]:
+                trial = list(current)
+                trial[position[name]] = edit_skill(current[position[name]], field, q)
+                _v, trial_b = ranked(trial, b, view, window, config)
+                g = _gain(now_b, trial_b)
+                if g[0] > 0 or (g[0] == 0 and g[1] > 1e-9):
+                    if CEILING_KEEP_A:  # the protocol's own rule: no case of A worse than before any edit
+                        _v, trial_a = ranked(trial, a, view, window, config)
+                        if any(worse(x, y, "", K) for x, y in zip(before_a, trial_a, strict=True)):
+                            continue
+                    current, now_b = trial, trial_b
+                    kept.append(name)
+        _v, final_a = ranked(current, a, view, window, config)
+        after_b = now_b
+    kept = list(dict.fromkeys(kept))
+    fitted = ({n: [] for n in kept}, 0, 0)
+    scope = (f", skills with {MIN_CASES}+ cases in A" if CEILING_MIN_CASES else "") + (
+        ", no case of A worse" if CEILING_KEEP_A and view != "hybrid" else "")
+    return report(label, f"{view}: requests of A kept when they help B (ceiling{scope})", a, b, sorted(by_skill),
+                  fitted,
+                  kept, 0, before_a, final_a, before_b, after_b, 0, started)
 
 
 def print_row(r: dict) -> None:
@@ -377,10 +495,21 @@ def main() -> int:
     parser.add_argument("--context-window", type=int, default=None,
                         help="Claude Code's context window in tokens (default: its profile's, 200,000)")
     parser.add_argument("--per-skill", type=int, default=1, help="shown proposals written per skill (best first)")
-    parser.add_argument("--whole", action="store_true", help="listing-hybrid: clauses quote whole requests")
+    parser.add_argument("--whole", action="store_true",
+                        help="the candidates are whole requests of A, not phrases of them (every view but hybrid, "
+                             "whose known requests are whole already)")
     parser.add_argument("--agent", default="claude-code", help="the agent whose listing the listing views rank")
+    parser.add_argument("--oracle", choices=("all", "ceiling"), default=None,
+                        help="instead of the protocol: every request of half A written in (all), or each kept "
+                             "when it helps half B itself (ceiling: an upper bound for any selection from A)")
+    parser.add_argument("--ceiling-min-cases", action="store_true",
+                        help="--oracle ceiling: only the skills with enough cases in A for a proposal to be checked")
+    parser.add_argument("--ceiling-keep-a", action="store_true",
+                        help="--oracle ceiling (lexical views): no edit that makes a case of A worse is kept")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
+    global CEILING_MIN_CASES, CEILING_KEEP_A
+    CEILING_MIN_CASES, CEILING_KEEP_A = args.ceiling_min_cases, args.ceiling_keep_a
     AGENT = args.agent
     WHOLE = args.whole
     print("| set | view | skills checked | with a proposal | written | A cases worse | half B top1 (all) "
@@ -395,7 +524,12 @@ def main() -> int:
     for label, load in sets.items():
         skills, cases = load()
         for view in args.views.split(","):
-            rows.append(run(label, skills, cases, view, args.skills, args.context_window, args.per_skill))
+            if args.oracle == "all":
+                rows.append(run_oracle(label, skills, cases, view, args.context_window))
+            elif args.oracle == "ceiling":
+                rows.append(run_ceiling(label, skills, cases, view, args.context_window))
+            else:
+                rows.append(run(label, skills, cases, view, args.skills, args.context_window, args.per_skill))
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
     return 0
