@@ -98,6 +98,20 @@ def _embed_kept(provider, texts: list[str], batch: int, progress, scan,
     return out, withheld
 
 
+def _same_width(docs: dict, qv: np.ndarray) -> tuple[dict, np.ndarray]:
+    """Every matrix as wide as the embedded ones: one made only of withheld texts (zeros) may not
+    know the provider's width (a remote provider tells it with its first answer)."""
+    widths = {m.shape[1] for m in (*docs.values(), qv) if m.size and m.any()}
+    if len(widths) != 1:
+        return docs, qv
+    (width,) = widths
+
+    def fit(m: np.ndarray) -> np.ndarray:
+        return m if m.shape[1] == width else np.zeros((m.shape[0], width))
+
+    return {v: fit(m) for v, m in docs.items()}, fit(qv)
+
+
 def _withheld_item(name: str, text: str, kind: str, secret: str):
     """A text kept back from the provider, planned as ``skillsift index`` plans one (for its AR9D3 line)."""
     from ..catalog.embedtext import text_digest
@@ -176,6 +190,7 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
             kept_back.setdefault(f"skill\0{skills[i].name}", _withheld_item(skills[i].name, texts[v][i], "skill",
                                                                               kind))
     qv, held = _embed_kept(provider, queries, batch, progress, scan) if queries else (np.zeros((0, 1)), [])
+    docs, qv = _same_width(docs, qv)
     for i, kind in held:
         for c, key in zip(scored, keys, strict=True):
             if queries[i] in (key if isinstance(key, tuple) else (key,)):

@@ -155,3 +155,34 @@ def test_tune_never_sends_a_skill_text_or_a_case_query_holding_a_secret(tmp_path
             "(aws-access-key); it is scored without vectors, as a search ranks it lexically") in err.splitlines()
     doc = json.loads(out)
     assert doc["cases"] == len(cases)
+
+
+def test_tune_when_every_skill_text_holds_a_secret(tmp_path, capsys, server, monkeypatch):
+    """Nothing of the catalog may be sent: tune still scores (every skill lexically) and never crashes."""
+    monkeypatch.setenv("EMBED_KEY", "k-0123456789")
+    set_user_config(f'[embeddings]\nprovider = "openai"\nmodel = "text-embedding-3-small"\nbase_url = '
+                    f'"{server.base_url}"\napi_key_env = "EMBED_KEY"\nallow_network = true\n')
+    root = tmp_path / "repo"
+    for name in ("issue-refund", "deploy-staging"):
+        write_skill(root, name, f"Handles {name} with the account key {KEY}")
+    (root / "skillsift.toml").write_text('[search]\nmode = "hybrid"\n', encoding="utf-8")
+    (root / "cases.yaml").write_text(_examples(("money back", "issue-refund"), ("roll out", "deploy-staging")),
+                                     encoding="utf-8")
+    code, out, err = run(capsys, "tune", root / "cases.yaml", "--root", root, "--format", "json")
+    assert code == 0, err
+    assert not any(KEY.encode() in body for body in server.bodies)
+    assert sum("was not embedded" in line for line in err.splitlines()) == 2
+    assert json.loads(out)["cases"] == 2
+
+
+def test_tune_when_every_case_query_holds_a_secret(tmp_path, capsys, server, monkeypatch):
+    monkeypatch.setenv("EMBED_KEY", "k-0123456789")
+    set_user_config(f'[embeddings]\nprovider = "openai"\nmodel = "text-embedding-3-small"\nbase_url = '
+                    f'"{server.base_url}"\napi_key_env = "EMBED_KEY"\nallow_network = true\n')
+    root = _repo(tmp_path / "repo", ("bank dispute", "git-workflow"))
+    (root / "cases.yaml").write_text(_examples((f"refund {KEY}", "issue-refund"), (f"deploy {KEY}", "deploy-staging")),
+                                     encoding="utf-8")
+    code, out, err = run(capsys, "tune", root / "cases.yaml", "--root", root, "--format", "json")
+    assert code == 0, err
+    assert not any(KEY.encode() in body for body in server.bodies)
+    assert sum("the query of case" in line for line in err.splitlines()) == 2
