@@ -87,8 +87,6 @@ def _embed_kept(provider, texts: list[str], batch: int, progress, scan,
     if not withheld:
         return _embed_all(provider, texts, batch, progress), []
     skip = {i for i, _kind in withheld}
-    if not withheld:
-        return _embed_all(provider, texts, batch, progress), []
     kept = [i for i in range(len(texts)) if i not in skip]
     vecs = _embed_all(provider, [texts[i] for i in kept], batch, progress)
     dims = vecs.shape[1] if kept else int(getattr(provider, "dims", None) or 1)
