@@ -52,7 +52,7 @@ TARGETS_X = {"hook secrets": 3.5, "hook frontmatter": 3.5, "search (real corpus)
              "mcp first answer (lexical)": 15}
 # the cases --baseline runs with the other install too
 BASELINE_CASES = ("skillsift --version", "hook secrets", "hook frontmatter", "hook index",
-                  "validate (full, no embeddings)", "search (acme)")
+                  "validate (full, no embeddings)", "search (acme)", "search (real corpus)", "validate (real corpus)")
 # initialize, initialized, one find_skill: the server answers, reads the end of its input and exits,
 # so the process's CPU is what a client waits for before its first tool result (issue: MCP start-up)
 MCP_REQUESTS = "".join(json.dumps(m) + "\n" for m in (
@@ -187,12 +187,6 @@ def main() -> int:
         "hook index": cmd + ["hook", "index"],
         "mcp first answer (lexical)": (cmd + ["mcp"], MCP_REQUESTS),
     }
-    if args.baseline:
-        base_cmd = [str(Path(args.baseline).parent / "skillsift")]
-        base_env = {"SKILLSIFT_CACHE_DIR": tempfile.mkdtemp(prefix="bench-cache-baseline-")}
-        for name in BASELINE_CASES:
-            argv = cases[name]
-            cases[f"{name} [baseline]"] = (base_cmd + argv[len(cmd):], None, base_env)
     if args.corpus.is_dir():
         # The corpus is read-only and has its own layout: name it in a config kept elsewhere.
         config = Path(tempfile.mkdtemp()) / "skillsift.toml"
@@ -204,6 +198,13 @@ def main() -> int:
         off = ["env", "SKILLSIFT_CACHE=off"]
         cases["search (corpus, caches off)"] = off + cases["search (real corpus)"]
         cases["validate (corpus, caches off)"] = off + cases["validate (real corpus)"]
+    paired = [name for name in BASELINE_CASES if name in cases]
+    if args.baseline:
+        base_cmd = [str(Path(args.baseline).parent / "skillsift")]
+        base_env = {"SKILLSIFT_CACHE_DIR": tempfile.mkdtemp(prefix="bench-cache-baseline-")}
+        for name in paired:
+            argv = cases[name]
+            cases[f"{name} [baseline]"] = (base_cmd + argv[len(cmd):], None, base_env)
     results = measure_all(cases, ACME, args.runs)
     floor = results["python -c pass"]["median_ms"]
     cpu_floor = results["python -c pass"]["cpu_median_ms"]
@@ -226,7 +227,7 @@ def main() -> int:
         print(f"  hook {hook} imports: {', '.join(modules) if modules else 'neither numpy nor jsonschema'}")
     if args.baseline:
         print(f"this install / the baseline's ({args.baseline}), CPU medians of the same run:")
-        for name in BASELINE_CASES:
+        for name in paired:
             ours, theirs = results[name]["cpu_median_ms"], results[f"{name} [baseline]"]["cpu_median_ms"]
             print(f"  {name:<32} x{ours / theirs:5.2f}" if theirs else f"  {name:<32} n/a")
     for python, label in ((sys.executable, "this install"), (args.baseline, "the baseline")):
