@@ -364,6 +364,14 @@ def run(label: str, skills, cases, view: str, max_skills: int, window: int | Non
                   ranked(current, b, view, window, config)[1], per_skill, started)
 
 
+def requests_of(a) -> dict[str, list[str]]:
+    """Each skill's requests in half A, in file order."""
+    by_skill: dict[str, list[str]] = {}
+    for c in a:
+        by_skill.setdefault(c.expect_ids[0], []).append(c.query)
+    return by_skill
+
+
 def run_oracle(label: str, skills, cases, view: str, window: int | None) -> dict:
     """The ceiling of the protocol: every request of half A written into its skill, unchecked.
 
@@ -376,9 +384,7 @@ def run_oracle(label: str, skills, cases, view: str, window: int | None) -> dict
     started = time.perf_counter()
     config = Config(root=".")
     a, b = halves(cases)
-    by_skill: dict[str, list[str]] = {}
-    for c in a:
-        by_skill.setdefault(c.expect_ids[0], []).append(c.query)
+    by_skill = requests_of(a)
     if view == "hybrid":
         h = Hybrid(skills, cases, config)
         known = [(name, q) for name, qs in sorted(by_skill.items()) for q in qs if name in h.catalog.by_name]
@@ -417,9 +423,7 @@ def run_ceiling(label: str, skills, cases, view: str, window: int | None) -> dic
     started = time.perf_counter()
     config = Config(root=".")
     a, b = halves(cases)
-    by_skill: dict[str, list[str]] = {}
-    for c in a:
-        by_skill.setdefault(c.expect_ids[0], []).append(c.query)
+    by_skill = requests_of(a)
     if CEILING_MIN_CASES:  # only the skills the protocol's rule lets a proposal reach (MIN_CASES cases in A)
         by_skill = {n: qs for n, qs in by_skill.items() if len(qs) >= MIN_CASES}
     if view == "hybrid":

@@ -83,6 +83,15 @@ def _isolated_user_config(tmp_path_factory, monkeypatch):
         monkeypatch.delenv(var, raising=False)
 
 
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    """A user-cache folder of the test's own (``SKILLSIFT_CACHE_DIR``), the caches on."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("SKILLSIFT_CACHE_DIR", str(folder))
+    monkeypatch.delenv("SKILLSIFT_CACHE", raising=False)
+    return folder
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _catalog_cache_in_a_temporary_folder(tmp_path_factory):
     """The parsed-frontmatter cache of every test (and CLI subprocess) lives in a temporary folder."""

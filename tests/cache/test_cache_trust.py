@@ -19,14 +19,6 @@ TOKEN = "ghp_" + "Zq8Xw2Lm5Np7Rt1Vb4Yc6Hd9Jf3Kg0Ps2Ua5Ee"
 pytestmark = pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX owners and modes")
 
 
-@pytest.fixture
-def cache_dir(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("SKILLSIFT_CACHE_DIR", str(folder))
-    monkeypatch.delenv("SKILLSIFT_CACHE", raising=False)
-    return folder
-
-
 def make_repo(root):
     skill = root / ".claude" / "skills" / "deploy"
     skill.mkdir(parents=True)

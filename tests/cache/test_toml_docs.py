@@ -26,14 +26,6 @@ ignore = ["SK012"]
 """
 
 
-@pytest.fixture
-def cache_dir(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("SKILLSIFT_CACHE_DIR", str(folder))
-    monkeypatch.delenv("SKILLSIFT_CACHE", raising=False)
-    return folder
-
-
 def counting_parser(calls: list):
     def parse(text):
         calls.append(text)

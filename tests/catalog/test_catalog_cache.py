@@ -14,14 +14,6 @@ from skillsift.catalog.load import load_catalog
 from tests.conftest import write_skill
 
 
-@pytest.fixture
-def cache_dir(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("SKILLSIFT_CACHE_DIR", str(folder))
-    monkeypatch.delenv("SKILLSIFT_CACHE", raising=False)
-    return folder
-
-
 def snapshot(catalog):
     return ([(s, s.frontmatter, s.body, s.digest, s.frontmatter_line) for s in catalog.skills],
             list(catalog.diagnostics))

@@ -12,14 +12,6 @@ from skillsift.secrets import scan as secrets
 from tests.support.secret_samples import write_planted
 
 
-@pytest.fixture
-def cache_dir(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("SKILLSIFT_CACHE_DIR", str(folder))
-    monkeypatch.delenv("SKILLSIFT_CACHE", raising=False)
-    return folder
-
-
 def validate(capsys, root, *extra) -> tuple[int, str]:
     code = main(["validate", "--root", str(root), "--format", "json", *extra])
     out, _err = capsys.readouterr()
