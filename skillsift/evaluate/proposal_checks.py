@@ -79,7 +79,7 @@ class VectorCheck:
     @staticmethod
     def unusable(ranker) -> str:
         """Why proposals cannot be checked in a non-lexical mode with ``ranker``, "" when they can."""
-        from ..index.build import sends_text_out
+        from ..secrets.egress import sends_text_out
 
         if getattr(ranker, "index", None) is None:
             return "no usable index is attached"

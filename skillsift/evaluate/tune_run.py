@@ -173,7 +173,7 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
     # as skillsift index and search do: a skill text or query holding a secret is never sent to a provider
     # outside the process; such a skill is scored without a vector (it ranks lexically only), such a
     # query with no cosine (a search falls back to lexical for it)
-    from ..index.build import secret_scan
+    from ..secrets.egress import secret_scan
 
     scan = secret_scan(provider, config.secret_patterns)
     kept_back: dict[str, object] = {}
@@ -247,7 +247,8 @@ def _requests(catalog, config) -> tuple[tuple[str, str], ...]:
 def _withhold(requests, provider, config) -> tuple[tuple[tuple[str, str], ...], list]:
     """``(kept, withheld)``: the known requests the index build would send to ``provider``, and the
     planned items of those it withholds (:func:`skillsift.index.build.withhold_requests`)."""
-    from ..index.build import secret_scan, withhold_requests
+    from ..index.build import withhold_requests
+    from ..secrets.egress import secret_scan
 
     kept, withheld = withhold_requests(requests, secret_scan(provider, config.secret_patterns))
     return tuple(kept), withheld

@@ -13,7 +13,7 @@ text is sent, or it is kept back:
 * a skill whose embedded text is empty cannot be embedded and is left out;
 * each known request (``examples``) is planned the same way, as an item of kind
   ``example`` (:func:`plan_request`): reused by its text digest, withheld when it holds a
-  secret.  :func:`secret_scan` is that scan and :func:`withhold_requests` applies it to known
+  secret.  :func:`skillsift.secrets.egress.secret_scan` is that scan and :func:`withhold_requests` applies it to known
   requests outside a build: ``tune`` and a search's in-memory refresh use them, so no path
   sends a request the build would withhold.
 
@@ -82,29 +82,6 @@ def effective_batch_size(batch_size: int | None, max_batch: int | None) -> int:
     if max_batch and max_batch > 0:
         size = min(size, max_batch)
     return size
-
-
-def sends_text_out(provider) -> bool:
-    """True when ``provider`` hands text to something outside this process."""
-    return bool(getattr(provider, "networked", False) or getattr(provider, "external", False))
-
-
-def secret_scan(provider, patterns=()):
-    """The scan that withholds a text from ``provider`` (AR9D3): ``scan(text)`` returns the kind of
-    secret the text holds, or None; None (nothing is withheld) for a provider that runs in this
-    process.  ``patterns`` are the configured ``[secrets] patterns``.  Every path that sends skill
-    text or known requests to a provider scans with it (docs/secrets.md).
-    """
-    if not sends_text_out(provider):
-        return None
-    from ..secrets.scan import detect_secret
-
-    extra = tuple(patterns)
-
-    def scan(text: str) -> str | None:
-        return detect_secret(text, extra)
-
-    return scan
 
 
 def withhold_requests(requests, scan) -> tuple[list[tuple[str, str]], list[PlannedItem]]:

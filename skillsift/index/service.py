@@ -151,7 +151,8 @@ def _load_old(index_dir):
 
 def make_plan(config, catalog, provider, *, rebuild: bool, force, index_dir):
     """The plan of a build against the index in ``index_dir`` (no provider call)."""
-    from ..index.build import plan_build, secret_scan
+    from ..index.build import plan_build
+    from ..secrets.egress import secret_scan
 
     loaded = _load_old(index_dir)
     scan = secret_scan(provider, config.secret_patterns)
@@ -174,9 +175,15 @@ def example_pairs(config, catalog) -> list[tuple[str, str]]:
 def indexed_example_pairs(config, catalog, provider) -> list[tuple[str, str]]:
     """The known requests a build with ``provider`` gives a row: :func:`example_pairs` without those
     it withholds for a secret (AR9D3), which rightly have none (``status``, ``validate``)."""
-    from .build import secret_scan, withhold_requests
+    from ..secrets.egress import secret_scan
 
-    kept, _withheld = withhold_requests(example_pairs(config, catalog), secret_scan(provider, config.secret_patterns))
+    pairs = example_pairs(config, catalog)
+    scan = secret_scan(provider, config.secret_patterns)
+    if scan is None:  # a provider in this process is given every request (the build's planning is not loaded)
+        return pairs
+    from .build import withhold_requests
+
+    kept, _withheld = withhold_requests(pairs, scan)
     return kept
 
 

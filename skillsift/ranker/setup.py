@@ -99,7 +99,8 @@ def refresh_requests(refresh: Refresh, requests, config, provider) -> Refresh:
     from dataclasses import replace
 
     from ..catalog.embedtext import text_digest
-    from ..index.build import secret_scan, sends_text_out, withhold_requests
+    from ..index.build import withhold_requests
+    from ..secrets.egress import secret_scan, sends_text_out
 
     index: Any = refresh.index  # an Index (Refresh keeps it untyped: the index package loads lazily)
     if index is None or provider is None or isinstance(provider, BaseException):
@@ -162,7 +163,8 @@ def refresh_stale(index, skills, config, provider) -> Refresh:
     row (an empty embedded text) are not counted.  The other rows of ``index`` (whatever their
     kind) are kept as they are; nothing is written.
     """
-    from ..index.build import plan_build, secret_scan, sends_text_out
+    from ..index.build import plan_build
+    from ..secrets.egress import secret_scan, sends_text_out
 
     if index is None or provider is None or isinstance(provider, BaseException):
         return Refresh(index)

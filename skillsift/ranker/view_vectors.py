@@ -22,9 +22,9 @@ def view_index(index, provider, skills: Sequence, config):
     import numpy as np
 
     from ..catalog.embedtext import embedded_text, text_digest
-    from ..index.build import sends_text_out
     from ..index.manifest import ManifestItem
     from ..index.store import new_index
+    from ..secrets.egress import sends_text_out
 
     s = config.search
     items: list = []

@@ -19,10 +19,10 @@ from skillsift.index.build import (
     effective_batch_size,
     estimate_tokens,
     plan_build,
-    sends_text_out,
 )
 from skillsift.index.store import load_index, write_index
 from skillsift.ranker.vector import cosine_list, normalise_query
+from skillsift.secrets.egress import sends_text_out
 from skillsift.secrets.scan import detect_secret
 from tests.support.concept_embedder import ConceptEmbedder, concept_vector, refund_catalog, unit
 
