@@ -75,25 +75,22 @@ def _embed_all(provider, texts: list[str], batch: int, progress) -> np.ndarray:
     return np.vstack(out) if out else np.zeros((0, 0))
 
 
-def _embed_kept(provider, texts: list[str], batch: int, progress, scan,
-                names=None) -> tuple[np.ndarray, list[tuple[int, str]]]:
-    """``(vectors, withheld)``: :func:`_embed_all` of the texts ``scan`` finds no secret in, a zero row
-    for each of the others (never sent: AR9D3, as ``skillsift index`` withholds them), and the
-    (position, kind of secret) of those.  ``names``: the skills' names, scanned with their texts as
-    the build scans them.  Without a scan (a provider in this process) every text is embedded."""
-    found = [(scan(text) or (scan(names[i]) if names is not None else None)) if scan is not None else None
-             for i, text in enumerate(texts)]
-    withheld = [(i, kind) for i, kind in enumerate(found) if kind]
-    if not withheld:
-        return _embed_all(provider, texts, batch, progress), []
-    skip = {i for i, _kind in withheld}
+def _embed_except(provider, texts: list[str], batch: int, progress, skip) -> np.ndarray:
+    """:func:`_embed_all` of the texts but those at the positions ``skip``, which are never sent
+    (AR9D3: they hold a secret, as ``skillsift index`` and a search judge them) and get a zero row."""
+    if not skip:
+        return _embed_all(provider, texts, batch, progress)
     kept = [i for i in range(len(texts)) if i not in skip]
     vecs = _embed_all(provider, [texts[i] for i in kept], batch, progress)
-    dims = vecs.shape[1] if kept else int(getattr(provider, "dims", None) or 1)
-    out = np.zeros((len(texts), dims))
+    out = np.zeros((len(texts), vecs.shape[1] if kept else int(getattr(provider, "dims", None) or 1)))
     if kept:
         out[kept] = vecs
-    return out, withheld
+    return out
+
+
+def _pieces(key) -> tuple[str, ...]:
+    """The texts a query embedding key sends: the query, or a long query's pieces."""
+    return key if isinstance(key, tuple) else (key,)
 
 
 def _same_width(docs: dict, qv: np.ndarray) -> tuple[dict, np.ndarray]:
@@ -182,19 +179,26 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
         if v in reuse:
             docs[v] = reuse[v]
             continue
-        vecs, held = _embed_kept(provider, texts[v], batch, progress, scan, [s.name for s in skills])
-        docs[v] = _unit(vecs)
-        for i, kind in held:
+        # a skill's text is scanned with its name, as the build scans it
+        held = {i: kind for i, (s, text) in enumerate(zip(skills, texts[v], strict=True))
+                if scan is not None and (kind := scan(text) or scan(s.name))}
+        docs[v] = _unit(_embed_except(provider, texts[v], batch, progress, held))
+        for i, kind in held.items():
             kept_back.setdefault(f"skill\0{skills[i].name}", _withheld_item(skills[i].name, texts[v][i], "skill",
                                                                               kind))
-    qv, held = _embed_kept(provider, queries, batch, progress, scan) if queries else (np.zeros((0, 1)), [])
+    # a case whose query (or one of its pieces) holds a secret sends nothing, as a search sends nothing for it
+    found = {t: scan(t) for t in queries} if scan is not None else {}
+    secret_cases = {row: next((t, found[t]) for t in _pieces(key) if found[t])
+                    for row, key in enumerate(keys) if any(found.get(t) for t in _pieces(key))}
+    clean = {t for row, key in enumerate(keys) if row not in secret_cases for t in _pieces(key)}
+    skip = {i for i, t in enumerate(queries) if t not in clean}
+    qv = _embed_except(provider, queries, batch, progress, skip) if queries else np.zeros((0, 1))
     docs, qv = _same_width(docs, qv)
-    for i, kind in held:
-        for c, key in zip(scored, keys, strict=True):
-            if queries[i] in (key if isinstance(key, tuple) else (key,)):
-                kept_back.setdefault(f"query\0{c.id}", _withheld_item(c.id, queries[i], "query", kind))
+    for row, (text, kind) in secret_cases.items():
+        kept_back.setdefault(f"query\0{scored[row].id}", _withheld_item(scored[row].id, text, "query", kind))
     by_text = dict(zip(queries, (normalise_query(v).astype(np.float64) for v in qv), strict=True))
-    qv = np.vstack([by_text[key[0] if isinstance(key, tuple) else key] for key in keys]) if queries else qv
+    qv = np.vstack([by_text[_pieces(key)[0]] for key in keys]) if queries else qv
+    qv[list(secret_cases)] = 0.0  # no cosine for such a case, even where a clean case shares one of its texts
     lexical = LexicalIndex(skills)
     lex = np.zeros((len(scored), len(skills)))
     for qi, c in enumerate(scored):
@@ -202,7 +206,8 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
             lex[qi, i] = score
     expected = [[position[n] for n in c.expect_ids] for c in scored]
     sig = tune.signals_from(lex, docs, qv, [s.name for s in skills], expected)
-    pieces = {row: np.vstack([by_text[p] for p in key]) for row, key in enumerate(keys) if isinstance(key, tuple)}
+    pieces = {row: np.vstack([by_text[p] for p in key]) * (row not in secret_cases)
+              for row, key in enumerate(keys) if isinstance(key, tuple)}
     tune.use_best_piece(sig, pieces)
     plain = sig
     mode = config.search.mode or "lexical"

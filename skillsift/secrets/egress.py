@@ -3,9 +3,8 @@ applies (AR9D3, docs/secrets.md).
 
 A provider that runs in this process (the local model) is given any text; one that hands text to
 something outside it (an OpenAI-compatible server, a command) never gets a text in which the scanner
-finds a secret.  Kept apart from the index build (which re-exports both names) so that a command
-that only asks the question, such as the index hook counting the rows a build would make, does not
-load the build's planning code.
+finds a secret.  Kept apart from the index build so that a command that only asks the question,
+such as the index hook counting the rows a build would make, does not load the build's planning code.
 """
 
 from __future__ import annotations

@@ -186,3 +186,20 @@ def test_tune_when_every_case_query_holds_a_secret(tmp_path, capsys, server, mon
     assert code == 0, err
     assert not any(KEY.encode() in body for body in server.bodies)
     assert sum("the query of case" in line for line in err.splitlines()) == 2
+
+
+def test_tune_sends_no_piece_of_a_long_query_one_of_whose_pieces_holds_a_secret(tmp_path, capsys, server,
+                                                                                 monkeypatch):
+    """A long query is embedded in pieces; a search sends none of them when one holds a secret, and
+    neither does tune (the clean pieces included)."""
+    monkeypatch.setenv("EMBED_KEY", "k-0123456789")
+    set_user_config(f'[embeddings]\nprovider = "openai"\nmodel = "text-embedding-3-small"\nbase_url = '
+                    f'"{server.base_url}"\napi_key_env = "EMBED_KEY"\nallow_network = true\n')
+    root = _repo(tmp_path / "repo", ("bank dispute", "git-workflow"))
+    long_query = "zebraword refund the customer " * 120 + f"with the key {KEY}"  # past the 2 KB cap: pieces
+    (root / "cases.yaml").write_text(_examples(*CASES, (long_query, "issue-refund")), encoding="utf-8")
+    code, _out, err = run(capsys, "tune", root / "cases.yaml", "--root", root, "--format", "json")
+    assert code == 0, err
+    assert server.requests  # the other cases' queries and the skills were sent
+    assert not any(b"zebraword" in body or KEY.encode() in body for body in server.bodies)
+    assert f'AR9D3: the query of case "r{len(CASES)}" was not embedded' in err
