@@ -132,6 +132,15 @@ def wanted_skills(label: str, a, before_a, catalog, max_skills: int) -> list[str
                   key=lambda n: hashlib.sha256(f"{label}/{n}".encode()).hexdigest())[:max_skills]
 
 
+def written(skill, field: str, proposal):
+    """``skill`` with ``proposal`` written in as proposed (a clause that replaces the description's last
+    sentences replaces them), or None when an earlier edit changed the end it replaces."""
+    try:
+        return edit_skill(skill, field, proposal.phrase, proposal.replaces)
+    except ValueError:
+        return None
+
+
 def fit(wanted, catalog, a, before_a, checker, edits, per_skill: int):
     """``eval --why``'s proposals for each wanted skill on half A: (best per skill, tried, passing)."""
     best = {}
@@ -302,8 +311,8 @@ def run_listing_hybrid(label: str, skills, cases, max_skills: int, window: int |
     kept, reverted = [], 0
     for name, shown in sorted(best.items()):
         for p in shown:
-            edited = edit_skill(next(s for s in current if s.name == name), "description", p.phrase)
-            if edits.effect(edited) is None:
+            edited = written(next(s for s in current if s.name == name), "description", p)
+            if edited is None or edits.effect(edited) is None:
                 reverted += 1
                 continue
             trial = [edited if s.name == name else s for s in current]
@@ -342,9 +351,9 @@ def run(label: str, skills, cases, view: str, max_skills: int, window: int | Non
     kept, reverted = [], 0
     for name, shown in sorted(best.items()):
         for p in shown:
-            trial = [edit_skill(s, field, p.phrase) if s.name == name else s for s in current]
-            if view == LISTING_VIEW and edits.effect(edit_skill(next(s for s in current if s.name == name), field,
-                                                                p.phrase)) is None:
+            edited = written(next(s for s in current if s.name == name), field, p)
+            trial = [edited if s.name == name else s for s in current]
+            if edited is None or view == LISTING_VIEW and edits.effect(edited) is None:
                 reverted += 1  # an earlier edit used the room this one needed
                 continue
             _v, after_a = ranked(trial, a, view, window, config)

@@ -6,6 +6,11 @@ choice does); in the listing view a clause added to its ``description`` (what th
 lists), checked against the per-entry cap and the listing budget of every targeted agent
 (``[validate] agents``) with :func:`~skillsift.catalog.listing.build_listing` itself: an edit that
 would cut this entry or any other, or drop a description to name-only, is never proposed.
+When the clause does not fit (a listing at its budget, an entry at its cap), the clause may
+*replace* the description's last sentences instead (:func:`tail_sentences`: the last one, then
+the last two, ... up to :data:`MAX_REPLACED_SENTENCES`, never the first): the shortest
+replacement with which every targeted listing still holds is the edit, and it is checked like
+any other, so a sentence whose words a case needs is not replaced.
 
 Phrases are chosen and checked by cross-validation over the skill's own positive cases:
 the cases are dealt into folds (case order, fold ``i % folds``); a fold's phrases come from
@@ -39,6 +44,7 @@ SHOWN_PER_SKILL = 3
 MAX_REQUEST_CHARS = 500  # a longer request is not proposed as a known request
 TRIGGERS, DESCRIPTION, EXAMPLES = "triggers", "description", "examples"
 CLAUSE = ' Use it for "{phrase}".'
+MAX_REPLACED_SENTENCES = 3  # a clause that does not fit replaces at most this many last sentences
 _EPS = 1e-12
 
 TOO_FEW = ("too few cases to check a proposal on held-out ones: {n} positive {cases} (at least {min} needed; "
@@ -171,14 +177,39 @@ def requests(existing: set[str], sources: Sequence[tuple[str, str]]) -> list[Phr
 # -- edits -------------------------------------------------------------------------------------
 
 
-def edit_skill(skill, field: str, phrase: str):
-    """``skill`` as it reads with ``phrase`` written into ``field`` (what editing SKILL.md gives)."""
+_SENTENCE_GAP = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\s*\n\s*")  # what ends a sentence and the space after it
+
+
+def description_of(skill) -> str:
+    """The description a description edit starts from (the frontmatter's, right-trimmed)."""
+    front = skill.frontmatter if isinstance(skill.frontmatter, dict) else {}
+    described = front.get("description")
+    return described.rstrip() if isinstance(described, str) and described.strip() else skill.description.rstrip()
+
+
+def tail_sentences(text: str, most: int = MAX_REPLACED_SENTENCES) -> list[str]:
+    """The ends of ``text`` a clause may replace: its last sentence, its last two, ... (at most ``most``),
+    shortest first; never the first sentence.  A sentence ends at ``.``, ``!`` or ``?`` (and a closing
+    quote or bracket) before white space, or at a line break."""
+    starts = [m.end() for m in _SENTENCE_GAP.finditer(text) if 0 < m.start() and m.end() < len(text)]
+    return [text[start:] for start in reversed(starts)][:max(0, most)]
+
+
+def edit_skill(skill, field: str, phrase: str, replaces: str = ""):
+    """``skill`` as it reads with ``phrase`` written into ``field`` (what editing SKILL.md gives).
+
+    ``replaces`` (description only): the end of the description the clause takes the place of
+    (one of :func:`tail_sentences`); ValueError when the description does not end with it.
+    """
     front = dict(skill.frontmatter) if isinstance(skill.frontmatter, dict) else {}
     if field == TRIGGERS:
         front["triggers"] = [*skill.triggers, phrase]
         return replace(skill, triggers=(*skill.triggers, phrase), frontmatter=front)
-    described = front.get("description")
-    base = described.rstrip() if isinstance(described, str) and described.strip() else skill.description.rstrip()
+    base = description_of(skill)
+    if replaces:
+        if not base.endswith(replaces) or not base[:len(base) - len(replaces)].strip():
+            raise ValueError(f"the description of {skill.name} does not end with {replaces!r} after a first sentence")
+        base = base[:len(base) - len(replaces)].rstrip()
     new = base + CLAUSE.format(phrase=phrase)
     front["description"] = new
     return replace(skill, description=new, frontmatter=front)
@@ -188,9 +219,10 @@ def listing_effect(skills: Sequence, edited, agents: Sequence, context_window: i
                    ranked_agent: str) -> tuple[AgentChars, ...] | None:
     """Per targeted agent, what the edit does to its listing; None when it breaks one.
 
-    An edit breaks a listing when any entry's state changes (an entry newly cut at the cap,
-    a description newly dropped to name-only, a skill newly not loaded), or when the edited
-    entry of the ranked agent does not show the whole new text.
+    An edit breaks a listing when any other entry's state changes (an entry newly cut at the
+    cap, a description newly dropped to name-only, a skill newly not loaded), when the edited
+    entry's state changes to anything but ``full`` (a replacement may bring a cut entry under
+    the cap), or when the edited entry of the ranked agent does not show the whole new text.
     """
     from ..catalog.listing import FULL, LISTED, build_listing
 
@@ -200,7 +232,9 @@ def listing_effect(skills: Sequence, edited, agents: Sequence, context_window: i
         before = {e.path: e for e in build_listing(skills, agent, context_window).entries}
         listing = build_listing(changed, agent, context_window)
         after = {e.path: e for e in listing.entries}
-        if any(before[p].listed != after[p].listed for p in after):
+        if any(before[p].listed != after[p].listed for p in after if p != edited.path):
+            return None
+        if after[edited.path].listed not in (before[edited.path].listed, FULL):
             return None
         entry = after[edited.path]
         if agent.name == ranked_agent and entry.listed != FULL:

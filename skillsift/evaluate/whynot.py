@@ -49,11 +49,13 @@ from .proposals import (
     HeldOut,
     Trial,
     cross_validate,
+    description_of,
     edit_skill,
     listing_effect,
+    tail_sentences,
 )
 
-WHY_SCHEMA_VERSION = 3
+WHY_SCHEMA_VERSION = 4
 MAX_PROPOSAL_SKILLS = 40  # skills given proposals per run, in name order (eval --why-skills; 0: all)
 COMPETITOR_SCAN = 50  # the competitor is looked for among the first 50 skills above the expected ones
 
@@ -181,13 +183,14 @@ class Proposal:
     listing: tuple[AgentChars, ...] = ()  # listing view: characters per targeted agent after the edit
     agents: tuple[str, ...] = ()  # the agents whose own listing the edit changes
     target: str = ""  # the file the edit is written into (relative to the repository)
+    replaces: str = ""  # listing view: the end of the description the text takes the place of ("" = added)
 
     def to_dict(self) -> dict:
         out = {"skill": self.skill, "phrase": self.phrase, "source": self.source, "adds": list(self.adds),
                "fixes": [{"id": i, "rank": r} for i, r in self.fixes], "improves": list(self.improves),
                "lower_past_k": self.lower_past_k, "mrr_change": _r4(self.mrr_change), "field": self.field,
-               "text": self.text or self.phrase, "support": self.support, "agents": list(self.agents),
-               "target": self.target}
+               "text": self.text or self.phrase, "replaces": self.replaces, "support": self.support,
+               "agents": list(self.agents), "target": self.target}
         if self.held_out is not None:
             out["held_out"] = self.held_out.to_dict()
         if self.listing:
@@ -330,7 +333,10 @@ class Edits:
     Full view (``view`` None or full): a phrase appended to the skill's ``triggers``.  Listing
     view: a clause added to its ``description``, the other skills as read; the ranked catalog
     is the agent's listing of the edited skills (:func:`~skillsift.catalog.listing.listed_skills`), and
-    an edit that changes any entry's state in a targeted agent's listing is refused.
+    an edit that changes any other entry's state in a targeted agent's listing is refused.  When
+    the clause added does not fit, it replaces the description's last sentence, else its last
+    two, ... (:func:`~skillsift.evaluate.proposals.tail_sentences`): the first replacement that
+    fits is the edit (:meth:`edit`).
     """
 
     def __init__(self, catalog, config, view=None):
@@ -347,6 +353,7 @@ class Edits:
                 self.targets = (self.agent, *self.targets)
             listed = {e.path for e in self.view.listing.entries if e.listed in LISTED}
             self.raw = {s.name: s for s in self.view.skills if s.path in listed}
+        self._edits: dict[tuple[str, str], tuple | None] = {}
 
     whole = False  # the candidates are phrases of the requests, not whole requests
 
@@ -367,9 +374,10 @@ class Edits:
             return Catalog(root=self.catalog.root, skills=skills, diagnostics=self.catalog.diagnostics), edited
         from ..catalog.listing import listed_skills
 
-        edited = edit_skill(self.raw[name], DESCRIPTION, phrase)
-        if self.effect(edited) is None:
+        found = self.edit(name, phrase)
+        if found is None:
             return None
+        edited = found[0]
         changed = [edited if s.path == edited.path else s for s in self.view.skills]
         _listing, shown = listed_skills(changed, self.agent, self.view.listing.context_window)
         ranked = next(s for s in shown if s.path == edited.path)
@@ -379,11 +387,34 @@ class Edits:
         return listing_effect(self.view.skills, edited, self.targets, self.view.listing.context_window,
                               self.agent.name)
 
+    def edit(self, name: str, phrase: str):
+        """Listing view: ``(edited skill, replaced text, characters per targeted agent)`` of the clause
+        for ``phrase`` (added, else in place of the fewest last sentences with which every targeted
+        listing holds), or None when no such edit fits; made once per phrase."""
+        key = (name, phrase)
+        if key not in self._edits:
+            raw = self.raw[name]
+            found = None
+            for replaces in ("", *tail_sentences(description_of(raw))):
+                edited = edit_skill(raw, DESCRIPTION, phrase, replaces)
+                chars = self.effect(edited)
+                if chars is not None:
+                    found = (edited, replaces, chars)
+                    break
+            self._edits[key] = found
+        return self._edits[key]
+
+    def replaced(self, name: str, phrase: str) -> str:
+        """The end of the description the clause for ``phrase`` takes the place of ("" when it is added)."""
+        found = self.edit(name, phrase) if self.view is not None else None
+        return found[1] if found is not None else ""
+
     def describe(self, name: str, phrase: str) -> tuple[tuple[AgentChars, ...], tuple[str, ...]]:
         """(characters per targeted agent, the agents whose own listing the edit changes)."""
         if self.view is None:
             return (), tuple(a.name for a in self.targets if TRIGGERS in a.entry_fields)
-        chars = self.effect(edit_skill(self.raw[name], DESCRIPTION, phrase)) or ()
+        found = self.edit(name, phrase)
+        chars = found[2] if found is not None else ()
         return chars, tuple(c.agent for c in chars if c.changes)
 
 
@@ -431,6 +462,9 @@ class RequestEdits:
     def describe(self, name: str, phrase: str) -> tuple[tuple[AgentChars, ...], tuple[str, ...]]:
         return (), ()
 
+    def replaced(self, name: str, phrase: str) -> str:
+        return ""
+
 
 def propose(skill_name: str, catalog, cases: Sequence[Case], k: int, before: Sequence,
             mined: Sequence[tuple[str, str]], checker, edits: Edits | RequestEdits) -> SkillProposals:
@@ -465,7 +499,7 @@ def propose(skill_name: str, catalog, cases: Sequence[Case], k: int, before: Seq
         shown.append(Proposal(skill=skill_name, phrase=cand.phrase, source=cand.source, adds=cand.adds, fixes=fixes,
                               improves=improves, lower_past_k=lower, mrr_change=mrr, field=edits.field, text=text,
                               support=cand.support, held_out=held, listing=chars, agents=agents,
-                              target=edits.target(skill_name)))
+                              target=edits.target(skill_name), replaces=edits.replaced(skill_name, cand.phrase)))
     return SkillProposals(skill=skill_name, tried=tried, passing=len(passing), proposals=tuple(shown),
                           skipped=why, field=edits.field)
 

@@ -2,7 +2,7 @@
 
 Text: the usual report, then the explanations, the trigger proposals and the skills
 with no triggers and no examples.  JSON: the ``search-eval.v1`` document with a ``why``
-key holding the ``search-why.v3`` document.  No I/O.
+key holding the ``search-why.v4`` document.  No I/O.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ PROPOSALS_TITLE = {
 
 
 def render_with_why_json(result: EvalResult, why: WhyReport) -> str:
-    """The ``search-eval.v1`` document with the ``search-why.v3`` document under ``why``."""
+    """The ``search-eval.v1`` document with the ``search-why.v4`` document under ``why``."""
     doc = result_json(result)
     doc["why"] = _shortest(why.to_dict())
     from .sanitise import json_text
@@ -169,7 +169,8 @@ def render_why_text(why: WhyReport) -> str:
             add(f"  {sp.skill}: {sp.passing} of {tried} checked pass")
             for p in sp.proposals:
                 origin = f"from {p.source}" if p.field == "examples" else f"{_support(p)}, from {p.source}"
-                add(f"    + {p.field}: {_q(p.text or p.phrase)} ({origin}; write it into {p.target})")
+                instead = f" in place of {_q(p.replaces)}" if p.replaces else ""
+                add(f"    + {p.field}: {_q(p.text or p.phrase)}{instead} ({origin}; write it into {p.target})")
                 add(f"      {_effect(p)}")
                 add(f"      {_listing_text(p)}")
         few = [sp.skill for sp in why.proposals if not sp.proposals and "too few cases" in sp.skipped]

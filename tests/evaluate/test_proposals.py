@@ -57,7 +57,7 @@ def _why(capsys, root: Path, *extra) -> dict:
     assert code == 0, err
     doc = json.loads(out)
     jsonschema.Draft202012Validator(load_schema("search-eval.v1.json")).validate(doc)
-    jsonschema.Draft202012Validator(load_schema("search-why.v3.json")).validate(doc["why"])
+    jsonschema.Draft202012Validator(load_schema("search-why.v4.json")).validate(doc["why"])
     return doc
 
 
@@ -244,3 +244,79 @@ def test_the_description_clause_adds_no_term_of_its_own():
 
     assert tokenize(CLAUSE.format(phrase="")) == []
     assert tokenize(CLAUSE.format(phrase="pager alert")) == tokenize("pager alert")
+
+
+def test_tail_sentences_are_the_ends_a_clause_may_replace_never_the_first_sentence():
+    from skillsift.evaluate.proposals import tail_sentences
+
+    text = 'Triage an incident. Page its owner! Say "why?" Then\nwrite it up'
+    assert tail_sentences(text) == ["write it up", 'Then\nwrite it up', 'Say "why?" Then\nwrite it up']
+    assert tail_sentences(text, 1) == ["write it up"]
+    assert tail_sentences("One sentence only.") == []
+    assert tail_sentences("Version 1.2 is fine. Ends here.") == ["Ends here."]  # no gap after "1." in "1.2"
+
+
+def test_an_edit_replaces_only_an_end_the_description_has(pager):
+    config = load_config(str(pager))
+    skills, _ = read_all_skills(str(pager), config)
+    target = next(s for s in skills if s.name == "write-postmortem")
+    with pytest.raises(ValueError):
+        edit_skill(target, DESCRIPTION, "pager", "Nothing like this.")
+    with pytest.raises(ValueError):  # the whole description: nothing would be left before the clause
+        edit_skill(target, DESCRIPTION, "pager", SKILLS["write-postmortem"])
+
+
+def _budget_window(root: Path, agent: str) -> tuple[int, int]:
+    """``(window, budget)``: the smallest context window whose listing budget holds every entry of ``root``."""
+    from skillsift.catalog.agents import BY_NAME
+
+    profile = BY_NAME[agent]
+    skills, _ = read_all_skills(str(root), load_config(str(root)))
+    used = build_listing(skills, profile, 10_000_000).used_chars
+    window = 1000
+    while profile.budget_chars(window) < used:
+        window += 1
+    return window, profile.budget_chars(window) - used
+
+
+def test_a_clause_that_does_not_fit_the_budget_replaces_the_last_sentence_and_holds_when_written(pager, capsys):
+    """A listing exactly at its budget: the clause added would drop a description to name-only, so it
+    takes the place of the description's last sentence, which no case needs."""
+    extra = " Works with any monitoring stack."
+    skill_md = pager / ".claude" / "skills" / "oncall-triage" / "SKILL.md"
+    skill_md.write_text(skill_md.read_text(encoding="utf-8").replace(SKILLS["oncall-triage"],
+                                                                        SKILLS["oncall-triage"] + extra),
+                        encoding="utf-8")
+    window, room = _budget_window(pager, "claude-code")
+    assert room < len(' Use it for "pager".')  # the clause added does not fit
+    args = ("--view", "listing", "--agent", "claude-code", "--context-window", str(window))
+    before = _why(capsys, pager, *args)
+    oncall = next(sp for sp in before["why"]["proposals"] if sp["skill"] == "oncall-triage")
+    best = oncall["proposals"][0]
+    assert best["phrase"] == "pager" and best["text"] == 'Use it for "pager".'
+    assert best["replaces"] == extra.strip()
+    claude = next(c for c in best["listing"] if c["agent"] == "claude-code")
+    assert claude["entry_chars"] == len(SKILLS["oncall-triage"]) + 1 + len(best["text"])
+    assert claude["used_chars"] <= claude["budget_chars"]
+    assert best["held_out"]["fixed"]
+    # the text report says what it replaces
+    code, text, _ = run(capsys, "eval", pager / "search-cases.yaml", "--root", pager, "--why", *args)
+    assert code == 0
+    assert f'    + description: "Use it for \\"pager\\"." in place of "{extra.strip()}" ' in text
+    # written in as proposed (the end deleted, the clause appended): the listing keeps every description
+    # and the cases it claims move as it says
+    copy = pager.parent / "written-replaced"
+    shutil.copytree(pager, copy)
+    md = copy / ".claude" / "skills" / "oncall-triage" / "SKILL.md"
+    raw = md.read_text(encoding="utf-8")
+    md.write_text(raw.replace(extra, " " + best["text"]), encoding="utf-8")
+    code, out, _ = run(capsys, "list", "--root", copy, "--agent", "claude-code", "--context-window", str(window),
+                       "--format", "json")
+    assert code == 0 and all(s["listed"] == "full" for s in json.loads(out)["skills"])
+    _holds(before, _eval(capsys, copy, *args), best)
+
+
+def test_an_added_clause_that_fits_replaces_nothing(pager, capsys):
+    why = _why(capsys, pager, "--view", "listing")["why"]
+    best = next(sp for sp in why["proposals"] if sp["skill"] == "oncall-triage")["proposals"][0]
+    assert best["replaces"] == ""

@@ -71,7 +71,7 @@ def _eval(capsys, root: Path, *extra) -> dict:
     assert code == 0, err
     doc = json.loads(out)
     if "why" in doc:
-        jsonschema.Draft202012Validator(load_schema("search-why.v3.json")).validate(doc["why"])
+        jsonschema.Draft202012Validator(load_schema("search-why.v4.json")).validate(doc["why"])
     return doc
 
 

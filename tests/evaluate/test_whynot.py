@@ -28,7 +28,7 @@ from tests.support.cli import load_schema, run
 
 
 def validate(doc: dict) -> None:
-    for name, part in (("search-eval.v1.json", doc), ("search-why.v3.json", doc["why"])):
+    for name, part in (("search-eval.v1.json", doc), ("search-why.v4.json", doc["why"])):
         jsonschema.Draft202012Validator(load_schema(name)).validate(part)
 
 
