@@ -72,6 +72,7 @@ AGENT = "claude-code"
 WHOLE = False  # listing-hybrid: clauses quote whole requests (--whole), not phrases
 CEILING_MIN_CASES = False  # --oracle ceiling: only skills with MIN_CASES cases in A (--ceiling-min-cases)
 CEILING_KEEP_A = False  # --oracle ceiling: an edit making a case of A worse is not kept (--ceiling-keep-a)
+CEILING_PHRASES = False  # --oracle ceiling (lexical views): the protocol's phrase candidates, not whole requests
 
 
 def served(skill):
@@ -351,11 +352,15 @@ def run(label: str, skills, cases, view: str, max_skills: int, window: int | Non
     kept, reverted = [], 0
     for name, shown in sorted(best.items()):
         for p in shown:
-            edited = written(next(s for s in current if s.name == name), field, p)
-            trial = [edited if s.name == name else s for s in current]
-            if edited is None or view == LISTING_VIEW and edits.effect(edited) is None:
-                reverted += 1  # an earlier edit used the room this one needed
+            if view == LISTING_VIEW:  # as --why run again now proposes it: added, or replacing to make room
+                found = edits.edit(name, p.phrase) if name in edits.raw else None
+                edited = found[0] if found is not None else None
+            else:
+                edited = written(next(s for s in current if s.name == name), field, p)
+            if edited is None:
+                reverted += 1  # earlier edits used the room this one needed
                 continue
+            trial = [edited if s.name == name else s for s in current]
             _v, after_a = ranked(trial, a, view, window, config)
             if any(worse(x, y, name, K) for x, y in zip(before_a, after_a, strict=True)):
                 reverted += 1
@@ -423,6 +428,40 @@ def _gain(before, after) -> tuple[int, float]:
     return (round(sum(s1["top1"]) - sum(s0["top1"])), sum(s1["mrr"]) - sum(s0["mrr"]))
 
 
+def _best_phrase(name, requests, current, position, field, view, window, config, a, b, before_a, now_b) -> bool:
+    """``--ceiling-phrases``: the protocol's candidate phrases of the skill's requests of A (the first
+    ``MAX_CANDIDATES_PER_FOLD``, in the protocol's order, from all of its requests of A at once) each
+    written in alone and half B ranked; the one that gains B the most cases first (then the most MRR)
+    is kept, unless it makes a case of A worse (``--ceiling-keep-a``: then the next best).  Sets
+    ``_best_phrase.state`` to ``(skills, ranked B)`` when one is kept."""
+    from skillsift.evaluate.proposals import MAX_CANDIDATES_PER_FOLD, phrases
+    from skillsift.evaluate.whynot import field_terms
+
+    skill = current[position[name]]
+    ranked_skill = skill if view != LISTING_VIEW else replace(skill, triggers=(), keywords=(), examples=(),
+                                                             not_for=(), body="")
+    terms = frozenset().union(*field_terms(ranked_skill).values())
+    existing = {" ".join(t.split()).casefold() for t in skill.triggers} if field == "triggers" else set()
+    found = phrases(terms, existing, [(f"a{i}", q) for i, q in enumerate(requests)])[:MAX_CANDIDATES_PER_FOLD]
+    gains = []
+    for cand in found:
+        edited = edit_skill(skill, field, cand.phrase)
+        trial = list(current)
+        trial[position[name]] = edited
+        _v, trial_b = ranked(trial, b, view, window, config)
+        g = _gain(now_b, trial_b)
+        if g[0] > 0 or (g[0] == 0 and g[1] > 1e-9):
+            gains.append((-g[0], -g[1], cand.order, trial, trial_b))
+    for _g0, _g1, _order, trial, trial_b in sorted(gains, key=lambda x: x[:3]):
+        if CEILING_KEEP_A:
+            _v, trial_a = ranked(trial, a, view, window, config)
+            if any(worse(x, y, "", K) for x, y in zip(before_a, trial_a, strict=True)):
+                continue
+        _best_phrase.state = (trial, trial_b)
+        return True
+    return False
+
+
 def run_ceiling(label: str, skills, cases, view: str, window: int | None) -> dict:
     """An upper bound no selection from half A can pass: each request of A is written into its skill
     (one at a time, skills in name order) and kept only when it raises half B's count of cases
@@ -460,6 +499,12 @@ def run_ceiling(label: str, skills, cases, view: str, window: int | None) -> dic
         now_b = before_b
         kept = []
         for name in sorted(n for n in by_skill if n in position):
+            if CEILING_PHRASES:
+                if _best_phrase(name, by_skill[name], current, position, field, view, window, config, a, b,
+                                before_a, now_b):
+                    current, now_b = _best_phrase.state
+                    kept.append(name)
+                continue
             for q in by_skill[name]:
                 trial = list(current)
                 trial[position[name]] = edit_skill(current[position[name]], field, q)
@@ -478,7 +523,8 @@ def run_ceiling(label: str, skills, cases, view: str, window: int | None) -> dic
     fitted = ({n: [] for n in kept}, 0, 0)
     scope = (f", skills with {MIN_CASES}+ cases in A" if CEILING_MIN_CASES else "") + (
         ", no case of A worse" if CEILING_KEEP_A and view != "hybrid" else "")
-    return report(label, f"{view}: requests of A kept when they help B (ceiling{scope})", a, b, sorted(by_skill),
+    what = "the best phrase of A's requests" if CEILING_PHRASES and view != "hybrid" else "requests of A"
+    return report(label, f"{view}: {what} kept when they help B (ceiling{scope})", a, b, sorted(by_skill),
                   fitted,
                   kept, 0, before_a, final_a, before_b, after_b, 0, started)
 
@@ -519,10 +565,14 @@ def main() -> int:
                         help="--oracle ceiling: only the skills with enough cases in A for a proposal to be checked")
     parser.add_argument("--ceiling-keep-a", action="store_true",
                         help="--oracle ceiling (lexical views): no edit that makes a case of A worse is kept")
+    parser.add_argument("--ceiling-phrases", action="store_true",
+                        help="--oracle ceiling (lexical views): each skill's best phrase of its requests of A (the "
+                             "protocol's candidates) instead of its whole requests")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
-    global CEILING_MIN_CASES, CEILING_KEEP_A
+    global CEILING_MIN_CASES, CEILING_KEEP_A, CEILING_PHRASES
     CEILING_MIN_CASES, CEILING_KEEP_A = args.ceiling_min_cases, args.ceiling_keep_a
+    CEILING_PHRASES = args.ceiling_phrases
     AGENT = args.agent
     WHOLE = args.whole
     print("| set | view | skills checked | with a proposal | written | A cases worse | half B top1 (all) "
