@@ -23,8 +23,9 @@ For each development set (the MetaTool dev split; the real-skills set of
    A not ranked first and at least two cases in A (at most ``--skills`` of them, in an order
    seeded by the set's name), ``eval --why``'s own cross-validated proposals are made
    (:func:`skillsift.evaluate.whynot.propose`, the same code path, every case of A checked).
-3. Write in: each skill's best proposal is written into the skill (what editing SKILL.md
-   gives: :func:`skillsift.evaluate.proposals.edit_skill`), one skill after the other; one
+3. Write in: each skill's best proposal is written into the skill as proposed (what editing
+   SKILL.md gives: :func:`skillsift.evaluate.proposals.edit_skill`; a listing clause that replaces
+   the description's last sentences replaces them), one skill after the other; one
    that would make a case of A worse than before any edit, against the edits kept so far, is
    not kept (so no case of A is made worse, by construction, and the count is printed).
 4. Score half B in the same view before and after, over every case of B and over the B cases
@@ -352,13 +353,9 @@ def run(label: str, skills, cases, view: str, max_skills: int, window: int | Non
     kept, reverted = [], 0
     for name, shown in sorted(best.items()):
         for p in shown:
-            if view == LISTING_VIEW:  # as --why run again now proposes it: added, or replacing to make room
-                found = edits.edit(name, p.phrase) if name in edits.raw else None
-                edited = found[0] if found is not None else None
-            else:
-                edited = written(next(s for s in current if s.name == name), field, p)
-            if edited is None:
-                reverted += 1  # earlier edits used the room this one needed
+            edited = written(next(s for s in current if s.name == name), field, p)
+            if edited is None or view == LISTING_VIEW and edits.effect(edited) is None:
+                reverted += 1  # an earlier edit used the room this one needed
                 continue
             trial = [edited if s.name == name else s for s in current]
             _v, after_a = ranked(trial, a, view, window, config)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import jsonschema
@@ -320,3 +321,23 @@ def test_an_added_clause_that_fits_replaces_nothing(pager, capsys):
     why = _why(capsys, pager, "--view", "listing")["why"]
     best = next(sp for sp in why["proposals"] if sp["skill"] == "oncall-triage")["proposals"][0]
     assert best["replaces"] == ""
+
+
+def test_a_replacement_may_bring_a_cut_entry_under_its_cap(pager):
+    config = load_config(str(pager))
+    skills, _ = read_all_skills(str(pager), config)
+    target = next(s for s in skills if s.name == "oncall-triage")
+    tail = " It also knows every dashboard the team keeps, and who owns each of them."
+    long = replace(target, description=target.description + tail,
+                   frontmatter={**target.frontmatter, "description": target.description + tail})
+    skills = [long if s.name == "oncall-triage" else s for s in skills]
+    cap = len(long.description) - 5  # the entry is cut at its cap before any edit
+    agent = _profile(entry_cap=cap)
+    assert next(e for e in build_listing(skills, agent).entries if e.path == long.path).listed == "truncated"
+    added = edit_skill(long, DESCRIPTION, "pager")
+    assert listing_effect(skills, added, [agent], None, "tight") is None  # still cut: the clause is not shown
+    swapped = edit_skill(long, DESCRIPTION, "pager", tail.strip())
+    effect = listing_effect(skills, swapped, [agent], None, "tight")
+    assert effect is not None and effect[0].entry_chars == len(swapped.description) <= cap
+    # a replacement still too long for the cap leaves the entry cut: refused
+    assert listing_effect(skills, swapped, [_profile(entry_cap=len(swapped.description) - 1)], None, "tight") is None
