@@ -21,7 +21,8 @@ PROPOSALS_TITLE = {
                  "skillsift's ranking and find_skill read and no agent's listing shows; cross-validated over the "
                  "skill's cases, shown only when it fixes or improves a held-out case and makes no case worse):"),
     "description": ("description proposals (listing view: each clause added to the skill's description in memory, "
-                    "the text the agent lists, within every targeted agent's per-entry cap and listing budget; "
+                    "the text the agent lists, or put in place of its last sentences when added it would not fit, "
+                    "within every targeted agent's per-entry cap and listing budget; "
                     "cross-validated over the skill's cases, shown only when it fixes or improves a held-out case "
                     "and makes no case worse):"),
     "examples": ("known-request proposals (full view, hybrid and vector mode: each request added whole to the "
