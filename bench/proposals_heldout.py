@@ -484,6 +484,10 @@ def run_ceiling(label: str, skills, cases, view: str, window: int | None) -> dic
             trial_b = h.rank(b, trial)
             g = _gain(now_b, trial_b)
             if g[0] > 0 or (g[0] == 0 and g[1] > 1e-9):
+                if CEILING_KEEP_A:  # the protocol's own rule: no case of A worse than before any edit
+                    trial_a = h.rank(a, trial)
+                    if any(worse(x, y, "", K) for x, y in zip(before_a, trial_a, strict=True)):
+                        continue
                 known, now_b = trial, trial_b
                 kept.append(name)
         final_a, after_b = h.rank(a, known), now_b
@@ -519,7 +523,7 @@ def run_ceiling(label: str, skills, cases, view: str, window: int | None) -> dic
     kept = list(dict.fromkeys(kept))
     fitted = ({n: [] for n in kept}, 0, 0)
     scope = (f", skills with {MIN_CASES}+ cases in A" if CEILING_MIN_CASES else "") + (
-        ", no case of A worse" if CEILING_KEEP_A and view != "hybrid" else "")
+        ", no case of A worse" if CEILING_KEEP_A else "")
     what = "the best phrase of A's requests" if CEILING_PHRASES and view != "hybrid" else "requests of A"
     return report(label, f"{view}: {what} kept when they help B (ceiling{scope})", a, b, sorted(by_skill),
                   fitted,
@@ -561,7 +565,7 @@ def main() -> int:
     parser.add_argument("--ceiling-min-cases", action="store_true",
                         help="--oracle ceiling: only the skills with enough cases in A for a proposal to be checked")
     parser.add_argument("--ceiling-keep-a", action="store_true",
-                        help="--oracle ceiling (lexical views): no edit that makes a case of A worse is kept")
+                        help="--oracle ceiling: no edit that makes a case of A worse is kept")
     parser.add_argument("--ceiling-phrases", action="store_true",
                         help="--oracle ceiling (lexical views): each skill's best phrase of its requests of A (the "
                              "protocol's candidates) instead of its whole requests")
