@@ -215,21 +215,32 @@ def edit_skill(skill, field: str, phrase: str, replaces: str = ""):
     return replace(skill, description=new, frontmatter=front)
 
 
+def listings_of(skills: Sequence, agents: Sequence, context_window: int | None) -> dict[str, dict]:
+    """Per agent name, each path's entry in the listing it builds from ``skills`` (what
+    :func:`listing_effect` compares an edit with; made once for many edits of the same skills)."""
+    from ..catalog.listing import build_listing
+
+    return {agent.name: {e.path: e for e in build_listing(skills, agent, context_window).entries} for agent in agents}
+
+
 def listing_effect(skills: Sequence, edited, agents: Sequence, context_window: int | None,
-                   ranked_agent: str) -> tuple[AgentChars, ...] | None:
+                   ranked_agent: str, before_listings: dict[str, dict] | None = None) -> tuple[AgentChars, ...] | None:
     """Per targeted agent, what the edit does to its listing; None when it breaks one.
 
     An edit breaks a listing when any other entry's state changes (an entry newly cut at the
     cap, a description newly dropped to name-only, a skill newly not loaded), when the edited
     entry's state changes to anything but ``full`` (a replacement may bring a cut entry under
     the cap), or when the edited entry of the ranked agent does not show the whole new text.
+    ``before_listings``: :func:`listings_of` the unedited ``skills`` when the caller has it.
     """
     from ..catalog.listing import FULL, LISTED, build_listing
 
     out = []
     changed = [edited if s.path == edited.path else s for s in skills]
+    if before_listings is None:
+        before_listings = listings_of(skills, agents, context_window)
     for agent in agents:
-        before = {e.path: e for e in build_listing(skills, agent, context_window).entries}
+        before = before_listings[agent.name]
         listing = build_listing(changed, agent, context_window)
         after = {e.path: e for e in listing.entries}
         if any(before[p].listed != after[p].listed for p in after if p != edited.path):

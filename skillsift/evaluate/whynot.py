@@ -52,6 +52,7 @@ from .proposals import (
     description_of,
     edit_skill,
     listing_effect,
+    listings_of,
     tail_sentences,
 )
 
@@ -354,6 +355,7 @@ class Edits:
             listed = {e.path for e in self.view.listing.entries if e.listed in LISTED}
             self.raw = {s.name: s for s in self.view.skills if s.path in listed}
         self._edits: dict[tuple[str, str], tuple | None] = {}
+        self._before: dict[str, dict] | None = None
 
     whole = False  # the candidates are phrases of the requests, not whole requests
 
@@ -384,8 +386,10 @@ class Edits:
         return Catalog(root=self.catalog.root, skills=shown), ranked
 
     def effect(self, edited):
+        if self._before is None:  # every edit is compared with the same unedited listings
+            self._before = listings_of(self.view.skills, self.targets, self.view.listing.context_window)
         return listing_effect(self.view.skills, edited, self.targets, self.view.listing.context_window,
-                              self.agent.name)
+                              self.agent.name, self._before)
 
     def edit(self, name: str, phrase: str):
         """Listing view: ``(edited skill, replaced text, characters per targeted agent)`` of the clause
