@@ -177,7 +177,9 @@ def requests(existing: set[str], sources: Sequence[tuple[str, str]]) -> list[Phr
 # -- edits -------------------------------------------------------------------------------------
 
 
-_SENTENCE_GAP = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\s*\n\s*")  # what ends a sentence and the space after it
+# what ends a sentence and the space after it; a line break is matched from the break itself (a pattern
+# that began with the spaces before it would try every space of a long run again: quadratic)
+_SENTENCE_GAP = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n\s*")
 
 
 def description_of(skill) -> str:

@@ -255,6 +255,10 @@ def test_tail_sentences_are_the_ends_a_clause_may_replace_never_the_first_senten
     assert tail_sentences(text, 1) == ["write it up"]
     assert tail_sentences("One sentence only.") == []
     assert tail_sentences("Version 1.2 is fine. Ends here.") == ["Ends here."]  # no gap after "1." in "1.2"
+    # a long run of spaces (a hostile description; SKILL.md may hold 4 MB) is read once, not once per space:
+    # a pattern trying the run again from each space took about 0.4 s for 20,000 spaces, quadratic
+    spaced = "Triage it. Then" + " " * 1_000_000 + "wait.\nPage the owner."
+    assert tail_sentences(spaced) == ["Page the owner.", spaced[len("Triage it. "):]]
 
 
 def test_an_edit_replaces_only_an_end_the_description_has(pager):
