@@ -425,12 +425,17 @@ def _gain(before, after) -> tuple[int, float]:
     return (round(sum(s1["top1"]) - sum(s0["top1"])), sum(s1["mrr"]) - sum(s0["mrr"]))
 
 
-def _best_phrase(name, requests, current, position, field, view, window, config, a, b, before_a, now_b) -> bool:
+def _a_worse(before_a, after_a) -> bool:
+    """Whether any case of A ranks worse than before any edit (the protocol's rule)."""
+    return any(worse(x, y, "", K) for x, y in zip(before_a, after_a, strict=True))
+
+
+def _best_phrase(name, requests, current, position, field, view, window, config, a, b, before_a, now_b):
     """``--ceiling-phrases``: the protocol's candidate phrases of the skill's requests of A (the first
     ``MAX_CANDIDATES_PER_FOLD``, in the protocol's order, from all of its requests of A at once) each
     written in alone and half B ranked; the one that gains B the most cases first (then the most MRR)
-    is kept, unless it makes a case of A worse (``--ceiling-keep-a``: then the next best).  Sets
-    ``_best_phrase.state`` to ``(skills, ranked B)`` when one is kept."""
+    is kept, unless it makes a case of A worse (``--ceiling-keep-a``: then the next best).  Returns
+    ``(skills, ranked B)`` with the kept phrase written in, or None when none is kept."""
     from skillsift.evaluate.proposals import MAX_CANDIDATES_PER_FOLD, phrases
     from skillsift.evaluate.whynot import field_terms
 
@@ -450,13 +455,10 @@ def _best_phrase(name, requests, current, position, field, view, window, config,
         if g[0] > 0 or (g[0] == 0 and g[1] > 1e-9):
             gains.append((-g[0], -g[1], cand.order, trial, trial_b))
     for _g0, _g1, _order, trial, trial_b in sorted(gains, key=lambda x: x[:3]):
-        if CEILING_KEEP_A:
-            _v, trial_a = ranked(trial, a, view, window, config)
-            if any(worse(x, y, "", K) for x, y in zip(before_a, trial_a, strict=True)):
-                continue
-        _best_phrase.state = (trial, trial_b)
-        return True
-    return False
+        if CEILING_KEEP_A and _a_worse(before_a, ranked(trial, a, view, window, config)[1]):
+            continue
+        return trial, trial_b
+    return None
 
 
 def run_ceiling(label: str, skills, cases, view: str, window: int | None) -> dict:
@@ -484,10 +486,8 @@ def run_ceiling(label: str, skills, cases, view: str, window: int | None) -> dic
             trial_b = h.rank(b, trial)
             g = _gain(now_b, trial_b)
             if g[0] > 0 or (g[0] == 0 and g[1] > 1e-9):
-                if CEILING_KEEP_A:  # the protocol's own rule: no case of A worse than before any edit
-                    trial_a = h.rank(a, trial)
-                    if any(worse(x, y, "", K) for x, y in zip(before_a, trial_a, strict=True)):
-                        continue
+                if CEILING_KEEP_A and _a_worse(before_a, h.rank(a, trial)):  # the protocol's own rule
+                    continue
                 known, now_b = trial, trial_b
                 kept.append(name)
         final_a, after_b = h.rank(a, known), now_b
@@ -501,9 +501,10 @@ def run_ceiling(label: str, skills, cases, view: str, window: int | None) -> dic
         kept = []
         for name in sorted(n for n in by_skill if n in position):
             if CEILING_PHRASES:
-                if _best_phrase(name, by_skill[name], current, position, field, view, window, config, a, b,
-                                before_a, now_b):
-                    current, now_b = _best_phrase.state
+                best = _best_phrase(name, by_skill[name], current, position, field, view, window, config, a, b,
+                                    before_a, now_b)
+                if best is not None:
+                    current, now_b = best
                     kept.append(name)
                 continue
             for q in by_skill[name]:
@@ -512,10 +513,8 @@ def run_ceiling(label: str, skills, cases, view: str, window: int | None) -> dic
                 _v, trial_b = ranked(trial, b, view, window, config)
                 g = _gain(now_b, trial_b)
                 if g[0] > 0 or (g[0] == 0 and g[1] > 1e-9):
-                    if CEILING_KEEP_A:  # the protocol's own rule: no case of A worse than before any edit
-                        _v, trial_a = ranked(trial, a, view, window, config)
-                        if any(worse(x, y, "", K) for x, y in zip(before_a, trial_a, strict=True)):
-                            continue
+                    if CEILING_KEEP_A and _a_worse(before_a, ranked(trial, a, view, window, config)[1]):
+                        continue  # the protocol's own rule: no case of A worse than before any edit
                     current, now_b = trial, trial_b
                     kept.append(name)
         _v, final_a = ranked(current, a, view, window, config)
