@@ -30,10 +30,13 @@ __all__ = ["Message", "Project", "open_config", "open_project", "catalog_message
 
 @dataclass(frozen=True)
 class Message:
-    """One line for a person: ``severity`` is ``note`` or ``warning``; ``text`` is unescaped repository text."""
+    """One line for a person: ``severity`` is ``note``, ``warning`` or "" (a line of its own); ``text``
+    may hold repository text, unescaped (the printer makes it safe); ``lead`` is skillsift's own
+    words before it."""
 
     severity: str
     text: str
+    lead: str = ""
 
 
 @dataclass(frozen=True)

@@ -23,14 +23,14 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
+from ..catalog.agents import CHARS_PER_TOKEN
 from ..diagnostics import NOTE, WARNING, Diagnostic
 from .workspace import Workspace
 
 TOO_LONG, EMPTY, SCAFFOLD, ARG_IN_CODE, BANG_IN_CODE, UNCLOSED = ("SK301", "SK302", "SK303", "SK304", "SK305",
                                                                  "SK306")
-#: Tokens of a skill Claude Code keeps after compaction; characters per token of the estimate.
+#: Tokens of a skill Claude Code keeps after compaction (characters per token: the agents' estimate).
 KEPT_TOKENS = 5000
-CHARS_PER_TOKEN = 4
 #: Longest line searched for code spans (their regexes backtrack; longer lines are not read for spans).
 MAX_SPAN_LINE = 4000
 # "[TODO: ...]" or a line that starts "TODO:" (outside code and code spans).  Bracketed "[Your Product]"
