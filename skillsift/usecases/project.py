@@ -18,12 +18,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..catalog.agents import BY_NAME, NAMES
-from ..catalog.listing import FULL_VIEW, View
-from ..catalog.views import load_view
 from ..config import Config, load_config
 from ..diagnostics import NOTE, WARNING, Diagnostic, SkillsiftError
+
+if TYPE_CHECKING:
+    from ..catalog.listing import View
+
+# The catalog modules are imported by open_project, not here: validation's Workspace and the hooks
+# that read only the config import this module (bench/bench_startup.py, "hook secrets").
+FULL_VIEW = "full"  # skillsift/catalog/listing.py's FULL_VIEW
 
 __all__ = ["Message", "Project", "open_config", "open_project", "catalog_messages", "config_messages"]
 
@@ -71,6 +76,8 @@ def catalog_messages(diagnostics: Iterable[Diagnostic]) -> tuple[Message, ...]:
 
 def check_agent(agent: str | None) -> None:
     """Raise SkillsiftError for an agent name no profile has (before anything is read)."""
+    from ..catalog.agents import BY_NAME, NAMES
+
     if agent and agent not in BY_NAME:
         raise SkillsiftError(f'unknown agent "{agent}"', hint=f"agents are {', '.join(NAMES)}")
 
@@ -98,6 +105,8 @@ def open_project(root, config_file: str | None = None, *, mode: str | None = Non
     anything changed); then ``config_file``, ``mode`` and ``allow_exec`` are not used and its
     notes are not repeated in :attr:`Project.messages`.
     """
+    from ..catalog.views import load_view
+
     check_agent(agent)
     messages: tuple[Message, ...] = ()
     if config is None:
