@@ -39,7 +39,7 @@ class SourceProblem:
     """Something about a source or one of its skills, with the check code it is reported as."""
 
     source: str
-    code: str  # SK050 digest mismatch or unlocked skill, SK051 not fetched / lock stale, SK052 link in a source
+    code: str  # SK050 digest mismatch or unlocked skill, SK051 lock and config disagree, SK052 a link, SK053 not fetched
     message: str
     skill: str = ""  # the skill folder, relative to the source root ("" = the whole source)
 
@@ -52,6 +52,7 @@ class SourceRoot:
     folder: Path  # the folder holding the skills (``subdir`` applied)
     admitted: tuple[str, ...]  # skill folders, relative to ``folder``
     commit: str = ""
+    digests: dict[str, str] = field(default_factory=dict)  # admitted skill folder -> digest
 
 
 @dataclass
@@ -241,7 +242,7 @@ def read_sources(config: Config, cache: Path | None) -> SourcesView:
         else:
             where = source_dir(cache, spec.name, spec.git) if cache is not None else None
             if where is None or not has_commit(where, locked.commit):
-                view.problems.append(SourceProblem(spec.name, "SK051", f'source "{spec.name}" ({locked.commit[:12]}) '
+                view.problems.append(SourceProblem(spec.name, "SK053", f'source "{spec.name}" ({locked.commit[:12]}) '
                                                    "is not in the cache: run `skillsift sources fetch`"))
                 continue
             try:
@@ -274,7 +275,8 @@ def read_sources(config: Config, cache: Path | None) -> SourcesView:
         for rel in sorted(set(locked.skills) - set(found)):
             view.problems.append(SourceProblem(spec.name, "SK051", f'source "{spec.name}": skill {rel} of '
                                                f"{LOCK_FILE} is missing", skill=rel))
-        view.roots.append(SourceRoot(spec.name, folder, tuple(admitted), locked.commit))
+        view.roots.append(SourceRoot(spec.name, folder, tuple(admitted), locked.commit,
+                                     {rel: found[rel] for rel in admitted}))
     return view
 
 
@@ -302,7 +304,7 @@ def status(config: Config, cache: Path | None) -> list[SourceStatus]:
         problems = by_source.get(spec.name, [])
         if not _matches(spec, locked):
             out.append(SourceStatus(spec.name, "stale", "", "not locked as configured: `skillsift sources update`"))
-        elif any("not in the cache" in p.message for p in problems):
+        elif any(p.code == "SK053" for p in problems):
             out.append(SourceStatus(spec.name, "missing", locked.commit if locked else "",
                                     "not fetched: `skillsift sources fetch`"))
         elif any(p.code in ("SK050", "SK051") for p in problems):

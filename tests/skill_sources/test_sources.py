@@ -237,3 +237,28 @@ def test_a_damaged_lock_is_named_and_frozen_refuses_to_replace_it(tmp_path, org)
     assert frozen.returncode == 1 and "skillsift.lock" in frozen.stderr
     assert _run(project, tmp_path / "cache", "update").returncode == 0
     assert json.loads((project / "skillsift.lock").read_text())["lock_version"] == 1
+
+
+def test_every_lock_written_follows_the_shipped_schema_and_the_reader_agrees(tmp_path, org):
+    from importlib import resources
+
+    import jsonschema
+
+    from skillsift.skill_sources.lockfile import LockFileError, parse_lock
+
+    schema = json.loads(resources.files("skillsift.schemas").joinpath("lock.v1.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    project = _project(tmp_path, _git_source(org.as_uri()) + '[[sources]]\nname = "local"\npath = "../org"\n'
+                                                              'subdir = "skills"\n')
+    assert _run(project, tmp_path / "cache", "update").returncode == 0
+    written = json.loads((project / "skillsift.lock").read_text(encoding="utf-8"))
+    assert validator.is_valid(written)
+    entry = written["sources"]["org"]
+    for bad in ({**written, "extra": 1}, {**written, "lock_version": 2},
+                {**written, "sources": {"org": {**entry, "commit": "abc"}}},
+                {**written, "sources": {"org": {**entry, "skills": {"x": "md5:1"}}}},
+                {**written, "sources": {"org": {k: v for k, v in entry.items() if k != "rev"}}}):
+        assert not validator.is_valid(bad)
+        with pytest.raises(LockFileError):
+            parse_lock(json.dumps(bad).encode())
