@@ -39,7 +39,7 @@ class SourceProblem:
     """Something about a source or one of its skills, with the check code it is reported as."""
 
     source: str
-    code: str  # SK050 digest mismatch or unlocked skill, SK051 lock and config disagree, SK052 a link, SK053 not fetched
+    code: str  # SK050 digest or unlocked, SK051 lock and config disagree, SK052 a link, SK053 not fetched
     message: str
     skill: str = ""  # the skill folder, relative to the source root ("" = the whole source)
 
