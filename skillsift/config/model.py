@@ -102,6 +102,10 @@ class Config:
     # [embeddings] command of the project config (it runs only with --allow-exec)
     repository_command: tuple[str, ...] = ()
     skill_sources: tuple[SkillSource, ...] = ()  # the [[sources]] of the project config, in order
+    # what skill_sources.attach found: the mounted folders (relative, in [[sources]] order) and the
+    # sources' findings (SK050-SK053), both empty until a use case attaches the sources
+    source_folders: tuple[str, ...] = ()
+    source_findings: tuple = ()
 
 
 SEARCH_DEFAULTS = SearchConfig()
