@@ -26,8 +26,8 @@ DOOR_MODULES = ("skillsift.cli", "skillsift.__main__")
 LAYERS: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
     ("doors", 5, ("commands/", "hooks/", "ci/", "mcpserver/", "cli.py", "__main__.py"),
      "parse arguments, call a use case, render, choose the exit code"),
-    ("use cases", 4, ("evaluate/session.py", "index/service.py", "starter/"),
-     "one run of an evaluation, an index build, the files `init` drafts"),
+    ("use cases", 4, ("usecases/", "evaluate/session.py", "index/service.py", "starter/"),
+     "open a project; one run of an evaluation, an index build, the files `init` drafts"),
     ("checks", 4, ("validators/",),
      "one module per check and the runner; checks run evaluations (AR9D4) and index builds (AR9D1)"),
     ("render", 3, ("render/",), "text, JSON, JUnit, SARIF, Markdown, HTML and the pull-request report"),

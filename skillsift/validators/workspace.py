@@ -83,11 +83,11 @@ class Workspace:
     # -- config -------------------------------------------------------------------------
     @cached_property
     def _config_result(self):
-        from ..config import RootNotFound, load_config
+        from ..config import RootNotFound
+        from ..usecases.project import open_config
 
         try:
-            config = load_config(self.root, config_file=self.config_file, env=self.env,
-                                 user_config_path=self.user_config_path)
+            config = open_config(self.root, self.config_file, env=self.env, user_config_path=self.user_config_path)
         except RootNotFound:  # not a config problem: the command reports it (README, exit codes)
             raise
         except SkillsiftError as exc:
