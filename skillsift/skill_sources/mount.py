@@ -17,10 +17,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ..config.values import LOCAL_DIR
+from ..catalog.agents import SOURCES_MOUNT
 from .sync import SourceRoot
 
-MOUNT_DIR = f"{LOCAL_DIR}/sources"
+MOUNT_DIR = SOURCES_MOUNT
 STAMP = ".mounted.json"
 
 
