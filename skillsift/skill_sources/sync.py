@@ -321,6 +321,10 @@ def status(config: Config, cache: Path | None) -> list[SourceStatus]:
 
 
 def cache_folder(env=None) -> Path | None:
+    """Where fetched sources live: the user cache folder. ``SKILLSIFT_CACHE=off`` turns off the caches
+    that only save time; the fetched sources are the data a lock pins, so they are kept and read."""
     from ..cache.base import cache_dir
 
-    return cache_dir(os.environ if env is None else env)
+    env = dict(os.environ if env is None else env)
+    env.pop("SKILLSIFT_CACHE", None)
+    return cache_dir(env)

@@ -176,3 +176,16 @@ def test_a_secret_in_a_fetched_skill_fails_validate_and_is_never_served(tmp_path
         assert "issue-refund" in service.load_skill("issue-refund")
     finally:
         del os.environ["SKILLSIFT_CACHE_DIR"]
+
+
+def test_the_validate_hook_fails_when_the_lock_and_the_config_disagree_and_never_fetches(setup):
+    tmp, org, project, _cache = setup
+    (project / "skillsift.toml").write_text(
+        f'[[sources]]\nname = "org"\ngit = "{org.as_uri()}"\nrev = "main"\nsubdir = "skills"\n', encoding="utf-8")
+    empty = tmp / "hook-cache"
+    env = {**os.environ, "SKILLSIFT_CACHE_DIR": str(empty)}
+    proc = subprocess.run([sys.executable, "-m", "skillsift", "hook", "validate", "skillsift.toml"], cwd=project,
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "SK051" in proc.stdout
+    assert not (empty / "sources").exists()  # nothing was fetched
