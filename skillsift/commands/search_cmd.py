@@ -76,5 +76,5 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
     width = shutil.get_terminal_size((80, 24)).columns
     shown = view.to_dict() if view.listing is not None else None
     click.echo(render("search", fmt, result, width=width, explain=explain, min_sim=config.search.vector_min_sim,
-                      view=shown), nl=False)
+                      view=shown, sources=project.sources), nl=False)
     return 0

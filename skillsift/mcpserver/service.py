@@ -260,6 +260,7 @@ class SkillService:
 
         With ``role`` the skills that role serves come first, the others after them.
         """
+        from ..catalog.agents import source_name
         from ..render.search import degraded_line, result_to_json
 
         query = check_query(query, "find_skill")
@@ -278,7 +279,8 @@ class SkillService:
                 self._warn_once(degraded_line(result.degraded))
             log.record_query(query, result.ranking, result.names)
             view = self.view_info
-        doc = result_to_json(result)
+            sources = {s.name: source_name(s.path) for s in catalog if source_name(s.path)}
+        doc = result_to_json(result, sources)
         if view:
             doc["view"] = dict(view)
         return doc

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..config import Config, load_config
 from ..diagnostics import NOTE, WARNING, Diagnostic, SkillsiftError
+from ..skill_sources.attach import attach as attach_sources
 
 if TYPE_CHECKING:
     from ..catalog.listing import View
@@ -58,6 +59,13 @@ class Project:
         return self.view.catalog
 
     @property
+    def sources(self) -> dict[str, str]:
+        """Skill name -> the ``[[sources]]`` entry it comes from, for the skills of other repositories."""
+        from ..catalog.agents import source_name
+
+        return {s.name: source_name(s.path) for s in self.catalog if source_name(s.path)}
+
+    @property
     def mode(self) -> str:
         """The search mode in effect: the ``--mode`` flag, else the environment, else the config."""
         return self.config.search.mode
@@ -87,10 +95,12 @@ def open_config(root, config_file: str | None = None, *, mode: str | None = None
     """The resolved config of ``root`` (docs/configuration.md); raises RootNotFound or SkillsiftError (AR9D0).
 
     ``mode`` is the ``--mode`` flag; ``env`` and ``user_config_path`` stand in for the process
-    environment and the user config file (tests isolate them).
+    environment and the user config file (tests isolate them).  ``[[sources]]`` are attached: read
+    from the cache as ``skillsift.lock`` pins them, never fetched (docs/sources.md).
     """
-    return load_config(root, config_file=config_file, mode=mode, allow_exec=allow_exec, env=env,
-                       user_config_path=user_config_path)
+    config = load_config(root, config_file=config_file, mode=mode, allow_exec=allow_exec, env=env,
+                         user_config_path=user_config_path)
+    return attach_sources(config, env)
 
 
 def open_project(root, config_file: str | None = None, *, mode: str | None = None, view: str = FULL_VIEW,
@@ -111,7 +121,7 @@ def open_project(root, config_file: str | None = None, *, mode: str | None = Non
     messages: tuple[Message, ...] = ()
     if config is None:
         config = open_config(root, config_file, mode=mode, allow_exec=allow_exec)
-        messages = config_messages(config)
+        messages = config_messages(config) + catalog_messages(config.source_findings)
     chosen = load_view(root, config, view, agent=agent if (view != FULL_VIEW or agent_in_full) else None,
                        context_window=context_window)
     return Project(config=config, view=chosen, messages=messages + catalog_messages(chosen.full.diagnostics))
