@@ -18,6 +18,9 @@ _.hook_command
 _.ci_command
 _.tune_command
 _.init_command
+_.sources_command
+_.update_command  # its subcommands, registered by click's decorators
+_.fetch_command
 # click.Group's methods, called by click
 _.list_commands
 _.get_command
