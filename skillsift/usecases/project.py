@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 
 from ..config import Config, load_config
 from ..diagnostics import NOTE, WARNING, Diagnostic, SkillsiftError
-from ..skill_sources.attach import attach as attach_sources
 
 if TYPE_CHECKING:
     from ..catalog.listing import View
@@ -100,6 +99,11 @@ def open_config(root, config_file: str | None = None, *, mode: str | None = None
     """
     config = load_config(root, config_file=config_file, mode=mode, allow_exec=allow_exec, env=env,
                          user_config_path=user_config_path)
+    if not config.skill_sources:
+        return config
+    # imported only here: a project without sources (and every hook) pays nothing for them
+    from ..skill_sources.attach import attach as attach_sources
+
     return attach_sources(config, env)
 
 
