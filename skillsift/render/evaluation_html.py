@@ -4,12 +4,11 @@ The page holds per mode the metrics with their 95% intervals, the paired differe
 lexical, which skills take the queries that expect another one (the confusion view), the cases
 that moved against the baseline, and every case's rank in every mode.  It has no script, no
 external asset and no link out: the styles are inline and every piece of repository text
-(queries, skill names, ids, the cases path) goes through :func:`html.escape`.
+(queries, skill names, ids, the cases path) goes through the one HTML escaper,
+:func:`skillsift.render.sanitise.html_text`.
 """
 
 from __future__ import annotations
-
-from html import escape
 
 from ..evaluate.run import EvalResult
 from ..words import plural
@@ -26,7 +25,9 @@ vertical-align:top}th{background:#f6f8fa}td.n{text-align:right;font-variant-nume
 
 
 def _e(value) -> str:
-    return escape(str(value), quote=True)
+    from .sanitise import html_text
+
+    return html_text(value)
 
 
 def _cell(value, *, number: bool = False, cls: str = "") -> str:
