@@ -18,7 +18,9 @@ class HookSpec(NamedTuple):
     description: str
     files: str = ""  # pre-commit's files regex ("" = every file)
     types: tuple[str, ...] = ()
-    types_or: tuple[str, ...] = ()  # pre-commit's types_or: a file of any of these kinds
+    # pre-commit's types_or: a file of any of these kinds (with it, ``types: []`` is written: pre-commit's
+    # default ``types: [file]`` would still keep every symbolic link out)
+    types_or: tuple[str, ...] = ()
     pass_filenames: bool = True
     require_serial: bool = False
     always_run: bool = False

@@ -33,7 +33,7 @@ def hooks_yaml() -> str:
                    f"  entry: {spec.entry}\n  language: python\n  minimum_pre_commit_version: 3.0.0\n")
         if spec.files:
             out.append(f"  files: {spec.files}\n")
-        if spec.types:
+        if spec.types or spec.types_or:  # pre-commit's default types: [file] would keep every link out
             out.append(f"  types: [{', '.join(spec.types)}]\n")
         if spec.types_or:
             out.append(f"  types_or: [{', '.join(spec.types_or)}]\n")
