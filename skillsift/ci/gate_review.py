@@ -24,6 +24,7 @@ from ..evaluate.gate_changes import (
     config_changes,
     example_changes,
     index_changes,
+    lock_change,
     pin_changes,
     ranking_changes,
     with_base_results,
@@ -131,7 +132,11 @@ class BaseGate:
             pins = pin_changes(prepared.case_file.cases, [s.name for s in base_catalog.skills],
                                [s.name for s in head_catalog.skills])
         index = _index_changes(self.base_root, head_root, head_config)
-        return all_changes(config, baselines, cases, examples, index, pins)
+        from ..skill_sources.lockfile import LOCK_FILE
+
+        lock = lock_change(LOCK_FILE, _read(os.path.join(self.base_root, LOCK_FILE), self.base_root),
+                           _read(os.path.join(head_root, LOCK_FILE), head_root))
+        return all_changes(config, baselines, lock, cases, examples, index, pins)
 
 
 def _frontmatter(catalog) -> tuple:

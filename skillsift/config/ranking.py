@@ -9,7 +9,8 @@ sides use the new value.  Each such change is therefore listed as a change to th
 walks the project config's rules (:mod:`.tables`) and fails on a key in no list or in two,
 so a new setting is classified when it is added.
 
-A path ``table.key`` names one key; ``table.*`` every key of a free table (each role).
+A path ``table.key`` names one key; ``table.*`` every key of a free table (each role); a
+path without a dot a top-level value that is not a table (``[[sources]]``, a list).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ RANKING = (
     "search.weights", "search.vector_min_sim", "search.candidates", "search.query_timeout_ms", "search.index_dir",
     "search.index_body", "search.long_query", "search.long_query_words", "search.examples", "search.example_weight",
     "embeddings.provider", "embeddings.model", "embeddings.command", "embeddings.pass_env",
-    "catalog.skills", "roles.*",
+    "catalog.skills", "roles.*", "sources",
 )
 
 #: Every other key of the project config, and why it steers nothing.
@@ -59,6 +60,10 @@ def ranking_values(doc: Mapping | None) -> dict[str, object]:
         tables["embeddings"] = search["embeddings"]
     out: dict[str, object] = {}
     for path in RANKING:
+        if "." not in path:
+            if path in doc:
+                out[path] = doc[path]
+            continue
         table, key = path.split(".", 1)
         values = tables.get(table)
         if not isinstance(values, Mapping):

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 CONFIG, BASELINE, CASE, CASES_FILE, EXAMPLE = "config", "baseline", "case", "cases-file", "example"
-INDEX, PIN = "index", "pin"
+INDEX, PIN, LOCK = "index", "pin", "lock"
 # the [validate] keys that decide what fails: reported first, in this order
 GATE_KEYS = ("ignore", "severity", "min", "max_flips", "max_rank_drops", "cases", "baseline", "mode", "k",
              "fail_on_gate_change")
@@ -156,6 +156,12 @@ def baseline_change(path: str, base_bytes: bytes | None, head_bytes: bytes | Non
     what = "added" if base_bytes is None else "removed" if head_bytes is None else "rewritten"
     return [GateChange(BASELINE, path, "" if base_bytes is None else f"{len(base_bytes):,} bytes",
                        "" if head_bytes is None else f"{len(head_bytes):,} bytes", what)]
+
+
+def lock_change(path: str, base_bytes: bytes | None, head_bytes: bytes | None) -> list[GateChange]:
+    """The lock of the skill sources (``skillsift.lock``: which commit and skills each source pins), rewritten."""
+    return [GateChange(LOCK, c.subject, c.before, c.after, c.what) for c in baseline_change(path, base_bytes,
+                                                                                              head_bytes)]
 
 
 def _expect(case) -> str:

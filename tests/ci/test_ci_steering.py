@@ -208,3 +208,20 @@ def test_the_index_model_changed_is_a_gate_change(tmp_path, capsys, monkeypatch)
                         "after": "doctored-model", "what": "changed", "file": ".skillsift/index/manifest.json"}]
     code, changes, _doc = _gate(capsys, "--fail-on-gate-change")
     assert code == 2
+
+
+def test_sources_and_the_lock_changed_are_gate_changes(tmp_path, capsys, monkeypatch):
+    def edit(repo):
+        shared = repo / "shared-skills"
+        write_skill(shared, "refund-a-customer", "Refund a customer", layout="")
+        (repo / "skillsift.toml").write_text(LEXICAL_CONFIG + '\n[[sources]]\nname = "shared"\npath = "shared-skills"\n',
+                                             encoding="utf-8")
+        (repo / "skillsift.lock").write_text('{"version": 1}\n', encoding="utf-8")
+
+    repo = pull_request(tmp_path / "repo", capsys, edit, config=LEXICAL_CONFIG, index=False)
+    monkeypatch.chdir(repo)
+    code, changes, _doc = _gate(capsys)
+    kinds = {(c["kind"], c["subject"], c["what"]) for c in changes}
+    assert ("config", "sources", "added") in kinds and ("lock", "skillsift.lock", "added") in kinds, changes
+    code, changes, _doc = _gate(capsys, "--fail-on-gate-change")
+    assert code == 2

@@ -16,8 +16,10 @@ def _paths(rule, prefix: str = "") -> list[str]:
             out.append(path)
         elif sub.keys:
             out += _paths(sub, path) if not prefix else [path]
-        else:
+        elif sub.kind == "table":
             out.append(f"{path}.*")
+        else:  # a top-level value that is no table ([[sources]])
+            out.append(path)
     if rule.values is not None and prefix:
         out.append(f"{prefix}.*")
     return out
@@ -49,3 +51,4 @@ def test_ranking_values_expands_free_tables_and_skips_other_keys():
     assert ranking_values(doc) == {"search.example_weight": 0.9, "roles.a": {"skills": []},
                                    "roles.b": {"skills": ["x"]}}
     assert ranking_values(None) == {} and ranking_values({"search": "not a table"}) == {}
+    assert ranking_values({"sources": [{"name": "a", "path": "x"}]}) == {"sources": [{"name": "a", "path": "x"}]}
