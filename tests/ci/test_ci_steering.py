@@ -214,8 +214,8 @@ def test_sources_and_the_lock_changed_are_gate_changes(tmp_path, capsys, monkeyp
     def edit(repo):
         shared = repo / "shared-skills"
         write_skill(shared, "refund-a-customer", "Refund a customer", layout="")
-        (repo / "skillsift.toml").write_text(LEXICAL_CONFIG + '\n[[sources]]\nname = "shared"\npath = "shared-skills"\n',
-                                             encoding="utf-8")
+        source = '\n[[sources]]\nname = "shared"\npath = "shared-skills"\n'
+        (repo / "skillsift.toml").write_text(LEXICAL_CONFIG + source, encoding="utf-8")
         (repo / "skillsift.lock").write_text('{"version": 1}\n', encoding="utf-8")
 
     repo = pull_request(tmp_path / "repo", capsys, edit, config=LEXICAL_CONFIG, index=False)
