@@ -192,3 +192,22 @@ def evaluate_and_judge(root, view, config, case_file, *, modes, k_override: int 
         raise SkillsiftError("no judge is configured: [judge] command is not set", hint=NO_COMMAND_HINT)
     evaluation = run_view_evaluation(view, config, case_file, modes=modes, k_override=k_override)
     return evaluation, run_judge(root, config, case_file, evaluation.result, opts, env=env)
+
+
+def cached_flips(head_root, head_config, head_result, base_root, base_config, base_result, case_file):
+    """The agent's choices on the base and the head, read from the cache only, compared case by case
+    (``skillsift ci``, ``[validate] judge_max_flips``; docs/judge.md, "The gate").
+
+    Both sides read the head's cache file with the base's added (answers are keyed by content, so the
+    union is safe); nothing is asked.  Returns :class:`~skillsift.judge.report.JudgeFlips`.
+    """
+    from .cache import open_cache
+    from .report import judge_flips
+
+    opts = JudgeOptions(fetch=False)
+    cache = open_cache(head_root, head_config.judge.cache)
+    cache.merge(open_cache(base_root, head_config.judge.cache))
+    cache.added = 0  # read only: the merged answers are not written back
+    head = run_judge(head_root, head_config, case_file, head_result, opts, cache=cache).report.rows
+    base = run_judge(base_root, base_config, case_file, base_result, opts, cache=cache).report.rows
+    return judge_flips(base, head)
