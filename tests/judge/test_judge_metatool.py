@@ -38,7 +38,8 @@ def test_agreement_on_metatool_half_b_equals_an_independent_count(capsys, tmp_pa
     _a, half_b = halves(cases)
     lines = ["version: 1", "k: 5", "cases:"]
     for c in half_b:
-        lines += [f"  - id: {c.id}", f"    query: {json.dumps(c.query)}", f"    expect: {json.dumps(list(c.expect_ids))}"]
+        lines += [f"  - id: {c.id}", f"    query: {json.dumps(c.query)}",
+                  f"    expect: {json.dumps(list(c.expect_ids))}"]
     (root / "cases.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     monkeypatch.setenv("SKILLSIFT_ALLOW_NETWORK", "1")
     monkeypatch.delenv("CI", raising=False)
