@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import jsonschema
@@ -247,3 +248,41 @@ def test_eval_judge_adds_the_report_to_text_json_and_html(capsys, repo, tmp_path
     assert code == 0 and "<th>agent</th>" in page
     code, _, err = run(capsys, "eval", repo / "cases.yaml", "--root", repo, "--judge", "--why")
     assert code == 1 and "--judge reports in text, json or html" in err
+
+
+def test_the_listing_sent_is_the_listing_of_skillsift_list_cuts_included(capsys, repo):
+    """With a small context window Claude Code's budget drops descriptions: the prompt holds those entries as
+    ``- name`` and the others as ``- name: text``, exactly the states `skillsift list` reports."""
+    from tests.conftest import write_skill
+
+    for i in range(12):
+        write_skill(repo, f"extra-{i:02d}", f"Extra skill number {i} with a description long enough to count")
+    use_judge("none.py")
+    code, out, _ = run(capsys, "list", "--agent", "claude-code", "--context-window", "20000", "--root", repo,
+                       "--format", "json")
+    listed = json.loads(out)["skills"]
+    states = {s["name"]: s["listed"] for s in listed}
+    assert "name-only" in states.values() and "full" in states.values()
+    code, dry, _ = judge(capsys, repo, "--dry-run", "--context-window", "20000")
+    prompt = dry["prompts"][0]["prompt"]
+    lines = prompt.split("<skills>\n", 1)[1].split("\n</skills>", 1)[0].splitlines()
+    assert [line[2:].split(":", 1)[0] for line in lines] == [s["name"] for s in listed
+                                                             if s["listed"] in ("full", "truncated", "name-only")]
+    for line in lines:
+        name = line[2:].split(":", 1)[0]
+        assert (line == f"- {name}") == (states[name] == "name-only"), line
+
+
+def test_a_failing_agent_never_repeats_a_secret_it_printed(capsys, repo, tmp_path):
+    from tests.support.secret_samples import planted
+
+    script = tmp_path / "leaky.py"
+    script.write_text(f"import sys\nsys.stdin.read()\nsys.stderr.write('token {planted()['github-token']}\\n')\n"
+                      "sys.exit(2)\n")
+    from tests.support.cli import set_user_config
+
+    set_user_config(f"[judge]\ncommand = {json.dumps([sys.executable, str(script)])}\n")
+    code, doc, _ = judge(capsys, repo)
+    reasons = {c["reason"] for c in doc["cases"]}
+    assert reasons == {"the judge command failed: exit status 2: (its last line of stderr looks like it holds a "
+                       "secret and is not shown)"}
