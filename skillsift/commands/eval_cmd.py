@@ -103,6 +103,8 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         raise SkillsiftError("--why explains one view: pass --view full or --view listing with it")
     if judge and (why or quiet or fmt not in ("text", "json", "html")):
         raise SkillsiftError("--judge reports in text, json or html, without --why or --quiet")
+    if not judge and (dry_run or budget is not None or fetch is not None or max_seconds or timeout or jobs != 1):
+        raise SkillsiftError("--budget, --max-seconds, -j, --timeout, --dry-run, --fetch and --cache-only need --judge")
     config, view = load_view_project(root, config_file, agent=agent, view="listing" if view_name == "listing" else
                                      "full", context_window=context_window, full_agent=view_name != "all",
                                      quiet=quiet, allow_exec=allow_exec)
