@@ -62,7 +62,9 @@ def _profile(name: str):
 
 
 def ranker_firsts(result) -> dict[str, str]:
-    """Case id -> the first skill the ranker ranked ("" for none), primary mode."""
+    """Case id -> the first skill the ranker ranked ("" for none), primary mode; {} without a ranking."""
+    if result is None:
+        return {}
     primary = result.primary
     out = {case.id: (case.got[0] if case.got else "") for case in primary.cases}
     out.update({negative.id: negative.top for negative in primary.negatives})
@@ -130,7 +132,8 @@ def run_judge(root, config, case_file, result, opts: JudgeOptions = JudgeOptions
         if all(p.key != key for p in to_ask):
             to_ask.append(Prompt(case.id, key, build_prompt(listing, case.query)))
     report = JudgeReport(agent=profile.name, command=os.path.basename(named[0]), template=TEMPLATE_VERSION,
-                         listing_digest=listing.digest, rows=[], cache=cache.where, mode=result.mode,
+                         listing_digest=listing.digest, rows=[], cache=cache.where,
+                         mode=result.mode if result is not None else "",
                          view=(getattr(result, "view", None) or {}).get("name", "full"),
                          withheld=[{"name": w.name, "path": w.path, "kind": w.kind} for w in listing.withheld],
                          entries=dict(listing.entries))
@@ -211,3 +214,27 @@ def cached_flips(head_root, head_config, head_result, base_root, base_config, ba
     head = run_judge(head_root, head_config, case_file, head_result, opts, cache=cache).report.rows
     base = run_judge(base_root, base_config, case_file, base_result, opts, cache=cache).report.rows
     return judge_flips(base, head)
+
+
+def agent_labels(root, config, case_file, *, agent: str = "", env=None):
+    """``(relabelled, run)``: ``case_file`` with each case's expected skill replaced by the agent's cached
+    choice (``tune --judge``; docs/judge.md, "Calibration that feeds back").  Cache only: nothing is asked.
+
+    A case the agent answered with a listed skill expects that skill; one it answered ``none`` becomes a
+    negative case; one with no answer (or no choice) is left out.
+    """
+    from dataclasses import replace
+
+    from ..casefile.parse import Expected
+    from .answer import CHOSEN, NONE
+
+    run = run_judge(root, config, case_file, None, JudgeOptions(agent=agent, fetch=False), env=env)
+    by_id = {row.id: row for row in run.report.rows}
+    kept = []
+    for case in case_file.cases:
+        answer = by_id[case.id].answer
+        if answer.status == CHOSEN:
+            kept.append(replace(case, expect=(Expected(id=answer.choice),), avoid=()))
+        elif answer.status == NONE:
+            kept.append(replace(case, expect=(), avoid=()))
+    return replace(case_file, cases=tuple(kept)), run
