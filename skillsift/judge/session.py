@@ -125,6 +125,8 @@ def run_judge(root, config, case_file, result, opts: JudgeOptions = JudgeOptions
             continue
         key = cache_key(named, profile.name, listing.digest, case.query)
         hit = cache.get(key)
+        if hit is not None and hit.choice and hit.choice not in listing.entries:
+            hit = None  # a stored choice the listing does not hold was not this agent's answer: ask again
         if hit is not None:
             pending.append((case, key, hit, CACHED))
             continue

@@ -128,3 +128,20 @@ def test_ask_all_asks_each_key_once_in_order_within_the_budget():
     assert asked == ["k1", "k2"] and done.made == 2 and done.over_budget == ("k3", "k4")
     asked.clear()
     assert ask_all(calls, ask, jobs=3).made == 4 and sorted(asked) == ["k1", "k2", "k3", "k4"]
+
+
+def test_a_cached_choice_the_listing_does_not_hold_is_not_trusted(capsys, repo, tmp_path):
+    """A hand-edited cache line cannot make the agent choose a skill its listing never showed."""
+    from tests.judge.conftest import use_judge
+    from tests.support.cli import run
+
+    counter = tmp_path / "calls.txt"
+    use_judge("counter.py", counter)
+    assert run(capsys, "judge", repo / "cases.yaml", "--root", repo)[0] == 0
+    path = repo / REPOSITORY_FILE
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    lines[0].update(status="chosen", choice="not-a-listed-skill", answer="not-a-listed-skill")
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    code, out, _ = run(capsys, "judge", repo / "cases.yaml", "--root", repo, "--format", "json")
+    doc = json.loads(out)
+    assert doc["calls"] == 1 and "not-a-listed-skill" not in out
