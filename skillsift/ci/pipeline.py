@@ -314,7 +314,7 @@ def _judge_gate(run: CiRun, root: str, base_root: str, prepared: Prepared, base_
     flips = cached_flips(root, config, run.head, base_root, base_config, base_result, prepared.case_file)
     run.judge_max_flips, run.judge_compared = settings.judge_max_flips, True
     run.judge_regressed, run.judge_fixed = list(flips.regressed), list(flips.fixed)
-    run.judge_unknown = list(flips.unknown)
+    run.judge_unknown, run.judge_base_unanswered = list(flips.unknown), flips.base_unanswered
 
 
 def _base_case_results(case_file, config, catalog, opts: CiOptions, prepared: Prepared) -> dict[str, str]:

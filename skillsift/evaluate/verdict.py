@@ -57,6 +57,7 @@ class CiRun:
     judge_fixed: list[str] = field(default_factory=list)
     judge_unknown: list[str] = field(default_factory=list)  # chosen right on the base, no head answer cached
     judge_compared: bool = False  # base and head answers were compared
+    judge_base_unanswered: int = 0  # positive cases with no cached base answer (not compared)
 
     @property
     def judge_failed(self) -> bool:
@@ -70,6 +71,8 @@ class CiRun:
         parts = [f"{plural(len(self.judge_regressed), 'case')} regressed", f"{len(self.judge_fixed)} fixed"]
         if self.judge_unknown:
             parts.append(f"{len(self.judge_unknown)} without a cached head answer")
+        if self.judge_base_unanswered:
+            parts.append(f"{self.judge_base_unanswered} without a cached {self.base_word} answer (not compared)")
         return ", ".join(parts)
 
     def head_side(self):

@@ -63,7 +63,8 @@ def test_the_judge_gate_compares_the_cached_base_and_head_answers(tmp_path, caps
         per_case.setdefault(case, set()).add(choice)
     assert per_case["page-engineer"] == {"oncall-runbook", ""}
     assert doc["judge"] == {"max_flips": 0, "regressed": ["page-engineer", "incident-channel"],
-                            "fixed": ["stakeholder-updates"], "unknown": []}
+                            "fixed": ["stakeholder-updates"], "unknown": [],
+                            "base_unanswered": 0}
     assert code == 2
     assert any("2 cases the agent chose right on the base chosen wrong on the head (judge, max 0)" in f
                for f in doc["failures"])
@@ -94,3 +95,24 @@ def test_a_head_without_cached_answers_fails_the_judge_gate(tmp_path, capsys, mo
     assert doc["judge"]["regressed"] == []
     assert code == 2
     assert any("without a cached head answer (run skillsift judge and commit its cache)" in f for f in doc["failures"])
+
+
+def test_without_cached_base_answers_nothing_is_compared_and_the_summary_says_so(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("SKILLSIFT_ALLOW_NETWORK", "1")
+    counter = tmp_path / "calls.txt"
+
+    def before(project):  # the base names the judge but never asked it
+        (project / "skillsift.toml").write_text(_config(0, counter), encoding="utf-8")
+
+    def pull_request(project):
+        edit_description(project)
+        _judged(project)
+
+    project = make_pull_request(tmp_path / "repo", pull_request, before=before)
+    capsys.readouterr()
+    monkeypatch.chdir(project)
+    code, out, _ = run(capsys, "ci", "--base", "main", "--format", "json")
+    doc = json.loads(out)
+    assert doc["judge"]["regressed"] == doc["judge"]["unknown"] == [] and doc["judge"]["base_unanswered"] == 7
+    code, md, _ = run(capsys, "ci", "--base", "main")
+    assert "7 without a cached base answer (not compared)" in md

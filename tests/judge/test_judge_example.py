@@ -72,7 +72,8 @@ def test_the_gate_replays_base_and_head_from_the_committed_cache(capsys, monkeyp
     monkeypatch.chdir(root)
     code, out, err = run(capsys, "ci", "--base", "main", "--format", "json")
     doc = json.loads(out)
-    assert doc["judge"] == {"max_flips": 0, "regressed": [], "fixed": [], "unknown": []}, err
+    assert doc["judge"] == {"max_flips": 0, "regressed": [], "fixed": [], "unknown": [],
+                            "base_unanswered": 0}, err
     assert {"name": "agent's choices against the base (judge)", "passed": True,
             "detail": "0 cases regressed, 0 fixed (max 0)"} in doc["checks"]
 
