@@ -94,13 +94,11 @@ def _why_no_calls(config, opts: JudgeOptions, env) -> str:
 
 def run_judge(root, config, case_file, result, opts: JudgeOptions = JudgeOptions(), *, env=None,
               cache=None) -> JudgeRun:
-    """Judge ``case_file``'s cases (ranked in ``result``) with the configured agent command."""
+    """Judge ``case_file``'s cases (ranked in ``result``, or None) with the configured agent command."""
     import os
 
     from ..catalog.load import read_all_skills
-    from ..secrets.scan import detect_secret
     from .cache import open_cache
-    from .runner import Call, ask_all, ask_command
 
     env = os.environ if env is None else env
     named = config.judge.named_command
@@ -113,26 +111,7 @@ def run_judge(root, config, case_file, result, opts: JudgeOptions = JudgeOptions
     notes = [cache.problem] if cache.problem else []
     if cache.skipped:
         notes.append(f"{cache.where}: {plural(cache.skipped, 'line')} that are not answers were skipped")
-    firsts = ranker_firsts(result)
-    patterns = tuple(config.secret_patterns)
-    pending: list[tuple] = []  # (case, key, answer or None, source)
-    to_ask: list[Prompt] = []
-    for case in case_file.cases:
-        kind = detect_secret(case.query, patterns)
-        if kind is not None:
-            pending.append((case, "", Answer(NO_CHOICE, reason=f"request withheld: it looks like it holds a secret "
-                                                          f"({kind})"), WITHHELD))
-            continue
-        key = cache_key(named, profile.name, listing.digest, case.query)
-        hit = cache.get(key)
-        if hit is not None and hit.choice and hit.choice not in listing.entries:
-            hit = None  # a stored choice the listing does not hold was not this agent's answer: ask again
-        if hit is not None:
-            pending.append((case, key, hit, CACHED))
-            continue
-        pending.append((case, key, None, MISSING))
-        if all(p.key != key for p in to_ask):
-            to_ask.append(Prompt(case.id, key, build_prompt(listing, case.query)))
+    pending, to_ask = _questions(case_file, config, named, profile.name, listing, cache)
     report = JudgeReport(agent=profile.name, command=os.path.basename(named[0]), template=TEMPLATE_VERSION,
                          listing_digest=listing.digest, rows=[], cache=cache.where,
                          mode=result.mode if result is not None else "",
@@ -148,25 +127,7 @@ def run_judge(root, config, case_file, result, opts: JudgeOptions = JudgeOptions
             report.limits.append(f"{plural(len(to_ask), 'answer')} missing, not fetched: {blocked}")
         not_asked = {p.key: "no answer cached (not fetched)" for p in to_ask}
     elif to_ask:
-        budget = config.judge.max_calls if opts.budget is None else opts.budget
-        timeout = opts.timeout or config.judge.timeout_seconds
-        from ..embed.command import command_env
-
-        ask = ask_command(config.judge.command, root=os.fspath(root), env=command_env(config.judge.pass_env, env),
-                          timeout=timeout)
-        calls = [Call(p.key, p.prompt, listing.names) for p in to_ask]
-        asked = ask_all(calls, ask, jobs=max(1, opts.jobs), budget=budget, max_seconds=opts.max_seconds)
-        answers = asked.answers
-        report.calls = asked.made
-        if asked.over_budget:
-            report.limits.append(f"the budget of {plural(budget, 'call')} is spent: "
-                                 f"{plural(len(asked.over_budget), 'case')} not asked")
-            not_asked.update({key: f"not asked: the budget of {plural(budget, 'call')} is spent"
-                              for key in asked.over_budget})
-        if asked.over_time:
-            report.limits.append(f"--max-seconds {opts.max_seconds:g} reached: "
-                                 f"{plural(len(asked.over_time), 'case')} not asked")
-            not_asked.update({key: f"not asked: --max-seconds {opts.max_seconds:g} reached" for key in asked.over_time})
+        answers, not_asked = _ask(root, config, opts, env, listing, to_ask, report)
         queries = {case.id: case.query for case in case_file.cases}
         for prompt in to_ask:
             fresh = answers.get(prompt.key)
@@ -176,6 +137,7 @@ def run_judge(root, config, case_file, result, opts: JudgeOptions = JudgeOptions
         problem = cache.save()
         if problem:
             notes.append(problem)
+    firsts = ranker_firsts(result)
     for case, key, known, source in pending:
         answer: Answer | None = known if known is not None else answers.get(key)
         if known is None:
@@ -185,6 +147,58 @@ def run_judge(root, config, case_file, result, opts: JudgeOptions = JudgeOptions
         report.rows.append(Row(id=case.id, query=case.query, expected=case.expect_ids,
                                ranker_first=firsts.get(case.id, ""), answer=answer, source=source))
     return run
+
+
+def _questions(case_file, config, named, agent: str, listing, cache) -> tuple[list[tuple], list[Prompt]]:
+    """``(pending, to_ask)``: per case ``(case, key, answer or None, source)`` (a withheld request, a cached
+    answer, or one still missing), and the prompts to send, one per distinct key, in case order."""
+    from ..secrets.scan import detect_secret
+
+    patterns = tuple(config.secret_patterns)
+    pending: list[tuple] = []
+    to_ask: list[Prompt] = []
+    keys: set[str] = set()
+    for case in case_file.cases:
+        kind = detect_secret(case.query, patterns)
+        if kind is not None:
+            reason = f"request withheld: it looks like it holds a secret ({kind})"
+            pending.append((case, "", Answer(NO_CHOICE, reason=reason), WITHHELD))
+            continue
+        key = cache_key(named, agent, listing.digest, case.query)
+        hit = cache.get(key)
+        if hit is not None and hit.choice and hit.choice not in listing.entries:
+            hit = None  # a stored choice the listing does not hold was not this agent's answer: ask again
+        pending.append((case, key, hit, CACHED if hit is not None else MISSING))
+        if hit is None and key not in keys:
+            keys.add(key)
+            to_ask.append(Prompt(case.id, key, build_prompt(listing, case.query)))
+    return pending, to_ask
+
+
+def _ask(root, config, opts: JudgeOptions, env, listing, to_ask: list[Prompt], report: JudgeReport):
+    """Send ``to_ask`` under the budget, the deadline and ``-j``: ``(answers by key, why each other key was
+    not asked)``; the calls made and the limits met go into ``report``."""
+    import os
+
+    from ..embed.command import command_env
+    from .runner import Call, ask_all, ask_command
+
+    budget = config.judge.max_calls if opts.budget is None else opts.budget
+    ask = ask_command(config.judge.command, root=os.fspath(root), env=command_env(config.judge.pass_env, env),
+                      timeout=opts.timeout or config.judge.timeout_seconds)
+    asked = ask_all([Call(p.key, p.prompt, listing.names) for p in to_ask], ask, jobs=max(1, opts.jobs),
+                    budget=budget, max_seconds=opts.max_seconds)
+    report.calls = asked.made
+    not_asked: dict[str, str] = {}
+    if asked.over_budget:
+        spent = f"the budget of {plural(budget, 'call')} is spent"
+        report.limits.append(f"{spent}: {plural(len(asked.over_budget), 'case')} not asked")
+        not_asked.update({key: f"not asked: {spent}" for key in asked.over_budget})
+    if asked.over_time:
+        late = f"--max-seconds {opts.max_seconds:g} reached"
+        report.limits.append(f"{late}: {plural(len(asked.over_time), 'case')} not asked")
+        not_asked.update({key: f"not asked: {late}" for key in asked.over_time})
+    return asked.answers, not_asked
 
 
 def evaluate_and_judge(root, view, config, case_file, *, modes, k_override: int = 0,
