@@ -28,6 +28,7 @@ COMMANDS = {
     "tune": ("skillsift.commands.tune_cmd", "tune_command"),
     "judge": ("skillsift.commands.judge_cmd", "judge_command"),
     "init": ("skillsift.commands.init_cmd", "init_command"),
+    "sources": ("skillsift.commands.sources_cmd", "sources_command"),
 }
 
 

@@ -77,16 +77,16 @@ def judge_command(cases, root, config_file, agent, context_window, mode_spec, k_
     from ..evaluate.run import parse_modes
     from ..judge.session import evaluate_and_judge
     from ..render.registry import render
-    from ..render.sanitise import plain
-    from ._common import load_view_project
+    from ..usecases.project import catalog_messages, config_messages, open_config
+    from ._common import open_project, print_messages, say
 
     check_root(root)
     check_k(k_override)
-    from ..config import load_config
-
-    judge_agent = agent or load_config(root, config_file=config_file).judge.agent
-    config, view = load_view_project(root, config_file, allow_exec=allow_exec, agent=judge_agent, view=view_name,
-                                     context_window=context_window)
+    config = open_config(root, config_file, allow_exec=allow_exec)  # first: its [judge] agent is the view's
+    print_messages(config_messages(config) + catalog_messages(config.source_findings))
+    judge_agent = agent or config.judge.agent
+    view = open_project(root, config_file, agent=judge_agent, view=view_name, context_window=context_window,
+                        config=config).view
     modes = parse_modes(mode_spec, config.search.mode)[:1]
     case_file = evals.load_checked_cases(cases, view.full, config.roles)
     opts = judge_request(agent=judge_agent, context_window=context_window, budget=budget, max_seconds=max_seconds,
@@ -95,7 +95,7 @@ def judge_command(cases, root, config_file, agent, context_window, mode_spec, k_
     if evaluation.degraded:
         raise SkillsiftError(evaluation.degraded, hint=evaluation.degraded_hint or None)
     for note in run.notes:
-        click.echo(f"note: {plain(note)}", err=True)
+        say(note, "note: ")
     if output and not dry_run:
         from ..index.atomic import AtomicWriteError, write_output
 

@@ -15,6 +15,7 @@ from .model import (
     EmbeddingsConfig,
     JudgeConfig,
     SearchConfig,
+    SkillSource,
     clean_index_dir,
 )
 from .schema import WEIGHT_KEYS, validate_result
@@ -218,5 +219,10 @@ def resolve(repo_doc: dict, user_doc: dict, *, root: str = ".", env=None, mode: 
         user_file=user_file,
         repository_model=repository_model,
         repository_command=repository_command,
+        skill_sources=tuple(SkillSource(**{k: v for k, v in entry.items() if k in _SOURCE_KEYS})
+                            for entry in repo_doc.get("sources", ()) if isinstance(entry, dict)),
         judge=judge,
     )
+
+
+_SOURCE_KEYS = ("name", "git", "path", "rev", "subdir")
