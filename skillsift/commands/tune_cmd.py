@@ -106,8 +106,8 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
 
         before = len(case_file.cases)
         case_file, _judged = agent_labels(root, config, case_file)
-        click.echo(f"tune --judge: {len(case_file.cases)} of {before} cases labelled by the agent's cached "
-                   f"answers ({before - len(case_file.cases)} without a choice or an answer)", err=True)
+        say(f"tune --judge: {len(case_file.cases)} of {before} cases labelled by the agent's cached answers "
+            f"({before - len(case_file.cases)} without a choice or an answer)")
     if view.listing is not None:
         from ..render.views import view_words
 
