@@ -7,7 +7,9 @@ sides use the new value.  Each such change is therefore listed as a change to th
 :data:`NOT_RANKING` every other key with the reason it does not steer ranking, and the
 ``[validate]`` table (:data:`GATE_TABLE`) is the gate itself, listed key by key.  A test
 walks the project config's rules (:mod:`.tables`) and fails on a key in no list or in two,
-so a new setting is classified when it is added.
+so a new setting is classified when it is added.  The ``[judge]`` keys count as steering: every
+one of them (the agent, its command, the answer cache, the call budget, the timeout) changes
+which of the judge gate's cases are answered and compared.
 
 A path ``table.key`` names one key; ``table.*`` every key of a free table (each role); a
 path without a dot a top-level value that is not a table (``[[sources]]``, a list).
@@ -19,13 +21,16 @@ from collections.abc import Mapping
 
 GATE_TABLE = "validate"
 
-#: The keys whose value changes what a search ranks, or how.
+#: The keys whose value changes what a search ranks, or how, or what the agent judge answers (the judge
+#: gate of ``skillsift ci`` compares its cached choices: docs/judge.md).
 RANKING = (
     "search.mode", "search.fusion", "search.dtype", "search.fields", "search.body_chars", "search.rrf_k",
     "search.weights", "search.vector_min_sim", "search.candidates", "search.query_timeout_ms", "search.index_dir",
     "search.index_body", "search.long_query", "search.long_query_words", "search.examples", "search.example_weight",
     "embeddings.provider", "embeddings.model", "embeddings.command", "embeddings.pass_env",
     "catalog.skills", "roles.*", "sources",
+    "judge.command", "judge.pass_env", "judge.agent", "judge.timeout_seconds", "judge.cache", "judge.fetch_in_ci",
+    "judge.max_calls",
 )
 
 #: Every other key of the project config, and why it steers nothing.
