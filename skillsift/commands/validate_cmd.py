@@ -46,7 +46,7 @@ def resolve_paths(ws, paths) -> list[str]:
             prefix = "" if rel == "." else rel.rstrip("/") + "/"
             inside = [p for p in (*ws.skill_paths, *ws.cases_paths) if p.startswith(prefix)]
             out.extend(inside or [rel])
-        elif os.path.lexists(absolute):  # a dangling link is checked too (SK321)
+        elif os.path.lexists(absolute):  # a dangling link is checked too (SK021)
             out.append(rel)
         else:
             raise _usage(f"{given}: no such file", "pass existing files, or no path to check the whole repository")

@@ -172,7 +172,7 @@ CHECKS: tuple[Check, ...] = (
           "a skill's file is named SKILL.md exactly (skill.md is not loaded)"),
     Check("SK320", "nested-skill", WARNING, "file", "paths", ("skill", "skill-file"),
           "files of a skill folder", "no SKILL.md sits inside another skill's folder (it is never loaded)"),
-    Check("SK321", "skill-file-link-out", ERROR, "file", "skill_links", ("skill", "skill-file"),
+    Check("SK021", "skill-file-link-out", ERROR, "file", "skill_links", ("skill", "skill-file"),
           "the files of a skill's folder",
           "a file of a skill's folder that is a link resolves inside that folder (not dangling, not outside)"),
     Check("SK401", "prompt-injection", WARNING, "file", "security", ("skill",), "SKILL.md",

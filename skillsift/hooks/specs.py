@@ -36,7 +36,7 @@ class HookSpec(NamedTuple):
 
 
 #: The files the validate hook checks: the SKILL.md, config and cases files.  It is also given the
-#: staged files of a skills folder and keeps those that are symbolic links (SK020, SK321): pre-commit
+#: staged files of a skills folder and keeps those that are symbolic links (SK020, SK021): pre-commit
 #: passes no link unless a hook's types ask for ``symlink``.
 VALIDATE_FILES = (r"(^|/)(SKILL\.md|skillsift\.toml|pyproject\.toml|[^/]*cases[^/]*\.ya?ml)$|(^|/)\.ai-rulez/config"
                   r"\.toml$")

@@ -2,7 +2,7 @@
 
 pre-commit passes the staged SKILL.md, config and cases files, links included (a SKILL.md
 that is a link is SK020), and the staged files of a skills folder, of which the links are
-kept (SK321) and the rest left to the hooks of their own (``skillsift-secrets``); a skill deleted by the
+kept (SK021) and the rest left to the hooks of their own (``skillsift-secrets``); a skill deleted by the
 commit (which pre-commit does not pass) is added from ``git diff --cached``, so removing a
 skill still checks the cases, the index and the duplicates.  Warnings do not fail.  Codes
 that another skillsift hook of the same commit reports on every commit (AR9D4 with
@@ -26,7 +26,7 @@ from ._common import (
 
 
 def _checked_here(root: str, rel: str) -> bool:
-    """A SKILL.md, config or cases file, or a link (in a skills folder: SK321)."""
+    """A SKILL.md, config or cases file, or a link (in a skills folder: SK021)."""
     import os
     import re
 

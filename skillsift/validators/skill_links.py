@@ -1,10 +1,10 @@
-"""SK321: a file of a skill's folder that is a symbolic link leaving the folder, or dangling.
+"""SK021: a file of a skill's folder that is a symbolic link leaving the folder, or dangling.
 
 A skill is installed as its folder alone and read by agents file by file.  A link inside it
 (``scripts/run.sh -> ../../../.env``, ``notes.md -> /etc/passwd``, ``ref.md -> ../other/ref.md``)
 either breaks where the skill is installed, points at a file the repository does not hold (a
 link to an ignored ``.env`` dangles on a CI checkout) or hands an agent a file from elsewhere.
-Every such link is a finding, never a silent skip (docs/validate.md, "SK321 — a skill file
+Every such link is a finding, never a silent skip (docs/validate.md, "SK021 — a skill file
 that is a link").  A link whose target is a file or folder inside the same skill folder is
 fine.  The SKILL.md itself is SK020's (skillsift/catalog/discovery.py).
 
@@ -19,7 +19,7 @@ import os
 from ..diagnostics import ERROR, Diagnostic
 from .workspace import MAX_FOLDER_DEPTH, MAX_FOLDER_FILES, Workspace, posix_parent
 
-CODE = "SK321"
+CODE = "SK021"
 _SKIP = frozenset({".git", "node_modules", "__pycache__"})
 
 

@@ -180,7 +180,7 @@ def test_planted_secret_fails_the_commit_with_file_and_line(tmp_path, hook_env, 
 
 
 def test_a_committed_link_that_leaves_its_skill_or_dangles_fails_the_commit(tmp_path, hook_env, hook_repo):
-    """pre-commit passes no link to a hook that does not ask for them: skillsift-validate does (SK020, SK321)."""
+    """pre-commit passes no link to a hook that does not ask for them: skillsift-validate does (SK020, SK021)."""
     project = make_project(tmp_path, hook_env, hook_repo, hooks=("skillsift-validate",))
     folder = project / ".claude/skills/deploy-staging"
     (folder / "scripts").mkdir()
@@ -189,7 +189,7 @@ def test_a_committed_link_that_leaves_its_skill_or_dangles_fails_the_commit(tmp_
     before = _head(project, hook_env)
     proc = commit(project, hook_env)
     assert proc.returncode != 0, _out(proc)
-    assert ".claude/skills/deploy-staging/scripts/env.sh: SK321" in _out(proc) and "dangles" in _out(proc)
+    assert ".claude/skills/deploy-staging/scripts/env.sh: SK021" in _out(proc) and "dangles" in _out(proc)
     assert _head(project, hook_env) == before
     _git(project, hook_env, "rm", "-q", "--cached", ".claude/skills/deploy-staging/scripts/env.sh")
     (folder / "scripts" / "env.sh").unlink()

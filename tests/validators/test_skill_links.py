@@ -1,4 +1,4 @@
-"""SK321 (and SK020): a committed link in a skill's folder that leaves the folder or dangles is a finding in
+"""SK021 (and SK020): a committed link in a skill's folder that leaves the folder or dangles is a finding in
 `validate` (text and JSON), in the `skillsift-validate` hook and in `ci`, never a silent skip."""
 
 from __future__ import annotations
@@ -50,13 +50,13 @@ def test_validate_reports_every_link_that_leaves_or_dangles(linked, capsys):
     code, out, _err = run(capsys, "validate", "--root", linked)
     assert code == 1
     for file, words in EXPECTED.items():
-        line = next(line for line in out.splitlines() if line.startswith(f"{file}: SK321 "))
+        line = next(line for line in out.splitlines() if line.startswith(f"{file}: SK021 "))
         assert words in line, line
     assert f"{SKILLS}/evil/SKILL.md: SK020" in out and "dangles" in out
     assert "same.md" not in out and f"{SKILLS}/good/docs" not in out
     code, out, _err = run(capsys, "validate", "--root", linked, "--format", "json")
     found = {(d["file"], d["code"], d["severity"]) for d in json.loads(out)["diagnostics"]}
-    assert {(f, "SK321", "error") for f in EXPECTED} | {(f"{SKILLS}/evil/SKILL.md", "SK020", "error")} <= found
+    assert {(f, "SK021", "error") for f in EXPECTED} | {(f"{SKILLS}/evil/SKILL.md", "SK020", "error")} <= found
     assert not any(d[0].endswith(("same.md", "/docs")) for d in found)
 
 
@@ -65,8 +65,8 @@ def test_validate_given_the_link_reports_it(linked, capsys, monkeypatch):
     code, out, _err = run(capsys, "validate", f"{SKILLS}/good/scripts/env.sh", "--format", "json")
     assert code == 1
     found = [(d["file"], d["code"]) for d in json.loads(out)["diagnostics"]]
-    assert (f"{SKILLS}/good/scripts/env.sh", "SK321") in found
-    assert not any(code == "SK321" and file != f"{SKILLS}/good/scripts/env.sh" for file, code in found)
+    assert (f"{SKILLS}/good/scripts/env.sh", "SK021") in found
+    assert not any(code == "SK021" and file != f"{SKILLS}/good/scripts/env.sh" for file, code in found)
 
 
 def test_the_validate_hook_reports_staged_links(linked, capsys, monkeypatch):
@@ -74,10 +74,10 @@ def test_the_validate_hook_reports_staged_links(linked, capsys, monkeypatch):
     staged = [f"{SKILLS}/good/notes.md", f"{SKILLS}/good/references/guide.md", f"{SKILLS}/evil/SKILL.md"]
     code, out, err = run(capsys, "hook", "validate", *staged)
     assert code == 1, out + err
-    assert f"{SKILLS}/good/notes.md" in out and "SK321" in out and "SK020" in out
+    assert f"{SKILLS}/good/notes.md" in out and "SK021" in out and "SK020" in out
     assert "guide.md" not in out  # a regular skill file is left to the hooks of its own
     code, out, err = run(capsys, "hook", "validate", f"{SKILLS}/good/references/same.md")
-    assert "SK321" not in out  # a link inside its folder is fine (the repository's SK020 is still said)
+    assert "SK021" not in out  # a link inside its folder is fine (the repository's SK020 is still said)
 
 
 def test_the_hooks_file_passes_links_to_the_validate_hook():
@@ -102,4 +102,4 @@ def test_ci_reports_the_links(linked, capsys, monkeypatch):
     doc = json.loads(out)
     assert code == 2, out + err
     found = {(f["file"], f["code"]) for f in doc["findings"]}
-    assert {(f, "SK321") for f in EXPECTED} <= found and (f"{SKILLS}/evil/SKILL.md", "SK020") in found
+    assert {(f, "SK021") for f in EXPECTED} <= found and (f"{SKILLS}/evil/SKILL.md", "SK020") in found
