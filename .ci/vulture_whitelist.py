@@ -19,6 +19,7 @@ _.ci_command
 _.tune_command
 _.init_command
 _.sources_command
+_.judge_command
 _.update_command  # its subcommands, registered by click's decorators
 _.fetch_command
 # click.Group's methods, called by click
@@ -46,6 +47,8 @@ _.render_status_json
 _.render_tune_text
 _.render_tune_json
 _.render_ci_json
+_.render_judge_json
+_.render_judge_text
 
 # module __getattr__ (PEP 562): the lazy names of skillsift, skillsift.cli and skillsift.index
 _.__getattr__
@@ -70,6 +73,7 @@ _.toplevel  # ci/gitbase.py RepoPlace
 _.pass_filenames  # hooks/specs.py: written to .pre-commit-hooks.yaml
 _.require_serial
 _.always_run
+_.types_or
 _.reloads  # mcpserver/service.py: how many times the ranker was re-created
 _.sent_texts  # embed/gate.py: what a run sent and took from the response cache
 _.cache_hits
@@ -78,6 +82,8 @@ _.TOKENIZER_SHA256  # embed/local.py: the shipped tokenizer's pin (tests/embed c
 _.TOP_KEYS  # casefile/rules.py: the top-level keys of a cases file (re-exported)
 _.INTERNAL_ERROR  # mcpserver/protocol.py: JSON-RPC's reserved code, kept with its siblings
 _.LINK  # validators/served.py: the code SK020, with its siblings
+_.GATE_TABLE  # config/ranking.py: the key-by-key classification of the config (tests/config/test_ranking_keys.py)
+_.NOT_RANKING
 
 # ranker: being moved to tests/
 _.blend  # ranker/fusion.py

@@ -6,6 +6,7 @@ import click
 
 from ..render.registry import names
 from ._common import config_option, root_option
+from .judge_cmd import judge_options
 
 FORMATS = names("evaluation")
 
@@ -52,8 +53,13 @@ FORMATS = names("evaluation")
                                 "not ranked first).")
 @click.option("--quiet", "-q", "quiet", is_flag=True,
               help="Text: one result line (verdict, top1, MRR); stderr keeps warnings and gate failures, not notes.")
+@click.option("--judge", "judge", is_flag=True,
+              help="Also ask the agent of [judge] which skill it would use per case, beside the ranker "
+                   "(docs/judge.md; text, json and html).")
+@judge_options
 def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, baseline, max_flips, max_rank_drops,
-                 output, fmt, from_skills, agent, view_name, context_window, why, why_skills, quiet):
+                 output, fmt, from_skills, agent, view_name, context_window, why, why_skills, quiet, judge, budget,
+                 max_seconds, jobs, timeout, dry_run, fetch, allow_exec):
     """Rank the labelled queries of CASES (YAML) and report top1, recall@k, hit@k, MRR, nDCG.
 
     With --from-skills, each skill's frontmatter `examples` (queries it must answer) and
@@ -71,12 +77,15 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     from ..render.sanitise import for_stdout, plain_lines
     from ..usecases.run_eval import EvalRequest, run_eval
     from ._common import print_message, say
+    from .judge_cmd import judge_request
 
     outcome = run_eval(EvalRequest(
         cases=cases, root=root, config_file=config_file, mode_spec=mode_spec, k=k_override, min_spec=min_spec,
         baseline=baseline, max_flips=max_flips, max_rank_drops=max_rank_drops, output=output, fmt=fmt,
         from_skills=from_skills, agent=agent, view=view_name, context_window=context_window, why=why,
-        why_skills=why_skills, quiet=quiet), notify=print_message)
+        why_skills=why_skills, quiet=quiet, allow_exec=allow_exec, judge=judge, judge_options=judge_request(
+            agent=None, context_window=None, budget=budget, max_seconds=max_seconds, jobs=jobs, timeout=timeout,
+            dry_run=dry_run, fetch=fetch)), notify=print_message)
     result = outcome.result
     if outcome.html_written:
         pass  # the report is the --output file
@@ -86,6 +95,9 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         click.echo(plain_lines(render_quiet(result)), nl=False)
     else:
         click.echo(for_stdout(render("evaluation", fmt, result, hybrid_hint=outcome.hybrid_hint), fmt), nl=False)
+        judge_text = render("judge", "text", outcome.judged) if outcome.judged is not None else ""
+        if judge_text and fmt == "text":
+            click.echo("\n" + judge_text, nl=False)
     if outcome.degraded:
         for line in (outcome.degraded, outcome.degraded_hint):
             say(line)

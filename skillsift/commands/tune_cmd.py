@@ -48,10 +48,13 @@ def _close_bars() -> None:
 @click.option("--allow-exec", is_flag=True, help="Let the repository config's embedding command run.")
 @click.option("--agent", default=None, metavar="NAME",
               help="Listing view: the agent whose listing is ranked (default: the first of [validate] agents).")
+@click.option("--judge", "judge", is_flag=True,
+              help="Label each case with the agent's cached choice instead of its expect (docs/judge.md; for a "
+                   "repository with few cases; off by default, nothing is asked).")
 @view_option
 @context_window_option
 def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_exec, agent, view_name,
-                 context_window):
+                 context_window, judge):
     """Choose fusion, lexical weight, embedded fields, candidates and example_weight from CASES.
 
     Every setting is scored on the positive cases of CASES; k-fold cross-validation with
@@ -71,7 +74,8 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
     from ._common import print_message
 
     request = TuneRequest(cases=cases, root=root, config_file=config_file, folds=folds, k=k_override, write=write,
-                          allow_exec=allow_exec, agent=agent, view=view_name, context_window=context_window)
+                          allow_exec=allow_exec, agent=agent, view=view_name, context_window=context_window,
+                          judge=judge)
 
     def notify(message) -> None:
         _close_bars()  # the embedding is over: its bar ends before the next line

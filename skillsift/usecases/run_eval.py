@@ -51,6 +51,9 @@ class EvalRequest:
     why: bool = False
     why_skills: int = 40
     quiet: bool = False
+    allow_exec: bool = False
+    judge: bool = False  # ask the agent of [judge] beside the ranker (docs/judge.md)
+    judge_options: Any = None  # skillsift.judge.session.JudgeOptions (budget, time, jobs, dry run, fetch)
 
     def check(self) -> None:
         """Raise SkillsiftError for flags that do not go together (before anything is read)."""
@@ -69,6 +72,16 @@ class EvalRequest:
             if value is not None and value < 0:
                 raise SkillsiftError(f"{flag} must not be negative, got {value}")
 
+    def check_judge(self) -> None:
+        """Raise SkillsiftError for judge flags that do not go with the others."""
+        if self.judge and (self.why or self.quiet or self.fmt not in ("text", "json", "html")):
+            raise SkillsiftError("--judge reports in text, json or html, without --why or --quiet")
+        opts = self.judge_options
+        if not self.judge and opts is not None and (opts.dry_run or opts.budget is not None or opts.fetch is not None
+                                                    or opts.max_seconds or opts.timeout or opts.jobs != 1):
+            raise SkillsiftError("--budget, --max-seconds, -j, --timeout, --dry-run, --fetch and --cache-only need "
+                                 "--judge")
+
 
 @dataclass
 class EvalOutcome:
@@ -78,12 +91,13 @@ class EvalOutcome:
     ``why`` the ``--why`` report; ``html_written`` says the report went to ``--output``
     (nothing on stdout).  ``degraded`` and ``degraded_hint``: the embeddings fell back, so
     the numbers measure nothing asked for (exit 1).  ``failures``: the gates that failed
-    (exit 2), with ``hint`` under them.
+    (exit 2), with ``hint`` under them.  ``judged``: the ``--judge`` report (also in ``result.judge``).
     """
 
     result: Any
     config: Any
     why: Any = None
+    judged: Any = None
     html_written: bool = False
     degraded: str = ""
     degraded_hint: str = ""
@@ -107,9 +121,11 @@ def run_eval(request: EvalRequest, notify: Callable[[Message], None]) -> EvalOut
     minimums = parse_minimums(request.min_spec)
     if request.view == ALL_VIEWS and request.why:
         raise SkillsiftError("--why explains one view: pass --view full or --view listing with it")
+    request.check_judge()
     project = open_project(request.root, request.config_file, agent=request.agent,
                            view=LISTING_VIEW if request.view == LISTING_VIEW else FULL_VIEW,
-                           context_window=request.context_window, agent_in_full=request.view != ALL_VIEWS)
+                           context_window=request.context_window, agent_in_full=request.view != ALL_VIEWS,
+                           allow_exec=request.allow_exec)
     for message in project.messages:
         tell(message)
     config, view = project.config, project.view
@@ -135,7 +151,17 @@ def run_eval(request: EvalRequest, notify: Callable[[Message], None]) -> EvalOut
         result.paired_views = pair_views(result, other.result)
     result.gate_failures = evaluation.gate_failures
     result.gates_note = gates.note
-    outcome = EvalOutcome(result=result, config=config, html_written=_write_output(request, result, evaluation, tell))
+    judged = None
+    if request.judge:  # the agent beside the ranker, over the same cases (docs/judge.md)
+        from ..judge.session import run_judge
+        from ..render.judge import judge_document
+
+        judged = run_judge(request.root, config, case_file, result, request.judge_options)
+        for note in judged.notes:
+            notify(Message(NOTE, note))
+        result.judge = judge_document(judged)
+    outcome = EvalOutcome(result=result, config=config, judged=judged,
+                          html_written=_write_output(request, result, evaluation, tell))
     if request.why and not outcome.html_written:
         from ..evaluate.querylog import log_path, mine, read_log
         from ..evaluate.whynot import why_not

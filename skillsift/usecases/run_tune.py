@@ -35,6 +35,7 @@ class TuneRequest:
     agent: str | None = None
     view: str = "full"
     context_window: int | None = None
+    judge: bool = False  # label each case with the agent's cached choice (docs/judge.md)
 
 
 def run_tune(request: TuneRequest, notify: Callable[[Message], None],
@@ -52,6 +53,13 @@ def run_tune(request: TuneRequest, notify: Callable[[Message], None],
     config, view, catalog = project.config, project.view, project.catalog
     case_file = load_checked(request.cases, view.full.names, roles_configured=True,
                              resolve=lambda _r: list(view.full.names))
+    if request.judge:  # the agent's own choices as labels (docs/judge.md, "Calibration that feeds back")
+        from ..judge.session import agent_labels
+
+        before = len(case_file.cases)
+        case_file, _judged = agent_labels(request.root, config, case_file)
+        notify(Message("", f"tune --judge: {len(case_file.cases)} of {before} cases labelled by the agent's cached "
+                           f"answers ({before - len(case_file.cases)} without a choice or an answer)"))
     if view.listing is not None:
         from ..render.views import view_words
 
