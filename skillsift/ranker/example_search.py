@@ -88,7 +88,8 @@ def rank_with_examples(search, examples, query: str, qvec, mode: str, usable, ro
 
 
 def _blend(search, centred, plain, keep, usable, ties, lexical, s):
-    """:func:`~skillsift.ranker.fusion.blend` of the complete lists, computed for its candidates only.
+    """The blend of the complete lists (the oracle ``blend`` of tests/ranker/reference.py), computed
+    for its candidates only.
 
     The candidates are the first ``candidates`` of the vector list (``centred``, the kept
     skills) and of the lexical list; each scores its centred similarity (the least of the
@@ -97,7 +98,7 @@ def _blend(search, centred, plain, keep, usable, ties, lexical, s):
     """
     import numpy as np
 
-    from .fusion import FusedItem, blend_bonus_scale
+    from .fusion import FusedItem, blend_bonus_scale, with_lexical_bonus
     from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away_list
 
     bonus = blend_bonus_scale(s.weight_lexical, s.weight_vector)
@@ -126,12 +127,8 @@ def _blend(search, centred, plain, keep, usable, ties, lexical, s):
     some = len(centred) > 0  # else every chosen skill is a lexical one without a vector
     own = (centred[inside] if some else np.zeros(len(at))).tolist()
     sims = round_half_away_list(plain[inside] if some else np.zeros(len(at)), SCORE_DIGITS)
-    scores = []
-    for lexical_score, p, c in zip(lex.tolist(), at.tolist(), own, strict=True):
-        score = floor if p < 0 else c
-        if top > 0 and lexical_score > 0:
-            score += bonus * (lexical_score / top)
-        scores.append(score)
+    scores = [with_lexical_bonus(floor if p < 0 else c, bonus, lexical_score, top)
+              for lexical_score, p, c in zip(lex.tolist(), at.tolist(), own, strict=True)]
     return [FusedItem(id=names[i], score=f, lexical_rank=lex_rank.get(i, 0), vector_rank=r,
                       vector_sim=None if p < 0 else v)
             for i, f, p, v, r in zip(chosen, round_half_away_list(scores, FUSED_DIGITS), at.tolist(), sims,

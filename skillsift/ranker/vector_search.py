@@ -196,7 +196,6 @@ class VectorSearch:
         """Blend over a scope of at most SMALL_ROWS usable skills, every similarity exact
         (:mod:`skillsift.ranker.blend_exact`): ``(fused items, top_sim, dropped)``."""
         from .blend_exact import blend_exact
-        from .fusion import blend_bonus_scale
         from .rounding import SCORE_DIGITS, round_half_away
 
         exact = self._exact_rows(usable, subset)
@@ -205,10 +204,16 @@ class VectorSearch:
         if s.vector_min_sim > 0:
             keep = [v >= s.vector_min_sim for v in plain]
             dropped = len(keep) - sum(keep)
-        fused = blend_exact(query, plain, centred, keep, exact.ties, exact.skills, lexical, self._all_names(),
-                            candidates=s.candidates, bonus=blend_bonus_scale(s.weight_lexical, s.weight_vector),
-                            limit=limit, pin=self._pins().pin_position)
+        fused = blend_exact(self._blend_request(query, s, limit), plain, centred, keep, exact.ties, exact.skills,
+                            lexical, self._all_names())
         return fused, round_half_away(max(plain), SCORE_DIGITS), dropped
+
+    def _blend_request(self, query: str, s, limit):
+        """The :class:`~skillsift.ranker.fusion.BlendRequest` of ``query`` under the ``[search]`` settings ``s``."""
+        from .fusion import BlendRequest, blend_bonus_scale
+
+        return BlendRequest(query, s.candidates, blend_bonus_scale(s.weight_lexical, s.weight_vector), limit,
+                            self._pins().pin_position)
 
     def _screened(self, query: str, qvec, mode: str, subset, usable, lexical, s, covered: bool, limit):
         """Any mode and fusion over screened similarities: ``(fused items, ranking, top_sim, dropped)``."""
@@ -230,13 +235,10 @@ class VectorSearch:
         top = None if mode == "hybrid" and s.fusion == "blend" else plain.top(cand, keep)
         if top is None:
             from .blend_top import blend_first
-            from .fusion import blend_bonus_scale
 
-            bonus = blend_bonus_scale(s.weight_lexical, s.weight_vector)
             centred = self._centred_similarities(rows, products, qvec, ties)
-            fused = blend_first(query, centred, plain, keep, lexical, usable, self._positions_in(usable, subset),
-                                self._all_names(), candidates=cand, bonus=bonus, limit=limit,
-                                pin=self._pins().pin_position)
+            fused = blend_first(self._blend_request(query, s, limit), centred, plain, keep, lexical, usable,
+                                self._positions_in(usable, subset), self._all_names())
             ranking = "hybrid"
         else:
             vector_ranked = list(zip(self._names(usable[top]), plain.exact(top).tolist(), strict=True))
