@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .fusion import BlendRequest, FusedItem, with_lexical_bonus
+from .fusion import BlendRequest, FusedItem, with_lexical_bonus, zscore_scores
 from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away
 
 #: Scopes of at most this many usable skills are ranked by :func:`blend_exact`.
@@ -67,11 +67,15 @@ def blend_exact(request: BlendRequest, plain: Sequence[float], centred: Sequence
     chosen.update(dict.fromkeys(i for i, _ in matches[:candidates]))
     lex = {i: (rank, score) for rank, (i, score) in enumerate(matches, start=1)}
     pinned = request.pin(query, chosen)
-    scored = []
-    for i in chosen:
-        at = vector_rank.get(i)
-        score = with_lexical_bonus(floor if at is None else centred[at[1]], bonus, lex.get(i, (0, 0.0))[1], top)
-        scored.append((i != pinned, -round_half_away(score, FUSED_DIGITS), names[i], i))
+    if request.fusion == "zscore":
+        sims = [floor if vector_rank.get(i) is None else centred[vector_rank[i][1]] for i in chosen]
+        members = [lex[i][1] if i in lex and lex[i][0] <= candidates else None for i in chosen]
+        fused = zscore_scores(sims, members, request.lexical_weight)
+    else:
+        fused = [with_lexical_bonus(floor if vector_rank.get(i) is None else centred[vector_rank[i][1]], bonus,
+                                    lex.get(i, (0, 0.0))[1], top) for i in chosen]
+    scored = [(i != pinned, -round_half_away(score, FUSED_DIGITS), names[i], i)
+              for i, score in zip(chosen, fused, strict=True)]
     scored.sort()
     if limit is not None and limit > 0:
         del scored[limit:]

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .fusion import BlendRequest, FusedItem
-from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away_array
+from .fusion import BlendRequest, FusedItem, zscore_scores
+from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away_array, round_half_away_list
 from .vector import plus_where
 
 ROUNDING_SLACK = 1e-9  # >= half a unit of the fused score's 9th decimal plus float64 error
@@ -82,6 +82,17 @@ def blend_first(request: BlendRequest, centred, plain, keep, lexical, usable, wh
     if pinned_at >= 0:
         others = others[others != pinned_at]
     floor = _floor(centred, keep) if not has.all() else 0.0
+    if request.fusion == "zscore":  # every candidate's score depends on all of them: all are exact
+        sims = np.full(total, floor)
+        sims[has] = centred.exact(pos[has])
+        members = [float(v) if j < n_lex else None for j, v in enumerate(lex_score.tolist())]
+        fused = zscore_scores(sims.tolist(), members, request.lexical_weight)
+        scores = dict(enumerate(round_half_away_list(fused, FUSED_DIGITS)))
+        contenders = others.tolist() if rest > 0 else []
+        ids = {j: names[skill[j]] for j in range(total)}
+        kept = sorted(contenders, key=lambda j: (-scores[j], ids[j]))[:rest] if rest > 0 else []
+        chosen = ([pinned_at] if pinned_at >= 0 else []) + kept
+        return _items(chosen, ids, scores, pos, skill, lex_score, n_lex, vec, centred, plain, keep, lexical)
     if 0 < rest < len(others):
         # bounds of the rounded fused scores from the similarities' screening bounds: rounding
         # to 9 decimals moves a score by at most 0.5e-9, the float64 sums are within 1e-15

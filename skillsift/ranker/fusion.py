@@ -16,6 +16,7 @@ holds every fast path to.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
@@ -145,7 +146,8 @@ class BlendRequest:
     ``query`` (for the exact-id pin), ``candidates`` (entries kept per list), ``bonus`` (the
     lexical bonus of the top lexical match, :func:`blend_bonus_scale`), ``limit`` (the hits the
     caller keeps; None or < 1: all) and ``pin(query, skill indexes)``, the skill among them whose
-    id the query names (:meth:`~skillsift.ranker.pin.PinIndex.pin_position`).
+    id the query names (:meth:`~skillsift.ranker.pin.PinIndex.pin_position`).  With ``fusion``
+    ``"zscore"`` the candidates are the same and scored by :func:`zscore_scores` instead.
     """
 
     query: str
@@ -153,6 +155,8 @@ class BlendRequest:
     bonus: float
     limit: int | None
     pin: Callable[[str, Collection[int]], int | None]
+    fusion: str = "blend"  # or "zscore": the candidates' z-scores (:func:`zscore_scores`)
+    lexical_weight: float = 0.0  # zscore: the weight of the lexical z-score (:func:`zscore_lexical_weight`)
 
     def __post_init__(self) -> None:
         if self.candidates < 1:
@@ -167,6 +171,54 @@ def with_lexical_bonus(similarity: float, bonus: float, points: float, top: floa
     if top > 0 and points > 0:
         return similarity + bonus * (points / top)
     return similarity
+
+
+#: zscore: the weight of the lexical z-score when every query term is in the top lexical match
+#: (chosen on half A of both development sets, docs/ranking-quality.md, "Fusion channels").
+ZSCORE_WEIGHT = 1.0
+
+
+def zscore_lexical_weight(coverage: float, w_lex: float = 1.0, w_vec: float = 1.0) -> float:
+    """The zscore fusion's lexical weight: ``ZSCORE_WEIGHT * coverage * w_lex / w_vec``.
+
+    ``coverage`` is the share of the query's terms that its top lexical match holds
+    (:meth:`~skillsift.ranker.lexical_hits.LexicalList.coverage`): the lexical list counts as
+    much as the query's words are found, so a query whose words a skill holds leans on BM25F and
+    a query in other words than the skills' leans on the cosine.
+    """
+    if w_vec <= 0 or w_lex < 0:
+        raise ValueError(f"zscore fusion needs w_vec > 0 and w_lex >= 0, got {w_lex}, {w_vec}")
+    return ZSCORE_WEIGHT * coverage * w_lex / w_vec
+
+
+def _standardised(values: Sequence[float]) -> list[float]:
+    """``(v - mean) / sd`` of each value (population sd; all 0.0 when sd is 0), with exact sums
+    (``math.fsum``), so the result does not depend on the order the values come in."""
+    n = len(values)
+    if n == 0:
+        return []
+    mean = math.fsum(values) / n
+    sd = math.sqrt(math.fsum((v - mean) * (v - mean) for v in values) / n)
+    if not sd > 0:
+        return [0.0] * n
+    return [(v - mean) / sd for v in values]
+
+
+def zscore_scores(similarities: Sequence[float], lexical: Sequence[float | None], weight: float) -> list[float]:
+    """The zscore fusion's scores of the candidates, before rounding.
+
+    ``similarities``: each candidate's similarity (the least of the vector list for one without
+    a vector, as in blend); ``lexical``: its BM25F score when it is in the lexical list's cut,
+    None otherwise.  A candidate scores the z-score of its similarity among the candidates plus
+    ``weight`` times the z-score of its BM25F score among the lexical cut (0 outside it).  Both
+    z-scores are per query, so neither list's scale (cosines near 0.3, BM25F growing with the
+    catalog and the query) decides; every fast path and the reference call this one function.
+    """
+    z_vec = _standardised(list(similarities))
+    members = [v for v in lexical if v is not None]
+    z_members = iter(_standardised(members))
+    z_lex = [0.0 if v is None else next(z_members) for v in lexical]
+    return [v + weight * x for v, x in zip(z_vec, z_lex, strict=True)]
 
 
 def blend_bonus_scale(w_lex: float = 1.0, w_vec: float = 1.0) -> float:

@@ -143,7 +143,7 @@ def test_search_problems_come_in_reference_order_then_unknown_keys():
     }
     assert validate_search_table(table) == [
         'search.mode "semantic" must be lexical, hybrid or vector',
-        'search.fusion "sum" must be auto, rrf, weighted or blend',
+        'search.fusion "sum" must be auto, rrf, weighted, blend or zscore',
         'search.dtype "int8" must be float32 or float16',
         'search.fields entry "body" must be name, triggers, keywords or description',
         'search.fields entry "title" must be name, triggers, keywords or description',

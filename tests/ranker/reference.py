@@ -2,6 +2,7 @@
 
 They live in tests/, not in the package: the ranker never calls them.  ``blend`` is the
 definition of skillsift's blend fusion over complete ranked lists (docs/ranking-quality.md);
+``zscore`` the definition of the zscore fusion (``coverage`` its lexical weight's factor);
 ``cosine_list`` is the plain definition of an exact vector list.
 tests/ranker/test_fusion_differential.py compares every fast path with them, on random data
 with fixed seeds and on real skills.
@@ -76,6 +77,56 @@ def blend(
             )
         )
     return out
+
+
+def zscore(
+    lexical: Ranked,
+    vector: Ranked,
+    weight: float,
+    *,
+    candidates: int,
+    cosines: dict | None = None,
+) -> list[FusedItem]:
+    """The zscore fusion over complete lists: the candidates of :func:`blend` (the first
+    ``candidates`` of each list), each scoring the z-score of its similarity among the candidates
+    (the least similarity of the vector list without one) plus ``weight`` times the z-score of its
+    BM25F score among the lexical list's first ``candidates`` (0 outside them).  Means and
+    variances are population ones with exact sums; a spread of 0 gives z-scores of 0."""
+    import math
+
+    def z(values):
+        if not values:
+            return []
+        mean = math.fsum(values) / len(values)
+        sd = math.sqrt(math.fsum((v - mean) * (v - mean) for v in values) / len(values))
+        return [(v - mean) / sd if sd > 0 else 0.0 for v in values]
+
+    lex_rank = _ranks(lexical, "lexical")
+    vec_rank = _ranks(vector, "vector")
+    chosen = list(dict.fromkeys([*(i for i, _ in vector[:candidates]), *(i for i, _ in lexical[:candidates])]))
+    sims = dict(vector)
+    shown = sims if cosines is None else cosines
+    floor = min(sims.values()) if sims else 0.0
+    cut = dict(lexical[:candidates])
+    z_vec = z([sims.get(i, floor) for i in chosen])
+    z_cut = dict(zip(cut, z(list(cut.values())), strict=True))
+    return [FusedItem(id=i, score=round_half_away(zv + weight * z_cut.get(i, 0.0), FUSED_DIGITS),
+                      lexical_rank=lex_rank.get(i, 0), vector_rank=vec_rank.get(i, 0),
+                      vector_sim=None if shown.get(i) is None else round_half_away(shown[i], SCORE_DIGITS))
+            for i, zv in zip(chosen, z_vec, strict=True)]
+
+
+def coverage(query: str, skill) -> float:
+    """The share of the query's terms found in ``skill``'s ranked fields (the zscore weight's factor)."""
+    from skillsift.ranker.lexical import LexicalIndex
+    from skillsift.ranker.tokenize import tokenize
+
+    terms = LexicalIndex.query_terms(query)
+    words = set()
+    for field in ("name", "triggers", "keywords", "description"):
+        value = getattr(skill, field) or ""
+        words.update(tokenize(value if isinstance(value, str) else " ".join(value)))
+    return sum(t in words for t in terms) / len(terms) if terms else 0.0
 
 
 def cosine_list(matrix, rows, ids, query_vec) -> list[tuple[int, float]]:
@@ -169,7 +220,7 @@ class OracleRanker:
         ids = [self.skills[i].name for i in usable]
         rows = [prep[i] for i in usable]
         plain = np.clip(_dots(self.index.matrix[rows], qvec, self.dots), -1.0, 1.0)
-        if mode == "hybrid" and s.fusion == "blend":
+        if mode == "hybrid" and s.fusion in ("blend", "zscore"):
             centred_matrix = centre(self.index.matrix, sorted({row for row in prep if row >= 0}))
             sims = np.clip(_dots(centred_matrix[rows], qvec, self.dots), -1.0, 1.0)
             order = sorted(range(len(rows)), key=lambda k: (-sims[k], ids[k]))
@@ -195,6 +246,16 @@ class OracleRanker:
             ranking = "vector"
             if mode == "hybrid":
                 pinned = exact_pin(query, [f.id for f in fused])
+        elif s.fusion == "zscore":
+            from skillsift.ranker.fusion import zscore_lexical_weight
+
+            surviving = {name for name, _ in vector_ranked}
+            ranked = [(ids[k], sim) for k, sim in centred if ids[k] in surviving]
+            share = coverage(query, self.skills[self.positions[lexical[0].name]]) if lexical else 0.0
+            fused = zscore(lexical_ranked, ranked, zscore_lexical_weight(share, s.weight_lexical, s.weight_vector),
+                           candidates=cand, cosines=dict(vector_ranked))
+            ranking = "hybrid"
+            pinned = exact_pin(query, [f.id for f in fused])
         elif s.fusion == "blend":
             surviving = {name for name, _ in vector_ranked}
             ranked = [(ids[k], sim) for k, sim in centred if ids[k] in surviving]

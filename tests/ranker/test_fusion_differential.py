@@ -30,7 +30,7 @@ from skillsift.ranker.examples import ExampleRows
 from skillsift.ranker.fusion import BlendRequest, sort_fused
 from skillsift.ranker.vector import exact_dots
 from tests.conftest import corpora
-from tests.ranker.reference import blend, make_world, rankers
+from tests.ranker.reference import blend, coverage, make_world, rankers, zscore
 
 # -- the screened path ---------------------------------------------------------------------------------
 
@@ -49,13 +49,14 @@ def _pinning_queries(world, count: int, seed: int) -> list[str]:
     return texts
 
 
+@pytest.mark.parametrize("fusion", ["blend", "zscore"])
 @pytest.mark.parametrize("seed", range(8))
-def test_blend_hits_equal_the_complete_fusion_cut(seed):
+def test_blend_hits_equal_the_complete_fusion_cut(seed, fusion):
     world = make_world(seed, n=260 + 30 * seed, shared=(0.0, 0.5, 0.9)[seed % 3], stale=seed % 3,
                        missing=seed % 2, duplicates=2 if seed % 4 == 0 else 0, queries=10,
                        dtype="float16" if seed % 2 else "float32")
     texts = list(world[2].table) + _pinning_queries(world, 4, seed)
-    new, old = rankers(world, fusion="blend", candidates=(3, 8, 20, 50)[seed % 4],
+    new, old = rankers(world, fusion=fusion, candidates=(3, 8, 20, 50)[seed % 4],
                        vector_min_sim=(0.0, 0.04)[seed % 2])
     pinned = deep = 0
     for text in texts:
@@ -128,14 +129,15 @@ def _check(world, texts, *, role=None, roles=None, **search):
     return new
 
 
+@pytest.mark.parametrize("fusion", ["blend", "zscore"])
 @pytest.mark.parametrize("seed", range(8))
-def test_small_catalog_blend_equals_the_complete_fusion(seed):
+def test_small_catalog_blend_equals_the_complete_fusion(seed, fusion):
     n = (6, 12, 27, 40, 51, 64, 96, 20)[seed]
     world = make_world(seed, n=n, shared=(0.0, 0.5, 0.9)[seed % 3], stale=seed % 3, missing=seed % 2,
                        duplicates=2 if seed % 4 == 0 else 0, queries=10,
                        dtype="float16" if seed % 2 else "float32")
     texts = list(world[2].table) + _pinning_queries(world, 4, seed)
-    _check(world, texts, fusion="blend", candidates=(3, 8, 20, 50)[seed % 4],
+    _check(world, texts, fusion=fusion, candidates=(3, 8, 20, 50)[seed % 4],
            vector_min_sim=(0.0, 0.04)[seed % 2])
 
 
@@ -155,15 +157,16 @@ def test_a_small_role_of_a_large_catalog_takes_the_exact_path(monkeypatch):
     assert calls  # the scope was small enough
 
 
+@pytest.mark.parametrize("fusion", ["blend", "zscore"])
 @pytest.mark.parametrize("seed", range(4))
-def test_the_exact_and_the_screened_paths_agree(seed, monkeypatch):
+def test_the_exact_and_the_screened_paths_agree(seed, fusion, monkeypatch):
     world = make_world(40 + seed, n=(10, 30, 64, 45)[seed], shared=0.5, stale=seed % 2, duplicates=seed % 2 * 3,
                        queries=12)
     texts = list(world[2].table) + _pinning_queries(world, 3, seed)
-    new, _ = rankers(world, fusion="blend", candidates=5, vector_min_sim=(0.0, 0.03)[seed % 2])
+    new, _ = rankers(world, fusion=fusion, candidates=5, vector_min_sim=(0.0, 0.03)[seed % 2])
     small = [new.search(text, limit=k) for text in texts for k in (None, 1, 4)]
     monkeypatch.setattr(vector_search, "SMALL_ROWS", 0)
-    screened, _ = rankers(world, fusion="blend", candidates=5, vector_min_sim=(0.0, 0.03)[seed % 2])
+    screened, _ = rankers(world, fusion=fusion, candidates=5, vector_min_sim=(0.0, 0.03)[seed % 2])
     assert [screened.search(text, limit=k) for text in texts for k in (None, 1, 4)] == small
 
 
@@ -214,7 +217,7 @@ def _known_world(seed: int, n: int):
     return world, pairs, rows
 
 
-def _reference_with_requests(new, text: str, s):
+def _reference_with_requests(new, text: str, s, fusion: str = "blend"):
     """The reference blend of the complete lists, each skill's similarities lifted by its requests."""
     from skillsift.ranker.examples import combine
     from skillsift.ranker.vector import normalise_query
@@ -234,21 +237,29 @@ def _reference_with_requests(new, text: str, s):
     keep = [k for k in range(len(names)) if s.vector_min_sim <= 0 or plain[k] >= s.vector_min_sim]
     centred = sorted(((names[k], float(cen[k])) for k in keep), key=lambda t: (-t[1], t[0]))
     lexical = [(h.name, h.score) for h in new.lexical_hits(text)]
-    fused = blend(lexical, centred, s.weight_lexical, s.weight_vector, candidates=s.candidates,
-                  cosines={names[k]: float(plain[k]) for k in keep})
+    shown = {names[k]: float(plain[k]) for k in keep}
+    if fusion == "zscore":
+        from skillsift.ranker.fusion import zscore_lexical_weight
+
+        share = coverage(text, vectors.skills[vectors.position(lexical[0][0])]) if lexical else 0.0
+        fused = zscore(lexical, centred, zscore_lexical_weight(share, s.weight_lexical, s.weight_vector),
+                       candidates=s.candidates, cosines=shown)
+    else:
+        fused = blend(lexical, centred, s.weight_lexical, s.weight_vector, candidates=s.candidates, cosines=shown)
     return sort_fused(fused, vectors.pin(text, [f.id for f in fused]))
 
 
+@pytest.mark.parametrize("fusion", ["blend", "zscore"])
 @pytest.mark.parametrize("seed", range(6))
-def test_the_known_request_path_equals_the_reference_blend(seed):
+def test_the_known_request_path_equals_the_reference_blend(seed, fusion):
     world, pairs, rows = _known_world(seed, n=(40, 150, 300)[seed % 3])
-    new, _ = rankers(world, fusion="blend", candidates=(3, 10, 50)[seed % 3],
+    new, _ = rankers(world, fusion=fusion, candidates=(3, 10, 50)[seed % 3],
                      vector_min_sim=(0.0, 0.03)[seed % 2])
     assert new.vectors.use_examples(pairs, extra=rows) == len(pairs)
     s = new.config.search
     lifted = 0
     for text in world[2].table:
-        want = _reference_with_requests(new, text, s)
+        want = _reference_with_requests(new, text, s, fusion)
         got = new.search(text, limit=None)
         assert [(h.name, h.score, h.lexical_rank, h.vector_rank, h.vector_sim) for h in got.hits] == [
             (f.id, f.score, f.lexical_rank, f.vector_rank, f.vector_sim) for f in want], text
@@ -319,17 +330,18 @@ def test_real_skills_every_path_equals_the_reference(size, monkeypatch):
     world = _real_world(size)
     assert len(world[0]) == size
     texts = list(world[2].table)
-    for cand in (5, 50):
-        new, old = rankers(world, fusion="blend", candidates=cand)
+    for cand, fusion in ((5, "blend"), (50, "blend"), (8, "zscore"), (50, "zscore")):
+        new, old = rankers(world, fusion=fusion, candidates=cand)
         for text in texts:
             full = old.search(text, limit=None)
             assert new.search(text, limit=None) == full, text
             assert new.search(text, limit=3) == replace(full, hits=full.hits[:3]), text
     # the same catalog through the other path than the one its size takes
     monkeypatch.setattr(vector_search, "SMALL_ROWS", 0 if size <= SMALL_ROWS else 10_000)
-    new, old = rankers(world, fusion="blend", candidates=8)
-    for text in texts:
-        assert new.search(text, limit=None) == old.search(text, limit=None), text
+    for fusion in ("blend", "zscore"):
+        new, old = rankers(world, fusion=fusion, candidates=8)
+        for text in texts:
+            assert new.search(text, limit=None) == old.search(text, limit=None), (text, fusion)
 
 
 def test_blend_request_refuses_no_candidates():

@@ -255,7 +255,9 @@ def test_blend_is_deterministic_and_leaves_lexical_mode_alone(built_index):
 
 def test_config_accepts_blend():
     assert validate_search_table({"fusion": "blend"}) == []
-    assert validate_search_table({"fusion": "sum"}) == ['search.fusion "sum" must be auto, rrf, weighted or blend']
+    assert validate_search_table({"fusion": "sum"}) == [
+        'search.fusion "sum" must be auto, rrf, weighted, blend or zscore']
+    assert validate_search_table({"fusion": "zscore"}) == []
 
 
 def test_query_embedding_worker_is_reused_and_replaced_after_a_timeout(built_index):
