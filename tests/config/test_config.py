@@ -56,7 +56,7 @@ def failure(root: Path, **kwargs) -> SkillsiftError:
 
 SEARCH_PROBLEMS = [
     ({"mode": "semantic"}, 'search.mode "semantic" must be lexical, hybrid or vector'),
-    ({"fusion": "sum"}, 'search.fusion "sum" must be auto, rrf, weighted or blend'),
+    ({"fusion": "sum"}, 'search.fusion "sum" must be auto, rrf, weighted, blend or zscore'),
     ({"dtype": "int8"}, 'search.dtype "int8" must be float32 or float16'),
     ({"fields": ["body"]}, 'search.fields entry "body" must be name, triggers, keywords or description'),
     ({"body_chars": 20001}, "search.body_chars must be between 0 and 20000"),
