@@ -330,6 +330,41 @@ def run_set(name, skills, queries, sig, table, cands):
             "tune": tune_on_half_a(name, sig, cov, a)}
 
 
+def per_skill_curve(name, skills, queries, sig) -> dict:
+    """Half B ranked with at most ``n`` of half A's requests per skill known (n = 0, 1, 2, 4, 8): the
+    default blend and zscore, top1 / MRR, and how many requests the skills with some have on average."""
+    n, m = len(queries), len(skills)
+    q = np.asarray(sig.queries, dtype=np.float64)
+    docs = np.asarray(sig.docs[tune.NAME_FREE], dtype=np.float64)
+    plain, cen, lex = q @ docs.T, q @ centre(docs, range(m), CENTRE_SHRINK).astype(np.float64).T, sig.lexical
+    cov = coverage_of(skills, queries, lex)
+    a = halves(n)
+    order = np.random.default_rng(SPLIT_SEED).permutation(n)  # which of a skill's requests come first
+    test = np.flatnonzero(~a)
+    out = {}
+    for per in (0, 1, 2, 4, 8):
+        train = np.zeros(n, bool)
+        taken = np.zeros(m, dtype=np.int64)
+        for i in order.tolist():
+            if a[i] and per and all(taken[t] < per for t in sig.expected[i]):
+                train[i] = True
+                taken[sig.expected[i]] += 1
+        best = has = None
+        if per:
+            best, has = Evidence(q, sig.expected, m, train, ~a, queries).best("top2")
+        ch = Channels(plain[test], cen[test], lex[test], cov[test], sig.tie, [sig.expected[i] for i in test],
+                      best, has)
+        row = {"requests per skill with some": float(taken[taken > 0].mean()) if per else 0.0}
+        for label, fn in (("blend (default)", blend(BLEND_SCALE)), ("zscore", zscore_adaptive(0.0, 1.0, "coverage"))):
+            series = ch.series(*fn(ch))
+            row[label] = (float(series.top1.mean()), float(series.rr.mean()))
+        out[per] = row
+        print(f"{name} | at most {per} requests per skill (mean {row['requests per skill with some']:.2f}) | "
+              + " | ".join(f"{k}: {v[0]:.3f}/{v[1]:.3f}" for k, v in row.items() if isinstance(v, tuple)),
+              flush=True)
+    return out
+
+
 def tune_on_half_a(name, sig, cov, a) -> dict:
     """``skillsift tune``'s selection run on half A's cases only (name-free fields, the grid of
     ``tune.grid``), then the chosen setting and the default scored on half B."""
@@ -393,6 +428,8 @@ def main(argv=None) -> int:
     parser.add_argument("--markdown", type=Path)
     parser.add_argument("--families", help="comma-separated candidate families to run (the shipped row always)")
     parser.add_argument("--only", choices=("MetaTool", "real skills"))
+    parser.add_argument("--curve", action="store_true",
+                        help="only the curve: half B with at most 1, 2, 4, 8 of half A's requests per skill")
     args = parser.parse_args(argv)
     from skillsift.embed.local import LocalProvider
 
@@ -406,7 +443,15 @@ def main(argv=None) -> int:
         cands = [c for c in cands if c[2] in keep]
     for name in ("MetaTool", "real skills") if not args.only else (args.only,):
         skills, queries, sig = load(name, args, cache)
+        if args.curve:
+            sets[name] = per_skill_curve(name, skills, queries, sig)
+            continue
         sets[name] = run_set(name, skills, queries, sig, table, cands)
+    if args.curve:
+        if args.json:
+            args.json.write_text(json.dumps({"split_seed": SPLIT_SEED, "curve": sets}, indent=1) + "\n",
+                                 encoding="utf-8")
+        return 0
     pick = choose(table, sets)
     print(json.dumps(pick, indent=1))
     if args.json:
