@@ -221,6 +221,34 @@ def zscore_scores(similarities: Sequence[float], lexical: Sequence[float | None]
     return [v + weight * x for v, x in zip(z_vec, z_lex, strict=True)]
 
 
+def channel_shares(request: BlendRequest, score: float, points: float | None, in_cut: bool, cut: Sequence[float],
+                   lift: float | None = None) -> tuple[tuple[str, float], ...]:
+    """Each channel's share of a blend or zscore ``score`` (``--explain``), rounded to 6 decimals.
+
+    ``points``: the skill's BM25F score (None without a lexical match); ``in_cut``: whether the
+    skill is among the lexical list's first ``candidates``, whose BM25F scores are ``cut`` (best
+    first); ``lift``: what its known requests added to its similarity (blend with known requests;
+    None without them).  The lexical share is what the fusion adds for BM25F (blend: ``bonus *
+    points / top``; zscore: its weight times the z-score of ``points`` among ``cut``, 0 outside
+    it); the rest is the vector's, split into the description's and the known
+    requests' for blend.  The shares add up to the score within rounding.
+    """
+    top = cut[0] if cut else 0.0
+    if request.fusion == "zscore":
+        members = list(cut)
+        z = 0.0
+        if in_cut and points is not None and points in members:  # equal scores have equal z-scores
+            z = _standardised(members)[members.index(points)]
+        lexical = request.lexical_weight * z
+        return (("vector", round(score - lexical, 6)), ("lexical", round(lexical, 6)))
+    lexical = with_lexical_bonus(0.0, request.bonus, points or 0.0, top)
+    vector = score - lexical
+    if lift is not None:
+        return (("description", round(vector - lift, 6)), ("requests", round(lift, 6)),
+                ("lexical", round(lexical, 6)))
+    return (("vector", round(vector, 6)), ("lexical", round(lexical, 6)))
+
+
 def blend_bonus_scale(w_lex: float = 1.0, w_vec: float = 1.0) -> float:
     """The lexical bonus of the top lexical match: ``BLEND_SCALE * w_lex / w_vec``."""
     if w_vec <= 0 or w_lex < 0:

@@ -40,6 +40,7 @@ class Hit:
     stale_vector: bool = False
     explanation: LexicalExplanation | None = None
     known_request: tuple[str, float] | None = None  # --explain: the closest known request and its cosine
+    channels: tuple[tuple[str, float], ...] | None = None  # --explain: each channel's share of the score
 
 
 @dataclass(frozen=True)
