@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .blend_exact import SMALL_ROWS, ExactRows
+from .channels import with_channels
 from .result import Hit, SearchResult
 
 if TYPE_CHECKING:
@@ -176,7 +177,7 @@ class VectorSearch:
                                   explain=explain, embedded=embedded, tokens=tokens, ms=ms, limit=limit)
             if not explain:
                 return result
-            return self._with_channels(self._with_known(result, cos), query, qvec, lexical, s, cos)
+            return with_channels(self, self._with_known(result, cos), query, qvec, lexical, s, cos)
         if mode == "hybrid" and s.fusion in SCORED and getattr(qvec, "ndim", 1) == 1 and len(usable) <= SMALL_ROWS:
             fused, top_sim, dropped = self._small_blend(query, qvec, subset, usable, lexical, s, limit)
             ranking = "hybrid"
@@ -185,53 +186,7 @@ class VectorSearch:
                                                               covered, limit)
         result = self._result(query, mode, ranking, fused, top_sim, dropped, lexical, s, stale, covered,
                               explain=explain, embedded=embedded, tokens=tokens, ms=ms, limit=limit)
-        return self._with_channels(result, query, qvec, lexical, s) if explain else result
-
-    def _with_channels(self, result: SearchResult, query: str, qvec, lexical, s, cos=None) -> SearchResult:
-        """``result`` with each hit's share per channel (``--explain``), for the blend and zscore fusions.
-
-        ``cos``: the query's cosine to every known request when they ranked; a blend hit's requests
-        share is then what they lifted its centred similarity by (:func:`~skillsift.ranker.examples.combine`).
-        """
-        from dataclasses import replace
-
-        from .fusion import channel_shares
-
-        if result.ranking != "hybrid" or s.fusion not in SCORED:
-            return result
-        request = self._blend_request(query, s, None, lexical)
-        cut = [score for _, score in lexical.top_scored(s.candidates)]
-        lifts: dict[str, float] | None = None
-        if cos is not None and self.examples is not None and s.fusion == "blend" and getattr(qvec, "ndim", 1) == 1:
-            lifts = self._lifts(result, qvec, cos, s.example_weight)
-        hits = []
-        for h in result.hits:
-            i = self.position(h.name)
-            points = lexical.scores_of([i]).get(i)
-            in_cut = 0 < h.lexical_rank <= s.candidates
-            hits.append(replace(h, channels=channel_shares(request, h.score, points, in_cut, cut,
-                                                           None if lifts is None else lifts.get(h.name, 0.0))))
-        return replace(result, hits=tuple(hits))
-
-    def _lifts(self, result: SearchResult, qvec, cos, weight: float) -> dict[str, float]:
-        """What known requests added to each hit's centred similarity (the blend's requests channel)."""
-        import numpy as np
-
-        from .examples import combine
-
-        assert self.examples is not None
-        best, has = self.examples.best(cos, len(self.skills))
-        q = np.asarray(qvec, dtype=np.float64)
-        centred = self._centred()
-        rows = self.rows()
-        out = {}
-        for h in result.hits:
-            i = self.position(h.name)
-            if rows[i] < 0 or not has[i]:
-                continue
-            own = float(np.asarray(centred[rows[i]], dtype=np.float64) @ q)
-            out[h.name] = float(combine(own, best[i], True, weight)) - own
-        return out
+        return with_channels(self, result, query, qvec, lexical, s) if explain else result
 
     def _with_known(self, result: SearchResult, cos) -> SearchResult:
         """``result`` with each hit's closest known request (``--explain``); ``cos``: the query's
