@@ -86,12 +86,8 @@ _.GATE_TABLE  # config/ranking.py: the key-by-key classification of the config (
 _.NOT_RANKING
 
 # ranker: being moved to tests/
-_.blend  # ranker/fusion.py
 _.without  # ranker/known.py
 _.pruned_top  # ranker/lexical.py
-_.METRIC_DIGITS  # ranker/rounding.py
-_.cosine_list  # ranker/vector.py
-_.highest  # ranker/vector.py
 _._usable_where  # ranker/vector_search.py
 _._whole
 _._small
