@@ -9,10 +9,16 @@ from __future__ import annotations
 
 import os
 
+from ..config.checks import check
 from ..diagnostics import ERROR, Diagnostic
 from .workspace import Workspace
 
 CODE = "AR9D0"
+CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted
+    check("AR9D0", "search-config-invalid", ERROR, scope="repo", triggers=("any",),
+          files="skillsift.toml, pyproject.toml [tool.skillsift], .ai-rulez/config.toml, the user config",
+          summary="the configuration parses and every key has an allowed value (including [validate])"),
+)
 
 
 def missing_file_diagnostics(settings, exists, *, file: str, line_of) -> list[Diagnostic]:

@@ -16,10 +16,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..config.checks import check
 from ..diagnostics import NOTE, Diagnostic
 from .workspace import Workspace
 
 CODE = "SK015"
+CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted
+    check("SK015", "suppression-unused", NOTE,
+          summary="every inline `skillsift: ignore CODE -- reason` in a SKILL.md gives a reason and silences a "
+                  "finding"),
+)
 NOT_SUPPRESSIBLE = frozenset({"AR001", "AR9D0", CODE})
 _MARK = re.compile(r"skillsift:\s*ignore\s+([A-Za-z0-9]+(?:\s*,\s*[A-Za-z0-9]+)*)\s*(?:(?:--(?!>)|—|:)\s*(.*?))?\s*"
                    r"(?:-->|$)")
