@@ -180,7 +180,7 @@ def _shown_root(root: str) -> str:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit 1).")
 @click.option("--preset", type=click.Choice(PRESETS), default=None,
-              help="Checks to run: recommended (default) or strict (the opt-in checks too); default: [validate] preset.")
+              help="Checks to run: recommended or strict (the opt-in checks too); default: [validate] preset.")
 @click.option("--output", default=None, type=click.Path(dir_okay=False, path_type=str),
               help="Write the report to this file instead of stdout.")
 @click.option("--update-secrets-baseline", "update_baseline", is_flag=True,

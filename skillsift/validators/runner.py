@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..diagnostics import Diagnostic, sort_diagnostics
 from ..config.checks import STRICT
+from ..diagnostics import Diagnostic, sort_diagnostics
 from . import BY_CODE, CHECKS, OPT_IN, expand_codes
 from .contract import run_module
 from .workspace import Workspace
