@@ -154,9 +154,10 @@ def apply_fixes(ws, paths, *, write: bool, show_diff: bool) -> list[str]:
 def list_checks() -> str:
     from ..validators import CHECKS
 
-    lines = [f"{'CODE':<6} {'SEVERITY':<8} {'SCOPE':<5} NAME"]
+    lines = [f"{'CODE':<6} {'SEVERITY':<8} {'SCOPE':<5} {'PRESET':<11} NAME"]
     for check in CHECKS:
-        lines.append(f"{check.code:<6} {check.severity:<8} {check.scope:<5} {check.name}: {check.summary}")
+        lines.append(f"{check.code:<6} {check.severity:<8} {check.scope:<5} {check.preset:<11} {check.name}: "
+                     f"{check.summary}")
     return "\n".join(lines) + "\n"
 
 

@@ -1,6 +1,6 @@
 """The registry rows, generated from the check declarations of skillsift/validators/: do not edit.
 
-Rewrite it with ``python -m skillsift.validators.declared --write`` after changing a declaration
+Rewrite it with ``python -m tests.generated --write`` after changing a declaration
 (docs/development.md, "The check contract").  One tuple per check, in the fields' order of
 :class:`skillsift.config.checks.Check`: code, name, severity, scope, module, triggers, files, summary,
 preset.  Pure data: importing it imports nothing.

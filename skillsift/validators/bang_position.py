@@ -2,10 +2,11 @@
 
 Claude Code runs a `` !`cmd` `` of a skill before the model sees it, and puts the command's output
 in its place; the inline form is recognised only where the ``!`` starts a line or follows
-whitespace, so ``branch:!`git branch` `` or ``(!`date`)`` stays literal text (code.claude.com/docs/
-en/skills, "Inject dynamic context"; docs/validate.md, "SK307"). The author meant the output to be
-there, and the model gets the command's text instead.  Inside code the opposite holds: the command
-is run anyway, which is SK305's (:mod:`.body`), so only text outside code is read here.
+whitespace, so ``branch:!`git branch` `` or ``(!`date`)`` stays literal text (Claude Code's skills
+documentation, "Inject dynamic context"; docs/validate.md, "SK205, SK307, SK321-SK324 — the peers'
+checks").  The author meant the output to be there, and the model gets the command's text instead.
+Inside code the opposite holds: the command is run anyway, which is SK305's (:mod:`.body`), so only
+text outside code is read here.
 """
 
 from __future__ import annotations

@@ -7,10 +7,13 @@ from that one list:
 * ``skillsift/config/check_table.py``: the registry rows the cheap paths import (no check module);
 * the table of ``docs/validate.md`` ("The checks", between its ``checks-table`` markers);
 * ``docs/checks.md``: one section per check, what ``skillsift explain`` prints;
-* the JSON Schemas of :mod:`.document_schemas` (``[validate.severity]`` and ``ignore`` name the codes).
+* the JSON Schemas of :mod:`.document_schemas` (``[validate.severity]`` and ``ignore`` name the codes);
+* ``skillsift/hooks/hook_codes.py``, the codes a hook's description lists (from the check modules
+  and codes each hook runs, ``skillsift.hooks.specs.REPORTS``, which the writer passes in).
 
-``python -m skillsift.validators.declared --write`` rewrites the three; ``--check`` (and
-``tests/validators/test_declared.py``) exits 1 naming each file that is stale.  ``explain`` and the
+``python -m tests.generated --write`` rewrites them all (with ``.pre-commit-hooks.yaml``, which
+is written from the hook rows of the doors); ``--check`` (and ``tests/validators/test_declared.py``)
+exits 1 naming each file that is stale.  ``explain`` and the
 SARIF rules read the same declarations (the first) and rows (the second), so nothing about a check
 is written by hand twice.
 """
@@ -21,7 +24,6 @@ import importlib
 import os
 import pkgutil
 import re
-import sys
 
 from ..config.checks import CHECKS, DECLARED, STRICT, Check
 from . import document_schemas
@@ -30,6 +32,8 @@ PACKAGE = "skillsift.validators"
 TABLE_FILE = os.path.join("skillsift", "config", "check_table.py")
 VALIDATE_DOC = os.path.join("docs", "validate.md")
 REFERENCE_DOC = os.path.join("docs", "checks.md")
+HOOK_CODES = os.path.join("skillsift", "hooks", "hook_codes.py")
+HOOKS_YAML = ".pre-commit-hooks.yaml"
 TABLE_BEGIN = "<!-- checks-table: generated from the check declarations; do not edit by hand -->"
 TABLE_END = "<!-- checks-table: end -->"
 
@@ -85,7 +89,7 @@ def preset_words(check: Check) -> str:
 def table_source(checks) -> str:
     """The text of ``skillsift/config/check_table.py``."""
     out = ['"""The registry rows, generated from the check declarations of skillsift/validators/: do not edit.\n\n'
-           "Rewrite it with ``python -m skillsift.validators.declared --write`` after changing a declaration\n"
+           "Rewrite it with ``python -m tests.generated --write`` after changing a declaration\n"
            "(docs/development.md, \"The check contract\").  One tuple per check, in the fields' order of\n"
            ":class:`skillsift.config.checks.Check`: code, name, severity, scope, module, triggers, files, summary,\n"
            'preset.  Pure data: importing it imports nothing.\n"""\n',
@@ -124,7 +128,7 @@ def reference(checks) -> str:
     """docs/checks.md: one section per check."""
     out = ["# The checks, one by one", "",
            "Generated from the check declarations (`check(...)` in each module of `skillsift/validators/`) by",
-           "`python -m skillsift.validators.declared --write`: do not edit by hand. `skillsift explain CODE` prints",
+           "`python -m tests.generated --write`: do not edit by hand. `skillsift explain CODE` prints",
            "the same text; [validate.md](validate.md#the-checks) has the table, the presets and how to silence a",
            "check.", ""]
     for c in checks:
@@ -137,8 +141,42 @@ def reference(checks) -> str:
     return "\n".join(out)
 
 
+def code_ranges(codes) -> str:
+    """Codes as people list them: sorted, three or more consecutive ones of a prefix as ``SK004-SK008``."""
+    out: list[str] = []
+    run: list[str] = []
+
+    def close():
+        out.extend([f"{run[0]}-{run[-1]}"] if len(run) >= 3 else run)
+
+    for code in sorted(set(codes), key=lambda c: (c[:-3], c[-3:])):
+        if run and code[:-3] == run[-1][:-3] and code[-3:].isdigit() and run[-1][-3:].isdigit() and (
+                int(code[-3:]) == int(run[-1][-3:]) + 1):
+            run.append(code)
+            continue
+        if run:
+            close()
+        run = [code]
+    if run:
+        close()
+    return ", ".join(out)
+
+
+def hook_codes_source(checks, reports: dict[str, tuple[str, ...]]) -> str:
+    """The text of ``skillsift/hooks/hook_codes.py``: for each hook of ``reports`` (hook -> the check modules
+    and codes it runs), the codes of those modules and codes."""
+    by_module: dict[str, list[str]] = {}
+    for c in checks:
+        by_module.setdefault(c.module, []).append(c.code)
+    codes = {hook: code_ranges([code for entry in entries for code in by_module.get(entry, [entry])])
+             for hook, entries in sorted(reports.items())}
+    return ('"""The codes each hook\'s description lists: generated from the check declarations and\n'
+            "``skillsift.hooks.specs.REPORTS`` by ``python -m tests.generated --write``; do not edit.\n"
+            '"""\n\n' + f"CODES = {codes!r}\n".replace("'", '"'))
+
+
 def expected(root: str) -> dict[str, str]:
-    """Each generated file (path relative to ``root``) and the text it should hold."""
+    """Each file generated in the checks' layer (path relative to ``root``) and the text it should hold."""
     checks = collect()
     with open(os.path.join(root, VALIDATE_DOC), encoding="utf-8") as handle:
         validate_md = handle.read()
@@ -149,10 +187,10 @@ def expected(root: str) -> dict[str, str]:
     return out
 
 
-def stale(root: str) -> list[str]:
-    """The generated files whose text differs from the declarations'."""
+def stale(root: str, wanted: dict[str, str]) -> list[str]:
+    """The files of ``wanted`` (path relative to ``root`` -> text) whose text differs."""
     out = []
-    for rel, text in expected(root).items():
+    for rel, text in wanted.items():
         try:
             with open(os.path.join(root, rel), encoding="utf-8", newline="") as handle:
                 current = handle.read()
@@ -161,25 +199,3 @@ def stale(root: str) -> list[str]:
         if current != text:
             out.append(rel)
     return out
-
-
-def main(argv: list[str]) -> int:
-    """``--write``: rewrite the generated files; ``--check``: exit 1 naming the stale ones."""
-    root = os.getcwd()
-    if argv == ["--write"]:
-        for rel, text in expected(root).items():
-            with open(os.path.join(root, rel), "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
-        return 0
-    if argv == ["--check"]:
-        bad = stale(root)
-        for rel in bad:
-            print(f"{rel} is stale: run python -m skillsift.validators.declared --write", file=sys.stderr)
-        return 1 if bad else 0
-    print("usage: python -m skillsift.validators.declared --write | --check (from the repository root)",
-          file=sys.stderr)
-    return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

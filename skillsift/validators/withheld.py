@@ -9,13 +9,13 @@ secret).
 
 from __future__ import annotations
 
-from ..config.checks import check
+from ..config.checks import check as declare
 from ..diagnostics import WARNING, Diagnostic
 from .workspace import Workspace
 
-CODE = check("AR9D3", "search-text-withheld", WARNING, triggers=("skill", "config"), files="SKILL.md, the config",
-             summary="a skill whose embedded text holds a secret would be withheld from the configured remote "
-                     "provider")
+CODE = declare("AR9D3", "search-text-withheld", WARNING, triggers=("skill", "config"), files="SKILL.md, the config",
+               summary="a skill whose embedded text holds a secret would be withheld from the configured remote "
+                       "provider")
 IN_PROCESS = ("local",)
 
 

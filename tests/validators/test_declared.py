@@ -1,7 +1,7 @@
 """Each check is declared once, beside its code, and every list of checks is generated from the declarations.
 
 * the registry rows the cheap paths import, docs/validate.md's table, docs/checks.md and the JSON
-  Schemas equal what ``python -m skillsift.validators.declared --write`` makes of the declarations;
+  Schemas equal what ``python -m tests.generated --write`` makes of the declarations;
 * every registered code is declared exactly once, in the module its row names;
 * a finding takes its severity from its declaration unless the module says ``level=``;
 * ``explain``, ``--list`` and the SARIF rules read the same declarations.
@@ -19,25 +19,38 @@ import pytest
 from skillsift.config import checks as registry
 from skillsift.config.checks import CHECKS, NOTE, STRICT, WARNING, check
 from skillsift.validators import declared
+from tests import generated
 from tests.conftest import ROOT
 
 
 def test_the_generated_files_are_fresh():
-    assert declared.stale(str(ROOT)) == [], "run: python -m skillsift.validators.declared --write"
+    assert generated.stale(str(ROOT)) == [], "run: python -m tests.generated --write"
 
 
 def test_the_check_command_names_a_stale_file(tmp_path):
-    for rel in declared.expected(str(ROOT)):
+    wanted = generated.expected(str(ROOT))
+    for rel, text in wanted.items():
         os.makedirs(tmp_path / os.path.dirname(rel), exist_ok=True)
-        (tmp_path / rel).write_text(declared.expected(str(ROOT))[rel], encoding="utf-8")
+        (tmp_path / rel).write_text(text, encoding="utf-8")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    ok = subprocess.run([sys.executable, "-m", "skillsift.validators.declared", "--check"], cwd=tmp_path, env=env,
+    ok = subprocess.run([sys.executable, "-m", "tests.generated", "--check"], cwd=tmp_path, env=env,
                         capture_output=True, text=True)
     assert ok.returncode == 0, ok.stderr
     (tmp_path / declared.REFERENCE_DOC).write_text("# hand-edited\n", encoding="utf-8")
-    bad = subprocess.run([sys.executable, "-m", "skillsift.validators.declared", "--check"], cwd=tmp_path, env=env,
+    bad = subprocess.run([sys.executable, "-m", "tests.generated", "--check"], cwd=tmp_path, env=env,
                          capture_output=True, text=True)
     assert bad.returncode == 1 and "docs/checks.md is stale" in bad.stderr.replace(os.sep, "/")
+
+
+def test_a_hook_description_lists_the_codes_of_the_modules_it_runs():
+    from skillsift.hooks.hook_codes import CODES
+    from skillsift.hooks.specs import HOOK_SPECS
+
+    assert declared.code_ranges(["SK008", "SK001", "SK005", "SK004", "SK006", "SK007", "SK002", "AR001"]) == (
+        "AR001, SK001, SK002, SK004-SK008")
+    assert CODES["frontmatter"].startswith("SK001, SK002, SK004-SK008, SK101-SK10")
+    spec = next(s for s in HOOK_SPECS if s.name == "frontmatter")
+    assert f"({CODES['frontmatter']})" in spec.description
 
 
 def test_every_registered_code_is_declared_once_in_its_module():
