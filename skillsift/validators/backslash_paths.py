@@ -9,6 +9,7 @@ forward slash works everywhere (the Agent Skills specification writes every path
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from ..config.checks import check
 from ..diagnostics import WARNING, Diagnostic
@@ -29,8 +30,27 @@ _PATH = re.compile(r"(?<![\w\\/:%$.~-])(?:\.{1,2}\\)?(?:[A-Za-z0-9][\w.-]*\\)+"
                    r"[A-Za-z0-9][\w-]*\.[A-Za-z][A-Za-z0-9]{0,5}\b(?![\\/(])")
 
 
-# a Windows absolute path still open before a hit: "C:\\Program Files\\Some App\\x.exe" (names may hold spaces)
-_IN_WINDOWS_PATH = re.compile(r"(?:[A-Za-z]:|%\w+%|\$env:\w+|\\\\[\w.-]+)\\[^\"'`<>|\n]*$")
+# where a Windows absolute path opens ("C:\\", "%APPDATA%\\", "$env:HOME\\", "\\\\server\\") and what ends one
+# (its names may hold spaces: "C:\\Program Files\\Some App\\x.exe")
+_WINDOWS_OPEN = re.compile(r"(?:[A-Za-z]:|%\w{1,64}%|\$env:\w{1,64}|\\\\[\w.-]{1,255})\\")
+_WINDOWS_END = re.compile(r"[\"'`<>|]")
+#: Longest line read (a longer one is not prose an agent follows; the scan stays linear below it).
+MAX_LINE = 4000
+
+
+def _inside_windows_paths(line: str):
+    """A function telling whether an offset of ``line`` lies inside a Windows absolute path."""
+    opens = [m.start() for m in _WINDOWS_OPEN.finditer(line)]
+    ends = [m.start() for m in _WINDOWS_END.finditer(line)]
+
+    def inside(offset: int) -> bool:
+        k = bisect_right(opens, offset) - 1
+        if k < 0:
+            return False
+        j = bisect_right(ends, opens[k])  # the first end after the last opening before the offset
+        return j >= len(ends) or ends[j] > offset
+
+    return inside
 
 
 def check_backslashes(parsed) -> list[Diagnostic]:
@@ -40,9 +60,10 @@ def check_backslashes(parsed) -> list[Diagnostic]:
         return []
     out: list[Diagnostic] = []
     for number, line in enumerate(body.split("\n")):
-        if "\\" not in line:
+        if "\\" not in line or len(line) > MAX_LINE:
             continue
-        hit = next((h for h in _PATH.finditer(line) if not _IN_WINDOWS_PATH.search(line, 0, h.start())), None)
+        inside = _inside_windows_paths(line)
+        hit = next((h for h in _PATH.finditer(line) if not inside(h.start())), None)
         if hit:
             forward = hit.group(0).replace("\\", "/")
             out.append(BACKSLASH_PATH.report(

@@ -36,11 +36,11 @@ _TASK_VERBS = (
     "diagnose|measure|count|answer|explain|describe|output|open|look|go|start|begin|do|make|get|give|tell|ask|"
     "propose|suggest|recommend|rank|score|triage|categorize|classify|parse|validate|lint|format|commit|push|"
     "fill|complete|resolve|investigate|study|examine|determine|calculate|estimate|monitor|clean|setup|set")
-_TASK_LINE = re.compile(r"^\s*(?:[-*+]\s+|>\s*)?(?:\*\*|__)?(?:first,?\s+|then,?\s+|next,?\s+|please\s+|"
+_TASK_LINE = re.compile(r"^[ \t]*(?:[-*+][ \t]+|>[ \t]*)?(?:\*\*|__)?(?:first,?\s+|then,?\s+|next,?\s+|please\s+|"
                         r"your (?:task|job|goal) is\b|you (?:will|must|should)\s+)?(?:" + _TASK_VERBS + r")\b",
                         re.IGNORECASE)
-_STEP = re.compile(r"^\s*(?:\d{1,3}[.)]|step\s+\d)\s", re.IGNORECASE)
-_TASK_HEADING = re.compile(r"^\s*#{1,6}\s*(?:\W*\s*)?(?:(?:the|your|main)\s+)?(?:tasks?|steps?|instructions?|"
+_STEP = re.compile(r"^[ \t]*(?:\d{1,3}[.)]|step[ \t]+\d)\s", re.IGNORECASE)
+_TASK_HEADING = re.compile(r"^[ \t]*#{1,6}[^\w\n]*(?:(?:the|your|main)\s+)?(?:tasks?|steps?|instructions?|"
                            r"workflow|process|procedure|what to do|how to (?:run|use)|usage|goal|objective|job|"
                            r"phase|mission)\b", re.IGNORECASE)
 _ARGUMENTS = re.compile(r"\$ARGUMENTS\b|\$\d\b")

@@ -28,7 +28,10 @@ INTERACTIVE = check("SK322", "interactive-script", WARNING, triggers=("skill", "
                             "(anthropics/claude-code#292, #30555). A script that tests for a terminal first "
                             "(``[ -t 0 ]``, ``isatty()``) is not reported. Take the value as an argument or an "
                             "environment variable, with a default.")
-_SHELL_READ = re.compile(r"(?<![\w$.-])read\s+(?:-[a-zA-Z]+\s+(?:\S+\s+)?)*?-[a-zA-Z]*p\b")
+# "read" with an option cluster holding p ("read -p", "read -rp", "read -r -s -p"), options before it kept short
+_SHELL_READ = re.compile(r"(?<![\w$.-])read[ \t]+(?:-[a-zA-Z]{1,8}[ \t]+){0,6}-[a-zA-Z]{0,8}p\b")
+#: Longest line read (a script line longer than this is data, not a prompt).
+MAX_LINE = 4000
 _READ_HOST = re.compile(r"\bRead-Host\b", re.IGNORECASE)
 _PY_INPUT = re.compile(r"(?<![\w.])(?:input|raw_input|getpass(?:\.getpass)?)\(")
 _TTY_TEST = re.compile(r"-t 0\b|-t 1\b|isatty\(|\bstdin\.isTTY\b|\[Environment\]::UserInteractive")
@@ -52,7 +55,7 @@ def _kind(rel: str, text: str) -> str | None:
 def waits(kind: str, line: str) -> str | None:
     """What in ``line`` of a ``kind`` script waits for input ("read -p", "input()", "Read-Host"), else None."""
     stripped = line.strip()
-    if not stripped or stripped.startswith("#"):
+    if not stripped or stripped.startswith("#") or len(line) > MAX_LINE:
         return None
     if kind in ("shell", "any") and "read" in line:
         hit = _SHELL_READ.search(line)
