@@ -232,7 +232,7 @@ VALIDATE = Rule("table", unknown="first", doc="What skillsift validate and the h
     "mode": Rule("choice", choices=MODES, doc="Mode the gates rank in (default: [search] mode).",
                  messages={"kind": '{label} "{value}" must be {choices}', "choice": '{label} "{value}" must be '
                                                                                     '{choices}'}),
-    "preset": Rule("choice", choices=("recommended", "strict"), default="recommended",
+    "preset": Rule("choice", choices=("recommended", "strict"), default="recommended", empty_ok=False,
                    doc="Checks run: recommended (the default) or strict (every check, the opt-in ones too).",
                    messages={"kind": '{label} "{value}" must be {choices}', "choice": '{label} "{value}" must be '
                                                                                       '{choices}'}),
