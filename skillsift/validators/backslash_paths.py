@@ -59,15 +59,21 @@ def check_backslashes(parsed) -> list[Diagnostic]:
     if "\\" not in body or str(parsed.front.get("shell", "")).strip().lower() == "powershell":
         return []
     out: list[Diagnostic] = []
-    for number, line in enumerate(body.split("\n")):
-        if "\\" not in line or len(line) > MAX_LINE:
+    at = body.find("\\")
+    while at >= 0:  # each line holding a backslash, found by str.find (most lines have none)
+        start = body.rfind("\n", 0, at) + 1
+        end = body.find("\n", at)
+        end = len(body) if end < 0 else end
+        at = body.find("\\", end)
+        line = body[start:end]
+        if len(line) > MAX_LINE:
             continue
         inside = _inside_windows_paths(line)
         hit = next((h for h in _PATH.finditer(line) if not inside(h.start())), None)
         if hit:
             forward = hit.group(0).replace("\\", "/")
             out.append(BACKSLASH_PATH.report(
-                file=parsed.path, line=parsed.body_line + number,
+                file=parsed.path, line=parsed.body_line + body.count("\n", 0, start),
                 message=f"{hit.group(0)[:60]} is written with backslashes; on macOS and Linux it names no file",
                 hint=f"write it with / ({forward[:60]}), which Windows accepts too"))
     return out

@@ -28,8 +28,24 @@ EXAMPLE_HOME = check("SK324", "example-home-path", NOTE, preset=STRICT,
 EXAMPLE_USERS = frozenset({"username", "user", "you", "your", "yourname", "your-name", "your_name", "yourusername",
                            "your-username", "your_username", "name", "me", "myuser", "myname", "example", "john",
                            "jane", "johndoe", "jdoe", "foo", "bob", "alice", "x", "xxx", "someone", "USERNAME"})
-_HOME = re.compile(r"(?<![\w/.~-])(?:/Users/([A-Za-z0-9._-]+)/|/home/([A-Za-z0-9._-]+)/|"
-                   r"[A-Za-z]:\\Users\\([A-Za-z0-9._-]+)\\)")
+# each starts with a literal ("/" or ":"), which the regex engine finds fast; the character before is checked
+# apart: a path such as "/srv/home/user/" or "~/Users/x/" is not a home folder
+_UNIX_HOME = re.compile(r"/(?:Users|home)/([A-Za-z0-9._-]+)/")
+_WINDOWS_HOME = re.compile(r":\\Users\\([A-Za-z0-9._-]+)\\")
+_BEFORE = re.compile(r"[\w/.~-]")
+
+
+def _homes(body: str):
+    """(offset, the path's text, its user) of every home-folder path of ``body``, in order."""
+    hits = []
+    if "/Users/" in body or "/home/" in body:
+        hits += [(m.start(), m.group(0), m.group(1)) for m in _UNIX_HOME.finditer(body)
+                 if m.start() == 0 or not _BEFORE.match(body[m.start() - 1])]
+    if ":\\Users\\" in body:
+        hits += [(m.start() - 1, body[m.start() - 1] + m.group(0), m.group(1)) for m in _WINDOWS_HOME.finditer(body)
+                 if m.start() >= 1 and body[m.start() - 1].isalpha() and (
+                     m.start() == 1 or not _BEFORE.match(body[m.start() - 2]))]
+    return sorted(hits)
 
 
 def check_example_home(parsed) -> list[Diagnostic]:
@@ -38,16 +54,18 @@ def check_example_home(parsed) -> list[Diagnostic]:
     if "/Users/" not in body and "/home/" not in body and ":\\Users" not in body:
         return []
     out: list[Diagnostic] = []
-    for number, line in enumerate(body.split("\n")):
-        for hit in _HOME.finditer(line):
-            user = hit.group(1) or hit.group(2) or hit.group(3) or ""
-            if user.lower() not in EXAMPLE_USERS:
-                continue
-            out.append(EXAMPLE_HOME.report(
-                file=parsed.path, line=parsed.body_line + number,
-                message=f"{hit.group(0)} is the home folder of an example user; as written it exists on no machine",
-                hint="write ~/ or $HOME/ (%USERPROFILE%\\ on Windows), which every user's shell expands"))
-            break
+    reported = -1
+    for offset, text, user in _homes(body):  # over the whole body at once, then the line of each example
+        if user.lower() not in EXAMPLE_USERS:
+            continue
+        number = body.count("\n", 0, offset)
+        if number == reported:
+            continue  # the first such path of each line
+        reported = number
+        out.append(EXAMPLE_HOME.report(
+            file=parsed.path, line=parsed.body_line + number,
+            message=f"{text} is the home folder of an example user; as written it exists on no machine",
+            hint="write ~/ or $HOME/ (%USERPROFILE%\\ on Windows), which every user's shell expands"))
     return out
 
 

@@ -14,7 +14,7 @@ import re
 
 from ..config.checks import check
 from ..diagnostics import WARNING, Diagnostic
-from .parsed import code_lines, parsed_skills
+from .parsed import parsed_skills
 from .workspace import Workspace
 
 INTERACTIVE = check("SK322", "interactive-script", WARNING, triggers=("skill", "skill-file"),
@@ -30,12 +30,14 @@ INTERACTIVE = check("SK322", "interactive-script", WARNING, triggers=("skill", "
                             "environment variable, with a default.")
 # "read" with an option cluster holding p ("read -p", "read -rp", "read -r -s -p"), options before it kept short
 _SHELL_READ = re.compile(r"(?<![\w$.-])read[ \t]+(?:-[a-zA-Z]{1,8}[ \t]+){0,6}-[a-zA-Z]{0,8}p\b")
+_READ_OPTION = re.compile(r"read[ \t]+-")  # what every _SHELL_READ match holds
 #: Longest line read (a script line longer than this is data, not a prompt).
 MAX_LINE = 4000
 _READ_HOST = re.compile(r"\bRead-Host\b", re.IGNORECASE)
 _PY_INPUT = re.compile(r"(?<![\w.])(?:input|raw_input|getpass(?:\.getpass)?)\(")
 _TTY_TEST = re.compile(r"-t 0\b|-t 1\b|isatty\(|\bstdin\.isTTY\b|\[Environment\]::UserInteractive")
 _SCRIPT_EXT = {".sh": "shell", ".bash": "shell", ".zsh": "shell", ".py": "python", ".ps1": "powershell"}
+_FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _SHELL_FENCE = re.compile(r"^ {0,3}(?:`{3,}|~{3,})\s*(?:sh|bash|zsh|shell|console|powershell|pwsh|ps1)?\s*$")
 #: Largest script read (bytes); a bigger file is not a script an agent runs step by step.
 MAX_SCRIPT = 512 * 1024
@@ -89,20 +91,22 @@ def script_problems(rel: str, text: str) -> list[Diagnostic]:
 
 
 def skill_problems(parsed) -> list[Diagnostic]:
-    """SK322 of the shell code blocks of one SKILL.md."""
+    """SK322 of the shell code blocks of one SKILL.md (one pass over its lines)."""
     body = parsed.body
-    if "read" not in body and "Read-Host" not in body:
-        return []
-    if _TTY_TEST.search(body):
-        return []
-    lines = body.split("\n")
+    if not (_READ_OPTION.search(body) or "ead-Host" in body or "ead-host" in body) or _TTY_TEST.search(body):
+        return []  # most bodies: one look at the whole text (a literal first, which the regex engine finds fast)
     out: list[Diagnostic] = []
-    for number, line in code_lines(body):
-        opener = next((lines[k] for k in range(number - 1, -1, -1) if _SHELL_FENCE.match(lines[k])
-                       or lines[k].lstrip().startswith(("```", "~~~"))), "")
-        if not _SHELL_FENCE.match(opener):
-            continue  # a block in another language
-        what = waits("any", line)
+    fence, shell = "", False  # the open fence's marker, whether its block is shell
+    for number, line in enumerate(body.split("\n")):
+        opener = _FENCE_LINE.match(line)
+        if opener and (not fence or (opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence)
+                                     and not opener.group(2).strip())):
+            if fence:
+                fence = ""
+            else:
+                fence, shell = opener.group(1), bool(_SHELL_FENCE.match(line))
+            continue
+        what = waits("any", line) if fence and shell else None
         if what:
             out.append(INTERACTIVE.report(
                 file=parsed.path, line=parsed.body_line + number,
