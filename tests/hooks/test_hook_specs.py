@@ -27,6 +27,7 @@ def test_the_hooks_file_is_written_from_the_registry():
     for hook, spec in zip(parsed, HOOK_SPECS, strict=True):
         assert hook["entry"] == spec.entry and hook["description"] == spec.description
         assert hook.get("files", "") == spec.files and tuple(hook.get("types", ())) == spec.types
+        assert tuple(hook.get("types_or", ())) == spec.types_or
         assert hook["pass_filenames"] is spec.pass_filenames and hook["require_serial"] is spec.require_serial
         assert hook.get("always_run", False) is spec.always_run
 
