@@ -85,6 +85,13 @@ _.LINK  # validators/served.py: the code SK020, with its siblings
 _.GATE_TABLE  # config/ranking.py: the key-by-key classification of the config (tests/config/test_ranking_keys.py)
 _.NOT_RANKING
 
+# the writers of checked-in generated files, run by `python -m tests.generated --write` (tests check they are fresh)
+_.REPORTS  # hooks/specs.py
+_.hooks_yaml
+_.HOOK_CODES  # validators/declared.py
+_.HOOKS_YAML
+_.hook_codes_source
+
 # ranker: being moved to tests/
 _.without  # ranker/known.py
 _.pruned_top  # ranker/lexical.py

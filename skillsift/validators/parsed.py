@@ -55,3 +55,26 @@ def parsed_skills(ws, paths):
         memo[rel] = Parsed(path=rel, text=lf, front=skill.frontmatter, raw=block.raw, raw_line=block.yaml_start_line,
                            body=block.body, body_line=block.body_line, lines=lines)
         yield memo[rel]
+
+
+def _fenced(body: str):
+    """(offset in the body, line number from 0, line, inside fenced code) of every line but the fences."""
+    in_code = False
+    fence = ""
+    offset = 0
+    for number, line in enumerate(body.split("\n")):
+        stripped = line.lstrip()
+        if stripped.startswith(("```", "~~~")) and len(line) - len(stripped) <= 3:
+            mark = stripped[:3]
+            if not in_code:
+                in_code, fence = True, mark
+            elif mark == fence:
+                in_code = False
+        else:
+            yield offset, number, line, in_code
+        offset += len(line) + 1
+
+
+def outside_code(body: str):
+    """(offset in the body, line number from 0, line) of every body line outside fenced code."""
+    return ((offset, number, line) for offset, number, line, in_code in _fenced(body) if not in_code)
