@@ -61,8 +61,12 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
 
         click.echo(f"view: {view_words(view.to_dict() or {})}", err=True)
     ranker = open_view_ranker(view, config, one_shot=True, embed_stale=True)
+    from ..ranker.setup import refused_json, refused_note
+
     if ranker.index_problem and config.search.mode != "lexical":
         click.echo(f"note: {plain(ranker.index_problem)}", err=True)
+    if ranker.index_refused:
+        click.echo(plain(refused_note(ranker.index_refused)), err=True)
     for line in ranker.refresh.notes() if ranker.refresh is not None else ():
         click.echo(plain(line), err=True)
     result = ranker.search(text, limit=limit, mode=config.search.mode, role=role, domain=domain, tags=tags,
@@ -73,6 +77,11 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
             click.echo(f"  {plain(note)}", err=True)
     width = shutil.get_terminal_size((80, 24)).columns
     shown = view.to_dict() if view.listing is not None else None
+    index_doc = {}
+    if ranker.index_problem and config.search.mode != "lexical":
+        index_doc["problem"] = ranker.index_problem
+    if ranker.index_refused:
+        index_doc["refused"] = refused_json(ranker.index_refused)
     click.echo(render("search", fmt, result, width=width, explain=explain, min_sim=config.search.vector_min_sim,
-                      view=shown), nl=False)
+                      view=shown, index=index_doc or None), nl=False)
     return 0

@@ -1,10 +1,17 @@
-"""The vector index: construction, ``vectors.bin`` bytes, writing and validated loading.
+"""The vector index: construction, ``vectors.bin`` bytes, writing and verified loading.
 
 An :class:`Index` is a :class:`~skillsift.index.manifest.Manifest` plus a read-only
 float32 matrix, one L2-normalised row per manifest item, rows sorted by (domain, id).
-Loading checks every structural rule and returns a :class:`LoadResult` whose ``index``
-is None with a human ``reason`` for anything damaged or foreign: a broken index means
-"no index" (lexical ranking), never a crash.
+:func:`load_index` is the one loader every reader uses (search, eval, the MCP server,
+``list``, ``status``, ``validate``, the hooks, ``index``).  It checks every structural rule
+and returns a :class:`LoadResult` whose ``index`` is None with a human ``reason`` for
+anything damaged or foreign: a broken index means "no index" (lexical ranking), never a
+crash.  Then each row is checked on its own (docs/index-format.md, "Row digests"): its
+:func:`row_digest` (the model, the item, the row bytes), finite components, not zero, unit
+length.  A row that fails is left out of the index and listed in ``LoadResult.refused``
+with the reason: that skill ranks by words only, that known request is not used.  The
+result is kept for the process while neither file changes, so the rows are checked once
+per process, not per query.
 """
 
 from __future__ import annotations
@@ -25,13 +32,12 @@ from .manifest import (
     DTYPE_FLOAT32,
     DTYPES,
     EXAMPLE_KIND,
-    EXAMPLES_VERSION,
     ITEM_KIND,
     MANIFEST_FILE,
     MAX_DIMS,
     MAX_MANIFEST_BYTES,
     MAX_VECTORS_BYTES,
-    SCHEMA_VERSION,
+    ROWS_VERSION,
     VECTORS_FILE,
     WIDTHS,
     Manifest,
@@ -121,6 +127,40 @@ def vectors_digest(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
+ROW_DIGEST_TAG = b"skillsift-row-digest-1"
+
+
+def _utf8(text: str) -> bytes:
+    """``text`` as manifest.json stores it (a lone surrogate reads back as U+FFFD), in UTF-8."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode("utf-8")
+
+
+def row_digest(manifest: Manifest, item: ManifestItem, row_bytes: bytes) -> str:
+    """``sha256:<hex>`` of one row: the model fingerprint (provider, model, dims, dtype), the item
+    (kind, domain, id, text digest) and the row's bytes as ``vectors.bin`` stores them.
+
+    Each part is length-prefixed, so no two different inputs share their bytes.  A row moved to
+    another item, a manifest naming another model, or a changed component gives another digest.
+    """
+    h = hashlib.sha256()
+    parts = (ROW_DIGEST_TAG, _utf8(manifest.provider), _utf8(manifest.model), str(manifest.dims).encode(),
+             manifest.dtype.encode(), _utf8(item.kind), _utf8(item.domain), _utf8(item.id),
+             _utf8(item.text_digest), row_bytes)
+    for part in parts:
+        h.update(len(part).to_bytes(8, "big"))
+        h.update(part)
+    return "sha256:" + h.hexdigest()
+
+
+def _sealed(manifest: Manifest, data: bytes) -> Manifest:
+    """``manifest`` in the written format, with ``vectors_digest`` and each item's ``row_digest`` of ``data``."""
+    stride = manifest.dims * manifest.width
+    header = replace(manifest, schema_version=ROWS_VERSION)
+    items = tuple(replace(item, row_digest=row_digest(header, item, data[i * stride:(i + 1) * stride]))
+                  for i, item in enumerate(manifest.items))
+    return replace(header, items=items, vectors_digest=vectors_digest(data))
+
+
 # --------------------------------------------------------------------------- the index
 
 
@@ -178,8 +218,7 @@ class Index:
     def to_bytes(self) -> tuple[bytes, bytes]:
         """The exact ``(manifest.json, vectors.bin)`` bytes of this index."""
         vectors = encode_vectors(self.matrix, self.manifest.dtype)
-        manifest = replace(self.manifest, vectors_digest=vectors_digest(vectors))
-        return manifest.to_bytes(), vectors
+        return _sealed(self.manifest, vectors).to_bytes(), vectors
 
 
 def new_index(
@@ -232,7 +271,7 @@ def new_index(
             encode_vectors(matrix, dtype)  # raises with the offending component
         matrix = float16.from_half_bits(bits)
     manifest = Manifest(
-        schema_version=EXAMPLES_VERSION if any(i.kind == EXAMPLE_KIND for i in sorted_items) else SCHEMA_VERSION,
+        schema_version=ROWS_VERSION,
         doc_template_version=DOC_TEMPLATE_VERSION if doc_template_version is None else doc_template_version,
         provider=provider,
         model=model,
@@ -245,7 +284,7 @@ def new_index(
         items=tuple(sorted_items),
     )
     index = Index(manifest, matrix)
-    index.manifest = replace(manifest, vectors_digest=vectors_digest(encode_vectors(index.matrix, dtype)))
+    index.manifest = _sealed(manifest, encode_vectors(index.matrix, dtype))
     return index
 
 
@@ -323,34 +362,105 @@ def write_index(index_dir: str | os.PathLike, index: Index) -> bool:
 
 
 @dataclass(frozen=True)
+class RefusedRow:
+    """A row :func:`load_index` left out of the index, and why (docs/index-format.md, "Row digests")."""
+
+    kind: str  # "skill" or "example" (a known request of the skill ``id``)
+    domain: str
+    id: str
+    row: int  # its row in vectors.bin
+    reason: str
+
+    @property
+    def label(self) -> str:
+        what = "the known request" if self.kind == EXAMPLE_KIND else "the skill"
+        of = " of" if self.kind == EXAMPLE_KIND else ""
+        domain = f" (domain {self.domain})" if self.domain else ""
+        return f"row {self.row},{' ' + what}{of} {self.id}{domain}"
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "name": self.id, "domain": self.domain, "row": self.row, "reason": self.reason}
+
+
+@dataclass(frozen=True)
 class LoadResult:
     """The outcome of :func:`load_index`.
 
     ``index`` is None when there is no usable file pair; ``reason`` then says why, and
     ``found`` tells an absent index (False) from a damaged or foreign one (True).
+    ``damaged``: the files were changed or broken after a build (a wrong size or digest, a
+    manifest that does not parse), as opposed to an index of an older format, which is only
+    out of date.  ``refused``: rows of a usable index that failed their own checks and were
+    left out of it (:class:`RefusedRow`).
     """
 
     index: Index | None
     reason: str = ""
     found: bool = False
     hint: str = ""
+    damaged: bool = False
+    refused: tuple[RefusedRow, ...] = ()
 
     @property
     def ok(self) -> bool:
         return self.index is not None
 
+    def refused_summary(self, most: int = 5) -> str:
+        """``row 3, the skill a: <reason>; ...`` for at most ``most`` refused rows, then ``and N more``."""
+        shown = "; ".join(f"{r.label}: {r.reason}" for r in self.refused[:most])
+        more = len(self.refused) - most
+        return shown + (f"; and {more} more" if more > 0 else "")
+
+
+def refused_phrase(n: int) -> str:
+    """``1 row fails its checks and is`` / ``N rows fail their checks and are``."""
+    return "1 row fails its checks and is" if n == 1 else f"{n} rows fail their checks and are"
+
 
 def _no_index(path: str, reason: str) -> LoadResult:
-    return LoadResult(None, f"{path}: {reason}", found=True, hint=REBUILD_HINT)
+    return LoadResult(None, f"{path}: {reason}", found=True, hint=REBUILD_HINT, damaged=True)
+
+
+# (index directory) -> (signature of both files, result): each index is checked once per process
+_LOADED: dict[str, tuple[tuple, LoadResult]] = {}
+_LOADED_MAX = 16
+
+
+def _signature(*paths: str) -> tuple | None:
+    out = []
+    for path in paths:
+        try:
+            info = os.stat(path)
+        except OSError:
+            return None
+        out.append((info.st_ino, info.st_dev, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_mode))
+    return tuple(out)
 
 
 def load_index(index_dir: str | os.PathLike) -> LoadResult:
-    """Read and validate the index in ``index_dir``.
+    """Read, validate and verify the index in ``index_dir`` (module docstring).
 
     Never raises for missing, damaged or foreign files (they give ``index=None`` and a
     reason); only unexpected I/O failures on files that exist raise :class:`IndexReadError`.
+    The result is remembered while both files keep their size, times and inode, so every
+    reader in one process shares one check.
     """
     index_dir = os.fspath(index_dir)
+    key = os.path.abspath(index_dir)
+    signature = _signature(os.path.join(index_dir, MANIFEST_FILE), os.path.join(index_dir, VECTORS_FILE))
+    kept = _LOADED.get(key)
+    if signature is not None and kept is not None and kept[0] == signature:
+        return kept[1]
+    result = _load(index_dir)
+    if signature is not None and signature == _signature(os.path.join(index_dir, MANIFEST_FILE),
+                                                         os.path.join(index_dir, VECTORS_FILE)):
+        if len(_LOADED) >= _LOADED_MAX:
+            _LOADED.pop(next(iter(_LOADED)))
+        _LOADED[key] = (signature, result)
+    return result
+
+
+def _load(index_dir: str) -> LoadResult:
     manifest_path = os.path.join(index_dir, MANIFEST_FILE)
     vectors_path = os.path.join(index_dir, VECTORS_FILE)
     try:
@@ -369,6 +479,10 @@ def load_index(index_dir: str | os.PathLike) -> LoadResult:
         manifest = parse_manifest(raw)
     except ManifestInvalid as exc:
         return _no_index(manifest_path, str(exc))
+    if manifest.schema_version < ROWS_VERSION:
+        return LoadResult(None, f"{manifest_path}: the index was written in format {manifest.schema_version}, "
+                                "whose rows carry no digest, so its vectors cannot be verified (this version writes "
+                                f"format {ROWS_VERSION})", found=True, hint=REBUILD_HINT)
     width = WIDTHS[manifest.dtype]
     rows, dims = len(manifest.items), manifest.dims
     want = rows * dims * width
@@ -385,13 +499,46 @@ def load_index(index_dir: str | os.PathLike) -> LoadResult:
             f"({rows} rows x {dims} dims x {width} bytes; limit {MAX_VECTORS_BYTES})",
         )
     data = _read(vectors_path)
+    if len(data) != want:
+        return _no_index(vectors_path, f"holds {len(data)} bytes, the manifest needs {want}")
     if vectors_digest(data) != manifest.vectors_digest:
         return _no_index(vectors_path, "does not match the manifest's vectors_digest")
     matrix = decode_vectors(data, manifest.dtype, rows, dims)
-    problem = _row_problem(matrix, width)
-    if problem:
-        return _no_index(vectors_path, problem)
-    return LoadResult(Index(manifest, matrix), found=True)
+    problems = row_problems(manifest, matrix, data)
+    if not problems:
+        return LoadResult(Index(manifest, matrix), found=True)
+    refused = tuple(RefusedRow(manifest.items[row].kind, manifest.items[row].domain, manifest.items[row].id, row,
+                               why) for row, why in sorted(problems.items()))
+    keep = [row for row in range(rows) if row not in problems]
+    items = tuple(replace(manifest.items[row], row=position) for position, row in enumerate(keep))
+    kept = matrix[keep] if keep else np.zeros((0, dims), dtype=np.float32)
+    return LoadResult(Index(replace(manifest, items=items), kept), found=True, hint=REBUILD_HINT, refused=refused)
+
+
+def row_problems(manifest: Manifest, matrix: np.ndarray, data: bytes) -> dict[int, str]:
+    """Row -> why it cannot be used: a digest that does not match, a NaN or infinite component, all
+    zeros, or not unit length.  The first failing check of a row is its reason."""
+    out: dict[int, str] = {}
+    if matrix.size == 0:
+        return out
+    width = WIDTHS[manifest.dtype]
+    stride = manifest.dims * width
+    for row, item in enumerate(manifest.items):
+        if item.row_digest != row_digest(manifest, item, data[row * stride:(row + 1) * stride]):
+            out[row] = ("its row_digest does not match its bytes, its item or the manifest's model "
+                        "(changed after 'skillsift index' wrote it)")
+    finite = np.isfinite(matrix).all(axis=1)
+    with np.errstate(all="ignore"):
+        sums = squared_norms(np.where(np.isfinite(matrix), matrix, 0))
+    norms = np.sqrt(sums)
+    for row in np.flatnonzero(~finite).tolist():
+        out.setdefault(row, "it holds a NaN or infinite component")
+    for row in np.flatnonzero(finite & (sums == 0)).tolist():
+        out.setdefault(row, "it is all zeros")
+    bad = finite & (sums != 0) & (np.abs(norms - 1.0) > UNIT_TOLERANCE[width])
+    for row in np.flatnonzero(bad).tolist():
+        out.setdefault(row, f"it is not unit length (norm {_g4(float(norms[row]))})")
+    return out
 
 
 def _read(path: str) -> bytes:
@@ -400,24 +547,6 @@ def _read(path: str) -> bytes:
             return handle.read()
     except OSError as exc:
         raise IndexReadError(f"cannot read {path}: {exc.strerror or exc}") from exc
-
-
-def _row_problem(matrix: np.ndarray, width: int) -> str:
-    """The first row that is not finite or not unit length (zero rows pass), or ""."""
-    if matrix.size == 0:
-        return ""
-    finite = np.isfinite(matrix).all(axis=1)
-    if not finite.all():
-        row = int(np.argmin(finite))
-        return f"row {row} holds a NaN or infinite component"
-    sums = squared_norms(matrix)
-    norms = np.sqrt(sums)
-    bad = (sums != 0) & (np.abs(norms - 1.0) > UNIT_TOLERANCE[width])
-    if bad.any():
-        row = int(np.argmax(bad))
-        return (f"row {row} is not unit length (norm {_g4(norms[row])}); "
-                "the index was not written by 'skillsift index'")
-    return ""
 
 
 def _g4(value: float) -> str:

@@ -51,13 +51,16 @@ def result_to_json(result: SearchResult) -> dict:
     return doc
 
 
-def render_search_json(result: SearchResult, *, view: dict | None = None) -> str:
-    """The search.v1 document as JSON text; ``view`` (the listing view searched, or None) is added as ``view``."""
+def render_search_json(result: SearchResult, *, view: dict | None = None, index: dict | None = None) -> str:
+    """The search.v1 document as JSON text; ``view`` (the listing view searched, or None) is added as ``view``,
+    ``index`` (why the index was not used, rows it refused; None when neither) as ``index``."""
     from .sanitise import json_text
 
     doc = result_to_json(result)
     if view is not None:
         doc["view"] = view
+    if index:
+        doc["index"] = index
     return json_text(doc)
 
 
