@@ -65,7 +65,7 @@ def status_report(
     refused = tuple(getattr(loaded, "refused", ()))
     if index is None:
         # an index of an older format is only out of date: stale (every skill missing), not unreadable
-        state = (UNREADABLE if getattr(loaded, "damaged", True) else STALE) if loaded.found else NONE
+        state = (STALE if getattr(loaded, "outdated", False) else UNREADABLE) if loaded.found else NONE
         reason = loaded.reason if loaded.found else ""
     else:
         reason = index.unusable_reason(provider=provider, model=model, fields=fields, index_body=index_body,

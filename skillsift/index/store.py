@@ -389,8 +389,8 @@ class LoadResult:
     ``index`` is None when there is no usable file pair; ``reason`` then says why, and
     ``found`` tells an absent index (False) from a damaged or foreign one (True).
     ``damaged``: the files were changed or broken after a build (a wrong size or digest, a
-    manifest that does not parse), as opposed to an index of an older format, which is only
-    out of date.  ``refused``: rows of a usable index that failed their own checks and were
+    manifest that does not parse), as opposed to an index of an older format (``outdated``),
+    which is only out of date.  ``refused``: rows of a usable index that failed their own checks and were
     left out of it (:class:`RefusedRow`).
     """
 
@@ -400,6 +400,7 @@ class LoadResult:
     hint: str = ""
     damaged: bool = False
     refused: tuple[RefusedRow, ...] = ()
+    outdated: bool = False  # written in a format older than ROWS_VERSION: rebuild (not damage)
 
     @property
     def ok(self) -> bool:
@@ -482,7 +483,7 @@ def _load(index_dir: str) -> LoadResult:
     if manifest.schema_version < ROWS_VERSION:
         return LoadResult(None, f"{manifest_path}: the index was written in format {manifest.schema_version}, "
                                 "whose rows carry no digest, so its vectors cannot be verified (this version writes "
-                                f"format {ROWS_VERSION})", found=True, hint=REBUILD_HINT)
+                                f"format {ROWS_VERSION})", found=True, hint=REBUILD_HINT, outdated=True)
     width = WIDTHS[manifest.dtype]
     rows, dims = len(manifest.items), manifest.dims
     want = rows * dims * width

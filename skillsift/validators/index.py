@@ -36,18 +36,24 @@ DAMAGED_HINT = ("the files were changed after 'skillsift index' wrote them: revi
                 "directory, then run 'skillsift index' and commit it")
 
 
+PROVIDER_KINDS = ("local", "openai", "command")
+
+
 def other_provider(manifest, configured) -> str:
     """Why the index was built by another provider kind or model than ``configured`` names ("" when not).
 
     The provider's kind is compared (``local``, ``openai``, ``command``), not its host or program:
-    two people may reach one model through different endpoints.  The model is compared when the
-    configuration names one.
+    two people may reach one model through different endpoints.  Then the model, when the
+    configuration names one, and for the local model its width (384).  An index whose provider is
+    of no kind this version knows (one no configuration can name) is left to the other checks.
     """
     from ..index.manifest import unusable_reason
 
     def kind(fingerprint: str) -> str:
         return fingerprint.replace(":", "@", 1).split("@", 1)[0]
 
+    if kind(manifest.provider) not in PROVIDER_KINDS:
+        return ""
     if kind(manifest.provider) != kind(configured.fingerprint):
         return (f"it was built by the provider {_quoted(manifest.provider)}, the configuration names "
                 f"{_quoted(configured.fingerprint)}")
