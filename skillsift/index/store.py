@@ -16,8 +16,6 @@ per process, not per query.
 
 from __future__ import annotations
 
-import hashlib
-import math
 import os
 import stat
 from dataclasses import dataclass, replace
@@ -46,9 +44,19 @@ from .manifest import (
     parse_manifest,
     unusable_reason,
 )
+from .rows import (  # noqa: F401 - re-exported: the loader's names, where they always were
+    UNIT_TOLERANCE,
+    RefusedRow,
+    refused_phrase,
+    row_digest,
+    row_problems,
+    sealed,
+    signature,
+    squared_norms,
+    vectors_digest,
+)
 
 REBUILD_HINT = "rebuild it with 'skillsift index --rebuild'"
-UNIT_TOLERANCE = {4: 1e-3, 2: 1e-2}  # allowed |norm - 1| of a stored row, by component width
 ALREADY_UNIT = 1e-5  # a row whose sum of squares is this close to 1 is not rescaled
 
 
@@ -61,23 +69,6 @@ class IndexReadError(SkillsiftError):
 
 
 # --------------------------------------------------------------------------- vectors
-
-
-def squared_norms(matrix, *, chunk_rows: int = 8192) -> np.ndarray:
-    """Per-row sum of squares, accumulated left to right in float64 (as the reference does).
-
-    The running sum is sequential (``cumsum``), not numpy's pairwise summation, so the
-    result is bit-identical to a plain loop; rows are processed in chunks to bound memory.
-    """
-    rows = np.asarray(matrix, dtype=np.float32)
-    sums = np.zeros(rows.shape[0], dtype=np.float64)
-    if rows.shape[1] == 0:
-        return sums
-    for start in range(0, rows.shape[0], chunk_rows):
-        block = rows[start : start + chunk_rows].astype(np.float64)
-        np.multiply(block, block, out=block)
-        sums[start : start + chunk_rows] = np.cumsum(block, axis=1)[:, -1]
-    return sums
 
 
 def normalize_rows(matrix) -> np.ndarray:
@@ -121,44 +112,6 @@ def decode_vectors(data: bytes, dtype: str, rows: int, dims: int) -> np.ndarray:
         bits = np.frombuffer(data, dtype="<u2").reshape(rows, dims)
         return float16.from_half_bits(bits)
     return np.frombuffer(data, dtype="<f4").reshape(rows, dims).astype(np.float32)
-
-
-def vectors_digest(data: bytes) -> str:
-    return "sha256:" + hashlib.sha256(data).hexdigest()
-
-
-ROW_DIGEST_TAG = b"skillsift-row-digest-1"
-
-
-def _utf8(text: str) -> bytes:
-    """``text`` as manifest.json stores it (a lone surrogate reads back as U+FFFD), in UTF-8."""
-    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode("utf-8")
-
-
-def row_digest(manifest: Manifest, item: ManifestItem, row_bytes: bytes) -> str:
-    """``sha256:<hex>`` of one row: the model fingerprint (provider, model, dims, dtype), the item
-    (kind, domain, id, text digest) and the row's bytes as ``vectors.bin`` stores them.
-
-    Each part is length-prefixed, so no two different inputs share their bytes.  A row moved to
-    another item, a manifest naming another model, or a changed component gives another digest.
-    """
-    h = hashlib.sha256()
-    parts = (ROW_DIGEST_TAG, _utf8(manifest.provider), _utf8(manifest.model), str(manifest.dims).encode(),
-             manifest.dtype.encode(), _utf8(item.kind), _utf8(item.domain), _utf8(item.id),
-             _utf8(item.text_digest), row_bytes)
-    for part in parts:
-        h.update(len(part).to_bytes(8, "big"))
-        h.update(part)
-    return "sha256:" + h.hexdigest()
-
-
-def _sealed(manifest: Manifest, data: bytes) -> Manifest:
-    """``manifest`` in the written format, with ``vectors_digest`` and each item's ``row_digest`` of ``data``."""
-    stride = manifest.dims * manifest.width
-    header = replace(manifest, schema_version=ROWS_VERSION)
-    items = tuple(replace(item, row_digest=row_digest(header, item, data[i * stride:(i + 1) * stride]))
-                  for i, item in enumerate(manifest.items))
-    return replace(header, items=items, vectors_digest=vectors_digest(data))
 
 
 # --------------------------------------------------------------------------- the index
@@ -218,7 +171,7 @@ class Index:
     def to_bytes(self) -> tuple[bytes, bytes]:
         """The exact ``(manifest.json, vectors.bin)`` bytes of this index."""
         vectors = encode_vectors(self.matrix, self.manifest.dtype)
-        return _sealed(self.manifest, vectors).to_bytes(), vectors
+        return sealed(self.manifest, vectors).to_bytes(), vectors
 
 
 def new_index(
@@ -284,7 +237,7 @@ def new_index(
         items=tuple(sorted_items),
     )
     index = Index(manifest, matrix)
-    index.manifest = _sealed(manifest, encode_vectors(index.matrix, dtype))
+    index.manifest = sealed(manifest, encode_vectors(index.matrix, dtype))
     return index
 
 
@@ -362,27 +315,6 @@ def write_index(index_dir: str | os.PathLike, index: Index) -> bool:
 
 
 @dataclass(frozen=True)
-class RefusedRow:
-    """A row :func:`load_index` left out of the index, and why (docs/index-format.md, "Row digests")."""
-
-    kind: str  # "skill" or "example" (a known request of the skill ``id``)
-    domain: str
-    id: str
-    row: int  # its row in vectors.bin
-    reason: str
-
-    @property
-    def label(self) -> str:
-        what = "the known request" if self.kind == EXAMPLE_KIND else "the skill"
-        of = " of" if self.kind == EXAMPLE_KIND else ""
-        domain = f" (domain {self.domain})" if self.domain else ""
-        return f"row {self.row},{' ' + what}{of} {self.id}{domain}"
-
-    def to_json(self) -> dict:
-        return {"kind": self.kind, "name": self.id, "domain": self.domain, "row": self.row, "reason": self.reason}
-
-
-@dataclass(frozen=True)
 class LoadResult:
     """The outcome of :func:`load_index`.
 
@@ -413,11 +345,6 @@ class LoadResult:
         return shown + (f"; and {more} more" if more > 0 else "")
 
 
-def refused_phrase(n: int) -> str:
-    """``1 row fails its checks and is`` / ``N rows fail their checks and are``."""
-    return "1 row fails its checks and is" if n == 1 else f"{n} rows fail their checks and are"
-
-
 def _no_index(path: str, reason: str) -> LoadResult:
     return LoadResult(None, f"{path}: {reason}", found=True, hint=REBUILD_HINT, damaged=True)
 
@@ -425,17 +352,6 @@ def _no_index(path: str, reason: str) -> LoadResult:
 # (index directory) -> (signature of both files, result): each index is checked once per process
 _LOADED: dict[str, tuple[tuple, LoadResult]] = {}
 _LOADED_MAX = 16
-
-
-def _signature(*paths: str) -> tuple | None:
-    out = []
-    for path in paths:
-        try:
-            info = os.stat(path)
-        except OSError:
-            return None
-        out.append((info.st_ino, info.st_dev, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_mode))
-    return tuple(out)
 
 
 def load_index(index_dir: str | os.PathLike) -> LoadResult:
@@ -448,16 +364,16 @@ def load_index(index_dir: str | os.PathLike) -> LoadResult:
     """
     index_dir = os.fspath(index_dir)
     key = os.path.abspath(index_dir)
-    signature = _signature(os.path.join(index_dir, MANIFEST_FILE), os.path.join(index_dir, VECTORS_FILE))
+    paths = (os.path.join(index_dir, MANIFEST_FILE), os.path.join(index_dir, VECTORS_FILE))
+    before = signature(*paths)
     kept = _LOADED.get(key)
-    if signature is not None and kept is not None and kept[0] == signature:
+    if before is not None and kept is not None and kept[0] == before:
         return kept[1]
     result = _load(index_dir)
-    if signature is not None and signature == _signature(os.path.join(index_dir, MANIFEST_FILE),
-                                                         os.path.join(index_dir, VECTORS_FILE)):
+    if before is not None and before == signature(*paths):  # unchanged while it was read
         if len(_LOADED) >= _LOADED_MAX:
             _LOADED.pop(next(iter(_LOADED)))
-        _LOADED[key] = (signature, result)
+        _LOADED[key] = (before, result)
     return result
 
 
@@ -516,39 +432,9 @@ def _load(index_dir: str) -> LoadResult:
     return LoadResult(Index(replace(manifest, items=items), kept), found=True, hint=REBUILD_HINT, refused=refused)
 
 
-def row_problems(manifest: Manifest, matrix: np.ndarray, data: bytes) -> dict[int, str]:
-    """Row -> why it cannot be used: a digest that does not match, a NaN or infinite component, all
-    zeros, or not unit length.  The first failing check of a row is its reason."""
-    out: dict[int, str] = {}
-    if matrix.size == 0:
-        return out
-    width = WIDTHS[manifest.dtype]
-    stride = manifest.dims * width
-    for row, item in enumerate(manifest.items):
-        if item.row_digest != row_digest(manifest, item, data[row * stride:(row + 1) * stride]):
-            out[row] = ("its row_digest does not match its bytes, its item or the manifest's model "
-                        "(changed after 'skillsift index' wrote it)")
-    finite = np.isfinite(matrix).all(axis=1)
-    with np.errstate(all="ignore"):
-        sums = squared_norms(np.where(np.isfinite(matrix), matrix, 0))
-    norms = np.sqrt(sums)
-    for row in np.flatnonzero(~finite).tolist():
-        out.setdefault(row, "it holds a NaN or infinite component")
-    for row in np.flatnonzero(finite & (sums == 0)).tolist():
-        out.setdefault(row, "it is all zeros")
-    bad = finite & (sums != 0) & (np.abs(norms - 1.0) > UNIT_TOLERANCE[width])
-    for row in np.flatnonzero(bad).tolist():
-        out.setdefault(row, f"it is not unit length (norm {_g4(float(norms[row]))})")
-    return out
-
-
 def _read(path: str) -> bytes:
     try:
         with open(path, "rb") as handle:
             return handle.read()
     except OSError as exc:
         raise IndexReadError(f"cannot read {path}: {exc.strerror or exc}") from exc
-
-
-def _g4(value: float) -> str:
-    return f"{value:.4g}" if math.isfinite(value) else str(value)
