@@ -44,6 +44,7 @@ def status_report(
     body_chars: int = 0,
     verification=None,
     examples=(),
+    dims: int | None = None,
 ) -> dict:
     """The status of the index ``loaded`` (a :class:`~.store.LoadResult`) for ``skills``.
 
@@ -56,7 +57,6 @@ def status_report(
     """
     from ..catalog.embedtext import text_digest
     from .classify import classify_skills
-    from .manifest import EXAMPLES_VERSION
 
     skills = list(skills)
     index = loaded.index
@@ -69,7 +69,7 @@ def status_report(
         reason = loaded.reason if loaded.found else ""
     else:
         reason = index.unusable_reason(provider=provider, model=model, fields=fields, index_body=index_body,
-                                       body_chars=body_chars)
+                                       body_chars=body_chars, dims=dims)
         state = INCOMPATIBLE if reason else ""
     if state:
         current = drifted = 0
@@ -90,11 +90,6 @@ def status_report(
                       "'skillsift index' wrote them")
         known = {"configured": len(wanted), "current": c.examples_current, "missing": c.examples_missing,
                  "orphaned": c.examples_orphaned}
-        if wanted and index.schema_version < EXAMPLES_VERSION:
-            state = STALE
-            reason = (f"the index was written in format {index.schema_version}, which holds no known requests; "
-                      f"run 'skillsift index' to add the {len(wanted)} configured ones (format {EXAMPLES_VERSION}, "
-                      "the skill vectors are reused)")
     report: dict = {
         "schema_version": SCHEMA_VERSION,
         "mode": mode,

@@ -145,7 +145,7 @@ def model():
 
 
 def search(capsys, root, fmt="text"):
-    return run(capsys, "search", REFUND, "--mode", "hybrid", "--root", root, "--format", fmt, "--limit", "27")
+    return run(capsys, "search", REFUND, "--mode", "hybrid", "--root", root, "--format", fmt, "--limit", "20")
 
 
 def test_the_attack_would_work_without_the_checks(acme, capsys, model):
