@@ -396,3 +396,17 @@ def test_the_written_manifest_follows_its_schema(tmp_path):
         assert list(validator.iter_errors(doc))
     committed = Path(__file__).resolve().parents[2] / "examples" / "acme" / ".skillsift" / "index" / "manifest.json"
     assert not list(validator.iter_errors(json.loads(committed.read_text(encoding="utf-8"))))
+
+
+def test_eval_names_a_refused_row_and_does_not_rank_with_it(acme, capsys, model):
+    code, out, _ = run(capsys, "eval", acme / "search-cases.yaml", "--mode", "hybrid", "--root", acme, "--format", "json")
+    before = json.loads(out)
+    doctor(index_dir(acme), VICTIM, seal=False)
+    code, out, err = run(capsys, "eval", acme / "search-cases.yaml", "--mode", "hybrid", "--root", acme,
+                         "--format", "json")
+    assert f"the skill {VICTIM}: {ROW}" in err
+    after = json.loads(out)
+    assert after["by_mode"] == before["by_mode"]  # the true row was embedded for the run: nothing moved
+    assert "refused" not in before["index"]
+    assert [(r["name"], r["kind"]) for r in after["index"].pop("refused")] == [(VICTIM, "skill")]
+    assert after["index"] == before["index"]
