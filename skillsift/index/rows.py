@@ -29,31 +29,47 @@ ROW_DIGEST_TAG = b"skillsift-row-digest-1"
 
 def _utf8(text: str) -> bytes:
     """``text`` as manifest.json stores it (a lone surrogate reads back as U+FFFD), in UTF-8."""
-    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode("utf-8")
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode("utf-8")
+
+
+def _framed(*parts: bytes) -> bytes:
+    return b"".join(len(part).to_bytes(8, "big") + part for part in parts)
+
+
+def _model_hash(manifest: Manifest):
+    """The sha256 state after the tag and the model fingerprint (shared by every row of one manifest)."""
+    return hashlib.sha256(_framed(ROW_DIGEST_TAG, _utf8(manifest.provider), _utf8(manifest.model),
+                                  str(manifest.dims).encode(), manifest.dtype.encode()))
+
+
+def _row_digest(model, item: ManifestItem, row_bytes) -> str:
+    h = model.copy()
+    h.update(_framed(_utf8(item.kind), _utf8(item.domain), _utf8(item.id), _utf8(item.text_digest)))
+    h.update(len(row_bytes).to_bytes(8, "big"))
+    h.update(row_bytes)  # bytes or a memoryview of vectors.bin: not copied
+    return "sha256:" + h.hexdigest()
 
 
 def row_digest(manifest: Manifest, item: ManifestItem, row_bytes: bytes) -> str:
     """``sha256:<hex>`` of one row: the model fingerprint (provider, model, dims, dtype), the item
     (kind, domain, id, text digest) and the row's bytes as ``vectors.bin`` stores them.
 
-    Each part is length-prefixed, so no two different inputs share their bytes.  A row moved to
-    another item, a manifest naming another model, or a changed component gives another digest.
+    Each part is length-prefixed (8 bytes, big-endian), so no two different inputs share their
+    bytes.  A row moved to another item, a manifest naming another model, or a changed component
+    gives another digest.
     """
-    h = hashlib.sha256()
-    parts = (ROW_DIGEST_TAG, _utf8(manifest.provider), _utf8(manifest.model), str(manifest.dims).encode(),
-             manifest.dtype.encode(), _utf8(item.kind), _utf8(item.domain), _utf8(item.id),
-             _utf8(item.text_digest), row_bytes)
-    for part in parts:
-        h.update(len(part).to_bytes(8, "big"))
-        h.update(part)
-    return "sha256:" + h.hexdigest()
+    return _row_digest(_model_hash(manifest), item, row_bytes)
 
 
 def sealed(manifest: Manifest, data: bytes) -> Manifest:
     """``manifest`` in the written format, with ``vectors_digest`` and each item's ``row_digest`` of ``data``."""
     stride = manifest.dims * manifest.width
     header = replace(manifest, schema_version=ROWS_VERSION)
-    items = tuple(replace(item, row_digest=row_digest(header, item, data[i * stride:(i + 1) * stride]))
+    model = _model_hash(header)
+    items = tuple(replace(item, row_digest=_row_digest(model, item, data[i * stride:(i + 1) * stride]))
                   for i, item in enumerate(manifest.items))
     return replace(header, items=items, vectors_digest=vectors_digest(data))
 
@@ -103,13 +119,16 @@ def row_problems(manifest: Manifest, matrix: np.ndarray, data: bytes) -> dict[in
         return out
     width = WIDTHS[manifest.dtype]
     stride = manifest.dims * width
+    model = _model_hash(manifest)
+    view = memoryview(data)
     for row, item in enumerate(manifest.items):
-        if item.row_digest != row_digest(manifest, item, data[row * stride:(row + 1) * stride]):
+        if item.row_digest != _row_digest(model, item, view[row * stride:(row + 1) * stride]):
             out[row] = ("its row_digest does not match its bytes, its item or the manifest's model "
                         "(changed after 'skillsift index' wrote it)")
-    finite = np.isfinite(matrix).all(axis=1)
+    finite_components = np.isfinite(matrix)
+    finite = finite_components.all(axis=1)
     with np.errstate(all="ignore"):
-        sums = squared_norms(np.where(np.isfinite(matrix), matrix, 0))
+        sums = squared_norms(matrix if finite.all() else np.where(finite_components, matrix, 0))
     norms = np.sqrt(sums)
     for row in np.flatnonzero(~finite).tolist():
         out.setdefault(row, "it holds a NaN or infinite component")
