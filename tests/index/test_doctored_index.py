@@ -399,7 +399,8 @@ def test_the_written_manifest_follows_its_schema(tmp_path):
 
 
 def test_eval_names_a_refused_row_and_does_not_rank_with_it(acme, capsys, model):
-    code, out, _ = run(capsys, "eval", acme / "search-cases.yaml", "--mode", "hybrid", "--root", acme, "--format", "json")
+    code, out, _ = run(capsys, "eval", acme / "search-cases.yaml", "--mode", "hybrid", "--root", acme,
+                       "--format", "json")
     before = json.loads(out)
     doctor(index_dir(acme), VICTIM, seal=False)
     code, out, err = run(capsys, "eval", acme / "search-cases.yaml", "--mode", "hybrid", "--root", acme,
