@@ -411,3 +411,36 @@ def test_eval_names_a_refused_row_and_does_not_rank_with_it(acme, capsys, model)
     assert "refused" not in before["index"]
     assert [(r["name"], r["kind"]) for r in after["index"].pop("refused")] == [(VICTIM, "skill")]
     assert after["index"] == before["index"]
+
+
+def test_the_mcp_server_drops_a_doctored_known_request_row_and_says_why(tmp_path, capsys):
+    """Over stdio with the official MCP client: the doctored row of a known request is not used, the log says so."""
+    from tests.conftest import write_skill
+    from tests.mcpserver.test_mcp import _text, talk
+    from tests.support.cli import set_user_config
+    from tests.support.concept_embedder import user_config
+
+    root = tmp_path / "proj"
+    write_skill(root, "issue-refund", "Reimburse a customer for a returned purchase")
+    write_skill(root, "dispute-charge", "Handle a chargeback dispute from a bank")
+    write_skill(root, "git-workflow", "Branching and pull request conventions")
+    (root / "skillsift.toml").write_text('[search]\nmode = "vector"\nexamples = ["known.yaml"]\n'
+                                         "example_weight = 1.0\n", encoding="utf-8")
+    (root / "known.yaml").write_text('version: 1\ncases:\n  - id: k\n    query: "bank dispute"\n'
+                                     "    expect: [git-workflow]\n", encoding="utf-8")
+    set_user_config(user_config())
+    assert run(capsys, "index", "--root", root)[0] == 0
+    errlog = tmp_path / "server-stderr.txt"
+
+    async def script(session):
+        return await session.call_tool("find_skill", {"query": "bank dispute"})
+
+    assert json.loads(_text(talk(root, errlog, script)))["results"][0]["name"] == "git-workflow"
+    manifest, rows, code = read(root)
+    row = row_of(manifest, "git-workflow", "example")
+    rows[row] = -rows[row]  # still unit length: only its row digest tells
+    write(root, manifest, rows.astype(code).tobytes())
+    found = json.loads(_text(talk(root, errlog, script)))
+    assert found["results"][0]["name"] == "dispute-charge"  # the known request is not used
+    log = errlog.read_text(encoding="utf-8")
+    assert "fails its checks and is not used" in log and "the known request of git-workflow" in log
