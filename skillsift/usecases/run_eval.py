@@ -136,6 +136,11 @@ def run_eval(request: EvalRequest, notify: Callable[[Message], None]) -> EvalOut
                                            minimums=gates.minimums,
                                            baseline=load_baseline(gates.baseline) if gates.baseline else None,
                                            max_flips=gates.max_flips, max_rank_drops=gates.max_rank_drops)
+    refused = getattr(evaluation.ranker, "index_refused", ())
+    if refused:
+        from ..ranker.setup import refused_note
+
+        notify(Message("", refused_note(refused)))  # shown with --quiet too
     refresh = getattr(evaluation.ranker, "refresh", None)
     for line in refresh.notes() if refresh is not None else ():
         tell(Message("", line))
