@@ -126,6 +126,43 @@ def _q(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
+# -- reading -------------------------------------------------------------------------------------
+
+
+def read_bounded(path: str, what: str, shown: str = "", hint: str = "") -> bytes:
+    """The bytes of the ``what`` file at ``path`` (``shown`` in messages), read bounded.
+
+    A path that is not a regular file (a directory, a FIFO, a device), one larger than
+    :data:`MAX_FILE_BYTES` or one that cannot be opened is a :class:`SkillsiftError` naming
+    the file (not AR9D2: the text was not read).  The one reader of the cases and the
+    examples files (docs/evaluation.md, "Strict YAML").
+    """
+    import os
+    import stat
+
+    shown = shown or path
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise SkillsiftError(f"cannot read {what} file {shown}: {exc.strerror or exc}", hint=hint,
+                             exit_code=1) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise SkillsiftError(f"{what} file {shown} is not a regular file", hint=hint, exit_code=1)
+    if info.st_size > MAX_FILE_BYTES:
+        raise SkillsiftError(f"{what} file {shown} is larger than {MAX_FILE_BYTES} bytes (4 MiB)",
+                             hint=f"Split the {what} into several files", exit_code=1)
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise SkillsiftError(f"cannot read {what} file {shown}: {exc.strerror or exc}", hint=hint,
+                             exit_code=1) from None
+    if len(raw) > MAX_FILE_BYTES:  # it grew while it was read
+        raise SkillsiftError(f"{what} file {shown} is larger than {MAX_FILE_BYTES} bytes (4 MiB)",
+                             hint=f"Split the {what} into several files", exit_code=1)
+    return raw
+
+
 # -- parsing -------------------------------------------------------------------------------------
 
 
@@ -156,9 +193,10 @@ def parse_cases(data: str | bytes, path: str = "<cases>") -> CaseFile:
 def _compose(text: str, path: str):
     import yaml
 
-    loader = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+    from ..rules.yaml_nodes import compose
+
     try:
-        return yaml.compose(text, Loader=loader)
+        return compose(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
@@ -180,6 +218,8 @@ def _problems(tree) -> list[tuple[int, tuple[int, int], str]]:
     problems += [(line, _rank(path, False), f"{_dup_prefix(tree.value, path)}mapping key {_q(key)} already "
                                            f"defined at line {first}")
                  for path, key, line, first in tree.duplicates if _dup_prefix(tree.value, path) is not None]
+    problems += [(line, _rank(path, False), _prefix(tree.value, path) + message)
+                 for path, line, message in tree.refused]
     return problems
 
 
@@ -194,6 +234,14 @@ def _rank(path: tuple, at_key: bool) -> tuple[int, int]:
     if len(path) == 2:
         return (path[1], 0)
     return (path[1], 1 if at_key and len(path) == 3 else _RANKS.get(path[2], 1))
+
+
+def _prefix(doc, path: tuple) -> str:
+    """``case "<id>": `` for a node inside a case, else ""."""
+    if len(path) >= 2 and path[0] == "cases" and isinstance(path[1], int) and isinstance(doc, dict) and isinstance(
+            doc.get("cases"), list) and path[1] < len(doc["cases"]):
+        return case_label(doc["cases"][path[1]], path[1] + 1) + ": "
+    return ""
 
 
 def _dup_prefix(doc, path: tuple) -> str | None:
@@ -257,6 +305,9 @@ def _build_case(tree, path: tuple, item: dict, index: int, seen: set[str], probl
     seen.add(case_id)
     if not query.strip():
         problems.append((at("query"), (index - 1, 6), f"{where}: query is required"))
+    elif path + ("query",) in tree.typed:  # `query: 12`, `query: true`: YAML reads a number, not the words
+        problems.append((at("query"), (index - 1, 6), f"{where}: query is {tree.typed[path + ('query',)]}, not "
+                                                        f"text; quote it ({_q(query)})"))
     if len(query.encode("utf-8", "surrogatepass")) > MAX_QUERY_BYTES:
         problems.append((at("query"), (index - 1, 6), f"{where}: query is longer than {MAX_QUERY_BYTES} bytes"))
     expect: list[Expected] = []

@@ -63,6 +63,8 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
     ranker = open_view_ranker(view, config, one_shot=True, embed_stale=True)
     if ranker.index_problem and config.search.mode != "lexical":
         click.echo(f"note: {plain(ranker.index_problem)}", err=True)
+    if ranker.examples_problem:  # an invalid examples file is left out, never used silently
+        click.echo(f"note: {plain(ranker.examples_problem)}", err=True)
     for line in ranker.refresh.notes() if ranker.refresh is not None else ():
         click.echo(plain(line), err=True)
     result = ranker.search(text, limit=limit, mode=config.search.mode, role=role, domain=domain, tags=tags,
@@ -74,5 +76,5 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
     width = shutil.get_terminal_size((80, 24)).columns
     shown = view.to_dict() if view.listing is not None else None
     click.echo(render("search", fmt, result, width=width, explain=explain, min_sim=config.search.vector_min_sim,
-                      view=shown), nl=False)
+                      view=shown, examples_problem=ranker.examples_problem), nl=False)
     return 0

@@ -101,8 +101,10 @@ def _append(existing: str, cases: Sequence[Case], path: str) -> str | None:
     """``existing`` with ``cases`` appended to its block ``cases`` list, or None when it cannot be."""
     import yaml
 
+    from ..rules.yaml_nodes import compose
+
     try:
-        root = yaml.compose(existing)
+        root = compose(existing)  # the strict reader's loader (the text already parsed as a valid file)
     except yaml.YAMLError:
         return None
     if not isinstance(root, yaml.MappingNode):

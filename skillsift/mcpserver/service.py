@@ -201,6 +201,8 @@ class SkillService:
             ranker = Ranker(catalog, config)
         if ranker.index_problem and config.search.mode != "lexical":
             self._warn_once(ranker.index_problem)
+        if ranker.examples_problem:  # an invalid examples file is left out, never used silently
+            self._warn_once(ranker.examples_problem)
         for line in ranker.refresh.notes() if ranker.refresh is not None else ():
             self._warn_once(line)
         if config.search.mode != "lexical":  # load the model now, not on the first query
@@ -277,6 +279,8 @@ class SkillService:
         doc = result_to_json(result)
         if view:
             doc["view"] = dict(view)
+        if ranker.examples_problem:
+            doc["examples_problem"] = ranker.examples_problem
         return doc
 
     @staticmethod

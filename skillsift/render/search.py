@@ -51,13 +51,16 @@ def result_to_json(result: SearchResult) -> dict:
     return doc
 
 
-def render_search_json(result: SearchResult, *, view: dict | None = None) -> str:
-    """The search.v1 document as JSON text; ``view`` (the listing view searched, or None) is added as ``view``."""
+def render_search_json(result: SearchResult, *, view: dict | None = None, examples_problem: str = "") -> str:
+    """The search.v1 document as JSON text; ``view`` (the listing view searched, or None) is added as ``view``,
+    ``examples_problem`` (why an invalid examples file's known requests were left out) when not ""."""
     from .sanitise import json_text
 
     doc = result_to_json(result)
     if view is not None:
         doc["view"] = view
+    if examples_problem:
+        doc["examples_problem"] = examples_problem
     return json_text(doc)
 
 
