@@ -214,3 +214,19 @@ def test_a_bad_file_is_left_out_and_a_good_one_still_counts(project, capsys):
     assert code == 0 and "more.yaml: line 4: case \"a\": the tag !!str is not allowed" in doc["examples_problem"]
     assert "known.yaml" not in doc["examples_problem"]
     assert doc["results"][0]["name"] == "git-workflow"  # known.yaml's request still ranks
+
+
+def test_find_skill_leaves_an_invalid_examples_file_out_and_says_why(project, capsys, tmp_path):
+    from tests.mcpserver.test_mcp import _text, talk
+
+    _write(project / "known.yaml", HOSTILE["alias bomb"][0])
+    errlog = tmp_path / "server-stderr.txt"
+
+    async def script(session):
+        return await session.call_tool("find_skill", {"query": "bank dispute"})
+
+    found = json.loads(_text(talk(project, errlog, script)))
+    jsonschema.validate(found, load_schema("search.v1.json"))
+    assert found["results"][0]["name"] == "dispute-charge"
+    assert "known.yaml: line " in found["examples_problem"]
+    assert "known requests of an invalid examples file are not used" in errlog.read_text(encoding="utf-8")
