@@ -104,7 +104,7 @@ def _append(existing: str, cases: Sequence[Case], path: str) -> str | None:
     from ..rules.yaml_nodes import compose
 
     try:
-        root = compose(existing)  # the strict reader's loader (the text already parsed as a valid file)
+        root = compose(existing)[0]  # the strict reader's loader (the text already parsed as a valid file)
     except yaml.YAMLError:
         return None
     if not isinstance(root, yaml.MappingNode):

@@ -30,10 +30,14 @@ from dataclasses import dataclass, field
 from . import Nothing, Written
 
 _INT = re.compile(r"[-+]?[0-9]+\Z")
+_TAG_START = re.compile(r"(?:^|[\s\[{,:])!", re.MULTILINE)  # where a tag property can begin
 _YAML = "tag:yaml.org,2002:"
 IMPLICIT = "tag:skillsift.invalid,2026:implicit/"  # the prefix of every tag the loader resolved itself
 MAX_DEPTH = 8
 MAX_ALIAS_NODES = 10_000
+# the tags the safe loader resolves by itself: without the marking loader, any other is a tag the file wrote
+_RESOLVED = frozenset(_YAML + kind for kind in ("str", "int", "float", "bool", "null", "map", "seq", "merge",
+                                                 "timestamp", "value"))
 _TYPED = {"int": "a number", "float": "a number"}  # `yes` stays the text yes (docs/evaluation.md)
 
 
@@ -69,35 +73,44 @@ def loader():
 
         base = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
 
+        resolve = base.resolve
+
         class _Marked(base):
             def resolve(self, kind, value, implicit):
-                return IMPLICIT + super().resolve(kind, value, implicit)
+                return IMPLICIT + resolve(self, kind, value, implicit)
 
         _LOADER.append(_Marked)
     return _LOADER[0]
 
 
-def compose(text: str):
-    """The node tree of ``text`` (``None``: an empty document); raises ``yaml.YAMLError``.
+def compose(text: str) -> tuple:
+    """``(root node, marked)`` of ``text`` (root ``None``: an empty document); raises ``yaml.YAMLError``.
 
-    A document nested past the pure-Python composer's recursion limit is a ``yaml.YAMLError``
+    ``marked``: composed by :func:`loader`, so a tag the file writes is told apart.  A text
+    with no ``!`` where a tag can start (the start of a line, after a space, ``[``, ``{``,
+    ``,`` or ``:``) holds no tag, and is composed by the plain safe loader (faster).  A
+    document nested past the pure-Python composer's recursion limit is a ``yaml.YAMLError``
     too (libyaml stops at 1,000 levels itself).
     """
     import yaml
 
+    marked = "!" in text and _TAG_START.search(text) is not None
     try:
-        return yaml.compose(text, Loader=loader())
+        if marked:
+            return yaml.compose(text, Loader=loader()), True
+        return yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader), False
     except RecursionError:
         raise yaml.YAMLError(f"nested deeper than {MAX_DEPTH} levels") from None
 
 
-def tree(root) -> Tree:
-    """The :class:`Tree` of a composed node (``None``: an empty document)."""
+def tree(composed: tuple) -> Tree:
+    """The :class:`Tree` of :func:`compose`'s ``(root, marked)`` (root ``None``: an empty document)."""
+    root, marked = composed
     out = Tree()
     if root is None:
         out.value, out.lines[()] = Nothing(""), 1
         return out
-    walk = _Walk(out)
+    walk = _Walk(out, IMPLICIT if marked else "")
     out.value = walk.plain(root, (), 0, _line(root))
     out.lines[()] = _line(root)
     return out
@@ -112,17 +125,27 @@ def _short(tag: str) -> str:
 
 
 class _Walk:
-    def __init__(self, out: Tree):
+    def __init__(self, out: Tree, prefix: str):
+        import yaml
+
         self.out = out
+        self.prefix = prefix  # what starts every tag the loader gave itself ("": the file holds no tag)
+        self.merge = prefix + _YAML + "merge"
+        self.null = prefix + _YAML + "null"
+        self.typed = {prefix + _YAML + kind: words for kind, words in _TYPED.items()}
+        self.scalar, self.sequence = yaml.ScalarNode, yaml.SequenceNode
         self.seen: set[int] = set()  # collection nodes walked once (a second visit is an alias)
         self.over = False  # the alias budget is spent
+
+    def tag_problem(self, tag: str, path: tuple, line: int) -> None:
+        if not tag.startswith(self.prefix) if self.prefix else tag not in _RESOLVED:
+            self.refuse(path, line, f"the tag {_short(tag)} is not allowed: the file holds plain values "
+                                    "(remove the tag)")
 
     def refuse(self, path: tuple, line: int, message: str) -> None:
         self.out.refused.append((path, line, message))
 
     def plain(self, node, path: tuple, depth: int, line: int, repeat: bool = False):
-        import yaml
-
         out = self.out
         if repeat:
             if self.over:  # the budget is spent: no alias is walked any more
@@ -134,19 +157,16 @@ class _Walk:
                                         "write the values out")
                 return Nothing("")
         tag = node.tag
-        if not tag.startswith(IMPLICIT):
-            if not repeat:
-                self.refuse(path, _line(node), f"the tag {_short(tag)} is not allowed: the file holds plain "
-                                               "values (remove the tag)")
-        else:
-            tag = tag[len(IMPLICIT):]
-        if isinstance(node, yaml.ScalarNode):
-            if tag == _YAML + "null" and not node.style:
+        if not repeat:
+            self.tag_problem(tag, path, _line(node))
+        if isinstance(node, self.scalar):
+            if node.style:
+                return node.value
+            if tag == self.null:
                 return Nothing(node.value)
-            kind = tag[len(_YAML):] if tag.startswith(_YAML) and not node.style else ""
-            if kind in _TYPED and not repeat:
-                out.typed[path] = _TYPED[kind]
-            if not node.style and _INT.match(node.value):
+            if tag in self.typed and not repeat:
+                out.typed[path] = self.typed[tag]
+            if _INT.match(node.value):
                 return Written(node.value)
             return node.value
         if id(node) in self.seen:
@@ -155,8 +175,8 @@ class _Walk:
         if depth >= MAX_DEPTH:
             if not repeat:
                 self.refuse(path, _line(node), f"nested deeper than {MAX_DEPTH} levels")
-            return {} if isinstance(node, yaml.MappingNode) else []
-        if isinstance(node, yaml.SequenceNode):
+            return [] if isinstance(node, self.sequence) else {}
+        if isinstance(node, self.sequence):
             items = []
             for index, item in enumerate(node.value):
                 if repeat and self.over:
@@ -171,15 +191,14 @@ class _Walk:
         for key_node, value in node.value:
             if repeat and self.over:
                 break
-            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else "<" + key_node.id + ">"
+            key = key_node.value if isinstance(key_node, self.scalar) else "<" + key_node.id + ">"
             key_line = line if repeat else _line(key_node)
-            if key_node.tag == IMPLICIT + _YAML + "merge":
+            if key_node.tag == self.merge:
                 if not repeat:
                     self.refuse(path, key_line, "a merge key (<<) is not allowed: write the keys out")
                 continue
-            if not key_node.tag.startswith(IMPLICIT) and not repeat:
-                self.refuse(path, key_line, f"the tag {_short(key_node.tag)} is not allowed: the file holds plain "
-                                            "values (remove the tag)")
+            if not repeat:
+                self.tag_problem(key_node.tag, path, key_line)
             if key in seen:
                 if not repeat:
                     out.duplicates.append((path, key, key_line, seen[key]))
