@@ -202,6 +202,10 @@ def _compose(text: str, path: str):
         line = mark.line + 1 if mark is not None else 1
         parts = [p for p in (exc.context, exc.problem) if p]
         raise cases_error(path, [(line, ": ".join(parts) or "the YAML does not parse")]) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML refuses (a NUL, an escape): the line it is on
+        line = text[: max(0, exc.position)].count("\n") + 1
+        raise cases_error(path, [(line, f"unacceptable character #x{exc.character:04x}: control characters "
+                                        "are not allowed (write it as an escape in a double-quoted string)")]) from None
     except yaml.YAMLError as exc:
         raise cases_error(path, [(1, str(exc).strip() or "the YAML does not parse")]) from None
 

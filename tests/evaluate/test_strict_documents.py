@@ -77,6 +77,13 @@ HOSTILE = {
     "query without words": ("version: 1\ncases:\n  - id: a\n    query: '?!'\n    expect: [git-workflow]\n", 3,
                             "the query has no words"),
     "not a mapping": ("- just\n- a list\n", 1, "must be a mapping"),
+    "NUL byte": (b"version: 1\ncases:\n  - id: a\n    query: ref\x00und\n    expect: [git-workflow]\n", 4,
+                 "unacceptable character #x0000"),
+    "terminal escape": ('version: 1\ncases:\n  - id: a\n    query: "\x1b[2Jrefund"\n    expect: [git-workflow]\n', 4,
+                        "unacceptable character #x001b"),
+    "two documents": ("version: 1\ncases: []\n---\nversion: 1\n", 3, "expected a single document"),
+    "self-including alias": ("version: 1\ncases: &c\n  - id: a\n    query: refund\n    expect: [git-workflow]\n"
+                             "    tags: *c\n", 6, "a tag is a string"),
 }
 
 
