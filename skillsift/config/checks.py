@@ -49,8 +49,10 @@ CHECKS: tuple[Check, ...] = (
           "a committed index exists, loads, was built for the configured model and text, "
           "and still matches the skills' embedded text"),
     Check("AR9D2", "search-cases-invalid", ERROR, "repo", "cases", ("cases", "skill", "config"),
-          "the cases files ([validate] cases, default search-cases.yaml), SKILL.md, the config",
-          "the cases file is valid and names only skills and roles that exist (every problem, with lines)"),
+          "the cases files ([validate] cases, default search-cases.yaml), the examples files ([search] examples), "
+          "SKILL.md, the config",
+          "the cases and examples files are valid and name only skills and roles that exist (every problem, "
+          "with lines)"),
     Check("AR9D3", "search-text-withheld", WARNING, "file", "withheld", ("skill", "config"),
           "SKILL.md, the config",
           "a skill whose embedded text holds a secret would be withheld from the configured remote provider"),
