@@ -113,13 +113,18 @@ class CasesInvalid(SkillsiftError):
         self.problems, self.partial = problems, partial
 
 
-def cases_error(path: str, problems: Iterable[Problem], partial: CaseFile | None = None) -> CasesInvalid:
-    """One AR9D2 error listing every problem with its line, in line order."""
+EXAMPLES_HINT = "Fix the lines listed (the examples file has the cases-file format, docs/evaluation.md)"
+
+
+def cases_error(path: str, problems: Iterable[Problem], partial: CaseFile | None = None,
+                what: str = "cases") -> CasesInvalid:
+    """One AR9D2 error listing every problem with its line, in line order (``what``: cases or examples)."""
     ordered = sorted(problems, key=lambda p: p[0])
     text = "; ".join(f"line {line}: {msg}" for line, msg in ordered)
     diags = [Diagnostic(file=path, line=line, code=CASES_INVALID, message=msg) for line, msg in ordered]
-    return CasesInvalid(f"{CASES_INVALID}: invalid cases file: {path}: {text}", diagnostics=diags,
-                        hint=HINT, exit_code=1, problems=tuple(ordered), partial=partial)
+    return CasesInvalid(f"{CASES_INVALID}: invalid {what} file: {path}: {text}", diagnostics=diags,
+                        hint=HINT if what == "cases" else EXAMPLES_HINT, exit_code=1, problems=tuple(ordered),
+                        partial=partial)
 
 
 def _q(text: str) -> str:
@@ -166,31 +171,33 @@ def read_bounded(path: str, what: str, shown: str = "", hint: str = "") -> bytes
 # -- parsing -------------------------------------------------------------------------------------
 
 
-def parse_cases(data: str | bytes, path: str = "<cases>") -> CaseFile:
-    """Parse the text of a cases file; raise one AR9D2 :class:`SkillsiftError` listing every problem."""
+def parse_cases(data: str | bytes, path: str = "<cases>", what: str = "cases") -> CaseFile:
+    """Parse the text of a cases file; raise one AR9D2 :class:`SkillsiftError` listing every problem.
+
+    ``what``: the kind of file the message names (``examples``: an examples file, the same format)."""
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
             line = data[: exc.start].count(b"\n") + 1
-            raise cases_error(path, [(line, "the file is not UTF-8 text")]) from None
+            raise cases_error(path, [(line, "the file is not UTF-8 text")], what=what) from None
     else:
         text = data
     if text.startswith("\ufeff"):
         text = text[1:]
     from ..rules.yaml_nodes import tree
 
-    plain = tree(_compose(text, path))
+    plain = tree(_compose(text, path, what))
     ranked = _problems(plain)
     version, k, cases = _build(plain, ranked)
     problems = [(line, message) for line, _rank, message in sorted(ranked, key=lambda p: p[:2])]
     case_file = CaseFile(version=version, k=k, cases=tuple(cases), path=path)
     if problems:
-        raise cases_error(path, problems, partial=case_file)
+        raise cases_error(path, problems, partial=case_file, what=what)
     return case_file
 
 
-def _compose(text: str, path: str):
+def _compose(text: str, path: str, what: str):
     import yaml
 
     from ..rules.yaml_nodes import compose
@@ -201,13 +208,14 @@ def _compose(text: str, path: str):
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
         parts = [p for p in (exc.context, exc.problem) if p]
-        raise cases_error(path, [(line, ": ".join(parts) or "the YAML does not parse")]) from None
+        raise cases_error(path, [(line, ": ".join(parts) or "the YAML does not parse")], what=what) from None
     except yaml.reader.ReaderError as exc:  # a character YAML refuses (a NUL, an escape): the line it is on
         line = text[: max(0, exc.position)].count("\n") + 1
         raise cases_error(path, [(line, f"unacceptable character #x{exc.character:04x}: control characters "
-                                        "are not allowed (write it as an escape in a double-quoted string)")]) from None
+                                        "are not allowed (write it as an escape in a double-quoted string)")],
+                          what=what) from None
     except yaml.YAMLError as exc:
-        raise cases_error(path, [(1, str(exc).strip() or "the YAML does not parse")]) from None
+        raise cases_error(path, [(1, str(exc).strip() or "the YAML does not parse")], what=what) from None
 
 
 # -- the rules, then what a table cannot say -------------------------------------------------------

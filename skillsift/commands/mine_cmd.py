@@ -123,7 +123,7 @@ def _merge_into(into: str, cases, config, cap: int, force: bool) -> None:
         try:
             existing = raw.decode("utf-8")
         except UnicodeDecodeError:
-            parse_cases(raw, into)  # AR9D2, naming the line that is not UTF-8
+            parse_cases(raw, into, "examples")  # AR9D2, naming the line that is not UTF-8
             raise
     patterns = tuple(config.secret_patterns)
     merged = merge_into(existing, cases, cap=cap, scan=lambda text: detect_secret(text, patterns), path=into)

@@ -27,12 +27,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..casefile import CASES_INVALID
-from ..casefile.parse import CaseFile, parse_cases, read_bounded, skill_problems
+from ..casefile.parse import EXAMPLES_HINT, CaseFile, parse_cases, read_bounded, skill_problems
 from ..diagnostics import Diagnostic, SkillsiftError
 from ..files import GlobLimitError, glob_magic, repo_glob
 
 MAX_FILES = 64  # examples files one configuration may name (globs expanded)
-HINT = "Fix the lines listed (the examples file has the cases-file format, docs/evaluation.md)"
+HINT = EXAMPLES_HINT
 
 
 @dataclass(frozen=True)
@@ -164,7 +164,7 @@ def load_examples_files(root: str, patterns: Sequence[str], known: Sequence[str]
     bad: list[SkillsiftError] = []  # files that do not read at all
     for rel in files:
         try:
-            case_file = parse_cases(_read(root, rel), rel)
+            case_file = parse_cases(_read(root, rel), rel, "examples")
         except SkillsiftError as exc:
             if not exc.diagnostics and not skip_bad:
                 raise
@@ -216,7 +216,7 @@ def file_requests(root: str, patterns: Sequence[str], *, leave_out: Sequence[str
         if rel in leave_out:
             continue
         try:
-            case_file = parse_cases(_read(root, rel), rel)
+            case_file = parse_cases(_read(root, rel), rel, "examples")
         except SkillsiftError as exc:
             errors.append(exc)
             continue

@@ -364,7 +364,8 @@ class Workspace:
                 raw = read_bounded(self.abspath(rel), "examples" if examples else "cases",
                                    rel if examples else self.abspath(rel),
                                    hint="" if examples else "Pass the path of a YAML cases file")
-                self._cases[rel] = (parse_cases(raw, rel if examples else self.abspath(rel)), None)
+                self._cases[rel] = (parse_cases(raw, rel if examples else self.abspath(rel),
+                                                "examples" if examples else "cases"), None)
             except SkillsiftError as exc:
                 self._cases[rel] = (None, exc)
         return self._cases[rel]
