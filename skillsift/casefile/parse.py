@@ -39,6 +39,8 @@ from .rules import (  # noqa: F401  (the names other modules import from here)
 )
 
 MAX_FILE_BYTES = 4 << 20
+MAX_LISTED = 1000  # problems one AR9D2 error lists for a file; the others are counted on one more line
+MAX_SUGGESTED = 100  # unknown names given a "did you mean" (each compares the name with every skill)
 HINT = "Fix the lines listed; the format is described in docs/evaluation.md"
 
 Problem = tuple[int, str]  # (1-based line, message)
@@ -120,11 +122,24 @@ def cases_error(path: str, problems: Iterable[Problem], partial: CaseFile | None
                 what: str = "cases") -> CasesInvalid:
     """One AR9D2 error listing every problem with its line, in line order (``what``: cases or examples)."""
     ordered = sorted(problems, key=lambda p: p[0])
-    text = "; ".join(f"line {line}: {msg}" for line, msg in ordered)
-    diags = [Diagnostic(file=path, line=line, code=CASES_INVALID, message=msg) for line, msg in ordered]
+    listed = listed_problems(ordered)
+    text = "; ".join(f"line {line}: {msg}" for line, msg in listed)
+    diags = [Diagnostic(file=path, line=line, code=CASES_INVALID, message=msg) for line, msg in listed]
     return CasesInvalid(f"{CASES_INVALID}: invalid {what} file: {path}: {text}", diagnostics=diags,
                         hint=HINT if what == "cases" else EXAMPLES_HINT, exit_code=1, problems=tuple(ordered),
                         partial=partial)
+
+
+def listed_problems(ordered: list[Problem]) -> list[Problem]:
+    """The first :data:`MAX_LISTED` of ``ordered`` and, past them, one problem counting the rest.
+
+    A file of 10,000 cases naming 50 unknown skills each would otherwise be 500,000 lines of
+    report: the output stays bounded by the limit, not by what a file can hold."""
+    if len(ordered) <= MAX_LISTED:
+        return list(ordered)
+    rest = len(ordered) - MAX_LISTED
+    return list(ordered[:MAX_LISTED]) + [(ordered[MAX_LISTED][0], f"{rest} more problems from this line on are not "
+                                                                   "listed; fix these and check again")]
 
 
 def _q(text: str) -> str:
@@ -166,6 +181,36 @@ def read_bounded(path: str, what: str, shown: str = "", hint: str = "") -> bytes
         raise SkillsiftError(f"{what} file {shown} is larger than {MAX_FILE_BYTES} bytes (4 MiB)",
                              hint=f"Split the {what} into several files", exit_code=1)
     return raw
+
+
+_PARSED: dict = {}  # (sha256 of the bytes, shown, what) -> CaseFile or the CasesInvalid it raised
+_PARSED_MAX = 16
+
+
+def load_file(path: str, what: str, shown: str = "", hint: str = "") -> CaseFile:
+    """:func:`read_bounded` then :func:`parse_cases`, parsed once per process for the same bytes.
+
+    ``validate`` reads an examples file for AR9D2 and again for the index check, a search for
+    its known requests and its index: the file is read each time (bounded, cheap) and its
+    digest keys the parse, so the same text is parsed once and an edited one again.
+    """
+    import hashlib
+
+    shown = shown or path
+    raw = read_bounded(path, what, shown, hint)
+    key = (hashlib.sha256(raw).digest(), shown, what)
+    found = _PARSED.get(key)
+    if found is None:
+        try:
+            found = parse_cases(raw, shown, what)
+        except CasesInvalid as exc:
+            found = exc
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.pop(next(iter(_PARSED)))
+        _PARSED[key] = found
+    if isinstance(found, CasesInvalid):
+        raise found
+    return found
 
 
 # -- parsing -------------------------------------------------------------------------------------
@@ -371,19 +416,27 @@ def _expected(entry, line: int) -> Expected | None:
 def skill_problems(case_file: CaseFile, known: Collection[str]) -> list[Problem]:
     """Expected or avoided skills that the catalog does not hold."""
     have = set(known)
+    names = sorted(have)
+    suggested: dict[str, str] = {}
+
+    def close(name: str) -> str:  # "did you mean" for the first MAX_SUGGESTED unknown names (difflib is slow)
+        if name not in suggested and len(suggested) < MAX_SUGGESTED:
+            suggested[name] = near(name, names)
+        return suggested.get(name, "")
+
     problems: list[Problem] = []
     for case in case_file.cases:
         for entry in case.expect:
             if entry.id not in have:
                 problems.append((entry.line or case.line,
-                                 f"case {_q(case.id)} expects unknown skill {_q(entry.id)}{near(entry.id, have)}"))
+                                 f"case {_q(case.id)} expects unknown skill {_q(entry.id)}{close(entry.id)}"))
         lines = case.avoid_lines
         if len(lines) != len(case.avoid):
             lines = (case.line,) * len(case.avoid)
         for name, line in zip(case.avoid, lines, strict=True):
             if name not in have:
                 problems.append((line or case.line,
-                                 f"case {_q(case.id)} avoids unknown skill {_q(name)}{near(name, have)}"))
+                                 f"case {_q(case.id)} avoids unknown skill {_q(name)}{close(name)}"))
     return problems
 
 

@@ -29,6 +29,7 @@ from ..casefile.parse import (  # noqa: F401  (the names other modules import fr
     case_label,
     cases_error,
     check_catalog,
+    load_file,
     parse_cases,
     read_bounded,
     role_problems,
@@ -40,7 +41,7 @@ from ..diagnostics import SkillsiftError
 
 def load_cases(path: str) -> CaseFile:
     """Read and check a cases file.  File problems (missing, not a file, too large) are not AR9D2."""
-    return parse_cases(read_bounded(path, "cases", hint="Pass the path of a YAML cases file"), path)
+    return load_file(path, "cases", hint="Pass the path of a YAML cases file")
 
 
 def load_checked(path: str, known: Collection[str], *, roles_configured: bool = False,

@@ -27,7 +27,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..casefile import CASES_INVALID
-from ..casefile.parse import EXAMPLES_HINT, CaseFile, parse_cases, read_bounded, skill_problems
+from ..casefile.parse import (
+    EXAMPLES_HINT,
+    MAX_SUGGESTED,
+    CaseFile,
+    listed_problems,
+    load_file,
+    skill_problems,
+)
 from ..diagnostics import Diagnostic, SkillsiftError
 from ..files import GlobLimitError, glob_magic, repo_glob
 
@@ -116,10 +123,6 @@ def example_files(root: str, patterns: Sequence[str]) -> list[str]:
     return sorted(found)
 
 
-def _read(root: str, rel: str) -> bytes:
-    return read_bounded(os.path.join(root, rel), "examples", rel)
-
-
 def _suggest(problem: tuple[int, str], known: Sequence[str]) -> tuple[int, str]:
     line, message = problem
     marker = 'unknown skill "'
@@ -164,13 +167,15 @@ def load_examples_files(root: str, patterns: Sequence[str], known: Sequence[str]
     bad: list[SkillsiftError] = []  # files that do not read at all
     for rel in files:
         try:
-            case_file = parse_cases(_read(root, rel), rel, "examples")
+            case_file = load_file(os.path.join(root, rel), "examples", rel)
         except SkillsiftError as exc:
             if not exc.diagnostics and not skip_bad:
                 raise
             (errors if exc.diagnostics else bad).append(exc)
             continue
-        problems = [_suggest(p, names) for p in skill_problems(case_file, names)] + example_problems(case_file)
+        found = skill_problems(case_file, names)
+        problems = [_suggest(p, names) for p in found[:MAX_SUGGESTED]] + found[MAX_SUGGESTED:]
+        problems += example_problems(case_file)
         if problems:
             errors.append(_error(rel, problems))
             continue
@@ -216,7 +221,7 @@ def file_requests(root: str, patterns: Sequence[str], *, leave_out: Sequence[str
         if rel in leave_out:
             continue
         try:
-            case_file = parse_cases(_read(root, rel), rel, "examples")
+            case_file = load_file(os.path.join(root, rel), "examples", rel)
         except SkillsiftError as exc:
             errors.append(exc)
             continue
@@ -228,7 +233,7 @@ def file_requests(root: str, patterns: Sequence[str], *, leave_out: Sequence[str
 
 
 def _error(path: str, problems) -> SkillsiftError:
-    ordered = sorted(problems, key=lambda p: p[0])
+    ordered = listed_problems(sorted(problems, key=lambda p: p[0]))
     text = "; ".join(f"line {line}: {msg}" for line, msg in ordered)
     diags = [Diagnostic(file=path, line=line, code=CASES_INVALID, message=msg) for line, msg in ordered]
     return SkillsiftError(f"{CASES_INVALID}: invalid examples file: {path}: {text}", diagnostics=diags, hint=HINT,

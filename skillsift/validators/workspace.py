@@ -352,7 +352,7 @@ class Workspace:
 
         Both are read by the one bounded reader and the one strict parser (AR9D2)."""
         if rel not in self._cases:
-            from ..casefile.parse import parse_cases, read_bounded
+            from ..casefile.parse import load_file
             from ..files import refused_target
 
             examples = rel in self.examples_paths and rel not in self.cases_paths
@@ -361,11 +361,9 @@ class Workspace:
                     raise SkillsiftError(f"{'examples' if examples else 'cases'} file {rel} is a link that leaves the "
                                          "repository (or enters .git/); skillsift reads only files the repository "
                                          "holds", hint=f"replace the link {rel} with the file itself")
-                raw = read_bounded(self.abspath(rel), "examples" if examples else "cases",
-                                   rel if examples else self.abspath(rel),
-                                   hint="" if examples else "Pass the path of a YAML cases file")
-                self._cases[rel] = (parse_cases(raw, rel if examples else self.abspath(rel),
-                                                "examples" if examples else "cases"), None)
+                self._cases[rel] = (load_file(self.abspath(rel), "examples" if examples else "cases",
+                                              rel if examples else self.abspath(rel),
+                                              hint="" if examples else "Pass the path of a YAML cases file"), None)
             except SkillsiftError as exc:
                 self._cases[rel] = (None, exc)
         return self._cases[rel]

@@ -237,3 +237,24 @@ def test_find_skill_leaves_an_invalid_examples_file_out_and_says_why(project, ca
     assert found["results"][0]["name"] == "dispute-charge"
     assert "known.yaml: line " in found["examples_problem"]
     assert "known requests of an invalid examples file are not used" in errlog.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_file_of_thousands_of_problems_is_reported_bounded(project, capsys, fmt):
+    """Every problem is counted; the first 1000 are listed, the rest on one more line."""
+    from skillsift.casefile.parse import MAX_LISTED
+
+    cases = "".join(f"  - id: c{i}\n    query: refund {i}\n    expect: [ghost-{i}-a, ghost-{i}-b]\n"
+                    for i in range(800))
+    _write(project / "known.yaml", "version: 1\ncases:\n" + cases)
+    code, out, err = run(capsys, "validate", "--root", project, "--format", fmt)
+    assert code == 1
+    if fmt == "json":
+        found = [d for d in json.loads(out)["diagnostics"] if d["code"] == "AR9D2"]
+        assert len(found) == MAX_LISTED + 1
+        assert found[-1]["message"] == "600 more problems from this line on are not listed; fix these and check again"
+        assert found[0]["message"] == 'case "c0" expects unknown skill "ghost-0-a"'
+    else:
+        assert out.count("AR9D2") == MAX_LISTED + 1 and "600 more problems" in out
+    code, out, err = run(capsys, "search", "bank dispute", "--root", project, "--format", fmt)
+    assert code == 0 and "known.yaml: line 5: case \"c0\" expects unknown skill" in out + err
