@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from skillsift.catalog.agents import AgentProfile, serves
+from skillsift.catalog.agents import AgentProfile, serves, source_name
 
 FULL, TRUNCATED, NAME_ONLY, HIDDEN, NOT_LOADED = "full", "truncated", "name-only", "hidden", "not-loaded"
 STAND_IN_ORDER = "name"
@@ -39,9 +39,13 @@ class Entry:
     cost: int  # characters the entry takes in the listing (0 when not listed)
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "path": self.path, "listed": self.listed,
-                "description_chars": self.description_chars, "shown_chars": self.shown_chars,
-                "reason": self.reason}
+        out = {"name": self.name, "path": self.path, "listed": self.listed,
+               "description_chars": self.description_chars, "shown_chars": self.shown_chars,
+               "reason": self.reason}
+        source = source_name(self.path)
+        if source:
+            out["source"] = source  # a skill of another repository (docs/sources.md)
+        return out
 
 
 @dataclass(frozen=True)
@@ -175,6 +179,25 @@ def shown_text(skill, agent: AgentProfile, entry: Entry) -> str:
     """The characters of ``skill``'s entry the model reads (the description part of ``- name: text``)."""
     front = skill.frontmatter if isinstance(skill.frontmatter, dict) else {}
     return entry_text(front, agent.entry_fields)[:entry.shown_chars]
+
+
+def entry_line(name: str, shown: str) -> str:
+    """One line of the listing as the model reads it: ``- name: text``, or ``- name`` (name-only); :func:`_cost`
+    counts these characters and the newline."""
+    return f"- {name}: {shown}" if shown else f"- {name}"
+
+
+def listing_lines(skills, agent: AgentProfile, listing: Listing) -> list[tuple[Entry, Any, str]]:
+    """``(entry, skill, line)`` for each entry of ``listing`` the model reads (full, truncated, name-only), in the
+    listing's order: the text ``agent`` puts before the model (the judge's prompt, docs/judge.md)."""
+    by_path = {skill.path: skill for skill in skills}
+    out = []
+    for entry in listing.entries:
+        skill = by_path.get(entry.path)
+        if entry.listed not in LISTED or skill is None:
+            continue
+        out.append((entry, skill, entry_line(entry.name, shown_text(skill, agent, entry))))
+    return out
 
 
 def listed_skills(skills, agent: AgentProfile, context_window: int | None = None):

@@ -80,15 +80,14 @@ def _evaluate(config, catalog, case_file, modes, k_override: int, *, strict: boo
 
 
 def evaluate_head(opts: CiOptions, root: str, prepared: Prepared, notes: list[str]):
-    from ..catalog.load import load_catalog
-    from ..config import load_config
     from ..evaluate.cases import load_cases
     from ..evaluate.gates import parse_minimums
     from ..evaluate.run import parse_modes
+    from ..usecases.project import open_config, open_project
 
     prepared.minimums = parse_minimums(opts.min_spec)
-    config = load_config(root, config_file=opts.config_file)
-    notes.extend(config.notes)
+    config = open_config(root, opts.config_file)
+    notes.extend(config.notes)  # the report shows them; the catalog's findings are the validation's
     prepared.config = config
     prepared.modes = parse_modes(opts.modes, config.search.mode)
     try:
@@ -96,8 +95,8 @@ def evaluate_head(opts: CiOptions, root: str, prepared: Prepared, notes: list[st
     except SkillsiftError as exc:  # the unknown skills and roles of the cases join the same round
         from ..evaluate.session import with_catalog_problems
 
-        raise with_catalog_problems(exc, load_catalog(root, config), config.roles) from None
-    catalog = load_catalog(root, config)
+        raise with_catalog_problems(exc, open_project(root, config=config).catalog, config.roles) from None
+    catalog = open_project(root, config=config).catalog
     return _evaluate(config, catalog, prepared.case_file, prepared.modes, opts.k, strict=True,
                      minimums=prepared.minimums)
 
@@ -126,12 +125,11 @@ def base_config_path(base_root: str, head_root: str, opts: CiOptions, head_confi
 
 def evaluate_base(base_root: str, head_root: str, opts: CiOptions, prepared: Prepared):
     """The base worktree evaluated with the head's config and cases, in the primary mode."""
-    from ..catalog.load import load_catalog
-    from ..config import load_config
+    from ..usecases.project import open_project
 
     config_path = base_config_path(base_root, head_root, opts, prepared.config)
-    config = load_config(base_root, config_file=config_path)
-    catalog = load_catalog(base_root, config)
+    project = open_project(base_root, config_path)
+    config, catalog = project.config, project.catalog
     result = _evaluate(config, catalog, prepared.case_file, prepared.modes[:1], opts.k, strict=False).result
     return result, config, catalog
 
@@ -288,6 +286,7 @@ def _compare(run: CiRun, opts: CiOptions, root: str, place, prepared: Prepared) 
         run.fail_on_gate_change = run.fail_on_gate_change or gate.fail_on_change  # the base's word counts too
         try:
             result, base_config, base_catalog = evaluate_base(base_root, root, opts, prepared)
+            _judge_gate(run, root, base_root, prepared, result, base_config)
             results = _base_case_results(gate.weakened_cases(prepared.case_file), base_config, base_catalog, opts,
                                          prepared)
         except SkillsiftError as exc:
@@ -297,6 +296,23 @@ def _compare(run: CiRun, opts: CiOptions, root: str, place, prepared: Prepared) 
             return
     run.gate_changes = gate.changes(root, opts, prepared, results)
     run.comparison = compare(side_from_result(result, run.base_label), head_side, lines)
+
+
+def _judge_gate(run: CiRun, root: str, base_root: str, prepared: Prepared, base_result, base_config) -> None:
+    """``[validate] judge_max_flips``: the agent's cached choices on the base and the head (docs/judge.md)."""
+    config = prepared.config
+    if config is None or config.validate.judge_max_flips < 0 or run.head is None or prepared.case_file is None:
+        return
+    settings = config.validate
+    if not config.judge.named_command:
+        run.notes.append("[validate] judge_max_flips is set but [judge] command is not: the judge gate was skipped")
+        return
+    from ..judge.session import cached_flips
+
+    flips = cached_flips(root, config, run.head, base_root, base_config, base_result, prepared.case_file)
+    run.judge_max_flips, run.judge_compared = settings.judge_max_flips, True
+    run.judge_regressed, run.judge_fixed = list(flips.regressed), list(flips.fixed)
+    run.judge_unknown, run.judge_base_unanswered = list(flips.unknown), flips.base_unanswered
 
 
 def _base_case_results(case_file, config, catalog, opts: CiOptions, prepared: Prepared) -> dict[str, str]:

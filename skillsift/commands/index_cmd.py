@@ -10,8 +10,7 @@ import click
 
 from ..render.index import build_notes, withheld_lines
 from ..render.registry import names, render
-from ..render.sanitise import plain
-from ._common import config_option, force_option, load_project, root_option
+from ._common import config_option, force_option, open_project, root_option, say
 
 PROGRESS_MIN_BATCHES = 4  # a progress bar is drawn only for more than three batches
 
@@ -61,7 +60,8 @@ def index_command(dry_run, rebuild, items, fmt, allow_exec, root, config_file, f
     """
     from ..index import service
 
-    config, catalog = load_project(root, config_file, allow_exec=allow_exec)
+    project = open_project(root, config_file, allow_exec=allow_exec)
+    config, catalog = project.config, project.catalog
     again = service.parse_items(items, catalog)
     prepared = service.prepare(config, catalog, rebuild=rebuild, force=again, dry_run=dry_run)
     plan, provider = prepared.plan, prepared.provider
@@ -73,7 +73,7 @@ def index_command(dry_run, rebuild, items, fmt, allow_exec, root, config_file, f
     click.echo(render("index", fmt, outcome.plan, outcome.provider, result=outcome.result, written=outcome.written,
                       shown_dir=_display_path(outcome.index_dir)), nl=False)
     for line in build_notes(outcome.result):
-        click.echo(plain(line), err=True)
+        say(line)
     return outcome.exit_code
 
 
@@ -86,7 +86,7 @@ def _shown(name: str) -> str:
 
 def _warn_withheld(plan) -> None:
     for line in withheld_lines(plan):
-        click.echo(plain(line), err=True)
+        say(line)
 
 
 @contextmanager
@@ -125,7 +125,8 @@ def status_command(fmt, verify, root, config_file):
     from ..index.store import load_index
     from ..render.registry import render
 
-    config, catalog = load_project(root, config_file)
+    project = open_project(root, config_file)
+    config, catalog = project.config, project.catalog
     identity = ConfiguredProvider.from_config(config, repository_command=True)
     s = config.search
     loaded = load_index(index_path(config))

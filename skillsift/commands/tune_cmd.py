@@ -66,11 +66,14 @@ def _project_file(root: str, config_file: str | None) -> tuple[Path, str]:
 @click.option("--allow-exec", is_flag=True, help="Let the repository config's embedding command run.")
 @click.option("--agent", default=None, metavar="NAME",
               help="Listing view: the agent whose listing is ranked (default: the first of [validate] agents).")
+@click.option("--judge", "judge", is_flag=True,
+              help="Label each case with the agent's cached choice instead of its expect (docs/judge.md; for a "
+                   "repository with few cases; off by default, nothing is asked).")
 @view_option
 @context_window_option
 @force_option
 def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_exec, agent, view_name,
-                 context_window, force):
+                 context_window, judge, force):
     """Choose fusion, lexical weight, embedded fields, candidates and example_weight from CASES.
 
     Every setting is scored on the positive cases of CASES; k-fold cross-validation with
@@ -92,19 +95,26 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
     from ..evaluate.cases import check_k, load_checked
     from ..evaluate.tune_run import document, run
     from ..index.atomic import current_mode, write_atomic
-    from ._common import load_view_project
+    from ._common import open_project, say
 
     check_k(k_override)
     if write:  # a read-only config is refused before the run, not after it
         current_mode(str(_project_file(root, config_file)[0]), force)
-    config, view = load_view_project(root, config_file, allow_exec=allow_exec, agent=agent, view=view_name,
-                                     context_window=context_window, full_agent=False)
-    catalog = view.catalog
+    project = open_project(root, config_file, allow_exec=allow_exec, agent=agent, view=view_name,
+                           context_window=context_window, agent_in_full=False)
+    config, view, catalog = project.config, project.view, project.catalog
     case_file = load_checked(cases, view.full.names, roles_configured=True, resolve=lambda _r: list(view.full.names))
+    if judge:  # the agent's own choices as labels (docs/judge.md, "Calibration that feeds back")
+        from ..judge.session import agent_labels
+
+        before = len(case_file.cases)
+        case_file, _judged = agent_labels(root, config, case_file)
+        say(f"tune --judge: {len(case_file.cases)} of {before} cases labelled by the agent's cached answers "
+            f"({before - len(case_file.cases)} without a choice or an answer)")
     if view.listing is not None:
         from ..render.views import view_words
 
-        click.echo(f"view: {view_words(view.to_dict() or {})}", err=True)
+        say(f"view: {view_words(view.to_dict() or {})}")
     if not catalog.skills:  # nothing is ranked: no setting can be scored
         where = f"the listing of {view.agent} serves no skill" if view.listing is not None else "no skill was found"
         raise SkillsiftError(f"nothing to tune: {where}",
@@ -131,10 +141,9 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
         while _bars:
             _bars.pop().__exit__(None, None, None)
     from ..render.index import withheld_line
-    from ..render.sanitise import plain
 
     for item in result.withheld:  # as skillsift index warns: never sent, not used
-        click.echo(plain(withheld_line(item)), err=True)
+        say(withheld_line(item))
     doc = document(result)
     if view.listing is not None:
         doc["view"] = view.to_dict()
@@ -155,7 +164,7 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
         write_atomic(str(path), new.encode("utf-8"), force=force)
         doc["wrote"] = str(path)
     elif write:
-        click.echo("tune: nothing written, the current setting is kept", err=True)
+        say("tune: nothing written, the current setting is kept")
     from ..render.registry import render
 
     click.echo(render("tune", fmt, doc), nl=False)

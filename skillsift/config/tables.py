@@ -14,12 +14,14 @@ from functools import lru_cache
 
 from ..rules import Rule
 from .model import EMBEDDINGS_DEFAULTS as E
+from .model import JUDGE_DEFAULTS as J
 from .model import SEARCH_DEFAULTS as S
 from .values import (
     DEFAULT_FIELDS,
     DESCRIPTION_LIMIT_MAX,
     DTYPES,
     FUSIONS,
+    JUDGE_CACHES,
     LONG_QUERIES,
     MAX_FLIPS_LIMIT,
     MODES,
@@ -27,8 +29,8 @@ from .values import (
     SEVERITIES,
 )
 
-PROJECT_TABLES = ("search", "embeddings", "catalog", "roles", "secrets", "validate")
-USER_TABLES = ("search", "embeddings", "secrets")
+PROJECT_TABLES = ("search", "embeddings", "catalog", "roles", "secrets", "validate", "sources", "judge")
+USER_TABLES = ("search", "embeddings", "secrets", "judge")
 WEIGHT_KEYS = ("lexical", "vector")
 AI_RULEZ_EMBEDDINGS_KEYS = ("command", "model", "pass_env")  # the [search.embeddings] keys of an ai-rulez config
 
@@ -129,6 +131,60 @@ def _known_agent(value, names, _ctx):
     if value not in known:
         return [((), f'validate.agents: unknown agent "{value}" (known: {", ".join(known)})')]
     return []
+
+
+def _judge_agent(value, names, _ctx):
+    known = _agent_names()
+    if value not in known:
+        return [((), f'judge.agent: unknown agent "{value}" (known: {", ".join(known)})')]
+    return []
+
+
+_SOURCE_NAME = "^[a-z0-9][a-z0-9._-]{0,63}$"
+# A URL git may fetch: one of these transports (never ext:: or fd::), or git's scp-like user@host:path.
+GIT_URL = r"^(?:(?:https?|ssh|git|file)://[^\s\x00-\x1f]+|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[^\s\x00-\x1f]+)$"
+# A tag, branch or commit name: no option (-...), no range (..), no white space or control character.
+GIT_REV = r"^(?!-)(?!.*\.\.)[^\s\x00-\x1f]+$"
+# A folder inside the source: relative, no .. part, no drive letter, no NUL.
+SUBDIR = r"^(?![/\\])(?![A-Za-z]:)(?!(?:.*[/\\])?\.\.(?:[/\\]|$))[^\x00]*$"
+
+
+def _matches(pattern: str, value: str) -> bool:
+    import re
+
+    return re.match(pattern, value) is not None
+
+
+def _source_entry(value, names, _ctx):
+    where = names["label"]
+    has_git, has_path = "git" in value, "path" in value
+    problems = []
+    if has_git == has_path:
+        problems.append(((), f"{where}: set exactly one of git = URL or path = folder"))
+    if has_git and not _matches(GIT_URL, value["git"]):
+        problems.append((("git",), f"{where}: git must be an https://, http://, ssh://, git:// or file:// URL, or "
+                                   "user@host:path, without white space"))
+    if has_git and "rev" not in value:
+        problems.append(((), f'{where}: a git source needs rev = "<tag, branch or commit>"'))
+    if has_path and "rev" in value:
+        problems.append((("rev",), f"{where}: rev applies to git sources only"))
+    if "rev" in value and not _matches(GIT_REV, value["rev"]):
+        problems.append((("rev",), f'{where}: rev "{value["rev"]}" is not a tag, branch or commit name'))
+    if "subdir" in value and not _matches(SUBDIR, value["subdir"]):
+        problems.append((("subdir",), f"{where}: subdir must be a folder inside the source (relative, without ..)"))
+    return problems
+
+
+def _unique_source_names(value, names, _ctx):
+    seen: set[str] = set()
+    problems = []
+    for index, entry in enumerate(value):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        if isinstance(name, str) and name in seen:
+            problems.append(((index, "name"), f'sources: the name "{name}" is used twice; names must be unique'))
+        if isinstance(name, str):
+            seen.add(name)
+    return problems
 
 
 # -- the tables ------------------------------------------------------------------------------------
@@ -234,6 +290,9 @@ VALIDATE = Rule("table", unknown="first", doc="What skillsift validate and the h
                                                                                     '{choices}'}),
     "fail_on_gate_change": Rule("bool", default=False, messages={"kind": "{label} must be true or false"},
                                 doc="skillsift ci fails when a pull request changes its own gate."),
+    "judge_max_flips": _int(0, MAX_FLIPS_LIMIT, messages=_GE0,
+                            doc="skillsift ci: cases the agent chose right on the base and not on the head "
+                                "(docs/judge.md; default: no judge gate)."),
     "k": _int(0, 100, 0, True, "Cut-off (0 = the cases file's k).",
               messages={"kind": "{label} must be between 0 and 100 (0 = the cases file's k)",
                         "between": "{label} must be between 0 and 100 (0 = the cases file's k)"}),
@@ -261,8 +320,50 @@ VALIDATE = Rule("table", unknown="first", doc="What skillsift validate and the h
                                            "choice": '{label} "{value}" must be error, warning, note or off'})),
 })
 
+JUDGE = Rule("table", doc="The agent asked which skill it would use (docs/judge.md).", keys={
+    "command": Rule("list", items=_STRINGS, check=_command, default=[],
+                    doc="The agent's non-interactive command (argv, prompt on stdin); a repository's runs "
+                        "only with --allow-exec."),
+    "pass_env": Rule("list", items=Rule("string", schema={"pattern": _ENV_NAME}), check=_pass_env, default=[],
+                     doc="Extra variables the command sees."),
+    "agent": Rule("string", check=_judge_agent, default=J.agent, schema={"enum": list(_agent_names())},
+                  doc="The agent profile whose listing the prompt holds."),
+    "timeout_seconds": _number(0, 3600, J.timeout_seconds, True, "Per call (0 = default)."),
+    "cache": _choice(JUDGE_CACHES, J.cache, "Where answers are kept: .skillsift/judge-cache.jsonl, the user cache, "
+                                            "or nowhere."),
+    "fetch_in_ci": Rule("bool", default=J.fetch_in_ci, doc="With CI=true, call the agent for a missing answer."),
+    "max_calls": _int(0, 1_000_000, J.max_calls, doc="Calls per run (0 = unlimited; --budget overrides)."),
+})
+
+_SOURCE_MESSAGES = {"kind": "{label} must be a string", "blank": "{label} must not be blank"}
+_ONE_OF_GIT_OR_PATH = {"oneOf": [
+    {"required": ["git", "rev"], "not": {"required": ["path"]}},
+    {"required": ["path"], "not": {"anyOf": [{"required": ["git"]}, {"required": ["rev"]}]}},
+]}
+SOURCES = Rule("list", entries="indexed", check=_unique_source_names, max_items=64,
+               doc="Skills from other repositories or folders: [[sources]] tables (docs/sources.md).",
+               messages={"kind": "sources must be a list of [[sources]] tables with a name and git or path",
+                         "many": "sources holds more than {high} entries"},
+               items=Rule("table", check=_source_entry, schema=_ONE_OF_GIT_OR_PATH,
+                          messages={"kind": "{label} must be a table with a name and git or path"}, keys={
+                              "name": Rule("string", nonblank=True, required=True, schema={"pattern": _SOURCE_NAME},
+                                           check=lambda v, n, c: [] if _matches(_SOURCE_NAME, v) else [
+                                               ((), f'{n["label"]}: "{v}" must be lowercase letters, digits, '
+                                                    '".", "_" or "-" (at most 64)')],
+                                           messages={**_SOURCE_MESSAGES, "required": "{where}: name is required"}),
+                              "git": Rule("string", nonblank=True, schema={"pattern": GIT_URL},
+                                          doc="A git URL (https, ssh, git, file).", messages=_SOURCE_MESSAGES),
+                              "path": Rule("string", nonblank=True, doc="A folder, relative to the repository root.",
+                                           messages=_SOURCE_MESSAGES),
+                              "rev": Rule("string", nonblank=True, schema={"pattern": GIT_REV},
+                                          doc="Tag, branch or commit of a git source.", messages=_SOURCE_MESSAGES),
+                              "subdir": Rule("string", schema={"pattern": SUBDIR},
+                                             doc="The folder of the source that holds the skills.",
+                                             messages=_SOURCE_MESSAGES),
+                          }))
+
 _TABLES = {"search": SEARCH, "embeddings": EMBEDDINGS, "catalog": CATALOG, "roles": ROLES, "secrets": SECRETS,
-           "validate": VALIDATE}
+           "validate": VALIDATE, "sources": SOURCES, "judge": JUDGE}
 
 
 @lru_cache(maxsize=8)

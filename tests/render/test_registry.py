@@ -17,7 +17,7 @@ from skillsift.render.registry import RENDERERS, names, render
 
 # The --format option of each command and the family its choices come from.
 COMMAND_FAMILIES = {"validate": "diagnostics", "eval": "evaluation", "ci": "ci", "search": "search",
-                    "list": "list", "index": "index", "status": "status", "tune": "tune"}
+                    "list": "list", "index": "index", "status": "status", "tune": "tune", "judge": "judge"}
 
 
 def _format_choices(command: str) -> tuple[str, ...]:
@@ -127,13 +127,14 @@ def test_the_index_family_renders_a_dry_run_and_a_build(tmp_path):
     import shutil
     from types import SimpleNamespace
 
-    from skillsift.commands._common import load_project
     from skillsift.index import service
+    from skillsift.usecases.project import open_project
     from tests.conftest import ROOT
 
     root = tmp_path / "acme"
     shutil.copytree(ROOT / "examples" / "acme", root, ignore=shutil.ignore_patterns(".skillsift"))
-    config, catalog = load_project(str(root), None)
+    project = open_project(str(root))
+    config, catalog = project.config, project.catalog
     prepared = service.prepare(config, catalog, dry_run=True)
     plan, provider = prepared.plan, prepared.provider
     dry = json.loads(render("index", "json", plan, provider, allow_network=False, shown_dir="ignored"))
@@ -150,7 +151,7 @@ def test_the_index_family_renders_a_dry_run_and_a_build(tmp_path):
     assert render("index", "text", plan, provider, result=nothing, written=False) == ""
 
 
-@pytest.mark.parametrize("door", ["search_cmd", "list_cmd", "index_cmd", "tune_cmd"])
+@pytest.mark.parametrize("door", ["search_cmd", "list_cmd", "index_cmd", "tune_cmd", "judge_cmd"])
 def test_these_doors_do_not_choose_a_renderer_by_format(door):
     """``render(family, fmt, ...)`` chooses: the door never compares ``fmt`` with a format name."""
     import ast
