@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 
+from ..casefile.files import load_file, read_bounded  # noqa: F401  (read_bounded: imported from here too)
 from ..casefile.parse import (  # noqa: F401  (the names other modules import from here)
     CASE_KEYS,
     CASES,
@@ -29,9 +30,7 @@ from ..casefile.parse import (  # noqa: F401  (the names other modules import fr
     case_label,
     cases_error,
     check_catalog,
-    load_file,
     parse_cases,
-    read_bounded,
     role_problems,
     skill_problems,
     with_catalog_problems,

@@ -27,14 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..casefile import CASES_INVALID
-from ..casefile.parse import (
-    EXAMPLES_HINT,
-    MAX_SUGGESTED,
-    CaseFile,
-    listed_problems,
-    load_file,
-    skill_problems,
-)
+from ..casefile.files import load_file
+from ..casefile.parse import EXAMPLES_HINT, MAX_SUGGESTED, CaseFile, listed_problems, skill_problems
 from ..diagnostics import Diagnostic, SkillsiftError
 from ..files import GlobLimitError, glob_magic, repo_glob
 

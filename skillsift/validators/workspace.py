@@ -364,7 +364,7 @@ class Workspace:
 
         Both are read by the one bounded reader and the one strict parser (AR9D2)."""
         if rel not in self._cases:
-            from ..casefile.parse import load_file
+            from ..casefile.files import load_file
             from ..files import refused_target
 
             examples = rel in self.examples_paths and rel not in self.cases_paths
