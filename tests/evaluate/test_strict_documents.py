@@ -258,3 +258,13 @@ def test_a_file_of_thousands_of_problems_is_reported_bounded(project, capsys, fm
         assert out.count("AR9D2") == MAX_LISTED + 1 and "600 more problems" in out
     code, out, err = run(capsys, "search", "bank dispute", "--root", project, "--format", fmt)
     assert code == 0 and "known.yaml: line 5: case \"c0\" expects unknown skill" in out + err
+
+
+def test_thousands_of_unknown_keys_are_counted_and_only_the_first_get_a_suggestion():
+    """'did you mean' compares a name with every known one: only the first 100 of a file get it."""
+    text = "version: 1\ncases:\n  - id: a\n    query: q\n" + "".join(f"    query{i}: x\n" for i in range(3000))
+    with pytest.raises(SkillsiftError) as err:
+        parse_cases(text, "c.yaml")
+    messages = [d.message for d in err.value.diagnostics]
+    assert len(messages) == 1001 and messages[-1].startswith("2000 more problems from this line on")
+    assert sum('(did you mean "query"?)' in m for m in messages) == 100  # query100...query999 would match too
