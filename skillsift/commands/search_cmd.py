@@ -62,8 +62,12 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
 
         say(f"view: {view_words(view.to_dict() or {})}")
     ranker = open_view_ranker(view, config, one_shot=True, embed_stale=True)
+    from ..ranker.setup import refused_json, refused_note
+
     if ranker.index_problem and project.mode != "lexical":
         say(ranker.index_problem, "note: ")
+    if ranker.index_refused:
+        say(refused_note(ranker.index_refused))
     if ranker.examples_problem:  # an invalid examples file is left out, never used silently
         say(ranker.examples_problem, "note: ")
     for line in ranker.refresh.notes() if ranker.refresh is not None else ():
@@ -77,6 +81,12 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
             say(note, "  ")
     width = shutil.get_terminal_size((80, 24)).columns
     shown = view.to_dict() if view.listing is not None else None
+    index_doc = {}
+    if ranker.index_problem and project.mode != "lexical":
+        index_doc["problem"] = ranker.index_problem
+    if ranker.index_refused:
+        index_doc["refused"] = refused_json(ranker.index_refused)
     click.echo(render("search", fmt, result, width=width, explain=explain, min_sim=config.search.vector_min_sim,
-                      view=shown, sources=project.sources, examples_problem=ranker.examples_problem), nl=False)
+                      view=shown, sources=project.sources, index=index_doc or None,
+                      examples_problem=ranker.examples_problem), nl=False)
     return 0
