@@ -153,7 +153,7 @@ def test_index_files_keep_their_mode_and_read_only_ones_need_force(tmp_path, cap
     assert manifest.read_bytes() != before and _mode(manifest) == 0o444 and _mode(vectors) == 0o640
 
 
-def test_the_one_helper_refuses_before_writing_anything(tmp_path):
+def test_one_write_refuses_before_writing_anything(tmp_path):
     first, second = tmp_path / "a", tmp_path / "b"
     first.write_bytes(b"a")
     second.write_bytes(b"b")
