@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..render.registry import names
-from ._common import config_option, root_option
+from ._common import config_option, force_option, root_option
 from .judge_cmd import judge_options
 
 FORMATS = names("evaluation")
@@ -57,9 +57,10 @@ FORMATS = names("evaluation")
               help="Also ask the agent of [judge] which skill it would use per case, beside the ranker "
                    "(docs/judge.md; text, json and html).")
 @judge_options
+@force_option
 def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, baseline, max_flips, max_rank_drops,
                  output, fmt, from_skills, agent, view_name, context_window, why, why_skills, quiet, judge, budget,
-                 max_seconds, jobs, timeout, dry_run, fetch, allow_exec):
+                 max_seconds, jobs, timeout, dry_run, fetch, allow_exec, force):
     """Rank the labelled queries of CASES (YAML) and report top1, recall@k, hit@k, MRR, nDCG.
 
     With --from-skills, each skill's frontmatter `examples` (queries it must answer) and
@@ -83,9 +84,9 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         cases=cases, root=root, config_file=config_file, mode_spec=mode_spec, k=k_override, min_spec=min_spec,
         baseline=baseline, max_flips=max_flips, max_rank_drops=max_rank_drops, output=output, fmt=fmt,
         from_skills=from_skills, agent=agent, view=view_name, context_window=context_window, why=why,
-        why_skills=why_skills, quiet=quiet, allow_exec=allow_exec, judge=judge, judge_options=judge_request(
-            agent=None, context_window=None, budget=budget, max_seconds=max_seconds, jobs=jobs, timeout=timeout,
-            dry_run=dry_run, fetch=fetch)), notify=print_message)
+        why_skills=why_skills, quiet=quiet, allow_exec=allow_exec, force=force, judge=judge,
+        judge_options=judge_request(agent=None, context_window=None, budget=budget, max_seconds=max_seconds,
+                                    jobs=jobs, timeout=timeout, dry_run=dry_run, fetch=fetch)), notify=print_message)
     result = outcome.result
     if outcome.html_written:
         pass  # the report is the --output file

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..render.registry import names
-from ._common import config_option, context_window_option, root_option, view_option
+from ._common import config_option, context_window_option, force_option, root_option, view_option
 
 PROGRESS_MIN_TEXTS = 256  # a progress bar is drawn on a terminal for more texts than this
 
@@ -53,8 +53,9 @@ def _close_bars() -> None:
                    "repository with few cases; off by default, nothing is asked).")
 @view_option
 @context_window_option
+@force_option
 def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_exec, agent, view_name,
-                 context_window, judge):
+                 context_window, judge, force):
     """Choose fusion, lexical weight, embedded fields, candidates and example_weight from CASES.
 
     Every setting is scored on the positive cases of CASES; k-fold cross-validation with
@@ -75,7 +76,7 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
 
     request = TuneRequest(cases=cases, root=root, config_file=config_file, folds=folds, k=k_override, write=write,
                           allow_exec=allow_exec, agent=agent, view=view_name, context_window=context_window,
-                          judge=judge)
+                          judge=judge, force=force)
 
     def notify(message) -> None:
         _close_bars()  # the embedding is over: its bar ends before the next line

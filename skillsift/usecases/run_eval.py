@@ -52,6 +52,7 @@ class EvalRequest:
     why_skills: int = 40
     quiet: bool = False
     allow_exec: bool = False
+    force: bool = False  # --output rewrites a read-only file too (its mode kept)
     judge: bool = False  # ask the agent of [judge] beside the ranker (docs/judge.md)
     judge_options: Any = None  # skillsift.judge.session.JudgeOptions (budget, time, jobs, dry run, fetch)
 
@@ -166,7 +167,7 @@ def run_eval(request: EvalRequest, notify: Callable[[Message], None]) -> EvalOut
             notify(Message(NOTE, note))
         result.judge = judge_document(judged)
     outcome = EvalOutcome(result=result, config=config, judged=judged,
-                          html_written=_write_output(request, result, evaluation, tell))
+                          html_written=_write_output(request, result, evaluation, tell, first=gates.first))
     if request.why and not outcome.html_written:
         from ..evaluate.querylog import log_path, mine, read_log
         from ..evaluate.whynot import why_not
@@ -197,6 +198,7 @@ class _Gates:
     max_rank_drops: int | None
     k: int
     note: str = ""
+    first: bool = False  # this run's --output writes the configured baseline, not there yet
 
 
 def _gates(request: EvalRequest, config, mode: str, minimums: dict) -> _Gates:
@@ -207,8 +209,33 @@ def _gates(request: EvalRequest, config, mode: str, minimums: dict) -> _Gates:
     if not configured.applied:
         return _Gates(minimums, request.baseline, request.baseline, request.max_flips, request.max_rank_drops,
                       request.k, configured.note)
+    if _first_baseline(configured, request.output, request.cases, config.validate.baseline):
+        # this run writes the configured baseline, which is not there yet: nothing to compare with
+        note = configured.note.replace(
+            f"baseline {config.validate.baseline} (at most {configured.max_flips} regressed)",
+            f"baseline {config.validate.baseline} (none yet: this run writes the first)")
+        return _Gates(configured.minimums, None, config.validate.baseline, None, None, request.k or configured.k,
+                      note, first=True)
     return _Gates(configured.minimums, configured.baseline or None, config.validate.baseline, configured.max_flips,
                   configured.max_rank_drops, request.k or configured.k, configured.note)
+
+
+def _first_baseline(gates, output: str | None, cases: str | None, configured: str) -> bool:
+    """True when the configured baseline applies, is not there yet, and this run's ``--output`` writes it.
+
+    Raises the missing baseline's error when the run does not write it, with the command that
+    would (docs/evaluation.md, "The first baseline").
+    """
+    import os
+
+    path = gates.baseline if gates.applied else ""
+    if not path or os.path.lexists(path):
+        return False
+    if output and os.path.realpath(output) == os.path.realpath(path):
+        return True
+    shown = os.path.relpath(path)
+    raise SkillsiftError(f"cannot read baseline {configured} ([validate] baseline): it does not exist yet",
+                         hint=f"write the first one: skillsift eval {cases or 'CASES'} --output {shown}")
 
 
 def _cases(request: EvalRequest, view, config, notify: Callable[[Message], None]):
@@ -236,7 +263,8 @@ def _baseline_hint(request: EvalRequest, view, result, shown_baseline: str | Non
     return "hint: " + evals.regression_hint(source, shown_baseline, mode=result.mode, k=result.k)
 
 
-def _write_output(request: EvalRequest, result, evaluation, tell: Callable[[Message], None]) -> bool:
+def _write_output(request: EvalRequest, result, evaluation, tell: Callable[[Message], None], *,
+                  first: bool = False) -> bool:
     """Write ``--output``: the HTML report (True: nothing goes to stdout), else the JSON result as a
     baseline, never for a run whose embeddings fell back.  An output that cannot be written raises
     SkillsiftError naming it (exit 1) before anything else is printed."""
@@ -253,10 +281,13 @@ def _write_output(request: EvalRequest, result, evaluation, tell: Callable[[Mess
 
         data = render_json(result).encode("utf-8")
     try:
-        write_output(request.output, data)
+        write_output(request.output, data, force=request.force)
     except AtomicWriteError as exc:
         raise SkillsiftError(f"--output: {exc.message}", hint=exc.hint) from None
     if request.fmt == "html":
         tell(Message("", request.output, lead="wrote "))
         return True
+    if first:
+        tell(Message("", f"wrote the first baseline {request.output} ([validate] baseline): later runs, the hooks and "
+                         "ci compare with it; commit it"))
     return False

@@ -36,6 +36,7 @@ class TuneRequest:
     view: str = "full"
     context_window: int | None = None
     judge: bool = False  # label each case with the agent's cached choice (docs/judge.md)
+    force: bool = False  # --write rewrites a read-only config too (its mode kept)
 
 
 def run_tune(request: TuneRequest, notify: Callable[[Message], None],
@@ -46,6 +47,10 @@ def run_tune(request: TuneRequest, notify: Callable[[Message], None],
     from ..render.index import withheld_line
 
     check_k(request.k)
+    if request.write:  # a read-only config is refused before the run, not after it
+        from ..index.atomic import current_mode
+
+        current_mode(str(project_file(request.root, request.config_file)[0]), request.force)
     project = open_project(request.root, request.config_file, allow_exec=request.allow_exec, agent=request.agent,
                            view=request.view, context_window=request.context_window, agent_in_full=False)
     for message in project.messages:
@@ -86,7 +91,7 @@ def run_tune(request: TuneRequest, notify: Callable[[Message], None],
         doc["view"] = view.to_dict()
     keys = chosen_keys(doc, result)
     if request.write and keys:
-        doc["wrote"] = write_keys(request.root, request.config_file, keys)
+        doc["wrote"] = write_keys(request.root, request.config_file, keys, force=request.force)
     elif request.write:
         notify(Message("", "tune: nothing written, the current setting is kept"))
     return doc
@@ -114,7 +119,7 @@ def chosen_keys(doc: dict, result) -> dict:
     return keys
 
 
-def write_keys(root: str, config_file: str | None, keys: dict) -> str:
+def write_keys(root: str, config_file: str | None, keys: dict, *, force: bool = False) -> str:
     """Write ``keys`` into the project config's ``[search]`` table, every other line kept; returns the path."""
     from ..config.tomledit import set_table_keys
     from ..index.atomic import write_atomic
@@ -126,7 +131,7 @@ def write_keys(root: str, config_file: str | None, keys: dict) -> str:
     except ValueError as exc:
         raise SkillsiftError(f"tune --write cannot edit {path}: {exc}", hint="set the keys printed above by hand") \
             from None
-    write_atomic(str(path), new.encode("utf-8"))
+    write_atomic(str(path), new.encode("utf-8"), force=force)
     return str(path)
 
 
