@@ -305,7 +305,6 @@ RULES: tuple[Rule, ...] = (
 
 # (kind, label, regex) of every built-in rule, in priority order.
 BUILTIN_PATTERNS: tuple[tuple[str, str, str], ...] = tuple((r.kind, r.label, r.regex) for r in RULES)
-RULE_HELP: dict[str, str] = {r.kind: r.help for r in RULES}
 
 
 @dataclass(frozen=True)
