@@ -59,6 +59,7 @@ class Prepared:
     case_file: CaseFile | None = None
     modes: list = field(default_factory=list)
     minimums: dict = field(default_factory=dict)
+    catalog: object = None  # the head's skills (their frontmatter requests and names are compared with the base's)
 
 
 def _rel(path: str, root: str) -> str:
@@ -97,6 +98,7 @@ def evaluate_head(opts: CiOptions, root: str, prepared: Prepared, notes: list[st
 
         raise with_catalog_problems(exc, open_project(root, config=config).catalog, config.roles) from None
     catalog = open_project(root, config=config).catalog
+    prepared.catalog = catalog
     return _evaluate(config, catalog, prepared.case_file, prepared.modes, opts.k, strict=True,
                      minimums=prepared.minimums)
 
@@ -123,15 +125,18 @@ def base_config_path(base_root: str, head_root: str, opts: CiOptions, head_confi
     return target
 
 
-def evaluate_base(base_root: str, head_root: str, opts: CiOptions, prepared: Prepared):
-    """The base worktree evaluated with the head's config and cases, in the primary mode."""
+def load_base(base_root: str, head_root: str, opts: CiOptions, prepared: Prepared):
+    """The base worktree's config (the head's, placed there) and skills."""
     from ..usecases.project import open_project
 
     config_path = base_config_path(base_root, head_root, opts, prepared.config)
     project = open_project(base_root, config_path)
-    config, catalog = project.config, project.catalog
-    result = _evaluate(config, catalog, prepared.case_file, prepared.modes[:1], opts.k, strict=False).result
-    return result, config, catalog
+    return project.config, project.catalog
+
+
+def evaluate_base(config, catalog, opts: CiOptions, prepared: Prepared):
+    """The base worktree evaluated with the head's config and cases, in the primary mode."""
+    return _evaluate(config, catalog, prepared.case_file, prepared.modes[:1], opts.k, strict=False).result
 
 
 def _validation(root: str, opts: CiOptions) -> list[Diagnostic]:
@@ -284,17 +289,19 @@ def _compare(run: CiRun, opts: CiOptions, root: str, place, prepared: Prepared) 
 
         gate = read_base_gate(base_root, root, opts, run.notes)
         run.fail_on_gate_change = run.fail_on_gate_change or gate.fail_on_change  # the base's word counts too
+        base_catalog = None
         try:
-            result, base_config, base_catalog = evaluate_base(base_root, root, opts, prepared)
+            base_config, base_catalog = load_base(base_root, root, opts, prepared)
+            result = evaluate_base(base_config, base_catalog, opts, prepared)
             _judge_gate(run, root, base_root, prepared, result, base_config)
             results = _base_case_results(gate.weakened_cases(prepared.case_file), base_config, base_catalog, opts,
                                          prepared)
         except SkillsiftError as exc:
             run.notes.append(f"The base commit {base.short} could not be evaluated, so nothing was compared: "
                              f"{exc.message.replace(tree, '<base>')}")
-            run.gate_changes = gate.changes(root, opts, prepared, {})
+            run.gate_changes = gate.changes(root, opts, prepared, {}, base_catalog)
             return
-    run.gate_changes = gate.changes(root, opts, prepared, results)
+        run.gate_changes = gate.changes(root, opts, prepared, results, base_catalog)
     run.comparison = compare(side_from_result(result, run.base_label), head_side, lines)
 
 

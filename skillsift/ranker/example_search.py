@@ -54,7 +54,7 @@ def rank_with_examples(search, examples, query: str, qvec, mode: str, usable, ro
         return (q @ m.T).max(axis=0) if q.ndim == 2 else m @ q
 
     if cos is None:
-        cos = examples.cosines(query, q, leave_out_own=search.leave_out_own)
+        cos = examples.cosines(query, q, own_evidence=search.own_evidence)
     best, has = examples.best(cos, len(search.skills))
     best, has = best[usable], has[usable]
     w = s.example_weight

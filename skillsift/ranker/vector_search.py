@@ -47,7 +47,9 @@ class VectorSearch:
         self._whole = None  # (rows, name ranks) of the usable skills of the whole catalog
         self._small = None  # ExactRows of the whole catalog's usable skills (a small catalog)
         self.examples: ExampleRows | None = None  # the known requests with a vector (None: screened paths)
-        self.leave_out_own = False  # evaluation: a query's own text is no evidence for it
+        # evaluation: normalised query -> skill positions whose requests of that text are the case's own
+        # evidence, never used for it (requests of other skills stay: ranking as production does)
+        self.own_evidence: dict[str, frozenset[int]] | None = None
 
     def use_examples(self, requests, *, extra=None) -> int:
         """Rank with the known ``requests`` (``(skill, text)`` pairs) that have a current row; how many do.
@@ -167,7 +169,7 @@ class VectorSearch:
 
             rows, ties = self._rows_and_ties(usable, subset)
             # the query's cosine to every known request, once: the ranking and --explain both read it
-            cos = self.examples.cosines(query, qvec, leave_out_own=self.leave_out_own)
+            cos = self.examples.cosines(query, qvec, own_evidence=self.own_evidence)
             fused, ranking, top_sim, dropped = rank_with_examples(self, self.examples, query, qvec, mode, usable, rows,
                                                                   ties, lexical, s, covered, cos=cos)
             result = self._result(query, mode, ranking, fused, top_sim, dropped, lexical, s, stale, covered,
