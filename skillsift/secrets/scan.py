@@ -917,7 +917,7 @@ def _cached_matches(text: str, extra_patterns, cache) -> list[tuple[int, int, _C
     if spans is not None:
         return [(start, end, patterns[number]) for start, end, number in spans]
     found = _matches(text, extra_patterns)
-    number = {id(pattern): n for n, pattern in enumerate(patterns)}
+    number = {id(pattern): n for n, pattern in enumerate(patterns)} if found else {}  # (most texts hold none)
     cache.put(key, [(start, end, number[id(pattern)]) for start, end, pattern in found])
     return found
 
