@@ -858,6 +858,30 @@ def _held(pair, text: str) -> frozenset[str]:
     return frozenset(needles[n] for n in numbers) if numbers else frozenset()
 
 
+@lru_cache(maxsize=1)
+def _rule_index() -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[int, ...]], frozenset[int]]:
+    """(plain needle -> rule numbers, folded needle -> rule numbers, the rules without needles)."""
+    by_needle: tuple[dict[str, list[int]], dict[str, list[int]]] = ({}, {})
+    for n, rule in enumerate(RULES):
+        for needle in rule.needles:
+            by_needle[rule.folded].setdefault(needle, []).append(n)
+    plain, folded = ({k: tuple(v) for k, v in table.items()} for table in by_needle)
+    return plain, folded, frozenset(n for n, rule in enumerate(RULES) if not rule.needles)
+
+
+def _candidates(plain: frozenset[str], folded: frozenset[str], prefiltered: frozenset[str]) -> tuple[_Compiled, ...]:
+    """The built-in rules a text may match: one of its needles held (or none to hold) and its prefilter found."""
+    by_plain, by_folded, needleless = _rule_index()
+    numbers = set(needleless)
+    for needle in plain:
+        numbers.update(by_plain.get(needle, ()))
+    for needle in folded:
+        numbers.update(by_folded.get(needle, ()))
+    compiled = _builtin()
+    return tuple(compiled[n] for n in sorted(numbers)
+                 if not compiled[n].rule.prefilter or compiled[n].rule.kind in prefiltered)
+
+
 def _needles_held(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]] | None:
     """(plain needles, case-folded needles, kinds whose prefilter matches) of ``text``, or None:
     test each rule's own needles and run every regex."""
@@ -875,13 +899,12 @@ def _matches(text: str, extra_patterns, *, placeholders: bool = False) -> list[t
     found: list[tuple[int, int, _Compiled]] = []
     folded = None
     held = _needles_held(text)
-    for pattern in _patterns(extra_patterns):
+    patterns = _patterns(extra_patterns)
+    if held is not None:  # only the rules whose needles and prefilter the text holds, in table order
+        patterns = _candidates(*held) + patterns[len(RULES):]
+    for pattern in patterns:
         rule = pattern.rule
-        if held is not None:
-            if (rule.needles and held[rule.folded].isdisjoint(rule.needles)) or (
-                    rule.prefilter and rule.kind not in held[2]):
-                continue
-        elif rule.needles:
+        if held is None and rule.needles:
             if rule.folded:
                 if folded is None:
                     folded = text.casefold()
