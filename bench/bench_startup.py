@@ -261,16 +261,17 @@ def main() -> int:
                                                "--config", str(config)]
         cases["validate (real corpus)"] = cmd + ["validate", "--root", str(args.corpus), "--config", str(config)]
         # The same with skillsift's user caches off: what a first run (or a changed file) costs.
-        off = ["env", "SKILLSIFT_CACHE=off"]
-        cases["search (corpus, caches off)"] = off + cases["search (real corpus)"]
-        cases["validate (corpus, caches off)"] = off + cases["validate (real corpus)"]
+        off = {"SKILLSIFT_CACHE": "off"}
+        cases["search (corpus, caches off)"] = (cases["search (real corpus)"], None, off)
+        cases["validate (corpus, caches off)"] = (cases["validate (real corpus)"], None, off)
     paired = [name for name in BASELINE_CASES if name in cases]
     if args.baseline:
         base_cmd = [str(Path(args.baseline).parent / "skillsift")]
         base_env = {"SKILLSIFT_CACHE_DIR": tempfile.mkdtemp(prefix="bench-cache-baseline-")}
         for name in paired:
-            argv = cases[name]
-            cases[f"{name} [baseline]"] = (base_cmd + argv[len(cmd):], None, base_env)
+            case = cases[name] if isinstance(cases[name], tuple) else (cases[name],)
+            argv, stdin, env = case[0], (case[1:2] or [None])[0], (case[2:3] or [{}])[0]
+            cases[f"{name} [baseline]"] = (base_cmd + argv[len(cmd):], stdin, {**env, **base_env})
     results = measure_all(cases, ACME, args.runs)
     floor = results["python -c pass"]["median_ms"]
     cpu_floor = results["python -c pass"]["cpu_median_ms"]
