@@ -49,6 +49,8 @@ class CiOptions:
     env_base_ref: str | None = None  # GITHUB_BASE_REF
     fail_on: str = "error"
     fail_on_gate_change: bool = False  # --fail-on-gate-change
+    preset: str | None = None  # --preset; None = [validate] preset
+    fetch_sources: bool = False  # --fetch-sources: the locked commits of [[sources]], head's and base's
 
 
 @dataclass
@@ -87,6 +89,8 @@ def evaluate_head(opts: CiOptions, root: str, prepared: Prepared, notes: list[st
     from ..usecases.project import open_config, open_project
 
     prepared.minimums = parse_minimums(opts.min_spec)
+    if opts.fetch_sources:
+        _fetch_sources(root, opts.config_file)
     config = open_config(root, opts.config_file)
     notes.extend(config.notes)  # the report shows them; the catalog's findings are the validation's
     prepared.config = config
@@ -130,8 +134,27 @@ def load_base(base_root: str, head_root: str, opts: CiOptions, prepared: Prepare
     from ..usecases.project import open_project
 
     config_path = base_config_path(base_root, head_root, opts, prepared.config)
-    project = open_project(base_root, config_path)
+    if opts.fetch_sources:
+        _fetch_sources(base_root, config_path, as_locked=True)
+    # the base's skills from other repositories are those its own skillsift.lock pins (docs/sources.md)
+    project = open_project(base_root, config_path, sources_as_locked=True)
     return project.config, project.catalog
+
+
+def _fetch_sources(root: str, config_file: str | None, *, as_locked: bool = False) -> None:
+    """``skillsift sources fetch`` for ``root`` (``--fetch-sources``): the locked commits into the cache."""
+    from ..config import load_config
+    from ..skill_sources.sync import SourcesError, cache_folder, fetch_locked, lock_path
+
+    config = load_config(root, config_file=config_file)
+    if not (config.skill_sources or as_locked) or not lock_path(config).is_file():
+        return
+    try:
+        fetch_locked(config, cache_folder(), as_locked=as_locked)
+    except SourcesError as exc:
+        raise SkillsiftError(f"skill sources: {exc}",
+                             hint="run `skillsift sources update` and commit the lock") from None
+
 
 
 def evaluate_base(config, catalog, opts: CiOptions, prepared: Prepared):
@@ -145,7 +168,7 @@ def _validation(root: str, opts: CiOptions) -> list[Diagnostic]:
 
     ws = Workspace(root, config_file=opts.config_file)
     ws.verify_every_row = True  # a pull request's vectors are all embedded again (docs/index-format.md)
-    return run_checks(ws)
+    return run_checks(ws, preset=opts.preset)
 
 
 def _merge(findings: list[Diagnostic], extra: list[Diagnostic]) -> list[Diagnostic]:

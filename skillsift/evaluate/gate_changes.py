@@ -159,9 +159,42 @@ def baseline_change(path: str, base_bytes: bytes | None, head_bytes: bytes | Non
 
 
 def lock_change(path: str, base_bytes: bytes | None, head_bytes: bytes | None) -> list[GateChange]:
-    """The lock of the skill sources (``skillsift.lock``: which commit and skills each source pins), rewritten."""
-    return [GateChange(LOCK, c.subject, c.before, c.after, c.what) for c in baseline_change(path, base_bytes,
-                                                                                              head_bytes)]
+    """The lock of the skill sources (``skillsift.lock``), per source: added, removed, or moved to another
+    commit, with the skills it adds, removes or changes (docs/sources.md). A lock that does not parse is
+    one change of the file as a whole."""
+    from ..skill_sources.lockfile import Lock, LockFileError, parse_lock
+
+    if base_bytes == head_bytes:
+        return []
+    try:
+        base = parse_lock(base_bytes, source=path) if base_bytes is not None else Lock()
+        head = parse_lock(head_bytes, source=path) if head_bytes is not None else Lock()
+    except LockFileError:
+        return [GateChange(LOCK, c.subject, c.before, c.after, c.what) for c in baseline_change(path, base_bytes,
+                                                                                                  head_bytes)]
+    out = []
+    for name in sorted(set(base.sources) | set(head.sources)):
+        old, new = base.sources.get(name), head.sources.get(name)
+        if old == new:
+            continue
+        before = "" if old is None else (old.commit[:12] or old.path)
+        after = "" if new is None else (new.commit[:12] or new.path)
+        old_skills = old.skills if old is not None else {}
+        new_skills = new.skills if new is not None else {}
+        parts = []
+        for word, names in (("added", sorted(set(new_skills) - set(old_skills))),
+                            ("removed", sorted(set(old_skills) - set(new_skills))),
+                            ("changed", sorted(k for k in set(old_skills) & set(new_skills)
+                                               if old_skills[k] != new_skills[k]))):
+            if names:
+                shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+                parts.append(f"skills {word}: {shown}")
+        what = "source added" if old is None else "source removed" if new is None else "source moved"
+        if old is not None and new is not None and (old.rev, old.git, old.path, old.subdir) != (
+                new.rev, new.git, new.path, new.subdir):
+            what += f" ({old.rev or old.path} -> {new.rev or new.path})"
+        out.append(GateChange(LOCK, f"{path}: {name}", before, after, "; ".join([what, *parts]), file=path))
+    return out
 
 
 def _expect(case) -> str:
