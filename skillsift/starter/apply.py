@@ -13,8 +13,7 @@ from dataclasses import dataclass, replace
 
 from ..diagnostics import SkillsiftError
 from ..words import plural
-from .project import (BASELINE_FILE, HYBRID, Change, Plan, _decoded, _read, config_text, guard_summary,
-                      write_change)
+from .project import BASELINE_FILE, HYBRID, Change, Plan, _decoded, _read, config_text, guard_summary, write_change
 from .tomledit import merge_settings
 from .yamledit import Unsafe
 

@@ -163,6 +163,7 @@ def _toml_list(values) -> str:
 
 def config_settings(layout: Layout, *, cases: bool) -> list[Setting]:
     """The keys init wants in the project config (without the gates, which follow the baseline)."""
+    mode_comments: tuple[str, ...]
     if layout.mode == HYBRID:
         mode_comments = ("# hybrid: BM25F and the local model's embeddings, fused; the index is .skillsift/index/",
                          "# (commit it; 'skillsift index' refreshes it, the skillsift-index hook checks it).")
@@ -296,7 +297,7 @@ def plan(layout: Layout) -> Plan:
     existing = _config_data(root, config_path) if layout.config_file else {}
     validate = existing.get("validate", {}) if isinstance(existing.get("validate"), dict) else {}
     search = existing.get("search", {}) if isinstance(existing.get("search"), dict) else {}
-    mode = search.get("mode") if isinstance(search.get("mode"), str) else layout.mode
+    mode = str(search["mode"]) if isinstance(search.get("mode"), str) else layout.mode
     cases_conf = validate.get("cases")
     cases_file = cases_conf if isinstance(cases_conf, str) else (
         cases_conf[0] if isinstance(cases_conf, list) and cases_conf and isinstance(cases_conf[0], str)
@@ -333,8 +334,9 @@ def plan(layout: Layout) -> Plan:
                            lambda text: merge_workflow(text, cases_file, extras=extras),
                            f"the pull-request workflow, pinned to {release_tag()}",
                            ["jobs:", *workflow_job_lines(cases_file, 2, extras=extras)]))
-    return Plan(layout=layout, changes=tuple(changes), settings=tuple(settings), guard_settings=tuple(guard), config_path=config_path,
-                config_prefix=prefix, cases_file=cases_file, baseline_file=baseline, mode=mode, notes=tuple(notes))
+    return Plan(layout=layout, changes=tuple(changes), settings=tuple(settings), guard_settings=tuple(guard),
+                config_path=config_path, config_prefix=prefix, cases_file=cases_file, baseline_file=baseline,
+                mode=mode, notes=tuple(notes))
 
 
 def guard_summary(root: str) -> list[str]:

@@ -18,7 +18,15 @@ from dataclasses import dataclass
 
 import yaml
 
-from .snippets import action_name, hook_lines, release_tag, repo_entry_lines, repository_url, snippet_hooks, workflow_job_lines
+from .snippets import (
+    action_name,
+    hook_lines,
+    release_tag,
+    repo_entry_lines,
+    repository_url,
+    snippet_hooks,
+    workflow_job_lines,
+)
 
 MAX_CHARS = 1 << 20  # a larger file is not edited
 
@@ -44,7 +52,8 @@ def _compose(text: str):
         for event in yaml.parse(text, Loader=yaml.SafeLoader):
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
                 raise Unsafe("it uses YAML anchors or aliases")
-            if isinstance(event, yaml.NodeEvent) and getattr(event, "tag", None) and event.tag != "!":
+            tag = getattr(event, "tag", None)
+            if isinstance(event, yaml.NodeEvent) and tag and tag != "!":
                 raise Unsafe("it uses YAML tags")
             documents += isinstance(event, yaml.DocumentStartEvent)
         if documents != 1:
@@ -202,14 +211,14 @@ def merge_workflow(text: str, cases: str, *, extras: str = "") -> str:
     jobs = _block_mapping(_get(node, "jobs"), "jobs")
     expected = copy.deepcopy(data)
     edits = []
-    for (_key, job), job_data in zip(jobs.value, expected["jobs"].values()):
+    for (_key, job), job_data in zip(jobs.value, expected["jobs"].values(), strict=False):
         steps = _get(job, "steps") if isinstance(job, yaml.MappingNode) else None
         if not isinstance(steps, yaml.SequenceNode):
             continue
-        for step, step_data in zip(steps.value, job_data.get("steps") or []):
+        for step, step_data in zip(steps.value, job_data.get("steps") or [], strict=False):
             uses = _get(step, "uses") if isinstance(step, yaml.MappingNode) else None
             match = _ACTION.fullmatch(uses.value) if isinstance(uses, yaml.ScalarNode) else None
-            if match is None:
+            if match is None or uses is None:
                 continue
             name = action_name() if match.group(1) == "OWNER/skillsift" else match.group(1)
             value = f"{name}@{release_tag()}"

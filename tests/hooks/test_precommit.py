@@ -482,7 +482,7 @@ def _readme_pre_commit_yaml() -> str:
 
 
 def test_the_readme_snippet_works_verbatim_against_a_clone_with_the_release_tag(tmp_path, hook_env, hook_repo):
-    """What a new user copies: ``repo: https://github.com/OWNER/skillsift``, ``rev: v<version>``.
+    """What a new user copies: ``repo: https://github.com/skillsift/skillsift``, ``rev: v<version>``.
 
     The hook repository is a clone carrying the release tag, as the release makes it
     (docs/development.md, "Releasing"); git's ``insteadOf`` sends the README's URL to it, so not one
@@ -494,7 +494,7 @@ def test_the_readme_snippet_works_verbatim_against_a_clone_with_the_release_tag(
     _git(clone, hook_env, "tag", tag)
     snippet = _readme_pre_commit_yaml()
     url = snippet.split("repo:", 1)[1].split()[0]
-    assert f"rev: {tag}" in snippet and url == "https://github.com/OWNER/skillsift"
+    assert f"rev: {tag}" in snippet and url == "https://github.com/skillsift/skillsift"
     home = tmp_path / "home"
     home.mkdir()
     (home / ".gitconfig").write_text(f'[url "{clone.as_uri()}"]\n\tinsteadOf = {url}\n', encoding="utf-8")
