@@ -24,7 +24,8 @@ MAX_QUERY_CHARS = 300
 _ITEM = re.compile(r"(?:^|\s)(?:[-*+]|\d{1,2}[.)])\s+(?:\[[ xX]\]\s+)?")
 #: A lead-in: who should use the skill and when, before what the skill is for.
 _LEAD = re.compile(
-    r"^\W*(?:(?:you|claude|agents?)\s+(?:must|should|can|may)\s+(?:always\s+)?)?(?:(?:this|the) skill\s+(?:should|must|can|may)\s+(?:also\s+)?be\s+(?:used|invoked|applied|triggered|"
+    r"^\W*(?:(?:you|claude|agents?)\s+(?:must|should|can|may)\s+(?:always\s+)?)?"
+    r"(?:(?:this|the) skill\s+(?:should|must|can|may)\s+(?:also\s+)?be\s+(?:used|invoked|applied|triggered|"
     r"loaded|activated)|(?:use|apply|invoke|load|activate|trigger)(?:\s+(?:this skill|the skill|this|it|me))?)"
     r"\s+(?:when(?:ever)?|for|before|after|if|to|during|while)\b[,:]?\s*", re.IGNORECASE)
 #: What a lead-in may still carry after its conjunction ("... when the user asks to").
