@@ -27,6 +27,7 @@ _LEAD = re.compile(
     r"^\W*(?:(?:you|claude|agents?)\s+(?:must|should|can|may)\s+(?:always\s+)?)?"
     r"(?:(?:this|the) skill\s+(?:should|must|can|may)\s+(?:also\s+)?be\s+(?:used|invoked|applied|triggered|"
     r"loaded|activated)|(?:use|apply|invoke|load|activate|trigger)(?:\s+(?:this skill|the skill|this|it|me))?)"
+    r"(?:\s+(?:proactively|always|only|automatically|also))?"
     r"\s+(?:when(?:ever)?|for|before|after|if|to|during|while)\b[,:]?\s*", re.IGNORECASE)
 #: What a lead-in may still carry after its conjunction ("... when the user asks to").
 _LEAD_REST = re.compile(r"^(?:(?:the )?(?:user|users|you|someone|claude)\s+(?:asks?|wants?|needs?|requests?)"
