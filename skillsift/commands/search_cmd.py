@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import sys
 
 import click
 
@@ -25,6 +26,8 @@ from ._common import (
               help="Ranking mode (default: config, else SKILLSIFT_SEARCH_MODE, else lexical).")
 @click.option("--format", "fmt", type=click.Choice(names("search")), default="text", show_default=True)
 @click.option("--explain", is_flag=True, help="Show per hit the BM25F breakdown and the lexical/vector ranks.")
+@click.option("--width", type=click.IntRange(0, 10_000), default=None, metavar="COLUMNS",
+              help="Cut text lines to COLUMNS (0: never cut). Default: the terminal's width; piped, never cut.")
 @click.option("--role", default=None, help="Rank only the skills of this role ([roles.<name>] in config).")
 @click.option("--domain", default=None, help="Rank only the skills of this domain ('root' = no domain).")
 @click.option("--tag", "tags", multiple=True, help="Rank only skills carrying this tag (repeatable: all must match).")
@@ -37,7 +40,7 @@ from ._common import (
 @context_window_option
 @root_option
 @config_option
-def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, allow_exec, agent, view_name,
+def search(query, limit, mode, fmt, explain, width, role, domain, tags, allow, deny, allow_exec, agent, view_name,
            context_window, root, config_file):
     """Rank the skills for QUERY (all arguments joined with one space).
 
@@ -71,7 +74,8 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
         click.echo(degraded_line(result.degraded), err=True)
         for note in result.notes:
             click.echo(f"  {plain(note)}", err=True)
-    width = shutil.get_terminal_size((80, 24)).columns
+    if width is None:  # a terminal: its width; piped (| cat, a CI log): whole descriptions
+        width = shutil.get_terminal_size((80, 24)).columns if sys.stdout.isatty() else 0
     shown = view.to_dict() if view.listing is not None else None
     click.echo(render("search", fmt, result, width=width, explain=explain, min_sim=config.search.vector_min_sim,
                       view=shown), nl=False)
