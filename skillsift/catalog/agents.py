@@ -23,6 +23,9 @@ CHARS_PER_TOKEN = 4
 SCAN_DEPTH = 6
 #: Folders read per skills root at most (Codex's limit).
 MAX_DIRS_PER_ROOT = 2000
+#: The profile "folder" standing for the skills folders a plugin manifest names
+#: (``.claude-plugin/marketplace.json``, ``.claude-plugin/plugin.json``; skillsift/catalog/manifests.py).
+PLUGIN_MANIFESTS = ".claude-plugin/*.json"
 
 
 @dataclass(frozen=True)
@@ -123,7 +126,7 @@ class AgentProfile:
 PROFILES: tuple[AgentProfile, ...] = (
     AgentProfile(
         name="claude-code", label="Claude Code",
-        folders=(".claude/skills", "skills", "plugins/*/skills", "plugins/*/SKILL.md"), nested=True,
+        folders=(".claude/skills", "skills", "plugins/*/skills", "plugins/*/SKILL.md", PLUGIN_MANIFESTS), nested=True,
         fields=(*SPEC_FIELDS, *(rule.field for rule in CLAUDE_CODE_FIELD_RULES if rule.field not in SPEC_FIELDS)),
         entry_fields=("description", "when_to_use"), entry_cap=1536,
         budget_share=0.01, context_window=200_000, hide_field="disable-model-invocation", order="usage",
@@ -166,7 +169,7 @@ BY_NAME: dict[str, AgentProfile] = {p.name: p for p in PROFILES}
 NAMES: tuple[str, ...] = tuple(p.name for p in PROFILES)
 #: Skills roots some agent reads in subfolders of the repository too.
 NESTED_ROOTS: tuple[str, ...] = tuple(
-    sorted({f for p in PROFILES if p.nested for f in p.folders if f.startswith(".")})
+    sorted({f for p in PROFILES if p.nested for f in p.folders if f.startswith(".") and f != PLUGIN_MANIFESTS})
 )
 
 
@@ -205,10 +208,15 @@ def layout_of(path: str) -> tuple[str, bool]:
     return "", False
 
 
-def serves(agent: AgentProfile, path: str) -> bool:
-    """True when ``agent`` loads a skill found at ``path`` (its folders; nested ones if it reads those)."""
+def serves(agent: AgentProfile, path: str, plugin: str = "") -> bool:
+    """True when ``agent`` loads a skill found at ``path`` (its folders; nested ones if it reads those).
+
+    ``plugin``: the plugin whose manifest names the skill's folder ("" none); an agent whose
+    folders hold :data:`PLUGIN_MANIFESTS` loads such a skill wherever it lies."""
+    if plugin and PLUGIN_MANIFESTS in agent.folders:
+        return True
     layout, nested = layout_of(path)
     return bool(layout) and layout in agent.folders and (agent.nested or not nested)
 
 
-_DOT_ROOTS = frozenset(f for p in PROFILES for f in p.folders if f.startswith("."))
+_DOT_ROOTS = frozenset(f for p in PROFILES for f in p.folders if f.startswith(".") and "*" not in f)

@@ -25,6 +25,10 @@
   limit was reached.  A file reached twice (a symlinked root inside the repository) is kept
   once.  Results are sorted by relative path.
 
+* **Plugin manifests.** The skills folders that ``.claude-plugin/marketplace.json`` and
+  ``.claude-plugin/plugin.json`` name (skillsift/catalog/manifests.py) are searched like the
+  roots above; :attr:`Discovery.plugins` says which skills they hold and under which plugin.
+
 Configured paths (``[catalog] skills``) replace the default roots: paths or globs relative
 to the root naming a skills root, a skill folder or a ``SKILL.md``.
 """
@@ -89,6 +93,8 @@ class Discovery:
     stats: dict = field(default_factory=dict, compare=False, repr=False)
     # found parts past an agent's folder limit: checked by validation, not served
     beyond_cap: frozenset = frozenset()
+    # SKILL.md path ("/") -> the plugin whose manifest names its folder (Claude Code loads them as that plugin's)
+    plugins: dict = field(default_factory=dict, compare=False)
 
     def paths(self) -> list[tuple[Path, str]]:
         base = Path(self.root)
@@ -389,7 +395,9 @@ def discover_all(root=".", patterns=(), *, max_dirs: int | None = None) -> Disco
                 count += scan.scan_root(parts)
         if patterns and not count:
             empty.append(pattern)
+    plugins: dict[tuple[str, ...], str] = {}  # SKILL.md parts -> plugin name, the skills a plugin manifest names
     if not patterns:
+        plugins = _manifest_skills(scan)
         skip = {tuple(r.split("/")) for r in scan.searched}
         skip |= {parts[:-1] for parts in scan.hits}
         scan.nested(skip)
@@ -411,7 +419,31 @@ def discover_all(root=".", patterns=(), *, max_dirs: int | None = None) -> Disco
                      dot_skipped=tuple(scan.dot_skipped[:DOT_MAX_NAMED]),
                      roots=dict(scan.roots), stats={parts: scan.stats[parts] for parts, _ in found
                                                     if parts in scan.stats},
-                     beyond_cap=frozenset(p for p, _ in found if p in scan.beyond))
+                     beyond_cap=frozenset(p for p, _ in found if p in scan.beyond),
+                     plugins={"/".join(p): plugins[p] for p, _ in found if p in plugins})
+
+
+def _manifest_skills(scan: _Scan) -> dict:
+    """Scan the skills folders the plugin manifests name (skillsift/catalog/manifests.py); the found
+    SKILL.md parts -> plugin name.  A folder already searched as a default root is not walked again."""
+    from skillsift.catalog.manifests import manifest_roots
+
+    manifests = manifest_roots(scan.root)
+    scan.notes.extend(manifests.notes)
+    named: dict[tuple[str, ...], str] = {}
+    for parts, plugin in manifests.roots:
+        if not parts or not os.path.isdir(os.path.join(scan.root, *parts)):
+            continue
+        if "/".join(parts) not in scan.searched:
+            scan.scan_root(parts)
+        named.setdefault(parts, plugin)
+    out: dict[tuple[str, ...], str] = {}
+    for hit in scan.hits:
+        for end in range(len(hit) - 1, 0, -1):  # the nearest folder a manifest names
+            if hit[:end] in named:
+                out[hit] = named[hit[:end]]
+                break
+    return out
 
 
 def refused_findings(discovery: Discovery) -> list:

@@ -137,8 +137,14 @@ def detect(root: str) -> Layout:
         _lf, block, _lines = split
         drafts += skill_drafts(skill.name, skill.description, block.body if block.closed else "",
                                block.body_line, rel)
-    found = {rel: n for rel, n in ws.discovery.roots.items() if n}
-    agents = tuple(profile.name for profile in PROFILES if any(serves(profile, rel) for _n, rel in skills))
+    found: dict[str, int] = {}
+    for rel, n in ws.discovery.roots.items():
+        if n:  # a root that is itself one skill folder (a plugin manifest names each) counts as its parent
+            parent = rel.rsplit("/", 1)[0] if "/" in rel and f"{rel}/SKILL.md" in set(paths) else rel
+            found[parent] = found.get(parent, 0) + n
+    plugins = ws.discovery.plugins
+    agents = tuple(profile.name for profile in PROFILES
+                   if any(serves(profile, rel, plugins.get(rel, "")) for _n, rel in skills))
     index = os.path.isfile(os.path.join(root, ".skillsift", "index", "manifest.json"))
     mode, note = choose_mode()
     return Layout(root=root, skills=tuple(skills), roots=tuple(sorted(found)), agents=agents,

@@ -76,7 +76,7 @@ def duplicate_names(skills, line_of=_no_line, text_of=None) -> list[Diagnostic]:
         representatives = [s for s in skills if id(s) not in dropped]
     groups: dict[tuple[str, str], list] = defaultdict(list)
     for skill in representatives:
-        groups[(plugin_of(skill.path), skeleton(skill.name))].append(skill)
+        groups[(getattr(skill, "plugin", "") or plugin_of(skill.path), skeleton(skill.name))].append(skill)
     for (_plugin, _key), group in groups.items():
         if len(group) < 2:
             continue

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -277,6 +278,16 @@ def test_skills_outside_the_agents_folders_are_named_with_the_line_that_serves_t
     assert code == 1
     assert "1 SKILL.md lie outside the agents' folders (under science/skills-here)" in err
     assert '[catalog] skills = ["science/skills-here"]' in err
+    for name in ("two", "three"):
+        write_skill(root, name, "Do one more thing well.", layout="science/skills-here")
+    code, out, _ = run(capsys, "validate", "--root", root, "--format", "json")
+    found = sorted((d for d in json.loads(out)["diagnostics"] if d["code"] in ("SK012", "SK013")),
+                   key=lambda d: d["code"])
+    # one cause, one finding: the three strays are one SK012 note naming the line that serves them
+    assert [d["code"] for d in found] == ["SK012", "SK013"]
+    assert found[0]["message"].startswith("3 SKILL.md under science/skills-here are outside every folder")
+    assert '`[catalog] skills = ["science/skills-here"]`' in found[0]["hint"]
+    assert '`[catalog] skills = ["science/skills-here"]`' in found[1]["hint"]
 
 
 def test_a_link_in_the_way_is_kept_and_never_followed(bare, tmp_path, lexical, capsys):
