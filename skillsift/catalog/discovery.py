@@ -397,7 +397,9 @@ def discover_all(root=".", patterns=(), *, max_dirs: int | None = None) -> Disco
             empty.append(pattern)
     plugins: dict[tuple[str, ...], str] = {}  # SKILL.md parts -> plugin name, the skills a plugin manifest names
     if not patterns:
-        plugins = _manifest_skills(scan)
+        from skillsift.catalog.manifests import scan_manifests
+
+        plugins = scan_manifests(scan)
         skip = {tuple(r.split("/")) for r in scan.searched}
         skip |= {parts[:-1] for parts in scan.hits}
         scan.nested(skip)
@@ -421,29 +423,6 @@ def discover_all(root=".", patterns=(), *, max_dirs: int | None = None) -> Disco
                                                     if parts in scan.stats},
                      beyond_cap=frozenset(p for p, _ in found if p in scan.beyond),
                      plugins={"/".join(p): plugins[p] for p, _ in found if p in plugins})
-
-
-def _manifest_skills(scan: _Scan) -> dict:
-    """Scan the skills folders the plugin manifests name (skillsift/catalog/manifests.py); the found
-    SKILL.md parts -> plugin name.  A folder already searched as a default root is not walked again."""
-    from skillsift.catalog.manifests import manifest_roots
-
-    manifests = manifest_roots(scan.root)
-    scan.notes.extend(manifests.notes)
-    named: dict[tuple[str, ...], str] = {}
-    for parts, plugin in manifests.roots:
-        if not parts or not os.path.isdir(os.path.join(scan.root, *parts)):
-            continue
-        if "/".join(parts) not in scan.searched:
-            scan.scan_root(parts)
-        named.setdefault(parts, plugin)
-    out: dict[tuple[str, ...], str] = {}
-    for hit in scan.hits:
-        for end in range(len(hit) - 1, 0, -1):  # the nearest folder a manifest names
-            if hit[:end] in named:
-                out[hit] = named[hit[:end]]
-                break
-    return out
 
 
 def refused_findings(discovery: Discovery) -> list:

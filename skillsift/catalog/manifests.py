@@ -133,3 +133,26 @@ def manifest_roots(root: str) -> ManifestRoots:
         name = given if isinstance(given, str) and given else "plugin"
         plugin_skills("", name, single.get("skills"), PLUGIN)
     return ManifestRoots(roots=tuple(roots.items()), notes=tuple(dict.fromkeys(notes)))
+
+
+def scan_manifests(scan) -> dict:
+    """Walk the skills folders the plugin manifests name with ``scan`` (the discovery's walk,
+    skillsift/catalog/discovery.py); the found SKILL.md parts -> plugin name.  A folder already
+    searched as a default root is not walked again."""
+    manifests = manifest_roots(scan.root)
+    scan.notes.extend(manifests.notes)
+    named: dict[tuple[str, ...], str] = {}
+    for parts, plugin in manifests.roots:
+        if not parts or not os.path.isdir(os.path.join(scan.root, *parts)):
+            continue
+        if "/".join(parts) not in scan.searched:
+            scan.scan_root(parts)
+        named.setdefault(parts, plugin)
+    out: dict[tuple[str, ...], str] = {}
+    for hit in scan.hits:
+        for end in range(len(hit) - 1, 0, -1):  # the nearest folder a manifest names
+            if hit[:end] in named:
+                out[hit] = named[hit[:end]]
+                break
+    return out
+
