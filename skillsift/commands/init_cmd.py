@@ -60,9 +60,10 @@ def init_command(root, write):
             if change.new is None and change.paste:
                 click.echo(plain(f"add to {change.path} by hand:"))
                 click.echo(plain_lines("\n".join(change.paste) + "\n"), nl=False)
+        guarded = os.path.isfile(os.path.join(root, "eval-baseline.json")) and chosen.baseline_file
         click.echo("next: review the drafts in search-cases.yaml, then save a new baseline "
-                   "(skillsift eval search-cases.yaml --output eval-baseline.json) and commit"
-                   if chosen.baseline_file else "next: skillsift validate")
+                   "(skillsift eval search-cases.yaml --output eval-baseline.json) and commit" if guarded else
+                   "next: skillsift validate && skillsift eval search-cases.yaml")
         return 0
     for change in chosen.changes:
         if change.new is None:

@@ -64,8 +64,11 @@ def write_baseline(root: str, cases_rel: str, baseline_rel: str) -> tuple[bool, 
     from ..evaluate import session as evals
     from ..render.evaluation import render_json
 
-    config = load_config(root)
-    catalog = load_catalog(root, config)
+    try:
+        config = load_config(root)
+        catalog = load_catalog(root, config)
+    except SkillsiftError as exc:
+        return False, f"no baseline: the configuration does not load ({exc.message})"
     mode = config.validate.mode or config.search.mode or "lexical"
     try:
         case_file = evals.load_checked_cases(os.path.join(root, *cases_rel.split("/")), catalog, config.roles)
@@ -103,7 +106,7 @@ def apply(plan: Plan) -> Applied:
             lines.append(build_index(root))
         except SkillsiftError as exc:
             lines.append(f"the index could not be built: {exc.message}")
-    if plan.baseline_file and plan.guard_settings and config_change is not None:
+    if plan.baseline_file and plan.guard_settings and config_change is not None and config_change.new is not None:
         cases_there = os.path.isfile(os.path.join(root, *plan.cases_file.split("/")))
         ok, line = write_baseline(root, plan.cases_file, BASELINE_FILE) if cases_there else (False, "")
         if line:

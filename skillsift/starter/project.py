@@ -201,6 +201,14 @@ def guard_settings(baseline: str) -> list[Setting]:
     ]
 
 
+def _paste_settings(settings, prefix: str) -> list[str]:
+    """``settings`` as TOML lines to paste, under their table headers."""
+    out: list[str] = []
+    for table in dict.fromkeys(s.table for s in settings):
+        out += [f"[{prefix}{table}]", *(line for s in settings if s.table == table for line in s.lines())]
+    return out
+
+
 def config_text(layout: Layout, settings) -> str:
     """A commented ``skillsift.toml`` naming what was detected, with ``settings``."""
     from ..catalog.agents import BY_NAME
@@ -321,7 +329,7 @@ def plan(layout: Layout) -> Plan:
         config_path, guard = "", []
     elif layout.config_file:
         changes.append(_merged(root, config_path, "", lambda text: merge_settings(text, [*settings, *guard], prefix),
-                               "the configuration", [line for s in [*settings, *guard] for line in s.lines()]))
+                               "the configuration", _paste_settings(settings, prefix)))  # no gate without its file
     else:
         changes.append(Change(CONFIG_FILE, None, config_text(layout, [*settings, *guard]), "the configuration"))
     if drafts:

@@ -353,3 +353,16 @@ def test_with_the_local_model_init_writes_hybrid_and_a_fresh_index(tmp_path, cap
     before = _snapshot(root)
     assert run(capsys, "init", "--root", root, "--write")[0] == 0
     assert _snapshot(root) == before
+
+
+def test_a_config_that_cannot_be_edited_is_left_with_the_lines_to_paste_and_no_gate(bare, lexical, capsys):
+    original = b'[search\nmode = 1\n'
+    (bare / "skillsift.toml").write_bytes(original)
+    code, out, _ = run(capsys, "init", "--root", bare, "--write")
+    assert code == 0
+    assert (bare / "skillsift.toml").read_bytes() == original
+    assert "kept skillsift.toml: it does not parse as TOML" in out
+    pasted = out.split("add to skillsift.toml by hand:\n", 1)[1]
+    assert pasted.startswith("[search]\n") and "\n[validate]\n" in pasted and "baseline" not in pasted
+    assert not (bare / "eval-baseline.json").exists()
+    assert "not guarded: the configuration does not load" in out
