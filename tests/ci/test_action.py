@@ -565,6 +565,8 @@ def test_actionlint_passes_on_the_action_and_the_docs_workflow(tmp_path):
     doc = load_action()
     workflows = {".github/workflows/consumer.yml": _consumer_workflow(),
                  ".github/workflows/action-steps.yml": _as_workflow(doc)}
+    for own in sorted((ROOT / ".github" / "workflows").glob("*.yml")):  # the project's own CI and release
+        workflows[f".github/workflows/{own.name}"] = own.read_text(encoding="utf-8")
     binary = shutil.which("actionlint")
     if binary:
         (tmp_path / ".github" / "workflows").mkdir(parents=True)

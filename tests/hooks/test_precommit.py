@@ -22,6 +22,7 @@ import pytest
 import skillsift
 from skillsift.hooks.specs import HOOK_SPECS
 from tests.conftest import FIXTURES, ROOT, write_skill
+from tests.test_release import release_tag_step
 
 pytestmark = pytest.mark.slow  # real pre-commit builds its hook environments: out of the quick loop
 
@@ -491,7 +492,11 @@ def test_the_readme_snippet_works_verbatim_against_a_clone_with_the_release_tag(
     tag = f"v{skillsift.__version__}"
     clone = tmp_path / "skillsift-clone"
     _git(tmp_path, hook_env, "clone", "-q", str(repo), str(clone))
-    _git(clone, hook_env, "tag", tag)
+    # the tag is made as the release workflow makes it: its own step, run in the clone
+    step = release_tag_step()
+    made = _run(["bash", "-c", step], clone, {**hook_env, "GITHUB_OUTPUT": str(tmp_path / "step-output")})
+    assert f"created tag {tag}" in made.stdout
+    assert (tmp_path / "step-output").read_text(encoding="utf-8") == f"tag={tag}\ncreated=true\n"
     snippet = _readme_pre_commit_yaml()
     url = snippet.split("repo:", 1)[1].split()[0]
     assert f"rev: {tag}" in snippet and url == "https://github.com/skillsift/skillsift"
