@@ -51,19 +51,19 @@ def init_command(root, write):
         applied = apply(chosen)
         for line in applied.lines:
             click.echo(plain(line))
-        click.echo("")
-        for line in applied.guarded:
-            click.echo(plain(line))
-        if chosen.mode == "hybrid":
-            click.echo("commit .skillsift/index/ with the skills: the hooks and the Action rank with it")
         for change in chosen.changes:
             if change.new is None and change.paste:
                 click.echo(plain(f"add to {change.path} by hand:"))
                 click.echo(plain_lines("\n".join(change.paste) + "\n"), nl=False)
+        if chosen.mode == "hybrid":
+            click.echo("commit .skillsift/index/ with the skills: the hooks and the Action rank with it")
         guarded = os.path.isfile(os.path.join(root, "eval-baseline.json")) and chosen.baseline_file
         click.echo("next: review the drafts in search-cases.yaml, then save a new baseline "
                    "(skillsift eval search-cases.yaml --output eval-baseline.json) and commit" if guarded else
                    "next: skillsift validate && skillsift eval search-cases.yaml")
+        click.echo("")
+        for line in applied.guarded:  # the last lines: what is guarded from the first commit
+            click.echo(plain(line))
         return 0
     for change in chosen.changes:
         if change.new is None:

@@ -96,7 +96,13 @@ def test_init_writes_a_config_and_draft_cases_that_validate_and_evaluate(bare, l
     assert text.count("# review: drafted from .claude/skills/") == len(drafts)
     # the baseline and the guard lines close the report
     assert f"wrote eval-baseline.json ({len(drafts)} cases evaluated in lexical mode," in out
-    assert lines[-1].startswith("next: review the drafts in search-cases.yaml")
+    assert any(line.startswith("next: review the drafts in search-cases.yaml") for line in lines)
+    # init's last lines say what is guarded
+    assert lines[-3:] == [
+        "guarded: the skillsift-eval hook and the Action rank the cases of search-cases.yaml (lexical) on every "
+        "change",
+        "  a case found in the top k in eval-baseline.json that drops out fails them (max_flips = 0)",
+        '  floors on the metrics are yours to set: [validate] min = "top1=0.6,mrr=0.7"']
     assert ("guarded: the skillsift-eval hook and the Action rank the cases of search-cases.yaml (lexical) on every "
             "change") in lines
     assert "  a case found in the top k in eval-baseline.json that drops out fails them (max_flips = 0)" in lines
