@@ -56,7 +56,7 @@ def _read_json(root: str, rel: str, notes: list) -> object:
         return None
     try:
         return json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         notes.append((rel, f"{rel} is not valid JSON ({exc}); its skills are not read"))
         return None
 

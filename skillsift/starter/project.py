@@ -296,7 +296,7 @@ def _config_data(root: str, rel: str) -> dict:
         return {}
     try:
         doc = tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
         return {}
     if rel == "pyproject.toml":
         doc = doc.get("tool", {}).get("skillsift", {})

@@ -57,6 +57,8 @@ def _load(text: str) -> dict:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise Unsafe(f"it does not parse as TOML ({exc})") from None
+    except RecursionError:
+        raise Unsafe("it nests too deeply") from None
 
 
 def _lookup(data: dict, dotted: str):

@@ -28,7 +28,20 @@ from .snippets import (
     workflow_job_lines,
 )
 
-MAX_CHARS = 1 << 20  # a larger file is not edited
+MAX_CHARS = 1 << 18  # a larger file is not edited
+MAX_DEPTH = 64  # nor one whose lists and mappings nest deeper (in flow style)
+
+
+def _flow_depth(text: str) -> int:
+    """The deepest nesting of ``[`` and ``{`` (quotes not heeded: an overestimate only makes a file unsafe)."""
+    depth = deepest = 0
+    for char in text:
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth = max(depth - 1, 0)
+    return deepest
 
 
 class Unsafe(Exception):
@@ -47,6 +60,8 @@ def _compose(text: str):
         raise Unsafe(f"it is larger than {MAX_CHARS:,} characters")
     if "\r" in text or re.search(r"^[ ]*\t", text, re.M):
         raise Unsafe("it has carriage returns or tabs in its indentation")
+    if _flow_depth(text) > MAX_DEPTH:  # PyYAML's time grows with the square of the nesting
+        raise Unsafe("it nests too deeply")
     try:
         documents = 0
         for event in yaml.parse(text, Loader=yaml.SafeLoader):
@@ -64,6 +79,8 @@ def _compose(text: str):
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark is not None else ""
         raise Unsafe(f"it does not parse as YAML{where}") from None
+    except RecursionError:
+        raise Unsafe("it nests too deeply") from None
     if not isinstance(node, yaml.MappingNode) or node.flow_style or not isinstance(data, dict):
         raise Unsafe("its top level is not a block mapping")
     return node, data
@@ -144,7 +161,7 @@ def _checked(text: str, edits: list[Edit], expected) -> str:
     if new != text:
         try:
             got = yaml.safe_load(new)
-        except yaml.YAMLError:
+        except (yaml.YAMLError, RecursionError):
             got = None
         if got != expected:
             raise Unsafe("an edit as text would change more than skillsift's entries")

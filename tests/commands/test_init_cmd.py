@@ -202,6 +202,8 @@ def test_an_existing_skillsift_entry_is_updated_in_place(bare, lexical, capsys):
     "repos:\r\n  - repo: local\r\n    hooks: []\r\n",  # carriage returns
     "repos:\n  - repo: local\n    hooks: [\n",  # does not parse
     "---\nrepos: []\n---\nrepos: []\n",  # two documents
+    "repos:\n  - repo: local\n    hooks: " + "[" * 5000 + "]" * 5000 + "\n",  # nests deeper than a text edit reads
+    "repos:\n  - repo: local\n    hooks: []\n" + "# padding\n" * 30_000,  # larger than a config is
 ])
 def test_yaml_that_cannot_be_edited_safely_is_left_byte_for_byte(bare, lexical, capsys, text):
     path = bare / ".pre-commit-config.yaml"
