@@ -13,6 +13,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# Where the skills of [[sources]] are mounted, inside .skillsift/local (docs/sources.md).
+SOURCES_MOUNT = ".skillsift/local/sources"
+
+
+def source_name(path: str) -> str:
+    """The ``[[sources]]`` entry a skill at ``path`` (relative, ``/``) comes from; "" for the repository's own."""
+    if not path.startswith(SOURCES_MOUNT + "/"):
+        return ""
+    return path[len(SOURCES_MOUNT) + 1:].split("/", 1)[0]
+
 #: Frontmatter fields of the Agent Skills specification (agentskills.io/specification).
 SPEC_FIELDS = ("name", "description", "license", "allowed-tools", "metadata", "compatibility")
 #: Fields skillsift itself reads (docs/validate.md, "SK101-SK108 — the Agent Skills specification").
@@ -211,9 +221,11 @@ def layout_of(path: str) -> tuple[str, bool]:
 def serves(agent: AgentProfile, path: str, plugin: str = "") -> bool:
     """True when ``agent`` loads a skill found at ``path`` (its folders; nested ones if it reads those).
 
-    ``plugin``: the plugin whose manifest names the skill's folder ("" none); an agent whose
-    folders hold :data:`PLUGIN_MANIFESTS` loads such a skill wherever it lies."""
-    if plugin and PLUGIN_MANIFESTS in agent.folders:
+    A skill of a ``[[sources]]`` entry (mounted under :data:`SOURCES_MOUNT`) is loaded by every agent:
+    the team installs the shared skills where its agents read them (docs/sources.md).  ``plugin``: the
+    plugin whose manifest names the skill's folder ("" none); an agent whose folders hold
+    :data:`PLUGIN_MANIFESTS` loads such a skill wherever it lies."""
+    if path.startswith(SOURCES_MOUNT + "/") or (plugin and PLUGIN_MANIFESTS in agent.folders):
         return True
     layout, nested = layout_of(path)
     return bool(layout) and layout in agent.folders and (agent.nested or not nested)

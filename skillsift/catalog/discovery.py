@@ -366,19 +366,22 @@ def _expand(root: str, real_root: str, pattern: str) -> list[tuple[str, ...]]:
     return sorted(out)
 
 
-def discover_all(root=".", patterns=(), *, max_dirs: int | None = None) -> Discovery:
+def discover_all(root=".", patterns=(), *, max_dirs: int | None = None, extra=()) -> Discovery:
     """Every SKILL.md under ``root`` (module docstring), with what was searched and skipped.
 
     ``max_dirs`` above the agents' limit (validation passes :data:`CHECK_MAX_DIRS`) walks on
-    past it: the skills found there are in ``found`` and in ``beyond_cap``.
+    past it: the skills found there are in ``found`` and in ``beyond_cap``.  ``extra``: folders
+    read besides ``patterns`` (or the default layouts), the mounted skill sources (docs/sources.md);
+    their skills come last in ``found``, in the order of ``extra``, so the repository's own come first.
     """
     root = os.fspath(root)
     patterns = tuple(patterns)
+    extra = tuple(extra)
     if not os.path.isdir(root):
         return Discovery(root=root, empty=patterns)
     scan = _Scan(root, max_dirs)
     empty: list[str] = []
-    for pattern in patterns or TOP_ROOTS:
+    for pattern in (patterns or TOP_ROOTS) + extra:
         count = 0
         for parts in _expand(root, scan.real_root, pattern):
             if parts[-1] == SKILL_FILE:
@@ -393,7 +396,7 @@ def discover_all(root=".", patterns=(), *, max_dirs: int | None = None) -> Disco
                     count += 1
             elif os.path.isdir(os.path.join(root, *parts)) or os.path.islink(os.path.join(root, *parts)):
                 count += scan.scan_root(parts)
-        if patterns and not count:
+        if patterns and not count and pattern not in extra:
             empty.append(pattern)
     plugins: dict[tuple[str, ...], str] = {}  # SKILL.md parts -> plugin name, the skills a plugin manifest names
     if not patterns:
@@ -405,7 +408,13 @@ def discover_all(root=".", patterns=(), *, max_dirs: int | None = None) -> Disco
         scan.nested(skip)
     found = []
     seen: set[str] = set()
-    for parts in sorted(scan.hits):
+    extra_parts = [tuple(folder.split("/")) for folder in extra]
+
+    def order(parts: tuple[str, ...]) -> tuple:
+        source = next((i for i, folder in enumerate(extra_parts, 1) if parts[:len(folder)] == folder), 0)
+        return source, parts
+
+    for parts in sorted(scan.hits, key=order):
         real = scan.hits[parts]
         if real in seen:
             continue

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from skillsift.catalog.agents import AgentProfile, serves
+from skillsift.catalog.agents import AgentProfile, serves, source_name
 
 FULL, TRUNCATED, NAME_ONLY, HIDDEN, NOT_LOADED = "full", "truncated", "name-only", "hidden", "not-loaded"
 STAND_IN_ORDER = "name"
@@ -39,9 +39,13 @@ class Entry:
     cost: int  # characters the entry takes in the listing (0 when not listed)
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "path": self.path, "listed": self.listed,
-                "description_chars": self.description_chars, "shown_chars": self.shown_chars,
-                "reason": self.reason}
+        out = {"name": self.name, "path": self.path, "listed": self.listed,
+               "description_chars": self.description_chars, "shown_chars": self.shown_chars,
+               "reason": self.reason}
+        source = source_name(self.path)
+        if source:
+            out["source"] = source  # a skill of another repository (docs/sources.md)
+        return out
 
 
 @dataclass(frozen=True)

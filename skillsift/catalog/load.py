@@ -328,7 +328,8 @@ _NO_PAUSE = _NoPause()
 
 def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]]:
     from skillsift.catalog.discovery import discover_all, refused_findings
-    result = discover_all(root, tuple(getattr(config, "skills", ()) or ()))
+    source_folders = tuple(getattr(config, "source_folders", ()) or ())
+    result = discover_all(root, tuple(getattr(config, "skills", ()) or ()), extra=source_folders)
     empty = list(result.empty)
     diagnostics: list[Diagnostic] = [
         Diagnostic(file=rel, code="SK012", severity=NOTE, message=message,
@@ -380,7 +381,47 @@ def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]
         yaml_cache.save(keep_unused=2 * len(result.found) if skill_cache.hits else 0)
     skill_cache.save()
     check_ranked_size(skills)  # before anything is indexed (docs/bounded-input.md, "Catalog size")
+    if source_folders:
+        skills, clashes = drop_source_clashes(skills, source_folders)
+        diagnostics.extend(clashes)
     return skills, diagnostics
+
+
+SOURCE_CLASH = "SK054"
+
+
+def source_of(path: str, folders: Iterable[str]) -> str:
+    """The name of the source whose mounted folder holds ``path`` ("" = the repository's own skill)."""
+    for folder in folders:
+        if path.startswith(folder + "/"):
+            return folder.rsplit("/", 1)[-1]
+    return ""
+
+
+def drop_source_clashes(skills: list[Skill], folders: tuple[str, ...]) -> tuple[list[Skill], list[Diagnostic]]:
+    """The rule for names shared across sources (docs/sources.md): the repository's own skill wins,
+    then the source listed first; a source skill that loses is dropped with one SK054 warning."""
+    taken: dict[str, str] = {}
+    for skill in skills:
+        if not source_of(skill.path, folders):
+            taken.setdefault(skill.name, skill.path)
+    kept: list[Skill] = []
+    diagnostics: list[Diagnostic] = []
+    for skill in skills:
+        source = source_of(skill.path, folders)
+        if source:
+            winner = taken.get(skill.name)
+            if winner is not None and winner != skill.path:
+                origin = source_of(winner, folders)
+                who = f'source "{origin}" ({winner})' if origin else f"the repository's own {winner}"
+                diagnostics.append(Diagnostic(
+                    file=skill.path, code=SOURCE_CLASH, severity=WARNING,
+                    message=f'skill "{skill.name}" of source "{source}" is not served: {who} has that name',
+                    hint="rename one of them, or drop the source; the repository wins, then the first [[sources]]"))
+                continue
+            taken[skill.name] = skill.path
+        kept.append(skill)
+    return kept, diagnostics
 
 
 def load_catalog(root=".", config=None, agent=None, context_window: int | None = None) -> Catalog:

@@ -80,15 +80,14 @@ def _evaluate(config, catalog, case_file, modes, k_override: int, *, strict: boo
 
 
 def evaluate_head(opts: CiOptions, root: str, prepared: Prepared, notes: list[str]):
-    from ..catalog.load import load_catalog
-    from ..config import load_config
     from ..evaluate.cases import load_cases
     from ..evaluate.gates import parse_minimums
     from ..evaluate.run import parse_modes
+    from ..usecases.project import open_config, open_project
 
     prepared.minimums = parse_minimums(opts.min_spec)
-    config = load_config(root, config_file=opts.config_file)
-    notes.extend(config.notes)
+    config = open_config(root, opts.config_file)
+    notes.extend(config.notes)  # the report shows them; the catalog's findings are the validation's
     prepared.config = config
     prepared.modes = parse_modes(opts.modes, config.search.mode)
     try:
@@ -96,8 +95,8 @@ def evaluate_head(opts: CiOptions, root: str, prepared: Prepared, notes: list[st
     except SkillsiftError as exc:  # the unknown skills and roles of the cases join the same round
         from ..evaluate.session import with_catalog_problems
 
-        raise with_catalog_problems(exc, load_catalog(root, config), config.roles) from None
-    catalog = load_catalog(root, config)
+        raise with_catalog_problems(exc, open_project(root, config=config).catalog, config.roles) from None
+    catalog = open_project(root, config=config).catalog
     return _evaluate(config, catalog, prepared.case_file, prepared.modes, opts.k, strict=True,
                      minimums=prepared.minimums)
 
@@ -126,12 +125,11 @@ def base_config_path(base_root: str, head_root: str, opts: CiOptions, head_confi
 
 def evaluate_base(base_root: str, head_root: str, opts: CiOptions, prepared: Prepared):
     """The base worktree evaluated with the head's config and cases, in the primary mode."""
-    from ..catalog.load import load_catalog
-    from ..config import load_config
+    from ..usecases.project import open_project
 
     config_path = base_config_path(base_root, head_root, opts, prepared.config)
-    config = load_config(base_root, config_file=config_path)
-    catalog = load_catalog(base_root, config)
+    project = open_project(base_root, config_path)
+    config, catalog = project.config, project.catalog
     result = _evaluate(config, catalog, prepared.case_file, prepared.modes[:1], opts.k, strict=False).result
     return result, config, catalog
 

@@ -1,4 +1,4 @@
-"""Options and loading shared by the commands (config, catalog, warnings on stderr)."""
+"""Options shared by the commands, and the one printer of their messages on stderr."""
 
 from __future__ import annotations
 
@@ -22,27 +22,6 @@ agent_option = click.option(
 )
 
 
-def load_project(root: str, config_file: str | None = None, mode: str | None = None, *, allow_exec: bool = False,
-                 agent: str | None = None, quiet: bool = False):
-    """Resolve the config and load the catalog; notes and catalog findings go to stderr.
-
-    Config errors raise SkillsiftError (exit 1).  Catalog problems (a file that does not
-    parse, two skills with one name) are reported as warnings: the command goes on with
-    what loaded, and ``skillsift validate`` is where they fail.
-    """
-    from ..catalog.load import load_catalog
-    from ..config import load_config
-
-    config = load_config(root, config_file=config_file, mode=mode, allow_exec=allow_exec)
-    for note in () if quiet else config.notes:
-        click.echo(f"note: {plain(note)}", err=True)
-    catalog = load_catalog(root, config, agent=agent)
-    for diag in catalog.diagnostics:
-        if not (quiet and diag.severity == "note"):  # --quiet keeps the warnings
-            click.echo(f"{'note' if diag.severity == 'note' else 'warning'}: {plain(diag.render())}", err=True)
-    return config, catalog
-
-
 view_option = click.option(
     "--view", "view_name", type=click.Choice(["full", "listing"]), default="full", show_default=True,
     help="What is ranked: every field (full) or exactly the text the agent lists (listing; see --agent).",
@@ -53,26 +32,36 @@ context_window_option = click.option(
 )
 
 
-def load_view_project(root: str, config_file: str | None = None, mode: str | None = None, *,
-                      allow_exec: bool = False, agent: str | None = None, view: str = "full",
-                      context_window: int | None = None, full_agent: bool = True, quiet: bool = False):
-    """``(config, View)``: :func:`load_project` for a view (skillsift/catalog/listing.py, :class:`View`).
+def say(text: object, prefix: str = "") -> None:
+    """One line on stderr: skillsift's own ``prefix``, then ``text`` made safe for a terminal and a
+    step's log (render/sanitise.py, ``plain``).
 
-    Full view: ``agent`` keeps only that agent's listed skills (``full_agent``; else every skill).
-    Listing view: ``agent`` is whose listing is ranked.  Notes and findings go to stderr.
+    The one printer of the doors' messages: a repository can name a skill folder with an
+    escape sequence, and nothing it holds reaches the terminal raw.
     """
-    from ..catalog.views import load_view
-    from ..config import load_config
+    click.echo(prefix + plain(text), err=True)
 
-    config = load_config(root, config_file=config_file, mode=mode, allow_exec=allow_exec)
-    for note in () if quiet else config.notes:
-        click.echo(f"note: {note}", err=True)
-    chosen = load_view(root, config, view, agent=agent if (view != "full" or full_agent) else None,
-                       context_window=context_window)
-    for diag in chosen.full.diagnostics:
-        if not (quiet and diag.severity == "note"):  # --quiet keeps the warnings
-            click.echo(f"{'note' if diag.severity == 'note' else 'warning'}: {diag.render()}", err=True)
-    return config, chosen
+
+def print_messages(messages, *, quiet: bool = False) -> None:
+    """Print a project's messages (:class:`~skillsift.usecases.project.Message`) on stderr, one line each,
+    as ``note: TEXT`` or ``warning: TEXT`` with TEXT sanitised; ``quiet`` leaves out the notes."""
+    for message in messages:
+        if not (quiet and message.severity == "note"):
+            say(message.text, f"{message.severity}: ")
+
+
+def open_project(root: str, config_file: str | None = None, *, quiet: bool = False, **options):
+    """:func:`skillsift.usecases.project.open_project`, its messages printed (``quiet``: warnings only).
+
+    Config errors raise SkillsiftError (exit 1).  Catalog problems (a file that does not
+    parse, two skills with one name) are printed as warnings: the command goes on with
+    what loaded, and ``skillsift validate`` is where they fail.
+    """
+    from ..usecases.project import open_project as open_
+
+    project = open_(root, config_file, **options)
+    print_messages(project.messages, quiet=quiet)
+    return project
 
 
 def dump_json(doc) -> str:

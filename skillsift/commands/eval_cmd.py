@@ -75,8 +75,8 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     from ..render.evaluation import render_json
     from ..render.registry import render
     from ..render.sanitise import for_stdout as _safe
-    from ..render.sanitise import plain, plain_lines
-    from ._common import load_view_project
+    from ..render.sanitise import plain_lines
+    from ._common import open_project, say
 
     if cases is None and not from_skills:
         raise SkillsiftError("eval needs a cases file, --from-skills, or both",
@@ -95,10 +95,9 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     minimums = parse_minimums(min_spec)
     if view_name == "all" and why:
         raise SkillsiftError("--why explains one view: pass --view full or --view listing with it")
-    config, view = load_view_project(root, config_file, agent=agent, view="listing" if view_name == "listing" else
-                                     "full", context_window=context_window, full_agent=view_name != "all",
-                                     quiet=quiet)
-    catalog = view.catalog
+    project = open_project(root, config_file, agent=agent, view="listing" if view_name == "listing" else "full",
+                           context_window=context_window, agent_in_full=view_name != "all", quiet=quiet)
+    config, view, catalog = project.config, project.view, project.catalog
     modes = parse_modes(mode_spec, config.search.mode)
     shown_baseline = baseline
     gates = evals.configured_gates(config, cases, modes[0], explicit=bool(minimums) or baseline is not None)
@@ -112,22 +111,23 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         notes: list = []
         case_file, added, skipped = evals.with_skill_cases(case_file, view.full, config, notes)
         for note in notes:
-            click.echo(f"note: {note.location()}: {note.message}", err=True)
+            say(f"{note.location()}: {note.message}", "note: ")
         if not quiet:
-            click.echo(f"from-skills: {plural(added, 'case')} derived, {skipped} skipped (id taken)", err=True)
+            say(f"from-skills: {plural(added, 'case')} derived, {skipped} skipped (id taken)")
     evaluation = evals.run_view_evaluation(view, config, case_file, modes=modes, k_override=k_override,
                                            minimums=minimums, baseline=load_baseline(baseline) if baseline else None,
                                            max_flips=max_flips, max_rank_drops=max_rank_drops)
     refresh = getattr(evaluation.ranker, "refresh", None)
     for line in refresh.notes() if refresh is not None else ():
         if not (quiet and line.startswith("note:")):
-            click.echo(plain(line), err=True)
+            say(line)
     result = evaluation.result
     if view_name == "all":
-        from ..catalog.views import load_view
         from ..evaluate.run import pair_views
+        from ..usecases.project import open_project as open_view
 
-        listing_view = load_view(root, config, "listing", agent=agent, context_window=context_window)
+        # the same files as the full view: their findings were printed with it
+        listing_view = open_view(root, config=config, view="listing", agent=agent, context_window=context_window).view
         other = evals.run_view_evaluation(listing_view, config, case_file, modes=modes, k_override=k_override)
         if other.degraded and not evaluation.degraded:
             evaluation.degraded = other.degraded
@@ -143,7 +143,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
             write_output(output, render_html(result).encode("utf-8"))
         except AtomicWriteError as exc:
             raise SkillsiftError(f"--output: {exc.message}", hint=exc.hint) from None
-        click.echo(f"wrote {plain(output)}", err=True)
+        say(output, "wrote ")
     elif output and not evaluation.degraded:
         from ..index.atomic import AtomicWriteError, write_output
 
@@ -169,17 +169,16 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         click.echo(_safe(render("evaluation", fmt, result, hybrid_hint=config.search.mode == LEXICAL), fmt), nl=False)
     if evaluation.degraded:
         # The numbers would not measure the ranking asked for: never a pass, never a baseline.
-        click.echo(plain(evaluation.degraded), err=True)
-        click.echo(plain(f"hint: {evaluation.degraded_hint}") if evaluation.degraded_hint else degraded_hint(config),
-                   err=True)
+        say(evaluation.degraded)
+        say(f"hint: {evaluation.degraded_hint}" if evaluation.degraded_hint else degraded_hint(config))
         return 1
     for failure in result.gate_failures:
-        click.echo(plain(failure), err=True)
+        say(failure)
     broken = [d.file for d in view.full.diagnostics if d.code == "SK001" and d.severity == "error" and d.file]
     if evaluation.baseline_gate_failed and broken:
-        click.echo(plain(f"hint: {', '.join(broken)} does not parse (SK001): fix the frontmatter first; "
-                         "no new baseline is needed for it"), err=True)
+        say(f"hint: {', '.join(broken)} does not parse (SK001): fix the frontmatter first; "
+            "no new baseline is needed for it")
     elif evaluation.baseline_gate_failed:
         source = ([cases] if cases is not None else []) + (["--from-skills"] if from_skills else [])
-        click.echo("hint: " + evals.regression_hint(source, shown_baseline, mode=result.mode, k=result.k), err=True)
+        say(evals.regression_hint(source, shown_baseline, mode=result.mode, k=result.k), "hint: ")
     return 2 if result.gate_failures else 0

@@ -27,6 +27,7 @@ COMMANDS = {
     "ci": ("skillsift.commands.ci_cmd", "ci_command"),
     "tune": ("skillsift.commands.tune_cmd", "tune_command"),
     "init": ("skillsift.commands.init_cmd", "init_command"),
+    "sources": ("skillsift.commands.sources_cmd", "sources_command"),
 }
 
 

@@ -10,8 +10,7 @@ import click
 
 from ..render.index import build_notes, withheld_lines
 from ..render.registry import names, render
-from ..render.sanitise import plain
-from ._common import config_option, load_project, root_option
+from ._common import config_option, open_project, root_option, say
 
 PROGRESS_MIN_BATCHES = 4  # a progress bar is drawn only for more than three batches
 
@@ -60,7 +59,8 @@ def index_command(dry_run, rebuild, items, fmt, allow_exec, root, config_file):
     """
     from ..index import service
 
-    config, catalog = load_project(root, config_file, allow_exec=allow_exec)
+    project = open_project(root, config_file, allow_exec=allow_exec)
+    config, catalog = project.config, project.catalog
     force = service.parse_items(items, catalog)
     prepared = service.prepare(config, catalog, rebuild=rebuild, force=force, dry_run=dry_run)
     plan, provider = prepared.plan, prepared.provider
@@ -72,7 +72,7 @@ def index_command(dry_run, rebuild, items, fmt, allow_exec, root, config_file):
     click.echo(render("index", fmt, outcome.plan, outcome.provider, result=outcome.result, written=outcome.written,
                       shown_dir=_display_path(outcome.index_dir)), nl=False)
     for line in build_notes(outcome.result):
-        click.echo(plain(line), err=True)
+        say(line)
     return outcome.exit_code
 
 
@@ -85,7 +85,7 @@ def _shown(name: str) -> str:
 
 def _warn_withheld(plan) -> None:
     for line in withheld_lines(plan):
-        click.echo(plain(line), err=True)
+        say(line)
 
 
 @contextmanager
@@ -124,7 +124,8 @@ def status_command(fmt, verify, root, config_file):
     from ..index.store import load_index
     from ..render.registry import render
 
-    config, catalog = load_project(root, config_file)
+    project = open_project(root, config_file)
+    config, catalog = project.config, project.catalog
     identity = ConfiguredProvider.from_config(config, repository_command=True)
     s = config.search
     loaded = load_index(index_path(config))

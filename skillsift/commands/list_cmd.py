@@ -25,26 +25,11 @@ def list_command(agent, context_window, fmt, root, config_file):
     \b
     Exit codes: 0 listed; 1 unknown agent, missing root or bad config.
     """
-    import os
-
-    from ..catalog.agents import BY_NAME, NAMES
-    from ..catalog.listing import build_listing
-    from ..catalog.load import read_all_skills
-    from ..config import load_config
-    from ..diagnostics import SkillsiftError
+    from ..catalog.agents import BY_NAME
     from ..render.registry import render
-    from ..render.sanitise import plain
+    from ._common import open_project
 
-    profile = BY_NAME.get(agent)
-    if profile is None:
-        raise SkillsiftError(f'unknown agent "{agent}"', hint=f"agents are {', '.join(NAMES)}")
-    if not os.path.isdir(root):
-        raise SkillsiftError(f"--root {root} is not a directory", hint="pass the repository holding the skills")
-    config = load_config(root, config_file=config_file)
-    skills, problems = read_all_skills(root, config)
-    for diag in problems:
-        click.echo(f"warning: {plain(diag.render())}", err=True)
-    listing = build_listing(skills, profile, context_window)
-    click.echo(render("list", fmt, listing, label=profile.label), nl=False)
+    project = open_project(root, config_file, view="listing", agent=agent, context_window=context_window)
+    view = project.view
+    click.echo(render("list", fmt, view.listing, label=BY_NAME[view.agent].label), nl=False)
     return 0
-

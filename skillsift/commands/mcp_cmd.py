@@ -30,27 +30,20 @@ def mcp_command(root, config_file, agent, view_name, context_window):
     Exit codes: 0 the client closed the connection; 1 the root is not a directory or
     the config is invalid (AR9D0).
     """
-    from ..diagnostics import SkillsiftError
+    from ..usecases.project import check_agent, open_config
+    from ._common import say
 
-    if agent:
-        from ..catalog.agents import BY_NAME, NAMES
-
-        if agent not in BY_NAME:
-            raise SkillsiftError(f'unknown agent "{agent}"', hint=f"agents are {', '.join(NAMES)}")
-    from ..config import load_config
-
+    check_agent(agent)
     # the root and the whole config are checked at start as by every command (exit 1); a config
     # broken while the server runs makes it rank lexically until fixed (docs/mcp.md)
-    load_config(root, config_file=config_file)
+    open_config(root, config_file)
     from ..mcpserver.protocol import serve
     from ..mcpserver.service import SkillService
 
-    service = SkillService(root, config_file, warn=lambda message: click.echo(message, err=True), agent=agent,
-                           view=view_name, context_window=context_window)
+    service = SkillService(root, config_file, warn=say, agent=agent, view=view_name, context_window=context_window)
     service.refresh()
     config = service.config
-    click.echo(f"skillsift mcp: serving {plural(len(service.catalog), 'skill')} from {service.root} "
-               f"(mode {config.search.mode}{service.view_words}, "
-               f"query log {'on' if config.search.log_queries else 'off'})", err=True)
+    say(f"skillsift mcp: serving {plural(len(service.catalog), 'skill')} from {service.root} "
+        f"(mode {config.search.mode}{service.view_words}, query log {'on' if config.search.log_queries else 'off'})")
     serve(service)
     return 0

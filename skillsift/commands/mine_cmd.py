@@ -39,7 +39,7 @@ def mine_command(root, config_file, min_count, output, into, max_per_skill, purg
     from ..diagnostics import SkillsiftError
     from ..evaluate.cases_yaml import cases_to_yaml
     from ..evaluate.querylog import log_path, mine, purge_log, read_log_counted
-    from ._common import load_project
+    from ._common import open_project
 
     if min_count < 1:
         raise SkillsiftError("--min-count must be at least 1", hint="--min-count 2 keeps labels seen twice or more")
@@ -48,7 +48,8 @@ def mine_command(root, config_file, min_count, output, into, max_per_skill, purg
                              hint="--output writes a new cases file; --into merges into an examples file")
     if max_per_skill < 1:
         raise SkillsiftError("--max-per-skill must be at least 1")
-    config, catalog = load_project(root, config_file)
+    project = open_project(root, config_file)
+    config, catalog = project.config, project.catalog
     path = log_path(config)
     entries, bad = read_log_counted(path)
     if bad:

@@ -13,8 +13,9 @@ from ._common import (
     agent_option,
     config_option,
     context_window_option,
-    load_view_project,
+    open_project,
     root_option,
+    say,
     view_option,
 )
 
@@ -49,7 +50,6 @@ def search(query, limit, mode, fmt, explain, width, role, domain, tags, allow, d
     """
     from ..diagnostics import SkillsiftError
     from ..render.registry import render
-    from ..render.sanitise import plain
     from ..render.search import degraded_line
 
     text = " ".join(query)
@@ -57,26 +57,28 @@ def search(query, limit, mode, fmt, explain, width, role, domain, tags, allow, d
         raise SkillsiftError("search needs a query", hint='skillsift search "deploy to staging"')
     from ..ranker.view_vectors import open_view_ranker
 
-    config, view = load_view_project(root, config_file, mode, allow_exec=allow_exec, agent=agent, view=view_name,
-                                     context_window=context_window)
+    project = open_project(root, config_file, mode=mode, allow_exec=allow_exec, agent=agent, view=view_name,
+                           context_window=context_window)
+    config, view = project.config, project.view
     if view.listing is not None:
         from ..render.views import view_words
 
-        click.echo(f"view: {view_words(view.to_dict() or {})}", err=True)
+        say(f"view: {view_words(view.to_dict() or {})}")
     ranker = open_view_ranker(view, config, one_shot=True, embed_stale=True)
-    if ranker.index_problem and config.search.mode != "lexical":
-        click.echo(f"note: {plain(ranker.index_problem)}", err=True)
+    if ranker.index_problem and project.mode != "lexical":
+        say(ranker.index_problem, "note: ")
     for line in ranker.refresh.notes() if ranker.refresh is not None else ():
-        click.echo(plain(line), err=True)
-    result = ranker.search(text, limit=limit, mode=config.search.mode, role=role, domain=domain, tags=tags,
-                           allow=allow, deny=deny, explain=explain)
+        say(line)
+    # the ranker ranks in the project's mode (config.search.mode, where --mode was folded in)
+    result = ranker.search(text, limit=limit, role=role, domain=domain, tags=tags, allow=allow, deny=deny,
+                           explain=explain)
     if result.degraded:
-        click.echo(degraded_line(result.degraded), err=True)
+        say(degraded_line(result.degraded))
         for note in result.notes:
-            click.echo(f"  {plain(note)}", err=True)
+            say(note, "  ")
     if width is None:  # a terminal: its width; piped (| cat, a CI log): whole descriptions
         width = shutil.get_terminal_size((80, 24)).columns if sys.stdout.isatty() else 0
     shown = view.to_dict() if view.listing is not None else None
     click.echo(render("search", fmt, result, width=width, explain=explain, min_sim=config.search.vector_min_sim,
-                      view=shown), nl=False)
+                      view=shown, sources=project.sources), nl=False)
     return 0

@@ -91,17 +91,17 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
     from ..evaluate.cases import check_k, load_checked
     from ..evaluate.tune_run import document, run
     from ..index.atomic import write_atomic
-    from ._common import load_view_project
+    from ._common import open_project, say
 
     check_k(k_override)
-    config, view = load_view_project(root, config_file, allow_exec=allow_exec, agent=agent, view=view_name,
-                                     context_window=context_window, full_agent=False)
-    catalog = view.catalog
+    project = open_project(root, config_file, allow_exec=allow_exec, agent=agent, view=view_name,
+                           context_window=context_window, agent_in_full=False)
+    config, view, catalog = project.config, project.view, project.catalog
     case_file = load_checked(cases, view.full.names, roles_configured=True, resolve=lambda _r: list(view.full.names))
     if view.listing is not None:
         from ..render.views import view_words
 
-        click.echo(f"view: {view_words(view.to_dict() or {})}", err=True)
+        say(f"view: {view_words(view.to_dict() or {})}")
     if not catalog.skills:  # nothing is ranked: no setting can be scored
         where = f"the listing of {view.agent} serves no skill" if view.listing is not None else "no skill was found"
         raise SkillsiftError(f"nothing to tune: {where}",
@@ -128,10 +128,9 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
         while _bars:
             _bars.pop().__exit__(None, None, None)
     from ..render.index import withheld_line
-    from ..render.sanitise import plain
 
     for item in result.withheld:  # as skillsift index warns: never sent, not used
-        click.echo(plain(withheld_line(item)), err=True)
+        say(withheld_line(item))
     doc = document(result)
     if view.listing is not None:
         doc["view"] = view.to_dict()
@@ -152,7 +151,7 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
         write_atomic(str(path), new.encode("utf-8"))
         doc["wrote"] = str(path)
     elif write:
-        click.echo("tune: nothing written, the current setting is kept", err=True)
+        say("tune: nothing written, the current setting is kept")
     from ..render.registry import render
 
     click.echo(render("tune", fmt, doc), nl=False)

@@ -7,7 +7,15 @@ from __future__ import annotations
 
 import posixpath
 
-from .model import EMBEDDINGS_DEFAULTS, SEARCH_DEFAULTS, Config, EmbeddingsConfig, SearchConfig, clean_index_dir
+from .model import (
+    EMBEDDINGS_DEFAULTS,
+    SEARCH_DEFAULTS,
+    Config,
+    EmbeddingsConfig,
+    SearchConfig,
+    SkillSource,
+    clean_index_dir,
+)
 from .schema import WEIGHT_KEYS, validate_result
 from .values import (
     DEFAULT_EMBED_FIELDS,
@@ -183,4 +191,9 @@ def resolve(repo_doc: dict, user_doc: dict, *, root: str = ".", env=None, mode: 
         user_file=user_file,
         repository_model=repository_model,
         repository_command=repository_command,
+        skill_sources=tuple(SkillSource(**{k: v for k, v in entry.items() if k in _SOURCE_KEYS})
+                            for entry in repo_doc.get("sources", ()) if isinstance(entry, dict)),
     )
+
+
+_SOURCE_KEYS = ("name", "git", "path", "rev", "subdir")

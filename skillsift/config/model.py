@@ -64,6 +64,26 @@ class EmbeddingsConfig:
 
 
 @dataclass(frozen=True)
+class SkillSource:
+    """One ``[[sources]]`` entry: skills that live in another repository or folder (docs/sources.md).
+
+    Exactly one of ``git`` (a URL, fetched with git at ``rev``) and ``path`` (a folder, relative to
+    the repository root or absolute) is set; ``subdir`` is the folder inside it that holds the skills
+    ("" = the default layouts of an agent repository).
+    """
+
+    name: str
+    git: str = ""
+    path: str = ""
+    rev: str = ""
+    subdir: str = ""
+
+    @property
+    def location(self) -> str:
+        return self.git or self.path
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything one run resolved: where it came from and what it says."""
 
@@ -81,6 +101,11 @@ class Config:
     repository_model: str = ""  # [embeddings] model as the project config names it
     # [embeddings] command of the project config (it runs only with --allow-exec)
     repository_command: tuple[str, ...] = ()
+    skill_sources: tuple[SkillSource, ...] = ()  # the [[sources]] of the project config, in order
+    # what skill_sources.attach found: the mounted folders (relative, in [[sources]] order) and the
+    # sources' findings (SK050-SK053), both empty until a use case attaches the sources
+    source_folders: tuple[str, ...] = ()
+    source_findings: tuple = ()
 
 
 SEARCH_DEFAULTS = SearchConfig()

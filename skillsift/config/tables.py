@@ -27,7 +27,7 @@ from .values import (
     SEVERITIES,
 )
 
-PROJECT_TABLES = ("search", "embeddings", "catalog", "roles", "secrets", "validate")
+PROJECT_TABLES = ("search", "embeddings", "catalog", "roles", "secrets", "validate", "sources")
 USER_TABLES = ("search", "embeddings", "secrets")
 WEIGHT_KEYS = ("lexical", "vector")
 AI_RULEZ_EMBEDDINGS_KEYS = ("command", "model", "pass_env")  # the [search.embeddings] keys of an ai-rulez config
@@ -129,6 +129,53 @@ def _known_agent(value, names, _ctx):
     if value not in known:
         return [((), f'validate.agents: unknown agent "{value}" (known: {", ".join(known)})')]
     return []
+
+
+_SOURCE_NAME = "^[a-z0-9][a-z0-9._-]{0,63}$"
+# A URL git may fetch: one of these transports (never ext:: or fd::), or git's scp-like user@host:path.
+GIT_URL = r"^(?:(?:https?|ssh|git|file)://[^\s\x00-\x1f]+|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[^\s\x00-\x1f]+)$"
+# A tag, branch or commit name: no option (-...), no range (..), no white space or control character.
+GIT_REV = r"^(?!-)(?!.*\.\.)[^\s\x00-\x1f]+$"
+# A folder inside the source: relative, no .. part, no drive letter, no NUL.
+SUBDIR = r"^(?![/\\])(?![A-Za-z]:)(?!(?:.*[/\\])?\.\.(?:[/\\]|$))[^\x00]*$"
+
+
+def _matches(pattern: str, value: str) -> bool:
+    import re
+
+    return re.match(pattern, value) is not None
+
+
+def _source_entry(value, names, _ctx):
+    where = names["label"]
+    has_git, has_path = "git" in value, "path" in value
+    problems = []
+    if has_git == has_path:
+        problems.append(((), f"{where}: set exactly one of git = URL or path = folder"))
+    if has_git and not _matches(GIT_URL, value["git"]):
+        problems.append((("git",), f"{where}: git must be an https://, http://, ssh://, git:// or file:// URL, or "
+                                   "user@host:path, without white space"))
+    if has_git and "rev" not in value:
+        problems.append(((), f'{where}: a git source needs rev = "<tag, branch or commit>"'))
+    if has_path and "rev" in value:
+        problems.append((("rev",), f"{where}: rev applies to git sources only"))
+    if "rev" in value and not _matches(GIT_REV, value["rev"]):
+        problems.append((("rev",), f'{where}: rev "{value["rev"]}" is not a tag, branch or commit name'))
+    if "subdir" in value and not _matches(SUBDIR, value["subdir"]):
+        problems.append((("subdir",), f"{where}: subdir must be a folder inside the source (relative, without ..)"))
+    return problems
+
+
+def _unique_source_names(value, names, _ctx):
+    seen: set[str] = set()
+    problems = []
+    for index, entry in enumerate(value):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        if isinstance(name, str) and name in seen:
+            problems.append(((index, "name"), f'sources: the name "{name}" is used twice; names must be unique'))
+        if isinstance(name, str):
+            seen.add(name)
+    return problems
 
 
 # -- the tables ------------------------------------------------------------------------------------
@@ -261,8 +308,35 @@ VALIDATE = Rule("table", unknown="first", doc="What skillsift validate and the h
                                            "choice": '{label} "{value}" must be error, warning, note or off'})),
 })
 
+_SOURCE_MESSAGES = {"kind": "{label} must be a string", "blank": "{label} must not be blank"}
+_ONE_OF_GIT_OR_PATH = {"oneOf": [
+    {"required": ["git", "rev"], "not": {"required": ["path"]}},
+    {"required": ["path"], "not": {"anyOf": [{"required": ["git"]}, {"required": ["rev"]}]}},
+]}
+SOURCES = Rule("list", entries="indexed", check=_unique_source_names, max_items=64,
+               doc="Skills from other repositories or folders: [[sources]] tables (docs/sources.md).",
+               messages={"kind": "sources must be a list of [[sources]] tables with a name and git or path",
+                         "many": "sources holds more than {high} entries"},
+               items=Rule("table", check=_source_entry, schema=_ONE_OF_GIT_OR_PATH,
+                          messages={"kind": "{label} must be a table with a name and git or path"}, keys={
+                              "name": Rule("string", nonblank=True, required=True, schema={"pattern": _SOURCE_NAME},
+                                           check=lambda v, n, c: [] if _matches(_SOURCE_NAME, v) else [
+                                               ((), f'{n["label"]}: "{v}" must be lowercase letters, digits, '
+                                                    '".", "_" or "-" (at most 64)')],
+                                           messages={**_SOURCE_MESSAGES, "required": "{where}: name is required"}),
+                              "git": Rule("string", nonblank=True, schema={"pattern": GIT_URL},
+                                          doc="A git URL (https, ssh, git, file).", messages=_SOURCE_MESSAGES),
+                              "path": Rule("string", nonblank=True, doc="A folder, relative to the repository root.",
+                                           messages=_SOURCE_MESSAGES),
+                              "rev": Rule("string", nonblank=True, schema={"pattern": GIT_REV},
+                                          doc="Tag, branch or commit of a git source.", messages=_SOURCE_MESSAGES),
+                              "subdir": Rule("string", schema={"pattern": SUBDIR},
+                                             doc="The folder of the source that holds the skills.",
+                                             messages=_SOURCE_MESSAGES),
+                          }))
+
 _TABLES = {"search": SEARCH, "embeddings": EMBEDDINGS, "catalog": CATALOG, "roles": ROLES, "secrets": SECRETS,
-           "validate": VALIDATE}
+           "validate": VALIDATE, "sources": SOURCES}
 
 
 @lru_cache(maxsize=8)

@@ -152,17 +152,21 @@ class SkillService:
             self.warn(WARN_PREFIX + message)
 
     def _load_config(self):
-        from ..config import Config, load_config
+        from ..config import Config
         from ..diagnostics import SkillsiftError
+        from ..usecases.project import config_messages, open_config
 
         try:
-            config = load_config(self.root, config_file=self.config_file)
+            config = open_config(self.root, self.config_file)
         except SkillsiftError as exc:
             self._warn_once(f"{exc.message}; ranking lexically with the default settings until it is fixed")
             return Config(root=self.root)
-        for note in config.notes:
-            self._warn_once(f"note: {note}")
+        self._warn_messages(config_messages(config))
         return config
+
+    def _warn_messages(self, messages) -> None:
+        for message in messages:
+            self._warn_once(f"{message.severity}: {message.text}")
 
     def refresh(self) -> bool:
         """Re-create the ranker when the catalog, config or index files changed; True when it did."""
@@ -182,15 +186,15 @@ class SkillService:
             return True
 
     def _build(self, config) -> None:
-        from ..catalog.views import load_view
         from ..evaluate.querylog import open_log
         from ..ranker.search import NO_INDEX, Ranker
         from ..ranker.view_vectors import open_view_ranker
+        from ..usecases.project import open_project
 
-        view = load_view(self.root, config, self.view, agent=self.agent, context_window=self.context_window)
-        for diag in view.full.diagnostics:
-            self._warn_once(f"warning: {diag.render()}")
-        view = dataclasses.replace(view, catalog=self._without_secrets(view.catalog))
+        project = open_project(self.root, config=config, view=self.view, agent=self.agent,
+                               context_window=self.context_window)
+        self._warn_messages(project.messages)  # the catalog's findings (the config's were warned when it loaded)
+        view = dataclasses.replace(project.view, catalog=self._without_secrets(project.catalog))
         catalog = view.catalog
         try:
             # stale or missing vectors (skills, known requests of an edited examples file) are
@@ -256,6 +260,7 @@ class SkillService:
 
         With ``role`` the skills that role serves come first, the others after them.
         """
+        from ..catalog.agents import source_name
         from ..render.search import degraded_line, result_to_json
 
         query = check_query(query, "find_skill")
@@ -263,7 +268,7 @@ class SkillService:
         with self._lock:
             config, catalog, ranker, log = self._current()
             served = self._role_members(catalog, config, role) if role else None
-            result = ranker.search(query, limit=None if served is not None else limit, mode=config.search.mode)
+            result = ranker.search(query, limit=None if served is not None else limit)  # the config's mode
             if served is not None:
                 from dataclasses import replace
 
@@ -274,7 +279,8 @@ class SkillService:
                 self._warn_once(degraded_line(result.degraded))
             log.record_query(query, result.ranking, result.names)
             view = self.view_info
-        doc = result_to_json(result)
+            sources = {s.name: source_name(s.path) for s in catalog if source_name(s.path)}
+        doc = result_to_json(result, sources)
         if view:
             doc["view"] = dict(view)
         return doc

@@ -7,6 +7,7 @@ renderer registry: what ``skillsift search`` prints, made safe for a terminal.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from ..ranker.result import Hit, SearchResult
 from ..words import plural
@@ -34,8 +35,9 @@ def degraded_line(reason: str) -> str:
     return DEGRADED_LINES.get(reason, f"search: ranking lexically ({reason})")
 
 
-def result_to_json(result: SearchResult) -> dict:
-    """The search.v1 document (key order fixed)."""
+def result_to_json(result: SearchResult, sources: Mapping[str, str] | None = None) -> dict:
+    """The search.v1 document (key order fixed); ``sources``: skill name -> its ``[[sources]]`` entry,
+    for the skills of another repository (a hit gets ``source``; the repository's own have none)."""
     doc: dict = {
         "schema_version": 1,
         "query": result.query,
@@ -47,15 +49,17 @@ def result_to_json(result: SearchResult) -> dict:
     if result.stopword_only and not result.hits:
         doc["no_terms"] = True
     doc["count"] = len(result.hits)
-    doc["results"] = [_hit_to_json(rank, hit) for rank, hit in enumerate(result.hits, start=1)]
+    doc["results"] = [_hit_to_json(rank, hit, (sources or {}).get(hit.name, ""))
+                      for rank, hit in enumerate(result.hits, start=1)]
     return doc
 
 
-def render_search_json(result: SearchResult, *, view: dict | None = None) -> str:
+def render_search_json(result: SearchResult, *, view: dict | None = None,
+                       sources: Mapping[str, str] | None = None) -> str:
     """The search.v1 document as JSON text; ``view`` (the listing view searched, or None) is added as ``view``."""
     from .sanitise import json_text
 
-    doc = result_to_json(result)
+    doc = result_to_json(result, sources)
     if view is not None:
         doc["view"] = view
     return json_text(doc)
@@ -68,7 +72,7 @@ def render_search_text(result: SearchResult, *, width: int = 80, explain: bool =
     return plain_lines(render_text(result, width=width, explain=explain, min_sim=min_sim))
 
 
-def _hit_to_json(rank: int, hit: Hit) -> dict:
+def _hit_to_json(rank: int, hit: Hit, source: str = "") -> dict:
     out: dict = {
         "rank": rank,
         "name": hit.name,
@@ -77,6 +81,8 @@ def _hit_to_json(rank: int, hit: Hit) -> dict:
         "domain": hit.domain or "root",
         "digest": hit.digest,
     }
+    if source:
+        out["source"] = source
     if hit.lexical_rank:
         out["lexical_rank"] = hit.lexical_rank
     if hit.vector_rank:

@@ -121,6 +121,11 @@ def _served() -> CheckModule:
     return served
 
 
+def _sources() -> CheckModule:
+    from . import sources
+    return sources
+
+
 def _withheld() -> CheckModule:
     from . import withheld
     return withheld
@@ -148,6 +153,7 @@ WHOLE: dict[str, Callable[[], CheckModule]] = {
     "index": _index,
     "listing": _listing,
     "served": _served,
+    "sources": _sources,
     "withheld": _withheld,
 }
 """The check modules that always run over the whole workspace."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..diagnostics import Diagnostic, sort_diagnostics
+from ..diagnostics import NOTE, Diagnostic, sort_diagnostics
 from . import BY_CODE, CHECKS, OPT_IN, expand_codes
 from .contract import run_module
 from .workspace import Workspace
@@ -90,8 +90,20 @@ def run_checks(ws: Workspace, *, codes=None, paths=None) -> list[Diagnostic]:
             level = severity.get(diag.code)
             if level and level != diag.severity:
                 diag = replace(diag, severity=level)
+        if ws.config.source_folders and _from_a_source(diag, ws.config.source_folders):
+            diag = replace(diag, severity=NOTE)
         out.append(diag)
     return sort_diagnostics(_unique(out))
+
+
+# Findings on a source's skills that keep their severity (docs/sources.md, "Checks"): a secret, and the
+# source checks; every other finding there is a note, so a project never fails on another repository's style.
+KEPT_ON_SOURCES = ("AR001", "SK050", "SK051", "SK052", "SK053", "SK054")
+
+
+def _from_a_source(diag: Diagnostic, folders) -> bool:
+    return (diag.severity != NOTE and diag.code not in KEPT_ON_SOURCES and bool(diag.file)
+            and any(diag.file.startswith(folder + "/") for folder in folders))
 
 
 def _unique(diagnostics):

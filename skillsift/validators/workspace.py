@@ -84,11 +84,11 @@ class Workspace:
     # -- config -------------------------------------------------------------------------
     @cached_property
     def _config_result(self):
-        from ..config import RootNotFound, load_config
+        from ..config import RootNotFound
+        from ..usecases.project import open_config
 
         try:
-            config = load_config(self.root, config_file=self.config_file, env=self.env,
-                                 user_config_path=self.user_config_path)
+            config = open_config(self.root, self.config_file, env=self.env, user_config_path=self.user_config_path)
         except RootNotFound:  # not a config problem: the command reports it (README, exit codes)
             raise
         except SkillsiftError as exc:
@@ -193,7 +193,8 @@ class Workspace:
         from ..catalog.discovery import CHECK_MAX_DIRS, discover_all
 
         patterns = tuple(self.config.skills) if self.config is not None else ()
-        return discover_all(self.root, patterns, max_dirs=CHECK_MAX_DIRS)
+        extra = tuple(self.config.source_folders) if self.config is not None else ()
+        return discover_all(self.root, patterns, max_dirs=CHECK_MAX_DIRS, extra=extra)
 
     @cached_property
     def _discovered(self) -> list[tuple[str, str]]:
@@ -241,7 +242,18 @@ class Workspace:
         from ..catalog.limits import check_ranked_size
 
         check_ranked_size(skills)  # before anything is compared (docs/bounded-input.md, "Catalog size")
+        self._source_clashes: list = []
+        if self.config is not None and self.config.source_folders:
+            from ..catalog.load import drop_source_clashes
+
+            skills, self._source_clashes = drop_source_clashes(skills, self.config.source_folders)
         return skills
+
+    @property
+    def source_clashes(self) -> list:
+        """SK054: the source skills :attr:`all_skills` left out because their name is taken."""
+        self.all_skills  # noqa: B018 - computes them
+        return self._source_clashes
 
     @property
     def skill_paths(self) -> list[str]:

@@ -16,6 +16,7 @@ import pytest
 from tests.ci.test_action import CASES, edit_description, make_pull_request, table_rows
 from tests.conftest import write_skill
 from tests.support.cli import load_schema, run
+from tests.support.extras import require_embed
 
 
 @pytest.fixture(autouse=True)
@@ -103,6 +104,7 @@ def test_json_is_the_whole_result_and_follows_its_schema(tmp_path, capsys, monke
 
 
 def test_hybrid_without_the_embed_extra_names_the_extra(tmp_path):
+    require_embed()  # the index is built with the extra, then the run goes without it
     for name, description in {"deploy-prod": "Deploy to production", "refund": "Refund a customer"}.items():
         write_skill(tmp_path, name, description)
     (tmp_path / "skillsift.toml").write_text('[search]\nmode = "hybrid"\n', encoding="utf-8")

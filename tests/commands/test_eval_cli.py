@@ -12,6 +12,7 @@ import pytest
 from tests.conftest import ACME
 from tests.support.cli import run
 from tests.support.eval_support import METRICS_CASES, TEN_MISTAKES, ScriptedRanker, validate_eval_json
+from tests.support.extras import require_embed
 
 
 @pytest.fixture
@@ -361,6 +362,7 @@ class IndexedRanker(ScriptedRanker):
 
 
 def test_degraded_run_exits_1_and_writes_no_output(cli_project, capsys, monkeypatch):
+    require_embed()  # without it the hint names the missing extra instead (test_ci_gate.py)
     import skillsift.evaluate.session as evaluation_module
 
     lexical = {

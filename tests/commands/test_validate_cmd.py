@@ -8,6 +8,7 @@ import jsonschema
 
 from tests.conftest import ROOT, write_skill
 from tests.support.cli import load_schema, run
+from tests.support.extras import require_embed
 from tests.support.validators_support import build_index, three_skills
 
 KEY = "AKIAQWERTYUIOPASDFGH"
@@ -138,10 +139,7 @@ def test_hook_validate_only_runs_for_relevant_files(tmp_path, capsys, monkeypatc
 
 
 def test_index_hook_with_the_local_provider_rebuilds_then_passes(tmp_path, capsys, monkeypatch):
-    from skillsift.embed.local import local_model_available
-
-    ok, why = local_model_available()
-    assert ok, f"the embed extra is part of the test setup: {why}"
+    require_embed()
     monkeypatch.chdir(tmp_path)
     three_skills(tmp_path)
     (tmp_path / "skillsift.toml").write_text('[search]\nmode = "hybrid"\n')

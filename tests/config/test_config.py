@@ -286,7 +286,7 @@ def test_all_problems_are_raised_together_with_file_and_line(tmp_path):
             "skillsift.toml",
             25,
             'unknown key "oops" '
-            "(known tables: search, embeddings, catalog, roles, secrets, validate)",
+            "(known tables: search, embeddings, catalog, roles, secrets, validate, sources)",
         ),
     ]
     assert found[9][2].startswith("secrets.patterns entry 1: regex does not compile: ")

@@ -546,7 +546,7 @@ def test_init_merges_into_an_existing_config_and_guards_from_the_first_commit(tm
     tag = f"v{skillsift.__version__}"
     clone = tmp_path / "skillsift-clone"
     _git(tmp_path, hook_env, "clone", "-q", str(repo), str(clone))
-    _git(clone, hook_env, "tag", tag)
+    _git(clone, hook_env, "tag", "-f", tag)  # the README test's release step may have pushed it already
     home = tmp_path / "home"
     home.mkdir()
     (home / ".gitconfig").write_text(f'[url "{clone.as_uri()}"]\n\tinsteadOf = {REPOSITORY_URL}\n', encoding="utf-8")

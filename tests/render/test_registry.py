@@ -127,13 +127,14 @@ def test_the_index_family_renders_a_dry_run_and_a_build(tmp_path):
     import shutil
     from types import SimpleNamespace
 
-    from skillsift.commands._common import load_project
     from skillsift.index import service
+    from skillsift.usecases.project import open_project
     from tests.conftest import ROOT
 
     root = tmp_path / "acme"
     shutil.copytree(ROOT / "examples" / "acme", root, ignore=shutil.ignore_patterns(".skillsift"))
-    config, catalog = load_project(str(root), None)
+    project = open_project(str(root))
+    config, catalog = project.config, project.catalog
     prepared = service.prepare(config, catalog, dry_run=True)
     plan, provider = prepared.plan, prepared.provider
     dry = json.loads(render("index", "json", plan, provider, allow_network=False, shown_dir="ignored"))

@@ -1,0 +1,45 @@
+"""Attach a project's sources to its config: read them as the lock pins them, mount them, keep the findings.
+
+:func:`attach` is what opening a project does when ``[[sources]]`` is set (docs/sources.md): it never
+fetches; a source that is not in the cache, not locked as configured, or whose skills differ from the
+lock gives findings (SK050-SK053) and serves nothing the lock does not admit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..config.model import Config
+from ..diagnostics import ERROR, WARNING, Diagnostic
+from .lockfile import LOCK_FILE
+from .mount import mount
+from .sync import SourceProblem, cache_folder, read_sources
+
+SEVERITY = {"SK050": ERROR, "SK051": ERROR, "SK052": WARNING, "SK053": WARNING}
+HINTS = {
+    "SK050": "review the change, then `skillsift sources update` and commit skillsift.lock",
+    "SK051": "run `skillsift sources update` and commit skillsift.lock",
+    "SK052": "links in a source are never followed; put the file itself in the source",
+    "SK053": "run `skillsift sources fetch` (CI: before the other steps)",
+}
+
+
+def _diagnostic(problem: SourceProblem) -> Diagnostic:
+    return Diagnostic(file=LOCK_FILE, code=problem.code, severity=SEVERITY[problem.code], message=problem.message,
+                      hint=HINTS[problem.code])
+
+
+def attach(config: Config, env=None) -> Config:
+    """``config`` with its sources' mounted folders and findings (unchanged when it has no sources)."""
+    if not config.skill_sources:
+        return config
+    view = read_sources(config, cache_folder(env))
+    findings = [_diagnostic(p) for p in view.problems]
+    try:
+        folders = mount(config.root, view.roots)
+    except OSError as exc:
+        folders = []
+        findings.append(Diagnostic(file=LOCK_FILE, code="SK053", severity=WARNING,
+                                   message=f"the sources could not be copied under .skillsift/local: {exc}",
+                                   hint="make .skillsift/local writable; no source skill is served meanwhile"))
+    return replace(config, source_folders=tuple(folders), source_findings=tuple(findings))

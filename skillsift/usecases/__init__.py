@@ -1,0 +1,6 @@
+"""The use cases: what one command does, between the door that parses it and the engine below.
+
+Each module takes plain values (paths, flags) and returns data (the loaded project, an outcome,
+the messages to show); nothing here prints, reads a flag or chooses an exit code
+(docs/development.md, "Layers").
+"""
