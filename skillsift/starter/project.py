@@ -395,13 +395,15 @@ def write_change(root: str, change: Change) -> str:
             return "kept: it exists"
         if not _inside(parent, root):
             return "kept: its folder leaves the repository"
-        os.makedirs(parent, exist_ok=True)
-        if not _inside(parent, root):  # pragma: no cover - a folder swapped for a link meanwhile
-            return "kept: its folder leaves the repository"
         try:
+            os.makedirs(parent, exist_ok=True)
+            if not _inside(parent, root):  # pragma: no cover - a folder swapped for a link meanwhile
+                return "kept: its folder leaves the repository"
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
         except FileExistsError:
             return "kept: it exists"
+        except OSError as exc:  # a file where a folder should be, no permission, a full disk
+            return f"kept: it could not be written ({exc.strerror or exc})"
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(change.new)
         return "wrote"
@@ -409,14 +411,16 @@ def write_change(root: str, change: Change) -> str:
     if why or old != change.old:
         return "kept: it changed while init ran" if not why else f"kept: {why}"
     temp = f"{path}.skillsift-init.tmp"
+    created = False
     try:
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
                      os.stat(path).st_mode & 0o7777)
+        created = True
         with os.fdopen(fd, "wb") as handle:
             handle.write(change.new.encode("utf-8"))
         os.replace(temp, path)
     except OSError as exc:
-        if os.path.lexists(temp):
+        if created and os.path.lexists(temp):  # only the file this run made
             os.unlink(temp)
         return f"kept: it could not be written ({exc.strerror or exc})"
     return "updated"

@@ -374,3 +374,17 @@ def test_a_config_that_cannot_be_edited_is_left_with_the_lines_to_paste_and_no_g
     assert pasted.startswith("[search]\n") and "\n[validate]\n" in pasted and "baseline" not in pasted
     assert not (bare / "eval-baseline.json").exists()
     assert "not guarded: the configuration does not load" in out
+
+
+def test_a_file_in_the_way_of_a_folder_or_a_file_that_is_a_folder_is_reported_not_a_crash(bare, lexical, capsys):
+    (bare / ".github").write_text("not a folder\n", encoding="utf-8")
+    (bare / ".pre-commit-config.yaml").mkdir()
+    (bare / "skillsift.toml").write_text("# ours\n", encoding="utf-8")
+    (bare / "skillsift.toml.skillsift-init.tmp").write_text("someone's\n", encoding="utf-8")
+    code, out, _ = run(capsys, "init", "--root", bare, "--write")
+    assert code == 0
+    assert "kept .github/workflows/skills.yml: it could not be written (Not a directory)" in out
+    assert "kept .pre-commit-config.yaml: it is a link or not a regular file" in out
+    assert "kept skillsift.toml: it could not be written (File exists)" in out
+    assert (bare / "skillsift.toml.skillsift-init.tmp").read_text(encoding="utf-8") == "someone's\n"
+    assert (bare / "skillsift.toml").read_text(encoding="utf-8") == "# ours\n"
