@@ -26,13 +26,14 @@ DOOR_MODULES = ("skillsift.cli", "skillsift.__main__")
 LAYERS: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
     ("doors", 5, ("commands/", "hooks/", "ci/", "mcpserver/", "cli.py", "__main__.py"),
      "parse arguments, call a use case, render, choose the exit code"),
-    ("use cases", 4, ("usecases/", "evaluate/session.py", "index/service.py", "starter/"),
-     "open a project; one run of an evaluation, an index build, the files `init` drafts"),
+    ("use cases", 4, ("usecases/", "evaluate/session.py", "index/service.py", "judge/session.py", "starter/"),
+     "open a project; one run of an evaluation, an index build, a judge run, the files `init` drafts"),
     ("checks", 4, ("validators/",),
      "one module per check and the runner; checks run evaluations (AR9D4) and index builds (AR9D1)"),
     ("render", 3, ("render/",), "text, JSON, JUnit, SARIF, Markdown, HTML and the pull-request report"),
-    ("engine", 2, ("ranker/", "index/", "embed/", "evaluate/", "skill_sources/"),
-     "ranking, the index files, embedding providers, metrics and comparisons, skills of other repositories"),
+    ("engine", 2, ("ranker/", "index/", "embed/", "evaluate/", "skill_sources/", "judge/"),
+     "ranking, the index files, embedding providers, metrics and comparisons, skills of other repositories, "
+     "the agent as judge"),
     ("base", 1, ("rules/", "config/", "catalog/", "casefile/", "cache/", "secrets/", "__init__.py", "_version.py",
                  "diagnostics.py", "words.py", "files.py", "jsonio.py"),
      "the documents, their rules, the check registry, the skills, the caches and the diagnostics model"),

@@ -186,6 +186,25 @@ def shown_text(skill, agent: AgentProfile, entry: Entry) -> str:
     return entry_text(front, agent.entry_fields)[:entry.shown_chars]
 
 
+def entry_line(name: str, shown: str) -> str:
+    """One line of the listing as the model reads it: ``- name: text``, or ``- name`` (name-only); :func:`_cost`
+    counts these characters and the newline."""
+    return f"- {name}: {shown}" if shown else f"- {name}"
+
+
+def listing_lines(skills, agent: AgentProfile, listing: Listing) -> list[tuple[Entry, Any, str]]:
+    """``(entry, skill, line)`` for each entry of ``listing`` the model reads (full, truncated, name-only), in the
+    listing's order: the text ``agent`` puts before the model (the judge's prompt, docs/judge.md)."""
+    by_path = {skill.path: skill for skill in skills}
+    out = []
+    for entry in listing.entries:
+        skill = by_path.get(entry.path)
+        if entry.listed not in LISTED or skill is None:
+            continue
+        out.append((entry, skill, entry_line(entry.name, shown_text(skill, agent, entry))))
+    return out
+
+
 def listed_skills(skills, agent: AgentProfile, context_window: int | None = None):
     """``(listing, skills)``: the listing ``agent`` builds and, in the order of ``skills``, a copy of each
     listed skill carrying only its shown text (:class:`View`)."""

@@ -286,6 +286,7 @@ def _compare(run: CiRun, opts: CiOptions, root: str, place, prepared: Prepared) 
         run.fail_on_gate_change = run.fail_on_gate_change or gate.fail_on_change  # the base's word counts too
         try:
             result, base_config, base_catalog = evaluate_base(base_root, root, opts, prepared)
+            _judge_gate(run, root, base_root, prepared, result, base_config)
             results = _base_case_results(gate.weakened_cases(prepared.case_file), base_config, base_catalog, opts,
                                          prepared)
         except SkillsiftError as exc:
@@ -295,6 +296,23 @@ def _compare(run: CiRun, opts: CiOptions, root: str, place, prepared: Prepared) 
             return
     run.gate_changes = gate.changes(root, opts, prepared, results)
     run.comparison = compare(side_from_result(result, run.base_label), head_side, lines)
+
+
+def _judge_gate(run: CiRun, root: str, base_root: str, prepared: Prepared, base_result, base_config) -> None:
+    """``[validate] judge_max_flips``: the agent's cached choices on the base and the head (docs/judge.md)."""
+    config = prepared.config
+    if config is None or config.validate.judge_max_flips < 0 or run.head is None or prepared.case_file is None:
+        return
+    settings = config.validate
+    if not config.judge.named_command:
+        run.notes.append("[validate] judge_max_flips is set but [judge] command is not: the judge gate was skipped")
+        return
+    from ..judge.session import cached_flips
+
+    flips = cached_flips(root, config, run.head, base_root, base_config, base_result, prepared.case_file)
+    run.judge_max_flips, run.judge_compared = settings.judge_max_flips, True
+    run.judge_regressed, run.judge_fixed = list(flips.regressed), list(flips.fixed)
+    run.judge_unknown, run.judge_base_unanswered = list(flips.unknown), flips.base_unanswered
 
 
 def _base_case_results(case_file, config, catalog, opts: CiOptions, prepared: Prepared) -> dict[str, str]:

@@ -7,6 +7,7 @@ import click
 from ..render.registry import names
 from ..words import plural
 from ._common import config_option, root_option
+from .judge_cmd import judge_options
 
 FORMATS = names("evaluation")
 
@@ -53,8 +54,13 @@ FORMATS = names("evaluation")
                                 "not ranked first).")
 @click.option("--quiet", "-q", "quiet", is_flag=True,
               help="Text: one result line (verdict, top1, MRR); stderr keeps warnings and gate failures, not notes.")
+@click.option("--judge", "judge", is_flag=True,
+              help="Also ask the agent of [judge] which skill it would use per case, beside the ranker "
+                   "(docs/judge.md; text, json and html).")
+@judge_options
 def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, baseline, max_flips, max_rank_drops,
-                 output, fmt, from_skills, agent, view_name, context_window, why, why_skills, quiet):
+                 output, fmt, from_skills, agent, view_name, context_window, why, why_skills, quiet, judge, budget,
+                 max_seconds, jobs, timeout, dry_run, fetch, allow_exec):
     """Rank the labelled queries of CASES (YAML) and report top1, recall@k, hit@k, MRR, nDCG.
 
     With --from-skills, each skill's frontmatter `examples` (queries it must answer) and
@@ -95,8 +101,13 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     minimums = parse_minimums(min_spec)
     if view_name == "all" and why:
         raise SkillsiftError("--why explains one view: pass --view full or --view listing with it")
+    if judge and (why or quiet or fmt not in ("text", "json", "html")):
+        raise SkillsiftError("--judge reports in text, json or html, without --why or --quiet")
+    if not judge and (dry_run or budget is not None or fetch is not None or max_seconds or timeout or jobs != 1):
+        raise SkillsiftError("--budget, --max-seconds, -j, --timeout, --dry-run, --fetch and --cache-only need --judge")
     project = open_project(root, config_file, agent=agent, view="listing" if view_name == "listing" else "full",
-                           context_window=context_window, agent_in_full=view_name != "all", quiet=quiet)
+                           context_window=context_window, agent_in_full=view_name != "all", quiet=quiet,
+                           allow_exec=allow_exec)
     config, view, catalog = project.config, project.view, project.catalog
     modes = parse_modes(mode_spec, config.search.mode)
     shown_baseline = baseline
@@ -135,6 +146,18 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         result.paired_views = pair_views(result, other.result)
     result.gate_failures = evaluation.gate_failures
     result.gates_note = gates.note
+    judge_text = ""
+    if judge:  # the agent beside the ranker, over the same cases (docs/judge.md)
+        from ..judge.session import run_judge
+        from ..render.judge import judge_document
+        from .judge_cmd import judge_request
+
+        judged = run_judge(root, config, case_file, result, judge_request(
+            agent=None, context_window=None, budget=budget, max_seconds=max_seconds, jobs=jobs, timeout=timeout,
+            dry_run=dry_run, fetch=fetch))
+        for note in judged.notes:
+            say(note, "note: ")
+        result.judge, judge_text = judge_document(judged), render("judge", "text", judged)
     if output and fmt == "html":
         from ..index.atomic import AtomicWriteError, write_output
         from ..render.evaluation_html import render_html
@@ -167,6 +190,8 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         click.echo(plain_lines(render_quiet(result)), nl=False)
     else:
         click.echo(_safe(render("evaluation", fmt, result, hybrid_hint=config.search.mode == LEXICAL), fmt), nl=False)
+        if judge_text and fmt == "text":
+            click.echo("\n" + judge_text, nl=False)
     if evaluation.degraded:
         # The numbers would not measure the ranking asked for: never a pass, never a baseline.
         say(evaluation.degraded)

@@ -26,6 +26,7 @@ COMMANDS = {
     "hook": ("skillsift.commands.hook_cmd", "hook_command"),
     "ci": ("skillsift.commands.ci_cmd", "ci_command"),
     "tune": ("skillsift.commands.tune_cmd", "tune_command"),
+    "judge": ("skillsift.commands.judge_cmd", "judge_command"),
     "init": ("skillsift.commands.init_cmd", "init_command"),
     "sources": ("skillsift.commands.sources_cmd", "sources_command"),
 }

@@ -66,10 +66,13 @@ def _project_file(root: str, config_file: str | None) -> tuple[Path, str]:
 @click.option("--allow-exec", is_flag=True, help="Let the repository config's embedding command run.")
 @click.option("--agent", default=None, metavar="NAME",
               help="Listing view: the agent whose listing is ranked (default: the first of [validate] agents).")
+@click.option("--judge", "judge", is_flag=True,
+              help="Label each case with the agent's cached choice instead of its expect (docs/judge.md; for a "
+                   "repository with few cases; off by default, nothing is asked).")
 @view_option
 @context_window_option
 def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_exec, agent, view_name,
-                 context_window):
+                 context_window, judge):
     """Choose fusion, lexical weight, embedded fields, candidates and example_weight from CASES.
 
     Every setting is scored on the positive cases of CASES; k-fold cross-validation with
@@ -98,6 +101,13 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
                            context_window=context_window, agent_in_full=False)
     config, view, catalog = project.config, project.view, project.catalog
     case_file = load_checked(cases, view.full.names, roles_configured=True, resolve=lambda _r: list(view.full.names))
+    if judge:  # the agent's own choices as labels (docs/judge.md, "Calibration that feeds back")
+        from ..judge.session import agent_labels
+
+        before = len(case_file.cases)
+        case_file, _judged = agent_labels(root, config, case_file)
+        say(f"tune --judge: {len(case_file.cases)} of {before} cases labelled by the agent's cached answers "
+            f"({before - len(case_file.cases)} without a choice or an answer)")
     if view.listing is not None:
         from ..render.views import view_words
 

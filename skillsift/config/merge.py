@@ -9,9 +9,11 @@ import posixpath
 
 from .model import (
     EMBEDDINGS_DEFAULTS,
+    JUDGE_DEFAULTS,
     SEARCH_DEFAULTS,
     Config,
     EmbeddingsConfig,
+    JudgeConfig,
     SearchConfig,
     SkillSource,
     clean_index_dir,
@@ -146,6 +148,31 @@ def _merge_embeddings(repo: dict, user: dict, env, allow_exec: bool, notes: list
     return out
 
 
+def _merge_judge(repo: dict, user: dict, allow_exec: bool) -> JudgeConfig:
+    """``[judge]``: the user's command replaces the repository's, which runs only with ``--allow-exec`` but
+    still names the answers cached for it (docs/judge.md, "Trust").  No note here: only the judge says,
+    when it would call the command, why it may not."""
+    d = JUDGE_DEFAULTS
+    named = tuple(user.get("command") or repo.get("command") or ())
+    if user.get("command"):
+        command, pass_env = tuple(user["command"]), tuple(user.get("pass_env", ()))
+    elif repo.get("command") and allow_exec:
+        command, pass_env = tuple(repo["command"]), tuple(user.get("pass_env") or repo.get("pass_env", ()))
+    else:
+        command, pass_env = (), tuple(user.get("pass_env", ()))
+    timeout = user.get("timeout_seconds", 0)
+    if not timeout > 0:
+        timeout = repo.get("timeout_seconds", 0)
+    return JudgeConfig(
+        command=command, named_command=named, pass_env=pass_env,
+        agent=user.get("agent") or repo.get("agent") or d.agent,
+        timeout_seconds=float(timeout or d.timeout_seconds),
+        cache=user.get("cache") or repo.get("cache") or d.cache,
+        fetch_in_ci=bool(repo.get("fetch_in_ci", False)) or bool(user.get("fetch_in_ci", False)),
+        max_calls=int(_tighten(repo.get("max_calls", 0), user.get("max_calls", 0))),
+    )
+
+
 def _patterns(doc: dict) -> list[tuple[str, str]]:
     return [(entry["name"], entry["regex"]) for entry in _table(doc, "secrets").get("patterns", [])]
 
@@ -177,6 +204,7 @@ def resolve(repo_doc: dict, user_doc: dict, *, root: str = ".", env=None, mode: 
                                    allow_exec, notes)
     roles = {name: tuple(body.get("skills", ())) for name, body in sorted(_table(repo_doc, "roles").items())}
     repository_model, repository_command = _repository_values(repo_doc)
+    judge = _merge_judge(_table(repo_doc, "judge"), _table(user_doc, "judge"), allow_exec)
     return Config(
         root=root,
         search=SearchConfig(**search),
@@ -193,6 +221,7 @@ def resolve(repo_doc: dict, user_doc: dict, *, root: str = ".", env=None, mode: 
         repository_command=repository_command,
         skill_sources=tuple(SkillSource(**{k: v for k, v in entry.items() if k in _SOURCE_KEYS})
                             for entry in repo_doc.get("sources", ()) if isinstance(entry, dict)),
+        judge=judge,
     )
 
 

@@ -64,6 +64,20 @@ class EmbeddingsConfig:
 
 
 @dataclass(frozen=True)
+class JudgeConfig:
+    """The resolved ``[judge]`` table: the agent command asked which skill it would use (docs/judge.md)."""
+
+    command: tuple[str, ...] = ()  # argv that may run now (the user's, or the repository's with --allow-exec)
+    named_command: tuple[str, ...] = ()  # argv the config names (user's first): the cache key's, run or not
+    pass_env: tuple[str, ...] = ()
+    agent: str = "claude-code"  # whose listing the prompt holds
+    timeout_seconds: float = 120.0  # per call
+    cache: str = "repository"  # repository | user | off
+    fetch_in_ci: bool = False  # with CI=true, call the agent for a missing answer (default: cache only)
+    max_calls: int = 0  # 0 = unlimited; --budget overrides
+
+
+@dataclass(frozen=True)
 class SkillSource:
     """One ``[[sources]]`` entry: skills that live in another repository or folder (docs/sources.md).
 
@@ -106,10 +120,12 @@ class Config:
     # sources' findings (SK050-SK053), both empty until a use case attaches the sources
     source_folders: tuple[str, ...] = ()
     source_findings: tuple = ()
+    judge: JudgeConfig = field(default_factory=JudgeConfig)  # the [judge] table (docs/judge.md)
 
 
 SEARCH_DEFAULTS = SearchConfig()
 EMBEDDINGS_DEFAULTS = EmbeddingsConfig()
+JUDGE_DEFAULTS = JudgeConfig()
 
 
 def clean_index_dir(value: str) -> str:

@@ -14,12 +14,14 @@ from functools import lru_cache
 
 from ..rules import Rule
 from .model import EMBEDDINGS_DEFAULTS as E
+from .model import JUDGE_DEFAULTS as J
 from .model import SEARCH_DEFAULTS as S
 from .values import (
     DEFAULT_FIELDS,
     DESCRIPTION_LIMIT_MAX,
     DTYPES,
     FUSIONS,
+    JUDGE_CACHES,
     LONG_QUERIES,
     MAX_FLIPS_LIMIT,
     MODES,
@@ -27,8 +29,8 @@ from .values import (
     SEVERITIES,
 )
 
-PROJECT_TABLES = ("search", "embeddings", "catalog", "roles", "secrets", "validate", "sources")
-USER_TABLES = ("search", "embeddings", "secrets")
+PROJECT_TABLES = ("search", "embeddings", "catalog", "roles", "secrets", "validate", "sources", "judge")
+USER_TABLES = ("search", "embeddings", "secrets", "judge")
 WEIGHT_KEYS = ("lexical", "vector")
 AI_RULEZ_EMBEDDINGS_KEYS = ("command", "model", "pass_env")  # the [search.embeddings] keys of an ai-rulez config
 
@@ -128,6 +130,13 @@ def _known_agent(value, names, _ctx):
     known = _agent_names()
     if value not in known:
         return [((), f'validate.agents: unknown agent "{value}" (known: {", ".join(known)})')]
+    return []
+
+
+def _judge_agent(value, names, _ctx):
+    known = _agent_names()
+    if value not in known:
+        return [((), f'judge.agent: unknown agent "{value}" (known: {", ".join(known)})')]
     return []
 
 
@@ -281,6 +290,9 @@ VALIDATE = Rule("table", unknown="first", doc="What skillsift validate and the h
                                                                                     '{choices}'}),
     "fail_on_gate_change": Rule("bool", default=False, messages={"kind": "{label} must be true or false"},
                                 doc="skillsift ci fails when a pull request changes its own gate."),
+    "judge_max_flips": _int(0, MAX_FLIPS_LIMIT, messages=_GE0,
+                            doc="skillsift ci: cases the agent chose right on the base and not on the head "
+                                "(docs/judge.md; default: no judge gate)."),
     "k": _int(0, 100, 0, True, "Cut-off (0 = the cases file's k).",
               messages={"kind": "{label} must be between 0 and 100 (0 = the cases file's k)",
                         "between": "{label} must be between 0 and 100 (0 = the cases file's k)"}),
@@ -306,6 +318,21 @@ VALIDATE = Rule("table", unknown="first", doc="What skillsift validate and the h
                      values=Rule("choice", choices=SEVERITIES, empty_ok=False,
                                  messages={"kind": '{label} "{value}" must be error, warning, note or off',
                                            "choice": '{label} "{value}" must be error, warning, note or off'})),
+})
+
+JUDGE = Rule("table", doc="The agent asked which skill it would use (docs/judge.md).", keys={
+    "command": Rule("list", items=_STRINGS, check=_command, default=[],
+                    doc="The agent's non-interactive command (argv, prompt on stdin); a repository's runs "
+                        "only with --allow-exec."),
+    "pass_env": Rule("list", items=Rule("string", schema={"pattern": _ENV_NAME}), check=_pass_env, default=[],
+                     doc="Extra variables the command sees."),
+    "agent": Rule("string", check=_judge_agent, default=J.agent, schema={"enum": list(_agent_names())},
+                  doc="The agent profile whose listing the prompt holds."),
+    "timeout_seconds": _number(0, 3600, J.timeout_seconds, True, "Per call (0 = default)."),
+    "cache": _choice(JUDGE_CACHES, J.cache, "Where answers are kept: .skillsift/judge-cache.jsonl, the user cache, "
+                                            "or nowhere."),
+    "fetch_in_ci": Rule("bool", default=J.fetch_in_ci, doc="With CI=true, call the agent for a missing answer."),
+    "max_calls": _int(0, 1_000_000, J.max_calls, doc="Calls per run (0 = unlimited; --budget overrides)."),
 })
 
 _SOURCE_MESSAGES = {"kind": "{label} must be a string", "blank": "{label} must not be blank"}
@@ -336,7 +363,7 @@ SOURCES = Rule("list", entries="indexed", check=_unique_source_names, max_items=
                           }))
 
 _TABLES = {"search": SEARCH, "embeddings": EMBEDDINGS, "catalog": CATALOG, "roles": ROLES, "secrets": SECRETS,
-           "validate": VALIDATE, "sources": SOURCES}
+           "validate": VALIDATE, "sources": SOURCES, "judge": JUDGE}
 
 
 @lru_cache(maxsize=8)

@@ -10,6 +10,7 @@ FUSIONS = ("auto", "rrf", "weighted", "blend")
 DTYPES = ("float32", "float16")
 LONG_QUERIES = ("max-piece", "truncate")  # how a query longer than the model's window is embedded
 PROVIDERS = ("local", "openai", "command")
+JUDGE_CACHES = ("repository", "user", "off")  # where the judge's answers are kept (docs/judge.md)
 CODE = "AR9D0"
 SEVERITIES = ("error", "warning", "note", "off")  # [validate.severity]
 MAX_FLIPS_LIMIT = 100_000  # docs/configuration.md, "Numbers"

@@ -128,6 +128,7 @@ class EvalResult:
     paired_views: dict[str, dict[str, Diff]] = field(default_factory=dict)  # per mode: listing minus full
     gates_note: str = ""  # whether the [validate] gates were applied ("" when none is configured)
     examples_note: str = ""  # how known requests entered the ranking (docs/evaluation.md, "Known requests")
+    judge: dict | None = None  # ``eval --judge``: the judge.v1 document (docs/judge.md)
 
     @property
     def primary(self) -> ModeResult:
@@ -190,6 +191,8 @@ class EvalResult:
                             for name, other in sorted(self.views.items())}
         if self.examples_note:
             out["examples"] = self.examples_note
+        if self.judge is not None:
+            out["judge"] = self.judge
         return out
 
 

@@ -51,6 +51,29 @@ class CiRun:
     validate_gates: str = ""  # the [validate] gates validation applied (AR9D4), in words; "" = none
     # failed [validate] gates whose cases the comparison already lists (not repeated as findings)
     gate_failures: list[str] = field(default_factory=list)
+    # the agent as judge against the base (docs/judge.md, "The gate"): -1 = no judge gate
+    judge_max_flips: int = -1
+    judge_regressed: list[str] = field(default_factory=list)  # chosen right on the base, wrong on the head
+    judge_fixed: list[str] = field(default_factory=list)
+    judge_unknown: list[str] = field(default_factory=list)  # chosen right on the base, no head answer cached
+    judge_compared: bool = False  # base and head answers were compared
+    judge_base_unanswered: int = 0  # positive cases with no cached base answer (not compared)
+
+    @property
+    def judge_failed(self) -> bool:
+        return self.judge_compared and self.judge_max_flips >= 0 and (
+            len(self.judge_regressed) > self.judge_max_flips or bool(self.judge_unknown))
+
+    def judge_summary(self) -> str:
+        """``1 case regressed, 2 fixed, 1 without a head answer`` for the agent's choices, "" when not compared."""
+        if not self.judge_compared:
+            return ""
+        parts = [f"{plural(len(self.judge_regressed), 'case')} regressed", f"{len(self.judge_fixed)} fixed"]
+        if self.judge_unknown:
+            parts.append(f"{len(self.judge_unknown)} without a cached head answer")
+        if self.judge_base_unanswered:
+            parts.append(f"{self.judge_base_unanswered} without a cached {self.base_word} answer (not compared)")
+        return ", ".join(parts)
 
     def head_side(self):
         """The head's outcomes in the primary mode (the comparison's head side when there is one)."""
@@ -99,6 +122,12 @@ class CiRun:
         if self.flips_failed:
             out.append(f"{plural(self.regressed, 'case')} regressed against the {self.base_word} "
                        f"(max {self.max_flips})")
+        if self.judge_failed and len(self.judge_regressed) > self.judge_max_flips:
+            out.append(f"{plural(len(self.judge_regressed), 'case')} the agent chose right on the {self.base_word} "
+                       f"chosen wrong on the head (judge, max {self.judge_max_flips})")
+        if self.judge_failed and self.judge_unknown:
+            out.append(f"{plural(len(self.judge_unknown), 'case')} the agent chose right on the {self.base_word} "
+                       "without a cached head answer (run skillsift judge and commit its cache)")
         out += [f.replace("AR9D4: ", "", 1) for f in self.floor_failures]
         out += [f"[validate] {f}" for f in self.gate_failures]
         if self.fail_on_gate_change and self.gate_changes:
@@ -116,6 +145,9 @@ class CiRun:
         if self.comparison is not None:
             out.append((f"regressed cases against the {self.base_word}", not self.flips_failed,
                         f"{self.regressed} (max {self.max_flips})"))
+        if self.judge_compared and self.judge_max_flips >= 0:
+            out.append((f"agent's choices against the {self.base_word} (judge)", not self.judge_failed,
+                        f"{self.judge_summary()} (max {self.judge_max_flips})"))
         if self.minimums and self.head is not None:
             values = self.head.primary.metrics.gated()
             for name in sorted(self.minimums):

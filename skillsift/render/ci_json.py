@@ -65,6 +65,10 @@ def ci_document(run: CiRun) -> dict:
         doc["fixed"] = [_change(ch) for ch in c.fixed]
         doc["moved"] = [{**_change(ch), "worse": ch.worse} for ch in c.moved]
         doc["only_in_head"], doc["only_in_base"] = list(c.added), list(c.removed)
+    if run.judge_compared and run.judge_max_flips >= 0:
+        doc["judge"] = {"max_flips": run.judge_max_flips, "regressed": list(run.judge_regressed),
+                        "fixed": list(run.judge_fixed), "unknown": list(run.judge_unknown),
+                        "base_unanswered": run.judge_base_unanswered}
     for d in run.findings:
         item = d.to_dict()
         item["fails_run"] = d in blocking

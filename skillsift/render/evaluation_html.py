@@ -2,7 +2,8 @@
 
 The page holds per mode the metrics with their 95% intervals, the paired differences against
 lexical, which skills take the queries that expect another one (the confusion view), the cases
-that moved against the baseline, and every case's rank in every mode.  It has no script, no
+that moved against the baseline, and every case's rank in every mode; with ``--judge``, the agent's
+figures and its choice in a column of every case (docs/judge.md).  It has no script, no
 external asset and no link out: the styles are inline and every piece of repository text
 (queries, skill names, ids, the cases path) goes through :func:`html.escape`.
 """
@@ -127,9 +128,41 @@ def _baseline(result: EvalResult) -> list[str]:
     return out
 
 
+def _agent_choices(result: EvalResult) -> dict[str, str]:
+    """``eval --judge``: case id -> the agent's choice in words (docs/judge.md); {} without the judge."""
+    out = {}
+    for case in (result.judge or {}).get("cases", []):
+        out[case["id"]] = (case["agent_choice"] or "none" if case["agent"] != "no-choice"
+                           else f"no choice: {case['reason']}")
+    return out
+
+
+def _judge(result: EvalResult) -> list[str]:
+    if result.judge is None:
+        return []
+    doc = result.judge
+    out = ["<h2>The agent as judge</h2>",
+           f"<p>{_e(doc['command'])} as {_e(doc['agent'])} ({_e(doc['template'])}): "
+           f"{_e(doc['counts']['answered'])} of {_e(plural(doc['counts']['cases'], 'case'))} answered.</p>",
+           "<table>", _head(["figure", "value", "95% interval", "cases"])]
+    for name, label in (("agent_top1", "agent top1"), ("ranker_top1", "ranker top1"), ("agreement", "agreement")):
+        fig = doc["figures"][name]
+        value = "–" if fig["value"] is None else f"{fig['value']:.4f}"
+        ci = fig["ci95"]
+        out.append(_row([_cell(label), _cell(value, number=True),
+                         _cell("–" if ci is None else f"{ci['low']:.4f} to {ci['high']:.4f}", number=True),
+                         _cell(fig["n"], number=True)]))
+    out.append("</table>")
+    out += [f'<p class="muted">{_e(limit)}</p>' for limit in doc["limits"]]
+    return out
+
+
 def _cases(result: EvalResult, modes: list[str]) -> list[str]:
+    agent = _agent_choices(result)
+    judged = ["agent"] if agent else []
     out = ["<h2>Every case</h2>", "<table>",
-           _head(["case", "query", "expected", *[f"rank ({m})" for m in modes], *[f"first ({m})" for m in modes]])]
+           _head(["case", "query", "expected", *[f"rank ({m})" for m in modes], *[f"first ({m})" for m in modes],
+                  *judged])]
     by_mode = {m: {case.id: case for case in result.by_mode[m].cases} for m in modes}
     for case in result.primary.cases:
         ranks, firsts = [], []
@@ -138,12 +171,14 @@ def _cases(result: EvalResult, modes: list[str]) -> list[str]:
             rank = other.rank if other is not None else None
             ranks.append(_cell(_rank(rank), number=True, cls="hit" if rank == 1 else "miss"))
             firsts.append(_cell(other.got[0] if other is not None and other.got else "–"))
-        out.append(_row([_cell(case.id), _cell(case.query), _cell(", ".join(case.expected)), *ranks, *firsts]))
+        choice = [_cell(agent.get(case.id, "–"))] if agent else []
+        out.append(_row([_cell(case.id), _cell(case.query), _cell(", ".join(case.expected)), *ranks, *firsts,
+                         *choice]))
     out.append("</table>")
     negatives = result.primary.negatives
     if negatives:
         out += ["<h3>Negatives (nothing should match)</h3>", "<table>",
-                _head(["case", "query", *[f"first ({m})" for m in modes]])]
+                _head(["case", "query", *[f"first ({m})" for m in modes], *judged])]
         per_mode = {m: {n.id: n for n in result.by_mode[m].negatives} for m in modes}
         for neg in negatives:
             cells = []
@@ -152,7 +187,8 @@ def _cases(result: EvalResult, modes: list[str]) -> list[str]:
                 top = "abstained" if seen is not None and seen.abstained else (seen.top if seen and seen.top
                                                                                else "nothing")
                 cells.append(_cell(top))
-            out.append(_row([_cell(neg.id), _cell(neg.query), *cells]))
+            choice = [_cell(agent.get(neg.id, "–"))] if agent else []
+            out.append(_row([_cell(neg.id), _cell(neg.query), *cells, *choice]))
         out.append("</table>")
     return out
 
@@ -190,6 +226,7 @@ def render_html(result: EvalResult) -> str:
     parts += _metrics(result, modes)
     parts += _confusion(result, modes)
     parts += _baseline(result)
+    parts += _judge(result)
     parts += _cases(result, modes)
     parts += ["</body>", "</html>"]
     return "\n".join(parts) + "\n"

@@ -63,6 +63,9 @@ def render_markdown(run: CiRun, *, max_rows: int | None = None) -> str:
         if run.comparison is not None:
             add(f"**Ranking against the {run.base_word}:** {run.change_summary()}")
             add("")
+        if run.judge_summary():  # beside the ranker's flips: the agent's own (docs/judge.md)
+            add(f"**Agent's choice (judge) against the {run.base_word}:** {run.judge_summary()}")
+            add("")
     for note in run.notes:
         add(f"> **Note:** {_cell(note)}")
         add("")

@@ -3,7 +3,7 @@
 A family is what one ``--format`` option renders: the findings of ``skillsift validate``
 and the hooks (``diagnostics``), an evaluation (``evaluation``), ``eval --why`` (``why``),
 the pull-request run of ``skillsift ci`` (``ci``) and the text/JSON pairs of the other
-commands (``search``, ``list``, ``index``, ``status``, ``tune``).  The click choices and
+commands (``search``, ``list``, ``index``, ``status``, ``tune``, ``judge``).  The click choices and
 the hooks' ``--format`` come from the keys, in their order (the first is the default unless
 the door says otherwise); every door renders through :func:`render`.
 
@@ -67,6 +67,10 @@ _TUNE = {
     "text": Renderer("tune:render_tune_text"),
     "json": Renderer("tune:render_tune_json"),
 }
+_JUDGE = {
+    "text": Renderer("judge:render_judge_text"),
+    "json": Renderer("judge:render_judge_json"),
+}
 _CI = {
     "markdown": Renderer("pull_request:render_markdown", ("max_rows",)),
     "json": Renderer("ci_json:render_ci_json"),
@@ -82,6 +86,7 @@ RENDERERS: dict[str, dict[str, Renderer]] = {
     "index": _INDEX,
     "status": _STATUS,
     "tune": _TUNE,
+    "judge": _JUDGE,
 }
 
 

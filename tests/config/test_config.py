@@ -286,7 +286,7 @@ def test_all_problems_are_raised_together_with_file_and_line(tmp_path):
             "skillsift.toml",
             25,
             'unknown key "oops" '
-            "(known tables: search, embeddings, catalog, roles, secrets, validate, sources)",
+            "(known tables: search, embeddings, catalog, roles, secrets, validate, sources, judge)",
         ),
     ]
     assert found[9][2].startswith("secrets.patterns entry 1: regex does not compile: ")
@@ -304,7 +304,7 @@ def test_problems_of_both_files_and_of_the_environment_are_reported_at_once(tmp_
     assert [(d.file, d.line, d.message) for d in error.diagnostics] == [
         ("skillsift.toml", 2, 'search.mode "semantic" must be lexical, hybrid or vector'),
         (user_file, 3, "search.rrf_k must not be negative"),
-        (user_file, 4, 'unknown key "catalog" (known tables: search, embeddings, secrets)'),
+        (user_file, 4, 'unknown key "catalog" (known tables: search, embeddings, secrets, judge)'),
         ("", None, 'SKILLSIFT_SEARCH_MODE "fuzzy" must be lexical, hybrid or vector'),
     ]
 

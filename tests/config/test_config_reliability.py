@@ -157,7 +157,7 @@ def test_every_command_reports_the_whole_config(cli_project, capsys, case):
     make(cli_project)
     (cli_project / "cases.yaml").write_text("version: 1\ncases:\n  - {id: a, query: refund, expect: []}\n")
     for argv in (["search", "refund"], ["status"], ["index", "--dry-run"], ["mine"],
-                 ["eval", cli_project / "cases.yaml"]):
+                 ["eval", cli_project / "cases.yaml"], ["judge", cli_project / "cases.yaml"]):
         code, _, err = run(capsys, *argv, "--root", cli_project)
         assert code == 1 and "AR9D0" in err and message in err, (argv, err)
     code, out, _ = run(capsys, "validate", "--root", cli_project)
@@ -190,7 +190,7 @@ def test_config_is_typed_and_not_mutated(tmp_path):
 
 COMMANDS = [
     (["search", "x"], 1), (["status"], 1), (["index"], 1), (["index", "--dry-run"], 1), (["mine"], 1),
-    (["eval", "cases.yaml"], 1), (["ci"], 1), (["validate"], 2), (["mcp"], 1),
+    (["eval", "cases.yaml"], 1), (["judge", "cases.yaml"], 1), (["ci"], 1), (["validate"], 2), (["mcp"], 1),
     (["hook", "validate"], 2), (["hook", "frontmatter"], 2), (["hook", "secrets"], 2), (["hook", "cases"], 2),
     (["hook", "index"], 2), (["hook", "eval"], 2),
 ]

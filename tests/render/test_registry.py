@@ -17,7 +17,7 @@ from skillsift.render.registry import RENDERERS, names, render
 
 # The --format option of each command and the family its choices come from.
 COMMAND_FAMILIES = {"validate": "diagnostics", "eval": "evaluation", "ci": "ci", "search": "search",
-                    "list": "list", "index": "index", "status": "status", "tune": "tune"}
+                    "list": "list", "index": "index", "status": "status", "tune": "tune", "judge": "judge"}
 
 
 def _format_choices(command: str) -> tuple[str, ...]:
@@ -151,7 +151,7 @@ def test_the_index_family_renders_a_dry_run_and_a_build(tmp_path):
     assert render("index", "text", plan, provider, result=nothing, written=False) == ""
 
 
-@pytest.mark.parametrize("door", ["search_cmd", "list_cmd", "index_cmd", "tune_cmd"])
+@pytest.mark.parametrize("door", ["search_cmd", "list_cmd", "index_cmd", "tune_cmd", "judge_cmd"])
 def test_these_doors_do_not_choose_a_renderer_by_format(door):
     """``render(family, fmt, ...)`` chooses: the door never compares ``fmt`` with a format name."""
     import ast
