@@ -8,7 +8,9 @@ folders relative to the plugin holding ``<name>/SKILL.md`` or a ``SKILL.md`` its
 ``skills``, the plugin's own ``.claude-plugin/plugin.json`` ``skills`` (a string or a list)
 names them, else its ``skills/`` folder (code.claude.com/docs/en/plugin-marketplaces and
 plugins-reference).  A repository that is one plugin has ``.claude-plugin/plugin.json`` at
-its root.
+its root.  A repository that is a Gemini CLI extension has ``gemini-extension.json`` at its root
+and bundles the skills of its ``skills/`` folder (geminicli.com/docs/cli/using-agent-skills,
+"Extension Skills").
 
 Bounds: a manifest is read up to :data:`MAX_BYTES`, at most :data:`MAX_PLUGINS` plugins and
 :data:`MAX_PATHS` folders in all; a path that is absolute, holds ``..`` past the root, or whose
@@ -23,6 +25,8 @@ import os
 import posixpath
 from dataclasses import dataclass
 
+from skillsift.catalog.agents import CLAUDE_PLUGIN, GEMINI_EXTENSION
+
 MARKETPLACE = ".claude-plugin/marketplace.json"
 PLUGIN = ".claude-plugin/plugin.json"
 MAX_BYTES = 1 << 20
@@ -32,7 +36,9 @@ MAX_PATHS = 2000
 
 @dataclass(frozen=True)
 class ManifestRoots:
-    """``roots``: (relative folder parts, plugin name) in manifest order, no repeats; ``notes``:
+    """``roots``: (relative folder parts, ``<manifest>:<plugin name>``, the manifest being
+    :data:`~skillsift.catalog.agents.CLAUDE_PLUGIN` or ``GEMINI_EXTENSION``) in manifest order, no
+    repeats; ``notes``:
     (manifest path, why something it names is not read)."""
 
     roots: tuple[tuple[tuple[str, ...], str], ...] = ()
@@ -98,7 +104,8 @@ def manifest_roots(root: str) -> ManifestRoots:
         if real != real_root and not real.startswith(real_root.rstrip(os.sep) + os.sep):
             notes.append((manifest, f"{manifest}: {rel} leaves the repository through a symlink; it is not read"))
             return
-        roots.setdefault(parts, plugin)
+        roots.setdefault(parts, f"{CLAUDE_PLUGIN}:{plugin}" if manifest != GEMINI_EXTENSION else
+                         f"{GEMINI_EXTENSION}:{plugin}")
 
     def plugin_skills(plugin_dir: str, plugin: str, listed: object, manifest: str) -> None:
         paths = _paths(listed)
@@ -109,6 +116,10 @@ def manifest_roots(root: str) -> ManifestRoots:
         for path in paths or ["skills"]:
             add(_relative(plugin_dir, path), plugin, manifest)
 
+    extension = _read_json(root, GEMINI_EXTENSION, notes)  # first: its skills/ may be a Claude plugin's too
+    if isinstance(extension, dict):
+        given = extension.get("name")
+        add("skills", given if isinstance(given, str) and given else "extension", GEMINI_EXTENSION)
     market = _read_json(root, MARKETPLACE, notes)
     if isinstance(market, dict):
         meta = market.get("metadata")
@@ -137,7 +148,7 @@ def manifest_roots(root: str) -> ManifestRoots:
 
 def scan_manifests(scan) -> dict:
     """Walk the skills folders the plugin manifests name with ``scan`` (the discovery's walk,
-    skillsift/catalog/discovery.py); the found SKILL.md parts -> plugin name.  A folder already
+    skillsift/catalog/discovery.py); the found SKILL.md parts -> ``<manifest>:<plugin name>``.  A folder already
     searched as a default root is not walked again."""
     manifests = manifest_roots(scan.root)
     scan.notes.extend(manifests.notes)

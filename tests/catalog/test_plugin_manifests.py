@@ -39,7 +39,7 @@ def test_the_marketplace_skills_are_found_by_every_command_and_loaded_by_claude_
     root = _marketplace(tmp_path / "repo")
     found = discover_all(root)
     assert len(found.found) == N
-    assert set(found.plugins.values()) == {"lab-skills"}
+    assert set(found.plugins.values()) == {".claude-plugin:lab-skills"}
     code, out, err = run(capsys, "init", "--root", root)
     assert code == 0, err
     assert out.splitlines()[0] == f"skillsift init: {N} skills under scientific-skills (read by claude-code)"
@@ -74,8 +74,8 @@ def test_plugin_json_skills_and_plugin_root_are_followed(tmp_path):
                     {"name": "far", "source": {"source": "github", "repo": "someone/elsewhere"}}]}),
         encoding="utf-8")
     found = discover_all(root)
-    assert found.plugins == {"plugins-here/one/custom/alpha/SKILL.md": "one",
-                             "plugins-here/two/skills/beta/SKILL.md": "two"}
+    assert found.plugins == {"plugins-here/one/custom/alpha/SKILL.md": ".claude-plugin:one",
+                             "plugins-here/two/skills/beta/SKILL.md": ".claude-plugin:two"}
 
 
 @pytest.mark.parametrize("path", ["../outside", "/etc", "./../../x", "scientific-skills/../../x"])
@@ -116,3 +116,18 @@ def test_a_huge_manifest_is_bounded(tmp_path):
                     for i in range(2000)]})
     roots = manifest_roots(str(root)).roots
     assert len(roots) <= 2000
+
+
+def test_a_gemini_cli_extension_s_skills_are_loaded_by_gemini_cli(tmp_path, capsys):
+    root = tmp_path / "repo"
+    write_skill(root, "lint-sql", "Lint SQL migrations before they merge.", layout="skills")
+    code, out, _ = run(capsys, "list", "--root", root, "--agent", "gemini-cli", "--format", "json")
+    assert [e["listed"] for e in json.loads(out)["skills"]] == ["not-loaded"]  # skills/ alone: not Gemini's folder
+    (root / "gemini-extension.json").write_text(json.dumps({"name": "sql-tools", "version": "1.0.0"}),
+                                                encoding="utf-8")
+    assert discover_all(root).plugins == {"skills/lint-sql/SKILL.md": "gemini-extension.json:sql-tools"}
+    for agent in ("gemini-cli", "claude-code"):  # Claude Code reads skills/ as its own folder
+        code, out, _ = run(capsys, "list", "--root", root, "--agent", agent, "--format", "json")
+        assert [e["listed"] for e in json.loads(out)["skills"]] == ["full"], agent
+    code, out, _ = run(capsys, "list", "--root", root, "--agent", "codex", "--format", "json")
+    assert [e["listed"] for e in json.loads(out)["skills"]] == ["not-loaded"]
