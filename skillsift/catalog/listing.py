@@ -79,8 +79,12 @@ def _plugin_of(path: str) -> str:
 
 
 def namespace(skill) -> str:
-    """The plugin a skill is loaded as: the one whose manifest names its folder, else :func:`_plugin_of`."""
-    return getattr(skill, "plugin", "") or _plugin_of(skill.path)
+    """The Claude Code plugin a skill is loaded as: the one whose ``.claude-plugin`` manifest names its folder,
+    else :func:`_plugin_of` ("" for the repository's own skills)."""
+    from skillsift.catalog.agents import CLAUDE_PLUGIN
+
+    plugin = getattr(skill, "plugin", "")
+    return plugin if plugin.startswith(CLAUDE_PLUGIN + ":") else _plugin_of(skill.path)
 
 
 def _cost(name: str, shown: int) -> int:

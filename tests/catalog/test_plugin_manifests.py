@@ -131,3 +131,19 @@ def test_a_gemini_cli_extension_s_skills_are_loaded_by_gemini_cli(tmp_path, caps
         assert [e["listed"] for e in json.loads(out)["skills"]] == ["full"], agent
     code, out, _ = run(capsys, "list", "--root", root, "--agent", "codex", "--format", "json")
     assert [e["listed"] for e in json.loads(out)["skills"]] == ["not-loaded"]
+
+
+def test_a_gemini_extension_does_not_make_skills_a_claude_plugin_namespace(tmp_path, capsys):
+    """Two Claude Code project skills of one name still clash (SK002) when a Gemini CLI extension bundles one."""
+    root = tmp_path / "repo"
+    write_skill(root, "lint-sql", "Lint SQL migrations before they merge.", layout="skills")
+    write_skill(root, "lint-sql", "Lint SQL in a second place.")
+    (root / "gemini-extension.json").write_text('{"name": "sql-tools"}', encoding="utf-8")
+    code, out, _ = run(capsys, "validate", "--root", root, "--format", "json")
+    assert "SK002" in [d["code"] for d in json.loads(out)["diagnostics"]]
+    # while the same two under a Claude plugin manifest are two namespaces, as Claude Code loads them
+    (root / "gemini-extension.json").unlink()
+    (root / ".claude-plugin").mkdir()
+    (root / ".claude-plugin" / "plugin.json").write_text('{"name": "sql"}', encoding="utf-8")
+    code, out, _ = run(capsys, "validate", "--root", root, "--format", "json")
+    assert "SK002" not in [d["code"] for d in json.loads(out)["diagnostics"]]
