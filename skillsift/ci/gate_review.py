@@ -23,6 +23,10 @@ from ..evaluate.gate_changes import (
     case_changes,
     config_changes,
     example_changes,
+    index_changes,
+    lock_change,
+    pin_changes,
+    ranking_changes,
     with_base_results,
 )
 
@@ -79,6 +83,7 @@ class BaseGate:
     cases: object = None  # the base's CaseFile, None when it has none or it cannot be read
     baselines: dict = field(default_factory=dict)  # baseline path -> the base's bytes (None = absent)
     search: dict | None = None  # the base's own [search] table
+    doc: dict = field(default_factory=dict)  # the base's own config document
     examples: tuple | None = ()  # the requests of the base's examples files; None = they could not be read
     cases_rel: str = ""  # the cases file, relative to the root: not an examples file here (its cases are listed)
 
@@ -98,27 +103,80 @@ class BaseGate:
 
         return replace(self.cases, cases=tuple(c for c in self.cases.cases if c.id in changed))
 
-    def changes(self, head_root: str, opts, prepared, results) -> list[GateChange]:
-        head_validate = _validate_table(head_root, opts.config_file)
-        config = config_changes(self.validate, head_validate)
+    def changes(self, head_root: str, opts, prepared, results, base_catalog=None) -> list[GateChange]:
+        """Every change to the gate and to what steers ranking (``base_catalog``: the base's skills as
+        the head's config finds them, None when they could not be read)."""
+        from ..config.ranking import ranking_values
+
+        head_doc = _document(head_root, opts.config_file)
+        config = config_changes(self.validate, _table(head_doc, "validate"))
+        config += ranking_changes(ranking_values(self.doc), ranking_values(head_doc))
         baselines = []
         for rel, base_bytes in sorted(self.baselines.items()):
             baselines += baseline_change(rel, base_bytes, _read(os.path.join(head_root, rel), head_root))
         cases = with_base_results(self._case_changes(prepared.case_file), results)
         head_config = prepared.config
         head_patterns = list(head_config.search.examples) if head_config is not None else []
-        config += config_changes({"examples": _example_patterns(self.search)} if _example_patterns(self.search)
-                                 else {}, {"examples": head_patterns} if head_patterns else {},
-                                 table="search", only=("examples",))
+        head_catalog = getattr(prepared, "catalog", None)
         examples: list[GateChange] = []
         if self.examples is not None:
             try:
                 head_requests = _requests(head_root, head_patterns, self.cases_rel)
             except SkillsiftError:
                 head_requests = None  # the head's evaluation reports it; nothing is compared
-            if head_requests is not None:
-                examples = example_changes(self.examples, head_requests)
-        return all_changes(config, baselines, cases, examples)
+            if head_requests is not None and (base_catalog is None) == (head_catalog is None):
+                examples = example_changes((*self.examples, *_frontmatter(base_catalog)),
+                                           (*head_requests, *_frontmatter(head_catalog)))
+        pins: list[GateChange] = []
+        if base_catalog is not None and head_catalog is not None and prepared.case_file is not None:
+            pins = pin_changes(prepared.case_file.cases, [s.name for s in base_catalog.skills],
+                               [s.name for s in head_catalog.skills])
+        index = _index_changes(self.base_root, head_root, head_config)
+        from ..skill_sources.lockfile import LOCK_FILE
+
+        lock = lock_change(LOCK_FILE, _read(os.path.join(self.base_root, LOCK_FILE), self.base_root),
+                           _read(os.path.join(head_root, LOCK_FILE), head_root))
+        return all_changes(config, baselines, lock, cases, examples, index, pins)
+
+
+def _frontmatter(catalog) -> tuple:
+    """The known requests of the skills' frontmatter ``examples`` (none without a catalog)."""
+    if catalog is None:
+        return ()
+    from ..evaluate.examples import KnownRequest, frontmatter_requests
+
+    return tuple(KnownRequest(skill.name, text, skill.path, 0)
+                 for skill in catalog.skills for text in frontmatter_requests(skill))
+
+
+def _manifest_fields(path: str, root: str) -> dict | None:
+    """``provider`` and ``model`` of the index manifest at ``path`` (None: absent or unreadable)."""
+    from ..files import link_leaves, read_bounded
+    from ..index.manifest import MANIFEST_FILE, MAX_MANIFEST_BYTES
+    from ..jsonio import read_json
+
+    if not os.path.isfile(path) or link_leaves(path, root):
+        return None
+    try:
+        doc = read_json(read_bounded(path, MAX_MANIFEST_BYTES), source=MANIFEST_FILE,
+                        max_bytes=MAX_MANIFEST_BYTES)
+    except (OSError, ValueError, SkillsiftError):
+        return None
+    return {k: doc.get(k) for k in ("provider", "model")} if isinstance(doc, dict) else None
+
+
+def _index_changes(base_root: str, head_root: str, head_config) -> list[GateChange]:
+    """The committed index's provider and model, base against head (the head's ``index_dir`` on both sides)."""
+    if head_config is None:
+        return []
+    from ..config import index_path
+    from ..index.manifest import MANIFEST_FILE
+
+    rel = _inside(os.path.join(str(index_path(head_config)), MANIFEST_FILE), head_root)
+    if not rel:
+        return []
+    return index_changes(rel, _manifest_fields(os.path.join(base_root, rel), base_root),
+                         _manifest_fields(os.path.join(head_root, rel), head_root))
 
 
 def _requests(root: str, patterns: list[str], cases_rel: str) -> tuple:
@@ -142,7 +200,7 @@ def read_base_gate(base_root: str, head_root: str, opts, notes: list[str]) -> Ba
         base_doc = _document(base_root, config_file) if os.path.isfile(config_file) else {}
     else:
         base_doc = _document(base_root, None)
-    gate.validate, gate.search = _table(base_doc, "validate"), _table(base_doc, "search")
+    gate.validate, gate.search, gate.doc = _table(base_doc, "validate"), _table(base_doc, "search"), base_doc
     head_validate = _validate_table(head_root, opts.config_file) or {}
     for table in (gate.validate or {}, head_validate):
         path = table.get("baseline")

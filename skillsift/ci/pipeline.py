@@ -49,6 +49,7 @@ class CiOptions:
     env_base_ref: str | None = None  # GITHUB_BASE_REF
     fail_on: str = "error"
     fail_on_gate_change: bool = False  # --fail-on-gate-change
+    fetch_sources: bool = False  # --fetch-sources: the locked commits of [[sources]], head's and base's
 
 
 @dataclass
@@ -59,6 +60,7 @@ class Prepared:
     case_file: CaseFile | None = None
     modes: list = field(default_factory=list)
     minimums: dict = field(default_factory=dict)
+    catalog: object = None  # the head's skills (their frontmatter requests and names are compared with the base's)
 
 
 def _rel(path: str, root: str) -> str:
@@ -86,6 +88,8 @@ def evaluate_head(opts: CiOptions, root: str, prepared: Prepared, notes: list[st
     from ..usecases.project import open_config, open_project
 
     prepared.minimums = parse_minimums(opts.min_spec)
+    if opts.fetch_sources:
+        _fetch_sources(root, opts.config_file)
     config = open_config(root, opts.config_file)
     notes.extend(config.notes)  # the report shows them; the catalog's findings are the validation's
     prepared.config = config
@@ -97,6 +101,7 @@ def evaluate_head(opts: CiOptions, root: str, prepared: Prepared, notes: list[st
 
         raise with_catalog_problems(exc, open_project(root, config=config).catalog, config.roles) from None
     catalog = open_project(root, config=config).catalog
+    prepared.catalog = catalog
     return _evaluate(config, catalog, prepared.case_file, prepared.modes, opts.k, strict=True,
                      minimums=prepared.minimums)
 
@@ -123,15 +128,37 @@ def base_config_path(base_root: str, head_root: str, opts: CiOptions, head_confi
     return target
 
 
-def evaluate_base(base_root: str, head_root: str, opts: CiOptions, prepared: Prepared):
-    """The base worktree evaluated with the head's config and cases, in the primary mode."""
+def load_base(base_root: str, head_root: str, opts: CiOptions, prepared: Prepared):
+    """The base worktree's config (the head's, placed there) and skills."""
     from ..usecases.project import open_project
 
     config_path = base_config_path(base_root, head_root, opts, prepared.config)
-    project = open_project(base_root, config_path)
-    config, catalog = project.config, project.catalog
-    result = _evaluate(config, catalog, prepared.case_file, prepared.modes[:1], opts.k, strict=False).result
-    return result, config, catalog
+    if opts.fetch_sources:
+        _fetch_sources(base_root, config_path, as_locked=True)
+    # the base's skills from other repositories are those its own skillsift.lock pins (docs/sources.md)
+    project = open_project(base_root, config_path, sources_as_locked=True)
+    return project.config, project.catalog
+
+
+def _fetch_sources(root: str, config_file: str | None, *, as_locked: bool = False) -> None:
+    """``skillsift sources fetch`` for ``root`` (``--fetch-sources``): the locked commits into the cache."""
+    from ..config import load_config
+    from ..skill_sources.sync import SourcesError, cache_folder, fetch_locked, lock_path
+
+    config = load_config(root, config_file=config_file)
+    if not (config.skill_sources or as_locked) or not lock_path(config).is_file():
+        return
+    try:
+        fetch_locked(config, cache_folder(), as_locked=as_locked)
+    except SourcesError as exc:
+        raise SkillsiftError(f"skill sources: {exc}",
+                             hint="run `skillsift sources update` and commit the lock") from None
+
+
+
+def evaluate_base(config, catalog, opts: CiOptions, prepared: Prepared):
+    """The base worktree evaluated with the head's config and cases, in the primary mode."""
+    return _evaluate(config, catalog, prepared.case_file, prepared.modes[:1], opts.k, strict=False).result
 
 
 def _validation(root: str, opts: CiOptions) -> list[Diagnostic]:
@@ -284,17 +311,19 @@ def _compare(run: CiRun, opts: CiOptions, root: str, place, prepared: Prepared) 
 
         gate = read_base_gate(base_root, root, opts, run.notes)
         run.fail_on_gate_change = run.fail_on_gate_change or gate.fail_on_change  # the base's word counts too
+        base_catalog = None
         try:
-            result, base_config, base_catalog = evaluate_base(base_root, root, opts, prepared)
+            base_config, base_catalog = load_base(base_root, root, opts, prepared)
+            result = evaluate_base(base_config, base_catalog, opts, prepared)
             _judge_gate(run, root, base_root, prepared, result, base_config)
             results = _base_case_results(gate.weakened_cases(prepared.case_file), base_config, base_catalog, opts,
                                          prepared)
         except SkillsiftError as exc:
             run.notes.append(f"The base commit {base.short} could not be evaluated, so nothing was compared: "
                              f"{exc.message.replace(tree, '<base>')}")
-            run.gate_changes = gate.changes(root, opts, prepared, {})
+            run.gate_changes = gate.changes(root, opts, prepared, {}, base_catalog)
             return
-    run.gate_changes = gate.changes(root, opts, prepared, results)
+        run.gate_changes = gate.changes(root, opts, prepared, results, base_catalog)
     run.comparison = compare(side_from_result(result, run.base_label), head_side, lines)
 
 

@@ -41,6 +41,9 @@ OUTPUT_EXIT = 1  # a passing run whose output file could not be written (README 
               help="Fail when the pull request changes its own gate: a [validate] key, the baseline file, a "
                    "case of the cases file removed or changed, or a known request of an examples file added, "
                    "removed or moved (also [validate] fail_on_gate_change).")
+@click.option("--fetch-sources", is_flag=True,
+              help="Fetch the commits skillsift.lock pins for [[sources]], the head's and the base's, before "
+                   "evaluating (the only network use of ci; docs/sources.md).")
 @click.option("--summary", "summary_file", default=None, envvar="GITHUB_STEP_SUMMARY",
               type=click.Path(dir_okay=False, path_type=str),
               help="Append the Markdown report, capped at 1 MiB, to FILE "
@@ -61,13 +64,15 @@ OUTPUT_EXIT = 1  # a passing run whose output file could not be written (README 
 @click.option("--annotations/--no-annotations", default=None,
               help="Print ::error/::warning annotations (default: on when GITHUB_ACTIONS=true).")
 def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_flips, baseline, base_ref, fail_on,
-               fail_on_gate_change, summary_file, report_file, sarif_file, github_output, fmt, quiet, annotations):
+               fail_on_gate_change, fetch_sources, summary_file, report_file, sarif_file, github_output, fmt, quiet,
+               annotations):
     """Evaluate the head, compare it with the base, validate, and report for a pull request.
 
     The base is the merge-base of HEAD and the base branch (--base, else $GITHUB_BASE_REF),
     checked out into a temporary git worktree and evaluated by this skillsift with the
-    head's config file and the head's cases file, so case ids line up.  No network is used:
-    the checkout must hold the base (fetch-depth: 0).
+    head's config file and the head's cases file, so case ids line up; skills of [[sources]]
+    are those each commit's own skillsift.lock pins.  No network is used unless
+    --fetch-sources is given: the checkout must hold the base (fetch-depth: 0).
 
     \b
     The report lists the metrics base vs head with the paired difference, the cases
@@ -91,7 +96,7 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
     opts = CiOptions(root=root, config_file=config_file, cases=cases, modes=mode_spec, k=k_override,
                      min_spec=min_spec, max_flips=max_flips, baseline=baseline, base_ref=base_ref,
                      env_base_ref=os.environ.get("GITHUB_BASE_REF"), fail_on=fail_on,
-                     fail_on_gate_change=fail_on_gate_change)
+                     fail_on_gate_change=fail_on_gate_change, fetch_sources=fetch_sources)
     run, place = run_ci(opts)
     for note in () if quiet else run.notes:
         click.echo(f"note: {plain(note)}", err=True)

@@ -46,7 +46,7 @@ def resolve_paths(ws, paths) -> list[str]:
             prefix = "" if rel == "." else rel.rstrip("/") + "/"
             inside = [p for p in (*ws.skill_paths, *ws.cases_paths) if p.startswith(prefix)]
             out.extend(inside or [rel])
-        elif os.path.exists(absolute):
+        elif os.path.lexists(absolute):  # a dangling link is checked too (SK021)
             out.append(rel)
         else:
             raise _usage(f"{given}: no such file", "pass existing files, or no path to check the whole repository")
@@ -240,7 +240,7 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, outp
         if not fix:
             return 0
         ws = Workspace(root, config_file=config_file)
-        wanted = resolve_paths(ws, [p for p in paths if os.path.exists(p)]) if paths else None
+        wanted = resolve_paths(ws, [p for p in paths if os.path.lexists(p)]) if paths else None
     diagnostics = run_checks(ws, codes=codes, paths=wanted)
     checked = len(ws.skill_paths) if ws.config is not None else None
     if quiet and fmt == "text":

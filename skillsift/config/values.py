@@ -6,7 +6,7 @@ from ..catalog.embedtext import DEFAULT_EMBED_FIELDS as DEFAULT_EMBED_FIELDS  # 
 
 MODES = ("lexical", "hybrid", "vector")
 MODE_WORDS = "lexical, hybrid or vector"
-FUSIONS = ("auto", "rrf", "weighted", "blend")
+FUSIONS = ("auto", "rrf", "weighted", "blend", "zscore")
 DTYPES = ("float32", "float16")
 LONG_QUERIES = ("max-piece", "truncate")  # how a query longer than the model's window is embedded
 PROVIDERS = ("local", "openai", "command")

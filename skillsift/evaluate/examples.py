@@ -26,13 +26,17 @@ from ..ranker.known import (  # noqa: F401  (the names other modules import from
 
 
 class HeldOutExamples:
-    """A ranker whose every case is ranked without its own request as evidence (docs/evaluation.md).
+    """A ranker whose every case is ranked without its own evidence (docs/evaluation.md).
 
-    Each case is ranked with the known requests minus those whose normalised text equals
-    its query.  When some cases' queries are known requests (the cases file is an examples
-    file, or overlaps one, or the cases are the frontmatter ``examples``), the cases are
-    split in ``folds`` fixed folds (:func:`skillsift.evaluate.tune.fold_of`) and each fold is
-    ranked with the known requests minus every request of that fold: k-fold, as tuning does.
+    A case's own evidence is a known request whose normalised text equals its query *and*
+    whose skill is one the case expects.  A request of another skill with the same text is
+    kept: a live search ranks with it, so a pull request that writes the gated cases' queries
+    as requests of its own skill is measured as production would rank it (docs/evaluation.md,
+    "Known requests: no case is its own evidence").  Several cases with one query hold out the evidence of
+    every skill any of them expects.  When some cases' own evidence exists (the cases file is
+    an examples file, or overlaps one, or the cases are the frontmatter ``examples``), the
+    cases are split in ``folds`` fixed folds (:func:`skillsift.evaluate.tune.fold_of`) and each
+    fold is ranked without the own evidence of every case of that fold: k-fold, as tuning does.
     Everything else is the wrapped ranker's.
     """
 
@@ -42,9 +46,12 @@ class HeldOutExamples:
 
         self.ranker = ranker
         if _plan is None:
-            known = {normalised(text) for _skill, text in requests}
             keys = [normalised(c.query) for c in cases]
-            overlap = sum(1 for k in keys if k in known)
+            own: dict[str, set[str]] = {}
+            for key, case in zip(keys, cases, strict=True):
+                own.setdefault(key, set()).update(e.id for e in case.expect)
+            mine = {(s, normalised(t)) for s, t in requests}
+            overlap = sum(1 for k in keys if any((s, k) in mine for s in own[k]))
             n_folds = max(1, min(folds, len(cases))) if overlap else 1
             fold = fold_of(len(cases), n_folds, FOLD_SEED) if overlap else [0] * len(cases)
             fold_of_key: dict[str, int] = {}
@@ -53,12 +60,13 @@ class HeldOutExamples:
             per_fold = []
             for f in range(n_folds):
                 out = {k for k, g in fold_of_key.items() if g == f} if overlap else set()
-                per_fold.append([(s, t) for s, t in requests if normalised(t) not in out])
-            _plan = (overlap, n_folds, fold_of_key, per_fold)
+                per_fold.append([(s, t) for s, t in requests
+                                 if not ((k := normalised(t)) in out and s in own.get(k, ()))])
+            _plan = (overlap, n_folds, fold_of_key, per_fold, {k: frozenset(v) for k, v in own.items() if v})
         self._plan = _plan
-        self.overlap, self.folds, self._fold_of, per_fold = _plan
+        self.overlap, self.folds, self._fold_of, per_fold, own_names = _plan
         vectors = ranker.vectors
-        vectors.leave_out_own = True
+        vectors.own_evidence = _positions(vectors, own_names)
         self._rows: dict[int, object] = {}
         for f, chosen in enumerate(per_fold):
             ranker.use_examples(chosen)
@@ -82,6 +90,21 @@ class HeldOutExamples:
 
         self.ranker.vectors.examples = self._rows[self._fold_of.get(normalised(query), 0)]
         return self.ranker.search(query, limit=limit, mode=mode, **options)
+
+
+def _positions(vectors, own_names: dict[str, frozenset[str]]) -> dict[str, frozenset[int]]:
+    """``own_names`` (query -> expected skill names) as catalog positions (names not served dropped)."""
+    out: dict[str, frozenset[int]] = {}
+    for key, names in own_names.items():
+        found = set()
+        for name in names:
+            try:
+                found.add(vectors.position(name))
+            except KeyError:
+                continue
+        if found:
+            out[key] = frozenset(found)
+    return out
 
 
 def held_out(ranker, case_file):

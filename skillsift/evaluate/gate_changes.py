@@ -6,8 +6,12 @@ request could then delete the case it regresses, accept more skills for it, or a
 compares the base's own config table and cases file with the head's and lists every such
 change, for the report (docs/github-action.md, "Changes to the gate").
 
-The requests of the examples files (``[search] examples``) steer ranking too: a request
-added, removed or moved to another skill there is a change of its own (:func:`example_changes`).
+Everything else that steers ranking is listed too, since the base is ranked with the head's
+config: the known requests (the examples files' and the skills' frontmatter ``examples``)
+added, removed or moved to another skill (:func:`example_changes`); every ranking key of the
+config (:func:`ranking_changes`, the keys :mod:`skillsift.config.ranking` declares); the
+committed index's provider and model (:func:`index_changes`); and the exact-id pins of the
+cases' queries (:func:`pin_changes`).
 
 Each change is one :class:`GateChange`; each source has a function of the same shape (two
 parsed documents in, changes out), and :func:`all_changes` is where they are joined.
@@ -20,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 CONFIG, BASELINE, CASE, CASES_FILE, EXAMPLE = "config", "baseline", "case", "cases-file", "example"
+INDEX, PIN, LOCK = "index", "pin", "lock"
 # the [validate] keys that decide what fails: reported first, in this order
 GATE_KEYS = ("ignore", "severity", "min", "max_flips", "max_rank_drops", "cases", "baseline", "mode", "k",
              "fail_on_gate_change")
@@ -83,6 +88,67 @@ def config_changes(base: Mapping | None, head: Mapping | None, *, table: str = "
     return out
 
 
+def ranking_changes(base: Mapping, head: Mapping) -> list[GateChange]:
+    """Every ranking key (:data:`skillsift.config.ranking.RANKING`) whose value differs between the base's
+    config and the head's; ``base`` and ``head`` are :func:`skillsift.config.ranking.ranking_values`.
+
+    The comparison ranks both sides with the head's config, so these changes move nothing
+    there: they are listed here instead, in the order the keys are declared.
+    """
+    from ..config.ranking import RANKING
+
+    def order(path: str) -> tuple[int, str]:
+        table = path.split(".", 1)[0]
+        exact = RANKING.index(path) if path in RANKING else RANKING.index(f"{table}.*")
+        return exact, path
+
+    out = []
+    for path in sorted(set(base) | set(head), key=order):
+        before, after = base.get(path), head.get(path)
+        if before == after:
+            continue
+        what = "added" if before is None else "removed" if after is None else "changed"
+        out.append(GateChange(CONFIG, path, _show(before), _show(after), what))
+    return out
+
+
+def index_changes(file: str, base: Mapping | None, head: Mapping | None) -> list[GateChange]:
+    """The committed index's ``provider`` and ``model`` (``file``: its manifest), base against head.
+
+    ``base``/``head``: those two fields of each side's manifest, None when that side has no
+    readable index (no change is listed then: the comparison says what it could rank).
+    """
+    if base is None or head is None:
+        return []
+    out = []
+    for key in ("provider", "model"):
+        before, after = str(base.get(key) or ""), str(head.get(key) or "")
+        if before != after:
+            out.append(GateChange(INDEX, f"index {key}", before, after, "changed", file=file))
+    return out
+
+
+def pin_changes(cases, base_names, head_names) -> list[GateChange]:
+    """The cases whose query an exact-id pin (docs/ranking-quality.md) gives another skill at the head.
+
+    A skill named after a gated query (``refund-a-customer``) is put first wherever the pin
+    applies; listed per case (by id, in file order) with the skill that pins at each side.
+    """
+    from ..ranker.pin import PinIndex
+
+    base_names, head_names = sorted(set(base_names)), sorted(set(head_names))
+    base_index, head_index = PinIndex(base_names), PinIndex(head_names)
+    base_set, head_set = set(base_names), set(head_names)
+    out = []
+    for case in cases:
+        before = base_index.pin(case.query, base_set) or ""
+        after = head_index.pin(case.query, head_set) or ""
+        if before != after:
+            what = "pin added" if not before else "pin removed" if not after else "pin changed"
+            out.append(GateChange(PIN, case.id, before, after, what, line=case.line))
+    return out
+
+
 def baseline_change(path: str, base_bytes: bytes | None, head_bytes: bytes | None) -> list[GateChange]:
     """The baseline file the gate compares with, rewritten by the pull request."""
     if base_bytes == head_bytes or head_bytes is None and base_bytes is None:
@@ -90,6 +156,45 @@ def baseline_change(path: str, base_bytes: bytes | None, head_bytes: bytes | Non
     what = "added" if base_bytes is None else "removed" if head_bytes is None else "rewritten"
     return [GateChange(BASELINE, path, "" if base_bytes is None else f"{len(base_bytes):,} bytes",
                        "" if head_bytes is None else f"{len(head_bytes):,} bytes", what)]
+
+
+def lock_change(path: str, base_bytes: bytes | None, head_bytes: bytes | None) -> list[GateChange]:
+    """The lock of the skill sources (``skillsift.lock``), per source: added, removed, or moved to another
+    commit, with the skills it adds, removes or changes (docs/sources.md). A lock that does not parse is
+    one change of the file as a whole."""
+    from ..skill_sources.lockfile import Lock, LockFileError, parse_lock
+
+    if base_bytes == head_bytes:
+        return []
+    try:
+        base = parse_lock(base_bytes, source=path) if base_bytes is not None else Lock()
+        head = parse_lock(head_bytes, source=path) if head_bytes is not None else Lock()
+    except LockFileError:
+        return [GateChange(LOCK, c.subject, c.before, c.after, c.what) for c in baseline_change(path, base_bytes,
+                                                                                                  head_bytes)]
+    out = []
+    for name in sorted(set(base.sources) | set(head.sources)):
+        old, new = base.sources.get(name), head.sources.get(name)
+        if old == new:
+            continue
+        before = "" if old is None else (old.commit[:12] or old.path)
+        after = "" if new is None else (new.commit[:12] or new.path)
+        old_skills = old.skills if old is not None else {}
+        new_skills = new.skills if new is not None else {}
+        parts = []
+        for word, names in (("added", sorted(set(new_skills) - set(old_skills))),
+                            ("removed", sorted(set(old_skills) - set(new_skills))),
+                            ("changed", sorted(k for k in set(old_skills) & set(new_skills)
+                                               if old_skills[k] != new_skills[k]))):
+            if names:
+                shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+                parts.append(f"skills {word}: {shown}")
+        what = "source added" if old is None else "source removed" if new is None else "source moved"
+        if old is not None and new is not None and (old.rev, old.git, old.path, old.subdir) != (
+                new.rev, new.git, new.path, new.subdir):
+            what += f" ({old.rev or old.path} -> {new.rev or new.path})"
+        out.append(GateChange(LOCK, f"{path}: {name}", before, after, "; ".join([what, *parts]), file=path))
+    return out
 
 
 def _expect(case) -> str:
@@ -146,45 +251,53 @@ def with_base_results(changes: list[GateChange], results: Mapping[str, str]) -> 
 
 
 def example_changes(base, head) -> list[GateChange]:
-    """The known requests of the examples files the pull request added, removed or moved between skills.
+    """The known requests the pull request added, removed or moved between skills.
 
-    ``base`` and ``head``: the requests of each side's examples files, each with ``skill``,
-    ``text``, ``source`` (the file) and ``line`` (:class:`skillsift.evaluate.examples.KnownRequest`);
-    ``base`` None when the base's files could not be read (nothing is listed).  Requests are
-    compared by their normalised text (:func:`skillsift.ranker.examples.normalised`, the
-    text ranking and the leakage rule compare), each with the set of skills it is a request
-    of: only in the head is *added*, only in the base *removed*, on both sides with other
-    skills *moved* (a request moved to another file, or reworded to the same normalised text,
-    is no change).  Order: removed (in the base's file order), moved, then added (in the
-    head's), each by file and line.
+    ``base`` and ``head``: the requests of each side (the examples files' and the skills'
+    frontmatter ``examples``), each with ``skill``, ``text``, ``source`` (the file) and
+    ``line`` (:class:`skillsift.evaluate.examples.KnownRequest`); ``base`` None when the
+    base's could not be read (nothing is listed).  Requests are compared by their normalised
+    text (:func:`skillsift.ranker.examples.normalised`, the text ranking and the leakage rule
+    compare), each with the set of skills it is a request of: only in the head is *added*,
+    only in the base *removed*, on both sides with other skills *moved* (a request moved to
+    another file, or reworded to the same normalised text, is no change).  The file and line
+    shown are where the change is written: for a moved request, the first place that names a
+    skill it gained (else the first place it is written).  Order: removed (in the base's file
+    order), moved, then added (in the head's), each by file and line.
     """
     if base is None:
         return []
     from ..ranker.examples import normalised
 
-    def by_text(requests) -> dict[str, tuple[set, object]]:
-        out: dict[str, tuple[set, object]] = {}
+    def by_text(requests) -> dict[str, tuple[set, list]]:
+        out: dict[str, tuple[set, list]] = {}
         for r in requests:
             key = normalised(r.text)
             if not key:
                 continue
-            skills, first = out.get(key, (set(), r))
+            skills, places = out.setdefault(key, (set(), []))
             skills.add(r.skill)
-            first = min(first, r, key=lambda q: (q.source, q.line, q.text))
-            out[key] = (skills, first)
+            places.append(r)
         return out
+
+    def first(places, skills=None):
+        chosen = [r for r in places if skills is None or r.skill in skills] or places
+        return min(chosen, key=lambda q: (q.source, q.line, q.text))
 
     before, after = by_text(base), by_text(head or ())
     removed, moved, added = [], [], []
-    for key, (skills, first) in before.items():
+    for key, (skills, places) in before.items():
         now = after.get(key)
         if now is None:
-            removed.append(_request(first, "request removed", skills, set(), first))
+            at = first(places)
+            removed.append(_request(at, "request removed", skills, set(), at))
         elif now[0] != skills:
-            moved.append(_request(now[1], "request moved", skills, now[0], now[1]))
-    for key, (skills, first) in after.items():
+            at = first(now[1], now[0] - skills)
+            moved.append(_request(at, "request moved", skills, now[0], at))
+    for key, (skills, places) in after.items():
         if key not in before:
-            added.append(_request(first, "request added", set(), skills, first))
+            at = first(places)
+            added.append(_request(at, "request added", set(), skills, at))
 
     def where(c: GateChange):
         return (c.file, c.line, c.subject)
@@ -198,5 +311,5 @@ def _request(shown, what: str, before: set, after: set, at) -> GateChange:
 
 
 def all_changes(*groups: list[GateChange]) -> list[GateChange]:
-    """The changes of every source, in the order given (config, baseline, cases, examples)."""
+    """The changes of every source, in the order given (config, baseline, cases, examples, index, pins)."""
     return [change for group in groups for change in group]

@@ -36,8 +36,11 @@ NAME_FREE = ("description", "triggers", "keywords")
 ALL_FIELDS = ("name", "triggers", "keywords", "description")
 FOLDS = 5
 FOLD_SEED = 20240613
-BLEND_WEIGHTS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0)
+# Up to a bonus of 0.72: on the real-skills development set BM25F alone beats the default blend, and
+# its half A prefers bonuses of 0.36 to 0.72 (docs/ranking-quality.md, "Fusion channels").
+BLEND_WEIGHTS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
 RRF_WEIGHTS = (0.5, 1.0)
+ZSCORE_WEIGHTS = (0.5, 1.0, 2.0)
 CANDIDATES = (50, 100)
 
 
@@ -60,6 +63,8 @@ class Setting:
             core = f"blend w={self.weight_lexical:g} (bonus {BLEND_SCALE * self.weight_lexical:.2f})"
         elif self.fusion == "rrf":
             core = f"rrf k={self.rrf_k} w={self.weight_lexical:g}"
+        elif self.fusion == "zscore":
+            core = f"zscore w={self.weight_lexical:g}"
         else:
             core = f"weighted w={self.weight_lexical:g}"
         return f"{core}, {fields}, candidates {self.candidates}"
@@ -84,6 +89,7 @@ def grid(fields_variants: Sequence[tuple[str, ...]] = (ALL_FIELDS, NAME_FREE),
             out.extend(Setting("blend", tuple(fields), w, cand) for w in BLEND_WEIGHTS)
             out.extend(Setting("rrf", tuple(fields), w, cand) for w in RRF_WEIGHTS)
             out.append(Setting("weighted", tuple(fields), 1.0, cand))
+            out.extend(Setting("zscore", tuple(fields), w, cand) for w in ZSCORE_WEIGHTS)
     return out
 
 
@@ -91,7 +97,8 @@ def grid(fields_variants: Sequence[tuple[str, ...]] = (ALL_FIELDS, NAME_FREE),
 class Signals:
     """What every setting is scored from: ``lexical`` (cases x skills BM25F, 0 = no match),
     ``cosine[fields]`` (plain cosines), ``tie`` (each skill's position in name order) and
-    ``expected`` (per case, the skill indexes that count as right)."""
+    ``expected`` (per case, the skill indexes that count as right); ``coverage`` (per case, the
+    share of its query terms its top lexical match holds: the zscore fusion's lexical weight)."""
 
     lexical: np.ndarray
     cosine: dict
@@ -100,6 +107,7 @@ class Signals:
     _centred: dict = field(default_factory=dict)
     docs: dict = field(default_factory=dict)  # fields -> document matrix (for the centred cosines)
     queries: np.ndarray | None = None
+    coverage: np.ndarray | None = None
 
     def centred(self, fields) -> np.ndarray:
         key = tuple(fields)
@@ -172,6 +180,16 @@ def fused(setting: Setting, sig: Signals) -> tuple[np.ndarray, np.ndarray]:
     matched = lex > 0
     if setting.fusion == "auto":
         return np.round(cos, 6), _top_mask(cos, sig.tie, cand)
+    if setting.fusion == "zscore":
+        from ..ranker.fusion import ZSCORE_WEIGHT
+
+        ranked = sig.centred(setting.fields)
+        lex_cut = _top_mask(lex, sig.tie, cand, matched)
+        chosen = _top_mask(ranked, sig.tie, cand) | lex_cut
+        share = np.zeros(len(lex)) if sig.coverage is None else np.asarray(sig.coverage, dtype=np.float64)
+        weight = ZSCORE_WEIGHT * setting.weight_lexical * share[:, None]
+        score = _standardised(ranked, chosen) + weight * _standardised(lex, lex_cut)
+        return np.round(score, 9), chosen
     if setting.fusion == "blend":
         ranked = sig.centred(setting.fields)
         chosen = _top_mask(ranked, sig.tie, cand) | _top_mask(lex, sig.tie, cand, matched)
@@ -200,6 +218,37 @@ def fused(setting: Setting, sig: Signals) -> tuple[np.ndarray, np.ndarray]:
         score = a * norm(lex, lex_mask) + (1 - a) * norm(cos, vec_mask)
         return np.round(score, 9), lex_mask | vec_mask
     raise ValueError(f"unknown fusion {setting.fusion!r}")
+
+
+def _standardised(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Per row, the z-score of each masked value among the masked values of its row (0 elsewhere,
+    and 0 for a row whose masked values do not spread)."""
+    count = np.maximum(mask.sum(axis=1, keepdims=True), 1)
+    mean = np.where(mask, values, 0.0).sum(axis=1, keepdims=True) / count
+    sd = np.sqrt(np.where(mask, (values - mean) ** 2, 0.0).sum(axis=1, keepdims=True) / count)
+    return np.where(mask & (sd > 0), (values - mean) / np.where(sd > 0, sd, 1.0), 0.0)
+
+
+def coverage(queries: Sequence[str], lexical: np.ndarray, tie: np.ndarray, terms) -> np.ndarray:
+    """Per case, the share of its query terms held by its top lexical match (0 without one).
+
+    ``lexical``: cases x skills BM25F (0 = no match); ``terms(i)``: skill ``i``'s terms
+    (:meth:`~skillsift.ranker.lexical_hits.LexicalHits.terms`); ties break by name (``tie``).
+    """
+    from ..ranker.lexical import LexicalIndex
+
+    out = np.zeros(len(queries))
+    for qi, query in enumerate(queries):
+        row = lexical[qi]
+        if not len(row) or row.max() <= 0:
+            continue
+        best = np.flatnonzero(row == row.max())
+        top = int(best[np.argmin(tie[best])])
+        wanted = LexicalIndex.query_terms(query)
+        if wanted:
+            held = terms(top)
+            out[qi] = sum(1 for t in wanted if t in held) / len(wanted)
+    return out
 
 
 def lexical_only(sig: Signals) -> tuple[np.ndarray, np.ndarray]:
@@ -362,7 +411,7 @@ def with_examples(sig: Signals, best, has, weight: float) -> Signals:
 
     cosine = {f: combine(c, best, has, weight) for f, c in sig.cosine.items()}
     centred = {f: combine(sig.centred(f), best, has, weight) for f in sig.docs}
-    return Signals(sig.lexical, cosine, sig.tie, sig.expected, centred, sig.docs, sig.queries)
+    return Signals(sig.lexical, cosine, sig.tie, sig.expected, centred, sig.docs, sig.queries, sig.coverage)
 
 
 @dataclass

@@ -138,6 +138,7 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
     """
     from ..catalog.embedtext import text_digest
     from ..ranker.lexical import LexicalIndex
+    from ..ranker.lexical_hits import LexicalHits
     from ..ranker.query_embedding import QueryEmbedder
     from ..ranker.vector import normalise_query
 
@@ -206,6 +207,7 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
             lex[qi, i] = score
     expected = [[position[n] for n in c.expect_ids] for c in scored]
     sig = tune.signals_from(lex, docs, qv, [s.name for s in skills], expected)
+    sig.coverage = tune.coverage([c.query for c in scored], lex, sig.tie, LexicalHits(lexical, skills).terms)
     pieces = {row: np.vstack([by_text[p] for p in key]) * (row not in secret_cases)
               for row, key in enumerate(keys) if isinstance(key, tuple)}
     tune.use_best_piece(sig, pieces)

@@ -205,4 +205,6 @@ class CiRun:
             text = "failed: " + "; ".join(self.failures())
         else:
             text = "passed: " + self.change_summary()
+            if self.gate_changes:  # what the comparison cannot show (it ranked both sides with the head's gate)
+                text += f"; {plural(len(self.gate_changes), 'change')} to the gate (reported, not gated)"
         return f"{_ICONS[status]} {text}"

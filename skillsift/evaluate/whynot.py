@@ -152,6 +152,7 @@ class MissExplanation:
     competitor: Competitor | None
     rank: int | None = None  # the first relevant skill's rank (None: not retrieved)
     missed: bool = True  # not within the top k (else ranked 2..k)
+    channel: tuple[str, float] | None = None  # the channel that put the winner first, and its advantage
 
     def to_dict(self) -> dict:
         out: dict = {"id": self.case_id, "query": self.query, "rank": self.rank, "missed": self.missed}
@@ -161,6 +162,8 @@ class MissExplanation:
         out["query_terms"] = list(self.query_terms)
         out["winner"] = self.winner.to_dict() if self.winner is not None else None
         out["expected"] = [e.to_dict() for e in self.expected]
+        if self.channel is not None:
+            out["channel"] = {"name": self.channel[0], "advantage": _r4(self.channel[1])}
         out["competitor"] = self.competitor.to_dict() if self.competitor is not None else None
         return out
 
@@ -311,7 +314,23 @@ def explain_miss(case: Case, search_result, by_name: Mapping, rank: int | None =
                                     expected_lacks=tuple(t for t, _ in holds if t in lacking))
     return MissExplanation(case_id=case.id, query=case.query, role=case.role, ranking=search_result.ranking,
                            query_terms=terms, winner=winner, expected=tuple(expected), competitor=competitor,
-                           rank=rank, missed=missed)
+                           rank=rank, missed=missed, channel=deciding_channel(hits, best))
+
+
+def deciding_channel(hits, best: int) -> tuple[str, float] | None:
+    """The channel whose share put ``hits[0]`` furthest ahead of ``hits[best]`` (the best-ranked
+    expected skill; a share of 0 in each channel when it was not retrieved), and by how much.
+
+    Channels are the shares ``--explain`` gives a blend or zscore hit (description, requests,
+    vector, lexical); None without them (lexical mode, the other fusions) or when nothing ranked
+    first.  Ties go to the channel listed first.
+    """
+    if not hits or hits[0].channels is None:
+        return None
+    winner = dict(hits[0].channels)
+    behind = dict(hits[best].channels or ()) if best < len(hits) else {}
+    name, advantage = max(((c, winner[c] - behind.get(c, 0.0)) for c in winner), key=lambda t: t[1])
+    return name, advantage
 
 
 # -- candidate phrases -------------------------------------------------------------------------

@@ -18,6 +18,9 @@ class HookSpec(NamedTuple):
     description: str
     files: str = ""  # pre-commit's files regex ("" = every file)
     types: tuple[str, ...] = ()
+    # pre-commit's types_or: a file of any of these kinds (with it, ``types: []`` is written: pre-commit's
+    # default ``types: [file]`` would still keep every symbolic link out)
+    types_or: tuple[str, ...] = ()
     pass_filenames: bool = True
     require_serial: bool = False
     always_run: bool = False
@@ -32,11 +35,17 @@ class HookSpec(NamedTuple):
         return f"skillsift hook {self.name}"
 
 
+#: The files the validate hook checks: the SKILL.md, config and cases files.  It is also given the
+#: staged files of a skills folder and keeps those that are symbolic links (SK020, SK021): pre-commit
+#: passes no link unless a hook's types ask for ``symlink``.
+VALIDATE_FILES = (r"(^|/)(SKILL\.md|skillsift\.toml|pyproject\.toml|[^/]*cases[^/]*\.ya?ml)$|(^|/)\.ai-rulez/config"
+                  r"\.toml$")
+SKILLS_FOLDER_FILES = r"(^|/)skills/"
+
 HOOK_SPECS: tuple[HookSpec, ...] = (
     HookSpec("validate", "Every skillsift check on the staged SKILL.md, config and cases files, and on what they (or "
-             "a deleted skill) affect.",
-             files=r"(^|/)(SKILL\.md|skillsift\.toml|pyproject\.toml|[^/]*cases[^/]*\.ya?ml)$|(^|/)\.ai-rulez/config"
-                   r"\.toml$",
+             "a deleted skill) affect; a staged link in a skills folder is checked too.",
+             files=VALIDATE_FILES + "|" + SKILLS_FOLDER_FILES, types_or=("file", "symlink"),
              require_serial=True, always_run=True),
     HookSpec("secrets", "No credential in the files of a skill (AR001); warns about skills a remote embedding "
              "provider would not get (AR9D3).",

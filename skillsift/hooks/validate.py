@@ -1,6 +1,8 @@
 """``skillsift hook validate``: every check, on the staged files and what they affect.
 
-pre-commit passes the staged SKILL.md, config and cases files; a skill deleted by the
+pre-commit passes the staged SKILL.md, config and cases files, links included (a SKILL.md
+that is a link is SK020), and the staged files of a skills folder, of which the links are
+kept (SK021) and the rest left to the hooks of their own (``skillsift-secrets``); a skill deleted by the
 commit (which pre-commit does not pass) is added from ``git diff --cached``, so removing a
 skill still checks the cases, the index and the duplicates.  Warnings do not fail.  Codes
 that another skillsift hook of the same commit reports on every commit (AR9D4 with
@@ -23,10 +25,20 @@ from ._common import (
 )
 
 
+def _checked_here(root: str, rel: str) -> bool:
+    """A SKILL.md, config or cases file, or a link (in a skills folder: SK021)."""
+    import os
+    import re
+
+    from .specs import VALIDATE_FILES
+
+    return bool(re.search(VALIDATE_FILES, rel)) or os.path.islink(os.path.join(root, rel))
+
+
 def main(argv) -> int:
     args = parse_args("validate", argv, "Run every skillsift check on the staged files and what they affect.")
     ws = workspace(args)
-    paths = relative(args, args.files)
+    paths = [p for p in relative(args, args.files) if _checked_here(ws.root, p)]
     paths += [p for p in staged_deletions(ws.root) if p.endswith("SKILL.md") and p not in paths]
     if not paths:
         return 0

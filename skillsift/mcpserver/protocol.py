@@ -6,13 +6,18 @@ need no answer), without the MCP SDK: importing the SDK was most of a second of 
 (docs/mcp.md, "Start-up").  Every line gets an answer (docs/mcp.md, "Every request gets
 an answer"):
 
-* a line that is not JSON: ``-32700`` (parse error), ``id`` null; one nested too deeply
-  to parse is a parse error too;
+* a line that is not JSON: ``-32700`` (parse error);
+* a line nested deeper than the parser reads (about a thousand levels of arrays and objects):
+  ``-32600``; nothing after the parser recurses, so any nesting it returns is answered;
 * JSON that is not a request object (an array, a number, no ``method``): ``-32600``;
 * a line longer than :data:`MAX_LINE_BYTES`: ``-32600`` with the limit; the rest of the
   line is skipped without being kept and the next line is read as usual.  Lines are
   read in chunks and searched for the line feed only in new bytes, so reading is
   linear in the input;
+* each of these errors carries the request's ``id`` whenever one can be found: the line's
+  top-level ``"id"`` is looked for by a bounded scan of its first and last
+  :data:`ID_SCAN_BYTES` (:func:`request_id`), so a client waiting for that id gets its answer
+  instead of waiting for ever; ``id`` is null only when none is found;
 * an unknown method: ``-32601``; ``params`` that are not an object: ``-32602``;
 * a failed tool call (a bad argument, a refused name or query): a tool result with
   ``isError: true`` and one plain sentence: one style for every tool error.
@@ -30,6 +35,7 @@ import sys
 import traceback
 
 from .._version import __version__
+from .rpc_id import ID_SCAN_BYTES, request_id
 from .service import LIST_MAX_LIMIT, MAX_LIMIT, MAX_QUERY_CHARS, ToolRefused
 
 SERVER_NAME = "skillsift"
@@ -37,7 +43,24 @@ PROTOCOL_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")  # 
 MAX_LINE_BYTES = 16 << 20  # one JSON-RPC message; a longer line is refused (docs/mcp.md)
 CHUNK_BYTES = 1 << 16
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32601, -32602, -32603
-TOO_LONG = object()  # what the line reader yields for a line over the limit
+
+
+class TooLong:
+    """What the line reader yields for a line over the limit: the line's first bytes (to find its id)."""
+
+    __slots__ = ("head",)
+
+    def __init__(self, head: bytes = b""):
+        self.head = head
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, TooLong)
+
+    def __hash__(self) -> int:
+        return hash(TooLong)
+
+
+TOO_LONG = TooLong()
 
 INSTRUCTIONS = (
     "Skills are folders of instructions for tasks in this repository. Before starting a task, call "
@@ -248,14 +271,15 @@ def read_lines(stream, limit: int = MAX_LINE_BYTES, chunk: int = CHUNK_BYTES):
                     buf += data[start:]
                     if len(buf) > limit:
                         skipping = True
+                        head = bytes(buf[:ID_SCAN_BYTES])
                         buf.clear()
-                        yield TOO_LONG
+                        yield TooLong(head)
                 break
             if skipping:
                 skipping = False
             else:
                 buf += data[start:end]
-                line = bytes(buf) if len(buf) <= limit else TOO_LONG
+                line = bytes(buf) if len(buf) <= limit else TooLong(bytes(buf[:ID_SCAN_BYTES]))
                 buf.clear()
                 yield line
             start = end + 1
@@ -276,6 +300,13 @@ def tool_error(sentence: str) -> dict:
     return {"content": [{"type": "text", "text": sendable(sentence)}], "isError": True}
 
 
+def _id_of(rid):
+    """``rid`` when it can be an id (a string, an integer), else None."""
+    if isinstance(rid, str):
+        return sendable(rid)
+    return rid if isinstance(rid, int) and not isinstance(rid, bool) else None
+
+
 def _valid_id(message: dict) -> bool:
     rid = message.get("id")
     return isinstance(rid, (str, int)) and not isinstance(rid, bool)
@@ -291,18 +322,21 @@ class Handler:
 
     def line(self, raw) -> dict | None:
         """The answer to one input line (None for a notification or a blank line)."""
-        if raw is TOO_LONG:
-            return error(None, INVALID_REQUEST, f"the message is longer than {MAX_LINE_BYTES:,} bytes, the most "
-                                                "skillsift mcp reads on one line; it was not read")
+        if isinstance(raw, TooLong):
+            return error(_id_of(request_id(raw.head.decode("utf-8", "replace"))), INVALID_REQUEST,
+                         f"the message is longer than {MAX_LINE_BYTES:,} bytes, the most skillsift mcp reads on "
+                         "one line; it was not read")
         text = raw.decode("utf-8", "replace").strip()
         if not text:
             return None
         try:
             message = json.loads(text)
         except RecursionError:
-            return error(None, PARSE_ERROR, "the message is nested too deeply to parse")
+            return error(_id_of(request_id(text)), INVALID_REQUEST,
+                         "the message is nested too deeply to read (arrays and objects inside each other)")
         except ValueError as exc:
-            return error(None, PARSE_ERROR, f"the line is not JSON ({exc.msg} at character {exc.pos + 1})"
+            return error(_id_of(request_id(text)), PARSE_ERROR,
+                         f"the line is not JSON ({exc.msg} at character {exc.pos + 1})"
                          if isinstance(exc, json.JSONDecodeError) else "the line is not JSON")
         return self.message(without_lone_surrogates(message))
 
@@ -390,8 +424,8 @@ def serve(service, stdin=None, stdout=None, *, warn=None) -> None:
     for raw in read_lines(stdin):
         try:
             reply = handler.line(raw)
-        except RecursionError:
-            reply = error(None, PARSE_ERROR, "the message is nested too deeply to read")
+        except RecursionError:  # kept as a last guard: an answer, never a stopped server
+            reply = error(None, INVALID_REQUEST, "the message is nested too deeply to read")
         if reply is not None:
             stdout.write(encode(reply))
             stdout.flush()

@@ -12,9 +12,9 @@ The fusion then runs over the complete lists in Python floats, with the arithmet
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Sequence
 
-from .fusion import FusedItem
+from .fusion import BlendRequest, FusedItem, with_lexical_bonus, zscore_scores
 from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away
 
 #: Scopes of at most this many usable skills are ranked by :func:`blend_exact`.
@@ -46,20 +46,17 @@ class ExactRows:
         return values[:self.count], values[self.count:]
 
 
-def blend_exact(query: str, plain: Sequence[float], centred: Sequence[float], keep: Sequence[bool] | None,
-                ties: Sequence[int], skills: Sequence[int], lexical, names: Sequence[str], *, candidates: int,
-                bonus: float, limit: int | None,
-                pin: Callable[[str, Collection[int]], int | None]) -> list[FusedItem]:
-    """The blend fusion's first ``limit`` items in result order (all when ``limit`` is None or < 1).
+def blend_exact(request: BlendRequest, plain: Sequence[float], centred: Sequence[float],
+                keep: Sequence[bool] | None, ties: Sequence[int], skills: Sequence[int], lexical,
+                names: Sequence[str]) -> list[FusedItem]:
+    """The blend fusion's first ``request.limit`` items in result order (all when it is None or < 1).
 
     Positions ``p`` are the scope's usable skills: ``skills[p]`` the skill index,
     ``plain[p]``/``centred[p]`` its exact similarities, ``ties[p]`` its name rank, ``keep[p]``
     whether the threshold keeps it (None: all).  ``lexical`` is the query's
-    :class:`~skillsift.ranker.lexical_hits.LexicalList`, ``names`` every skill's name and
-    ``pin(query, skill indexes)`` the exact-id pin among them.
+    :class:`~skillsift.ranker.lexical_hits.LexicalList`, ``names`` every skill's name.
     """
-    if candidates < 1:
-        raise ValueError(f"candidates must be at least 1, got {candidates}")
+    query, candidates, bonus, limit = request.query, request.candidates, request.bonus, request.limit
     kept = range(len(skills)) if keep is None else [p for p, k in enumerate(keep) if k]
     order = sorted(kept, key=lambda p: (-centred[p], ties[p]))  # the complete vector list
     vector_rank = {skills[p]: (rank, p) for rank, p in enumerate(order, start=1)}
@@ -69,15 +66,16 @@ def blend_exact(query: str, plain: Sequence[float], centred: Sequence[float], ke
     chosen = dict.fromkeys(skills[p] for p in order[:candidates])
     chosen.update(dict.fromkeys(i for i, _ in matches[:candidates]))
     lex = {i: (rank, score) for rank, (i, score) in enumerate(matches, start=1)}
-    pinned = pin(query, chosen)
-    scored = []
-    for i in chosen:
-        at = vector_rank.get(i)
-        score = floor if at is None else centred[at[1]]
-        rank, points = lex.get(i, (0, 0.0))
-        if top > 0 and points > 0:
-            score += bonus * (points / top)
-        scored.append((i != pinned, -round_half_away(score, FUSED_DIGITS), names[i], i))
+    pinned = request.pin(query, chosen)
+    if request.fusion == "zscore":
+        sims = [floor if vector_rank.get(i) is None else centred[vector_rank[i][1]] for i in chosen]
+        members = [lex[i][1] if i in lex and lex[i][0] <= candidates else None for i in chosen]
+        fused = zscore_scores(sims, members, request.lexical_weight)
+    else:
+        fused = [with_lexical_bonus(floor if vector_rank.get(i) is None else centred[vector_rank[i][1]], bonus,
+                                    lex.get(i, (0, 0.0))[1], top) for i in chosen]
+    scored = [(i != pinned, -round_half_away(score, FUSED_DIGITS), names[i], i)
+              for i, score in zip(chosen, fused, strict=True)]
     scored.sort()
     if limit is not None and limit > 0:
         del scored[limit:]

@@ -1,6 +1,6 @@
 """The first hits of the blend fusion, computed from screened similarities.
 
-:func:`~skillsift.ranker.fusion.blend` defines the fusion over complete ranked lists: the
+The blend fusion is defined over complete ranked lists (the oracle ``blend`` of tests/ranker/reference.py): the
 candidates are the first ``candidates`` of the centred vector list and of the lexical list;
 a candidate scores its centred similarity (the least similarity of the vector list when it
 has none) plus ``bonus * bm25 / top_bm25``, rounded to 9 decimals; its ranks are its
@@ -20,38 +20,35 @@ positions in the complete lists.  A search keeps the first ``limit`` hits, and
    name);
 4. ranks and cosines for the hits kept only.
 
-The result equals fusing the complete lists and cutting (tests/ranker/test_blend_top.py).
+The result equals fusing the complete lists and cutting (tests/ranker/test_fusion_differential.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Sequence
 
-from .fusion import FusedItem
-from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away_array
+from .fusion import BlendRequest, FusedItem, zscore_scores
+from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away_array, round_half_away_list
 from .vector import plus_where
 
 ROUNDING_SLACK = 1e-9  # >= half a unit of the fused score's 9th decimal plus float64 error
 
 
-def blend_first(query: str, centred, plain, keep, lexical, usable, where, names: Sequence[str], *,
-                candidates: int, bonus: float, limit: int | None,
-                pin: Callable[[str, Collection[int]], int | None]) -> list[FusedItem]:
-    """The blend fusion's first ``limit`` items in result order (all of them when ``limit`` is None or < 1).
+def blend_first(request: BlendRequest, centred, plain, keep, lexical, usable, where,
+                names: Sequence[str]) -> list[FusedItem]:
+    """The blend fusion's first ``request.limit`` items in result order (all of them when it is None or < 1).
 
     ``centred`` and ``plain`` are the :class:`~skillsift.ranker.vector.ScreenedScores` of the
     centred and plain similarities over the ``usable`` skills (positions; ``usable[p]`` is a
     skill index, ``where[i]`` the position of skill ``i`` or -1), ``keep`` the mask of the
     positions the threshold keeps (None: all), ``lexical`` the query's
-    :class:`~skillsift.ranker.lexical_hits.LexicalList`, ``names`` every skill's name,
-    ``bonus`` the lexical bonus of the top lexical match and ``pin(query, skill indexes)``
-    the skill among them whose id the query names (the exact-id pin,
-    :meth:`~skillsift.ranker.pin.PinIndex.pin_position`).
+    :class:`~skillsift.ranker.lexical_hits.LexicalList` and ``names`` every skill's name;
+    ``request`` holds the query, the candidate count, the bonus of the top lexical match, the
+    limit and the exact-id pin (:class:`~skillsift.ranker.fusion.BlendRequest`).
     """
     import numpy as np
 
-    if candidates < 1:
-        raise ValueError(f"candidates must be at least 1, got {candidates}")
+    query, candidates, bonus, limit = request.query, request.candidates, request.bonus, request.limit
     vec = centred.top(candidates, keep)  # positions of the vector candidates, in exact order
     lex = lexical.top_scored(candidates)  # (skill index, score), best first
     n_lex = len(lex)
@@ -76,7 +73,7 @@ def blend_first(query: str, centred, plain, keep, lexical, usable, where, names:
         scored = lex_score > 0
         bonus_of[scored] = bonus * (lex_score[scored] / top)
     at = {i: j for j, i in enumerate(skill.tolist())}
-    pinned = pin(query, at)  # the skill whose id the query names
+    pinned = request.pin(query, at)  # the skill whose id the query names
     pinned_at = -1 if pinned is None else at[pinned]
     total = len(pos)
     want = total if limit is None or limit < 1 else min(limit, total)
@@ -85,6 +82,17 @@ def blend_first(query: str, centred, plain, keep, lexical, usable, where, names:
     if pinned_at >= 0:
         others = others[others != pinned_at]
     floor = _floor(centred, keep) if not has.all() else 0.0
+    if request.fusion == "zscore":  # every candidate's score depends on all of them: all are exact
+        sims = np.full(total, floor)
+        sims[has] = centred.exact(pos[has])
+        members = [float(v) if j < n_lex else None for j, v in enumerate(lex_score.tolist())]
+        fused = zscore_scores(sims.tolist(), members, request.lexical_weight)
+        scores = dict(enumerate(round_half_away_list(fused, FUSED_DIGITS)))
+        contenders = others.tolist() if rest > 0 else []
+        ids = {j: names[skill[j]] for j in range(total)}
+        kept = sorted(contenders, key=lambda j: (-scores[j], ids[j]))[:rest] if rest > 0 else []
+        chosen = ([pinned_at] if pinned_at >= 0 else []) + kept
+        return _items(chosen, ids, scores, pos, skill, lex_score, n_lex, vec, centred, plain, keep, lexical)
     if 0 < rest < len(others):
         # bounds of the rounded fused scores from the similarities' screening bounds: rounding
         # to 9 decimals moves a score by at most 0.5e-9, the float64 sums are within 1e-15
@@ -106,7 +114,7 @@ def blend_first(query: str, centred, plain, keep, lexical, usable, where, names:
 
 
 def _fused_scores(need, pos, has, bonus_of, floor, centred) -> dict[int, float]:
-    """The exact fused scores of the candidates ``need``, computed as ``fusion.blend`` computes them:
+    """The exact fused scores of the candidates ``need``, computed as the reference blend computes them:
     the similarity (``floor`` without one) plus the bonus where there is one, rounded to 9 decimals."""
     import numpy as np
 

@@ -34,13 +34,14 @@ def ranked(scores, names, ties, usable, keep=None, limit: int | None = None):
 
 
 def rank_with_examples(search, examples, query: str, qvec, mode: str, usable, rows, ties, lexical, s, covered: bool,
-                       *, cos=None):
+                       *, cos=None, request=None):
     """``(fused items in result order, ranking, top_sim, dropped)`` with known requests as evidence.
 
     ``search`` is the :class:`~skillsift.ranker.vector_search.VectorSearch`; ``examples``
     its :class:`~skillsift.ranker.examples.ExampleRows`; ``usable``/``rows``/``ties`` the
     usable skills of the scope, their matrix rows and name ranks; ``cos`` the query's cosine to
-    every known request when the caller has it (:meth:`~skillsift.ranker.examples.ExampleRows.cosines`).
+    every known request when the caller has it (:meth:`~skillsift.ranker.examples.ExampleRows.cosines`);
+    ``request`` the :class:`~skillsift.ranker.fusion.BlendRequest` of a blend or zscore fusion.
     """
     import numpy as np
 
@@ -54,7 +55,7 @@ def rank_with_examples(search, examples, query: str, qvec, mode: str, usable, ro
         return (q @ m.T).max(axis=0) if q.ndim == 2 else m @ q
 
     if cos is None:
-        cos = examples.cosines(query, q, leave_out_own=search.leave_out_own)
+        cos = examples.cosines(query, q, own_evidence=search.own_evidence)
     best, has = examples.best(cos, len(search.skills))
     best, has = best[usable], has[usable]
     w = s.example_weight
@@ -67,9 +68,9 @@ def rank_with_examples(search, examples, query: str, qvec, mode: str, usable, ro
     top_sim = round_half_away(float(plain.max()), SCORE_DIGITS) if len(plain) else 0.0
     cand = s.candidates
     pinned = None
-    if mode == "hybrid" and s.fusion == "blend":
+    if mode == "hybrid" and s.fusion in ("blend", "zscore"):
         centred = combine(cosines(_wide(search, "_examples_centred", search._centred, rows)), best, has, w)
-        fused = _blend(search, centred, plain, keep, usable, ties, lexical, s)
+        fused = _blend(search, centred, plain, keep, usable, ties, lexical, s, request)
         pinned = search.pin(query, [f.id for f in fused])
         return sort_fused(fused, pinned), "hybrid", top_sim, dropped
     vector_list = ranked(plain, names, ties, usable, keep, cand)
@@ -87,17 +88,19 @@ def rank_with_examples(search, examples, query: str, qvec, mode: str, usable, ro
     return sort_fused(fused, pinned), "hybrid", top_sim, dropped
 
 
-def _blend(search, centred, plain, keep, usable, ties, lexical, s):
-    """:func:`~skillsift.ranker.fusion.blend` of the complete lists, computed for its candidates only.
+def _blend(search, centred, plain, keep, usable, ties, lexical, s, request=None):
+    """The blend of the complete lists (the oracle ``blend`` of tests/ranker/reference.py), computed
+    for its candidates only.
 
     The candidates are the first ``candidates`` of the vector list (``centred``, the kept
     skills) and of the lexical list; each scores its centred similarity (the least of the
     vector list without one) plus ``bonus * bm25 / top_bm25``; ranks are positions in the
-    complete lists; ``vector_sim`` is the plain similarity.
+    complete lists; ``vector_sim`` is the plain similarity.  A zscore ``request`` scores the same
+    candidates by :func:`~skillsift.ranker.fusion.zscore_scores`.
     """
     import numpy as np
 
-    from .fusion import FusedItem, blend_bonus_scale
+    from .fusion import FusedItem, blend_bonus_scale, with_lexical_bonus, zscore_scores
     from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away_list
 
     bonus = blend_bonus_scale(s.weight_lexical, s.weight_vector)
@@ -126,12 +129,14 @@ def _blend(search, centred, plain, keep, usable, ties, lexical, s):
     some = len(centred) > 0  # else every chosen skill is a lexical one without a vector
     own = (centred[inside] if some else np.zeros(len(at))).tolist()
     sims = round_half_away_list(plain[inside] if some else np.zeros(len(at)), SCORE_DIGITS)
-    scores = []
-    for lexical_score, p, c in zip(lex.tolist(), at.tolist(), own, strict=True):
-        score = floor if p < 0 else c
-        if top > 0 and lexical_score > 0:
-            score += bonus * (lexical_score / top)
-        scores.append(score)
+    if request is not None and request.fusion == "zscore":
+        cut = {i for i, _ in lex_top}
+        scores = zscore_scores([floor if p < 0 else c for p, c in zip(at.tolist(), own, strict=True)],
+                               [v if i in cut else None for i, v in zip(chosen, lex.tolist(), strict=True)],
+                               request.lexical_weight)
+    else:
+        scores = [with_lexical_bonus(floor if p < 0 else c, bonus, lexical_score, top)
+                  for lexical_score, p, c in zip(lex.tolist(), at.tolist(), own, strict=True)]
     return [FusedItem(id=names[i], score=f, lexical_rank=lex_rank.get(i, 0), vector_rank=r,
                       vector_sim=None if p < 0 else v)
             for i, f, p, v, r in zip(chosen, round_half_away_list(scores, FUSED_DIGITS), at.tolist(), sims,

@@ -13,16 +13,18 @@ docs/ranking-quality.md, "Known requests")::
 so an example only ever lifts its skill, by the fraction ``w`` of how much closer the
 request is than the skill's own text, and a skill without examples keeps ``c``.
 
-No leakage: in evaluation an example whose normalised text (:func:`normalised`) equals the
-query's is left out for that query, so a case is never ranked with its own request as
-evidence (a live search does use a known request typed again word for word).
+No leakage, and no more than that: in evaluation an example whose normalised text
+(:func:`normalised`) equals the query's *and* whose skill is one the case expects is left out
+for that query, so a case is never ranked with its own request as evidence.  A request of
+another skill with the same text stays: a live search uses it, so the evaluation does too
+(docs/evaluation.md, "Known requests: no case is its own evidence").
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 #: How a skill's request cosines become its ``e``: the mean of its two best (its best alone when
@@ -151,9 +153,13 @@ class ExampleRows:
                    np.asarray([owners[i] for i in order], dtype=np.intp),
                    tuple(texts[i] for i in order), tuple(normalised(texts[i]) for i in order))
 
-    def cosines(self, query: str, qvec, *, leave_out_own: bool = False):
-        """The query's cosine to every example; with ``leave_out_own`` (evaluation), ``-inf`` for an
-        example with the query's own normalised text."""
+    def cosines(self, query: str, qvec, *, own_evidence: Mapping[str, Collection[int]] | None = None):
+        """The query's cosine to every example.
+
+        ``own_evidence`` (evaluation): normalised query text -> the skill positions whose requests
+        of that text are the case's own evidence; each such example gets ``-inf``.  Examples of
+        other skills with the same text keep their cosine (a live search ranks with them).
+        """
         import numpy as np
 
         # float32 products (a float64 copy of 20,000 requests would be read at every query); the
@@ -161,9 +167,13 @@ class ExampleRows:
         q = np.asarray(qvec, dtype=np.float32)
         m = np.asarray(self.matrix, dtype=np.float32)
         cos = ((q @ m.T).max(axis=0) if q.ndim == 2 else m @ q).astype(np.float64)  # a long query: best piece
-        same = self._by_key().get(normalised(query)) if leave_out_own else None
-        if same:
-            cos[np.asarray(same, dtype=np.intp)] = -np.inf
+        if own_evidence:
+            key = normalised(query)
+            own = own_evidence.get(key)
+            owner = np.asarray(self.owner)
+            same = [i for i in self._by_key().get(key, ()) if own and int(owner[i]) in own]
+            if same:
+                cos[np.asarray(same, dtype=np.intp)] = -np.inf
         return cos
 
     def best(self, cos, n_skills: int):

@@ -5,13 +5,19 @@ the vector list raw cosine similarities, both already in rank order and truncate
 to ``candidates`` (pass ``candidates=`` to have the functions cut them).  Outputs
 are unsorted :class:`FusedItem` lists; :func:`sort_fused` puts them in result order.
 
-:func:`rrf` and :func:`weighted` are the reference's; :func:`blend` is skillsift's
-score-aware fusion (cosine plus a bounded lexical bonus), see docs/ranking-quality.md.
+:func:`rrf` and :func:`weighted` are the reference's.  skillsift's own fusion, ``blend``
+(cosine plus a bounded lexical bonus, docs/ranking-quality.md), is computed by fast paths
+(:mod:`~skillsift.ranker.blend_exact`, :mod:`~skillsift.ranker.blend_top`,
+:mod:`~skillsift.ranker.example_search`) from the pieces here (:class:`BlendRequest`,
+:func:`lexical_bonus`, :func:`blend_bonus_scale`); its plain definition over complete lists is
+the oracle ``blend`` in tests/ranker/reference.py, which tests/ranker/test_fusion_differential.py
+holds every fast path to.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away
@@ -133,63 +139,121 @@ def weighted(
 BLEND_SCALE = 0.12
 
 
+@dataclass(frozen=True)
+class BlendRequest:
+    """What the blend's fast paths need beside the similarities and the lexical list.
+
+    ``query`` (for the exact-id pin), ``candidates`` (entries kept per list), ``bonus`` (the
+    lexical bonus of the top lexical match, :func:`blend_bonus_scale`), ``limit`` (the hits the
+    caller keeps; None or < 1: all) and ``pin(query, skill indexes)``, the skill among them whose
+    id the query names (:meth:`~skillsift.ranker.pin.PinIndex.pin_position`).  With ``fusion``
+    ``"zscore"`` the candidates are the same and scored by :func:`zscore_scores` instead.
+    """
+
+    query: str
+    candidates: int
+    bonus: float
+    limit: int | None
+    pin: Callable[[str, Collection[int]], int | None]
+    fusion: str = "blend"  # or "zscore": the candidates' z-scores (:func:`zscore_scores`)
+    lexical_weight: float = 0.0  # zscore: the weight of the lexical z-score (:func:`zscore_lexical_weight`)
+
+    def __post_init__(self) -> None:
+        if self.candidates < 1:
+            raise ValueError(f"candidates must be at least 1, got {self.candidates}")
+
+
+def with_lexical_bonus(similarity: float, bonus: float, points: float, top: float) -> float:
+    """A blend candidate's score before rounding: its similarity plus ``bonus * points / top``
+    when it is a lexical match (``points > 0``) of a query with one (``top > 0``), else the
+    similarity unchanged.  The reference blend (tests/ranker/reference.py) and every fast path
+    compute exactly this (``blend_top`` in numpy, the same operations in the same order)."""
+    if top > 0 and points > 0:
+        return similarity + bonus * (points / top)
+    return similarity
+
+
+#: zscore: the weight of the lexical z-score when every query term is in the top lexical match
+#: (chosen on half A of both development sets, docs/ranking-quality.md, "Fusion channels").
+ZSCORE_WEIGHT = 1.0
+
+
+def zscore_lexical_weight(coverage: float, w_lex: float = 1.0, w_vec: float = 1.0) -> float:
+    """The zscore fusion's lexical weight: ``ZSCORE_WEIGHT * coverage * w_lex / w_vec``.
+
+    ``coverage`` is the share of the query's terms that its top lexical match holds
+    (:meth:`~skillsift.ranker.lexical_hits.LexicalList.coverage`): the lexical list counts as
+    much as the query's words are found, so a query whose words a skill holds leans on BM25F and
+    a query in other words than the skills' leans on the cosine.
+    """
+    if w_vec <= 0 or w_lex < 0:
+        raise ValueError(f"zscore fusion needs w_vec > 0 and w_lex >= 0, got {w_lex}, {w_vec}")
+    return ZSCORE_WEIGHT * coverage * w_lex / w_vec
+
+
+def _standardised(values: Sequence[float]) -> list[float]:
+    """``(v - mean) / sd`` of each value (population sd; all 0.0 when sd is 0), with exact sums
+    (``math.fsum``), so the result does not depend on the order the values come in."""
+    n = len(values)
+    if n == 0:
+        return []
+    mean = math.fsum(values) / n
+    sd = math.sqrt(math.fsum((v - mean) * (v - mean) for v in values) / n)
+    if not sd > 0:
+        return [0.0] * n
+    return [(v - mean) / sd for v in values]
+
+
+def zscore_scores(similarities: Sequence[float], lexical: Sequence[float | None], weight: float) -> list[float]:
+    """The zscore fusion's scores of the candidates, before rounding.
+
+    ``similarities``: each candidate's similarity (the least of the vector list for one without
+    a vector, as in blend); ``lexical``: its BM25F score when it is in the lexical list's cut,
+    None otherwise.  A candidate scores the z-score of its similarity among the candidates plus
+    ``weight`` times the z-score of its BM25F score among the lexical cut (0 outside it).  Both
+    z-scores are per query, so neither list's scale (cosines near 0.3, BM25F growing with the
+    catalog and the query) decides; every fast path and the reference call this one function.
+    """
+    z_vec = _standardised(list(similarities))
+    members = [v for v in lexical if v is not None]
+    z_members = iter(_standardised(members))
+    z_lex = [0.0 if v is None else next(z_members) for v in lexical]
+    return [v + weight * x for v, x in zip(z_vec, z_lex, strict=True)]
+
+
+def channel_shares(request: BlendRequest, score: float, points: float | None, in_cut: bool, cut: Sequence[float],
+                   lift: float | None = None) -> tuple[tuple[str, float], ...]:
+    """Each channel's share of a blend or zscore ``score`` (``--explain``), rounded to 6 decimals.
+
+    ``points``: the skill's BM25F score (None without a lexical match); ``in_cut``: whether the
+    skill is among the lexical list's first ``candidates``, whose BM25F scores are ``cut`` (best
+    first); ``lift``: what its known requests added to its similarity (blend with known requests;
+    None without them).  The lexical share is what the fusion adds for BM25F (blend: ``bonus *
+    points / top``; zscore: its weight times the z-score of ``points`` among ``cut``, 0 outside
+    it); the rest is the vector's, split into the description's and the known
+    requests' for blend.  The shares add up to the score within rounding.
+    """
+    top = cut[0] if cut else 0.0
+    if request.fusion == "zscore":
+        members = list(cut)
+        z = 0.0
+        if in_cut and points is not None and points in members:  # equal scores have equal z-scores
+            z = _standardised(members)[members.index(points)]
+        lexical = request.lexical_weight * z
+        return (("vector", round(score - lexical, 6)), ("lexical", round(lexical, 6)))
+    lexical = with_lexical_bonus(0.0, request.bonus, points or 0.0, top)
+    vector = score - lexical
+    if lift is not None:
+        return (("description", round(vector - lift, 6)), ("requests", round(lift, 6)),
+                ("lexical", round(lexical, 6)))
+    return (("vector", round(vector, 6)), ("lexical", round(lexical, 6)))
+
+
 def blend_bonus_scale(w_lex: float = 1.0, w_vec: float = 1.0) -> float:
     """The lexical bonus of the top lexical match: ``BLEND_SCALE * w_lex / w_vec``."""
     if w_vec <= 0 or w_lex < 0:
         raise ValueError(f"blend fusion needs w_vec > 0 and w_lex >= 0, got {w_lex}, {w_vec}")
     return BLEND_SCALE * w_lex / w_vec
-
-
-def blend(
-    lexical: Ranked,
-    vector: Ranked,
-    w_lex: float = 1.0,
-    w_vec: float = 1.0,
-    *,
-    candidates: int | None = None,
-    cosines: dict | None = None,
-) -> list[FusedItem]:
-    """Score-aware fusion: ``cosine + scale * bm25 / top_bm25`` with ``scale = BLEND_SCALE * w_lex / w_vec``.
-
-    ``lexical`` and ``vector`` are the complete ranked lists (every lexical match, every
-    scored vector); ``candidates`` picks the candidate set, the union of the first
-    ``candidates`` entries of each, as in RRF.  A candidate is then scored with what is
-    known about it, not with its rank: its cosine (an item without one, stale or missing,
-    counts as the least similar item of the vector list, 0 when that list is empty) plus
-    its BM25F score divided by the best BM25F score, times ``scale``.  So the cosine
-    decides among semantically close skills, and a strong lexical match lifts a skill by
-    at most ``scale``.  Ranks reported are positions in the complete lists; the sum is
-    rounded to 9 decimals.  ``cosines`` (id -> cosine), when given, is what the items
-    report as ``vector_sim`` while ``vector`` holds the similarity that ranks (the ranker
-    passes centred similarities, see :mod:`skillsift.ranker.centring`).
-    """
-    bonus = blend_bonus_scale(w_lex, w_vec)
-    lex_rank = _ranks(lexical, "lexical")
-    vec_rank = _ranks(vector, "vector")
-    chosen = dict.fromkeys(item for item, _ in _cut(vector, candidates))
-    chosen.update(dict.fromkeys(item for item, _ in _cut(lexical, candidates)))
-    sims = dict(vector)
-    shown = sims if cosines is None else cosines
-    lex_scores = dict(lexical)
-    floor = min(sims.values()) if sims else 0.0
-    top = max(lex_scores.values()) if lex_scores else 0.0
-    out = []
-    for item in chosen:
-        sim = sims.get(item)
-        score = floor if sim is None else sim
-        lex = lex_scores.get(item, 0.0)
-        if top > 0 and lex > 0:
-            score += bonus * (lex / top)
-        out.append(
-            FusedItem(
-                id=item,
-                score=round_half_away(score, FUSED_DIGITS),
-                lexical_rank=lex_rank.get(item, 0),
-                vector_rank=vec_rank.get(item, 0),
-                vector_sim=None if shown.get(item) is None else round_half_away(shown[item], SCORE_DIGITS),
-            )
-        )
-    return out
 
 
 def vector_only(vector: Ranked, *, candidates: int | None = None) -> list[FusedItem]:

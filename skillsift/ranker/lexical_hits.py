@@ -18,6 +18,22 @@ class LexicalHits:
         self.lexical = lexical
         self.skills = skills
         self._rows: list[tuple[str, str, str, str]] | None = None
+        self._terms: dict[int, frozenset[str]] = {}  # skill index -> the terms of its ranked fields
+
+    def terms(self, i: int) -> frozenset[str]:
+        """The terms of skill ``i``'s ranked fields (name, triggers, keywords, description), made once."""
+        found = self._terms.get(i)
+        if found is None:
+            from .postings import FIELD_NAMES
+            from .tokenize import tokenize
+
+            skill = self.skills[i]
+            words: set[str] = set()
+            for field in FIELD_NAMES:
+                value = getattr(skill, field, "") or ""
+                words.update(tokenize(value if isinstance(value, str) else " ".join(value)))
+            found = self._terms[i] = frozenset(words)
+        return found
 
     def of(self, ranked, query: str, subset, explain: bool) -> list[Hit]:
         """Hits for ``ranked`` (``(skill index, score)``, best first)."""
@@ -96,6 +112,16 @@ class LexicalList:
 
     def empty(self) -> bool:
         return not self.top(1)
+
+    def coverage(self) -> float:
+        """The share of the query's terms that its first lexical hit's ranked fields hold (0.0 without
+        a hit or a term): how much the lexical list can be trusted for this query (the zscore fusion)."""
+        first = self.top_scored(1)
+        terms = self.hits.lexical.query_terms(self.query)
+        if not first or not terms:
+            return 0.0
+        held = self.hits.terms(first[0][0])
+        return sum(1 for t in terms if t in held) / len(terms)
 
     def scores_of(self, skill_indexes) -> dict[int, float]:
         """``{skill index: lexical score}`` for those of ``skill_indexes`` that match the query."""

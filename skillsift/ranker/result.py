@@ -40,6 +40,8 @@ class Hit:
     stale_vector: bool = False
     explanation: LexicalExplanation | None = None
     known_request: tuple[str, float] | None = None  # --explain: the closest known request and its cosine
+    # --explain: each channel's share of the score; derived from the rest, so not compared
+    channels: tuple[tuple[str, float], ...] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ value is split into integral and fractional parts exactly, so ``0.49999999999999
 rounds to 0 (adding 0.5 and flooring would give 1).
 
 Precisions used across skillsift: lexical scores and cosines 6 digits
-(:data:`SCORE_DIGITS`), fused scores 9 (:data:`FUSED_DIGITS`), metrics 4
-(:data:`METRIC_DIGITS`).
+(:data:`SCORE_DIGITS`), fused scores 9 (:data:`FUSED_DIGITS`); metrics are rounded to 4
+where they are reported.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ import math
 
 SCORE_DIGITS = 6
 FUSED_DIGITS = 9
-METRIC_DIGITS = 4
 
 _SCALES = {n: 10.0**n for n in range(0, 16)}
 

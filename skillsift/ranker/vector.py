@@ -170,21 +170,6 @@ def max_row_norm(matrix, *, chunk_rows: int = 8192) -> float:
     return math.sqrt(best) * (1 + 1e-9)
 
 
-def cosine_list(matrix, rows, ids, query_vec) -> list[tuple[int, float]]:
-    """Score items by their exact similarity with the query (see :func:`exact_dots`).
-
-    ``rows[i]`` is the matrix row of item ``i`` (items without a usable vector are not
-    passed); returns (item position in ``rows``, similarity) for every item, sorted by
-    similarity desc, then id asc.  The ranker does not use this (it screens, see
-    :class:`ScreenedScores`); it is the plain definition, for small inputs.
-    """
-    if len(rows) == 0:
-        return []
-    sims = exact_dots(matrix, rows, query_vec).tolist()
-    order = sorted(range(len(rows)), key=lambda k: (-sims[k], ids[k]))
-    return [(k, sims[k]) for k in order]
-
-
 # -- values known within a margin ---------------------------------------------------------------------
 
 
@@ -372,13 +357,6 @@ class ScreenedScores:
         lo = self.lo[members]
         cut = lo.max() if k == 1 else np.partition(lo, count - k)[count - k]
         return self.order(members[self.hi[members] >= cut])[:k]
-
-    def highest(self, keep=None) -> tuple[int, float]:
-        """(position, exact value) of the best kept item (ties: the smallest tie rank)."""
-        top = self.top(1, keep)
-        if len(top) == 0:
-            raise ValueError("no item to take the maximum of")
-        return int(top[0]), float(self.exact(top)[0])
 
     def lowest(self, keep=None) -> tuple[int, float]:
         """(position, exact value) of the least kept item (ties: the largest tie rank)."""

@@ -14,12 +14,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .blend_exact import SMALL_ROWS, ExactRows
+from .channels import with_channels
 from .result import Hit, SearchResult
 
 if TYPE_CHECKING:
     from .examples import ExampleRows
 
 STALE = -1  # the skill's text changed since its vector was made
+SCORED = ("blend", "zscore")  # the fusions that score candidates by value (fusion.BlendRequest)
 MISSING = -2  # the index holds no vector for the skill
 
 
@@ -47,7 +49,9 @@ class VectorSearch:
         self._whole = None  # (rows, name ranks) of the usable skills of the whole catalog
         self._small = None  # ExactRows of the whole catalog's usable skills (a small catalog)
         self.examples: ExampleRows | None = None  # the known requests with a vector (None: screened paths)
-        self.leave_out_own = False  # evaluation: a query's own text is no evidence for it
+        # evaluation: normalised query -> skill positions whose requests of that text are the case's own
+        # evidence, never used for it (requests of other skills stay: ranking as production does)
+        self.own_evidence: dict[str, frozenset[int]] | None = None
 
     def use_examples(self, requests, *, extra=None) -> int:
         """Rank with the known ``requests`` (``(skill, text)`` pairs) that have a current row; how many do.
@@ -167,20 +171,24 @@ class VectorSearch:
 
             rows, ties = self._rows_and_ties(usable, subset)
             # the query's cosine to every known request, once: the ranking and --explain both read it
-            cos = self.examples.cosines(query, qvec, leave_out_own=self.leave_out_own)
+            cos = self.examples.cosines(query, qvec, own_evidence=self.own_evidence)
             fused, ranking, top_sim, dropped = rank_with_examples(self, self.examples, query, qvec, mode, usable, rows,
-                                                                  ties, lexical, s, covered, cos=cos)
+                                                                  ties, lexical, s, covered, cos=cos,
+                                                                  request=self._blend_request(query, s, limit, lexical))
             result = self._result(query, mode, ranking, fused, top_sim, dropped, lexical, s, stale, covered,
                                   explain=explain, embedded=embedded, tokens=tokens, ms=ms, limit=limit)
-            return self._with_known(result, cos) if explain else result
-        if mode == "hybrid" and s.fusion == "blend" and getattr(qvec, "ndim", 1) == 1 and len(usable) <= SMALL_ROWS:
+            if not explain:
+                return result
+            return with_channels(self, self._with_known(result, cos), query, qvec, lexical, s, cos)
+        if mode == "hybrid" and s.fusion in SCORED and getattr(qvec, "ndim", 1) == 1 and len(usable) <= SMALL_ROWS:
             fused, top_sim, dropped = self._small_blend(query, qvec, subset, usable, lexical, s, limit)
             ranking = "hybrid"
         else:
             fused, ranking, top_sim, dropped = self._screened(query, qvec, mode, subset, usable, lexical, s,
                                                               covered, limit)
-        return self._result(query, mode, ranking, fused, top_sim, dropped, lexical, s, stale, covered,
-                            explain=explain, embedded=embedded, tokens=tokens, ms=ms, limit=limit)
+        result = self._result(query, mode, ranking, fused, top_sim, dropped, lexical, s, stale, covered,
+                              explain=explain, embedded=embedded, tokens=tokens, ms=ms, limit=limit)
+        return with_channels(self, result, query, qvec, lexical, s) if explain else result
 
     def _with_known(self, result: SearchResult, cos) -> SearchResult:
         """``result`` with each hit's closest known request (``--explain``); ``cos``: the query's
@@ -196,7 +204,6 @@ class VectorSearch:
         """Blend over a scope of at most SMALL_ROWS usable skills, every similarity exact
         (:mod:`skillsift.ranker.blend_exact`): ``(fused items, top_sim, dropped)``."""
         from .blend_exact import blend_exact
-        from .fusion import blend_bonus_scale
         from .rounding import SCORE_DIGITS, round_half_away
 
         exact = self._exact_rows(usable, subset)
@@ -205,10 +212,20 @@ class VectorSearch:
         if s.vector_min_sim > 0:
             keep = [v >= s.vector_min_sim for v in plain]
             dropped = len(keep) - sum(keep)
-        fused = blend_exact(query, plain, centred, keep, exact.ties, exact.skills, lexical, self._all_names(),
-                            candidates=s.candidates, bonus=blend_bonus_scale(s.weight_lexical, s.weight_vector),
-                            limit=limit, pin=self._pins().pin_position)
+        fused = blend_exact(self._blend_request(query, s, limit, lexical), plain, centred, keep, exact.ties,
+                            exact.skills, lexical, self._all_names())
         return fused, round_half_away(max(plain), SCORE_DIGITS), dropped
+
+    def _blend_request(self, query: str, s, limit, lexical):
+        """The :class:`~skillsift.ranker.fusion.BlendRequest` of ``query`` under the ``[search]`` settings ``s``
+        (``lexical``: the query's lexical list, whose coverage weighs the zscore fusion's lexical part)."""
+        from .fusion import BlendRequest, blend_bonus_scale, zscore_lexical_weight
+
+        weight = zscore_lexical_weight(lexical.coverage(), s.weight_lexical, s.weight_vector) \
+            if s.fusion == "zscore" else 0.0
+        return BlendRequest(query, s.candidates, blend_bonus_scale(s.weight_lexical, s.weight_vector), limit,
+                            self._pins().pin_position, fusion="zscore" if s.fusion == "zscore" else "blend",
+                            lexical_weight=weight)
 
     def _screened(self, query: str, qvec, mode: str, subset, usable, lexical, s, covered: bool, limit):
         """Any mode and fusion over screened similarities: ``(fused items, ranking, top_sim, dropped)``."""
@@ -227,16 +244,13 @@ class VectorSearch:
             dropped = len(usable) - int(np.count_nonzero(keep))
         cand = s.candidates
         pinned = None
-        top = None if mode == "hybrid" and s.fusion == "blend" else plain.top(cand, keep)
+        top = None if mode == "hybrid" and s.fusion in SCORED else plain.top(cand, keep)
         if top is None:
             from .blend_top import blend_first
-            from .fusion import blend_bonus_scale
 
-            bonus = blend_bonus_scale(s.weight_lexical, s.weight_vector)
             centred = self._centred_similarities(rows, products, qvec, ties)
-            fused = blend_first(query, centred, plain, keep, lexical, usable, self._positions_in(usable, subset),
-                                self._all_names(), candidates=cand, bonus=bonus, limit=limit,
-                                pin=self._pins().pin_position)
+            fused = blend_first(self._blend_request(query, s, limit, lexical), centred, plain, keep, lexical, usable,
+                                self._positions_in(usable, subset), self._all_names())
             ranking = "hybrid"
         else:
             vector_ranked = list(zip(self._names(usable[top]), plain.exact(top).tolist(), strict=True))

@@ -5,12 +5,11 @@ lexical, which skills take the queries that expect another one (the confusion vi
 that moved against the baseline, and every case's rank in every mode; with ``--judge``, the agent's
 figures and its choice in a column of every case (docs/judge.md).  It has no script, no
 external asset and no link out: the styles are inline and every piece of repository text
-(queries, skill names, ids, the cases path) goes through :func:`html.escape`.
+(queries, skill names, ids, the cases path) goes through the one HTML escaper,
+:func:`skillsift.render.sanitise.html_text`.
 """
 
 from __future__ import annotations
-
-from html import escape
 
 from ..evaluate.run import EvalResult
 from ..words import plural
@@ -27,7 +26,9 @@ vertical-align:top}th{background:#f6f8fa}td.n{text-align:right;font-variant-nume
 
 
 def _e(value) -> str:
-    return escape(str(value), quote=True)
+    from .sanitise import html_text
+
+    return html_text(value)
 
 
 def _cell(value, *, number: bool = False, cls: str = "") -> str:

@@ -20,8 +20,14 @@ renderer and door passes repository text through the one for its sink:
   inside; :func:`md_text` escapes every punctuation character Markdown could read as
   syntax (no raw HTML, emphasis, image or link) and breaks the address forms GitHub would
   turn into links by itself.
+* **HTML** (the ``eval --format html`` report, :func:`html_text`): ``& < > " '`` written as
+  entities, so no text opens or closes an element or leaves an attribute value, and control
+  characters shown escaped as on a terminal.
 * **SARIF** (:func:`sarif_uri`): a location is a path relative to the repository root,
-  never absolute and never through ``..``.
+  never absolute and never through ``..``; the messages are JSON (:func:`json_text`).
+
+``tests/render/test_summary_property.py`` renders the job summary for random hostile text and
+parses it with GitHub's cmark-gfm: the elements must be those of a summary of plain names.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ import posixpath
 import re
 
 __all__ = ["visible", "plain", "plain_lines", "command_data", "command_property", "md_text", "md_code",
-           "sarif_uri", "json_text", "xml_lines", "for_stdout"]
+           "html_text", "sarif_uri", "json_text", "xml_lines", "for_stdout"]
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # C0, DEL, C1; the bidirectional embeddings, overrides and isolates; line and paragraph separators
@@ -168,6 +174,17 @@ def md_code(text: object) -> str:
     fence = "`" * (longest + 1)
     pad = " " if longest or text[0] == " " or text[-1] == " " else ""
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+# -- HTML -----------------------------------------------------------------------------------------
+
+
+def html_text(text: object) -> str:
+    """Repository text as HTML text or a quoted attribute value: entities for ``& < > " '``, control
+    characters shown escaped (:func:`visible`)."""
+    from html import escape
+
+    return escape(visible(text), quote=True)
 
 
 # -- SARIF ----------------------------------------------------------------------------------------

@@ -92,6 +92,8 @@ def _hit_to_json(rank: int, hit: Hit, source: str = "") -> dict:
         out["stale_vector"] = True
     if hit.known_request is not None:
         out["known_request"] = {"query": hit.known_request[0], "cosine": round(hit.known_request[1], 6)}
+    if hit.channels is not None:
+        out["channels"] = dict(hit.channels)
     if hit.explanation is not None:
         e = hit.explanation
         out["explain"] = {
@@ -184,9 +186,11 @@ def ordinal(n: int) -> str:
 def _explain_lines(hit: Hit) -> list[str]:
     e = hit.explanation
     known = []
+    if hit.channels is not None:
+        known.append("      channels: " + ", ".join(f"{name} {share:+.4f}" for name, share in hit.channels))
     if hit.known_request is not None:
-        known = [f"      closest known request: {json.dumps(hit.known_request[0], ensure_ascii=False)} "
-                 f"cosine {hit.known_request[1]:.2f}"]
+        known.append(f"      closest known request: {json.dumps(hit.known_request[0], ensure_ascii=False)} "
+                     f"cosine {hit.known_request[1]:.2f}")
     if e is None:
         return known
     out = known + [f"      BM25F {e.score:.6f} = sum of term points   (doc length {e.length:g}, "

@@ -152,6 +152,8 @@ def render_why_text(why: WhyReport) -> str:
             add("    ranked first: nothing (no skill holds a query term)")
         else:
             add(f"    ranked first: {m.winner.name}, {_standing_text(m.winner, m.ranking)}")
+            if m.channel is not None:
+                add(f"    put first by: {m.channel[0]} ({m.channel[1]:+.4f} over the best-ranked expected skill)")
         for e in m.expected:
             add(f"    {_expected_text(e, m.ranking)}")
         if m.competitor is not None:

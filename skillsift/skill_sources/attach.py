@@ -29,11 +29,15 @@ def _diagnostic(problem: SourceProblem) -> Diagnostic:
                       hint=HINTS[problem.code])
 
 
-def attach(config: Config, env=None) -> Config:
-    """``config`` with its sources' mounted folders and findings (unchanged when it has no sources)."""
-    if not config.skill_sources:
+def attach(config: Config, env=None, *, as_locked: bool = False) -> Config:
+    """``config`` with its sources' mounted folders and findings (unchanged when it has no sources).
+
+    ``as_locked``: the sources as the repository's own ``skillsift.lock`` pins them, whatever the
+    config's ``[[sources]]`` say (``skillsift ci`` reads a base commit so).
+    """
+    if not config.skill_sources and not as_locked:
         return config
-    view = read_sources(config, cache_folder(env))
+    view = read_sources(config, cache_folder(env), as_locked=as_locked)
     findings = [_diagnostic(p) for p in view.problems]
     try:
         folders = mount(config.root, view.roots)

@@ -178,11 +178,14 @@ def _what_changed(old: Lock, new: Lock) -> str:
     return "sources " + ", ".join(changed) if changed else "format"
 
 
-def fetch_locked(config: Config, cache: Path | None) -> list[str]:
-    """Make the cache hold every locked git commit; returns what was fetched. Never changes the lock."""
+def fetch_locked(config: Config, cache: Path | None, *, as_locked: bool = False) -> list[str]:
+    """Make the cache hold every locked git commit; returns what was fetched. Never changes the lock.
+
+    ``as_locked``: every source the lock pins, whatever ``[[sources]]`` says (a base commit's lock).
+    """
     lock = _lock_or_fail(config)
     fetched = []
-    for spec in config.skill_sources:
+    for spec in (locked_specs(lock) if as_locked else config.skill_sources):
         locked = lock.sources.get(spec.name)
         if not _matches(spec, locked):
             raise SourcesError(f'source "{spec.name}": {LOCK_FILE} does not match [[sources]]; run `skillsift '
@@ -215,17 +218,28 @@ def _lock_or_fail(config: Config) -> Lock:
     return lock
 
 
-def read_sources(config: Config, cache: Path | None) -> SourcesView:
-    """The folders the catalog reads source skills from, and every problem met. Never fetches."""
+def locked_specs(lock: Lock) -> tuple[SkillSource, ...]:
+    """The sources as ``lock`` pins them (what a commit's own lock served, whatever the config says now)."""
+    return tuple(SkillSource(name=e.name, git=e.git, path=e.path, rev=e.rev, subdir=e.subdir)
+                 for e in (lock.sources[n] for n in sorted(lock.sources)))
+
+
+def read_sources(config: Config, cache: Path | None, *, as_locked: bool = False) -> SourcesView:
+    """The folders the catalog reads source skills from, and every problem met. Never fetches.
+
+    ``as_locked``: read every source the lock pins, as it pins it, whatever ``[[sources]]`` says
+    (``skillsift ci`` evaluates the base commit so: the skills its agents were served).
+    """
     view = SourcesView()
-    if not config.skill_sources:
+    if not config.skill_sources and not as_locked:
         return view
     try:
         lock = read_lock(config)
     except LockFileError as exc:
         view.problems.append(SourceProblem("", "SK051", f"{exc}: no source skill is read"))
         return view
-    for spec in config.skill_sources:
+    specs = locked_specs(lock) if as_locked and lock is not None else config.skill_sources
+    for spec in specs:
         locked = lock.sources.get(spec.name) if lock else None
         if not _matches(spec, locked):
             view.problems.append(SourceProblem(spec.name, "SK051", f'source "{spec.name}" is not in {LOCK_FILE} as '

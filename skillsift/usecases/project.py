@@ -81,21 +81,22 @@ def check_agent(agent: str | None) -> None:
 
 
 def open_config(root, config_file: str | None = None, *, mode: str | None = None, allow_exec: bool = False,
-                env: Mapping[str, str] | None = None, user_config_path=None) -> Config:
+                env: Mapping[str, str] | None = None, user_config_path=None, sources_as_locked: bool = False) -> Config:
     """The resolved config of ``root`` (docs/configuration.md); raises RootNotFound or SkillsiftError (AR9D0).
 
     ``mode`` is the ``--mode`` flag; ``env`` and ``user_config_path`` stand in for the process
     environment and the user config file (tests isolate them).  ``[[sources]]`` are attached: read
-    from the cache as ``skillsift.lock`` pins them, never fetched (docs/sources.md).
+    from the cache as ``skillsift.lock`` pins them, never fetched (docs/sources.md); with
+    ``sources_as_locked`` every source the lock pins, whatever ``[[sources]]`` says (a base commit).
     """
     config = load_config(root, config_file=config_file, mode=mode, allow_exec=allow_exec, env=env,
                          user_config_path=user_config_path)
-    return attach_sources(config, env)
+    return attach_sources(config, env, as_locked=sources_as_locked)
 
 
 def open_project(root, config_file: str | None = None, *, mode: str | None = None, view: str = FULL_VIEW,
                  agent: str | None = None, context_window: int | None = None, agent_in_full: bool = True,
-                 allow_exec: bool = False, config: Config | None = None) -> Project:
+                 allow_exec: bool = False, config: Config | None = None, sources_as_locked: bool = False) -> Project:
     """Resolve the config of ``root`` and read the skills of ``view`` (``full`` or ``listing``).
 
     Full view: ``agent`` keeps only the skills that agent lists, unless ``agent_in_full`` is
@@ -108,7 +109,7 @@ def open_project(root, config_file: str | None = None, *, mode: str | None = Non
     check_agent(agent)
     messages: tuple[Message, ...] = ()
     if config is None:
-        config = open_config(root, config_file, mode=mode, allow_exec=allow_exec)
+        config = open_config(root, config_file, mode=mode, allow_exec=allow_exec, sources_as_locked=sources_as_locked)
         messages = config_messages(config) + catalog_messages(config.source_findings)
     chosen = load_view(root, config, view, agent=agent if (view != FULL_VIEW or agent_in_full) else None,
                        context_window=context_window)

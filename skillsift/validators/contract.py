@@ -66,6 +66,11 @@ def _security() -> PathCheckModule:
     return security
 
 
+def _skill_links() -> PathCheckModule:
+    from . import skill_links
+    return skill_links
+
+
 def _spec() -> PathCheckModule:
     from . import spec
     return spec
@@ -138,6 +143,7 @@ BY_PATH: dict[str, Callable[[], PathCheckModule]] = {
     "paths": _paths,
     "secrets": _secrets,
     "security": _security,
+    "skill_links": _skill_links,
     "spec": _spec,
     "suppress": _suppress,
     "yaml_checks": _yaml_checks,

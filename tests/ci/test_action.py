@@ -161,7 +161,7 @@ def test_action_metadata_is_valid_and_fully_wired():
     assert len(ci) == 1 and ci[0]["run"].split()[:2] == ["skillsift", "ci"]
     assert {"top1", "mrr", "hit-at-k", "recall-at-k", "regressed", "fixed", "report-path"} <= set(doc["outputs"])
     assert set(doc["inputs"]) == {"working-directory", "cases", "modes", "min", "max-flips", "baseline", "extras",
-                                  "python-version", "fail-on", "fail-on-gate-change", "html-report"}
+                                  "python-version", "fail-on", "fail-on-gate-change", "fetch-sources", "html-report"}
 
 
 def test_the_schema_check_catches_broken_wiring():

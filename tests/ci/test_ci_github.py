@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skillsift.ci import install_plan
@@ -46,6 +46,7 @@ def test_bad_output_names_are_refused():
             format_outputs([(key, "1")])
 
 
+@settings(deadline=None)  # a loaded machine must not turn a slow example into a failure
 @given(st.dictionaries(st.from_regex(r"[a-z][a-z0-9_-]{0,10}", fullmatch=True),
                        st.lists(st.sampled_from(["\n", "\r", "SKILLSIFT_EOF", "=", "<<", "x"])
                                 | st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=8),

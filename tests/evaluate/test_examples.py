@@ -107,10 +107,12 @@ def test_example_rows_leave_out_the_querys_own_text_only_in_evaluation():
     assert rows.owner.tolist() == [0, 1, 1] and rows.texts == ("a one", "Bank dispute", "b one")
     q = np.array([0.0, 0.0, 1.0])  # the vector of "Bank dispute"
     live = rows.cosines("bank  dispute", q)
-    held = rows.cosines("bank  dispute", q, leave_out_own=True)
+    held = rows.cosines("bank  dispute", q, own_evidence={"bank dispute": {1}})
     assert live.tolist() == [0.0, 1.0, 0.0] and held[1] == -np.inf
     assert rows.closest(live, 1) == ("Bank dispute", 1.0)
     assert rows.closest(held, 1) == ("b one", 0.0)
+    # the same text held out for another skill (the case expects skill 0): skill 1's request stays
+    assert rows.cosines("bank  dispute", q, own_evidence={"bank dispute": {0}}).tolist() == live.tolist()
 
 
 # -- end to end: index, status, search, eval ----------------------------------------------------------

@@ -75,6 +75,53 @@ def test_cross_validation_picks_the_setting_that_wins_on_held_out_folds():
     assert again.winner == result.winner and np.array_equal(again.held_out.rr, result.held_out.rr)
 
 
+def _opposed(n_cases, n_skills, seed, *, cosine_right: bool):
+    """Signals where one channel finds every case's skill and the other points to a neighbour."""
+    rng = np.random.default_rng(seed)
+    expected = [[i % n_skills] for i in range(n_cases)]
+    cos = rng.normal(0, 0.01, (n_cases, n_skills))
+    lexical = np.zeros((n_cases, n_skills))
+    for i, (t,) in enumerate(expected):
+        wrong = (t + 1 + i % 3) % n_skills
+        if cosine_right:
+            cos[i, t] += 0.08  # right, but by less than the default bonus
+            lexical[i, wrong], lexical[i, t] = 9.0, 1.0  # a strong lexical match on the wrong skill
+        else:
+            cos[i, wrong] += 0.12
+            cos[i, t] += 0.02
+            lexical[i, t], lexical[i, wrong] = 6.0, 1.0
+    sig = _signals(lexical, cos, expected)
+    for fields in (tune.ALL_FIELDS, tune.NAME_FREE):
+        sig.cosine[fields] = cos
+        sig._centred[fields] = cos
+    return sig
+
+
+def test_where_cosine_beats_the_default_blend_tune_finds_cosine_only():
+    sig = _opposed(80, 10, 5, cosine_right=True)
+    settings = tune.grid((tune.NAME_FREE,), (50,))
+    current = settings.index(tune.Setting("blend", tune.NAME_FREE, 1.0, 50))
+    cosine = settings.index(tune.Setting("auto", tune.NAME_FREE, 1.0, 50))
+    result = tune.cross_validate(settings, sig, current, cosine)
+    assert result.series[cosine].rr.mean() > result.series[current].rr.mean()  # the set is as described
+    assert settings[result.winner].fusion == "auto"
+    assert set(result.chosen_per_fold) == {cosine}
+    assert result.change()
+
+
+def test_where_lexical_beats_the_default_blend_tune_finds_a_heavier_lexical_bonus():
+    sig = _opposed(80, 10, 6, cosine_right=False)
+    settings = tune.grid((tune.NAME_FREE,), (50,))
+    current = settings.index(tune.Setting("blend", tune.NAME_FREE, 1.0, 50))
+    result = tune.cross_validate(settings, sig, current, 0)
+    lexical = tune.series_of(None, sig)
+    assert lexical.rr.mean() > result.series[current].rr.mean()  # the default loses to its lexical part
+    win = settings[result.winner]
+    assert win.fusion != "auto" and (win.fusion != "blend" or win.weight_lexical > 1.0)
+    assert result.held_out.rr.mean() >= lexical.rr.mean() - 1e-12  # tuned is not below the lexical part
+    assert result.change()
+
+
 def test_no_change_when_the_current_setting_already_wins():
     n = 20
     expected = [[i % 4] for i in range(n)]
@@ -243,3 +290,30 @@ def test_tune_over_a_listing_that_serves_no_skill_is_a_clear_error_not_a_crash(a
     assert code == 1
     assert "error: nothing to tune: the listing of codex serves no skill" in err
     assert "skillsift list --agent codex" in err and "Traceback" not in err
+
+
+def test_zscore_standardises_each_list_and_weighs_the_lexical_part_by_coverage():
+    # two cases over three skills; cosines and BM25F on very different scales
+    cos = np.array([[0.30, 0.20, 0.10], [0.30, 0.20, 0.10]])
+    lexical = np.array([[0.0, 50.0, 10.0], [0.0, 50.0, 10.0]])
+    sig = _signals(lexical, cos, [[1], [0]])
+    sig._centred[tune.ALL_FIELDS] = cos
+    sig.coverage = np.array([1.0, 0.0])  # case 0: every query term in the top lexical match; case 1: none
+    scores, returned = tune.fused(tune.Setting("zscore", tune.ALL_FIELDS, 2.0), sig)
+    assert returned.all()
+    z_cos = (cos[0] - cos[0].mean()) / cos[0].std()
+    z_lex = np.array([0.0, 1.0, -1.0])  # the lexical cut is the two matches: +-1
+    assert scores[0] == pytest.approx(np.round(z_cos + 2.0 * z_lex, 9))
+    assert scores[1] == pytest.approx(np.round(z_cos, 9))  # no coverage: the cosine alone
+    assert tune.ranks(scores, returned, sig).tolist() == [1, 1]
+
+
+def test_coverage_counts_the_query_terms_of_the_top_lexical_match():
+    lexical = np.array([[0.0, 2.0, 2.0], [0.0, 0.0, 0.0]])
+    tie = np.array([2, 1, 0])  # skill 2 sorts first by name: it wins the tie
+    from skillsift.ranker.lexical import LexicalIndex
+
+    deploy, stage, later = LexicalIndex.query_terms("deploy staging later")
+    terms = {1: frozenset({deploy}), 2: frozenset({deploy, stage})}.__getitem__
+    out = tune.coverage(["deploy staging later", "deploy"], lexical, tie, terms)
+    assert out.tolist() == [pytest.approx(2 / 3), 0.0]

@@ -33,8 +33,10 @@ def hooks_yaml() -> str:
                    f"  entry: {spec.entry}\n  language: python\n  minimum_pre_commit_version: 3.0.0\n")
         if spec.files:
             out.append(f"  files: {spec.files}\n")
-        if spec.types:
+        if spec.types or spec.types_or:  # pre-commit's default types: [file] would keep every link out
             out.append(f"  types: [{', '.join(spec.types)}]\n")
+        if spec.types_or:
+            out.append(f"  types_or: [{', '.join(spec.types_or)}]\n")
         out.append(f"  pass_filenames: {str(spec.pass_filenames).lower()}\n"
                    f"  require_serial: {str(spec.require_serial).lower()}\n")
         if spec.always_run:
@@ -50,6 +52,7 @@ def test_the_hooks_file_is_written_from_the_registry():
     for hook, spec in zip(parsed, HOOK_SPECS, strict=True):
         assert hook["entry"] == spec.entry and hook["description"] == spec.description
         assert hook.get("files", "") == spec.files and tuple(hook.get("types", ())) == spec.types
+        assert tuple(hook.get("types_or", ())) == spec.types_or
         assert hook["pass_filenames"] is spec.pass_filenames and hook["require_serial"] is spec.require_serial
         assert hook.get("always_run", False) is spec.always_run
 

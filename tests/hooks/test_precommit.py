@@ -179,6 +179,28 @@ def test_planted_secret_fails_the_commit_with_file_and_line(tmp_path, hook_env, 
     assert proc.returncode == 0, _out(proc)
 
 
+def test_a_committed_link_that_leaves_its_skill_or_dangles_fails_the_commit(tmp_path, hook_env, hook_repo):
+    """pre-commit passes no link to a hook that does not ask for them: skillsift-validate does (SK020, SK021)."""
+    project = make_project(tmp_path, hook_env, hook_repo, hooks=("skillsift-validate",))
+    folder = project / ".claude/skills/deploy-staging"
+    (folder / "scripts").mkdir()
+    os.symlink("../../../../.env", folder / "scripts" / "env.sh")  # .env is ignored: it dangles on a checkout
+    _git(project, hook_env, "add", "-A")
+    before = _head(project, hook_env)
+    proc = commit(project, hook_env)
+    assert proc.returncode != 0, _out(proc)
+    assert ".claude/skills/deploy-staging/scripts/env.sh: SK021" in _out(proc) and "dangles" in _out(proc)
+    assert _head(project, hook_env) == before
+    _git(project, hook_env, "rm", "-q", "--cached", ".claude/skills/deploy-staging/scripts/env.sh")
+    (folder / "scripts" / "env.sh").unlink()
+    (project / ".claude/skills/leak").mkdir()
+    os.symlink("../../../.env", project / ".claude/skills/leak/SKILL.md")
+    _git(project, hook_env, "add", "-A")
+    proc = commit(project, hook_env)
+    assert proc.returncode != 0, _out(proc)
+    assert ".claude/skills/leak/SKILL.md: SK020" in _out(proc)
+
+
 def test_broken_cases_file_fails_with_its_lines(tmp_path, hook_env, hook_repo):
     project = make_project(tmp_path, hook_env, hook_repo)
     cases = project / "search-cases.yaml"

@@ -21,9 +21,10 @@ from skillsift.index.build import (
     plan_build,
 )
 from skillsift.index.store import load_index, write_index
-from skillsift.ranker.vector import cosine_list, normalise_query
+from skillsift.ranker.vector import normalise_query
 from skillsift.secrets.egress import sends_text_out
 from skillsift.secrets.scan import detect_secret
+from tests.ranker.reference import cosine_list
 from tests.support.concept_embedder import ConceptEmbedder, concept_vector, refund_catalog, unit
 
 AWS_KEY = "AKIAQ3ZR7T2MWX9PLK4N"

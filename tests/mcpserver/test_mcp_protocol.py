@@ -63,10 +63,12 @@ def test_every_line_gets_an_answer(cli_project):
     finally:
         server.close()
     for name in ("not json", "truncated"):
-        assert answers[name]["error"]["code"] == -32700 and answers[name]["id"] is None
+        assert answers[name]["error"]["code"] == -32700
         assert "not JSON" in answers[name]["error"]["message"]
-    assert answers["deep json"]["error"]["code"] == -32700 and "nested too deeply" in answers["deep json"]["error"][
+    assert answers["not json"]["id"] is None and answers["truncated"]["id"] == 3  # its id is found all the same
+    assert answers["deep json"]["error"]["code"] == -32600 and "nested too deeply" in answers["deep json"]["error"][
         "message"]
+    assert answers["deep json"]["id"] == 8
     for name in ("array", "number", "no method", "bad id"):
         assert answers[name]["error"]["code"] == -32600, answers[name]
     assert answers["no method"]["id"] == 7 and answers["bad id"]["id"] is None
@@ -91,7 +93,7 @@ def test_a_line_over_the_limit_is_refused_and_the_next_one_answered_promptly(cli
                                timeout=10)  # quadratic reading took 13-20 s here
     finally:
         server.close()
-    assert refused["id"] is None and refused["error"]["code"] == -32600
+    assert refused["id"] == 20 and refused["error"]["code"] == -32600
     assert f"{MAX_LINE_BYTES:,} bytes" in refused["error"]["message"] and "xxx" not in refused["error"]["message"]
     assert big_but_allowed["result"]["isError"] is False
     assert after["result"]["structuredContent"]["results"][0]["name"] == "deploy-staging"
@@ -174,3 +176,53 @@ def test_protocol_versions_are_negotiated(cli_project, version):
         server.close()
     assert reply["result"]["protocolVersion"] == (version if version != "1999-01-01" else "2025-11-25")
     assert reply["result"]["capabilities"] == {"tools": {"listChanged": False}}
+
+
+def _deep(depth: int, kind: str) -> str:
+    return "[" * depth + "]" * depth if kind == "list" else '{"a":' * depth + "1" + "}" * depth
+
+
+@pytest.mark.parametrize("kind", ["list", "object"])
+def test_a_request_nested_thousands_deep_is_answered_with_its_id_and_the_server_keeps_serving(cli_project, kind):
+    """Written as the official MCP client writes a request (``id`` after ``params``), as a string id too."""
+    server = LineServer(cli_project)
+    try:
+        replies = []
+        for n, depth in enumerate((5_000, 200_000, 2_000_000)):
+            rid: object = 30 + n if n != 1 else f"req-{n}"
+            line = ('{"method":"tools/call","params":{"name":"find_skill","arguments":{"query":"deploy","x":'
+                    + _deep(depth, kind) + '}},"jsonrpc":"2.0","id":' + json.dumps(rid) + "}\n")
+            server.raw(line.encode())
+            replies.append((rid, server.next_reply(timeout=20)))
+        # nested in the id's place or unclosed: answered, with no id to give
+        server.raw(b'{"jsonrpc":"2.0","id":' + _deep(5_000, kind).encode() + b',"method":"ping"}\n')
+        no_id = server.next_reply(timeout=20)
+        server.raw(b'{"jsonrpc":"2.0","id":40,"method":"ping","params":' + b"[" * 300_000 + b"\n")
+        unclosed = server.next_reply(timeout=20)
+        after = server.request(41, "tools/call", {"name": "find_skill", "arguments": {"query": "deploy"}}, timeout=20)
+    finally:
+        server.close()
+    for rid, reply in replies:
+        assert reply["id"] == rid and reply["error"]["code"] == -32600, reply
+        assert "nested too deeply" in reply["error"]["message"]
+    assert no_id["id"] is None and no_id["error"]["code"] == -32600
+    assert unclosed["id"] == 40 and unclosed["error"]["code"] in (-32600, -32700)
+    assert after["result"]["structuredContent"]["results"][0]["name"] == "deploy-staging"
+
+
+def test_the_deepest_arguments_the_official_client_sends_are_answered_and_the_session_goes_on(cli_project, tmp_path):
+    """The official MCP client refuses to write a request nested much deeper than 250 levels (its serialiser
+    stops), so deeper ones are sent raw above; what it does send is answered, and the session goes on."""
+    pytest.importorskip("mcp")
+
+    async def script(session):
+        extra = await session.call_tool("find_skill", {"query": "deploy", "x": nested(250)})
+        as_query = await session.call_tool("find_skill", {"query": nested(250)})
+        found = await session.call_tool("find_skill", {"query": "deploy"})
+        return extra, as_query, found
+
+    extra, as_query, found = talk(cli_project, tmp_path / "stderr.txt", script)
+    assert json.loads(_text(extra))["results"][0]["name"] == "deploy-staging"
+    assert getattr(as_query, "is_error", None) or getattr(as_query, "isError", None)
+    assert _text(as_query).startswith("find_skill needs a query")
+    assert json.loads(_text(found))["results"][0]["name"] == "deploy-staging"

@@ -12,9 +12,10 @@ from skillsift.catalog.load import catalog_from_skills
 from skillsift.config import Config, SearchConfig, validate_search_table
 from skillsift.index.build import build_index, plan_build
 from skillsift.ranker.centring import CENTRE_SHRINK, centre
-from skillsift.ranker.fusion import BLEND_SCALE, blend, blend_bonus_scale, sort_fused
+from skillsift.ranker.fusion import BLEND_SCALE, blend_bonus_scale, sort_fused
 from skillsift.ranker.rounding import round_half_away
 from skillsift.ranker.search import Ranker
+from tests.ranker.reference import blend
 from tests.support.concept_embedder import ConceptEmbedder, refund_catalog
 
 
@@ -254,7 +255,9 @@ def test_blend_is_deterministic_and_leaves_lexical_mode_alone(built_index):
 
 def test_config_accepts_blend():
     assert validate_search_table({"fusion": "blend"}) == []
-    assert validate_search_table({"fusion": "sum"}) == ['search.fusion "sum" must be auto, rrf, weighted or blend']
+    assert validate_search_table({"fusion": "sum"}) == [
+        'search.fusion "sum" must be auto, rrf, weighted, blend or zscore']
+    assert validate_search_table({"fusion": "zscore"}) == []
 
 
 def test_query_embedding_worker_is_reused_and_replaced_after_a_timeout(built_index):

@@ -1,0 +1,466 @@
+"""Fusion candidates measured channel by channel, on half A of both development sets; half B reported after.
+
+    python bench/fusion_channels.py [--metatool ../shared/benchmarks/metatool-dev] [--corpora ../shared/corpora]
+                                    [--cache /tmp/skillsift-quality-cache] [--json FILE] [--markdown FILE]
+
+Sets: the MetaTool development split and the real-skills set (``bench/skills_devset.py``),
+split into half A and half B by the seeded permutation of ``bench/examples_heldout.py``
+(seed 20240613).  The channels of a (case, skill) pair are computed once: the plain and
+the centred cosine of the skill's own text (the local model, name-free fields), the BM25F
+score of skillsift's lexical ranker, and, when known requests are used, ``e``: the mean of
+the two best cosines between the case and the skill's known requests (the best alone with
+one).  A candidate fusion is a function of those channels; the candidate set is the union
+of the first 50 of the vector list and of the lexical list, ties by name (as the ranker).
+
+Protocol, so that nothing is chosen on half B:
+
+* **no known requests**: every candidate is scored on half A, on half B and on the full set;
+* **known requests**: for half B, the requests of half A are the known requests; for half A
+  (where the choice is made), half A is split again in two by the same seeded rule, each
+  inner half's requests rank the other inner half;
+* **leakage**: half A ranked with half A's own requests (a case's own request text left out,
+  as ``eval`` does) is compared with half B ranked with half A's requests.
+
+Every row is printed (top1 / MRR on A and B of each set); the selection rule is in
+:func:`choose`: a candidate replaces the shipped fusion only when it is at least as good on
+half A of both sets (MRR and top1) and strictly better on one.  Embeddings are cached in
+``--cache`` (shared with bench/transfer.py): a second run embeds nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import transfer  # noqa: E402
+from examples_heldout import SPLIT_SEED, Evidence, halves  # noqa: E402
+from transfer import DEFAULT_CACHE, DEFAULT_CORPORA, DEFAULT_METATOOL, EmbedCache  # noqa: E402
+
+from skillsift.evaluate import tune  # noqa: E402
+from skillsift.ranker.centring import CENTRE_SHRINK, centre  # noqa: E402
+from skillsift.ranker.examples import combine  # noqa: E402
+from skillsift.ranker.fusion import BLEND_SCALE  # noqa: E402
+from skillsift.ranker.lexical import LexicalIndex  # noqa: E402
+from skillsift.ranker.postings import FIELDS  # noqa: E402
+from skillsift.ranker.tokenize import tokenize  # noqa: E402
+
+CAND = 50
+EXAMPLE_WEIGHT = 0.6  # the shipped [search] example_weight
+
+
+class Channels:
+    """The channels of one set for a block of case rows."""
+
+    def __init__(self, plain, centred, lex, coverage, tie, expected, best=None, has=None):
+        self.plain, self.centred, self.lex = plain, centred, lex
+        self.coverage = coverage  # per case: share of the query's terms the top lexical match holds
+        self.tie, self.expected = tie, expected
+        self.best, self.has = best, has
+        top = lex.max(axis=1, keepdims=True)
+        self.top = top
+        self.lexnorm = np.where(lex > 0, lex / np.where(top > 0, top, 1.0), 0.0)
+        srt = -np.sort(-lex, axis=1)[:, :2]
+        self.peak = np.where(srt[:, 0] > 0, (srt[:, 0] - srt[:, 1]) / np.where(srt[:, 0] > 0, srt[:, 0], 1), 0.0)
+
+    def sig(self) -> tune.Signals:
+        return tune.Signals(self.lex, {}, self.tie, self.expected)
+
+    def chosen(self, vec):
+        return tune._top_mask(vec, self.tie, CAND) | tune._top_mask(self.lex, self.tie, CAND, self.lex > 0)
+
+    def series(self, score, returned) -> tune.Series:
+        return tune.Series.of(tune.ranks(np.round(score, 9), returned, self.sig()))
+
+
+# -- the candidates --------------------------------------------------------------------------------
+# Each takes Channels and returns (score, returned): what would be ranked.
+
+
+def lexical_only(ch):
+    return ch.lex, ch.lex > 0
+
+
+def cosine_only(ch, centred=False):
+    c = ch.centred if centred else ch.plain
+    return np.round(c, 6), np.ones_like(c, bool)
+
+
+def _own(ch, use_examples, which="centred", w=EXAMPLE_WEIGHT):
+    c = ch.centred if which == "centred" else ch.plain
+    if use_examples and ch.best is not None:
+        return combine(c, ch.best, ch.has, w)
+    return c
+
+
+def blend(bonus, use_examples=True, which="centred", w=EXAMPLE_WEIGHT):
+    def f(ch):
+        vec = _own(ch, use_examples, which, w)
+        return vec + bonus * ch.lexnorm, ch.chosen(vec)
+    return f
+
+
+def blend_adaptive(b0, b1, feature, use_examples=True):
+    """bonus = b0 + b1 * feature (per query): the lexical weight follows the lexical evidence."""
+    def f(ch):
+        vec = _own(ch, use_examples)
+        g = {"peak": ch.peak, "coverage": ch.coverage, "both": ch.peak * ch.coverage}[feature]
+        bonus = (b0 + b1 * g)[:, None]
+        return vec + bonus * ch.lexnorm, ch.chosen(vec)
+    return f
+
+
+def _z(values, mask):
+    m = np.where(mask, values, np.nan)
+    mu = np.nanmean(m, axis=1, keepdims=True)
+    sd = np.nanstd(m, axis=1, keepdims=True)
+    sd = np.where(sd > 0, sd, 1.0)
+    return np.where(mask, (values - np.nan_to_num(mu)) / sd, 0.0)
+
+
+def _minmax(values, mask):
+    lo = np.where(mask, values, np.inf).min(axis=1, keepdims=True)
+    hi = np.where(mask, values, -np.inf).max(axis=1, keepdims=True)
+    span = hi - lo
+    return np.where(mask, np.where(span > 0, (values - lo) / np.where(span > 0, span, 1), 1.0), 0.0)
+
+
+def zscore(a, use_examples=True):
+    """z(cos over the candidates) + a * z(bm25 over the lexical candidates)."""
+    def f(ch):
+        vec = _own(ch, use_examples)
+        chosen = ch.chosen(vec)
+        lm = tune._top_mask(ch.lex, ch.tie, CAND, ch.lex > 0)
+        return _z(vec, chosen) + a * _z(ch.lex, lm), chosen
+    return f
+
+
+def minmax(a, use_examples=True, mnz=False):
+    """min-max(cos) + a * min-max(bm25) over each list's candidates; CombMNZ: times lists holding it."""
+    def f(ch):
+        vec = _own(ch, use_examples)
+        vm = tune._top_mask(vec, ch.tie, CAND)
+        lm = tune._top_mask(ch.lex, ch.tie, CAND, ch.lex > 0)
+        s = _minmax(vec, vm) + a * _minmax(ch.lex, lm)
+        if mnz:
+            s = s * (vm.astype(int) + lm.astype(int))
+        return s, vm | lm
+    return f
+
+
+def rrf(k=60, wl=1.0, use_examples=True):
+    def f(ch):
+        vec = _own(ch, use_examples)
+        vm = tune._top_mask(vec, ch.tie, CAND)
+        lm = tune._top_mask(ch.lex, ch.tie, CAND, ch.lex > 0)
+        rv, rl = tune._ranks_in_list(vec, ch.tie, vm), tune._ranks_in_list(ch.lex, ch.tie, lm)
+        return np.where(vm, 1 / (k + rv), 0) + np.where(lm, wl / (k + rl), 0), vm | lm
+    return f
+
+
+def spread_bonus(a, lexical_spread=False, floor=0.05, use_examples=True):
+    """blend with a per-query bonus ``a * sd(cos over the catalog)`` (``/ sd(bm25/top over the lexical
+    candidates)`` with ``lexical_spread``): the lexical channel scaled to the cosine's spread."""
+    def f(ch):
+        vec = _own(ch, use_examples)
+        bonus = a * ch.centred.std(axis=1)
+        if lexical_spread:
+            lm = tune._top_mask(ch.lex, ch.tie, CAND, ch.lex > 0)
+            sd = np.sqrt(np.where(lm, (ch.lexnorm - np.where(lm, ch.lexnorm, 0).sum(1, keepdims=True)
+                                       / np.maximum(lm.sum(1, keepdims=True), 1)) ** 2, 0).sum(1)
+                         / np.maximum(lm.sum(1), 1))
+            bonus = bonus / np.maximum(sd, floor)
+        return vec + bonus[:, None] * ch.lexnorm, ch.chosen(vec)
+    return f
+
+
+def zscore_adaptive(a0, a1, feature, use_examples=True):
+    def f(ch):
+        g = {"peak": ch.peak, "coverage": ch.coverage}[feature]
+        vec = _own(ch, use_examples)
+        chosen = ch.chosen(vec)
+        lm = tune._top_mask(ch.lex, ch.tie, CAND, ch.lex > 0)
+        return _z(vec, chosen) + (a0 + a1 * g)[:, None] * _z(ch.lex, lm), chosen
+    return f
+
+
+def channels(wd, we, bonus, which="centred", reduce="top2", floor="own"):
+    """Three channels: wd * description cosine + we * best request cosine + bonus * bm25/top.
+
+    A skill without requests takes its own cosine as its request channel (``floor="own"``)."""
+    def f(ch):
+        c = ch.centred if which == "centred" else ch.plain
+        if ch.best is None:
+            vec = c
+        else:
+            e = np.where(ch.has, ch.best, c if floor == "own" else 0.0)
+            vec = (wd * c + we * e) / (wd + we)
+        return vec + bonus * ch.lexnorm, ch.chosen(vec)
+    return f
+
+
+def candidates():
+    """(label, function, family) in a fixed order; the first is the shipped fusion."""
+    out = [("shipped: blend 0.12, c + 0.6 max(0, e - c)", blend(BLEND_SCALE), "shipped"),
+           ("lexical only", lexical_only, "part"),
+           ("cosine only (plain, vector mode)", cosine_only, "part"),
+           ("cosine only, centred", lambda ch: cosine_only(ch, True), "part"),
+           ("cosine only, with requests (vector mode)", lambda ch: (_own(ch, True, "plain"),
+                                                                    np.ones_like(ch.plain, bool)), "part")]
+    for b in (0.04, 0.08, 0.16, 0.20):
+        out.append((f"blend, fixed bonus {b}", blend(b), "bonus"))
+    for w in (0.4, 0.8, 1.0):
+        out.append((f"blend 0.12, example weight {w}", blend(BLEND_SCALE, w=w), "example weight"))
+    for b0, b1 in ((0.04, 0.12), (0.06, 0.12), (0.0, 0.2), (0.08, 0.08)):
+        out.append((f"blend, bonus {b0} + {b1} x peakedness", blend_adaptive(b0, b1, "peak"), "adaptive"))
+    for b0, b1 in ((0.0, 0.12), (0.0, 0.16), (0.04, 0.12), (0.0, 0.2)):
+        out.append((f"blend, bonus {b0} + {b1} x query terms matched", blend_adaptive(b0, b1, "coverage"),
+                    "adaptive"))
+    for b0, b1 in ((0.04, 0.16), (0.06, 0.12)):
+        out.append((f"blend, bonus {b0} + {b1} x peakedness x terms matched", blend_adaptive(b0, b1, "both"),
+                    "adaptive"))
+    for a in (0.3, 0.5, 0.8):
+        out.append((f"z-score: z(cos) + {a} z(bm25)", zscore(a), "normalised"))
+    for a in (0.2, 0.35, 0.4):
+        out.append((f"z-score: z(cos) + {a} z(bm25)", zscore(a), "normalised"))
+    for a0, a1 in ((0.0, 0.5), (0.0, 0.8), (0.1, 0.4), (0.1, 0.6), (0.2, 0.4), (0.0, 1.0), (0.15, 0.5)):
+        out.append((f"z-score: z(cos) + ({a0} + {a1} x query terms matched) z(bm25)",
+                    zscore_adaptive(a0, a1, "coverage"), "normalised adaptive"))
+    for a0, a1 in ((0.2, 0.3), (0.1, 0.5)):
+        out.append((f"z-score: z(cos) + ({a0} + {a1} x peakedness) z(bm25)", zscore_adaptive(a0, a1, "peak"),
+                    "normalised adaptive"))
+    for a in (1.0, 1.5, 2.0, 3.0):
+        out.append((f"blend, bonus {a} x sd(centred cos over the catalog)", spread_bonus(a), "spread"))
+    for a in (0.3, 0.5, 0.8):
+        out.append((f"blend, bonus {a} x sd(cos) / sd(bm25/top over lexical candidates)",
+                    spread_bonus(a, True), "spread"))
+    for a in (0.3, 0.5):
+        out.append((f"min-max: mm(cos) + {a} mm(bm25)", minmax(a), "normalised"))
+        out.append((f"CombMNZ: (mm(cos) + {a} mm(bm25)) x lists", minmax(a, mnz=True), "normalised"))
+    for k, wl in ((60, 1.0), (60, 0.5), (10, 0.5)):
+        out.append((f"RRF k={k} w_lex={wl}", rrf(k, wl), "rrf"))
+    for wd, we, b in ((0.5, 0.5, 0.0), (0.5, 0.5, 0.06), (0.5, 0.5, 0.12), (0.6, 0.4, 0.12), (0.4, 0.6, 0.12)):
+        out.append((f"channels: {wd} desc + {we} request + {b} bm25/top (centred)", channels(wd, we, b),
+                    "channels"))
+    out.append(("sketch: 0.5 plain desc + 0.5 best request, no lexical",
+                channels(0.5, 0.5, 0.0, "plain"), "channels"))
+    return out
+
+
+# -- the protocol ----------------------------------------------------------------------------------
+
+
+def load(which: str, args, cache):
+    if which == "MetaTool":
+        skills, queries, sig = transfer.metatool(args.metatool, cache)
+    else:
+        skills, queries, sig, _ds = transfer.real_skills(args.corpora, cache)
+    return skills, queries, sig
+
+
+def coverage_of(skills, queries, lex) -> np.ndarray:
+    """Per case: the share of its query terms found in the ranked fields of its top lexical match."""
+    terms_of = {}
+    out = np.zeros(len(queries))
+    for qi, q in enumerate(queries):
+        terms = set(LexicalIndex.query_terms(q))
+        if not terms or lex[qi].max() <= 0:
+            continue
+        top = int(np.argmax(lex[qi]))
+        if top not in terms_of:
+            s = skills[top]
+            words = set()
+            for f, _w in FIELDS:
+                v = getattr(s, f)
+                words.update(tokenize(v if isinstance(v, str) else " ".join(v or ())))
+            terms_of[top] = words
+        out[qi] = len(terms & terms_of[top]) / len(terms)
+    return out
+
+
+def run_set(name, skills, queries, sig, table, cands):
+    n, m = len(queries), len(skills)
+    q = np.asarray(sig.queries, dtype=np.float64)
+    docs = np.asarray(sig.docs[tune.NAME_FREE], dtype=np.float64)
+    plain = q @ docs.T
+    cen = q @ centre(docs, range(m), CENTRE_SHRINK).astype(np.float64).T
+    lex = sig.lexical
+    cov = coverage_of(skills, queries, lex)
+    a = halves(n)
+    inner = np.zeros(n, bool)
+    ia = np.flatnonzero(a)
+    inner[ia[halves(len(ia), SPLIT_SEED + 1)]] = True  # half A split again: A1 (inner) and A2
+
+    def block(rows, ev=None):
+        rows = np.asarray(rows)
+        best = has = None
+        if ev is not None:
+            best, has = ev.best("top2")
+        return Channels(plain[rows], cen[rows], lex[rows], cov[rows], sig.tie, [sig.expected[i] for i in rows],
+                        best, has)
+
+    def stitched(parts):
+        rr = np.concatenate([s.rr for s in parts])
+        t1 = np.concatenate([s.top1 for s in parts])
+        return float(t1.mean()), float(rr.mean())
+
+    a1, a2 = inner, a & ~inner
+    views = {
+        "A": [block(np.flatnonzero(a))],
+        "B": [block(np.flatnonzero(~a))],
+        "full": [block(np.arange(n))],
+        "A, requests known (inner halves)": [block(np.flatnonzero(a2), Evidence(q, sig.expected, m, a1, a2, queries)),
+                                            block(np.flatnonzero(a1), Evidence(q, sig.expected, m, a2, a1, queries))],
+        "B, A's requests known": [block(np.flatnonzero(~a), Evidence(q, sig.expected, m, a, ~a, queries))],
+        "A on itself (leakage check)": [block(np.flatnonzero(a), Evidence(q, sig.expected, m, a, a, queries))],
+    }
+    for label, fn, family in cands:
+        row = table.setdefault(label, {"family": family})
+        for view, blocks in views.items():
+            row[f"{name} {view}"] = stitched([ch.series(*fn(ch)) for ch in blocks])
+        print(f"{name} | {label} | " + " | ".join(f"{v}: {row[f'{name} {v}'][0]:.3f}/{row[f'{name} {v}'][1]:.3f}"
+                                                  for v in views), flush=True)
+    return {"cases": n, "skills": m, "half A": int(a.sum()), "half B": int((~a).sum()),
+            "tune": tune_on_half_a(name, sig, cov, a)}
+
+
+def per_skill_curve(name, skills, queries, sig) -> dict:
+    """Half B ranked with at most ``n`` of half A's requests per skill known (n = 0, 1, 2, 4, 8): the
+    default blend and zscore, top1 / MRR, and how many requests the skills with some have on average."""
+    n, m = len(queries), len(skills)
+    q = np.asarray(sig.queries, dtype=np.float64)
+    docs = np.asarray(sig.docs[tune.NAME_FREE], dtype=np.float64)
+    plain, cen, lex = q @ docs.T, q @ centre(docs, range(m), CENTRE_SHRINK).astype(np.float64).T, sig.lexical
+    cov = coverage_of(skills, queries, lex)
+    a = halves(n)
+    order = np.random.default_rng(SPLIT_SEED).permutation(n)  # which of a skill's requests come first
+    test = np.flatnonzero(~a)
+    out = {}
+    for per in (0, 1, 2, 4, 8):
+        train = np.zeros(n, bool)
+        taken = np.zeros(m, dtype=np.int64)
+        for i in order.tolist():
+            if a[i] and per and all(taken[t] < per for t in sig.expected[i]):
+                train[i] = True
+                taken[sig.expected[i]] += 1
+        best = has = None
+        if per:
+            best, has = Evidence(q, sig.expected, m, train, ~a, queries).best("top2")
+        ch = Channels(plain[test], cen[test], lex[test], cov[test], sig.tie, [sig.expected[i] for i in test],
+                      best, has)
+        row = {"requests per skill with some": float(taken[taken > 0].mean()) if per else 0.0}
+        for label, fn in (("blend (default)", blend(BLEND_SCALE)), ("zscore", zscore_adaptive(0.0, 1.0, "coverage"))):
+            series = ch.series(*fn(ch))
+            row[label] = (float(series.top1.mean()), float(series.rr.mean()))
+        out[per] = row
+        print(f"{name} | at most {per} requests per skill (mean {row['requests per skill with some']:.2f}) | "
+              + " | ".join(f"{k}: {v[0]:.3f}/{v[1]:.3f}" for k, v in row.items() if isinstance(v, tuple)),
+              flush=True)
+    return out
+
+
+def tune_on_half_a(name, sig, cov, a) -> dict:
+    """``skillsift tune``'s selection run on half A's cases only (name-free fields, the grid of
+    ``tune.grid``), then the chosen setting and the default scored on half B."""
+    docs = {tune.NAME_FREE: sig.docs[tune.NAME_FREE]}
+
+    def part(rows):
+        out = tune.signals_from(sig.lexical[rows], docs, sig.queries[rows], [""] * len(sig.tie),
+                                [sig.expected[i] for i in rows])
+        out.tie, out.coverage = sig.tie, cov[rows]
+        return out
+
+    half_a, half_b = part(np.flatnonzero(a)), part(np.flatnonzero(~a))
+    settings = tune.grid((tune.NAME_FREE,))
+    current = settings.index(tune.Setting("blend", tune.NAME_FREE, 1.0, 50))
+    cosine = settings.index(tune.Setting("auto", tune.NAME_FREE, 1.0, 50))
+    result = tune.cross_validate(settings, half_a, current, cosine)
+    chosen = settings[result.winner] if result.change() else settings[current]
+    tuned, default = tune.series_of(chosen, half_b), tune.series_of(settings[current], half_b)
+    out = {"winner": settings[result.winner].label(), "writes": bool(result.change()),
+           "B tuned": (float(tuned.top1.mean()), float(tuned.rr.mean())),
+           "B default": (float(default.top1.mean()), float(default.rr.mean()))}
+    print(f"{name} | tune on half A -> {out['winner']} (writes: {out['writes']}) | half B tuned "
+          f"{out['B tuned'][0]:.3f}/{out['B tuned'][1]:.3f}, default {out['B default'][0]:.3f}/"
+          f"{out['B default'][1]:.3f}", flush=True)
+    return out
+
+
+def choose(table, sets) -> dict:
+    """The candidates at least as good as the shipped fusion on half A of both sets, in both
+    settings (no requests, requests known), and strictly better somewhere; best by summed MRR."""
+    ship = table[next(iter(table))]
+    views = [f"{s} {v}" for s in sets for v in ("A", "A, requests known (inner halves)")]
+    ok = []
+    for label, row in table.items():
+        if row["family"] in ("shipped", "part"):
+            continue
+        diffs = [(row[v][0] - ship[v][0], row[v][1] - ship[v][1]) for v in views]
+        if all(d[0] >= -0.0005 and d[1] >= -0.0005 for d in diffs) and any(d[1] > 0.0005 for d in diffs):
+            ok.append((sum(d[1] for d in diffs), label))
+    ok.sort(reverse=True)
+    return {"eligible": [label for _s, label in ok], "winner": ok[0][1] if ok else None}
+
+
+def markdown(table, sets) -> str:
+    views = ("A", "B", "full", "A, requests known (inner halves)", "B, A's requests known",
+             "A on itself (leakage check)")
+    head = "| candidate | " + " | ".join(f"{s} {v}" for s in sets for v in views) + " |"
+    lines = [head, "|" + "---|" * (1 + len(sets) * len(views))]
+    for label, row in table.items():
+        lines.append(f"| {label} | " + " | ".join(f"{row[f'{s} {v}'][0]:.3f} / {row[f'{s} {v}'][1]:.3f}"
+                                                  for s in sets for v in views) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--metatool", type=Path, default=DEFAULT_METATOOL)
+    parser.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA)
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--markdown", type=Path)
+    parser.add_argument("--families", help="comma-separated candidate families to run (the shipped row always)")
+    parser.add_argument("--only", choices=("MetaTool", "real skills"))
+    parser.add_argument("--curve", action="store_true",
+                        help="only the curve: half B with at most 1, 2, 4, 8 of half A's requests per skill")
+    args = parser.parse_args(argv)
+    from skillsift.embed.local import LocalProvider
+
+    transfer.VARIANTS = {"name-free": tune.NAME_FREE}  # the default embedded fields only
+    cache = EmbedCache(args.cache, LocalProvider())
+    table: dict = {}
+    sets = {}
+    cands = candidates()
+    if args.families:
+        keep = {"shipped", "part", *args.families.split(",")}
+        cands = [c for c in cands if c[2] in keep]
+    for name in ("MetaTool", "real skills") if not args.only else (args.only,):
+        skills, queries, sig = load(name, args, cache)
+        if args.curve:
+            sets[name] = per_skill_curve(name, skills, queries, sig)
+            continue
+        sets[name] = run_set(name, skills, queries, sig, table, cands)
+    if args.curve:
+        if args.json:
+            args.json.write_text(json.dumps({"split_seed": SPLIT_SEED, "curve": sets}, indent=1) + "\n",
+                                 encoding="utf-8")
+        return 0
+    pick = choose(table, sets)
+    print(json.dumps(pick, indent=1))
+    if args.json:
+        args.json.write_text(json.dumps({"split_seed": SPLIT_SEED, "sets": sets, "rows": table, "choice": pick},
+                                        indent=1) + "\n", encoding="utf-8")
+    if args.markdown:
+        args.markdown.write_text(markdown(table, list(sets)), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
