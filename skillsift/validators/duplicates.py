@@ -47,6 +47,13 @@ def plugin_of(path: str) -> str:
     return _plugin_of(path)
 
 
+def namespace(skill) -> str:
+    """:func:`plugin_of` for a skill, a ``.claude-plugin`` manifest's plugin included (as the listing keys it)."""
+    from ..catalog.listing import namespace as listing_namespace
+
+    return listing_namespace(skill)
+
+
 def duplicate_names(skills, line_of=_no_line, text_of=None) -> list[Diagnostic]:
     """One SK002 per file of each name used more than once in one namespace (path order; the first
     is served), and one SK014 note per group of byte-identical copies of one skill.
@@ -83,7 +90,7 @@ def duplicate_names(skills, line_of=_no_line, text_of=None) -> list[Diagnostic]:
         representatives = [s for s in skills if id(s) not in dropped]
     groups: dict[tuple[str, str], list] = defaultdict(list)
     for skill in representatives:
-        groups[(plugin_of(skill.path), skeleton(skill.name))].append(skill)
+        groups[(namespace(skill), skeleton(skill.name))].append(skill)
     for (_plugin, _key), group in groups.items():
         if len(group) < 2:
             continue
