@@ -48,7 +48,6 @@ class Layout:
     roots: tuple[str, ...]
     agents: tuple[str, ...]
     config_file: str
-    has_index: bool
     drafts: tuple[Draft, ...]
     mode: str = LEXICAL
     mode_note: str = ""
@@ -145,10 +144,9 @@ def detect(root: str) -> Layout:
     plugins = ws.discovery.plugins
     agents = tuple(profile.name for profile in PROFILES
                    if any(serves(profile, rel, plugins.get(rel, "")) for _n, rel in skills))
-    index = os.path.isfile(os.path.join(root, ".skillsift", "index", "manifest.json"))
     mode, note = choose_mode()
     return Layout(root=root, skills=tuple(skills), roots=tuple(sorted(found)), agents=agents,
-                  config_file=_existing_config(root), has_index=index, drafts=tuple(unique_queries(drafts)),
+                  config_file=_existing_config(root), drafts=tuple(unique_queries(drafts)),
                   mode=mode, mode_note=note)
 
 

@@ -75,11 +75,6 @@ def hook_lines(hook: Hook, dash: int) -> list[str]:
             *(f"{' ' * (dash + 2)}{line}" for line in hook.extra)]
 
 
-def pre_commit_hooks(*, index: bool) -> str:
-    """The ``hooks:`` entries (indented for a ``repos:`` item)."""
-    return "\n".join(line for hook in snippet_hooks(index=index) for line in hook_lines(hook, 6)) + "\n"
-
-
 def repo_entry_lines(dash: int, *, index: bool, step: int = 2) -> list[str]:
     """skillsift's ``repos:`` item as YAML lines, its ``-`` at column ``dash`` and its keys ``step`` further."""
     pad = " " * (dash + step)

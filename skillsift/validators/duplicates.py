@@ -38,17 +38,11 @@ def _no_line(_skill, _key: str) -> int | None:
     return None
 
 
-def plugin_of(path: str) -> str:
-    """The plugin a skill belongs to (``plugins/<plugin>/...``), else "": Claude Code calls a plugin's
-    skills ``<plugin>:<name>``, so they never clash with the repository's own skills (the listing
-    keys its served names the same way, so ``validate`` and ``list`` agree)."""
-    from ..catalog.listing import _plugin_of
-
-    return _plugin_of(path)
-
-
 def namespace(skill) -> str:
-    """:func:`plugin_of` for a skill, a ``.claude-plugin`` manifest's plugin included (as the listing keys it)."""
+    """The plugin a skill belongs to (``plugins/<plugin>/...``, or a ``.claude-plugin`` manifest's plugin),
+    else "": Claude Code calls a plugin's skills ``<plugin>:<name>``, so they never clash with the
+    repository's own skills (the listing keys its served names the same way, so ``validate`` and
+    ``list`` agree)."""
     from ..catalog.listing import namespace as listing_namespace
 
     return listing_namespace(skill)
@@ -60,7 +54,7 @@ def duplicate_names(skills, line_of=_no_line, text_of=None) -> list[Diagnostic]:
 
     Names are compared as agents and people read them: NFKC, case-folded, look-alike letters of
     other scripts taken as the Latin ones (:func:`skillsift.validators.names.skeleton`).  A plugin's
-    skills are their own namespace (:func:`plugin_of`).  ``line_of(skill, key)`` gives the file line
+    skills are their own namespace (:func:`namespace`).  ``line_of(skill, key)`` gives the file line
     of a frontmatter key (None when unknown); ``text_of(skill)`` its file's text (copies are found only
     with it).
     """
