@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import click
 
 from ..render.registry import names
@@ -27,128 +25,16 @@ class _UsageExit2(click.Command):
                                  exit_code=USAGE_EXIT) from None
 
 
-def _usage(message: str, hint: str = ""):
-    from ..diagnostics import SkillsiftError
+def _report(diagnostics, checked, fmt: str, root: str, *, quiet: bool, strict: bool) -> str:
+    """The report in ``fmt``; ``--quiet`` text keeps the failing findings and the summary line."""
+    from ..render.diagnostics import summary_line
+    from ..render.registry import render
 
-    return SkillsiftError(message, hint=hint, exit_code=USAGE_EXIT)
-
-
-def resolve_paths(ws, paths) -> list[str]:
-    """Command-line paths as paths relative to the root (a directory stands for the files under it)."""
-    from ..validators.workspace import rel_posix
-
-    out: list[str] = []
-    for given in paths:
-        absolute = os.path.abspath(given)
-        rel = rel_posix(absolute, ws.root)
-        if os.path.isabs(rel) or rel.startswith("../"):
-            raise _usage(f"{given} is outside the repository root {ws.root}", "pass --root or a path inside it")
-        if os.path.isdir(absolute):
-            prefix = "" if rel == "." else rel.rstrip("/") + "/"
-            inside = [p for p in (*ws.skill_paths, *ws.cases_paths) if p.startswith(prefix)]
-            out.extend(inside or [rel])
-        elif os.path.lexists(absolute):  # a dangling link is checked too (SK021)
-            out.append(rel)
-        else:
-            raise _usage(f"{given}: no such file", "pass existing files, or no path to check the whole repository")
-    return sorted(dict.fromkeys(out))
-
-
-def exit_code(diagnostics, *, strict: bool) -> int:
-    """2 when the config is unusable (AR9D0), 1 for errors (or warnings with ``strict``), else 0."""
-    if any(d.code == "AR9D0" for d in diagnostics):
-        return 2
-    if any(d.severity == "error" for d in diagnostics):
-        return 1
-    if strict and any(d.severity == "warning" for d in diagnostics):
-        return 1
-    return 0
-
-
-def update_secrets_baseline(ws, force: bool = False) -> str:
-    """Write the secrets baseline accepting every current finding; returns a one-line report."""
-    from ..index.atomic import write_atomic
-    from ..validators.secrets import baseline_bytes, baseline_document, current_findings, skill_files
-    from ..validators.workspace import rel_posix
-
-    findings = current_findings(ws, skill_files(ws, ws.skill_paths))
-    from ..diagnostics import SkillsiftError
-
-    rel = rel_posix(ws.settings.secrets_baseline, ws.root)
-    path = ws.abspath(rel)
-    real_root = os.path.realpath(ws.root)
-    if os.path.islink(path) or os.path.commonpath([real_root, os.path.realpath(path)]) != real_root:
-        raise SkillsiftError(f"[validate] secrets_baseline {rel} is outside the repository (or a symbolic link); "
-                             "skillsift writes it only inside the repository",
-                             hint="point secrets_baseline at a file inside the repository")
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    changed = write_atomic(path, baseline_bytes(baseline_document(findings)), force=force)
-    state = "wrote" if changed else "unchanged:"
-    return f"{state} {rel} ({len(findings)} accepted finding{'s' if len(findings) != 1 else ''})"
-
-
-def apply_fixes(ws, paths, *, write: bool, show_diff: bool, force: bool = False) -> list[str]:
-    """Plan (and with ``write`` apply) the safe fixes of skillsift/validators/fixes.py; returns the lines to print."""
-    import re
-
-    from ..index.atomic import write_atomic
-    from ..validators.fixes import case_fix, chmod_fixes, plan, unified_diff
-
-    lines: list[str] = []
-    renamed: list[tuple[str, str]] = []
-    for rel in paths if paths is not None else ws.skill_paths:
-        if not rel.endswith("SKILL.md"):
-            continue
-        text = ws.read_text(rel)
-        if text is None:
-            continue
-        skill, problems = ws.parsed(rel)
-        front = None if problems or skill is None else skill.frontmatter
-        fixes = plan(rel, text, front, exists=lambda r: os.path.lexists(ws.abspath(r)))
-        if front is not None:
-            fixes += chmod_fixes(rel, text, lambda r: os.path.isfile(ws.abspath(r)),
-                                 lambda r: os.access(ws.abspath(r), os.X_OK))
-        for fix in fixes:
-            if fix.chmod is not None and write:
-                mode = os.stat(ws.abspath(fix.chmod)).st_mode
-                os.chmod(ws.abspath(fix.chmod), mode | ((mode & 0o444) >> 2))  # x wherever r is set
-            if fix.new_text is not None:
-                if show_diff:
-                    lines.append(unified_diff(rel, text, fix.new_text).rstrip("\n"))
-                if write:
-                    write_atomic(ws.abspath(rel), fix.new_text.encode("utf-8"), force=force)
-                text = fix.new_text  # a later fix of the file builds on this one
-            if fix.rename_to is not None:
-                folder = rel.rsplit("/", 1)[0]
-                if show_diff:
-                    lines.append(f"rename {folder}/ -> {fix.rename_to}/")
-                if write:
-                    os.rename(ws.abspath(folder), ws.abspath(fix.rename_to))
-            lines.append(f"{'fixed' if write else 'would fix'}: {rel}: {fix.code} {fix.summary}")
-            if fix.old_name and fix.new_name:
-                renamed.append((fix.old_name.strip(), fix.new_name))
-    from ..validators.paths import wrong_case_files
-
-    for rel in wrong_case_files(ws):
-        if paths is not None and rel not in paths:
-            continue
-        found = case_fix(rel, lambda r: os.path.lexists(ws.abspath(r)))
-        if found is not None and found.rename_file_to is not None:
-            if show_diff:
-                lines.append(f"rename {rel} -> {found.rename_file_to}")
-            if write:
-                os.rename(ws.abspath(rel), ws.abspath(found.rename_file_to))
-            lines.append(f"{'fixed' if write else 'would fix'}: {rel}: {found.code} {found.summary}")
-    for old, new in renamed:
-        pattern = re.compile(rf"(?<![\w-]){re.escape(old)}(?![\w-])")
-        users = [p for p in ws.cases_paths if pattern.search(ws.read_text(p) or "")]
-        manifest = f"{ws.index_dir.rstrip('/')}/manifest.json"
-        if pattern.search(ws.read_text(manifest) or ""):
-            users.append(manifest + " (run 'skillsift index')")
-        if users:
-            lines.append(f'note: skill "{old}" is now "{new}"; still named "{old}" in {", ".join(users)}: '
-                         "update them (skillsift did not)")
-    return lines
+    if not (quiet and fmt == "text"):
+        return render("diagnostics", fmt, diagnostics, root=root, checked=checked)
+    failing = [d for d in diagnostics if d.severity == "error" or (strict and d.severity == "warning")]
+    report = render("diagnostics", fmt, failing, root=root).rsplit("\n", 2)[0] + "\n" if failing else ""
+    return report.lstrip("\n") + summary_line(diagnostics, checked) + "\n"
 
 
 def list_checks() -> str:
@@ -159,16 +45,6 @@ def list_checks() -> str:
         lines.append(f"{check.code:<6} {check.severity:<8} {check.scope:<5} {check.preset:<11} {check.name}: "
                      f"{check.summary}")
     return "\n".join(lines) + "\n"
-
-
-def _shown_root(root: str) -> str:
-    """The root as the JSON report shows it: relative to the current directory, with /, so
-    the same command gives the same bytes on every machine (docs/validate.md)."""
-    try:
-        rel = os.path.relpath(root)
-    except ValueError:  # another drive (Windows): no relative form, so no root
-        return ""
-    return rel.replace(os.sep, "/")
 
 
 @click.command("validate", cls=_UsageExit2)
@@ -207,62 +83,36 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, pres
     from ..render.diagnostics import summary_line
     from ..render.registry import render
     from ..render.sanitise import plain, plain_lines
-    from ..validators.runner import run_checks, select_codes
-    from ..validators.workspace import Workspace
+    from ..validators.validation import ValidateRequest, exit_code, run_validate, shown_root, usage
 
     if list_only:
         click.echo(list_checks(), nl=False)
         return 0
-    from ..config import RootNotFound
 
-    ws = Workspace(root, config_file=config_file)
-    try:
-        ws.config  # noqa: B018 - loads it
-    except RootNotFound as exc:
-        exc.exit_code = USAGE_EXIT
-        raise
-    if ws.config is not None and not quiet:
-        for note in ws.config.notes:
-            click.echo(f"note: {plain(note)}", err=True)
-    if update_baseline:
-        if ws.config is None:
-            diagnostics = run_checks(ws)
-            click.echo(render("diagnostics", "text", diagnostics), nl=False, err=True)
-            return 2
-        click.echo(plain(update_secrets_baseline(ws, force)))
-        return 0
-    codes, unknown = select_codes(select, ignore, ws.settings.ignore if ws.config is not None else (),
-                                  preset=preset or (ws.settings.preset if ws.config is not None else "recommended"))
-    if unknown:
-        from ..validators import CODES
+    def notify(message) -> None:
+        if message.severity == "note":
+            if not quiet:
+                click.echo(f"note: {plain(message.text)}", err=True)
+        else:
+            click.echo(plain_lines(message.text), err=message.severity != "stdout")
 
-        raise _usage(f"unknown check code {', '.join(repr(u) for u in unknown)}",
-                     f"codes are {', '.join(CODES)} (or a prefix such as SK)")
-    wanted = resolve_paths(ws, paths) if paths else None
-    if (fix or show_diff) and ws.config is not None:
-        for line in apply_fixes(ws, wanted, write=fix, show_diff=show_diff, force=force):
-            # the report owns stdout after --fix; a preview (--diff alone) prints the diff there
-            click.echo(plain_lines(line), err=fix or line.startswith(("fixed:", "would fix:", "note:")))
-        if not fix:
-            return 0
-        ws = Workspace(root, config_file=config_file)
-        wanted = resolve_paths(ws, [p for p in paths if os.path.lexists(p)]) if paths else None
-    diagnostics = run_checks(ws, codes=codes, paths=wanted)
-    checked = len(ws.skill_paths) if ws.config is not None else None
-    if quiet and fmt == "text":
-        failing = [d for d in diagnostics if d.severity == "error" or (strict and d.severity == "warning")]
-        report = (render("diagnostics", fmt, failing, root=_shown_root(ws.root)).rsplit("\n", 2)[0] + "\n"
-                  if failing else "")
-        report = report.lstrip("\n") + summary_line(diagnostics, checked) + "\n"
-    else:
-        report = render("diagnostics", fmt, diagnostics, root=_shown_root(ws.root), checked=checked)
+    outcome = run_validate(ValidateRequest(root, config_file, tuple(paths), tuple(select), tuple(ignore), preset, fix,
+                                           show_diff, force, update_baseline), notify)
+    if outcome.stop is not None:
+        if outcome.baseline_line:
+            click.echo(plain(outcome.baseline_line))
+        elif outcome.diagnostics:
+            click.echo(render("diagnostics", "text", outcome.diagnostics), nl=False, err=True)
+        return outcome.stop
+    diagnostics, checked = outcome.diagnostics, outcome.checked
+    report = _report(diagnostics, checked, fmt, shown_root(outcome.workspace.root), quiet=quiet, strict=strict)
     if output:
         from ..index.atomic import AtomicWriteError, write_output
 
         try:
             write_output(output, report.encode("utf-8"), force=force)
         except AtomicWriteError as exc:
-            raise _usage(f"--output: {exc.message}", exc.hint) from None
+            raise usage(f"--output: {exc.message}", exc.hint) from None
         click.echo(summary_line(diagnostics, checked), err=True)
     else:
         click.echo(report, nl=False)
