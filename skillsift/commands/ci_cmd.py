@@ -89,10 +89,8 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
     regressed, a gate change was refused (--fail-on-gate-change), or a validation
     finding at or above --fail-on.
     """
-    from ..ci import github
     from ..ci.pipeline import CiOptions, run_ci
-    from ..render.registry import render
-    from ..render.sanitise import plain, plain_lines
+    from ..render.sanitise import plain
 
     if annotations is None:
         annotations = os.environ.get("GITHUB_ACTIONS", "") == "true"
@@ -103,8 +101,22 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
     run, place = run_ci(opts)
     for note in () if quiet else run.notes:
         click.echo(f"note: {plain(note)}", err=True)
+    failed = _outputs(run, place.prefix if place else "", report_file, sarif_file, summary_file, github_output, fmt,
+                      quiet=quiet, annotations=annotations)
+    _closing(run, failed, fmt)
+    return run.exit_code() or (OUTPUT_EXIT if failed else 0)
+
+
+def _outputs(run, prefix: str, report_file, sarif_file, summary_file, github_output, fmt: str, *, quiet: bool,
+             annotations: bool) -> list[str]:
+    """Write the report, SARIF, job summary and step outputs, and print what goes to the terminal; returns
+    the output files that could not be written (the others still are)."""
+    from ..ci import github
+    from ..render.registry import render
+    from ..render.sanitise import plain_lines
+
     full = render("ci", "markdown", run)
-    failed: list[str] = []  # the output files that could not be written; the others still are
+    failed: list[str] = []
 
     def write(option: str, path: str, text: str, *, append: bool = False) -> bool:
         from ..index.atomic import AtomicWriteError, write_output
@@ -120,7 +132,6 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
     if report_file and write("--report-file", report_file, full):
         report_path = os.path.abspath(report_file)
     sarif_path = ""
-    prefix = place.prefix if place else ""
     if sarif_file and write("--sarif-file", sarif_file, github.render_sarif(run, prefix=prefix)):
         sarif_path = os.path.abspath(sarif_file)
     if annotations:
@@ -137,6 +148,13 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
     if github_output:
         write("--github-output", github_output, github.format_outputs(github.outputs_of(run, report_path, sarif_path)),
               append=True)
+    return failed
+
+
+def _closing(run, failed: list[str], fmt: str) -> None:
+    """The error, the files that could not be written, and the verdict line."""
+    from ..render.sanitise import plain
+
     if run.error:
         click.echo(f"error: {plain(run.error)}", err=True)
         if run.error_hint:
@@ -147,4 +165,3 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
         click.echo("hint: check that each output path is a writable file (not a directory) and that the disk has "
                    "room", err=True)
     click.echo(f"skillsift ci: {plain(run.verdict())}", err=fmt == "json")
-    return run.exit_code() or (OUTPUT_EXIT if failed else 0)
