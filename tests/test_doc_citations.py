@@ -1,5 +1,5 @@
 """What the code cites is in the repository: each ``docs/*.md`` file, and each section named
-with it (``docs/index.md, "Writing and the lock"``, ``README, "Exit codes"``)."""
+with it (``docs/vector-index.md, "Writing and the lock"``, ``README, "Exit codes"``)."""
 
 from __future__ import annotations
 
@@ -36,9 +36,9 @@ def _headings(path: Path) -> list[str]:
 
 
 def test_the_patterns_read_citations():
-    text = 'see docs/index.md, "Writing and the lock"; docs/validate.md ("SK007") and README, "Exit codes".'
-    assert _cited_paths(text) == {"docs/index.md", "docs/validate.md"}
-    assert _cited_sections(text) == {("docs/index.md", "Writing and the lock"), ("docs/validate.md", "SK007"),
+    text = 'see docs/vector-index.md, "Writing and the lock"; docs/validate.md ("SK007") and README, "Exit codes".'
+    assert _cited_paths(text) == {"docs/vector-index.md", "docs/validate.md"}
+    assert _cited_sections(text) == {("docs/vector-index.md", "Writing and the lock"), ("docs/validate.md", "SK007"),
                                      ("README.md", "Exit codes")}
 
 

@@ -187,7 +187,7 @@ def _known(config, catalog) -> list[tuple[str, str]]:
 
 
 def _without_row(config, skills) -> set[str]:
-    """Served skills a build leaves without a row: empty embedded text, or withheld (docs/index.md)."""
+    """Served skills a build leaves without a row: empty embedded text, or withheld (docs/vector-index.md)."""
     from ..catalog.embedtext import embedded_text, resolve_body_chars, resolve_fields
 
     s = config.search

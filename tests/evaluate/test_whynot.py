@@ -222,7 +222,7 @@ def test_the_documented_example_is_what_the_example_prints(capsys):
 
 
 def test_acme_hybrid_checks_a_skill_whose_vector_was_stale_with_its_vector_for_the_run(acme, capsys):
-    """The local model embeds the edited skill for the run (docs/index.md, "Stale vectors at search time"),
+    """The local model embeds the edited skill for the run (docs/vector-index.md, "Stale vectors at search time"),
     so its proposals are checked like every other skill's, not skipped."""
     pytest.importorskip("onnxruntime", reason="skillsift[embed] is not installed")
     skill_md = acme / ".claude" / "skills" / "code-review" / "SKILL.md"
