@@ -37,17 +37,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-ACME = ROOT / "examples" / "acme"
-CORPORA = ROOT.parent / "shared" / "corpora"
+from harness import ACME, CORPORA, child_times
+
 TARGETS_X = {"hook secrets": 3.5, "hook frontmatter": 3.5, "search (real corpus)": 10, "validate (real corpus)": 45,
              "mcp first answer (lexical)": 15}
 # the cases --baseline runs with the other install too
@@ -106,14 +103,7 @@ def timed(argv, cwd) -> tuple[float, float]:
         argv, stdin, *extra = argv
         if extra:
             env = {**(os.environ if CHILD_ENV is None else CHILD_ENV), **extra[0]}
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=env,
-                   input=stdin.encode() if stdin is not None else None)
-    wall = (time.perf_counter() - start) * 1000
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
-    return wall, cpu
+    return child_times(argv, cwd=cwd, stdin=stdin, env=env)
 
 
 def _p90(values: list[float]) -> float:

@@ -39,6 +39,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+from harness import METATOOL, ROOT
 
 from skillsift.catalog.load import load_catalog
 from skillsift.config import load_config
@@ -51,9 +52,8 @@ from skillsift.ranker.fusion import BLEND_SCALE
 from skillsift.ranker.lexical import LexicalIndex
 from skillsift.ranker.search import Ranker
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-DEFAULT_DATA = REPO.parent / "shared" / "benchmarks" / "metatool-dev"
+REPO = ROOT
+DEFAULT_DATA = METATOOL
 EXAMPLE = REPO / "examples" / "acme"
 SPLIT_SEED = 20240613
 NAME_FREE = ("description", "triggers", "keywords")
