@@ -49,6 +49,7 @@ class CiOptions:
     env_base_ref: str | None = None  # GITHUB_BASE_REF
     fail_on: str = "error"
     fail_on_gate_change: bool = False  # --fail-on-gate-change
+    preset: str | None = None  # --preset; None = [validate] preset
     fetch_sources: bool = False  # --fetch-sources: the locked commits of [[sources]], head's and base's
 
 
@@ -167,7 +168,7 @@ def _validation(root: str, opts: CiOptions) -> list[Diagnostic]:
 
     ws = Workspace(root, config_file=opts.config_file)
     ws.verify_every_row = True  # a pull request's vectors are all embedded again (docs/index-format.md)
-    return run_checks(ws)
+    return run_checks(ws, preset=opts.preset)
 
 
 def _merge(findings: list[Diagnostic], extra: list[Diagnostic]) -> list[Diagnostic]:

@@ -61,11 +61,14 @@ OUTPUT_EXIT = 1  # a passing run whose output file could not be written (README 
 @click.option("--quiet", "-q", "quiet", is_flag=True,
               help="Print only the verdict line and errors (files, the job summary and annotations are written as "
                    "usual).")
+@click.option("--preset", type=click.Choice(("recommended", "strict", "")), default="",
+              help="Checks the validation runs: recommended or strict (the opt-in checks too); empty (the default): "
+                   "[validate] preset.")
 @click.option("--annotations/--no-annotations", default=None,
               help="Print ::error/::warning annotations (default: on when GITHUB_ACTIONS=true).")
 def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_flips, baseline, base_ref, fail_on,
                fail_on_gate_change, fetch_sources, summary_file, report_file, sarif_file, github_output, fmt, quiet,
-               annotations):
+               preset, annotations):
     """Evaluate the head, compare it with the base, validate, and report for a pull request.
 
     The base is the merge-base of HEAD and the base branch (--base, else $GITHUB_BASE_REF),
@@ -96,7 +99,7 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
     opts = CiOptions(root=root, config_file=config_file, cases=cases, modes=mode_spec, k=k_override,
                      min_spec=min_spec, max_flips=max_flips, baseline=baseline, base_ref=base_ref,
                      env_base_ref=os.environ.get("GITHUB_BASE_REF"), fail_on=fail_on,
-                     fail_on_gate_change=fail_on_gate_change, fetch_sources=fetch_sources)
+                     fail_on_gate_change=fail_on_gate_change, fetch_sources=fetch_sources, preset=preset or None)
     run, place = run_ci(opts)
     for note in () if quiet else run.notes:
         click.echo(f"note: {plain(note)}", err=True)

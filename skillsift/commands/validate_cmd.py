@@ -11,6 +11,7 @@ from ._common import config_option, root_option
 
 FORMATS = names("diagnostics")
 USAGE_EXIT = 2
+PRESETS = ("recommended", "strict")  # skillsift.config.checks.PRESETS (not imported: --help stays cheap)
 
 
 class _UsageExit2(click.Command):
@@ -153,9 +154,10 @@ def apply_fixes(ws, paths, *, write: bool, show_diff: bool) -> list[str]:
 def list_checks() -> str:
     from ..validators import CHECKS
 
-    lines = [f"{'CODE':<6} {'SEVERITY':<8} {'SCOPE':<5} NAME"]
+    lines = [f"{'CODE':<6} {'SEVERITY':<8} {'SCOPE':<5} {'PRESET':<11} NAME"]
     for check in CHECKS:
-        lines.append(f"{check.code:<6} {check.severity:<8} {check.scope:<5} {check.name}: {check.summary}")
+        lines.append(f"{check.code:<6} {check.severity:<8} {check.scope:<5} {check.preset:<11} {check.name}: "
+                     f"{check.summary}")
     return "\n".join(lines) + "\n"
 
 
@@ -178,6 +180,8 @@ def _shown_root(root: str) -> str:
 @click.option("--ignore", "ignore", multiple=True, metavar="CODES", help="Skip these checks (codes or prefixes).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit 1).")
+@click.option("--preset", type=click.Choice(PRESETS), default=None,
+              help="Checks to run: recommended or strict (the opt-in checks too); default: [validate] preset.")
 @click.option("--output", default=None, type=click.Path(dir_okay=False, path_type=str),
               help="Write the report to this file instead of stdout.")
 @click.option("--update-secrets-baseline", "update_baseline", is_flag=True,
@@ -188,8 +192,8 @@ def _shown_root(root: str) -> str:
 @click.option("--diff", "show_diff", is_flag=True, help="Show the fixes as a diff; without --fix nothing is written.")
 @click.option("--quiet", "-q", "quiet", is_flag=True,
               help="Text: only the findings that fail (errors; warnings too with --strict) and the summary line.")
-def validate_command(paths, root, config_file, select, ignore, fmt, strict, output, update_baseline, list_only,
-                     fix, show_diff, quiet):
+def validate_command(paths, root, config_file, select, ignore, fmt, strict, preset, output, update_baseline,
+                     list_only, fix, show_diff, quiet):
     """Check the skills, the config, the cases, the committed index and the gates.
 
     With PATHs, only findings on those files are reported, plus the repository-level
@@ -226,7 +230,8 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, outp
             return 2
         click.echo(plain(update_secrets_baseline(ws)))
         return 0
-    codes, unknown = select_codes(select, ignore, ws.settings.ignore if ws.config is not None else ())
+    codes, unknown = select_codes(select, ignore, ws.settings.ignore if ws.config is not None else (),
+                                  preset=preset or (ws.settings.preset if ws.config is not None else "recommended"))
     if unknown:
         from ..validators import CODES
 

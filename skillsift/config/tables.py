@@ -288,6 +288,10 @@ VALIDATE = Rule("table", unknown="first", doc="What skillsift validate and the h
     "mode": Rule("choice", choices=MODES, doc="Mode the gates rank in (default: [search] mode).",
                  messages={"kind": '{label} "{value}" must be {choices}', "choice": '{label} "{value}" must be '
                                                                                     '{choices}'}),
+    "preset": Rule("choice", choices=("recommended", "strict"), default="recommended", empty_ok=False,
+                   doc="Checks run: recommended (the default) or strict (every check, the opt-in ones too).",
+                   messages={"kind": '{label} "{value}" must be {choices}', "choice": '{label} "{value}" must be '
+                                                                                      '{choices}'}),
     "fail_on_gate_change": Rule("bool", default=False, messages={"kind": "{label} must be true or false"},
                                 doc="skillsift ci fails when a pull request changes its own gate."),
     "judge_max_flips": _int(0, MAX_FLIPS_LIMIT, messages=_GE0,

@@ -15,6 +15,7 @@
     near_duplicate_cosine = 0.97       # SK009 cosine when an index exists (0 turns it off)
     ignore = ["SK008"]                 # codes or prefixes never reported
     agents = ["claude-code", "codex"]  # agent profiles checked (default: every profile)
+    preset = "strict"                  # recommended (the default) | strict: the opt-in checks too
     fail_on_gate_change = true         # skillsift ci: a pull request that weakens its own gate fails
     judge_max_flips = 0                # skillsift ci: cases the agent chose right on the base, wrong on the head
 
@@ -88,6 +89,7 @@ class ValidateSettings:
     ignore: tuple[str, ...] = ()
     agents: tuple[str, ...] = field(default_factory=lambda: _profile_names())  # [validate] agents
     fail_on_gate_change: bool = False  # skillsift ci fails when a pull request changes its own gate
+    preset: str = "recommended"  # [validate] preset: "recommended" | "strict" (docs/validate.md, "Presets")
     judge_max_flips: int = -1  # skillsift ci: agent choices right on the base, wrong on the head (-1 = no gate)
 
     @property
@@ -98,7 +100,8 @@ class ValidateSettings:
 def settings_from_table(table: dict) -> ValidateSettings:
     """The settings of a ``[validate]`` table whose bad values were dropped."""
     out: dict = {key: table[key] for key in ("baseline", "secrets_baseline", "max_flips", "max_rank_drops",
-                                              "mode", "k", "fail_on_gate_change", "judge_max_flips") if key in table}
+                                              "mode", "k", "fail_on_gate_change", "preset", "judge_max_flips")
+                       if key in table}
     if "cases" in table:
         out["cases"], out["cases_configured"] = tuple(table["cases"]), True
     if "min" in table:

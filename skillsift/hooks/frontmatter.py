@@ -8,11 +8,11 @@ name another skill of the repository already uses; no numpy, no jsonschema.
 from __future__ import annotations
 
 from ._common import apply_settings, exit_code, nothing_to_check, parse_args, relative, report, workspace
+from .hook_codes import CODES
 
 
 def main(argv) -> int:
-    args = parse_args("frontmatter", argv,
-                      "Check the frontmatter of SKILL.md files (SK001, SK002, SK004-SK008, SK101-SK108).")
+    args = parse_args("frontmatter", argv, f"Check the frontmatter of SKILL.md files ({CODES['frontmatter']}).")
     ws = workspace(args)
     if ws.config is None:
         report(ws.config_problems, args.fmt, root=ws.root)

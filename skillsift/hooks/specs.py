@@ -3,14 +3,18 @@
 ``skillsift hook NAME`` takes its names from here, and so do the hook modules'
 ``skillsift.hooks.<name>`` paths and the codes a hook reports for the others
 (docs/hooks.md, "One finding, one hook"); ``tests/hooks/test_hook_specs.py`` writes
-``.pre-commit-hooks.yaml`` from these rows and compares it byte for byte, and checks the
-table of docs/hooks.md ("The hooks") against them.  Nothing is imported: the console
-script reads the names before anything else.
+``.pre-commit-hooks.yaml`` from these rows (:func:`hooks_yaml`) and compares it byte for byte,
+and checks the table of docs/hooks.md ("The hooks") against them.  The codes a hook's description
+lists come from the check declarations (:data:`REPORTS` names the check modules and codes a hook
+runs; ``python -m tests.generated --write`` writes :mod:`.hook_codes` and this file's
+YAML from them).  Nothing else is imported: the console script reads the names before anything else.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
+
+from .hook_codes import CODES
 
 
 class HookSpec(NamedTuple):
@@ -51,8 +55,7 @@ HOOK_SPECS: tuple[HookSpec, ...] = (
              "provider would not get (AR9D3).",
              files=r"(^|/)skills/|(^|/)SKILL\.md$", types=("text",)),
     HookSpec("frontmatter", "Each SKILL.md has valid frontmatter that follows the Agent Skills specification, a "
-             "unique name and a description that fits the agents' listings (SK001, SK002, SK004-SK008, "
-             "SK101-SK108).",
+             f"unique name and a description that fits the agents' listings ({CODES['frontmatter']}).",
              files=r"(^|/)SKILL\.md$"),
     HookSpec("cases", "The labelled cases files are valid and name skills and roles that exist (AR9D2).",
              files=r"(^|/)[^/]*cases[^/]*\.ya?ml$", require_serial=True, always_run=True,
@@ -66,3 +69,31 @@ HOOK_SPECS: tuple[HookSpec, ...] = (
 )
 
 HOOK_NAMES: tuple[str, ...] = tuple(spec.name for spec in HOOK_SPECS)
+
+#: The check modules (and single codes) whose codes a hook's description lists, by hook name.
+REPORTS: dict[str, tuple[str, ...]] = {"frontmatter": ("frontmatter", "spec", "SK002")}
+
+HEADER = """\
+# pre-commit hooks of skillsift (https://pre-commit.com). Every hook runs the one console
+# entry `skillsift hook <name>`; docs/hooks.md has the snippet to copy and what each checks.
+# minimum_pre_commit_version: the hooks use nothing newer than pre-commit 3.0 (docs/hooks.md).
+"""
+
+
+def hooks_yaml(specs=HOOK_SPECS) -> str:
+    """``.pre-commit-hooks.yaml`` as the registry describes it."""
+    out = [HEADER]
+    for spec in specs:
+        out.append(f"- id: {spec.id}\n  name: skillsift {spec.name}\n  description: {spec.description}\n"
+                   f"  entry: {spec.entry}\n  language: python\n  minimum_pre_commit_version: 3.0.0\n")
+        if spec.files:
+            out.append(f"  files: {spec.files}\n")
+        if spec.types or spec.types_or:  # pre-commit's default types: [file] would keep every link out
+            out.append(f"  types: [{', '.join(spec.types)}]\n")
+        if spec.types_or:
+            out.append(f"  types_or: [{', '.join(spec.types_or)}]\n")
+        out.append(f"  pass_filenames: {str(spec.pass_filenames).lower()}\n"
+                   f"  require_serial: {str(spec.require_serial).lower()}\n")
+        if spec.always_run:
+            out.append("  always_run: true\n")
+    return "".join(out)

@@ -47,7 +47,7 @@ def main(argv) -> int:
     codes = None
     left = codes_left_to_siblings(ws.root, "skillsift-validate") if ws.config is not None else set()
     if left:  # the eval, index or cases hook of this commit reports these: one finding, printed once
-        codes = select_codes(configured_ignore=ws.settings.ignore)[0] - left
+        codes = select_codes(configured_ignore=ws.settings.ignore, preset=ws.settings.preset)[0] - left
     diagnostics = run_checks(ws, paths=paths, codes=codes)
     if ws.config is not None:
         from ..diagnostics import sort_diagnostics

@@ -195,6 +195,7 @@ def sarif_log(diagnostics) -> dict:
             "shortDescription": {"text": check.summary},
             "fullDescription": {"text": f"{check.summary} (checked in: {check.files})"},
             "defaultConfiguration": {"level": _SARIF_LEVELS[check.severity]},
+            "properties": {"preset": check.preset},  # docs/validate.md, "Presets"
         })
     levels = {check.code: _SARIF_LEVELS[check.severity] for check in CHECKS}
     for rule_id, rule in _sub_rules(diagnostics, levels):

@@ -1,6 +1,7 @@
-"""Validators: one module per check, each a pure function returning diagnostics.
+"""Validators: the check modules, each declaring its checks (``check(...)``) and returning diagnostics.
 
-The registry of the checks (codes, names, severities, scopes, triggers) is data in
+The registry of the checks (codes, names, severities, scopes, triggers, presets) is data generated
+from those declarations into :mod:`skillsift.config.check_table` and read by
 :mod:`skillsift.config.checks`, below this layer, so that the config and the renderers read it
 without importing a check; it is re-exported here.  :mod:`.runner` runs the checks over a
 :class:`~skillsift.validators.workspace.Workspace`.

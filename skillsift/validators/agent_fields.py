@@ -6,23 +6,32 @@ targeted (``[validate] agents``) and reads the skill's folder (every targeted ag
 folder none of them reads, as SK007 does).  A field valid for one agent is never "unknown"
 for another: SK105 knows every targeted agent's fields.
 
-* SK201 a field holds a value the agent does not accept: the string ``'true'`` for a
-  boolean, an effort or shell outside its levels, ``context`` other than ``fork``, ``paths``
-  as a mapping, an unknown model, hooks that are not a mapping of known events to lists;
-* SK202 ``agent`` without ``context: fork``: the agent ignores it;
-* SK203 ``context: fork`` whose body gives no task: the forked subagent gets no prompt;
-* SK204 (note) ``allowed-tools`` / ``disallowed-tools`` names a tool the agent does not have.
 """
 
 from __future__ import annotations
 
 import re
 
+from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
 from .frontmatter import value_kind
 from .workspace import Workspace
 
-INVALID, IGNORED, FORK_NO_TASK, UNKNOWN_TOOL = "SK201", "SK202", "SK203", "SK204"
+INVALID = check("SK201", "agent-field-invalid", WARNING, triggers=("skill", "config"),
+                summary="a field an agent defines holds a value it accepts (booleans not strings, known levels, "
+                        "models, hooks)",
+                details="A field holds a value the agent does not accept: the string ``'true'`` for a boolean, an "
+                        "effort or shell outside its levels, ``context`` other than ``fork``, ``paths`` as a "
+                        "mapping, an unknown model, hooks that are not a mapping of known events to lists.")
+IGNORED = check("SK202", "agent-field-ignored", WARNING, triggers=("skill", "config"),
+                summary="a field that needs another (agent needs context: fork) has it, else the agent ignores it",
+                details="``agent`` without ``context: fork``: the agent ignores it.")
+FORK_NO_TASK = check("SK203", "fork-without-task", WARNING, triggers=("skill", "config"),
+                     summary="a context: fork skill's body gives the subagent a task",
+                     details="``context: fork`` whose body gives no task: the forked subagent gets no prompt.")
+UNKNOWN_TOOL = check("SK204", "unknown-tool", NOTE, triggers=("skill", "config"),
+                     summary="allowed-tools / disallowed-tools name tools the agent has",
+                     details="``allowed-tools`` / ``disallowed-tools`` names a tool the agent does not have.")
 #: Words a ``context: fork`` body needs at least to count as a task.
 MIN_TASK_WORDS = 8
 _TOOL = re.compile(r"^([A-Za-z_][\w.-]*)(\(.*\))?$")
@@ -138,28 +147,28 @@ def check_fields(parsed, rules, agent: str) -> list[Diagnostic]:
         line = parsed.line(rule.field)
         problem = _problem(rule, value)
         if problem:
-            out.append(Diagnostic(file=path, line=line, code=INVALID, severity=WARNING,
+            out.append(INVALID.report(file=path, line=line,
                                   message=f"{rule.field} {problem}; {agent} does not read it as meant",
                                   hint=_HINTS.get(rule.kind, "fix the value").format(field=rule.field)))
             continue
         if rule.kind == "tools":
             unknown = _unknown_tools(rule, value)
             if unknown:
-                out.append(Diagnostic(
-                    file=path, line=line, code=UNKNOWN_TOOL, severity=NOTE,
+                out.append(UNKNOWN_TOOL.report(
+                    file=path, line=line,
                     message=f"{rule.field} names {', '.join(unknown[:4])}, not a tool {agent} has",
                     hint=f"tool names are case-sensitive: {', '.join(rule.choices[:8])}, ... or mcp__<server>__<tool>"))
         if rule.requires is not None:
             other, wanted = rule.requires
             if front.get(other) != wanted:
-                out.append(Diagnostic(
-                    file=path, line=line, code=IGNORED, severity=WARNING,
+                out.append(IGNORED.report(
+                    file=path, line=line,
                     message=f"{rule.field} is set but {other} is not {wanted}, so {agent} ignores it",
                     hint=f"add `{other}: {wanted}`, or remove `{rule.field}`"))
     if any(rule.field == "context" for rule in rules) and front.get("context") == "fork" and (
             body_words(parsed.body) < MIN_TASK_WORDS):
-        out.append(Diagnostic(
-            file=path, line=parsed.line("context"), code=FORK_NO_TASK, severity=WARNING,
+        out.append(FORK_NO_TASK.report(
+            file=path, line=parsed.line("context"),
             message=f"context: fork runs the body as the subagent's task, but the body gives none "
                     f"({body_words(parsed.body)} words)",
             hint="write the task in the body (what to do, step by step, and what to return), or drop `context: fork`"))

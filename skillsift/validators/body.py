@@ -1,21 +1,4 @@
 """SK301-SK306: the body of a SKILL.md, what an agent loads when it uses the skill.
-
-* SK301 (note) the body is over about 5,000 tokens: after compacting a conversation Claude
-  Code keeps the first 5,000 tokens of each skill it re-attaches, so the rest is lost
-  (code.claude.com/docs/en/skills).  Tokens are estimated as characters / 4, the same
-  estimate as the listing budgets (skillsift/catalog/agents.py), which runs high for prose and low
-  for code;
-* SK302 the body is empty: a skill used gives the model nothing to follow;
-* SK303 a template scaffold was left in: ``[TODO: ...]`` or a ``TODO:`` line in the body
-  (outside code), a description that is a placeholder (``TODO``, "Replace with ...");
-* SK304 ``$ARGUMENTS``, ``$ARGUMENTS[N]`` or ``$N`` inside code: Claude Code substitutes the
-  invocation's arguments everywhere in the text, so a shell example's ``$1`` is replaced
-  (move the script into ``scripts/`` and run it from there);
-* SK305 `` !`cmd` `` inside code (a fenced block or a code span): Claude Code's
-  preprocessor runs every `` !`cmd` `` in the text before the model sees it, code included
-  (anthropics/claude-code#39864, #27149), so an example is run and a failing one stops the
-  skill loading;
-* SK306 a code fence that is never closed: the rest of the file renders as code.
 """
 
 from __future__ import annotations
@@ -23,11 +6,38 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
+from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
 from .workspace import Workspace
 
-TOO_LONG, EMPTY, SCAFFOLD, ARG_IN_CODE, BANG_IN_CODE, UNCLOSED = ("SK301", "SK302", "SK303", "SK304", "SK305",
-                                                                 "SK306")
+TOO_LONG = check("SK301", "body-over-token-budget", NOTE,
+                 summary="the body fits the ~5,000 tokens Claude Code keeps of a skill after compaction (characters"
+                         " / 4)",
+                 details="The body is over about 5,000 tokens: after compacting a conversation Claude Code keeps "
+                         "the first 5,000 tokens of each skill it re-attaches, so the rest is lost "
+                         "(code.claude.com/docs/en/skills).  Tokens are estimated as characters / 4, the same "
+                         "estimate as the listing budgets (skillsift/catalog/agents.py), which runs high for prose "
+                         "and low for code.")
+EMPTY = check("SK302", "body-empty", WARNING, summary="the body holds instructions",
+              details="The body is empty: a skill used gives the model nothing to follow.")
+SCAFFOLD = check("SK303", "template-scaffold", WARNING,
+                 summary="no template placeholder ([TODO: ...], a TODO description) is left in the body or "
+                         "description",
+                 details="A template scaffold was left in: ``[TODO: ...]`` or a ``TODO:`` line in the body (outside"
+                         " code), a description that is a placeholder (``TODO``, \"Replace with ...\").")
+ARG_IN_CODE = check("SK304", "argument-in-code", WARNING,
+                    summary="no $ARGUMENTS / $1 sits inside code, where Claude Code would substitute it",
+                    details="``$ARGUMENTS``, ``$ARGUMENTS[N]`` or ``$N`` inside code: Claude Code substitutes the "
+                            "invocation's arguments everywhere in the text, so a shell example's ``$1`` is replaced"
+                            " (move the script into ``scripts/`` and run it from there).")
+BANG_IN_CODE = check("SK305", "bang-command-in-code", WARNING,
+                     summary="no !`command` sits inside code, where Claude Code still runs it",
+                     details="`` !`cmd` `` inside code (a fenced block or a code span): Claude Code's preprocessor "
+                             "runs every `` !`cmd` `` in the text before the model sees it, code included "
+                             "(anthropics/claude-code#39864, #27149), so an example is run and a failing one stops "
+                             "the skill loading.")
+UNCLOSED = check("SK306", "unclosed-fence", WARNING, summary="every code fence is closed",
+                 details="A code fence that is never closed: the rest of the file renders as code.")
 #: Tokens of a skill Claude Code keeps after compaction; characters per token of the estimate.
 KEPT_TOKENS = 5000
 CHARS_PER_TOKEN = 4
@@ -95,22 +105,22 @@ def check_body(parsed) -> list[Diagnostic]:
     tokens = estimate_tokens(body)
     if tokens > KEPT_TOKENS:
         cut = first + body[: KEPT_TOKENS * CHARS_PER_TOKEN].count("\n")
-        out.append(Diagnostic(
-            file=path, line=cut, code=TOO_LONG, severity=NOTE,
+        out.append(TOO_LONG.report(
+            file=path, line=cut,
             message=f"the body is about {tokens:,} tokens (characters / 4); after compaction Claude Code keeps "
                     f"the first {KEPT_TOKENS:,}, so what follows this line is lost",
             hint="move reference material into references/<topic>.md, linked from the body, and keep the steps "
                  "first"))
     if not body.strip():
-        out.append(Diagnostic(
-            file=path, line=max(first, 1), code=EMPTY, severity=WARNING,
+        out.append(EMPTY.report(
+            file=path, line=max(first, 1),
             message="the body is empty: an agent that uses this skill gets no instructions",
             hint="write the steps the agent should follow below the frontmatter"))
         return out
     description = parsed.front.get("description")
     if isinstance(description, str) and _SCAFFOLD_DESCRIPTION.match(description):
-        out.append(Diagnostic(
-            file=path, line=parsed.line("description"), code=SCAFFOLD, severity=WARNING,
+        out.append(SCAFFOLD.report(
+            file=path, line=parsed.line("description"),
             message=f'the description is a template placeholder ("{description.strip()[:40]}")',
             hint="say what the skill does and when to use it"))
     fenced = "```" in body or "~~~" in body
@@ -129,16 +139,16 @@ def check_body(parsed) -> list[Diagnostic]:
             bare = _SPAN.sub(" ", line) if "`" in line and len(line) <= MAX_SPAN_LINE else line
             match = _SCAFFOLD.search(bare) if "TODO" in line else None
             if match:
-                out.append(Diagnostic(
-                    file=path, line=first + number, code=SCAFFOLD, severity=WARNING,
+                out.append(SCAFFOLD.report(
+                    file=path, line=first + number,
                     message=f'a template placeholder was left in the body ("{match.group(0).strip()[:40]}")',
                     hint="replace it with the real instruction, or delete it"))
         if argument and "$" in line:
             spans = [line] if code else [m.group(2) for m in _SPAN.finditer(line)] if len(line) <= MAX_SPAN_LINE else []
             hit = next((m for text in spans for m in _ARGUMENT.finditer(text)), None)
             if hit:
-                out.append(Diagnostic(
-                    file=path, line=first + number, code=ARG_IN_CODE, severity=WARNING,
+                out.append(ARG_IN_CODE.report(
+                    file=path, line=first + number,
                     message=f"{hit.group(0)} inside code is replaced by the invocation's arguments in Claude Code, "
                             "so this example does not run as written",
                     hint="move the script into scripts/ and tell the agent to run it, or use a named shell variable"))
@@ -147,15 +157,15 @@ def check_body(parsed) -> list[Diagnostic]:
                                and any("!`" in m.group(2) for m in _WIDE_SPAN.finditer(line)))
             hit = _BANG.search(line)
             if hit and (code or in_span):
-                out.append(Diagnostic(
-                    file=path, line=first + number, code=BANG_IN_CODE, severity=WARNING,
+                out.append(BANG_IN_CODE.report(
+                    file=path, line=first + number,
                     message=f"{hit.group(0)[:40]} inside code is still run by Claude Code before the model sees the "
                             "skill; a failing command stops the skill loading",
                     hint="write the example without the leading ! (e.g. \"! `git status`\" with a space), or move it "
                          "into a reference file"))
     if unclosed is not None:
-        out.append(Diagnostic(
-            file=path, line=first + unclosed, code=UNCLOSED, severity=WARNING,
+        out.append(UNCLOSED.report(
+            file=path, line=first + unclosed,
             message="this code fence is never closed, so the rest of the file is code",
             hint=f"close it with a line of {_FENCE.match(lines[unclosed]).group(1)}"))  # type: ignore[union-attr]
     return out

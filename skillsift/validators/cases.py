@@ -8,10 +8,16 @@ serve).  A file that cannot be read at all is reported too, on the file.
 
 from __future__ import annotations
 
+from ..config.checks import check as declare
 from ..diagnostics import ERROR, Diagnostic, SkillsiftError
 from .workspace import Workspace
 
 CODE = "AR9D2"
+CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted
+    declare("AR9D2", "search-cases-invalid", ERROR, scope="repo", triggers=("cases", "skill", "config"),
+            files="the cases files ([validate] cases, default search-cases.yaml), SKILL.md, the config",
+            summary="the cases file is valid and names only skills and roles that exist (every problem, with lines)"),
+)
 
 
 def _from_error(rel: str, exc: SkillsiftError) -> list[Diagnostic]:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from ..config.checks import check
 from ..diagnostics import WARNING, Diagnostic
 from .workspace import Workspace
 
-CODE = "SK003"
+CODE = check("SK003", "skills-path-empty", WARNING, scope="repo", triggers=("config",), files="the config",
+             summary="every configured [catalog] skills path holds a SKILL.md")
 
 
 def empty_paths(patterns, found_for) -> list[str]:
@@ -15,7 +17,7 @@ def empty_paths(patterns, found_for) -> list[str]:
 
 def diagnostics(empty, *, file: str = "", line: int | None = None) -> list[Diagnostic]:
     return [
-        Diagnostic(file=file, line=line, code=CODE, severity=WARNING,
+        CODE.report(file=file, line=line,
                    message=f'configured skills path "{pattern}" holds no SKILL.md',
                    hint="fix the path in [catalog] skills, relative to the repository root")
         for pattern in empty

@@ -9,10 +9,17 @@ from __future__ import annotations
 
 import os
 
+from ..config.checks import check
 from ..diagnostics import ERROR, Diagnostic
 from .workspace import Workspace
 
-CODE = "AR9D0"
+INVALID = check("AR9D0", "search-config-invalid", ERROR, scope="repo", triggers=("any",),
+                files="skillsift.toml, pyproject.toml [tool.skillsift], .ai-rulez/config.toml, the user config",
+                summary="the configuration parses and every key has an allowed value (including [validate])",
+                details="Every problem of the config files, each at its file and line (the loader's own checks "
+                        "of [search], [embeddings], [catalog], [roles], [secrets] and [validate]), and a "
+                        "[validate] cases or baseline file that does not exist; a config that does not load stops "
+                        "the run with exit code 2 (docs/validate.md, \"AR9D0 — the configuration\").")
 
 
 def missing_file_diagnostics(settings, exists, *, file: str, line_of) -> list[Diagnostic]:
@@ -25,13 +32,13 @@ def missing_file_diagnostics(settings, exists, *, file: str, line_of) -> list[Di
     if settings.cases_configured:
         for path in settings.cases:
             if not exists(path):
-                out.append(Diagnostic(file=file, line=line_of(("cases",)), code=CODE, severity=ERROR,
-                                      message=f'validate.cases names "{path}", which does not exist',
-                                      hint="fix the path (relative to the repository root) or create the file"))
+                out.append(INVALID.report(file=file, line=line_of(("cases",)),
+                                          message=f'validate.cases names "{path}", which does not exist',
+                                          hint="fix the path (relative to the repository root) or create the file"))
     if settings.baseline and not exists(settings.baseline):
-        out.append(Diagnostic(file=file, line=line_of(("baseline",)), code=CODE, severity=ERROR,
-                              message=f'validate.baseline names "{settings.baseline}", which does not exist',
-                              hint="save one with 'skillsift eval CASES --output FILE' and commit it"))
+        out.append(INVALID.report(file=file, line=line_of(("baseline",)),
+                                  message=f'validate.baseline names "{settings.baseline}", which does not exist',
+                                  hint="save one with 'skillsift eval CASES --output FILE' and commit it"))
     return out
 
 

@@ -16,13 +16,14 @@ from ..rules.json_schema import document, dumps
 SCHEMAS_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
 
-def shipped() -> dict[str, str]:
-    """``file name -> text`` of every schema generated from the rule tables."""
+def shipped(check_codes=None) -> dict[str, str]:
+    """``file name -> text`` of every schema generated from the rule tables (``check_codes``: the codes
+    ``[validate.severity]`` may name; default the registry's)."""
     from ..casefile.rules import CASES
     from ..config.tables import PROJECT, USER
     from . import CODES
 
-    codes = Context(values={"codes": CODES})
+    codes = Context(values={"codes": tuple(check_codes) if check_codes is not None else CODES})
     return {
         "cases.v1.json": dumps(document(CASES, "cases.v1.json", "skillsift cases file (cases.v1)")),
         "config.v1.json": dumps(document(PROJECT, "config.v1.json",

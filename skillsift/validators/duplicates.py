@@ -20,10 +20,17 @@ import heapq
 import math
 from collections import defaultdict
 
+from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from .workspace import Workspace
 
-DUPLICATE, NEAR, COPIES = "SK002", "SK009", "SK014"
+DUPLICATE = check("SK002", "duplicate-name", ERROR, summary="no two skills share a name")
+NEAR = check("SK009", "near-duplicate-description", WARNING, triggers=("skill", "config"),
+             files="SKILL.md (and the committed index, for cosine)",
+             summary="no two skills have near-identical descriptions (lexical, and cosine when an index exists)")
+COPIES = check("SK014", "identical-copies", NOTE, scope="repo",
+               summary="byte-identical copies of one skill (several plugins, one folder per agent) are one note for"
+                       " the group")
 MIN_TERMS = 3  # descriptions with fewer distinct terms are too short to compare
 
 
@@ -66,8 +73,8 @@ def duplicate_names(skills, line_of=_no_line, text_of=None) -> list[Diagnostic]:
                 continue
             dropped.update(id(s) for s in group[1:])
             others = ", ".join(s.path for s in group[1:])
-            out.append(Diagnostic(
-                file=group[0].path, line=line_of(group[0], "name"), code=COPIES, severity=NOTE,
+            out.append(COPIES.report(
+                file=group[0].path, line=line_of(group[0], "name"),
                 message=f'skill "{group[0].name}" has {len(group) - 1} byte-identical '
                         f'cop{"y" if len(group) == 2 else "ies"}: {others}; whichever is served, it is the same '
                         "skill",
@@ -92,8 +99,8 @@ def duplicate_names(skills, line_of=_no_line, text_of=None) -> list[Diagnostic]:
                            "people nor models can tell them apart")
             else:
                 message = f'skill name "{skill.name}" is also used by {others}; {served}'
-            out.append(Diagnostic(
-                file=skill.path, line=line_of(skill, "name"), code=DUPLICATE, severity=ERROR, message=message,
+            out.append(DUPLICATE.report(
+                file=skill.path, line=line_of(skill, "name"), message=message,
                 hint="a skill's name is its id: give each skill its own `name:` in the frontmatter"))
     return out
 
@@ -263,8 +270,8 @@ def near_duplicates(skills, *, threshold: float, cosine_pairs=(), line_of=_no_li
 
 def near_diagnostic(skill, listing: str, line_of=_no_line) -> Diagnostic:
     """The SK009 of ``skill``, whose near-duplicates ``listing`` names."""
-    return Diagnostic(
-        file=skill.path, line=line_of(skill, "description"), code=NEAR, severity=WARNING,
+    return NEAR.report(
+        file=skill.path, line=line_of(skill, "description"),
         message=f'description of "{skill.name}" is nearly the same as that of {listing}; '
                 "agents cannot tell them apart",
         hint="say in each description what sets the skill apart and when to use the other one, "

@@ -1,15 +1,5 @@
 """SK001, SK004-SK008: one SKILL.md on its own.
 
-* SK001 the file is not UTF-8, or its frontmatter is unclosed, not YAML or not a mapping
-  (found by the catalog parser, reported here with file and line);
-* SK004 there is no frontmatter block at all;
-* SK005 the frontmatter has no usable ``name`` (agents fall back to the folder name);
-* SK006 the frontmatter has no usable ``description`` (agents choose skills by it);
-* SK007 the description is longer than an agent keeps in its skill listing, so its end is cut;
-* SK008 the body says when to use the skill ("Use when ...", "Triggers: ...", a "When to
-  use" section) but the description does not: agents choose from the description and
-  never see the body before choosing.
-
 Pure functions over the file's text; :func:`run` feeds them from the workspace.
 """
 
@@ -20,10 +10,31 @@ import re
 from pathlib import PurePosixPath
 
 from ..catalog.frontmatter import key_lines as key_lines
+from ..config.checks import check
 from ..diagnostics import ERROR, WARNING, Diagnostic
 from .workspace import Workspace, posix_name
 
-MISSING, NO_NAME, NO_DESCRIPTION, TOO_LONG, TRIGGER_IN_BODY = "SK004", "SK005", "SK006", "SK007", "SK008"
+check("SK001", "frontmatter-invalid", ERROR,
+      summary="the file is UTF-8 and its frontmatter block is closed and parses to a mapping",
+      details="The file is not UTF-8, or its frontmatter is unclosed, not YAML or not a mapping (found by the "
+              "catalog parser, reported here with file and line).")
+MISSING = check("SK004", "frontmatter-missing", ERROR, summary="SKILL.md starts with a --- frontmatter block",
+                details="There is no frontmatter block at all.")
+NO_NAME = check("SK005", "name-missing", WARNING,
+                summary="the frontmatter sets a name (else agents fall back to the folder name)",
+                details="The frontmatter has no usable ``name`` (agents fall back to the folder name).")
+NO_DESCRIPTION = check("SK006", "description-missing", ERROR,
+                       summary="the frontmatter sets a description (agents choose skills by it)",
+                       details="The frontmatter has no usable ``description`` (agents choose skills by it).")
+TOO_LONG = check("SK007", "description-too-long", WARNING, triggers=("skill", "config"),
+                 summary="the description fits every configured agent's listing limit, so no agent cuts it",
+                 details="The description is longer than an agent keeps in its skill listing, so its end is cut.")
+TRIGGER_IN_BODY = check("SK008", "trigger-only-in-body", WARNING,
+                        summary="trigger phrases (\"Use when ...\", \"Triggers: ...\") in the body also appear in the "
+                                "description",
+                        details="The body says when to use the skill (\"Use when ...\", \"Triggers: ...\", a \"When to "
+                                "use\" section) but the description does not: agents choose from the description and"
+                                " never see the body before choosing.")
 #: Share of a trigger passage's terms the description must hold for SK008 to stay quiet.
 TRIGGER_COVERAGE = 0.5
 _SECTION_LINES = 15
@@ -126,7 +137,7 @@ def entry_limit_problems(path: str, line: int, front: dict, limits: dict) -> lis
             message = f'{what} {verb} {len(text)} characters; {agent} keeps only the first {limit}, so "{cut}" is cut'
             hint = (f"cut {len(text) - limit} characters (what it does, then when to use it); move details into "
                     "the body")
-        out.append(Diagnostic(file=path, line=line, code=TOO_LONG, severity=WARNING, message=message, hint=hint))
+        out.append(TOO_LONG.report(file=path, line=line, message=message, hint=hint))
     return out
 
 
@@ -252,7 +263,7 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=N
     else:
         _lf, block, lines = split
     if not block.present:
-        return [Diagnostic(file=path, line=1, code=MISSING, severity=ERROR,
+        return [MISSING.report(file=path, line=1,
                            message="SKILL.md has no frontmatter: agents find skills by the name and description "
                                    "in a leading --- block",
                            hint="start the file with ---, name: <skill-name>, description: <what it does and "
@@ -267,7 +278,7 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=N
             message = f"name must be a non-empty string, not {value_kind(name)}"
         else:
             message = f'frontmatter has no name; agents fall back to the folder name "{folder}"'
-        out.append(Diagnostic(file=path, line=lines.get("name", fence_line), code=NO_NAME, severity=WARNING,
+        out.append(NO_NAME.report(file=path, line=lines.get("name", fence_line),
                               message=message, hint=f"add `name: {folder}` to the frontmatter"))
     description = front.get("description")
     if not (isinstance(description, str) and description.strip()):
@@ -275,8 +286,8 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=N
             message = f"description must be a non-empty string, not {value_kind(description)}"
         else:
             message = "frontmatter has no description; agents choose a skill by its description"
-        out.append(Diagnostic(file=path, line=lines.get("description", fence_line), code=NO_DESCRIPTION,
-                              severity=ERROR, message=message,
+        out.append(NO_DESCRIPTION.report(file=path, line=lines.get("description", fence_line),
+                              message=message,
                               hint="add `description: <what it does>. Use when <situations>.`"))
         return out
     out.extend(entry_limit_problems(path, lines.get("description", fence_line), front, limits))
@@ -285,8 +296,8 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=N
         body_lines = block.body.split("\n")
         for line_no, line, passage in trigger_passages(body_lines, block.body_line):
             if coverage(passage, description) < TRIGGER_COVERAGE:
-                out.append(Diagnostic(
-                    file=path, line=line_no, code=TRIGGER_IN_BODY, severity=WARNING,
+                out.append(TRIGGER_IN_BODY.report(
+                    file=path, line=line_no,
                     message=f'the body says when to use this skill ("{_excerpt(line)}") but the description '
                             "does not; agents choose skills from the description alone",
                     hint='add the situations to the description, e.g. "... Use when <situations>."'))

@@ -14,11 +14,17 @@ from __future__ import annotations
 
 import re
 
+from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, Diagnostic, SkillsiftError
 from ..words import plural
 from .workspace import Workspace
 
 CODE = "AR9D4"
+CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted
+    check("AR9D4", "search-eval-regression", ERROR, scope="repo", triggers=("cases", "skill", "config", "baseline"),
+          files="the cases files, SKILL.md, the config, the [validate] baseline",
+          summary="the labelled cases pass the configured floors and regress no more cases than allowed"),
+)
 
 
 _ONE = re.compile(r'^case "(.+)" regressed against the baseline: ')

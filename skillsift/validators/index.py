@@ -26,10 +26,17 @@ Rows of skills that are gone are harmless to a search and reported only when ask
 
 from __future__ import annotations
 
+from ..config.checks import check as declare
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from .workspace import Workspace
 
 CODE = "AR9D1"
+CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted
+    declare("AR9D1", "search-index-stale", WARNING, scope="repo", triggers=("skill", "config", "index"),
+            files="SKILL.md, the config, <index_dir>/manifest.json and vectors.bin",
+            summary="a committed index exists, loads, was built for the configured model and text, and still matches "
+                    "the skills' embedded text"),
+)
 REBUILD = "rebuild it with 'skillsift index'"
 MAX_NAMES = 5
 

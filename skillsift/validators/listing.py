@@ -8,10 +8,13 @@ by name only.
 
 from __future__ import annotations
 
+from ..config.checks import check
 from ..diagnostics import WARNING, Diagnostic
 from .workspace import Workspace
 
-CODE = "SK011"
+CODE = check("SK011", "listing-overflow", WARNING, scope="repo", triggers=("skill", "config"),
+             files="SKILL.md, the config ([validate] agents)",
+             summary="each agent's skill listing fits its budget, so no skill loses its description")
 MAX_NAMED = 10
 
 
@@ -32,8 +35,7 @@ def overflow_diagnostics(skills, agents) -> list[Diagnostic]:
         window = f" ({agent.budget_share:.0%} of a {listing.context_window:,}-token window)" if (
             agent.budget_share and listing.context_window) else ""
         order = " (standing in name order for the agent's usage order)" if agent.order == "usage" else ""
-        out.append(Diagnostic(
-            code=CODE, severity=WARNING,
+        out.append(CODE.report(
             message=f"{name}'s skill listing needs {listing.needed_chars:,} characters, {listing.overflow:,} over its "
                     f"{listing.budget_chars:,}-character budget{window}; {len(lost)} skill"
                     f"{'s lose their' if len(lost) != 1 else ' loses its'} description{order}: {named}",

@@ -29,11 +29,33 @@ import re
 import stat
 from pathlib import PurePosixPath
 
+from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from .workspace import Workspace, posix_name
 
 (ABSOLUTE, BACKSLASH, LEAVES, CHAIN, NO_SCRIPT, NOT_EXECUTABLE, ENV_FILE, BINARY, WRONG_CASE,
  NESTED) = ("SK311", "SK312", "SK313", "SK314", "SK315", "SK316", "SK317", "SK318", "SK319", "SK320")
+CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted
+    check("SK311", "absolute-path", WARNING,
+          summary="the body names no path into one person's home folder (/Users/ana/..., C:\\Users\\ana\\...)"),
+    check("SK312", "backslash-link", WARNING, summary="links use / (a backslash resolves on Windows only)"),
+    check("SK313", "link-leaves-skill", WARNING,
+          summary="relative links stay inside the skill's folder (it is installed on its own)"),
+    check("SK314", "reference-chain", NOTE,
+          summary="a linked reference does not link on to another (references one level deep)"),
+    check("SK315", "script-missing", WARNING,
+          summary="every script the body runs (python scripts/x.py, ./scripts/x) is in the skill's folder"),
+    check("SK316", "script-not-executable", WARNING, triggers=("skill", "skill-file"),
+          files="SKILL.md, the skill's scripts", summary="a script run as ./x has its executable bit"),
+    check("SK317", "env-file-in-skill", WARNING, triggers=("skill", "skill-file"), files="files of a skill folder",
+          summary="no .env file sits in a skill's folder"),
+    check("SK318", "binary-in-skill", NOTE, triggers=("skill", "skill-file"), files="files of a skill folder",
+          summary="no binary (executable, archive) sits in a skill's folder"),
+    check("SK319", "skill-file-case", ERROR, scope="repo", triggers=("any",), files="the skills folders",
+          summary="a skill's file is named SKILL.md exactly (skill.md is not loaded)"),
+    check("SK320", "nested-skill", WARNING, triggers=("skill", "skill-file"), files="files of a skill folder",
+          summary="no SKILL.md sits inside another skill's folder (it is never loaded)"),
+)
 # a macOS or Windows home folder with a real-looking user name (placeholders such as "username",
 # "you", "<name>" or "$USER" are examples, and /home/ubuntu is a server's own path)
 _HOME = re.compile(r"(?<![\w/.~-])(?:/Users/([A-Za-z0-9._-]+)/|[A-Za-z]:\\Users\\([A-Za-z0-9._-]+)\\)")

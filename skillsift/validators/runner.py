@@ -10,26 +10,32 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..config.checks import STRICT
 from ..diagnostics import NOTE, Diagnostic, sort_diagnostics
 from . import BY_CODE, CHECKS, OPT_IN, expand_codes
 from .contract import run_module
 from .workspace import Workspace
 
 
-def select_codes(select=None, ignore=None, configured_ignore=()) -> tuple[set[str], list[str]]:
-    """(codes to run, unknown entries) from ``--select`` / ``--ignore`` and ``[validate] ignore``.
+def select_codes(select=None, ignore=None, configured_ignore=(), preset: str = "recommended"
+                 ) -> tuple[set[str], list[str]]:
+    """(codes to run, unknown entries) from ``--select`` / ``--ignore``, ``[validate] ignore`` and the preset.
 
-    No ``select`` means every check.  Entries are codes or prefixes (``SK``, ``AR9D``).
+    No ``select`` means every check of the preset: ``recommended`` leaves out the opt-in checks,
+    ``strict`` runs them too.  Entries are codes or prefixes (``SK``, ``AR9D``); under
+    ``recommended`` a prefix does not switch on an opt-in check, a code named exactly does.
     """
     unknown: list[str] = []
+    strict = preset == STRICT
     if select:
         codes, bad = expand_codes(select)
         unknown += bad
         named = {part.strip().upper() for item in ([select] if isinstance(select, str) else select)
                  for part in str(item).split(",")}
-        codes -= {code for code in OPT_IN if code not in named}  # a prefix does not switch on an opt-in check
+        if not strict:
+            codes -= {code for code in OPT_IN if code not in named}  # a prefix does not switch on an opt-in check
     else:
-        codes = {check.code for check in CHECKS} - OPT_IN
+        codes = {check.code for check in CHECKS} - (set() if strict else OPT_IN)
     for spec in (ignore, configured_ignore):
         if spec:
             dropped, bad = expand_codes(spec)
@@ -42,11 +48,11 @@ def _triggered(check, kinds: set[str]) -> bool:
     return "any" in check.triggers or bool(kinds.intersection(check.triggers))
 
 
-def run_checks(ws: Workspace, *, codes=None, paths=None) -> list[Diagnostic]:
+def run_checks(ws: Workspace, *, codes=None, paths=None, preset: str | None = None) -> list[Diagnostic]:
     """Every diagnostic of the selected checks, sorted (file, line, column, code).
 
-    ``codes``: the codes to report (default all, minus ``[validate] ignore``; callers that
-    pass codes apply that table themselves, see :func:`select_codes`).  ``paths``:
+    ``codes``: the codes to report (default those of ``preset``, else ``[validate] preset``, minus
+    ``[validate] ignore``; callers that pass codes apply that table themselves, see :func:`select_codes`).  ``paths``:
     relative paths (``/``); when given, a file-scope check reports only on those files and
     a check runs only when one of the paths is of a kind that triggers it (a path that no
     longer exists, such as a deleted SKILL.md, still triggers the repository-level checks).
@@ -56,7 +62,7 @@ def run_checks(ws: Workspace, *, codes=None, paths=None) -> list[Diagnostic]:
         return sort_diagnostics(ws.config_problems)
     severity = ws.settings.severity
     if codes is None:
-        codes, _unknown = select_codes(configured_ignore=ws.settings.ignore)
+        codes, _unknown = select_codes(configured_ignore=ws.settings.ignore, preset=preset or ws.settings.preset)
         codes |= {code for code in OPT_IN if severity.get(code) not in (None, "off")}  # asked for by severity
     codes = {code for code in codes if severity.get(code) != "off"}
     kinds: set[str] = set()

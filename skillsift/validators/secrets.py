@@ -24,6 +24,7 @@ import json
 import re
 from typing import TYPE_CHECKING
 
+from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, Diagnostic
 from ..secrets.scan import ALLOW_MARKER
 from .workspace import Workspace
@@ -32,6 +33,14 @@ if TYPE_CHECKING:
     from ..secrets.scan import SecretFinding
 
 CODE, BASELINE_CODE = "AR001", "SK010"
+CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted
+    check("AR001", "secret-detected", ERROR, triggers=("skill", "skill-file", "secrets-baseline"),
+          files="every file of a skill folder (text files up to 4 MiB)",
+          summary="no credential sits in a skill (placeholders, allowed lines and baselined findings excepted)"),
+    check("SK010", "secrets-baseline-invalid", ERROR, scope="repo", triggers=("secrets-baseline", "config"),
+          files="the [validate] secrets_baseline file (default .skillsift/secrets-baseline.json)",
+          summary="the file of accepted secret findings is valid JSON of the expected shape"),
+)
 BASELINE_VERSION = 1
 BASELINE_MAX_BYTES = 16 << 20
 HINT = ("remove it from the skill and rotate it; if it is not a secret, add `skillsift: allow-secret` to the "

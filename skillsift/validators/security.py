@@ -1,20 +1,4 @@
 """SK401-SK407: what in a skill can turn an agent against its user.
-
-* SK401 prompt-injection phrases ("ignore all previous instructions", "do not tell the
-  user", ...) in the description or the body, outside code and quotes (where a security
-  skill shows them as examples);
-* SK402 a remote script piped into a shell (``curl ... | sh``, ``wget -O- ... | bash``,
-  ``iwr ... | iex``) in SKILL.md or a file of its folder: whatever the server sends runs;
-* SK403 (note) a package run unpinned (``npx pkg``, ``pipx run pkg``, ``uvx pkg`` with no
-  version): each run may fetch different code;
-* SK404 ``allowed-tools`` grants ``Bash`` with no command pattern: any shell command runs
-  without a prompt while the skill is active (write ``Bash(git status:*)``);
-* SK405 a skill whose name says it deploys, deletes or publishes, which the model may
-  invoke on its own: Claude Code's docs advise ``disable-model-invocation: true`` for
-  skills with side effects (code.claude.com/docs/en/skills, "Control who invokes a skill");
-* SK406 an invisible character in the name or description: zero-width characters, bidi
-  controls, Unicode tag characters (hidden text a model reads and a reviewer does not see);
-* SK407 a name mixing Latin letters with Cyrillic or Greek look-alikes.
 """
 
 from __future__ import annotations
@@ -22,11 +6,43 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
+from ..config.checks import STRICT, check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from .workspace import Workspace
 
-INJECTION, PIPE_SHELL, UNPINNED, BASH_ANY, SIDE_EFFECT, INVISIBLE, MIXED = (
-    "SK401", "SK402", "SK403", "SK404", "SK405", "SK406", "SK407")
+INJECTION = check("SK401", "prompt-injection", WARNING,
+                  summary="no phrase tells the agent to override its instructions (\"ignore all previous "
+                          "instructions\")",
+                  details="Prompt-injection phrases (\"ignore all previous instructions\", \"do not tell the user\", "
+                          "...) in the description or the body, outside code and quotes (where a security skill "
+                          "shows them as examples).")
+PIPE_SHELL = check("SK402", "remote-script-piped", WARNING, triggers=("skill", "skill-file"),
+                   files="SKILL.md and the skill's files", preset=STRICT,
+                   summary="no remote script is piped into a shell (curl ... | sh)",
+                   details="A remote script piped into a shell (``curl ... | sh``, ``wget -O- ... | bash``, ``iwr "
+                           "... | iex``) in SKILL.md or a file of its folder: whatever the server sends runs.")
+UNPINNED = check("SK403", "unpinned-package-run", NOTE, triggers=("skill", "skill-file"),
+                 files="SKILL.md and the skill's files", preset=STRICT,
+                 summary="packages run with npx / pipx run / uvx are pinned to a version",
+                 details="A package run unpinned (``npx pkg``, ``pipx run pkg``, ``uvx pkg`` with no version): each"
+                         " run may fetch different code.")
+BASH_ANY = check("SK404", "bash-unrestricted", WARNING,
+                 summary="allowed-tools grants Bash only with command patterns",
+                 details="``allowed-tools`` grants ``Bash`` with no command pattern: any shell command runs without"
+                         " a prompt while the skill is active (write ``Bash(git status:*)``).")
+SIDE_EFFECT = check("SK405", "side-effect-auto-invoked", NOTE, preset=STRICT,
+                    summary="a deploy/delete/publish skill sets disable-model-invocation: true",
+                    details="A skill whose name says it deploys, deletes or publishes, which the model may invoke "
+                            "on its own: Claude Code's docs advise ``disable-model-invocation: true`` for skills "
+                            "with side effects (code.claude.com/docs/en/skills, \"Control who invokes a skill\").")
+INVISIBLE = check("SK406", "invisible-characters", ERROR,
+                  summary="name and description hold no invisible characters (zero-width, bidi controls, tag "
+                          "characters)",
+                  details="An invisible character in the name or description: zero-width characters, bidi controls,"
+                          " Unicode tag characters (hidden text a model reads and a reviewer does not see).")
+MIXED = check("SK407", "mixed-script-name", WARNING,
+              summary="the name does not mix Latin letters with Cyrillic or Greek look-alikes",
+              details="A name mixing Latin letters with Cyrillic or Greek look-alikes.")
 _INJECTION = re.compile(
     r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?"
     r"(?:previous|prior|above|earlier|preceding|system)\s+(?:instructions|prompts?|rules|messages)\b|"
@@ -123,8 +139,8 @@ def shell_problems(file: str, text: str, first_line: int = 1, lowered: str | Non
     for number, line in _lines_with(text, lowered, _PIPE_WORDS) if "|" in text else ():
         hit = _PIPE.search(line) if "|" in line else None
         if hit:
-            out.append(Diagnostic(
-                file=file, line=first_line + number, code=PIPE_SHELL, severity=WARNING,
+            out.append(PIPE_SHELL.report(
+                file=file, line=first_line + number,
                 message=f"a remote script is piped into a shell ({hit.group(0)[:60]}); whatever the server sends runs",
                 hint="download the script, check its checksum or signature, then run it; or install a pinned "
                      "package"))
@@ -133,8 +149,8 @@ def shell_problems(file: str, text: str, first_line: int = 1, lowered: str | Non
             for match in pattern.finditer(line):
                 if match.group(2) or match.group(1).startswith("-"):
                     continue
-                out.append(Diagnostic(
-                    file=file, line=first_line + number, code=UNPINNED, severity=NOTE,
+                out.append(UNPINNED.report(
+                    file=file, line=first_line + number,
                     message=f"{match.group(0).strip()[:50]} runs the newest {match.group(1)} each time; its code can "
                             "change under the skill",
                     hint=f"pin it: {match.group(1)}{how}"))
@@ -157,8 +173,8 @@ def check_security(parsed) -> list[Diagnostic]:
     out.extend(shell_problems(path, parsed.body, parsed.body_line, lowered))
     tools = tool_names(front.get("allowed-tools")) if "allowed-tools" in front else None
     if tools and any(t in ("Bash", "Bash(*)", "Bash(:*)", "Bash(*:*)") for t in tools):
-        out.append(Diagnostic(
-            file=path, line=parsed.line("allowed-tools"), code=BASH_ANY, severity=WARNING,
+        out.append(BASH_ANY.report(
+            file=path, line=parsed.line("allowed-tools"),
             message="allowed-tools grants Bash with no command pattern: any shell command runs without asking "
                     "while this skill is active",
             hint="name the commands it needs: `allowed-tools: Bash(git status:*) Bash(npm test:*)`"))
@@ -166,8 +182,8 @@ def check_security(parsed) -> list[Diagnostic]:
     words = set(re.split(r"[^a-z0-9]+", name.lower()))
     if words & _SIDE_EFFECT_WORDS and front.get("disable-model-invocation") is not True:
         word = sorted(words & _SIDE_EFFECT_WORDS)[0]
-        out.append(Diagnostic(
-            file=path, line=parsed.line("name"), code=SIDE_EFFECT, severity=NOTE,
+        out.append(SIDE_EFFECT.report(
+            file=path, line=parsed.line("name"),
             message=f'"{name}" says it {word}s, and the model may invoke it on its own (no '
                     "disable-model-invocation)",
             hint="add `disable-model-invocation: true` so only a person starts it with /" + name))
@@ -178,14 +194,14 @@ def check_security(parsed) -> list[Diagnostic]:
         hidden = [what for _offset, what in invisible(value)
                   if not _emoji_joiner(value, _offset, what)]
         if hidden:
-            out.append(Diagnostic(
-                file=path, line=parsed.line(key), code=INVISIBLE, severity=ERROR,
+            out.append(INVISIBLE.report(
+                file=path, line=parsed.line(key),
                 message=f"{key} holds {len(hidden)} invisible character{'s' if len(hidden) != 1 else ''} "
                         f"({', '.join(sorted(set(hidden))[:3])}): text a model reads and a reviewer does not see",
                 hint=f"retype the {key} without them (an editor that shows invisible characters helps)"))
     if isinstance(front.get("name"), str) and (scripts := mixed_script(front["name"])):
-        out.append(Diagnostic(
-            file=path, line=parsed.line("name"), code=MIXED, severity=WARNING,
+        out.append(MIXED.report(
+            file=path, line=parsed.line("name"),
             message=f'name "{front["name"].strip()}" mixes {" and ".join(scripts)} letters; it can pass for '
                     "another skill's name",
             hint="write the name in one script (names are usually lowercase Latin letters, digits and hyphens)"))
@@ -200,8 +216,8 @@ def _emoji_joiner(text: str, offset: int, what: str) -> bool:
 
 
 def _injection(path: str, line: int, phrase: str) -> Diagnostic:
-    return Diagnostic(
-        file=path, line=line, code=INJECTION, severity=WARNING,
+    return INJECTION.report(
+        file=path, line=line,
         message=f'"{phrase[:60]}" reads as an instruction to override the agent\'s own; an agent may follow it',
         hint="reword it; when the skill shows it as an example, put it in quotes or a code block")
 

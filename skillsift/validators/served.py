@@ -13,10 +13,22 @@
 
 from __future__ import annotations
 
-from ..diagnostics import NOTE, WARNING, Diagnostic
+from ..config.checks import check
+from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from .workspace import Workspace
 
 NOT_SERVED, NOTHING, LINK = "SK012", "SK013", "SK020"
+CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted
+    check("SK012", "skill-not-served", NOTE, scope="repo", triggers=("skill", "config"),
+          files="SKILL.md, skills folders",
+          summary="no skill in the repository is left unserved (a symlink to outside, a folder limit, a stray "
+                  "SKILL.md)"),
+    check("SK013", "no-skill-found", WARNING, scope="repo", triggers=("any",), files="the skills folders",
+          summary="at least one skill is found (the message lists the folders searched); the hooks fail on it"),
+    check("SK020", "skill-file-link", ERROR, scope="repo",
+          summary="a SKILL.md that is a link resolves to a file inside its own skill folder, not under .git (never "
+                  "read)"),
+)
 
 
 def refused_links(discovery) -> list[Diagnostic]:

@@ -16,10 +16,17 @@ from __future__ import annotations
 
 import os
 
+from ..config.checks import check
 from ..diagnostics import ERROR, Diagnostic
 from .workspace import MAX_FOLDER_DEPTH, MAX_FOLDER_FILES, Workspace, posix_parent
 
 CODE = "SK021"
+CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted
+    check("SK021", "skill-file-link-out", ERROR, triggers=("skill", "skill-file"),
+          files="the files of a skill's folder",
+          summary="a file of a skill's folder that is a link resolves inside that folder (not dangling, not "
+                  "outside)"),
+)
 _SKIP = frozenset({".git", "node_modules", "__pycache__"})
 
 

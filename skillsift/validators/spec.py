@@ -27,12 +27,30 @@ import unicodedata
 from bisect import bisect_right
 from urllib.parse import unquote
 
+from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
 from .frontmatter import value_kind
 from .workspace import Workspace, posix_name, posix_parent
 
 NAME_FORMAT, NAME_FOLDER, DESCRIPTION_LONG, COMPATIBILITY = "SK101", "SK102", "SK103", "SK104"
 UNKNOWN_FIELD, METADATA, TOO_MANY_LINES, MISSING_FILE = "SK105", "SK106", "SK107", "SK108"
+CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted
+    check("SK101", "spec-name-format", WARNING,
+          summary="name is at most 64 characters, lowercase letters, digits and single inner hyphens (specification)"),
+    check("SK102", "spec-name-folder", WARNING, summary="name equals its folder's name (specification)"),
+    check("SK103", "spec-description-length", WARNING,
+          summary="description is at most 1,024 characters (specification)"),
+    check("SK104", "spec-compatibility", WARNING,
+          summary="compatibility, when set, is a string of at most 500 characters (specification)"),
+    check("SK105", "spec-unknown-field", NOTE, triggers=("skill", "config"),
+          summary="every field is in the specification or read by skillsift or a targeted agent"),
+    check("SK106", "spec-metadata", WARNING,
+          summary="metadata, when set, maps string keys to string values (specification)"),
+    check("SK107", "spec-too-many-lines", NOTE,
+          summary="SKILL.md stays under the recommended 500 lines (specification)"),
+    check("SK108", "spec-missing-file", WARNING,
+          summary="every relative link of SKILL.md points to a file that exists"),
+)
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 MAX_COMPATIBILITY = 500

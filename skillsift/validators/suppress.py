@@ -16,10 +16,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..config.checks import check
 from ..diagnostics import NOTE, Diagnostic
 from .workspace import Workspace
 
-CODE = "SK015"
+UNUSED = check("SK015", "suppression-unused", NOTE,
+               summary="every inline `skillsift: ignore CODE -- reason` in a SKILL.md gives a reason and silences a "
+                       "finding")
+CODE = UNUSED.code
 NOT_SUPPRESSIBLE = frozenset({"AR001", "AR9D0", CODE})
 _MARK = re.compile(r"skillsift:\s*ignore\s+([A-Za-z0-9]+(?:\s*,\s*[A-Za-z0-9]+)*)\s*(?:(?:--(?!>)|—|:)\s*(.*?))?\s*"
                    r"(?:-->|$)")
@@ -87,22 +91,22 @@ def apply(ws, diagnostics, *, ran=None, wanted=None) -> list[Diagnostic]:
         for mark in marks:
             unknown = [c for c in mark.codes if c not in BY_CODE or c in NOT_SUPPRESSIBLE]
             if not mark.reason:
-                out.append(Diagnostic(
-                    file=mark.file, line=mark.line, code=CODE, severity=NOTE,
+                out.append(UNUSED.report(
+                    file=mark.file, line=mark.line,
                     message=f"this suppression of {', '.join(mark.codes)} gives no reason, so it silences nothing",
                     hint=f"say why after --: <!-- skillsift: ignore {', '.join(mark.codes)} -- <why> -->"))
                 continue
             if unknown:
-                out.append(Diagnostic(
-                    file=mark.file, line=mark.line, code=CODE, severity=NOTE,
+                out.append(UNUSED.report(
+                    file=mark.file, line=mark.line,
                     message=f"{', '.join(unknown)} cannot be silenced here (unknown, or a secret: use "
                             "`skillsift: allow-secret` on its line)",
                     hint="name codes from 'skillsift validate --list'"))
             idle = [c for c in mark.codes if c in BY_CODE and c not in NOT_SUPPRESSIBLE
                     and (mark.file, mark.line, c) not in used and (ran is None or c in ran)]
             if ran is not None and idle:
-                out.append(Diagnostic(
-                    file=mark.file, line=mark.line, code=CODE, severity=NOTE,
+                out.append(UNUSED.report(
+                    file=mark.file, line=mark.line,
                     message=f"this suppression of {', '.join(idle)} silences nothing: no such finding is left",
                     hint="remove it (or the codes that no longer fire)"))
     return out

@@ -9,10 +9,13 @@ secret).
 
 from __future__ import annotations
 
+from ..config.checks import check as declare
 from ..diagnostics import WARNING, Diagnostic
 from .workspace import Workspace
 
-CODE = "AR9D3"
+CODE = declare("AR9D3", "search-text-withheld", WARNING, triggers=("skill", "config"), files="SKILL.md, the config",
+               summary="a skill whose embedded text holds a secret would be withheld from the configured remote "
+                       "provider")
 IN_PROCESS = ("local",)
 
 
@@ -54,8 +57,8 @@ def check(skills, *, provider: str, fields, index_body: bool, body_chars: int, e
         from ..secrets.scan import redact
 
         shown = redact(skill.name, extra_patterns=extra_patterns)  # a secret in the name is not printed again
-        out.append(Diagnostic(
-            file=skill.path, line=line, column=column, code=CODE, severity=WARNING,
+        out.append(CODE.report(
+            file=skill.path, line=line, column=column,
             message=f'skill "{shown}" would not be embedded by the {provider} provider: its text looks '
                     f"like it holds a secret ({kind}); it would rank lexically only",
             hint="remove the secret from the skill's name, description, triggers and keywords"

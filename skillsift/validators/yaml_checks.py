@@ -1,15 +1,5 @@
 """SK211-SK215: frontmatter that parses here but misleads an agent or its other readers.
 
-* SK211 a key written twice in one mapping: PyYAML keeps the last value, the JavaScript YAML
-  parsers agents use reject the whole file (``Map keys must be unique``), so the skill is not
-  loaded;
-* SK212 a name holding a reserved word (``claude``, ``anthropic``): Claude's skill upload
-  refuses it (Claude's skills overview, "Skill structure");
-* SK213 an XML tag in the description (refused by the same rules; agents splice the
-  description into their own XML-tagged listing);
-* SK214 ``compatibility`` set but empty (the specification asks for 1-500 characters);
-* SK215 ``license`` that is not a string (a number or a list: readers expect one name or file).
-
 Duplicate keys: the parsed frontmatter is cached between runs (skillsift/cache/frontmatter.py)
 and PyYAML's result hides repeats, so a line scan looks for a key repeated at one indent in
 one block; only then is the YAML composed again (bounded: the text already parsed, at most
@@ -20,10 +10,25 @@ from __future__ import annotations
 
 import re
 
+from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from .workspace import Workspace
 
-DUPLICATE_KEY, RESERVED, XML_TAG, EMPTY_COMPAT, LICENSE = "SK211", "SK212", "SK213", "SK214", "SK215"
+DUPLICATE_KEY = check("SK211", "duplicate-key", ERROR,
+                      summary="no frontmatter key is written twice (agents' JavaScript parsers reject the file)",
+                      details="A key written twice in one mapping: PyYAML keeps the last value, the JavaScript YAML"
+                              " parsers agents use reject the whole file (``Map keys must be unique``), so the "
+                              "skill is not loaded.")
+RESERVED = check("SK212", "reserved-word-name", NOTE, summary="the name holds no reserved word (claude, anthropic)",
+                 details="A name holding a reserved word (``claude``, ``anthropic``): Claude's skill upload refuses"
+                         " it (Claude's skills overview, \"Skill structure\").")
+XML_TAG = check("SK213", "description-xml-tag", WARNING, summary="the description holds no XML tag",
+                details="An XML tag in the description (refused by the same rules; agents splice the description "
+                        "into their own XML-tagged listing).")
+EMPTY_COMPAT = check("SK214", "compatibility-empty", WARNING, summary="compatibility, when set, is not empty",
+                     details="``compatibility`` set but empty (the specification asks for 1-500 characters).")
+LICENSE = check("SK215", "license-not-string", WARNING, summary="license, when set, is a string",
+                details="``license`` that is not a string (a number or a list: readers expect one name or file).")
 RESERVED_WORDS = ("anthropic", "claude")
 MAX_NODES = 20_000
 _KEY = re.compile(r"^( *)(?:- +)?([\"']?)([^\s\"'#:][^:#]*?)\2\s*:(?:\s|$)")
@@ -87,8 +92,8 @@ def check_yaml(parsed) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     if repeated_key_lines(parsed.raw):
         for line, key, first in duplicate_keys(parsed.raw, parsed.raw_line):
-            out.append(Diagnostic(
-                file=path, line=line, code=DUPLICATE_KEY, severity=ERROR,
+            out.append(DUPLICATE_KEY.report(
+                file=path, line=line,
                 message=f'key "{key}" is written twice (first on line {first}); this parser keeps the last, the '
                         "JavaScript YAML parsers agents use reject the whole file",
                 hint=f'keep one "{key}:" line and delete the other'))
@@ -96,8 +101,8 @@ def check_yaml(parsed) -> list[Diagnostic]:
     if isinstance(name, str):
         words = [w for w in RESERVED_WORDS if w in name.lower()]
         if words:
-            out.append(Diagnostic(
-                file=path, line=parsed.line("name"), code=RESERVED, severity=NOTE,
+            out.append(RESERVED.report(
+                file=path, line=parsed.line("name"),
                 message=f'name "{name.strip()}" holds the reserved word "{words[0]}"; Claude\'s API refuses to '
                         "upload a skill so named (Claude Code loads it)",
                 hint=f"rename it without \"{words[0]}\", e.g. `name: {_without(name, words[0])}`"))
@@ -105,8 +110,8 @@ def check_yaml(parsed) -> list[Diagnostic]:
     if isinstance(description, str) and "<" in description:
         tag = _XML.search(description)
         if tag:
-            out.append(Diagnostic(
-                file=path, line=parsed.line("description"), code=XML_TAG, severity=WARNING,
+            out.append(XML_TAG.report(
+                file=path, line=parsed.line("description"),
                 message=f"description holds the XML tag {tag.group(0)[:40]}; Claude refuses XML tags in a "
                         "description (agents put it inside their own tagged listing)",
                 hint="write the words without angle brackets, or wrap a literal in backticks outside the "
@@ -114,15 +119,15 @@ def check_yaml(parsed) -> list[Diagnostic]:
     if "compatibility" in front:
         value = front["compatibility"]
         if value is None or (isinstance(value, str) and not value.strip()):
-            out.append(Diagnostic(
-                file=path, line=parsed.line("compatibility"), code=EMPTY_COMPAT, severity=WARNING,
+            out.append(EMPTY_COMPAT.report(
+                file=path, line=parsed.line("compatibility"),
                 message="compatibility is set but empty; the specification asks for 1-500 characters",
                 hint='say what the skill needs (`compatibility: "Requires git and Python 3.11+"`) or remove it'))
     if "license" in front and not isinstance(front["license"], str):
         from .frontmatter import value_kind
 
-        out.append(Diagnostic(
-            file=path, line=parsed.line("license"), code=LICENSE, severity=WARNING,
+        out.append(LICENSE.report(
+            file=path, line=parsed.line("license"),
             message=f"license must be a string (a license name or a file), not {value_kind(front['license'])}",
             hint='write `license: "MIT"` or `license: "Complete terms in LICENSE.txt"`'))
     return out

@@ -107,6 +107,8 @@ def test_list_shows_every_check(capsys):
     from skillsift.validators import CODES
 
     assert code == 0 and all(code_ in out for code_ in CODES)
+    rows = {line.split()[0]: line.split()[3] for line in out.splitlines()[1:]}
+    assert rows["SK402"] == "strict" and rows["SK302"] == "recommended"  # which preset holds each check
 
 
 # -- the hook entry, in process --------------------------------------------------------------------

@@ -13,40 +13,15 @@ import yaml
 
 from skillsift.commands.hook_cmd import HOOK_MODULES
 from skillsift.hooks._common import OWNED_CODES
-from skillsift.hooks.specs import HOOK_NAMES, HOOK_SPECS
+from skillsift.hooks.specs import HOOK_NAMES, HOOK_SPECS, hooks_yaml
 from skillsift.starter.snippets import pre_commit_snippet
 from tests.conftest import ROOT
 from tests.support.cli import run
 
-HEADER = """\
-# pre-commit hooks of skillsift (https://pre-commit.com). Every hook runs the one console
-# entry `skillsift hook <name>`; docs/hooks.md has the snippet to copy and what each checks.
-# minimum_pre_commit_version: the hooks use nothing newer than pre-commit 3.0 (docs/hooks.md).
-"""
-
-
-def hooks_yaml() -> str:
-    """``.pre-commit-hooks.yaml`` as the registry describes it."""
-    out = [HEADER]
-    for spec in HOOK_SPECS:
-        out.append(f"- id: {spec.id}\n  name: skillsift {spec.name}\n  description: {spec.description}\n"
-                   f"  entry: {spec.entry}\n  language: python\n  minimum_pre_commit_version: 3.0.0\n")
-        if spec.files:
-            out.append(f"  files: {spec.files}\n")
-        if spec.types or spec.types_or:  # pre-commit's default types: [file] would keep every link out
-            out.append(f"  types: [{', '.join(spec.types)}]\n")
-        if spec.types_or:
-            out.append(f"  types_or: [{', '.join(spec.types_or)}]\n")
-        out.append(f"  pass_filenames: {str(spec.pass_filenames).lower()}\n"
-                   f"  require_serial: {str(spec.require_serial).lower()}\n")
-        if spec.always_run:
-            out.append("  always_run: true\n")
-    return "".join(out)
-
 
 def test_the_hooks_file_is_written_from_the_registry():
     shipped = (ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
-    assert hooks_yaml() == shipped, "write .pre-commit-hooks.yaml from tests/hooks/test_hook_specs.py:hooks_yaml()"
+    assert hooks_yaml() == shipped, "run: python -m tests.generated --write"
     parsed = yaml.safe_load(shipped)  # and what pre-commit reads is the registry's values
     assert [h["id"] for h in parsed] == [s.id for s in HOOK_SPECS]
     for hook, spec in zip(parsed, HOOK_SPECS, strict=True):

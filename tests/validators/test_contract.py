@@ -1,44 +1,35 @@
-"""The check contract: the loader table and the registry name the same modules, each module
-keeps the contract it is listed under, and the runner uses ``run_paths`` only with paths."""
+"""The check contract: every registered module keeps the protocol of ``contract.py`` (``run``, and
+``run_paths`` when it has one, with their parameters and annotations), and the runner uses
+``run_paths`` only with paths."""
 
 from __future__ import annotations
 
 import importlib
 import inspect
 
+from skillsift.diagnostics import Diagnostic
 from skillsift.validators import CHECKS, contract
+from skillsift.validators.workspace import Workspace
+
+EXPECTED = {"run": (["ws"], {"ws": Workspace, "return": list[Diagnostic]}),
+            "run_paths": (["ws", "paths"], {"ws": Workspace, "paths": list[str], "return": list[Diagnostic]})}
 
 
-def test_the_loader_table_names_exactly_the_registered_modules():
-    registered = {check.module for check in CHECKS}
-    assert set(contract.BY_PATH).isdisjoint(contract.WHOLE)
-    assert set(contract.BY_PATH) | set(contract.WHOLE) == registered
-
-
-def test_a_module_has_run_paths_exactly_when_it_is_listed_by_path():
-    for name in sorted(set(contract.BY_PATH) | set(contract.WHOLE)):
+def test_every_registered_module_keeps_the_protocol():
+    for name in sorted({check.module for check in CHECKS}):
         module = importlib.import_module(f"skillsift.validators.{name}")
-        assert callable(getattr(module, "run", None)), name
-        assert hasattr(module, "run_paths") == (name in contract.BY_PATH), name
-
-
-def test_each_loader_returns_its_own_module():
-    for table in (contract.BY_PATH, contract.WHOLE):
-        for name, load in table.items():
-            assert load() is importlib.import_module(f"skillsift.validators.{name}"), name
-
-
-def test_every_check_function_types_its_workspace_argument():
-    from skillsift.validators.workspace import Workspace
-
-    for name in sorted(set(contract.BY_PATH) | set(contract.WHOLE)):
-        module = importlib.import_module(f"skillsift.validators.{name}")
-        for attr in ("run", "run_paths"):
+        assert callable(getattr(module, "run", None)), f"{name} has no run(ws)"
+        for attr, (params, hints) in EXPECTED.items():
             func = getattr(module, attr, None)
             if func is None:
                 continue
-            hints = inspect.get_annotations(func, eval_str=True)
-            assert hints.get("ws") is Workspace, f"{name}.{attr}"
+            assert list(inspect.signature(func).parameters) == params, f"{name}.{attr}"
+            assert inspect.get_annotations(func, eval_str=True) == hints, f"{name}.{attr}"
+
+
+def test_load_returns_the_module_the_registry_names():
+    for name in sorted({check.module for check in CHECKS}):
+        assert contract.load(name) is importlib.import_module(f"skillsift.validators.{name}"), name
 
 
 class _Recorder:
@@ -54,13 +45,20 @@ class _Recorder:
         return []
 
 
+class _Whole:
+    def __init__(self):
+        self.calls = []
+
+    def run(self, ws):
+        self.calls.append(("run", ws))
+        return []
+
+
 def test_run_module_calls_run_paths_only_when_paths_are_given(monkeypatch):
-    recorder = _Recorder()
-    monkeypatch.setitem(contract.BY_PATH, "spec", lambda: recorder)
+    recorder, whole = _Recorder(), _Whole()
+    monkeypatch.setattr(contract, "load", lambda name: {"spec": recorder, "listing": whole}[name])
     contract.run_module("spec", "WS", None)
     contract.run_module("spec", "WS", ["a/SKILL.md"])
     assert recorder.calls == [("run", "WS"), ("run_paths", "WS", ["a/SKILL.md"])]
-    whole = _Recorder()
-    monkeypatch.setitem(contract.WHOLE, "listing", lambda: whole)
     contract.run_module("listing", "WS", ["a/SKILL.md"])
     assert whole.calls == [("run", "WS")]

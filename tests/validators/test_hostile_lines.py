@@ -72,3 +72,23 @@ def test_a_number_too_long_for_python_names_its_line_and_the_fix(tmp_path, capsy
     out = capsys.readouterr().out
     assert "skills/big/SKILL.md:6: SK001 frontmatter could not be read: a number of more than 4,300 digits" in out
     assert "quote the number" in out and "set_int_max_str_digits" not in out
+
+
+def test_the_peer_checks_read_long_hostile_lines_at_once(tmp_path):
+    """SK205, SK307, SK321, SK322 and SK324 on lines made to make their scans backtrack."""
+    windows = "C:\\x " + "a\\b.txt " * 440  # many backslash paths, all inside one Windows path
+    body = "\n".join(("#" + " " * 20_000 + "x", "- " + " " * 100_000, "x!`" * 50_000, windows,
+                      "/Users/" * 50_000, "a\\" * 100_000 + "b.py", "```sh", "read " + "-a " * 50_000 + "x",
+                      "read " + "-a " * 1000 + "-p", 'read -p "Which one? " it', "```", "Review the diff.",
+                      "Branch:!`git branch`", "Logs: /Users/username/logs/x.log")) + "\n"
+    front = "---\nname: demo\ndescription: Deploy a service.\ncontext: fork\n---\n"
+    raw_skill(tmp_path, "demo", front + body, "skills")
+    script = tmp_path / "skills" / "demo" / "scripts" / "ask.sh"
+    script.parent.mkdir()
+    script.write_text("#!/bin/sh\n" + "read " + "-r " * 100_000 + "x\n" + "x\\" * 100_000 + "\n", encoding="utf-8")
+    proc = _cli("validate", "--root", str(tmp_path), "--preset", "strict", "--format", "json")
+    assert "Traceback" not in proc.stderr and proc.returncode in (0, 1), proc.stdout + proc.stderr
+    import json
+
+    codes = {d["code"] for d in json.loads(proc.stdout)["diagnostics"]}
+    assert {"SK307", "SK322", "SK324"} <= codes and "SK321" not in codes  # the real ones are still found

@@ -159,19 +159,6 @@ def test_a_field_of_one_agent_is_checked_only_for_the_agents_that_read_the_skill
     assert [d.file for d in check(tmp_path, select=["SK201"])] == [".claude/skills/demo/SKILL.md"]
 
 
-def test_the_codes_table_of_docs_validate_md_is_the_registry():
-    from pathlib import Path
-
-    from skillsift.validators import CHECKS
-
-    doc = (Path(__file__).resolve().parents[2] / "docs" / "validate.md").read_text(encoding="utf-8")
-    table = doc.split("## The checks", 1)[1].split("\n### ", 1)[0]
-    rows = [line.split("|")[1:6] for line in table.splitlines()
-            if line.startswith("| ") and not line.startswith("| ---")]
-    rows = [[cell.strip() for cell in row][:4] for row in rows[1:]]  # the header row dropped
-    assert rows == [[c.code, c.name, c.severity, c.scope] for c in CHECKS]
-
-
 def test_an_inline_suppression_with_a_reason_silences_its_codes_and_an_unused_one_is_a_note(tmp_path):
     body = ("<!-- skillsift: ignore SK304 -- the example shows awk's own $1 -->\n"
             "```bash\nawk '{print $1}' file\n```\n")

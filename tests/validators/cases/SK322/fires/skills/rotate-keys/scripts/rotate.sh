@@ -1,0 +1,3 @@
+#!/bin/bash
+read -p "Which environment? " env
+echo "rotating $env"
