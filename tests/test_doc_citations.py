@@ -66,3 +66,19 @@ def test_no_citation_of_a_reference_outside_the_repository():
     cited = [f"{path.relative_to(ROOT).as_posix()}: {m.group(0)}" for path, text in _sources().items()
              for m in re.finditer(r"reference(?:'s)? §[\d.]+", text)]
     assert cited == []
+
+
+def test_every_section_the_tests_the_docs_and_the_benchmarks_cite_exists():
+    """The same rule for the sections cited outside the package (a page's links are tests/test_doc_links.py's):
+    a page split, or a section moved to another page, leaves no citation behind."""
+    paths = [path for path in sorted((ROOT / "tests").rglob("*.py")) if path.name != "test_doc_citations.py"]
+    paths += sorted((ROOT / "docs").rglob("*.md")) + sorted((ROOT / "bench").rglob("*.md"))
+    paths += sorted((ROOT / "bench").glob("*.py")) + [ROOT / "README.md"]
+    wrong = []
+    for path in paths:
+        text = " ".join(path.read_text(encoding="utf-8").split())
+        for doc, title in sorted(_cited_sections(text)):
+            target = ROOT / doc
+            if not target.is_file() or not any(title in heading for heading in _headings(target)):
+                wrong.append(f'{path.relative_to(ROOT).as_posix()}: {doc}, "{title}"')
+    assert wrong == []
