@@ -2,7 +2,7 @@
 
 ``python -m skillsift.validators.document_schemas`` rewrites ``skillsift/schemas/cases.v1.json``,
 ``config.v1.json`` and ``user-config.v1.json``; ``tests/test_document_schemas.py`` regenerates
-them and compares, so editor and gate read one source (docs/configuration.md, "Editor support").
+them and compares, so editor and gate read one source (docs/editor-support.md).
 """
 
 from __future__ import annotations
