@@ -20,8 +20,8 @@ What it does, every step repeatable (fixed seeds, no network; needs the extra
 5. checks the example repository (all modes, both index variants, abstention calibrated
    on its negative cases) and the query latency of the recommended configuration.
 
-The figures recorded on the development machine are in bench/README.md ("Ranking
-quality") and docs/ranking-quality.md.
+The figures recorded on the development machine are in bench/results/2026-11-30-ranking-quality.md
+and docs/design/2026-12-ranking-experiments.md.
 """
 
 from __future__ import annotations
