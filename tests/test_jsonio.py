@@ -156,7 +156,7 @@ def test_damaged_manifest_is_no_index_everywhere_and_index_rebuilds(indexed, cap
         manifest.write_text(HOSTILE[case][0], encoding="utf-8")
         code, out, err = run(capsys, *argv, "--root", indexed)
         assert code == 0, err
-        assert json.loads(manifest.read_text(encoding="utf-8"))["schema_version"] == 1
+        assert json.loads(manifest.read_text(encoding="utf-8"))["schema_version"] == 3
 
 
 def test_eval_baseline_on_the_cli_names_the_file(cli_project, capsys):

@@ -128,6 +128,11 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     evaluation = evals.run_view_evaluation(view, config, case_file, modes=modes, k_override=k_override,
                                            minimums=minimums, baseline=load_baseline(baseline) if baseline else None,
                                            max_flips=max_flips, max_rank_drops=max_rank_drops)
+    refused = getattr(evaluation.ranker, "index_refused", ())
+    if refused:
+        from ..ranker.setup import refused_note
+
+        say(refused_note(refused))
     refresh = getattr(evaluation.ranker, "refresh", None)
     for line in refresh.notes() if refresh is not None else ():
         if not (quiet and line.startswith("note:")):

@@ -141,7 +141,7 @@ def status_command(fmt, verify, root, config_file):
         loaded, catalog, provider=identity.fingerprint, model=identity.model,
         mode=s.mode, index_dir=s.index_dir, committed=committed_index(config), fields=s.fields,
         index_body=s.index_body, body_chars=s.body_chars, verification=verification,
-        examples=indexed_example_pairs(config, catalog, identity),
+        examples=indexed_example_pairs(config, catalog, identity), dims=identity.dims,
     )
     click.echo(render("status", fmt, report), nl=False)
     return 0

@@ -62,8 +62,12 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
 
         say(f"view: {view_words(view.to_dict() or {})}")
     ranker = open_view_ranker(view, config, one_shot=True, embed_stale=True)
+    from ..ranker.setup import refused_json, refused_note
+
     if ranker.index_problem and project.mode != "lexical":
         say(ranker.index_problem, "note: ")
+    if ranker.index_refused:
+        say(refused_note(ranker.index_refused))
     for line in ranker.refresh.notes() if ranker.refresh is not None else ():
         say(line)
     # the ranker ranks in the project's mode (config.search.mode, where --mode was folded in)
@@ -75,6 +79,11 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
             say(note, "  ")
     width = shutil.get_terminal_size((80, 24)).columns
     shown = view.to_dict() if view.listing is not None else None
+    index_doc = {}
+    if ranker.index_problem and project.mode != "lexical":
+        index_doc["problem"] = ranker.index_problem
+    if ranker.index_refused:
+        index_doc["refused"] = refused_json(ranker.index_refused)
     click.echo(render("search", fmt, result, width=width, explain=explain, min_sim=config.search.vector_min_sim,
-                      view=shown, sources=project.sources), nl=False)
+                      view=shown, sources=project.sources, index=index_doc or None), nl=False)
     return 0

@@ -12,7 +12,7 @@ ROWS = (
      'the configuration parses and every key has an allowed value (including [validate])', 'recommended'),
     ('AR9D1', 'search-index-stale', 'warning', 'repo', 'index', ('skill', 'config', 'index'),
      'SKILL.md, the config, <index_dir>/manifest.json and vectors.bin',
-     "a committed index exists, loads, was built for the configured model and text, and still matches the skills' embedded text", 'recommended'),
+     "a committed index exists, loads, was built for the configured model and text, and still matches the skills' embedded text; a damaged index or a refused row (row digest, NaN, zero, length) is an error", 'recommended'),
     ('AR9D2', 'search-cases-invalid', 'error', 'repo', 'cases', ('cases', 'skill', 'config'),
      'the cases files ([validate] cases, default search-cases.yaml), SKILL.md, the config',
      'the cases file is valid and names only skills and roles that exist (every problem, with lines)', 'recommended'),

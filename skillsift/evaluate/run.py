@@ -250,6 +250,9 @@ def evaluate(case_file: CaseFile, ranker: SearchFn, *, k: int, modes: Sequence[s
     if uses_vectors and index_info is not None:
         index = {key: index_info.get(key, 0 if key not in ("model", "dtype") else "")
                  for key in ("model", "dims", "dtype", "rows", "stale_items", "missing_items")}
+        refused = getattr(ranker, "index_refused", ())
+        if refused:  # rows the loader left out (docs/index-format.md, "Format 3: row digests")
+            index["refused"] = [r.to_json() for r in refused]
     return EvalResult(k=k, mode=modes[0], modes=modes, by_mode=by_mode, paired=paired_vs_lexical(by_mode),
                       index=index, calibration=calibrate_modes(by_mode, modes), cases_path=case_file.path)
 

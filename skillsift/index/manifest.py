@@ -11,10 +11,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 
-SCHEMA_VERSION = 1  # an index without known requests: the reference's format, byte for byte
-#: An index that holds known requests (example rows) is written in format 2 (docs/index-format.md).
+SCHEMA_VERSION = 1  # an index without known requests: the reference's format (read, no longer written)
+#: Format 2 added known requests (example rows) (docs/index-format.md).
 EXAMPLES_VERSION = 2
-READABLE_VERSIONS = (SCHEMA_VERSION, EXAMPLES_VERSION)
+#: Format 3, the one written: every item carries ``row_digest``, the digest of its row
+#: (:func:`skillsift.index.store.row_digest`), checked by every reader before a row is used.
+ROWS_VERSION = 3
+READABLE_VERSIONS = (SCHEMA_VERSION, EXAMPLES_VERSION, ROWS_VERSION)
 DTYPE_FLOAT32 = "float32"
 DTYPE_FLOAT16 = "float16"
 DTYPES = (DTYPE_FLOAT32, DTYPE_FLOAT16)
@@ -48,6 +51,7 @@ class ManifestItem:
     text_digest: str = ""
     row: int = 0
     kind: str = ITEM_KIND
+    row_digest: str = ""  # format 3: sha256 over the model, the item and its row bytes
 
     @property
     def key(self) -> tuple[str, str, str, str]:
@@ -103,6 +107,7 @@ class Manifest:
                 "item_digest": it.item_digest,
                 "text_digest": it.text_digest,
                 "row": it.row,
+                **({"row_digest": it.row_digest} if self.schema_version >= ROWS_VERSION else {}),
             }
             for it in self.items
         ]
@@ -204,6 +209,7 @@ def parse_manifest(raw: bytes) -> Manifest:
                 item_digest=_take(entry, "item_digest", str, "", where),
                 text_digest=_take(entry, "text_digest", str, "", where),
                 row=_take(entry, "row", int, 0, where),
+                row_digest=_take(entry, "row_digest", str, "", where),
             )
         )
     check_items(items, manifest.schema_version)
@@ -254,11 +260,12 @@ def unusable_reason(
     fields=(),
     index_body: bool = False,
     body_chars: int = 0,
+    dims: int | None = None,
 ) -> str:
     """Why an index built as ``manifest`` cannot serve the current setup; ``""`` when it can.
 
     ``manifest`` may be a :class:`Manifest` or anything with a ``manifest`` attribute
-    (a loaded index).  ``provider`` / ``model`` are only compared when given; ``fields``
+    (a loaded index).  ``provider`` / ``model`` / ``dims`` are only compared when given; ``fields``
     and ``body_chars`` are resolved the way the embedded text resolves them.  The checks
     run in a fixed order and the first difference is the reason.
     """
@@ -271,6 +278,8 @@ def unusable_reason(
         return f"the provider changed (index {_quote(m.provider)}, config {_quote(provider)})"
     if model and m.model != model:
         return f"the model changed (index {_quote(m.model)}, config {_quote(model)})"
+    if dims and m.dims != dims:
+        return f"the dimensions differ (index {m.dims}, the provider's vectors have {dims})"
     if ",".join(m.fields) != ",".join(resolve_fields(fields)):
         return "the embedded fields changed"
     if m.index_body != bool(index_body) or (index_body and m.body_chars != resolve_body_chars(body_chars)):

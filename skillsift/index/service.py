@@ -74,9 +74,9 @@ class ConfiguredProvider:
                 argv = config.repository_command
             return cls(provider_fingerprint(name, argv=argv), emb.model, external=True)
         if name == "local":
-            from ..embed.local import MODEL_NAME
+            from ..embed.local import DIMS, MODEL_NAME
 
-            return cls(provider_fingerprint(name, model=MODEL_NAME), MODEL_NAME)
+            return cls(provider_fingerprint(name, model=MODEL_NAME), MODEL_NAME, dims=DIMS)
         return cls(provider_fingerprint(name), emb.model)
 
 

@@ -14,6 +14,10 @@ through the renderer registry (:mod:`skillsift.render.status`).  States:
   frontmatter ``examples``) has no row or a request's row is no longer needed, or the
   index was written in an earlier format (the reason says so);
 * ``fresh`` — every served skill has a current vector and no row is orphaned.
+
+A row the loader refused (its row digest, a NaN, a zero or a wrong-length row:
+:func:`~.store.load_index`) makes the index ``stale`` with the rows listed under ``refused``;
+an index of an older format (no row digests) is ``stale`` with every skill missing.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ def status_report(
     body_chars: int = 0,
     verification=None,
     examples=(),
+    dims: int | None = None,
 ) -> dict:
     """The status of the index ``loaded`` (a :class:`~.store.LoadResult`) for ``skills``.
 
@@ -52,18 +57,19 @@ def status_report(
     """
     from ..catalog.embedtext import text_digest
     from .classify import classify_skills
-    from .manifest import EXAMPLES_VERSION
 
     skills = list(skills)
     index = loaded.index
     reason = ""
     known: dict = {}
+    refused = tuple(getattr(loaded, "refused", ()))
     if index is None:
-        state = UNREADABLE if loaded.found else NONE
+        # an index of an older format is only out of date: stale (every skill missing), not unreadable
+        state = (STALE if getattr(loaded, "outdated", False) else UNREADABLE) if loaded.found else NONE
         reason = loaded.reason if loaded.found else ""
     else:
         reason = index.unusable_reason(provider=provider, model=model, fields=fields, index_body=index_body,
-                                       body_chars=body_chars)
+                                       body_chars=body_chars, dims=dims)
         state = INCOMPATIBLE if reason else ""
     if state:
         current = drifted = 0
@@ -75,14 +81,15 @@ def status_report(
         current, drifted = c.current, c.drifted
         stale, missing, orphaned = list(c.stale), list(c.missing), list(c.orphaned)
         mismatched = verification.mismatched if verification is not None else ()
-        state = FRESH if c.fresh and not mismatched else STALE
+        state = FRESH if c.fresh and not mismatched and not refused else STALE
+        if refused:
+            from .store import refused_phrase
+
+            phrase = refused_phrase(len(refused)).replace(" row", " row of the index", 1)
+            reason = (f"{phrase} not used ({loaded.refused_summary()}); the files were changed after "
+                      "'skillsift index' wrote them")
         known = {"configured": len(wanted), "current": c.examples_current, "missing": c.examples_missing,
                  "orphaned": c.examples_orphaned}
-        if wanted and index.schema_version < EXAMPLES_VERSION:
-            state = STALE
-            reason = (f"the index was written in format {index.schema_version}, which holds no known requests; "
-                      f"run 'skillsift index' to add the {len(wanted)} configured ones (format {EXAMPLES_VERSION}, "
-                      "the skill vectors are reused)")
     report: dict = {
         "schema_version": SCHEMA_VERSION,
         "mode": mode,
@@ -112,6 +119,8 @@ def status_report(
         report["verified"] = {"ran": verification.ran, "checked": verification.checked,
                               "remembered": verification.remembered,
                               "mismatched": list(verification.mismatched), "problem": verification.problem}
+    if refused:
+        report["refused"] = [r.to_json() for r in refused]
     if known and (known["configured"] or known["orphaned"]):  # only where known requests are in play
         report["examples"] = known
     hint = {NONE: HINT_BUILD, UNREADABLE: HINT_REBUILD, INCOMPATIBLE: HINT_REBUILD, STALE: HINT_UPDATE}.get(state)

@@ -1,16 +1,21 @@
-"""The vector index: construction, ``vectors.bin`` bytes, writing and validated loading.
+"""The vector index: construction, ``vectors.bin`` bytes, writing and verified loading.
 
 An :class:`Index` is a :class:`~skillsift.index.manifest.Manifest` plus a read-only
 float32 matrix, one L2-normalised row per manifest item, rows sorted by (domain, id).
-Loading checks every structural rule and returns a :class:`LoadResult` whose ``index``
-is None with a human ``reason`` for anything damaged or foreign: a broken index means
-"no index" (lexical ranking), never a crash.
+:func:`load_index` is the one loader every reader uses (search, eval, the MCP server,
+``list``, ``status``, ``validate``, the hooks, ``index``).  It checks every structural rule
+and returns a :class:`LoadResult` whose ``index`` is None with a human ``reason`` for
+anything damaged or foreign: a broken index means "no index" (lexical ranking), never a
+crash.  Then each row is checked on its own (docs/index-format.md, "Row digests"): its
+:func:`row_digest` (the model, the item, the row bytes), finite components, not zero, unit
+length.  A row that fails is left out of the index and listed in ``LoadResult.refused``
+with the reason: that skill ranks by words only, that known request is not used.  The
+result is kept for the process while neither file changes, so the rows are checked once
+per process, not per query.
 """
 
 from __future__ import annotations
 
-import hashlib
-import math
 import os
 import stat
 from dataclasses import dataclass, replace
@@ -25,13 +30,12 @@ from .manifest import (
     DTYPE_FLOAT32,
     DTYPES,
     EXAMPLE_KIND,
-    EXAMPLES_VERSION,
     ITEM_KIND,
     MANIFEST_FILE,
     MAX_DIMS,
     MAX_MANIFEST_BYTES,
     MAX_VECTORS_BYTES,
-    SCHEMA_VERSION,
+    ROWS_VERSION,
     VECTORS_FILE,
     WIDTHS,
     Manifest,
@@ -40,9 +44,19 @@ from .manifest import (
     parse_manifest,
     unusable_reason,
 )
+from .rows import (  # noqa: F401 - re-exported: the loader's names, where they always were
+    UNIT_TOLERANCE,
+    RefusedRow,
+    refused_phrase,
+    row_digest,
+    row_problems,
+    sealed,
+    signature,
+    squared_norms,
+    vectors_digest,
+)
 
 REBUILD_HINT = "rebuild it with 'skillsift index --rebuild'"
-UNIT_TOLERANCE = {4: 1e-3, 2: 1e-2}  # allowed |norm - 1| of a stored row, by component width
 ALREADY_UNIT = 1e-5  # a row whose sum of squares is this close to 1 is not rescaled
 
 
@@ -55,23 +69,6 @@ class IndexReadError(SkillsiftError):
 
 
 # --------------------------------------------------------------------------- vectors
-
-
-def squared_norms(matrix, *, chunk_rows: int = 8192) -> np.ndarray:
-    """Per-row sum of squares, accumulated left to right in float64 (as the reference does).
-
-    The running sum is sequential (``cumsum``), not numpy's pairwise summation, so the
-    result is bit-identical to a plain loop; rows are processed in chunks to bound memory.
-    """
-    rows = np.asarray(matrix, dtype=np.float32)
-    sums = np.zeros(rows.shape[0], dtype=np.float64)
-    if rows.shape[1] == 0:
-        return sums
-    for start in range(0, rows.shape[0], chunk_rows):
-        block = rows[start : start + chunk_rows].astype(np.float64)
-        np.multiply(block, block, out=block)
-        sums[start : start + chunk_rows] = np.cumsum(block, axis=1)[:, -1]
-    return sums
 
 
 def normalize_rows(matrix) -> np.ndarray:
@@ -115,10 +112,6 @@ def decode_vectors(data: bytes, dtype: str, rows: int, dims: int) -> np.ndarray:
         bits = np.frombuffer(data, dtype="<u2").reshape(rows, dims)
         return float16.from_half_bits(bits)
     return np.frombuffer(data, dtype="<f4").reshape(rows, dims).astype(np.float32)
-
-
-def vectors_digest(data: bytes) -> str:
-    return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
 # --------------------------------------------------------------------------- the index
@@ -178,8 +171,7 @@ class Index:
     def to_bytes(self) -> tuple[bytes, bytes]:
         """The exact ``(manifest.json, vectors.bin)`` bytes of this index."""
         vectors = encode_vectors(self.matrix, self.manifest.dtype)
-        manifest = replace(self.manifest, vectors_digest=vectors_digest(vectors))
-        return manifest.to_bytes(), vectors
+        return sealed(self.manifest, vectors).to_bytes(), vectors
 
 
 def new_index(
@@ -232,7 +224,7 @@ def new_index(
             encode_vectors(matrix, dtype)  # raises with the offending component
         matrix = float16.from_half_bits(bits)
     manifest = Manifest(
-        schema_version=EXAMPLES_VERSION if any(i.kind == EXAMPLE_KIND for i in sorted_items) else SCHEMA_VERSION,
+        schema_version=ROWS_VERSION,
         doc_template_version=DOC_TEMPLATE_VERSION if doc_template_version is None else doc_template_version,
         provider=provider,
         model=model,
@@ -245,7 +237,7 @@ def new_index(
         items=tuple(sorted_items),
     )
     index = Index(manifest, matrix)
-    index.manifest = replace(manifest, vectors_digest=vectors_digest(encode_vectors(index.matrix, dtype)))
+    index.manifest = sealed(manifest, encode_vectors(index.matrix, dtype))
     return index
 
 
@@ -328,29 +320,64 @@ class LoadResult:
 
     ``index`` is None when there is no usable file pair; ``reason`` then says why, and
     ``found`` tells an absent index (False) from a damaged or foreign one (True).
+    ``damaged``: the files were changed or broken after a build (a wrong size or digest, a
+    manifest that does not parse), as opposed to an index of an older format (``outdated``),
+    which is only out of date.  ``refused``: rows of a usable index that failed their own checks and were
+    left out of it (:class:`RefusedRow`).
     """
 
     index: Index | None
     reason: str = ""
     found: bool = False
     hint: str = ""
+    damaged: bool = False
+    refused: tuple[RefusedRow, ...] = ()
+    outdated: bool = False  # written in a format older than ROWS_VERSION: rebuild (not damage)
 
     @property
     def ok(self) -> bool:
         return self.index is not None
 
+    def refused_summary(self, most: int = 5) -> str:
+        """``row 3, the skill a: <reason>; ...`` for at most ``most`` refused rows, then ``and N more``."""
+        shown = "; ".join(f"{r.label}: {r.reason}" for r in self.refused[:most])
+        more = len(self.refused) - most
+        return shown + (f"; and {more} more" if more > 0 else "")
+
 
 def _no_index(path: str, reason: str) -> LoadResult:
-    return LoadResult(None, f"{path}: {reason}", found=True, hint=REBUILD_HINT)
+    return LoadResult(None, f"{path}: {reason}", found=True, hint=REBUILD_HINT, damaged=True)
+
+
+# (index directory) -> (signature of both files, result): each index is checked once per process
+_LOADED: dict[str, tuple[tuple, LoadResult]] = {}
+_LOADED_MAX = 16
 
 
 def load_index(index_dir: str | os.PathLike) -> LoadResult:
-    """Read and validate the index in ``index_dir``.
+    """Read, validate and verify the index in ``index_dir`` (module docstring).
 
     Never raises for missing, damaged or foreign files (they give ``index=None`` and a
     reason); only unexpected I/O failures on files that exist raise :class:`IndexReadError`.
+    The result is remembered while both files keep their size, times and inode, so every
+    reader in one process shares one check.
     """
     index_dir = os.fspath(index_dir)
+    key = os.path.abspath(index_dir)
+    paths = (os.path.join(index_dir, MANIFEST_FILE), os.path.join(index_dir, VECTORS_FILE))
+    before = signature(*paths)
+    kept = _LOADED.get(key)
+    if before is not None and kept is not None and kept[0] == before:
+        return kept[1]
+    result = _load(index_dir)
+    if before is not None and before == signature(*paths):  # unchanged while it was read
+        if len(_LOADED) >= _LOADED_MAX:
+            _LOADED.pop(next(iter(_LOADED)))
+        _LOADED[key] = (before, result)
+    return result
+
+
+def _load(index_dir: str) -> LoadResult:
     manifest_path = os.path.join(index_dir, MANIFEST_FILE)
     vectors_path = os.path.join(index_dir, VECTORS_FILE)
     try:
@@ -369,6 +396,10 @@ def load_index(index_dir: str | os.PathLike) -> LoadResult:
         manifest = parse_manifest(raw)
     except ManifestInvalid as exc:
         return _no_index(manifest_path, str(exc))
+    if manifest.schema_version < ROWS_VERSION:
+        return LoadResult(None, f"{manifest_path}: the index was written in format {manifest.schema_version}, "
+                                "whose rows carry no digest, so its vectors cannot be verified (this version writes "
+                                f"format {ROWS_VERSION})", found=True, hint=REBUILD_HINT, outdated=True)
     width = WIDTHS[manifest.dtype]
     rows, dims = len(manifest.items), manifest.dims
     want = rows * dims * width
@@ -385,13 +416,20 @@ def load_index(index_dir: str | os.PathLike) -> LoadResult:
             f"({rows} rows x {dims} dims x {width} bytes; limit {MAX_VECTORS_BYTES})",
         )
     data = _read(vectors_path)
+    if len(data) != want:
+        return _no_index(vectors_path, f"holds {len(data)} bytes, the manifest needs {want}")
     if vectors_digest(data) != manifest.vectors_digest:
         return _no_index(vectors_path, "does not match the manifest's vectors_digest")
     matrix = decode_vectors(data, manifest.dtype, rows, dims)
-    problem = _row_problem(matrix, width)
-    if problem:
-        return _no_index(vectors_path, problem)
-    return LoadResult(Index(manifest, matrix), found=True)
+    problems = row_problems(manifest, matrix, data)
+    if not problems:
+        return LoadResult(Index(manifest, matrix), found=True)
+    refused = tuple(RefusedRow(manifest.items[row].kind, manifest.items[row].domain, manifest.items[row].id, row,
+                               why) for row, why in sorted(problems.items()))
+    keep = [row for row in range(rows) if row not in problems]
+    items = tuple(replace(manifest.items[row], row=position) for position, row in enumerate(keep))
+    kept = matrix[keep] if keep else np.zeros((0, dims), dtype=np.float32)
+    return LoadResult(Index(replace(manifest, items=items), kept), found=True, hint=REBUILD_HINT, refused=refused)
 
 
 def _read(path: str) -> bytes:
@@ -400,25 +438,3 @@ def _read(path: str) -> bytes:
             return handle.read()
     except OSError as exc:
         raise IndexReadError(f"cannot read {path}: {exc.strerror or exc}") from exc
-
-
-def _row_problem(matrix: np.ndarray, width: int) -> str:
-    """The first row that is not finite or not unit length (zero rows pass), or ""."""
-    if matrix.size == 0:
-        return ""
-    finite = np.isfinite(matrix).all(axis=1)
-    if not finite.all():
-        row = int(np.argmin(finite))
-        return f"row {row} holds a NaN or infinite component"
-    sums = squared_norms(matrix)
-    norms = np.sqrt(sums)
-    bad = (sums != 0) & (np.abs(norms - 1.0) > UNIT_TOLERANCE[width])
-    if bad.any():
-        row = int(np.argmax(bad))
-        return (f"row {row} is not unit length (norm {_g4(norms[row])}); "
-                "the index was not written by 'skillsift index'")
-    return ""
-
-
-def _g4(value: float) -> str:
-    return f"{value:.4g}" if math.isfinite(value) else str(value)

@@ -205,6 +205,10 @@ class SkillService:
             ranker = Ranker(catalog, config)
         if ranker.index_problem and config.search.mode != "lexical":
             self._warn_once(ranker.index_problem)
+        if ranker.index_refused and config.search.mode != "lexical":
+            from ..ranker.setup import refused_note
+
+            self._warn_once(refused_note(ranker.index_refused))
         for line in ranker.refresh.notes() if ranker.refresh is not None else ():
             self._warn_once(line)
         if config.search.mode != "lexical":  # load the model now, not on the first query

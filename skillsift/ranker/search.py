@@ -55,6 +55,7 @@ class Ranker:
                                     postings=postings)
         self.index = index if index is not None and len(index) > 0 else None
         self.index_problem = index_problem  # why no index is attached (for messages), "" if none
+        self.index_refused: tuple = ()  # rows the loader refused (RefusedRow): not used, said by the doors
         timeout = self.config.search.query_timeout_ms if query_timeout_ms is None else query_timeout_ms
         self._provider, self._timeout_ms = provider, timeout
         self._embedder: QueryEmbedder | None = None  # made on first use: lexical mode never imports it
@@ -81,15 +82,17 @@ class Ranker:
         mode = mode or config.search.mode
         if mode == "lexical":
             return cls(catalog, config, query_timeout_ms=query_timeout_ms, one_shot=one_shot)
-        from .setup import attach, refresh_stale
+        from .setup import attach, refresh_stale, refused_rows
 
         index, problem, provider = attach(config, provider=provider)
+        refused = refused_rows(config) if index is not None else ()
         refresh = refresh_stale(index, catalog.skills, config, provider) if embed_stale and index is not None else None
         if refresh is not None:
             index = refresh.index
         ranker = cls(catalog, config, index=index, provider=provider, query_timeout_ms=query_timeout_ms,
                      index_problem=problem, one_shot=one_shot)
         ranker.refresh = refresh
+        ranker.index_refused = refused
         if ranker.index is not None and (ranker.index.example_items() or refresh is not None):
             from ..diagnostics import SkillsiftError
             from .known import known_requests

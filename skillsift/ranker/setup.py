@@ -33,10 +33,44 @@ def attach(config, *, provider=None):
         return loaded.index, "", provider
     s = config.search
     reason = loaded.index.unusable_reason(provider=provider.fingerprint, model=provider.model, fields=s.fields,
-                                          index_body=s.index_body, body_chars=s.body_chars)
+                                          index_body=s.index_body, body_chars=s.body_chars,
+                                          dims=getattr(provider, "dims", None))
     if reason:
         return None, f"The search index is not usable: {reason}; run 'skillsift index --rebuild'", provider
     return loaded.index, "", provider
+
+
+def refused_rows(config) -> tuple:
+    """The rows of the configured index that the loader refused (:class:`~skillsift.index.store.RefusedRow`).
+
+    :func:`~skillsift.index.store.load_index` keeps its result for the process, so this reads
+    nothing again after :func:`attach`.
+    """
+    from ..config import index_path
+    from ..index.store import IndexReadError, load_index
+
+    try:
+        return load_index(index_path(config)).refused
+    except IndexReadError:
+        return ()
+
+
+def refused_note(refused) -> str:
+    """The warning a door prints for rows the loader refused ("" when none)."""
+    if not refused:
+        return ""
+    from ..index.store import LoadResult, refused_phrase
+
+    n = len(refused)
+    summary = LoadResult(None, refused=tuple(refused)).refused_summary()
+    return (f"warning: {refused_phrase(n).replace(' row', ' row of the search index', 1)} not used "
+            f"({summary}): a skill without its row ranks by words only (or by a vector embedded for this run), a "
+            "known request without its row is not used; rebuild it with 'skillsift index' and review who changed "
+            "the index")
+
+
+def refused_json(refused) -> list[dict]:
+    return [r.to_json() for r in refused]
 
 
 @dataclass(frozen=True)

@@ -81,5 +81,7 @@ def open_view_ranker(view, config, *, mode: str | None = None, query_timeout_ms:
     if view.listing is None or ranker.index is None:
         return ranker
     index, problem = view_index(ranker.index, ranker.provider, view.catalog.skills, config)
-    return Ranker(view.catalog, config, index=index, provider=ranker.provider, query_timeout_ms=query_timeout_ms,
-                  index_problem=problem, one_shot=one_shot)
+    out = Ranker(view.catalog, config, index=index, provider=ranker.provider, query_timeout_ms=query_timeout_ms,
+                 index_problem=problem, one_shot=one_shot)
+    out.index_refused = ranker.index_refused
+    return out

@@ -55,13 +55,16 @@ def result_to_json(result: SearchResult, sources: Mapping[str, str] | None = Non
 
 
 def render_search_json(result: SearchResult, *, view: dict | None = None,
-                       sources: Mapping[str, str] | None = None) -> str:
-    """The search.v1 document as JSON text; ``view`` (the listing view searched, or None) is added as ``view``."""
+                       sources: Mapping[str, str] | None = None, index: dict | None = None) -> str:
+    """The search.v1 document as JSON text; ``view`` (the listing view searched, or None) is added as ``view``,
+    ``index`` (why the index was not used, rows it refused; None when neither) as ``index``."""
     from .sanitise import json_text
 
     doc = result_to_json(result, sources)
     if view is not None:
         doc["view"] = view
+    if index:
+        doc["index"] = index
     return json_text(doc)
 
 

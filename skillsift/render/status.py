@@ -53,6 +53,9 @@ def render_status(report: dict) -> str:
             lines.append("not their embedding: " + ", ".join(bad))
     elif verified:
         lines.append(_line("verified", f"no ({verified['problem']})"))
+    for row in report.get("refused", ()):
+        what = "known request of" if row["kind"] == "example" else "skill"
+        lines.append(f"refused: row {row['row']}, {what} {row['name']}: {row['reason']}")
     known = report.get("examples")
     if known and (known["configured"] or known["orphaned"]):
         lines.append(_line("examples", f"{known['configured']} known requests   {known['current']} current   "

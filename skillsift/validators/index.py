@@ -35,10 +35,46 @@ CHECKS = (  # declared here; reported below with Diagnostic(...) until the modul
     declare("AR9D1", "search-index-stale", WARNING, scope="repo", triggers=("skill", "config", "index"),
             files="SKILL.md, the config, <index_dir>/manifest.json and vectors.bin",
             summary="a committed index exists, loads, was built for the configured model and text, and still matches "
-                    "the skills' embedded text"),
+                    "the skills' embedded text; a damaged index or a refused row (row digest, NaN, zero, length) "
+                    "is an error"),
 )
 REBUILD = "rebuild it with 'skillsift index'"
 MAX_NAMES = 5
+DAMAGED_HINT = ("the files were changed after 'skillsift index' wrote them: review who changed the index "
+                "directory, then run 'skillsift index' and commit it")
+
+
+PROVIDER_KINDS = ("local", "openai", "command")
+
+
+def other_provider(manifest, configured) -> str:
+    """Why the index was built by another provider kind or model than ``configured`` names ("" when not).
+
+    The provider's kind is compared (``local``, ``openai``, ``command``), not its host or program:
+    two people may reach one model through different endpoints.  Then the model, when the
+    configuration names one, and for the local model its width (384).  An index whose provider is
+    of no kind this version knows (one no configuration can name) is left to the other checks.
+    """
+    from ..index.manifest import unusable_reason
+
+    def kind(fingerprint: str) -> str:
+        return fingerprint.replace(":", "@", 1).split("@", 1)[0]
+
+    if kind(manifest.provider) not in PROVIDER_KINDS:
+        return ""
+    if kind(manifest.provider) != kind(configured.fingerprint):
+        return (f"it was built by the provider {_quoted(manifest.provider)}, the configuration names "
+                f"{_quoted(configured.fingerprint)}")
+    dims = configured.dims
+    if not dims and kind(configured.fingerprint) == "local":
+        from ..embed.local import DIMS as dims
+    return unusable_reason(manifest, model=configured.model, dims=dims)
+
+
+def _quoted(text: str) -> str:
+    import json
+
+    return json.dumps(text, ensure_ascii=False)
 
 
 def names_shown(names) -> str:
@@ -54,7 +90,7 @@ def _names(names) -> str:
 
 def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), index_body: bool = False,
           body_chars: int = 0, coverage: bool = False, needed: bool = True, exempt=(),
-          verification=None, examples=()) -> list[Diagnostic]:
+          verification=None, examples=(), configured=None) -> list[Diagnostic]:
     """AR9D1 findings for a committed index.
 
     ``load`` is the :class:`~skillsift.index.store.LoadResult` of ``index_dir`` (its
@@ -64,6 +100,10 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
     ``verification``: the :class:`~skillsift.index.verify.Verification` of the current rows
     (rows that are not the embedding of their skill's text are an error), or None.
     ``examples``: the known requests, ``(skill, text digest)`` pairs, each needing a row.
+    ``configured``: the provider the configuration names (fingerprint and model), compared with
+    the index's (:func:`other_provider`), or None.  A damaged index (``load.damaged``) and rows
+    the loader refused (``load.refused``) are errors; an index that is only out of date is a
+    warning.
     """
     manifest_file = f"{index_dir.rstrip('/')}/manifest.json"
 
@@ -76,19 +116,36 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
             return []
         return finding(f'search: index_dir "{index_dir}" is a committed location but holds no index; '
                        "run 'skillsift index' and commit it")
+    if load.index is None and getattr(load, "damaged", False):
+        return [Diagnostic(file=manifest_file, code=CODE, severity=ERROR,
+                           message=f'search: the committed index in "{index_dir}" is damaged and cannot be used '
+                                   f"({load.reason}); {REBUILD}", hint=DAMAGED_HINT)]
     if load.index is None:
         return finding(f'search: the committed index in "{index_dir}" cannot be used ({load.reason}); {REBUILD}')
     from ..index.manifest import unusable_reason
+    from ..index.store import refused_phrase
 
-    reason = unusable_reason(load.index.manifest, model=repo_model, fields=fields, index_body=index_body,
-                             body_chars=body_chars)
+    out = []
+    if getattr(load, "refused", ()):
+        out.append(Diagnostic(
+            file=f"{index_dir.rstrip('/')}/vectors.bin", code=CODE, severity=ERROR,
+            message=(f"search: in the committed index, {refused_phrase(len(load.refused))} not used "
+                     f"({load.refused_summary()}); {REBUILD}"),
+            hint=DAMAGED_HINT))
+    reason = other_provider(load.index.manifest, configured) if configured is not None else ""
+    if reason.startswith("the dimensions differ"):  # no build by the named model gives rows of this width
+        return out + [Diagnostic(file=manifest_file, code=CODE, severity=ERROR,
+                                 message=f"search: the committed index is damaged: {reason}; {REBUILD}",
+                                 hint=DAMAGED_HINT)]
+    reason = reason or unusable_reason(load.index.manifest, model=repo_model, fields=fields, index_body=index_body,
+                                       body_chars=body_chars)
     if reason:
-        return finding(f"search: the committed index is out of date: {reason}; {REBUILD}")
+        return out + finding(f"search: the committed index is out of date: {reason}; {REBUILD}")
     from ..index.classify import classify_skills
 
     state = classify_skills(load.index.items, skills, fields=fields, index_body=index_body, body_chars=body_chars,
                             examples=examples)
-    out = []
+    refused = {r.id for r in getattr(load, "refused", ()) if r.kind != "example"}
     if verification is not None and verification.mismatched:
         out.append(Diagnostic(
             file=f"{index_dir.rstrip('/')}/vectors.bin", code=CODE, severity=ERROR,
@@ -105,7 +162,7 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
     if state.stale:
         out += finding(f"search: the committed index no longer matches the skills (changed: {_names(state.stale)}); "
                        f"{REBUILD}")
-    missing = [name for name in state.missing if name not in set(exempt)]
+    missing = [name for name in state.missing if name not in set(exempt) | refused]
     orphaned = list(state.orphaned) if coverage else []
     if missing or orphaned:
         parts = []
@@ -115,8 +172,9 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
             parts.append(f"no longer present: {_names(orphaned)}")
         out += finding(f"search: the committed index does not cover the skills ({'; '.join(parts)}); {REBUILD}")
     gone = state.examples_orphaned if coverage else 0
-    if state.examples_missing or gone:
-        parts = [f"{state.examples_missing} not indexed"] if state.examples_missing else []
+    examples_missing = state.examples_missing - sum(1 for r in getattr(load, "refused", ()) if r.kind == "example")
+    if examples_missing > 0 or gone:
+        parts = [f"{examples_missing} not indexed"] if examples_missing > 0 else []
         parts += [f"{gone} no longer known"] if gone else []
         out += finding(f"search: the committed index does not hold the known requests ({'; '.join(parts)}); "
                        f"{REBUILD}")
@@ -155,7 +213,14 @@ def check_workspace(ws, *, coverage: bool = False) -> list[Diagnostic]:
                  needed=coverage or config.search.mode != "lexical",
                  exempt=_without_row(config, skills) if load.index is not None else (),
                  verification=verify_workspace(ws, load.index, skills),
-                 examples=_known(config, ws.catalog) if load.index is not None else ())
+                 examples=_known(config, ws.catalog) if load.index is not None else (),
+                 configured=_configured(config))
+
+
+def _configured(config):
+    from ..index.service import ConfiguredProvider
+
+    return ConfiguredProvider.from_config(config, repository_command=True)
 
 
 def verify_workspace(ws, index, skills):

@@ -173,7 +173,7 @@ def test_unavailable_provider_says_why_and_how_to_fix(cli_project, capsys, monke
     item = ManifestItem(id="git-workflow", item_digest=skill.digest, text_digest=text_digest(embedded_text(skill)))
     write_index(cli_project / ".skillsift" / "index",
                 new_index(provider="local@all-MiniLM-L6-v2", model="all-MiniLM-L6-v2", items=[item],
-                          fields=DEFAULT_EMBED_FIELDS, vectors=[[1.0, 0.0]]))
+                          fields=DEFAULT_EMBED_FIELDS, vectors=[[1.0] + [0.0] * 383]))  # the local model's width
     code, out, err = run(capsys, "search", "deploy", "--mode", "hybrid", "--root", str(cli_project))
     assert code == 0 and "deploy-staging" in out
     assert "provider is unavailable" in err

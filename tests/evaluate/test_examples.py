@@ -150,7 +150,7 @@ def status(capsys, root) -> dict:
 def test_index_holds_one_row_per_request_and_updates_incrementally(project, capsys):
     root, calls = project
     manifest = json.loads((root / ".skillsift/index/manifest.json").read_text())
-    assert manifest["schema_version"] == 2
+    assert manifest["schema_version"] == 3
     examples = [i for i in manifest["items"] if i["kind"] == "example"]
     assert [(i["id"], i["row"]) for i in examples] == [("git-workflow", 4)]  # after the four skills
     assert "bank dispute" in sent(calls)
@@ -174,19 +174,25 @@ def test_index_holds_one_row_per_request_and_updates_incrementally(project, caps
     code, _out, err = run(capsys, "index", "--root", root)
     assert code == 0, err
     manifest = json.loads((root / ".skillsift/index/manifest.json").read_text())
-    assert manifest["schema_version"] == 1 and all(i["kind"] == "skill" for i in manifest["items"])
+    assert manifest["schema_version"] == 3 and all(i["kind"] == "skill" for i in manifest["items"])
 
 
-def test_a_format_1_index_reads_as_stale_with_the_reason(project, capsys):
-    root, _calls = project
-    write(root, "search-examples.yaml", NONE_KNOWN)
-    assert run(capsys, "index", "--root", root)[0] == 0  # no request left: format 1
-    write(root, "search-examples.yaml", 'version: 1\ncases:\n  - id: planted\n    query: "bank dispute"\n'
-                                        "    expect: [git-workflow]\n")
+def test_an_index_of_an_older_format_reads_as_stale_with_the_reason(project, capsys):
+    """Formats 1 and 2 carry no row digests: out of date (not damage), not used, rebuilt whole."""
+    root, calls = project
+    path = root / ".skillsift/index/manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest["schema_version"] = 2
+    for item in manifest["items"]:
+        del item["row_digest"]
+    path.write_text(json.dumps(manifest, indent=2) + "\n")
     doc = status(capsys, root)
-    assert doc["state"] == "stale"
-    assert doc["reason"].startswith("the index was written in format 1, which holds no known requests; "
-                                    "run 'skillsift index' to add the 1 configured ones")
+    assert doc["state"] == "stale" and doc["current"] == 0 and len(doc["missing"]) == 4
+    assert "the index was written in format 2, whose rows carry no digest" in doc["reason"]
+    code, out, err = run(capsys, "index", "--root", root)
+    assert code == 0, err
+    assert "reused 0" in out + err, out + err  # every row embedded again: nothing unverified is reused
+    assert json.loads(path.read_text())["schema_version"] == 3 and status(capsys, root)["state"] == "fresh"
 
 
 def test_a_secret_in_a_request_is_withheld_from_a_provider_that_sends_text_out(tmp_path):

@@ -44,7 +44,7 @@ FLOAT32_DIGEST = "sha256:864dc0c86cd9479cd81f8d7ded3b6265f530a55265016ddb9cc5dae
 FLOAT16_DIGEST = "sha256:b6f40556fe44f0029a1d550eece8c11f077e834c7648f012975e3a89053b5357"
 
 EXPECTED_MANIFEST = """{
-  "schema_version": 1,
+  "schema_version": 3,
   "doc_template_version": 1,
   "provider": "test@local",
   "model": "m",
@@ -63,7 +63,8 @@ EXPECTED_MANIFEST = """{
       "domain": "",
       "item_digest": "sha256:b",
       "text_digest": "sha256:tb",
-      "row": 0
+      "row": 0,
+      "row_digest": "sha256:29dc47a1945ba066290dec0730021f55e61d3f6ddf7e45cf7ffc49a95732a00b"
     },
     {
       "id": "a",
@@ -71,7 +72,8 @@ EXPECTED_MANIFEST = """{
       "domain": "d",
       "item_digest": "sha256:a",
       "text_digest": "sha256:ta",
-      "row": 1
+      "row": 1,
+      "row_digest": "sha256:f8ce8c526e1c166de3452edd396000aba0396ec23460161136ec9545a7616b7d"
     }
   ]
 }
@@ -91,13 +93,19 @@ def write_raw(directory, manifest: dict, vectors: bytes, *, digest: str | None =
     directory.mkdir(parents=True, exist_ok=True)
     manifest = dict(manifest)
     manifest["vectors_digest"] = digest or "sha256:" + hashlib.sha256(vectors).hexdigest()
+    if manifest.get("schema_version") == 3 and vectors:  # seal each row as the writer does
+        header = parse_manifest(encode_json({**manifest, "items": []}))
+        stride = len(vectors) // max(len(manifest["items"]), 1)
+        manifest["items"] = [dict(item, row_digest=store.row_digest(
+            header, ManifestItem(item["id"], item["domain"], text_digest=item["text_digest"], kind=item["kind"]),
+            vectors[i * stride:(i + 1) * stride])) for i, item in enumerate(manifest["items"])]
     (directory / "vectors.bin").write_bytes(vectors)
     (directory / "manifest.json").write_bytes(encode_json(manifest))
 
 
 def raw_manifest(rows: int, dims: int, dtype: str = "float32", **extra) -> dict:
     out = {
-        "schema_version": 1,
+        "schema_version": 3,
         "doc_template_version": 1,
         "provider": "p",
         "model": "m",
@@ -428,7 +436,7 @@ DAMAGE = {
         "not a regular file",
     ),
     "schema_version key corrupted": (_damage_key, "schema_version is 0"),
-    "schema_version 3": (_rewrite_manifest(lambda m: m.update(schema_version=3)), "schema_version is 3"),
+    "schema_version 4": (_rewrite_manifest(lambda m: m.update(schema_version=4)), "schema_version is 4"),
     "dtype int8": (_rewrite_manifest(lambda m: m.update(dtype="int8")), 'dtype "int8"'),
     "dims 0": (_rewrite_manifest(lambda m: m.update(dims=0)), "dims 0 is out of range"),
     "dims 16385": (_rewrite_manifest(lambda m: m.update(dims=16385)), "dims 16385 is out of range"),
@@ -481,12 +489,13 @@ def test_unknown_manifest_keys_are_ignored(tmp_path):
     assert load_index(tmp_path).ok
 
 
-def test_nan_and_infinite_rows_are_rejected_at_load(tmp_path):
-    for bad in (math.nan, math.inf):
+def test_nan_and_infinite_rows_are_refused_at_load(tmp_path):
+    for bad in (math.nan, math.inf, -math.inf):
         vectors = np.array([[1, 0, 0], [bad, 0, 0]], dtype="<f4").tobytes()
-        write_raw(tmp_path, raw_manifest(2, 3), vectors)
+        write_raw(tmp_path, raw_manifest(2, 3), vectors)  # with row digests that match: only the values are bad
         result = load_index(tmp_path)
-        assert result.index is None and "row 1 holds a NaN or infinite component" in result.reason
+        assert [(r.id, r.row, r.reason) for r in result.refused] == [("s1", 1, "it holds a NaN or infinite component")]
+        assert [item.id for item in result.index.items] == ["s0"] and result.index.matrix.tolist() == [[1, 0, 0]]
 
 
 def test_unit_length_tolerances(tmp_path):
@@ -494,15 +503,16 @@ def test_unit_length_tolerances(tmp_path):
         matrix = np.array([row], dtype=np.float32)
         data = encode_vectors(matrix, dtype) if dtype == "float16" else matrix.astype("<f4").tobytes()
         write_raw(tmp_path, raw_manifest(1, 2, dtype), data)
-        return load_index(tmp_path)
+        result = load_index(tmp_path)
+        assert result.ok
+        return [r.reason for r in result.refused]
 
-    assert load([1.0005, 0], "float32").ok
-    rejected = load([1.002, 0], "float32")
-    assert not rejected.ok and "row 0 is not unit length (norm 1.002)" in rejected.reason
-    assert load([0, 0], "float32").ok  # an all-zero row is allowed
-    assert load([1.005, 0], "float16").ok
-    assert not load([1.02, 0], "float16").ok
-    assert not load([0.5, 0.5], "float16").ok
+    assert load([1.0005, 0], "float32") == []
+    assert load([1.002, 0], "float32") == ["it is not unit length (norm 1.002)"]
+    assert load([0, 0], "float32") == ["it is all zeros"]  # a zero row ranks nothing: refused
+    assert load([1.005, 0], "float16") == []
+    assert load([1.02, 0], "float16") != []
+    assert load([0.5, 0.5], "float16") != []
 
 
 def test_zero_items_load(tmp_path):

@@ -35,9 +35,14 @@ def _local_model():
     return LocalProvider()
 
 
-def doctor(index_dir: Path, victim: str, text: str = REFUND_TEXT) -> None:
-    """Replace ``victim``'s row with the embedding of ``text`` and recompute vectors_digest (as the attack did)."""
+def doctor(index_dir: Path, victim: str, text: str = REFUND_TEXT, *, seal: bool = True) -> None:
+    """Replace ``victim``'s row with the embedding of ``text`` and recompute vectors_digest and (``seal``) the
+    row's row_digest (as an attacker who knows the format does: only re-embedding tells the row is not its
+    text's).  Without ``seal`` the row digest is left as it was (as an attacker who edits the bytes does)."""
     import numpy as np
+
+    from skillsift.index.manifest import ManifestItem, parse_manifest
+    from skillsift.index.store import row_digest
 
     manifest = json.loads((index_dir / "manifest.json").read_text(encoding="utf-8"))
     code = "<f2" if manifest["dtype"] == "float16" else "<f4"
@@ -47,6 +52,14 @@ def doctor(index_dir: Path, victim: str, text: str = REFUND_TEXT) -> None:
     raw = rows.astype(code).tobytes()
     (index_dir / "vectors.bin").write_bytes(raw)
     manifest["vectors_digest"] = "sha256:" + hashlib.sha256(raw).hexdigest()
+    header = parse_manifest(json.dumps({**manifest, "items": []}).encode())
+    item = manifest["items"][row]
+    if not seal:
+        (index_dir / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+        return
+    stride = len(raw) // len(manifest["items"])
+    item["row_digest"] = row_digest(header, ManifestItem(item["id"], item["domain"], text_digest=item["text_digest"],
+                                                         kind=item["kind"]), raw[row * stride:(row + 1) * stride])
     (index_dir / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
 
 

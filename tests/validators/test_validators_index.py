@@ -45,7 +45,7 @@ def test_unusable_index_names_the_load_error(tmp_path):
     vectors = index / "vectors.bin"
     vectors.write_bytes(vectors.read_bytes()[:-4])
     [message] = messages(tmp_path)
-    assert message.startswith('search: the committed index in ".skillsift/index" cannot be used '
+    assert message.startswith('search: the committed index in ".skillsift/index" is damaged and cannot be used '
                               "(.skillsift/index/vectors.bin: is ")
     assert message.endswith("); rebuild it with 'skillsift index'")
 
