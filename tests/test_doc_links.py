@@ -71,3 +71,14 @@ def test_every_relative_link_resolves():
                 elif anchor and where.suffix == ".md" and anchor not in anchors(where):
                     dead.append(f"{name}: {target} (no such section)")
     assert dead == []
+
+
+def test_the_docs_index_names_every_page():
+    """docs/README.md (what GitHub shows for the folder) links each page of docs/, design notes included."""
+    index = ROOT / "docs" / "README.md"
+    linked = set()
+    for line in _outside_code(index.read_text(encoding="utf-8")):
+        for target in LINK.findall(line):
+            linked.add((index.parent / target.partition("#")[0]).resolve())
+    pages = {path.resolve() for path in (ROOT / "docs").rglob("*.md") if path != index}
+    assert sorted(path.relative_to(ROOT).as_posix() for path in pages - linked) == []
