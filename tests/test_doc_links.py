@@ -82,3 +82,18 @@ def test_the_docs_index_names_every_page():
             linked.add((index.parent / target.partition("#")[0]).resolve())
     pages = {path.resolve() for path in (ROOT / "docs").rglob("*.md") if path != index}
     assert sorted(path.relative_to(ROOT).as_posix() for path in pages - linked) == []
+
+
+def test_no_hand_written_page_is_over_400_lines():
+    """A how-to or reference page stays short; history goes to docs/design/ and bench/results/
+    (docs/development.md, "Documentation and benchmarks"). A generated page (it says "do not edit by
+    hand" at its top) does not count, and neither do the generated blocks of a page between their markers."""
+    long = {}
+    for page in sorted((ROOT / "docs").rglob("*.md")) + sorted((ROOT / "bench").rglob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        if "do not edit by hand" in "".join(text.splitlines(keepends=True)[:8]):
+            continue
+        text = re.sub(r"^<!-- ([a-z-]+): generated.*?^<!-- \1: end -->", "", text, flags=re.MULTILINE | re.DOTALL)
+        if len(text.splitlines()) > 400:
+            long[page.relative_to(ROOT).as_posix()] = len(text.splitlines())
+    assert long == {}
