@@ -331,3 +331,18 @@ def test_the_differential_config_sees_both_answers():
     for bad in ({"search": {"weights": {"lexical": -1}}}, {"validate": {"severity": {"SK007": "loud"}}},
                 {"roles": {"billing": {}}}, {"embeddings": {"pass_env": ["A=B"]}}, {"search": {"modee": 1}}):
         assert not _validator_accepts_config(bad, PROJECT_TABLES) and not CONFIG.is_valid(bad), bad
+
+
+def test_the_examples_file_schema_is_the_cases_file_schema():
+    """An examples file has the cases-file format: one table, two names (docs/evaluation.md)."""
+    examples = json.loads(resources.files("skillsift.schemas").joinpath("examples.v1.json").read_text("utf-8"))
+    cases = json.loads(resources.files("skillsift.schemas").joinpath("cases.v1.json").read_text("utf-8"))
+    assert examples["$id"].endswith("/examples.v1.json") and "examples file" in examples["title"]
+    same = {k: v for k, v in examples.items() if k not in ("$id", "title")}
+    assert same == {k: v for k, v in cases.items() if k not in ("$id", "title")}
+    from pathlib import Path
+
+    acme = Path(__file__).resolve().parent.parent / "examples" / "acme" / "search-examples.yaml"
+    validator = _schema("examples.v1.json")
+    assert validator.is_valid(yaml.safe_load(acme.read_text(encoding="utf-8")))
+    assert not validator.is_valid({"version": 1, "cases": [{"id": "a", "query": 404, "expect": ["x"]}]})

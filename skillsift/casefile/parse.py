@@ -39,6 +39,8 @@ from .rules import (  # noqa: F401  (the names other modules import from here)
 )
 
 MAX_FILE_BYTES = 4 << 20
+MAX_LISTED = 1000  # problems one AR9D2 error lists for a file; the others are counted on one more line
+MAX_SUGGESTED = 100  # unknown names given a "did you mean" (each compares the name with every skill)
 HINT = "Fix the lines listed; the format is described in docs/evaluation.md"
 
 Problem = tuple[int, str]  # (1-based line, message)
@@ -113,13 +115,31 @@ class CasesInvalid(SkillsiftError):
         self.problems, self.partial = problems, partial
 
 
-def cases_error(path: str, problems: Iterable[Problem], partial: CaseFile | None = None) -> CasesInvalid:
-    """One AR9D2 error listing every problem with its line, in line order."""
+EXAMPLES_HINT = "Fix the lines listed (the examples file has the cases-file format, docs/evaluation.md)"
+
+
+def cases_error(path: str, problems: Iterable[Problem], partial: CaseFile | None = None,
+                what: str = "cases") -> CasesInvalid:
+    """One AR9D2 error listing every problem with its line, in line order (``what``: cases or examples)."""
     ordered = sorted(problems, key=lambda p: p[0])
-    text = "; ".join(f"line {line}: {msg}" for line, msg in ordered)
-    diags = [Diagnostic(file=path, line=line, code=CASES_INVALID, message=msg) for line, msg in ordered]
-    return CasesInvalid(f"{CASES_INVALID}: invalid cases file: {path}: {text}", diagnostics=diags,
-                        hint=HINT, exit_code=1, problems=tuple(ordered), partial=partial)
+    listed = listed_problems(ordered)
+    text = "; ".join(f"line {line}: {msg}" for line, msg in listed)
+    diags = [Diagnostic(file=path, line=line, code=CASES_INVALID, message=msg) for line, msg in listed]
+    return CasesInvalid(f"{CASES_INVALID}: invalid {what} file: {path}: {text}", diagnostics=diags,
+                        hint=HINT if what == "cases" else EXAMPLES_HINT, exit_code=1, problems=tuple(ordered),
+                        partial=partial)
+
+
+def listed_problems(ordered: list[Problem]) -> list[Problem]:
+    """The first :data:`MAX_LISTED` of ``ordered`` and, past them, one problem counting the rest.
+
+    A file of 10,000 cases naming 50 unknown skills each would otherwise be 500,000 lines of
+    report: the output stays bounded by the limit, not by what a file can hold."""
+    if len(ordered) <= MAX_LISTED:
+        return list(ordered)
+    rest = len(ordered) - MAX_LISTED
+    return list(ordered[:MAX_LISTED]) + [(ordered[MAX_LISTED][0], f"{rest} more problems from this line on are not "
+                                                                   "listed; fix these and check again")]
 
 
 def _q(text: str) -> str:
@@ -129,43 +149,51 @@ def _q(text: str) -> str:
 # -- parsing -------------------------------------------------------------------------------------
 
 
-def parse_cases(data: str | bytes, path: str = "<cases>") -> CaseFile:
-    """Parse the text of a cases file; raise one AR9D2 :class:`SkillsiftError` listing every problem."""
+def parse_cases(data: str | bytes, path: str = "<cases>", what: str = "cases") -> CaseFile:
+    """Parse the text of a cases file; raise one AR9D2 :class:`SkillsiftError` listing every problem.
+
+    ``what``: the kind of file the message names (``examples``: an examples file, the same format)."""
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
             line = data[: exc.start].count(b"\n") + 1
-            raise cases_error(path, [(line, "the file is not UTF-8 text")]) from None
+            raise cases_error(path, [(line, "the file is not UTF-8 text")], what=what) from None
     else:
         text = data
     if text.startswith("\ufeff"):
         text = text[1:]
     from ..rules.yaml_nodes import tree
 
-    plain = tree(_compose(text, path))
+    plain = tree(_compose(text, path, what))
     ranked = _problems(plain)
     version, k, cases = _build(plain, ranked)
     problems = [(line, message) for line, _rank, message in sorted(ranked, key=lambda p: p[:2])]
     case_file = CaseFile(version=version, k=k, cases=tuple(cases), path=path)
     if problems:
-        raise cases_error(path, problems, partial=case_file)
+        raise cases_error(path, problems, partial=case_file, what=what)
     return case_file
 
 
-def _compose(text: str, path: str):
+def _compose(text: str, path: str, what: str):
     import yaml
 
-    loader = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+    from ..rules.yaml_nodes import compose
+
     try:
-        return yaml.compose(text, Loader=loader)
+        return compose(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
         parts = [p for p in (exc.context, exc.problem) if p]
-        raise cases_error(path, [(line, ": ".join(parts) or "the YAML does not parse")]) from None
+        raise cases_error(path, [(line, ": ".join(parts) or "the YAML does not parse")], what=what) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML refuses (a NUL, an escape): the line it is on
+        line = text[: max(0, exc.position)].count("\n") + 1
+        raise cases_error(path, [(line, f"unacceptable character #x{exc.character:04x}: control characters "
+                                        "are not allowed (write it as an escape in a double-quoted string)")],
+                          what=what) from None
     except yaml.YAMLError as exc:
-        raise cases_error(path, [(1, str(exc).strip() or "the YAML does not parse")]) from None
+        raise cases_error(path, [(1, str(exc).strip() or "the YAML does not parse")], what=what) from None
 
 
 # -- the rules, then what a table cannot say -------------------------------------------------------
@@ -180,6 +208,8 @@ def _problems(tree) -> list[tuple[int, tuple[int, int], str]]:
     problems += [(line, _rank(path, False), f"{_dup_prefix(tree.value, path)}mapping key {_q(key)} already "
                                            f"defined at line {first}")
                  for path, key, line, first in tree.duplicates if _dup_prefix(tree.value, path) is not None]
+    problems += [(line, _rank(path, False), _prefix(tree.value, path) + message)
+                 for path, line, message in tree.refused]
     return problems
 
 
@@ -194,6 +224,14 @@ def _rank(path: tuple, at_key: bool) -> tuple[int, int]:
     if len(path) == 2:
         return (path[1], 0)
     return (path[1], 1 if at_key and len(path) == 3 else _RANKS.get(path[2], 1))
+
+
+def _prefix(doc, path: tuple) -> str:
+    """``case "<id>": `` for a node inside a case, else ""."""
+    if len(path) >= 2 and path[0] == "cases" and isinstance(path[1], int) and isinstance(doc, dict) and isinstance(
+            doc.get("cases"), list) and path[1] < len(doc["cases"]):
+        return case_label(doc["cases"][path[1]], path[1] + 1) + ": "
+    return ""
 
 
 def _dup_prefix(doc, path: tuple) -> str | None:
@@ -257,6 +295,9 @@ def _build_case(tree, path: tuple, item: dict, index: int, seen: set[str], probl
     seen.add(case_id)
     if not query.strip():
         problems.append((at("query"), (index - 1, 6), f"{where}: query is required"))
+    elif path + ("query",) in tree.typed:  # `query: 12`, `query: true`: YAML reads a number, not the words
+        problems.append((at("query"), (index - 1, 6), f"{where}: query is {tree.typed[path + ('query',)]}, not "
+                                                        f"text; quote it ({_q(query)})"))
     if len(query.encode("utf-8", "surrogatepass")) > MAX_QUERY_BYTES:
         problems.append((at("query"), (index - 1, 6), f"{where}: query is longer than {MAX_QUERY_BYTES} bytes"))
     expect: list[Expected] = []
@@ -308,19 +349,27 @@ def _expected(entry, line: int) -> Expected | None:
 def skill_problems(case_file: CaseFile, known: Collection[str]) -> list[Problem]:
     """Expected or avoided skills that the catalog does not hold."""
     have = set(known)
+    names = sorted(have)
+    suggested: dict[str, str] = {}
+
+    def close(name: str) -> str:  # "did you mean" for the first MAX_SUGGESTED unknown names (difflib is slow)
+        if name not in suggested and len(suggested) < MAX_SUGGESTED:
+            suggested[name] = near(name, names)
+        return suggested.get(name, "")
+
     problems: list[Problem] = []
     for case in case_file.cases:
         for entry in case.expect:
             if entry.id not in have:
                 problems.append((entry.line or case.line,
-                                 f"case {_q(case.id)} expects unknown skill {_q(entry.id)}{near(entry.id, have)}"))
+                                 f"case {_q(case.id)} expects unknown skill {_q(entry.id)}{close(entry.id)}"))
         lines = case.avoid_lines
         if len(lines) != len(case.avoid):
             lines = (case.line,) * len(case.avoid)
         for name, line in zip(case.avoid, lines, strict=True):
             if name not in have:
                 problems.append((line or case.line,
-                                 f"case {_q(case.id)} avoids unknown skill {_q(name)}{near(name, have)}"))
+                                 f"case {_q(case.id)} avoids unknown skill {_q(name)}{close(name)}"))
     return problems
 
 

@@ -59,7 +59,7 @@ CASE = Rule(
     keys={
         "id": _text("id", "Unique within the file.", schema_null=False, schema=_NAME),
         "query": _text("query", f"The query, at most {MAX_QUERY_BYTES} bytes.", schema_null=False,
-                       schema={**_NAME, "maxLength": MAX_QUERY_BYTES}),
+                       schema={**_NAME, "type": ["string", "boolean"], "maxLength": MAX_QUERY_BYTES}),
         "expect": Rule("list", nullable=True, entries="indexed", max_items=MAX_EXPECTED, items=_EXPECT_ENTRY,
                        doc="The relevant skills; none makes a negative case.", same_label=True,
                        messages={"kind": "{where}: expect must be a list",

@@ -16,6 +16,12 @@ config_option = click.option(
 )
 
 
+force_option = click.option(
+    "--force", is_flag=True,
+    help="Rewrite a file that is read-only too (its mode is kept; without it a read-only file is refused).",
+)
+
+
 agent_option = click.option(
     "--agent", default=None, metavar="NAME",
     help="Use only the skills this agent lists (claude-code, codex, copilot, cursor, gemini-cli, opencode).",

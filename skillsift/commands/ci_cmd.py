@@ -110,7 +110,7 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
         from ..index.atomic import AtomicWriteError, write_output
 
         try:
-            write_output(path, text.encode("utf-8"), append=append)
+            write_output(path, text.encode("utf-8"), append=append, force=None)
         except AtomicWriteError as exc:
             failed.append(f"{option}: {exc.message}")
             return False

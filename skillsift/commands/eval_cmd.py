@@ -6,7 +6,7 @@ import click
 
 from ..render.registry import names
 from ..words import plural
-from ._common import config_option, root_option
+from ._common import config_option, force_option, root_option
 from .judge_cmd import judge_options
 
 FORMATS = names("evaluation")
@@ -58,9 +58,10 @@ FORMATS = names("evaluation")
               help="Also ask the agent of [judge] which skill it would use per case, beside the ranker "
                    "(docs/judge.md; text, json and html).")
 @judge_options
+@force_option
 def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, baseline, max_flips, max_rank_drops,
                  output, fmt, from_skills, agent, view_name, context_window, why, why_skills, quiet, judge, budget,
-                 max_seconds, jobs, timeout, dry_run, fetch, allow_exec):
+                 max_seconds, jobs, timeout, dry_run, fetch, allow_exec, force):
     """Rank the labelled queries of CASES (YAML) and report top1, recall@k, hit@k, MRR, nDCG.
 
     With --from-skills, each skill's frontmatter `examples` (queries it must answer) and
@@ -117,6 +118,14 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         shown_baseline = config.validate.baseline
         max_flips, max_rank_drops = gates.max_flips, gates.max_rank_drops
         k_override = k_override or gates.k
+    first = _first_baseline(gates, output, cases, config.validate.baseline)
+    if first:  # this run writes the configured baseline, which is not there yet: nothing to compare with
+        baseline, max_flips, max_rank_drops = None, None, None
+        from dataclasses import replace
+
+        gates = replace(gates, note=gates.note.replace(
+            f"baseline {config.validate.baseline} (at most {gates.max_flips} regressed)",
+            f"baseline {config.validate.baseline} (none yet: this run writes the first)"))
     case_file = evals.load_checked_cases(cases, view.full, config.roles) if cases is not None else None
     if from_skills:
         notes: list = []
@@ -168,7 +177,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         from ..render.evaluation_html import render_html
 
         try:  # a page for people, not a baseline
-            write_output(output, render_html(result).encode("utf-8"))
+            write_output(output, render_html(result).encode("utf-8"), force=force)
         except AtomicWriteError as exc:
             raise SkillsiftError(f"--output: {exc.message}", hint=exc.hint) from None
         say(output, "wrote ")
@@ -176,9 +185,12 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         from ..index.atomic import AtomicWriteError, write_output
 
         try:  # a baseline: written at once, or an error naming it (exit 1) before anything else is printed
-            write_output(output, render_json(result).encode("utf-8"))
+            write_output(output, render_json(result).encode("utf-8"), force=force)
         except AtomicWriteError as exc:
             raise SkillsiftError(f"--output: {exc.message}", hint=exc.hint) from None
+        if first:
+            say(f"wrote the first baseline {output} ([validate] baseline): later runs, the hooks and ci compare "
+                "with it; commit it")
     if output and fmt == "html":
         pass
     elif why:
@@ -212,3 +224,23 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
         source = ([cases] if cases is not None else []) + (["--from-skills"] if from_skills else [])
         say(evals.regression_hint(source, shown_baseline, mode=result.mode, k=result.k), "hint: ")
     return 2 if result.gate_failures else 0
+
+
+def _first_baseline(gates, output: str | None, cases: str | None, configured: str) -> bool:
+    """True when the configured baseline applies, is not there yet, and this run's ``--output`` writes it.
+
+    Raises the missing baseline's error when the run does not write it, with the command that
+    would (docs/evaluation.md, "The first baseline").
+    """
+    import os
+
+    from ..diagnostics import SkillsiftError
+
+    path = gates.baseline if gates.applied else ""
+    if not path or os.path.lexists(path):
+        return False
+    if output and os.path.realpath(output) == os.path.realpath(path):
+        return True
+    shown = os.path.relpath(path)
+    raise SkillsiftError(f"cannot read baseline {configured} ([validate] baseline): it does not exist yet",
+                         hint=f"write the first one: skillsift eval {cases or 'CASES'} --output {shown}")

@@ -10,7 +10,7 @@ import click
 
 from ..render.index import build_notes, withheld_lines
 from ..render.registry import names, render
-from ._common import config_option, open_project, root_option, say
+from ._common import config_option, force_option, open_project, root_option, say
 
 PROGRESS_MIN_BATCHES = 4  # a progress bar is drawn only for more than three batches
 
@@ -46,7 +46,8 @@ def _progress_bar(batches: int, total: int):
 @click.option("--allow-exec", is_flag=True, help="Let the repository config's embedding command run.")
 @root_option
 @config_option
-def index_command(dry_run, rebuild, items, fmt, allow_exec, root, config_file):
+@force_option
+def index_command(dry_run, rebuild, items, fmt, allow_exec, root, config_file, force):
     """Embed the served skills into the vector index ([search] index_dir, default .skillsift/index).
 
     Skills whose embedded text is unchanged keep their stored vectors; a skill whose text
@@ -61,14 +62,14 @@ def index_command(dry_run, rebuild, items, fmt, allow_exec, root, config_file):
 
     project = open_project(root, config_file, allow_exec=allow_exec)
     config, catalog = project.config, project.catalog
-    force = service.parse_items(items, catalog)
-    prepared = service.prepare(config, catalog, rebuild=rebuild, force=force, dry_run=dry_run)
+    again = service.parse_items(items, catalog)
+    prepared = service.prepare(config, catalog, rebuild=rebuild, force=again, dry_run=dry_run)
     plan, provider = prepared.plan, prepared.provider
     _warn_withheld(plan)
     if dry_run:
         click.echo(render("index", fmt, plan, provider, allow_network=prepared.allow_network), nl=False)
         return 0
-    outcome = service.build(prepared, progress=_progress)
+    outcome = service.build(prepared, progress=_progress, force_write=force)
     click.echo(render("index", fmt, outcome.plan, outcome.provider, result=outcome.result, written=outcome.written,
                       shown_dir=_display_path(outcome.index_dir)), nl=False)
     for line in build_notes(outcome.result):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ._common import config_option, root_option
+from ._common import config_option, force_option, root_option
 
 NONE_LABELLED = "# no query could be labelled\n"
 HEADER = ("Cases mined from the search query log by 'skillsift mine'.\n"
@@ -23,7 +23,8 @@ HEADER = ("Cases mined from the search query log by 'skillsift mine'.\n"
 @click.option("--max-per-skill", type=int, default=20, show_default=True,
               help="With --into: at most this many requests per skill in the file.")
 @click.option("--purge", is_flag=True, help="Delete the query log after reading it.")
-def mine_command(root, config_file, min_count, output, into, max_per_skill, purge):
+@force_option
+def mine_command(root, config_file, min_count, output, into, max_per_skill, purge, force):
     """Label the logged queries with the skills loaded after them; print a cases file.
 
     The log (.skillsift/local/search-queries.jsonl) is written by 'skillsift mcp' when
@@ -63,7 +64,7 @@ def mine_command(root, config_file, min_count, output, into, max_per_skill, purg
         if target:
             _refuse_link_out(flag, target, config.root)
     if into:
-        _merge_into(into, result.cases, config, max_per_skill)
+        _merge_into(into, result.cases, config, max_per_skill, force)
         click.echo(result.stats_line(), err=True)
         if purge and purge_log(path):
             click.echo(f"purged {path}", err=True)
@@ -72,7 +73,7 @@ def mine_command(root, config_file, min_count, output, into, max_per_skill, purg
     if output:
         from ..index.atomic import write_atomic
 
-        write_atomic(output, text.encode("utf-8"))
+        write_atomic(output, text.encode("utf-8"), force=force)
     else:
         # YAML written by cases_to_yaml: risky characters only as escapes; the terminal sanitiser still guards
         click.echo(plain_lines(text), nl=False)
@@ -106,29 +107,28 @@ def plain_lines(text: str) -> str:
     return safe(text)
 
 
-def _merge_into(into: str, cases, config, cap: int) -> None:
+def _merge_into(into: str, cases, config, cap: int, force: bool) -> None:
     import os
 
     from ..diagnostics import SkillsiftError
+    from ..evaluate.cases import parse_cases, read_bounded
     from ..evaluate.mine_into import merge_into
     from ..index.atomic import write_atomic
     from ..secrets.scan import detect_secret
 
     existing = None
     if os.path.lexists(into):
-        if not os.path.isfile(into) or os.path.islink(into):
+        if os.path.islink(into):
             raise SkillsiftError(f"--into {into}: not a regular file", hint="Name an examples file (YAML)")
-        with open(into, "rb") as fh:
-            raw = fh.read((4 << 20) + 1)
-        if len(raw) > (4 << 20):
-            raise SkillsiftError(f"--into {into}: larger than 4 MiB", hint="Split the examples into several files")
+        raw = read_bounded(into, "examples", hint="Name an examples file (YAML)")  # the one bounded reader
         try:
             existing = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise SkillsiftError(f"--into {into}: the file is not UTF-8 text") from None
+            parse_cases(raw, into, "examples")  # AR9D2, naming the line that is not UTF-8
+            raise
     patterns = tuple(config.secret_patterns)
     merged = merge_into(existing, cases, cap=cap, scan=lambda text: detect_secret(text, patterns), path=into)
     if merged.text is not None:
-        write_atomic(into, merged.text.encode("utf-8"))
+        write_atomic(into, merged.text.encode("utf-8"), force=force)
     for note in merged.notes(into, cap):
         click.echo(plain(f"note: {note}"), err=True)

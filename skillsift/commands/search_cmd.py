@@ -68,6 +68,8 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
         say(ranker.index_problem, "note: ")
     if ranker.index_refused:
         say(refused_note(ranker.index_refused))
+    if ranker.examples_problem:  # an invalid examples file is left out, never used silently
+        say(ranker.examples_problem, "note: ")
     for line in ranker.refresh.notes() if ranker.refresh is not None else ():
         say(line)
     # the ranker ranks in the project's mode (config.search.mode, where --mode was folded in)
@@ -85,5 +87,6 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
     if ranker.index_refused:
         index_doc["refused"] = refused_json(ranker.index_refused)
     click.echo(render("search", fmt, result, width=width, explain=explain, min_sim=config.search.vector_min_sim,
-                      view=shown, sources=project.sources, index=index_doc or None), nl=False)
+                      view=shown, sources=project.sources, index=index_doc or None,
+                      examples_problem=ranker.examples_problem), nl=False)
     return 0

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..render.registry import names
-from ._common import config_option, context_window_option, root_option, view_option
+from ._common import config_option, context_window_option, force_option, root_option, view_option
 
 PROGRESS_MIN_TEXTS = 256  # a progress bar is drawn on a terminal for more texts than this
 
@@ -71,8 +71,9 @@ def _project_file(root: str, config_file: str | None) -> tuple[Path, str]:
                    "repository with few cases; off by default, nothing is asked).")
 @view_option
 @context_window_option
+@force_option
 def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_exec, agent, view_name,
-                 context_window, judge):
+                 context_window, judge, force):
     """Choose fusion, lexical weight, embedded fields, candidates and example_weight from CASES.
 
     Every setting is scored on the positive cases of CASES; k-fold cross-validation with
@@ -93,10 +94,12 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
     from ..embed.factory import make_provider
     from ..evaluate.cases import check_k, load_checked
     from ..evaluate.tune_run import document, run
-    from ..index.atomic import write_atomic
+    from ..index.atomic import current_mode, write_atomic
     from ._common import open_project, say
 
     check_k(k_override)
+    if write:  # a read-only config is refused before the run, not after it
+        current_mode(str(_project_file(root, config_file)[0]), force)
     project = open_project(root, config_file, allow_exec=allow_exec, agent=agent, view=view_name,
                            context_window=context_window, agent_in_full=False)
     config, view, catalog = project.config, project.view, project.catalog
@@ -158,7 +161,7 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
         except ValueError as exc:
             raise SkillsiftError(f"tune --write cannot edit {path}: {exc}",
                                  hint="set the keys printed above by hand") from None
-        write_atomic(str(path), new.encode("utf-8"))
+        write_atomic(str(path), new.encode("utf-8"), force=force)
         doc["wrote"] = str(path)
     elif write:
         say("tune: nothing written, the current setting is kept")

@@ -7,7 +7,7 @@ import os
 import click
 
 from ..render.registry import names
-from ._common import config_option, root_option
+from ._common import config_option, force_option, root_option
 
 FORMATS = names("diagnostics")
 USAGE_EXIT = 2
@@ -65,7 +65,7 @@ def exit_code(diagnostics, *, strict: bool) -> int:
     return 0
 
 
-def update_secrets_baseline(ws) -> str:
+def update_secrets_baseline(ws, force: bool = False) -> str:
     """Write the secrets baseline accepting every current finding; returns a one-line report."""
     from ..index.atomic import write_atomic
     from ..validators.secrets import baseline_bytes, baseline_document, current_findings, skill_files
@@ -82,12 +82,12 @@ def update_secrets_baseline(ws) -> str:
                              "skillsift writes it only inside the repository",
                              hint="point secrets_baseline at a file inside the repository")
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    changed = write_atomic(path, baseline_bytes(baseline_document(findings)))
+    changed = write_atomic(path, baseline_bytes(baseline_document(findings)), force=force)
     state = "wrote" if changed else "unchanged:"
     return f"{state} {rel} ({len(findings)} accepted finding{'s' if len(findings) != 1 else ''})"
 
 
-def apply_fixes(ws, paths, *, write: bool, show_diff: bool) -> list[str]:
+def apply_fixes(ws, paths, *, write: bool, show_diff: bool, force: bool = False) -> list[str]:
     """Plan (and with ``write`` apply) the safe fixes of skillsift/validators/fixes.py; returns the lines to print."""
     import re
 
@@ -116,7 +116,7 @@ def apply_fixes(ws, paths, *, write: bool, show_diff: bool) -> list[str]:
                 if show_diff:
                     lines.append(unified_diff(rel, text, fix.new_text).rstrip("\n"))
                 if write:
-                    write_atomic(ws.abspath(rel), fix.new_text.encode("utf-8"))
+                    write_atomic(ws.abspath(rel), fix.new_text.encode("utf-8"), force=force)
                 text = fix.new_text  # a later fix of the file builds on this one
             if fix.rename_to is not None:
                 folder = rel.rsplit("/", 1)[0]
@@ -192,8 +192,9 @@ def _shown_root(root: str) -> str:
 @click.option("--diff", "show_diff", is_flag=True, help="Show the fixes as a diff; without --fix nothing is written.")
 @click.option("--quiet", "-q", "quiet", is_flag=True,
               help="Text: only the findings that fail (errors; warnings too with --strict) and the summary line.")
+@force_option
 def validate_command(paths, root, config_file, select, ignore, fmt, strict, preset, output, update_baseline,
-                     list_only, fix, show_diff, quiet):
+                     list_only, fix, show_diff, quiet, force):
     """Check the skills, the config, the cases, the committed index and the gates.
 
     With PATHs, only findings on those files are reported, plus the repository-level
@@ -228,7 +229,7 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, pres
             diagnostics = run_checks(ws)
             click.echo(render("diagnostics", "text", diagnostics), nl=False, err=True)
             return 2
-        click.echo(plain(update_secrets_baseline(ws)))
+        click.echo(plain(update_secrets_baseline(ws, force)))
         return 0
     codes, unknown = select_codes(select, ignore, ws.settings.ignore if ws.config is not None else (),
                                   preset=preset or (ws.settings.preset if ws.config is not None else "recommended"))
@@ -239,7 +240,7 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, pres
                      f"codes are {', '.join(CODES)} (or a prefix such as SK)")
     wanted = resolve_paths(ws, paths) if paths else None
     if (fix or show_diff) and ws.config is not None:
-        for line in apply_fixes(ws, wanted, write=fix, show_diff=show_diff):
+        for line in apply_fixes(ws, wanted, write=fix, show_diff=show_diff, force=force):
             # the report owns stdout after --fix; a preview (--diff alone) prints the diff there
             click.echo(plain_lines(line), err=fix or line.startswith(("fixed:", "would fix:", "note:")))
         if not fix:
@@ -259,7 +260,7 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, pres
         from ..index.atomic import AtomicWriteError, write_output
 
         try:
-            write_output(output, report.encode("utf-8"))
+            write_output(output, report.encode("utf-8"), force=force)
         except AtomicWriteError as exc:
             raise _usage(f"--output: {exc.message}", exc.hint) from None
         click.echo(summary_line(diagnostics, checked), err=True)

@@ -7,10 +7,9 @@ the evaluation uses is importable from here as well.
 
 from __future__ import annotations
 
-import os
-import stat
 from collections.abc import Callable, Collection
 
+from ..casefile.files import load_file, read_bounded  # noqa: F401  (read_bounded: imported from here too)
 from ..casefile.parse import (  # noqa: F401  (the names other modules import from here)
     CASE_KEYS,
     CASES,
@@ -41,25 +40,7 @@ from ..diagnostics import SkillsiftError
 
 def load_cases(path: str) -> CaseFile:
     """Read and check a cases file.  File problems (missing, not a file, too large) are not AR9D2."""
-    try:
-        info = os.stat(path)
-    except OSError as exc:
-        raise SkillsiftError(f"cannot read cases file {path}: {exc.strerror or exc}",
-                             hint="Pass the path of a YAML cases file") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise SkillsiftError(f"cases file {path} is not a regular file",
-                             hint="Pass the path of a YAML cases file")
-    if info.st_size > MAX_FILE_BYTES:
-        raise SkillsiftError(f"cases file {path} is larger than {MAX_FILE_BYTES} bytes (4 MiB)",
-                             hint="Split the cases into several files")
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise SkillsiftError(f"cannot read cases file {path}: {exc.strerror or exc}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise SkillsiftError(f"cases file {path} is larger than {MAX_FILE_BYTES} bytes (4 MiB)")
-    return parse_cases(raw, path)
+    return load_file(path, "cases", hint="Pass the path of a YAML cases file")
 
 
 def load_checked(path: str, known: Collection[str], *, roles_configured: bool = False,

@@ -55,7 +55,7 @@ def merge_into(existing: str | None, mined: Sequence[Case], *, cap: int = DEFAUL
     """Merge ``mined`` cases into the examples file text ``existing`` (None: no file yet)."""
     from ..ranker.examples import normalised
 
-    old = parse_cases(existing, path).cases if existing is not None else ()
+    old = parse_cases(existing, path, "examples").cases if existing is not None else ()
     seen = {normalised(c.query) for c in old}
     ids = {c.id for c in old}
     per_skill: dict[str, int] = {}
@@ -90,7 +90,7 @@ def merge_into(existing: str | None, mined: Sequence[Case], *, cap: int = DEFAUL
     appended = _append(existing, out.added, path)
     if appended is None:
         out.rewritten = True
-        file = parse_cases(existing, path)
+        file = parse_cases(existing, path, "examples")
         out.text = cases_to_yaml([*file.cases, *out.added], file.k, header=_leading_comments(existing))
     else:
         out.text = appended
@@ -101,8 +101,10 @@ def _append(existing: str, cases: Sequence[Case], path: str) -> str | None:
     """``existing`` with ``cases`` appended to its block ``cases`` list, or None when it cannot be."""
     import yaml
 
+    from ..rules.yaml_nodes import compose
+
     try:
-        root = yaml.compose(existing)
+        root = compose(existing)[0]  # the strict reader's loader (the text already parsed as a valid file)
     except yaml.YAMLError:
         return None
     if not isinstance(root, yaml.MappingNode):
@@ -125,7 +127,7 @@ def _append(existing: str, cases: Sequence[Case], path: str) -> str | None:
         body = "".join(" " * shift + line + "\n" for line in body.splitlines())
     text = existing if existing.endswith("\n") else existing + "\n"
     merged = text + body
-    parse_cases(merged, path)  # the result must read back as a valid file
+    parse_cases(merged, path, "examples")  # the result must read back as a valid file
     return merged
 
 

@@ -185,6 +185,9 @@ def run_evaluation(catalog, config, case_file, *, modes, k_override: int = 0, mi
     if ranker is None:
         ranker = open_ranker(catalog, config, want_vectors)
     if getattr(ranker, "examples_problem", ""):  # an evaluation never runs without its known requests
+        from .examples import known_requests
+
+        known_requests(catalog, config)  # raises the examples files' AR9D2 error, every problem with its line
         raise SkillsiftError(ranker.examples_problem, hint="Fix the examples file (docs/evaluation.md)")
     index_info = ranker.index_info() if want_vectors else None
     if want_vectors and index_info is None:

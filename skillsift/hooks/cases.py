@@ -23,20 +23,11 @@ def main(argv) -> int:
     from ..validators import cases, config
 
     given = [p for p in relative(args, args.files) if p.endswith((".yaml", ".yml"))]
-    paths = list(dict.fromkeys([*ws.cases_paths, *_examples_files(ws), *given]))
+    paths = list(dict.fromkeys([*ws.cases_paths, *ws.examples_paths, *given]))
     diagnostics = [d for d in config.run(ws) if d.code == "AR9D0"]
-    diagnostics += cases.check_paths(ws, [p for p in paths if os.path.isfile(ws.abspath(p))])
+    diagnostics += cases.examples_config_problems(ws)
+    diagnostics += cases.check_paths(ws, [p for p in paths if os.path.lexists(ws.abspath(p))])
     diagnostics = sort_diagnostics(diagnostics)
     report(diagnostics, args.fmt, root=ws.root)
     return exit_code(diagnostics)
 
-
-def _examples_files(ws) -> list[str]:
-    """The files ``[search] examples`` names (a name that matches nothing is the index's error)."""
-    from ..diagnostics import SkillsiftError
-    from ..evaluate.examples import example_files
-
-    try:
-        return example_files(ws.root, ws.config.search.examples)
-    except SkillsiftError:
-        return []

@@ -290,14 +290,16 @@ def drift_only(old, new) -> bool:
         return False
 
 
-def build(prepared: Prepared, *, progress=None) -> Outcome:
+def build(prepared: Prepared, *, progress=None, force_write: bool | None = None) -> Outcome:
     """Run the build ``prepared`` describes and write the index when it changed.
 
     ``progress(batches, total)`` (optional) returns a context manager yielding a
     callable ``update(n)`` (or None for no progress), entered around the provider calls.
     Raises :class:`SkillsiftError` (exit 1) for a refused network, a held lock, a
-    refused index directory, a hard provider error or a failed write.
+    refused index directory, a hard provider error or a failed write.  A read-only index file
+    is refused before anything is embedded, unless ``force_write`` (``skillsift index --force``).
     """
+    from ..index.atomic import current_mode
     from ..index.build import build_index, effective_batch_size
     from ..index.lock import acquire_lock
     from ..index.store import Index, write_index
@@ -305,6 +307,10 @@ def build(prepared: Prepared, *, progress=None) -> Outcome:
     config, catalog, provider = prepared.config, prepared.catalog, prepared.provider
     refuse_network(prepared.plan, provider, prepared.allow_network)
     index_dir = checked_index_dir(config)
+    from ..index.manifest import MANIFEST_FILE, VECTORS_FILE
+
+    for name in (VECTORS_FILE, MANIFEST_FILE):
+        current_mode(os.path.join(index_dir, name), force_write)
     with acquire_lock(index_dir):
         # plan again under the lock: another build may have finished since the first look
         plan = make_plan(config, catalog, provider, rebuild=prepared.rebuild, force=prepared.force,
@@ -318,5 +324,5 @@ def build(prepared: Prepared, *, progress=None) -> Outcome:
         written = False
         new = result.index
         if isinstance(new, Index) and not drift_only(_load_old(index_dir).index, new):
-            written = write_index(index_dir, new)
+            written = write_index(index_dir, new, force=force_write)
     return Outcome(plan, provider, result, written, index_dir)

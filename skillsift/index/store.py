@@ -289,14 +289,15 @@ def _as_row(vector) -> np.ndarray:
 # --------------------------------------------------------------------------- disk
 
 
-def write_index(index_dir: str | os.PathLike, index: Index) -> bool:
+def write_index(index_dir: str | os.PathLike, index: Index, *, force: bool | None = None) -> bool:
     """Write ``vectors.bin`` then ``manifest.json`` atomically; False when both were unchanged.
 
     Both temporary files are written and flushed before ``vectors.bin`` is renamed into
     place, immediately followed by ``manifest.json``, so a failure while writing (a full
     disk) leaves the previous files as they were.  The directory is created with mode
     0750.  Raises :class:`~skillsift.index.atomic.AtomicWriteError`, or
-    :class:`IndexDataError` for a float16 overflow (before anything is written).
+    :class:`IndexDataError` for a float16 overflow (before anything is written).  Each file
+    keeps its mode; a read-only one is refused unless ``force`` (``skillsift index --force``).
     """
     manifest_bytes, vector_bytes = index.to_bytes()
     index_dir = os.fspath(index_dir)
@@ -309,7 +310,8 @@ def write_index(index_dir: str | os.PathLike, index: Index) -> bool:
         [
             (os.path.join(index_dir, VECTORS_FILE), vector_bytes),
             (os.path.join(index_dir, MANIFEST_FILE), manifest_bytes),
-        ]
+        ],
+        force=force,
     )
     return any(written)
 

@@ -209,6 +209,8 @@ class SkillService:
             from ..ranker.setup import refused_note
 
             self._warn_once(refused_note(ranker.index_refused))
+        if ranker.examples_problem:  # an invalid examples file is left out, never used silently
+            self._warn_once(ranker.examples_problem)
         for line in ranker.refresh.notes() if ranker.refresh is not None else ():
             self._warn_once(line)
         if config.search.mode != "lexical":  # load the model now, not on the first query
@@ -287,6 +289,8 @@ class SkillService:
         doc = result_to_json(result, sources)
         if view:
             doc["view"] = dict(view)
+        if ranker.examples_problem:
+            doc["examples_problem"] = ranker.examples_problem
         return doc
 
     @staticmethod

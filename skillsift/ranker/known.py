@@ -20,19 +20,20 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import json
 import os
-import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..casefile import CASES_INVALID
-from ..casefile.parse import MAX_FILE_BYTES, CaseFile, parse_cases, skill_problems
+from ..casefile.files import load_file
+from ..casefile.parse import EXAMPLES_HINT, MAX_SUGGESTED, CaseFile, listed_problems, skill_problems
 from ..diagnostics import Diagnostic, SkillsiftError
 from ..files import GlobLimitError, glob_magic, repo_glob
 
 MAX_FILES = 64  # examples files one configuration may name (globs expanded)
-HINT = "Fix the lines listed (the examples file has the cases-file format, docs/evaluation.md)"
+HINT = EXAMPLES_HINT
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class KnownRequests:
     requests: tuple[KnownRequest, ...] = ()
     files: tuple[str, ...] = ()  # the examples files read, relative to the repository, sorted
     cases: tuple[CaseFile, ...] = ()  # each file as a cases file (for the k-fold rule of eval)
+    problem: str = ""  # why some examples files were left out (``skip_bad``): "" when none was
 
     def __len__(self) -> int:
         return len(self.requests)
@@ -67,7 +69,7 @@ class KnownRequests:
 
         drop = set(keys)
         return KnownRequests(tuple(r for r in self.requests if normalised(r.text) not in drop), self.files,
-                             self.cases)
+                             self.cases, self.problem)
 
 
 def example_files(root: str, patterns: Sequence[str]) -> list[str]:
@@ -106,25 +108,13 @@ def example_files(root: str, patterns: Sequence[str]) -> list[str]:
                                      hint="Examples files must be files of the repository", exit_code=1) from None
             if full.is_file():
                 found.add(full.relative_to(base).as_posix())
+            elif not glob_magic(clean):  # a directory or a FIFO where the named file should be
+                raise SkillsiftError(f'search.examples names "{pattern}", which is not a regular file',
+                                     hint="Name a YAML examples file (docs/query-mining.md)", exit_code=1)
     if len(found) > MAX_FILES:
         raise SkillsiftError(f"search.examples names {len(found)} files, the limit is {MAX_FILES}",
                              hint="Merge the examples into fewer files", exit_code=1)
     return sorted(found)
-
-
-def _read(root: str, rel: str) -> bytes:
-    path = os.path.join(root, rel)
-    try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode):
-            raise SkillsiftError(f"examples file {rel} is not a regular file", exit_code=1)
-        if info.st_size > MAX_FILE_BYTES:
-            raise SkillsiftError(f"examples file {rel} is larger than {MAX_FILE_BYTES} bytes (4 MiB)",
-                                 hint="Split the examples into several files", exit_code=1)
-        with open(path, "rb") as fh:
-            return fh.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise SkillsiftError(f"cannot read examples file {rel}: {exc.strerror or exc}", exit_code=1) from None
 
 
 def _suggest(problem: tuple[int, str], known: Sequence[str]) -> tuple[int, str]:
@@ -137,22 +127,49 @@ def _suggest(problem: tuple[int, str], known: Sequence[str]) -> tuple[int, str]:
     return (line, f'{message} (did you mean "{close[0]}"?)' if close else message)
 
 
-def load_examples_files(root: str, patterns: Sequence[str], known: Sequence[str]) -> KnownRequests:
-    """Read and check every examples file; one AR9D2 error lists every problem of every file."""
-    files = example_files(root, patterns)
+def example_problems(case_file: CaseFile) -> list[tuple[int, str]]:
+    """The examples file's own rules, beyond the cases file's (docs/evaluation.md, "The cases file").
+
+    A known request is matched by its words (:func:`skillsift.ranker.examples.normalised`):
+    a query with none (only punctuation or symbols) would be left out without a word.
+    """
+    from .examples import normalised
+
+    return [(case.line, f"case {json.dumps(case.id, ensure_ascii=False)}: the query has no words; a known request "
+                        "is matched by its words")
+            for case in case_file.cases if case.expect and not normalised(case.query)]
+
+
+def load_examples_files(root: str, patterns: Sequence[str], known: Sequence[str], *,
+                        skip_bad: bool = False) -> KnownRequests:
+    """Read and check every examples file; one AR9D2 error lists every problem of every file.
+
+    ``skip_bad`` (a search): a file that does not read or holds a problem is left out as a
+    whole, the others count, and :attr:`KnownRequests.problem` says which and why
+    (docs/evaluation.md, "Strict YAML").
+    """
+    try:
+        files = example_files(root, patterns)
+    except SkillsiftError as exc:
+        if not skip_bad:
+            raise
+        return KnownRequests(problem=f"the examples files are not used: {exc.message}")
     names = sorted(set(known))
     requests: list[KnownRequest] = []
     cases: list[CaseFile] = []
     errors: list[SkillsiftError] = []
+    bad: list[SkillsiftError] = []  # files that do not read at all
     for rel in files:
         try:
-            case_file = parse_cases(_read(root, rel), rel)
+            case_file = load_file(os.path.join(root, rel), "examples", rel)
         except SkillsiftError as exc:
-            if not exc.diagnostics:
+            if not exc.diagnostics and not skip_bad:
                 raise
-            errors.append(exc)
+            (errors if exc.diagnostics else bad).append(exc)
             continue
-        problems = [_suggest(p, names) for p in skill_problems(case_file, names)]
+        found = skill_problems(case_file, names)
+        problems = [_suggest(p, names) for p in found[:MAX_SUGGESTED]] + found[MAX_SUGGESTED:]
+        problems += example_problems(case_file)
         if problems:
             errors.append(_error(rel, problems))
             continue
@@ -160,9 +177,27 @@ def load_examples_files(root: str, patterns: Sequence[str], known: Sequence[str]
         for case in case_file.cases:
             for skill in case.expect_ids:
                 requests.append(KnownRequest(skill, case.query, rel, case.line))
-    if errors:
+    if (errors or bad) and not skip_bad:
         raise _merged(errors)
-    return KnownRequests(tuple(requests), tuple(files), tuple(cases))
+    used = tuple(f for f in files if f in {c.path for c in cases})
+    return KnownRequests(tuple(requests), used, tuple(cases), _left_out(bad + errors))
+
+
+def _left_out(errors: list[SkillsiftError]) -> str:
+    """Which files a search leaves out and the first problem of each: one line."""
+    if not errors:
+        return ""
+    parts = []
+    for exc in errors:
+        diags = exc.diagnostics
+        if diags:
+            first = diags[0]
+            more = f" (and {len(diags) - 1} more)" if len(diags) > 1 else ""
+            parts.append(f"{first.file}: line {first.line}: {first.message}{more}")
+        else:
+            parts.append(exc.message)
+    return ("known requests of an invalid examples file are not used (`skillsift validate` lists every problem): "
+            + "; ".join(parts))
 
 
 def file_requests(root: str, patterns: Sequence[str], *, leave_out: Sequence[str] = ()) -> tuple[KnownRequest, ...]:
@@ -180,7 +215,7 @@ def file_requests(root: str, patterns: Sequence[str], *, leave_out: Sequence[str
         if rel in leave_out:
             continue
         try:
-            case_file = parse_cases(_read(root, rel), rel)
+            case_file = load_file(os.path.join(root, rel), "examples", rel)
         except SkillsiftError as exc:
             errors.append(exc)
             continue
@@ -192,7 +227,7 @@ def file_requests(root: str, patterns: Sequence[str], *, leave_out: Sequence[str
 
 
 def _error(path: str, problems) -> SkillsiftError:
-    ordered = sorted(problems, key=lambda p: p[0])
+    ordered = listed_problems(sorted(problems, key=lambda p: p[0]))
     text = "; ".join(f"line {line}: {msg}" for line, msg in ordered)
     diags = [Diagnostic(file=path, line=line, code=CASES_INVALID, message=msg) for line, msg in ordered]
     return SkillsiftError(f"{CASES_INVALID}: invalid examples file: {path}: {text}", diagnostics=diags, hint=HINT,
@@ -207,16 +242,20 @@ def _merged(errors: list[SkillsiftError]) -> SkillsiftError:
     return SkillsiftError(text, diagnostics=diags, hint=HINT, exit_code=1)
 
 
-def known_requests(catalog, config) -> KnownRequests:
-    """Every known request of ``catalog``: the configured examples files, then frontmatter ``examples``."""
+def known_requests(catalog, config, *, skip_bad: bool = False) -> KnownRequests:
+    """Every known request of ``catalog``: the configured examples files, then frontmatter ``examples``.
+
+    ``skip_bad``: an invalid examples file is left out, with the reason in ``problem``
+    (:func:`load_examples_files`), instead of stopping the caller.
+    """
     skills = list(catalog.skills)
-    loaded = load_examples_files(config.root, config.search.examples, [s.name for s in skills]) \
+    loaded = load_examples_files(config.root, config.search.examples, [s.name for s in skills], skip_bad=skip_bad) \
         if config.search.examples else KnownRequests()
     requests = list(loaded.requests)
     for skill in skills:
         for text in frontmatter_requests(skill):
             requests.append(KnownRequest(skill.name, text, skill.path, 0))
-    return KnownRequests(dedupe(requests), loaded.files, loaded.cases)
+    return KnownRequests(dedupe(requests), loaded.files, loaded.cases, loaded.problem)
 
 
 def frontmatter_requests(skill) -> list[str]:

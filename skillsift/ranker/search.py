@@ -94,21 +94,19 @@ class Ranker:
         ranker.refresh = refresh
         ranker.index_refused = refused
         if ranker.index is not None and (ranker.index.example_items() or refresh is not None):
-            from ..diagnostics import SkillsiftError
             from .known import known_requests
 
-            try:
-                requests = known_requests(catalog, config).requests
-            except SkillsiftError as exc:  # a broken examples file: rank without known requests
-                ranker.examples_problem = exc.message  # (`skillsift hook cases` / `eval` report it)
-            else:
-                pairs = [(r.skill, r.text) for r in requests]
-                if refresh is not None and pairs:  # requests added since the index was built: as stale skills
-                    from .setup import refresh_requests
+            # an invalid examples file is left out, and why is said (search, find_skill print it;
+            # `eval` refuses to run: docs/evaluation.md, "Strict YAML")
+            known = known_requests(catalog, config, skip_bad=True)
+            ranker.examples_problem = known.problem
+            pairs = [(r.skill, r.text) for r in known.requests]
+            if refresh is not None and pairs:  # requests added since the index was built: as stale skills
+                from .setup import refresh_requests
 
-                    ranker.refresh = refresh_requests(refresh, pairs, config, provider)
-                if pairs:
-                    ranker.use_examples(pairs)
+                ranker.refresh = refresh_requests(refresh, pairs, config, provider)
+            if pairs:
+                ranker.use_examples(pairs)
         return ranker
 
     def use_examples(self, requests) -> int:

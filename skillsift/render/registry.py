@@ -49,7 +49,7 @@ _WHY = {
 }
 _SEARCH = {
     "text": Renderer("search:render_search_text", ("width", "explain", "min_sim")),
-    "json": Renderer("search:render_search_json", ("view", "sources", "index")),
+    "json": Renderer("search:render_search_json", ("view", "sources", "index", "examples_problem")),
 }
 _LIST = {
     "text": Renderer("listing:render_listing_text", ("label",)),

@@ -55,9 +55,11 @@ def result_to_json(result: SearchResult, sources: Mapping[str, str] | None = Non
 
 
 def render_search_json(result: SearchResult, *, view: dict | None = None,
-                       sources: Mapping[str, str] | None = None, index: dict | None = None) -> str:
+                       sources: Mapping[str, str] | None = None, index: dict | None = None,
+                       examples_problem: str = "") -> str:
     """The search.v1 document as JSON text; ``view`` (the listing view searched, or None) is added as ``view``,
-    ``index`` (why the index was not used, rows it refused; None when neither) as ``index``."""
+    ``index`` (why the index was not used, rows it refused; None when neither) as ``index``,
+    ``examples_problem`` (why an invalid examples file's known requests were left out) when not ""."""
     from .sanitise import json_text
 
     doc = result_to_json(result, sources)
@@ -65,6 +67,8 @@ def render_search_json(result: SearchResult, *, view: dict | None = None,
         doc["view"] = view
     if index:
         doc["index"] = index
+    if examples_problem:
+        doc["examples_problem"] = examples_problem
     return json_text(doc)
 
 

@@ -101,6 +101,7 @@ class Context:
 
     values: Mapping[str, Any] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    near_left: int = 100  # unknown keys still given a "did you mean" in this walk (difflib is slow)
 
 
 _BAD = object()  # a node that failed its rule: dropped from the cleaned document
@@ -298,17 +299,24 @@ def _value_problem(value, rule: Rule, fmt: dict) -> str | None:
     return None
 
 
-def _unknown_keys(value: dict, rule: Rule, path: tuple, label: str) -> list[Problem]:
-    """The problems of the keys a table does not declare (with "did you mean" for a near one)."""
+def _unknown_keys(value: dict, rule: Rule, path: tuple, label: str, ctx: Context) -> list[Problem]:
+    """The problems of the keys a table does not declare (with "did you mean" for a near one, for the
+    first :attr:`Context.near_left` of the walk: a document of 400,000 unknown keys stays fast)."""
     keys = rule.keys or {}
     if rule.values is not None or rule.unknown == "allow":
         return []
-    return [Problem(path + (key,), rule.message("unknown", label=label, key=key, qkey=quoted(key), where=label)
-                    + near(key, keys), at_key=True) for key in value if key not in keys]
+    out = []
+    for key in value:
+        if key not in keys:
+            ctx.near_left -= 1
+            out.append(Problem(path + (key,), rule.message("unknown", label=label, key=key, qkey=quoted(key),
+                                                           where=label) + (near(key, keys) if ctx.near_left >= 0
+                                                                           else ""), at_key=True))
+    return out
 
 
 def _walk_table(value: dict, rule: Rule, path: tuple, label: str, ctx: Context, unknown: list[Problem]):
-    mine = _unknown_keys(value, rule, path, label)
+    mine = _unknown_keys(value, rule, path, label, ctx)
     below: list[Problem] = []  # unknown keys passed up by the tables it holds
     keys = rule.keys or {}
     if rule.unknown == "first":

@@ -1,4 +1,9 @@
-"""AR9D2: a cases file is invalid (every problem at once, each with its line).
+"""AR9D2: a cases or examples file is invalid (every problem at once, each with its line).
+
+The examples files of ``[search] examples`` have the cases-file format and are checked by
+the same rules, plus their own (:func:`skillsift.ranker.known.example_problems`); a name in
+``[search] examples`` that does not lead to a file of the repository is a finding on the
+config.
 
 The evaluation parser (:mod:`skillsift.evaluate.cases`) reads the file strictly; the cases
 (as far as they read, so every problem comes in one round) are then checked against the
@@ -15,8 +20,10 @@ from .workspace import Workspace
 CODE = "AR9D2"
 CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted
     declare("AR9D2", "search-cases-invalid", ERROR, scope="repo", triggers=("cases", "skill", "config"),
-            files="the cases files ([validate] cases, default search-cases.yaml), SKILL.md, the config",
-            summary="the cases file is valid and names only skills and roles that exist (every problem, with lines)"),
+            files="the cases files ([validate] cases, default search-cases.yaml), the examples files ([search] "
+                  "examples), SKILL.md, the config",
+            summary="the cases and examples files are valid and name only skills and roles that exist (every "
+                    "problem, with lines)"),
 )
 
 
@@ -51,8 +58,26 @@ def check_paths(ws, paths) -> list[Diagnostic]:
     roles = ws.config.roles if ws.config is not None else {}
     out = []
     for rel in paths:
-        out.extend(check(rel, ws.case_file(rel), ws.catalog, roles=roles))
+        found = check(rel, ws.case_file(rel), ws.catalog, roles=roles)
+        case_file = ws.case_file(rel)[0]
+        if rel in ws.examples_paths and case_file is not None:
+            from ..ranker.known import example_problems
+
+            found += [Diagnostic(file=rel, line=line, code=CODE, severity=ERROR, message=message,
+                                 hint="Fix the lines listed (the examples file has the cases-file format, "
+                                      "docs/evaluation.md)")
+                      for line, message in example_problems(case_file)]
+        out.extend(sorted(found, key=lambda d: d.line or 0))
     return out
+
+
+def examples_config_problems(ws) -> list[Diagnostic]:
+    """``[search] examples`` naming no file of the repository (missing, outside it, a directory)."""
+    error = ws.examples[1]
+    if error is None:
+        return []
+    return [Diagnostic(file=ws.project_file or "skillsift.toml", code=CODE, severity=ERROR, message=error.message,
+                       hint=error.hint)]
 
 
 def run(ws: Workspace) -> list[Diagnostic]:
@@ -60,4 +85,6 @@ def run(ws: Workspace) -> list[Diagnostic]:
         return []
     import os
 
-    return check_paths(ws, [p for p in ws.cases_paths if os.path.isfile(ws.abspath(p))])
+    paths = list(dict.fromkeys([*ws.cases_paths, *ws.examples_paths]))
+    # a configured path that exists but is no regular file (a directory, a dangling link) is a finding
+    return examples_config_problems(ws) + check_paths(ws, [p for p in paths if os.path.lexists(ws.abspath(p))])

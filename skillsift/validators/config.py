@@ -36,9 +36,11 @@ def missing_file_diagnostics(settings, exists, *, file: str, line_of) -> list[Di
                                           message=f'validate.cases names "{path}", which does not exist',
                                           hint="fix the path (relative to the repository root) or create the file"))
     if settings.baseline and not exists(settings.baseline):
+        cases = settings.cases[0] if settings.cases_configured and settings.cases else "search-cases.yaml"
         out.append(INVALID.report(file=file, line=line_of(("baseline",)),
                                   message=f'validate.baseline names "{settings.baseline}", which does not exist',
-                                  hint="save one with 'skillsift eval CASES --output FILE' and commit it"))
+                                  hint=f"write the first one: skillsift eval {cases} --output {settings.baseline}, "
+                                       "and commit it"))
     return out
 
 

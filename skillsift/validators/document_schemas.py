@@ -1,8 +1,10 @@
 """The JSON Schemas of the files a user writes, made from the rule tables the validator applies.
 
 ``python -m skillsift.validators.document_schemas`` rewrites ``skillsift/schemas/cases.v1.json``,
-``config.v1.json`` and ``user-config.v1.json``; ``tests/test_document_schemas.py`` regenerates
-them and compares, so editor and gate read one source (docs/editor-support.md).
+``examples.v1.json`` (the examples files of ``[search] examples`` have the cases-file format and
+are read by the same rules), ``config.v1.json`` and ``user-config.v1.json``;
+``tests/test_document_schemas.py`` regenerates them and compares, so editor and gate read one
+source (docs/editor-support.md).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ def shipped(check_codes=None) -> dict[str, str]:
     codes = Context(values={"codes": tuple(check_codes) if check_codes is not None else CODES})
     return {
         "cases.v1.json": dumps(document(CASES, "cases.v1.json", "skillsift cases file (cases.v1)")),
+        "examples.v1.json": dumps(document(CASES, "examples.v1.json",
+                                           "skillsift examples file, [search] examples (the cases-file format)")),
         "config.v1.json": dumps(document(PROJECT, "config.v1.json",
                                          "skillsift.toml and [tool.skillsift] of pyproject.toml (config.v1)", codes)),
         "user-config.v1.json": dumps(document(USER, "user-config.v1.json",

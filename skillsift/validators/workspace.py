@@ -343,13 +343,39 @@ class Workspace:
             return (DEFAULT_CASES,)
         return ()
 
-    def case_file(self, rel: str):
-        """(CaseFile or None, SkillsiftError or None) for one cases file, cached."""
-        if rel not in self._cases:
-            from ..evaluate.cases import load_cases
+    @cached_property
+    def examples(self) -> tuple[tuple[str, ...], SkillsiftError | None]:
+        """(the examples files of ``[search] examples``, relative, sorted; the error naming them, or None)."""
+        if self.config is None or not self.config.search.examples:
+            return (), None
+        from ..ranker.known import example_files
 
+        try:
+            return tuple(example_files(self.root, self.config.search.examples)), None
+        except SkillsiftError as exc:
+            return (), exc
+
+    @property
+    def examples_paths(self) -> tuple[str, ...]:
+        return self.examples[0]
+
+    def case_file(self, rel: str):
+        """(CaseFile or None, SkillsiftError or None) for one cases or examples file, cached.
+
+        Both are read by the one bounded reader and the one strict parser (AR9D2)."""
+        if rel not in self._cases:
+            from ..casefile.files import load_file
+            from ..files import refused_target
+
+            examples = rel in self.examples_paths and rel not in self.cases_paths
             try:
-                self._cases[rel] = (load_cases(self.abspath(rel)), None)
+                if refused_target(self.abspath(rel), self.root) is not None:
+                    raise SkillsiftError(f"{'examples' if examples else 'cases'} file {rel} is a link that leaves the "
+                                         "repository (or enters .git/); skillsift reads only files the repository "
+                                         "holds", hint=f"replace the link {rel} with the file itself")
+                self._cases[rel] = (load_file(self.abspath(rel), "examples" if examples else "cases",
+                                              rel if examples else self.abspath(rel),
+                                              hint="" if examples else "Pass the path of a YAML cases file"), None)
             except SkillsiftError as exc:
                 self._cases[rel] = (None, exc)
         return self._cases[rel]
@@ -393,7 +419,7 @@ class Workspace:
             kinds.add("skill-file")
         if rel in CONFIG_NAMES or (self.project_file and rel == self.project_file):
             kinds.add("config")
-        if rel in self.cases_paths or fnmatch.fnmatch(name, CASES_GLOB):
+        if rel in self.cases_paths or rel in self.examples_paths or fnmatch.fnmatch(name, CASES_GLOB):
             kinds.add("cases")
         if rel == rel_posix(self.settings.baseline, self.root) and self.settings.baseline:
             kinds.add("baseline")

@@ -38,7 +38,7 @@ def test_examples_file_reports_every_problem_with_file_line_and_a_close_name(tmp
     with pytest.raises(SkillsiftError) as err:
         load_examples_files(str(tmp_path), ["search-examples.yaml"], NAMES)
     assert err.value.diagnostics[0].file == "search-examples.yaml"
-    assert err.value.message.startswith("AR9D2: invalid cases file: search-examples.yaml: line 6")  # duplicate id
+    assert err.value.message.startswith("AR9D2: invalid examples file: search-examples.yaml: line 6")  # duplicate id
     write(tmp_path, "search-examples.yaml", 'version: 1\ncases:\n  - id: a\n    query: "bank dispute"\n'
                                             '    expect: [dispute-charg]\n  - id: b\n    query: "refund it"\n'
                                             '    expect: [issue-refnd]\n')

@@ -213,6 +213,24 @@ def test_broken_cases_file_fails_with_its_lines(tmp_path, hook_env, hook_repo):
     assert 'search-cases.yaml:16: AR9D2 case "refund": duplicate id' in out
 
 
+def test_a_hostile_examples_file_fails_the_commit_with_its_lines(tmp_path, hook_env, hook_repo):
+    """An examples file of [search] examples is checked like a cases file: tags, merge keys, alias bombs."""
+    project = make_project(tmp_path, hook_env, hook_repo, config='[search]\nexamples = ["known.yaml"]\n')
+    laughs = "".join(f"l{n}: &l{n} [{', '.join([f'*l{n - 1}'] * 9)}]\n" for n in range(1, 9))
+    (project / "known.yaml").write_text(
+        'version: 1\nl0: &l0 "lol"\n' + laughs + "cases:\n  - id: a\n    query: !!python/object/apply:os.system [x]\n"
+        "    expect: [issue-refund]\n  - <<: {id: b}\n    query: refund\n", encoding="utf-8")
+    _git(project, hook_env, "add", "-A")
+    before = _head(project, hook_env)
+    proc = commit(project, hook_env)
+    out = _out(proc)
+    assert proc.returncode != 0 and _head(project, hook_env) == before, out
+    assert "skillsift cases" in out
+    assert "known.yaml:6: AR9D2 aliases repeat more than 10000 nodes" in out
+    assert 'known.yaml:13: AR9D2 case "a": the tag !!python/object/apply:os.system is not allowed' in out
+    assert "known.yaml:15: AR9D2 case 2: a merge key (<<) is not allowed" in out
+
+
 def test_deleting_a_skill_named_by_the_cases_fails(tmp_path, hook_env, hook_repo):
     project = make_project(tmp_path, hook_env, hook_repo, hooks=("skillsift-cases", "skillsift-validate"))
     _git(project, hook_env, "rm", "-q", "-r", ".claude/skills/write-postmortem")

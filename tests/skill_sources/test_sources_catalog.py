@@ -58,6 +58,18 @@ def setup(tmp_path):
     return tmp_path, org, project, cache
 
 
+def _find_skill(project: Path, cache: Path, tmp: Path) -> str:
+    """``find_skill`` through the official MCP client against ``skillsift mcp`` (the JSON text it answers)."""
+    from tests.mcpserver.test_mcp import _text, talk
+
+    async def script(session):
+        return await session.call_tool("find_skill", {"query": "refund the customer order", "limit": 5})
+
+    text = _text(talk(project, tmp / "mcp-stderr.txt", script, SKILLSIFT_CACHE_DIR=str(cache)))
+    assert json.loads(text)["results"][0]["source"] == "org"
+    return text
+
+
 def test_search_list_and_eval_see_the_source_and_name_it(setup):
     _tmp, _org, project, cache = setup
     found = _sk(project, cache, "search", "refund the customer order", "--format", "json")
@@ -90,6 +102,7 @@ def test_validate_reports_the_clash_and_keeps_source_style_as_notes(setup):
 
 
 def test_the_same_lock_ranks_the_same_whether_fetched_anew_or_read_from_the_cache(setup):
+    """search, eval, list and the MCP server's find_skill: the same bytes from a fresh fetch as from the cache."""
     tmp, _org, project, cache = setup
 
     def outputs(cache_dir: Path) -> list[str]:
@@ -97,7 +110,8 @@ def test_the_same_lock_ranks_the_same_whether_fetched_anew_or_read_from_the_cach
                 ("search", "deploy to production", "--format", "json"),
                 ("eval", str(project / "cases.yaml"), "--format", "json"),
                 ("list", "--agent", "claude-code", "--format", "json")]
-        return [hashlib.sha256(_sk(project, cache_dir, *args).stdout.encode()).hexdigest() for args in runs]
+        hashes = [hashlib.sha256(_sk(project, cache_dir, *args).stdout.encode()).hexdigest() for args in runs]
+        return hashes + [hashlib.sha256(_find_skill(project, cache_dir, tmp).encode()).hexdigest()]
 
     warm = outputs(cache)
     fresh = tmp / "fresh-cache"
