@@ -23,7 +23,6 @@ from typing import Any
 from skillsift.catalog.agents import AgentProfile, serves, source_name
 
 FULL, TRUNCATED, NAME_ONLY, HIDDEN, NOT_LOADED = "full", "truncated", "name-only", "hidden", "not-loaded"
-STAND_IN_ORDER = "name"
 #: The states in which the model sees a skill and can choose it.
 LISTED = (FULL, TRUNCATED, NAME_ONLY)
 

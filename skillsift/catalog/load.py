@@ -27,7 +27,6 @@ DUPLICATE_CODE = "SK002"
 EMPTY_PATH_CODE = "SK003"
 from skillsift.catalog.discovery import SKIP_DIRS, TOP_ROOTS, domain_of  # noqa: E402,F401  (re-exported)
 
-DEFAULT_LAYOUTS = TOP_ROOTS
 ROOT_DOMAIN = "root"
 
 # Unicode White_Space, the set the reference's trimming uses (Python's str.strip() also

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import replace
 
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
@@ -142,14 +142,6 @@ def render_sarif(run: CiRun, *, prefix: str = "") -> str:
 # -- files --------------------------------------------------------------------------------------------
 
 
-def append_file(path: str, text: str) -> None:
-    """Append ``text`` to ``path``, replacing the file at once (skillsift/index/atomic.py, ``write_output``);
-    raises AtomicWriteError naming the file when it cannot."""
-    from ..index.atomic import write_output
-
-    write_output(path, text.encode("utf-8"), append=True)
-
-
 def summary_text(path: str, markdown: str, limit: int = SUMMARY_LIMIT) -> str:
     """``markdown`` cut to what the summary file at ``path`` may still hold of ``limit``."""
     try:
@@ -157,15 +149,3 @@ def summary_text(path: str, markdown: str, limit: int = SUMMARY_LIMIT) -> str:
     except OSError:
         used = 0
     return cap_summary(markdown, max(limit - used, 0))
-
-
-def append_summary(path: str, markdown: str, limit: int = SUMMARY_LIMIT) -> str:
-    """Append ``markdown`` to the summary file, cut to what is left of ``limit``; returns what was written."""
-    text = summary_text(path, markdown, limit)
-    append_file(path, text)
-    return text
-
-
-def write_outputs(path: str, pairs: Mapping[str, str] | Iterable[tuple[str, str]]) -> None:
-    items = pairs.items() if isinstance(pairs, Mapping) else pairs
-    append_file(path, format_outputs(items))

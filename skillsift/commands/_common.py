@@ -48,12 +48,17 @@ def say(text: object, prefix: str = "") -> None:
     click.echo(prefix + plain(text), err=True)
 
 
+def print_message(message) -> None:
+    """Print a :class:`~skillsift.usecases.project.Message` on stderr: ``note: TEXT``, ``warning: TEXT``
+    or ``TEXT`` (after the message's ``lead``), TEXT sanitised."""
+    say(message.text, (f"{message.severity}: " if message.severity else "") + message.lead)
+
+
 def print_messages(messages, *, quiet: bool = False) -> None:
-    """Print a project's messages (:class:`~skillsift.usecases.project.Message`) on stderr, one line each,
-    as ``note: TEXT`` or ``warning: TEXT`` with TEXT sanitised; ``quiet`` leaves out the notes."""
+    """:func:`print_message` of each message; ``quiet`` leaves out the notes."""
     for message in messages:
         if not (quiet and message.severity == "note"):
-            say(message.text, f"{message.severity}: ")
+            print_message(message)
 
 
 def open_project(root: str, config_file: str | None = None, *, quiet: bool = False, **options):
@@ -68,10 +73,3 @@ def open_project(root: str, config_file: str | None = None, *, quiet: bool = Fal
     project = open_(root, config_file, **options)
     print_messages(project.messages, quiet=quiet)
     return project
-
-
-def dump_json(doc) -> str:
-    """JSON with no raw control character (render/sanitise.py)."""
-    from ..render.sanitise import json_text
-
-    return json_text(doc)

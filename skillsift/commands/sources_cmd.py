@@ -11,9 +11,9 @@ from ._common import config_option, root_option
 
 
 def _config(root, config_file):
-    from ..config import load_config
+    from ..usecases.project import open_config
 
-    return load_config(root, config_file=config_file)
+    return open_config(root, config_file)
 
 
 def _fail(message: str) -> None:

@@ -28,8 +28,6 @@ from .values import MODE_WORDS
 
 # every numeric key: (lowest, highest) allowed, read from the tables (docs/configuration.md, "Numbers")
 RANGES = numeric_ranges()
-SEARCH_KINDS = tuple(SEARCH.keys or ())
-EMBEDDINGS_KINDS = tuple(EMBEDDINGS.keys or ())
 
 
 def mode_problem(source: str, value: str) -> str:

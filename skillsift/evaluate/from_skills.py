@@ -290,17 +290,13 @@ def examples_error(problems: list[Diagnostic]) -> SkillsiftError:
                           diagnostics=problems, hint=HINT, exit_code=1)
 
 
-def load_skill_cases(catalog, roles: RoleCheck = RoleCheck()) -> list[Case]:
-    """Read the SKILL.md of each skill that lists examples or not_for and derive its cases.
+def skill_cases_and_notes(catalog, roles: RoleCheck = RoleCheck()) -> tuple[list[Case], list[Diagnostic]]:
+    """Read the SKILL.md of each skill that lists examples or not_for and derive its cases, with the
+    notes on entries it ignored (an ``examples`` entry of another shape, such as ``{title, input,
+    output}``), each with its file and line.
 
     Raises the AR9D2 :class:`SkillsiftError` when any entry is invalid.
     """
-    return skill_cases_and_notes(catalog, roles)[0]
-
-
-def skill_cases_and_notes(catalog, roles: RoleCheck = RoleCheck()) -> tuple[list[Case], list[Diagnostic]]:
-    """:func:`load_skill_cases`, and the notes on entries it ignored (an ``examples`` entry of another
-    shape, such as ``{title, input, output}``), each with its file and line."""
     import os
 
     from ..files import MAX_SKILL_BYTES, read_bounded

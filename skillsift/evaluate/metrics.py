@@ -220,9 +220,6 @@ def misses(cases: Sequence[CaseResult]) -> list[CaseResult]:
     return [c for c in cases if not c.hit]
 
 
-INTERVAL_KEYS = ("top1", "recall_at_k", "mrr", "ndcg_at_k")
-
-
 def series(cases: Sequence[CaseResult]) -> dict[str, list[float]]:
     """top1, recall_at_k, mrr (and ndcg_at_k when a case is graded) per case."""
     out = {

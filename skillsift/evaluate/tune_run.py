@@ -28,7 +28,6 @@ class TuneRun:
     k: int
     folds: int
     seed: int
-    current_is_lexical: bool
     repository_mode: str = "lexical"  # the configured [search] mode
     weight: tune.WeightResult | None = None  # the cross-validated choice of [search] example_weight
     weight_note: str = ""  # why the weight was not tuned, or how its evidence was held out
@@ -240,7 +239,7 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
         weight = tune.tune_example_weight(result.settings[at], plain, evidence[0], evidence[1], weight_now, k=k,
                                           folds=folds, seed=seed)
     return TuneRun(result, tune.series_of(None, sig, k), len(scored), skipped, k, folds, seed,
-                   mode == "lexical", mode, weight, note, weight_now, len(requests),
+                   mode, weight, note, weight_now, len(requests),
                    tuple(withheld) + tuple(kept_back.values()))
 
 

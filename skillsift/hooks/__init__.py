@@ -10,7 +10,3 @@ Each module has ``main(argv) -> int`` and is run through ``skillsift hook <name>
 * ``index``       AR9D1: rebuilds the committed index with a local provider, else reports;
 * ``eval``        AR9D4: the labelled cases against the configured gates and baseline.
 """
-
-from .specs import HOOK_NAMES
-
-HOOKS = HOOK_NAMES  # the names, from skillsift/hooks/specs.py

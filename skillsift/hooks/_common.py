@@ -223,10 +223,6 @@ def _hook_stages(raw: bytes) -> dict[str, frozenset[str]]:
     return out
 
 
-def _hook_ids(raw: bytes) -> set[str]:
-    return set(_hook_stages(raw))
-
-
 def codes_left_to_siblings(root: str, own: str) -> set[str]:
     """Codes another skillsift hook of this same invocation reports, which hook ``own`` leaves to it."""
     out: set[str] = set()

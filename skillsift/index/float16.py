@@ -9,7 +9,6 @@ array functions bit for bit against a scalar statement of the rule.
 
 from __future__ import annotations
 
-HALF_INF = 0x7C00
 HALF_NAN = 0x7E00
 HALF_SIGN = 0x8000
 HALF_EXPONENT_MASK = 0x7C00

@@ -24,7 +24,6 @@ DTYPES = (DTYPE_FLOAT32, DTYPE_FLOAT16)
 WIDTHS = {DTYPE_FLOAT32: 4, DTYPE_FLOAT16: 2}
 ITEM_KIND = "skill"
 EXAMPLE_KIND = "example"  # a known request of the skill ``id`` (format 2, docs/index-format.md)
-KINDS = (ITEM_KIND, EXAMPLE_KIND)
 
 MAX_DIMS = 16384
 MAX_ROWS = 1_000_000

@@ -8,12 +8,15 @@ lock gives findings (SK050-SK053) and serves nothing the lock does not admit.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from ..config.model import Config
 from ..diagnostics import ERROR, WARNING, Diagnostic
-from .lockfile import LOCK_FILE
-from .mount import mount
-from .sync import SourceProblem, cache_folder, read_sources
+
+if TYPE_CHECKING:
+    from .sync import SourceProblem
+# the modules that read sources (json, git, the index lock, shutil, tempfile) are imported only
+# when a config names [[sources]]: a hook or a command on a project without them does not pay for them
 
 SEVERITY = {"SK050": ERROR, "SK051": ERROR, "SK052": WARNING, "SK053": WARNING}
 HINTS = {
@@ -25,6 +28,8 @@ HINTS = {
 
 
 def _diagnostic(problem: SourceProblem) -> Diagnostic:
+    from .lockfile import LOCK_FILE
+
     return Diagnostic(file=LOCK_FILE, code=problem.code, severity=SEVERITY[problem.code], message=problem.message,
                       hint=HINTS[problem.code])
 
@@ -37,6 +42,10 @@ def attach(config: Config, env=None, *, as_locked: bool = False) -> Config:
     """
     if not config.skill_sources and not as_locked:
         return config
+    from .lockfile import LOCK_FILE
+    from .mount import mount
+    from .sync import cache_folder, read_sources
+
     view = read_sources(config, cache_folder(env), as_locked=as_locked)
     findings = [_diagnostic(p) for p in view.problems]
     try:

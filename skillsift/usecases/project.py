@@ -18,23 +18,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..catalog.agents import BY_NAME, NAMES
-from ..catalog.listing import FULL_VIEW, View
-from ..catalog.views import load_view
 from ..config import Config, load_config
 from ..diagnostics import NOTE, WARNING, Diagnostic, SkillsiftError
-from ..skill_sources.attach import attach as attach_sources
+
+if TYPE_CHECKING:
+    from ..catalog.listing import View
+
+# The catalog modules are imported by open_project, not here: validation's Workspace and the hooks
+# that read only the config import this module (bench/bench_startup.py, "hook secrets").
+FULL_VIEW = "full"  # skillsift/catalog/listing.py's FULL_VIEW
 
 __all__ = ["Message", "Project", "open_config", "open_project", "catalog_messages", "config_messages"]
 
 
 @dataclass(frozen=True)
 class Message:
-    """One line for a person: ``severity`` is ``note`` or ``warning``; ``text`` is unescaped repository text."""
+    """One line for a person: ``severity`` is ``note``, ``warning`` or "" (a line of its own); ``text``
+    may hold repository text, unescaped (the printer makes it safe); ``lead`` is skillsift's own
+    words before it."""
 
     severity: str
     text: str
+    lead: str = ""
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,8 @@ def catalog_messages(diagnostics: Iterable[Diagnostic]) -> tuple[Message, ...]:
 
 def check_agent(agent: str | None) -> None:
     """Raise SkillsiftError for an agent name no profile has (before anything is read)."""
+    from ..catalog.agents import BY_NAME, NAMES
+
     if agent and agent not in BY_NAME:
         raise SkillsiftError(f'unknown agent "{agent}"', hint=f"agents are {', '.join(NAMES)}")
 
@@ -91,6 +100,11 @@ def open_config(root, config_file: str | None = None, *, mode: str | None = None
     """
     config = load_config(root, config_file=config_file, mode=mode, allow_exec=allow_exec, env=env,
                          user_config_path=user_config_path)
+    if not config.skill_sources and not sources_as_locked:
+        return config
+    # imported only here: a project without sources (and every hook) pays nothing for them
+    from ..skill_sources.attach import attach as attach_sources
+
     return attach_sources(config, env, as_locked=sources_as_locked)
 
 
@@ -106,6 +120,8 @@ def open_project(root, config_file: str | None = None, *, mode: str | None = Non
     anything changed); then ``config_file``, ``mode`` and ``allow_exec`` are not used and its
     notes are not repeated in :attr:`Project.messages`.
     """
+    from ..catalog.views import load_view
+
     check_agent(agent)
     messages: tuple[Message, ...] = ()
     if config is None:

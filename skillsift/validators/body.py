@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
+from ..catalog.agents import CHARS_PER_TOKEN
 from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
 from .workspace import Workspace
@@ -38,9 +39,8 @@ BANG_IN_CODE = check("SK305", "bang-command-in-code", WARNING,
                              "the skill loading.")
 UNCLOSED = check("SK306", "unclosed-fence", WARNING, summary="every code fence is closed",
                  details="A code fence that is never closed: the rest of the file renders as code.")
-#: Tokens of a skill Claude Code keeps after compaction; characters per token of the estimate.
+#: Tokens of a skill Claude Code keeps after compaction (characters per token: the agents' estimate).
 KEPT_TOKENS = 5000
-CHARS_PER_TOKEN = 4
 #: Longest line searched for code spans (their regexes backtrack; longer lines are not read for spans).
 MAX_SPAN_LINE = 4000
 # "[TODO: ...]" or a line that starts "TODO:" (outside code and code spans).  Bracketed "[Your Product]"

@@ -78,8 +78,3 @@ def _fenced(body: str):
 def outside_code(body: str):
     """(offset in the body, line number from 0, line) of every body line outside fenced code."""
     return ((offset, number, line) for offset, number, line, in_code in _fenced(body) if not in_code)
-
-
-def code_lines(body: str):
-    """(line number from 0, line) of every line inside fenced code (the fences excluded)."""
-    return ((number, line) for _offset, number, line, in_code in _fenced(body) if in_code)

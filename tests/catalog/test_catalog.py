@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from skillsift.catalog.discovery import TOP_ROOTS
 from skillsift.catalog.load import (
-    DEFAULT_LAYOUTS,
     Catalog,
     catalog_from_skills,
     discover,
@@ -292,7 +292,7 @@ def test_every_default_layout_is_discovered_with_domains(tmp_path):
             ("apps/api/.agents/skills/n/SKILL.md", ""),
         ]
     )
-    assert len(DEFAULT_LAYOUTS) == 12
+    assert len(TOP_ROOTS) == 12
     catalog = load_catalog(tmp_path)
     assert catalog.names == ("b", "g", "f", "e", "a", "c", "j", "k", "i", "l", "n", "m", "solo", "h", "d")
     assert catalog.get("f").domain == "ops" and catalog.get("a").domain == ""

@@ -11,20 +11,25 @@ from hypothesis import strategies as st
 
 from skillsift.ci import install_plan
 from skillsift.ci.github import (
-    append_summary,
     case_annotations,
     format_outputs,
     outputs_of,
     relocate,
     render_annotations,
-    write_outputs,
+    summary_text,
 )
 from skillsift.diagnostics import Diagnostic
+from skillsift.index.atomic import write_output
 from skillsift.render.pull_request import SUMMARY_LIMIT
 from tests.ci.test_ci_report import golden_run
 from tests.conftest import ROOT
 from tests.support.github_outputs import parse_outputs
 from tests.support.sarif import MINIMAL_SARIF, official_sarif_schema
+
+
+def append(path, text: str) -> None:
+    """Append as ``skillsift ci`` does to $GITHUB_OUTPUT and the step summary."""
+    write_output(str(path), text.encode("utf-8"), append=True)
 
 
 def test_outputs_single_and_multiline():
@@ -70,7 +75,7 @@ def test_outputs_of_a_run_that_could_not_evaluate(tmp_path):
 
     path = tmp_path / "out"
     path.write_text("earlier=1\n", encoding="utf-8")
-    write_outputs(str(path), outputs_of(CiRun(error="no cases")))
+    append(path, format_outputs(outputs_of(CiRun(error="no cases"))))
     out = parse_outputs(path.read_text(encoding="utf-8"))
     assert out["earlier"] == "1" and out["verdict"] == "error"
     assert (out["top1"], out["regressed"], out["fixed"], out["regressed-cases"]) == ("", "0", "0", "")
@@ -110,12 +115,13 @@ def test_annotations_are_capped_per_kind():
 def test_summary_is_appended_within_what_is_left(tmp_path):
     path = tmp_path / "summary.md"
     path.write_text("earlier step\n", encoding="utf-8")
-    written = append_summary(str(path), "## report\n" + "line\n" * 10, limit=SUMMARY_LIMIT)
+    written = summary_text(str(path), "## report\n" + "line\n" * 10, limit=SUMMARY_LIMIT)
+    append(path, written)
     assert path.read_text(encoding="utf-8") == "earlier step\n## report\n" + "line\n" * 10
     assert written.startswith("## report")
     big = "| row |\n" * 300_000
     path.write_text("x" * 1000, encoding="utf-8")
-    append_summary(str(path), big)
+    append(path, summary_text(str(path), big))
     assert 1000 < path.stat().st_size <= SUMMARY_LIMIT
     assert "this summary was cut" in path.read_text(encoding="utf-8")
 

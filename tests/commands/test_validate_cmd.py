@@ -190,6 +190,23 @@ def test_secrets_and_frontmatter_hooks_import_neither_numpy_nor_jsonschema(tmp_p
         assert proc.stdout.strip().splitlines()[-1] == "0 []", hook
 
 
+def test_hooks_of_a_project_without_sources_import_no_source_reader_nor_re2(tmp_path):
+    """Commit-time cost: the [[sources]] readers (git, the lock, copying folders) load only when a
+    config names sources, and the secret scanner's RE2 sets only past a megabyte of text."""
+    import subprocess
+    import sys
+
+    three_skills(tmp_path)
+    files = [".claude/skills/deploy-staging/SKILL.md", ".claude/skills/git-workflow/SKILL.md"]
+    unwanted = ("skillsift.skill_sources.sync", "skillsift.skill_sources.git", "skillsift.skill_sources.mount",
+                "skillsift.skill_sources.lockfile", "re2")
+    for hook in ("secrets", "frontmatter"):
+        code = (f"import sys\nfrom skillsift.cli import main\nrc = main(['hook', {hook!r}] + {files!r})\n"
+                f"print(rc, sorted(m for m in {unwanted!r} if m in sys.modules))")
+        proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
+        assert proc.stdout.strip().splitlines()[-1] == "0 []", hook
+
+
 def test_sibling_hooks_read_the_pre_commit_config_and_skip(tmp_path, monkeypatch):
     from skillsift.hooks import _common
     from skillsift.hooks._common import codes_left_to_siblings, sibling_hooks

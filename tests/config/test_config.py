@@ -1030,7 +1030,7 @@ def test_array_of_tables_entries_get_their_own_lines(tmp_path):
 
 
 def test_docs_name_every_key_and_their_full_example_loads(tmp_path):
-    from skillsift.config.schema import EMBEDDINGS_KINDS, RANGES, SEARCH_KINDS
+    from skillsift.config.schema import EMBEDDINGS, RANGES, SEARCH
 
     text = DOCS.read_text(encoding="utf-8")
     numbers = text.split("### Numbers", 1)[1].split("\n## ", 1)[0]
@@ -1038,8 +1038,8 @@ def test_docs_name_every_key_and_their_full_example_loads(tmp_path):
         [row] = [line for line in numbers.splitlines() if line.startswith("|") and f"`{key}`" in line]
         assert f"`{low}`..`{high}`" in row, key
     for key in (
-        list(SEARCH_KINDS)
-        + list(EMBEDDINGS_KINDS)
+        list(SEARCH.keys or ())
+        + list(EMBEDDINGS.keys or ())
         + ["SKILLSIFT_SEARCH_MODE", "SKILLSIFT_LOG_QUERIES", "SKILLSIFT_ALLOW_NETWORK"]
     ):
         assert f"`{key}`" in text, key

@@ -6,7 +6,9 @@ from __future__ import annotations
 import math
 import struct
 
-from skillsift.index.float16 import HALF_INF, HALF_NAN, HALF_SIGN, from_half_bits, to_half_bits
+from skillsift.index.float16 import HALF_NAN, HALF_SIGN, from_half_bits, to_half_bits
+
+HALF_INF = 0x7C00  # binary16 infinity: the exponent all ones, the fraction 0
 
 
 def float32_bits(value: float) -> int:

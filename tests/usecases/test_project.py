@@ -69,3 +69,18 @@ def test_what_stops_a_command_is_raised(tmp_path):
     # an unknown agent is named before any file is read
     with pytest.raises(SkillsiftError, match='unknown agent "nobody"'):
         open_project(tmp_path, agent="nobody")
+
+
+def test_the_config_half_reads_no_catalog_module():
+    import subprocess
+    import sys
+
+    from skillsift.catalog.listing import FULL_VIEW
+    from skillsift.usecases import project
+
+    assert project.FULL_VIEW == FULL_VIEW
+    code = ("import sys, skillsift.config\nbefore = set(sys.modules)\nimport skillsift.usecases.project\n"
+            "print(sorted(set(sys.modules) - before))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    # the hooks that read only the config pay for nothing the config does not import itself
+    assert out.strip() == "['skillsift.usecases', 'skillsift.usecases.project']"
