@@ -54,6 +54,7 @@ import time
 from pathlib import Path
 
 from harness import ACME, CORPORA, ROOT, child_times
+from harness import ratio as harness_ratio
 
 # The goals, CPU ratios to ``python -c pass`` from a regular install (issue 45, "Speed at commit
 # time"): "cold, with no cache" is read as a fresh process with skillsift's user caches off
@@ -277,8 +278,8 @@ def main() -> int:
     for name, figures in results.items():
         target = TARGETS_X.get(name)
         note = f"   goal <= {target}x" if target else ""
-        ratio = figures["median_ms"] / floor if floor else 0.0
-        cpu_ratio = figures["cpu_median_ms"] / cpu_floor if cpu_floor else 0.0
+        ratio = harness_ratio(figures["median_ms"], floor)
+        cpu_ratio = harness_ratio(figures["cpu_median_ms"], cpu_floor)
         print(f"  {name:<32} {figures['median_ms']:>7.1f} ms  {figures['p90_ms']:>7.1f} ms  "
               f"{figures['cpu_median_ms']:>7.1f} ms  x{ratio:5.1f} / x{cpu_ratio:5.1f} python{note}")
     for hook, modules in heavy.items():
@@ -295,7 +296,7 @@ def main() -> int:
         if name not in results:
             print(f"  {name:<32} not measured (no corpus)")
             continue
-        ratio = results[name]["cpu_median_ms"] / cpu_floor if cpu_floor else 0.0
+        ratio = harness_ratio(results[name]["cpu_median_ms"], cpu_floor)
         base = results.get(f"{name} [baseline]")
         before = f"  (baseline x{base['cpu_median_ms'] / cpu_floor:.1f})" if base and cpu_floor else ""
         verdict = "met" if ratio <= TARGETS_X[name] else "NOT met"

@@ -1,5 +1,5 @@
-"""What the benchmark scripts share: where the repository and the data are, timing a child process, medians
-and ratios.
+"""What the benchmark scripts share: where the repository and the data are, timing a child process,
+percentiles and ratios.
 
 A script imports it plainly (``from harness import ROOT``): Python puts a script's own folder first on
 ``sys.path``, so ``python bench/<script>.py`` finds it, from any working folder. Importing it also makes
@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import os
 import resource
-import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -26,10 +25,6 @@ ACME = ROOT / "examples" / "acme"
 
 if str(ROOT) not in sys.path:  # the checkout's skillsift, installed or not (the one place bench/ does this)
     sys.path.insert(1, str(ROOT))
-
-
-def median(values: Iterable[float]) -> float:
-    return statistics.median(values)
 
 
 def percentile(values: Sequence[float], q: float) -> float:
