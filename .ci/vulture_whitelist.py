@@ -67,6 +67,8 @@ _.inter_op_num_threads
 _.execution_mode
 _.log_severity_level
 _.log_errors  # secrets/scan.py: re2 Options set by attribute
+_.encoding
+_.never_capture
 
 # data read whole (dataclass fields written out or compared), and counters read by tests
 _.toplevel  # ci/gitbase.py RepoPlace

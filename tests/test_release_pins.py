@@ -1,6 +1,6 @@
 """The snippets users copy pin a release tag that this repository carries (docs/development.md, "Releasing").
 
-The README's and docs/hooks.md's pre-commit ``rev:`` and the Action's ``uses: OWNER/skillsift@`` name the
+The README's and docs/hooks.md's pre-commit ``rev:`` and the Action's ``uses: skillsift/skillsift@`` name the
 tag ``v<version>``, the version of the package being released; tests/hooks/test_precommit.py runs the README
 snippet verbatim through real pre-commit against a clone carrying that tag.
 """
@@ -37,7 +37,7 @@ def test_every_rev_and_uses_in_the_docs_names_the_release_tag():
     for rel in SNIPPETS:
         text = (ROOT / rel).read_text(encoding="utf-8")
         revs = re.findall(r"^\s*rev:\s*(\S+)", text, re.M)
-        uses = re.findall(r"uses:\s*OWNER/skillsift@(\S+)", text)
+        uses = re.findall(r"uses:\s*skillsift/skillsift@(\S+)", text)
         for value in revs + uses:
             assert value == TAG, f"{rel}: {value} is not the release tag {TAG}"
         seen += len(revs) + len(uses)
@@ -48,4 +48,20 @@ def test_the_init_snippets_pin_the_same_tag():
     from skillsift.starter.snippets import pre_commit_snippet, workflow_snippet
 
     assert f"rev: {TAG}" in pre_commit_snippet()
-    assert f"uses: OWNER/skillsift@{TAG}" in workflow_snippet("search-cases.yaml")
+    assert f"uses: skillsift/skillsift@{TAG}" in workflow_snippet("search-cases.yaml")
+
+
+def test_the_snippets_name_the_repository_url_of_the_package_metadata():
+    """``[project.urls] Repository`` is where the snippets send users; the source tree's fallback equals it."""
+    from skillsift.starter.snippets import REPOSITORY_URL, action_name, pre_commit_snippet, repository_url
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    url = project["urls"]["Repository"]
+    assert REPOSITORY_URL == url == repository_url() and "OWNER" not in url
+    assert f"  - repo: {url}   " in pre_commit_snippet()
+    assert action_name() == url.removeprefix("https://github.com/")
+    for rel in SNIPPETS:
+        text = (ROOT / rel).read_text(encoding="utf-8")
+        assert "OWNER/skillsift" not in text, rel
+        for found in re.findall(r"repo:\s*(https://\S+)", text):
+            assert found == url, rel

@@ -33,6 +33,10 @@ CHARS_PER_TOKEN = 4
 SCAN_DEPTH = 6
 #: Folders read per skills root at most (Codex's limit).
 MAX_DIRS_PER_ROOT = 2000
+#: The manifests that name skills folders (skillsift/catalog/manifests.py): a Claude Code plugin or
+#: marketplace (``.claude-plugin/marketplace.json``, ``.claude-plugin/plugin.json``) and a Gemini CLI
+#: extension (``gemini-extension.json``, whose ``skills/`` it bundles).
+CLAUDE_PLUGIN, GEMINI_EXTENSION = ".claude-plugin", "gemini-extension.json"
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,7 @@ class AgentProfile:
     max_dirs: int = MAX_DIRS_PER_ROOT
     source: str = ""
     field_rules: tuple[FieldRule, ...] = ()
+    manifests: tuple[str, ...] = ()  # the manifests whose skills folders it loads (CLAUDE_PLUGIN, GEMINI_EXTENSION)
 
     def budget_chars(self, context_window: int | None = None) -> int | None:
         """Characters the whole listing may use (None when the agent documents no budget)."""
@@ -134,6 +139,7 @@ PROFILES: tuple[AgentProfile, ...] = (
     AgentProfile(
         name="claude-code", label="Claude Code",
         folders=(".claude/skills", "skills", "plugins/*/skills", "plugins/*/SKILL.md"), nested=True,
+        manifests=(CLAUDE_PLUGIN,),
         fields=(*SPEC_FIELDS, *(rule.field for rule in CLAUDE_CODE_FIELD_RULES if rule.field not in SPEC_FIELDS)),
         entry_fields=("description", "when_to_use"), entry_cap=1536,
         budget_share=0.01, context_window=200_000, hide_field="disable-model-invocation", order="usage",
@@ -160,7 +166,7 @@ PROFILES: tuple[AgentProfile, ...] = (
     ),
     AgentProfile(
         name="gemini-cli", label="Gemini CLI",
-        folders=(".gemini/skills", ".agents/skills"), nested=False,
+        folders=(".gemini/skills", ".agents/skills"), nested=False, manifests=(GEMINI_EXTENSION,),
         fields=(*SPEC_FIELDS,),
         source="geminicli.com/docs/cli/skills",
     ),
@@ -215,12 +221,14 @@ def layout_of(path: str) -> tuple[str, bool]:
     return "", False
 
 
-def serves(agent: AgentProfile, path: str) -> bool:
+def serves(agent: AgentProfile, path: str, plugin: str = "") -> bool:
     """True when ``agent`` loads a skill found at ``path`` (its folders; nested ones if it reads those).
 
     A skill of a ``[[sources]]`` entry (mounted under :data:`SOURCES_MOUNT`) is loaded by every agent:
-    the team installs the shared skills where its agents read them (docs/sources.md)."""
-    if path.startswith(SOURCES_MOUNT + "/"):
+    the team installs the shared skills where its agents read them (docs/sources.md).  ``plugin``:
+    ``<manifest>:<plugin name>`` when a manifest names the skill's folder ("" none); an agent whose
+    ``manifests`` hold that manifest loads such a skill wherever it lies."""
+    if path.startswith(SOURCES_MOUNT + "/") or (plugin and plugin.split(":", 1)[0] in agent.manifests):
         return True
     layout, nested = layout_of(path)
     return bool(layout) and layout in agent.folders and (agent.nested or not nested)

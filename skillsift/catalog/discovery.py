@@ -25,6 +25,10 @@
   limit was reached.  A file reached twice (a symlinked root inside the repository) is kept
   once.  Results are sorted by relative path.
 
+* **Plugin manifests.** The skills folders that ``.claude-plugin/marketplace.json`` and
+  ``.claude-plugin/plugin.json`` name (skillsift/catalog/manifests.py) are searched like the
+  roots above; :attr:`Discovery.plugins` says which skills they hold and under which plugin.
+
 Configured paths (``[catalog] skills``) replace the default roots: paths or globs relative
 to the root naming a skills root, a skill folder or a ``SKILL.md``.
 """
@@ -89,6 +93,8 @@ class Discovery:
     stats: dict = field(default_factory=dict, compare=False, repr=False)
     # found parts past an agent's folder limit: checked by validation, not served
     beyond_cap: frozenset = frozenset()
+    # SKILL.md path ("/") -> the plugin whose manifest names its folder (Claude Code loads them as that plugin's)
+    plugins: dict = field(default_factory=dict, compare=False)
 
     def paths(self) -> list[tuple[Path, str]]:
         base = Path(self.root)
@@ -392,7 +398,11 @@ def discover_all(root=".", patterns=(), *, max_dirs: int | None = None, extra=()
                 count += scan.scan_root(parts)
         if patterns and not count and pattern not in extra:
             empty.append(pattern)
+    plugins: dict[tuple[str, ...], str] = {}  # SKILL.md parts -> plugin name, the skills a plugin manifest names
     if not patterns:
+        from skillsift.catalog.manifests import scan_manifests
+
+        plugins = scan_manifests(scan)
         skip = {tuple(r.split("/")) for r in scan.searched}
         skip |= {parts[:-1] for parts in scan.hits}
         scan.nested(skip)
@@ -420,7 +430,8 @@ def discover_all(root=".", patterns=(), *, max_dirs: int | None = None, extra=()
                      dot_skipped=tuple(scan.dot_skipped[:DOT_MAX_NAMED]),
                      roots=dict(scan.roots), stats={parts: scan.stats[parts] for parts, _ in found
                                                     if parts in scan.stats},
-                     beyond_cap=frozenset(p for p, _ in found if p in scan.beyond))
+                     beyond_cap=frozenset(p for p, _ in found if p in scan.beyond),
+                     plugins={"/".join(p): plugins[p] for p, _ in found if p in plugins})
 
 
 def refused_findings(discovery: Discovery) -> list:

@@ -77,6 +77,15 @@ def _plugin_of(path: str) -> str:
     return parts[1] if len(parts) > 2 and parts[0] == "plugins" else ""
 
 
+def namespace(skill) -> str:
+    """The Claude Code plugin a skill is loaded as: the one whose ``.claude-plugin`` manifest names its folder,
+    else :func:`_plugin_of` ("" for the repository's own skills)."""
+    from skillsift.catalog.agents import CLAUDE_PLUGIN
+
+    plugin = getattr(skill, "plugin", "")
+    return plugin if plugin.startswith(CLAUDE_PLUGIN + ":") else _plugin_of(skill.path)
+
+
 def _cost(name: str, shown: int) -> int:
     return len(name) + shown + 5 if shown else len(name) + 3  # "- name: text\n" / "- name\n"
 
@@ -93,11 +102,11 @@ def build_listing(skills, agent: AgentProfile, context_window: int | None = None
         description = description.strip() if isinstance(description, str) else ""
         text = entry_text(front, agent.entry_fields)
         row = [skill.name, skill.path, FULL, len(description), 0, "", len(text)]
-        if not serves(agent, skill.path):
+        if not serves(agent, skill.path, getattr(skill, "plugin", "")):
             row[2], row[5] = NOT_LOADED, f"not in a folder {agent.name} reads ({', '.join(agent.folders)})"
-        elif (_plugin_of(skill.path), skill.name) in served:
+        elif (namespace(skill), skill.name) in served:
             row[2] = NOT_LOADED
-            row[5] = (f"name also used by {served[(_plugin_of(skill.path), skill.name)]}, which is served (first in "
+            row[5] = (f"name also used by {served[(namespace(skill), skill.name)]}, which is served (first in "
                       "path order)")
         elif agent.name_max is not None and len(skill.name) > agent.name_max:
             row[2], row[5] = NOT_LOADED, f"name is {len(skill.name)} characters, over {agent.name}'s {agent.name_max}"
@@ -106,9 +115,9 @@ def build_listing(skills, agent: AgentProfile, context_window: int | None = None
                                           f"{agent.description_max}")
         elif agent.hide_field and front.get(agent.hide_field) is True:
             row[2], row[5] = HIDDEN, f"{agent.hide_field}: true keeps it out of the model's listing"
-            served[(_plugin_of(skill.path), skill.name)] = skill.path
+            served[(namespace(skill), skill.name)] = skill.path
         else:
-            served[(_plugin_of(skill.path), skill.name)] = skill.path
+            served[(namespace(skill), skill.name)] = skill.path
             shown = len(text) if agent.entry_cap is None else min(len(text), agent.entry_cap)
             row[4] = shown
             if shown < len(text):

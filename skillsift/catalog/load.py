@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
 from types import MappingProxyType
@@ -374,7 +374,8 @@ def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]
             skill, problems = got
         diagnostics.extend(problems)
         if skill is not None:
-            skills.append(skill)
+            plugin = result.plugins.get(rel)
+            skills.append(skill if plugin is None else replace(skill, plugin=plugin))
     if yaml_cache is not None:
         yaml_cache.save(keep_unused=2 * len(result.found) if skill_cache.hits else 0)
     skill_cache.save()

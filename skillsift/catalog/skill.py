@@ -78,12 +78,14 @@ class Skill:
     digest: str = ""
     frontmatter_line: int = 0
     frontmatter: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    # the plugin whose manifest names the skill's folder ("" none): Claude Code loads it as that plugin's
+    plugin: str = field(default="", compare=False)
 
 
 def restore(name: str, description: str, triggers: tuple[str, ...], keywords: tuple[str, ...],
             tags: tuple[str, ...], roles: tuple[str, ...], examples: tuple[str, ...], not_for: tuple[str, ...],
             domain: str, body: str | EncodedText, path: str, dir_id: str, digest: str, frontmatter_line: int,
-            frontmatter: dict) -> Skill:
+            frontmatter: dict, plugin: str = "") -> Skill:
     """``Skill(...)`` of these values (every field, in order), its attributes filled at once.
 
     The skill cache makes a skill per entry on every cold run, and ``__init__`` of a frozen
@@ -94,5 +96,5 @@ def restore(name: str, description: str, triggers: tuple[str, ...], keywords: tu
     skill.__dict__.update(name=name, description=description, triggers=triggers, keywords=keywords, tags=tags,
                           roles=roles, examples=examples, not_for=not_for, domain=domain, body=body, path=path,
                           dir_id=dir_id, digest=digest, frontmatter_line=frontmatter_line,
-                          frontmatter=frontmatter)
+                          frontmatter=frontmatter, plugin=plugin)
     return skill

@@ -130,6 +130,7 @@ def status_command(fmt, verify, root, config_file):
     identity = ConfiguredProvider.from_config(config, repository_command=True)
     s = config.search
     loaded = load_index(index_path(config))
+    examples = indexed_example_pairs(config, catalog, identity)
     verification = None
     if verify and loaded.index is not None:
         from ..index.verify import local_verifier, verifiable, verify_rows
@@ -137,12 +138,13 @@ def status_command(fmt, verify, root, config_file):
         if verifiable(loaded.index):
             index = loaded.index
             verification = verify_rows(index, catalog.skills, lambda: local_verifier(index), fields=s.fields,
-                                       index_body=s.index_body, body_chars=s.body_chars, root=str(config.root))
+                                       index_body=s.index_body, body_chars=s.body_chars, root=str(config.root),
+                                       requests=examples)
     report = status_report(
         loaded, catalog, provider=identity.fingerprint, model=identity.model,
         mode=s.mode, index_dir=s.index_dir, committed=committed_index(config), fields=s.fields,
         index_body=s.index_body, body_chars=s.body_chars, verification=verification,
-        examples=indexed_example_pairs(config, catalog, identity), dims=identity.dims,
+        examples=examples, dims=identity.dims,
     )
     click.echo(render("status", fmt, report), nl=False)
     return 0

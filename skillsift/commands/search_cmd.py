@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import sys
 
 import click
 
@@ -26,6 +27,8 @@ from ._common import (
               help="Ranking mode (default: config, else SKILLSIFT_SEARCH_MODE, else lexical).")
 @click.option("--format", "fmt", type=click.Choice(names("search")), default="text", show_default=True)
 @click.option("--explain", is_flag=True, help="Show per hit the BM25F breakdown and the lexical/vector ranks.")
+@click.option("--width", type=click.IntRange(0, 10_000), default=None, metavar="COLUMNS",
+              help="Cut text lines to COLUMNS (0: never cut). Default: the terminal's width; piped, never cut.")
 @click.option("--role", default=None, help="Rank only the skills of this role ([roles.<name>] in config).")
 @click.option("--domain", default=None, help="Rank only the skills of this domain ('root' = no domain).")
 @click.option("--tag", "tags", multiple=True, help="Rank only skills carrying this tag (repeatable: all must match).")
@@ -38,7 +41,7 @@ from ._common import (
 @context_window_option
 @root_option
 @config_option
-def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, allow_exec, agent, view_name,
+def search(query, limit, mode, fmt, explain, width, role, domain, tags, allow, deny, allow_exec, agent, view_name,
            context_window, root, config_file):
     """Rank the skills for QUERY (all arguments joined with one space).
 
@@ -79,7 +82,8 @@ def search(query, limit, mode, fmt, explain, role, domain, tags, allow, deny, al
         say(degraded_line(result.degraded))
         for note in result.notes:
             say(note, "  ")
-    width = shutil.get_terminal_size((80, 24)).columns
+    if width is None:  # a terminal: its width; piped (| cat, a CI log): whole descriptions
+        width = shutil.get_terminal_size((80, 24)).columns if sys.stdout.isatty() else 0
     shown = view.to_dict() if view.listing is not None else None
     index_doc = {}
     if ranker.index_problem and project.mode != "lexical":

@@ -93,18 +93,35 @@ def current_rows(index, skills, *, fields=(), index_body: bool = False, body_cha
     return out
 
 
+def request_rows(index, requests):
+    """``(label, row, text, text digest)`` of every known request ``(skill name, text)`` that has its row."""
+    from ..catalog.embedtext import text_digest
+
+    by_key = {(item.id, item.text_digest): row for row, item in index.example_items()}
+    out = []
+    for name, text in requests:
+        digest = text_digest(text)
+        row = by_key.get((name, digest), -1)
+        if text.strip() and row >= 0:
+            shown = text if len(text) <= 40 else text[:39] + "…"
+            out.append((f'{name} (known request "{shown}")', row, text, digest))
+    return out
+
+
 def verify_rows(index, skills, provider, *, fields=(), index_body: bool = False, body_chars: int = 0,
-                root: str | None = None, use_cache: bool = True) -> Verification:
+                root: str | None = None, use_cache: bool = True, requests=()) -> Verification:
     """Embed the current rows of ``index`` again with ``provider`` and compare them (module docstring).
 
     ``provider`` may be a function returning ``(provider or None, why not)``, called only when
     some row is not remembered as verified (finding the model costs a hash of its file).
+    ``requests``: the known requests ``(skill name, text)``; their rows are checked the same way.
     """
     import numpy as np
 
     from ..embed.base import EmbedError
 
     rows = current_rows(index, skills, fields=fields, index_body=index_body, body_chars=body_chars)
+    rows += request_rows(index, requests)
     if not rows:
         return Verification()
     cache = VerifiedRows(root) if use_cache and root is not None else None

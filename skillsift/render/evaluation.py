@@ -18,6 +18,13 @@ HYBRID_HINT = ("hint: misses on paraphrases are what hybrid mode is for: add --m
                "(needs pip install 'skillsift[embed]' and 'skillsift index')")
 
 
+def draft_hint(drafts: int, misses: int) -> str:
+    """The hint under misses some of which are ``skillsift init``'s drafts (tag ``draft``)."""
+    which = "every miss is a draft" if drafts == misses else f"{drafts} of the {misses} misses are drafts"
+    return (f"hint: {which} (tag draft), worded from the skill itself, not by a user: review each (rewrite it as "
+            "a user would ask, check the expected skill) before reading it as a paraphrase; docs/init.md")
+
+
 # -- JSON ------------------------------------------------------------------------------------------
 
 
@@ -102,7 +109,10 @@ def render_text(result: EvalResult, *, hybrid_hint: bool = False) -> str:
         add("misses:")
         for c in p.misses:
             add(f"  {c.id}: expected {','.join(c.expected)}, got [{','.join(c.got)}] ({_rank_text(c.rank)})")
-        if hybrid_hint and modes == ["lexical"]:
+        drafts = sum(1 for c in p.misses if "draft" in c.tags)
+        if drafts:  # a draft's words are the skill author's: review it before reading its miss as a paraphrase
+            add(draft_hint(drafts, len(p.misses)))
+        if hybrid_hint and modes == ["lexical"] and drafts < len(p.misses):
             add(HYBRID_HINT)
     if result.flips is not None:
         add("")

@@ -23,9 +23,19 @@ def listing_table(listing, label: str) -> str:
     """One row per entry (name, how it is listed, characters shown of the description, path), then the summary."""
     width = max([len(plain(e.name)) for e in listing.entries] + [4])
     lines = [f"{'NAME':<{width}}  {'LISTED':<10}  {'SHOWN':>5}/{'DESC':<5}  PATH"]
+    reasons: dict[tuple[str, str], int] = {}
     for e in listing.entries:
+        if e.reason:
+            reasons[(e.listed, e.reason)] = reasons.get((e.listed, e.reason), 0) + 1
+    for e in listing.entries:
+        own = e.reason and reasons[(e.listed, e.reason)] == 1  # a reason many entries share is said once, below
         lines.append(f"{plain(e.name):<{width}}  {e.listed:<10}  {e.shown_chars:>5}/{e.description_chars:<5}  "
-                     f"{plain(e.path)}" + (f"\n{'':<{width}}  {plain(e.reason)}" if e.reason else ""))
+                     f"{plain(e.path)}" + (f"\n{'':<{width}}  {plain(e.reason)}" if own else ""))
+    shared = [(state, reason, n) for (state, reason), n in reasons.items() if n > 1]
+    if shared:
+        lines.append("")
+    for state, reason, n in shared:
+        lines.append(f"{n} {state}: {plain(reason)}")
     budget = "no documented budget" if listing.budget_chars is None else f"budget {listing.budget_chars:,} characters"
     window = f", context window {listing.context_window:,} tokens" if listing.context_window else ""
     over = f", {listing.overflow:,} over before descriptions were dropped" if listing.overflow else ""

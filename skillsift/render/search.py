@@ -124,7 +124,7 @@ def _cut(text: str, width: int) -> str:
 
 
 def render_text(result: SearchResult, *, width: int = 80, explain: bool = False, min_sim: float = 0.0) -> str:
-    """Aligned columns that fit ``width``; the description takes what is left."""
+    """Aligned columns that fit ``width``; the description takes what is left (all of it when ``width`` is 0)."""
     if not result.hits:
         if result.abstained:
             return (f"no served skill is a confident match (best cosine {result.top_sim:.3f} is below "
@@ -158,7 +158,8 @@ def render_text(result: SearchResult, *, width: int = 80, explain: bool = False,
     w_desc = max(width - fixed, 20)
     lines.append(f"{'RANK':<{w_rank}}  {'SCORE':>{w_score}}  {'NAME':<{w_name}}  {'DOMAIN':<{w_dom}}  DESCRIPTION")
     for rank, score, name, dom, hit in rows:
-        desc = _cut(plain(hit.description), w_desc)
+        # width 0: the whole description (piped output, CI logs); else cut to fit the line
+        desc = " ".join(plain(hit.description).split()) if width <= 0 else _cut(plain(hit.description), w_desc)
         lines.append(f"{rank:<{w_rank}}  {score:>{w_score}}  {name:<{w_name}}  {dom:<{w_dom}}  {desc}")
     why = meaning_line(result)
     if why:

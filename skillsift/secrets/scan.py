@@ -569,7 +569,9 @@ def is_placeholder(value: str, following: str = "", *, elidable: bool = False) -
     3. after a known key prefix, one character repeated six or more times in a row,
        (in ten or more characters) fewer than five distinct characters, or mostly
        runs of consecutive letters or digits (``abc123def456...``);
-    4. for an elidable rule, an elision (``...``, ``…``, ``***``) right after the match.
+    4. after a known key prefix, nothing but words in two or more pieces, one naming what the value
+       stands for (``sk-or-v1-project1-key``; :func:`_named_stand_in`);
+    5. for an elidable rule, an elision (``...``, ``…``, ``***``) right after the match.
     """
     rules = _rules()
     if rules.words.search(value) or rules.template.search(value):
@@ -577,7 +579,40 @@ def is_placeholder(value: str, following: str = "", *, elidable: bool = False) -
     body = rules.prefixes.sub("", value, count=1)
     if rules.repeated.search(body) or (len(body) >= 10 and len(set(body)) < 5) or _sequential(body):
         return True
+    if _named_stand_in(body):
+        return True
     return elidable and bool(rules.elision.match(following))
+
+
+#: Words a stand-in uses to name what it stands for (``sk-or-v1-project1-key``, ``my-api-token``).
+_STAND_IN_WORDS = frozenset({
+    "key", "keys", "token", "tokens", "secret", "password", "pass", "passwd", "pwd", "api", "apikey", "project",
+    "test", "testing", "demo", "my", "here", "value", "foo", "bar", "baz", "abc", "xyz", "org", "user", "account",
+    "app", "local", "dev", "prod", "staging", "tenant", "client", "id", "env", "workspace", "team", "service",
+})
+_SEGMENT = re.compile(r"[a-z]{2,12}[0-9]{0,2}|v[0-9]{1,2}|[0-9]{1,2}")
+
+
+def _named_stand_in(body: str) -> bool:
+    """``body`` (a value without its known prefix) is made only of words, in two or more pieces split at
+    ``-``, ``_``, ``.`` or ``:``, and one of them names what the value stands for (:data:`_STAND_IN_WORDS`):
+    ``or-v1-project1-key``.  A person wrote it as an example: a generated key has a random piece
+    (the reasoning of detect-secrets' word-list and gibberish filters, by another rule)."""
+    pieces = [piece for piece in re.split(r"[-_.:]+", body) if piece]
+    if len(pieces) < 2:
+        return False
+    words = []
+    for piece in pieces:
+        if piece not in (piece.lower(), piece.capitalize(), piece.upper()):
+            return False  # mixed case inside a piece: generated
+        low = piece.lower()
+        if not _SEGMENT.fullmatch(low):
+            return False
+        letters = low.rstrip("0123456789")
+        if len(letters) > 3 and not re.search("[aeiouy]", letters):
+            return False  # not a word: no vowel
+        words.append(letters)
+    return any(word in _STAND_IN_WORDS for word in words)
 
 
 # --- value checks -----------------------------------------------------------------------

@@ -191,7 +191,7 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
         return out
     for parsed in parsed_skills(ws, paths):
         # the agents that read the skill's folder; every targeted one for a folder none of them reads
-        readers = [a for a in targeted if serves(a, parsed.path)]
+        readers = [a for a in targeted if serves(a, parsed.path, ws.discovery.plugins.get(parsed.path, ""))]
         agents = [a for a in readers if a.field_rules] if readers else with_rules
         out.extend(cached(ws, "agent_fields", parsed, lambda p, agents=agents: [
             d for agent in agents for d in check_fields(p, agent.field_rules, agent.name)],

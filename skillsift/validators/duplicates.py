@@ -38,13 +38,14 @@ def _no_line(_skill, _key: str) -> int | None:
     return None
 
 
-def plugin_of(path: str) -> str:
-    """The plugin a skill belongs to (``plugins/<plugin>/...``), else "": Claude Code calls a plugin's
-    skills ``<plugin>:<name>``, so they never clash with the repository's own skills (the listing
-    keys its served names the same way, so ``validate`` and ``list`` agree)."""
-    from ..catalog.listing import _plugin_of
+def namespace(skill) -> str:
+    """The plugin a skill belongs to (``plugins/<plugin>/...``, or a ``.claude-plugin`` manifest's plugin),
+    else "": Claude Code calls a plugin's skills ``<plugin>:<name>``, so they never clash with the
+    repository's own skills (the listing keys its served names the same way, so ``validate`` and
+    ``list`` agree)."""
+    from ..catalog.listing import namespace as listing_namespace
 
-    return _plugin_of(path)
+    return listing_namespace(skill)
 
 
 def duplicate_names(skills, line_of=_no_line, text_of=None) -> list[Diagnostic]:
@@ -53,7 +54,7 @@ def duplicate_names(skills, line_of=_no_line, text_of=None) -> list[Diagnostic]:
 
     Names are compared as agents and people read them: NFKC, case-folded, look-alike letters of
     other scripts taken as the Latin ones (:func:`skillsift.validators.names.skeleton`).  A plugin's
-    skills are their own namespace (:func:`plugin_of`).  ``line_of(skill, key)`` gives the file line
+    skills are their own namespace (:func:`namespace`).  ``line_of(skill, key)`` gives the file line
     of a frontmatter key (None when unknown); ``text_of(skill)`` its file's text (copies are found only
     with it).
     """
@@ -83,7 +84,7 @@ def duplicate_names(skills, line_of=_no_line, text_of=None) -> list[Diagnostic]:
         representatives = [s for s in skills if id(s) not in dropped]
     groups: dict[tuple[str, str], list] = defaultdict(list)
     for skill in representatives:
-        groups[(plugin_of(skill.path), skeleton(skill.name))].append(skill)
+        groups[(namespace(skill), skeleton(skill.name))].append(skill)
     for (_plugin, _key), group in groups.items():
         if len(group) < 2:
             continue

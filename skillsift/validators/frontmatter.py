@@ -103,7 +103,7 @@ def entry_text(front: dict, fields=("description",)) -> str:
     return " ".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
 
 
-def entry_limit_problems(path: str, line: int, front: dict, limits: dict) -> list[Diagnostic]:
+def entry_limit_problems(path: str, line: int, front: dict, limits: dict, plugin: str = "") -> list[Diagnostic]:
     """SK007, one per agent whose limit the skill's listing entry exceeds.
 
     A profiled agent measures its own entry (Claude Code: description plus ``when_to_use``)
@@ -115,7 +115,7 @@ def entry_limit_problems(path: str, line: int, front: dict, limits: dict) -> lis
     out = []
     # An agent that does not read the skill's folder never lists it; when none of the
     # targeted agents does (a configured path), every one is checked.
-    readers = {a for a in limits if a in BY_NAME and serves(BY_NAME[a], path)}
+    readers = {a for a in limits if a in BY_NAME and serves(BY_NAME[a], path, plugin)}
     for agent, limit in sorted(limits.items()):
         if not limit or (readers and agent in BY_NAME and agent not in readers):
             continue
@@ -241,12 +241,14 @@ def _excerpt(line: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=None) -> list[Diagnostic]:
+def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=None,
+                     plugin: str = "") -> list[Diagnostic]:
     """Every SK001/SK004-SK008 finding of one SKILL.md ``text`` (``path`` relative, ``/``).
 
     ``parsed`` is ``(skill, SK001 diagnostics)`` from the catalog parser when the caller
     already has it; the text is parsed otherwise.  ``split`` is ``(LF text, block, key
-    lines)`` of ``text`` when the caller has it (:meth:`Workspace.split_text`).
+    lines)`` of ``text`` when the caller has it (:meth:`Workspace.split_text`).  ``plugin``: the
+    plugin whose manifest names the skill's folder ("" none; docs/validate.md, "Plugin manifests").
     """
     from ..catalog.frontmatter import split_frontmatter
     from ..catalog.load import parse_skill
@@ -290,7 +292,7 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=N
                               message=message,
                               hint="add `description: <what it does>. Use when <situations>.`"))
         return out
-    out.extend(entry_limit_problems(path, lines.get("description", fence_line), front, limits))
+    out.extend(entry_limit_problems(path, lines.get("description", fence_line), front, limits, plugin))
     # A description that already says when to use the skill silences SK008: no passage is looked for.
     if block.closed and _WHEN_CLAUSE.search(description) is None:
         body_lines = block.body.split("\n")
@@ -333,12 +335,15 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
             continue
         split = ws.split_text(rel)
 
-        def compute(_p: Parsed, rel=rel, text=text, skill=skill, problems=problems, split=split) -> list:
-            return check_skill_text(rel, text, limits=limits, parsed=(skill, problems), split=split)
+        plugin = ws.discovery.plugins.get(rel, "")
+
+        def compute(_p: Parsed, rel=rel, text=text, skill=skill, problems=problems, split=split,
+                    plugin=plugin) -> list:
+            return check_skill_text(rel, text, limits=limits, parsed=(skill, problems), split=split, plugin=plugin)
 
         # line endings matter too: the digest of the text as read (the skill's, when it was parsed from it)
         raw = known_digest(ws, rel, text) or hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
         view = Parsed(path=rel, text=text, front={}, raw="", raw_line=0, body="", body_line=0, lines={})
-        out.extend(cached(ws, "frontmatter", view, compute, extra=(raw, settings)))
+        out.extend(cached(ws, "frontmatter", view, compute, extra=(raw, settings, plugin)))
     save(ws)
     return out

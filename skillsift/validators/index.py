@@ -228,7 +228,7 @@ def verify_workspace(ws, index, skills):
     there is nothing to verify (no usable index, or one built by a provider that is not recomputed).
 
     ``ws.verify_every_row`` (``skillsift ci``) re-embeds every current row, ignoring rows
-    remembered as verified on this machine.
+    remembered as verified on this machine; the known requests' rows are checked with the skills'.
     """
     from ..index.verify import local_verifier, verifiable, verify_rows
 
@@ -240,7 +240,19 @@ def verify_workspace(ws, index, skills):
                              body_chars=s.body_chars):
         return None
     return verify_rows(index, skills, lambda: local_verifier(index), fields=s.fields, index_body=s.index_body,
-                       body_chars=s.body_chars, root=ws.root, use_cache=not getattr(ws, "verify_every_row", False))
+                       body_chars=s.body_chars, root=ws.root, use_cache=not getattr(ws, "verify_every_row", False),
+                       requests=_known_texts(config, ws.catalog))
+
+
+def _known_texts(config, catalog) -> list[tuple[str, str]]:
+    """The known requests a build gives a row, as (skill, text); none when the examples do not load."""
+    from ..diagnostics import SkillsiftError
+    from ..index.service import ConfiguredProvider, indexed_example_pairs
+
+    try:
+        return indexed_example_pairs(config, catalog, ConfiguredProvider.from_config(config, repository_command=True))
+    except SkillsiftError:
+        return []
 
 
 def _known(config, catalog) -> list[tuple[str, str]]:

@@ -111,6 +111,8 @@ def _links(parsed, ws=None):
 def check_paths(parsed, *, folder_files, is_file, is_executable, read_text, ws=None) -> list[Diagnostic]:
     """SK311-SK316 of one parsed SKILL.md.  ``folder_files`` are the other files of its folder
     (relative to the repository), the callables answer for paths relative to the repository."""
+    from .spec import placeholder_path
+
     path, base = parsed.path, parsed.folder
     out: list[Diagnostic] = []
     in_folder = set(folder_files)
@@ -130,7 +132,7 @@ def check_paths(parsed, *, folder_files, is_file, is_executable, read_text, ws=N
     if "scripts/" in body or "bin/" in body or "tools/" in body:
         for match in script_runs(body):
             script = match.group(1)
-            if _PLACEHOLDER.search(script):
+            if _PLACEHOLDER.search(script) or placeholder_path(script):
                 continue
             rel = f"{base}/{script}"
             if not is_file(rel):
@@ -286,4 +288,6 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
         out.extend(check_paths(parsed, folder_files=files, is_file=is_file, is_executable=is_executable,
                                read_text=ws.read_text, ws=ws))
         out.extend(folder_problems(parsed.path, files, head=head))
-    return out
+    from .grouped import group_repeated
+
+    return group_repeated(out, (NO_SCRIPT,))

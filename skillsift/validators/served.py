@@ -42,12 +42,24 @@ def not_served(discovery) -> list[Diagnostic]:
     out = [Diagnostic(file=rel, code=NOT_SERVED, severity=NOTE, message=message,
                       hint="copy the skill into the repository, or point [catalog] skills at a folder inside it")
            for rel, message in discovery.notes]
-    for rel in discovery.stray:
+    by_root: dict[str, list[str]] = {}
+    for rel in discovery.stray:  # one finding per folder holding them (one cause, one finding)
+        by_root.setdefault(_skills_root(rel), []).append(rel)
+    for root, rels in by_root.items():
+        if len(rels) == 1:
+            out.append(Diagnostic(
+                file=rels[0], code=NOT_SERVED, severity=NOTE,
+                message=f"{rels[0]} is outside every folder skillsift and the agents read; it is not served",
+                hint="move the skill folder under .agents/skills, .claude/skills or skills (README, "
+                     "\"Where skills are found\"), or list it in [catalog] skills"))
+            continue
+        shown = ", ".join(rels[:5]) + (f" and {len(rels) - 5} more" if len(rels) > 5 else "")
         out.append(Diagnostic(
-            file=rel, code=NOT_SERVED, severity=NOTE,
-            message=f"{rel} is outside every folder skillsift and the agents read; it is not served",
-            hint="move the skill folder under .agents/skills, .claude/skills or skills (README, "
-                 "\"Where skills are found\"), or list it in [catalog] skills"))
+            file=rels[0], code=NOT_SERVED, severity=NOTE,
+            message=f"{len(rels)} SKILL.md under {root} are outside every folder skillsift and the agents read; "
+                    f"they are not served: {shown}",
+            hint=f'to serve them, set `[catalog] skills = ["{root}"]` in skillsift.toml, or move the folders under '
+                 ".agents/skills, .claude/skills or skills (README, \"Where skills are found\")"))
     return out
 
 
@@ -60,6 +72,10 @@ def nothing_found(discovery, patterns=()) -> list[Diagnostic]:
     stray = f"; SKILL.md found outside them: {', '.join(discovery.stray[:5])}" if discovery.stray else ""
     hint = ("put each skill in <folder>/<name>/SKILL.md under one of those folders, or set [catalog] skills "
             "in skillsift.toml")
+    if discovery.stray:
+        roots = sorted({_skills_root(rel) for rel in discovery.stray})
+        listed = ", ".join(f'"{r}"' for r in roots[:5])
+        hint = f"to serve them, set `[catalog] skills = [{listed}]` in skillsift.toml; or " + hint
     dots = getattr(discovery, "dot_skipped", ())
     if dots:
         more = f" and {len(dots) - 5} more" if len(dots) > 5 else ""

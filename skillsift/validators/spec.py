@@ -65,7 +65,8 @@ _CODE_SPAN = re.compile(r"`+[^`]*`+")
 # in linear time (docs/validate.md, SK108).  A target holding "[" is not checked.
 _INLINE_LINK = re.compile(
     r"!?\[[^\[\]\n]*\]\(\s*(<[^>\[\n]*>|[^)\s\[]+)(?:\s+(?:\"[^\"\[]*\"|'[^'\[]*'))?\s*\)")
-_REF_DEF = re.compile(r"^\s{0,3}\[[^\]\n]+\]:\s*(<[^>\n]*>|\S+)")
+# a link reference definition; a footnote ("[^1]: text") is not one
+_REF_DEF = re.compile(r"^\s{0,3}\[(?!\^)[^\]\n]+\]:\s*(<[^>\n]*>|\S+)")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
@@ -101,6 +102,27 @@ def suggest_name(name: str) -> str:
     return text[:MAX_NAME].rstrip("-") or "skill"
 
 
+#: Words a stand-in file name is made of (``script_name.py``, ``your-file.md``, ``path/to/file.py``).
+_STAND_IN_PARTS = frozenset({
+    "script", "scripts", "name", "file", "filename", "your", "my", "example", "sample", "foo", "bar", "baz", "xxx",
+    "xyz", "something", "placeholder", "path", "some", "new", "tool", "module", "skill", "dir", "folder", "here",
+    "other", "another", "doc", "document", "reference", "helper", "template",
+})
+_STAND_IN_ALONE = frozenset({"placeholder", "xxx", "foo", "something", "filename", "your", "example", "sample"})
+
+
+def placeholder_path(target: str) -> bool:
+    """A path written as a stand-in, not a file: under ``path/to/``, or a file name made only of generic
+    words, two or more (``script_name.py``, ``your_file.md``) or one that is a stand-in itself (``foo.py``)."""
+    if target.startswith(("path/to/", "./path/to/")) or "/path/to/" in target:
+        return True
+    stem = target.rstrip("/").rsplit("/", 1)[-1].split(".", 1)[0]
+    words = [word for word in re.split(r"[-_\s]+", stem.lower()) if word]
+    if not words or not all(word in _STAND_IN_PARTS for word in words):
+        return False
+    return len(words) >= 2 or words[0] in _STAND_IN_ALONE
+
+
 def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
     """(file line, target) of each relative link in the markdown ``body`` (fenced code skipped)."""
     out: list[tuple[int, str]] = []
@@ -130,7 +152,7 @@ def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
                     or "{{" in target):
                 continue
             target = unquote(target.split("#", 1)[0].split("?", 1)[0])
-            if target:
+            if target and not placeholder_path(target):
                 out.append((first_line + line_no, target))
                 if len(out) >= MAX_LINKS:
                     return out
@@ -343,4 +365,6 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
             out.extend(missing_links(parsed.path, links_of(ws, parsed.path, parsed.body, parsed.body_line),
                                      locate=locate))
     save(ws)
-    return out
+    from .grouped import group_repeated
+
+    return group_repeated(out, (MISSING_FILE,))

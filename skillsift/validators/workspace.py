@@ -9,6 +9,7 @@ for, so a hook that runs one check pays only for that check's inputs.
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import os
 from functools import cached_property, lru_cache
@@ -235,7 +236,8 @@ class Workspace:
                 continue
             skill, _problems = self.parsed(rel, domain)
             if skill is not None:
-                skills.append(skill)
+                plugin = self.discovery.plugins.get(rel)  # a skill a plugin manifest names
+                skills.append(skill if plugin is None else dataclasses.replace(skill, plugin=plugin))
         self._yaml_cache.save()
         from ..catalog.limits import check_ranked_size
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -198,3 +199,20 @@ def test_a_hybrid_answer_says_what_words_alone_would_have_done():
     assert meaning_line(SearchResult(query="q", ranking="hybrid", hits=(top,), degraded="timeout")) == ""
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)] == \
         ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]
+
+
+def test_piped_text_keeps_whole_descriptions_and_width_cuts_them():
+    """``skillsift search QUERY | cat``: no terminal, so no cut; ``--width`` cuts to the columns asked for."""
+    from tests.conftest import ACME
+
+    def piped(*extra):
+        return subprocess.run([sys.executable, "-m", "skillsift", "search", "refund", "--root", str(ACME), *extra],
+                              capture_output=True, text=True, check=True, env={**os.environ, "COLUMNS": "40"}).stdout
+
+    whole = ("Issue a full or partial refund for an Acme order from the billing console, with the right reason "
+             "code and a notification to the customer. Use for goodwill refunds, duplicate charges and cancelled "
+             "orders.")
+    assert whole in piped().splitlines()[1]
+    cut = piped("--width", "60").splitlines()
+    assert all(len(line) <= 62 and line.endswith("…") for line in cut[1:])  # a description keeps 20 columns
+    assert whole in piped("--width", "0").splitlines()[1]

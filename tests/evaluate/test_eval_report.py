@@ -268,3 +268,18 @@ def test_every_format_renders_a_json_valid_result():
         assert render("evaluation", fmt, res).endswith("\n")
     doc = validate_eval_json(json.loads(render_json(res)))
     assert doc["mode"] == "lexical" and set(doc["by_mode"]) == {"lexical", "hybrid"}
+
+
+def test_misses_of_drafts_point_to_reviewing_them_not_to_paraphrases():
+    from skillsift.render.evaluation import HYBRID_HINT
+
+    cases = ("version: 1\ncases:\n"
+             "  - {id: d1, query: quarterly sourdough proofing, expect: [git-workflow], tags: [draft]}\n"
+             "  - {id: d2, query: deploy to staging, expect: [deploy-staging], tags: [draft]}\n")
+    text = render("evaluation", "text", run(cases, {"lexical": EVAL_ENV_LEXICAL}), hybrid_hint=True)
+    assert text.rstrip().splitlines()[-1].startswith("hint: every miss is a draft (tag draft), worded from the "
+                                                      "skill itself, not by a user: review each")
+    assert HYBRID_HINT not in text  # a draft's miss says little about paraphrases
+    mixed = cases + "  - {id: p, query: quarterly sourdough proofing, expect: [deploy-staging]}\n"
+    text = render("evaluation", "text", run(mixed, {"lexical": EVAL_ENV_LEXICAL}), hybrid_hint=True)
+    assert "hint: 1 of the 2 misses are drafts (tag draft)" in text and text.endswith(HYBRID_HINT + "\n")

@@ -523,7 +523,7 @@ def _readme_pre_commit_yaml() -> str:
 
 
 def test_the_readme_snippet_works_verbatim_against_a_clone_with_the_release_tag(tmp_path, hook_env, hook_repo):
-    """What a new user copies: ``repo: https://github.com/OWNER/skillsift``, ``rev: v<version>``.
+    """What a new user copies: ``repo: https://github.com/skillsift/skillsift``, ``rev: v<version>``.
 
     The hook repository is a clone carrying the release tag, as the release makes it
     (docs/development.md, "Releasing"); git's ``insteadOf`` sends the README's URL to it, so not one
@@ -539,7 +539,7 @@ def test_the_readme_snippet_works_verbatim_against_a_clone_with_the_release_tag(
     assert (tmp_path / "step-output").read_text(encoding="utf-8") == f"tag={tag}\ncreated=true\n"
     snippet = _readme_pre_commit_yaml()
     url = snippet.split("repo:", 1)[1].split()[0]
-    assert f"rev: {tag}" in snippet and url == "https://github.com/OWNER/skillsift"
+    assert f"rev: {tag}" in snippet and url == "https://github.com/skillsift/skillsift"
     home = tmp_path / "home"
     home.mkdir()
     (home / ".gitconfig").write_text(f'[url "{clone.as_uri()}"]\n\tinsteadOf = {url}\n', encoding="utf-8")
@@ -555,3 +555,69 @@ def test_the_readme_snippet_works_verbatim_against_a_clone_with_the_release_tag(
                  "skillsift eval"):
         assert hook in out
     assert "Failed" not in out and out.count("Passed") == 5, out
+
+
+EXISTING_CONFIG = """\
+# The team's hooks: keep this comment.
+repos:
+  - repo: local
+    hooks:
+      - id: team-check   # ours, runs first
+        name: team check
+        entry: "true"
+        language: system
+        pass_filenames: false
+# trailing notes stay too
+"""
+
+
+def test_init_merges_into_an_existing_config_and_guards_from_the_first_commit(tmp_path, hook_env, hook_repo,
+                                                                                monkeypatch, capsys):
+    """The first hour, with real pre-commit and git: ``init --write`` merges skillsift into the team's
+    config (comments and the local hook kept, ``validate-config`` passes, a second run changes no byte),
+    the hooks pass at once, and a commit that loses a passing draft is refused by the eval hook."""
+    from skillsift.cli import main
+    from skillsift.embed import local
+    from skillsift.starter.snippets import REPOSITORY_URL
+    from tests.conftest import ACME
+
+    monkeypatch.setattr(local, "local_model_available", lambda: (False, "not installed"))  # lexical
+    repo, _sha = hook_repo
+    tag = f"v{skillsift.__version__}"
+    clone = tmp_path / "skillsift-clone"
+    _git(tmp_path, hook_env, "clone", "-q", str(repo), str(clone))
+    _git(clone, hook_env, "tag", "-f", tag)  # the README test's release step may have pushed it already
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text(f'[url "{clone.as_uri()}"]\n\tinsteadOf = {REPOSITORY_URL}\n', encoding="utf-8")
+    env = {**hook_env, "HOME": str(home)}
+    project = tmp_path / "project"
+    shutil.copytree(ACME / ".claude", project / ".claude")
+    (project / ".pre-commit-config.yaml").write_text(EXISTING_CONFIG, encoding="utf-8")
+    _git(project, env, "init", "-q")
+    _git(project, env, "add", "-A")
+    _git(project, env, "commit", "-q", "-m", "skills")
+    assert main(["init", "--root", str(project), "--write"]) == 0
+    capsys.readouterr()
+    config = (project / ".pre-commit-config.yaml").read_text(encoding="utf-8")
+    assert config.startswith(EXISTING_CONFIG.removesuffix("# trailing notes stay too\n"))
+    assert config.endswith("# trailing notes stay too\n") and f"  - repo: {REPOSITORY_URL}" in config
+    _run([sys.executable, "-m", "pre_commit", "validate-config", ".pre-commit-config.yaml"], project, env)
+    written = {p: p.read_bytes() for p in project.rglob("*") if p.is_file() and ".git" not in p.parts}
+    assert main(["init", "--root", str(project), "--write"]) == 0
+    assert {p: p.read_bytes() for p in project.rglob("*") if p.is_file() and ".git" not in p.parts} == written
+    _run([sys.executable, "-m", "pre_commit", "install"], project, env)
+    _git(project, env, "add", "-A")
+    proc = commit(project, env, "skillsift init")
+    assert proc.returncode == 0, _out(proc)
+    assert "team check" in _out(proc) and "skillsift eval" in _out(proc)
+    # the draft "any PagerDuty alert or reported outage" finds oncall-triage; a rewrite loses it
+    skill = project / ".claude" / "skills" / "oncall-triage" / "SKILL.md"
+    skill.write_text("---\nname: oncall-triage\ndescription: Bake sourdough bread with a long cold proof.\n---\n"
+                     "# Bread\n\nMix flour and water.\n", encoding="utf-8")
+    _git(project, env, "add", "-A")
+    head = _head(project, env)
+    proc = commit(project, env, "rewrite")
+    assert proc.returncode != 0
+    assert 'AR9D4 case "draft-oncall-triage-1" regressed against the baseline' in _out(proc)
+    assert _head(project, env) == head

@@ -444,3 +444,41 @@ def test_the_mcp_server_drops_a_doctored_known_request_row_and_says_why(tmp_path
     assert found["results"][0]["name"] == "dispute-charge"  # the known request is not used
     log = errlog.read_text(encoding="utf-8")
     assert "fails its checks and is not used" in log and "the known request of git-workflow" in log
+
+
+def sealed_example_row(root: Path) -> None:
+    """A known request's row replaced by the refund text's vector and written by skillsift's own writer:
+    every digest (row, file) matches, only re-embedding the request shows the row is not its text's."""
+    from skillsift.index.store import load_index, new_index, write_index
+
+    index = load_index(index_dir(root)).index
+    m = index.manifest
+    matrix = np.array(index.matrix)
+    row = next(r for r, item in index.example_items() if item.id == REQUEST_OF)
+    matrix[row] = _local_model().embed([REFUND_TEXT])[0]
+    write_index(index_dir(root), new_index(provider=m.provider, model=m.model, items=index.items, vectors=matrix,
+                                           fields=m.fields, dtype=m.dtype))
+
+
+def test_a_sealed_known_request_row_is_caught_by_re_embedding_in_validate_status_and_ci(acme, capsys, monkeypatch,
+                                                                                      model):
+    for var in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_OUTPUT", "GITHUB_BASE_REF", "GITHUB_WORKSPACE"):
+        monkeypatch.delenv(var, raising=False)
+    git(acme, "init", "-q")
+    git(acme, "add", "-A")
+    git(acme, "commit", "-q", "-m", "base")
+    git(acme, "checkout", "-q", "-b", "feature")
+    sealed_example_row(acme)
+    code, out, err = run(capsys, "validate", "--root", acme, "--format", "json")
+    assert code == 1, out + err
+    found = [d for d in json.loads(out)["diagnostics"] if d["code"] == "AR9D1" and d["severity"] == "error"]
+    assert any(f"{REQUEST_OF} (known request" in d["message"] for d in found), found
+    code, out, _err = run(capsys, "status", "--root", acme)
+    assert f"{REQUEST_OF} (known request" in out
+    git(acme, "add", "-A")
+    git(acme, "commit", "-q", "-m", "pull request")
+    git(acme, "update-ref", "refs/remotes/origin/main", "main")
+    monkeypatch.chdir(acme)
+    code, out, err = run(capsys, "ci", "--base", "main")
+    assert code != 0, out + err
+    assert f"{REQUEST_OF} (known request" in out

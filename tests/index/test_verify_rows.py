@@ -110,7 +110,9 @@ def test_the_committed_acme_index_verifies(acme, capsys):
     code, out, _ = run(capsys, "status", "--root", acme, "--format", "json")
     report = json.loads(out)
     assert report["state"] == "fresh"
-    assert report["verified"]["mismatched"] == [] and report["verified"]["remembered"] == 27  # by validate
+    rows = len(json.loads((acme / ".skillsift/index/manifest.json").read_text(encoding="utf-8"))["items"])
+    assert rows == 42  # 27 skills and 15 known requests: every row re-embedded once, by validate
+    assert report["verified"]["mismatched"] == [] and report["verified"]["remembered"] == rows
 
 
 def test_a_doctored_row_is_named_by_validate_status_and_the_hook_and_index_repairs_it(acme, capsys):
@@ -128,7 +130,7 @@ def test_a_doctored_row_is_named_by_validate_status_and_the_hook_and_index_repai
     code, out, _ = run(capsys, "status", "--root", acme, "--format", "json")
     report = json.loads(out)
     assert report["state"] == "stale" and report["verified"]["mismatched"] == [VICTIM]
-    assert report["verified"]["remembered"] == 26  # the true rows were verified by the validate above
+    assert report["verified"]["remembered"] == 41  # the true rows (skills and requests) verified by validate above
     code, out, _ = run(capsys, "status", "--root", acme)
     assert f"not their embedding: {VICTIM}" in out
     # the index hook (in a real git repository) rebuilds the row and asks for the files to be staged

@@ -199,3 +199,25 @@ def test_a_token_at_its_bound_with_a_placeholder_word_is_not_reported():
     value = _j("gh", "p_") + "Your" + _value(BOUNDS[0], 32, 0)
     assert "github-token" not in _kinds(value)
     assert "github-token" in _kinds(_j("gh", "p_") + "Yqur" + _value(BOUNDS[0], 32, 0))
+
+
+@pytest.mark.parametrize("line", [
+    "api_key = 'sk-or-v1-project1-key'",
+    "OPENROUTER_API_KEY=sk-or-v1-project1-key",
+    'client = OpenAI(api_key="sk-proj-my-test-key")',
+    "token: ghp_team-api-token",
+])
+def test_a_value_made_of_words_naming_what_it_stands_for_is_a_placeholder(line):
+    assert scan_text(line) == []
+
+
+@pytest.mark.parametrize("line", [
+    "OPENROUTER_API_KEY=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",
+    "api_key = 'sk-or-v1-project1-Kq7ZpX2mWv9RtY4n'",  # one random piece: a key
+    "password = 'correct-horse-battery-staple'",  # words, but none names a stand-in: judged as before
+])
+def test_a_random_piece_keeps_a_value_a_secret(line):
+    from skillsift.secrets.scan import _named_stand_in, _rules
+
+    value = line.split("=", 1)[1].strip(" '")
+    assert not _named_stand_in(_rules().prefixes.sub("", value, count=1))
