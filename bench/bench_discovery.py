@@ -21,6 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from harness import CORPORA
+
 FLOOR = """
 import os
 def run():
@@ -88,7 +90,7 @@ def timed(code: str, root: Path, runs: int) -> tuple[float, int]:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--corpus", default=str(Path(__file__).resolve().parents[2] / "shared" / "corpora"))
+    parser.add_argument("--corpus", default=str(CORPORA))
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     corpus = Path(args.corpus)

@@ -22,8 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-CORPORA = ROOT.parent / "shared" / "corpora"
+from harness import CORPORA, ROOT, percentile
 
 _LOAD_PROBE = r"""
 import json, sys, time
@@ -105,12 +104,6 @@ def short_queries(skills: list, count: int) -> list[str]:
         if len(out) >= count:
             break
     return out
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[index]
 
 
 def main(argv=None) -> int:

@@ -30,17 +30,16 @@ import time
 import zlib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from harness import ROOT
 
-from skillsift.catalog.load import catalog_from_skills, read_skill  # noqa: E402
-from skillsift.config import Config  # noqa: E402
-from skillsift.evaluate.cases import check_catalog, parse_cases  # noqa: E402
-from skillsift.evaluate.intervals import bootstrap, paired  # noqa: E402
-from skillsift.evaluate.metrics import series  # noqa: E402
-from skillsift.evaluate.run import evaluate  # noqa: E402
-from skillsift.ranker.search import Ranker  # noqa: E402
-from skillsift.render.evaluation import render_json, render_text  # noqa: E402
+from skillsift.catalog.load import catalog_from_skills, read_skill
+from skillsift.config import Config
+from skillsift.evaluate.cases import check_catalog, parse_cases
+from skillsift.evaluate.intervals import bootstrap, paired
+from skillsift.evaluate.metrics import series
+from skillsift.evaluate.run import evaluate
+from skillsift.ranker.search import Ranker
+from skillsift.render.evaluation import render_json, render_text
 
 WORD = re.compile(r"[a-z][a-z0-9]+")
 COMMON = frozenset(

@@ -42,9 +42,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-CORPORA = ROOT.parent / "shared" / "corpora"
-sys.path.insert(0, str(ROOT / "bench"))
+from harness import CORPORA
 
 
 def corpus_catalog(corpus: Path, count: int):

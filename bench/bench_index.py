@@ -31,8 +31,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-CORPORA = ROOT.parent / "shared" / "corpora"
+from harness import CORPORA, ROOT
 
 _FLOOR = r"""
 import json, sys

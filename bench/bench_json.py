@@ -14,13 +14,11 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import harness  # noqa: F401  (the checkout's skillsift on the path)
 
-from skillsift.jsonio import read_json  # noqa: E402
+from skillsift.jsonio import read_json
 
 
 def manifest(rows: int) -> str:

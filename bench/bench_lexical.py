@@ -31,15 +31,14 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from harness import ROOT
 
-from skillsift.catalog.load import catalog_from_skills  # noqa: E402
-from skillsift.catalog.skill import Skill  # noqa: E402
-from skillsift.config import Config  # noqa: E402
-from skillsift.ranker import tokenize as _tokenize  # noqa: E402
-from skillsift.ranker.lexical import LexicalIndex  # noqa: E402
-from skillsift.ranker.search import Ranker  # noqa: E402
+from skillsift.catalog.load import catalog_from_skills
+from skillsift.catalog.skill import Skill
+from skillsift.config import Config
+from skillsift.ranker import tokenize as _tokenize
+from skillsift.ranker.lexical import LexicalIndex
+from skillsift.ranker.search import Ranker
 
 FIELDS = ("name", "triggers", "keywords", "description")
 BOOSTS = {"name": 3.0, "triggers": 2.5, "keywords": 2.0, "description": 1.0}

@@ -27,10 +27,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-
-from bench_hybrid import CORPORA, local_world, random_index  # noqa: E402
+from bench_hybrid import CORPORA, local_world, random_index
 
 
 def long_texts(catalog, count: int, size: int = 4000) -> list[str]:

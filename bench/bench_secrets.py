@@ -41,11 +41,9 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-ACME = ROOT / "examples" / "acme"
-CORPORA = ROOT.parent / "shared" / "corpora"
+from harness import ACME, CORPORA
+
 HOOK_BUDGET = 3.5
-sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 
 class Recorder:
@@ -98,7 +96,7 @@ def _leaked(value: str, blob: bytes) -> bool:
 
 
 def coverage(seed: int) -> dict:
-    from secret_samples import write_planted
+    from tests.support.secret_samples import write_planted
 
     work = Path(tempfile.mkdtemp(prefix="skillsift-secrets-"))
     repo, home = work / "repo", work / "home"

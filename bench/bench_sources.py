@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -23,8 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-CORPORA = ROOT.parent / "shared" / "corpora"
+from harness import CORPORA, ROOT, child_times, without_git_variables
 
 
 def _skill_folders(corpus: Path, count: int) -> list[Path]:
@@ -33,16 +31,13 @@ def _skill_folders(corpus: Path, count: int) -> list[Path]:
 
 
 def _git(cwd: Path, *args: str) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env = without_git_variables()
     subprocess.run(["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "-c",
                     "commit.gpgsign=false", *args], cwd=cwd, env=env, check=True, capture_output=True)
 
 
 def _cpu(argv: list[str], env: dict) -> float:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(argv, env=env, capture_output=True, check=False)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return child_times(argv, env=env)[1] / 1000
 
 
 def main(argv: list[str] | None = None) -> int:

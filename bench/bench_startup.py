@@ -46,7 +46,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -54,9 +53,9 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-ACME = ROOT / "examples" / "acme"
-CORPORA = ROOT.parent / "shared" / "corpora"
+from harness import ACME, CORPORA, ROOT, child_times
+from harness import ratio as harness_ratio
+
 # The goals, CPU ratios to ``python -c pass`` from a regular install (issue 45, "Speed at commit
 # time"): "cold, with no cache" is read as a fresh process with skillsift's user caches off
 # (SKILLSIFT_CACHE=off: a first run, or every file changed); the same command with warm caches is
@@ -121,14 +120,7 @@ def timed(argv, cwd) -> tuple[float, float]:
         argv, stdin, *extra = argv
         if extra:
             env = {**(os.environ if CHILD_ENV is None else CHILD_ENV), **extra[0]}
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=env,
-                   input=stdin.encode() if stdin is not None else None)
-    wall = (time.perf_counter() - start) * 1000
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
-    return wall, cpu
+    return child_times(argv, cwd=cwd, stdin=stdin, env=env)
 
 
 def _p90(values: list[float]) -> float:
@@ -286,8 +278,8 @@ def main() -> int:
     for name, figures in results.items():
         target = TARGETS_X.get(name)
         note = f"   goal <= {target}x" if target else ""
-        ratio = figures["median_ms"] / floor if floor else 0.0
-        cpu_ratio = figures["cpu_median_ms"] / cpu_floor if cpu_floor else 0.0
+        ratio = harness_ratio(figures["median_ms"], floor)
+        cpu_ratio = harness_ratio(figures["cpu_median_ms"], cpu_floor)
         print(f"  {name:<32} {figures['median_ms']:>7.1f} ms  {figures['p90_ms']:>7.1f} ms  "
               f"{figures['cpu_median_ms']:>7.1f} ms  x{ratio:5.1f} / x{cpu_ratio:5.1f} python{note}")
     for hook, modules in heavy.items():
@@ -304,7 +296,7 @@ def main() -> int:
         if name not in results:
             print(f"  {name:<32} not measured (no corpus)")
             continue
-        ratio = results[name]["cpu_median_ms"] / cpu_floor if cpu_floor else 0.0
+        ratio = harness_ratio(results[name]["cpu_median_ms"], cpu_floor)
         base = results.get(f"{name} [baseline]")
         before = f"  (baseline x{base['cpu_median_ms'] / cpu_floor:.1f})" if base and cpu_floor else ""
         verdict = "met" if ratio <= TARGETS_X[name] else "NOT met"

@@ -36,27 +36,23 @@ import hashlib
 import random
 import re
 import statistics
-import sys
 import time
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+from harness import CORPORA, ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from skillsift.catalog.embedtext import embedded_text, text_digest  # noqa: E402
-from skillsift.catalog.load import catalog_from_skills  # noqa: E402
-from skillsift.catalog.skill import Skill  # noqa: E402
-from skillsift.config import Config, SearchConfig  # noqa: E402
-from skillsift.index.manifest import ManifestItem  # noqa: E402
-from skillsift.index.store import new_index  # noqa: E402
-from skillsift.ranker.search import Ranker  # noqa: E402
+from skillsift.catalog.embedtext import embedded_text, text_digest
+from skillsift.catalog.load import catalog_from_skills
+from skillsift.catalog.skill import Skill
+from skillsift.config import Config, SearchConfig
+from skillsift.index.manifest import ManifestItem
+from skillsift.index.store import new_index
+from skillsift.ranker.search import Ranker
 
 SEED = 20250607
-DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora"
+DEFAULT_CORPUS = CORPORA
 DEFAULT_EXAMPLE = ROOT / "examples" / "acme"
 PARTS = ("scale", "acme", "build", "eval")
 

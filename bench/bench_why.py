@@ -16,15 +16,14 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from harness import ROOT
 
-from skillsift.catalog.load import load_catalog  # noqa: E402
-from skillsift.config import load_config  # noqa: E402
-from skillsift.evaluate.cases import load_cases  # noqa: E402
-from skillsift.evaluate.run import evaluate  # noqa: E402
-from skillsift.evaluate.whynot import why_not  # noqa: E402
-from skillsift.ranker.search import Ranker  # noqa: E402
+from skillsift.catalog.load import load_catalog
+from skillsift.config import load_config
+from skillsift.evaluate.cases import load_cases
+from skillsift.evaluate.run import evaluate
+from skillsift.evaluate.whynot import why_not
+from skillsift.ranker.search import Ranker
 
 
 def best(fn, repeat: int):

@@ -28,21 +28,18 @@ import math
 import sys
 from pathlib import Path
 
+import harness  # noqa: F401  (the checkout's skillsift on the path)
 import numpy as np
+import transfer
+from transfer import DEFAULT_CACHE, DEFAULT_CORPORA, DEFAULT_METATOOL, EmbedCache, metatool, real_skills
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-import transfer  # noqa: E402
-from transfer import DEFAULT_CACHE, DEFAULT_CORPORA, DEFAULT_METATOOL, EmbedCache, metatool, real_skills  # noqa: E402
-
-from skillsift.config.values import DEFAULT_EXAMPLE_WEIGHT  # noqa: E402
-from skillsift.evaluate import tune  # noqa: E402
-from skillsift.ranker.centring import CENTRE_SHRINK, centre  # noqa: E402
-from skillsift.ranker.examples import combine, example_best, normalised  # noqa: E402
-from skillsift.ranker.fusion import BLEND_SCALE  # noqa: E402
-from skillsift.ranker.postings import FIELDS  # noqa: E402
-from skillsift.ranker.tokenize import tokenize  # noqa: E402
+from skillsift.config.values import DEFAULT_EXAMPLE_WEIGHT
+from skillsift.evaluate import tune
+from skillsift.ranker.centring import CENTRE_SHRINK, centre
+from skillsift.ranker.examples import combine, example_best, normalised
+from skillsift.ranker.fusion import BLEND_SCALE
+from skillsift.ranker.postings import FIELDS
+from skillsift.ranker.tokenize import tokenize
 
 SPLIT_SEED = 20240613
 CANDIDATES = 50

@@ -34,22 +34,19 @@ import json
 import sys
 from pathlib import Path
 
+import harness  # noqa: F401  (the checkout's skillsift on the path)
 import numpy as np
+import transfer
+from examples_heldout import SPLIT_SEED, Evidence, halves
+from transfer import DEFAULT_CACHE, DEFAULT_CORPORA, DEFAULT_METATOOL, EmbedCache
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-import transfer  # noqa: E402
-from examples_heldout import SPLIT_SEED, Evidence, halves  # noqa: E402
-from transfer import DEFAULT_CACHE, DEFAULT_CORPORA, DEFAULT_METATOOL, EmbedCache  # noqa: E402
-
-from skillsift.evaluate import tune  # noqa: E402
-from skillsift.ranker.centring import CENTRE_SHRINK, centre  # noqa: E402
-from skillsift.ranker.examples import combine  # noqa: E402
-from skillsift.ranker.fusion import BLEND_SCALE  # noqa: E402
-from skillsift.ranker.lexical import LexicalIndex  # noqa: E402
-from skillsift.ranker.postings import FIELDS  # noqa: E402
-from skillsift.ranker.tokenize import tokenize  # noqa: E402
+from skillsift.evaluate import tune
+from skillsift.ranker.centring import CENTRE_SHRINK, centre
+from skillsift.ranker.examples import combine
+from skillsift.ranker.fusion import BLEND_SCALE
+from skillsift.ranker.lexical import LexicalIndex
+from skillsift.ranker.postings import FIELDS
+from skillsift.ranker.tokenize import tokenize
 
 CAND = 50
 EXAMPLE_WEIGHT = 0.6  # the shipped [search] example_weight

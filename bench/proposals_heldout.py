@@ -47,27 +47,24 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent))
+from harness import METATOOL
+from skills_devset import DEFAULT_CORPORA
+from skills_devset import build as build_devset
 
-from skills_devset import DEFAULT_CORPORA  # noqa: E402
-from skills_devset import build as build_devset  # noqa: E402
+from skillsift.catalog.agents import BY_NAME
+from skillsift.catalog.listing import LISTING_VIEW, View, listed_skills
+from skillsift.catalog.load import Catalog, catalog_from_skills, load_catalog
+from skillsift.config import Config
+from skillsift.evaluate.case_change import worse
+from skillsift.evaluate.cases import Case, Expected, load_cases
+from skillsift.evaluate.intervals import paired
+from skillsift.evaluate.metrics import series
+from skillsift.evaluate.proposal_checks import LexicalCheck, RequestCheck, VectorCheck, rank_cases
+from skillsift.evaluate.proposals import MIN_CASES, edit_skill
+from skillsift.evaluate.whynot import Edits, RequestEdits, propose
+from skillsift.ranker.search import Ranker
 
-from skillsift.catalog.agents import BY_NAME  # noqa: E402
-from skillsift.catalog.listing import LISTING_VIEW, View, listed_skills  # noqa: E402
-from skillsift.catalog.load import Catalog, catalog_from_skills, load_catalog  # noqa: E402
-from skillsift.config import Config  # noqa: E402
-from skillsift.evaluate.case_change import worse  # noqa: E402
-from skillsift.evaluate.cases import Case, Expected, load_cases  # noqa: E402
-from skillsift.evaluate.intervals import paired  # noqa: E402
-from skillsift.evaluate.metrics import series  # noqa: E402
-from skillsift.evaluate.proposal_checks import LexicalCheck, RequestCheck, VectorCheck, rank_cases  # noqa: E402
-from skillsift.evaluate.proposals import MIN_CASES, edit_skill  # noqa: E402
-from skillsift.evaluate.whynot import Edits, RequestEdits, propose  # noqa: E402
-from skillsift.ranker.search import Ranker  # noqa: E402
-
-DEFAULT_METATOOL = HERE.parent.parent / "shared" / "benchmarks" / "metatool-dev"
+DEFAULT_METATOOL = METATOOL
 K = 5
 AGENT = "claude-code"
 WHOLE = False  # listing-hybrid: clauses quote whole requests (--whole), not phrases

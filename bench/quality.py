@@ -20,8 +20,8 @@ What it does, every step repeatable (fixed seeds, no network; needs the extra
 5. checks the example repository (all modes, both index variants, abstention calibrated
    on its negative cases) and the query latency of the recommended configuration.
 
-The figures recorded on the development machine are in bench/README.md ("Ranking
-quality") and docs/ranking-quality.md.
+The figures recorded on the development machine are in bench/results/2026-11-30-ranking-quality.md
+and docs/design/2026-12-ranking-experiments.md.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+from harness import METATOOL, ROOT
 
 from skillsift.catalog.load import load_catalog
 from skillsift.config import load_config
@@ -51,9 +52,8 @@ from skillsift.ranker.fusion import BLEND_SCALE
 from skillsift.ranker.lexical import LexicalIndex
 from skillsift.ranker.search import Ranker
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-DEFAULT_DATA = REPO.parent / "shared" / "benchmarks" / "metatool-dev"
+REPO = ROOT
+DEFAULT_DATA = METATOOL
 EXAMPLE = REPO / "examples" / "acme"
 SPLIT_SEED = 20240613
 NAME_FREE = ("description", "triggers", "keywords")

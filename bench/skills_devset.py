@@ -39,11 +39,12 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from harness import CORPORA
+
 from skillsift.catalog.load import read_skill
 from skillsift.catalog.skill import Skill
 
-HERE = Path(__file__).resolve().parent
-DEFAULT_CORPORA = HERE.parent.parent / "shared" / "corpora"
+DEFAULT_CORPORA = CORPORA
 PER_SKILL = 3
 MIN_WORDS, MAX_WORDS = 3, 40
 

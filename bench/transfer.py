@@ -30,23 +30,20 @@ import time
 from pathlib import Path
 
 import numpy as np
+from harness import METATOOL
+from skills_devset import DEFAULT_CORPORA
+from skills_devset import build as build_devset
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from skillsift.catalog.embedtext import embedded_text
+from skillsift.catalog.load import load_catalog
+from skillsift.config import Config
+from skillsift.evaluate import tune
+from skillsift.evaluate.cases import load_cases
+from skillsift.ranker.centring import centre
+from skillsift.ranker.lexical import LexicalIndex
+from skillsift.ranker.vector import cap_query, normalise_query
 
-from skills_devset import DEFAULT_CORPORA  # noqa: E402
-from skills_devset import build as build_devset  # noqa: E402
-
-from skillsift.catalog.embedtext import embedded_text  # noqa: E402
-from skillsift.catalog.load import load_catalog  # noqa: E402
-from skillsift.config import Config  # noqa: E402
-from skillsift.evaluate import tune  # noqa: E402
-from skillsift.evaluate.cases import load_cases  # noqa: E402
-from skillsift.ranker.centring import centre  # noqa: E402
-from skillsift.ranker.lexical import LexicalIndex  # noqa: E402
-from skillsift.ranker.vector import cap_query, normalise_query  # noqa: E402
-
-DEFAULT_METATOOL = HERE.parent.parent / "shared" / "benchmarks" / "metatool-dev"
+DEFAULT_METATOOL = METATOOL
 DEFAULT_CACHE = Path("/tmp/skillsift-quality-cache")
 VARIANTS = {
     "all fields": tune.ALL_FIELDS,

@@ -19,18 +19,15 @@ import argparse
 import sys
 from pathlib import Path
 
+import harness  # noqa: F401  (the checkout's skillsift on the path)
 import numpy as np
+import transfer
+from examples_heldout import halves
+from transfer import DEFAULT_CACHE, DEFAULT_CORPORA, DEFAULT_METATOOL, EmbedCache, metatool, real_skills
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-import transfer  # noqa: E402
-from examples_heldout import halves  # noqa: E402
-from transfer import DEFAULT_CACHE, DEFAULT_CORPORA, DEFAULT_METATOOL, EmbedCache, metatool, real_skills  # noqa: E402
-
-from skillsift.config.values import DEFAULT_EXAMPLE_WEIGHT  # noqa: E402
-from skillsift.evaluate import tune  # noqa: E402
-from skillsift.ranker.examples import normalised  # noqa: E402
+from skillsift.config.values import DEFAULT_EXAMPLE_WEIGHT
+from skillsift.evaluate import tune
+from skillsift.ranker.examples import normalised
 
 
 def fmt(d) -> str:

@@ -65,7 +65,7 @@ def skill_file_problem(path: str | os.PathLike, real_root: str | None = None) ->
     folder (the folder may itself be a link: ``.claude/skills/x -> ../../x`` is served), is
     not under a ``.git`` folder of ``real_root`` (the resolved repository root, when given)
     and exists.  A link to another skill's SKILL.md, to ``.env`` or ``.git/config``, or one
-    that dangles, is refused (docs/validate.md, "SK020 — a SKILL.md that is a link").
+    that dangles, is refused (docs/checks-skills.md, "SK020 — a SKILL.md that is a link").
     """
     path = os.fspath(path)
     folder = os.path.realpath(os.path.dirname(path) or ".")

@@ -1,5 +1,5 @@
 """What the code cites is in the repository: each ``docs/*.md`` file, and each section named
-with it (``docs/index.md, "Writing and the lock"``, ``README, "Exit codes"``)."""
+with it (``docs/vector-index.md, "Writing and the lock"``, ``README, "Exit codes"``)."""
 
 from __future__ import annotations
 
@@ -36,9 +36,9 @@ def _headings(path: Path) -> list[str]:
 
 
 def test_the_patterns_read_citations():
-    text = 'see docs/index.md, "Writing and the lock"; docs/validate.md ("SK007") and README, "Exit codes".'
-    assert _cited_paths(text) == {"docs/index.md", "docs/validate.md"}
-    assert _cited_sections(text) == {("docs/index.md", "Writing and the lock"), ("docs/validate.md", "SK007"),
+    text = 'see docs/vector-index.md, "Writing and the lock"; docs/validate.md ("SK007") and README, "Exit codes".'
+    assert _cited_paths(text) == {"docs/vector-index.md", "docs/validate.md"}
+    assert _cited_sections(text) == {("docs/vector-index.md", "Writing and the lock"), ("docs/validate.md", "SK007"),
                                      ("README.md", "Exit codes")}
 
 
@@ -66,3 +66,19 @@ def test_no_citation_of_a_reference_outside_the_repository():
     cited = [f"{path.relative_to(ROOT).as_posix()}: {m.group(0)}" for path, text in _sources().items()
              for m in re.finditer(r"reference(?:'s)? §[\d.]+", text)]
     assert cited == []
+
+
+def test_every_section_the_tests_the_docs_and_the_benchmarks_cite_exists():
+    """The same rule for the sections cited outside the package (a page's links are tests/test_doc_links.py's):
+    a page split, or a section moved to another page, leaves no citation behind."""
+    paths = [path for path in sorted((ROOT / "tests").rglob("*.py")) if path.name != "test_doc_citations.py"]
+    paths += sorted((ROOT / "docs").rglob("*.md")) + sorted((ROOT / "bench").rglob("*.md"))
+    paths += sorted((ROOT / "bench").glob("*.py")) + [ROOT / "README.md"]
+    wrong = []
+    for path in paths:
+        text = " ".join(path.read_text(encoding="utf-8").split())
+        for doc, title in sorted(_cited_sections(text)):
+            target = ROOT / doc
+            if not target.is_file() or not any(title in heading for heading in _headings(target)):
+                wrong.append(f'{path.relative_to(ROOT).as_posix()}: {doc}, "{title}"')
+    assert wrong == []

@@ -25,7 +25,7 @@ def source_name(path: str) -> str:
 
 #: Frontmatter fields of the Agent Skills specification (agentskills.io/specification).
 SPEC_FIELDS = ("name", "description", "license", "allowed-tools", "metadata", "compatibility")
-#: Fields skillsift itself reads (docs/validate.md, "SK101-SK108 — the Agent Skills specification").
+#: Fields skillsift itself reads (docs/checks-skills.md, "SK101-SK108 — the Agent Skills specification").
 SKILLSIFT_FIELDS = ("triggers", "keywords", "tags", "roles", "examples", "not_for")
 #: Characters per token used to turn a token budget into characters.
 CHARS_PER_TOKEN = 4
@@ -41,7 +41,7 @@ CLAUDE_PLUGIN, GEMINI_EXTENSION = ".claude-plugin", "gemini-extension.json"
 
 @dataclass(frozen=True)
 class FieldRule:
-    """What an agent accepts in one frontmatter field (SK201-SK204, docs/validate.md, "Agent fields").
+    """What an agent accepts in one frontmatter field (SK201-SK204, docs/checks-skills.md, "Agent fields").
 
     ``kind``: ``bool`` (true or false, not the string "true"), ``string``, ``choice`` (one of
     ``choices``), ``string-or-list`` (a string or a list of strings, not a mapping), ``model``

@@ -12,7 +12,7 @@ class VectorError(ValueError):
 
     ``hard`` is True when the answer breaks the provider's contract as a whole (ragged
     rows, a width other than the one fixed earlier, NaN/Inf): an index build writes
-    nothing (docs/index.md, "Hard error").
+    nothing (docs/vector-index.md, "Hard error").
     """
 
     def __init__(self, message: str, *, hard: bool = False):

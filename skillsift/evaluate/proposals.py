@@ -1,4 +1,4 @@
-"""Proposals of ``eval --why`` that carry to new requests (docs/evaluation.md, "Proposals").
+"""Proposals of ``eval --why`` that carry to new requests (docs/why-not.md, "Proposals").
 
 A proposal is an edit of the field the ranked view reads: in the full view a phrase added to
 the skill's ``triggers`` (skillsift's ranking and MCP ``find_skill`` read it, no agent's own

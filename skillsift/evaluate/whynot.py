@@ -2,7 +2,7 @@
 
 Everything here works on data in memory: an :class:`~skillsift.evaluate.run.EvalResult`,
 its cases, the catalog and a ranker.  Nothing is read or written; the query log is
-mined by the caller and passed in as cases.  docs/evaluation.md ("Why a case missed")
+mined by the caller and passed in as cases.  docs/why-not.md ("Why a case missed")
 describes the output and the rules:
 
 * **explanation** of every case of the primary mode whose expected skill is not ranked

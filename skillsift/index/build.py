@@ -26,7 +26,7 @@ its batches, see :mod:`skillsift.embed.order`), one call per batch of
   on, unless five skills in a row were refused alone;
 * any other provider error stops the build; finished batches are kept, but a build that
   stopped before any new vector came back builds nothing (the provider could not run:
-  the old index stays as it is, docs/index.md);
+  the old index stays as it is, docs/vector-index.md);
 * a wrong vector count, vectors of changing width and NaN/Inf components are hard
   errors (:class:`BuildError`): nothing is built.
 

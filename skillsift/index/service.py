@@ -1,9 +1,9 @@
 """The build use case behind ``skillsift index`` and the ``skillsift-index`` hook.
 
 plan -> refuse the network -> lock -> plan again -> build -> write, with a progress
-callback and no printing: the doors render what :func:`build` returns (docs/index.md).
+callback and no printing: the doors render what :func:`build` returns (docs/vector-index.md).
 
-What is written, and when (docs/index.md, "Writing and the lock"):
+What is written, and when (docs/vector-index.md, "Writing and the lock"):
 
 * the index directory must be a real directory inside the repository: a symlinked
   ``index_dir``, or a parent that resolves outside the root, is refused before anything
@@ -269,7 +269,7 @@ class Outcome:
 
     @property
     def exit_code(self) -> int:
-        """0 complete or current; 1 nothing built; 2 written, but refusals or an early stop (docs/index.md)."""
+        """0 complete or current; 1 nothing built; 2 written, but refusals or an early stop (docs/vector-index.md)."""
         if self.result.index is None:
             return 1
         return 2 if self.result.rejected or self.result.stopped else 0

@@ -6,7 +6,7 @@ repository root, the postings of the last catalog searched there, keyed by the S
 those field texts: a hit gives exactly the postings a build would (same terms in the same
 order, the same document ids and float64 weights), so rankings and scores are unchanged.
 
-One file per root in the user's cache folder (the folder of docs/configuration.md, "The
+One file per root in the user's cache folder (the folder of docs/caches.md, "The
 skill cache"): ``lexical/<sha256 of the resolved root>.bin``, replaced atomically (0600,
 folders 0700) whenever the catalog's texts change, so it is bounded by the catalog.  It
 holds one line of JSON (format, the stamp of skillsift's version and tokenizing modules,

@@ -1,4 +1,4 @@
-"""Vectors of the listing view: the index's rows for what an agent shows (docs/evaluation.md, "Views").
+"""Vectors of the listing view: the index's rows for what an agent shows (docs/views.md, "Views").
 
 A skill of the listing view carries only its shown text, so its embedded text differs from
 the one ``skillsift index`` stored whenever the listing drops or cuts a field: the stored

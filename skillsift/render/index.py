@@ -61,7 +61,7 @@ def _line(label: str, value: str) -> str:
 
 
 def dry_run_text(plan, provider, allow_network: bool) -> str:
-    """The receipt of ``skillsift index --dry-run`` (docs/index.md)."""
+    """The receipt of ``skillsift index --dry-run`` (docs/vector-index.md)."""
     if getattr(provider, "networked", False):
         where = f"(allow_network={'true' if allow_network else 'false'})"
     elif getattr(provider, "external", False):

@@ -1,4 +1,4 @@
-"""What a report says of the view ranked (docs/evaluation.md, "Views: what is ranked"). No I/O."""
+"""What a report says of the view ranked (docs/views.md, "Views: what is ranked"). No I/O."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Claude Code runs a `` !`cmd` `` of a skill before the model sees it, and puts the command's output
 in its place; the inline form is recognised only where the ``!`` starts a line or follows
 whitespace, so ``branch:!`git branch` `` or ``(!`date`)`` stays literal text (Claude Code's skills
-documentation, "Inject dynamic context"; docs/validate.md, "SK205, SK307, SK321-SK324 — the peers'
+documentation, "Inject dynamic context"; docs/checks-skills.md, "SK205, SK307, SK321-SK324 — the peers'
 checks").  The author meant the output to be there, and the model gets the command's text instead.
 Inside code the opposite holds: the command is run anyway, which is SK305's (:mod:`.body`), so only
 text outside code is read here.
@@ -26,7 +26,7 @@ NOT_RUN = check("SK307", "bang-command-not-run", WARNING,
                         "starts a line or follows whitespace, so the command is not run and the model reads its "
                         "text instead of its output (code.claude.com/docs/en/skills, \"Inject dynamic context\"). "
                         "A ``!`` after a word and before a code span that is not a command (``Done!`x` ``) is rare "
-                        "in skills; the corpus measurement is in docs/validate.md.")
+                        "in skills; the corpus measurement is in docs/checks-skills.md.")
 # a "!`...`" whose "!" follows a character that is not whitespace (the positions Claude Code leaves literal)
 _LITERAL_BANG = re.compile(r"(?<=[^\s!])!`[^`\n]+`")
 _SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")

@@ -19,7 +19,7 @@ INVALID = check("AR9D0", "search-config-invalid", ERROR, scope="repo", triggers=
                 details="Every problem of the config files, each at its file and line (the loader's own checks "
                         "of [search], [embeddings], [catalog], [roles], [secrets] and [validate]), and a "
                         "[validate] cases or baseline file that does not exist; a config that does not load stops "
-                        "the run with exit code 2 (docs/validate.md, \"AR9D0 — the configuration\").")
+                        "the run with exit code 2 (docs/checks-repository.md, \"AR9D0 — the configuration\").")
 
 
 def missing_file_diagnostics(settings, exists, *, file: str, line_of) -> list[Diagnostic]:

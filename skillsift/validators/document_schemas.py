@@ -4,7 +4,7 @@
 ``examples.v1.json`` (the examples files of ``[search] examples`` have the cases-file format and
 are read by the same rules), ``config.v1.json`` and ``user-config.v1.json``;
 ``tests/test_document_schemas.py`` regenerates them and compares, so editor and gate read one
-source (docs/configuration.md, "Editor support").
+source (docs/editor-support.md).
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ EXAMPLE_HOME = check("SK324", "example-home-path", NOTE, preset=STRICT,
                              "as placeholders, plus ``/home/<name>``): as a literal path it exists on no one's "
                              "machine, so a command that uses it fails. Write ``~/...`` or ``$HOME/...``. Opt-in "
                              "(strict preset): most such paths in the corpus show where a file goes, for a person to "
-                             "adapt (docs/validate.md, \"SK321-SK324\").")
+                             "adapt (docs/checks-skills.md, \"SK321-SK324\").")
 EXAMPLE_USERS = frozenset({"username", "user", "you", "your", "yourname", "your-name", "your_name", "yourusername",
                            "your-username", "your_username", "name", "me", "myuser", "myname", "example", "john",
                            "jane", "johndoe", "jdoe", "foo", "bob", "alice", "x", "xxx", "someone", "USERNAME"})

@@ -1,4 +1,4 @@
-"""One cause found in many skills is one finding listing them (docs/validate.md, "One cause, one finding").
+"""One cause found in many skills is one finding listing them (docs/checks-skills.md, "One cause, one finding").
 
 A file that several skills name and that is missing (each runs ``../shared/scripts/build.py``,
 each links ``../shared/guide.md``) is one mistake: adding that one file fixes every finding.

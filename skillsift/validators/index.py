@@ -1,7 +1,7 @@
 """AR9D1: the committed search index is missing, unusable, out of date or stale.
 
 Only an index kept in a committed location is checked (``[search] index_dir`` outside
-``.skillsift/local``), and only when the config is valid.  Messages (docs/validate.md,
+``.skillsift/local``), and only when the config is valid.  Messages (docs/checks-repository.md,
 "AR9D1 — the committed index"):
 
 * ``search: index_dir "X" is a committed location but holds no index; run 'skillsift index' and commit it``
@@ -271,7 +271,7 @@ def _known(config, catalog) -> list[tuple[str, str]]:
 
 
 def _without_row(config, skills) -> set[str]:
-    """Served skills a build leaves without a row: empty embedded text, or withheld (docs/index.md)."""
+    """Served skills a build leaves without a row: empty embedded text, or withheld (docs/vector-index.md)."""
     from ..catalog.embedtext import embedded_text, resolve_body_chars, resolve_fields
 
     s = config.search

@@ -27,7 +27,7 @@ TOO_DEEP = check("SK323", "skill-nested-too-deep", WARNING, triggers=("skill", "
                          "``[catalog] skills`` (a library laid out on purpose). Move the folder up one level, or give "
                          "each group its own plugin.")
 #: Agents that read category folders below a skills root
-#: (docs/validate.md, "SK205, SK307, SK321-SK324 — the peers' checks").
+#: (docs/checks-skills.md, "SK205, SK307, SK321-SK324 — the peers' checks").
 READS_CATEGORIES = frozenset({"codex"})
 
 

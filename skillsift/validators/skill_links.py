@@ -4,7 +4,7 @@ A skill is installed as its folder alone and read by agents file by file.  A lin
 (``scripts/run.sh -> ../../../.env``, ``notes.md -> /etc/passwd``, ``ref.md -> ../other/ref.md``)
 either breaks where the skill is installed, points at a file the repository does not hold (a
 link to an ignored ``.env`` dangles on a CI checkout) or hands an agent a file from elsewhere.
-Every such link is a finding, never a silent skip (docs/validate.md, "SK021 — a skill file
+Every such link is a finding, never a silent skip (docs/checks-skills.md, "SK021 — a skill file
 that is a link").  A link whose target is a file or folder inside the same skill folder is
 fine.  The SKILL.md itself is SK020's (skillsift/catalog/discovery.py).
 

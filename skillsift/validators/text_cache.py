@@ -2,7 +2,7 @@
 
 The body, YAML, agent-field and security checks of a SKILL.md depend on its path, its
 text and the targeted agents only, so their diagnostics are stored per file in the user
-cache (docs/configuration.md, "The text-check cache"), keyed by the SHA-256 of the check's name, the
+cache (docs/caches.md, "The text-check cache"), keyed by the SHA-256 of the check's name, the
 path, the text and those settings, and stamped with the size and mtime of the checking
 modules: a change to any of them, or to skillsift's version, drops every entry.  An entry is
 the list of the file's diagnostics; one that does not read back as diagnostics is ignored

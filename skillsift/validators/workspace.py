@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostic, SkillsiftError
 SKILL_FILE = "SKILL.md"
 CONFIG_NAMES = ("skillsift.toml", "pyproject.toml", ".ai-rulez/config.toml")
 CASES_GLOB = "*cases*.y*ml"
-#: Files listed per skill folder at most, and folders below it walked (docs/validate.md, "AR001 — secrets").
+#: Files listed per skill folder at most, and folders below it walked (docs/checks-repository.md, "AR001 — secrets").
 MAX_FOLDER_FILES = 500
 MAX_FOLDER_DEPTH = 6
 _SKIP_IN_FOLDER = frozenset({".git", "node_modules", "__pycache__"})

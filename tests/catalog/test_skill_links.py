@@ -1,4 +1,5 @@
-"""A SKILL.md is read only as a file of its own skill folder (docs/validate.md, "SK020 — a SKILL.md that is a link").
+"""A SKILL.md is read only as a file of its own skill folder (docs/checks-skills.md, "SK020 — a SKILL.md that is
+a link").
 
 Real files and links on disk; `ci` in a real git repository; the MCP server through the official client.
 """

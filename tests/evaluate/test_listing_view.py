@@ -181,7 +181,7 @@ def _fields_rows() -> list[str]:
     return rows
 
 
-@pytest.mark.parametrize("page", ["README.md", "docs/evaluation.md"])
+@pytest.mark.parametrize("page", ["README.md", "docs/views.md"])
 def test_the_fields_table_is_the_agent_profiles(page):
     from tests.conftest import ROOT
 

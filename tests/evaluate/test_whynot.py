@@ -207,8 +207,7 @@ def test_without_why_the_json_has_no_why_key(acme, capsys):
 def test_the_documented_example_is_what_the_example_prints(capsys):
     import re
 
-    doc = (ROOT / "docs" / "evaluation.md").read_text(encoding="utf-8")
-    section = doc[doc.index("## Why a case missed"):doc.index("## Example: `examples/acme`")]
+    section = (ROOT / "docs" / "why-not.md").read_text(encoding="utf-8")
     lexical, _pager, hybrid = re.findall(r"```text\n(.*?)\n```", section, re.S)  # pager: test_proposals.py
     for argv, block in (((), lexical), (("--mode", "hybrid"), hybrid)):
         if argv:
@@ -222,7 +221,7 @@ def test_the_documented_example_is_what_the_example_prints(capsys):
 
 
 def test_acme_hybrid_checks_a_skill_whose_vector_was_stale_with_its_vector_for_the_run(acme, capsys):
-    """The local model embeds the edited skill for the run (docs/index.md, "Stale vectors at search time"),
+    """The local model embeds the edited skill for the run (docs/vector-index.md, "Stale vectors at search time"),
     so its proposals are checked like every other skill's, not skipped."""
     pytest.importorskip("onnxruntime", reason="skillsift[embed] is not installed")
     skill_md = acme / ".claude" / "skills" / "code-review" / "SKILL.md"

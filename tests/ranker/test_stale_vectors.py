@@ -1,4 +1,4 @@
-"""Stale or missing vectors are never silent (docs/index.md, "Stale vectors at search time").
+"""Stale or missing vectors are never silent (docs/vector-index.md, "Stale vectors at search time").
 
 With the local model (in this process) a skill edited after ``skillsift index`` is embedded in
 memory for the run and stderr says so; with a provider outside the process (a real

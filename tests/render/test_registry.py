@@ -68,7 +68,8 @@ def test_reading_the_choices_imports_no_renderer():
 
 @pytest.mark.parametrize(("page", "family"), [
     ("docs/validate.md", "diagnostics"), ("docs/hooks.md", "diagnostics"), ("docs/evaluation.md", "evaluation"),
-    ("docs/validate.md", "list"), ("docs/index.md", "index"), ("docs/index.md", "status"), ("README.md", "search"),
+    ("docs/validate.md", "list"), ("docs/vector-index.md", "index"), ("docs/vector-index.md", "status"),
+    ("README.md", "search"),
 ])
 def test_the_docs_list_the_registry_formats(page, family):
     from tests.conftest import ROOT

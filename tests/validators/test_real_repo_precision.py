@@ -1,5 +1,5 @@
 """Precision on real repositories: footnotes are no links, placeholder paths no missing files, and one
-missing file several skills name is one finding (docs/validate.md, "Precision on real repositories")."""
+missing file several skills name is one finding (docs/checks-skills.md, "Precision on real repositories")."""
 
 from __future__ import annotations
 

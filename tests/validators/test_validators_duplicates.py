@@ -56,7 +56,7 @@ def test_threshold_decides_and_zero_turns_it_off():
     assert near_duplicates(skills, threshold=0.9) == []
     assert len(near_duplicates(skills, threshold=0.7)) == 2
     assert near_duplicates(skills, threshold=0) == []
-    # one word apart is found below the threshold too (docs/validate.md, "SK002, SK009 — across skills")
+    # one word apart is found below the threshold too (docs/checks-skills.md, "SK002, SK009 — across skills")
     one_word = [skill("a", "Deploy a service to the staging cluster"),
                 skill("b", "Deploy a service to the production cluster")]
     assert len(near_duplicates(one_word, threshold=0.9)) == 2

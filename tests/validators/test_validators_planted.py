@@ -1,4 +1,4 @@
-"""Every check of round 2 on a planted skill, and its near miss that must stay silent.
+"""Every check on a planted skill, and its near miss that must stay silent.
 
 Each case writes one skill folder (``SKILL.md`` plus files) into a fresh repository and
 runs only the check's code; ``fires`` must give that code (at its registered severity),
