@@ -46,6 +46,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--corpus", type=Path, default=CORPORA)
     args = parser.parse_args(argv)
+    if not args.corpus.is_dir() or args.skills < 1:
+        parser.error(f"--corpus {args.corpus}: no such folder (the corpus of real skills, ../shared/corpora); "
+                     "--skills must be at least 1")
     work = Path(tempfile.mkdtemp(prefix="bench-sources-"))
     try:
         folders = _skill_folders(args.corpus, args.skills)
