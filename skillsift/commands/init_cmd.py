@@ -25,11 +25,10 @@ def init_command(root, write):
     Exit codes: 0 done (also when there was nothing to add); 1 no skill found, or a
     --root that is not a directory.
     """
-    import difflib
     import os
 
     from ..diagnostics import SkillsiftError
-    from ..render.sanitise import plain, plain_lines
+    from ..render.sanitise import plain
     from ..starter.project import detect, plan
     from ..words import plural
 
@@ -46,25 +45,43 @@ def init_command(root, write):
     click.echo(f"search mode: {layout.mode_note}" if chosen.mode == layout.mode else
                f"search mode: {chosen.mode} (kept from the configuration)")
     if write:
-        from ..starter.apply import apply
+        _write(chosen, root)
+    else:
+        _dry_run(chosen)
+    return 0
 
-        applied = apply(chosen)
-        for line in applied.lines:
-            click.echo(plain(line))
-        for change in chosen.changes:
-            if change.new is None and change.paste:
-                click.echo(plain(f"add to {change.path} by hand:"))
-                click.echo(plain_lines("\n".join(change.paste) + "\n"), nl=False)
-        if chosen.mode == "hybrid":
-            click.echo("commit .skillsift/index/ with the skills: the hooks and the Action rank with it")
-        guarded = os.path.isfile(os.path.join(root, "eval-baseline.json")) and chosen.baseline_file
-        click.echo("next: review the drafts in search-cases.yaml, then save a new baseline "
-                   "(skillsift eval search-cases.yaml --output eval-baseline.json) and commit" if guarded else
-                   "next: skillsift validate && skillsift eval search-cases.yaml")
-        click.echo("")
-        for line in applied.guarded:  # the last lines: what is guarded from the first commit
-            click.echo(plain(line))
-        return 0
+
+def _write(chosen, root: str) -> None:
+    """Apply the plan and say what was written, what to paste by hand, what comes next and what is guarded."""
+    import os
+
+    from ..render.sanitise import plain, plain_lines
+    from ..starter.apply import apply
+
+    applied = apply(chosen)
+    for line in applied.lines:
+        click.echo(plain(line))
+    for change in chosen.changes:
+        if change.new is None and change.paste:
+            click.echo(plain(f"add to {change.path} by hand:"))
+            click.echo(plain_lines("\n".join(change.paste) + "\n"), nl=False)
+    if chosen.mode == "hybrid":
+        click.echo("commit .skillsift/index/ with the skills: the hooks and the Action rank with it")
+    guarded = os.path.isfile(os.path.join(root, "eval-baseline.json")) and chosen.baseline_file
+    click.echo("next: review the drafts in search-cases.yaml, then save a new baseline "
+               "(skillsift eval search-cases.yaml --output eval-baseline.json) and commit" if guarded else
+               "next: skillsift validate && skillsift eval search-cases.yaml")
+    click.echo("")
+    for line in applied.guarded:  # the last lines: what is guarded from the first commit
+        click.echo(plain(line))
+
+
+def _dry_run(chosen) -> None:
+    """Show each change as a diff (or why a file is kept, with the lines to paste), and write nothing."""
+    import difflib
+
+    from ..render.sanitise import plain, plain_lines
+
     for change in chosen.changes:
         if change.new is None:
             click.echo(plain(f"would keep {change.path}: {change.why}"))
@@ -88,4 +105,3 @@ def init_command(root, write):
         click.echo(f"would evaluate {chosen.cases_file} and write {chosen.baseline_file}, then turn on the flip "
                    "gate: a case found in the top k that drops out fails the eval hook and the Action")
     click.echo("dry run: nothing written; apply with skillsift init --write")
-    return 0

@@ -37,28 +37,15 @@ def mine_command(root, config_file, min_count, output, into, max_per_skill, purg
     \b
     Exit codes: 0 mined (also when nothing could be labelled); 1 bad usage, config or examples file.
     """
-    from ..diagnostics import SkillsiftError
     from ..evaluate.cases_yaml import cases_to_yaml
-    from ..evaluate.querylog import log_path, mine, purge_log, read_log_counted
+    from ..evaluate.querylog import log_path, mine, purge_log
     from ._common import open_project
 
-    if min_count < 1:
-        raise SkillsiftError("--min-count must be at least 1", hint="--min-count 2 keeps labels seen twice or more")
-    if into and output:
-        raise SkillsiftError("--into and --output cannot be used together",
-                             hint="--output writes a new cases file; --into merges into an examples file")
-    if max_per_skill < 1:
-        raise SkillsiftError("--max-per-skill must be at least 1")
+    _check_flags(min_count, into, output, max_per_skill)
     project = open_project(root, config_file)
     config, catalog = project.config, project.catalog
     path = log_path(config)
-    entries, bad = read_log_counted(path)
-    if bad:
-        click.echo(f"note: skipped {bad} line{'s' if bad != 1 else ''} of {path} that "
-                   f"{'are' if bad != 1 else 'is'} not a JSON event", err=True)
-    if not entries:
-        click.echo(f"note: the query log {path} is empty or missing; 'skillsift mcp' writes it when "
-                   "[search] log_queries = true is set in the user config or SKILLSIFT_LOG_QUERIES=1", err=True)
+    entries = _read_log(path)
     result = mine(entries, catalog.names, min_count)
     for flag, target in (("--into", into), ("--output", output)):
         if target:
@@ -81,6 +68,33 @@ def mine_command(root, config_file, min_count, output, into, max_per_skill, purg
     if purge and purge_log(path):
         click.echo(f"purged {path}", err=True)
     return 0
+
+
+def _check_flags(min_count: int, into, output, max_per_skill: int) -> None:
+    """Exit 1 on flags that do not go together or out of range (before anything is read)."""
+    from ..diagnostics import SkillsiftError
+
+    if min_count < 1:
+        raise SkillsiftError("--min-count must be at least 1", hint="--min-count 2 keeps labels seen twice or more")
+    if into and output:
+        raise SkillsiftError("--into and --output cannot be used together",
+                             hint="--output writes a new cases file; --into merges into an examples file")
+    if max_per_skill < 1:
+        raise SkillsiftError("--max-per-skill must be at least 1")
+
+
+def _read_log(path) -> list:
+    """The query log's events; lines that are not events, and an empty or missing log, are said on stderr."""
+    from ..evaluate.querylog import read_log_counted
+
+    entries, bad = read_log_counted(path)
+    if bad:
+        click.echo(f"note: skipped {bad} line{'s' if bad != 1 else ''} of {path} that "
+                   f"{'are' if bad != 1 else 'is'} not a JSON event", err=True)
+    if not entries:
+        click.echo(f"note: the query log {path} is empty or missing; 'skillsift mcp' writes it when "
+                   "[search] log_queries = true is set in the user config or SKILLSIFT_LOG_QUERIES=1", err=True)
+    return entries
 
 
 def _refuse_link_out(flag: str, target: str, root: str) -> None:

@@ -65,16 +65,7 @@ def search(query, limit, mode, fmt, explain, width, role, domain, tags, allow, d
 
         say(f"view: {view_words(view.to_dict() or {})}")
     ranker = open_view_ranker(view, config, one_shot=True, embed_stale=True)
-    from ..ranker.setup import refused_json, refused_note
-
-    if ranker.index_problem and project.mode != "lexical":
-        say(ranker.index_problem, "note: ")
-    if ranker.index_refused:
-        say(refused_note(ranker.index_refused))
-    if ranker.examples_problem:  # an invalid examples file is left out, never used silently
-        say(ranker.examples_problem, "note: ")
-    for line in ranker.refresh.notes() if ranker.refresh is not None else ():
-        say(line)
+    index_doc = _index_notes(ranker, project.mode)
     # the ranker ranks in the project's mode (config.search.mode, where --mode was folded in)
     result = ranker.search(text, limit=limit, role=role, domain=domain, tags=tags, allow=allow, deny=deny,
                            explain=explain)
@@ -85,12 +76,26 @@ def search(query, limit, mode, fmt, explain, width, role, domain, tags, allow, d
     if width is None:  # a terminal: its width; piped (| cat, a CI log): whole descriptions
         width = shutil.get_terminal_size((80, 24)).columns if sys.stdout.isatty() else 0
     shown = view.to_dict() if view.listing is not None else None
-    index_doc = {}
-    if ranker.index_problem and project.mode != "lexical":
-        index_doc["problem"] = ranker.index_problem
-    if ranker.index_refused:
-        index_doc["refused"] = refused_json(ranker.index_refused)
     click.echo(render("search", fmt, result, width=width, explain=explain, min_sim=config.search.vector_min_sim,
                       view=shown, sources=project.sources, index=index_doc or None,
                       examples_problem=ranker.examples_problem), nl=False)
     return 0
+
+
+def _index_notes(ranker, mode: str) -> dict:
+    """Say what the ranker could not use (the index, refused rows, a bad examples file, refreshed vectors);
+    return the ``index`` object of the JSON report (empty when there is nothing to say)."""
+    from ..ranker.setup import refused_json, refused_note
+
+    index_doc: dict = {}
+    if ranker.index_problem and mode != "lexical":
+        say(ranker.index_problem, "note: ")
+        index_doc["problem"] = ranker.index_problem
+    if ranker.index_refused:
+        say(refused_note(ranker.index_refused))
+        index_doc["refused"] = refused_json(ranker.index_refused)
+    if ranker.examples_problem:  # an invalid examples file is left out, never used silently
+        say(ranker.examples_problem, "note: ")
+    for line in ranker.refresh.notes() if ranker.refresh is not None else ():
+        say(line)
+    return index_doc
