@@ -13,7 +13,7 @@ import os
 import zlib
 
 from skillsift.cache.base import FORMAT, JsonCache, diag_from_json, diag_to_json, json_exact, refuse
-from skillsift.diagnostics import Diagnostic
+from skillsift.diagnostics import Diagnostic, SkillsiftError
 
 _STRINGS = ("name", "description", "domain", "body", "path", "dir_id", "digest")
 _LISTS = ("triggers", "keywords", "tags", "roles", "examples", "not_for")
@@ -192,8 +192,6 @@ def _body_from_file(read_skill, root: str, rel: str, domain: str, digest: str) -
     (its digest says so); if it changed since, the rest of the cached skill is no longer
     what it holds, and the run stops rather than mix the two.
     """
-    from skillsift.diagnostics import SkillsiftError
-
     skill, _problems = read_skill(os.path.join(root, rel), root, domain, rel=rel)
     if skill is None or skill.digest != digest:
         raise SkillsiftError(f"{rel}: its entry in the skill cache is damaged and the file changed while it was "

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from skillsift.catalog.agents import MAX_DIRS_PER_ROOT, NESTED_ROOTS, SCAN_DEPTH
+from skillsift.diagnostics import ERROR, Diagnostic, SkillsiftError
 from skillsift.files import GlobLimitError, repo_glob, skill_file_problem
 
 SKILL_FILE = "SKILL.md"
@@ -352,8 +353,6 @@ def _expand(root: str, real_root: str, pattern: str) -> list[tuple[str, ...]]:
         else:
             matches = repo_glob(pattern, root)
     except GlobLimitError as exc:
-        from skillsift.diagnostics import SkillsiftError
-
         raise SkillsiftError(f'catalog.skills: {exc.strerror}',
                              hint="name the skill folders more narrowly (skills/*/ rather than **)",
                              exit_code=1) from None
@@ -436,7 +435,6 @@ def discover_all(root=".", patterns=(), *, max_dirs: int | None = None, extra=()
 
 def refused_findings(discovery: Discovery) -> list:
     """SK020 errors for the SKILL.md files ``discovery`` refused to read (docs/validate.md)."""
-    from skillsift.diagnostics import ERROR, Diagnostic
     from skillsift.files import SKILL_LINK_HINT
 
     return [Diagnostic(file=rel, code="SK020", severity=ERROR, message=message, hint=SKILL_LINK_HINT)

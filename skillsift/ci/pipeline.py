@@ -21,7 +21,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..diagnostics import Diagnostic, SkillsiftError
+from ..diagnostics import Diagnostic, SkillsiftError, sort_diagnostics
 from ..evaluate.compare import compare
 from ..evaluate.outcomes import side_from_document, side_from_result
 from ..evaluate.verdict import FAIL_ON, CiRun
@@ -172,8 +172,6 @@ def _validation(root: str, opts: CiOptions) -> list[Diagnostic]:
 
 
 def _merge(findings: list[Diagnostic], extra: list[Diagnostic]) -> list[Diagnostic]:
-    from ..diagnostics import sort_diagnostics
-
     seen = {(d.file, d.line, d.code, d.message) for d in findings}
     return sort_diagnostics([*findings, *(d for d in extra if (d.file, d.line, d.code, d.message) not in seen)])
 

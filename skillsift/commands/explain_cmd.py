@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from ..diagnostics import SkillsiftError
+
 
 @click.command("explain")
 @click.argument("code")
@@ -13,7 +15,6 @@ def explain_command(code):
     \b
     Exit codes: 0 printed; 2 unknown code.
     """
-    from ..diagnostics import SkillsiftError
     from ..validators import BY_CODE, CODES
     from ..validators.explain import explain
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from ..diagnostics import SkillsiftError
+from ..words import plural
 from ._common import root_option
 
 
@@ -27,10 +29,8 @@ def init_command(root, write):
     """
     import os
 
-    from ..diagnostics import SkillsiftError
     from ..render.sanitise import plain
     from ..starter.project import detect, plan
-    from ..words import plural
 
     if not os.path.isdir(root):
         raise SkillsiftError(f"--root {root} is not a directory")

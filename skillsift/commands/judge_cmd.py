@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..diagnostics import SkillsiftError
 from ..render.registry import names
 from ._common import config_option, root_option
 
@@ -71,7 +72,6 @@ def judge_command(cases, root, config_file, agent, context_window, mode_spec, k_
     start (no [judge] command, bad cases file or flags, unknown agent, a degraded ranking).
     """
     from ..config import check_root
-    from ..diagnostics import SkillsiftError
     from ..evaluate import session as evals
     from ..evaluate.cases import check_k
     from ..evaluate.run import parse_modes

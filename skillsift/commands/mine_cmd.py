@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..diagnostics import SkillsiftError
 from ._common import config_option, force_option, root_option
 
 NONE_LABELLED = "# no query could be labelled\n"
@@ -72,8 +73,6 @@ def mine_command(root, config_file, min_count, output, into, max_per_skill, purg
 
 def _check_flags(min_count: int, into, output, max_per_skill: int) -> None:
     """Exit 1 on flags that do not go together or out of range (before anything is read)."""
-    from ..diagnostics import SkillsiftError
-
     if min_count < 1:
         raise SkillsiftError("--min-count must be at least 1", hint="--min-count 2 keeps labels seen twice or more")
     if into and output:
@@ -100,7 +99,6 @@ def _read_log(path) -> list:
 def _refuse_link_out(flag: str, target: str, root: str) -> None:
     """Exit 1 when a file of the repository that ``mine`` would write is a link (or under a linked folder)
     leading outside the repository or into ``.git/`` (docs/bounded-input.md, "Files a repository holds")."""
-    from ..diagnostics import SkillsiftError
     from ..files import refused_target
 
     real = refused_target(target, root)
@@ -124,7 +122,6 @@ def plain_lines(text: str) -> str:
 def _merge_into(into: str, cases, config, cap: int, force: bool) -> None:
     import os
 
-    from ..diagnostics import SkillsiftError
     from ..evaluate.cases import parse_cases, read_bounded
     from ..evaluate.mine_into import merge_into
     from ..index.atomic import write_atomic

@@ -8,6 +8,7 @@ import sys
 import click
 
 from ..config.values import MODES
+from ..diagnostics import SkillsiftError
 from ..render.registry import names
 from ._common import (
     agent_option,
@@ -48,7 +49,6 @@ def search(query, limit, mode, fmt, explain, width, role, domain, tags, allow, d
     \b
     Exit codes: 0 ranked (also when nothing matches); 1 bad usage or config.
     """
-    from ..diagnostics import SkillsiftError
     from ..render.registry import render
     from ..render.search import degraded_line
 

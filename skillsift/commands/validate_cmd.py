@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..diagnostics import SkillsiftError
 from ..render.registry import names
 from ._common import config_option, force_option, root_option
 
@@ -16,8 +17,6 @@ class _UsageExit2(click.Command):
     """Usage errors of this command exit 2 (validate reserves 1 for "errors found")."""
 
     def parse_args(self, ctx, args):
-        from ..diagnostics import SkillsiftError
-
         try:
             return super().parse_args(ctx, args)
         except click.UsageError as exc:

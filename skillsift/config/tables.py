@@ -12,6 +12,7 @@ import os
 import posixpath
 from functools import lru_cache
 
+from ..diagnostics import SkillsiftError
 from ..rules import Rule
 from .model import EMBEDDINGS_DEFAULTS as E
 from .model import JUDGE_DEFAULTS as J
@@ -103,7 +104,6 @@ def _regex(value, names, _ctx):
 
 
 def _min(value, names, _ctx):
-    from ..diagnostics import SkillsiftError
     from .minimums import parse_minimums
 
     try:

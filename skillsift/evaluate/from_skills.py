@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
-from ..diagnostics import NOTE, Diagnostic, SkillsiftError
+from ..diagnostics import NOTE, Diagnostic, SkillsiftError, sort_diagnostics
 from ..rules import Rule, near
 from . import CASES_INVALID
 from .cases import MAX_QUERY_BYTES, Case, CaseFile, Expected
@@ -271,8 +271,6 @@ def derive_cases(skills: Iterable, texts: Mapping[str, str] | None = None, *, kn
 
     ``texts`` maps a skill's name to its SKILL.md text (for line numbers).
     """
-    from ..diagnostics import sort_diagnostics
-
     texts = texts or {}
     cases: list[Case] = []
     problems: list[Diagnostic] = []

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from skillsift.diagnostics import SkillsiftError
 from skillsift.words import plural
 
 LOG_NAME = "search-queries.jsonl"
@@ -293,8 +294,6 @@ def read_log_counted(path: str | os.PathLike) -> tuple[list[Entry], int]:
     except FileNotFoundError:
         return [], 0
     except OSError as exc:
-        from skillsift.diagnostics import SkillsiftError
-
         raise SkillsiftError(f"cannot read the query log {path}: {exc.strerror or exc}",
                              hint="remove it or pass --purge after fixing its permissions") from None
     return scan_log(data.decode("utf-8", "replace"))

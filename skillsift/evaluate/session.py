@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import SkillsiftError
 from ..ranker.result import SearchResult
+from ..words import plural
 
 if TYPE_CHECKING:
     from .gates import Flips, RankChange
@@ -155,8 +156,6 @@ STALE_HINT = "run 'skillsift index' and commit the index, or rank with the local
 
 def outdated_message(refresh, modes) -> str:
     """Why a vector evaluation with skills that kept a stale or missing vector measures nothing."""
-    from ..words import plural
-
     names = ", ".join(refresh.outdated[:10]) + (f" and {len(refresh.outdated) - 10} more"
                                                  if len(refresh.outdated) > 10 else "")
     vector_modes = "/".join(mode for mode in modes if mode != "lexical")

@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 
+from ..diagnostics import ERROR, NOTE, Diagnostic
 from ..render.registry import names
 from .specs import HOOK_SPECS
 
@@ -273,7 +274,6 @@ def nothing_to_check(ws, files) -> list:
     no skill is found (SK013), so a hook never passes having checked nothing."""
     from dataclasses import replace
 
-    from ..diagnostics import ERROR, NOTE, Diagnostic
     from ..validators import expand_codes
     from ..validators.served import NOT_SERVED, nothing_found
 

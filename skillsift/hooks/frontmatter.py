@@ -7,6 +7,7 @@ name another skill of the repository already uses; no numpy, no jsonschema.
 
 from __future__ import annotations
 
+from ..diagnostics import sort_diagnostics
 from ._common import apply_settings, exit_code, nothing_to_check, parse_args, relative, report, workspace
 from .hook_codes import CODES
 
@@ -18,7 +19,6 @@ def main(argv) -> int:
         report(ws.config_problems, args.fmt, root=ws.root)
         return 2
     ws.text_check_cache = False  # a few staged files: checking them costs less than the cache
-    from ..diagnostics import sort_diagnostics
     from ..validators import frontmatter, spec
     from ..validators.duplicates import duplicate_names
     from ..validators.frontmatter import text_key_lines

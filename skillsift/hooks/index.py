@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 
+from ..diagnostics import SkillsiftError
 from ..render.sanitise import plain
 from ._common import frontmatter_failed_elsewhere, parse_args, report, workspace
 
@@ -84,7 +85,6 @@ def main(argv) -> int:
         print(plain(f"skillsift-index: the index is built with the {provider} provider, which this hook does not "
                     "call; run 'skillsift index' and commit the index directory"), file=sys.stderr)
         return 1
-    from ..diagnostics import SkillsiftError
     from ..index import service
     from ..render.index import withheld_lines
 

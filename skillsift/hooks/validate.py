@@ -13,6 +13,7 @@ with no skill, fails the hook.
 
 from __future__ import annotations
 
+from ..diagnostics import sort_diagnostics
 from ._common import (
     codes_left_to_siblings,
     exit_code,
@@ -50,8 +51,6 @@ def main(argv) -> int:
         codes = select_codes(configured_ignore=ws.settings.ignore, preset=ws.settings.preset)[0] - left
     diagnostics = run_checks(ws, paths=paths, codes=codes)
     if ws.config is not None:
-        from ..diagnostics import sort_diagnostics
-
         extra = nothing_to_check(ws, paths)
         flagged = {d.file for d in extra}
         # a file it says it did not check gets no other finding (docs/hooks.md, "Files no folder reads")

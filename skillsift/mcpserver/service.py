@@ -23,6 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..diagnostics import ERROR, SkillsiftError
+
 if TYPE_CHECKING:
     from ..catalog.load import Catalog
     from ..config import Config
@@ -71,7 +73,6 @@ def index_fingerprint(config) -> tuple:
 
 def examples_fingerprint(config) -> tuple:
     """(path, mtime, size) of each examples file (``[search] examples``): changes when one is edited."""
-    from ..diagnostics import SkillsiftError
     from ..evaluate.examples import example_files
 
     if not config.search.examples:
@@ -153,7 +154,6 @@ class SkillService:
 
     def _load_config(self):
         from ..config import Config
-        from ..diagnostics import SkillsiftError
         from ..usecases.project import config_messages, open_config
 
         try:
@@ -232,7 +232,6 @@ class SkillService:
         """
         from ..cache.secret_scans import ScanCache
         from ..catalog.load import Catalog
-        from ..diagnostics import ERROR
         from ..validators.secrets import CODE, check_files
         from ..validators.workspace import Workspace
 
@@ -295,7 +294,6 @@ class SkillService:
 
     @staticmethod
     def _role_members(catalog: Catalog, config: Config, role: str) -> set[str]:
-        from ..diagnostics import SkillsiftError
         from ..evaluate.session import role_resolver
 
         try:

@@ -59,6 +59,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TypeVar
 
+from ..words import with_article
+
 __all__ = [
     "BUILTIN_PATTERNS",
     "RULES",
@@ -327,8 +329,6 @@ class SecretFinding:
 
     @property
     def message(self) -> str:
-        from skillsift.words import with_article
-
         return f"looks like {with_article(self.label)} ({self.masked})"
 
 

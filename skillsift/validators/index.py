@@ -27,7 +27,7 @@ Rows of skills that are gone are harmless to a search and reported only when ask
 from __future__ import annotations
 
 from ..config.checks import check as declare
-from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
 from .workspace import Workspace
 
 CODE = "AR9D1"
@@ -246,7 +246,6 @@ def verify_workspace(ws, index, skills):
 
 def _known_texts(config, catalog) -> list[tuple[str, str]]:
     """The known requests a build gives a row, as (skill, text); none when the examples do not load."""
-    from ..diagnostics import SkillsiftError
     from ..index.service import ConfiguredProvider, indexed_example_pairs
 
     try:
@@ -260,7 +259,6 @@ def _known(config, catalog) -> list[tuple[str, str]]:
     (they rightly have no row); an examples file that does not load is the cases check's finding,
     so it counts as none here."""
     from ..catalog.embedtext import text_digest
-    from ..diagnostics import SkillsiftError
     from ..index.service import ConfiguredProvider, indexed_example_pairs
 
     try:

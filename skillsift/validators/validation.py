@@ -92,7 +92,6 @@ def update_secrets_baseline(ws, force: bool = False) -> str:
     from .workspace import rel_posix
 
     findings = current_findings(ws, skill_files(ws, ws.skill_paths))
-    from ..diagnostics import SkillsiftError
 
     rel = rel_posix(ws.settings.secrets_baseline, ws.root)
     path = ws.abspath(rel)

@@ -16,7 +16,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path, PurePosixPath
 
 from ..config.validate import DEFAULT_CASES, ValidateSettings
-from ..diagnostics import Diagnostic, SkillsiftError
+from ..diagnostics import ERROR, Diagnostic, SkillsiftError
 
 SKILL_FILE = "SKILL.md"
 CONFIG_NAMES = ("skillsift.toml", "pyproject.toml", ".ai-rulez/config.toml")
@@ -321,8 +321,6 @@ class Workspace:
     def unparsable(self) -> tuple[str, ...]:
         """The SKILL.md files (relative, path order) whose frontmatter does not parse or cannot be read
         (an SK001 error): what the index and the gates would be built from is not what was written."""
-        from ..diagnostics import ERROR
-
         return tuple(rel for rel in self.skill_paths
                      if any(d.code == "SK001" and d.severity == ERROR for d in self.parse_problems(rel)))
 
