@@ -11,9 +11,11 @@ from ._common import config_option, root_option
 
 
 def _config(root, config_file):
-    from ..usecases.project import open_config
+    """The resolved config alone: these commands read and write the sources themselves, so the project's
+    sources are not attached first (that would walk and digest every source once more)."""
+    from ..config import load_config
 
-    return open_config(root, config_file)
+    return load_config(root, config_file=config_file)
 
 
 def _fail(message: str) -> None:

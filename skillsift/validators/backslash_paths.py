@@ -13,8 +13,7 @@ from bisect import bisect_right
 
 from ..config.checks import check
 from ..diagnostics import WARNING, Diagnostic
-from .parsed import parsed_skills
-from .workspace import Workspace
+from .parsed import per_skill
 
 BACKSLASH_PATH = check("SK321", "backslash-path", WARNING,
                        summary="relative paths in the body use / (scripts\\setup.py is not found on macOS or Linux)",
@@ -79,12 +78,4 @@ def check_backslashes(parsed) -> list[Diagnostic]:
     return out
 
 
-def run(ws: Workspace) -> list[Diagnostic]:
-    return run_paths(ws, ws.skill_paths)
-
-
-def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
-    out: list[Diagnostic] = []
-    for parsed in parsed_skills(ws, paths):
-        out.extend(check_backslashes(parsed))
-    return out
+run, run_paths = per_skill(check_backslashes)

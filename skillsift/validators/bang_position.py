@@ -16,8 +16,7 @@ import re
 from ..config.checks import check
 from ..diagnostics import WARNING, Diagnostic
 from .body import MAX_SPAN_LINE, fences
-from .parsed import parsed_skills
-from .workspace import Workspace
+from .parsed import per_skill
 
 NOT_RUN = check("SK307", "bang-command-not-run", WARNING,
                 summary="every !`command` outside code starts a line or follows a space, where Claude Code runs it",
@@ -55,12 +54,4 @@ def check_positions(parsed) -> list[Diagnostic]:
     return out
 
 
-def run(ws: Workspace) -> list[Diagnostic]:
-    return run_paths(ws, ws.skill_paths)
-
-
-def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
-    out: list[Diagnostic] = []
-    for parsed in parsed_skills(ws, paths):
-        out.extend(check_positions(parsed))
-    return out
+run, run_paths = per_skill(check_positions)

@@ -14,8 +14,7 @@ import re
 
 from ..config.checks import STRICT, check
 from ..diagnostics import NOTE, Diagnostic
-from .parsed import parsed_skills
-from .workspace import Workspace
+from .parsed import per_skill
 
 EXAMPLE_HOME = check("SK324", "example-home-path", NOTE, preset=STRICT,
                      summary="the body names no home folder of an example user (/Users/username/..., /home/user/...)",
@@ -69,12 +68,4 @@ def check_example_home(parsed) -> list[Diagnostic]:
     return out
 
 
-def run(ws: Workspace) -> list[Diagnostic]:
-    return run_paths(ws, ws.skill_paths)
-
-
-def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
-    out: list[Diagnostic] = []
-    for parsed in parsed_skills(ws, paths):
-        out.extend(check_example_home(parsed))
-    return out
+run, run_paths = per_skill(check_example_home)

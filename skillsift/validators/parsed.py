@@ -8,7 +8,11 @@ workspace's one read and one parse of it.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+
+from ..diagnostics import Diagnostic
+from .workspace import Workspace
 
 
 @dataclass(frozen=True)
@@ -78,3 +82,19 @@ def _fenced(body: str):
 def outside_code(body: str):
     """(offset in the body, line number from 0, line) of every body line outside fenced code."""
     return ((offset, number, line) for offset, number, line, in_code in _fenced(body) if not in_code)
+
+
+def per_skill(check_one: Callable[[Parsed], Iterable[Diagnostic]]):
+    """The ``run`` and ``run_paths`` of a check module whose check reads one parsed SKILL.md at a time
+    (:mod:`.contract`): ``run, run_paths = per_skill(check_one)``."""
+
+    def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
+        out: list[Diagnostic] = []
+        for parsed in parsed_skills(ws, paths):
+            out.extend(check_one(parsed))
+        return out
+
+    def run(ws: Workspace) -> list[Diagnostic]:
+        return run_paths(ws, ws.skill_paths)
+
+    return run, run_paths

@@ -8,8 +8,9 @@ Every such link is a finding, never a silent skip (docs/checks-skills.md, "SK021
 that is a link").  A link whose target is a file or folder inside the same skill folder is
 fine.  The SKILL.md itself is SK020's (skillsift/catalog/discovery.py).
 
-The folder is walked as :meth:`~skillsift.validators.workspace.Workspace.skill_folder_files`
-walks it (links not followed, the same skipped names, at most as many entries and levels).
+The links come from the workspace's one walk of the folder
+(:meth:`~skillsift.validators.workspace.Workspace.skill_folder_links`: links not followed, the same
+skipped names and bounds as the folder's files).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import os
 
 from ..config.checks import check
 from ..diagnostics import ERROR, Diagnostic
-from .workspace import MAX_FOLDER_DEPTH, MAX_FOLDER_FILES, Workspace, posix_parent
+from .workspace import Workspace, posix_parent
 
 CODE = "SK021"
 CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted
@@ -27,7 +28,6 @@ CHECKS = (  # declared here; reported below with Diagnostic(...) until the modul
           summary="a file of a skill's folder that is a link resolves inside that folder (not dangling, not "
                   "outside)"),
 )
-_SKIP = frozenset({".git", "node_modules", "__pycache__"})
 
 
 def _inside(real: str, folder: str) -> bool:
@@ -56,36 +56,14 @@ def link_problem(path: str, folder_real: str, root_real: str) -> str | None:
 
 def folder_links(ws: Workspace, skill_rel: str) -> list[tuple[str, str]]:
     """``(link, problem)`` for every link of the folder of SKILL.md ``skill_rel`` that is a finding, bounded."""
-    folder = posix_parent(skill_rel)
     root_real = os.path.realpath(ws.root)
-    folder_real = os.path.realpath(ws.abspath(folder))
-    out: list[tuple[str, str]] = []
-    stack, seen = [(folder, 0)], 0
-    while stack and seen < MAX_FOLDER_FILES:
-        cur, depth = stack.pop()
-        try:
-            with os.scandir(ws.abspath(cur)) as it:
-                entries = sorted(it, key=lambda e: e.name)
-        except OSError:
-            continue
-        subfolders = []
-        for entry in entries:
-            child = f"{cur}/{entry.name}" if cur not in ("", ".") else entry.name
-            seen += 1
-            if seen > MAX_FOLDER_FILES:
-                break
-            try:
-                if entry.is_symlink():
-                    if child != skill_rel:  # the SKILL.md itself: SK020
-                        problem = link_problem(ws.abspath(child), folder_real, root_real)
-                        if problem:
-                            out.append((child, problem))
-                elif entry.is_dir() and entry.name not in _SKIP and depth + 1 < MAX_FOLDER_DEPTH:
-                    subfolders.append((child, depth + 1))
-            except OSError:
-                continue
-        stack.extend(reversed(subfolders))
-    return sorted(out)
+    folder_real = os.path.realpath(ws.abspath(posix_parent(skill_rel)))
+    out = []
+    for link in ws.skill_folder_links(skill_rel):
+        problem = link_problem(ws.abspath(link), folder_real, root_real)
+        if problem:
+            out.append((link, problem))
+    return out
 
 
 def _diagnostics(ws: Workspace, skill_rel: str) -> list[Diagnostic]:

@@ -74,7 +74,7 @@ class Workspace:
         self._cases: dict = {}  # relative path -> (CaseFile or None, SkillsiftError or None)
         self._splits: dict = {}  # relative path -> (LF text, frontmatter block, key lines) or None
         self._blocks: dict = {}  # relative path -> (LF text, frontmatter block) or None
-        self._folder_files: dict = {}  # relative SKILL.md path -> the other files of its folder
+        self._folder_files: dict = {}  # relative SKILL.md path -> (the other files of its folder, its links)
         # re-embed every committed index row, none taken as verified by an earlier run (skillsift ci)
         self.verify_every_row = False
         # keep the per-file findings in the text-check cache (a hook over a few staged files does not:
@@ -266,11 +266,21 @@ class Workspace:
         Symlinks inside the folder are not followed, ``.git``, ``node_modules`` and ``__pycache__``
         are skipped, at most :data:`MAX_FOLDER_FILES` files and :data:`MAX_FOLDER_DEPTH` folders deep.
         """
+        return self._folder_walk(rel)[0]
+
+    def skill_folder_links(self, rel: str) -> list[str]:
+        """The symbolic links inside the folder of SKILL.md ``rel`` (never followed; ``rel`` itself left out),
+        found by the same bounded walk as :meth:`skill_folder_files` (SK021 judges them)."""
+        return self._folder_walk(rel)[1]
+
+    def _folder_walk(self, rel: str) -> tuple[list[str], list[str]]:
+        """(files, links) of the folder of SKILL.md ``rel``: one walk per folder and workspace."""
         if rel not in self._folder_files:
             folder = posix_parent(rel)
-            out: list[str] = []
+            files: list[str] = []
+            links: list[str] = []
             stack = [(folder, 0)]
-            while stack and len(out) < MAX_FOLDER_FILES:
+            while stack and len(files) + len(links) < MAX_FOLDER_FILES:
                 cur, depth = stack.pop()
                 try:
                     with os.scandir(self.abspath(cur)) as it:
@@ -280,18 +290,21 @@ class Workspace:
                 subfolders = []
                 for entry in entries:
                     child = f"{cur}/{entry.name}" if cur not in ("", ".") else entry.name
+                    if len(files) + len(links) >= MAX_FOLDER_FILES:
+                        break
                     try:
                         if entry.is_symlink():
-                            continue
-                        if entry.is_dir():
+                            if child != rel:
+                                links.append(child)
+                        elif entry.is_dir():
                             if entry.name not in _SKIP_IN_FOLDER and depth + 1 < MAX_FOLDER_DEPTH:
                                 subfolders.append((child, depth + 1))
-                        elif entry.is_file() and child != rel and len(out) < MAX_FOLDER_FILES:
-                            out.append(child)
+                        elif entry.is_file() and child != rel:
+                            files.append(child)
                     except OSError:
                         continue
                 stack.extend(reversed(subfolders))
-            self._folder_files[rel] = sorted(out)
+            self._folder_files[rel] = (sorted(files), sorted(links))
         return self._folder_files[rel]
 
     @cached_property
