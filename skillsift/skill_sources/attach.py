@@ -54,5 +54,6 @@ def attach(config: Config, env=None, *, as_locked: bool = False) -> Config:
         folders = []
         findings.append(Diagnostic(file=LOCK_FILE, code="SK053", severity=WARNING,
                                    message=f"the sources could not be copied under .skillsift/local: {exc}",
-                                   hint="make .skillsift/local writable; no source skill is served meanwhile"))
+                                   hint="make .skillsift/local a writable folder of the repository (not a link); "
+                                        "no source skill is served meanwhile"))
     return replace(config, source_folders=tuple(folders), source_findings=tuple(findings))

@@ -203,3 +203,35 @@ def test_the_validate_hook_fails_when_the_lock_and_the_config_disagree_and_never
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "SK051" in proc.stdout
     assert not (empty / "sources").exists()  # nothing was fetched
+
+
+@pytest.mark.parametrize("link", [".skillsift/local", ".skillsift/local/sources"])
+def test_a_committed_link_on_the_way_to_the_mount_folder_is_never_written_through(tmp_path, link):
+    """A repository may commit a link where the mounted sources go: nothing outside the repository is
+    written or removed. `.skillsift/local` itself is refused by the config (exit 1, as for the index);
+    a link below it leaves the sources unmounted, with a finding that says why."""
+    shared = tmp_path / "shared"
+    write_skill(shared, "lint-python", "Lint Python code with ruff", layout="skills")
+    outside = tmp_path / "outside"
+    (outside / "sources" / "precious").mkdir(parents=True)
+    (outside / "sources" / "precious" / "keep.txt").write_text("keep me\n", encoding="utf-8")
+    (outside / "precious").mkdir()
+    (outside / "precious" / "keep.txt").write_text("keep me\n", encoding="utf-8")
+    project = tmp_path / "project"
+    write_skill(project, "triage-bug", "Triage a bug report and label it")
+    (project / link).parent.mkdir(parents=True, exist_ok=True)
+    os.symlink(outside, project / link)
+    (project / "skillsift.toml").write_text('[[sources]]\nname = "shared"\npath = "../shared"\nsubdir = "skills"\n',
+                                            encoding="utf-8")
+    before = sorted(p.relative_to(outside).as_posix() for p in outside.rglob("*"))
+    cache = tmp_path / "cache"
+    for args in (("sources", "update"), ("search", "lint python", "--format", "json"), ("validate",)):
+        proc = _sk(project, cache, *args)
+        said = proc.stdout + proc.stderr
+        if link == ".skillsift/local":
+            assert proc.returncode in (1, 2) and "replace the link .skillsift/local" in said, said  # validate: AR9D0, 2
+        elif args[0] != "sources":
+            assert proc.returncode == 0, said
+            assert "SK053" in said and "is a link or not a folder" in said
+    assert sorted(p.relative_to(outside).as_posix() for p in outside.rglob("*")) == before
+    assert (outside / "precious" / "keep.txt").read_text(encoding="utf-8") == "keep me\n"
