@@ -1,7 +1,8 @@
 """The skills of a source folder and their content digests, read without following a link.
 
 A source's skills are the folders holding a ``SKILL.md`` below its root (``subdir`` of the
-checkout or of the configured path), found to :data:`MAX_DEPTH` folders down, :data:`MAX_SKILLS`
+checkout or of the configured path), found to :data:`MAX_DEPTH` folders down (:data:`MAX_FOLDERS` read at
+the most), :data:`MAX_SKILLS`
 skills and :data:`MAX_FILES` files at most. A symbolic link inside a source is never followed,
 in or out of it: it is reported (``links``) and left out of the skill, so a source cannot reach a
 file of the machine through a link.
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 SKILL_FILE = "SKILL.md"
 MAX_DEPTH = 6  # folders below a source root searched for SKILL.md (as the catalog's discovery)
 MAX_SKILLS = 5000
+MAX_FOLDERS = 20_000  # folders read while looking for skills, per source (a path such as "/" stops here)
 MAX_FILES = 50_000  # files read for digests, per source
 MAX_FILE_BYTES = 16 * 1024 * 1024
 SKIPPED = (".git", "node_modules")
@@ -93,8 +95,13 @@ def walk(root: str) -> SourceTree:
     budget = [MAX_FILES]
     stack: list[tuple[str, str, int]] = [("", root, 0)]
     found: list[tuple[str, str]] = []
+    folders = 0
     while stack:
         rel, folder, depth = stack.pop()
+        folders += 1
+        if folders > MAX_FOLDERS:
+            raise SourceTooLarge(f"more than {MAX_FOLDERS} folders to look through for skills; point subdir (or path) "
+                                 "at the folder that holds them")
         entries = _entries(folder)
         skill = next((e for e in entries if e.name == SKILL_FILE), None)
         if skill is not None and not skill.is_symlink() and skill.is_file(follow_symlinks=False):

@@ -262,3 +262,27 @@ def test_every_lock_written_follows_the_shipped_schema_and_the_reader_agrees(tmp
         assert not validator.is_valid(bad)
         with pytest.raises(LockFileError):
             parse_lock(json.dumps(bad).encode())
+
+
+def test_a_source_path_over_a_huge_tree_stops_at_the_folder_bound(tmp_path, monkeypatch):
+    """A path such as "/" would be walked six folders deep: the walk stops at MAX_FOLDERS, update says so
+    and changes nothing, and a reading command gets a finding, not a hang."""
+    from skillsift.config import load_config
+    from skillsift.skill_sources import tree
+    from skillsift.skill_sources.sync import SourcesError, read_sources, update
+
+    wide = tmp_path / "wide"
+    for i in range(30):
+        (wide / f"d{i:02d}" / "inner").mkdir(parents=True)
+    write_skill(wide, "lint-go", "Lint Go code", layout="d29")
+    project = _project(tmp_path, '[[sources]]\nname = "wide"\npath = "../wide"\n')
+    config = load_config(project)
+    assert update(config, tmp_path / "cache")[0].sources["wide"].skills  # found under the real bound
+    monkeypatch.setattr(tree, "MAX_FOLDERS", 10)
+    locked = (project / "skillsift.lock").read_bytes()
+    with pytest.raises(SourcesError, match="more than 10 folders"):
+        update(config, tmp_path / "cache")
+    assert (project / "skillsift.lock").read_bytes() == locked
+    view = read_sources(config, tmp_path / "cache")
+    assert view.roots == [] and [p.code for p in view.problems] == ["SK051"]
+    assert "more than 10 folders" in view.problems[0].message
