@@ -140,13 +140,13 @@ class BaseGate:
 
 
 def _frontmatter(catalog) -> tuple:
-    """The known requests of the skills' frontmatter ``examples`` (none without a catalog)."""
+    """The known requests of the skills' frontmatter ``examples``, each with its SKILL.md and line (none
+    without a catalog; none of a skill whose examples break a rule, as a search leaves them out)."""
     if catalog is None:
         return ()
-    from ..evaluate.examples import KnownRequest, frontmatter_requests
+    from ..evaluate.examples import frontmatter_requests
 
-    return tuple(KnownRequest(skill.name, text, skill.path, 0)
-                 for skill in catalog.skills for text in frontmatter_requests(skill))
+    return tuple(r for skill in catalog.skills for r in frontmatter_requests(skill, catalog.root))
 
 
 def _manifest_fields(path: str, root: str) -> dict | None:

@@ -245,31 +245,102 @@ def _merged(errors: list[SkillsiftError]) -> SkillsiftError:
 def known_requests(catalog, config, *, skip_bad: bool = False) -> KnownRequests:
     """Every known request of ``catalog``: the configured examples files, then frontmatter ``examples``.
 
-    ``skip_bad``: an invalid examples file is left out, with the reason in ``problem``
-    (:func:`load_examples_files`), instead of stopping the caller.
+    ``skip_bad``: an invalid examples file, or a skill whose frontmatter ``examples`` break a
+    rule, is left out, with the reason in ``problem`` (:func:`load_examples_files`), instead of
+    stopping the caller; without it, one AR9D2 error lists every problem with its file and line.
     """
     skills = list(catalog.skills)
     loaded = load_examples_files(config.root, config.search.examples, [s.name for s in skills], skip_bad=skip_bad) \
         if config.search.examples else KnownRequests()
     requests = list(loaded.requests)
+    bad: list[Diagnostic] = []
     for skill in skills:
-        for text in frontmatter_requests(skill):
-            requests.append(KnownRequest(skill.name, text, skill.path, 0))
-    return KnownRequests(dedupe(requests), loaded.files, loaded.cases, loaded.problem)
+        found, problems = skill_requests(skill, catalog.root)
+        if problems:
+            bad.extend(problems)
+            continue
+        requests.extend(found)
+    problem = loaded.problem
+    if bad and not skip_bad:
+        raise frontmatter_error(bad)
+    if bad:
+        left = sorted({d.file for d in bad})
+        first = bad[0]
+        problem = "; ".join(p for p in (problem, (
+            f"the frontmatter examples of {len(left)} skill{'s' if len(left) != 1 else ''} are not used "
+            f"(`skillsift validate` lists every problem): {first.file}: line {first.line}: {first.message}"
+            + (f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""))) if p)
+    return KnownRequests(dedupe(requests), loaded.files, loaded.cases, problem)
 
 
-def frontmatter_requests(skill) -> list[str]:
-    """The queries of a skill's frontmatter ``examples``: its strings, and the ``query`` of its
-    ``{query, role, also}`` entries (docs/query-mining.md); entries of other shapes are not requests."""
-    raw = (skill.frontmatter or {}).get("examples")
-    if not isinstance(raw, list):
-        return list(skill.examples)
-    out = []
-    for entry in raw:
-        text = entry if isinstance(entry, str) else entry.get("query") if isinstance(entry, dict) else None
-        if isinstance(text, str) and text.strip():
-            out.append(text.strip())
-    return out
+_READ: dict = {}  # (root, path, digest) -> (requests, problems): a SKILL.md is read once per process
+_READ_MAX = 4096
+
+
+def skill_requests(skill, root: str = ".") -> tuple[tuple[KnownRequest, ...], tuple[Diagnostic, ...]]:
+    """The known requests of ``skill``'s frontmatter ``examples`` (each with its SKILL.md line) and
+    the problems that keep them out (AR9D2, SKILL.md file and line).
+
+    Read by the one reader of the field (:func:`skillsift.casefile.frontmatter.read_fields`), as
+    strictly as an examples file: the SKILL.md text is read again (bounded) for the strict YAML
+    checks and the lines; a skill listing no ``examples`` costs nothing.
+    """
+    front = skill.frontmatter
+    if not isinstance(front, dict) or "examples" not in front:
+        return (), ()
+    key = (os.path.abspath(root), skill.path, skill.digest)
+    found = _READ.get(key)
+    if found is None:
+        found = _read_skill_requests(skill, root)
+        if len(_READ) >= _READ_MAX:
+            _READ.clear()
+        _READ[key] = found
+    return found
+
+
+def _read_skill_requests(skill, root: str) -> tuple[tuple[KnownRequest, ...], tuple[Diagnostic, ...]]:
+    from ..casefile.frontmatter import read_fields
+    from ..files import MAX_SKILL_BYTES, read_bounded
+    from .examples import normalised
+
+    text = None
+    if skill.path:
+        try:
+            text = read_bounded(os.path.join(root, skill.path), MAX_SKILL_BYTES).decode("utf-8")
+        except (OSError, UnicodeDecodeError, ValueError):
+            text = None  # the catalog reports an unreadable SKILL.md; lines fall back to the frontmatter's
+    read = read_fields({"examples": skill.frontmatter["examples"]}, text, first_line=skill.frontmatter_line)
+    problems = list(read.problems_of("examples"))
+    requests = []
+    for entry in read.of("examples"):
+        if not normalised(entry.query):
+            problems.append((entry.line, f"examples entry {entry.number}: the query has no words; a known request "
+                                         "is matched by its words"))
+            continue
+        requests.append(KnownRequest(skill.name, entry.query, skill.path, entry.line))
+    diags = tuple(Diagnostic(file=skill.path, line=line or skill.frontmatter_line or None, code=CASES_INVALID,
+                             message=f"skill {json.dumps(skill.name, ensure_ascii=False)}: {message}", hint=FM_HINT)
+                  for line, message in sorted(problems, key=lambda p: p[0]))
+    return tuple(requests), diags
+
+
+FM_HINT = ("fix the lines listed: frontmatter examples are known requests, read as strictly as an examples file "
+           "(docs/query-mining.md)")
+
+
+def frontmatter_error(problems: Sequence[Diagnostic]) -> SkillsiftError:
+    """One AR9D2 error listing every problem of the skills' frontmatter ``examples`` as ``file:line: message``."""
+    listed = list(problems)[:1000]
+    text = "; ".join(f"{d.location()}: {d.message}" for d in listed)
+    return SkillsiftError(f"{CASES_INVALID}: invalid examples in SKILL.md frontmatter: {text}",
+                          diagnostics=listed, hint=FM_HINT, exit_code=1)
+
+
+def frontmatter_requests(skill, root: str = ".") -> list[KnownRequest]:
+    """The known requests of a skill's frontmatter ``examples``, each with its SKILL.md line
+    (none when a problem keeps them out: :func:`skill_requests`)."""
+    found, problems = skill_requests(skill, root)
+    return [] if problems else list(found)
 
 
 def dedupe(requests: Iterable[KnownRequest]) -> tuple[KnownRequest, ...]:

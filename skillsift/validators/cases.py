@@ -3,7 +3,8 @@
 The examples files of ``[search] examples`` have the cases-file format and are checked by
 the same rules, plus their own (:func:`skillsift.ranker.known.example_problems`); a name in
 ``[search] examples`` that does not lead to a file of the repository is a finding on the
-config.
+config.  A skill's frontmatter ``examples`` are known requests too, read by the same strict
+rules (:func:`skillsift.ranker.known.skill_requests`): each problem is a finding on its SKILL.md line.
 
 The evaluation parser (:mod:`skillsift.evaluate.cases`) reads the file strictly; the cases
 (as far as they read, so every problem comes in one round) are then checked against the
@@ -80,11 +81,27 @@ def examples_config_problems(ws) -> list[Diagnostic]:
                        hint=error.hint)]
 
 
+def frontmatter_problems(ws) -> list[Diagnostic]:
+    """The skills' frontmatter ``examples`` that break a rule of known requests, each with its SKILL.md line.
+
+    The one reader the ranker uses (:func:`skillsift.ranker.known.skill_requests`): a skill reported
+    here is one whose frontmatter requests a search leaves out, saying why.
+    """
+    from ..ranker.known import skill_requests
+
+    out = []
+    for skill in ws.all_skills:
+        for d in skill_requests(skill, ws.root)[1]:
+            out.append(Diagnostic(file=d.file, line=d.line, code=CODE, severity=ERROR, message=d.message, hint=d.hint))
+    return out
+
+
 def run(ws: Workspace) -> list[Diagnostic]:
+    found = frontmatter_problems(ws)
     if ws.config is None:
-        return []
+        return found
     import os
 
     paths = list(dict.fromkeys([*ws.cases_paths, *ws.examples_paths]))
     # a configured path that exists but is no regular file (a directory, a dangling link) is a finding
-    return examples_config_problems(ws) + check_paths(ws, [p for p in paths if os.path.lexists(ws.abspath(p))])
+    return examples_config_problems(ws) + check_paths(ws, [p for p in paths if os.path.lexists(ws.abspath(p))]) + found
