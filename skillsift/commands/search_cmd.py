@@ -67,8 +67,13 @@ def search(query, limit, mode, fmt, explain, width, role, domain, tags, allow, d
     ranker = open_view_ranker(view, config, one_shot=True, embed_stale=True)
     index_doc = _index_notes(ranker, project.mode)
     # the ranker ranks in the project's mode (config.search.mode, where --mode was folded in)
-    result = ranker.search(text, limit=limit, role=role, domain=domain, tags=tags, allow=allow, deny=deny,
-                           explain=explain)
+    result = ranker.checked_search(text, limit=limit, role=role, domain=domain, tags=tags, allow=allow, deny=deny,
+                                   explain=explain)
+    if ranker.rows_refused_now:  # rows that are not their text's, found by embedding them again
+        from ..ranker.setup import refused_json, refused_note
+
+        say(refused_note(ranker.rows_refused_now))
+        index_doc["refused"] = refused_json(ranker.index_refused)
     if result.degraded:
         say(degraded_line(result.degraded))
         for note in result.notes:
