@@ -76,7 +76,6 @@ class Entry:
     line: int = 0
     role_line: int = 0
     names_line: int = 0
-    has_role: bool = False
 
 
 @dataclass(frozen=True)
@@ -239,7 +238,6 @@ def read_fields(front: Mapping | None, text: str | None, *, first_line: int = 0)
             others = (others,) if isinstance(others, str) else tuple(others)
             out.append(Entry(field=name, number=n, query=query.strip(), role=given.get("role", ""), names=others,
                              line=line, role_line=line_of(path + ("role",)) if "role" in given else 0,
-                             names_line=line_of(path + (names_key,)) if names_key in given else line,
-                             has_role="role" in given))
+                             names_line=line_of(path + (names_key,)) if names_key in given else line))
     problems.sort(key=lambda p: p[0])
     return Fields(tuple(out), tuple(problems), tuple(notes))

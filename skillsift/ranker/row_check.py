@@ -51,54 +51,107 @@ def _checkable(ranker, result) -> bool:
             and str(getattr(provider, "fingerprint", "")).startswith(VERIFIED_PROVIDER_PREFIX))
 
 
+class _Rows:
+    """Per skill name, the rows a hit of it brings (its own, its known requests') as
+    ``(key, name, row, kind, text)``; built once per ranker, index and requests, each skill's
+    keys computed on its first hit (a warm query then costs a few dictionary lookups)."""
+
+    def __init__(self, ranker, model_id: str):
+        self.index, self.known, self.model_id = ranker.index, ranker._known, model_id
+        self.ranker = ranker
+        self.positions = {skill.name: i for i, skill in enumerate(ranker.skills)}
+        self.request_rows: dict[str, dict] = {}  # skill -> text digest -> row (no hashing here: done per hit)
+        for row, item in self.index.example_items():
+            self.request_rows.setdefault(item.id, {})[item.text_digest] = row
+        self.texts: dict[str, list[str]] = {}
+        for name, text in self.known:
+            if name in self.request_rows and text.strip():
+                self.texts.setdefault(name, []).append(text)
+        self.done: dict[str, list] = {}
+
+    def of(self, name: str) -> list:
+        found = self.done.get(name)
+        if found is None:
+            found = self.done[name] = self._build(name)
+        return found
+
+    def _build(self, name: str) -> list:
+        from ..catalog.embedtext import embedded_text
+        from ..index.verify import VerifiedRows
+        from .vector_search import VectorSearch
+
+        out = []
+        index, s = self.index, self.ranker.config.search
+        position = self.positions.get(name)
+        vectors = self.ranker.vectors
+        if position is not None and isinstance(vectors, VectorSearch):
+            row = vectors.rows()[position]
+            if row >= 0:  # a current row: its text digest is the skill's present text's
+                skill = self.ranker.skills[position]
+                text = embedded_text(skill, s.fields, s.index_body, s.body_chars)
+                key = VerifiedRows.key(self.model_id, index.items[row].text_digest, index.matrix[row].tobytes())
+                out.append((key, name, row, "skill", text))
+        from ..catalog.embedtext import text_digest
+
+        rows = self.request_rows.get(name, {})
+        for text in self.texts.get(name, ()):
+            digest = text_digest(text)
+            row = rows.get(digest, -1)
+            if row >= 0:
+                out.append((VerifiedRows.key(self.model_id, digest, index.matrix[row].tobytes()), name, row,
+                            "example", text))
+        return out
+
+
+def _rows_of(ranker, model_id: str) -> _Rows:
+    held = getattr(ranker, "_row_check", None)
+    if held is None or held.index is not ranker.index or held.known is not ranker._known or held.model_id != model_id:
+        held = ranker._row_check = _Rows(ranker, model_id)
+    return held
+
+
 def check_hits(ranker, result, names: Sequence[str]) -> tuple:
     """The rows of ``names`` (their own and their known requests') that differ from their text re-embedded,
     as :class:`~skillsift.index.store.RefusedRow` (positions in ``ranker.index``); () when all match."""
     if not names or not _checkable(ranker, result):
         return ()
+    from ..index.verify import _model_id
+
+    model_id = _model_id(ranker.provider)
+    prepared = _rows_of(ranker, model_id)
+    cache = _cache(ranker.config.root, model_id)
+    todo = [entry for name in dict.fromkeys(names) for entry in prepared.of(name)
+            if entry[0] not in cache.memo and not cache.seen(entry[0])]
+    if not todo:
+        return ()
+    return _embed_and_compare(ranker, todo, cache)
+
+
+def _embed_and_compare(ranker, todo: list, cache) -> tuple:
     import numpy as np
 
     from ..embed.base import EmbedError
-    from ..index.verify import TOLERANCE, VerifiedRows, _model_id, current_rows, request_rows
+    from ..index.store import RefusedRow
+    from ..index.verify import TOLERANCE
 
-    index, s = ranker.index, ranker.config.search
-    wanted = set(names)
-    skills = [skill for skill in ranker.skills if skill.name in wanted]
-    rows = [(name, row, text, digest, "skill") for name, row, text, digest in
-            current_rows(index, skills, fields=s.fields, index_body=s.index_body, body_chars=s.body_chars)]
-    requests = [(name, text) for name, text in ranker._known if name in wanted]
-    by_row = {row: item for row, item in index.example_items()}
-    rows += [(by_row[row].id, row, text, digest, "example") for _label, row, text, digest in
-             request_rows(index, requests)]
-    if not rows:
-        return ()
-    model_id = _model_id(ranker.provider)
-    cache = _cache(ranker.config.root, model_id)
-    keys = [VerifiedRows.key(model_id, digest, index.matrix[row].tobytes()) for _n, row, _t, digest, _k in rows]
-    todo = [i for i, key in enumerate(keys) if not cache.seen(key) and key not in cache.memo]
-    if not todo:
-        return ()
+    index = ranker.index
     try:
-        vectors = np.asarray(ranker.provider.embed([rows[i][2] for i in todo]), dtype=np.float32)
+        vectors = np.asarray(ranker.provider.embed([entry[4] for entry in todo]), dtype=np.float32)
     except (EmbedError, OSError, TimeoutError):
         return ()  # the search ranked already; the next one checks again
-    stored = index.matrix[[rows[i][1] for i in todo]]
+    stored = index.matrix[[entry[2] for entry in todo]]
     if vectors.shape != stored.shape:
         return ()
     deviation = np.abs(vectors - stored).max(axis=1)
-    from ..index.store import RefusedRow
-
     bad = []
-    for i, dev in zip(todo, deviation.tolist(), strict=True):
-        name, row, _text, _digest, kind = rows[i]
+    for (key, name, row, kind, _text), dev in zip(todo, deviation.tolist(), strict=True):
         if dev > TOLERANCE:
-            item = index.items[row]
-            bad.append(RefusedRow(kind, item.domain, name, row,
+            bad.append(RefusedRow(kind, index.items[row].domain, name, row,
                                   f"it is not the embedding of its text: embedded again on this machine, a "
                                   f"component differs by {dev:.3g} (at most {TOLERANCE:g} is rounding)"))
         else:
-            cache.memo.add(keys[i])
-            cache.add(keys[i])
+            cache.memo.add(key)
+            cache.add(key)
     cache.save(keep_unused=KEEP_ROWS)
     return tuple(bad)
 
