@@ -138,7 +138,25 @@ def load_base(base_root: str, head_root: str, opts: CiOptions, prepared: Prepare
         _fetch_sources(base_root, config_path, as_locked=True)
     # the base's skills from other repositories are those its own skillsift.lock pins (docs/sources.md)
     project = open_project(base_root, config_path, sources_as_locked=True)
-    return project.config, project.catalog
+    return _base_examples(project.config), project.catalog
+
+
+def _base_examples(config):
+    """The head's config as the base reads it: an examples file the head's ``[search] examples`` names and the
+    base does not hold yet is no file there (the pull request adds it), not an error that leaves the base
+    unevaluated and the comparison out (its requests are gate changes: gate_review.py)."""
+    from dataclasses import replace
+
+    from ..files import glob_magic
+
+    if config is None or not config.search.examples:
+        return config
+    root = config.root
+    kept = tuple(p for p in config.search.examples
+                 if glob_magic(p) or os.path.lexists(os.path.join(root, p.replace("\\", "/").strip())))
+    if kept == tuple(config.search.examples):
+        return config
+    return replace(config, search=replace(config.search, examples=kept))
 
 
 def _fetch_sources(root: str, config_file: str | None, *, as_locked: bool = False) -> None:
