@@ -183,8 +183,8 @@ def test_bidirectional_controls_and_html_in_names_never_reach_the_summary_raw(tm
         if where == "query":  # a changed case: listed among the gate changes, ranked on both sides
             cases = CASES.replace("query: refund a customer", f"query: {json.dumps(hostile)}")
         else:  # an unknown skill: the head cannot be evaluated, the error names it
-            cases = CASES.replace("    expect: [issue-refund]\n", f"    expect: [issue-refund, {json.dumps(hostile)}]\n",
-                                  1)
+            listed = f"    expect: [issue-refund, {json.dumps(hostile)}]\n"
+            cases = CASES.replace("    expect: [issue-refund]\n", listed, 1)
         (repo / "search-cases.yaml").write_text(cases, encoding="utf-8")
 
     repo = pull_request(tmp_path / "repo", capsys, {"skillsift.toml": '[search]\nmode = "lexical"\n'}, edit)
