@@ -299,11 +299,15 @@ def test_zscore_standardises_each_list_and_weighs_the_lexical_part_by_coverage()
     sig = _signals(lexical, cos, [[1], [0]])
     sig._centred[tune.ALL_FIELDS] = cos
     sig.coverage = np.array([1.0, 0.0])  # case 0: every query term in the top lexical match; case 1: none
+    sig.terms = np.array([4, 4])  # four query terms or more: the full weight, 1.2 x coverage
     scores, returned = tune.fused(tune.Setting("zscore", tune.ALL_FIELDS, 2.0), sig)
     assert returned.all()
     z_cos = (cos[0] - cos[0].mean()) / cos[0].std()
     z_lex = np.array([0.0, 1.0, -1.0])  # the lexical cut is the two matches: +-1
-    assert scores[0] == pytest.approx(np.round(z_cos + 2.0 * z_lex, 9))
+    assert scores[0] == pytest.approx(np.round(z_cos + 2.0 * 1.2 * z_lex, 9))
+    sig.terms = np.array([1, 4])  # a one-term query: (0.5 + 0.7 / 4) x coverage
+    short, _ = tune.fused(tune.Setting("zscore", tune.ALL_FIELDS, 2.0), sig)
+    assert short[0] == pytest.approx(np.round(z_cos + 2.0 * 0.675 * z_lex, 9))
     assert scores[1] == pytest.approx(np.round(z_cos, 9))  # no coverage: the cosine alone
     assert tune.ranks(scores, returned, sig).tolist() == [1, 1]
 
