@@ -98,9 +98,8 @@ class Signals:
     """What every setting is scored from: ``lexical`` (cases x skills BM25F, 0 = no match),
     ``cosine[fields]`` (plain cosines), ``tie`` (each skill's position in name order) and
     ``expected`` (per case, the skill indexes that count as right); ``coverage`` (per case, the
-    share of its query terms its top lexical match holds) and ``terms`` (per case, how many distinct
-    terms its query has): with both, the zscore fusion's lexical weight
-    (:func:`~skillsift.ranker.fusion.zscore_trust`; without ``terms`` a query counts as long)."""
+    share of its query terms its top lexical match holds) and ``terms`` (per case, its distinct query
+    terms; None: long): the zscore fusion's lexical weight (:func:`~skillsift.ranker.fusion.zscore_trust`)."""
 
     lexical: np.ndarray
     cosine: dict
@@ -110,7 +109,7 @@ class Signals:
     docs: dict = field(default_factory=dict)  # fields -> document matrix (for the centred cosines)
     queries: np.ndarray | None = None
     coverage: np.ndarray | None = None
-    terms: np.ndarray | None = None  # per case, the number of its distinct query terms (the zscore weight)
+    terms: np.ndarray | None = None
 
     def centred(self, fields) -> np.ndarray:
         key = tuple(fields)
