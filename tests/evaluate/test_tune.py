@@ -97,10 +97,12 @@ def _opposed(n_cases, n_skills, seed, *, cosine_right: bool):
     return sig
 
 
-def test_where_cosine_beats_the_default_blend_tune_finds_cosine_only():
+@pytest.mark.parametrize("fusion", ["zscore", "blend"])  # the default, and the default before 2026-12-06
+def test_where_cosine_beats_the_default_tune_finds_cosine_only(fusion):
     sig = _opposed(80, 10, 5, cosine_right=True)
+    sig.coverage, sig.terms = np.ones(80), np.full(80, 4)  # the query's words all in the wrong skill
     settings = tune.grid((tune.NAME_FREE,), (50,))
-    current = settings.index(tune.Setting("blend", tune.NAME_FREE, 1.0, 50))
+    current = settings.index(tune.Setting(fusion, tune.NAME_FREE, 1.0, 50))
     cosine = settings.index(tune.Setting("auto", tune.NAME_FREE, 1.0, 50))
     result = tune.cross_validate(settings, sig, current, cosine)
     assert result.series[cosine].rr.mean() > result.series[current].rr.mean()  # the set is as described
@@ -109,15 +111,17 @@ def test_where_cosine_beats_the_default_blend_tune_finds_cosine_only():
     assert result.change()
 
 
-def test_where_lexical_beats_the_default_blend_tune_finds_a_heavier_lexical_bonus():
+@pytest.mark.parametrize("fusion", ["zscore", "blend"])
+def test_where_lexical_beats_the_default_tune_finds_a_heavier_lexical_weight(fusion):
     sig = _opposed(80, 10, 6, cosine_right=False)
+    sig.coverage, sig.terms = np.full(80, 0.25), np.full(80, 1)  # a weak lexical trust: the default leans on cosine
     settings = tune.grid((tune.NAME_FREE,), (50,))
-    current = settings.index(tune.Setting("blend", tune.NAME_FREE, 1.0, 50))
+    current = settings.index(tune.Setting(fusion, tune.NAME_FREE, 1.0, 50))
     result = tune.cross_validate(settings, sig, current, 0)
     lexical = tune.series_of(None, sig)
     assert lexical.rr.mean() > result.series[current].rr.mean()  # the default loses to its lexical part
     win = settings[result.winner]
-    assert win.fusion != "auto" and (win.fusion != "blend" or win.weight_lexical > 1.0)
+    assert win.fusion != "auto" and (win.fusion not in ("blend", fusion) or win.weight_lexical > 1.0)
     assert result.held_out.rr.mean() >= lexical.rr.mean() - 1e-12  # tuned is not below the lexical part
     assert result.change()
 
