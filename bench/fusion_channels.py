@@ -23,8 +23,11 @@ Protocol, so that nothing is chosen on half B:
 
 Every row is printed (top1 / MRR on A and B of each set); the selection rule is in
 :func:`choose`: a candidate replaces the shipped fusion only when it is at least as good on
-half A of both sets (MRR and top1) and strictly better on one.  Embeddings are cached in
-``--cache`` (shared with bench/transfer.py): a second run embeds nothing.
+half A of both sets (MRR and top1) and strictly better on one.  It ran against ``blend`` (the
+first row, the default until 2026-12-06) and chose :data:`DEFAULT`, shipped as ``fusion =
+"zscore"`` (``skillsift.ranker.fusion.zscore_trust``); the script also runs it against that
+default.  Embeddings are cached in ``--cache`` (shared with bench/transfer.py): a second run
+embeds nothing.
 """
 
 from __future__ import annotations
