@@ -86,7 +86,8 @@ def evaluate_head(opts: CiOptions, root: str, prepared: Prepared, notes: list[st
     from ..evaluate.cases import load_cases
     from ..evaluate.gates import parse_minimums
     from ..evaluate.run import parse_modes
-    from ..usecases.project import open_config, open_project
+    from ..skill_sources.configured import open_config
+    from ..usecases.project import open_project
 
     prepared.minimums = parse_minimums(opts.min_spec)
     if opts.fetch_sources:

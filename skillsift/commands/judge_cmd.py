@@ -77,7 +77,8 @@ def judge_command(cases, root, config_file, agent, context_window, mode_spec, k_
     from ..evaluate.run import parse_modes
     from ..judge.session import evaluate_and_judge
     from ..render.registry import render
-    from ..usecases.project import catalog_messages, config_messages, open_config
+    from ..skill_sources.configured import open_config
+    from ..usecases.project import catalog_messages, config_messages
     from ._common import open_project, print_messages, say
 
     check_root(root)

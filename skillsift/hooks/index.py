@@ -85,8 +85,8 @@ def main(argv) -> int:
         print(plain(f"skillsift-index: the index is built with the {provider} provider, which this hook does not "
                     "call; run 'skillsift index' and commit the index directory"), file=sys.stderr)
         return 1
-    from ..index import service
     from ..render.index import withheld_lines
+    from ..usecases import index_build as service
 
     try:
         prepared = service.prepare(config, ws.catalog)

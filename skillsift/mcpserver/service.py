@@ -154,7 +154,8 @@ class SkillService:
 
     def _load_config(self):
         from ..config import Config
-        from ..usecases.project import config_messages, open_config
+        from ..skill_sources.configured import open_config
+        from ..usecases.project import config_messages
 
         try:
             config = open_config(self.root, self.config_file)

@@ -190,7 +190,7 @@ def check_workspace(ws, *, coverage: bool = False) -> list[Diagnostic]:
     config = ws.config
     if config is None or not ws.index_committed:
         return []
-    from ..index.service import IndexDirRefused, checked_index_dir
+    from ..index.configured import IndexDirRefused, checked_index_dir
 
     try:
         checked_index_dir(config)
@@ -218,7 +218,7 @@ def check_workspace(ws, *, coverage: bool = False) -> list[Diagnostic]:
 
 
 def _configured(config):
-    from ..index.service import ConfiguredProvider
+    from ..index.configured import ConfiguredProvider
 
     return ConfiguredProvider.from_config(config, repository_command=True)
 
@@ -246,7 +246,8 @@ def verify_workspace(ws, index, skills):
 
 def _known_texts(config, catalog) -> list[tuple[str, str]]:
     """The known requests a build gives a row, as (skill, text); none when the examples do not load."""
-    from ..index.service import ConfiguredProvider, indexed_example_pairs
+    from ..evaluate.examples import indexed_example_pairs
+    from ..index.configured import ConfiguredProvider
 
     try:
         return indexed_example_pairs(config, catalog, ConfiguredProvider.from_config(config, repository_command=True))
@@ -259,7 +260,8 @@ def _known(config, catalog) -> list[tuple[str, str]]:
     (they rightly have no row); an examples file that does not load is the cases check's finding,
     so it counts as none here."""
     from ..catalog.embedtext import text_digest
-    from ..index.service import ConfiguredProvider, indexed_example_pairs
+    from ..evaluate.examples import indexed_example_pairs
+    from ..index.configured import ConfiguredProvider
 
     try:
         pairs = indexed_example_pairs(config, catalog, ConfiguredProvider.from_config(config, repository_command=True))

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..diagnostics import NOTE, SkillsiftError
-from ..usecases.project import Message
+from .project import Message
 
 USAGE_EXIT = 2
 
@@ -55,7 +55,7 @@ def usage(message: str, hint: str = "") -> SkillsiftError:
 
 def resolve_paths(ws, paths) -> list[str]:
     """Command-line paths as paths relative to the root (a directory stands for the files under it)."""
-    from .workspace import rel_posix
+    from ..validators.workspace import rel_posix
 
     out: list[str] = []
     for given in paths:
@@ -88,8 +88,8 @@ def exit_code(diagnostics, *, strict: bool) -> int:
 def update_secrets_baseline(ws, force: bool = False) -> str:
     """Write the secrets baseline accepting every current finding; returns a one-line report."""
     from ..index.atomic import write_atomic
-    from .secrets import baseline_bytes, baseline_document, current_findings, skill_files
-    from .workspace import rel_posix
+    from ..validators.secrets import baseline_bytes, baseline_document, current_findings, skill_files
+    from ..validators.workspace import rel_posix
 
     findings = current_findings(ws, skill_files(ws, ws.skill_paths))
 
@@ -111,7 +111,7 @@ def apply_fixes(ws, paths, *, write: bool, show_diff: bool, force: bool = False)
     import re
 
     from ..index.atomic import write_atomic
-    from .fixes import case_fix, chmod_fixes, plan, unified_diff
+    from ..validators.fixes import case_fix, chmod_fixes, plan, unified_diff
 
     lines: list[str] = []
     renamed: list[tuple[str, str]] = []
@@ -146,7 +146,7 @@ def apply_fixes(ws, paths, *, write: bool, show_diff: bool, force: bool = False)
             lines.append(f"{'fixed' if write else 'would fix'}: {rel}: {fix.code} {fix.summary}")
             if fix.old_name and fix.new_name:
                 renamed.append((fix.old_name.strip(), fix.new_name))
-    from .paths import wrong_case_files
+    from ..validators.paths import wrong_case_files
 
     for rel in wrong_case_files(ws):
         if paths is not None and rel not in paths:
@@ -187,8 +187,8 @@ def run_validate(request: ValidateRequest, notify: Callable[[Message], None]) ->
     (the diff of a preview), else ``""`` (standard error); config notes are notes.
     """
     from ..config import RootNotFound
-    from .runner import run_checks, select_codes
-    from .workspace import Workspace
+    from ..validators.runner import run_checks, select_codes
+    from ..validators.workspace import Workspace
 
     ws = Workspace(request.root, config_file=request.config_file)
     try:
@@ -207,7 +207,7 @@ def run_validate(request: ValidateRequest, notify: Callable[[Message], None]) ->
     preset = request.preset or (ws.settings.preset if ws.config is not None else "recommended")
     codes, unknown = select_codes(request.select, request.ignore, configured, preset=preset)
     if unknown:
-        from . import CODES
+        from ..validators import CODES
 
         raise usage(f"unknown check code {', '.join(repr(u) for u in unknown)}",
                      f"codes are {', '.join(CODES)} (or a prefix such as SK)")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._version import __version__
+from ..._version import __version__
 
 #: pyproject.toml's ``[project.urls] Repository`` (the fallback when no metadata is installed).
 REPOSITORY_URL = "https://github.com/skillsift/skillsift"

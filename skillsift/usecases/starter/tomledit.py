@@ -4,7 +4,7 @@ Each wanted key a table lacks is inserted, with its comment lines, after the tab
 (a table the file does not have is added at its end); every other line, comment and order stays.
 The result is parsed again and must equal the file's data plus exactly those keys; a table the
 file defines without its own header (dotted keys, an inline table) or a file that does not parse
-raises :class:`~skillsift.starter.yamledit.Unsafe` and the file is left as it is.
+raises :class:`~skillsift.usecases.starter.yamledit.Unsafe` and the file is left as it is.
 """
 
 from __future__ import annotations

@@ -26,92 +26,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..diagnostics import SkillsiftError
+from ..index.configured import ConfiguredProvider, checked_index_dir
 from ..words import plural
 
 if TYPE_CHECKING:
     from ..config import Config
-    from .build import BuildResult, Plan
-
-
-@dataclass(frozen=True)
-class ConfiguredProvider:
-    """The provider the config names, described without building or calling it.
-
-    Used by ``status`` (which never runs a provider) and by ``index --dry-run`` when
-    the provider cannot be built (the plan needs only its identity).
-    """
-
-    fingerprint: str
-    model: str
-    networked: bool = False
-    external: bool = False
-    host: str = ""
-    max_batch: int | None = None
-    dims: int | None = None
-
-    def embed(self, texts):  # pragma: no cover - a plan-only stand-in is never called
-        from ..embed.base import ProviderUnavailable
-
-        raise ProviderUnavailable("this provider is described only; it cannot embed")
-
-    @classmethod
-    def from_config(cls, config, *, repository_command: bool = False) -> ConfiguredProvider:
-        """The identity ``config.embeddings`` describes.
-
-        ``repository_command``: when no command is in effect, take the one the project
-        config names (ignored for running without ``--allow-exec``, still its identity).
-        """
-        from ..embed.fingerprint import endpoint_host, provider_fingerprint
-
-        emb = config.embeddings
-        name = (emb.provider or "local").strip().lower()
-        if name == "openai":
-            fingerprint = provider_fingerprint(name, base_url=emb.base_url)
-            return cls(fingerprint, emb.model, networked=True, external=True, host=endpoint_host(emb.base_url))
-        if name == "command":
-            argv = tuple(emb.command)
-            if not argv and repository_command:
-                argv = config.repository_command
-            return cls(provider_fingerprint(name, argv=argv), emb.model, external=True)
-        if name == "local":
-            from ..embed.local import DIMS, MODEL_NAME
-
-            return cls(provider_fingerprint(name, model=MODEL_NAME), MODEL_NAME, dims=DIMS)
-        return cls(provider_fingerprint(name), emb.model)
-
-
-class IndexDirRefused(SkillsiftError):
-    """The index directory is a symlink or leaves the repository: nothing is written there."""
-
-
-def _inside(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
-
-
-def checked_index_dir(config) -> Path:
-    """``<root>/<index_dir>``, refused when writing there could leave the repository.
-
-    Refused (:class:`IndexDirRefused`, exit 1): the index directory itself is a symbolic
-    link (wherever it points), or it (through a symlinked parent) resolves outside the
-    root, as the catalog refuses skills that leave the root.
-    """
-    from ..config import index_path
-
-    root = os.path.abspath(os.fspath(config.root))
-    target = os.path.abspath(os.fspath(index_path(config)))
-    shown = os.path.relpath(target, root) if _inside(target, root) else target
-    hint = ("make it a real directory inside the repository (git rm the link, then run 'skillsift index'), "
-            "or point [search] index_dir at one")
-    if os.path.islink(target):
-        raise IndexDirRefused(f'the index directory "{shown}" is a symbolic link (to {os.readlink(target)}); '
-                              "skillsift writes the index only into a real directory inside the repository",
-                              hint=hint)
-    real_root = os.path.realpath(root)
-    real = os.path.realpath(target)
-    if not _inside(real, real_root):
-        raise IndexDirRefused(f'the index directory "{shown}" resolves to {real}, outside the repository '
-                              f"{real_root}; skillsift writes the index only inside the repository", hint=hint)
-    return Path(target)
+    from ..index.build import BuildResult, Plan
 
 
 def parse_items(value: str | None, catalog) -> tuple[str, ...]:
@@ -151,6 +71,7 @@ def _load_old(index_dir):
 
 def make_plan(config, catalog, provider, *, rebuild: bool, force, index_dir):
     """The plan of a build against the index in ``index_dir`` (no provider call)."""
+    from ..evaluate.examples import example_pairs
     from ..index.build import plan_build
     from ..secrets.egress import secret_scan
 
@@ -163,28 +84,6 @@ def make_plan(config, catalog, provider, *, rebuild: bool, force, index_dir):
         old_problem=loaded.reason if loaded.found and loaded.index is None else "",
         examples=example_pairs(config, catalog),
     )
-
-
-def example_pairs(config, catalog) -> list[tuple[str, str]]:
-    """The known requests to index: ``(skill, request)`` of the examples files and frontmatter ``examples``."""
-    from ..evaluate.examples import known_requests
-
-    return [(r.skill, r.text) for r in known_requests(catalog, config).requests]
-
-
-def indexed_example_pairs(config, catalog, provider) -> list[tuple[str, str]]:
-    """The known requests a build with ``provider`` gives a row: :func:`example_pairs` without those
-    it withholds for a secret (AR9D3), which rightly have none (``status``, ``validate``)."""
-    from ..secrets.egress import secret_scan
-
-    pairs = example_pairs(config, catalog)
-    scan = secret_scan(provider, config.secret_patterns)
-    if scan is None:  # a provider in this process is given every request (the build's planning is not loaded)
-        return pairs
-    from .build import withhold_requests
-
-    kept, _withheld = withhold_requests(pairs, scan)
-    return kept
 
 
 def refuse_network(plan, provider, allow_network: bool) -> None:
@@ -243,7 +142,7 @@ def doctored_rows(config, catalog, provider, index_dir) -> tuple[str, ...]:
     (docs/index-format.md, "Verifying the committed vectors").  Only a provider whose vectors
     are recomputed exactly (the local model) is asked; rows verified before are not embedded again.
     """
-    from .verify import verifiable, verify_rows
+    from ..index.verify import verifiable, verify_rows
 
     fingerprint = getattr(provider, "fingerprint", "")
     old = _load_old(index_dir).index
@@ -283,7 +182,7 @@ def drift_only(old, new) -> bool:
     items = tuple(replace(item, item_digest=digests.get((item.domain, item.id, item.text_digest), item.item_digest))
                   for item in new.manifest.items)
     try:
-        from .store import Index
+        from ..index.store import Index
 
         return old.to_bytes() == Index(replace(new.manifest, items=items), new.matrix).to_bytes()
     except SkillsiftError:

@@ -143,7 +143,7 @@ def name_query(name: str) -> str:
 def skill_drafts(name: str, description: str, body: str, body_line: int, path: str) -> list[Draft]:
     """At most PER_SKILL drafts for one skill, in document order (description first), no two alike;
     at least one (the description's first clause, else the name)."""
-    from ..validators.frontmatter import trigger_passages
+    from ...validators.frontmatter import trigger_passages
 
     found: list[tuple[str, int]] = []
     for sentence in sentences(" ".join((description or "").split())):

@@ -1,4 +1,4 @@
-"""The build use case (skillsift.index.service) through its public functions, without a CLI."""
+"""The build use case (skillsift.usecases.index_build) through its public functions, without a CLI."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import pytest
 
 from skillsift.catalog.load import load_catalog
 from skillsift.config import load_config
-from skillsift.index import service
+from skillsift.index.configured import IndexDirRefused
 from skillsift.index.store import load_index
+from skillsift.usecases import index_build as service
 from tests.support.cli import set_user_config
 from tests.support.concept_embedder import user_config
 
@@ -72,6 +73,6 @@ def test_an_index_dir_outside_the_root_is_refused_before_the_lock(project, tmp_p
         load(project)  # the config loader refuses it first (every command)
     # a Config made without the loader: the index service still refuses it before taking the lock
     config = dataclasses.replace(config, search=dataclasses.replace(config.search, index_dir="elsewhere/index"))
-    with pytest.raises(service.IndexDirRefused, match="outside the repository"):
+    with pytest.raises(IndexDirRefused, match="outside the repository"):
         service.prepare(config, catalog)
     assert not (tmp_path / "index").exists()
