@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
     ("doors", 6, ("commands/", "hooks/", "ci/", "mcpserver/", "cli.py", "__main__.py"),
      "parse arguments, call a use case, render, choose the exit code"),
     ("use cases", 5, ("usecases/",),
-     "open a project; validate, evaluate, tune, build the index, draft the files of `init`"),
+     "open a project; validate, evaluate, judge, tune, build the index, draft the files of `init`"),
     ("checks", 4, ("validators/",),
      "one module per check and the runner over a workspace"),
     ("render", 3, ("render/",), "text, JSON, JUnit, SARIF, Markdown, HTML and the pull-request report"),

@@ -336,7 +336,7 @@ def _judge_gate(run: CiRun, root: str, base_root: str, prepared: Prepared, base_
     if not config.judge.named_command:
         run.notes.append("[validate] judge_max_flips is set but [judge] command is not: the judge gate was skipped")
         return
-    from ..judge.session import cached_flips
+    from ..usecases.judge_run import cached_flips
 
     flips = cached_flips(root, config, run.head, base_root, base_config, base_result, prepared.case_file)
     run.judge_max_flips, run.judge_compared = settings.judge_max_flips, True

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..diagnostics import SkillsiftError
+from ..judge.answer import NO_CHOICE, Answer
+from ..judge.prompt import TEMPLATE_VERSION, build_prompt, cache_key, judge_listing
+from ..judge.report import ASKED, CACHED, MISSING, NOT_ASKED, WITHHELD, JudgeReport, Row
 from ..words import plural
-from .answer import NO_CHOICE, Answer
-from .prompt import TEMPLATE_VERSION, build_prompt, cache_key, judge_listing
-from .report import ASKED, CACHED, MISSING, NOT_ASKED, WITHHELD, JudgeReport, Row
 
 ENV_CI = "CI"
 NO_COMMAND_HINT = 'set [judge] command, e.g. command = ["claude", "-p"] (docs/judge.md)'
@@ -98,7 +98,7 @@ def run_judge(root, config, case_file, result, opts: JudgeOptions = JudgeOptions
     import os
 
     from ..catalog.load import read_all_skills
-    from .cache import open_cache
+    from ..judge.cache import open_cache
 
     env = os.environ if env is None else env
     named = config.judge.named_command
@@ -181,7 +181,7 @@ def _ask(root, config, opts: JudgeOptions, env, listing, to_ask: list[Prompt], r
     import os
 
     from ..embed.command import command_env
-    from .runner import Call, ask_all, ask_command
+    from ..judge.runner import Call, ask_all, ask_command
 
     budget = config.judge.max_calls if opts.budget is None else opts.budget
     ask = ask_command(config.judge.command, root=os.fspath(root), env=command_env(config.judge.pass_env, env),
@@ -220,8 +220,8 @@ def cached_flips(head_root, head_config, head_result, base_root, base_config, ba
     Both sides read the head's cache file with the base's added (answers are keyed by content, so the
     union is safe); nothing is asked.  Returns :class:`~skillsift.judge.report.JudgeFlips`.
     """
-    from .cache import open_cache
-    from .report import judge_flips
+    from ..judge.cache import open_cache
+    from ..judge.report import judge_flips
 
     opts = JudgeOptions(fetch=False)
     cache = open_cache(head_root, head_config.judge.cache)
@@ -242,7 +242,7 @@ def agent_labels(root, config, case_file, *, agent: str = "", env=None):
     from dataclasses import replace
 
     from ..casefile.parse import Expected
-    from .answer import CHOSEN, NONE
+    from ..judge.answer import CHOSEN, NONE
 
     run = run_judge(root, config, case_file, None, JudgeOptions(agent=agent, fetch=False), env=env)
     by_id = {row.id: row for row in run.report.rows}
