@@ -251,7 +251,7 @@ def _without_repeats(findings: list[Diagnostic], run: CiRun) -> list[Diagnostic]
     """
     if run.comparison is None:
         return findings
-    from ..validators.gates import dropped_ids, regressed_ids
+    from ..checks.gates import dropped_ids, regressed_ids
 
     c = run.comparison
     shown = {change.id for change in c.regressed}

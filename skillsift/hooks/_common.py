@@ -274,8 +274,8 @@ def nothing_to_check(ws, files) -> list:
     no skill is found (SK013), so a hook never passes having checked nothing."""
     from dataclasses import replace
 
+    from ..checks.served import NOT_SERVED, nothing_found
     from ..validators import expand_codes
-    from ..validators.served import NOT_SERVED, nothing_found
 
     served = set(ws.skill_paths)
     out = []

@@ -233,7 +233,7 @@ class SkillService:
         """
         from ..cache.secret_scans import ScanCache
         from ..catalog.load import Catalog
-        from ..validators.secrets import CODE, check_files
+        from ..checks.secrets import CODE, check_files
         from ..validators.workspace import Workspace
 
         ws = Workspace(self.root, config_file=self.config_file)

@@ -87,8 +87,8 @@ def exit_code(diagnostics, *, strict: bool) -> int:
 
 def update_secrets_baseline(ws, force: bool = False) -> str:
     """Write the secrets baseline accepting every current finding; returns a one-line report."""
+    from ..checks.secrets import baseline_bytes, baseline_document, current_findings, skill_files
     from ..index.atomic import write_atomic
-    from ..validators.secrets import baseline_bytes, baseline_document, current_findings, skill_files
     from ..validators.workspace import rel_posix
 
     findings = current_findings(ws, skill_files(ws, ws.skill_paths))
@@ -107,11 +107,11 @@ def update_secrets_baseline(ws, force: bool = False) -> str:
 
 
 def apply_fixes(ws, paths, *, write: bool, show_diff: bool, force: bool = False) -> list[str]:
-    """Plan (and with ``write`` apply) the safe fixes of skillsift/validators/fixes.py; returns the lines to print."""
+    """Plan (and with ``write`` apply) the safe fixes of skillsift/checks/fixes.py; returns the lines to print."""
     import re
 
+    from ..checks.fixes import case_fix, chmod_fixes, plan, unified_diff
     from ..index.atomic import write_atomic
-    from ..validators.fixes import case_fix, chmod_fixes, plan, unified_diff
 
     lines: list[str] = []
     renamed: list[tuple[str, str]] = []
@@ -146,7 +146,7 @@ def apply_fixes(ws, paths, *, write: bool, show_diff: bool, force: bool = False)
             lines.append(f"{'fixed' if write else 'would fix'}: {rel}: {fix.code} {fix.summary}")
             if fix.old_name and fix.new_name:
                 renamed.append((fix.old_name.strip(), fix.new_name))
-    from ..validators.paths import wrong_case_files
+    from ..checks.paths import wrong_case_files
 
     for rel in wrong_case_files(ws):
         if paths is not None and rel not in paths:

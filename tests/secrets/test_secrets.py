@@ -251,7 +251,7 @@ def test_real_corpus_has_no_findings():
 
     from skillsift.catalog.embedtext import embedded_text
     from skillsift.catalog.load import parse_skill
-    from skillsift.validators.secrets import skill_findings
+    from skillsift.checks.secrets import skill_findings
 
     real = corpora()
     files = sorted(real.rglob("SKILL.md"))

@@ -91,7 +91,7 @@ def test_a_report_takes_the_declared_severity_unless_it_names_a_variant():
 def test_a_declaration_infers_its_module_from_where_it_is_written():
     before = list(registry.DECLARED)
     try:
-        assert check("SK993", "here", NOTE, summary="x").module == "test_declared"
+        assert check("SK993", "here", NOTE, summary="x").module == "tests.validators.test_declared"
     finally:
         registry.DECLARED[:] = before
 
@@ -122,10 +122,10 @@ def test_the_registry_is_read_without_importing_a_check_module():
 
 
 #: The findings of a module not converted yet whose severity differs from their declaration on purpose.
-VARIANTS = {("gates", "AR9D4", "NOTE"),  # the gates could not run: a SKILL.md does not parse
-            ("index", "AR9D1", "ERROR"),  # a row that is not its skill's embedding
-            ("index", "AR9D1", "NOTE"),  # rows not verified this run
-            ("secrets", "AR001", "NOTE")}  # a secret allowed on its line
+VARIANTS = {("checks.gates", "AR9D4", "NOTE"),  # the gates could not run: a SKILL.md does not parse
+            ("checks.index", "AR9D1", "ERROR"),  # a row that is not its skill's embedding
+            ("checks.index", "AR9D1", "NOTE"),  # rows not verified this run
+            ("checks.secrets", "AR001", "NOTE")}  # a secret allowed on its line
 
 
 def test_the_severity_of_an_old_style_finding_is_its_declaration_or_a_known_variant():
@@ -136,7 +136,7 @@ def test_the_severity_of_an_old_style_finding_is_its_declaration_or_a_known_vari
     by_code = {c.code: c for c in CHECKS}
     found = set()
     for module in sorted({c.module for c in CHECKS}):
-        path = ROOT / "skillsift" / "validators" / f"{module}.py"
+        path = ROOT / "skillsift" / f"{module.replace('.', '/')}.py"
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names: dict[str, str] = {}
         for node in tree.body:  # CODE = "AR9D4", A, B = "SK311", "SK312"

@@ -1,7 +1,7 @@
 """Draft cases from what the skills already say about when to use them (pure).
 
 Each skill's trigger passages, found by the SK008 parser
-(:func:`skillsift.validators.frontmatter.trigger_passages`: a "When to use" section, a
+(:func:`skillsift.checks.frontmatter.trigger_passages`: a "When to use" section, a
 "Use when ..." line), and the "Use when / for / before ..." sentences of its description become
 queries expected to find that skill.  A lead-in ("This skill should be used when working with",
 "Apply this skill when:") is taken off the front and a list's lead-in ("... such as:") off the
@@ -143,7 +143,7 @@ def name_query(name: str) -> str:
 def skill_drafts(name: str, description: str, body: str, body_line: int, path: str) -> list[Draft]:
     """At most PER_SKILL drafts for one skill, in document order (description first), no two alike;
     at least one (the description's first clause, else the name)."""
-    from ...validators.frontmatter import trigger_passages
+    from ...checks.frontmatter import trigger_passages
 
     found: list[tuple[str, int]] = []
     for sentence in sentences(" ".join((description or "").split())):

@@ -12,7 +12,7 @@ from pathlib import PurePosixPath
 from ..catalog.frontmatter import key_lines as key_lines
 from ..config.checks import check
 from ..diagnostics import ERROR, WARNING, Diagnostic
-from .workspace import Workspace, posix_name
+from ..validators.workspace import Workspace, posix_name
 
 check("SK001", "frontmatter-invalid", ERROR,
       summary="the file is UTF-8 and its frontmatter block is closed and parses to a mapping",
@@ -319,8 +319,8 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     """
     import hashlib
 
-    from .parsed import Parsed
-    from .text_cache import cached, known_digest, save
+    from ..validators.parsed import Parsed
+    from ..validators.text_cache import cached, known_digest, save
 
     limits = ws.settings.description_limits
     settings = sorted((str(k), v) for k, v in limits.items())

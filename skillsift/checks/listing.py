@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..config.checks import check
 from ..diagnostics import WARNING, Diagnostic
-from .workspace import Workspace
+from ..validators.workspace import Workspace
 
 CODE = check("SK011", "listing-overflow", WARNING, scope="repo", triggers=("skill", "config"),
              files="SKILL.md, the config ([validate] agents)",

@@ -15,8 +15,8 @@ import re
 
 from ..config.checks import check
 from ..diagnostics import WARNING, Diagnostic
+from ..validators.parsed import per_skill
 from .body import MAX_SPAN_LINE, fences
-from .parsed import per_skill
 
 NOT_RUN = check("SK307", "bang-command-not-run", WARNING,
                 summary="every !`command` outside code starts a line or follows a space, where Claude Code runs it",

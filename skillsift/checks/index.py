@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from ..config.checks import check as declare
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
-from .workspace import Workspace
+from ..validators.workspace import Workspace
 
 CODE = "AR9D1"
 CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted

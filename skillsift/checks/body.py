@@ -9,7 +9,7 @@ from bisect import bisect_right
 from ..catalog.agents import CHARS_PER_TOKEN
 from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
-from .workspace import Workspace
+from ..validators.workspace import Workspace
 
 TOO_LONG = check("SK301", "body-over-token-budget", NOTE,
                  summary="the body fits the ~5,000 tokens Claude Code keeps of a skill after compaction (characters"
@@ -176,6 +176,6 @@ def run(ws: Workspace) -> list[Diagnostic]:
 
 
 def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
-    from .text_cache import run_cached
+    from ..validators.text_cache import run_cached
 
     return run_cached(ws, paths, "body", check_body)

@@ -19,7 +19,7 @@ import os
 
 from ..config.checks import check
 from ..diagnostics import ERROR, Diagnostic
-from .workspace import Workspace, posix_parent
+from ..validators.workspace import Workspace, posix_parent
 
 CODE = "SK021"
 CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted

@@ -11,7 +11,7 @@ import os
 
 from ..config.checks import check
 from ..diagnostics import ERROR, Diagnostic
-from .workspace import Workspace
+from ..validators.workspace import Workspace
 
 INVALID = check("AR9D0", "search-config-invalid", ERROR, scope="repo", triggers=("any",),
                 files="skillsift.toml, pyproject.toml [tool.skillsift], .ai-rulez/config.toml, the user config",

@@ -16,8 +16,8 @@ import re
 
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, Diagnostic, SkillsiftError
+from ..validators.workspace import Workspace
 from ..words import plural
-from .workspace import Workspace
 
 CODE = "AR9D4"
 CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted

@@ -13,7 +13,7 @@ from bisect import bisect_right
 
 from ..config.checks import check
 from ..diagnostics import WARNING, Diagnostic
-from .parsed import per_skill
+from ..validators.parsed import per_skill
 
 BACKSLASH_PATH = check("SK321", "backslash-path", WARNING,
                        summary="relative paths in the body use / (scripts\\setup.py is not found on macOS or Linux)",

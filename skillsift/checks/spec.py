@@ -29,8 +29,8 @@ from urllib.parse import unquote
 
 from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
+from ..validators.workspace import Workspace, posix_name, posix_parent
 from .frontmatter import value_kind
-from .workspace import Workspace, posix_name, posix_parent
 
 NAME_FORMAT, NAME_FOLDER, DESCRIPTION_LONG, COMPATIBILITY = "SK101", "SK102", "SK103", "SK104"
 UNKNOWN_FIELD, METADATA, TOO_MANY_LINES, MISSING_FILE = "SK105", "SK106", "SK107", "SK108"
@@ -173,7 +173,7 @@ def links_of(ws, rel: str, body: str, body_line: int) -> list[tuple[int, str]]:
     if rel not in memo:
         view = ws.__dict__.get("_parsed_views", {}).get(rel)
         if view is not None and view.body is body and view.body_line == body_line:
-            from .text_cache import cached
+            from ..validators.text_cache import cached
 
             kept = cached(ws, LINKS_CHECK, view, _links_as_diagnostics)
             memo[rel] = [(d.line, d.message) for d in kept]
@@ -346,8 +346,8 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     text-check cache (:mod:`.text_cache`); SK108 asks the file system on every run.
     """
     from ..catalog.agents import known_fields
-    from .parsed import parsed_skills
-    from .text_cache import cached, save
+    from ..validators.parsed import parsed_skills
+    from ..validators.text_cache import cached, save
 
     fields = known_fields(ws.settings.agents)
     settings = tuple(sorted(str(f) for f in fields))
@@ -365,6 +365,6 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
             out.extend(missing_links(parsed.path, links_of(ws, parsed.path, parsed.body, parsed.body_line),
                                      locate=locate))
     save(ws)
-    from .grouped import group_repeated
+    from ..validators.grouped import group_repeated
 
     return group_repeated(out, (MISSING_FILE,))

@@ -8,7 +8,7 @@ from pathlib import PurePosixPath
 
 from ..config.checks import STRICT, check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
-from .workspace import Workspace
+from ..validators.workspace import Workspace
 
 INJECTION = check("SK401", "prompt-injection", WARNING,
                   summary="no phrase tells the agent to override its instructions (\"ignore all previous "
@@ -159,8 +159,8 @@ def shell_problems(file: str, text: str, first_line: int = 1, lowered: str | Non
 
 def check_security(parsed) -> list[Diagnostic]:
     """SK401, SK402-SK407 of one parsed SKILL.md (its own text)."""
+    from ..validators.names import invisible, mixed_script
     from .agent_fields import tool_names
-    from .names import invisible, mixed_script
 
     front, path = parsed.front, parsed.path
     out: list[Diagnostic] = []
@@ -227,8 +227,8 @@ def run(ws: Workspace) -> list[Diagnostic]:
 
 
 def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
-    from .parsed import parsed_skills
-    from .text_cache import cached, save
+    from ..validators.parsed import parsed_skills
+    from ..validators.text_cache import cached, save
 
     out: list[Diagnostic] = []
     wanted = set(paths)

@@ -14,8 +14,8 @@ import re
 
 from ..config.checks import check
 from ..diagnostics import WARNING, Diagnostic
-from .parsed import parsed_skills
-from .workspace import Workspace
+from ..validators.parsed import parsed_skills
+from ..validators.workspace import Workspace
 
 INTERACTIVE = check("SK322", "interactive-script", WARNING, triggers=("skill", "skill-file"),
                     files="SKILL.md and the skill's scripts",

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, Diagnostic
 from ..secrets.scan import ALLOW_MARKER
-from .workspace import Workspace
+from ..validators.workspace import Workspace
 
 if TYPE_CHECKING:
     from ..secrets.scan import SecretFinding
@@ -202,7 +202,7 @@ def load_accepted(ws) -> tuple[frozenset[str], list[Diagnostic]]:
     """The accepted fingerprints of the workspace's secrets baseline ({} when the file is absent)."""
     import os
 
-    from .workspace import rel_posix
+    from ..validators.workspace import rel_posix
 
     rel = rel_posix(ws.settings.secrets_baseline, ws.root)
     if not os.path.exists(ws.abspath(rel)):

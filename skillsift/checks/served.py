@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
-from .workspace import Workspace
+from ..validators.workspace import Workspace
 
 NOT_SERVED, NOTHING, LINK = "SK012", "SK013", "SK020"
 CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted

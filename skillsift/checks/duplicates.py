@@ -22,7 +22,7 @@ from collections import defaultdict
 
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
-from .workspace import Workspace
+from ..validators.workspace import Workspace
 
 DUPLICATE = check("SK002", "duplicate-name", ERROR, summary="no two skills share a name")
 NEAR = check("SK009", "near-duplicate-description", WARNING, triggers=("skill", "config"),
@@ -58,7 +58,7 @@ def duplicate_names(skills, line_of=_no_line, text_of=None) -> list[Diagnostic]:
     of a frontmatter key (None when unknown); ``text_of(skill)`` its file's text (copies are found only
     with it).
     """
-    from .names import skeleton
+    from ..validators.names import skeleton
 
     out = []
     representatives = list(skills)

@@ -14,9 +14,9 @@ import re
 from ..catalog.agents import BY_NAME
 from ..config.checks import check
 from ..diagnostics import WARNING, Diagnostic
+from ..validators.parsed import outside_code, parsed_skills
+from ..validators.workspace import Workspace
 from .agent_fields import MIN_TASK_WORDS, body_words
-from .parsed import outside_code, parsed_skills
-from .workspace import Workspace
 
 GUIDELINES_ONLY = check("SK205", "fork-guidelines-only", WARNING, triggers=("skill", "config"),
                         summary="a context: fork skill's body states a task (steps, an imperative, $ARGUMENTS), "

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..config.checks import check as declare
 from ..diagnostics import ERROR, Diagnostic, SkillsiftError
-from .workspace import Workspace
+from ..validators.workspace import Workspace
 
 CODE = "AR9D2"
 CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..config.checks import check
 from ..diagnostics import ERROR, WARNING, Diagnostic
-from .workspace import Workspace
+from ..validators.workspace import Workspace
 
 CHECKS = (  # declared here; the findings are made where the sources are attached, with Diagnostic(...)
     check("SK050", "source-skill-changed", ERROR, scope="repo", triggers=("any",), files="skillsift.lock",

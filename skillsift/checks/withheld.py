@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..config.checks import check as declare
 from ..diagnostics import WARNING, Diagnostic
-from .workspace import Workspace
+from ..validators.workspace import Workspace
 
 CODE = declare("AR9D3", "search-text-withheld", WARNING, triggers=("skill", "config"), files="SKILL.md, the config",
                summary="a skill whose embedded text holds a secret would be withheld from the configured remote "

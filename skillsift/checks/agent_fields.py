@@ -14,8 +14,8 @@ import re
 
 from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
+from ..validators.workspace import Workspace
 from .frontmatter import value_kind
-from .workspace import Workspace
 
 INVALID = check("SK201", "agent-field-invalid", WARNING, triggers=("skill", "config"),
                 summary="a field an agent defines holds a value it accepts (booleans not strings, known levels, "
@@ -181,8 +181,8 @@ def run(ws: Workspace) -> list[Diagnostic]:
 
 def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     from ..catalog.agents import BY_NAME, serves
-    from .parsed import parsed_skills
-    from .text_cache import cached, save
+    from ..validators.parsed import parsed_skills
+    from ..validators.text_cache import cached, save
 
     targeted = [BY_NAME[name] for name in ws.settings.agents if name in BY_NAME]
     with_rules = [agent for agent in targeted if agent.field_rules]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..config.checks import check
 from ..diagnostics import WARNING, Diagnostic
-from .workspace import Workspace
+from ..validators.workspace import Workspace
 
 CODE = check("SK003", "skills-path-empty", WARNING, scope="repo", triggers=("config",), files="the config",
              summary="every configured [catalog] skills path holds a SKILL.md")

@@ -221,7 +221,7 @@ def _same_but_name(old: str, new: str, name: str) -> bool:
 
 def plan(path: str, text: str, front: dict | None, exists=lambda _rel: False) -> list[Fix]:
     """The safe fixes for one SKILL.md (``front``: its parsed frontmatter, None when it does not parse)."""
-    from skillsift.validators.spec import name_problems, normal_name
+    from skillsift.checks.spec import name_problems, normal_name
 
     out: list[Fix] = []
     if front is None:

@@ -14,7 +14,7 @@ import re
 
 from ..config.checks import STRICT, check
 from ..diagnostics import NOTE, Diagnostic
-from .parsed import per_skill
+from ..validators.parsed import per_skill
 
 EXAMPLE_HOME = check("SK324", "example-home-path", NOTE, preset=STRICT,
                      summary="the body names no home folder of an example user (/Users/username/..., /home/user/...)",

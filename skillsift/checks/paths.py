@@ -31,7 +31,7 @@ from pathlib import PurePosixPath
 
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
-from .workspace import Workspace, posix_name
+from ..validators.workspace import Workspace, posix_name
 
 (ABSOLUTE, BACKSLASH, LEAVES, CHAIN, NO_SCRIPT, NOT_EXECUTABLE, ENV_FILE, BINARY, WRONG_CASE,
  NESTED) = ("SK311", "SK312", "SK313", "SK314", "SK315", "SK316", "SK317", "SK318", "SK319", "SK320")
@@ -260,7 +260,7 @@ def run(ws: Workspace) -> list[Diagnostic]:
 
 
 def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
-    from .parsed import parsed_skills
+    from ..validators.parsed import parsed_skills
 
     def is_file(rel: str) -> bool:
         return os.path.isfile(ws.abspath(rel))
@@ -288,6 +288,6 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
         out.extend(check_paths(parsed, folder_files=files, is_file=is_file, is_executable=is_executable,
                                read_text=ws.read_text, ws=ws))
         out.extend(folder_problems(parsed.path, files, head=head))
-    from .grouped import group_repeated
+    from ..validators.grouped import group_repeated
 
     return group_repeated(out, (NO_SCRIPT,))

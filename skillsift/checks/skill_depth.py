@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..catalog.agents import layout_of
 from ..config.checks import check
 from ..diagnostics import WARNING, Diagnostic
-from .workspace import Workspace
+from ..validators.workspace import Workspace
 
 TOO_DEEP = check("SK323", "skill-nested-too-deep", WARNING, triggers=("skill", "config"),
                  summary="each skill sits one folder below its skills root (<root>/<name>/SKILL.md)",

@@ -12,7 +12,7 @@ import re
 
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
-from .workspace import Workspace
+from ..validators.workspace import Workspace
 
 DUPLICATE_KEY = check("SK211", "duplicate-key", ERROR,
                       summary="no frontmatter key is written twice (agents' JavaScript parsers reject the file)",
@@ -143,6 +143,6 @@ def run(ws: Workspace) -> list[Diagnostic]:
 
 
 def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
-    from .text_cache import run_cached
+    from ..validators.text_cache import run_cached
 
     return run_cached(ws, paths, "yaml_checks", check_yaml)
