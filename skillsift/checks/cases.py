@@ -17,22 +17,20 @@ from ..config.checks import check as declare
 from ..diagnostics import ERROR, Diagnostic, SkillsiftError
 from ..validators.workspace import Workspace
 
-CODE = "AR9D2"
-CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted
-    declare("AR9D2", "search-cases-invalid", ERROR, scope="repo", triggers=("cases", "skill", "config"),
-            files="the cases files ([validate] cases, default search-cases.yaml), the examples files ([search] "
-                  "examples), SKILL.md, the config",
-            summary="the cases and examples files are valid and name only skills and roles that exist (every "
-                    "problem, with lines)"),
-)
+INVALID = declare("AR9D2", "search-cases-invalid", ERROR, scope="repo", triggers=("cases", "skill", "config"),
+                  files="the cases files ([validate] cases, default search-cases.yaml), the examples files ([search] "
+                        "examples), SKILL.md, the config",
+                  summary="the cases and examples files are valid and name only skills and roles that exist (every "
+                          "problem, with lines)")
+CODE = INVALID.code
 
 
 def _from_error(rel: str, exc: SkillsiftError) -> list[Diagnostic]:
     if exc.diagnostics:
-        return [Diagnostic(file=rel, line=d.line, column=d.column, code=CODE, severity=ERROR, message=d.message,
-                           hint=d.hint or exc.hint) for d in exc.diagnostics]
+        return [INVALID.report(file=rel, line=d.line, column=d.column, message=d.message,
+                               hint=d.hint or exc.hint) for d in exc.diagnostics]
     message = exc.message.replace(f"{CODE}: ", "", 1)
-    return [Diagnostic(file=rel, code=CODE, severity=ERROR, message=message, hint=exc.hint)]
+    return [INVALID.report(file=rel, message=message, hint=exc.hint)]
 
 
 def check(rel: str, loaded, catalog, *, roles=None) -> list[Diagnostic]:
@@ -63,9 +61,9 @@ def check_paths(ws, paths) -> list[Diagnostic]:
         if rel in ws.examples_paths and case_file is not None:
             from ..ranker.known import example_problems
 
-            found += [Diagnostic(file=rel, line=line, code=CODE, severity=ERROR, message=message,
-                                 hint="Fix the lines listed (the examples file has the cases-file format, "
-                                      "docs/evaluation.md)")
+            found += [INVALID.report(file=rel, line=line, message=message,
+                                     hint="Fix the lines listed (the examples file has the cases-file format, "
+                                          "docs/evaluation.md)")
                       for line, message in example_problems(case_file)]
         out.extend(sorted(found, key=lambda d: d.line or 0))
     return out
@@ -76,8 +74,8 @@ def examples_config_problems(ws) -> list[Diagnostic]:
     error = ws.examples[1]
     if error is None:
         return []
-    return [Diagnostic(file=ws.project_file or "skillsift.toml", code=CODE, severity=ERROR, message=error.message,
-                       hint=error.hint)]
+    return [INVALID.report(file=ws.project_file or "skillsift.toml", message=error.message,
+                           hint=error.hint)]
 
 
 def run(ws: Workspace) -> list[Diagnostic]:

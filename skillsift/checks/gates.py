@@ -19,13 +19,11 @@ from ..diagnostics import ERROR, NOTE, Diagnostic, SkillsiftError
 from ..validators.workspace import Workspace
 from ..words import plural
 
-CODE = "AR9D4"
-CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted
-    check("AR9D4", "search-eval-regression", ERROR, scope="repo", triggers=("cases", "skill", "config", "baseline"),
-          files="the cases files, SKILL.md, the config, the [validate] baseline",
-          summary="the labelled cases pass the configured floors and regress no more cases than allowed"),
-)
-
+REGRESSION = check("AR9D4", "search-eval-regression", ERROR, scope="repo",
+                   triggers=("cases", "skill", "config", "baseline"),
+                   files="the cases files, SKILL.md, the config, the [validate] baseline",
+                   summary="the labelled cases pass the configured floors and regress no more cases than allowed")
+CODE = REGRESSION.code
 
 _ONE = re.compile(r'^case "(.+)" regressed against the baseline: ')
 _ALL = re.compile(r"^\d+ cases? regressed against the baseline \(max \d+\): (.+)$")
@@ -94,7 +92,7 @@ def evaluate_gates(*, rel: str, case_file, catalog, config, settings, mode: str,
     from ..evaluate import session as evals
 
     def error(message: str, line: int | None = None, hint: str = "") -> Diagnostic:
-        return Diagnostic(file=rel, line=line, code=CODE, severity=ERROR, message=message, hint=hint)
+        return REGRESSION.report(file=rel, line=line, message=message, hint=hint)
 
     try:
         evaluation = evals.run_evaluation(catalog, config, case_file, modes=[mode], k_override=settings.k,
@@ -148,8 +146,8 @@ def run(ws: Workspace) -> list[Diagnostic]:
     from ..evaluate.gates import load_baseline
 
     if ws.unparsable:
-        return [Diagnostic(file=ws.unparsable[0], code=CODE, severity=NOTE, message=unparsable_note(ws.unparsable),
-                           hint="the SK001 finding says what to fix")]
+        return [REGRESSION.report(file=ws.unparsable[0], level=NOTE, message=unparsable_note(ws.unparsable),
+                                  hint="the SK001 finding says what to fix")]
     baseline = None
     if settings.baseline:
         path = ws.abspath(settings.baseline)
@@ -158,8 +156,8 @@ def run(ws: Workspace) -> list[Diagnostic]:
         try:
             baseline = load_baseline(path)
         except SkillsiftError as exc:
-            return [Diagnostic(file=settings.baseline, code=CODE, severity=ERROR,
-                               message=exc.message.replace(path, settings.baseline), hint=exc.hint)]
+            return [REGRESSION.report(file=settings.baseline,
+                                      message=exc.message.replace(path, settings.baseline), hint=exc.hint)]
     mode = settings.mode or ws.config.search.mode
     catalog, config = ws.catalog, ws.config
     out: list[Diagnostic] = []

@@ -30,14 +30,12 @@ from ..config.checks import check as declare
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
 from ..validators.workspace import Workspace
 
-CODE = "AR9D1"
-CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted
-    declare("AR9D1", "search-index-stale", WARNING, scope="repo", triggers=("skill", "config", "index"),
-            files="SKILL.md, the config, <index_dir>/manifest.json and vectors.bin",
-            summary="a committed index exists, loads, was built for the configured model and text, and still matches "
-                    "the skills' embedded text; a damaged index or a refused row (row digest, NaN, zero, length) "
-                    "is an error"),
-)
+STALE = declare("AR9D1", "search-index-stale", WARNING, scope="repo", triggers=("skill", "config", "index"),
+                files="SKILL.md, the config, <index_dir>/manifest.json and vectors.bin",
+                summary="a committed index exists, loads, was built for the configured model and text, and still "
+                        "matches the skills' embedded text; a damaged index or a refused row (row digest, NaN, zero, "
+                        "length) is an error")
+CODE = STALE.code
 REBUILD = "rebuild it with 'skillsift index'"
 MAX_NAMES = 5
 DAMAGED_HINT = ("the files were changed after 'skillsift index' wrote them: review who changed the index "
@@ -108,8 +106,8 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
     manifest_file = f"{index_dir.rstrip('/')}/manifest.json"
 
     def finding(message: str, hint: str = "") -> list[Diagnostic]:
-        return [Diagnostic(file=manifest_file, code=CODE, severity=WARNING, message=message,
-                           hint=hint or "run 'skillsift index', then commit the index directory")]
+        return [STALE.report(file=manifest_file, message=message,
+                             hint=hint or "run 'skillsift index', then commit the index directory")]
 
     if load.index is None and not load.found:
         if not needed:
@@ -117,9 +115,9 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
         return finding(f'search: index_dir "{index_dir}" is a committed location but holds no index; '
                        "run 'skillsift index' and commit it")
     if load.index is None and getattr(load, "damaged", False):
-        return [Diagnostic(file=manifest_file, code=CODE, severity=ERROR,
-                           message=f'search: the committed index in "{index_dir}" is damaged and cannot be used '
-                                   f"({load.reason}); {REBUILD}", hint=DAMAGED_HINT)]
+        return [STALE.report(file=manifest_file, level=ERROR,
+                             message=f'search: the committed index in "{index_dir}" is damaged and cannot be used '
+                                     f"({load.reason}); {REBUILD}", hint=DAMAGED_HINT)]
     if load.index is None:
         return finding(f'search: the committed index in "{index_dir}" cannot be used ({load.reason}); {REBUILD}')
     from ..index.manifest import unusable_reason
@@ -127,16 +125,16 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
 
     out = []
     if getattr(load, "refused", ()):
-        out.append(Diagnostic(
-            file=f"{index_dir.rstrip('/')}/vectors.bin", code=CODE, severity=ERROR,
+        out.append(STALE.report(
+            file=f"{index_dir.rstrip('/')}/vectors.bin", level=ERROR,
             message=(f"search: in the committed index, {refused_phrase(len(load.refused))} not used "
                      f"({load.refused_summary()}); {REBUILD}"),
             hint=DAMAGED_HINT))
     reason = other_provider(load.index.manifest, configured) if configured is not None else ""
     if reason.startswith("the dimensions differ"):  # no build by the named model gives rows of this width
-        return out + [Diagnostic(file=manifest_file, code=CODE, severity=ERROR,
-                                 message=f"search: the committed index is damaged: {reason}; {REBUILD}",
-                                 hint=DAMAGED_HINT)]
+        return out + [STALE.report(file=manifest_file, level=ERROR,
+                                   message=f"search: the committed index is damaged: {reason}; {REBUILD}",
+                                   hint=DAMAGED_HINT)]
     reason = reason or unusable_reason(load.index.manifest, model=repo_model, fields=fields, index_body=index_body,
                                        body_chars=body_chars)
     if reason:
@@ -147,15 +145,15 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
                             examples=examples)
     refused = {r.id for r in getattr(load, "refused", ()) if r.kind != "example"}
     if verification is not None and verification.mismatched:
-        out.append(Diagnostic(
-            file=f"{index_dir.rstrip('/')}/vectors.bin", code=CODE, severity=ERROR,
+        out.append(STALE.report(
+            file=f"{index_dir.rstrip('/')}/vectors.bin", level=ERROR,
             message=("search: the committed index holds vectors that are not the embedding of their skill's text "
                      f"(re-embedded and compared: {_names(verification.mismatched)}); {REBUILD}"),
             hint="run 'skillsift index' (it embeds those skills again), then commit the index directory; "
                  "review who changed vectors.bin"))
     elif verification is not None and not verification.ran and not coverage and needed:
-        out.append(Diagnostic(
-            file=f"{index_dir.rstrip('/')}/vectors.bin", code=CODE, severity=NOTE,
+        out.append(STALE.report(
+            file=f"{index_dir.rstrip('/')}/vectors.bin", level=NOTE,
             message=f"search: the committed vectors were not verified ({verification.problem})",
             hint="install the local model (pip install 'skillsift[embed]') so validate can embed the skills "
                  "again and compare"))
@@ -196,8 +194,8 @@ def check_workspace(ws, *, coverage: bool = False) -> list[Diagnostic]:
         checked_index_dir(config)
     except IndexDirRefused as exc:  # the index would be read from, and written to, outside the repository
         root = ws.root.rstrip("/") + "/"
-        return [Diagnostic(file=ws.index_dir, code=CODE, severity=WARNING,
-                           message="search: " + exc.message.replace(root, ""), hint=exc.hint)]
+        return [STALE.report(file=ws.index_dir,
+                             message="search: " + exc.message.replace(root, ""), hint=exc.hint)]
     if not ws.index_exists() and not coverage and config.search.mode == "lexical":
         return []  # nothing to check, and numpy need not load
     load = ws.index_load

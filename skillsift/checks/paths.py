@@ -33,29 +33,26 @@ from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from ..validators.workspace import Workspace, posix_name
 
-(ABSOLUTE, BACKSLASH, LEAVES, CHAIN, NO_SCRIPT, NOT_EXECUTABLE, ENV_FILE, BINARY, WRONG_CASE,
- NESTED) = ("SK311", "SK312", "SK313", "SK314", "SK315", "SK316", "SK317", "SK318", "SK319", "SK320")
-CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted
-    check("SK311", "absolute-path", WARNING,
-          summary="the body names no path into one person's home folder (/Users/ana/..., C:\\Users\\ana\\...)"),
-    check("SK312", "backslash-link", WARNING, summary="links use / (a backslash resolves on Windows only)"),
-    check("SK313", "link-leaves-skill", WARNING,
-          summary="relative links stay inside the skill's folder (it is installed on its own)"),
-    check("SK314", "reference-chain", NOTE,
-          summary="a linked reference does not link on to another (references one level deep)"),
-    check("SK315", "script-missing", WARNING,
-          summary="every script the body runs (python scripts/x.py, ./scripts/x) is in the skill's folder"),
-    check("SK316", "script-not-executable", WARNING, triggers=("skill", "skill-file"),
-          files="SKILL.md, the skill's scripts", summary="a script run as ./x has its executable bit"),
-    check("SK317", "env-file-in-skill", WARNING, triggers=("skill", "skill-file"), files="files of a skill folder",
-          summary="no .env file sits in a skill's folder"),
-    check("SK318", "binary-in-skill", NOTE, triggers=("skill", "skill-file"), files="files of a skill folder",
-          summary="no binary (executable, archive) sits in a skill's folder"),
-    check("SK319", "skill-file-case", ERROR, scope="repo", triggers=("any",), files="the skills folders",
-          summary="a skill's file is named SKILL.md exactly (skill.md is not loaded)"),
-    check("SK320", "nested-skill", WARNING, triggers=("skill", "skill-file"), files="files of a skill folder",
-          summary="no SKILL.md sits inside another skill's folder (it is never loaded)"),
-)
+ABSOLUTE = check("SK311", "absolute-path", WARNING,
+                 summary="the body names no path into one person's home folder (/Users/ana/..., C:\\Users\\ana\\...)")
+BACKSLASH = check("SK312", "backslash-link", WARNING, summary="links use / (a backslash resolves on Windows only)")
+LEAVES = check("SK313", "link-leaves-skill", WARNING,
+               summary="relative links stay inside the skill's folder (it is installed on its own)")
+CHAIN = check("SK314", "reference-chain", NOTE,
+              summary="a linked reference does not link on to another (references one level deep)")
+NO_SCRIPT = check("SK315", "script-missing", WARNING,
+                  summary="every script the body runs (python scripts/x.py, ./scripts/x) is in the skill's folder")
+NOT_EXECUTABLE = check("SK316", "script-not-executable", WARNING, triggers=("skill", "skill-file"),
+                       files="SKILL.md, the skill's scripts", summary="a script run as ./x has its executable bit")
+ENV_FILE = check("SK317", "env-file-in-skill", WARNING, triggers=("skill", "skill-file"),
+                 files="files of a skill folder",
+                 summary="no .env file sits in a skill's folder")
+BINARY = check("SK318", "binary-in-skill", NOTE, triggers=("skill", "skill-file"), files="files of a skill folder",
+               summary="no binary (executable, archive) sits in a skill's folder")
+WRONG_CASE = check("SK319", "skill-file-case", ERROR, scope="repo", triggers=("any",), files="the skills folders",
+                   summary="a skill's file is named SKILL.md exactly (skill.md is not loaded)")
+NESTED = check("SK320", "nested-skill", WARNING, triggers=("skill", "skill-file"), files="files of a skill folder",
+               summary="no SKILL.md sits inside another skill's folder (it is never loaded)")
 # a macOS or Windows home folder with a real-looking user name (placeholders such as "username",
 # "you", "<name>" or "$USER" are examples, and /home/ubuntu is a server's own path)
 _HOME = re.compile(r"(?<![\w/.~-])(?:/Users/([A-Za-z0-9._-]+)/|[A-Za-z]:\\Users\\([A-Za-z0-9._-]+)\\)")
@@ -125,8 +122,8 @@ def check_paths(parsed, *, folder_files, is_file, is_executable, read_text, ws=N
         for hit in _HOME.finditer(body):
             if (hit.group(1) or hit.group(2) or "").lower() in _PLACEHOLDER_USERS:
                 continue
-            out.append(Diagnostic(
-                file=path, line=line_of(hit.start()), code=ABSOLUTE, severity=WARNING,
+            out.append(ABSOLUTE.report(
+                file=path, line=line_of(hit.start()),
                 message=f"{hit.group(0)} is a path on one person's machine; it does not exist where the skill runs",
                 hint="write the path relative to the skill's folder (scripts/x.py) or to the project, or use ~"))
     if "scripts/" in body or "bin/" in body or "tools/" in body:
@@ -136,15 +133,15 @@ def check_paths(parsed, *, folder_files, is_file, is_executable, read_text, ws=N
                 continue
             rel = f"{base}/{script}"
             if not is_file(rel):
-                out.append(Diagnostic(
-                    file=path, line=line_of(match.start()), code=NO_SCRIPT, severity=WARNING,
+                out.append(NO_SCRIPT.report(
+                    file=path, line=line_of(match.start()),
                     message=f"the body runs {script}, which is not in the skill's folder ({rel})",
                     hint=f"add {rel}, or fix the path (scripts run from the skill's folder)"))
         for match in script_runs(body, dot_only=True):
             rel = f"{base}/{match.group(1)}"
             if is_file(rel) and not is_executable(rel):
-                out.append(Diagnostic(
-                    file=path, line=line_of(match.start()), code=NOT_EXECUTABLE, severity=WARNING,
+                out.append(NOT_EXECUTABLE.report(
+                    file=path, line=line_of(match.start()),
                     message=f"the body runs ./{match.group(1)}, but the file is not executable",
                     hint=f"run `chmod +x {rel}` and commit it (git keeps the bit), or "
                          "`skillsift validate --fix`"))
@@ -152,8 +149,8 @@ def check_paths(parsed, *, folder_files, is_file, is_executable, read_text, ws=N
     direct = {os.path.normpath(os.path.join(base, t)).replace(os.sep, "/") for _n, t in links}
     for line_no, target in links:
         if "\\" in target:
-            out.append(Diagnostic(
-                file=path, line=line_no, code=BACKSLASH, severity=WARNING,
+            out.append(BACKSLASH.report(
+                file=path, line=line_no,
                 message=f"link {target} uses backslashes; it resolves on Windows only",
                 hint=f"write it with /: {target.replace(chr(92), '/')}"))
             continue
@@ -161,8 +158,8 @@ def check_paths(parsed, *, folder_files, is_file, is_executable, read_text, ws=N
         if joined == ".." or joined.startswith("../"):
             continue  # outside the repository: SK108's business
         if not (joined == base or joined.startswith(base.rstrip("/") + "/")):
-            out.append(Diagnostic(
-                file=path, line=line_no, code=LEAVES, severity=WARNING,
+            out.append(LEAVES.report(
+                file=path, line=line_no,
                 message=f"link {target} leaves the skill's folder ({joined}); it breaks when the skill is "
                         "installed on its own",
                 hint="copy the file into the skill's folder (references/) and link it from there"))
@@ -178,8 +175,8 @@ def check_paths(parsed, *, folder_files, is_file, is_executable, read_text, ws=N
                 inner_rel = os.path.normpath(os.path.join(ref_base, inner)).replace(os.sep, "/")
                 if inner_rel.endswith(".md") and inner_rel in in_folder and inner_rel not in direct and (
                         inner_rel != path):
-                    out.append(Diagnostic(
-                        file=path, line=line_no, code=CHAIN, severity=NOTE,
+                    out.append(CHAIN.report(
+                        file=path, line=line_no,
                         message=f"{target} links on to {inner_rel}; agents may read only part of a chain of "
                                 "references",
                         hint=f"link {inner_rel} from SKILL.md directly (keep references one level deep)"))
@@ -193,19 +190,19 @@ def folder_problems(skill_path: str, folder_files, *, head) -> list[Diagnostic]:
     for rel in folder_files:
         name = posix_name(rel)
         if name == ".env" or (name.startswith(".env.") and not name.endswith((".example", ".sample", ".template"))):
-            out.append(Diagnostic(
-                file=rel, code=ENV_FILE, severity=WARNING,
+            out.append(ENV_FILE.report(
+                file=rel,
                 message=f"{name} sits in the skill's folder and ships with the skill, with whatever secrets it holds",
                 hint="move it out of the skill, or keep a .env.example with placeholders instead"))
         elif name == "SKILL.md":
-            out.append(Diagnostic(
-                file=rel, code=NESTED, severity=WARNING,
+            out.append(NESTED.report(
+                file=rel,
                 message=f"this skill sits inside the folder of {skill_path}; agents stop at the outer SKILL.md, "
                         "so it is never loaded",
                 hint="move its folder next to the outer skill's, under the skills folder"))
         elif name.lower().endswith(BINARY_SUFFIXES) or _is_executable_binary(head(rel)):
-            out.append(Diagnostic(
-                file=rel, code=BINARY, severity=NOTE,
+            out.append(BINARY.report(
+                file=rel,
                 message=f"{name} is a binary file inside a skill; it ships with the skill and cannot be reviewed",
                 hint="build it where it is used, or fetch a pinned release with a checksum"))
     return out
@@ -247,8 +244,8 @@ def wrong_case_files(ws) -> list[str]:
 
 def wrong_case(ws) -> list[Diagnostic]:
     """SK319 for every wrongly cased skill file of the searched roots."""
-    return [Diagnostic(
-        file=rel, code=WRONG_CASE, severity=ERROR,
+    return [WRONG_CASE.report(
+        file=rel,
         message=f"{PurePosixPath(rel).name} is not SKILL.md: agents look for SKILL.md exactly (case matters on "
                 "Linux), so this skill is not loaded",
         hint=f"rename it to {PurePosixPath(rel).parent.as_posix()}/SKILL.md (`skillsift validate --fix`)")
@@ -290,4 +287,4 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
         out.extend(folder_problems(parsed.path, files, head=head))
     from ..validators.grouped import group_repeated
 
-    return group_repeated(out, (NO_SCRIPT,))
+    return group_repeated(out, (NO_SCRIPT.code,))

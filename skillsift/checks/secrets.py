@@ -32,15 +32,14 @@ from ..validators.workspace import Workspace
 if TYPE_CHECKING:
     from ..secrets.scan import SecretFinding
 
-CODE, BASELINE_CODE = "AR001", "SK010"
-CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted
-    check("AR001", "secret-detected", ERROR, triggers=("skill", "skill-file", "secrets-baseline"),
-          files="every file of a skill folder (text files up to 4 MiB)",
-          summary="no credential sits in a skill (placeholders, allowed lines and baselined findings excepted)"),
-    check("SK010", "secrets-baseline-invalid", ERROR, scope="repo", triggers=("secrets-baseline", "config"),
-          files="the [validate] secrets_baseline file (default .skillsift/secrets-baseline.json)",
-          summary="the file of accepted secret findings is valid JSON of the expected shape"),
-)
+SECRET = check("AR001", "secret-detected", ERROR, triggers=("skill", "skill-file", "secrets-baseline"),
+               files="every file of a skill folder (text files up to 4 MiB)",
+               summary="no credential sits in a skill (placeholders, allowed lines and baselined findings excepted)")
+BASELINE_INVALID = check("SK010", "secrets-baseline-invalid", ERROR, scope="repo",
+                         triggers=("secrets-baseline", "config"),
+                         files="the [validate] secrets_baseline file (default .skillsift/secrets-baseline.json)",
+                         summary="the file of accepted secret findings is valid JSON of the expected shape")
+CODE = SECRET.code
 BASELINE_VERSION = 1
 BASELINE_MAX_BYTES = 16 << 20
 HINT = ("remove it from the skill and rotate it; if it is not a secret, add `skillsift: allow-secret` to the "
@@ -145,11 +144,11 @@ def check_text(file: str, text: str, *, extra_patterns=(), accepted=frozenset(),
                              cache=cache):
         column = finding.column or None
         if finding.allowed:
-            out.append(Diagnostic(file=file, line=finding.line, column=column, code=CODE, severity=NOTE,
-                                  message=f"{finding.message}, allowed on this line", rule=finding.kind))
+            out.append(SECRET.report(file=file, line=finding.line, column=column, level=NOTE,
+                                     message=f"{finding.message}, allowed on this line", rule=finding.kind))
         elif key not in accepted:
-            out.append(Diagnostic(file=file, line=finding.line, column=column, code=CODE, severity=ERROR,
-                                  message=finding.message, hint=HINT, rule=finding.kind))
+            out.append(SECRET.report(file=file, line=finding.line, column=column,
+                                     message=finding.message, hint=HINT, rule=finding.kind))
     return out
 
 
@@ -160,8 +159,9 @@ def parse_baseline(raw: str, file: str) -> tuple[frozenset[str], list[Diagnostic
     """The accepted fingerprints of a baseline file's text, or SK010 problems."""
 
     def problem(message: str, line: int | None = None) -> tuple[frozenset[str], list[Diagnostic]]:
-        return frozenset(), [Diagnostic(file=file, line=line, code=BASELINE_CODE, severity=ERROR, message=message,
-                                        hint="regenerate it with 'skillsift validate --update-secrets-baseline'")]
+        return frozenset(), [BASELINE_INVALID.report(
+            file=file, line=line, message=message,
+            hint="regenerate it with 'skillsift validate --update-secrets-baseline'")]
 
     from ..jsonio import JSONDocumentError, read_json
 
@@ -208,13 +208,13 @@ def load_accepted(ws) -> tuple[frozenset[str], list[Diagnostic]]:
     if not os.path.exists(ws.abspath(rel)):
         return frozenset(), []
     if os.path.isfile(ws.abspath(rel)) and os.path.getsize(ws.abspath(rel)) > BASELINE_MAX_BYTES:
-        return frozenset(), [Diagnostic(file=rel, code=BASELINE_CODE, severity=ERROR,
-                                        message=f"the secrets baseline is larger than {BASELINE_MAX_BYTES} bytes",
-                                        hint="regenerate it with 'skillsift validate --update-secrets-baseline'")]
+        return frozenset(), [BASELINE_INVALID.report(
+            file=rel, message=f"the secrets baseline is larger than {BASELINE_MAX_BYTES} bytes",
+            hint="regenerate it with 'skillsift validate --update-secrets-baseline'")]
     raw = ws.read_text(rel)
     if raw is None:
-        return frozenset(), [Diagnostic(file=rel, code=BASELINE_CODE, severity=ERROR,
-                                        message="the secrets baseline cannot be read as UTF-8 text")]
+        return frozenset(), [BASELINE_INVALID.report(
+            file=rel, message="the secrets baseline cannot be read as UTF-8 text")]
     return parse_baseline(raw, rel)
 
 
@@ -277,7 +277,9 @@ def check_files(ws, files, *, parse: bool = False, cache=None) -> list[Diagnosti
             out.extend(check_text(rel, text, extra_patterns=patterns, accepted=accepted, skill=skill,
                                   embedded=embedded, cache=cache))
         except ValueError as exc:  # a configured pattern that does not compile
-            return out + [Diagnostic(file=ws.project_file, code="AR9D0", severity=ERROR, message=str(exc))]
+            from .config import INVALID
+
+            return out + [INVALID.report(file=ws.project_file, message=str(exc))]
     if cache is not None:
         cache.save()
     return out

@@ -17,18 +17,15 @@ from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from ..validators.workspace import Workspace
 
-NOT_SERVED, NOTHING, LINK = "SK012", "SK013", "SK020"
-CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted
-    check("SK012", "skill-not-served", NOTE, scope="repo", triggers=("skill", "config"),
-          files="SKILL.md, skills folders",
-          summary="no skill in the repository is left unserved (a symlink to outside, a folder limit, a stray "
-                  "SKILL.md)"),
-    check("SK013", "no-skill-found", WARNING, scope="repo", triggers=("any",), files="the skills folders",
-          summary="at least one skill is found (the message lists the folders searched); the hooks fail on it"),
-    check("SK020", "skill-file-link", ERROR, scope="repo",
-          summary="a SKILL.md that is a link resolves to a file inside its own skill folder, not under .git (never "
-                  "read)"),
-)
+NOT_SERVED = check("SK012", "skill-not-served", NOTE, scope="repo", triggers=("skill", "config"),
+                   files="SKILL.md, skills folders",
+                   summary="no skill in the repository is left unserved (a symlink to outside, a folder limit, a stray "
+                           "SKILL.md)")
+NOTHING = check("SK013", "no-skill-found", WARNING, scope="repo", triggers=("any",), files="the skills folders",
+                summary="at least one skill is found (the message lists the folders searched); the hooks fail on it")
+LINK = check("SK020", "skill-file-link", ERROR, scope="repo",
+             summary="a SKILL.md that is a link resolves to a file inside its own skill folder, not under .git (never "
+                     "read)")
 
 
 def refused_links(discovery) -> list[Diagnostic]:
@@ -39,23 +36,23 @@ def refused_links(discovery) -> list[Diagnostic]:
 
 
 def not_served(discovery) -> list[Diagnostic]:
-    out = [Diagnostic(file=rel, code=NOT_SERVED, severity=NOTE, message=message,
-                      hint="copy the skill into the repository, or point [catalog] skills at a folder inside it")
+    out = [NOT_SERVED.report(file=rel, message=message,
+                             hint="copy the skill into the repository, or point [catalog] skills at a folder inside it")
            for rel, message in discovery.notes]
     by_root: dict[str, list[str]] = {}
     for rel in discovery.stray:  # one finding per folder holding them (one cause, one finding)
         by_root.setdefault(_skills_root(rel), []).append(rel)
     for root, rels in by_root.items():
         if len(rels) == 1:
-            out.append(Diagnostic(
-                file=rels[0], code=NOT_SERVED, severity=NOTE,
+            out.append(NOT_SERVED.report(
+                file=rels[0],
                 message=f"{rels[0]} is outside every folder skillsift and the agents read; it is not served",
                 hint="move the skill folder under .agents/skills, .claude/skills or skills (README, "
                      "\"Where skills are found\"), or list it in [catalog] skills"))
             continue
         shown = ", ".join(rels[:5]) + (f" and {len(rels) - 5} more" if len(rels) > 5 else "")
-        out.append(Diagnostic(
-            file=rels[0], code=NOT_SERVED, severity=NOTE,
+        out.append(NOT_SERVED.report(
+            file=rels[0],
             message=f"{len(rels)} SKILL.md under {root} are outside every folder skillsift and the agents read; "
                     f"they are not served: {shown}",
             hint=f'to serve them, set `[catalog] skills = ["{root}"]` in skillsift.toml, or move the folders under '
@@ -83,8 +80,8 @@ def nothing_found(discovery, patterns=()) -> list[Diagnostic]:
         roots = sorted({_skills_root(rel) for rel in dots})
         listed = ", ".join(f'"{r}"' for r in roots[:5])
         hint = f"to check them, set `[catalog] skills = [{listed}]` in skillsift.toml; or " + hint
-    return [Diagnostic(
-        code=NOTHING, severity=WARNING,
+    return [NOTHING.report(
+
         message=f"no skill found, so nothing was checked (searched: {where}){stray}", hint=hint)]
 
 

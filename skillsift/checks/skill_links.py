@@ -21,13 +21,11 @@ from ..config.checks import check
 from ..diagnostics import ERROR, Diagnostic
 from ..validators.workspace import Workspace, posix_parent
 
-CODE = "SK021"
-CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted
-    check("SK021", "skill-file-link-out", ERROR, triggers=("skill", "skill-file"),
-          files="the files of a skill's folder",
-          summary="a file of a skill's folder that is a link resolves inside that folder (not dangling, not "
-                  "outside)"),
-)
+LINK_OUT = check("SK021", "skill-file-link-out", ERROR, triggers=("skill", "skill-file"),
+                 files="the files of a skill's folder",
+                 summary="a file of a skill's folder that is a link resolves inside that folder (not dangling, not "
+                         "outside)")
+CODE = LINK_OUT.code
 
 
 def _inside(real: str, folder: str) -> bool:
@@ -67,9 +65,9 @@ def folder_links(ws: Workspace, skill_rel: str) -> list[tuple[str, str]]:
 
 
 def _diagnostics(ws: Workspace, skill_rel: str) -> list[Diagnostic]:
-    return [Diagnostic(file=link, code=CODE, severity=ERROR,
-                       message=f"{problem}; a skill is installed as its folder alone, so it is not part of the skill",
-                       hint=f"replace the link {link} with the file itself (git rm it, add the file), or remove it")
+    return [LINK_OUT.report(
+        file=link, message=f"{problem}; a skill is installed as its folder alone, so it is not part of the skill",
+        hint=f"replace the link {link} with the file itself (git rm it, add the file), or remove it")
             for link, problem in folder_links(ws, skill_rel)]
 
 

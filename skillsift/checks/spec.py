@@ -32,25 +32,22 @@ from ..diagnostics import NOTE, WARNING, Diagnostic
 from ..validators.workspace import Workspace, posix_name, posix_parent
 from .frontmatter import value_kind
 
-NAME_FORMAT, NAME_FOLDER, DESCRIPTION_LONG, COMPATIBILITY = "SK101", "SK102", "SK103", "SK104"
-UNKNOWN_FIELD, METADATA, TOO_MANY_LINES, MISSING_FILE = "SK105", "SK106", "SK107", "SK108"
-CHECKS = (  # declared here; reported below with Diagnostic(...) until the module is converted
-    check("SK101", "spec-name-format", WARNING,
-          summary="name is at most 64 characters, lowercase letters, digits and single inner hyphens (specification)"),
-    check("SK102", "spec-name-folder", WARNING, summary="name equals its folder's name (specification)"),
-    check("SK103", "spec-description-length", WARNING,
-          summary="description is at most 1,024 characters (specification)"),
-    check("SK104", "spec-compatibility", WARNING,
-          summary="compatibility, when set, is a string of at most 500 characters (specification)"),
-    check("SK105", "spec-unknown-field", NOTE, triggers=("skill", "config"),
-          summary="every field is in the specification or read by skillsift or a targeted agent"),
-    check("SK106", "spec-metadata", WARNING,
-          summary="metadata, when set, maps string keys to string values (specification)"),
-    check("SK107", "spec-too-many-lines", NOTE,
-          summary="SKILL.md stays under the recommended 500 lines (specification)"),
-    check("SK108", "spec-missing-file", WARNING,
-          summary="every relative link of SKILL.md points to a file that exists"),
-)
+NAME_FORMAT = check("SK101", "spec-name-format", WARNING,
+                    summary="name is at most 64 characters, lowercase letters, digits and single inner hyphens "
+                            "(specification)")
+NAME_FOLDER = check("SK102", "spec-name-folder", WARNING, summary="name equals its folder's name (specification)")
+DESCRIPTION_LONG = check("SK103", "spec-description-length", WARNING,
+                         summary="description is at most 1,024 characters (specification)")
+COMPATIBILITY = check("SK104", "spec-compatibility", WARNING,
+                      summary="compatibility, when set, is a string of at most 500 characters (specification)")
+UNKNOWN_FIELD = check("SK105", "spec-unknown-field", NOTE, triggers=("skill", "config"),
+                      summary="every field is in the specification or read by skillsift or a targeted agent")
+METADATA = check("SK106", "spec-metadata", WARNING,
+                 summary="metadata, when set, maps string keys to string values (specification)")
+TOO_MANY_LINES = check("SK107", "spec-too-many-lines", NOTE,
+                       summary="SKILL.md stays under the recommended 500 lines (specification)")
+MISSING_FILE = check("SK108", "spec-missing-file", WARNING,
+                     summary="every relative link of SKILL.md points to a file that exists")
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 MAX_COMPATIBILITY = 500
@@ -204,8 +201,8 @@ def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, bod
         line = key_line("name")
         problems = name_problems(name)
         if problems:
-            out.append(Diagnostic(
-                file=path, line=line, code=NAME_FORMAT, severity=WARNING,
+            out.append(NAME_FORMAT.report(
+                file=path, line=line,
                 message=f'name "{name.strip()}" ' + "; ".join(problems),
                 hint=f"rename it to `name: {suggest_name(name)}` (and the folder to match)"))
         if folder and normal_name(folder) != normal_name(name):
@@ -218,34 +215,34 @@ def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, bod
                 fix = f"rename the folder to {normal_name(name)}"
             else:
                 fix = f"use one valid name for both, e.g. `name: {suggest_name(name)}` in a folder of that name"
-            out.append(Diagnostic(
-                file=path, line=line, code=NAME_FOLDER, severity=WARNING,
+            out.append(NAME_FOLDER.report(
+                file=path, line=line,
                 message=f'name "{name.strip()}" differs from its folder "{folder}"; the specification '
                         "requires them to be equal",
                 hint=fix))
     description = front.get("description")
     if isinstance(description, str) and len(description) > MAX_DESCRIPTION:
-        out.append(Diagnostic(
-            file=path, line=key_line("description"), code=DESCRIPTION_LONG, severity=WARNING,
+        out.append(DESCRIPTION_LONG.report(
+            file=path, line=key_line("description"),
             message=f"description is {len(description)} characters, over the specification's {MAX_DESCRIPTION}",
             hint=f"cut it by {len(description) - MAX_DESCRIPTION} characters: say what the skill does and when "
                  "to use it; move details into the body"))
     if "compatibility" in front:
         value = front["compatibility"]
         if not isinstance(value, str):
-            out.append(Diagnostic(
-                file=path, line=key_line("compatibility"), code=COMPATIBILITY, severity=WARNING,
+            out.append(COMPATIBILITY.report(
+                file=path, line=key_line("compatibility"),
                 message=f"compatibility must be a string, not {value_kind(value)}",
                 hint='write one line of text, e.g. `compatibility: "Requires git and Python 3.11+"`'))
         elif len(value) > MAX_COMPATIBILITY:
-            out.append(Diagnostic(
-                file=path, line=key_line("compatibility"), code=COMPATIBILITY, severity=WARNING,
+            out.append(COMPATIBILITY.report(
+                file=path, line=key_line("compatibility"),
                 message=f"compatibility is {len(value)} characters, over the specification's {MAX_COMPATIBILITY}",
                 hint=f"cut it by {len(value) - MAX_COMPATIBILITY} characters; put details in the body"))
     for key in front:
         if str(key) not in known_fields:
-            out.append(Diagnostic(
-                file=path, line=key_line(str(key)), code=UNKNOWN_FIELD, severity=NOTE,
+            out.append(UNKNOWN_FIELD.report(
+                file=path, line=key_line(str(key)),
                 message=f'field "{key}" is not in the Agent Skills specification and no targeted agent or '
                         "skillsift reads it",
                 hint=f"move it under `metadata:` (e.g. `metadata: {{{key}: ...}}`) or remove it"))
@@ -260,13 +257,13 @@ def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, bod
                 bad = f"metadata values must be strings; {', '.join(nested[:5])} " + (
                     "is not" if len(nested) == 1 else "are not")
         if bad:
-            out.append(Diagnostic(
-                file=path, line=key_line("metadata"), code=METADATA, severity=WARNING, message=bad,
+            out.append(METADATA.report(
+                file=path, line=key_line("metadata"), message=bad,
                 hint='write one `key: "text"` line per entry under metadata:, e.g. `metadata: {author: "me"}`'))
     lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     if lines > MAX_LINES:
-        out.append(Diagnostic(
-            file=path, line=MAX_LINES + 1, code=TOO_MANY_LINES, severity=NOTE,
+        out.append(TOO_MANY_LINES.report(
+            file=path, line=MAX_LINES + 1,
             message=f"SKILL.md has {lines} lines; the specification recommends under {MAX_LINES}",
             hint="move reference material into references/<topic>.md and link it from SKILL.md"))
     if (exists is not None or locate is not None) and body:
@@ -295,8 +292,8 @@ def missing_links(path: str, links, *, exists=None, locate=None) -> list[Diagnos
                 continue  # outside the repository: not read
             elif exists(rel):
                 continue
-            out.append(Diagnostic(
-                file=path, line=line_no, code=MISSING_FILE, severity=WARNING,
+            out.append(MISSING_FILE.report(
+                file=path, line=line_no,
                 message=f"link to {target} points to a file that does not exist ({rel})",
                 hint=f"create {rel} or fix the link (paths are relative to the skill's folder)"))
     return out
@@ -367,4 +364,4 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     save(ws)
     from ..validators.grouped import group_repeated
 
-    return group_repeated(out, (MISSING_FILE,))
+    return group_repeated(out, (MISSING_FILE.code,))
