@@ -20,7 +20,7 @@ check contract").  It sits in the config layer because the config (``[validate.s
 
 Scope
     ``file``: the diagnostics belong to one file each; with paths, ``skillsift validate``
-    keeps only those on the given files.  ``repo``: a repository-level rule; with paths,
+    keeps only those on the given files.  ``repo``: a repository-level check; with paths,
     it runs when one of the paths is of a kind that triggers it and all its findings are
     reported.
 

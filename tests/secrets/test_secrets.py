@@ -10,7 +10,7 @@ import pytest
 
 from skillsift.secrets.scan import (
     BUILTIN_PATTERNS,
-    RULES,
+    PATTERNS,
     detect_secret,
     is_placeholder,
     mask,
@@ -28,7 +28,7 @@ def test_every_rule_has_a_positive_and_a_placeholder():
     assert sorted(GENERATORS) == kinds
     assert sorted(SAMPLE_PLACEHOLDERS) == kinds
     assert len(kinds) == len(set(kinds))
-    assert all(rule.help for rule in RULES)
+    assert all(rule.help for rule in PATTERNS)
 
 
 @pytest.mark.parametrize("kind", sorted(GENERATORS))

@@ -1,12 +1,12 @@
-"""Document rules declared once: a :class:`Rule` per node, one interpreter, every problem at once.
+"""The document schemas: a :class:`Rule` per node, declared once, one interpreter, every problem at once.
 
 A document (``skillsift.toml``, a cases file, a skill's ``examples``) is described by one
 table of rules: for each node its kind, range, allowed values, default, whether it is
 required and how unknown keys are reported.  :func:`check` walks a parsed document against
 its rule and returns every problem as ``(node path, message)``; the caller turns paths into
 lines through the one map it built while reading the file (TOML: the key index of
-:mod:`skillsift.config.sources`; YAML: the node marks, :mod:`skillsift.rules.yaml_nodes`).
-The shipped JSON Schemas are generated from the same rules (:mod:`skillsift.rules.json_schema`).
+:mod:`skillsift.config.sources`; YAML: the node marks, :mod:`skillsift.docschema.yaml_nodes`).
+The shipped JSON Schemas are generated from the same rules (:mod:`skillsift.docschema.json_schema`).
 
 Kinds: ``table`` (declared ``keys`` and/or one rule for every ``values``), ``list``
 (``items``), ``string``, ``text`` (a YAML scalar read as written), ``int``, ``number``,

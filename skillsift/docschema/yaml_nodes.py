@@ -1,8 +1,8 @@
 """A composed YAML node tree as plain values, read as written, and the one map from node path to line.
 
-Scalars keep their text: a plain scalar of digits is a :class:`~skillsift.rules.Written`
+Scalars keep their text: a plain scalar of digits is a :class:`~skillsift.docschema.Written`
 integer (``007`` stays ``007`` where text is wanted), a plain null a
-:class:`~skillsift.rules.Nothing`, everything else a string (``yes`` is the text ``yes``:
+:class:`~skillsift.docschema.Nothing`, everything else a string (``yes`` is the text ``yes``:
 YAML 1.1 typing never changes what a field means).  A key written twice in one mapping is
 kept at its first place and reported by the caller (:attr:`Tree.duplicates`).
 
