@@ -3,11 +3,11 @@
 A skill's frontmatter ``examples`` are known requests: they steer ranking exactly as the
 requests of an examples file do, so they obey the same rules (docs/query-mining.md,
 docs/evaluation.md "Strict YAML").  The frontmatter block is composed once more with the
-strict node reader (:mod:`skillsift.rules.yaml_nodes`) and, under these two keys (and at the
+strict node reader (:mod:`skillsift.docschema.yaml_nodes`) and, under these two keys (and at the
 top level, where a merge key or a repeated key could bring them in), what YAML offers
 beyond plain data is a problem with its line: a tag, a merge key (``<<``), a key written
 twice, nesting deeper than the reader reads, an alias bomb.  The values then go through one
-table of rules (:data:`FRONTMATTER`, applied by :mod:`skillsift.rules`): a list or one
+table of rules (:data:`FRONTMATTER`, applied by :mod:`skillsift.docschema`): a list or one
 string; each entry a string or a mapping of ``query``/``role``/``also`` (``instead`` for
 ``not_for``); no null, number, list or blank query, none longer than
 :data:`~skillsift.casefile.rules.MAX_QUERY_BYTES` bytes.  Every problem carries the file
@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..rules import Rule, quoted, text_of
+from ..docschema import Rule, quoted, text_of
 from .rules import MAX_QUERY_BYTES
 
 EXAMPLE_KEYS = ("query", "role", "also")
@@ -123,7 +123,7 @@ def _strict(text: str) -> _Strict:
     import yaml
 
     from ..catalog.frontmatter import split_frontmatter
-    from ..rules.yaml_nodes import compose, tree
+    from ..docschema.yaml_nodes import compose, tree
 
     out = _Strict()
     block = split_frontmatter(text.replace("\r\n", "\n"))
@@ -181,7 +181,7 @@ def read_fields(front: Mapping | None, text: str | None, *, first_line: int = 0)
     SKILL.md text (None: unknown; every problem then points at ``first_line``, and the
     strict YAML checks do not run).  Problems are messages without the skill's name.
     """
-    from ..rules import check
+    from ..docschema import check
 
     front = front or {}
     if not has_fields(front):

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from ..casefile.frontmatter import EXAMPLE_KEYS, FIELDS, HINT, NOT_FOR_KEYS, read_fields  # noqa: F401
 from ..diagnostics import NOTE, Diagnostic, SkillsiftError, sort_diagnostics
-from ..rules import near
+from ..docschema import near
 from . import CASES_INVALID
 from .cases import Case, CaseFile, Expected
 
