@@ -292,17 +292,13 @@ def _gain(b: CaseResult, a: CaseResult) -> str:
     return "improved" if better(b, a) else ""
 
 
-def cross_validate(skill_name: str, cases: Sequence[Case], before: Sequence, k: int, *, skill_terms, existing,
-                   mined: Sequence[tuple[str, str]], trial: Callable[[str], Trial], whole: bool = False):
-    """``(tried, passing, skipped)``: the phrases that pass held-out folds for ``skill_name``.
+def _fold_trials(skill_name: str, cases: Sequence[Case], before: Sequence, k: int, own: list[int], *, skill_terms,
+                 existing, mined, trial, whole: bool) -> tuple[dict, dict, dict]:
+    """``(trials, held, chosen)``: each fold's candidates, found on the other folds, tried on the fold.
 
-    ``passing`` holds ``(Phrase, HeldOut, fixes, improves, lower_past_k, mrr_change)``;
-    ``trial(phrase)`` makes a :class:`Trial` ranking the cases with the phrase written in.
-    ``whole``: the candidates are whole requests (:func:`requests`), else phrases (:func:`phrases`).
+    ``held[key]`` lists the held-out cases of the folds where the candidate gained and harmed none;
+    ``chosen[key]`` is the candidate as first found.
     """
-    own = [i for i, c in enumerate(cases) if not c.negative and skill_name in c.expect_ids]
-    if len(own) < MIN_CASES:
-        return 0, [], TOO_FEW.format(n=len(own), cases="case" if len(own) == 1 else "cases", min=MIN_CASES)
     trials: dict[str, Trial] = {}
     held: dict[str, list[int]] = {}
     chosen: dict[str, Phrase] = {}
@@ -325,37 +321,66 @@ def cross_validate(skill_name: str, cases: Sequence[Case], before: Sequence, k: 
             if gains:
                 held.setdefault(key, []).extend(fold)
                 chosen.setdefault(key, cand)
+    return trials, held, chosen
+
+
+def _whole_effect(before: Sequence, t: Trial, skill_name: str, k: int):
+    """``(fixes, improves, mrr changes, lower)`` of a trial on every case, or None (and the trial failed)
+    when it makes a case worse."""
+    fixes, improves, changes, lower = [], [], [], 0
+    for i, b in enumerate(before):
+        a = t.get(i)
+        if worse(b, a, skill_name, k):
+            t.failed = True
+            return None
+        if isinstance(b, CaseResult):
+            changes.append(a.reciprocal - b.reciprocal)
+            if not b.hit and a.hit:
+                fixes.append((b.id, a.rank))
+            elif rank_value(a.rank) < rank_value(b.rank) or _gain(b, a):
+                improves.append(b.id)
+            elif rank_value(a.rank) > rank_value(b.rank):
+                lower += 1
+    return fixes, improves, changes, lower
+
+
+def _held_out(cases: Sequence[Case], before: Sequence, t: Trial, held: list[int]) -> HeldOut:
+    """What a trial gained on the held-out cases ``held``."""
+    out = sorted(set(held))
+    kinds: dict[str, list[str]] = {"fixed": [], "first": [], "improved": []}
+    for i in out:
+        g = _gain(before[i], t.get(i))
+        if g:
+            kinds[g].append(cases[i].id)
+    return HeldOut(cases=len(out), fixed=tuple(kinds["fixed"]), first=tuple(kinds["first"]),
+                   improved=tuple(kinds["improved"]))
+
+
+def cross_validate(skill_name: str, cases: Sequence[Case], before: Sequence, k: int, *, skill_terms, existing,
+                   mined: Sequence[tuple[str, str]], trial: Callable[[str], Trial], whole: bool = False):
+    """``(tried, passing, skipped)``: the phrases that pass held-out folds for ``skill_name``.
+
+    ``passing`` holds ``(Phrase, HeldOut, fixes, improves, lower_past_k, mrr_change)``;
+    ``trial(phrase)`` makes a :class:`Trial` ranking the cases with the phrase written in.
+    ``whole``: the candidates are whole requests (:func:`requests`), else phrases (:func:`phrases`).
+    """
+    own = [i for i, c in enumerate(cases) if not c.negative and skill_name in c.expect_ids]
+    if len(own) < MIN_CASES:
+        return 0, [], TOO_FEW.format(n=len(own), cases="case" if len(own) == 1 else "cases", min=MIN_CASES)
+    trials, held, chosen = _fold_trials(skill_name, cases, before, k, own, skill_terms=skill_terms,
+                                        existing=existing, mined=mined, trial=trial, whole=whole)
     passing = []
     for key, cand in chosen.items():
         t = trials[key]
-        fixes, improves, changes, lower = [], [], [], 0
-        for i, b in enumerate(before):
-            a = t.get(i)
-            if worse(b, a, skill_name, k):
-                t.failed = True
-                break
-            if isinstance(b, CaseResult):
-                changes.append(a.reciprocal - b.reciprocal)
-                if not b.hit and a.hit:
-                    fixes.append((b.id, a.rank))
-                elif rank_value(a.rank) < rank_value(b.rank) or _gain(b, a):
-                    improves.append(b.id)
-                elif rank_value(a.rank) > rank_value(b.rank):
-                    lower += 1
-        if t.failed:
+        effect = _whole_effect(before, t, skill_name, k)
+        if effect is None or t.failed:
             continue
+        fixes, improves, changes, lower = effect
         positives = sum(1 for b in before if isinstance(b, CaseResult))
         mrr_change = math.fsum(changes) / positives if positives else 0.0
         if mrr_change < -_EPS:
             continue
-        out = sorted(set(held[key]))
-        kinds: dict[str, list[str]] = {"fixed": [], "first": [], "improved": []}
-        for i in out:
-            g = _gain(before[i], t.get(i))
-            if g:
-                kinds[g].append(cases[i].id)
-        passing.append((cand, HeldOut(cases=len(out), fixed=tuple(kinds["fixed"]), first=tuple(kinds["first"]),
-                                      improved=tuple(kinds["improved"])), tuple(fixes), tuple(improves), lower,
+        passing.append((cand, _held_out(cases, before, t, held[key]), tuple(fixes), tuple(improves), lower,
                         mrr_change))
     passing.sort(key=lambda p: (-p[1].gains, -p[0].support, -len(p[2]), -round(p[5], 9), p[4], -len(p[0].adds),
                                 len(p[0].phrase.split()), p[0].phrase))
