@@ -179,22 +179,32 @@ def lock_change(path: str, base_bytes: bytes | None, head_bytes: bytes | None) -
             continue
         before = "" if old is None else (old.commit[:12] or old.path)
         after = "" if new is None else (new.commit[:12] or new.path)
-        old_skills = old.skills if old is not None else {}
-        new_skills = new.skills if new is not None else {}
-        parts = []
-        for word, names in (("added", sorted(set(new_skills) - set(old_skills))),
-                            ("removed", sorted(set(old_skills) - set(new_skills))),
-                            ("changed", sorted(k for k in set(old_skills) & set(new_skills)
-                                               if old_skills[k] != new_skills[k]))):
-            if names:
-                shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-                parts.append(f"skills {word}: {shown}")
-        what = "source added" if old is None else "source removed" if new is None else "source moved"
-        if old is not None and new is not None and (old.rev, old.git, old.path, old.subdir) != (
-                new.rev, new.git, new.path, new.subdir):
-            what += f" ({old.rev or old.path} -> {new.rev or new.path})"
-        out.append(GateChange(LOCK, f"{path}: {name}", before, after, "; ".join([what, *parts]), file=path))
+        what = [_source_change(old, new), *_skill_changes(old.skills if old is not None else {},
+                                                          new.skills if new is not None else {})]
+        out.append(GateChange(LOCK, f"{path}: {name}", before, after, "; ".join(what), file=path))
     return out
+
+
+def _source_change(old, new) -> str:
+    """How a lock's source changed: added, removed, or moved (with its old and new revision when it differs)."""
+    what = "source added" if old is None else "source removed" if new is None else "source moved"
+    if old is not None and new is not None and (old.rev, old.git, old.path, old.subdir) != (
+            new.rev, new.git, new.path, new.subdir):
+        what += f" ({old.rev or old.path} -> {new.rev or new.path})"
+    return what
+
+
+def _skill_changes(old_skills: dict, new_skills: dict) -> list[str]:
+    """The skills a lock's source adds, removes and changes, five of each named."""
+    parts = []
+    for word, names in (("added", sorted(set(new_skills) - set(old_skills))),
+                        ("removed", sorted(set(old_skills) - set(new_skills))),
+                        ("changed", sorted(k for k in set(old_skills) & set(new_skills)
+                                           if old_skills[k] != new_skills[k]))):
+        if names:
+            shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+            parts.append(f"skills {word}: {shown}")
+    return parts
 
 
 def _expect(case) -> str:
