@@ -108,82 +108,110 @@ def _links(parsed, ws=None):
     return links_of(ws, parsed.path, parsed.body, parsed.body_line)
 
 
+def _body_line(parsed, offset: int) -> int:
+    """The file line of an offset into the body."""
+    return parsed.body_line + parsed.body.count("\n", 0, offset)
+
+
+def _home_paths(parsed) -> list[Diagnostic]:
+    """SK311: a path under one person's home folder."""
+    body = parsed.body
+    if "/Users/" not in body and ":\\Users" not in body:
+        return []
+    out = []
+    for hit in _HOME.finditer(body):
+        if (hit.group(1) or hit.group(2) or "").lower() in _PLACEHOLDER_USERS:
+            continue
+        out.append(Diagnostic(
+            file=parsed.path, line=_body_line(parsed, hit.start()), code=ABSOLUTE, severity=WARNING,
+            message=f"{hit.group(0)} is a path on one person's machine; it does not exist where the skill runs",
+            hint="write the path relative to the skill's folder (scripts/x.py) or to the project, or use ~"))
+    return out
+
+
+def _script_problems(parsed, is_file, is_executable) -> list[Diagnostic]:
+    """A script the body runs that is not in the folder, or is not executable."""
+    from .spec import placeholder_path
+
+    path, base, body = parsed.path, parsed.folder, parsed.body
+    if "scripts/" not in body and "bin/" not in body and "tools/" not in body:
+        return []
+    out = []
+    for match in script_runs(body):
+        script = match.group(1)
+        if _PLACEHOLDER.search(script) or placeholder_path(script):
+            continue
+        rel = f"{base}/{script}"
+        if not is_file(rel):
+            out.append(Diagnostic(
+                file=path, line=_body_line(parsed, match.start()), code=NO_SCRIPT, severity=WARNING,
+                message=f"the body runs {script}, which is not in the skill's folder ({rel})",
+                hint=f"add {rel}, or fix the path (scripts run from the skill's folder)"))
+    for match in script_runs(body, dot_only=True):
+        rel = f"{base}/{match.group(1)}"
+        if is_file(rel) and not is_executable(rel):
+            out.append(Diagnostic(
+                file=path, line=_body_line(parsed, match.start()), code=NOT_EXECUTABLE, severity=WARNING,
+                message=f"the body runs ./{match.group(1)}, but the file is not executable",
+                hint=f"run `chmod +x {rel}` and commit it (git keeps the bit), or "
+                     "`skillsift validate --fix`"))
+    return out
+
+
+def _chain(path: str, line_no: int, target: str, joined: str, in_folder: set, direct: set,
+           read_text) -> Diagnostic | None:
+    """SK316: a reference in the folder that links on to another one SKILL.md does not link."""
+    text = read_text(joined)
+    if text is None:
+        return None
+    from .spec import relative_links
+
+    ref_base = PurePosixPath(joined).parent.as_posix()
+    for _line, inner in relative_links(text, 1)[:50]:
+        inner_rel = os.path.normpath(os.path.join(ref_base, inner)).replace(os.sep, "/")
+        if inner_rel.endswith(".md") and inner_rel in in_folder and inner_rel not in direct and (
+                inner_rel != path):
+            return Diagnostic(
+                file=path, line=line_no, code=CHAIN, severity=NOTE,
+                message=f"{target} links on to {inner_rel}; agents may read only part of a chain of "
+                        "references",
+                hint=f"link {inner_rel} from SKILL.md directly (keep references one level deep)")
+    return None
+
+
+def _link_problem(parsed, line_no: int, target: str, in_folder: set, direct: set, read_text) -> Diagnostic | None:
+    """A link with backslashes, one leaving the skill's folder, or one starting a chain of references."""
+    path, base = parsed.path, parsed.folder
+    if "\\" in target:
+        return Diagnostic(
+            file=path, line=line_no, code=BACKSLASH, severity=WARNING,
+            message=f"link {target} uses backslashes; it resolves on Windows only",
+            hint=f"write it with /: {target.replace(chr(92), '/')}")
+    joined = os.path.normpath(os.path.join(base, target)).replace(os.sep, "/")
+    if joined == ".." or joined.startswith("../"):
+        return None  # outside the repository: SK108's business
+    if not (joined == base or joined.startswith(base.rstrip("/") + "/")):
+        return Diagnostic(
+            file=path, line=line_no, code=LEAVES, severity=WARNING,
+            message=f"link {target} leaves the skill's folder ({joined}); it breaks when the skill is "
+                    "installed on its own",
+            hint="copy the file into the skill's folder (references/) and link it from there")
+    if joined.endswith(".md") and joined in in_folder:
+        return _chain(path, line_no, target, joined, in_folder, direct, read_text)
+    return None
+
+
 def check_paths(parsed, *, folder_files, is_file, is_executable, read_text, ws=None) -> list[Diagnostic]:
     """SK311-SK316 of one parsed SKILL.md.  ``folder_files`` are the other files of its folder
     (relative to the repository), the callables answer for paths relative to the repository."""
-    from .spec import placeholder_path
-
-    path, base = parsed.path, parsed.folder
-    out: list[Diagnostic] = []
+    out = _home_paths(parsed) + _script_problems(parsed, is_file, is_executable)
     in_folder = set(folder_files)
-    body = parsed.body
-
-    def line_of(offset: int) -> int:
-        return parsed.body_line + body.count("\n", 0, offset)
-
-    if "/Users/" in body or ":\\Users" in body:
-        for hit in _HOME.finditer(body):
-            if (hit.group(1) or hit.group(2) or "").lower() in _PLACEHOLDER_USERS:
-                continue
-            out.append(Diagnostic(
-                file=path, line=line_of(hit.start()), code=ABSOLUTE, severity=WARNING,
-                message=f"{hit.group(0)} is a path on one person's machine; it does not exist where the skill runs",
-                hint="write the path relative to the skill's folder (scripts/x.py) or to the project, or use ~"))
-    if "scripts/" in body or "bin/" in body or "tools/" in body:
-        for match in script_runs(body):
-            script = match.group(1)
-            if _PLACEHOLDER.search(script) or placeholder_path(script):
-                continue
-            rel = f"{base}/{script}"
-            if not is_file(rel):
-                out.append(Diagnostic(
-                    file=path, line=line_of(match.start()), code=NO_SCRIPT, severity=WARNING,
-                    message=f"the body runs {script}, which is not in the skill's folder ({rel})",
-                    hint=f"add {rel}, or fix the path (scripts run from the skill's folder)"))
-        for match in script_runs(body, dot_only=True):
-            rel = f"{base}/{match.group(1)}"
-            if is_file(rel) and not is_executable(rel):
-                out.append(Diagnostic(
-                    file=path, line=line_of(match.start()), code=NOT_EXECUTABLE, severity=WARNING,
-                    message=f"the body runs ./{match.group(1)}, but the file is not executable",
-                    hint=f"run `chmod +x {rel}` and commit it (git keeps the bit), or "
-                         "`skillsift validate --fix`"))
     links = _links(parsed, ws)
-    direct = {os.path.normpath(os.path.join(base, t)).replace(os.sep, "/") for _n, t in links}
+    direct = {os.path.normpath(os.path.join(parsed.folder, t)).replace(os.sep, "/") for _n, t in links}
     for line_no, target in links:
-        if "\\" in target:
-            out.append(Diagnostic(
-                file=path, line=line_no, code=BACKSLASH, severity=WARNING,
-                message=f"link {target} uses backslashes; it resolves on Windows only",
-                hint=f"write it with /: {target.replace(chr(92), '/')}"))
-            continue
-        joined = os.path.normpath(os.path.join(base, target)).replace(os.sep, "/")
-        if joined == ".." or joined.startswith("../"):
-            continue  # outside the repository: SK108's business
-        if not (joined == base or joined.startswith(base.rstrip("/") + "/")):
-            out.append(Diagnostic(
-                file=path, line=line_no, code=LEAVES, severity=WARNING,
-                message=f"link {target} leaves the skill's folder ({joined}); it breaks when the skill is "
-                        "installed on its own",
-                hint="copy the file into the skill's folder (references/) and link it from there"))
-            continue
-        if joined.endswith(".md") and joined in in_folder:
-            text = read_text(joined)
-            if text is None:
-                continue
-            from .spec import relative_links
-
-            ref_base = PurePosixPath(joined).parent.as_posix()
-            for _line, inner in relative_links(text, 1)[:50]:
-                inner_rel = os.path.normpath(os.path.join(ref_base, inner)).replace(os.sep, "/")
-                if inner_rel.endswith(".md") and inner_rel in in_folder and inner_rel not in direct and (
-                        inner_rel != path):
-                    out.append(Diagnostic(
-                        file=path, line=line_no, code=CHAIN, severity=NOTE,
-                        message=f"{target} links on to {inner_rel}; agents may read only part of a chain of "
-                                "references",
-                        hint=f"link {inner_rel} from SKILL.md directly (keep references one level deep)"))
-                    break
+        problem = _link_problem(parsed, line_no, target, in_folder, direct, read_text)
+        if problem is not None:
+            out.append(problem)
     return out
 
 
