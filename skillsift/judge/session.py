@@ -128,25 +128,35 @@ def run_judge(root, config, case_file, result, opts: JudgeOptions = JudgeOptions
         not_asked = {p.key: "no answer cached (not fetched)" for p in to_ask}
     elif to_ask:
         answers, not_asked = _ask(root, config, opts, env, listing, to_ask, report)
-        queries = {case.id: case.query for case in case_file.cases}
-        for prompt in to_ask:
-            fresh = answers.get(prompt.key)
-            if fresh is not None and fresh.final:
-                cache.put(prompt.key, fresh, case=prompt.case, request=queries[prompt.case].strip(),
-                          agent=profile.name)
-        problem = cache.save()
+        problem = _remember(cache, answers, to_ask, case_file, profile.name)
         if problem:
             notes.append(problem)
-    firsts = ranker_firsts(result)
+    report.rows.extend(_rows(pending, answers, not_asked, ranker_firsts(result), blocked=bool(blocked)))
+    return run
+
+
+def _remember(cache, answers: dict, to_ask, case_file, agent: str) -> str:
+    """Cache the final answers just fetched; returns the cache's problem in saving them ("" when none)."""
+    queries = {case.id: case.query for case in case_file.cases}
+    for prompt in to_ask:
+        fresh = answers.get(prompt.key)
+        if fresh is not None and fresh.final:
+            cache.put(prompt.key, fresh, case=prompt.case, request=queries[prompt.case].strip(), agent=agent)
+    return cache.save()
+
+
+def _rows(pending, answers: dict, not_asked: dict, firsts: dict, *, blocked: bool) -> list[Row]:
+    """One row per case: the known answer, the one fetched, or no choice (with why none was fetched)."""
+    rows = []
     for case, key, known, source in pending:
         answer: Answer | None = known if known is not None else answers.get(key)
         if known is None:
             source = ASKED if answer is not None else (MISSING if blocked else NOT_ASKED)
         if answer is None:
             answer = Answer(NO_CHOICE, reason=not_asked.get(key, "no answer"))
-        report.rows.append(Row(id=case.id, query=case.query, expected=case.expect_ids,
-                               ranker_first=firsts.get(case.id, ""), answer=answer, source=source))
-    return run
+        rows.append(Row(id=case.id, query=case.query, expected=case.expect_ids,
+                        ranker_first=firsts.get(case.id, ""), answer=answer, source=source))
+    return rows
 
 
 def _questions(case_file, config, named, agent: str, listing, cache) -> tuple[list[tuple], list[Prompt]]:
