@@ -46,8 +46,9 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from skillsift.catalog.agents import MAX_DIRS_PER_ROOT, NESTED_ROOTS, SCAN_DEPTH
+from skillsift.catalog.limits import check_files_size
 from skillsift.diagnostics import ERROR, Diagnostic, SkillsiftError
-from skillsift.files import GlobLimitError, repo_glob, skill_file_problem
+from skillsift.files import SKILL_LINK_HINT, GlobLimitError, repo_glob, skill_file_problem
 
 SKILL_FILE = "SKILL.md"
 SKIP_DIRS = frozenset({".git", "node_modules"})
@@ -461,7 +462,6 @@ def discover_all(root=".", patterns=(), *, max_dirs: int | None = None, extra=()
         scan.nested(skip)
     found = _served(scan, extra)
     searched = sorted(dict.fromkeys(scan.searched))
-    from skillsift.catalog.limits import check_files_size
 
     check_files_size(root, [parts for parts, _domain in found], scan.stats)  # docs/bounded-input.md
     return Discovery(root=root, found=tuple(found), empty=tuple(empty), searched=tuple(searched),
@@ -476,7 +476,6 @@ def discover_all(root=".", patterns=(), *, max_dirs: int | None = None, extra=()
 
 def refused_findings(discovery: Discovery) -> list:
     """SK020 errors for the SKILL.md files ``discovery`` refused to read (docs/validate.md)."""
-    from skillsift.files import SKILL_LINK_HINT
 
     return [Diagnostic(file=rel, code="SK020", severity=ERROR, message=message, hint=SKILL_LINK_HINT)
             for rel, message in discovery.refused]

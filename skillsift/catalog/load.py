@@ -18,9 +18,14 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from types import MappingProxyType
 
+from skillsift.cache.frontmatter import YamlCache
+from skillsift.catalog.agents import BY_NAME, NAMES
+from skillsift.catalog.discovery import discover_all, refused_findings
+from skillsift.catalog.frontmatter import PARSE_CODE
 from skillsift.catalog.limits import check_ranked_size
-from skillsift.catalog.skill import Skill
+from skillsift.catalog.skill import EncodedText, Skill, restore
 from skillsift.diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
+from skillsift.files import MAX_SKILL_BYTES, read_skill_bytes
 
 SKILL_FILE = "SKILL.md"
 DUPLICATE_CODE = "SK002"
@@ -160,8 +165,6 @@ def read_skill(path, root=".", domain: str = "", *, yaml_reader=None,
     path = Path(path)
     if rel is None:
         rel = relative_path(path, root)
-    from skillsift.catalog.frontmatter import PARSE_CODE
-    from skillsift.files import MAX_SKILL_BYTES, read_skill_bytes
 
     try:
         data = read_skill_bytes(path, MAX_SKILL_BYTES)
@@ -233,7 +236,6 @@ def discover(root=".", patterns: Iterable[str] = ()) -> list[tuple[Path, str]]:
 
 def _discover(root, patterns: tuple[str, ...]) -> tuple[list[tuple[Path, str]], list[str]]:
     """(found, configured patterns that yielded no SKILL.md)."""
-    from skillsift.catalog.discovery import discover_all
 
     result = discover_all(root, patterns)
     return result.paths(), list(result.empty)
@@ -326,7 +328,6 @@ _NO_PAUSE = _NoPause()
 
 
 def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]]:
-    from skillsift.catalog.discovery import discover_all, refused_findings
     source_folders = tuple(getattr(config, "source_folders", ()) or ())
     result = discover_all(root, tuple(getattr(config, "skills", ()) or ()), extra=source_folders)
     empty = list(result.empty)
@@ -340,10 +341,8 @@ def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]
                    hint="fix the path in [catalog] skills, relative to the repository root")
         for pattern in empty
     ]
-    from skillsift.cache.frontmatter import YamlCache
     from skillsift.cache.skills import SkillCache, file_stamp
     from skillsift.catalog.frontmatter import YamlDocument, read_yaml
-    from skillsift.catalog.skill import EncodedText, restore
 
     # Skills read by an earlier run from unchanged files, frontmatter parsed by an earlier run
     # (skillsift/cache/skills.py and frontmatter.py, docs/configuration.md); no collections until a file is parsed.
@@ -432,8 +431,6 @@ def load_catalog(root=".", config=None, agent=None, context_window: int | None =
     ranking sees exactly what it would choose from; an unknown name raises SkillsiftError."""
     profile = None
     if agent:
-        from skillsift.catalog.agents import BY_NAME, NAMES
-
         profile = BY_NAME.get(agent)
         if profile is None:
             raise SkillsiftError(f'unknown agent "{agent}"', hint=f"agents are {', '.join(NAMES)}")

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import re
 
+from ..catalog.agents import BY_NAME, serves
 from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
+from ..validators.parsed import parsed_skills
+from ..validators.text_cache import cached, save
 from ..validators.workspace import Workspace
 from .frontmatter import value_kind
 
@@ -206,10 +209,6 @@ def run(ws: Workspace) -> list[Diagnostic]:
 
 
 def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
-    from ..catalog.agents import BY_NAME, serves
-    from ..validators.parsed import parsed_skills
-    from ..validators.text_cache import cached, save
-
     targeted = [BY_NAME[name] for name in ws.settings.agents if name in BY_NAME]
     with_rules = [agent for agent in targeted if agent.field_rules]
     out: list[Diagnostic] = []

@@ -9,6 +9,7 @@ from bisect import bisect_right
 from ..catalog.agents import CHARS_PER_TOKEN
 from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
+from ..validators.text_cache import run_cached
 from ..validators.workspace import Workspace
 
 TOO_LONG = check("SK301", "body-over-token-budget", NOTE,
@@ -204,6 +205,4 @@ def run(ws: Workspace) -> list[Diagnostic]:
 
 
 def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
-    from ..validators.text_cache import run_cached
-
     return run_cached(ws, paths, "body", check_body)

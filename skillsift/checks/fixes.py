@@ -27,6 +27,9 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from .paths import script_runs
+from .spec import name_problems, normal_name
+
 # The value is taken greedily and its trailing blanks stripped in Python: a lazy value before
 # ``[ \t]*$`` took quadratic time on a line of many spaces.
 _PLAIN = re.compile(r"^([A-Za-z_][\w-]*):[ \t]+(.+)$")
@@ -77,7 +80,6 @@ def unquote_booleans(text: str, front: dict) -> tuple[str, list[str]] | None:
 
 def chmod_fixes(path: str, body: str, is_file, is_executable) -> list[Fix]:
     """SK316: the scripts the body runs as ``./scripts/x`` that exist without their executable bit."""
-    from .paths import script_runs
 
     base = PurePosixPath(path).parent.as_posix()
     out: list[Fix] = []
@@ -221,7 +223,6 @@ def _same_but_name(old: str, new: str, name: str) -> bool:
 
 def plan(path: str, text: str, front: dict | None, exists=lambda _rel: False) -> list[Fix]:
     """The safe fixes for one SKILL.md (``front``: its parsed frontmatter, None when it does not parse)."""
-    from skillsift.checks.spec import name_problems, normal_name
 
     out: list[Fix] = []
     if front is None:

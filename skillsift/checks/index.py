@@ -26,8 +26,10 @@ Rows of skills that are gone are harmless to a search and reported only when ask
 
 from __future__ import annotations
 
+from ..catalog.embedtext import embedded_text, resolve_body_chars, resolve_fields, text_digest
 from ..config.checks import check as declare
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
+from ..index.configured import ConfiguredProvider, IndexDirRefused, checked_index_dir
 from ..validators.workspace import Workspace
 
 STALE = declare("AR9D1", "search-index-stale", WARNING, scope="repo", triggers=("skill", "config", "index"),
@@ -207,7 +209,6 @@ def check_workspace(ws, *, coverage: bool = False) -> list[Diagnostic]:
     config = ws.config
     if config is None or not ws.index_committed:
         return []
-    from ..index.configured import IndexDirRefused, checked_index_dir
 
     try:
         checked_index_dir(config)
@@ -235,8 +236,6 @@ def check_workspace(ws, *, coverage: bool = False) -> list[Diagnostic]:
 
 
 def _configured(config):
-    from ..index.configured import ConfiguredProvider
-
     return ConfiguredProvider.from_config(config, repository_command=True)
 
 
@@ -264,7 +263,6 @@ def verify_workspace(ws, index, skills):
 def _known_texts(config, catalog) -> list[tuple[str, str]]:
     """The known requests a build gives a row, as (skill, text); none when the examples do not load."""
     from ..evaluate.examples import indexed_example_pairs
-    from ..index.configured import ConfiguredProvider
 
     try:
         return indexed_example_pairs(config, catalog, ConfiguredProvider.from_config(config, repository_command=True))
@@ -276,9 +274,7 @@ def _known(config, catalog) -> list[tuple[str, str]]:
     """The known requests as (skill, text digest), without those a build withholds for a secret
     (they rightly have no row); an examples file that does not load is the cases check's finding,
     so it counts as none here."""
-    from ..catalog.embedtext import text_digest
     from ..evaluate.examples import indexed_example_pairs
-    from ..index.configured import ConfiguredProvider
 
     try:
         pairs = indexed_example_pairs(config, catalog, ConfiguredProvider.from_config(config, repository_command=True))
@@ -289,7 +285,6 @@ def _known(config, catalog) -> list[tuple[str, str]]:
 
 def _without_row(config, skills) -> set[str]:
     """Served skills a build leaves without a row: empty embedded text, or withheld (docs/vector-index.md)."""
-    from ..catalog.embedtext import embedded_text, resolve_body_chars, resolve_fields
 
     s = config.search
     fields, body_chars = resolve_fields(s.fields), resolve_body_chars(s.body_chars)

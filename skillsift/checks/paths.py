@@ -31,7 +31,10 @@ from pathlib import PurePosixPath
 
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from ..validators.grouped import group_repeated
+from ..validators.parsed import parsed_skills
 from ..validators.workspace import Workspace, posix_name
+from .spec import placeholder_path
 
 ABSOLUTE = check("SK311", "absolute-path", WARNING,
                  summary="the body names no path into one person's home folder (/Users/ana/..., C:\\Users\\ana\\...)")
@@ -128,7 +131,6 @@ def _home_paths(parsed) -> list[Diagnostic]:
 
 def _script_problems(parsed, is_file, is_executable) -> list[Diagnostic]:
     """A script the body runs that is not in the folder, or is not executable."""
-    from .spec import placeholder_path
 
     path, base, body = parsed.path, parsed.folder, parsed.body
     if "scripts/" not in body and "bin/" not in body and "tools/" not in body:
@@ -285,8 +287,6 @@ def run(ws: Workspace) -> list[Diagnostic]:
 
 
 def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
-    from ..validators.parsed import parsed_skills
-
     def is_file(rel: str) -> bool:
         return os.path.isfile(ws.abspath(rel))
 
@@ -313,6 +313,5 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
         out.extend(check_paths(parsed, folder_files=files, is_file=is_file, is_executable=is_executable,
                                read_text=ws.read_text, ws=ws))
         out.extend(folder_problems(parsed.path, files, head=head))
-    from ..validators.grouped import group_repeated
 
     return group_repeated(out, (NO_SCRIPT.code,))

@@ -27,8 +27,12 @@ import unicodedata
 from bisect import bisect_right
 from urllib.parse import unquote
 
+from ..catalog.agents import known_fields
 from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
+from ..validators.grouped import group_repeated
+from ..validators.parsed import parsed_skills
+from ..validators.text_cache import cached, save
 from ..validators.workspace import Workspace, posix_name, posix_parent
 from .frontmatter import value_kind
 
@@ -170,8 +174,6 @@ def links_of(ws, rel: str, body: str, body_line: int) -> list[tuple[int, str]]:
     if rel not in memo:
         view = ws.__dict__.get("_parsed_views", {}).get(rel)
         if view is not None and view.body is body and view.body_line == body_line:
-            from ..validators.text_cache import cached
-
             kept = cached(ws, LINKS_CHECK, view, _links_as_diagnostics)
             memo[rel] = [(d.line, d.message) for d in kept]
         else:
@@ -364,9 +366,6 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     SK101-SK107 depend on the file's text and the known fields alone, so they are kept in the
     text-check cache (:mod:`.text_cache`); SK108 asks the file system on every run.
     """
-    from ..catalog.agents import known_fields
-    from ..validators.parsed import parsed_skills
-    from ..validators.text_cache import cached, save
 
     fields = known_fields(ws.settings.agents)
     settings = tuple(sorted(str(f) for f in fields))
@@ -384,6 +383,5 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
             out.extend(missing_links(parsed.path, links_of(ws, parsed.path, parsed.body, parsed.body_line),
                                      locate=locate))
     save(ws)
-    from ..validators.grouped import group_repeated
 
     return group_repeated(out, (MISSING_FILE.code,))

@@ -23,6 +23,11 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..config.ranking import RANKING
+from ..ranker.examples import normalised
+from ..ranker.pin import PinIndex
+from ..skill_sources.lockfile import Lock, LockFileError, parse_lock
+
 CONFIG, BASELINE, CASE, CASES_FILE, EXAMPLE = "config", "baseline", "case", "cases-file", "example"
 INDEX, PIN, LOCK = "index", "pin", "lock"
 # the [validate] keys that decide what fails: reported first, in this order
@@ -95,7 +100,6 @@ def ranking_changes(base: Mapping, head: Mapping) -> list[GateChange]:
     The comparison ranks both sides with the head's config, so these changes move nothing
     there: they are listed here instead, in the order the keys are declared.
     """
-    from ..config.ranking import RANKING
 
     def order(path: str) -> tuple[int, str]:
         table = path.split(".", 1)[0]
@@ -134,7 +138,6 @@ def pin_changes(cases, base_names, head_names) -> list[GateChange]:
     A skill named after a gated query (``refund-a-customer``) is put first wherever the pin
     applies; listed per case (by id, in file order) with the skill that pins at each side.
     """
-    from ..ranker.pin import PinIndex
 
     base_names, head_names = sorted(set(base_names)), sorted(set(head_names))
     base_index, head_index = PinIndex(base_names), PinIndex(head_names)
@@ -162,7 +165,6 @@ def lock_change(path: str, base_bytes: bytes | None, head_bytes: bytes | None) -
     """The lock of the skill sources (``skillsift.lock``), per source: added, removed, or moved to another
     commit, with the skills it adds, removes or changes (docs/sources.md). A lock that does not parse is
     one change of the file as a whole."""
-    from ..skill_sources.lockfile import Lock, LockFileError, parse_lock
 
     if base_bytes == head_bytes:
         return []
@@ -277,7 +279,6 @@ def example_changes(base, head) -> list[GateChange]:
     """
     if base is None:
         return []
-    from ..ranker.examples import normalised
 
     def by_text(requests) -> dict[str, tuple[set, list]]:
         out: dict[str, tuple[set, list]] = {}

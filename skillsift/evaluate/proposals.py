@@ -29,6 +29,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from ..catalog.listing import FULL, LISTED, build_listing, entry_text
+from ..ranker.examples import normalised
 from ..ranker.tokenize import tokenize
 from .case_change import better, rank_value, worse
 from .cases import Case
@@ -160,7 +162,6 @@ def requests(existing: set[str], sources: Sequence[tuple[str, str]]) -> list[Phr
     ``existing`` (already known for the skill) or came earlier, and one over MAX_REQUEST_CHARS.
     Order: the sources' (the fold's training requests not ranked first come first).
     """
-    from ..ranker.examples import normalised
 
     out: list[Phrase] = []
     seen = set(existing)
@@ -220,7 +221,6 @@ def edit_skill(skill, field: str, phrase: str, replaces: str = ""):
 def listings_of(skills: Sequence, agents: Sequence, context_window: int | None) -> dict[str, dict]:
     """Per agent name, each path's entry in the listing it builds from ``skills`` (what
     :func:`listing_effect` compares an edit with; made once for many edits of the same skills)."""
-    from ..catalog.listing import build_listing
 
     return {agent.name: {e.path: e for e in build_listing(skills, agent, context_window).entries} for agent in agents}
 
@@ -235,7 +235,6 @@ def listing_effect(skills: Sequence, edited, agents: Sequence, context_window: i
     the cap), or when the edited entry of the ranked agent does not show the whole new text.
     ``before_listings``: :func:`listings_of` the unedited ``skills`` when the caller has it.
     """
-    from ..catalog.listing import FULL, LISTED, build_listing
 
     out = []
     changed = [edited if s.path == edited.path else s for s in skills]
@@ -253,7 +252,6 @@ def listing_effect(skills: Sequence, edited, agents: Sequence, context_window: i
         if agent.name == ranked_agent and entry.listed != FULL:
             return None
         reads = entry.listed in LISTED and entry.listed != "name-only" and "description" in agent.entry_fields
-        from ..catalog.listing import entry_text
 
         front = edited.frontmatter if isinstance(edited.frontmatter, dict) else {}
         out.append(AgentChars(agent=agent.name, changes=reads, entry_chars=len(entry_text(front, agent.entry_fields)),

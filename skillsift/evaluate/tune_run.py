@@ -14,7 +14,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..catalog.embedtext import embedded_text, text_digest
+from ..embed.base import ProviderUnavailable
+from ..index.build import WITHHELD, PlannedItem, withhold_requests
+from ..ranker.examples import ExampleRows, normalised
+from ..ranker.lexical import LexicalIndex
+from ..ranker.lexical_hits import LexicalHits
+from ..ranker.query_embedding import QueryEmbedder
+from ..ranker.vector import normalise_query
+from ..secrets.egress import secret_scan
 from . import tune
+from .examples import known_requests
 
 SCHEMA_VERSION = 1
 
@@ -65,8 +75,6 @@ def _embed_all(provider, texts: list[str], batch: int, progress) -> np.ndarray:
         chunk = texts[start:start + batch]
         vecs = np.asarray(provider.embed(chunk), dtype=np.float64)
         if vecs.ndim != 2 or vecs.shape[0] != len(chunk):
-            from ..embed.base import ProviderUnavailable
-
             raise ProviderUnavailable("the provider returned the wrong number of vectors")
         out.append(vecs)
         if progress is not None:
@@ -108,8 +116,6 @@ def _same_width(docs: dict, qv: np.ndarray) -> tuple[dict, np.ndarray]:
 
 def _withheld_item(name: str, text: str, kind: str, secret: str):
     """A text kept back from the provider, planned as ``skillsift index`` plans one (for its AR9D3 line)."""
-    from ..catalog.embedtext import text_digest
-    from ..index.build import WITHHELD, PlannedItem
 
     return PlannedItem(id=name, domain="", item_digest="", text=text, text_digest=text_digest(text),
                        action=WITHHELD, secret=secret, kind=kind)
@@ -122,8 +128,6 @@ def _unit(m: np.ndarray) -> np.ndarray:
 
 
 def texts_to_embed(skills, search, variants) -> dict:
-    from ..catalog.embedtext import embedded_text
-
     return {v: [embedded_text(s, v, search.index_body, search.body_chars) for s in skills] for v in variants}
 
 
@@ -151,7 +155,6 @@ def _scored_cases(case_file, position: dict) -> list:
 
 def _reusable_rows(index, skills, texts: dict, configured: tuple) -> dict:
     """``{fields: matrix}``: the index's vectors for the configured fields when every skill's row is current."""
-    from ..catalog.embedtext import text_digest
 
     if index is None:
         return {}
@@ -191,7 +194,6 @@ def _secret_cases(keys: list, queries: list, scan) -> dict:
 
 def _lexical_scores(skills, scored) -> tuple[np.ndarray, object]:
     """(case x skill lexical scores, the lexical index)."""
-    from ..ranker.lexical import LexicalIndex
 
     lexical = LexicalIndex(skills)
     lex = np.zeros((len(scored), len(skills)))
@@ -203,9 +205,6 @@ def _lexical_scores(skills, scored) -> tuple[np.ndarray, object]:
 
 def gather(catalog, config, case_file, provider, *, index=None, progress_factory: Callable | None = None) -> _Gathered:
     """The gather stage: embed what the grid needs and build the cases' signals (no known requests yet)."""
-    from ..ranker.query_embedding import QueryEmbedder
-    from ..ranker.vector import normalise_query
-    from ..secrets.egress import secret_scan
 
     skills = list(catalog.skills)
     position = {s.name: i for i, s in enumerate(skills)}
@@ -248,7 +247,6 @@ def gather(catalog, config, case_file, provider, *, index=None, progress_factory
 
 def _signals(skills, scored, position: dict, docs: dict, qv: np.ndarray, pieces: dict) -> tune.Signals:
     """The cases' lexical and cosine signals, a long query scored by its best piece."""
-    from ..ranker.lexical_hits import LexicalHits
 
     lex, lexical = _lexical_scores(skills, scored)
     expected = [[position[n] for n in c.expect_ids] for c in scored]
@@ -310,7 +308,6 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
 
 def _requests(catalog, config) -> tuple[tuple[str, str], ...]:
     """The known requests (skill, text) of the repository, in their fixed order."""
-    from .examples import known_requests
 
     return tuple((r.skill, r.text) for r in known_requests(catalog, config).requests)
 
@@ -318,8 +315,6 @@ def _requests(catalog, config) -> tuple[tuple[str, str], ...]:
 def _withhold(requests, provider, config) -> tuple[tuple[tuple[str, str], ...], list]:
     """``(kept, withheld)``: the known requests the index build would send to ``provider``, and the
     planned items of those it withholds (:func:`skillsift.index.build.withhold_requests`)."""
-    from ..index.build import withhold_requests
-    from ..secrets.egress import secret_scan
 
     kept, withheld = withhold_requests(requests, secret_scan(provider, config.secret_patterns))
     return tuple(kept), withheld
@@ -327,7 +322,6 @@ def _withhold(requests, provider, config) -> tuple[tuple[tuple[str, str], ...], 
 
 def _request_vectors(requests, index, provider, batch: int) -> np.ndarray:
     """Unit vectors of the known requests: the index's example rows when it holds every one, else embedded."""
-    from ..catalog.embedtext import text_digest
 
     if index is not None and hasattr(index, "example_items"):
         rows = {(item.id, item.text_digest): row for row, item in index.example_items()}
@@ -339,7 +333,6 @@ def _request_vectors(requests, index, provider, batch: int) -> np.ndarray:
 
 def _evidence(requests, rvec, scored, qv, pieces, position, folds: int, seed: int):
     """``((best, has), note)``: each case's known-request evidence, never its own request."""
-    from ..ranker.examples import ExampleRows, normalised
 
     rows = ExampleRows.of(rvec, [position[s] for s, _t in requests], [t for _s, t in requests])
     m = np.asarray(rows.matrix, dtype=np.float64)

@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..config import index_path
 from ..diagnostics import SkillsiftError
 
 
@@ -76,7 +77,6 @@ def checked_index_dir(config) -> Path:
     link (wherever it points), or it (through a symlinked parent) resolves outside the
     root, as the catalog refuses skills that leave the root.
     """
-    from ..config import index_path
 
     root = os.path.abspath(os.fspath(config.root))
     target = os.path.abspath(os.fspath(index_path(config)))

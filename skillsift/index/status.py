@@ -22,6 +22,10 @@ an index of an older format (no row digests) is ``stale`` with every skill missi
 
 from __future__ import annotations
 
+from ..catalog.embedtext import text_digest
+from .classify import classify_skills
+from .store import refused_phrase
+
 SCHEMA_VERSION = 1
 NONE, UNREADABLE, INCOMPATIBLE, STALE, FRESH = "none", "unreadable", "incompatible", "stale", "fresh"
 
@@ -55,8 +59,6 @@ def status_report(
     text settings are the configured ``[search]`` ones.  ``examples``: the known requests
     as ``(skill, request)`` pairs.  Skills without a usable index are all "missing".
     """
-    from ..catalog.embedtext import text_digest
-    from .classify import classify_skills
 
     skills = list(skills)
     index = loaded.index
@@ -76,8 +78,6 @@ def status_report(
         mismatched = verification.mismatched if verification is not None else ()
         state = FRESH if c.fresh and not mismatched and not refused else STALE
         if refused:
-            from .store import refused_phrase
-
             phrase = refused_phrase(len(refused)).replace(" row", " row of the index", 1)
             reason = (f"{phrase} not used ({loaded.refused_summary()}); the files were changed after "
                       "'skillsift index' wrote them")

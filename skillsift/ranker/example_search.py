@@ -18,6 +18,17 @@ requests"):
 from __future__ import annotations
 
 from .examples import combine
+from .fusion import (
+    FusedItem,
+    blend_bonus_scale,
+    rrf,
+    sort_fused,
+    vector_only,
+    weighted,
+    with_lexical_bonus,
+    zscore_scores,
+)
+from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away, round_half_away_list
 
 
 def ranked(scores, names, ties, usable, keep=None, limit: int | None = None):
@@ -44,9 +55,6 @@ def rank_with_examples(search, examples, query: str, qvec, mode: str, usable, ro
     ``request`` the :class:`~skillsift.ranker.fusion.BlendRequest` of a blend or zscore fusion.
     """
     import numpy as np
-
-    from .fusion import rrf, sort_fused, vector_only, weighted
-    from .rounding import SCORE_DIGITS, round_half_away
 
     q = np.asarray(qvec, dtype=np.float64)
     matrix = _wide(search, "_examples_plain", lambda: search.index.matrix, rows)
@@ -99,9 +107,6 @@ def _blend(search, centred, plain, keep, usable, ties, lexical, s, request=None)
     candidates by :func:`~skillsift.ranker.fusion.zscore_scores`.
     """
     import numpy as np
-
-    from .fusion import FusedItem, blend_bonus_scale, with_lexical_bonus, zscore_scores
-    from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away_list
 
     bonus = blend_bonus_scale(s.weight_lexical, s.weight_vector)
     cand = s.candidates

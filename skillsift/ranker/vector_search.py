@@ -13,9 +13,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..catalog.embedtext import embedded_text, text_digest
 from .blend_exact import SMALL_ROWS, ExactRows
+from .blend_top import blend_first
+from .centring import CENTRE_SHRINK, centre
 from .channels import with_channels
+from .example_search import rank_with_examples
+from .examples import ExampleRows
+from .fusion import BlendRequest, blend_bonus_scale, rrf, sort_fused, vector_only, weighted, zscore_lexical_weight
+from .pin import PinIndex
 from .result import Hit, SearchResult
+from .rounding import SCORE_DIGITS, round_half_away
+from .vector import CentredScreen, PlainScreen
 
 if TYPE_CHECKING:
     from .examples import ExampleRows
@@ -61,8 +70,6 @@ class VectorSearch:
         run); requests of skills not served, or without a row, are left out.  No usable
         request: the screened paths rank as before.
         """
-        from ..catalog.embedtext import text_digest
-        from .examples import ExampleRows
 
         rows = {(item.id, item.text_digest): row for row, item in self.index.example_items()}
         owners, texts, picked = [], [], []
@@ -98,8 +105,6 @@ class VectorSearch:
     def rows(self) -> list[int]:
         """Per skill (catalog order): its usable matrix row, or STALE / MISSING (once)."""
         if self._prepared is None:
-            from ..catalog.embedtext import embedded_text, text_digest
-
             fields, index_body, body_chars = self._text
             prepared = []
             for skill in self.skills:
@@ -167,8 +172,6 @@ class VectorSearch:
         n_scope = len(subset) if subset is not None else len(self.skills)
         covered = len(usable) == n_scope
         if self.examples is not None and s.example_weight > 0:
-            from .example_search import rank_with_examples
-
             rows, ties = self._rows_and_ties(usable, subset)
             # the query's cosine to every known request, once: the ranking and --explain both read it
             cos = self.examples.cosines(query, qvec, own_evidence=self.own_evidence)
@@ -204,7 +207,6 @@ class VectorSearch:
         """Blend over a scope of at most SMALL_ROWS usable skills, every similarity exact
         (:mod:`skillsift.ranker.blend_exact`): ``(fused items, top_sim, dropped)``."""
         from .blend_exact import blend_exact
-        from .rounding import SCORE_DIGITS, round_half_away
 
         exact = self._exact_rows(usable, subset)
         plain, centred = exact.similarities(qvec)
@@ -219,7 +221,6 @@ class VectorSearch:
     def _blend_request(self, query: str, s, limit, lexical):
         """The :class:`~skillsift.ranker.fusion.BlendRequest` of ``query`` under the ``[search]`` settings ``s``
         (``lexical``: the query's lexical list, whose coverage weighs the zscore fusion's lexical part)."""
-        from .fusion import BlendRequest, blend_bonus_scale, zscore_lexical_weight
 
         weight = zscore_lexical_weight(lexical.coverage(), s.weight_lexical, s.weight_vector) \
             if s.fusion == "zscore" else 0.0
@@ -230,9 +231,6 @@ class VectorSearch:
     def _screened(self, query: str, qvec, mode: str, subset, usable, lexical, s, covered: bool, limit):
         """Any mode and fusion over screened similarities: ``(fused items, ranking, top_sim, dropped)``."""
         import numpy as np
-
-        from .fusion import rrf, sort_fused, vector_only, weighted
-        from .rounding import SCORE_DIGITS
 
         # Exact similarities, screened: see skillsift.ranker.vector.
         rows, ties = self._rows_and_ties(usable, subset)
@@ -246,8 +244,6 @@ class VectorSearch:
         pinned = None
         top = None if mode == "hybrid" and s.fusion in SCORED else plain.top(cand, keep)
         if top is None:
-            from .blend_top import blend_first
-
             centred = self._centred_similarities(rows, products, qvec, ties)
             fused = blend_first(self._blend_request(query, s, limit, lexical), centred, plain, keep, lexical, usable,
                                 self._positions_in(usable, subset), self._all_names())
@@ -382,25 +378,18 @@ class VectorSearch:
     def _centred(self):
         """The index matrix centred on the catalog's mean document vector."""
         if self._centred_matrix is None:
-            from .centring import centre
-
             rows = sorted({row for row in self.rows() if row >= 0})
             self._centred_matrix = centre(self.index.matrix, rows)
         return self._centred_matrix
 
     def _plain(self):
         if self._screen is None:
-            from .vector import PlainScreen
-
             self._screen = PlainScreen(self.index.matrix)
         return self._screen
 
     def _centred_plain(self):
         """The CentredScreen of the blend fusion."""
         if self._centred_screen is None:
-            from .centring import CENTRE_SHRINK
-            from .vector import CentredScreen
-
             rows = sorted({row for row in self.rows() if row >= 0})
             self._centred_screen = CentredScreen(self.index.matrix, self._centred(), rows, CENTRE_SHRINK,
                                                  self._plain().row_norm)
@@ -413,8 +402,6 @@ class VectorSearch:
     def _pins(self):
         """The :class:`~skillsift.ranker.pin.PinIndex` of the catalog's names (made once)."""
         if self._pin_index is None:
-            from .pin import PinIndex
-
             self._pin_index = PinIndex(self._all_names())
         return self._pin_index
 

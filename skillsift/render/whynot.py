@@ -14,6 +14,7 @@ from ..evaluate.run import EvalResult
 from ..evaluate.whynot import Competitor, ExpectedSkill, Proposal, Standing, WhyReport
 from ..words import plural
 from .evaluation import _shortest, render_text, result_json
+from .sanitise import json_text
 
 MAX_TERMS_SHOWN = 6
 PROPOSALS_TITLE = {
@@ -36,7 +37,6 @@ def render_with_why_json(result: EvalResult, why: WhyReport) -> str:
     """The ``search-eval.v1`` document with the ``search-why.v4`` document under ``why``."""
     doc = result_json(result)
     doc["why"] = _shortest(why.to_dict())
-    from .sanitise import json_text
 
     return json_text(doc)
 

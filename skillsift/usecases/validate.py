@@ -15,7 +15,13 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..checks.paths import wrong_case_files
+from ..checks.secrets import baseline_bytes, baseline_document, current_findings, skill_files
+from ..config import RootNotFound
 from ..diagnostics import NOTE, SkillsiftError
+from ..validators import CODES
+from ..validators.runner import run_checks, select_codes
+from ..validators.workspace import Workspace, rel_posix
 from .project import Message
 
 USAGE_EXIT = 2
@@ -55,7 +61,6 @@ def usage(message: str, hint: str = "") -> SkillsiftError:
 
 def resolve_paths(ws, paths) -> list[str]:
     """Command-line paths as paths relative to the root (a directory stands for the files under it)."""
-    from ..validators.workspace import rel_posix
 
     out: list[str] = []
     for given in paths:
@@ -87,9 +92,7 @@ def exit_code(diagnostics, *, strict: bool) -> int:
 
 def update_secrets_baseline(ws, force: bool = False) -> str:
     """Write the secrets baseline accepting every current finding; returns a one-line report."""
-    from ..checks.secrets import baseline_bytes, baseline_document, current_findings, skill_files
     from ..index.atomic import write_atomic
-    from ..validators.workspace import rel_posix
 
     findings = current_findings(ws, skill_files(ws, ws.skill_paths))
 
@@ -146,7 +149,6 @@ def _apply_fix(ws, rel: str, text: str, fix, lines: list[str], *, write: bool, s
 def _case_fixes(ws, paths, lines: list[str], *, write: bool, show_diff: bool) -> None:
     """Rename the files whose name differs from the expected one only in case."""
     from ..checks.fixes import case_fix
-    from ..checks.paths import wrong_case_files
 
     for rel in wrong_case_files(ws):
         if paths is not None and rel not in paths:
@@ -211,9 +213,6 @@ def run_validate(request: ValidateRequest, notify: Callable[[Message], None]) ->
     A fix line is a :class:`Message` whose severity is ``"stdout"`` when it belongs on standard output
     (the diff of a preview), else ``""`` (standard error); config notes are notes.
     """
-    from ..config import RootNotFound
-    from ..validators.runner import run_checks, select_codes
-    from ..validators.workspace import Workspace
 
     ws = Workspace(request.root, config_file=request.config_file)
     try:
@@ -232,8 +231,6 @@ def run_validate(request: ValidateRequest, notify: Callable[[Message], None]) ->
     preset = request.preset or (ws.settings.preset if ws.config is not None else "recommended")
     codes, unknown = select_codes(request.select, request.ignore, configured, preset=preset)
     if unknown:
-        from ..validators import CODES
-
         raise usage(f"unknown check code {', '.join(repr(u) for u in unknown)}",
                      f"codes are {', '.join(CODES)} (or a prefix such as SK)")
     paths = request.paths

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from ..config.checks import STRICT
 from ..diagnostics import NOTE, Diagnostic, sort_diagnostics
-from . import BY_CODE, CHECKS, OPT_IN, expand_codes
+from . import BY_CODE, CHECKS, OPT_IN, expand_codes, suppress, text_cache
 from .contract import run_module
 from .workspace import Workspace
 
@@ -98,13 +98,11 @@ def run_checks(ws: Workspace, *, codes=None, paths=None, preset: str | None = No
         for rel in paths:
             kinds |= ws.path_kinds(rel)
     modules = _modules_to_run(codes, kinds, wanted)
-    from . import text_cache
 
     found: list[Diagnostic] = []
     with text_cache.deferred(ws):  # the text-check cache is written once, after every module
         for name in modules:
             found.extend(run_module(name, ws, None if wanted is None else sorted(wanted)))
-    from . import suppress
 
     ran = {check.code for check in CHECKS if check.module in modules and check.code in codes}
     found = suppress.apply(ws, found, ran=ran, wanted=wanted)

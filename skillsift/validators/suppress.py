@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from ..config.checks import check
 from ..diagnostics import NOTE, Diagnostic
+from . import BY_CODE
 from .workspace import Workspace
 
 UNUSED = check("SK015", "suppression-unused", NOTE,
@@ -94,7 +95,6 @@ def _mark_problems(mark: Suppression, used: set, ran, known) -> list[Diagnostic]
 def apply(ws, diagnostics, *, ran=None, wanted=None) -> list[Diagnostic]:
     """``diagnostics`` less those an inline suppression silences, plus SK015 for the suppressions
     without a reason or (when ``ran``, the codes that ran, is given) without a finding to silence."""
-    from . import BY_CODE
 
     skill_of: dict[str, str | None] = {}
 
