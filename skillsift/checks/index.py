@@ -29,7 +29,9 @@ from __future__ import annotations
 from ..catalog.embedtext import embedded_text, resolve_body_chars, resolve_fields, text_digest
 from ..config.checks import check as declare
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
+from ..index.classify import classify_skills
 from ..index.configured import ConfiguredProvider, IndexDirRefused, checked_index_dir
+from ..index.manifest import unusable_reason
 from ..validators.workspace import Workspace
 
 STALE = declare("AR9D1", "search-index-stale", WARNING, scope="repo", triggers=("skill", "config", "index"),
@@ -55,7 +57,6 @@ def other_provider(manifest, configured) -> str:
     configuration names one, and for the local model its width (384).  An index whose provider is
     of no kind this version knows (one no configuration can name) is left to the other checks.
     """
-    from ..index.manifest import unusable_reason
 
     def kind(fingerprint: str) -> str:
         return fingerprint.replace(":", "@", 1).split("@", 1)[0]
@@ -173,7 +174,6 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
     manifest_file = f"{index_dir.rstrip('/')}/manifest.json"
     if load.index is None:
         return _not_loaded(load, index_dir, manifest_file, needed)
-    from ..index.manifest import unusable_reason
     from ..index.store import refused_phrase
 
     out = []
@@ -192,7 +192,6 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
                                        body_chars=body_chars)
     if reason:
         return out + _finding(manifest_file, f"search: the committed index is out of date: {reason}; {REBUILD}")
-    from ..index.classify import classify_skills
 
     state = classify_skills(load.index.items, skills, fields=fields, index_body=index_body, body_chars=body_chars,
                             examples=examples)

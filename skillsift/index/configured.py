@@ -13,6 +13,8 @@ from pathlib import Path
 
 from ..config import index_path
 from ..diagnostics import SkillsiftError
+from ..embed.base import ProviderUnavailable
+from ..embed.fingerprint import endpoint_host, provider_fingerprint
 
 
 @dataclass(frozen=True)
@@ -32,7 +34,6 @@ class ConfiguredProvider:
     dims: int | None = None
 
     def embed(self, texts):  # pragma: no cover - a plan-only stand-in is never called
-        from ..embed.base import ProviderUnavailable
 
         raise ProviderUnavailable("this provider is described only; it cannot embed")
 
@@ -43,7 +44,6 @@ class ConfiguredProvider:
         ``repository_command``: when no command is in effect, take the one the project
         config names (ignored for running without ``--allow-exec``, still its identity).
         """
-        from ..embed.fingerprint import endpoint_host, provider_fingerprint
 
         emb = config.embeddings
         name = (emb.provider or "local").strip().lower()

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..catalog.agents import BY_NAME, NAMES, source_name
+from ..catalog.views import load_view
 from ..config import Config
 from ..diagnostics import NOTE, WARNING, Diagnostic, SkillsiftError
 from ..skill_sources.configured import open_config
@@ -102,7 +103,6 @@ def open_project(root, config_file: str | None = None, *, mode: str | None = Non
     anything changed); then ``config_file``, ``mode`` and ``allow_exec`` are not used and its
     notes are not repeated in :attr:`Project.messages`.
     """
-    from ..catalog.views import load_view
 
     check_agent(agent)
     messages: tuple[Message, ...] = ()

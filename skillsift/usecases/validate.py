@@ -15,10 +15,12 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..checks.fixes import case_fix, chmod_fixes, plan, unified_diff
 from ..checks.paths import wrong_case_files
 from ..checks.secrets import baseline_bytes, baseline_document, current_findings, skill_files
 from ..config import RootNotFound
 from ..diagnostics import NOTE, SkillsiftError
+from ..index.atomic import write_atomic
 from ..validators import CODES
 from ..validators.runner import run_checks, select_codes
 from ..validators.workspace import Workspace, rel_posix
@@ -92,7 +94,6 @@ def exit_code(diagnostics, *, strict: bool) -> int:
 
 def update_secrets_baseline(ws, force: bool = False) -> str:
     """Write the secrets baseline accepting every current finding; returns a one-line report."""
-    from ..index.atomic import write_atomic
 
     findings = current_findings(ws, skill_files(ws, ws.skill_paths))
 
@@ -111,7 +112,6 @@ def update_secrets_baseline(ws, force: bool = False) -> str:
 
 def _skill_fixes(ws, rel: str, text: str) -> list:
     """The fixes planned for one SKILL.md (the executable bits only when its frontmatter parses)."""
-    from ..checks.fixes import chmod_fixes, plan
 
     skill, problems = ws.parsed(rel)
     front = None if problems or skill is None else skill.frontmatter
@@ -124,8 +124,6 @@ def _skill_fixes(ws, rel: str, text: str) -> list:
 
 def _apply_fix(ws, rel: str, text: str, fix, lines: list[str], *, write: bool, show_diff: bool, force: bool) -> str:
     """Show and (with ``write``) apply one fix of ``rel``; returns the file's text after it."""
-    from ..checks.fixes import unified_diff
-    from ..index.atomic import write_atomic
 
     if fix.chmod is not None and write:
         mode = os.stat(ws.abspath(fix.chmod)).st_mode
@@ -148,7 +146,6 @@ def _apply_fix(ws, rel: str, text: str, fix, lines: list[str], *, write: bool, s
 
 def _case_fixes(ws, paths, lines: list[str], *, write: bool, show_diff: bool) -> None:
     """Rename the files whose name differs from the expected one only in case."""
-    from ..checks.fixes import case_fix
 
     for rel in wrong_case_files(ws):
         if paths is not None and rel not in paths:
