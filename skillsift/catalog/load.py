@@ -19,9 +19,10 @@ from pathlib import Path
 from types import MappingProxyType
 
 from skillsift.cache.frontmatter import YamlCache
+from skillsift.catalog import frontmatter
 from skillsift.catalog.agents import BY_NAME, NAMES
 from skillsift.catalog.discovery import discover_all, refused_findings
-from skillsift.catalog.frontmatter import PARSE_CODE
+from skillsift.catalog.frontmatter import BOM, PARSE_CODE, YamlDocument, not_a_mapping
 from skillsift.catalog.limits import check_ranked_size
 from skillsift.catalog.skill import EncodedText, Skill, restore
 from skillsift.diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
@@ -70,14 +71,12 @@ def parse_skill(
     Never raises.
     """
     # not when cached
-    from skillsift.catalog.frontmatter import BOM, PARSE_CODE, not_a_mapping, read_yaml, split_frontmatter
-
     if yaml_reader is None:
-        yaml_reader = read_yaml
+        yaml_reader = frontmatter.read_yaml  # looked up at the call: a test may stand in for it
     digest = "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     if split is None:
         lf = text.replace("\r\n", "\n")
-        block = split_frontmatter(lf)
+        block = frontmatter.split_frontmatter(lf)
     else:
         lf, block = split
     front: dict = {}
@@ -342,7 +341,6 @@ def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]
         for pattern in empty
     ]
     from skillsift.cache.skills import SkillCache, file_stamp
-    from skillsift.catalog.frontmatter import YamlDocument, read_yaml
 
     # Skills read by an earlier run from unchanged files, frontmatter parsed by an earlier run
     # (skillsift/cache/skills.py and frontmatter.py, docs/configuration.md); no collections until a file is parsed.
@@ -365,7 +363,7 @@ def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]
         if got is None:
             pause.resume()
             if yaml_cache is None:
-                yaml_cache = YamlCache(root, parse=read_yaml, document=YamlDocument)
+                yaml_cache = YamlCache(root, parse=frontmatter.read_yaml, document=YamlDocument)
             skill, problems = read_skill(base.joinpath(*parts), root, domain, yaml_reader=yaml_cache.read_yaml,
                                          rel=rel)
             skill_cache.put(rel, stamp, domain, skill, problems)

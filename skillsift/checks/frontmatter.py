@@ -9,6 +9,7 @@ import os
 import re
 from pathlib import PurePosixPath
 
+from ..catalog import frontmatter as catalog_frontmatter
 from ..catalog.agents import BY_NAME, serves
 from ..catalog.frontmatter import key_lines as key_lines
 from ..catalog.load import parse_skill
@@ -78,9 +79,7 @@ _CANDIDATE = re.compile(r"```|~~~|#|use|trigger", re.IGNORECASE)
 
 def text_key_lines(text: str) -> dict[str, int]:
     """File line of each top-level frontmatter key of a SKILL.md text ({} without frontmatter)."""
-    from ..catalog.frontmatter import split_frontmatter
-
-    block = split_frontmatter(text.replace("\r\n", "\n"))
+    block = catalog_frontmatter.split_frontmatter(text.replace("\r\n", "\n"))
     return key_lines(block.raw, block.yaml_start_line) if block.present else {}
 
 
@@ -253,8 +252,6 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=N
     lines)`` of ``text`` when the caller has it (:meth:`Workspace.split_text`).  ``plugin``: the
     plugin whose manifest names the skill's folder ("" none; docs/validate.md, "Plugin manifests").
     """
-    from ..catalog.frontmatter import split_frontmatter
-
     if parsed is None:
         dir_id = PurePosixPath(path).parent.name or path
         parsed = parse_skill(text, dir_id, path=path)
@@ -262,7 +259,7 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=N
     if parse_problems:
         return list(parse_problems)
     if split is None:
-        block = split_frontmatter(text.replace("\r\n", "\n"))
+        block = catalog_frontmatter.split_frontmatter(text.replace("\r\n", "\n"))
         lines = key_lines(block.raw, block.yaml_start_line) if block.present else {}
     else:
         _lf, block, lines = split

@@ -34,6 +34,7 @@ from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from ..validators.grouped import group_repeated
 from ..validators.parsed import parsed_skills
 from ..validators.workspace import Workspace, posix_name
+from . import spec
 from .spec import placeholder_path
 
 ABSOLUTE = check("SK311", "absolute-path", WARNING,
@@ -101,11 +102,9 @@ MAX_ROOT_DIRS = 2000
 
 
 def _links(parsed, ws=None):
-    from .spec import links_of, relative_links
-
     if ws is None:
-        return relative_links(parsed.body, parsed.body_line)
-    return links_of(ws, parsed.path, parsed.body, parsed.body_line)
+        return spec.relative_links(parsed.body, parsed.body_line)
+    return spec.links_of(ws, parsed.path, parsed.body, parsed.body_line)
 
 
 def _body_line(parsed, offset: int) -> int:
@@ -163,10 +162,8 @@ def _chain(path: str, line_no: int, target: str, joined: str, in_folder: set, di
     text = read_text(joined)
     if text is None:
         return None
-    from .spec import relative_links
-
     ref_base = PurePosixPath(joined).parent.as_posix()
-    for _line, inner in relative_links(text, 1)[:50]:
+    for _line, inner in spec.relative_links(text, 1)[:50]:
         inner_rel = os.path.normpath(os.path.join(ref_base, inner)).replace(os.sep, "/")
         if inner_rel.endswith(".md") and inner_rel in in_folder and inner_rel not in direct and (
                 inner_rel != path):

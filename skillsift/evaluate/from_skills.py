@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
+from ..catalog import frontmatter
 from ..diagnostics import NOTE, Diagnostic, SkillsiftError, sort_diagnostics
 from ..docschema import Rule, check, near
 from ..files import MAX_SKILL_BYTES, read_bounded
@@ -74,9 +75,7 @@ def _frontmatter_lines(text: str | None) -> dict[str, _Lines]:
         return {}
     import yaml
 
-    from ..catalog.frontmatter import split_frontmatter
-
-    block = split_frontmatter(text.replace("\r\n", "\n"))
+    block = frontmatter.split_frontmatter(text.replace("\r\n", "\n"))
     if not block.closed:
         return {}
     try:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..catalog.embedtext import embedded_text, text_digest
+from . import blend_exact
 from .blend_exact import SMALL_ROWS, ExactRows
 from .blend_top import blend_first
 from .centring import CENTRE_SHRINK, centre
@@ -206,15 +207,13 @@ class VectorSearch:
     def _small_blend(self, query: str, qvec, subset, usable, lexical, s, limit):
         """Blend over a scope of at most SMALL_ROWS usable skills, every similarity exact
         (:mod:`skillsift.ranker.blend_exact`): ``(fused items, top_sim, dropped)``."""
-        from .blend_exact import blend_exact
-
         exact = self._exact_rows(usable, subset)
         plain, centred = exact.similarities(qvec)
         keep, dropped = None, 0
         if s.vector_min_sim > 0:
             keep = [v >= s.vector_min_sim for v in plain]
             dropped = len(keep) - sum(keep)
-        fused = blend_exact(self._blend_request(query, s, limit, lexical), plain, centred, keep, exact.ties,
+        fused = blend_exact.blend_exact(self._blend_request(query, s, limit, lexical), plain, centred, keep, exact.ties,
                             exact.skills, lexical, self._all_names())
         return fused, round_half_away(max(plain), SCORE_DIGITS), dropped
 
