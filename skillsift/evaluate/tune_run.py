@@ -247,11 +247,11 @@ def gather(catalog, config, case_file, provider, *, index=None, progress_factory
 
 def _signals(skills, scored, position: dict, docs: dict, qv: np.ndarray, pieces: dict) -> tune.Signals:
     """The cases' lexical and cosine signals, a long query scored by its best piece."""
-
     lex, lexical = _lexical_scores(skills, scored)
     expected = [[position[n] for n in c.expect_ids] for c in scored]
     sig = tune.signals_from(lex, docs, qv, [s.name for s in skills], expected)
     sig.coverage = tune.coverage([c.query for c in scored], lex, sig.tie, LexicalHits(lexical, skills).terms)
+    sig.terms = np.asarray([len(LexicalIndex.query_terms(c.query)) for c in scored], dtype=np.int64)
     tune.use_best_piece(sig, pieces)
     return sig
 
