@@ -90,7 +90,7 @@ HEAVY: dict[str, tuple[str, ...]] = {
     "skillsift.evaluate.session": ("--help", "mcp", "validate", "try"),
     "skillsift.evaluate.tune": ("hooks", "mcp", "validate"),
     "skillsift.files": ("--help",),
-    "skillsift.index.atomic": ("--help", "validate"),
+    "skillsift.index.atomic": ("--help",),
     "skillsift.index.build": ("numpy", "hooks", "search", "mcp", "validate"),
     "skillsift.index.configured": ("--help",),
     "skillsift.index.manifest": ("search",),

@@ -19,7 +19,7 @@ from .blend_exact import SMALL_ROWS, ExactRows
 from .blend_top import blend_first
 from .centring import CENTRE_SHRINK, centre
 from .channels import with_channels
-from .example_search import rank_with_examples
+from .example_search import rank_with_examples, zscore_spread
 from .examples import ExampleRows
 from .fusion import BlendRequest, blend_bonus_scale, rrf, sort_fused, vector_only, weighted, zscore_lexical_weight
 from .pin import PinIndex
@@ -185,8 +185,6 @@ class VectorSearch:
                 return result
             spread = None
             if ranking == "hybrid" and s.fusion == "zscore" and getattr(qvec, "ndim", 1) == 1:
-                from .example_search import zscore_spread
-
                 spread = zscore_spread(self, self.examples, qvec, usable, rows, ties, lexical, s, cos)
             return with_channels(self, self._with_known(result, cos), query, qvec, lexical, s, cos, spread)
         if mode == "hybrid" and s.fusion in SCORED and getattr(qvec, "ndim", 1) == 1 and len(usable) <= SMALL_ROWS:
