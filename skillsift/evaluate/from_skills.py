@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from ..casefile.frontmatter import EXAMPLE_KEYS, FIELDS, HINT, NOT_FOR_KEYS, read_fields  # noqa: F401
 from ..diagnostics import NOTE, Diagnostic, SkillsiftError, sort_diagnostics
 from ..docschema import near
+from ..files import MAX_SKILL_BYTES, read_bounded
 from . import CASES_INVALID
 from .cases import Case, CaseFile, Expected
 
@@ -170,8 +171,6 @@ def skill_cases_and_notes(catalog, roles: RoleCheck = RoleCheck()) -> tuple[list
     Raises the AR9D2 :class:`SkillsiftError` when any entry is invalid.
     """
     import os
-
-    from ..files import MAX_SKILL_BYTES, read_bounded
 
     texts: dict[str, str] = {}
     listed = [s for s in catalog.skills if any(k in (s.frontmatter or {}) for k in FIELDS)]
