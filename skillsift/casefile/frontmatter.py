@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..docschema import Rule, quoted, text_of
+from ..docschema import Rule, check, quoted, text_of
 from .rules import MAX_QUERY_BYTES
 
 EXAMPLE_KEYS = ("query", "role", "also")
@@ -181,8 +181,6 @@ def read_fields(front: Mapping | None, text: str | None, *, first_line: int = 0)
     SKILL.md text (None: unknown; every problem then points at ``first_line``, and the
     strict YAML checks do not run).  Problems are messages without the skill's name.
     """
-    from ..docschema import check
-
     front = front or {}
     if not has_fields(front):
         return Fields()

@@ -60,14 +60,19 @@ def check_paths(ws, paths) -> list[Diagnostic]:
         found = check(rel, ws.case_file(rel), ws.catalog, roles=roles)
         case_file = ws.case_file(rel)[0]
         if rel in ws.examples_paths and case_file is not None:
-            from ..ranker.known import example_problems
-
             found += [INVALID.report(file=rel, line=line, message=message,
                                      hint="Fix the lines listed (the examples file has the cases-file format, "
                                           "docs/evaluation.md)")
-                      for line, message in example_problems(case_file)]
+                      for line, message in _known().example_problems(case_file)]
         out.extend(sorted(found, key=lambda d: d.line or 0))
     return out
+
+
+def _known():
+    """:mod:`skillsift.ranker.known`, loaded when a check needs it (HEAVY in tests/test_layers.py)."""
+    from ..ranker import known
+
+    return known
 
 
 def examples_config_problems(ws) -> list[Diagnostic]:
@@ -85,11 +90,9 @@ def frontmatter_problems(ws) -> list[Diagnostic]:
     The one reader the ranker uses (:func:`skillsift.ranker.known.skill_requests`): a skill reported
     here is one whose frontmatter requests a search leaves out, saying why.
     """
-    from ..ranker.known import skill_requests
-
     out = []
     for skill in ws.all_skills:
-        for d in skill_requests(skill, ws.root)[1]:
+        for d in _known().skill_requests(skill, ws.root)[1]:
             out.append(INVALID.report(file=d.file, line=d.line, message=d.message, hint=d.hint))
     return out
 

@@ -18,7 +18,7 @@ instance no committed index yet for a vector mode) only drops the comparison, wi
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..checks.gates import dropped_ids, regressed_ids
@@ -31,7 +31,7 @@ from ..evaluate.outcomes import side_from_document, side_from_result
 from ..evaluate.run import degraded_hint, parse_modes
 from ..evaluate.session import run_evaluation
 from ..evaluate.verdict import FAIL_ON, CiRun
-from ..files import link_leaves
+from ..files import glob_magic, link_leaves
 from ..skill_sources.configured import open_config
 from ..skill_sources.sync import SourcesError, cache_folder, fetch_locked, lock_path
 from ..usecases.judge_run import cached_flips
@@ -149,10 +149,6 @@ def _base_examples(config):
     """The head's config as the base reads it: an examples file the head's ``[search] examples`` names and the
     base does not hold yet is no file there (the pull request adds it), not an error that leaves the base
     unevaluated and the comparison out (its requests are gate changes: gate_review.py)."""
-    from dataclasses import replace
-
-    from ..files import glob_magic
-
     if config is None or not config.search.examples:
         return config
     root = config.root

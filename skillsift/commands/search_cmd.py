@@ -69,10 +69,8 @@ def search(query, limit, mode, fmt, explain, width, role, domain, tags, allow, d
     result = ranker.checked_search(text, limit=limit, role=role, domain=domain, tags=tags, allow=allow, deny=deny,
                                    explain=explain)
     if ranker.rows_refused_now:  # rows that are not their text's, found by embedding them again
-        from ..ranker.setup import refused_json, refused_note
-
-        say(refused_note(ranker.rows_refused_now))
-        index_doc["refused"] = refused_json(ranker.index_refused)
+        say(ranker.rows_refused_note)
+        index_doc["refused"] = [r.to_json() for r in ranker.index_refused]
     if result.degraded:
         say(degraded_line(result.degraded))
         for note in result.notes:

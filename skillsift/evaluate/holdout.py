@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..ranker.examples import normalised
+
 FOLDS = 5
 FOLD_SEED = 20240613
 
@@ -58,8 +60,6 @@ class Holdout:
 
     def kept(self, fold: int, requests: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
         """The ``(skill, text)`` requests a case of ``fold`` is ranked with."""
-        from ..ranker.examples import normalised
-
         if not self.overlap:
             return list(requests)
         out = self.keys_of_fold[fold]
@@ -70,8 +70,6 @@ def plan(cases: Sequence[tuple[str, Collection[str]]], requests: Iterable[tuple[
          folds: int = FOLDS, seed: int = FOLD_SEED) -> Holdout:
     """The holdout of ``cases`` (each ``(query, expected skill names)``) against ``requests``
     (``(skill, text)``): see the module docstring."""
-    from ..ranker.examples import normalised
-
     keys = [normalised(q) for q, _expect in cases]
     own: dict[str, set[str]] = {}
     for key, (_q, expect) in zip(keys, cases, strict=True):

@@ -25,6 +25,7 @@ from ..ranker.vector import normalise_query
 from ..secrets.egress import secret_scan
 from . import tune
 from .examples import known_requests
+from .holdout import plan
 
 SCHEMA_VERSION = 1
 
@@ -339,8 +340,6 @@ def _evidence(requests, rvec, scored, qv, pieces, position, folds: int, seed: in
     cos = np.asarray(qv, dtype=np.float64) @ m.T
     for row, vectors in pieces.items():  # a long query: its best piece, as the ranker scores it
         cos[row] = (np.asarray(vectors, dtype=np.float64) @ m.T).max(axis=0)
-    from .holdout import plan
-
     case_keys = [normalised(c.query) for c in scored]
     rule = plan([(c.query, c.expect_ids) for c in scored], requests, folds=folds, seed=seed)
     names = sorted(position, key=position.__getitem__)

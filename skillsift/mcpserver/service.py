@@ -282,9 +282,7 @@ class SkillService:
             # the config's mode
             result = ranker.checked_search(query, limit=None if served is not None else limit, shown=shown)
             if len(ranker.rows_refused_now) > before:
-                from ..ranker.setup import refused_note
-
-                self._warn_once(refused_note(ranker.rows_refused_now[before:]))
+                self._warn_once(ranker.rows_refused_note)
             if served is not None:
                 from dataclasses import replace
 

@@ -22,15 +22,16 @@ import difflib
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..casefile import CASES_INVALID
 from ..casefile.files import load_file
+from ..casefile.frontmatter import read_fields
 from ..casefile.parse import EXAMPLES_HINT, MAX_SUGGESTED, CaseFile, listed_problems, skill_problems
 from ..diagnostics import Diagnostic, SkillsiftError
-from ..files import GlobLimitError, glob_magic, refused_target, repo_glob
+from ..files import MAX_SKILL_BYTES, GlobLimitError, glob_magic, read_bounded, refused_target, repo_glob
 
 MAX_FILES = 64  # examples files one configuration may name (globs expanded)
 HINT = EXAMPLES_HINT
@@ -65,8 +66,6 @@ class KnownRequests:
 
     def without(self, keys: Iterable[str]) -> KnownRequests:
         """These requests minus those whose normalised text is in ``keys``."""
-        from .examples import normalised
-
         drop = set(keys)
         return KnownRequests(tuple(r for r in self.requests if normalised(r.text) not in drop), self.files,
                              self.cases, self.problem)
@@ -131,8 +130,6 @@ def example_problems(case_file: CaseFile) -> list[tuple[int, str]]:
     A known request is matched by its words (:func:`skillsift.ranker.examples.normalised`):
     a query with none (only punctuation or symbols) would be left out without a word.
     """
-    from .examples import normalised
-
     return [(case.line, f"case {json.dumps(case.id, ensure_ascii=False)}: the query has no words; a known request "
                         "is matched by its words")
             for case in case_file.cases if case.expect and not normalised(case.query)]
@@ -297,10 +294,6 @@ def skill_requests(skill, root: str = ".") -> tuple[tuple[KnownRequest, ...], tu
 
 
 def _read_skill_requests(skill, root: str) -> tuple[tuple[KnownRequest, ...], tuple[Diagnostic, ...]]:
-    from ..casefile.frontmatter import read_fields
-    from ..files import MAX_SKILL_BYTES, read_bounded
-    from .examples import normalised
-
     text = None
     if skill.path:
         try:
@@ -343,8 +336,6 @@ def frontmatter_requests(skill, root: str = ".") -> list[KnownRequest]:
 
 def dedupe(requests: Iterable[KnownRequest]) -> tuple[KnownRequest, ...]:
     """One request per (skill, normalised text), the first kept; sorted by (skill, text)."""
-    from .examples import normalised
-
     seen: set[tuple[str, str]] = set()
     out = []
     for r in requests:
@@ -354,3 +345,17 @@ def dedupe(requests: Iterable[KnownRequest]) -> tuple[KnownRequest, ...]:
         seen.add(key)
         out.append(r)
     return tuple(sorted(out, key=lambda r: (r.skill, r.text)))
+
+
+def normalised(text: str) -> str:
+    """:func:`skillsift.ranker.examples.normalised`, its module loaded on first use (docs/development.md,
+    "Imports at the top": the MCP server's start-up does not load it)."""
+    global _WORDS
+    if _WORDS is None:
+        from .examples import normalised as words
+
+        _WORDS = words
+    return _WORDS(text)
+
+
+_WORDS: Callable[[str], str] | None = None

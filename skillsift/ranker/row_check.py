@@ -17,7 +17,17 @@ to be deterministic, and checking would send the texts again).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from ..catalog.embedtext import embedded_text, text_digest
+from ..embed.base import EmbedError
+from ..index.store import RefusedRow, without_rows
+from ..index.verify import TOLERANCE, VERIFIED_PROVIDER_PREFIX, VerifiedRows, _model_id, verifiable
+from .setup import refused_note
 
 KEEP_ROWS = 200_000  # rows remembered in all (validate and ci keep what they checked; a search adds)
 MAX_ROUNDS = 4  # searches at most: each refusal may bring new rows to the top, checked in turn
@@ -32,6 +42,7 @@ def checked_search(ranker, query: str, *, shown: Callable | None = None, **optio
     ``limit``).  Rows that fail are added to ``ranker.index_refused`` and the search runs again.
     """
     result = ranker.search(query, **options)
+    start = len(ranker.rows_refused_now)
     for _round in range(MAX_ROUNDS - 1):
         hits = shown(result) if shown is not None else result.hits
         bad = check_hits(ranker, result, [h.name for h in hits])
@@ -39,11 +50,12 @@ def checked_search(ranker, query: str, *, shown: Callable | None = None, **optio
             break
         drop(ranker, bad)
         result = ranker.search(query, **options)
+    # what a door prints for the rows this search refused
+    ranker.rows_refused_note = refused_note(ranker.rows_refused_now[start:])
     return result
 
 
 def _checkable(ranker, result) -> bool:
-    from ..index.verify import VERIFIED_PROVIDER_PREFIX, verifiable
 
     provider = ranker.provider
     return (result.ranking in ("hybrid", "vector") and not result.degraded and ranker.index is not None
@@ -76,22 +88,18 @@ class _Rows:
         return found
 
     def _build(self, name: str) -> list:
-        from ..catalog.embedtext import embedded_text
-        from ..index.verify import VerifiedRows
-        from .vector_search import VectorSearch
 
         out = []
         index, s = self.index, self.ranker.config.search
         position = self.positions.get(name)
         vectors = self.ranker.vectors
-        if position is not None and isinstance(vectors, VectorSearch):
+        if position is not None and vectors is not None and hasattr(vectors, "rows"):
             row = vectors.rows()[position]
             if row >= 0:  # a current row: its text digest is the skill's present text's
                 skill = self.ranker.skills[position]
                 text = embedded_text(skill, s.fields, s.index_body, s.body_chars)
                 key = VerifiedRows.key(self.model_id, index.items[row].text_digest, index.matrix[row].tobytes())
                 out.append((key, name, row, "skill", text))
-        from ..catalog.embedtext import text_digest
 
         rows = self.request_rows.get(name, {})
         for text in self.texts.get(name, ()):
@@ -115,7 +123,6 @@ def check_hits(ranker, result, names: Sequence[str]) -> tuple:
     as :class:`~skillsift.index.store.RefusedRow` (positions in ``ranker.index``); () when all match."""
     if not names or not _checkable(ranker, result):
         return ()
-    from ..index.verify import _model_id
 
     model_id = _model_id(ranker.provider)
     prepared = _rows_of(ranker, model_id)
@@ -128,11 +135,7 @@ def check_hits(ranker, result, names: Sequence[str]) -> tuple:
 
 
 def _embed_and_compare(ranker, todo: list, cache) -> tuple:
-    import numpy as np
 
-    from ..embed.base import EmbedError
-    from ..index.store import RefusedRow
-    from ..index.verify import TOLERANCE
 
     index = ranker.index
     try:
@@ -157,9 +160,7 @@ def _embed_and_compare(ranker, todo: list, cache) -> tuple:
 
 
 def _cache(root: str, model_id: str):
-    import os
 
-    from ..index.verify import VerifiedRows
 
     key = (os.path.abspath(root), model_id)
     cache = _MEMO.get(key)
@@ -173,12 +174,8 @@ def _cache(root: str, model_id: str):
 
 def drop(ranker, refused) -> None:
     """Leave the ``refused`` rows out of ``ranker`` (its index, vectors and known requests) and record them."""
-    from ..index.store import without_rows
-
     ranker.index = without_rows(ranker.index, [r.row for r in refused])
     if ranker.refresh is not None:
-        from dataclasses import replace
-
         ranker.refresh = replace(ranker.refresh, index=ranker.index)
     ranker._vectors = None
     if ranker._known:

@@ -67,6 +67,7 @@ class Ranker:
         self._request_rows: dict = {}  # (skill, text digest) -> row of a known request embedded in memory
         self.examples_problem = ""  # why the known requests could not be read ("" when they could)
         self.rows_refused_now: tuple = ()  # rows refused by re-embedding at search time (checked_search)
+        self.rows_refused_note = ""  # the warning of the rows the last checked_search refused
 
     @classmethod
     def open(cls, catalog, config: Config, *, mode: str | None = None, query_timeout_ms: int | None = None,
