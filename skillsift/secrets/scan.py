@@ -433,16 +433,30 @@ def _assignments(full: re.Pattern, text: str):
             yield m
 
 
+#: Characters the URL rule reads from a match's start: a scheme (21), ``://``, a user (64), ``:``,
+#: a password (128), ``@`` and the character after it.
+_URL_SPAN = 21 + 3 + 64 + 1 + 128 + 1 + 1
+
+
 def _urls(full: re.Pattern, text: str):
-    """Matches of the URL rule, searched from just before each ``://`` (a scheme is 2 to 21 characters)."""
-    last_end, pos = 0, text.find("://")
+    """Matches of the URL rule, searched from just before each ``://`` (a scheme is 2 to 21 characters).
+
+    A match holds its ``://`` 2 to 21 characters after its start, so one that starts at most at
+    ``pos - 2`` is read whole within ``_URL_SPAN`` characters of its start: each ``://`` is
+    searched in that window only (a URL without a password no longer costs a search to the end
+    of the text), and a window without a match starting by ``pos - 2`` moves on to the next
+    ``://``: a match starting later holds a later ``://``, so it starts at most 21 characters
+    before that one, in the next window.
+    """
+    last_end, pos, n = 0, text.find("://"), len(text)
     while pos != -1:
-        m = full.search(text, max(last_end, pos - 21))
-        if m is None:
-            return
-        yield m
-        last_end = m.end()
-        pos = text.find("://", max(last_end, pos + 1))
+        m = full.search(text, max(last_end, pos - 21), min(n, pos - 2 + _URL_SPAN))
+        if m is not None and m.start() <= pos - 2:
+            yield m
+            last_end = m.end()
+            pos = text.find("://", max(last_end, pos + 1))
+        else:
+            pos = text.find("://", pos + 1)
 
 
 @lru_cache(maxsize=1)
