@@ -404,6 +404,37 @@ def _assignment_hint(lowered: bool) -> re.Pattern:
     return re.compile(rf"(?:{words})[\"']?{_SPACE}*(?::=|=>|[:=])", re.ASCII)
 
 
+@lru_cache(maxsize=1)
+def _lowered_hint_set():
+    """:func:`_assignment_hint` for lower-cased text, compiled with RE2 to read UTF-8 bytes one by one."""
+    import re2
+
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1
+    options.log_errors = False
+    return re2.compile(_assignment_hint(True).pattern.encode("ascii"), options)
+
+
+def _lowered_hint_starts(lowered: str) -> list[int]:
+    """The start of each :func:`_assignment_hint` match in lower-cased text, as Python's engine
+    finds them (leftmost first, one after another), searched by RE2 in linear time.
+
+    The hint is ASCII only, and no byte of a UTF-8 sequence of another character is ASCII, so
+    the matches in the text's UTF-8 bytes are its matches; byte offsets become string offsets
+    by decoding what precedes each (every match starts at an ASCII letter).
+    """
+    data = lowered.encode("utf-8", "surrogatepass")
+    starts = [m.start() for m in _lowered_hint_set().finditer(data)]
+    if len(data) == len(lowered):
+        return starts
+    out, byte, char = [], 0, 0
+    for start in starts:
+        char += len(data[byte:start].decode("utf-8", "surrogatepass"))
+        byte = start
+        out.append(char)
+    return out
+
+
 def _assignments(full: re.Pattern, text: str):
     """Matches of the assignment rule, tried only where :func:`_assignment_hint` is found.
 
@@ -416,12 +447,11 @@ def _assignments(full: re.Pattern, text: str):
     if len(lowered) == len(text):
         if "\u017f" in lowered:
             lowered = lowered.replace("\u017f", "s")
-        hints = _assignment_hint(True).finditer(lowered)
+        starts = _lowered_hint_starts(lowered)
     else:
-        hints = _assignment_hint(False).finditer(text)
+        starts = [hint.start() for hint in _assignment_hint(False).finditer(text)]
     seen = set()
-    for hint in hints:
-        start = hint.start()
+    for start in starts:
         limit = max(0, start - 81)
         while start > limit and text[start - 1] in _NAME_SET:
             start -= 1
