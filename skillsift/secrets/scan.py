@@ -447,7 +447,10 @@ def _assignments(full: re.Pattern, text: str):
     if len(lowered) == len(text):
         if "\u017f" in lowered:
             lowered = lowered.replace("\u017f", "s")
-        starts = _lowered_hint_starts(lowered)
+        # RE2 once the needle sets have imported it (past the first megabyte a process scans): a
+        # hook over a few small files does not pay its import for this
+        starts = _lowered_hint_starts(lowered) if _scanned > _NEEDLE_SET_AFTER else [
+            hint.start() for hint in _assignment_hint(True).finditer(lowered)]
     else:
         starts = [hint.start() for hint in _assignment_hint(False).finditer(text)]
     seen = set()
