@@ -1,4 +1,4 @@
-"""One ``skillsift search``: the request in, the outcome out (docs/search.md).
+"""One ``skillsift search``: the request in, the outcome out (docs/ranking-quality.md).
 
 :func:`run_search` opens the project, ranks the query in the project's mode and gathers
 what the report shows beside the hits (the view, the index problem and refused rows, the
