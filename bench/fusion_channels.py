@@ -42,9 +42,9 @@ from transfer import DEFAULT_CACHE, DEFAULT_CORPORA, DEFAULT_METATOOL, EmbedCach
 
 from skillsift.evaluate import tune
 from skillsift.ranker.centring import CENTRE_SHRINK, centre
-from skillsift.ranker.examples import combine
-from skillsift.ranker.fusion import BLEND_SCALE
 from skillsift.ranker.lexical import LexicalIndex
+from skillsift.ranker.model.fusion import BLEND_SCALE
+from skillsift.ranker.model.lift import combine
 from skillsift.ranker.postings import FIELDS
 from skillsift.ranker.tokenize import tokenize
 

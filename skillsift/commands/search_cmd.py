@@ -55,7 +55,7 @@ def search(query, limit, mode, fmt, explain, width, role, domain, tags, allow, d
     text = " ".join(query)
     if not text.strip():
         raise SkillsiftError("search needs a query", hint='skillsift search "deploy to staging"')
-    from ..ranker.view_vectors import open_view_ranker
+    from ..ranker.view_index import open_view_ranker
 
     project = open_project(root, config_file, mode=mode, allow_exec=allow_exec, agent=agent, view=view_name,
                            context_window=context_window)

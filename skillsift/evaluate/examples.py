@@ -41,7 +41,7 @@ class HeldOutExamples:
     """
 
     def __init__(self, ranker, cases, requests: Sequence[tuple[str, str]], *, folds: int = 5, _plan=None):
-        from ..ranker.examples import normalised
+        from ..ranker.model.lift import normalised
         from .tune import FOLD_SEED, fold_of
 
         self.ranker = ranker
@@ -86,7 +86,7 @@ class HeldOutExamples:
         return getattr(self.ranker, name)
 
     def search(self, query, limit=None, mode=None, **options):
-        from ..ranker.examples import normalised
+        from ..ranker.model.lift import normalised
 
         self.ranker.vectors.examples = self._rows[self._fold_of.get(normalised(query), 0)]
         return self.ranker.search(query, limit=limit, mode=mode, **options)

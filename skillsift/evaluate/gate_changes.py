@@ -134,7 +134,7 @@ def pin_changes(cases, base_names, head_names) -> list[GateChange]:
     A skill named after a gated query (``refund-a-customer``) is put first wherever the pin
     applies; listed per case (by id, in file order) with the skill that pins at each side.
     """
-    from ..ranker.pin import PinIndex
+    from ..ranker.model.pin import PinIndex
 
     base_names, head_names = sorted(set(base_names)), sorted(set(head_names))
     base_index, head_index = PinIndex(base_names), PinIndex(head_names)
@@ -257,7 +257,7 @@ def example_changes(base, head) -> list[GateChange]:
     frontmatter ``examples``), each with ``skill``, ``text``, ``source`` (the file) and
     ``line`` (:class:`skillsift.evaluate.examples.KnownRequest`); ``base`` None when the
     base's could not be read (nothing is listed).  Requests are compared by their normalised
-    text (:func:`skillsift.ranker.examples.normalised`, the text ranking and the leakage rule
+    text (:func:`skillsift.ranker.model.lift.normalised`, the text ranking and the leakage rule
     compare), each with the set of skills it is a request of: only in the head is *added*,
     only in the base *removed*, on both sides with other skills *moved* (a request moved to
     another file, or reworded to the same normalised text, is no change).  The file and line
@@ -267,7 +267,7 @@ def example_changes(base, head) -> list[GateChange]:
     """
     if base is None:
         return []
-    from ..ranker.examples import normalised
+    from ..ranker.model.lift import normalised
 
     def by_text(requests) -> dict[str, tuple[set, list]]:
         out: dict[str, tuple[set, list]] = {}

@@ -4,7 +4,7 @@ Pure (text in, text out; the command reads and writes).  The rules (docs/query-m
 "Into an examples file"):
 
 * the file, when it exists, must be a valid cases file (read strictly, AR9D2);
-* a mined request whose normalised text (:func:`skillsift.ranker.examples.normalised`)
+* a mined request whose normalised text (:func:`skillsift.ranker.model.lift.normalised`)
   is already in the file, under any skill, or came earlier in this run, is a duplicate
   and is left out; so is one whose id the file already uses;
 * a request in which the secrets scanner finds a credential is never written;
@@ -53,7 +53,7 @@ class Merged:
 def merge_into(existing: str | None, mined: Sequence[Case], *, cap: int = DEFAULT_CAP,
                scan: Callable[[str], str | None] | None = None, path: str = "<examples>") -> Merged:
     """Merge ``mined`` cases into the examples file text ``existing`` (None: no file yet)."""
-    from ..ranker.examples import normalised
+    from ..ranker.model.lift import normalised
 
     old = parse_cases(existing, path, "examples").cases if existing is not None else ()
     seen = {normalised(c.query) for c in old}

@@ -93,7 +93,7 @@ class VectorCheck:
     def skip(self, skill) -> str:
         """Why the skill's phrases are not checked: a skill ranked without a usable vector
         would gain from being embedded at all, not from the phrase."""
-        from ..ranker.vector_search import MISSING
+        from ..ranker.vector_ranking import MISSING
 
         position = next(i for i, s in enumerate(self.base.skills) if s.name == skill.name)
         row = self.base.vectors.rows()[position]

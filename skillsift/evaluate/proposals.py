@@ -156,11 +156,11 @@ def requests(existing: set[str], sources: Sequence[tuple[str, str]]) -> list[Phr
 
     A request is proposed whole, never a fragment: the ranker compares a query with a known
     request's embedding, so a request helps the requests that mean the same, in other words.
-    Left out: a request whose normalised text (:func:`skillsift.ranker.examples.normalised`) is in
+    Left out: a request whose normalised text (:func:`skillsift.ranker.model.lift.normalised`) is in
     ``existing`` (already known for the skill) or came earlier, and one over MAX_REQUEST_CHARS.
     Order: the sources' (the fold's training requests not ranked first come first).
     """
-    from ..ranker.examples import normalised
+    from ..ranker.model.lift import normalised
 
     out: list[Phrase] = []
     seen = set(existing)

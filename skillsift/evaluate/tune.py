@@ -4,7 +4,7 @@ A *setting* is what the ``[search]`` keys of hybrid search say: the fusion, its 
 weight, the embedded fields and the candidate count.  Every setting is scored on the same
 signals, computed once: the BM25F score of every (case, skill) pair, and the plain and the
 centred cosine of every (case, skill) pair for each embedded-field variant.  The fusions
-are the ranker's (:mod:`skillsift.ranker.fusion`): the candidate set is the union of the
+are the ranker's (:mod:`skillsift.ranker.model.fusion`): the candidate set is the union of the
 first ``candidates`` of the lexical and of the vector list; ties break by name.  What
 this does not model: the exact-id pin and ``vector_min_sim`` (only positive cases are
 scored).  See docs/ranking-quality.md ("tune").
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..ranker.centring import CENTRE_SHRINK, centre
-from ..ranker.fusion import BLEND_SCALE
+from ..ranker.model.fusion import BLEND_SCALE
 from .intervals import interval, paired
 
 NAME_FREE = ("description", "triggers", "keywords")
@@ -181,7 +181,7 @@ def fused(setting: Setting, sig: Signals) -> tuple[np.ndarray, np.ndarray]:
     if setting.fusion == "auto":
         return np.round(cos, 6), _top_mask(cos, sig.tie, cand)
     if setting.fusion == "zscore":
-        from ..ranker.fusion import ZSCORE_WEIGHT
+        from ..ranker.model.fusion import ZSCORE_WEIGHT
 
         ranked = sig.centred(setting.fields)
         lex_cut = _top_mask(lex, sig.tie, cand, matched)
@@ -387,7 +387,7 @@ def example_evidence(cos, owner, keys: Sequence[str], case_keys: Sequence[str], 
     queries are known requests) every request whose text is a query of the case's fold is
     left out as well, so each fold is ranked with the other folds' requests only.
     """
-    from ..ranker.examples import REDUCTION, example_best
+    from ..ranker.model.lift import REDUCTION, example_best
 
     cos = np.array(cos, dtype=np.float64, copy=True)
     column: dict[str, list[int]] = {}
@@ -406,8 +406,8 @@ def example_evidence(cos, owner, keys: Sequence[str], case_keys: Sequence[str], 
 
 def with_examples(sig: Signals, best, has, weight: float) -> Signals:
     """``sig`` with every skill's plain and centred cosines lifted by its known requests, as the
-    ranker does (:func:`skillsift.ranker.examples.combine`)."""
-    from ..ranker.examples import combine
+    ranker does (:func:`skillsift.ranker.model.lift.combine`)."""
+    from ..ranker.model.lift import combine
 
     cosine = {f: combine(c, best, has, weight) for f, c in sig.cosine.items()}
     centred = {f: combine(sig.centred(f), best, has, weight) for f in sig.docs}

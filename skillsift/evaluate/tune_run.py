@@ -139,7 +139,7 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
     from ..ranker.lexical import LexicalIndex
     from ..ranker.lexical_hits import LexicalHits
     from ..ranker.query_embedding import QueryEmbedder
-    from ..ranker.vector import normalise_query
+    from ..ranker.screens import normalise_query
 
     skills = list(catalog.skills)
     position = {s.name: i for i, s in enumerate(skills)}
@@ -274,7 +274,8 @@ def _request_vectors(requests, index, provider, batch: int) -> np.ndarray:
 
 def _evidence(requests, rvec, scored, qv, pieces, position, folds: int, seed: int):
     """``((best, has), note)``: each case's known-request evidence, never its own request."""
-    from ..ranker.examples import ExampleRows, normalised
+    from ..ranker.examples import ExampleRows
+    from ..ranker.model.lift import normalised
 
     rows = ExampleRows.of(rvec, [position[s] for s, _t in requests], [t for _s, t in requests])
     m = np.asarray(rows.matrix, dtype=np.float64)

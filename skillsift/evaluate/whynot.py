@@ -458,7 +458,7 @@ class RequestEdits:
 
     def __init__(self, catalog, config, known: Sequence[tuple[str, str]]):
         from ..files import glob_magic
-        from ..ranker.examples import normalised
+        from ..ranker.model.lift import normalised
 
         self.catalog = catalog
         self.known: dict[str, set[str]] = {}

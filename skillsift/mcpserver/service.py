@@ -188,7 +188,7 @@ class SkillService:
     def _build(self, config) -> None:
         from ..evaluate.querylog import open_log
         from ..ranker.search import NO_INDEX, Ranker
-        from ..ranker.view_vectors import open_view_ranker
+        from ..ranker.view_index import open_view_ranker
         from ..usecases.project import open_project
 
         project = open_project(self.root, config=config, view=self.view, agent=self.agent,

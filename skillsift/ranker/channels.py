@@ -2,8 +2,8 @@
 
 A blend hit's score is its centred similarity (lifted by its known requests) plus the lexical
 bonus; a zscore hit's is the z-score of its similarity plus the weighted z-score of its BM25F
-score (:mod:`skillsift.ranker.fusion`).  :func:`with_channels` splits each returned hit's score
-into those parts (:func:`~skillsift.ranker.fusion.channel_shares`): description, requests and
+score (:mod:`skillsift.ranker.model.fusion`).  :func:`with_channels` splits each returned hit's score
+into those parts (:func:`~skillsift.ranker.model.fusion.channel_shares`): description, requests and
 lexical for blend (vector and lexical without known requests), vector and lexical for zscore.
 Computed for the returned hits only, after the ranking: the ranking itself never reads them.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .fusion import channel_shares
+from .model.fusion import channel_shares
 from .result import SearchResult
 
 SCORED = ("blend", "zscore")  # the fusions whose scores split into channels
@@ -21,11 +21,11 @@ SCORED = ("blend", "zscore")  # the fusions whose scores split into channels
 def with_channels(search, result: SearchResult, query: str, qvec, lexical, s, cos=None) -> SearchResult:
     """``result`` with each hit's share per channel, for the blend and zscore fusions in hybrid mode.
 
-    ``search`` is the :class:`~skillsift.ranker.vector_search.VectorSearch` that ranked, ``lexical``
+    ``search`` is the :class:`~skillsift.ranker.vector_ranking.VectorSearch` that ranked, ``lexical``
     the query's :class:`~skillsift.ranker.lexical_hits.LexicalList`, ``s`` the ``[search]``
     settings; ``cos``, the query's cosine to every known request when they ranked: a blend hit's
     requests share is then what they lifted its centred similarity by
-    (:func:`~skillsift.ranker.examples.combine`).
+    (:func:`~skillsift.ranker.model.lift.combine`).
     """
     if result.ranking != "hybrid" or s.fusion not in SCORED:
         return result
@@ -48,7 +48,7 @@ def _lifts(search, result: SearchResult, qvec, cos, weight: float) -> dict[str, 
     """What known requests added to each hit's centred similarity (the blend's requests channel)."""
     import numpy as np
 
-    from .examples import combine
+    from .model.lift import combine
 
     best, has = search.examples.best(cos, len(search.skills))
     q = np.asarray(qvec, dtype=np.float64)

@@ -1,6 +1,6 @@
 """Vector and hybrid ranking when the index holds known requests (example rows).
 
-Kept apart from the screened paths of :mod:`skillsift.ranker.vector_search`: a catalog
+Kept apart from the screened paths of :mod:`skillsift.ranker.vector_ranking`: a catalog
 without known requests never comes here, so its rankings stay byte-identical and as fast as
 before.  With them the ranking is plain and vectorised (docs/ranking-quality.md, "Known
 requests"):
@@ -12,12 +12,12 @@ requests"):
 3. each skill's vector score is ``c + w * max(0, e - c)``, for the plain cosine (reported
    as ``vector_sim``, compared with ``vector_min_sim``) and for the centred one (what the
    blend ranks);
-4. the complete lists are fused by :mod:`skillsift.ranker.fusion`, ties by name.
+4. the complete lists are fused by :mod:`skillsift.ranker.model.fusion`, ties by name.
 """
 
 from __future__ import annotations
 
-from .examples import combine
+from .model.lift import combine
 
 
 def ranked(scores, names, ties, usable, keep=None, limit: int | None = None):
@@ -37,15 +37,15 @@ def rank_with_examples(search, examples, query: str, qvec, mode: str, usable, ro
                        *, cos=None, request=None):
     """``(fused items in result order, ranking, top_sim, dropped)`` with known requests as evidence.
 
-    ``search`` is the :class:`~skillsift.ranker.vector_search.VectorSearch`; ``examples``
+    ``search`` is the :class:`~skillsift.ranker.vector_ranking.VectorSearch`; ``examples``
     its :class:`~skillsift.ranker.examples.ExampleRows`; ``usable``/``rows``/``ties`` the
     usable skills of the scope, their matrix rows and name ranks; ``cos`` the query's cosine to
     every known request when the caller has it (:meth:`~skillsift.ranker.examples.ExampleRows.cosines`);
-    ``request`` the :class:`~skillsift.ranker.fusion.BlendRequest` of a blend or zscore fusion.
+    ``request`` the :class:`~skillsift.ranker.model.fusion.BlendRequest` of a blend or zscore fusion.
     """
     import numpy as np
 
-    from .fusion import rrf, sort_fused, vector_only, weighted
+    from .model.fusion import rrf, sort_fused, vector_only, weighted
     from .rounding import SCORE_DIGITS, round_half_away
 
     q = np.asarray(qvec, dtype=np.float64)
@@ -89,18 +89,18 @@ def rank_with_examples(search, examples, query: str, qvec, mode: str, usable, ro
 
 
 def _blend(search, centred, plain, keep, usable, ties, lexical, s, request=None):
-    """The blend of the complete lists (the oracle ``blend`` of tests/ranker/reference.py), computed
+    """The blend of the complete lists (:func:`~skillsift.ranker.model.fusion.blend`), computed
     for its candidates only.
 
     The candidates are the first ``candidates`` of the vector list (``centred``, the kept
     skills) and of the lexical list; each scores its centred similarity (the least of the
     vector list without one) plus ``bonus * bm25 / top_bm25``; ranks are positions in the
     complete lists; ``vector_sim`` is the plain similarity.  A zscore ``request`` scores the same
-    candidates by :func:`~skillsift.ranker.fusion.zscore_scores`.
+    candidates by :func:`~skillsift.ranker.model.fusion.zscore_scores`.
     """
     import numpy as np
 
-    from .fusion import FusedItem, blend_bonus_scale, with_lexical_bonus, zscore_scores
+    from .model.fusion import FusedItem, blend_bonus_scale, with_lexical_bonus, zscore_scores
     from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away_list
 
     bonus = blend_bonus_scale(s.weight_lexical, s.weight_vector)

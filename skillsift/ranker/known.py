@@ -8,7 +8,7 @@ served name).  Negative cases (no ``expect``) and ``avoid`` say nothing about wh
 answers and are not examples.  A skill's frontmatter ``examples`` (strings) count as well.
 
 The requests of one skill are deduplicated by their normalised text
-(:func:`skillsift.ranker.examples.normalised`), first occurrence kept; the result is sorted
+(:func:`skillsift.ranker.model.lift.normalised`), first occurrence kept; the result is sorted
 by (skill, text), so the same files give the same examples in the same order.
 
 Here, below the evaluation, because :meth:`skillsift.ranker.search.Ranker.open` ranks with
@@ -65,7 +65,7 @@ class KnownRequests:
 
     def without(self, keys: Iterable[str]) -> KnownRequests:
         """These requests minus those whose normalised text is in ``keys``."""
-        from .examples import normalised
+        from .model.lift import normalised
 
         drop = set(keys)
         return KnownRequests(tuple(r for r in self.requests if normalised(r.text) not in drop), self.files,
@@ -130,10 +130,10 @@ def _suggest(problem: tuple[int, str], known: Sequence[str]) -> tuple[int, str]:
 def example_problems(case_file: CaseFile) -> list[tuple[int, str]]:
     """The examples file's own rules, beyond the cases file's (docs/evaluation.md, "The cases file").
 
-    A known request is matched by its words (:func:`skillsift.ranker.examples.normalised`):
+    A known request is matched by its words (:func:`skillsift.ranker.model.lift.normalised`):
     a query with none (only punctuation or symbols) would be left out without a word.
     """
-    from .examples import normalised
+    from .model.lift import normalised
 
     return [(case.line, f"case {json.dumps(case.id, ensure_ascii=False)}: the query has no words; a known request "
                         "is matched by its words")
@@ -274,7 +274,7 @@ def frontmatter_requests(skill) -> list[str]:
 
 def dedupe(requests: Iterable[KnownRequest]) -> tuple[KnownRequest, ...]:
     """One request per (skill, normalised text), the first kept; sorted by (skill, text)."""
-    from .examples import normalised
+    from .model.lift import normalised
 
     seen: set[tuple[str, str]] = set()
     out = []

@@ -165,7 +165,7 @@ def request_rows(index, requests, provider, *, batch_size: int | None = None):
     from ..catalog.embedtext import text_digest
     from ..index.manifest import EXAMPLE_KIND, ManifestItem
     from ..index.store import new_index
-    from .embed_memory import embed_texts
+    from .embed_in_memory import embed_texts
 
     keyed = {(name, text_digest(text)): text for name, text in requests}
     if not keyed:
@@ -226,7 +226,7 @@ def _embedded(plan, index, provider, batch_size):
     """``(index or None, problem)``: the planned rows embedded in memory (:func:`.embed_memory.embed_texts`)."""
     from ..index.manifest import ManifestItem
     from ..index.store import new_index
-    from .embed_memory import embed_texts
+    from .embed_in_memory import embed_texts
 
     todo = plan.to_embed
     rows, problem = embed_texts(provider, [item.text for item in todo], batch_size=batch_size, dims=index.dims)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from skillsift.ranker.examples import ExampleRows, _mean_of_two_best, _mean_of_two_best_row, example_best
+from skillsift.ranker.examples import ExampleRows, mean_of_two_best_row
+from skillsift.ranker.model.lift import example_best, mean_of_two_best
 
 
 def random_case(seed: int):
@@ -50,8 +51,8 @@ def test_one_row_best_equals_the_general_reduction(seed):
 def test_one_row_mean_of_two_best_equals_the_general_one(seed):
     owners, cos, _ = random_case(seed)
     starts, sizes, _skills = as_rows(owners, 0).layout()
-    want = _mean_of_two_best(cos[None, :], starts, cos.size)[0]
-    got = _mean_of_two_best_row(cos, starts, sizes)
+    want = mean_of_two_best(cos[None, :], starts, cos.size)[0]
+    got = mean_of_two_best_row(cos, starts, sizes)
     assert got.tobytes() == want.tobytes()
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillsift.ranker.fusion import FusedItem, rrf, sort_fused, vector_only, weighted
+from skillsift.ranker.model.fusion import FusedItem, rrf, sort_fused, vector_only, weighted
 from skillsift.ranker.rounding import round_half_away
 
 

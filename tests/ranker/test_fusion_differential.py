@@ -24,11 +24,11 @@ import numpy as np
 import pytest
 
 from skillsift.catalog.embedtext import text_digest
-from skillsift.ranker import blend_exact, vector_search
+from skillsift.ranker import blend_exact, vector_ranking
 from skillsift.ranker.blend_exact import SMALL_ROWS, ExactRows
 from skillsift.ranker.examples import ExampleRows
-from skillsift.ranker.fusion import BlendRequest, sort_fused
-from skillsift.ranker.vector import exact_dots
+from skillsift.ranker.model.fusion import BlendRequest, sort_fused
+from skillsift.ranker.screens import exact_dots
 from tests.conftest import corpora
 from tests.ranker.reference import blend, coverage, make_world, rankers, zscore
 
@@ -81,22 +81,22 @@ def test_blend_in_a_role_scope_with_a_threshold():
 
 def test_blend_computes_few_similarities_exactly():
     """On a catalog of thousands the returned hits settle from float64 products: exact sums stay rare."""
-    from skillsift.ranker import vector
+    from skillsift.ranker import screens
 
     world = make_world(5, n=3000, shared=0.5, queries=12)
     new, old = rankers(world, fusion="blend", candidates=50)
     counted = []
-    original = vector.ScreenedScores.exact
+    original = screens.ScreenedScores.exact
 
     def exact(self, positions):
         counted.append(len(np.asarray(positions)))
         return original(self, positions)
 
-    vector.ScreenedScores.exact = exact
+    screens.ScreenedScores.exact = exact
     try:
         results = [new.search(text, limit=10) for text in world[2].table]
     finally:
-        vector.ScreenedScores.exact = original
+        screens.ScreenedScores.exact = original
     assert results == [old.search(text, limit=10) for text in world[2].table]
     assert sum(counted) <= 3 * len(results)  # a few near ties at most, not the candidates
 
@@ -165,7 +165,7 @@ def test_the_exact_and_the_screened_paths_agree(seed, fusion, monkeypatch):
     texts = list(world[2].table) + _pinning_queries(world, 3, seed)
     new, _ = rankers(world, fusion=fusion, candidates=5, vector_min_sim=(0.0, 0.03)[seed % 2])
     small = [new.search(text, limit=k) for text in texts for k in (None, 1, 4)]
-    monkeypatch.setattr(vector_search, "SMALL_ROWS", 0)
+    monkeypatch.setattr(vector_ranking, "SMALL_ROWS", 0)
     screened, _ = rankers(world, fusion=fusion, candidates=5, vector_min_sim=(0.0, 0.03)[seed % 2])
     assert [screened.search(text, limit=k) for text in texts for k in (None, 1, 4)] == small
 
@@ -219,8 +219,8 @@ def _known_world(seed: int, n: int):
 
 def _reference_with_requests(new, text: str, s, fusion: str = "blend"):
     """The reference blend of the complete lists, each skill's similarities lifted by its requests."""
-    from skillsift.ranker.examples import combine
-    from skillsift.ranker.vector import normalise_query
+    from skillsift.ranker.model.lift import combine
+    from skillsift.ranker.screens import normalise_query
 
     vectors = new.vectors
     usable = vectors.usable(None)
@@ -239,7 +239,7 @@ def _reference_with_requests(new, text: str, s, fusion: str = "blend"):
     lexical = [(h.name, h.score) for h in new.lexical_hits(text)]
     shown = {names[k]: float(plain[k]) for k in keep}
     if fusion == "zscore":
-        from skillsift.ranker.fusion import zscore_lexical_weight
+        from skillsift.ranker.model.fusion import zscore_lexical_weight
 
         share = coverage(text, vectors.skills[vectors.position(lexical[0][0])]) if lexical else 0.0
         fused = zscore(lexical, centred, zscore_lexical_weight(share, s.weight_lexical, s.weight_vector),
@@ -337,7 +337,7 @@ def test_real_skills_every_path_equals_the_reference(size, monkeypatch):
             assert new.search(text, limit=None) == full, text
             assert new.search(text, limit=3) == replace(full, hits=full.hits[:3]), text
     # the same catalog through the other path than the one its size takes
-    monkeypatch.setattr(vector_search, "SMALL_ROWS", 0 if size <= SMALL_ROWS else 10_000)
+    monkeypatch.setattr(vector_ranking, "SMALL_ROWS", 0 if size <= SMALL_ROWS else 10_000)
     for fusion in ("blend", "zscore"):
         new, old = rankers(world, fusion=fusion, candidates=8)
         for text in texts:

@@ -1,7 +1,7 @@
 """Vector and hybrid ranking over an attached index, for one catalog.
 
 :class:`VectorSearch` knows the skills, the index and what it derived from them once
-(each skill's usable row, the screens of :mod:`skillsift.ranker.vector`, the centred
+(each skill's usable row, the screens of :mod:`skillsift.ranker.screens`, the centred
 matrix of the blend fusion); :meth:`VectorSearch.rank` turns a normalised query vector and
 the lexical list into a :class:`~skillsift.ranker.result.SearchResult`.  It does not embed,
 time or degrade: the :class:`~skillsift.ranker.search.Ranker` facade does that and calls it
@@ -217,9 +217,9 @@ class VectorSearch:
         return fused, round_half_away(max(plain), SCORE_DIGITS), dropped
 
     def _blend_request(self, query: str, s, limit, lexical):
-        """The :class:`~skillsift.ranker.fusion.BlendRequest` of ``query`` under the ``[search]`` settings ``s``
+        """The :class:`~skillsift.ranker.model.fusion.BlendRequest` of ``query`` under the ``[search]`` settings ``s``
         (``lexical``: the query's lexical list, whose coverage weighs the zscore fusion's lexical part)."""
-        from .fusion import BlendRequest, blend_bonus_scale, zscore_lexical_weight
+        from .model.fusion import BlendRequest, blend_bonus_scale, zscore_lexical_weight
 
         weight = zscore_lexical_weight(lexical.coverage(), s.weight_lexical, s.weight_vector) \
             if s.fusion == "zscore" else 0.0
@@ -231,10 +231,10 @@ class VectorSearch:
         """Any mode and fusion over screened similarities: ``(fused items, ranking, top_sim, dropped)``."""
         import numpy as np
 
-        from .fusion import rrf, sort_fused, vector_only, weighted
+        from .model.fusion import rrf, sort_fused, vector_only, weighted
         from .rounding import SCORE_DIGITS
 
-        # Exact similarities, screened: see skillsift.ranker.vector.
+        # Exact similarities, screened: see skillsift.ranker.screens.
         rows, ties = self._rows_and_ties(usable, subset)
         plain, products = self._similarities(rows, qvec, ties)
         min_sim = s.vector_min_sim
@@ -390,7 +390,7 @@ class VectorSearch:
 
     def _plain(self):
         if self._screen is None:
-            from .vector import PlainScreen
+            from .screens import PlainScreen
 
             self._screen = PlainScreen(self.index.matrix)
         return self._screen
@@ -399,7 +399,7 @@ class VectorSearch:
         """The CentredScreen of the blend fusion."""
         if self._centred_screen is None:
             from .centring import CENTRE_SHRINK
-            from .vector import CentredScreen
+            from .screens import CentredScreen
 
             rows = sorted({row for row in self.rows() if row >= 0})
             self._centred_screen = CentredScreen(self.index.matrix, self._centred(), rows, CENTRE_SHRINK,
@@ -407,13 +407,13 @@ class VectorSearch:
         return self._centred_screen
 
     def pin(self, query: str, ids) -> str | None:
-        """The exact-id pin among ``ids`` (see :mod:`skillsift.ranker.pin`)."""
+        """The exact-id pin among ``ids`` (see :mod:`skillsift.ranker.model.pin`)."""
         return self._pins().pin(query, set(ids))
 
     def _pins(self):
-        """The :class:`~skillsift.ranker.pin.PinIndex` of the catalog's names (made once)."""
+        """The :class:`~skillsift.ranker.model.pin.PinIndex` of the catalog's names (made once)."""
         if self._pin_index is None:
-            from .pin import PinIndex
+            from .model.pin import PinIndex
 
             self._pin_index = PinIndex(self._all_names())
         return self._pin_index
