@@ -84,14 +84,24 @@ class ExampleRows:
         q = np.asarray(qvec, dtype=np.float32)
         m = np.asarray(self.matrix, dtype=np.float32)
         cos = ((q @ m.T).max(axis=0) if q.ndim == 2 else m @ q).astype(np.float64)  # a long query: best piece
-        if own_evidence:
-            key = normalised(query)
-            own = own_evidence.get(key)
-            owner = np.asarray(self.owner)
-            same = [i for i in self._by_key().get(key, ()) if own and int(owner[i]) in own]
-            if same:
-                cos[np.asarray(same, dtype=np.intp)] = -np.inf
+        same = self.masked(query, own_evidence)
+        if same:
+            cos[np.asarray(same, dtype=np.intp)] = -np.inf
         return cos
+
+    def masked(self, query: str, own_evidence: Mapping[str, Collection[int]] | None) -> list[int]:
+        """The requests that are no evidence for ``query`` (:meth:`cosines` gives them ``-inf``): those of
+        the text of ``query`` whose skill ``own_evidence`` names for it (evaluation); [] in a live search."""
+        if not own_evidence:
+            return []
+        key = normalised(query)
+        own = own_evidence.get(key)
+        if not own:
+            return []
+        import numpy as np
+
+        owner = np.asarray(self.owner)
+        return [i for i in self._by_key().get(key, ()) if int(owner[i]) in own]
 
     def best(self, cos, n_skills: int):
         """``(e, has)`` per skill from :meth:`cosines` (:func:`example_best` with :data:`REDUCTION`).

@@ -11,7 +11,8 @@ with a vector.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from .blend_exact import SMALL_ROWS, ExactRows
 from .channels import with_channels
@@ -19,6 +20,27 @@ from .result import Hit, SearchResult
 
 if TYPE_CHECKING:
     from .examples import ExampleRows
+
+@dataclass(frozen=True)
+class VectorQuery:
+    """One query as :meth:`VectorSearch.rank` received it: the text, its vector (or a long query's
+    piece vectors), the mode, the scope and its usable skills, the lexical list, the ``[search]``
+    settings, the stale names, what to report (``explain``, the embedding's cost) and the hits kept."""
+
+    query: str
+    qvec: Any
+    mode: str
+    subset: Any
+    usable: Any
+    lexical: Any
+    settings: Any
+    stale: frozenset
+    explain: bool
+    embedded: bool
+    tokens: int
+    ms: float
+    limit: int | None
+
 
 STALE = -1  # the skill's text changed since its vector was made
 SCORED = ("blend", "zscore")  # the fusions that score candidates by value (fusion.BlendRequest)
@@ -48,7 +70,8 @@ class VectorSearch:
         self._pin_index = None  # PinIndex of the names
         self._whole = None  # (rows, name ranks) of the usable skills of the whole catalog
         self._small = None  # ExactRows of the whole catalog's usable skills (a small catalog)
-        self.examples: ExampleRows | None = None  # the known requests with a vector (None: screened paths)
+        self.examples: ExampleRows | None = None  # the known requests with a vector (None: none)
+        self._requests = None  # their RequestScreen, made on first use
         # evaluation: normalised query -> skill positions whose requests of that text are the case's own
         # evidence, never used for it (requests of other skills stay: ranking as production does)
         self.own_evidence: dict[str, frozenset[int]] | None = None
@@ -83,6 +106,7 @@ class VectorSearch:
             owners.append(owner)
             texts.append(text)
             picked.append(vector)
+        self._requests = None
         if not picked:
             self.examples = None
             return 0
@@ -167,19 +191,8 @@ class VectorSearch:
         n_scope = len(subset) if subset is not None else len(self.skills)
         covered = len(usable) == n_scope
         if self.examples is not None and s.example_weight > 0:
-            from .example_search import rank_with_examples
-
-            rows, ties = self._rows_and_ties(usable, subset)
-            # the query's cosine to every known request, once: the ranking and --explain both read it
-            cos = self.examples.cosines(query, qvec, own_evidence=self.own_evidence)
-            fused, ranking, top_sim, dropped = rank_with_examples(self, self.examples, query, qvec, mode, usable, rows,
-                                                                  ties, lexical, s, covered, cos=cos,
-                                                                  request=self._blend_request(query, s, limit, lexical))
-            result = self._result(query, mode, ranking, fused, top_sim, dropped, lexical, s, stale, covered,
-                                  explain=explain, embedded=embedded, tokens=tokens, ms=ms, limit=limit)
-            if not explain:
-                return result
-            return with_channels(self, self._with_known(result, cos), query, qvec, lexical, s, cos)
+            return self._rank_with_requests(VectorQuery(query, qvec, mode, subset, usable, lexical, s, stale, explain,
+                                                        embedded, tokens, ms, limit), covered)
         if mode == "hybrid" and s.fusion in SCORED and getattr(qvec, "ndim", 1) == 1 and len(usable) <= SMALL_ROWS:
             fused, top_sim, dropped = self._small_blend(query, qvec, subset, usable, lexical, s, limit)
             ranking = "hybrid"
@@ -189,6 +202,43 @@ class VectorSearch:
         result = self._result(query, mode, ranking, fused, top_sim, dropped, lexical, s, stale, covered,
                               explain=explain, embedded=embedded, tokens=tokens, ms=ms, limit=limit)
         return with_channels(self, result, query, qvec, lexical, s) if explain else result
+
+    def _rank_with_requests(self, v: VectorQuery, covered: bool) -> SearchResult:
+        """:meth:`rank` with the known requests as evidence: each skill's own similarities (screened)
+        lifted by its requests (screened too, :mod:`skillsift.ranker.request_screen`), then the same
+        fusions as without requests."""
+        import numpy as np
+
+        from .request_screen import LiftedScreen
+
+        s = v.settings
+        rows, ties = self._rows_and_ties(v.usable, v.subset)
+        queries = np.asarray(v.qvec, dtype=np.float32).reshape(-1, self.dims)
+        ex = self.examples
+        assert ex is not None  # called only when ranking with known requests
+        evidence = LiftedScreen(self._request_screen(), queries, len(self.skills),
+                                masked=ex.masked(v.query, self.own_evidence))
+        own, products = self._similarities(rows, v.qvec, ties)
+        w = s.example_weight
+        plain = evidence.lifted(own, v.usable, w)
+        fused, ranking, top_sim, dropped = self._screened(
+            v.query, v.qvec, v.mode, v.subset, v.usable, v.lexical, s, covered, v.limit,
+            lists=(plain, lambda: evidence.lifted(self._centred_similarities(rows, products, v.qvec, ties),
+                                                  v.usable, w)))
+        result = self._result(v.query, v.mode, ranking, fused, top_sim, dropped, v.lexical, s, v.stale, covered,
+                              explain=v.explain, embedded=v.embedded, tokens=v.tokens, ms=v.ms, limit=v.limit)
+        if not v.explain:
+            return result
+        cos = evidence.cosines([self.position(h.name) for h in result.hits])
+        return with_channels(self, self._with_known(result, cos), v.query, v.qvec, v.lexical, s, cos)
+
+    def _request_screen(self):
+        """The :class:`~skillsift.ranker.request_screen.RequestScreen` of the known requests (made once)."""
+        if self._requests is None:
+            from . import request_screen
+
+            self._requests = request_screen.RequestScreen(self.examples, kernel=request_screen.KERNEL)
+        return self._requests
 
     def _with_known(self, result: SearchResult, cos) -> SearchResult:
         """``result`` with each hit's closest known request (``--explain``); ``cos``: the query's
@@ -227,8 +277,13 @@ class VectorSearch:
                             self._pins().pin_position, fusion="zscore" if s.fusion == "zscore" else "blend",
                             lexical_weight=weight)
 
-    def _screened(self, query: str, qvec, mode: str, subset, usable, lexical, s, covered: bool, limit):
-        """Any mode and fusion over screened similarities: ``(fused items, ranking, top_sim, dropped)``."""
+    def _screened(self, query: str, qvec, mode: str, subset, usable, lexical, s, covered: bool, limit, *,
+                  lists=None):
+        """Any mode and fusion over screened similarities: ``(fused items, ranking, top_sim, dropped)``.
+
+        ``lists``: ``(plain, centred())``, the screened scores to rank by instead of the similarities
+        (the lifted ones of known requests); ``centred()`` is called for the blend and zscore fusions only.
+        """
         import numpy as np
 
         from .model.fusion import rrf, sort_fused, vector_only, weighted
@@ -236,7 +291,13 @@ class VectorSearch:
 
         # Exact similarities, screened: see skillsift.ranker.screens.
         rows, ties = self._rows_and_ties(usable, subset)
-        plain, products = self._similarities(rows, qvec, ties)
+        if lists is None:
+            plain, products = self._similarities(rows, qvec, ties)
+
+            def centred_scores():
+                return self._centred_similarities(rows, products, qvec, ties)
+        else:
+            plain, centred_scores = lists
         min_sim = s.vector_min_sim
         keep, dropped = None, 0
         if min_sim > 0:
@@ -248,7 +309,7 @@ class VectorSearch:
         if top is None:
             from .blend_top import blend_first
 
-            centred = self._centred_similarities(rows, products, qvec, ties)
+            centred = centred_scores()
             fused = blend_first(self._blend_request(query, s, limit, lexical), centred, plain, keep, lexical, usable,
                                 self._positions_in(usable, subset), self._all_names())
             ranking = "hybrid"

@@ -1,0 +1,237 @@
+"""The known requests' part of a ranking, screened: every request read once in few bytes, exactly only where it decides.
+
+The definition (:mod:`skillsift.ranker.model.lift`): a request's cosine with the query is the
+exact similarity (:func:`~skillsift.ranker.screens.exact_dots`: float32 components multiplied in
+float64, summed left to right); a skill's evidence ``e`` is the mean of its two best request
+cosines; its lifted similarity ``c + w * max(0, e - c)``.  Here every request gets an interval
+that holds its exact cosine (docs/ranking-speed.md, "Screening the known requests"):
+
+- **int8 rows** (with the optional SIMD kernel, :data:`KERNEL`): each stored row ``x`` is kept
+  as ``s * x8 + d`` (``x8`` int8, ``s`` its scale, ``d`` the rounding residual) and the query
+  the same way, ``q = t * q8 + f``.  Then ``q.x = s t (q8.x8) + s (f.x8) + q.d``, the integer
+  product is exact, and Cauchy-Schwarz bounds the rest by ``|f| s |x8| + |q| |d|``: a quarter of
+  the float32 bytes read per query;
+- **float32 rows** without the kernel: the float32 product, within the proven margin of
+  :func:`~skillsift.ranker.screens.dot_error_factor`, as the skills' own screen.
+
+The mean of a group's two largest values never decreases when one of them grows, nor does the
+lift in ``c`` or ``e``, so the bounds of every request give bounds of every skill's ``e`` and of
+its lifted similarity; :class:`LiftedScreen` serves them as a
+:class:`~skillsift.ranker.screens.ScreenedScores`, whose questions (the first ``k``, the least,
+a threshold, ranks, rounded values) compute exactly only the skills whose interval reaches the
+decision.  A skill computed exactly reads its own requests' rows exactly, so its value is the
+definition's, bit for bit (tests/ranker/test_fusion_differential.py).
+"""
+
+from __future__ import annotations
+
+import math
+
+from .screens import ABS_SLACK, SAFETY, ScreenedScores, dot_error_factor, exact_dots, gamma
+
+#: The int8 product kernel (the ``simsimd`` package, an optional extra), or None: the float32 read.
+KERNEL = None
+try:  # pragma: no cover - depends on the installed extras
+    import simsimd as _simsimd  # type: ignore[import-not-found]
+
+    KERNEL = _simsimd
+except ImportError:  # pragma: no cover
+    pass
+
+SCALE_STEPS = 127  # int8 levels on each side of zero
+CHUNK_ROWS = 8192  # rows per float64 block when the screen is made
+LIFT_SLACK = 1e-12  # covers the float64 rounding of the bounds' own arithmetic (each step within 1e-15)
+
+
+class RequestScreen:
+    """The rows of :class:`~skillsift.ranker.examples.ExampleRows`, ready to screen a query with.
+
+    ``kernel``: the int8 kernel (:data:`KERNEL`: an object whose ``cdist(a, b, metric="dot")`` gives
+    the integer products of int8 rows), or None: the float32 rows are read.
+    """
+
+    def __init__(self, examples, *, kernel):
+        import numpy as np
+
+        self.examples = examples
+        matrix = np.ascontiguousarray(examples.matrix, dtype=np.float32)
+        self.matrix = matrix
+        n, self.dims = matrix.shape
+        self.kernel = kernel
+        self.starts, self.sizes, self.skills = examples.layout()
+        norms = np.zeros(n)
+        self.int8 = None
+        if kernel is not None and n:
+            codes8 = np.empty((n, self.dims), dtype=np.int8)
+            scale, code_norm, residual_norm = np.ones(n), np.zeros(n), np.zeros(n)
+        for start in range(0, n, CHUNK_ROWS):  # float64 work in blocks: no float64 copy of every request
+            part = slice(start, min(n, start + CHUNK_ROWS))
+            wide = matrix[part].astype(np.float64)
+            norms[part] = np.sqrt(np.einsum("ij,ij->i", wide, wide))
+            if kernel is not None:
+                s = np.abs(wide).max(axis=1) / SCALE_STEPS
+                s[s == 0] = 1.0
+                codes = np.rint(wide / s[:, None])
+                residual = wide - codes * s[:, None]
+                codes8[part] = codes
+                scale[part] = s
+                code_norm[part] = np.sqrt(np.einsum("ij,ij->i", codes, codes)) * s
+                residual_norm[part] = np.sqrt(np.einsum("ij,ij->i", residual, residual))
+        self.row_norm = float(norms.max()) * (1 + 1e-9) if n else 0.0
+        if kernel is not None and n:
+            # the bounds' factors, rounded up: |x8| s and |d| (their float64 errors are far below 1e-9 relative)
+            self.int8 = (codes8, scale, code_norm * (1 + 1e-9), residual_norm * (1 + 1e-9) + 1e-300)
+        self._exact_query = None  # (query bytes, exact cosines so far: NaN = not yet)
+
+    def __len__(self) -> int:
+        return len(self.matrix)
+
+    # -- intervals of every request ------------------------------------------------------------------
+    def bounds(self, queries):
+        """``(lo, hi)``: float64 arrays per request holding its exact cosine with the best of ``queries``
+        (pieces x dims float32; one row for a plain query)."""
+        import numpy as np
+
+        lo = hi = None
+        for q in queries:
+            a, b = self._int8_bounds(q) if self.int8 is not None else self._float_bounds(q)
+            lo = a if lo is None else np.maximum(lo, a)
+            hi = b if hi is None else np.maximum(hi, b)
+        return lo, hi
+
+    def _int8_bounds(self, q32):
+        import numpy as np
+
+        codes, scale, code_norm, residual_norm = self.int8
+        q = q32.astype(np.float64)
+        top = float(np.abs(q).max())
+        t = top / SCALE_STEPS if top > 0 else 1.0
+        q8 = np.rint(q / t)
+        f = q - q8 * t
+        f_norm = math.sqrt(float(f @ f)) * (1 + 1e-9) + 1e-300
+        q_norm = math.sqrt(float(q @ q)) * (1 + 1e-9)
+        dots = np.asarray(self.kernel.cdist(q8.astype(np.int8)[None, :], codes, metric="dot"),
+                          dtype=np.float64).reshape(-1)  # integers below 2**31: exact
+        approx = dots * scale
+        approx *= t
+        # the definition's sum is within gamma(d, u64) |q| |x| of q.x, the products above within 4 u64
+        margin = code_norm * f_norm
+        margin += residual_norm * q_norm
+        margin *= 1 + 1e-9
+        margin += (gamma(self.dims, 2.0**-53) + 4 * 2.0**-53) * q_norm * self.row_norm + ABS_SLACK
+        return approx - margin, approx + margin
+
+    def _float_bounds(self, q32):
+        import numpy as np
+
+        q_norm = math.sqrt(float(q32.astype(np.float64) @ q32.astype(np.float64))) * (1 + 1e-9)
+        approx = (self.matrix @ q32).astype(np.float64)
+        margin = SAFETY * dot_error_factor(self.dims) * self.row_norm * q_norm + ABS_SLACK
+        return approx - margin, approx + margin
+
+    # -- exact cosines where they decide -----------------------------------------------------------
+    def exact(self, requests, queries):
+        """The exact cosines of ``requests`` (indexes) with the best of ``queries``, remembered per query."""
+        import numpy as np
+
+        key = queries.tobytes()
+        if self._exact_query is None or self._exact_query[0] != key:
+            self._exact_query = (key, np.full(len(self.matrix), np.nan))
+        known = self._exact_query[1]
+        requests = np.asarray(requests, dtype=np.intp)
+        missing = np.unique(requests[np.isnan(known[requests])])
+        if len(missing):
+            values = exact_dots(self.matrix, missing, queries[0])
+            for q in queries[1:]:
+                np.maximum(values, exact_dots(self.matrix, missing, q), out=values)
+            known[missing] = values
+        return known[requests]
+
+
+class LiftedScreen:
+    """One query's known-request evidence: per skill, bounds of ``e`` and, on demand, its exact value.
+
+    ``screen``: the :class:`RequestScreen`; ``queries``: pieces x dims float32; ``masked``: request
+    indexes that are no evidence for this query (evaluation's own requests: ``-inf``).
+    """
+
+    def __init__(self, screen: RequestScreen, queries, n_skills: int, masked=()):
+        import numpy as np
+
+        from .examples import mean_of_two_best_row
+
+        self.screen, self.queries = screen, queries
+        lo, hi = screen.bounds(queries)
+        self.masked = np.asarray(sorted(masked), dtype=np.intp)
+        if len(self.masked):
+            lo[self.masked] = hi[self.masked] = -np.inf
+        starts, sizes, skills = screen.starts, screen.sizes, screen.skills
+        e_lo = mean_of_two_best_row(lo, starts, sizes)
+        e_hi = mean_of_two_best_row(hi, starts, sizes)
+        ok = np.isfinite(e_hi)
+        self.has = np.zeros(n_skills, bool)
+        self.has[skills] = ok
+        self.e_lo = np.zeros(n_skills)
+        self.e_hi = np.zeros(n_skills)
+        self.e_lo[skills] = np.where(ok, e_lo, 0.0)
+        self.e_hi[skills] = np.where(ok, e_hi, 0.0)
+        self.group = np.full(n_skills, -1, dtype=np.intp)  # skill -> its group of requests
+        self.group[skills] = np.arange(len(skills))
+        self._exact_e = np.full(n_skills, np.nan)
+
+    def exact_e(self, skills):
+        """The exact ``e`` of ``skills`` (0 where a skill has none), remembered."""
+        import numpy as np
+
+        from .examples import mean_of_two_best_row
+
+        skills = np.asarray(skills, dtype=np.intp)
+        todo = np.unique(skills[np.isnan(self._exact_e[skills]) & self.has[skills]])
+        if len(todo):
+            groups = self.group[todo]
+            starts, sizes = self.screen.starts[groups], self.screen.sizes[groups]
+            requests = np.concatenate([np.arange(a, a + n) for a, n in zip(starts.tolist(), sizes.tolist(),
+                                                                              strict=True)])
+            cos = self.screen.exact(requests, self.queries)
+            if len(self.masked):
+                cos[np.isin(requests, self.masked)] = -np.inf
+            local = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
+            self._exact_e[todo] = mean_of_two_best_row(cos, local, sizes)
+        out = self._exact_e[skills]
+        return np.where(self.has[skills], out, 0.0)
+
+    def cosines(self, skills):
+        """A cosine per request: exact for the requests of ``skills``, ``-inf`` for the others and the masked
+        (what :meth:`~skillsift.ranker.examples.ExampleRows.best` and ``closest`` read for those skills)."""
+        import numpy as np
+
+        out = np.full(len(self.screen), -np.inf)
+        groups = self.group[np.asarray(skills, dtype=np.intp)]
+        groups = groups[groups >= 0]
+        if len(groups):
+            requests = np.concatenate([np.arange(a, a + n) for a, n in zip(self.screen.starts[groups].tolist(),
+                                                                             self.screen.sizes[groups].tolist(),
+                                                                             strict=True)])
+            out[requests] = self.screen.exact(requests, self.queries)
+        if len(self.masked):
+            out[self.masked] = -np.inf
+        return out
+
+    def lifted(self, own: ScreenedScores, usable, weight: float) -> ScreenedScores:
+        """The lifted similarities of the ``usable`` skills (positions as in ``own``) as screened scores."""
+        import numpy as np
+
+        from .model.lift import combine
+
+        has, e_lo, e_hi = self.has[usable], self.e_lo[usable], self.e_hi[usable]
+        low = combine(own.lo, e_lo, has, weight)
+        high = combine(own.hi, e_hi, has, weight)
+        approx = (low + high) * 0.5
+        margin = (high - low) * 0.5
+        margin += LIFT_SLACK
+
+        def exact(positions):
+            positions = np.asarray(positions, dtype=np.intp)
+            return combine(own.exact(positions), self.exact_e(usable[positions]), has[positions], weight)
+
+        return ScreenedScores(approx, margin, exact, own.tie_rank)
