@@ -18,8 +18,8 @@ requests are: MetaTool's user queries and the lines of the corpus's SKILL.md bod
 the local model (cached under ``--cache``), each given to the skill it is closest to; the skills'
 own vectors are then their embedded texts too.  Past 20,000 real texts (``REAL_MAX``: embedding
 more takes long on a laptop), rows are copies of them moved by a random vector of norm 0.3
-(renormalised, fixed seed; each copy under its original's skill).  ``--random`` keeps the worst case instead: random unit
-vectors (fixed seed) for skills and requests, spread round-robin, where a query's cosines with
+(renormalised, fixed seed; each copy under its original's skill).  ``--random`` keeps the worst
+case instead: random unit vectors (fixed seed) for skills and requests, spread round-robin, where a query's cosines with
 the requests are all alike and no bound separates them.
 
 ``--minimal`` times a third thing in the same rounds: **minimal**, the floor plus the least a
