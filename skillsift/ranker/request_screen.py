@@ -26,6 +26,8 @@ definition's, bit for bit (tests/ranker/test_fusion_differential.py).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import Any
 
 from .screens import ABS_SLACK, SAFETY, ScreenedScores, dot_error_factor, exact_dots, gamma
 
@@ -235,3 +237,55 @@ class LiftedScreen:
             return combine(own.exact(positions), self.exact_e(usable[positions]), has[positions], weight)
 
         return ScreenedScores(approx, margin, exact, own.tie_rank)
+
+
+@dataclass(frozen=True)
+class VectorQuery:
+    """One query as :meth:`~skillsift.ranker.vector_ranking.VectorSearch.rank` received it: the text,
+    its vector (or a long query's piece vectors), the mode, the scope and its usable skills, the
+    lexical list, the ``[search]`` settings, the stale names, what to report (``explain``, the
+    embedding's cost) and the hits kept."""
+
+    query: str
+    qvec: Any
+    mode: str
+    subset: Any
+    usable: Any
+    lexical: Any
+    settings: Any
+    stale: frozenset
+    explain: bool
+    embedded: bool
+    tokens: int
+    ms: float
+    limit: int | None
+
+
+def rank_with_requests(search, v: VectorQuery, covered: bool):
+    """:meth:`~skillsift.ranker.vector_ranking.VectorSearch.rank` of ``search`` with the known
+    requests as evidence: each skill's own similarities (screened) lifted by its requests
+    (:class:`LiftedScreen`), then the same fusions as without requests."""
+    import numpy as np
+
+    from .channels import with_channels
+
+    s = v.settings
+    rows, ties = search._rows_and_ties(v.usable, v.subset)
+    queries = np.asarray(v.qvec, dtype=np.float32).reshape(-1, search.dims)
+    ex = search.examples
+    assert ex is not None  # called only when ranking with known requests
+    evidence = LiftedScreen(search._request_screen(), queries, len(search.skills),
+                            masked=ex.masked(v.query, search.own_evidence))
+    own, products = search._similarities(rows, v.qvec, ties)
+    w = s.example_weight
+    plain = evidence.lifted(own, v.usable, w)
+    fused, ranking, top_sim, dropped = search._screened(
+        v.query, v.qvec, v.mode, v.subset, v.usable, v.lexical, s, covered, v.limit,
+        lists=(plain, lambda: evidence.lifted(search._centred_similarities(rows, products, v.qvec, ties),
+                                              v.usable, w)))
+    result = search._result(v.query, v.mode, ranking, fused, top_sim, dropped, v.lexical, s, v.stale, covered,
+                            explain=v.explain, embedded=v.embedded, tokens=v.tokens, ms=v.ms, limit=v.limit)
+    if not v.explain:
+        return result
+    cos = evidence.cosines([search.position(h.name) for h in result.hits])
+    return with_channels(search, search._with_known(result, cos), v.query, v.qvec, v.lexical, s, cos)

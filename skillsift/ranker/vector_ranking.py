@@ -11,8 +11,7 @@ with a vector.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .blend_exact import SMALL_ROWS, ExactRows
 from .channels import with_channels
@@ -20,27 +19,6 @@ from .result import Hit, SearchResult
 
 if TYPE_CHECKING:
     from .examples import ExampleRows
-
-@dataclass(frozen=True)
-class VectorQuery:
-    """One query as :meth:`VectorSearch.rank` received it: the text, its vector (or a long query's
-    piece vectors), the mode, the scope and its usable skills, the lexical list, the ``[search]``
-    settings, the stale names, what to report (``explain``, the embedding's cost) and the hits kept."""
-
-    query: str
-    qvec: Any
-    mode: str
-    subset: Any
-    usable: Any
-    lexical: Any
-    settings: Any
-    stale: frozenset
-    explain: bool
-    embedded: bool
-    tokens: int
-    ms: float
-    limit: int | None
-
 
 STALE = -1  # the skill's text changed since its vector was made
 SCORED = ("blend", "zscore")  # the fusions that score candidates by value (fusion.BlendRequest)
@@ -191,7 +169,9 @@ class VectorSearch:
         n_scope = len(subset) if subset is not None else len(self.skills)
         covered = len(usable) == n_scope
         if self.examples is not None and s.example_weight > 0:
-            return self._rank_with_requests(VectorQuery(query, qvec, mode, subset, usable, lexical, s, stale, explain,
+            from .request_screen import VectorQuery, rank_with_requests
+
+            return rank_with_requests(self, VectorQuery(query, qvec, mode, subset, usable, lexical, s, stale, explain,
                                                         embedded, tokens, ms, limit), covered)
         if mode == "hybrid" and s.fusion in SCORED and getattr(qvec, "ndim", 1) == 1 and len(usable) <= SMALL_ROWS:
             fused, top_sim, dropped = self._small_blend(query, qvec, subset, usable, lexical, s, limit)
@@ -202,35 +182,6 @@ class VectorSearch:
         result = self._result(query, mode, ranking, fused, top_sim, dropped, lexical, s, stale, covered,
                               explain=explain, embedded=embedded, tokens=tokens, ms=ms, limit=limit)
         return with_channels(self, result, query, qvec, lexical, s) if explain else result
-
-    def _rank_with_requests(self, v: VectorQuery, covered: bool) -> SearchResult:
-        """:meth:`rank` with the known requests as evidence: each skill's own similarities (screened)
-        lifted by its requests (screened too, :mod:`skillsift.ranker.request_screen`), then the same
-        fusions as without requests."""
-        import numpy as np
-
-        from .request_screen import LiftedScreen
-
-        s = v.settings
-        rows, ties = self._rows_and_ties(v.usable, v.subset)
-        queries = np.asarray(v.qvec, dtype=np.float32).reshape(-1, self.dims)
-        ex = self.examples
-        assert ex is not None  # called only when ranking with known requests
-        evidence = LiftedScreen(self._request_screen(), queries, len(self.skills),
-                                masked=ex.masked(v.query, self.own_evidence))
-        own, products = self._similarities(rows, v.qvec, ties)
-        w = s.example_weight
-        plain = evidence.lifted(own, v.usable, w)
-        fused, ranking, top_sim, dropped = self._screened(
-            v.query, v.qvec, v.mode, v.subset, v.usable, v.lexical, s, covered, v.limit,
-            lists=(plain, lambda: evidence.lifted(self._centred_similarities(rows, products, v.qvec, ties),
-                                                  v.usable, w)))
-        result = self._result(v.query, v.mode, ranking, fused, top_sim, dropped, v.lexical, s, v.stale, covered,
-                              explain=v.explain, embedded=v.embedded, tokens=v.tokens, ms=v.ms, limit=v.limit)
-        if not v.explain:
-            return result
-        cos = evidence.cosines([self.position(h.name) for h in result.hits])
-        return with_channels(self, self._with_known(result, cos), v.query, v.qvec, v.lexical, s, cos)
 
     def _request_screen(self):
         """The :class:`~skillsift.ranker.request_screen.RequestScreen` of the known requests (made once)."""
