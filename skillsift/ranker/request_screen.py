@@ -29,7 +29,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .screens import ABS_SLACK, SAFETY, ScreenedScores, dot_error_factor, exact_dots, gamma
+from .screens import ABS_SLACK, SAFETY, ScreenedScores, blas_dots, dot_error_factor, exact_dots, fine_margin, gamma
 
 #: The int8 product kernel (the ``simsimd`` package, an optional extra), or None: the float32 read.
 KERNEL = None
@@ -131,7 +131,24 @@ class RequestScreen:
         margin = SAFETY * dot_error_factor(self.dims) * self.row_norm * q_norm + ABS_SLACK
         return approx - margin, approx + margin
 
-    # -- exact cosines where they decide -----------------------------------------------------------
+    # -- cosines where they decide -----------------------------------------------------------------
+    def fine(self, requests, queries):
+        """float64 BLAS cosines of ``requests`` with the best of ``queries``: within :meth:`fine_margin`
+        of the exact ones, and cheaper."""
+        import numpy as np
+
+        out = blas_dots(self.matrix, requests, queries[0])
+        for q in queries[1:]:
+            np.maximum(out, blas_dots(self.matrix, requests, q), out=out)
+        return out
+
+    def fine_margin(self, queries) -> float:
+        """Bound of the distance between :meth:`fine` and :meth:`exact` cosines."""
+        import numpy as np
+
+        q_norm = max(math.sqrt(float(q.astype(np.float64) @ q.astype(np.float64))) for q in queries) * (1 + 1e-9)
+        return fine_margin(self.dims, self.row_norm, q_norm)
+
     def exact(self, requests, queries):
         """The exact cosines of ``requests`` (indexes) with the best of ``queries``, remembered per query."""
         import numpy as np
@@ -180,27 +197,35 @@ class LiftedScreen:
         self.group = np.full(n_skills, -1, dtype=np.intp)  # skill -> its group of requests
         self.group[skills] = np.arange(len(skills))
         self._exact_e = np.full(n_skills, np.nan)
+        self._fine_e = np.full(n_skills, np.nan)
 
     def exact_e(self, skills):
         """The exact ``e`` of ``skills`` (0 where a skill has none), remembered."""
+        return self._e(skills, self._exact_e, self.screen.exact)
+
+    def fine_e(self, skills):
+        """``e`` of ``skills`` from :meth:`RequestScreen.fine` cosines: within its margin of the exact one
+        (the mean of the two largest values moves no more than the values do)."""
+        return self._e(skills, self._fine_e, self.screen.fine)
+
+    def _e(self, skills, memo, cosines):
         import numpy as np
 
         from .examples import mean_of_two_best_row
 
         skills = np.asarray(skills, dtype=np.intp)
-        todo = np.unique(skills[np.isnan(self._exact_e[skills]) & self.has[skills]])
+        todo = np.unique(skills[np.isnan(memo[skills]) & self.has[skills]])
         if len(todo):
             groups = self.group[todo]
             starts, sizes = self.screen.starts[groups], self.screen.sizes[groups]
             requests = np.concatenate([np.arange(a, a + n) for a, n in zip(starts.tolist(), sizes.tolist(),
                                                                               strict=True)])
-            cos = self.screen.exact(requests, self.queries)
+            cos = cosines(requests, self.queries)
             if len(self.masked):
                 cos[np.isin(requests, self.masked)] = -np.inf
             local = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
-            self._exact_e[todo] = mean_of_two_best_row(cos, local, sizes)
-        out = self._exact_e[skills]
-        return np.where(self.has[skills], out, 0.0)
+            memo[todo] = mean_of_two_best_row(cos, local, sizes)
+        return np.where(self.has[skills], memo[skills], 0.0)
 
     def cosines(self, skills):
         """A cosine per request: exact for the requests of ``skills``, ``-inf`` for the others and the masked
@@ -236,7 +261,12 @@ class LiftedScreen:
             positions = np.asarray(positions, dtype=np.intp)
             return combine(own.exact(positions), self.exact_e(usable[positions]), has[positions], weight)
 
-        return ScreenedScores(approx, margin, exact, own.tie_rank)
+        def fine(positions):  # within own.fine_margin + the requests' of the exact value (L moves less)
+            positions = np.asarray(positions, dtype=np.intp)
+            return combine(own.settled(positions)[0], self.fine_e(usable[positions]), has[positions], weight)
+
+        return ScreenedScores(approx, margin, exact, own.tie_rank, fine=fine,
+                              fine_margin=own.fine_margin + self.screen.fine_margin(self.queries) + LIFT_SLACK)
 
 
 @dataclass(frozen=True)

@@ -121,7 +121,9 @@ def exact_dots(matrix, rows, query):
     """The reference's similarities of ``matrix[rows]`` with the float32 ``query``, clamped.
 
     Products of float32 components in float64, summed left to right; float64 array in the
-    order of ``rows``.  Works in blocks, so no float64 copy of the matrix is made.
+    order of ``rows``.  Works in blocks, so no float64 copy of the matrix is made.  Each block is
+    transposed (dims x rows) so that one ``np.add.reduce`` over the outer axis sums every row's
+    products in order (tests/ranker/test_vector_scale.py compares it with a sum in Python).
     """
     import numpy as np
 
@@ -131,9 +133,15 @@ def exact_dots(matrix, rows, query):
     if q.size == 0:
         return out
     for start in range(0, len(rows), EXACT_CHUNK_ROWS):
-        block = matrix[rows[start:start + EXACT_CHUNK_ROWS]].astype(np.float64)
-        block *= q
-        out[start:start + len(block)] = np.cumsum(block, axis=1)[:, -1]
+        part = rows[start:start + EXACT_CHUNK_ROWS]
+        if len(part) == 1:  # one column would make the outer axis the inner one (summed pairwise)
+            out[start] = np.cumsum(matrix[part[0]].astype(np.float64) * q)[-1]
+            continue
+        block = np.empty((len(q), len(part)))  # dims x rows, C order: a row's products down a column
+        block[...] = matrix[part].T
+        block *= q[:, None]
+        # numpy adds an outer axis element by element in order: each column summed left to right
+        out[start:start + len(part)] = np.add.reduce(block, axis=0)
     np.clip(out, -1.0, 1.0, out=out)
     return out
 

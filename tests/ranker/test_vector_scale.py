@@ -200,6 +200,10 @@ def test_exact_dots_is_the_sequential_float64_sum():
     # the same row scores the same whatever it is computed with (BLAS does not promise that)
     alone = [exact_dots(matrix, [r], q)[0] for r in range(30)]
     assert exact_dots(matrix, list(range(30)), q).tolist() == alone
+    pairs = [exact_dots(matrix, [r, (r + 1) % 30], q)[0] for r in range(30)]
+    assert pairs == alone
+    rows = matrix.astype(np.float64) * q.astype(np.float64)  # the sequential sums, all rows at once
+    assert np.cumsum(rows, axis=1)[:, -1].tolist() == np.clip(alone, -1, 1).tolist()
     ranked = cosine_list(matrix, [3, 1, 2], ["c", "a", "b"], q)
     assert sorted(ranked, key=lambda t: (-t[1], ["c", "a", "b"][t[0]])) == ranked and len(ranked) == 3
 
