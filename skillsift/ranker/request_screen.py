@@ -29,7 +29,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .screens import ABS_SLACK, SAFETY, ScreenedScores, blas_dots, dot_error_factor, exact_dots, fine_margin, gamma
+from .screens import ABS_SLACK, SAFETY, ScreenedScores, dot_error_factor, exact_dots, gamma
 
 #: The int8 product kernel (the ``simsimd`` package, an optional extra), or None: the float32 read.
 KERNEL = None
@@ -133,21 +133,24 @@ class RequestScreen:
 
     # -- cosines where they decide -----------------------------------------------------------------
     def fine(self, requests, queries):
-        """float64 BLAS cosines of ``requests`` with the best of ``queries``: within :meth:`fine_margin`
-        of the exact ones, and cheaper."""
+        """float32 products of ``requests`` with the best of ``queries`` (float64): within
+        :meth:`fine_margin` of the exact cosines, and cheaper (half the bytes, no float64 copy)."""
         import numpy as np
 
-        out = blas_dots(self.matrix, requests, queries[0])
+        rows = self.matrix[np.asarray(requests, dtype=np.intp)]
+        out = (rows @ queries[0]).astype(np.float64)
         for q in queries[1:]:
-            np.maximum(out, blas_dots(self.matrix, requests, q), out=out)
+            np.maximum(out, (rows @ q).astype(np.float64), out=out)
+        np.clip(out, -1.0, 1.0, out=out)
         return out
 
     def fine_margin(self, queries) -> float:
-        """Bound of the distance between :meth:`fine` and :meth:`exact` cosines."""
+        """Bound of the distance between :meth:`fine` and :meth:`exact` cosines (the float32 product's,
+        as the skills' own screen: clamping moves both by at most their distance)."""
         import numpy as np
 
         q_norm = max(math.sqrt(float(q.astype(np.float64) @ q.astype(np.float64))) for q in queries) * (1 + 1e-9)
-        return fine_margin(self.dims, self.row_norm, q_norm)
+        return SAFETY * dot_error_factor(self.dims) * self.row_norm * q_norm + ABS_SLACK
 
     def exact(self, requests, queries):
         """The exact cosines of ``requests`` (indexes) with the best of ``queries``, remembered per query."""
@@ -218,12 +221,11 @@ class LiftedScreen:
         if len(todo):
             groups = self.group[todo]
             starts, sizes = self.screen.starts[groups], self.screen.sizes[groups]
-            requests = np.concatenate([np.arange(a, a + n) for a, n in zip(starts.tolist(), sizes.tolist(),
-                                                                              strict=True)])
+            local = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
+            requests = np.repeat(starts - local, sizes) + np.arange(int(sizes.sum()))  # each group's rows
             cos = cosines(requests, self.queries)
             if len(self.masked):
                 cos[np.isin(requests, self.masked)] = -np.inf
-            local = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
             memo[todo] = mean_of_two_best_row(cos, local, sizes)
         return np.where(self.has[skills], memo[skills], 0.0)
 

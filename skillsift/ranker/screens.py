@@ -296,14 +296,17 @@ class ScreenedScores:
         """:meth:`rounded` for a few items, in Python floats (the same double arithmetic)."""
         from .rounding import round_half_away
 
-        out = []
+        out, unsure = [], []
         for k, (v, r) in enumerate(zip(value, radius, strict=True)):
             extra = None if add is None or add[k] != add[k] else add[k]  # NaN: nothing added
             low = round_half_away(v - r if extra is None else v - r + extra, digits)
             if r and low != round_half_away(v + r if extra is None else v + r + extra, digits):
-                v = float(self.exact(positions[k:k + 1])[0])
-                low = round_half_away(v if extra is None else v + extra, digits)
+                unsure.append(k)
             out.append(low)
+        if unsure:  # the exact values, in one call
+            for k, v in zip(unsure, self.exact(positions[unsure]).tolist(), strict=True):
+                extra = None if add is None or add[k] != add[k] else add[k]
+                out[k] = round_half_away(v if extra is None else v + extra, digits)
         return out
 
     def order(self, positions):
