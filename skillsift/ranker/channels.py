@@ -49,6 +49,7 @@ def _lifts(search, result: SearchResult, qvec, cos, weight: float) -> dict[str, 
     import numpy as np
 
     from .model.lift import combine
+    from .screens import exact_dots
 
     best, has = search.examples.best(cos, len(search.skills))
     q = np.asarray(qvec, dtype=np.float64)
@@ -59,6 +60,6 @@ def _lifts(search, result: SearchResult, qvec, cos, weight: float) -> dict[str, 
         i = search.position(h.name)
         if rows[i] < 0 or not has[i]:
             continue
-        own = float(np.asarray(centred[rows[i]], dtype=np.float64) @ q)
+        own = float(exact_dots(centred, [rows[i]], q)[0])  # the definition's, as the ranking's
         out[h.name] = float(combine(own, best[i], True, weight)) - own
     return out

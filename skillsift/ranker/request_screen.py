@@ -29,7 +29,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .screens import ABS_SLACK, SAFETY, ScreenedScores, dot_error_factor, exact_dots, gamma
+from .screens import ABS_SLACK, SAFETY, ScreenedScores, dot_error_factor, exact_dots, gamma, matvec
 
 #: The int8 product kernel (the ``simsimd`` package, an optional extra), or None: the float32 read.
 KERNEL = None
@@ -127,7 +127,7 @@ class RequestScreen:
         import numpy as np
 
         q_norm = math.sqrt(float(q32.astype(np.float64) @ q32.astype(np.float64))) * (1 + 1e-9)
-        approx = (self.matrix @ q32).astype(np.float64)
+        approx = matvec(self.matrix, q32).astype(np.float64)
         margin = SAFETY * dot_error_factor(self.dims) * self.row_norm * q_norm + ABS_SLACK
         return approx - margin, approx + margin
 
@@ -138,9 +138,9 @@ class RequestScreen:
         import numpy as np
 
         rows = self.matrix[np.asarray(requests, dtype=np.intp)]
-        out = (rows @ queries[0]).astype(np.float64)
+        out = matvec(rows, queries[0]).astype(np.float64)
         for q in queries[1:]:
-            np.maximum(out, (rows @ q).astype(np.float64), out=out)
+            np.maximum(out, matvec(rows, q).astype(np.float64), out=out)
         np.clip(out, -1.0, 1.0, out=out)
         return out
 

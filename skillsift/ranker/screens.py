@@ -146,8 +146,21 @@ def exact_dots(matrix, rows, query):
     return out
 
 
+def matvec(matrix, vector):
+    """``matrix @ vector`` by numpy's own loop, on the calling thread, in the arrays' dtype.
+
+    Not BLAS: a BLAS matrix-vector product wakes its worker threads, and on a machine whose cores
+    are busy that wait costs milliseconds (13 ms measured for 2,022 x 384 float32 rows where this
+    took 0.3 ms, docs/ranking-speed.md, "Screening the known requests").  Every screen's bound holds
+    for a sum in any order, so which loop sums does not matter.
+    """
+    import numpy as np
+
+    return np.einsum("ij,j->i", matrix, vector)
+
+
 def blas_dots(matrix, rows, query):
-    """float64 dot products of ``matrix[rows]`` with the float32 ``query`` in BLAS order, clamped
+    """float64 dot products of ``matrix[rows]`` with the float32 ``query`` (:func:`matvec`), clamped
     (a float64 ``query`` holding float32 values is used as it is).
 
     Within :func:`fine_margin` of :func:`exact_dots` (both sum exact products in float64,
@@ -156,7 +169,7 @@ def blas_dots(matrix, rows, query):
     import numpy as np
 
     q = query if getattr(query, "dtype", None) == np.float64 else np.asarray(query, np.float32).astype(np.float64)
-    out = matrix[np.asarray(rows, dtype=np.intp)].astype(np.float64) @ q
+    out = matvec(matrix[np.asarray(rows, dtype=np.intp)].astype(np.float64), q)
     np.clip(out, -1.0, 1.0, out=out)
     return out
 
@@ -470,16 +483,28 @@ class PlainScreen:
         self.matrix = matrix
         self.row_norm = max_row_norm(matrix)
         self.factor = dot_error_factor(matrix.shape[1]) if matrix.shape[1] else 0.0
+        self._gathered: tuple | None = None  # (rows, matrix[rows]) of the last search over few of the rows
 
     def products(self, rows, query):
-        """float32 ``matrix[rows] @ query``: over the whole matrix, or over the rows when few."""
+        """float32 ``matrix[rows] @ query``: over the whole matrix, or over the rows when few (an index
+        holding known requests: the skills' rows are a few of its rows, gathered once per ``rows`` array)."""
         import numpy as np
 
         q32 = np.ascontiguousarray(query, dtype=np.float32)
-        rows = np.asarray(rows, dtype=np.intp)
         if 4 * len(rows) < self.matrix.shape[0]:
-            return self.matrix[rows] @ q32
-        return (self.matrix @ q32)[rows]
+            return matvec(self._rows_of(rows), q32)
+        return matvec(self.matrix, q32)[np.asarray(rows, dtype=np.intp)]
+
+    def _rows_of(self, rows):
+        """``matrix[rows]``, kept for the last ``rows`` (a search over every skill passes the same array)."""
+        import numpy as np
+
+        found = self._gathered
+        if found is not None and found[0] is rows:
+            return found[1]
+        gathered = self.matrix[np.asarray(rows, dtype=np.intp)]
+        self._gathered = (rows, gathered)
+        return gathered
 
     def scores(self, rows, query, tie_rank, products=None) -> ScreenedScores:
         """Similarities of ``matrix[rows]`` (positions = positions in ``rows``)."""
@@ -502,10 +527,9 @@ class PlainScreen:
         import numpy as np
 
         q32 = np.ascontiguousarray(queries, dtype=np.float32)
-        rows = np.asarray(rows, dtype=np.intp)
         if 4 * len(rows) < self.matrix.shape[0]:
-            return q32 @ self.matrix[rows].T
-        return (q32 @ self.matrix.T)[:, rows]
+            return np.stack([matvec(self._rows_of(rows), q) for q in q32])
+        return np.stack([matvec(self.matrix, q) for q in q32])[:, np.asarray(rows, dtype=np.intp)]
 
     def max_scores(self, rows, queries, tie_rank, products=None) -> ScreenedScores:
         """Best-piece similarities of ``matrix[rows]``: per row, the maximum over the rows of ``queries``."""
