@@ -170,6 +170,18 @@ class RequestScreen:
         return known[requests]
 
 
+def second_best_row(values, starts, sizes):
+    """Per group of ``values``, its second largest value (the largest again when it occurs twice;
+    ``-inf`` for a group of fewer than two)."""
+    import numpy as np
+
+    first = np.maximum.reduceat(values, starts)
+    at_max = values == np.repeat(first, sizes)
+    second = np.maximum.reduceat(np.where(at_max, -np.inf, values), starts)
+    twice = np.add.reduceat(at_max, starts, dtype=np.intp) > 1
+    return np.where(twice, first, second)
+
+
 class LiftedScreen:
     """One query's known-request evidence: per skill, bounds of ``e`` and, on demand, its exact value.
 
@@ -187,6 +199,7 @@ class LiftedScreen:
         self.masked = np.asarray(sorted(masked), dtype=np.intp)
         if len(self.masked):
             lo[self.masked] = hi[self.masked] = -np.inf
+        self.lo, self.hi = lo, hi
         starts, sizes, skills = screen.starts, screen.sizes, screen.skills
         e_lo = mean_of_two_best_row(lo, starts, sizes)
         e_hi = mean_of_two_best_row(hi, starts, sizes)
@@ -223,7 +236,13 @@ class LiftedScreen:
             starts, sizes = self.screen.starts[groups], self.screen.sizes[groups]
             local = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
             requests = np.repeat(starts - local, sizes) + np.arange(int(sizes.sum()))  # each group's rows
-            cos = cosines(requests, self.queries)
+            # only a request whose upper bound reaches its group's second largest lower bound can be one
+            # of the group's two best: the others are read as -inf (the mean of the two best is unchanged)
+            lo, hi = self.lo[requests], self.hi[requests]
+            cut = np.repeat(second_best_row(lo, local, sizes), sizes)
+            maybe = hi >= cut
+            cos = np.full(len(requests), -np.inf)
+            cos[maybe] = cosines(requests[maybe], self.queries)
             if len(self.masked):
                 cos[np.isin(requests, self.masked)] = -np.inf
             memo[todo] = mean_of_two_best_row(cos, local, sizes)

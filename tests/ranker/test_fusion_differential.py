@@ -524,3 +524,16 @@ def test_a_nan_cosine_takes_the_general_path():
     best, has = as_rows(owners, 2).best(cos, 2)
     want_best, want_has = example_best(cos[None, :], owners, 2, how="top2")
     assert best.tobytes() == want_best[0].tobytes() and has.tolist() == want_has[0].tolist()
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_second_best_of_each_group_is_the_sorted_groups(seed):
+    """The cut that spares a skill's requests: per group, its second largest value (ties counted)."""
+    from skillsift.ranker.request_screen import second_best_row
+
+    owners, cos, _ = random_case(seed)
+    starts, sizes, _skills = as_rows(owners, 0).layout()
+    got = second_best_row(cos, starts, sizes).tolist()
+    want = [sorted(cos[a:a + n].tolist(), reverse=True)[1] if n > 1 else -np.inf
+            for a, n in zip(starts.tolist(), sizes.tolist(), strict=True)]
+    assert got == want
