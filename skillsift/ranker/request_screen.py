@@ -330,13 +330,46 @@ def rank_with_requests(search, v: VectorQuery, covered: bool):
     own, products = search._similarities(rows, v.qvec, ties)
     w = s.example_weight
     plain = evidence.lifted(own, v.usable, w)
+    made: list = []
+
+    def centred():
+        if not made:
+            made.append(evidence.lifted(search._centred_similarities(rows, products, v.qvec, ties), v.usable, w))
+        return made[0]
+
     fused, ranking, top_sim, dropped = search._screened(
-        v.query, v.qvec, v.mode, v.subset, v.usable, v.lexical, s, covered, v.limit,
-        lists=(plain, lambda: evidence.lifted(search._centred_similarities(rows, products, v.qvec, ties),
-                                              v.usable, w)))
+        v.query, v.qvec, v.mode, v.subset, v.usable, v.lexical, s, covered, v.limit, lists=(plain, centred))
     result = search._result(v.query, v.mode, ranking, fused, top_sim, dropped, v.lexical, s, v.stale, covered,
                             explain=v.explain, embedded=v.embedded, tokens=v.tokens, ms=v.ms, limit=v.limit)
     if not v.explain:
         return result
     cos = evidence.cosines([search.position(h.name) for h in result.hits])
-    return with_channels(search, search._with_known(result, cos), v.query, v.qvec, v.lexical, s, cos)
+    spread = None
+    if ranking == "hybrid" and s.fusion == "zscore" and queries.shape[0] == 1:
+        keep = plain.at_least(s.vector_min_sim) if s.vector_min_sim > 0 else None
+        spread = zscore_spread(centred(), keep, v.usable, search._positions_in(v.usable, v.subset), v.lexical,
+                               s.candidates)
+    return with_channels(search, search._with_known(result, cos), v.query, v.qvec, v.lexical, s, cos, spread)
+
+
+def zscore_spread(centred: ScreenedScores, keep, usable, where, lexical, candidates: int) -> float:
+    """The sd the zscore fusion standardised its candidates' similarities by
+    (:func:`~skillsift.ranker.model.fusion.similarity_spread`), for ``--explain``'s requests share:
+    the candidates are the first ``candidates`` of the kept lifted centred list and of the lexical
+    list, each with its exact similarity (the least kept one without a kept vector)."""
+    import numpy as np
+
+    from .model.fusion import similarity_spread
+
+    head = centred.top(candidates, keep)
+    members = len(centred) if keep is None else int(np.count_nonzero(keep))
+    floor = centred.lowest(keep)[1] if members else 0.0
+    chosen = dict.fromkeys(usable[head].tolist())
+    chosen.update(dict.fromkeys(i for i, _ in lexical.top_scored(candidates)))
+    at = where[np.asarray(list(chosen), dtype=np.intp)]
+    if keep is not None:
+        at = np.where((at >= 0) & keep[np.maximum(at, 0)], at, -1)
+    sims = np.full(len(at), floor)
+    if (at >= 0).any():
+        sims[at >= 0] = centred.exact(at[at >= 0])
+    return similarity_spread(sims.tolist())

@@ -223,7 +223,7 @@ def refresh_stale(index, skills, config, provider) -> Refresh:
 
 
 def _embedded(plan, index, provider, batch_size):
-    """``(index or None, problem)``: the planned rows embedded in memory (:func:`.embed_memory.embed_texts`)."""
+    """``(index or None, problem)``: the planned rows embedded in memory (:func:`.embed_in_memory.embed_texts`)."""
     from ..index.manifest import ManifestItem
     from ..index.store import new_index
     from .embed_in_memory import embed_texts

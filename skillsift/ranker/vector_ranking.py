@@ -222,8 +222,8 @@ class VectorSearch:
         (``lexical``: the query's lexical list, whose coverage weighs the zscore fusion's lexical part)."""
         from .model.fusion import BlendRequest, blend_bonus_scale, zscore_lexical_weight
 
-        weight = zscore_lexical_weight(lexical.coverage(), s.weight_lexical, s.weight_vector) \
-            if s.fusion == "zscore" else 0.0
+        weight = zscore_lexical_weight(lexical.coverage(), lexical.term_count(), s.weight_lexical,
+                                       s.weight_vector) if s.fusion == "zscore" else 0.0
         return BlendRequest(query, s.candidates, blend_bonus_scale(s.weight_lexical, s.weight_vector), limit,
                             self._pins().pin_position, fusion="zscore" if s.fusion == "zscore" else "blend",
                             lexical_weight=weight)

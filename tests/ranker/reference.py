@@ -2,7 +2,7 @@
 
 ``blend`` and ``zscore``, the definitions of skillsift's fusions over complete ranked lists, live in
 the ranker's specification (:mod:`skillsift.ranker.model.fusion`); here are the rest, which the
-ranker never calls: ``coverage`` (the zscore lexical weight's factor), ``cosine_list`` (the plain
+ranker never calls: ``coverage`` and ``query_terms`` (the zscore lexical weight's factors), ``cosine_list`` (the plain
 definition of an exact vector list) and the oracle rankers built from them.
 tests/ranker/test_fusion_differential.py compares every fast path with them, on random data
 with fixed seeds and on real skills.
@@ -28,6 +28,13 @@ from skillsift.ranker.rounding import SCORE_DIGITS, round_half_away
 from skillsift.ranker.screens import exact_dots
 from skillsift.ranker.search import NO_INDEX, Ranker
 from skillsift.ranker.vector_ranking import STALE
+
+
+def query_terms(query: str) -> list[str]:
+    """The query's distinct terms (their count scales the zscore weight)."""
+    from skillsift.ranker.lexical import LexicalIndex
+
+    return LexicalIndex.query_terms(query)
 
 
 def coverage(query: str, skill) -> float:
@@ -165,7 +172,8 @@ class OracleRanker:
             surviving = {name for name, _ in vector_ranked}
             ranked = [(ids[k], sim) for k, sim in centred if ids[k] in surviving]
             share = coverage(query, self.skills[self.positions[lexical[0].name]]) if lexical else 0.0
-            fused = zscore(lexical_ranked, ranked, zscore_lexical_weight(share, s.weight_lexical, s.weight_vector),
+            fused = zscore(lexical_ranked, ranked, zscore_lexical_weight(share, len(query_terms(query)),
+                                                                         s.weight_lexical, s.weight_vector),
                            candidates=cand, cosines=dict(vector_ranked))
             ranking = "hybrid"
             pinned = exact_pin(query, [f.id for f in fused])

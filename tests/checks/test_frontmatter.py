@@ -1,0 +1,272 @@
+"""SK001, SK004-SK008: one SKILL.md on its own."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from skillsift.checks.frontmatter import (
+    check_skill_text,
+    coverage,
+    trigger_passages,
+)
+from skillsift.validators.settings import DEFAULT_DESCRIPTION_LIMITS
+from tests.conftest import corpora, write_skill
+from tests.support.validators_support import check, codes, raw_skill
+
+LIMITS = DEFAULT_DESCRIPTION_LIMITS
+P = ".claude/skills/demo/SKILL.md"
+
+
+def run(text: str, limits=LIMITS):
+    return check_skill_text(P, text, limits=limits)
+
+
+def test_a_sound_skill_has_no_finding():
+    text = "---\nname: demo\ndescription: Deploy the demo app. Use when shipping the demo.\n---\n# Demo\nSteps.\n"
+    assert run(text) == []
+
+
+def test_no_frontmatter_is_sk004_on_line_1():
+    [diag] = run("# Demo\nJust text.\n")
+    assert (diag.code, diag.line, diag.severity) == ("SK004", 1, "error")
+    assert "no frontmatter" in diag.message
+
+
+def test_unclosed_and_invalid_yaml_are_sk001_with_their_lines():
+    [unclosed] = run("---\nname: demo\ndescription: x\n")
+    assert (unclosed.code, unclosed.line) == ("SK001", 1)
+    assert "no closing ---" in unclosed.message
+    [bad] = run("---\nname: demo\ndescription: a: b\n---\nbody\n")
+    assert (bad.code, bad.line, bad.column) == ("SK001", 3, 15)
+    assert "not valid YAML" in bad.message
+    [listy] = run("---\n- a\n- b\n---\nbody\n")
+    assert listy.code == "SK001" and "mapping" in listy.message
+
+
+def test_missing_name_is_a_warning_naming_the_folder_fallback():
+    [diag] = run("---\ndescription: Deploy the demo. Use when shipping.\n---\nbody\n")
+    assert (diag.code, diag.severity, diag.line) == ("SK005", "warning", 1)
+    assert 'folder name "demo"' in diag.message
+
+
+def test_name_of_the_wrong_type_is_sk005_at_its_line():
+    [diag] = run("---\ndescription: Deploy the demo. Use when shipping.\nname: [a, b]\n---\nbody\n")
+    assert (diag.code, diag.line) == ("SK005", 3)
+    assert diag.message == "name must be a non-empty string, not a list"
+
+
+def test_missing_or_blank_description_is_an_error():
+    [missing] = run("---\nname: demo\n---\nbody\n")
+    assert (missing.code, missing.severity) == ("SK006", "error")
+    assert "no description" in missing.message
+    [blank] = run('---\nname: demo\ndescription: "  "\n---\nbody\n')
+    assert (blank.code, blank.line) == ("SK006", 3)
+    assert blank.message == "description must be a non-empty string, not blank"
+
+
+def test_empty_frontmatter_lacks_both():
+    assert codes(run("---\n---\nbody\n")) == ["SK005", "SK006"]
+
+
+def test_description_over_1024_is_one_sk007_per_agent_profile():
+    description = "word " * 210  # 1049 characters once trimmed
+    text = f"---\nname: demo\ndescription: {description}\n---\nbody\n"
+    [copilot_only] = run(text)  # .claude/skills: Claude Code keeps 1,536, Codex does not read it
+    assert "copilot keeps only the first 1024" in copilot_only.message
+    found = check_skill_text(".agents/skills/demo/SKILL.md", text, limits=LIMITS)
+    assert [(d.code, d.line, d.severity) for d in found] == [("SK007", 3, "warning")] * 2
+    codex, copilot = found
+    assert codex.message == "description is 1049 characters; codex does not load a skill whose description is over 1024"
+    assert copilot.message.startswith("description is 1049 characters; copilot keeps only the first 1024")
+
+
+def test_claude_code_cuts_description_plus_when_to_use_at_1536():
+    assert DEFAULT_DESCRIPTION_LIMITS["claude-code"] == 1536
+    text = f"---\nname: demo\ndescription: {'d' * 900}\nwhen_to_use: {'w' * 700}\n---\nbody\n"
+    [diag] = run(text)
+    assert diag.message.startswith("description + when_to_use are 1601 characters; claude-code keeps only the first "
+                                   "1536")
+    assert run(f"---\nname: demo\ndescription: {'d' * 900}\nwhen_to_use: {'w' * 600}\n---\nbody\n") == []
+    [long] = run(f"---\nname: demo\ndescription: {'d' * 1000}\n---\nbody\n", limits={"claude-code": 900})
+    assert long.message.startswith("description is 1000 characters; claude-code keeps only the first 900")
+
+
+def _sk007(description: str, limits: dict) -> list[str]:
+    text = f"---\nname: demo\ndescription: {description}\n---\nbody\n"
+    return [d.message for d in run(text, limits) if d.code == "SK007"]
+
+
+def test_description_exactly_at_the_limit_passes():
+    limits = {"one-agent": 1024, "another": 1024}
+    assert _sk007("x" * 1024, limits) == []
+    assert _sk007('"  ' + "x" * 1024 + ' "', limits) == []  # trimmed first
+    assert len(_sk007("x" * 1025, limits)) == 2
+
+
+def test_limits_are_per_agent_and_configurable(tmp_path):
+    [message] = _sk007("x" * 300, {"tiny": 200, "big": 5000})
+    assert "tiny keeps only the first 200" in message
+    write_skill(tmp_path, "demo", "x " * 200)  # 399 characters
+    assert check(tmp_path, select=["SK007"]) == []
+    (tmp_path / "skillsift.toml").write_text("[validate.description_limits]\nmy-agent = 250\ncodex = 0\n")
+    [diag] = check(tmp_path, select=["SK007"])
+    assert "my-agent keeps only the first 250" in diag.message
+
+
+def test_trigger_section_only_in_the_body_is_sk008_at_its_line():
+    text = ("---\nname: demo\ndescription: Deploy the demo application.\n---\n# Demo\n\n## When to use\n\n"
+            "- shipping a branch to QA testers\n- previewing a release candidate\n")
+    [diag] = run(text)
+    assert (diag.code, diag.line, diag.severity) == ("SK008", 7, "warning")
+    assert '"## When to use"' in diag.message and "description" in diag.message
+
+
+def test_inline_trigger_phrases_in_the_body():
+    for marker in ("Use this skill when", "**Triggers:**", "Use when", "Trigger phrases:"):
+        text = f"---\nname: demo\ndescription: Deploy the demo.\n---\n{marker} the pager rings at night\n"
+        assert codes(run(text)) == ["SK008"], marker
+
+
+def test_triggers_also_in_the_description_are_fine():
+    covered = ("---\nname: demo\ndescription: Deploy the demo. Ship a branch to QA testers or preview a "
+               "release candidate.\n---\n## When to use\n- ship a branch to QA testers\n"
+               "- preview a release candidate\n")
+    assert run(covered) == []
+    with_clause = "---\nname: demo\ndescription: Deploy things. Use when asked.\n---\nUse when the moon is full\n"
+    assert run(with_clause) == []
+
+
+def test_fenced_code_and_unrelated_headings_are_not_triggers():
+    text = ("---\nname: demo\ndescription: Deploy the demo.\n---\n```\nUse when: never\n```\n"
+            "## When not to use\n- on fridays\n## Trigger types of webhooks\n- push\n")
+    assert run(text) == []
+
+
+def test_trigger_passages_and_coverage_are_pure():
+    lines = ["# T", "## Triggers", "", "- rotate the keys", "- expired certificate", "## Steps", "Use when: x y"]
+    assert trigger_passages(lines, 10) == [(11, "## Triggers", "- rotate the keys - expired certificate"),
+                                           (16, "Use when: x y", "x y")]
+    assert coverage("rotate the keys", "Rotate API keys") == 1.0
+    assert coverage("rotate expired certificates", "Rotate keys") == pytest.approx(1 / 3)
+
+
+def test_run_reports_parse_errors_of_unreadable_files(tmp_path):
+    raw_skill(tmp_path, "latin", "")
+    (tmp_path / ".claude/skills/latin/SKILL.md").write_bytes(b"---\nname: caf\xe9\n---\n")
+    [diag] = check(tmp_path, select=["SK001"])
+    assert (diag.code, diag.line, diag.column) == ("SK001", 2, 10)
+    assert "not valid UTF-8" in diag.message
+
+
+@pytest.mark.slow  # the whole corpus of real skills
+def test_real_corpus_is_mostly_clean():
+    """On ~2,100 published skills the checks stay quiet except for real problems."""
+    real = corpora()
+    found: dict[str, int] = {}
+    total = 0
+    for path in sorted(real.rglob("SKILL.md"))[:600]:
+        total += 1
+        for diag in check_skill_text(path.as_posix(), path.read_text("utf-8"), limits=LIMITS):
+            found[diag.code] = found.get(diag.code, 0) + 1
+    assert total == 600
+    assert set(found) <= {"SK007", "SK008"}  # published skills parse and carry name and description
+    assert found.get("SK008", 0) < total * 0.3
+
+
+# The heading and inline-marker patterns as first written (backtracking freely: fine on these
+# bodies, slow on hostile lines): the scanner's linear-time forms must find the same passages.
+_REFERENCE_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+_REFERENCE_INLINE = re.compile(
+    r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)?(?:\*\*|__|\*|_)?\s*"
+    r"(use (?:this skill|it) (?:when|whenever|if|for)\b|use when(?:ever)?\b|"
+    r"triggers?(?: phrases?| words?)?\s*(?:\*\*|__)?\s*:|when to use(?: this skill)?\s*(?:\*\*|__)?\s*:)",
+    re.IGNORECASE,
+)
+
+
+def _reference_trigger_passages(lines, first_line):
+    """trigger_passages with every regex tried on every line (no character pre-checks)."""
+    from skillsift.checks import frontmatter as fm
+
+    out, in_code, i = [], False, 0
+    while i < len(lines):
+        line = lines[i]
+        if fm._FENCE.match(line):
+            in_code, i = not in_code, i + 1
+            continue
+        if in_code:
+            i += 1
+            continue
+        heading = _REFERENCE_HEADING.match(line)
+        if heading and fm._TRIGGER_HEADING.match(heading.group(1).strip("*_ ").strip()):
+            passage, j = [], i + 1
+            while j < len(lines) and len(passage) < 15:
+                if _REFERENCE_HEADING.match(lines[j]) or fm._FENCE.match(lines[j]):
+                    break
+                if lines[j].strip():
+                    passage.append(lines[j].strip())
+                j += 1
+            if passage:
+                out.append((first_line + i, line, " ".join(passage)))
+            i = j
+            continue
+        inline = _REFERENCE_INLINE.match(line)
+        if inline and line[inline.end():].strip(" *_:"):
+            out.append((first_line + i, line, line[inline.end():].strip(" *_:")))
+        i += 1
+    return out
+
+
+@pytest.mark.slow  # the whole corpus of real skills
+def test_trigger_passages_equal_the_regex_on_every_line():
+    from skillsift.checks.frontmatter import trigger_passages
+
+    bodies = ["\n".join([
+        "# Skill", "USE WHEN the build breaks", "Uſe when deploying (long s)", "  - **Triggers:** deploy",
+        "## When to use", "on release", "```", "use when inside code", "```", "~~~", "# not a heading", "~~~",
+        "### \u212aeywords", "> use this skill for rollbacks", "1. When to use this skill: nightly",
+        "#", "text # with hash", "trigger words: ship it", "Activation triggers", "## Activation", "ops",
+    ])]
+    bodies += [p.read_text("utf-8", "replace") for p in sorted(corpora().rglob("SKILL.md"))]
+    for body in bodies:
+        lines = body.split("\n")
+        assert trigger_passages(lines, 3) == _reference_trigger_passages(lines, 3)
+
+
+def test_the_findings_of_an_unchanged_skill_come_from_the_text_check_cache(tmp_path, monkeypatch, capsys):
+    """A second validate checks no unchanged SKILL.md again; an edit, or other description limits, does."""
+    import skillsift.checks.frontmatter as fm
+    from tests.support.cli import run as run_cli
+
+    monkeypatch.setenv("SKILLSIFT_CACHE_DIR", str(tmp_path / "cache"))
+    for name in ("alpha", "beta"):
+        path = tmp_path / ".claude" / "skills" / name / "SKILL.md"
+        path.parent.mkdir(parents=True)
+        path.write_text(f"---\nname: {name}\ndescription: {'x' * 1100}\n---\n# {name}\nSteps.\n", encoding="utf-8")
+    calls: list[str] = []
+    real = fm.check_skill_text
+
+    def counting(path, text, **kw):
+        calls.append(path)
+        return real(path, text, **kw)
+
+    monkeypatch.setattr(fm, "check_skill_text", counting)
+
+    def validate() -> str:
+        _code, out, _err = run_cli(capsys, "validate", "--root", tmp_path, "--format", "json")
+        return out
+
+    first = validate()
+    assert sorted(calls) == [".claude/skills/alpha/SKILL.md", ".claude/skills/beta/SKILL.md"]
+    assert "SK007" in first
+    calls.clear()
+    assert validate() == first and calls == []  # the same findings, none computed
+    beta = tmp_path / ".claude" / "skills" / "beta" / "SKILL.md"
+    beta.write_text(beta.read_text(encoding="utf-8").replace("x" * 1100, "Short."), encoding="utf-8")
+    assert validate() != first and calls == [".claude/skills/beta/SKILL.md"]
+    calls.clear()
+    (tmp_path / "skillsift.toml").write_text("[validate.description_limits]\ncodex = 2000\n", encoding="utf-8")
+    validate()
+    assert sorted(calls) == [".claude/skills/alpha/SKILL.md", ".claude/skills/beta/SKILL.md"]
