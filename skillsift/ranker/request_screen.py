@@ -6,7 +6,8 @@ float64, summed left to right); a skill's evidence ``e`` is the mean of its two 
 cosines; its lifted similarity ``c + w * max(0, e - c)``.  Here every request gets an interval
 that holds its exact cosine (docs/ranking-speed.md, "Screening the known requests"):
 
-- **int8 rows** (with the optional SIMD kernel, :data:`KERNEL`): each stored row ``x`` is kept
+- **int8 rows** (with the optional SIMD kernel, :data:`KERNEL`; made at a ranker's second query,
+  so a command that asks one pays nothing for them): each stored row ``x`` is kept
   as ``s * x8 + d`` (``x8`` int8, ``s`` its scale, ``d`` the rounding residual) and the query
   the same way, ``q = t * q8 + f``.  Then ``q.x = s t (q8.x8) + s (f.x8) + q.d``, the integer
   product is exact, and Cauchy-Schwarz bounds the rest by ``|f| s |x8| + |q| |d|``: a quarter of
@@ -61,32 +62,38 @@ class RequestScreen:
         n, self.dims = matrix.shape
         self.kernel = kernel
         self.starts, self.sizes, self.skills = examples.layout()
+        self.int8 = None  # (codes, scale, |x8| s, |d|), made at the second query (below)
+        self._screened = 0  # queries screened so far
         norms = np.zeros(n)
-        self.int8 = None
-        if kernel is not None and n:
-            codes8 = np.empty((n, self.dims), dtype=np.int8)
-            scale, code_norm, residual_norm = np.ones(n), np.zeros(n), np.zeros(n)
-        for start in range(0, n, CHUNK_ROWS):  # float64 work in blocks: no float64 copy of every request
-            part = slice(start, min(n, start + CHUNK_ROWS))
-            wide = matrix[part].astype(np.float64)
-            norms[part] = np.sqrt(np.einsum("ij,ij->i", wide, wide))
-            if kernel is not None:
-                s = np.abs(wide).max(axis=1) / SCALE_STEPS
-                s[s == 0] = 1.0
-                codes = np.rint(wide / s[:, None])
-                residual = wide - codes * s[:, None]
-                codes8[part] = codes
-                scale[part] = s
-                code_norm[part] = np.sqrt(np.einsum("ij,ij->i", codes, codes)) * s
-                residual_norm[part] = np.sqrt(np.einsum("ij,ij->i", residual, residual))
+        for start in range(0, n, CHUNK_ROWS):
+            wide = matrix[start:start + CHUNK_ROWS].astype(np.float64)
+            norms[start:start + len(wide)] = np.sqrt(np.einsum("ij,ij->i", wide, wide))
         self.row_norm = float(norms.max()) * (1 + 1e-9) if n else 0.0
-        if kernel is not None and n:
-            # the bounds' factors, rounded up: |x8| s and |d| (their float64 errors are far below 1e-9 relative)
-            self.int8 = (codes8, scale, code_norm * (1 + 1e-9), residual_norm * (1 + 1e-9) + 1e-300)
         self._exact_query = None  # (query bytes, exact cosines so far: NaN = not yet)
 
     def __len__(self) -> int:
         return len(self.matrix)
+
+    def _quantise(self) -> None:
+        """The int8 rows and the factors of their bounds (float64 work in blocks: no float64 copy)."""
+        import numpy as np
+
+        n = len(self.matrix)
+        codes8 = np.empty((n, self.dims), dtype=np.int8)
+        scale, code_norm, residual_norm = np.ones(n), np.zeros(n), np.zeros(n)
+        for start in range(0, n, CHUNK_ROWS):
+            part = slice(start, min(n, start + CHUNK_ROWS))
+            wide = self.matrix[part].astype(np.float64)
+            s = np.abs(wide).max(axis=1) / SCALE_STEPS
+            s[s == 0] = 1.0
+            codes = np.rint(wide / s[:, None])
+            residual = wide - codes * s[:, None]
+            codes8[part] = codes
+            scale[part] = s
+            code_norm[part] = np.sqrt(np.einsum("ij,ij->i", codes, codes)) * s
+            residual_norm[part] = np.sqrt(np.einsum("ij,ij->i", residual, residual))
+        # the bounds' factors, rounded up: |x8| s and |d| (their float64 errors are far below 1e-9 relative)
+        self.int8 = (codes8, scale, code_norm * (1 + 1e-9), residual_norm * (1 + 1e-9) + 1e-300)
 
     # -- intervals of every request ------------------------------------------------------------------
     def bounds(self, queries):
@@ -94,6 +101,9 @@ class RequestScreen:
         (pieces x dims float32; one row for a plain query)."""
         import numpy as np
 
+        self._screened += 1
+        if self.int8 is None and self.kernel is not None and len(self.matrix) and self._screened > 1:
+            self._quantise()  # not for one query (a command line's): reading float32 once costs less
         lo = hi = None
         for q in queries:
             a, b = self._int8_bounds(q) if self.int8 is not None else self._float_bounds(q)
