@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from skillsift.catalog.agents import AgentProfile, serves, source_name
+from skillsift.catalog.agents import CLAUDE_PLUGIN, AgentProfile, serves, source_name
 
 FULL, TRUNCATED, NAME_ONLY, HIDDEN, NOT_LOADED = "full", "truncated", "name-only", "hidden", "not-loaded"
 #: The states in which the model sees a skill and can choose it.
@@ -80,7 +80,6 @@ def _plugin_of(path: str) -> str:
 def namespace(skill) -> str:
     """The Claude Code plugin a skill is loaded as: the one whose ``.claude-plugin`` manifest names its folder,
     else :func:`_plugin_of` ("" for the repository's own skills)."""
-    from skillsift.catalog.agents import CLAUDE_PLUGIN
 
     plugin = getattr(skill, "plugin", "")
     return plugin if plugin.startswith(CLAUDE_PLUGIN + ":") else _plugin_of(skill.path)

@@ -26,6 +26,7 @@ import posixpath
 from dataclasses import dataclass
 
 from skillsift.catalog.agents import CLAUDE_PLUGIN, GEMINI_EXTENSION
+from skillsift.files import read_bounded
 
 MARKETPLACE = ".claude-plugin/marketplace.json"
 PLUGIN = ".claude-plugin/plugin.json"
@@ -46,8 +47,6 @@ class ManifestRoots:
 
 
 def _read_json(root: str, rel: str, notes: list) -> object:
-    from skillsift.files import read_bounded
-
     path = os.path.join(root, *rel.split("/"))
     if not os.path.isfile(path):
         return None

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..catalog.agents import NAMES, PROFILES
 from .values import DESCRIPTION_LIMIT_MAX, MAX_FLIPS_LIMIT, SEVERITIES  # noqa: F401
 
 DEFAULT_CASES = "search-cases.yaml"
@@ -47,8 +48,6 @@ DEFAULT_SECRETS_BASELINE = ".skillsift/secrets-baseline.json"
 # (skillsift/catalog/agents.py, docs/validate.md): Claude Code cuts description + when_to_use at
 # 1,536; Codex does not load a skill whose description is over 1,024; Copilot cuts at 1,024.
 def _default_limits(agents=None) -> dict:
-    from ..catalog.agents import PROFILES
-
     out = {}
     for p in PROFILES:
         if agents is not None and p.name not in agents:
@@ -60,8 +59,6 @@ def _default_limits(agents=None) -> dict:
 
 
 def _profile_names() -> tuple[str, ...]:
-    from ..catalog.agents import NAMES
-
     return NAMES
 
 

@@ -11,8 +11,12 @@ import argparse
 import os
 import sys
 
+from ..config import RootNotFound
 from ..diagnostics import ERROR, NOTE
-from ..render.registry import names
+from ..files import read_bounded
+from ..render.registry import names, render
+from ..validators import expand_codes
+from ..validators.workspace import Workspace, rel_posix
 from .specs import HOOK_SPECS
 
 FORMATS = names("diagnostics")
@@ -56,8 +60,6 @@ def parse_args(name: str, argv, description: str) -> argparse.Namespace:
 
 def workspace(args):
     """The hook's workspace, its config loaded; a ``--root`` that is not a directory exits 2 (usage)."""
-    from ..config import RootNotFound
-    from ..validators.workspace import Workspace
 
     ws = Workspace(args.root, config_file=args.config_file)
     try:
@@ -70,7 +72,6 @@ def workspace(args):
 
 def relative(args, files) -> list[str]:
     """The given files relative to the root, with ``/`` (pre-commit passes them that way already)."""
-    from ..validators.workspace import rel_posix
 
     root = os.path.abspath(args.root)
     return sorted(dict.fromkeys(rel_posix(os.path.abspath(f), root) for f in files))
@@ -182,7 +183,6 @@ def sibling_hooks(root: str, env=None, run: tuple[str, str] | None | bool = Fals
     stage, only = current
     for folder in dict.fromkeys((os.getcwd(), os.path.abspath(root))):
         path = os.path.join(folder, PRE_COMMIT_CONFIG)
-        from ..files import read_bounded
 
         try:
             raw = read_bounded(path, MAX_PRE_COMMIT_CONFIG)
@@ -245,7 +245,6 @@ def report(diagnostics, fmt: str, *, root: str = "", out=None) -> None:
     """Print the diagnostics (nothing at all when there are none, as formatters stay quiet)."""
     if not diagnostics and fmt == "text":
         return
-    from ..render.registry import render
 
     (out or sys.stdout).write(render("diagnostics", fmt, diagnostics, root=root))
 
@@ -275,7 +274,6 @@ def nothing_to_check(ws, files) -> list:
     from dataclasses import replace
 
     from ..checks.served import NOT_SERVED, nothing_found
-    from ..validators import expand_codes
 
     served = set(ws.skill_paths)
     out = []

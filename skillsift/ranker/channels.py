@@ -13,7 +13,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .model.fusion import channel_shares
+from .model.lift import combine
 from .result import SearchResult
+from .screens import exact_dots
 
 SCORED = ("blend", "zscore")  # the fusions whose scores split into channels
 
@@ -51,9 +53,6 @@ def with_channels(search, result: SearchResult, query: str, qvec, lexical, s, co
 def _lifts(search, result: SearchResult, qvec, cos, weight: float) -> dict[str, float]:
     """What known requests added to each hit's centred similarity (the blend's requests channel)."""
     import numpy as np
-
-    from .model.lift import combine
-    from .screens import exact_dots
 
     best, has = search.examples.best(cos, len(search.skills))
     q = np.asarray(qvec, dtype=np.float64)

@@ -30,7 +30,8 @@ from ..casefile import CASES_INVALID
 from ..casefile.files import load_file
 from ..casefile.parse import EXAMPLES_HINT, MAX_SUGGESTED, CaseFile, listed_problems, skill_problems
 from ..diagnostics import Diagnostic, SkillsiftError
-from ..files import GlobLimitError, glob_magic, repo_glob
+from ..files import GlobLimitError, glob_magic, refused_target, repo_glob
+from .model.lift import normalised
 
 MAX_FILES = 64  # examples files one configuration may name (globs expanded)
 HINT = EXAMPLES_HINT
@@ -65,8 +66,6 @@ class KnownRequests:
 
     def without(self, keys: Iterable[str]) -> KnownRequests:
         """These requests minus those whose normalised text is in ``keys``."""
-        from .model.lift import normalised
-
         drop = set(keys)
         return KnownRequests(tuple(r for r in self.requests if normalised(r.text) not in drop), self.files,
                              self.cases, self.problem)
@@ -95,8 +94,6 @@ def example_files(root: str, patterns: Sequence[str]) -> list[str]:
                                      exit_code=1)
             matches = [clean]
         for rel in matches:
-            from ..files import refused_target
-
             if refused_target(base / rel, base) is not None:
                 raise SkillsiftError(f'search.examples: "{rel}" resolves outside the repository or into .git/',
                                      hint=f"replace the link {rel} with the file itself", exit_code=1)
@@ -133,8 +130,6 @@ def example_problems(case_file: CaseFile) -> list[tuple[int, str]]:
     A known request is matched by its words (:func:`skillsift.ranker.model.lift.normalised`):
     a query with none (only punctuation or symbols) would be left out without a word.
     """
-    from .model.lift import normalised
-
     return [(case.line, f"case {json.dumps(case.id, ensure_ascii=False)}: the query has no words; a known request "
                         "is matched by its words")
             for case in case_file.cases if case.expect and not normalised(case.query)]
@@ -274,8 +269,6 @@ def frontmatter_requests(skill) -> list[str]:
 
 def dedupe(requests: Iterable[KnownRequest]) -> tuple[KnownRequest, ...]:
     """One request per (skill, normalised text), the first kept; sorted by (skill, text)."""
-    from .model.lift import normalised
-
     seen: set[tuple[str, str]] = set()
     out = []
     for r in requests:

@@ -30,6 +30,10 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from .channels import with_channels
+from .examples import mean_of_two_best_row
+from .model.fusion import similarity_spread
+from .model.lift import combine
 from .screens import ABS_SLACK, SAFETY, ScreenedScores, dot_error_factor, exact_dots, gamma, matvec
 
 #: The int8 product kernel (the ``simsimd`` package, an optional extra), or None: the float32 read.
@@ -202,8 +206,6 @@ class LiftedScreen:
     def __init__(self, screen: RequestScreen, queries, n_skills: int, masked=()):
         import numpy as np
 
-        from .examples import mean_of_two_best_row
-
         self.screen, self.queries = screen, queries
         lo, hi = screen.bounds(queries)
         self.masked = np.asarray(sorted(masked), dtype=np.intp)
@@ -236,8 +238,6 @@ class LiftedScreen:
 
     def _e(self, skills, memo, cosines):
         import numpy as np
-
-        from .examples import mean_of_two_best_row
 
         skills = np.asarray(skills, dtype=np.intp)
         todo = np.unique(skills[np.isnan(memo[skills]) & self.has[skills]])
@@ -278,8 +278,6 @@ class LiftedScreen:
     def lifted(self, own: ScreenedScores, usable, weight: float) -> ScreenedScores:
         """The lifted similarities of the ``usable`` skills (positions as in ``own``) as screened scores."""
         import numpy as np
-
-        from .model.lift import combine
 
         has, e_lo, e_hi = self.has[usable], self.e_lo[usable], self.e_hi[usable]
         low = combine(own.lo, e_lo, has, weight)
@@ -328,8 +326,6 @@ def rank_with_requests(search, v: VectorQuery, covered: bool):
     (:class:`LiftedScreen`), then the same fusions as without requests."""
     import numpy as np
 
-    from .channels import with_channels
-
     s = v.settings
     rows, ties = search._rows_and_ties(v.usable, v.subset)
     queries = np.asarray(v.qvec, dtype=np.float32).reshape(-1, search.dims)
@@ -368,8 +364,6 @@ def zscore_spread(centred: ScreenedScores, keep, usable, where, lexical, candida
     the candidates are the first ``candidates`` of the kept lifted centred list and of the lexical
     list, each with its exact similarity (the least kept one without a kept vector)."""
     import numpy as np
-
-    from .model.fusion import similarity_spread
 
     head = centred.top(candidates, keep)
     members = len(centred) if keep is None else int(np.count_nonzero(keep))

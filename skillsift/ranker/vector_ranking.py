@@ -11,14 +11,20 @@ with a vector.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
+from ..catalog.embedtext import embedded_text, text_digest
+from . import blend_exact, request_screen
 from .blend_exact import SMALL_ROWS, ExactRows
+from .blend_top import blend_first
+from .centring import CENTRE_SHRINK, centre
 from .channels import with_channels
+from .examples import ExampleRows
+from .model.fusion import BlendRequest, blend_bonus_scale, rrf, sort_fused, vector_only, weighted, zscore_lexical_weight
+from .model.pin import PinIndex
+from .request_screen import VectorQuery, rank_with_requests
 from .result import Hit, SearchResult
-
-if TYPE_CHECKING:
-    from .examples import ExampleRows
+from .rounding import SCORE_DIGITS, round_half_away
+from .screens import CentredScreen, PlainScreen
 
 STALE = -1  # the skill's text changed since its vector was made
 SCORED = ("blend", "zscore")  # the fusions that score candidates by value (fusion.BlendRequest)
@@ -62,8 +68,6 @@ class VectorSearch:
         run); requests of skills not served, or without a row, are left out.  No usable
         request: the screened paths rank as before.
         """
-        from ..catalog.embedtext import text_digest
-        from .examples import ExampleRows
 
         rows = {(item.id, item.text_digest): row for row, item in self.index.example_items()}
         owners, texts, picked = [], [], []
@@ -100,8 +104,6 @@ class VectorSearch:
     def rows(self) -> list[int]:
         """Per skill (catalog order): its usable matrix row, or STALE / MISSING (once)."""
         if self._prepared is None:
-            from ..catalog.embedtext import embedded_text, text_digest
-
             fields, index_body, body_chars = self._text
             prepared = []
             for skill in self.skills:
@@ -169,8 +171,6 @@ class VectorSearch:
         n_scope = len(subset) if subset is not None else len(self.skills)
         covered = len(usable) == n_scope
         if self.examples is not None and s.example_weight > 0:
-            from .request_screen import VectorQuery, rank_with_requests
-
             return rank_with_requests(self, VectorQuery(query, qvec, mode, subset, usable, lexical, s, stale, explain,
                                                         embedded, tokens, ms, limit), covered)
         if mode == "hybrid" and s.fusion in SCORED and getattr(qvec, "ndim", 1) == 1 and len(usable) <= SMALL_ROWS:
@@ -186,8 +186,6 @@ class VectorSearch:
     def _request_screen(self):
         """The :class:`~skillsift.ranker.request_screen.RequestScreen` of the known requests (made once)."""
         if self._requests is None:
-            from . import request_screen
-
             self._requests = request_screen.RequestScreen(self.examples, kernel=request_screen.KERNEL)
         return self._requests
 
@@ -204,23 +202,19 @@ class VectorSearch:
     def _small_blend(self, query: str, qvec, subset, usable, lexical, s, limit):
         """Blend over a scope of at most SMALL_ROWS usable skills, every similarity exact
         (:mod:`skillsift.ranker.blend_exact`): ``(fused items, top_sim, dropped)``."""
-        from .blend_exact import blend_exact
-        from .rounding import SCORE_DIGITS, round_half_away
-
         exact = self._exact_rows(usable, subset)
         plain, centred = exact.similarities(qvec)
         keep, dropped = None, 0
         if s.vector_min_sim > 0:
             keep = [v >= s.vector_min_sim for v in plain]
             dropped = len(keep) - sum(keep)
-        fused = blend_exact(self._blend_request(query, s, limit, lexical), plain, centred, keep, exact.ties,
+        fused = blend_exact.blend_exact(self._blend_request(query, s, limit, lexical), plain, centred, keep, exact.ties,
                             exact.skills, lexical, self._all_names())
         return fused, round_half_away(max(plain), SCORE_DIGITS), dropped
 
     def _blend_request(self, query: str, s, limit, lexical):
         """The :class:`~skillsift.ranker.model.fusion.BlendRequest` of ``query`` under the ``[search]`` settings ``s``
         (``lexical``: the query's lexical list, whose coverage weighs the zscore fusion's lexical part)."""
-        from .model.fusion import BlendRequest, blend_bonus_scale, zscore_lexical_weight
 
         weight = zscore_lexical_weight(lexical.coverage(), lexical.term_count(), s.weight_lexical,
                                        s.weight_vector) if s.fusion == "zscore" else 0.0
@@ -237,8 +231,6 @@ class VectorSearch:
         """
         import numpy as np
 
-        from .model.fusion import rrf, sort_fused, vector_only, weighted
-        from .rounding import SCORE_DIGITS
 
         # Exact similarities, screened: see skillsift.ranker.screens.
         rows, ties = self._rows_and_ties(usable, subset)
@@ -258,7 +250,6 @@ class VectorSearch:
         pinned = None
         top = None if mode == "hybrid" and s.fusion in SCORED else plain.top(cand, keep)
         if top is None:
-            from .blend_top import blend_first
 
             centred = centred_scores()
             fused = blend_first(self._blend_request(query, s, limit, lexical), centred, plain, keep, lexical, usable,
@@ -394,25 +385,18 @@ class VectorSearch:
     def _centred(self):
         """The index matrix centred on the catalog's mean document vector."""
         if self._centred_matrix is None:
-            from .centring import centre
-
             rows = sorted({row for row in self.rows() if row >= 0})
             self._centred_matrix = centre(self.index.matrix, rows)
         return self._centred_matrix
 
     def _plain(self):
         if self._screen is None:
-            from .screens import PlainScreen
-
             self._screen = PlainScreen(self.index.matrix)
         return self._screen
 
     def _centred_plain(self):
         """The CentredScreen of the blend fusion."""
         if self._centred_screen is None:
-            from .centring import CENTRE_SHRINK
-            from .screens import CentredScreen
-
             rows = sorted({row for row in self.rows() if row >= 0})
             self._centred_screen = CentredScreen(self.index.matrix, self._centred(), rows, CENTRE_SHRINK,
                                                  self._plain().row_norm)
@@ -425,8 +409,6 @@ class VectorSearch:
     def _pins(self):
         """The :class:`~skillsift.ranker.model.pin.PinIndex` of the catalog's names (made once)."""
         if self._pin_index is None:
-            from .model.pin import PinIndex
-
             self._pin_index = PinIndex(self._all_names())
         return self._pin_index
 
