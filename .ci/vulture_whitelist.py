@@ -94,9 +94,13 @@ _.HOOK_CODES  # validators/declared.py
 _.HOOKS_YAML
 _.hook_codes_source
 
+# ranker: the specification's fusions over complete lists, which only the differential tests call
+_.blend  # ranker/model/fusion.py
+_.zscore
+
 # ranker: being moved to tests/
 _.without  # ranker/known.py
 _.pruned_top  # ranker/lexical.py
-_._usable_where  # ranker/vector_search.py
+_._usable_where  # ranker/vector_ranking.py
 _._whole
 _._small

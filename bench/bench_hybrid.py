@@ -12,10 +12,15 @@ query (tokenize, run, mean-pool: what any caller of the model pays), and **searc
 the query, rank lexically and by vector, fuse).  The figure is the ratio of the medians
 (search / floor) per round; the script prints the median round.
 
-``--examples N`` gives the index N known requests too (random unit vectors, fixed seed, spread
-over the skills round-robin, each with its own text), so the search ranks with them
-(docs/ranking-quality.md, "Known requests"): one more product over N rows and the
-per-skill reduction.
+``--examples N`` gives the index N known requests too, so the search ranks with them
+(docs/ranking-quality.md, "Known requests").  By default they are real text, clustered as real
+requests are: MetaTool's user queries and the lines of the corpus's SKILL.md bodies, embedded by
+the local model (cached under ``--cache``), each given to the skill it is closest to; the skills'
+own vectors are then their embedded texts too.  Past 20,000 real texts (``REAL_MAX``: embedding
+more takes long on a laptop), rows are copies of them moved by a random vector of norm 0.3
+(renormalised, fixed seed; each copy under its original's skill).  ``--random`` keeps the worst
+case instead: random unit vectors (fixed seed) for skills and requests, spread round-robin, where a query's cosines with
+the requests are all alike and no bound separates them.
 
 ``--minimal`` times a third thing in the same rounds: **minimal**, the floor plus the least a
 numpy blend can do on top of the model, with none of the exactness a search keeps (one
@@ -67,6 +72,21 @@ def corpus_catalog(corpus: Path, count: int):
 
 
 def random_index(catalog, dims: int, examples: int = 0):
+    """``(index, pairs)``: random unit vectors for the skills and ``examples`` requests (the worst case)."""
+    import numpy as np
+
+    rng = np.random.default_rng(16)
+    matrix = rng.standard_normal((len(catalog.skills), dims)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    extra = rng.standard_normal((examples, dims)).astype(np.float32)
+    extra /= np.linalg.norm(extra, axis=1, keepdims=True)
+    skills = catalog.skills
+    pairs = [(skills[i % len(skills)].name, f"known request {i} for {skills[i % len(skills)].name}")
+             for i in range(examples)]
+    return make_index(catalog, matrix, extra, pairs), pairs
+
+
+def make_index(catalog, matrix, extra, pairs):
     import numpy as np
 
     from skillsift.catalog.embedtext import embedded_text, text_digest
@@ -74,25 +94,60 @@ def random_index(catalog, dims: int, examples: int = 0):
     from skillsift.index.manifest import ManifestItem
     from skillsift.index.store import new_index
 
-    rng = np.random.default_rng(16)
-    matrix = rng.standard_normal((len(catalog.skills), dims)).astype(np.float32)
-    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
     items = [ManifestItem(s.name, s.domain, s.digest, text_digest(embedded_text(s))) for s in catalog.skills]
-    if examples:
-        extra = rng.standard_normal((examples, dims)).astype(np.float32)
-        extra /= np.linalg.norm(extra, axis=1, keepdims=True)
-        matrix = np.vstack([matrix, extra])
-        items += [ManifestItem(name, "", "", text_digest(text), kind="example") for name, text in
-                  example_pairs(catalog, examples)]
-    return new_index(provider=f"local@{MODEL_NAME}", model=MODEL_NAME, items=items, vectors=list(matrix),
-                     dims=dims, dtype="float32")
+    items += [ManifestItem(name, "", "", text_digest(text), kind="example") for name, text in pairs]
+    return new_index(provider=f"local@{MODEL_NAME}", model=MODEL_NAME, items=items,
+                     vectors=list(np.vstack([matrix, extra]) if len(extra) else matrix), dims=matrix.shape[1],
+                     dtype="float32")
 
 
-def example_pairs(catalog, count: int) -> list[tuple[str, str]]:
-    """``count`` (skill, request) pairs, round-robin over the skills, each text its own."""
+REAL_MAX = 20_000  # real texts embedded at most; more rows are moved copies of them
+
+
+def request_texts(corpus: Path) -> list[str]:
+    """Real request-like texts: MetaTool's user queries, then the lines of 5 to 30 words of the corpus's
+    SKILL.md bodies (sorted paths, each text once)."""
+    import yaml
+    from harness import METATOOL
+
+    texts = [c["query"] for c in yaml.safe_load((METATOOL / "cases.yaml").read_text())["cases"]]
+    for path in sorted(corpus.rglob("SKILL.md")):
+        body = path.read_text(encoding="utf-8", errors="replace").split("---", 2)[-1]
+        for line in body.splitlines():
+            line = line.strip(" #*->`|")
+            if 5 <= len(line.split()) <= 30:
+                texts.append(line)
+    return list(dict.fromkeys(texts))
+
+
+def real_index(catalog, provider, examples: int, cache: Path):
+    """``(index, pairs)``: the skills' embedded texts and ``examples`` real requests, each under its
+    closest skill (copies moved by norm 0.3 past the real texts; see the module's docstring)."""
+    import numpy as np
+    from transfer import EmbedCache
+
+    from skillsift.catalog.embedtext import embedded_text
+
+    embed = EmbedCache(cache, provider)
+    norm = lambda m: (m / np.linalg.norm(m, axis=1, keepdims=True)).astype(np.float32)  # noqa: E731
+    matrix = norm(embed.get([embedded_text(s) for s in catalog.skills], "skills"))
+    texts = request_texts(Path(catalog.root))[:min(examples, REAL_MAX)]
+    real = norm(embed.get(texts, "requests")) if texts else np.zeros((0, matrix.shape[1]), np.float32)
+    rng = np.random.default_rng(16)
+    rows, names = [real], list(texts)
+    copy = 0
+    while sum(len(r) for r in rows) < examples:
+        take = min(len(real), examples - sum(len(r) for r in rows))
+        noise = rng.standard_normal((take, real.shape[1]))
+        noise *= 0.3 / np.linalg.norm(noise, axis=1, keepdims=True)
+        rows.append(norm(real[:take] + noise))
+        copy += 1
+        names += [f"{t} #{copy}" for t in texts[:take]]
+    extra = np.vstack(rows)[:examples]
+    owner = np.concatenate([np.argmax(extra[i:i + 8192] @ matrix.T, axis=1) for i in range(0, len(extra), 8192)])
     skills = catalog.skills
-    return [(skills[i % len(skills)].name, f"known request {i} for {skills[i % len(skills)].name}")
-            for i in range(count)]
+    pairs = [(skills[o].name, name) for o, name in zip(owner.tolist(), names, strict=True)]
+    return make_index(catalog, matrix, extra, pairs), pairs
 
 
 def queries_of(catalog, count: int) -> list[str]:
@@ -136,6 +191,9 @@ def main(argv=None) -> int:
     parser.add_argument("--checked", action="store_true",
                         help="time Ranker.checked_search (what the search command and the MCP server call) instead "
                              "of Ranker.search, every row already remembered as matching its text (the warm state)")
+    parser.add_argument("--random", action="store_true", help="random unit vectors instead of real text (worst case)")
+    parser.add_argument("--cache", type=Path, default=Path("/tmp/skillsift-quality-cache"),
+                        help="embeddings of the real texts, by sha256 of the text")
     args = parser.parse_args(argv)
     world = local_world(args.corpus, args.skills)
     if world is None:
@@ -146,10 +204,13 @@ def main(argv=None) -> int:
     from skillsift.embed import local
     from skillsift.ranker.search import Ranker
 
-    ranker = Ranker(catalog, Config(search=SearchConfig(mode="hybrid")),
-                    index=random_index(catalog, local.DIMS, args.examples), provider=provider)
+    if args.random or not args.examples:
+        index, pairs = random_index(catalog, local.DIMS, args.examples)
+    else:
+        index, pairs = real_index(catalog, provider, args.examples, args.cache)
+    ranker = Ranker(catalog, Config(search=SearchConfig(mode="hybrid")), index=index, provider=provider)
     if args.examples:
-        assert ranker.use_examples(example_pairs(catalog, args.examples)) == args.examples
+        assert ranker.use_examples(pairs) == args.examples
     queries = queries_of(catalog, args.queries)
     run_search = ranker.search
     if args.checked:
@@ -217,7 +278,8 @@ def main(argv=None) -> int:
                        statistics.median(c) * 1e3 if c else None))
     rounds.sort(key=lambda r: r[1] / r[0])
     f, s, m = rounds[len(rounds) // 2]
-    known = f", {args.examples} known requests" if args.examples else ""
+    kind = "random unit vectors" if args.random or not args.examples else "real text"
+    known = f", {args.examples} known requests ({kind})" if args.examples else ""
     print(f"warm hybrid query, local model, {len(catalog.skills)} skills{known}, {len(queries)} queries x "
           f"{args.rounds}")
     for f_ms, s_ms, m_ms in rounds:
@@ -239,6 +301,7 @@ def main(argv=None) -> int:
         share = statistics.median(r / f for f, r in reads)
         print(f"one read of the {len(examples)} known requests (float32 product after the model's run): "
               f"{r_ms:.2f} ms = {share:.2f}x the floor (the goal leaves {0.3:.2f}x for the whole ranking)")
+    read_exactly(ranker, queries)
     return 0
 
 
@@ -252,6 +315,29 @@ def remember_every_row(ranker) -> None:
     cache, prepared = _cache(ranker.config.root, model_id), _rows_of(ranker, model_id)
     for skill in ranker.skills:
         cache.memo.update(entry[0] for entry in prepared.of(skill.name))
+def read_exactly(ranker, queries) -> None:
+    """With known requests screened (skillsift/ranker/request_screen.py): the share of request rows
+    each query read again (float64 or exactly, where the screen's bounds did not decide), and the
+    bytes one screen reads."""
+    import numpy as np
+
+    vectors = ranker.vectors
+    if vectors is None or vectors.examples is None or not hasattr(vectors, "_request_screen"):
+        return
+    screen = vectors._request_screen()
+    read: list[int] = []
+    for name in ("fine", "exact"):
+        method = getattr(screen, name)
+        setattr(screen, name, lambda requests, qs, m=method: read.append(len(requests)) or m(requests, qs))
+    shares = []
+    for q in queries:
+        read.clear()
+        ranker.search(q, mode="hybrid", limit=10)
+        shares.append(sum(read) / len(screen))
+    kind = "int8 rows" if screen.int8 is not None else "float32 rows, no int8 kernel"
+    size = screen.int8[0].nbytes if screen.int8 is not None else screen.matrix.nbytes
+    print(f"request rows read again per query: median {np.median(shares):.4f}, p90 {np.percentile(shares, 90):.4f}, "
+          f"max {max(shares):.4f}; one screen reads {size / 1e6:.1f} MB ({kind})")
 
 
 def model_vector(runtime, query: str):

@@ -36,8 +36,8 @@ from transfer import DEFAULT_CACHE, DEFAULT_CORPORA, DEFAULT_METATOOL, EmbedCach
 from skillsift.config.values import DEFAULT_EXAMPLE_WEIGHT
 from skillsift.evaluate import tune
 from skillsift.ranker.centring import CENTRE_SHRINK, centre
-from skillsift.ranker.examples import combine, example_best, normalised
-from skillsift.ranker.fusion import BLEND_SCALE
+from skillsift.ranker.model.fusion import BLEND_SCALE
+from skillsift.ranker.model.lift import combine, example_best, normalised
 from skillsift.ranker.postings import FIELDS
 from skillsift.ranker.tokenize import tokenize
 

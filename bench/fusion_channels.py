@@ -25,7 +25,7 @@ Every row is printed (top1 / MRR on A and B of each set); the selection rule is 
 :func:`choose`: a candidate replaces the shipped fusion only when it is at least as good on
 half A of both sets (MRR and top1) and strictly better on one.  It ran against ``blend`` (the
 first row, the default until 2026-12-06) and chose :data:`DEFAULT`, shipped as ``fusion =
-"zscore"`` (``skillsift.ranker.fusion.zscore_trust``); the script also runs it against that
+"zscore"`` (``skillsift.ranker.model.fusion.zscore_trust``); the script also runs it against that
 default.  Embeddings are cached in ``--cache`` (shared with bench/transfer.py): a second run
 embeds nothing.
 """
@@ -45,9 +45,9 @@ from transfer import DEFAULT_CACHE, DEFAULT_CORPORA, DEFAULT_METATOOL, EmbedCach
 
 from skillsift.evaluate import tune
 from skillsift.ranker.centring import CENTRE_SHRINK, centre
-from skillsift.ranker.examples import combine, normalised
-from skillsift.ranker.fusion import BLEND_SCALE
 from skillsift.ranker.lexical import LexicalIndex
+from skillsift.ranker.model.fusion import BLEND_SCALE
+from skillsift.ranker.model.lift import combine, normalised
 from skillsift.ranker.postings import FIELDS
 from skillsift.ranker.tokenize import tokenize
 
@@ -626,7 +626,7 @@ def tune_on_half_a(name, sig, cov, a) -> dict:
 
 
 ZSCORE = "z-score: z(cos) + (0.0 + 1.0 x query terms matched) z(bm25)"  # fusion = "zscore" as first measured
-# fusion = "zscore" from 2026-12-06 on (skillsift.ranker.fusion.zscore_trust)
+# fusion = "zscore" from 2026-12-06 on (skillsift.ranker.model.fusion.zscore_trust)
 DEFAULT = "z-score: z(cos) + (0.5 + 0.7 x min(1, query terms / 4)) x terms matched x z(bm25)"
 
 

@@ -48,8 +48,8 @@ from skillsift.evaluate.intervals import interval, paired
 from skillsift.evaluate.metrics import series
 from skillsift.evaluate.run import evaluate, evaluate_mode
 from skillsift.ranker.centring import centre
-from skillsift.ranker.fusion import BLEND_SCALE
 from skillsift.ranker.lexical import LexicalIndex
+from skillsift.ranker.model.fusion import BLEND_SCALE
 from skillsift.ranker.search import Ranker
 
 REPO = ROOT
@@ -277,7 +277,7 @@ def doc_matrix(ranker: Ranker) -> np.ndarray:
 
 
 def query_matrix(ranker: Ranker, queries) -> np.ndarray:
-    from skillsift.ranker.vector import cap_query
+    from skillsift.ranker.screens import cap_query
 
     return np.vstack([np.asarray(ranker.query_cache.get(cap_query(q)), dtype=np.float64) for q in queries])
 

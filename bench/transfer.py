@@ -41,7 +41,7 @@ from skillsift.evaluate import tune
 from skillsift.evaluate.cases import load_cases
 from skillsift.ranker.centring import centre
 from skillsift.ranker.lexical import LexicalIndex
-from skillsift.ranker.vector import cap_query, normalise_query
+from skillsift.ranker.screens import cap_query, normalise_query
 
 DEFAULT_METATOOL = METATOOL
 DEFAULT_CACHE = Path("/tmp/skillsift-quality-cache")
@@ -353,7 +353,7 @@ def long_queries(sets: dict, cache: EmbedCache) -> dict:
 def long_sweep(sets: dict, cache: EmbedCache) -> dict:
     """Piece size and overlap, on the ~1.7 KB padded queries of both sets (paired vs the shipped 80 words)."""
     from skillsift.ranker.query_embedding import QueryEmbedder
-    from skillsift.ranker.vector import LONG_QUERY_CAP_BYTES, MAX_PIECES, query_pieces
+    from skillsift.ranker.screens import LONG_QUERY_CAP_BYTES, MAX_PIECES, query_pieces
 
     embedder = QueryEmbedder(cache.provider, 0)
 

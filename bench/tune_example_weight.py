@@ -28,7 +28,7 @@ from transfer import DEFAULT_CACHE, DEFAULT_CORPORA, DEFAULT_METATOOL, EmbedCach
 from skillsift.config.values import DEFAULT_EXAMPLE_WEIGHT
 from skillsift.evaluate import tune
 from skillsift.evaluate.holdout import plan
-from skillsift.ranker.examples import normalised
+from skillsift.ranker.model.lift import normalised
 
 
 def fmt(d) -> str:

@@ -22,6 +22,7 @@ from ..ranker.known import (  # noqa: F401  (the names other modules import from
     known_requests,
     load_examples_files,
 )
+from ..ranker.model.lift import normalised
 
 # -- evaluation without leakage ---------------------------------------------------------------------
 
@@ -74,8 +75,6 @@ class HeldOutExamples:
         return getattr(self.ranker, name)
 
     def search(self, query, limit=None, mode=None, **options):
-        from ..ranker.examples import normalised
-
         self.ranker.vectors.examples = self._rows[self._fold_of.get(normalised(query), 0)]
         return self.ranker.search(query, limit=limit, mode=mode, **options)
 

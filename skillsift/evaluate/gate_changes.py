@@ -24,8 +24,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..config.ranking import RANKING
-from ..ranker.examples import normalised
-from ..ranker.pin import PinIndex
+from ..ranker.model.lift import normalised
+from ..ranker.model.pin import PinIndex
 from ..skill_sources.lockfile import Lock, LockFileError, parse_lock
 
 CONFIG, BASELINE, CASE, CASES_FILE, EXAMPLE = "config", "baseline", "case", "cases-file", "example"
@@ -269,7 +269,7 @@ def example_changes(base, head) -> list[GateChange]:
     frontmatter ``examples``), each with ``skill``, ``text``, ``source`` (the file) and
     ``line`` (:class:`skillsift.evaluate.examples.KnownRequest`); ``base`` None when the
     base's could not be read (nothing is listed).  Requests are compared by their normalised
-    text (:func:`skillsift.ranker.examples.normalised`, the text ranking and the leakage rule
+    text (:func:`skillsift.ranker.model.lift.normalised`, the text ranking and the leakage rule
     compare), each with the set of skills it is a request of: only in the head is *added*,
     only in the base *removed*, on both sides with other skills *moved* (a request moved to
     another file, or reworded to the same normalised text, is no change).  The file and line

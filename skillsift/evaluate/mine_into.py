@@ -4,7 +4,7 @@ Pure (text in, text out; the command reads and writes).  The rules (docs/query-m
 "Into an examples file"):
 
 * the file, when it exists, must be a valid cases file (read strictly, AR9D2);
-* a mined request whose normalised text (:func:`skillsift.ranker.examples.normalised`)
+* a mined request whose normalised text (:func:`skillsift.ranker.model.lift.normalised`)
   is already in the file, under any skill, or came earlier in this run, is a duplicate
   and is left out; so is one whose id the file already uses;
 * a request in which the secrets scanner finds a credential is never written;
@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..docschema.yaml_nodes import compose
-from ..ranker.examples import normalised
+from ..ranker.model.lift import normalised
 from .cases import Case, parse_cases
 from .cases_yaml import cases_to_yaml
 

@@ -19,7 +19,7 @@ from ..index.manifest import ManifestItem
 from ..index.store import Index, new_index
 from ..ranker.search import Ranker
 from ..ranker.setup import request_rows
-from ..ranker.vector_search import MISSING
+from ..ranker.vector_ranking import MISSING
 from ..secrets.egress import sends_text_out
 from .cases import Case
 from .examples import HeldOutExamples

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from ..catalog.listing import FULL, LISTED, build_listing, entry_text
-from ..ranker.examples import normalised
+from ..ranker.model.lift import normalised
 from ..ranker.tokenize import tokenize
 from .case_change import better, rank_value, worse
 from .cases import Case
@@ -158,7 +158,7 @@ def requests(existing: set[str], sources: Sequence[tuple[str, str]]) -> list[Phr
 
     A request is proposed whole, never a fragment: the ranker compares a query with a known
     request's embedding, so a request helps the requests that mean the same, in other words.
-    Left out: a request whose normalised text (:func:`skillsift.ranker.examples.normalised`) is in
+    Left out: a request whose normalised text (:func:`skillsift.ranker.model.lift.normalised`) is in
     ``existing`` (already known for the skill) or came earlier, and one over MAX_REQUEST_CHARS.
     Order: the sources' (the fold's training requests not ranked first come first).
     """

@@ -244,14 +244,14 @@ def run_view_evaluation(view, config, case_file, *, modes, **kwargs) -> Evaluati
     The full view is :func:`run_evaluation` itself.  In the listing view the cases are
     checked against every skill read (a case may expect a skill the agent hides or does not
     load: it is then a miss, which is what the view measures), the ranker ranks the shown
-    texts (:func:`~skillsift.ranker.view_vectors.open_view_ranker`), and the result says which
+    texts (:func:`~skillsift.ranker.view_index.open_view_ranker`), and the result says which
     view ranked.
     """
     from .run import LEXICAL
 
     if view.listing is None:
         return run_evaluation(view.catalog, config, case_file, modes=modes, **kwargs)
-    from ..ranker.view_vectors import open_view_ranker
+    from ..ranker.view_index import open_view_ranker
 
     check_cases(case_file, view.full, config.roles)
     want_vectors = any(mode != LEXICAL for mode in modes)

@@ -4,7 +4,7 @@ A *setting* is what the ``[search]`` keys of hybrid search say: the fusion, its 
 weight, the embedded fields and the candidate count.  Every setting is scored on the same
 signals, computed once: the BM25F score of every (case, skill) pair, and the plain and the
 centred cosine of every (case, skill) pair for each embedded-field variant.  The fusions
-are the ranker's (:mod:`skillsift.ranker.fusion`): the candidate set is the union of the
+are the ranker's (:mod:`skillsift.ranker.model.fusion`): the candidate set is the union of the
 first ``candidates`` of the lexical and of the vector list; ties break by name.  What
 this does not model: the exact-id pin and ``vector_min_sim`` (only positive cases are
 scored).  See docs/ranking-quality.md ("tune").
@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..ranker.centring import CENTRE_SHRINK, centre
-from ..ranker.examples import REDUCTION, combine, example_best
-from ..ranker.fusion import BLEND_SCALE, ZSCORE_TERMS, zscore_trust
 from ..ranker.lexical import LexicalIndex
+from ..ranker.model.fusion import BLEND_SCALE, ZSCORE_TERMS, zscore_trust
+from ..ranker.model.lift import REDUCTION, combine, example_best
 from .holdout import FOLD_SEED, FOLDS, Holdout, fold_of  # noqa: F401  (fold_of: the names others import from here)
 from .intervals import interval, paired
 
@@ -101,7 +101,7 @@ class Signals:
     ``cosine[fields]`` (plain cosines), ``tie`` (each skill's position in name order) and
     ``expected`` (per case, the skill indexes that count as right); ``coverage`` (per case, the
     share of its query terms its top lexical match holds) and ``terms`` (per case, its distinct query
-    terms; None: long): the zscore fusion's lexical weight (:func:`~skillsift.ranker.fusion.zscore_trust`)."""
+    terms; None: long): the zscore fusion's lexical weight (:func:`~skillsift.ranker.model.fusion.zscore_trust`)."""
 
     lexical: np.ndarray
     cosine: dict
@@ -400,7 +400,7 @@ def example_evidence(cos, owner, keys: Sequence[str], case_keys: Sequence[str], 
 
 def with_examples(sig: Signals, best, has, weight: float) -> Signals:
     """``sig`` with every skill's plain and centred cosines lifted by its known requests, as the
-    ranker does (:func:`skillsift.ranker.examples.combine`)."""
+    ranker does (:func:`skillsift.ranker.model.lift.combine`)."""
 
     cosine = {f: combine(c, best, has, weight) for f, c in sig.cosine.items()}
     centred = {f: combine(sig.centred(f), best, has, weight) for f in sig.docs}

@@ -17,11 +17,12 @@ import numpy as np
 from ..catalog.embedtext import embedded_text, text_digest
 from ..embed.base import ProviderUnavailable
 from ..index.build import WITHHELD, PlannedItem, withhold_requests
-from ..ranker.examples import ExampleRows, normalised
+from ..ranker.examples import ExampleRows
 from ..ranker.lexical import LexicalIndex
 from ..ranker.lexical_hits import LexicalHits
+from ..ranker.model.lift import normalised
 from ..ranker.query_embedding import QueryEmbedder
-from ..ranker.vector import normalise_query
+from ..ranker.screens import normalise_query
 from ..secrets.egress import secret_scan
 from . import tune
 from .examples import known_requests

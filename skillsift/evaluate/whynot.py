@@ -35,7 +35,7 @@ from ..catalog.agents import BY_NAME
 from ..catalog.listing import LISTED, listed_skills
 from ..catalog.load import Catalog
 from ..files import glob_magic
-from ..ranker.examples import normalised
+from ..ranker.model.lift import normalised
 from ..ranker.postings import FIELD_NAMES, field_text
 from ..ranker.rounding import round_half_away
 from ..ranker.tokenize import tokenize

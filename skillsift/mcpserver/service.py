@@ -35,7 +35,7 @@ from ..files import MAX_SKILL_BYTES, read_skill_bytes
 from ..index.manifest import MANIFEST_FILE, VECTORS_FILE
 from ..ranker.result import Hit, SearchResult
 from ..ranker.search import NO_INDEX, Ranker
-from ..ranker.view_vectors import open_view_ranker
+from ..ranker.view_index import open_view_ranker
 from ..render.search import degraded_line, result_to_json
 from ..skill_sources.configured import open_config
 from ..usecases.project import config_messages, open_project

@@ -1,20 +1,20 @@
 """The blend fusion over a small scope, every similarity computed exactly.
 
 Up to :data:`SMALL_ROWS` usable skills, computing every plain and centred similarity
-exactly costs less than screening them (:mod:`skillsift.ranker.vector`): the rows of both
+exactly costs less than screening them (:mod:`skillsift.ranker.screens`): the rows of both
 matrices are kept stacked and transposed in float64 (dims x 2n), so one product with the
 query and one sum over the first axis give every similarity, each row's exact products
 added left to right (numpy sums over an outer axis element by element, in order: the same
-doubles as :func:`~skillsift.ranker.vector.exact_dots`, tests/ranker/test_blend_exact.py).
+doubles as :func:`~skillsift.ranker.screens.exact_dots`, tests/ranker/test_blend_exact.py).
 The fusion then runs over the complete lists in Python floats, with the arithmetic of
-:func:`~skillsift.ranker.fusion.blend` (docs/ranking-speed.md, "Blend fusion").
+:func:`~skillsift.ranker.model.fusion.blend` (docs/ranking-speed.md, "Blend fusion").
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .fusion import BlendRequest, FusedItem, with_lexical_bonus, zscore_scores
+from .model.fusion import BlendRequest, FusedItem, with_lexical_bonus, zscore_scores
 from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away
 
 #: Scopes of at most this many usable skills are ranked by :func:`blend_exact`.

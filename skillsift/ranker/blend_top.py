@@ -1,6 +1,6 @@
 """The first hits of the blend fusion, computed from screened similarities.
 
-The blend fusion is defined over complete ranked lists (the oracle ``blend`` of tests/ranker/reference.py): the
+The blend fusion is defined over complete ranked lists (:func:`~skillsift.ranker.model.fusion.blend`): the
 candidates are the first ``candidates`` of the centred vector list and of the lexical list;
 a candidate scores its centred similarity (the least similarity of the vector list when it
 has none) plus ``bonus * bm25 / top_bm25``, rounded to 9 decimals; its ranks are its
@@ -8,7 +8,7 @@ positions in the complete lists.  A search keeps the first ``limit`` hits, and
 :func:`blend_first` computes exactly only what decides those (docs/ranking-speed.md,
 "Blend fusion"):
 
-1. the vector candidates in order (:meth:`~skillsift.ranker.vector.ScreenedScores.top`:
+1. the vector candidates in order (:meth:`~skillsift.ranker.screens.ScreenedScores.top`:
    float64 products for the rows that can make the cut, exact sums only where two of them
    are too close to order);
 2. the lexical candidates, and the lexical scores of the vector candidates past the lexical
@@ -27,9 +27,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .fusion import BlendRequest, FusedItem, zscore_scores
+from .model.fusion import BlendRequest, FusedItem, zscore_scores
 from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away_array, round_half_away_list
-from .vector import plus_where
+from .screens import plus_where
 
 ROUNDING_SLACK = 1e-9  # >= half a unit of the fused score's 9th decimal plus float64 error
 
@@ -38,13 +38,13 @@ def blend_first(request: BlendRequest, centred, plain, keep, lexical, usable, wh
                 names: Sequence[str]) -> list[FusedItem]:
     """The blend fusion's first ``request.limit`` items in result order (all of them when it is None or < 1).
 
-    ``centred`` and ``plain`` are the :class:`~skillsift.ranker.vector.ScreenedScores` of the
+    ``centred`` and ``plain`` are the :class:`~skillsift.ranker.screens.ScreenedScores` of the
     centred and plain similarities over the ``usable`` skills (positions; ``usable[p]`` is a
     skill index, ``where[i]`` the position of skill ``i`` or -1), ``keep`` the mask of the
     positions the threshold keeps (None: all), ``lexical`` the query's
     :class:`~skillsift.ranker.lexical_hits.LexicalList` and ``names`` every skill's name;
     ``request`` holds the query, the candidate count, the bonus of the top lexical match, the
-    limit and the exact-id pin (:class:`~skillsift.ranker.fusion.BlendRequest`).
+    limit and the exact-id pin (:class:`~skillsift.ranker.model.fusion.BlendRequest`).
     """
     import numpy as np
 

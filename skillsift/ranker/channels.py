@@ -2,8 +2,8 @@
 
 A blend hit's score is its centred similarity (lifted by its known requests) plus the lexical
 bonus; a zscore hit's is the z-score of its similarity plus the weighted z-score of its BM25F
-score (:mod:`skillsift.ranker.fusion`).  :func:`with_channels` splits each returned hit's score
-into those parts (:func:`~skillsift.ranker.fusion.channel_shares`): description, requests and
+score (:mod:`skillsift.ranker.model.fusion`).  :func:`with_channels` splits each returned hit's score
+into those parts (:func:`~skillsift.ranker.model.fusion.channel_shares`): description, requests and
 lexical for blend and zscore (vector and lexical without known requests).
 Computed for the returned hits only, after the ranking: the ranking itself never reads them.
 """
@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .examples import combine
-from .fusion import channel_shares
+from .model.fusion import channel_shares
+from .model.lift import combine
 from .result import SearchResult
+from .screens import exact_dots
 
 SCORED = ("blend", "zscore")  # the fusions whose scores split into channels
 
@@ -23,12 +24,12 @@ def with_channels(search, result: SearchResult, query: str, qvec, lexical, s, co
                   spread: float | None = None) -> SearchResult:
     """``result`` with each hit's share per channel, for the blend and zscore fusions in hybrid mode.
 
-    ``search`` is the :class:`~skillsift.ranker.vector_search.VectorSearch` that ranked, ``lexical``
+    ``search`` is the :class:`~skillsift.ranker.vector_ranking.VectorSearch` that ranked, ``lexical``
     the query's :class:`~skillsift.ranker.lexical_hits.LexicalList`, ``s`` the ``[search]``
     settings; ``cos``, the query's cosine to every known request when they ranked: a blend hit's
     requests share is then what they lifted its centred similarity by
-    (:func:`~skillsift.ranker.examples.combine`); a zscore hit's is that lift over ``spread``, the sd
-    its similarities were standardised by (:func:`~skillsift.ranker.example_search.zscore_spread`).
+    (:func:`~skillsift.ranker.model.lift.combine`); a zscore hit's is that lift over ``spread``, the sd
+    its similarities were standardised by (:func:`~skillsift.ranker.request_screen.zscore_spread`).
     """
     if result.ranking != "hybrid" or s.fusion not in SCORED:
         return result
@@ -62,6 +63,6 @@ def _lifts(search, result: SearchResult, qvec, cos, weight: float) -> dict[str, 
         i = search.position(h.name)
         if rows[i] < 0 or not has[i]:
             continue
-        own = float(np.asarray(centred[rows[i]], dtype=np.float64) @ q)
+        own = float(exact_dots(centred, [rows[i]], q)[0])  # the definition's, as the ranking's
         out[h.name] = float(combine(own, best[i], True, weight)) - own
     return out

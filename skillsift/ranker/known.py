@@ -8,7 +8,7 @@ served name).  Negative cases (no ``expect``) and ``avoid`` say nothing about wh
 answers and are not examples.  A skill's frontmatter ``examples`` (strings) count as well.
 
 The requests of one skill are deduplicated by their normalised text
-(:func:`skillsift.ranker.examples.normalised`), first occurrence kept; the result is sorted
+(:func:`skillsift.ranker.model.lift.normalised`), first occurrence kept; the result is sorted
 by (skill, text), so the same files give the same examples in the same order.
 
 Here, below the evaluation, because :meth:`skillsift.ranker.search.Ranker.open` ranks with
@@ -32,6 +32,7 @@ from ..casefile.frontmatter import read_fields
 from ..casefile.parse import EXAMPLES_HINT, MAX_SUGGESTED, CaseFile, listed_problems, skill_problems
 from ..diagnostics import Diagnostic, SkillsiftError
 from ..files import MAX_SKILL_BYTES, GlobLimitError, glob_magic, read_bounded, refused_target, repo_glob
+from .model.lift import normalised
 
 MAX_FILES = 64  # examples files one configuration may name (globs expanded)
 HINT = EXAMPLES_HINT
@@ -127,7 +128,7 @@ def _suggest(problem: tuple[int, str], known: Sequence[str]) -> tuple[int, str]:
 def example_problems(case_file: CaseFile) -> list[tuple[int, str]]:
     """The examples file's own rules, beyond the cases file's (docs/evaluation.md, "The cases file").
 
-    A known request is matched by its words (:func:`skillsift.ranker.examples.normalised`):
+    A known request is matched by its words (:func:`skillsift.ranker.model.lift.normalised`):
     a query with none (only punctuation or symbols) would be left out without a word.
     """
     return [(case.line, f"case {json.dumps(case.id, ensure_ascii=False)}: the query has no words; a known request "

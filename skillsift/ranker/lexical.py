@@ -2,7 +2,7 @@
 
 Four fields weighted name 3.0, triggers 2.5, keywords 2.0, description 1.0 (list
 fields joined with single spaces); the body is never searched.  A document's score is
-the float64 sum of its BM25F points (see :mod:`skillsift.ranker.bm25f`) in query-term
+the float64 sum of its BM25F points (see :mod:`skillsift.ranker.scope`) in query-term
 order, rounded to 6 decimals half away from zero; documents without a matching term
 are left out; the order is score descending, then name, then catalog position.
 
@@ -26,10 +26,11 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .block_max import MARGIN, PrunedTop
-from .bm25f import K1_PLUS_1, Scope
+from .model import bm25f
 from .postings import FIELDS, Postings, build_postings, field_text, release_freed_memory
 from .result import LexicalExplanation, TermContribution
 from .rounding import SCORE_DIGITS, round_half_away
+from .scope import Scope
 from .tokenize import tokenize
 
 if TYPE_CHECKING:
@@ -251,7 +252,7 @@ class LexicalIndex:
                 continue
             tf = math.fsum(count * _FIELD_WEIGHT[name] for name, count in occurrences)  # exact: halves
             idf = scope.idf(scope.df(self._postings.vocab[t]))
-            points = idf * tf * K1_PLUS_1 / (tf + norm)
+            points = bm25f.points(idf, tf, norm)  # the definition, in the order the fast paths compute it
             total += points
             contributions.append(TermContribution(term=t, idf=idf, tf=tf, points=points, fields=occurrences))
         if not contributions:

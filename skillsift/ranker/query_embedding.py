@@ -11,7 +11,7 @@ and the process does not wait for it at exit, so a command that fell back to
 lexical ranking ends right after printing.
 
 A query longer than the model's window (:meth:`QueryEmbedder.is_long`) is embedded, with
-``long_query = "max-piece"``, as the pieces of :func:`~skillsift.ranker.vector.query_pieces`
+``long_query = "max-piece"``, as the pieces of :func:`~skillsift.ranker.screens.query_pieces`
 in one provider call under the same time limit; its vector is then the pieces x dims
 matrix, and the cache key the tuple of its pieces (docs/ranking-quality.md, "Long queries").
 """
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from ..embed.base import EmbedError, EmbedTimeout, ProviderUnavailable
 from ..embed.order import length_order
 from .degraded import PROVIDER_UNAVAILABLE, Degraded
-from .vector import (
+from .screens import (
     DEFAULT_PIECE_WORDS,
     LONG_QUERY_CAP_BYTES,
     QUERY_CAP_BYTES,

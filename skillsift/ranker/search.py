@@ -4,7 +4,7 @@ A small facade.  Lexical ranking (:mod:`skillsift.ranker.lexical`) is the defaul
 fallback of every other mode; the corpus statistics are built once per ranker, so a query
 costs time proportional to its matching postings.  A vector or hybrid search embeds the
 query (:mod:`skillsift.ranker.query_embedding`: the provider, the time limit, the cache)
-and ranks it over the index (:mod:`skillsift.ranker.vector_search`); when it cannot, it
+and ranks it over the index (:mod:`skillsift.ranker.vector_ranking`); when it cannot, it
 ranks lexically and says why (:mod:`skillsift.ranker.degraded`).
 """
 
@@ -24,7 +24,7 @@ from .result import Hit, SearchResult
 if TYPE_CHECKING:
     from .query_embedding import QueryEmbedder
     from .setup import Refresh
-    from .vector_search import VectorSearch
+    from .vector_ranking import VectorSearch
 
 # A ranker that answers one query (the CLI) indexes catalogs up to this size in pure Python.
 ONE_SHOT_PYTHON_MAX_DOCS = 10_000
@@ -170,7 +170,7 @@ class Ranker:
     def vectors(self) -> VectorSearch | None:
         """The vector search over the attached index (None without one)."""
         if self._vectors is None and self.index is not None:
-            from .vector_search import VectorSearch
+            from .vector_ranking import VectorSearch
 
             s = self.config.search
             self._vectors = VectorSearch(self.skills, self.index, fields=s.fields, index_body=s.index_body,

@@ -164,7 +164,7 @@ def request_rows(index, requests, provider, *, batch_size: int | None = None):
     ``(None, why)`` when the provider fails.  The caller decides whether the provider may be called."""
     from ..index.manifest import EXAMPLE_KIND, ManifestItem
     from ..index.store import new_index
-    from .embed_memory import embed_texts
+    from .embed_in_memory import embed_texts
 
     keyed = {(name, text_digest(text)): text for name, text in requests}
     if not keyed:
@@ -222,10 +222,10 @@ def refresh_stale(index, skills, config, provider) -> Refresh:
 
 
 def _embedded(plan, index, provider, batch_size):
-    """``(index or None, problem)``: the planned rows embedded in memory (:func:`.embed_memory.embed_texts`)."""
+    """``(index or None, problem)``: the planned rows embedded in memory (:func:`.embed_in_memory.embed_texts`)."""
     from ..index.manifest import ManifestItem
     from ..index.store import new_index
-    from .embed_memory import embed_texts
+    from .embed_in_memory import embed_texts
 
     todo = plan.to_embed
     rows, problem = embed_texts(provider, [item.text for item in todo], batch_size=batch_size, dims=index.dims)

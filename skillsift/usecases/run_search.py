@@ -17,7 +17,7 @@ from typing import Any
 from ..catalog.listing import FULL_VIEW
 from ..diagnostics import NOTE, SkillsiftError
 from ..ranker.setup import refused_json, refused_note
-from ..ranker.view_vectors import open_view_ranker
+from ..ranker.view_index import open_view_ranker
 from .project import Message, open_project
 
 

@@ -11,7 +11,8 @@ import pytest
 
 from skillsift.diagnostics import SkillsiftError
 from skillsift.evaluate.examples import dedupe, example_files, load_examples_files
-from skillsift.ranker.examples import ExampleRows, combine, example_best, normalised
+from skillsift.ranker.examples import ExampleRows
+from skillsift.ranker.model.lift import combine, example_best, normalised
 from tests.conftest import write_skill
 from tests.support.cli import run, set_user_config
 from tests.support.concept_embedder import user_config

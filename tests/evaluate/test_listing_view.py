@@ -15,7 +15,7 @@ from skillsift.catalog.views import load_view
 from skillsift.config import load_config
 from skillsift.evaluate.cases import load_cases
 from skillsift.evaluate.session import run_view_evaluation
-from skillsift.ranker.view_vectors import open_view_ranker
+from skillsift.ranker.view_index import open_view_ranker
 from tests.conftest import ACME
 from tests.support.cli import load_schema, run
 

@@ -21,7 +21,7 @@ from skillsift.index.build import (
     plan_build,
 )
 from skillsift.index.store import load_index, write_index
-from skillsift.ranker.vector import normalise_query
+from skillsift.ranker.screens import normalise_query
 from skillsift.secrets.egress import sends_text_out
 from skillsift.secrets.scan import detect_secret
 from tests.ranker.reference import cosine_list

@@ -1,10 +1,9 @@
 """The oracles: the plain definitions the ranker's fast paths are held to, and the random worlds.
 
-They live in tests/, not in the package: the ranker never calls them.  ``blend`` is the
-definition of skillsift's blend fusion over complete ranked lists (docs/ranking-quality.md);
-``zscore`` the definition of the zscore fusion (``coverage`` and the number of ``query_terms`` its
-lexical weight's factors);
-``cosine_list`` is the plain definition of an exact vector list.
+``blend`` and ``zscore``, the definitions of skillsift's fusions over complete ranked lists, live in
+the ranker's specification (:mod:`skillsift.ranker.model.fusion`); here are the rest, which the
+ranker never calls: ``coverage`` and ``query_terms`` (the zscore lexical weight's factors), ``cosine_list`` (the plain
+definition of an exact vector list) and the oracle rankers built from them.
 tests/ranker/test_fusion_differential.py compares every fast path with them, on random data
 with fixed seeds and on real skills.
 """
@@ -23,98 +22,12 @@ from skillsift.config import Config, SearchConfig
 from skillsift.index.manifest import ManifestItem
 from skillsift.index.store import new_index
 from skillsift.ranker.centring import centre
-from skillsift.ranker.fusion import FusedItem, Ranked, _cut, _ranks, blend_bonus_scale, with_lexical_bonus
+from skillsift.ranker.model.fusion import blend, zscore
 from skillsift.ranker.result import Hit, SearchResult
-from skillsift.ranker.rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away
+from skillsift.ranker.rounding import SCORE_DIGITS, round_half_away
+from skillsift.ranker.screens import exact_dots
 from skillsift.ranker.search import NO_INDEX, Ranker
-from skillsift.ranker.vector import exact_dots
-from skillsift.ranker.vector_search import STALE
-
-
-def blend(
-    lexical: Ranked,
-    vector: Ranked,
-    w_lex: float = 1.0,
-    w_vec: float = 1.0,
-    *,
-    candidates: int | None = None,
-    cosines: dict | None = None,
-) -> list[FusedItem]:
-    """Score-aware fusion: ``cosine + scale * bm25 / top_bm25`` with ``scale = BLEND_SCALE * w_lex / w_vec``.
-
-    ``lexical`` and ``vector`` are the complete ranked lists (every lexical match, every
-    scored vector); ``candidates`` picks the candidate set, the union of the first
-    ``candidates`` entries of each, as in RRF.  A candidate is then scored with what is
-    known about it, not with its rank: its cosine (an item without one, stale or missing,
-    counts as the least similar item of the vector list, 0 when that list is empty) plus
-    its BM25F score divided by the best BM25F score, times ``scale``.  So the cosine
-    decides among semantically close skills, and a strong lexical match lifts a skill by
-    at most ``scale``.  Ranks reported are positions in the complete lists; the sum is
-    rounded to 9 decimals.  ``cosines`` (id -> cosine), when given, is what the items
-    report as ``vector_sim`` while ``vector`` holds the similarity that ranks (the ranker
-    passes centred similarities, see :mod:`skillsift.ranker.centring`).
-    """
-    bonus = blend_bonus_scale(w_lex, w_vec)
-    lex_rank = _ranks(lexical, "lexical")
-    vec_rank = _ranks(vector, "vector")
-    chosen = dict.fromkeys(item for item, _ in _cut(vector, candidates))
-    chosen.update(dict.fromkeys(item for item, _ in _cut(lexical, candidates)))
-    sims = dict(vector)
-    shown = sims if cosines is None else cosines
-    lex_scores = dict(lexical)
-    floor = min(sims.values()) if sims else 0.0
-    top = max(lex_scores.values()) if lex_scores else 0.0
-    out = []
-    for item in chosen:
-        sim = sims.get(item)
-        score = with_lexical_bonus(floor if sim is None else sim, bonus, lex_scores.get(item, 0.0), top)
-        out.append(
-            FusedItem(
-                id=item,
-                score=round_half_away(score, FUSED_DIGITS),
-                lexical_rank=lex_rank.get(item, 0),
-                vector_rank=vec_rank.get(item, 0),
-                vector_sim=None if shown.get(item) is None else round_half_away(shown[item], SCORE_DIGITS),
-            )
-        )
-    return out
-
-
-def zscore(
-    lexical: Ranked,
-    vector: Ranked,
-    weight: float,
-    *,
-    candidates: int,
-    cosines: dict | None = None,
-) -> list[FusedItem]:
-    """The zscore fusion over complete lists: the candidates of :func:`blend` (the first
-    ``candidates`` of each list), each scoring the z-score of its similarity among the candidates
-    (the least similarity of the vector list without one) plus ``weight`` times the z-score of its
-    BM25F score among the lexical list's first ``candidates`` (0 outside them).  Means and
-    variances are population ones with exact sums; a spread of 0 gives z-scores of 0."""
-    import math
-
-    def z(values):
-        if not values:
-            return []
-        mean = math.fsum(values) / len(values)
-        sd = math.sqrt(math.fsum((v - mean) * (v - mean) for v in values) / len(values))
-        return [(v - mean) / sd if sd > 0 else 0.0 for v in values]
-
-    lex_rank = _ranks(lexical, "lexical")
-    vec_rank = _ranks(vector, "vector")
-    chosen = list(dict.fromkeys([*(i for i, _ in vector[:candidates]), *(i for i, _ in lexical[:candidates])]))
-    sims = dict(vector)
-    shown = sims if cosines is None else cosines
-    floor = min(sims.values()) if sims else 0.0
-    cut = dict(lexical[:candidates])
-    z_vec = z([sims.get(i, floor) for i in chosen])
-    z_cut = dict(zip(cut, z(list(cut.values())), strict=True))
-    return [FusedItem(id=i, score=round_half_away(zv + weight * z_cut.get(i, 0.0), FUSED_DIGITS),
-                      lexical_rank=lex_rank.get(i, 0), vector_rank=vec_rank.get(i, 0),
-                      vector_sim=None if shown.get(i) is None else round_half_away(shown[i], SCORE_DIGITS))
-            for i, zv in zip(chosen, z_vec, strict=True)]
+from skillsift.ranker.vector_ranking import STALE
 
 
 def query_terms(query: str) -> list[str]:
@@ -143,7 +56,7 @@ def cosine_list(matrix, rows, ids, query_vec) -> list[tuple[int, float]]:
     ``rows[i]`` is the matrix row of item ``i`` (items without a usable vector are not
     passed); returns (item position in ``rows``, similarity) for every item, sorted by
     similarity desc, then id asc.  The ranker does not use this (it screens, see
-    :class:`~skillsift.ranker.vector.ScreenedScores`); it is the plain definition, for small inputs.
+    :class:`~skillsift.ranker.screens.ScreenedScores`); it is the plain definition, for small inputs.
     """
     if len(rows) == 0:
         return []
@@ -210,10 +123,9 @@ class OracleRanker:
         return prep
 
     def _search_vectors(self, query, mode, subset, lexical, *, explain=False) -> SearchResult:
-        from skillsift.ranker.fusion import rrf, sort_fused, vector_only, weighted
-        from skillsift.ranker.pin import exact_pin
-        from skillsift.ranker.rounding import SCORE_DIGITS, round_half_away
-        from skillsift.ranker.vector import cap_query, normalise_query
+        from skillsift.ranker.model.fusion import rrf, sort_fused, vector_only, weighted
+        from skillsift.ranker.model.pin import exact_pin
+        from skillsift.ranker.screens import cap_query, normalise_query
 
         s = self.config.search
         prep = self._rows()
@@ -255,7 +167,7 @@ class OracleRanker:
             if mode == "hybrid":
                 pinned = exact_pin(query, [f.id for f in fused])
         elif s.fusion == "zscore":
-            from skillsift.ranker.fusion import zscore_lexical_weight
+            from skillsift.ranker.model.fusion import zscore_lexical_weight
 
             surviving = {name for name, _ in vector_ranked}
             ranked = [(ids[k], sim) for k, sim in centred if ids[k] in surviving]

@@ -7,7 +7,7 @@ import json
 import jsonschema
 import pytest
 
-from skillsift.ranker.fusion import BlendRequest, channel_shares
+from skillsift.ranker.model.fusion import BlendRequest, channel_shares
 from skillsift.render.search import render_search_json, render_text
 from tests.ranker.reference import make_world, rankers
 from tests.ranker.test_fusion_differential import _known_world

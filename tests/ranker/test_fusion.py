@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillsift.ranker.fusion import FusedItem, rrf, sort_fused, vector_only, weighted
+from skillsift.ranker.model.fusion import FusedItem, rrf, sort_fused, vector_only, weighted
 from skillsift.ranker.rounding import round_half_away
 
 
@@ -145,7 +145,7 @@ def test_fusion_properties(lexical, vector, k, w_lex, w_vec):
 
 
 def test_zscore_trust_follows_the_words_matched_and_the_query_length():
-    from skillsift.ranker.fusion import zscore_lexical_weight, zscore_trust
+    from skillsift.ranker.model.fusion import zscore_lexical_weight, zscore_trust
 
     assert zscore_trust(1.0, 1) == pytest.approx(0.675)  # one word, held: 0.5 + 0.7 / 4
     assert zscore_trust(1.0, 4) == zscore_trust(1.0, 9) == pytest.approx(1.2)  # four words or more

@@ -7,8 +7,10 @@ computes only what decides the hits it returns, by three fast paths:
 * the screened path (:mod:`skillsift.ranker.blend_top`): similarities known within a margin,
   exact sums only where the order needs them;
 * the small-scope path (:mod:`skillsift.ranker.blend_exact`): every similarity exact;
-* the known-request path (:mod:`skillsift.ranker.example_search`): vectorised over the
-  complete lists, the candidates found by partition.
+* the known-request path (:mod:`skillsift.ranker.request_screen`): every request screened
+  (int8 rows with the SIMD kernel, or the float32 read), each skill's lifted similarity known
+  within a margin, its requests read exactly only where the order needs them;
+* the one-row reduction of the requests (``ExampleRows.best``) against the general one.
 
 Every field of every hit must agree, for every limit, with thresholds, scopes, stale and
 missing vectors, exact ties and pinned ids: on random worlds (fixed seeds) and on a world
@@ -24,11 +26,12 @@ import numpy as np
 import pytest
 
 from skillsift.catalog.embedtext import text_digest
-from skillsift.ranker import blend_exact, vector_search
+from skillsift.ranker import blend_exact, vector_ranking
 from skillsift.ranker.blend_exact import SMALL_ROWS, ExactRows
-from skillsift.ranker.examples import ExampleRows
-from skillsift.ranker.fusion import BlendRequest, sort_fused
-from skillsift.ranker.vector import exact_dots
+from skillsift.ranker.examples import ExampleRows, mean_of_two_best_row
+from skillsift.ranker.model.fusion import BlendRequest, sort_fused
+from skillsift.ranker.model.lift import example_best, mean_of_two_best
+from skillsift.ranker.screens import exact_dots
 from tests.conftest import corpora
 from tests.ranker.reference import blend, coverage, make_world, query_terms, rankers, zscore
 
@@ -81,22 +84,22 @@ def test_blend_in_a_role_scope_with_a_threshold():
 
 def test_blend_computes_few_similarities_exactly():
     """On a catalog of thousands the returned hits settle from float64 products: exact sums stay rare."""
-    from skillsift.ranker import vector
+    from skillsift.ranker import screens
 
     world = make_world(5, n=3000, shared=0.5, queries=12)
     new, old = rankers(world, fusion="blend", candidates=50)
     counted = []
-    original = vector.ScreenedScores.exact
+    original = screens.ScreenedScores.exact
 
     def exact(self, positions):
         counted.append(len(np.asarray(positions)))
         return original(self, positions)
 
-    vector.ScreenedScores.exact = exact
+    screens.ScreenedScores.exact = exact
     try:
         results = [new.search(text, limit=10) for text in world[2].table]
     finally:
-        vector.ScreenedScores.exact = original
+        screens.ScreenedScores.exact = original
     assert results == [old.search(text, limit=10) for text in world[2].table]
     assert sum(counted) <= 3 * len(results)  # a few near ties at most, not the candidates
 
@@ -165,7 +168,7 @@ def test_the_exact_and_the_screened_paths_agree(seed, fusion, monkeypatch):
     texts = list(world[2].table) + _pinning_queries(world, 3, seed)
     new, _ = rankers(world, fusion=fusion, candidates=5, vector_min_sim=(0.0, 0.03)[seed % 2])
     small = [new.search(text, limit=k) for text in texts for k in (None, 1, 4)]
-    monkeypatch.setattr(vector_search, "SMALL_ROWS", 0)
+    monkeypatch.setattr(vector_ranking, "SMALL_ROWS", 0)
     screened, _ = rankers(world, fusion=fusion, candidates=5, vector_min_sim=(0.0, 0.03)[seed % 2])
     assert [screened.search(text, limit=k) for text in texts for k in (None, 1, 4)] == small
 
@@ -217,29 +220,59 @@ def _known_world(seed: int, n: int):
     return world, pairs, rows
 
 
-def _reference_with_requests(new, text: str, s, fusion: str = "blend"):
-    """The reference blend of the complete lists, each skill's similarities lifted by its requests."""
-    from skillsift.ranker.examples import combine
-    from skillsift.ranker.vector import normalise_query
+class NumpyInt8:
+    """The int8 kernel's contract in numpy: the exact integer products of int8 rows, as float64."""
+
+    @staticmethod
+    def cdist(a, b, metric="dot"):
+        assert metric == "dot" and a.dtype == b.dtype == np.int8
+        return (a.astype(np.int64) @ b.astype(np.int64).T).astype(np.float64)
+
+
+KERNELS = {"int8": NumpyInt8(), "float32": None}
+
+
+def _lifted_lists(new, text: str, s, *, read: str = "exact"):
+    """``(names, plain, centred)`` of every usable skill, lifted by its requests, from complete reads.
+
+    ``read="exact"``: the definition (every similarity and request cosine the sequential float64
+    sum, :func:`exact_dots`); ``"float32"``: one float32 product with every request and float64
+    BLAS products with the skills (what the ranking read before the screen).
+    """
+    from skillsift.ranker.model.lift import REDUCTION, combine, example_best
+    from skillsift.ranker.screens import normalise_query
 
     vectors = new.vectors
     usable = vectors.usable(None)
     rows = vectors._rows_array()[usable]
     q = normalise_query(np.asarray(new.embedder.embed(text, vectors.dims).vector, dtype=np.float32))
-    q64 = np.asarray(q, dtype=np.float64)
-    plain = np.asarray(vectors.index.matrix[rows], dtype=np.float64) @ q64
-    cen = np.asarray(vectors._centred()[rows], dtype=np.float64) @ q64
     ex = vectors.examples
-    best, has = ex.best(ex.cosines(text, q), len(vectors.skills))
+    if read == "exact":
+        plain = exact_dots(vectors.index.matrix, rows, q)
+        cen = exact_dots(vectors._centred(), rows, q)
+        cos = exact_dots(ex.matrix, np.arange(len(ex)), q)
+    else:
+        q64 = np.asarray(q, dtype=np.float64)
+        plain = np.asarray(vectors.index.matrix[rows], dtype=np.float64) @ q64
+        cen = np.asarray(vectors._centred()[rows], dtype=np.float64) @ q64
+        cos = (np.asarray(ex.matrix, dtype=np.float32) @ q).astype(np.float64)
+    best, has = example_best(cos[None, :], ex.owner, len(vectors.skills), how=REDUCTION)
+    best, has = best[0], has[0]
     plain = combine(plain, best[usable], has[usable], s.example_weight)
     cen = combine(cen, best[usable], has[usable], s.example_weight)
-    names = [vectors.skills[i].name for i in usable.tolist()]
+    return [vectors.skills[i].name for i in usable.tolist()], plain, cen
+
+
+def _reference_with_requests(new, text: str, s, fusion: str = "blend", *, read: str = "exact"):
+    """The reference blend of the complete lists, each skill's similarities lifted by its requests."""
+    vectors = new.vectors
+    names, plain, cen = _lifted_lists(new, text, s, read=read)
     keep = [k for k in range(len(names)) if s.vector_min_sim <= 0 or plain[k] >= s.vector_min_sim]
     centred = sorted(((names[k], float(cen[k])) for k in keep), key=lambda t: (-t[1], t[0]))
     lexical = [(h.name, h.score) for h in new.lexical_hits(text)]
     shown = {names[k]: float(plain[k]) for k in keep}
     if fusion == "zscore":
-        from skillsift.ranker.fusion import zscore_lexical_weight
+        from skillsift.ranker.model.fusion import zscore_lexical_weight
 
         share = coverage(text, vectors.skills[vectors.position(lexical[0][0])]) if lexical else 0.0
         fused = zscore(lexical, centred, zscore_lexical_weight(share, len(query_terms(text)), s.weight_lexical,
@@ -250,9 +283,21 @@ def _reference_with_requests(new, text: str, s, fusion: str = "blend"):
     return sort_fused(fused, vectors.pin(text, [f.id for f in fused]))
 
 
+def _fields(hits):
+    return [(h.name, h.score, h.lexical_rank, h.vector_rank, h.vector_sim) for h in hits]
+
+
+def _want(fused):
+    return [(f.id, f.score, f.lexical_rank, f.vector_rank, f.vector_sim) for f in fused]
+
+
+@pytest.mark.parametrize("kernel", sorted(KERNELS))
 @pytest.mark.parametrize("fusion", ["blend", "zscore"])
 @pytest.mark.parametrize("seed", range(6))
-def test_the_known_request_path_equals_the_reference_blend(seed, fusion):
+def test_the_known_request_path_equals_the_reference_blend(seed, fusion, kernel, monkeypatch):
+    from skillsift.ranker import request_screen
+
+    monkeypatch.setattr(request_screen, "KERNEL", KERNELS[kernel])
     world, pairs, rows = _known_world(seed, n=(40, 150, 300)[seed % 3])
     new, _ = rankers(world, fusion=fusion, candidates=(3, 10, 50)[seed % 3],
                      vector_min_sim=(0.0, 0.03)[seed % 2])
@@ -262,12 +307,79 @@ def test_the_known_request_path_equals_the_reference_blend(seed, fusion):
     for text in world[2].table:
         want = _reference_with_requests(new, text, s, fusion)
         got = new.search(text, limit=None)
-        assert [(h.name, h.score, h.lexical_rank, h.vector_rank, h.vector_sim) for h in got.hits] == [
-            (f.id, f.score, f.lexical_rank, f.vector_rank, f.vector_sim) for f in want], text
-        for k in (1, 4):
+        assert _fields(got.hits) == _want(want), text
+        for k in (1, 4, 10):
             assert new.search(text, limit=k).hits == got.hits[:k]
+        # the first hits are those of the complete float32 read the ranking did before the screen
+        old = _reference_with_requests(new, text, s, fusion, read="float32")
+        assert [f.id for f in old[:10]] == [h.name for h in got.hits[:10]], text
+        assert max(abs(f.score - h.score) for f, h in zip(old, got.hits, strict=False)) < 1e-6
         lifted += sum(1 for f in want[:5] if f.vector_rank)
     assert lifted  # the requests took part in the ranking
+
+
+@pytest.mark.parametrize("kernel", sorted(KERNELS))
+@pytest.mark.parametrize("seed", range(4))
+def test_every_request_bound_holds_the_exact_cosine(seed, kernel):
+    """The screen's interval of every request holds its exact cosine, on random unit vectors (the worst
+    case: cosines spread by about 0.05, no cluster) and on vectors crowded around a few directions."""
+    from skillsift.ranker.request_screen import RequestScreen
+
+    rng = np.random.default_rng(seed)
+    n, dims = 3000, 384
+    m = rng.standard_normal((n, dims))
+    if seed % 2:  # clustered rows, as requests of real text are
+        centres = rng.standard_normal((12, dims))
+        m = centres[rng.integers(12, size=n)] + 0.4 * m
+    m = (m / np.linalg.norm(m, axis=1, keepdims=True)).astype(np.float32)
+    owners = np.sort(rng.integers(0, 400, size=n))
+    ex = ExampleRows.of(m, owners.tolist(), [f"r{i}" for i in range(n)])
+    screen = RequestScreen(ex, kernel=KERNELS[kernel])
+    for k in range(5):
+        q = m[int(rng.integers(n))] + 0.3 * rng.standard_normal(dims).astype(np.float32)
+        q = (q / np.linalg.norm(q)).astype(np.float32)
+        lo, hi = screen.bounds(q[None, :])
+        exact = exact_dots(ex.matrix, np.arange(n), q)
+        assert np.all(lo <= exact) and np.all(exact <= hi)
+        # the int8 rows are made at the second query (a command that asks one reads float32 once)
+        assert (screen.int8 is not None) == (kernel == "int8" and k > 0)
+        width = float(np.median(hi - lo))
+        assert width < (0.05 if screen.int8 is not None else 1e-4)  # tight enough to skip most requests
+
+
+def test_the_numpy_int8_contract_is_the_kernels():
+    """The stand-in the tests use gives the integer products the installed kernel gives (when one is)."""
+    from skillsift.ranker import request_screen
+
+    rng = np.random.default_rng(3)
+    a = rng.integers(-127, 128, size=(1, 384)).astype(np.int8)
+    b = rng.integers(-127, 128, size=(50, 384)).astype(np.int8)
+    want = a.astype(np.int64) @ b.astype(np.int64).T
+    assert NumpyInt8.cdist(a, b, metric="dot").tolist() == want.astype(np.float64).tolist()
+    if request_screen.KERNEL is not None:
+        got = np.asarray(request_screen.KERNEL.cdist(a, b, metric="dot"), dtype=np.float64)
+        assert got.tolist() == want.astype(np.float64).tolist()
+
+
+@pytest.mark.parametrize("kernel", sorted(KERNELS))
+def test_few_requests_are_read_again(kernel, monkeypatch):
+    """The screen settles most skills: the requests read again (float64, or exactly) are a small share."""
+    from skillsift.ranker import request_screen
+
+    monkeypatch.setattr(request_screen, "KERNEL", KERNELS[kernel])
+    world, pairs, rows = _known_world(1, n=300)
+    new, _ = rankers(world, fusion="blend", candidates=50)
+    new.vectors.use_examples(pairs, extra=rows)
+    screen = new.vectors._request_screen()
+    read: list[int] = []
+    for name in ("fine", "exact"):
+        method = getattr(screen, name)
+        monkeypatch.setattr(screen, name, lambda requests, queries, m=method: read.append(len(requests))
+                            or m(requests, queries))
+    for text in list(world[2].table)[:4]:
+        read.clear()
+        new.search(text, limit=10)
+        assert sum(read) < 0.5 * len(screen), (sum(read), len(screen))
 
 
 def test_example_rows_are_sorted_by_skill_then_text():
@@ -338,7 +450,7 @@ def test_real_skills_every_path_equals_the_reference(size, monkeypatch):
             assert new.search(text, limit=None) == full, text
             assert new.search(text, limit=3) == replace(full, hits=full.hits[:3]), text
     # the same catalog through the other path than the one its size takes
-    monkeypatch.setattr(vector_search, "SMALL_ROWS", 0 if size <= SMALL_ROWS else 10_000)
+    monkeypatch.setattr(vector_ranking, "SMALL_ROWS", 0 if size <= SMALL_ROWS else 10_000)
     for fusion in ("blend", "zscore"):
         new, old = rankers(world, fusion=fusion, candidates=8)
         for text in texts:
@@ -348,3 +460,83 @@ def test_real_skills_every_path_equals_the_reference(size, monkeypatch):
 def test_blend_request_refuses_no_candidates():
     with pytest.raises(ValueError, match="candidates must be at least 1"):
         BlendRequest("q", 0, 0.12, None, lambda _q, _ids: None)
+
+
+# -- the one-row reduction of the known requests (ExampleRows.best) against the general example_best ----
+# The single-row path skips passes of the general one; it must give the same floats bit for bit:
+# groups of one, two and many requests, skills without requests, ``-inf`` (left-out) requests,
+# and equal cosines (a duplicated maximum, ties below it).
+
+
+def random_case(seed: int):
+    """``(owners sorted, cosines, n_skills)``: uneven groups, gaps, -inf masks and planted ties."""
+    rng = np.random.default_rng(seed)
+    n_skills = int(rng.integers(1, 40))
+    sizes = rng.choice([0, 1, 2, 3, 7, 20], size=n_skills, p=[0.15, 0.25, 0.2, 0.15, 0.15, 0.1])
+    if sizes.sum() == 0:
+        sizes[int(rng.integers(n_skills))] = 1
+    owners = np.repeat(np.arange(n_skills), sizes)
+    n = owners.size
+    # coarse values make equal cosines (duplicated maxima, ties of the second best) common
+    cos = rng.choice([-0.5, 0.1, 0.25, 0.3, 0.7, 0.9], size=n) if seed % 2 else rng.uniform(-1, 1, n)
+    cos = cos.astype(np.float32).astype(np.float64)
+    masked = rng.random(n) < rng.choice([0.0, 0.2, 0.6, 1.0])
+    cos[masked] = -np.inf
+    return owners, cos, n_skills
+
+
+def as_rows(owners, n_skills: int) -> ExampleRows:
+    texts = [f"request {i}" for i in range(len(owners))]  # owners sorted: rows.owner is owners
+    return ExampleRows.of(np.zeros((len(owners), 2), np.float32), owners.tolist(), texts)
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_one_row_best_equals_the_general_reduction(seed):
+    owners, cos, n_skills = random_case(seed)
+    rows = as_rows(owners, n_skills)
+    assert rows.owner.tolist() == owners.tolist()
+    want_best, want_has = example_best(cos[None, :], owners, n_skills, how="top2")
+    best, has = rows.best(cos, n_skills)
+    assert best.dtype == want_best.dtype and has.dtype == want_has.dtype
+    assert best.tobytes() == want_best[0].tobytes()  # the same floats, bit for bit
+    assert has.tolist() == want_has[0].tolist()
+
+
+@pytest.mark.parametrize("seed", range(100))
+def test_one_row_mean_of_two_best_equals_the_general_one(seed):
+    owners, cos, _ = random_case(seed)
+    starts, sizes, _skills = as_rows(owners, 0).layout()
+    want = mean_of_two_best(cos[None, :], starts, cos.size)[0]
+    got = mean_of_two_best_row(cos, starts, sizes)
+    assert got.tobytes() == want.tobytes()
+
+
+def test_hand_made_groups():
+    # skill 0: one request; 1: a duplicated maximum; 2: max then tied seconds; 3: none; 4: all left out;
+    # 5: one usable of three
+    owners = np.array([0, 1, 1, 1, 2, 2, 2, 4, 4, 5, 5, 5])
+    cos = np.array([0.4, 0.8, 0.8, 0.1, 0.9, 0.5, 0.5, -np.inf, -np.inf, -np.inf, 0.3, -np.inf])
+    best, has = as_rows(owners, 6).best(cos, 6)
+    assert best.tolist() == [0.4, 0.8, (0.9 + 0.5) / 2, 0.0, 0.0, 0.3]
+    assert has.tolist() == [True, True, True, False, False, True]
+
+
+def test_a_nan_cosine_takes_the_general_path():
+    owners = np.array([0, 0, 1, 1])
+    cos = np.array([np.nan, 0.2, 0.6, 0.5])
+    best, has = as_rows(owners, 2).best(cos, 2)
+    want_best, want_has = example_best(cos[None, :], owners, 2, how="top2")
+    assert best.tobytes() == want_best[0].tobytes() and has.tolist() == want_has[0].tolist()
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_second_best_of_each_group_is_the_sorted_groups(seed):
+    """The cut that spares a skill's requests: per group, its second largest value (ties counted)."""
+    from skillsift.ranker.request_screen import second_best_row
+
+    owners, cos, _ = random_case(seed)
+    starts, sizes, _skills = as_rows(owners, 0).layout()
+    got = second_best_row(cos, starts, sizes).tolist()
+    want = [sorted(cos[a:a + n].tolist(), reverse=True)[1] if n > 1 else -np.inf
+            for a, n in zip(starts.tolist(), sizes.tolist(), strict=True)]
+    assert got == want

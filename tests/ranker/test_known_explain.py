@@ -1,5 +1,5 @@
-"""--explain with known requests: the query's cosines to the requests are computed once per search and
-the closest request shown is the one those cosines give."""
+"""--explain with known requests: the requests are screened once per search, and the closest request
+shown is the one the exact cosines give."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import numpy as np
 import pytest
 
 from skillsift.ranker.examples import ExampleRows
+from skillsift.ranker.request_screen import RequestScreen
+from skillsift.ranker.screens import exact_dots
 from tests.ranker.test_ranker_modes import built_index, make_ranker  # noqa: F401 (a fixture)
 from tests.support.concept_embedder import ConceptEmbedder
 
@@ -23,19 +25,19 @@ def test_explain_reads_the_cosines_the_ranking_computed(built_index, monkeypatch
                                       texts)
     plain = ranker.search("money back", explain=False)
     calls = []
-    cosines = ExampleRows.cosines
+    bounds = RequestScreen.bounds
 
     def counted(self, *args, **kwargs):
         calls.append(args)
-        return cosines(self, *args, **kwargs)
+        return bounds(self, *args, **kwargs)
 
-    monkeypatch.setattr(ExampleRows, "cosines", counted)
+    monkeypatch.setattr(RequestScreen, "bounds", counted)
     result = ranker.search("money back", explain=True)
-    assert len(calls) == 1  # the ranking's product with the requests, read again by --explain
+    assert len(calls) == 1  # one screen of the requests; --explain reads the hits' requests exactly
     assert [(h.name, h.score) for h in result.hits] == [(h.name, h.score) for h in plain.hits]
     ex = vectors.examples
     q = ranker.embedder.embed("money back", vectors.dims).vector
-    cos = cosines(ex, "money back", q)
+    cos = exact_dots(ex.matrix, np.arange(len(ex)), q)  # the definition's cosines
     for hit in result.hits:
         assert hit.known_request == ex.closest(cos, vectors.position(hit.name))
     refund = next(h for h in result.hits if h.name == "issue-refund")

@@ -14,8 +14,7 @@ from skillsift.config import DEFAULT_FIELDS, Config, SearchConfig
 from skillsift.config.schema import validate_search_table
 from skillsift.index.build import build_index, plan_build
 from skillsift.ranker.query_embedding import QueryEmbedder
-from skillsift.ranker.search import Ranker
-from skillsift.ranker.vector import (
+from skillsift.ranker.screens import (
     MAX_PIECES,
     QUERY_CAP_BYTES,
     CentredScreen,
@@ -23,6 +22,7 @@ from skillsift.ranker.vector import (
     exact_dots,
     query_pieces,
 )
+from skillsift.ranker.search import Ranker
 from tests.support.concept_embedder import ConceptEmbedder, refund_catalog
 
 WINDOW = 64  # tokens the windowed test model reads, [CLS] and [SEP] included

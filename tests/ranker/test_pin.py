@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from skillsift.ranker.pin import exact_pin, pin_tokens
+from skillsift.ranker.model.pin import exact_pin, pin_tokens
 
 IDS = ["deploy", "deploy-staging", "stage", "test"]
 
@@ -71,7 +71,7 @@ def test_only_candidates_pin_and_empty_ids_never_do():
 
 
 def test_an_ids_pin_form_is_worked_out_once_across_queries():
-    from skillsift.ranker import pin
+    from skillsift.ranker.model import pin
 
     ids = ["deploy-staging", "build", "issue_refund"]
     assert exact_pin("please deploy staging now", ids) == "deploy-staging"
@@ -83,7 +83,7 @@ def test_an_ids_pin_form_is_worked_out_once_across_queries():
 def test_the_pin_index_answers_as_exact_pin_on_random_catalogs_and_queries():
     import random
 
-    from skillsift.ranker.pin import PinIndex
+    from skillsift.ranker.model.pin import PinIndex
 
     rng = random.Random(16)
     words = ["deploy", "staging", "skill", "test", "build", "café", "v2", "Skill", "DEPLOY", "a", "x_y"]
@@ -107,8 +107,8 @@ def test_a_query_too_long_for_the_pin_index_is_answered_over_the_candidates(monk
     """A very long id and a long query would make the word runs quadratic: exact_pin answers instead."""
     import random
 
-    from skillsift.ranker import pin
-    from skillsift.ranker.pin import PinIndex
+    from skillsift.ranker.model import pin
+    from skillsift.ranker.model.pin import PinIndex
 
     long_id = "-".join(["a"] * 3000)
     ids = [long_id, "deploy-staging", "a-a", "build"]

@@ -12,7 +12,7 @@ from skillsift.catalog.load import catalog_from_skills
 from skillsift.config import Config, SearchConfig, validate_search_table
 from skillsift.index.build import build_index, plan_build
 from skillsift.ranker.centring import CENTRE_SHRINK, centre
-from skillsift.ranker.fusion import BLEND_SCALE, blend_bonus_scale, sort_fused
+from skillsift.ranker.model.fusion import BLEND_SCALE, blend_bonus_scale, sort_fused
 from skillsift.ranker.rounding import round_half_away
 from skillsift.ranker.search import Ranker
 from tests.ranker.reference import blend

@@ -5,7 +5,7 @@ path: every usable skill scored with a float64 product, a full Python sort, the 
 and the fusion over complete lists.
 ``dots="blas"`` is that code exactly (numpy's float64 matrix-vector product);
 ``dots="sequential"`` sums each row left to right, which is the reference's definition and
-what :func:`skillsift.ranker.vector.exact_dots` computes.  The two differ in the last bit
+what :func:`skillsift.ranker.screens.exact_dots` computes.  The two differ in the last bit
 of some similarities (BLAS blocking depends on the row's position), so tests that put a
 threshold exactly on a similarity, or rank identical vectors, compare with the sequential
 oracle; the others compare with the BLAS one.
@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from skillsift.ranker.centring import CENTRE_SHRINK, centre
-from skillsift.ranker.vector import (
+from skillsift.ranker.screens import (
     CentredScreen,
     PlainScreen,
     ScreenedScores,
@@ -82,7 +82,7 @@ def test_same_results_as_exact_scoring_with_ties_scopes_and_thresholds_on_values
     texts = list(provider.table)
     # thresholds exactly on similarities: an exact float64 value, and one rounded to 6 decimals
     q = provider.table[texts[seed % len(texts)]]
-    from skillsift.ranker.vector import normalise_query
+    from skillsift.ranker.screens import normalise_query
 
     rows = [index.row("", s.name) for s in skills if index.row("", s.name) >= 0]
     exact = np.sort(exact_dots(index.matrix, rows, normalise_query(q)))[::-1]
@@ -200,6 +200,10 @@ def test_exact_dots_is_the_sequential_float64_sum():
     # the same row scores the same whatever it is computed with (BLAS does not promise that)
     alone = [exact_dots(matrix, [r], q)[0] for r in range(30)]
     assert exact_dots(matrix, list(range(30)), q).tolist() == alone
+    pairs = [exact_dots(matrix, [r, (r + 1) % 30], q)[0] for r in range(30)]
+    assert pairs == alone
+    rows = matrix.astype(np.float64) * q.astype(np.float64)  # the sequential sums, all rows at once
+    assert np.cumsum(rows, axis=1)[:, -1].tolist() == np.clip(alone, -1, 1).tolist()
     ranked = cosine_list(matrix, [3, 1, 2], ["c", "a", "b"], q)
     assert sorted(ranked, key=lambda t: (-t[1], ["c", "a", "b"][t[0]])) == ranked and len(ranked) == 3
 
@@ -216,7 +220,7 @@ def test_the_float32_products_stay_inside_the_proven_margin(dtype):
     rows = np.arange(len(matrix))
     worst = 0.0
     for q in list(provider.table.values()) + list(_unit(rng, 20, 384)):
-        from skillsift.ranker.vector import normalise_query
+        from skillsift.ranker.screens import normalise_query
 
         q = normalise_query(q)
         scores = screen.scores(rows, q, rows)

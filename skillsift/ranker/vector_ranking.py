@@ -1,7 +1,7 @@
 """Vector and hybrid ranking over an attached index, for one catalog.
 
 :class:`VectorSearch` knows the skills, the index and what it derived from them once
-(each skill's usable row, the screens of :mod:`skillsift.ranker.vector`, the centred
+(each skill's usable row, the screens of :mod:`skillsift.ranker.screens`, the centred
 matrix of the blend fusion); :meth:`VectorSearch.rank` turns a normalised query vector and
 the lexical list into a :class:`~skillsift.ranker.result.SearchResult`.  It does not embed,
 time or degrade: the :class:`~skillsift.ranker.search.Ranker` facade does that and calls it
@@ -11,24 +11,20 @@ with a vector.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from ..catalog.embedtext import embedded_text, text_digest
-from . import blend_exact
+from . import blend_exact, request_screen
 from .blend_exact import SMALL_ROWS, ExactRows
 from .blend_top import blend_first
 from .centring import CENTRE_SHRINK, centre
 from .channels import with_channels
-from .example_search import rank_with_examples, zscore_spread
 from .examples import ExampleRows
-from .fusion import BlendRequest, blend_bonus_scale, rrf, sort_fused, vector_only, weighted, zscore_lexical_weight
-from .pin import PinIndex
+from .model.fusion import BlendRequest, blend_bonus_scale, rrf, sort_fused, vector_only, weighted, zscore_lexical_weight
+from .model.pin import PinIndex
+from .request_screen import VectorQuery, rank_with_requests
 from .result import Hit, SearchResult
 from .rounding import SCORE_DIGITS, round_half_away
-from .vector import CentredScreen, PlainScreen
-
-if TYPE_CHECKING:
-    from .examples import ExampleRows
+from .screens import CentredScreen, PlainScreen
 
 STALE = -1  # the skill's text changed since its vector was made
 SCORED = ("blend", "zscore")  # the fusions that score candidates by value (fusion.BlendRequest)
@@ -58,7 +54,8 @@ class VectorSearch:
         self._pin_index = None  # PinIndex of the names
         self._whole = None  # (rows, name ranks) of the usable skills of the whole catalog
         self._small = None  # ExactRows of the whole catalog's usable skills (a small catalog)
-        self.examples: ExampleRows | None = None  # the known requests with a vector (None: screened paths)
+        self.examples: ExampleRows | None = None  # the known requests with a vector (None: none)
+        self._requests = None  # their RequestScreen, made on first use
         # evaluation: normalised query -> skill positions whose requests of that text are the case's own
         # evidence, never used for it (requests of other skills stay: ranking as production does)
         self.own_evidence: dict[str, frozenset[int]] | None = None
@@ -91,6 +88,7 @@ class VectorSearch:
             owners.append(owner)
             texts.append(text)
             picked.append(vector)
+        self._requests = None
         if not picked:
             self.examples = None
             return 0
@@ -173,20 +171,8 @@ class VectorSearch:
         n_scope = len(subset) if subset is not None else len(self.skills)
         covered = len(usable) == n_scope
         if self.examples is not None and s.example_weight > 0:
-            rows, ties = self._rows_and_ties(usable, subset)
-            # the query's cosine to every known request, once: the ranking and --explain both read it
-            cos = self.examples.cosines(query, qvec, own_evidence=self.own_evidence)
-            fused, ranking, top_sim, dropped = rank_with_examples(self, self.examples, query, qvec, mode, usable, rows,
-                                                                  ties, lexical, s, covered, cos=cos,
-                                                                  request=self._blend_request(query, s, limit, lexical))
-            result = self._result(query, mode, ranking, fused, top_sim, dropped, lexical, s, stale, covered,
-                                  explain=explain, embedded=embedded, tokens=tokens, ms=ms, limit=limit)
-            if not explain:
-                return result
-            spread = None
-            if ranking == "hybrid" and s.fusion == "zscore" and getattr(qvec, "ndim", 1) == 1:
-                spread = zscore_spread(self, self.examples, qvec, usable, rows, ties, lexical, s, cos)
-            return with_channels(self, self._with_known(result, cos), query, qvec, lexical, s, cos, spread)
+            return rank_with_requests(self, VectorQuery(query, qvec, mode, subset, usable, lexical, s, stale, explain,
+                                                        embedded, tokens, ms, limit), covered)
         if mode == "hybrid" and s.fusion in SCORED and getattr(qvec, "ndim", 1) == 1 and len(usable) <= SMALL_ROWS:
             fused, top_sim, dropped = self._small_blend(query, qvec, subset, usable, lexical, s, limit)
             ranking = "hybrid"
@@ -196,6 +182,12 @@ class VectorSearch:
         result = self._result(query, mode, ranking, fused, top_sim, dropped, lexical, s, stale, covered,
                               explain=explain, embedded=embedded, tokens=tokens, ms=ms, limit=limit)
         return with_channels(self, result, query, qvec, lexical, s) if explain else result
+
+    def _request_screen(self):
+        """The :class:`~skillsift.ranker.request_screen.RequestScreen` of the known requests (made once)."""
+        if self._requests is None:
+            self._requests = request_screen.RequestScreen(self.examples, kernel=request_screen.KERNEL)
+        return self._requests
 
     def _with_known(self, result: SearchResult, cos) -> SearchResult:
         """``result`` with each hit's closest known request (``--explain``); ``cos``: the query's
@@ -221,7 +213,7 @@ class VectorSearch:
         return fused, round_half_away(max(plain), SCORE_DIGITS), dropped
 
     def _blend_request(self, query: str, s, limit, lexical):
-        """The :class:`~skillsift.ranker.fusion.BlendRequest` of ``query`` under the ``[search]`` settings ``s``
+        """The :class:`~skillsift.ranker.model.fusion.BlendRequest` of ``query`` under the ``[search]`` settings ``s``
         (``lexical``: the query's lexical list, whose coverage weighs the zscore fusion's lexical part)."""
 
         weight = zscore_lexical_weight(lexical.coverage(), lexical.term_count(), s.weight_lexical,
@@ -230,13 +222,25 @@ class VectorSearch:
                             self._pins().pin_position, fusion="zscore" if s.fusion == "zscore" else "blend",
                             lexical_weight=weight)
 
-    def _screened(self, query: str, qvec, mode: str, subset, usable, lexical, s, covered: bool, limit):
-        """Any mode and fusion over screened similarities: ``(fused items, ranking, top_sim, dropped)``."""
+    def _screened(self, query: str, qvec, mode: str, subset, usable, lexical, s, covered: bool, limit, *,
+                  lists=None):
+        """Any mode and fusion over screened similarities: ``(fused items, ranking, top_sim, dropped)``.
+
+        ``lists``: ``(plain, centred())``, the screened scores to rank by instead of the similarities
+        (the lifted ones of known requests); ``centred()`` is called for the blend and zscore fusions only.
+        """
         import numpy as np
 
-        # Exact similarities, screened: see skillsift.ranker.vector.
+
+        # Exact similarities, screened: see skillsift.ranker.screens.
         rows, ties = self._rows_and_ties(usable, subset)
-        plain, products = self._similarities(rows, qvec, ties)
+        if lists is None:
+            plain, products = self._similarities(rows, qvec, ties)
+
+            def centred_scores():
+                return self._centred_similarities(rows, products, qvec, ties)
+        else:
+            plain, centred_scores = lists
         min_sim = s.vector_min_sim
         keep, dropped = None, 0
         if min_sim > 0:
@@ -246,7 +250,8 @@ class VectorSearch:
         pinned = None
         top = None if mode == "hybrid" and s.fusion in SCORED else plain.top(cand, keep)
         if top is None:
-            centred = self._centred_similarities(rows, products, qvec, ties)
+
+            centred = centred_scores()
             fused = blend_first(self._blend_request(query, s, limit, lexical), centred, plain, keep, lexical, usable,
                                 self._positions_in(usable, subset), self._all_names())
             ranking = "hybrid"
@@ -398,11 +403,11 @@ class VectorSearch:
         return self._centred_screen
 
     def pin(self, query: str, ids) -> str | None:
-        """The exact-id pin among ``ids`` (see :mod:`skillsift.ranker.pin`)."""
+        """The exact-id pin among ``ids`` (see :mod:`skillsift.ranker.model.pin`)."""
         return self._pins().pin(query, set(ids))
 
     def _pins(self):
-        """The :class:`~skillsift.ranker.pin.PinIndex` of the catalog's names (made once)."""
+        """The :class:`~skillsift.ranker.model.pin.PinIndex` of the catalog's names (made once)."""
         if self._pin_index is None:
             self._pin_index = PinIndex(self._all_names())
         return self._pin_index

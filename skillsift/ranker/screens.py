@@ -123,7 +123,9 @@ def exact_dots(matrix, rows, query):
     """The reference's similarities of ``matrix[rows]`` with the float32 ``query``, clamped.
 
     Products of float32 components in float64, summed left to right; float64 array in the
-    order of ``rows``.  Works in blocks, so no float64 copy of the matrix is made.
+    order of ``rows``.  Works in blocks, so no float64 copy of the matrix is made.  Each block is
+    transposed (dims x rows) so that one ``np.add.reduce`` over the outer axis sums every row's
+    products in order (tests/ranker/test_vector_scale.py compares it with a sum in Python).
     """
     import numpy as np
 
@@ -133,15 +135,34 @@ def exact_dots(matrix, rows, query):
     if q.size == 0:
         return out
     for start in range(0, len(rows), EXACT_CHUNK_ROWS):
-        block = matrix[rows[start:start + EXACT_CHUNK_ROWS]].astype(np.float64)
-        block *= q
-        out[start:start + len(block)] = np.cumsum(block, axis=1)[:, -1]
+        part = rows[start:start + EXACT_CHUNK_ROWS]
+        if len(part) == 1:  # one column would make the outer axis the inner one (summed pairwise)
+            out[start] = np.cumsum(matrix[part[0]].astype(np.float64) * q)[-1]
+            continue
+        block = np.empty((len(q), len(part)))  # dims x rows, C order: a row's products down a column
+        block[...] = matrix[part].T
+        block *= q[:, None]
+        # numpy adds an outer axis element by element in order: each column summed left to right
+        out[start:start + len(part)] = np.add.reduce(block, axis=0)
     np.clip(out, -1.0, 1.0, out=out)
     return out
 
 
+def matvec(matrix, vector):
+    """``matrix @ vector`` by numpy's own loop, on the calling thread, in the arrays' dtype.
+
+    Not BLAS: a BLAS matrix-vector product wakes its worker threads, and on a machine whose cores
+    are busy that wait costs milliseconds (13 ms measured for 2,022 x 384 float32 rows where this
+    took 0.3 ms, docs/ranking-speed.md, "Screening the known requests").  Every screen's bound holds
+    for a sum in any order, so which loop sums does not matter.
+    """
+    import numpy as np
+
+    return np.einsum("ij,j->i", matrix, vector)
+
+
 def blas_dots(matrix, rows, query):
-    """float64 dot products of ``matrix[rows]`` with the float32 ``query`` in BLAS order, clamped
+    """float64 dot products of ``matrix[rows]`` with the float32 ``query`` (:func:`matvec`), clamped
     (a float64 ``query`` holding float32 values is used as it is).
 
     Within :func:`fine_margin` of :func:`exact_dots` (both sum exact products in float64,
@@ -150,7 +171,7 @@ def blas_dots(matrix, rows, query):
     import numpy as np
 
     q = query if getattr(query, "dtype", None) == np.float64 else np.asarray(query, np.float32).astype(np.float64)
-    out = matrix[np.asarray(rows, dtype=np.intp)].astype(np.float64) @ q
+    out = matvec(matrix[np.asarray(rows, dtype=np.intp)].astype(np.float64), q)
     np.clip(out, -1.0, 1.0, out=out)
     return out
 
@@ -287,14 +308,17 @@ class ScreenedScores:
     def _rounded_few(self, positions, value, radius, add, digits) -> list[float]:
         """:meth:`rounded` for a few items, in Python floats (the same double arithmetic)."""
 
-        out = []
+        out, unsure = [], []
         for k, (v, r) in enumerate(zip(value, radius, strict=True)):
             extra = None if add is None or add[k] != add[k] else add[k]  # NaN: nothing added
             low = round_half_away(v - r if extra is None else v - r + extra, digits)
             if r and low != round_half_away(v + r if extra is None else v + r + extra, digits):
-                v = float(self.exact(positions[k:k + 1])[0])
-                low = round_half_away(v if extra is None else v + extra, digits)
+                unsure.append(k)
             out.append(low)
+        if unsure:  # the exact values, in one call
+            for k, v in zip(unsure, self.exact(positions[unsure]).tolist(), strict=True):
+                extra = None if add is None or add[k] != add[k] else add[k]
+                out[k] = round_half_away(v if extra is None else v + extra, digits)
         return out
 
     def order(self, positions):
@@ -458,16 +482,28 @@ class PlainScreen:
         self.matrix = matrix
         self.row_norm = max_row_norm(matrix)
         self.factor = dot_error_factor(matrix.shape[1]) if matrix.shape[1] else 0.0
+        self._gathered: tuple | None = None  # (rows, matrix[rows]) of the last search over few of the rows
 
     def products(self, rows, query):
-        """float32 ``matrix[rows] @ query``: over the whole matrix, or over the rows when few."""
+        """float32 ``matrix[rows] @ query``: over the whole matrix, or over the rows when few (an index
+        holding known requests: the skills' rows are a few of its rows, gathered once per ``rows`` array)."""
         import numpy as np
 
         q32 = np.ascontiguousarray(query, dtype=np.float32)
-        rows = np.asarray(rows, dtype=np.intp)
         if 4 * len(rows) < self.matrix.shape[0]:
-            return self.matrix[rows] @ q32
-        return (self.matrix @ q32)[rows]
+            return matvec(self._rows_of(rows), q32)
+        return matvec(self.matrix, q32)[np.asarray(rows, dtype=np.intp)]
+
+    def _rows_of(self, rows):
+        """``matrix[rows]``, kept for the last ``rows`` (a search over every skill passes the same array)."""
+        import numpy as np
+
+        found = self._gathered
+        if found is not None and found[0] is rows:
+            return found[1]
+        gathered = self.matrix[np.asarray(rows, dtype=np.intp)]
+        self._gathered = (rows, gathered)
+        return gathered
 
     def scores(self, rows, query, tie_rank, products=None) -> ScreenedScores:
         """Similarities of ``matrix[rows]`` (positions = positions in ``rows``)."""
@@ -490,10 +526,9 @@ class PlainScreen:
         import numpy as np
 
         q32 = np.ascontiguousarray(queries, dtype=np.float32)
-        rows = np.asarray(rows, dtype=np.intp)
         if 4 * len(rows) < self.matrix.shape[0]:
-            return q32 @ self.matrix[rows].T
-        return (q32 @ self.matrix.T)[:, rows]
+            return np.stack([matvec(self._rows_of(rows), q) for q in q32])
+        return np.stack([matvec(self.matrix, q) for q in q32])[:, np.asarray(rows, dtype=np.intp)]
 
     def max_scores(self, rows, queries, tie_rank, products=None) -> ScreenedScores:
         """Best-piece similarities of ``matrix[rows]``: per row, the maximum over the rows of ``queries``."""

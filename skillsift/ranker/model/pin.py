@@ -16,7 +16,7 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from functools import lru_cache
 
-from .tokenize import lower
+from ..tokenize import lower
 
 # Separators: every ASCII character other than a-z and 0-9.  Non-ASCII characters
 # never separate (they stay inside tokens).

@@ -5,13 +5,14 @@ the vector list raw cosine similarities, both already in rank order and truncate
 to ``candidates`` (pass ``candidates=`` to have the functions cut them).  Outputs
 are unsorted :class:`FusedItem` lists; :func:`sort_fused` puts them in result order.
 
-:func:`rrf` and :func:`weighted` are the reference's.  skillsift's own fusion, ``blend``
-(cosine plus a bounded lexical bonus, docs/ranking-quality.md), is computed by fast paths
-(:mod:`~skillsift.ranker.blend_exact`, :mod:`~skillsift.ranker.blend_top`,
-:mod:`~skillsift.ranker.example_search`) from the pieces here (:class:`BlendRequest`,
-:func:`lexical_bonus`, :func:`blend_bonus_scale`); its plain definition over complete lists is
-the oracle ``blend`` in tests/ranker/reference.py, which tests/ranker/test_fusion_differential.py
-holds every fast path to.
+:func:`rrf` and :func:`weighted` are the reference's.  skillsift's own fusions are defined
+here over complete lists: :func:`blend` (cosine plus a bounded lexical bonus,
+docs/ranking-quality.md), the one named reference, and :func:`zscore`.  The ranker never calls
+those two; its fast paths (:mod:`~skillsift.ranker.blend_exact`, :mod:`~skillsift.ranker.blend_top`,
+:mod:`~skillsift.ranker.request_screen`) compute the same items from the pieces here
+(:class:`BlendRequest`, :func:`with_lexical_bonus`, :func:`zscore_scores`,
+:func:`blend_bonus_scale`), and tests/ranker/test_fusion_differential.py holds every one of them
+to these definitions.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import math
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
-from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away
+from ..rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away
 
 Ranked = Sequence[tuple[str, float]]  # (skill name, score)
 
@@ -146,7 +147,7 @@ class BlendRequest:
     ``query`` (for the exact-id pin), ``candidates`` (entries kept per list), ``bonus`` (the
     lexical bonus of the top lexical match, :func:`blend_bonus_scale`), ``limit`` (the hits the
     caller keeps; None or < 1: all) and ``pin(query, skill indexes)``, the skill among them whose
-    id the query names (:meth:`~skillsift.ranker.pin.PinIndex.pin_position`).  With ``fusion``
+    id the query names (:meth:`~skillsift.ranker.model.pin.PinIndex.pin_position`).  With ``fusion``
     ``"zscore"`` the candidates are the same and scored by :func:`zscore_scores` instead.
     """
 
@@ -166,7 +167,7 @@ class BlendRequest:
 def with_lexical_bonus(similarity: float, bonus: float, points: float, top: float) -> float:
     """A blend candidate's score before rounding: its similarity plus ``bonus * points / top``
     when it is a lexical match (``points > 0``) of a query with one (``top > 0``), else the
-    similarity unchanged.  The reference blend (tests/ranker/reference.py) and every fast path
+    similarity unchanged.  The reference :func:`blend` and every fast path
     compute exactly this (``blend_top`` in numpy, the same operations in the same order)."""
     if top > 0 and points > 0:
         return similarity + bonus * (points / top)
@@ -276,6 +277,84 @@ def channel_shares(request: BlendRequest, score: float, points: float | None, in
         return (("description", round(vector - lift, 6)), ("requests", round(lift, 6)),
                 ("lexical", round(lexical, 6)))
     return (("vector", round(vector, 6)), ("lexical", round(lexical, 6)))
+
+
+def blend(
+    lexical: Ranked,
+    vector: Ranked,
+    w_lex: float = 1.0,
+    w_vec: float = 1.0,
+    *,
+    candidates: int | None = None,
+    cosines: dict | None = None,
+) -> list[FusedItem]:
+    """Score-aware fusion: ``cosine + scale * bm25 / top_bm25`` with ``scale = BLEND_SCALE * w_lex / w_vec``.
+
+    ``lexical`` and ``vector`` are the complete ranked lists (every lexical match, every
+    scored vector); ``candidates`` picks the candidate set, the union of the first
+    ``candidates`` entries of each, as in RRF.  A candidate is then scored with what is
+    known about it, not with its rank: its cosine (an item without one, stale or missing,
+    counts as the least similar item of the vector list, 0 when that list is empty) plus
+    its BM25F score divided by the best BM25F score, times ``scale``.  So the cosine
+    decides among semantically close skills, and a strong lexical match lifts a skill by
+    at most ``scale``.  Ranks reported are positions in the complete lists; the sum is
+    rounded to 9 decimals.  ``cosines`` (id -> cosine), when given, is what the items
+    report as ``vector_sim`` while ``vector`` holds the similarity that ranks (the ranker
+    passes centred similarities, see :mod:`skillsift.ranker.centring`).
+    """
+    bonus = blend_bonus_scale(w_lex, w_vec)
+    lex_rank = _ranks(lexical, "lexical")
+    vec_rank = _ranks(vector, "vector")
+    chosen = dict.fromkeys(item for item, _ in _cut(vector, candidates))
+    chosen.update(dict.fromkeys(item for item, _ in _cut(lexical, candidates)))
+    sims = dict(vector)
+    shown = sims if cosines is None else cosines
+    lex_scores = dict(lexical)
+    floor = min(sims.values()) if sims else 0.0
+    top = max(lex_scores.values()) if lex_scores else 0.0
+    out = []
+    for item in chosen:
+        sim = sims.get(item)
+        score = with_lexical_bonus(floor if sim is None else sim, bonus, lex_scores.get(item, 0.0), top)
+        out.append(
+            FusedItem(
+                id=item,
+                score=round_half_away(score, FUSED_DIGITS),
+                lexical_rank=lex_rank.get(item, 0),
+                vector_rank=vec_rank.get(item, 0),
+                vector_sim=None if shown.get(item) is None else round_half_away(shown[item], SCORE_DIGITS),
+            )
+        )
+    return out
+
+
+def zscore(
+    lexical: Ranked,
+    vector: Ranked,
+    weight: float,
+    *,
+    candidates: int,
+    cosines: dict | None = None,
+) -> list[FusedItem]:
+    """The zscore fusion over complete lists: the candidates of :func:`blend` (the first
+    ``candidates`` of each list), each scoring the z-score of its similarity among the candidates
+    (the least similarity of the vector list without one) plus ``weight`` times the z-score of its
+    BM25F score among the lexical list's first ``candidates`` (0 outside them).  Means and
+    variances are population ones with exact sums; a spread of 0 gives z-scores of 0."""
+    z = _standardised
+    lex_rank = _ranks(lexical, "lexical")
+    vec_rank = _ranks(vector, "vector")
+    chosen = list(dict.fromkeys([*(i for i, _ in vector[:candidates]), *(i for i, _ in lexical[:candidates])]))
+    sims = dict(vector)
+    shown = sims if cosines is None else cosines
+    floor = min(sims.values()) if sims else 0.0
+    cut = dict(lexical[:candidates])
+    z_vec = z([sims.get(i, floor) for i in chosen])
+    z_cut = dict(zip(cut, z(list(cut.values())), strict=True))
+    return [FusedItem(id=i, score=round_half_away(zv + weight * z_cut.get(i, 0.0), FUSED_DIGITS),
+                      lexical_rank=lex_rank.get(i, 0), vector_rank=vec_rank.get(i, 0),
+                      vector_sim=None if shown.get(i) is None else round_half_away(shown[i], SCORE_DIGITS))
+            for i, zv in zip(chosen, z_vec, strict=True)]
 
 
 def blend_bonus_scale(w_lex: float = 1.0, w_vec: float = 1.0) -> float:

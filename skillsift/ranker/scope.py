@@ -1,10 +1,4 @@
-"""BM25F statistics of a scope of documents (README, "How the lexical ranker scores").
-
-For a query term ``t`` and a document with weighted term frequency ``tf`` and
-weighted length ``L`` in a scope of ``N`` documents of average length ``avgL``::
-
-    idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))
-    points = idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * L / avgL))     k1 = 1.2, b = 0.75
+"""BM25F statistics of a scope of documents: the points of :mod:`skillsift.ranker.model.bm25f`, cached.
 
 A scope is the whole catalog or the documents a role admits; ``N``, ``df`` and
 ``avgL`` are those of the scope.  Within a scope a term's points per document do not
@@ -16,17 +10,14 @@ element-wise arithmetic is IEEE like Python's), so all produce the same doubles.
 
 from __future__ import annotations
 
-import math
 import threading
 
 from . import block_max
 from .block_max import BlockMaxima
+from .model import bm25f
+from .model.bm25f import K1, K1_PLUS_1, ONE_MINUS_B, B
 from .postings import Postings, widen
 
-K1 = 1.2
-B = 0.75
-K1_PLUS_1 = K1 + 1  # folded like the reference's constant expression: 2.2
-ONE_MINUS_B = 1 - B
 LIST_CACHE_MAX_POSTINGS = 1_000_000
 
 
@@ -58,11 +49,11 @@ class Scope:
         return self.n == 0 or self.avg == 0
 
     def idf(self, df: int) -> float:
-        return math.log(1 + (self.n - df + 0.5) / (df + 0.5))
+        return bm25f.idf(self.n, df)
 
     def norm(self, length: float) -> float:
         """``k1 * (1 - b + b * L / avgL)``, the length normalisation of one document."""
-        return K1 * (ONE_MINUS_B + B * length / self.avg)
+        return bm25f.norm(length, self.avg)
 
     def norm_list(self) -> list[float]:
         if self._norm_list is None:

@@ -52,7 +52,7 @@ def view_index(index, provider, skills: Sequence, config):
         if sends_text_out(provider):
             return None, ("the listing view's texts are not embedded: the configured provider sends text off "
                           "this machine")
-        from .embed_memory import embed_texts
+        from .embed_in_memory import embed_texts
 
         rows, problem = embed_texts(provider, [texts[i] for i in todo], batch_size=VIEW_BATCH, dims=index.dims)
         if rows is None:

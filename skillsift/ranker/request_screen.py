@@ -1,0 +1,379 @@
+"""The known requests' part of a ranking, screened: every request read once in few bytes, exactly only where it decides.
+
+The definition (:mod:`skillsift.ranker.model.lift`): a request's cosine with the query is the
+exact similarity (:func:`~skillsift.ranker.screens.exact_dots`: float32 components multiplied in
+float64, summed left to right); a skill's evidence ``e`` is the mean of its two best request
+cosines; its lifted similarity ``c + w * max(0, e - c)``.  Here every request gets an interval
+that holds its exact cosine (docs/ranking-speed.md, "Screening the known requests"):
+
+- **int8 rows** (with the optional SIMD kernel, :data:`KERNEL`; made at a ranker's second query,
+  so a command that asks one pays nothing for them): each stored row ``x`` is kept
+  as ``s * x8 + d`` (``x8`` int8, ``s`` its scale, ``d`` the rounding residual) and the query
+  the same way, ``q = t * q8 + f``.  Then ``q.x = s t (q8.x8) + s (f.x8) + q.d``, the integer
+  product is exact, and Cauchy-Schwarz bounds the rest by ``|f| s |x8| + |q| |d|``: a quarter of
+  the float32 bytes read per query;
+- **float32 rows** without the kernel: the float32 product, within the proven margin of
+  :func:`~skillsift.ranker.screens.dot_error_factor`, as the skills' own screen.
+
+The mean of a group's two largest values never decreases when one of them grows, nor does the
+lift in ``c`` or ``e``, so the bounds of every request give bounds of every skill's ``e`` and of
+its lifted similarity; :class:`LiftedScreen` serves them as a
+:class:`~skillsift.ranker.screens.ScreenedScores`, whose questions (the first ``k``, the least,
+a threshold, ranks, rounded values) compute exactly only the skills whose interval reaches the
+decision.  A skill computed exactly reads its own requests' rows exactly, so its value is the
+definition's, bit for bit (tests/ranker/test_fusion_differential.py).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from .channels import with_channels
+from .examples import mean_of_two_best_row
+from .model.fusion import similarity_spread
+from .model.lift import combine
+from .screens import ABS_SLACK, SAFETY, ScreenedScores, dot_error_factor, exact_dots, gamma, matvec
+
+#: The int8 product kernel (the ``simsimd`` package, an optional extra), or None: the float32 read.
+KERNEL = None
+try:  # pragma: no cover - depends on the installed extras
+    import simsimd as _simsimd  # type: ignore[import-not-found]
+
+    KERNEL = _simsimd
+except ImportError:  # pragma: no cover
+    pass
+
+SCALE_STEPS = 127  # int8 levels on each side of zero
+CHUNK_ROWS = 8192  # rows per float64 block when the screen is made
+LIFT_SLACK = 1e-12  # covers the float64 rounding of the bounds' own arithmetic (each step within 1e-15)
+
+
+class RequestScreen:
+    """The rows of :class:`~skillsift.ranker.examples.ExampleRows`, ready to screen a query with.
+
+    ``kernel``: the int8 kernel (:data:`KERNEL`: an object whose ``cdist(a, b, metric="dot")`` gives
+    the integer products of int8 rows), or None: the float32 rows are read.
+    """
+
+    def __init__(self, examples, *, kernel):
+        import numpy as np
+
+        self.examples = examples
+        matrix = np.ascontiguousarray(examples.matrix, dtype=np.float32)
+        self.matrix = matrix
+        n, self.dims = matrix.shape
+        self.kernel = kernel
+        self.starts, self.sizes, self.skills = examples.layout()
+        self.int8 = None  # (codes, scale, |x8| s, |d|), made at the second query (below)
+        self._screened = 0  # queries screened so far
+        norms = np.zeros(n)
+        for start in range(0, n, CHUNK_ROWS):
+            wide = matrix[start:start + CHUNK_ROWS].astype(np.float64)
+            norms[start:start + len(wide)] = np.sqrt(np.einsum("ij,ij->i", wide, wide))
+        self.row_norm = float(norms.max()) * (1 + 1e-9) if n else 0.0
+        self._exact_query = None  # (query bytes, exact cosines so far: NaN = not yet)
+
+    def __len__(self) -> int:
+        return len(self.matrix)
+
+    def _quantise(self) -> None:
+        """The int8 rows and the factors of their bounds (float64 work in blocks: no float64 copy)."""
+        import numpy as np
+
+        n = len(self.matrix)
+        codes8 = np.empty((n, self.dims), dtype=np.int8)
+        scale, code_norm, residual_norm = np.ones(n), np.zeros(n), np.zeros(n)
+        for start in range(0, n, CHUNK_ROWS):
+            part = slice(start, min(n, start + CHUNK_ROWS))
+            wide = self.matrix[part].astype(np.float64)
+            s = np.abs(wide).max(axis=1) / SCALE_STEPS
+            s[s == 0] = 1.0
+            codes = np.rint(wide / s[:, None])
+            residual = wide - codes * s[:, None]
+            codes8[part] = codes
+            scale[part] = s
+            code_norm[part] = np.sqrt(np.einsum("ij,ij->i", codes, codes)) * s
+            residual_norm[part] = np.sqrt(np.einsum("ij,ij->i", residual, residual))
+        # the bounds' factors, rounded up: |x8| s and |d| (their float64 errors are far below 1e-9 relative)
+        self.int8 = (codes8, scale, code_norm * (1 + 1e-9), residual_norm * (1 + 1e-9) + 1e-300)
+
+    # -- intervals of every request ------------------------------------------------------------------
+    def bounds(self, queries):
+        """``(lo, hi)``: float64 arrays per request holding its exact cosine with the best of ``queries``
+        (pieces x dims float32; one row for a plain query)."""
+        import numpy as np
+
+        self._screened += 1
+        if self.int8 is None and self.kernel is not None and len(self.matrix) and self._screened > 1:
+            self._quantise()  # not for one query (a command line's): reading float32 once costs less
+        lo = hi = None
+        for q in queries:
+            a, b = self._int8_bounds(q) if self.int8 is not None else self._float_bounds(q)
+            lo = a if lo is None else np.maximum(lo, a)
+            hi = b if hi is None else np.maximum(hi, b)
+        return lo, hi
+
+    def _int8_bounds(self, q32):
+        import numpy as np
+
+        codes, scale, code_norm, residual_norm = self.int8
+        q = q32.astype(np.float64)
+        top = float(np.abs(q).max())
+        t = top / SCALE_STEPS if top > 0 else 1.0
+        q8 = np.rint(q / t)
+        f = q - q8 * t
+        f_norm = math.sqrt(float(f @ f)) * (1 + 1e-9) + 1e-300
+        q_norm = math.sqrt(float(q @ q)) * (1 + 1e-9)
+        dots = np.asarray(self.kernel.cdist(q8.astype(np.int8)[None, :], codes, metric="dot"),
+                          dtype=np.float64).reshape(-1)  # integers below 2**31: exact
+        approx = dots * scale
+        approx *= t
+        # the definition's sum is within gamma(d, u64) |q| |x| of q.x, the products above within 4 u64
+        margin = code_norm * f_norm
+        margin += residual_norm * q_norm
+        margin *= 1 + 1e-9
+        margin += (gamma(self.dims, 2.0**-53) + 4 * 2.0**-53) * q_norm * self.row_norm + ABS_SLACK
+        return approx - margin, approx + margin
+
+    def _float_bounds(self, q32):
+        import numpy as np
+
+        q_norm = math.sqrt(float(q32.astype(np.float64) @ q32.astype(np.float64))) * (1 + 1e-9)
+        approx = matvec(self.matrix, q32).astype(np.float64)
+        margin = SAFETY * dot_error_factor(self.dims) * self.row_norm * q_norm + ABS_SLACK
+        return approx - margin, approx + margin
+
+    # -- cosines where they decide -----------------------------------------------------------------
+    def fine(self, requests, queries):
+        """float32 products of ``requests`` with the best of ``queries`` (float64): within
+        :meth:`fine_margin` of the exact cosines, and cheaper (half the bytes, no float64 copy)."""
+        import numpy as np
+
+        rows = self.matrix[np.asarray(requests, dtype=np.intp)]
+        out = matvec(rows, queries[0]).astype(np.float64)
+        for q in queries[1:]:
+            np.maximum(out, matvec(rows, q).astype(np.float64), out=out)
+        np.clip(out, -1.0, 1.0, out=out)
+        return out
+
+    def fine_margin(self, queries) -> float:
+        """Bound of the distance between :meth:`fine` and :meth:`exact` cosines (the float32 product's,
+        as the skills' own screen: clamping moves both by at most their distance)."""
+        import numpy as np
+
+        q_norm = max(math.sqrt(float(q.astype(np.float64) @ q.astype(np.float64))) for q in queries) * (1 + 1e-9)
+        return SAFETY * dot_error_factor(self.dims) * self.row_norm * q_norm + ABS_SLACK
+
+    def exact(self, requests, queries):
+        """The exact cosines of ``requests`` (indexes) with the best of ``queries``, remembered per query."""
+        import numpy as np
+
+        key = queries.tobytes()
+        if self._exact_query is None or self._exact_query[0] != key:
+            self._exact_query = (key, np.full(len(self.matrix), np.nan))
+        known = self._exact_query[1]
+        requests = np.asarray(requests, dtype=np.intp)
+        missing = np.unique(requests[np.isnan(known[requests])])
+        if len(missing):
+            values = exact_dots(self.matrix, missing, queries[0])
+            for q in queries[1:]:
+                np.maximum(values, exact_dots(self.matrix, missing, q), out=values)
+            known[missing] = values
+        return known[requests]
+
+
+def second_best_row(values, starts, sizes):
+    """Per group of ``values``, its second largest value (the largest again when it occurs twice;
+    ``-inf`` for a group of fewer than two)."""
+    import numpy as np
+
+    first = np.maximum.reduceat(values, starts)
+    at_max = values == np.repeat(first, sizes)
+    second = np.maximum.reduceat(np.where(at_max, -np.inf, values), starts)
+    twice = np.add.reduceat(at_max, starts, dtype=np.intp) > 1
+    return np.where(twice, first, second)
+
+
+class LiftedScreen:
+    """One query's known-request evidence: per skill, bounds of ``e`` and, on demand, its exact value.
+
+    ``screen``: the :class:`RequestScreen`; ``queries``: pieces x dims float32; ``masked``: request
+    indexes that are no evidence for this query (evaluation's own requests: ``-inf``).
+    """
+
+    def __init__(self, screen: RequestScreen, queries, n_skills: int, masked=()):
+        import numpy as np
+
+        self.screen, self.queries = screen, queries
+        lo, hi = screen.bounds(queries)
+        self.masked = np.asarray(sorted(masked), dtype=np.intp)
+        if len(self.masked):
+            lo[self.masked] = hi[self.masked] = -np.inf
+        self.lo, self.hi = lo, hi
+        starts, sizes, skills = screen.starts, screen.sizes, screen.skills
+        e_lo = mean_of_two_best_row(lo, starts, sizes)
+        e_hi = mean_of_two_best_row(hi, starts, sizes)
+        ok = np.isfinite(e_hi)
+        self.has = np.zeros(n_skills, bool)
+        self.has[skills] = ok
+        self.e_lo = np.zeros(n_skills)
+        self.e_hi = np.zeros(n_skills)
+        self.e_lo[skills] = np.where(ok, e_lo, 0.0)
+        self.e_hi[skills] = np.where(ok, e_hi, 0.0)
+        self.group = np.full(n_skills, -1, dtype=np.intp)  # skill -> its group of requests
+        self.group[skills] = np.arange(len(skills))
+        self._exact_e = np.full(n_skills, np.nan)
+        self._fine_e = np.full(n_skills, np.nan)
+
+    def exact_e(self, skills):
+        """The exact ``e`` of ``skills`` (0 where a skill has none), remembered."""
+        return self._e(skills, self._exact_e, self.screen.exact)
+
+    def fine_e(self, skills):
+        """``e`` of ``skills`` from :meth:`RequestScreen.fine` cosines: within its margin of the exact one
+        (the mean of the two largest values moves no more than the values do)."""
+        return self._e(skills, self._fine_e, self.screen.fine)
+
+    def _e(self, skills, memo, cosines):
+        import numpy as np
+
+        skills = np.asarray(skills, dtype=np.intp)
+        todo = np.unique(skills[np.isnan(memo[skills]) & self.has[skills]])
+        if len(todo):
+            groups = self.group[todo]
+            starts, sizes = self.screen.starts[groups], self.screen.sizes[groups]
+            local = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
+            requests = np.repeat(starts - local, sizes) + np.arange(int(sizes.sum()))  # each group's rows
+            # only a request whose upper bound reaches its group's second largest lower bound can be one
+            # of the group's two best: the others are read as -inf (the mean of the two best is unchanged)
+            lo, hi = self.lo[requests], self.hi[requests]
+            cut = np.repeat(second_best_row(lo, local, sizes), sizes)
+            maybe = hi >= cut
+            cos = np.full(len(requests), -np.inf)
+            cos[maybe] = cosines(requests[maybe], self.queries)
+            if len(self.masked):
+                cos[np.isin(requests, self.masked)] = -np.inf
+            memo[todo] = mean_of_two_best_row(cos, local, sizes)
+        return np.where(self.has[skills], memo[skills], 0.0)
+
+    def cosines(self, skills):
+        """A cosine per request: exact for the requests of ``skills``, ``-inf`` for the others and the masked
+        (what :meth:`~skillsift.ranker.examples.ExampleRows.best` and ``closest`` read for those skills)."""
+        import numpy as np
+
+        out = np.full(len(self.screen), -np.inf)
+        groups = self.group[np.asarray(skills, dtype=np.intp)]
+        groups = groups[groups >= 0]
+        if len(groups):
+            requests = np.concatenate([np.arange(a, a + n) for a, n in zip(self.screen.starts[groups].tolist(),
+                                                                             self.screen.sizes[groups].tolist(),
+                                                                             strict=True)])
+            out[requests] = self.screen.exact(requests, self.queries)
+        if len(self.masked):
+            out[self.masked] = -np.inf
+        return out
+
+    def lifted(self, own: ScreenedScores, usable, weight: float) -> ScreenedScores:
+        """The lifted similarities of the ``usable`` skills (positions as in ``own``) as screened scores."""
+        import numpy as np
+
+        has, e_lo, e_hi = self.has[usable], self.e_lo[usable], self.e_hi[usable]
+        low = combine(own.lo, e_lo, has, weight)
+        high = combine(own.hi, e_hi, has, weight)
+        approx = (low + high) * 0.5
+        margin = (high - low) * 0.5
+        margin += LIFT_SLACK
+
+        def exact(positions):
+            positions = np.asarray(positions, dtype=np.intp)
+            return combine(own.exact(positions), self.exact_e(usable[positions]), has[positions], weight)
+
+        def fine(positions):  # within own.fine_margin + the requests' of the exact value (L moves less)
+            positions = np.asarray(positions, dtype=np.intp)
+            return combine(own.settled(positions)[0], self.fine_e(usable[positions]), has[positions], weight)
+
+        return ScreenedScores(approx, margin, exact, own.tie_rank, fine=fine,
+                              fine_margin=own.fine_margin + self.screen.fine_margin(self.queries) + LIFT_SLACK)
+
+
+@dataclass(frozen=True)
+class VectorQuery:
+    """One query as :meth:`~skillsift.ranker.vector_ranking.VectorSearch.rank` received it: the text,
+    its vector (or a long query's piece vectors), the mode, the scope and its usable skills, the
+    lexical list, the ``[search]`` settings, the stale names, what to report (``explain``, the
+    embedding's cost) and the hits kept."""
+
+    query: str
+    qvec: Any
+    mode: str
+    subset: Any
+    usable: Any
+    lexical: Any
+    settings: Any
+    stale: frozenset
+    explain: bool
+    embedded: bool
+    tokens: int
+    ms: float
+    limit: int | None
+
+
+def rank_with_requests(search, v: VectorQuery, covered: bool):
+    """:meth:`~skillsift.ranker.vector_ranking.VectorSearch.rank` of ``search`` with the known
+    requests as evidence: each skill's own similarities (screened) lifted by its requests
+    (:class:`LiftedScreen`), then the same fusions as without requests."""
+    import numpy as np
+
+    s = v.settings
+    rows, ties = search._rows_and_ties(v.usable, v.subset)
+    queries = np.asarray(v.qvec, dtype=np.float32).reshape(-1, search.dims)
+    ex = search.examples
+    assert ex is not None  # called only when ranking with known requests
+    evidence = LiftedScreen(search._request_screen(), queries, len(search.skills),
+                            masked=ex.masked(v.query, search.own_evidence))
+    own, products = search._similarities(rows, v.qvec, ties)
+    w = s.example_weight
+    plain = evidence.lifted(own, v.usable, w)
+    made: list = []
+
+    def centred():
+        if not made:
+            made.append(evidence.lifted(search._centred_similarities(rows, products, v.qvec, ties), v.usable, w))
+        return made[0]
+
+    fused, ranking, top_sim, dropped = search._screened(
+        v.query, v.qvec, v.mode, v.subset, v.usable, v.lexical, s, covered, v.limit, lists=(plain, centred))
+    result = search._result(v.query, v.mode, ranking, fused, top_sim, dropped, v.lexical, s, v.stale, covered,
+                            explain=v.explain, embedded=v.embedded, tokens=v.tokens, ms=v.ms, limit=v.limit)
+    if not v.explain:
+        return result
+    cos = evidence.cosines([search.position(h.name) for h in result.hits])
+    spread = None
+    if ranking == "hybrid" and s.fusion == "zscore" and queries.shape[0] == 1:
+        keep = plain.at_least(s.vector_min_sim) if s.vector_min_sim > 0 else None
+        spread = zscore_spread(centred(), keep, v.usable, search._positions_in(v.usable, v.subset), v.lexical,
+                               s.candidates)
+    return with_channels(search, search._with_known(result, cos), v.query, v.qvec, v.lexical, s, cos, spread)
+
+
+def zscore_spread(centred: ScreenedScores, keep, usable, where, lexical, candidates: int) -> float:
+    """The sd the zscore fusion standardised its candidates' similarities by
+    (:func:`~skillsift.ranker.model.fusion.similarity_spread`), for ``--explain``'s requests share:
+    the candidates are the first ``candidates`` of the kept lifted centred list and of the lexical
+    list, each with its exact similarity (the least kept one without a kept vector)."""
+    import numpy as np
+
+    head = centred.top(candidates, keep)
+    members = len(centred) if keep is None else int(np.count_nonzero(keep))
+    floor = centred.lowest(keep)[1] if members else 0.0
+    chosen = dict.fromkeys(usable[head].tolist())
+    chosen.update(dict.fromkeys(i for i, _ in lexical.top_scored(candidates)))
+    at = where[np.asarray(list(chosen), dtype=np.intp)]
+    if keep is not None:
+        at = np.where((at >= 0) & keep[np.maximum(at, 0)], at, -1)
+    sims = np.full(len(at), floor)
+    if (at >= 0).any():
+        sims[at >= 0] = centred.exact(at[at >= 0])
+    return similarity_spread(sims.tolist())
