@@ -22,7 +22,7 @@ import difflib
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -346,17 +346,3 @@ def dedupe(requests: Iterable[KnownRequest]) -> tuple[KnownRequest, ...]:
         seen.add(key)
         out.append(r)
     return tuple(sorted(out, key=lambda r: (r.skill, r.text)))
-
-
-def normalised(text: str) -> str:
-    """:func:`skillsift.ranker.examples.normalised`, its module loaded on first use (docs/development.md,
-    "Imports at the top": the MCP server's start-up does not load it)."""
-    global _WORDS
-    if _WORDS is None:
-        from .examples import normalised as words
-
-        _WORDS = words
-    return _WORDS(text)
-
-
-_WORDS: Callable[[str], str] | None = None
