@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
      "ranking, the index files, embedding providers, metrics and comparisons, skills of other repositories, "
      "the agent as judge"),
     ("base", 1, ("rules/", "config/", "catalog/", "casefile/", "cache/", "secrets/", "__init__.py", "_version.py",
-                 "diagnostics.py", "words.py", "files.py", "jsonio.py"),
+                 "diagnostics.py", "records.py", "words.py", "files.py", "jsonio.py"),
      "the documents, their rules, the check registry, the skills, the caches and the diagnostics model"),
 )
 

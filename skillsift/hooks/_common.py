@@ -253,8 +253,7 @@ def report(diagnostics, fmt: str, *, root: str = "", out=None) -> None:
 def apply_settings(ws, diagnostics) -> list:
     """The diagnostics less the codes ``[validate] ignore`` or ``[validate.severity]`` turn off,
     each at its configured severity."""
-    from dataclasses import replace
-
+    from ..records import replace
     from ..validators import expand_codes, suppress
 
     ignored, _unknown = expand_codes(ws.settings.ignore)
@@ -272,8 +271,7 @@ def nothing_to_check(ws, files) -> list:
     """What a hook says about files it did not check: a staged SKILL.md that no folder skillsift
     reads holds (SK012, a note unless configured otherwise), and an error for a repository where
     no skill is found (SK013), so a hook never passes having checked nothing."""
-    from dataclasses import replace
-
+    from ..records import replace
     from ..validators import expand_codes
     from ..validators.served import NOT_SERVED, nothing_found
 

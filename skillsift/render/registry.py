@@ -16,11 +16,12 @@ others, so a door hands every family's options to any of its formats.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from typing import Any
 
+from ..records import record
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class Renderer:
     target: str  # "module:function", the module relative to skillsift.render
     options: tuple[str, ...] = ()

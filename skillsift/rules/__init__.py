@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
+
+from ..records import field, record
 
 KIND_WORDS = {"string": "a string", "text": "a string", "int": "an integer", "number": "a number",
               "bool": "true or false", "table": "a table", "list": "a list", "choice": "a string",
@@ -54,7 +55,7 @@ class Problem(NamedTuple):
     at_key: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rule:
     """What one node of a document may hold (see the module docstring for the kinds)."""
 
@@ -95,7 +96,7 @@ class Rule:
         return (template or MESSAGES[name]).format(**values)
 
 
-@dataclass
+@record
 class Context:
     """What the checks of one walk may read (known codes, agent names...) and the problems found."""
 

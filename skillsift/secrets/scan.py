@@ -55,10 +55,10 @@ import math
 import re
 from bisect import bisect_right
 from collections.abc import Hashable, Iterable, Mapping
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TypeVar
 
+from ..records import record
 from ..words import with_article
 
 __all__ = [
@@ -106,7 +106,7 @@ _END = r"(?:\b|(?![A-Za-z0-9_]))"  # the end of a token, also after a final "-" 
 _UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rule:
     """One built-in rule of the table (see the module docstring)."""
 
@@ -316,7 +316,7 @@ RULES: tuple[Rule, ...] = (
 BUILTIN_PATTERNS: tuple[tuple[str, str, str], ...] = tuple((r.kind, r.label, r.regex) for r in RULES)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SecretFinding:
     """One secret: where it is and a masked excerpt that is safe to print."""
 
@@ -509,7 +509,7 @@ def _placeholder_words_regex() -> str:
     return "|".join(re.escape(w) for w in sorted(forms, key=lambda w: (-len(w), w))) + r"|\*\*\*|\.\.\.|\u2026"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _PlaceholderRules:
     prefixes: re.Pattern
     words: re.Pattern

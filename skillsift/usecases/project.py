@@ -17,11 +17,11 @@ there (:attr:`Project.mode`); nothing passes it on beside the config.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..config import Config, load_config
 from ..diagnostics import NOTE, WARNING, Diagnostic, SkillsiftError
+from ..records import record
 
 if TYPE_CHECKING:
     from ..catalog.listing import View
@@ -33,7 +33,7 @@ FULL_VIEW = "full"  # skillsift/catalog/listing.py's FULL_VIEW
 __all__ = ["Message", "Project", "open_config", "open_project", "catalog_messages", "config_messages"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Message:
     """One line for a person: ``severity`` is ``note``, ``warning`` or "" (a line of its own); ``text``
     may hold repository text, unescaped (the printer makes it safe); ``lead`` is skillsift's own
@@ -44,7 +44,7 @@ class Message:
     lead: str = ""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Project:
     """A repository opened for one command: its resolved config, the view ranked and what to tell the user."""
 

@@ -9,7 +9,6 @@ for, so a hook that runs one check pays only for that check's inputs.
 
 from __future__ import annotations
 
-import dataclasses
 import fnmatch
 import os
 from functools import cached_property, lru_cache
@@ -17,6 +16,7 @@ from pathlib import Path, PurePosixPath
 
 from ..config.validate import DEFAULT_CASES, ValidateSettings
 from ..diagnostics import ERROR, Diagnostic, SkillsiftError
+from ..records import replace
 
 SKILL_FILE = "SKILL.md"
 CONFIG_NAMES = ("skillsift.toml", "pyproject.toml", ".ai-rulez/config.toml")
@@ -237,7 +237,7 @@ class Workspace:
             skill, _problems = self.parsed(rel, domain)
             if skill is not None:
                 plugin = self.discovery.plugins.get(rel)  # a skill a plugin manifest names
-                skills.append(skill if plugin is None else dataclasses.replace(skill, plugin=plugin))
+                skills.append(skill if plugin is None else replace(skill, plugin=plugin))
         self._yaml_cache.save()
         from ..catalog.limits import check_ranked_size
 
