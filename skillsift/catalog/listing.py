@@ -17,11 +17,13 @@ Pure: :func:`build_listing` takes the skills (with their frontmatter and paths) 
 
 from __future__ import annotations
 
-from typing import Any
-
 from skillsift.catalog.agents import AgentProfile, serves, source_name
 
 from ..records import record
+
+TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the hooks' path)
+if TYPE_CHECKING:
+    from typing import Any
 
 FULL, TRUNCATED, NAME_ONLY, HIDDEN, NOT_LOADED = "full", "truncated", "name-only", "hidden", "not-loaded"
 #: The states in which the model sees a skill and can choose it.

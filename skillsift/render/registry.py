@@ -16,9 +16,12 @@ others, so a door hands every family's options to any of its formats.
 from __future__ import annotations
 
 import importlib
-from typing import Any
 
 from ..records import record
+
+TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the hooks' path)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @record(frozen=True)

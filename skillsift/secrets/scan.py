@@ -56,10 +56,13 @@ import re
 from bisect import bisect_right
 from collections.abc import Hashable, Iterable, Mapping
 from functools import cache, lru_cache
-from typing import TypeVar
 
 from ..records import record
 from ..words import with_article
+
+TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the hooks' path)
+if TYPE_CHECKING:
+    from typing import TypeVar
 
 __all__ = [
     "BUILTIN_PATTERNS",
@@ -1042,7 +1045,8 @@ def detect_secret(text: str, extra_patterns=()) -> str | None:
     return None
 
 
-_Name = TypeVar("_Name", bound=Hashable)
+if TYPE_CHECKING:
+    _Name = TypeVar("_Name", bound=Hashable)
 
 
 def withhold(texts_by_name: Mapping[_Name, str] | Iterable[tuple[_Name, str]],

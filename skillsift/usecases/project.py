@@ -17,12 +17,12 @@ there (:attr:`Project.mode`); nothing passes it on beside the config.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
 
 from ..config import Config, load_config
 from ..diagnostics import NOTE, WARNING, Diagnostic, SkillsiftError
 from ..records import record
 
+TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the hooks' path)
 if TYPE_CHECKING:
     from ..catalog.listing import View
 

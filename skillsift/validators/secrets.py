@@ -22,13 +22,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import TYPE_CHECKING
 
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, Diagnostic
 from ..secrets.scan import ALLOW_MARKER
 from .workspace import Workspace
 
+TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the hooks' path)
 if TYPE_CHECKING:
     from ..secrets.scan import SecretFinding
 
