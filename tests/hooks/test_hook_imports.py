@@ -27,6 +27,8 @@ HOOK_NEVER = ("numpy", "jsonschema", "click", "dataclasses", "inspect", "ast", "
               "tempfile", "shutil", "bz2", "lzma", "random", "subprocess", "socket", "ssl", "threading", "logging",
               "asyncio", "concurrent", "email", "http", "sqlite3", "onnxruntime", "tokenizers", "mcp")
 #: Never imported by ``skillsift --help`` (click's group, the command table, no command module).
+#: Not imported either once the config is read from its cache (a second commit): ``tomllib`` imports ``typing``.
+WARM_NEVER = ("typing", "tomllib", "tomli")
 HELP_NEVER = ("numpy", "jsonschema", "yaml", "re2", "dataclasses", "hashlib", "tempfile", "subprocess", "socket",
               "ssl", "asyncio", "sqlite3", "onnxruntime", "tokenizers", "mcp")
 
@@ -58,6 +60,7 @@ def _repo(tmp_path):
         words = name.replace("-", " ")
         write_skill(repo, name, f"Use when asked to {words}",
                     extra=f"tags: [ops, team]\ntriggers:\n  - {words} now\nmetadata:\n  owner: platform")
+    (repo / "skillsift.toml").write_text("[validate]\nignore = [\"SK104\"]\n", encoding="utf-8")
     return repo
 
 
@@ -72,8 +75,10 @@ def test_a_hook_imports_none_of_the_heavy_modules(tmp_path, hook, caches):
     imported, out = _imported(["hook", hook, *files], repo, env)
     assert sorted(imported & set(HOOK_NEVER)) == []
     assert out == ""  # the hook ran and found nothing (it would print any finding)
-    if caches == "written" and hook == "frontmatter":
+    if caches == "written":
         assert any((tmp_path / "cache").rglob("*")), "the run wrote its caches"
+        again, out = _imported(["hook", hook, *files], repo, env)  # the next commit: the config from its cache
+        assert sorted(again & set(HOOK_NEVER + WARM_NEVER)) == [] and out == ""
 
 
 def test_a_hook_still_reads_yaml_it_needs(tmp_path):
