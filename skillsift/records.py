@@ -48,7 +48,7 @@ else:
     class _DataclassFields:
         """``cls.__dataclass_fields__``, made the first time it is read (``dataclasses.replace``, ``fields``)."""
 
-        def __get__(self, instance, owner):
+        def __get__(self, _instance, owner):
             import dataclasses
 
             out = {}
