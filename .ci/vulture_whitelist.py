@@ -83,7 +83,7 @@ _.clear_cache  # embed/local.py: forget the loaded model (bench/bench_vector.py 
 _.TOKENIZER_SHA256  # embed/local.py: the shipped tokenizer's pin (tests/embed check the file against it)
 _.TOP_KEYS  # casefile/rules.py: the top-level keys of a cases file (re-exported)
 _.INTERNAL_ERROR  # mcpserver/protocol.py: JSON-RPC's reserved code, kept with its siblings
-_.LINK  # validators/served.py: the code SK020, with its siblings
+_.LINK  # checks/served.py: the code SK020, with its siblings
 _.GATE_TABLE  # config/ranking.py: the key-by-key classification of the config (tests/config/test_ranking_keys.py)
 _.NOT_RANKING
 

@@ -176,7 +176,7 @@ def corpus(path: Path) -> dict:
     from skillsift.config import Config
 
     try:
-        from skillsift.validators.secrets import skill_findings
+        from skillsift.checks.secrets import skill_findings
     except ImportError:  # a checkout without the parsed-value scan
         skill_findings = None
     from skillsift.secrets.scan import scan_text

@@ -21,8 +21,8 @@ from skillsift.casefile.rules import CASES as CASES_RULE
 from skillsift.config.schema import document_problems
 from skillsift.config.tables import PROJECT, PROJECT_TABLES, USER, USER_TABLES
 from skillsift.diagnostics import SkillsiftError
+from skillsift.docschema import Rule
 from skillsift.evaluate.cases import parse_cases
-from skillsift.rules import Rule
 from skillsift.validators import CODES
 from skillsift.validators.document_schemas import main, shipped
 
@@ -49,7 +49,7 @@ def test_the_shipped_schemas_are_the_tables_regenerated():
 
 
 def test_a_changed_table_changes_the_schema():
-    from skillsift.rules.json_schema import schema_of
+    from skillsift.docschema.json_schema import schema_of
 
     assert schema_of(Rule("int", low=0, high=5)) == {"type": "integer", "minimum": 0, "maximum": 5}
     assert schema_of(Rule("int", low=0, high=6)) != schema_of(Rule("int", low=0, high=5))

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from skillsift.checks.secrets import parse_baseline
 from skillsift.diagnostics import SkillsiftError
 from skillsift.evaluate.gates import load_baseline
 from skillsift.evaluate.querylog import scan_log
 from skillsift.index.manifest import ManifestInvalid, parse_manifest
 from skillsift.jsonio import MAX_DEPTH, JSONDocumentError, read_json
-from skillsift.validators.secrets import parse_baseline
 from tests.support.cli import run
 from tests.support.concept_embedder import refund_catalog, user_config
 

@@ -24,19 +24,20 @@ DOOR_MODULES = ("skillsift.cli", "skillsift.__main__")
 # (layer, rank, units, what it does): a unit is a package (``x/``) or a module (``x.py``) of skillsift;
 # a module belongs to the longest unit naming it. Higher ranks may import lower and equal ones.
 LAYERS: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
-    ("doors", 5, ("commands/", "hooks/", "ci/", "mcpserver/", "cli.py", "__main__.py"),
+    ("doors", 7, ("commands/", "hooks/", "ci/", "mcpserver/", "cli.py", "__main__.py"),
      "parse arguments, call a use case, render, choose the exit code"),
-    ("use cases", 4, ("usecases/", "evaluate/session.py", "index/service.py", "judge/session.py", "starter/"),
-     "open a project; one run of an evaluation, an index build, a judge run, the files `init` drafts"),
-    ("checks", 4, ("validators/",),
-     "one module per check and the runner; checks run evaluations (AR9D4) and index builds (AR9D1)"),
+    ("use cases", 6, ("usecases/",),
+     "open a project; validate, evaluate, judge, tune, build the index, draft the files of `init`"),
+    ("checks", 5, ("checks/",), "one module per check: its declarations, what it finds, the fixes it offers"),
+    ("validators", 4, ("validators/",),
+     "the workspace the checks read, the runner, the registry's declarations, suppressions and the check cache"),
     ("render", 3, ("render/",), "text, JSON, JUnit, SARIF, Markdown, HTML and the pull-request report"),
     ("engine", 2, ("ranker/", "index/", "embed/", "evaluate/", "skill_sources/", "judge/"),
-     "ranking, the index files, embedding providers, metrics and comparisons, skills of other repositories, "
-     "the agent as judge"),
-    ("base", 1, ("rules/", "config/", "catalog/", "casefile/", "cache/", "secrets/", "__init__.py", "_version.py",
+     "ranking, the index files, embedding providers, one evaluation run and its metrics, skills of other "
+     "repositories and the config that attaches them, the agent as judge"),
+    ("base", 1, ("docschema/", "config/", "catalog/", "casefile/", "cache/", "secrets/", "__init__.py", "_version.py",
                  "diagnostics.py", "records.py", "words.py", "files.py", "jsonio.py"),
-     "the documents, their rules, the check registry, the skills, the caches and the diagnostics model"),
+     "the document schemas and their rules, the check registry, the skills, the caches and the diagnostics model"),
 )
 
 # Edges the checks above still find, each with why it is left (importer, imported). A test fails
@@ -213,7 +214,7 @@ def test_the_docs_layer_table_is_the_data():
 
 def test_the_rank_check_sees_an_upward_import():
     assert _unit("skillsift.config.tables") == ("skillsift.config", 1)
-    assert _unit("skillsift.evaluate.session") == ("skillsift.evaluate.session", 4)
+    assert _unit("skillsift.usecases.starter.apply") == ("skillsift.usecases", 6)
     assert _unit("skillsift.evaluate.gates") == ("skillsift.evaluate", 2)
     assert _unit("skillsift.validators.runner")[1] > _unit("skillsift.config.schema")[1]
 

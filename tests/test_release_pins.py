@@ -45,7 +45,7 @@ def test_every_rev_and_uses_in_the_docs_names_the_release_tag():
 
 
 def test_the_init_snippets_pin_the_same_tag():
-    from skillsift.starter.snippets import pre_commit_snippet, workflow_snippet
+    from skillsift.usecases.starter.snippets import pre_commit_snippet, workflow_snippet
 
     assert f"rev: {TAG}" in pre_commit_snippet()
     assert f"uses: skillsift/skillsift@{TAG}" in workflow_snippet("search-cases.yaml")
@@ -53,7 +53,7 @@ def test_the_init_snippets_pin_the_same_tag():
 
 def test_the_snippets_name_the_repository_url_of_the_package_metadata():
     """``[project.urls] Repository`` is where the snippets send users; the source tree's fallback equals it."""
-    from skillsift.starter.snippets import REPOSITORY_URL, action_name, pre_commit_snippet, repository_url
+    from skillsift.usecases.starter.snippets import REPOSITORY_URL, action_name, pre_commit_snippet, repository_url
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     url = project["urls"]["Repository"]

@@ -17,7 +17,7 @@ class CheckCache(JsonCache):
     """
 
     folder = "checks"
-    parsers = ("validators/duplicates.py", "ranker/tokenize.py", "diagnostics.py", "cache/checks.py", "cache/base.py",
+    parsers = ("checks/duplicates.py", "ranker/tokenize.py", "diagnostics.py", "cache/checks.py", "cache/base.py",
                "_version.py")
 
     @staticmethod

@@ -1,7 +1,7 @@
 """The cases file: labelled queries, parsed strictly, every problem reported with its line.
 
 The YAML is composed into a node tree (never constructed into Python objects) and read as
-plain values with one map from node path to line (:mod:`skillsift.rules.yaml_nodes`); the
+plain values with one map from node path to line (:mod:`skillsift.docschema.yaml_nodes`); the
 file's rules (:mod:`.rules`, declared once) are applied by the one interpreter, then
 the checks across fields run while the cases are built.  Every problem of the file is
 reported at once in one AR9D2 error, each with its line; the checks against the catalog
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..diagnostics import Diagnostic, SkillsiftError
-from ..rules import is_null, near, text_of
+from ..docschema import is_null, near, text_of
 from . import CASES_INVALID
 from .rules import (  # noqa: F401  (the names other modules import from here)
     CASE_KEYS,
@@ -163,7 +163,7 @@ def parse_cases(data: str | bytes, path: str = "<cases>", what: str = "cases") -
         text = data
     if text.startswith("\ufeff"):
         text = text[1:]
-    from ..rules.yaml_nodes import tree
+    from ..docschema.yaml_nodes import tree
 
     plain = tree(_compose(text, path, what))
     ranked = _problems(plain)
@@ -178,7 +178,7 @@ def parse_cases(data: str | bytes, path: str = "<cases>", what: str = "cases") -
 def _compose(text: str, path: str, what: str):
     import yaml
 
-    from ..rules.yaml_nodes import compose
+    from ..docschema.yaml_nodes import compose
 
     try:
         return compose(text)
@@ -201,7 +201,7 @@ def _compose(text: str, path: str, what: str):
 
 def _problems(tree) -> list[tuple[int, tuple[int, int], str]]:
     """Every problem of the plain tree: duplicate keys, the rules of :data:`CASES`, the cross-field checks."""
-    from ..rules import check
+    from ..docschema import check
 
     _cleaned, found = check(tree.value, CASES)
     problems = [(tree.line(p.path, p.at_key), _rank(p.path, p.at_key), p.message) for p in found]

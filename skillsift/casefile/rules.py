@@ -1,6 +1,6 @@
 """The rules of a cases file (docs/evaluation.md, "The cases file"), declared once as data.
 
-:mod:`.parse` applies :data:`CASES` with the one interpreter (:mod:`skillsift.rules`) to the
+:mod:`.parse` applies :data:`CASES` with the one interpreter (:mod:`skillsift.docschema`) to the
 plain tree of the YAML, then checks what a table cannot say (a duplicate id, a skill both
 expected and avoided...) while it builds the cases; ``skillsift/schemas/cases.v1.json`` is
 generated from the same table.
@@ -8,7 +8,7 @@ generated from the same table.
 
 from __future__ import annotations
 
-from ..rules import Rule, quoted, text_of
+from ..docschema import Rule, quoted, text_of
 
 DEFAULT_K = 5
 MAX_K = 100

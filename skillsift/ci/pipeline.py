@@ -86,7 +86,8 @@ def evaluate_head(opts: CiOptions, root: str, prepared: Prepared, notes: list[st
     from ..evaluate.cases import load_cases
     from ..evaluate.gates import parse_minimums
     from ..evaluate.run import parse_modes
-    from ..usecases.project import open_config, open_project
+    from ..skill_sources.configured import open_config
+    from ..usecases.project import open_project
 
     prepared.minimums = parse_minimums(opts.min_spec)
     if opts.fetch_sources:
@@ -250,7 +251,7 @@ def _without_repeats(findings: list[Diagnostic], run: CiRun) -> list[Diagnostic]
     """
     if run.comparison is None:
         return findings
-    from ..validators.gates import dropped_ids, regressed_ids
+    from ..checks.gates import dropped_ids, regressed_ids
 
     c = run.comparison
     shown = {change.id for change in c.regressed}
@@ -335,7 +336,7 @@ def _judge_gate(run: CiRun, root: str, base_root: str, prepared: Prepared, base_
     if not config.judge.named_command:
         run.notes.append("[validate] judge_max_flips is set but [judge] command is not: the judge gate was skipped")
         return
-    from ..judge.session import cached_flips
+    from ..usecases.judge_run import cached_flips
 
     flips = cached_flips(root, config, run.head, base_root, base_config, base_result, prepared.case_file)
     run.judge_max_flips, run.judge_compared = settings.judge_max_flips, True

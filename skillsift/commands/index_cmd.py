@@ -58,7 +58,7 @@ def index_command(dry_run, rebuild, items, fmt, allow_exec, root, config_file, f
     (config, provider, network disabled, lock held, provider error); 2 written, but
     some skills were refused by the provider or the build stopped early.
     """
-    from ..index import service
+    from ..usecases import index_build as service
 
     project = open_project(root, config_file, allow_exec=allow_exec)
     config, catalog = project.config, project.catalog
@@ -120,7 +120,8 @@ def status_command(fmt, verify, root, config_file):
     Exit codes: 0 reported (whatever the state); 1 the config or a file could not be read.
     """
     from ..config import committed_index, index_path
-    from ..index.service import ConfiguredProvider, indexed_example_pairs
+    from ..evaluate.examples import indexed_example_pairs
+    from ..index.configured import ConfiguredProvider
     from ..index.status import status_report
     from ..index.store import load_index
     from ..render.registry import render

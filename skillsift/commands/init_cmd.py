@@ -30,7 +30,7 @@ def init_command(root, write):
     import os
 
     from ..render.sanitise import plain
-    from ..starter.project import detect, plan
+    from ..usecases.starter.project import detect, plan
 
     if not os.path.isdir(root):
         raise SkillsiftError(f"--root {root} is not a directory")
@@ -56,7 +56,7 @@ def _write(chosen, root: str) -> None:
     import os
 
     from ..render.sanitise import plain, plain_lines
-    from ..starter.apply import apply
+    from ..usecases.starter.apply import apply
 
     applied = apply(chosen)
     for line in applied.lines:

@@ -34,7 +34,7 @@ def judge_options(function):
 
 
 def judge_request(*, agent, context_window, budget, max_seconds, jobs, timeout, dry_run, fetch):
-    from ..judge.session import JudgeOptions
+    from ..usecases.judge_run import JudgeOptions
 
     return JudgeOptions(agent=agent or "", context_window=context_window, budget=budget, max_seconds=max_seconds,
                         jobs=jobs, timeout=timeout, dry_run=dry_run, fetch=fetch)
@@ -75,9 +75,10 @@ def judge_command(cases, root, config_file, agent, context_window, mode_spec, k_
     from ..evaluate import session as evals
     from ..evaluate.cases import check_k
     from ..evaluate.run import parse_modes
-    from ..judge.session import evaluate_and_judge
     from ..render.registry import render
-    from ..usecases.project import catalog_messages, config_messages, open_config
+    from ..skill_sources.configured import open_config
+    from ..usecases.judge_run import evaluate_and_judge
+    from ..usecases.project import catalog_messages, config_messages
     from ._common import open_project, print_messages, say
 
     check_root(root)

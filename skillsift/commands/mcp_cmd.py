@@ -30,7 +30,8 @@ def mcp_command(root, config_file, agent, view_name, context_window):
     Exit codes: 0 the client closed the connection; 1 the root is not a directory or
     the config is invalid (AR9D0).
     """
-    from ..usecases.project import check_agent, open_config
+    from ..skill_sources.configured import open_config
+    from ..usecases.project import check_agent
     from ._common import say
 
     check_agent(agent)

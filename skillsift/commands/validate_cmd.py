@@ -73,7 +73,7 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, pres
     """Check the skills, the config, the cases, the committed index and the gates.
 
     With PATHs, only findings on those files are reported, plus the repository-level
-    rules those files affect (duplicate names, cases, the index, the gates).
+    checks those files affect (duplicate names, cases, the index, the gates).
 
     \b
     Exit codes: 0 no error (warnings allowed unless --strict); 1 errors found
@@ -82,7 +82,7 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, pres
     from ..render.diagnostics import summary_line
     from ..render.registry import render
     from ..render.sanitise import plain, plain_lines
-    from ..validators.validation import ValidateRequest, exit_code, run_validate, shown_root, usage
+    from ..usecases.validate import ValidateRequest, exit_code, run_validate, shown_root, usage
 
     if list_only:
         click.echo(list_checks(), nl=False)

@@ -2,7 +2,7 @@
 its default severity, its scope, its preset and the files that trigger it.
 
 Each check is declared once, beside its code, in its check module
-(``skillsift/validators/<module>.py``)::
+(``skillsift/checks/<module>.py``)::
 
     EMPTY = check("SK302", "body-empty", WARNING, summary="the body holds instructions",
                   details="an empty body gives an agent that uses the skill nothing to follow")
@@ -20,7 +20,7 @@ check contract").  It sits in the config layer because the config (``[validate.s
 
 Scope
     ``file``: the diagnostics belong to one file each; with paths, ``skillsift validate``
-    keeps only those on the given files.  ``repo``: a repository-level rule; with paths,
+    keeps only those on the given files.  ``repo``: a repository-level check; with paths,
     it runs when one of the paths is of a kind that triggers it and all its findings are
     reported.
 
@@ -59,7 +59,7 @@ class Check:
     name: str
     severity: str  # the default; [validate.severity] overrides it
     scope: str  # "file" | "repo"
-    module: str  # skillsift.validators.<module> holding run(workspace)
+    module: str  # the module holding run(workspace), relative to skillsift: checks.<name> (validators.suppress)
     triggers: tuple[str, ...]
     files: str  # what triggers it, for people (docs, --list)
     summary: str  # one line: what it checks
@@ -85,13 +85,13 @@ DECLARED: list[Check] = []
 def check(code: str, name: str, severity: str, *, summary: str, details: str = "", scope: str = "file",
           triggers: tuple[str, ...] = ("skill",), files: str = "SKILL.md", preset: str = RECOMMENDED,
           module: str = "") -> Check:
-    """Declare a check in its module (the module is the caller's, ``skillsift.validators.<module>``).
+    """Declare a check in its module (the caller's, named without ``skillsift.``: ``checks.<name>``).
 
     The defaults are a file-scope check of a SKILL.md in the recommended preset; the arguments are
     checked here, so a bad declaration fails on import, in every test.
     """
     if not module:
-        module = sys._getframe(1).f_globals.get("__name__", "").rsplit(".", 1)[-1]
+        module = sys._getframe(1).f_globals.get("__name__", "").removeprefix("skillsift.")
     problems = [what for what, bad in (
         (f"severity {severity!r}", severity not in (ERROR, WARNING, NOTE)),
         (f"scope {scope!r}", scope not in SCOPES),

@@ -10,7 +10,7 @@ importing it costs about ten times the TOML parser (docs/configuration.md).  The
 
 from __future__ import annotations
 
-from ..rules import Context, check
+from ..docschema import Context, check
 from .tables import (  # noqa: F401  (the names other modules import from here)
     AI_RULEZ_EMBEDDINGS_KEYS,
     EMBEDDINGS,
@@ -57,7 +57,7 @@ def read_settings(table, known_codes=()) -> tuple[ValidateSettings, list[tuple[t
     Returns the settings (bad values replaced by their defaults) and the problems as
     ``(key path inside [validate], message)``: unknown keys first, then in key order.
     """
-    from ..rules import Context, check
+    from ..docschema import Context, check
 
     if table is None:
         return ValidateSettings(), []

@@ -1,6 +1,6 @@
 """The rules of ``skillsift.toml`` (and ``[tool.skillsift]``, the user file), declared once as data.
 
-Every key's kind, range, allowed values and message is a :class:`skillsift.rules.Rule`
+Every key's kind, range, allowed values and message is a :class:`skillsift.docschema.Rule`
 here; :mod:`.schema` applies them with the one interpreter, the ``[validate]`` settings are
 built from what passed (:mod:`.validate`), and ``skillsift/schemas/config.v1.json`` is
 generated from the same tables (docs/configuration.md, "Numbers"; "Editor support").
@@ -13,7 +13,7 @@ import posixpath
 from functools import lru_cache
 
 from ..diagnostics import SkillsiftError
-from ..rules import Rule
+from ..docschema import Rule
 from .model import EMBEDDINGS_DEFAULTS as E
 from .model import JUDGE_DEFAULTS as J
 from .model import SEARCH_DEFAULTS as S

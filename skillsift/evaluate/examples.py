@@ -2,7 +2,8 @@
 
 Reading the known requests (the examples files of ``[search] examples`` and the skills'
 frontmatter ``examples``) is :mod:`skillsift.ranker.known`, below the ranker that ranks with
-them; its names are importable from here as well.
+them; its names are importable from here as well.  :func:`example_pairs` are the requests an index
+build embeds (:mod:`skillsift.usecases.index_build`).
 """
 
 from __future__ import annotations
@@ -115,3 +116,23 @@ def held_out(ranker, case_file):
     if ranker.config.search.example_weight <= 0:  # known requests are off: they rank nothing
         return ranker
     return HeldOutExamples(ranker, case_file.cases, known)
+
+
+def example_pairs(config, catalog) -> list[tuple[str, str]]:
+    """The known requests to index: ``(skill, request)`` of the examples files and frontmatter ``examples``."""
+    return [(r.skill, r.text) for r in known_requests(catalog, config).requests]
+
+
+def indexed_example_pairs(config, catalog, provider) -> list[tuple[str, str]]:
+    """The known requests a build with ``provider`` gives a row: :func:`example_pairs` without those
+    it withholds for a secret (AR9D3), which rightly have none (``status``, ``validate``)."""
+    from ..secrets.egress import secret_scan
+
+    pairs = example_pairs(config, catalog)
+    scan = secret_scan(provider, config.secret_patterns)
+    if scan is None:  # a provider in this process is given every request (the build's planning is not loaded)
+        return pairs
+    from ..index.build import withhold_requests
+
+    kept, _withheld = withhold_requests(pairs, scan)
+    return kept

@@ -20,7 +20,7 @@ A single string counts as a one-entry list.
 Problems (a wrong type, a blank or too long query, an unknown key, an unknown skill or
 role) are AR9D2 diagnostics on the SKILL.md with the line of the offending entry, all
 reported together: the two fields' rules are a table (:data:`FRONTMATTER`) applied by the
-one interpreter (:mod:`skillsift.rules`), then what a table cannot say (a name unknown to the
+one interpreter (:mod:`skillsift.docschema`), then what a table cannot say (a name unknown to the
 catalog, with "did you mean", a role that does not serve it) is checked entry by entry.
 :func:`skill_cases` is pure: the SKILL.md text is only used to find lines.
 """
@@ -31,7 +31,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from ..diagnostics import NOTE, Diagnostic, SkillsiftError, sort_diagnostics
-from ..rules import Rule, near
+from ..docschema import Rule, near
 from . import CASES_INVALID
 from .cases import MAX_QUERY_BYTES, Case, CaseFile, Expected
 
@@ -155,7 +155,7 @@ def skill_cases(skill, text: str | None = None, *, known: Collection[str] = (),
     ``text`` is the SKILL.md text (for line numbers; without it problems point at the
     frontmatter's first line); ``known`` the catalog's skill names.
     """
-    from ..rules import check
+    from ..docschema import check
 
     front = skill.frontmatter or {}
     lines = _frontmatter_lines(text) if any(k in front for k in FIELDS) else {}

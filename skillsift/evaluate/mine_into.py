@@ -101,7 +101,7 @@ def _append(existing: str, cases: Sequence[Case], path: str) -> str | None:
     """``existing`` with ``cases`` appended to its block ``cases`` list, or None when it cannot be."""
     import yaml
 
-    from ..rules.yaml_nodes import compose
+    from ..docschema.yaml_nodes import compose
 
     try:
         root = compose(existing)[0]  # the strict reader's loader (the text already parsed as a valid file)

@@ -12,7 +12,7 @@ import os
 import sys
 from types import SimpleNamespace
 
-from ..diagnostics import ERROR, NOTE, Diagnostic
+from ..diagnostics import ERROR, NOTE
 from ..render.registry import names
 from .specs import HOOK_SPECS
 
@@ -329,19 +329,19 @@ def nothing_to_check(ws, files) -> list:
     """What a hook says about files it did not check: a staged SKILL.md that no folder skillsift
     reads holds (SK012, a note unless configured otherwise), and an error for a repository where
     no skill is found (SK013), so a hook never passes having checked nothing."""
+    from ..checks.served import NOT_SERVED, nothing_found
     from ..records import replace
     from ..validators import expand_codes
-    from ..validators.served import NOT_SERVED, nothing_found
 
     served = set(ws.skill_paths)
     out = []
     # a note stays a note (docs/hooks.md, "Files no folder reads"): a template SKILL.md kept outside the
     # skills folders never fails a commit; [validate.severity] SK012 = "error" makes it fail
-    level = ws.settings.severity.get(NOT_SERVED) or NOTE
+    level = ws.settings.severity.get(NOT_SERVED.code) or NOTE
     for rel in files:
         if rel.endswith("SKILL.md") and rel not in served and os.path.isfile(ws.abspath(rel)):
-            out.append(Diagnostic(
-                file=rel, code=NOT_SERVED, severity=level,
+            out.append(NOT_SERVED.report(
+                file=rel, level=level,
                 message=f"{rel} is outside every folder skillsift and the agents read, so it was not checked",
                 hint="move the skill folder under .agents/skills, .claude/skills or skills (README, \"Where skills "
                      "are found\"), or list it in [catalog] skills"))

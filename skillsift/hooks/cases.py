@@ -20,7 +20,7 @@ def main(argv) -> int:
     if ws.config is None:
         report(ws.config_problems, args.fmt, root=ws.root)
         return 2
-    from ..validators import cases, config
+    from ..checks import cases, config
 
     given = [p for p in relative(args, args.files) if p.endswith((".yaml", ".yml"))]
     paths = list(dict.fromkeys([*ws.cases_paths, *ws.examples_paths, *given]))

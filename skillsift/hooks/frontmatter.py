@@ -19,9 +19,9 @@ def main(argv) -> int:
         report(ws.config_problems, args.fmt, root=ws.root)
         return 2
     ws.text_check_cache = False  # a few staged files: checking them costs less than the cache
-    from ..validators import frontmatter, spec
-    from ..validators.duplicates import duplicate_names
-    from ..validators.frontmatter import text_key_lines
+    from ..checks import frontmatter, spec
+    from ..checks.duplicates import duplicate_names
+    from ..checks.frontmatter import text_key_lines
 
     files = relative(args, args.files) if args.files else list(ws.skill_paths)
     served = set(ws.skill_paths)

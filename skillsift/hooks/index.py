@@ -29,7 +29,7 @@ PRE_COMMIT_HINT = ('the hook runs in pre-commit\'s own environment, which has no
 
 def what_was_wrong(message: str) -> str:
     """An AR9D1 message without its advice ("; rebuild it with ..."): the hook has just done that."""
-    from ..validators.index import REBUILD
+    from ..checks.index import REBUILD
 
     text = message.removeprefix("search: ")
     for advice in (f"; {REBUILD}", "; run 'skillsift index' and commit it"):
@@ -66,13 +66,13 @@ def main(argv) -> int:
     config = ws.config
     if not ws.index_exists() and config.search.mode == "lexical":
         return 0  # a lexical repository without an index has nothing to keep fresh
-    from ..validators.index import check_workspace
+    from ..checks.index import check_workspace
 
     diagnostics = check_workspace(ws, coverage=True)
     if not diagnostics:
         return 0
     if ws.unparsable:
-        from ..validators.index import names_shown
+        from ..checks.index import names_shown
 
         verb = "does" if len(ws.unparsable) == 1 else "do"
         print(f"skillsift-index: the index was not rebuilt: {names_shown(ws.unparsable)} {verb} not parse (SK001), "
@@ -85,8 +85,8 @@ def main(argv) -> int:
         print(plain(f"skillsift-index: the index is built with the {provider} provider, which this hook does not "
                     "call; run 'skillsift index' and commit the index directory"), file=sys.stderr)
         return 1
-    from ..index import service
     from ..render.index import withheld_lines
+    from ..usecases import index_build as service
 
     try:
         prepared = service.prepare(config, ws.catalog)

@@ -18,7 +18,7 @@ def main(argv) -> int:
         report(ws.config_problems, args.fmt, root=ws.root)
         return 2
     files = relative(args, args.files) if args.files else list(ws.skill_paths)
-    from ..validators import secrets, withheld
+    from ..checks import secrets, withheld
 
     diagnostics = secrets.check_files(ws, files)
     config = ws.config

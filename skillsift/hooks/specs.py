@@ -72,7 +72,7 @@ HOOK_SPECS: tuple[HookSpec, ...] = (
 HOOK_NAMES: tuple[str, ...] = tuple(spec.name for spec in HOOK_SPECS)
 
 #: The check modules (and single codes) whose codes a hook's description lists, by hook name.
-REPORTS: dict[str, tuple[str, ...]] = {"frontmatter": ("frontmatter", "spec", "SK002")}
+REPORTS: dict[str, tuple[str, ...]] = {"frontmatter": ("checks.frontmatter", "checks.spec", "SK002")}
 
 HEADER = """\
 # pre-commit hooks of skillsift (https://pre-commit.com). Every hook runs the one console

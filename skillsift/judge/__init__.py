@@ -3,6 +3,6 @@
 Engine modules, pure or at the edge of one subprocess: :mod:`.prompt` (the versioned template and
 the listing the agent sees, secrets withheld), :mod:`.answer` (the strict parse), :mod:`.runner`
 (one bounded call, many calls under a budget), :mod:`.cache` (answers kept per key) and
-:mod:`.report` (agent against ranker, with intervals).  :mod:`.session` is the use case the doors
-call.
+:mod:`.report` (agent against ranker, with intervals).  The use case the doors call is
+:mod:`skillsift.usecases.judge_run`.
 """

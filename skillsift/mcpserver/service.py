@@ -154,7 +154,8 @@ class SkillService:
 
     def _load_config(self):
         from ..config import Config
-        from ..usecases.project import config_messages, open_config
+        from ..skill_sources.configured import open_config
+        from ..usecases.project import config_messages
 
         try:
             config = open_config(self.root, self.config_file)
@@ -232,7 +233,7 @@ class SkillService:
         """
         from ..cache.secret_scans import ScanCache
         from ..catalog.load import Catalog
-        from ..validators.secrets import CODE, check_files
+        from ..checks.secrets import CODE, check_files
         from ..validators.workspace import Workspace
 
         ws = Workspace(self.root, config_file=self.config_file)

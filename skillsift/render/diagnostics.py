@@ -159,9 +159,9 @@ def render_github(diagnostics, *, limit: int = GITHUB_LIMIT) -> str:
 
 def _sub_rules(diagnostics, levels) -> list[tuple[str, dict]]:
     """One SARIF rule per secret kind reported (``AR001/<kind>``), with its help text, sorted."""
-    from ..secrets.scan import RULES
+    from ..secrets.scan import PATTERNS
 
-    known = {rule.kind: rule for rule in RULES}
+    known = {rule.kind: rule for rule in PATTERNS}
     out = []
     for code, kind in sorted({(d.code, d.rule) for d in diagnostics if d.rule and d.code == "AR001"}):
         rule = known.get(kind)

@@ -1,7 +1,7 @@
 """What ``skillsift index`` prints: the dry-run receipt, the JSON summary, the build report.
 
 Pure functions of the plan, the provider identity and the build outcome
-(:mod:`skillsift.index.service`); the command and the hook print what they return.
+(:mod:`skillsift.usecases.index_build`); the command and the hook print what they return.
 :func:`render_index_text` and :func:`render_index_json` are the ``index`` family of the
 renderer registry.
 """

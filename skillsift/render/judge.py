@@ -1,7 +1,7 @@
 """What ``skillsift judge`` (and ``eval --judge``) prints: the agent against the ranker, or the dry run.
 
 The ``judge`` family of the renderer registry; the value is a
-:class:`~skillsift.judge.session.JudgeRun` (docs/judge.md, "The report").
+:class:`~skillsift.usecases.judge_run.JudgeRun` (docs/judge.md, "The report").
 """
 
 from __future__ import annotations

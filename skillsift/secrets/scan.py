@@ -8,7 +8,7 @@ queries (:func:`detect_secret`).  docs/secrets.md describes the rules and how th
 chosen.
 
 Rules
-    :data:`RULES` is the one table of built-in rules: a kind (the stable id AR9D3, the
+    :data:`PATTERNS` is the one table of built-in patterns: a kind (the stable id AR9D3, the
     SARIF rule and the baseline use), a label, a Python ``re`` expression, the literal
     needles one of which every match contains (a cheap test that skips the regex on
     texts that cannot match), a value check and a help text.  Order is priority: when
@@ -45,7 +45,7 @@ Configured patterns
 
 Only ``re`` is imported up front; ``re2`` only when patterns are configured.
 
-Longer than 450 lines because :data:`RULES` (about 180 lines) is the one table of built-in
+Longer than 450 lines because :data:`PATTERNS` (about 180 lines) is the one table of built-in
 rules, and it stays next to the matching, value checks and placeholder rules that read it.
 """
 
@@ -66,7 +66,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BUILTIN_PATTERNS",
-    "RULES",
+    "PATTERNS",
     "Rule",
     "SecretFinding",
     "compile_pattern",
@@ -126,7 +126,7 @@ class Rule:
     prefilter: str = ""
 
 
-RULES: tuple[Rule, ...] = (
+PATTERNS: tuple[Rule, ...] = (
     Rule("private-key", "private key block", r"-{5}BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-{5}",
          ("PRIVATE KEY",), help="A PEM/OpenSSH/PGP private key. Remove it and issue a new key pair.",
          elidable=True),
@@ -316,7 +316,7 @@ RULES: tuple[Rule, ...] = (
 )
 
 # (kind, label, regex) of every built-in rule, in priority order.
-BUILTIN_PATTERNS: tuple[tuple[str, str, str], ...] = tuple((r.kind, r.label, r.regex) for r in RULES)
+BUILTIN_PATTERNS: tuple[tuple[str, str, str], ...] = tuple((r.kind, r.label, r.regex) for r in PATTERNS)
 
 
 @record(frozen=True)
@@ -450,7 +450,7 @@ def _urls(full: re.Pattern, text: str):
 
 @lru_cache(maxsize=1)
 def _builtin() -> tuple[_Compiled, ...]:
-    return tuple(_Compiled(rule) for rule in RULES)
+    return tuple(_Compiled(rule) for rule in PATTERNS)
 
 
 def compile_pattern(src: str):
@@ -865,7 +865,7 @@ def _needle_sets():
 
     out = []
     for folded in (False, True):
-        needles = sorted({n for rule in RULES if rule.folded == folded for n in rule.needles})
+        needles = sorted({n for rule in PATTERNS if rule.folded == folded for n in rule.needles})
         options = re2.Options()
         options.literal = True
         options.encoding = re2.Options.Encoding.LATIN1  # the text's UTF-8 bytes, read byte for byte
@@ -880,8 +880,8 @@ def _needle_sets():
     options.never_capture = True
     options.log_errors = False
     found = re2.Set.SearchSet(options)
-    kinds = [rule.kind for rule in RULES if rule.prefilter]
-    for rule in RULES:
+    kinds = [rule.kind for rule in PATTERNS if rule.prefilter]
+    for rule in PATTERNS:
         if rule.prefilter:
             found.Add(rule.prefilter.encode("ascii"))
     found.Compile()
@@ -899,11 +899,11 @@ def _held(pair, text: str) -> frozenset[str]:
 def _rule_index() -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[int, ...]], frozenset[int]]:
     """(plain needle -> rule numbers, folded needle -> rule numbers, the rules without needles)."""
     by_needle: tuple[dict[str, list[int]], dict[str, list[int]]] = ({}, {})
-    for n, rule in enumerate(RULES):
+    for n, rule in enumerate(PATTERNS):
         for needle in rule.needles:
             by_needle[rule.folded].setdefault(needle, []).append(n)
     plain, folded = ({k: tuple(v) for k, v in table.items()} for table in by_needle)
-    return plain, folded, frozenset(n for n, rule in enumerate(RULES) if not rule.needles)
+    return plain, folded, frozenset(n for n, rule in enumerate(PATTERNS) if not rule.needles)
 
 
 def _candidates(plain: frozenset[str], folded: frozenset[str], prefiltered: frozenset[str]) -> tuple[_Compiled, ...]:
@@ -938,7 +938,7 @@ def _matches(text: str, extra_patterns, *, placeholders: bool = False) -> list[t
     held = _needles_held(text)
     patterns = _patterns(extra_patterns)
     if held is not None:  # only the rules whose needles and prefilter the text holds, in table order
-        patterns = _candidates(*held) + patterns[len(RULES):]
+        patterns = _candidates(*held) + patterns[len(PATTERNS):]
     for pattern in patterns:
         rule = pattern.rule
         if held is None and rule.needles:

@@ -1,8 +1,9 @@
 """Open a project: resolve its config and read the skills one view ranks (docs/development.md, "Layers").
 
 Every command that works on a repository's skills starts here: ``search``, ``eval``,
-``tune``, ``list``, ``index``, ``status``, ``mine``, ``ci``, the MCP server, and, for the
-config alone, validation's :class:`~skillsift.validators.workspace.Workspace`.
+``tune``, ``list``, ``index``, ``status``, ``mine``, ``ci`` and the MCP server.  The config alone is
+:func:`skillsift.skill_sources.configured.open_config`, below the checks, which open it through
+validation's :class:`~skillsift.validators.workspace.Workspace`.
 
 :func:`open_project` prints nothing.  What a person should see (a config note, a skill that
 does not parse, two skills sharing a name) comes back as :class:`Message` data, and the
@@ -16,9 +17,9 @@ there (:attr:`Project.mode`); nothing passes it on beside the config.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
-from ..config import Config, load_config
+from ..config import Config
 from ..diagnostics import NOTE, WARNING, Diagnostic, SkillsiftError
 from ..records import record
 
@@ -26,11 +27,11 @@ TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the h
 if TYPE_CHECKING:
     from ..catalog.listing import View
 
-# The catalog modules are imported by open_project, not here: validation's Workspace and the hooks
-# that read only the config import this module (bench/bench_startup.py, "hook secrets").
+# The catalog modules are imported by open_project, not here: the hooks that read only the config
+# import this module (bench/bench_startup.py, "hook secrets").
 FULL_VIEW = "full"  # skillsift/catalog/listing.py's FULL_VIEW
 
-__all__ = ["Message", "Project", "open_config", "open_project", "catalog_messages", "config_messages"]
+__all__ = ["Message", "Project", "open_project", "catalog_messages", "config_messages"]
 
 
 @record(frozen=True)
@@ -89,25 +90,6 @@ def check_agent(agent: str | None) -> None:
         raise SkillsiftError(f'unknown agent "{agent}"', hint=f"agents are {', '.join(NAMES)}")
 
 
-def open_config(root, config_file: str | None = None, *, mode: str | None = None, allow_exec: bool = False,
-                env: Mapping[str, str] | None = None, user_config_path=None, sources_as_locked: bool = False) -> Config:
-    """The resolved config of ``root`` (docs/configuration.md); raises RootNotFound or SkillsiftError (AR9D0).
-
-    ``mode`` is the ``--mode`` flag; ``env`` and ``user_config_path`` stand in for the process
-    environment and the user config file (tests isolate them).  ``[[sources]]`` are attached: read
-    from the cache as ``skillsift.lock`` pins them, never fetched (docs/sources.md); with
-    ``sources_as_locked`` every source the lock pins, whatever ``[[sources]]`` says (a base commit).
-    """
-    config = load_config(root, config_file=config_file, mode=mode, allow_exec=allow_exec, env=env,
-                         user_config_path=user_config_path)
-    if not config.skill_sources and not sources_as_locked:
-        return config
-    # imported only here: a project without sources (and every hook) pays nothing for them
-    from ..skill_sources.attach import attach as attach_sources
-
-    return attach_sources(config, env, as_locked=sources_as_locked)
-
-
 def open_project(root, config_file: str | None = None, *, mode: str | None = None, view: str = FULL_VIEW,
                  agent: str | None = None, context_window: int | None = None, agent_in_full: bool = True,
                  allow_exec: bool = False, config: Config | None = None, sources_as_locked: bool = False) -> Project:
@@ -121,6 +103,7 @@ def open_project(root, config_file: str | None = None, *, mode: str | None = Non
     notes are not repeated in :attr:`Project.messages`.
     """
     from ..catalog.views import load_view
+    from ..skill_sources.configured import open_config
 
     check_agent(agent)
     messages: tuple[Message, ...] = ()

@@ -54,7 +54,7 @@ class EvalRequest:
     allow_exec: bool = False
     force: bool = False  # --output rewrites a read-only file too (its mode kept)
     judge: bool = False  # ask the agent of [judge] beside the ranker (docs/judge.md)
-    judge_options: Any = None  # skillsift.judge.session.JudgeOptions (budget, time, jobs, dry run, fetch)
+    judge_options: Any = None  # skillsift.usecases.judge_run.JudgeOptions (budget, time, jobs, dry run, fetch)
 
     def check(self) -> None:
         """Raise SkillsiftError for flags that do not go together (before anything is read)."""
@@ -159,8 +159,8 @@ def run_eval(request: EvalRequest, notify: Callable[[Message], None]) -> EvalOut
     result.gates_note = gates.note
     judged = None
     if request.judge:  # the agent beside the ranker, over the same cases (docs/judge.md)
-        from ..judge.session import run_judge
         from ..render.judge import judge_document
+        from .judge_run import run_judge
 
         judged = run_judge(request.root, config, case_file, result, request.judge_options)
         for note in judged.notes:

@@ -59,7 +59,7 @@ def run_tune(request: TuneRequest, notify: Callable[[Message], None],
     case_file = load_checked(request.cases, view.full.names, roles_configured=True,
                              resolve=lambda _r: list(view.full.names))
     if request.judge:  # the agent's own choices as labels (docs/judge.md, "Calibration that feeds back")
-        from ..judge.session import agent_labels
+        from .judge_run import agent_labels
 
         before = len(case_file.cases)
         case_file, _judged = agent_labels(request.root, config, case_file)

@@ -1,4 +1,6 @@
-"""Validators: the check modules, each declaring its checks (``check(...)``) and returning diagnostics.
+"""The engine the checks run on: the workspace, the runner, the declarations' generator and suppressions.
+
+The check modules are :mod:`skillsift.checks`, each declaring its checks (``check(...)``).
 
 The registry of the checks (codes, names, severities, scopes, triggers, presets) is data generated
 from those declarations into :mod:`skillsift.config.check_table` and read by

@@ -7,7 +7,7 @@ files.  Both are :class:`typing.Protocol` types.
 
 The registry row of a check (:class:`skillsift.config.checks.Check`, generated from the
 module's own declarations) names its module, and :func:`load` imports
-``skillsift.validators.<module>`` by that name, so a new check module needs no line here: adding a
+``skillsift.<module>`` by that name (``checks.spec``), so a new check module needs no line here: adding a
 check is one module plus its fixtures (docs/development.md, "The check contract").  A module is
 imported only when one of its codes runs, so a hook that needs one check does not import the
 others.  Because the module is found by name, mypy cannot see which protocol it keeps;
@@ -23,7 +23,7 @@ from typing import Protocol, cast
 from ..diagnostics import Diagnostic
 from .workspace import Workspace
 
-PACKAGE = "skillsift.validators"
+PACKAGE = "skillsift"
 
 
 class CheckModule(Protocol):

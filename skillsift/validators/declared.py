@@ -1,7 +1,8 @@
 """The checks as their modules declare them, and the files written from those declarations.
 
 Every check module declares its checks with :func:`skillsift.config.checks.check`.  This module
-imports every module of :mod:`skillsift.validators` to gather them (:func:`collect`), then writes,
+imports every module of :mod:`skillsift.checks` (and of this package, whose :mod:`.suppress` declares
+SK015) to gather them (:func:`collect`), then writes,
 from that one list:
 
 * ``skillsift/config/check_table.py``: the registry rows the cheap paths import (no check module);
@@ -28,7 +29,9 @@ import re
 from ..config.checks import CHECKS, DECLARED, STRICT, Check
 from . import document_schemas
 
-PACKAGE = "skillsift.validators"
+PACKAGE = "skillsift"
+#: The packages whose modules declare checks: the check modules, and the engine's suppressions (SK015).
+DECLARING = ("skillsift.checks", "skillsift.validators")
 TABLE_FILE = os.path.join("skillsift", "config", "check_table.py")
 VALIDATE_DOC = os.path.join("docs", "validate.md")
 REFERENCE_DOC = os.path.join("docs", "checks.md")
@@ -44,10 +47,11 @@ def order(check: Check) -> tuple[int, str]:
 
 
 def collect() -> tuple[Check, ...]:
-    """Every declared check, in registry order (imports every module of the validators package)."""
-    package = importlib.import_module(PACKAGE)
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-        importlib.import_module(f"{PACKAGE}.{info.name}")
+    """Every declared check, in registry order (imports every module of :data:`DECLARING`)."""
+    for name in DECLARING:
+        package = importlib.import_module(name)
+        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+            importlib.import_module(f"{name}.{info.name}")
     return tuple(sorted(DECLARED, key=order))
 
 
@@ -88,7 +92,7 @@ def preset_words(check: Check) -> str:
 
 def table_source(checks) -> str:
     """The text of ``skillsift/config/check_table.py``."""
-    out = ['"""The registry rows, generated from the check declarations of skillsift/validators/: do not edit.\n\n'
+    out = ['"""The registry rows, generated from the check declarations of skillsift/checks/: do not edit.\n\n'
            "Rewrite it with ``python -m tests.generated --write`` after changing a declaration\n"
            "(docs/development.md, \"The check contract\").  One tuple per check, in the fields' order of\n"
            ":class:`skillsift.config.checks.Check`: code, name, severity, scope, module, triggers, files, summary,\n"
@@ -127,14 +131,14 @@ def with_table(text: str, checks) -> str:
 def reference(checks) -> str:
     """docs/checks.md: one section per check."""
     out = ["# The checks, one by one", "",
-           "Generated from the check declarations (`check(...)` in each module of `skillsift/validators/`) by",
+           "Generated from the check declarations (`check(...)` in each module of `skillsift/checks/`) by",
            "`python -m tests.generated --write`: do not edit by hand. `skillsift explain CODE` prints",
            "the same text; [validate.md](validate.md#the-checks) has the table, the presets and how to silence a",
            "check.", ""]
     for c in checks:
         out += [f"## {c.code}", "", f"`{c.name}`: checks that {c.summary}.", "",
                 f"- default severity: {c.severity}", f"- preset: {preset_words(c)}",
-                f"- scope: {c.scope}; runs on: {c.files}", f"- module: `skillsift/validators/{c.module}.py`", ""]
+                f"- scope: {c.scope}; runs on: {c.files}", f"- module: `skillsift/{c.module.replace('.', '/')}.py`", ""]
         text = details(c)
         if text:
             out += [text, ""]

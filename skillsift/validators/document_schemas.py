@@ -12,8 +12,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..rules import Context
-from ..rules.json_schema import document, dumps
+from ..docschema import Context
+from ..docschema.json_schema import document, dumps
 
 SCHEMAS_DIR = Path(__file__).resolve().parent.parent / "schemas"
 

@@ -21,10 +21,10 @@ from ..cache.base import diag_from_json as _diag_from_json
 from ..cache.base import diag_to_json as _diag_to_json
 
 #: The modules whose code decides these findings (the stamp of what wrote an entry).
-MODULES = ("skillsift.validators.body", "skillsift.validators.security", "skillsift.validators.yaml_checks",
-           "skillsift.validators.names", "skillsift.validators.parsed", "skillsift.validators.agent_fields",
-           "skillsift.validators.frontmatter", "skillsift.catalog.agents", "skillsift.diagnostics",
-           "skillsift.validators.spec", "skillsift.catalog.frontmatter",
+MODULES = ("skillsift.checks.body", "skillsift.checks.security", "skillsift.checks.yaml_checks",
+           "skillsift.validators.names", "skillsift.validators.parsed", "skillsift.checks.agent_fields",
+           "skillsift.checks.frontmatter", "skillsift.catalog.agents", "skillsift.diagnostics",
+           "skillsift.checks.spec", "skillsift.catalog.frontmatter",
            "skillsift.validators.text_cache", "skillsift.cache.base")
 
 

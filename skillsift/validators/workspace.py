@@ -85,7 +85,7 @@ class Workspace:
     @cached_property
     def _config_result(self):
         from ..config import RootNotFound
-        from ..usecases.project import open_config
+        from ..skill_sources.configured import open_config
 
         try:
             config = open_config(self.root, self.config_file, env=self.env, user_config_path=self.user_config_path)

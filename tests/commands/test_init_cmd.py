@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 import skillsift
-from skillsift.starter.snippets import REPOSITORY_URL
+from skillsift.usecases.starter.snippets import REPOSITORY_URL
 from tests.conftest import ACME, write_skill
 from tests.support.cli import run
 

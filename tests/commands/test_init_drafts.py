@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from skillsift.catalog.frontmatter import split_frontmatter
-from skillsift.starter.drafts import (
+from skillsift.usecases.starter.drafts import (
     fallback_draft,
     first_clause,
     sentences,

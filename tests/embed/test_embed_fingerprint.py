@@ -9,7 +9,7 @@ import pytest
 from skillsift.config import Config, EmbeddingsConfig
 from skillsift.embed.factory import make_provider
 from skillsift.embed.fingerprint import endpoint_host, provider_fingerprint
-from skillsift.index.service import ConfiguredProvider
+from skillsift.index.configured import ConfiguredProvider
 
 CONFIGS = [
     EmbeddingsConfig(provider="local"),

@@ -17,7 +17,7 @@ import pytest
 
 from skillsift.casefile.parse import parse_cases
 from skillsift.diagnostics import SkillsiftError
-from skillsift.rules.yaml_nodes import MAX_ALIAS_NODES, compose, tree
+from skillsift.docschema.yaml_nodes import MAX_ALIAS_NODES, compose, tree
 from tests.conftest import write_skill
 from tests.support.cli import load_schema, run, set_user_config
 from tests.support.concept_embedder import user_config

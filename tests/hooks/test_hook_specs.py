@@ -14,7 +14,7 @@ import yaml
 from skillsift.commands.hook_cmd import HOOK_MODULES
 from skillsift.hooks._common import OWNED_CODES
 from skillsift.hooks.specs import HOOK_NAMES, HOOK_SPECS, hooks_yaml
-from skillsift.starter.snippets import pre_commit_snippet
+from skillsift.usecases.starter.snippets import pre_commit_snippet
 from tests.conftest import ROOT
 from tests.support.cli import run
 

@@ -578,7 +578,7 @@ def test_init_merges_into_an_existing_config_and_guards_from_the_first_commit(tm
     the hooks pass at once, and a commit that loses a passing draft is refused by the eval hook."""
     from skillsift.cli import main
     from skillsift.embed import local
-    from skillsift.starter.snippets import REPOSITORY_URL
+    from skillsift.usecases.starter.snippets import REPOSITORY_URL
     from tests.conftest import ACME
 
     monkeypatch.setattr(local, "local_model_available", lambda: (False, "not installed"))  # lexical

@@ -128,7 +128,7 @@ def test_the_index_family_renders_a_dry_run_and_a_build(tmp_path):
     import shutil
     from types import SimpleNamespace
 
-    from skillsift.index import service
+    from skillsift.usecases import index_build as service
     from skillsift.usecases.project import open_project
     from tests.conftest import ROOT
 

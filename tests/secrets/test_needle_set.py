@@ -42,14 +42,14 @@ def test_the_needle_set_finds_what_each_rule_finds(monkeypatch):
 @pytest.mark.parametrize("folded", [False, True])
 def test_the_set_reports_every_needle_a_text_holds(folded):
     pair = scan._needle_sets()[folded]
-    needles = sorted({n for rule in scan.RULES if rule.folded == folded for n in rule.needles})
+    needles = sorted({n for rule in scan.PATTERNS if rule.folded == folded for n in rule.needles})
     assert pair[1] == needles
     for needle in needles:
         text = f"x{needle}y é"
         assert scan._held(pair, text) == {n for n in needles if n in text}
 
 
-@pytest.mark.parametrize("kind", sorted(rule.kind for rule in scan.RULES if rule.prefilter))
+@pytest.mark.parametrize("kind", sorted(rule.kind for rule in scan.PATTERNS if rule.prefilter))
 def test_a_prefilter_holds_every_match_of_its_rule(kind, monkeypatch):
     """A prefilter spares its rule's regex only where no match can be: each planted secret of the
     kind, in several surroundings, is still found with the one-pass test."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from skillsift.secrets.scan import RULES, is_placeholder, scan_text
+from skillsift.secrets.scan import PATTERNS, is_placeholder, scan_text
 from tests.support.secret_samples import ALNUM, DIGITS, HEX, LOWER, UPPER, rand
 
 
@@ -97,7 +97,7 @@ BOUNDS = (
     Bound("airtable-token", _j("pa", "t"), _j("pa", "x"), ALNUM, 14, "{14}",
           suffix="." + "a1b2c3d4e5f60718" * 4),
 )
-RULE_BY_KIND = {rule.kind: rule for rule in RULES}
+RULE_BY_KIND = {rule.kind: rule for rule in PATTERNS}
 
 
 def _value(bound: Bound, n: int, seed: int) -> str:

@@ -10,7 +10,7 @@ import pytest
 
 from skillsift.secrets.scan import (
     BUILTIN_PATTERNS,
-    RULES,
+    PATTERNS,
     detect_secret,
     is_placeholder,
     mask,
@@ -28,7 +28,7 @@ def test_every_rule_has_a_positive_and_a_placeholder():
     assert sorted(GENERATORS) == kinds
     assert sorted(SAMPLE_PLACEHOLDERS) == kinds
     assert len(kinds) == len(set(kinds))
-    assert all(rule.help for rule in RULES)
+    assert all(rule.help for rule in PATTERNS)
 
 
 @pytest.mark.parametrize("kind", sorted(GENERATORS))
@@ -251,7 +251,7 @@ def test_real_corpus_has_no_findings():
 
     from skillsift.catalog.embedtext import embedded_text
     from skillsift.catalog.load import parse_skill
-    from skillsift.validators.secrets import skill_findings
+    from skillsift.checks.secrets import skill_findings
 
     real = corpora()
     files = sorted(real.rglob("SKILL.md"))

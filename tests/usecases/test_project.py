@@ -6,7 +6,8 @@ import pytest
 
 from skillsift.config import RootNotFound
 from skillsift.diagnostics import SkillsiftError
-from skillsift.usecases.project import Message, open_config, open_project
+from skillsift.skill_sources.configured import open_config
+from skillsift.usecases.project import Message, open_project
 from tests.conftest import write_skill
 
 
@@ -79,8 +80,8 @@ def test_the_config_half_reads_no_catalog_module():
     from skillsift.usecases import project
 
     assert project.FULL_VIEW == FULL_VIEW
-    code = ("import sys, skillsift.config\nbefore = set(sys.modules)\nimport skillsift.usecases.project\n"
+    code = ("import sys, skillsift.config\nbefore = set(sys.modules)\nimport skillsift.skill_sources.configured\n"
             "print(sorted(set(sys.modules) - before))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     # the hooks that read only the config pay for nothing the config does not import itself
-    assert out.strip() == "['skillsift.usecases', 'skillsift.usecases.project']"
+    assert out.strip() == "['skillsift.skill_sources', 'skillsift.skill_sources.configured']"

@@ -17,7 +17,7 @@ EXPECTED = {"run": (["ws"], {"ws": Workspace, "return": list[Diagnostic]}),
 
 def test_every_registered_module_keeps_the_protocol():
     for name in sorted({check.module for check in CHECKS}):
-        module = importlib.import_module(f"skillsift.validators.{name}")
+        module = importlib.import_module(f"skillsift.{name}")
         assert callable(getattr(module, "run", None)), f"{name} has no run(ws)"
         for attr, (params, hints) in EXPECTED.items():
             func = getattr(module, attr, None)
@@ -29,7 +29,7 @@ def test_every_registered_module_keeps_the_protocol():
 
 def test_load_returns_the_module_the_registry_names():
     for name in sorted({check.module for check in CHECKS}):
-        assert contract.load(name) is importlib.import_module(f"skillsift.validators.{name}"), name
+        assert contract.load(name) is importlib.import_module(f"skillsift.{name}"), name
 
 
 class _Recorder:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from skillsift.checks.fixes import plan, quote_colon_values
 from skillsift.cli import main
-from skillsift.validators.fixes import plan, quote_colon_values
 from tests.support.validators_support import raw_skill
 
 
@@ -77,7 +77,7 @@ def test_fix_unquotes_a_boolean_string_sets_the_exec_bit_and_renames_skill_md(tm
 
 
 def test_a_boolean_fix_is_refused_when_the_value_is_not_a_boolean_string():
-    from skillsift.validators.fixes import unquote_booleans
+    from skillsift.checks.fixes import unquote_booleans
 
     assert unquote_booleans("---\nuser-invocable: 'yes'\n---\n", {"user-invocable": "yes"}) is None
     assert unquote_booleans("---\nuser-invocable: false\n---\n", {"user-invocable": False}) is None
@@ -125,7 +125,7 @@ def test_case_only_name_fix_near_misses_are_left_alone(tmp_path):
 
 
 def test_set_name_refuses_every_form_it_cannot_rewrite_in_place():
-    from skillsift.validators.fixes import set_name
+    from skillsift.checks.fixes import set_name
 
     assert set_name("---\nname: PDF-Tools # c\n---\n", "pdf-tools") == "---\nname: pdf-tools # c\n---\n"
     assert set_name("---\nname: &n PDF-Tools\n---\n", "pdf-tools") is None  # an anchor

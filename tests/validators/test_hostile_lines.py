@@ -10,9 +10,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from skillsift.checks.frontmatter import trigger_passages
+from skillsift.checks.spec import relative_links
 from skillsift.config.tomledit import set_table_keys
-from skillsift.validators.frontmatter import trigger_passages
-from skillsift.validators.spec import relative_links
 from tests.support.validators_support import raw_skill
 
 #: SK108's link scan: a line of brackets, then one of "](" (minutes before).

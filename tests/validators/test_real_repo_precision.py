@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from skillsift.checks.spec import placeholder_path, relative_links
 from skillsift.validators.grouped import group_repeated
-from skillsift.validators.spec import placeholder_path, relative_links
 from tests.support.validators_support import check, raw_skill
 
 

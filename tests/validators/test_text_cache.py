@@ -15,7 +15,7 @@ def _repo(tmp_path):
 
 def test_every_check_module_hits_the_cache_on_each_later_run(tmp_path, monkeypatch, capsys):
     """The last text-check module of a run (security) is kept too: no later run checks a file again."""
-    import skillsift.validators.security as security
+    import skillsift.checks.security as security
 
     _repo(tmp_path)
     monkeypatch.setenv("SKILLSIFT_CACHE_DIR", str(tmp_path / "cache"))
@@ -97,7 +97,7 @@ def test_spec_findings_come_from_the_cache_but_missing_links_are_looked_up_each_
     """SK101-SK107 and the links of an unchanged SKILL.md are not computed again; SK108 sees a file created since."""
     import json
 
-    import skillsift.validators.spec as spec
+    import skillsift.checks.spec as spec
 
     monkeypatch.setenv("SKILLSIFT_CACHE_DIR", str(tmp_path / "cache"))
     path = tmp_path / ".claude" / "skills" / "alpha" / "SKILL.md"

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from skillsift.catalog.skill import Skill
-from skillsift.validators.duplicates import (
+from skillsift.checks.duplicates import (
     duplicate_names,
     near_duplicates,
     similar_pairs,
@@ -204,8 +204,8 @@ def test_corpus_near_duplicates_equal_the_all_pairs_reference(tmp_path):
 
 
 def test_sk009_listings_come_from_the_cache_only_for_the_same_inputs(tmp_path, monkeypatch, capsys):
+    from skillsift.checks import duplicates
     from skillsift.cli import main
-    from skillsift.validators import duplicates
 
     monkeypatch.setenv("SKILLSIFT_CACHE_DIR", str(tmp_path / "cache"))
     root = tmp_path / "repo"

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from skillsift.validators.frontmatter import (
+from skillsift.checks.frontmatter import (
     check_skill_text,
     coverage,
     trigger_passages,
@@ -188,7 +188,7 @@ _REFERENCE_INLINE = re.compile(
 
 def _reference_trigger_passages(lines, first_line):
     """trigger_passages with every regex tried on every line (no character pre-checks)."""
-    from skillsift.validators import frontmatter as fm
+    from skillsift.checks import frontmatter as fm
 
     out, in_code, i = [], False, 0
     while i < len(lines):
@@ -221,7 +221,7 @@ def _reference_trigger_passages(lines, first_line):
 
 @pytest.mark.slow  # the whole corpus of real skills
 def test_trigger_passages_equal_the_regex_on_every_line():
-    from skillsift.validators.frontmatter import trigger_passages
+    from skillsift.checks.frontmatter import trigger_passages
 
     bodies = ["\n".join([
         "# Skill", "USE WHEN the build breaks", "Uſe when deploying (long s)", "  - **Triggers:** deploy",
@@ -237,7 +237,7 @@ def test_trigger_passages_equal_the_regex_on_every_line():
 
 def test_the_findings_of_an_unchanged_skill_come_from_the_text_check_cache(tmp_path, monkeypatch, capsys):
     """A second validate checks no unchanged SKILL.md again; an edit, or other description limits, does."""
-    import skillsift.validators.frontmatter as fm
+    import skillsift.checks.frontmatter as fm
     from tests.support.cli import run as run_cli
 
     monkeypatch.setenv("SKILLSIFT_CACHE_DIR", str(tmp_path / "cache"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from skillsift.validators.index import check_workspace
+from skillsift.checks.index import check_workspace
 from tests.conftest import write_skill
 from tests.support.validators_support import build_index, check, three_skills, workspace
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 
-from skillsift.cli import main
-from skillsift.validators.secrets import (
+from skillsift.checks.secrets import (
     baseline_document,
     check_text,
     fingerprint,
     parse_baseline,
     scan,
 )
+from skillsift.cli import main
 from tests.conftest import write_skill
 from tests.support.validators_support import check, codes
 

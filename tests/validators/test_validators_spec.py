@@ -16,8 +16,8 @@ import pytest
 
 from skillsift.catalog.frontmatter import split_frontmatter
 from skillsift.catalog.load import parse_skill
-from skillsift.validators.frontmatter import key_lines
-from skillsift.validators.spec import check_spec, name_problems, relative_links, suggest_name
+from skillsift.checks.frontmatter import key_lines
+from skillsift.checks.spec import check_spec, name_problems, relative_links, suggest_name
 from tests.conftest import corpora
 from tests.support.validators_support import check, raw_skill
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from skillsift.catalog.skill import Skill
-from skillsift.validators.withheld import check as check_withheld
+from skillsift.checks.withheld import check as check_withheld
 from tests.conftest import write_skill
 from tests.support.validators_support import check
 

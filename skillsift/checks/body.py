@@ -1,0 +1,181 @@
+"""SK301-SK306: the body of a SKILL.md, what an agent loads when it uses the skill.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from ..catalog.agents import CHARS_PER_TOKEN
+from ..config.checks import check
+from ..diagnostics import NOTE, WARNING, Diagnostic
+from ..validators.workspace import Workspace
+
+TOO_LONG = check("SK301", "body-over-token-budget", NOTE,
+                 summary="the body fits the ~5,000 tokens Claude Code keeps of a skill after compaction (characters"
+                         " / 4)",
+                 details="The body is over about 5,000 tokens: after compacting a conversation Claude Code keeps "
+                         "the first 5,000 tokens of each skill it re-attaches, so the rest is lost "
+                         "(code.claude.com/docs/en/skills).  Tokens are estimated as characters / 4, the same "
+                         "estimate as the listing budgets (skillsift/catalog/agents.py), which runs high for prose "
+                         "and low for code.")
+EMPTY = check("SK302", "body-empty", WARNING, summary="the body holds instructions",
+              details="The body is empty: a skill used gives the model nothing to follow.")
+SCAFFOLD = check("SK303", "template-scaffold", WARNING,
+                 summary="no template placeholder ([TODO: ...], a TODO description) is left in the body or "
+                         "description",
+                 details="A template scaffold was left in: ``[TODO: ...]`` or a ``TODO:`` line in the body (outside"
+                         " code), a description that is a placeholder (``TODO``, \"Replace with ...\").")
+ARG_IN_CODE = check("SK304", "argument-in-code", WARNING,
+                    summary="no $ARGUMENTS / $1 sits inside code, where Claude Code would substitute it",
+                    details="``$ARGUMENTS``, ``$ARGUMENTS[N]`` or ``$N`` inside code: Claude Code substitutes the "
+                            "invocation's arguments everywhere in the text, so a shell example's ``$1`` is replaced"
+                            " (move the script into ``scripts/`` and run it from there).")
+BANG_IN_CODE = check("SK305", "bang-command-in-code", WARNING,
+                     summary="no !`command` sits inside code, where Claude Code still runs it",
+                     details="`` !`cmd` `` inside code (a fenced block or a code span): Claude Code's preprocessor "
+                             "runs every `` !`cmd` `` in the text before the model sees it, code included "
+                             "(anthropics/claude-code#39864, #27149), so an example is run and a failing one stops "
+                             "the skill loading.")
+UNCLOSED = check("SK306", "unclosed-fence", WARNING, summary="every code fence is closed",
+                 details="A code fence that is never closed: the rest of the file renders as code.")
+#: Tokens of a skill Claude Code keeps after compaction (characters per token: the agents' estimate).
+KEPT_TOKENS = 5000
+#: Longest line searched for code spans (their regexes backtrack; longer lines are not read for spans).
+MAX_SPAN_LINE = 4000
+# "[TODO: ...]" or a line that starts "TODO:" (outside code and code spans).  Bracketed "[Your Product]"
+# is not one: copywriting skills show such templates for the agent to fill.
+_SCAFFOLD = re.compile(r"\[TODO\b[^\]\n]{0,200}\]?|^\s*(?:[-*]\s+)?TODO\s*:")
+_SCAFFOLD_DESCRIPTION = re.compile(r"^\s*(?:TODO\b|\[TODO|TBD\b|(?i:replace with|describe (?:what|your)|"
+                                   r"a (?:brief|short) description of))")
+_ARGUMENT = re.compile(r"\$ARGUMENTS(?:\[\d+\])?|\$\d\b")
+_BANG = re.compile(r"!`[^`\n]+`")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FENCE_ANY = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)", re.MULTILINE)
+_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+_WIDE_SPAN = re.compile(r"(`{2,})(.+?)\1")  # a code span that can hold a backtick
+
+
+class _Inside:
+    """``inside[n]``: whether body line ``n`` lies between an opening and a closing fence."""
+
+    def __init__(self, spans):
+        self.starts = [a for a, _b in spans]
+        self.spans = spans
+
+    def __getitem__(self, number: int) -> bool:
+        k = bisect_right(self.starts, number) - 1
+        return k >= 0 and number < self.spans[k][1]
+
+
+def fences(body: str):
+    """(``inside``, the line number from 0 of an unclosed fence or None) of a body, where
+    ``inside[n]`` tells whether line ``n`` is inside code.
+
+    Fence lines are found by one regex pass over the text, so a body of many lines costs no
+    Python loop per line.
+    """
+    spans: list[tuple[int, int]] = []  # (first line inside, first line after)
+    if "```" not in body and "~~~" not in body:
+        return _Inside(spans), None
+    opened, mark = None, ""
+    line, counted = 0, 0
+    for match in _FENCE_ANY.finditer(body):
+        line += body.count("\n", counted, match.start())
+        counted = match.start()
+        run, rest = match.group(1), match.group(2)
+        if opened is None:
+            opened, mark = line, run
+        elif run[0] == mark[0] and len(run) >= len(mark) and not rest.strip():
+            spans.append((opened + 1, line))
+            opened = None
+    if opened is not None:
+        spans.append((opened + 1, body.count("\n") + 1))
+    return _Inside(spans), opened
+
+
+def estimate_tokens(text: str) -> int:
+    return (len(text) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
+
+
+def check_body(parsed) -> list[Diagnostic]:
+    """SK301-SK306 of one parsed SKILL.md."""
+    path, body, first = parsed.path, parsed.body, parsed.body_line
+    out: list[Diagnostic] = []
+    tokens = estimate_tokens(body)
+    if tokens > KEPT_TOKENS:
+        cut = first + body[: KEPT_TOKENS * CHARS_PER_TOKEN].count("\n")
+        out.append(TOO_LONG.report(
+            file=path, line=cut,
+            message=f"the body is about {tokens:,} tokens (characters / 4); after compaction Claude Code keeps "
+                    f"the first {KEPT_TOKENS:,}, so what follows this line is lost",
+            hint="move reference material into references/<topic>.md, linked from the body, and keep the steps "
+                 "first"))
+    if not body.strip():
+        out.append(EMPTY.report(
+            file=path, line=max(first, 1),
+            message="the body is empty: an agent that uses this skill gets no instructions",
+            hint="write the steps the agent should follow below the frontmatter"))
+        return out
+    description = parsed.front.get("description")
+    if isinstance(description, str) and _SCAFFOLD_DESCRIPTION.match(description):
+        out.append(SCAFFOLD.report(
+            file=path, line=parsed.line("description"),
+            message=f'the description is a template placeholder ("{description.strip()[:40]}")',
+            hint="say what the skill does and when to use it"))
+    fenced = "```" in body or "~~~" in body
+    scaffold = "TODO" in body
+    argument = "$" in body and _ARGUMENT.search(body) is not None
+    bang = "!`" in body
+    if not (fenced or scaffold or argument or bang):  # whole-text looks first: most bodies need no line pass
+        return out
+    inside, unclosed = fences(body)
+    lines = body.split("\n")
+    for number, line in enumerate(lines):
+        if not ((scaffold and "TODO" in line) or (argument and "$" in line) or (bang and "!`" in line)):
+            continue
+        code = inside[number]
+        if not code:
+            bare = _SPAN.sub(" ", line) if "`" in line and len(line) <= MAX_SPAN_LINE else line
+            match = _SCAFFOLD.search(bare) if "TODO" in line else None
+            if match:
+                out.append(SCAFFOLD.report(
+                    file=path, line=first + number,
+                    message=f'a template placeholder was left in the body ("{match.group(0).strip()[:40]}")',
+                    hint="replace it with the real instruction, or delete it"))
+        if argument and "$" in line:
+            spans = [line] if code else [m.group(2) for m in _SPAN.finditer(line)] if len(line) <= MAX_SPAN_LINE else []
+            hit = next((m for text in spans for m in _ARGUMENT.finditer(text)), None)
+            if hit:
+                out.append(ARG_IN_CODE.report(
+                    file=path, line=first + number,
+                    message=f"{hit.group(0)} inside code is replaced by the invocation's arguments in Claude Code, "
+                            "so this example does not run as written",
+                    hint="move the script into scripts/ and tell the agent to run it, or use a named shell variable"))
+        if bang and "!`" in line:
+            in_span = code or (len(line) <= MAX_SPAN_LINE
+                               and any("!`" in m.group(2) for m in _WIDE_SPAN.finditer(line)))
+            hit = _BANG.search(line)
+            if hit and (code or in_span):
+                out.append(BANG_IN_CODE.report(
+                    file=path, line=first + number,
+                    message=f"{hit.group(0)[:40]} inside code is still run by Claude Code before the model sees the "
+                            "skill; a failing command stops the skill loading",
+                    hint="write the example without the leading ! (e.g. \"! `git status`\" with a space), or move it "
+                         "into a reference file"))
+    if unclosed is not None:
+        out.append(UNCLOSED.report(
+            file=path, line=first + unclosed,
+            message="this code fence is never closed, so the rest of the file is code",
+            hint=f"close it with a line of {_FENCE.match(lines[unclosed]).group(1)}"))  # type: ignore[union-attr]
+    return out
+
+
+def run(ws: Workspace) -> list[Diagnostic]:
+    return run_paths(ws, ws.skill_paths)
+
+
+def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
+    from ..validators.text_cache import run_cached
+
+    return run_cached(ws, paths, "body", check_body)

@@ -1,0 +1,361 @@
+"""SK002 duplicate names and SK009 near-duplicate descriptions.
+
+Both are computed over every skill of the repository and reported on each file involved,
+so that ``skillsift validate PATH`` shows the problem whichever of the files it is given.
+
+Near-duplicates are measured two ways:
+
+* lexically: the cosine of the two descriptions' term sets (skillsift's tokenizer, so
+  stemmed and without stopwords), ``|A ∩ B| / sqrt(|A| |B|)``; all pairs above the
+  threshold are found with prefix filtering (terms ordered rarest first, a pair must share
+  a term within each set's prefix), so a catalog of thousands of skills costs no
+  quadratic scan;
+* by meaning, when a usable index exists: the cosine of the stored vectors of skills whose
+  embedded text has not changed since the index was built.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import defaultdict
+
+from ..config.checks import check
+from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from ..validators.workspace import Workspace
+
+DUPLICATE = check("SK002", "duplicate-name", ERROR, summary="no two skills share a name")
+NEAR = check("SK009", "near-duplicate-description", WARNING, triggers=("skill", "config"),
+             files="SKILL.md (and the committed index, for cosine)",
+             summary="no two skills have near-identical descriptions (lexical, and cosine when an index exists)")
+COPIES = check("SK014", "identical-copies", NOTE, scope="repo",
+               summary="byte-identical copies of one skill (several plugins, one folder per agent) are one note for"
+                       " the group")
+MIN_TERMS = 3  # descriptions with fewer distinct terms are too short to compare
+
+
+def _no_line(_skill, _key: str) -> int | None:
+    return None
+
+
+def namespace(skill) -> str:
+    """The plugin a skill belongs to (``plugins/<plugin>/...``, or a ``.claude-plugin`` manifest's plugin),
+    else "": Claude Code calls a plugin's skills ``<plugin>:<name>``, so they never clash with the
+    repository's own skills (the listing keys its served names the same way, so ``validate`` and
+    ``list`` agree)."""
+    from ..catalog.listing import namespace as listing_namespace
+
+    return listing_namespace(skill)
+
+
+def duplicate_names(skills, line_of=_no_line, text_of=None) -> list[Diagnostic]:
+    """One SK002 per file of each name used more than once in one namespace (path order; the first
+    is served), and one SK014 note per group of byte-identical copies of one skill.
+
+    Names are compared as agents and people read them: NFKC, case-folded, look-alike letters of
+    other scripts taken as the Latin ones (:func:`skillsift.validators.names.skeleton`).  A plugin's
+    skills are their own namespace (:func:`namespace`).  ``line_of(skill, key)`` gives the file line
+    of a frontmatter key (None when unknown); ``text_of(skill)`` its file's text (copies are found only
+    with it).
+    """
+    from ..validators.names import skeleton
+
+    out = []
+    representatives = list(skills)
+    if text_of is not None:
+        copies: dict[tuple[str, str], list] = defaultdict(list)
+        for skill in skills:
+            text = text_of(skill)
+            if text is not None:
+                copies[(skill.name, text)].append(skill)
+        dropped: set[int] = set()
+        for group in copies.values():
+            if len(group) < 2:
+                continue
+            dropped.update(id(s) for s in group[1:])
+            others = ", ".join(s.path for s in group[1:])
+            out.append(COPIES.report(
+                file=group[0].path, line=line_of(group[0], "name"),
+                message=f'skill "{group[0].name}" has {len(group) - 1} byte-identical '
+                        f'cop{"y" if len(group) == 2 else "ies"}: {others}; whichever is served, it is the same '
+                        "skill",
+                hint="keep one copy and link the others to it (a symlink), or leave them when each is "
+                     "shipped on its own (plugins)"))
+        representatives = [s for s in skills if id(s) not in dropped]
+    groups: dict[tuple[str, str], list] = defaultdict(list)
+    for skill in representatives:
+        groups[(namespace(skill), skeleton(skill.name))].append(skill)
+    for (_plugin, _key), group in groups.items():
+        if len(group) < 2:
+            continue
+        paths = [s.path for s in group]
+        for skill in group:
+            alike = [s for s in group if s.name != skill.name]
+            others = ", ".join(p for p in paths if p != skill.path)
+            served = ("this one is served" if skill is group[0] else f"only {paths[0]} is served") + (
+                " (the first in path order)")
+            if alike:
+                message = (f'skill name "{skill.name}" reads the same as "{alike[0].name}" once Unicode forms, case '
+                           f"and look-alike letters are folded (used by {others}); agents load both, and neither "
+                           "people nor models can tell them apart")
+            else:
+                message = f'skill name "{skill.name}" is also used by {others}; {served}'
+            out.append(DUPLICATE.report(
+                file=skill.path, line=line_of(skill, "name"), message=message,
+                hint="a skill's name is its id: give each skill its own `name:` in the frontmatter"))
+    return out
+
+
+def term_sets(texts) -> list[frozenset[str]]:
+    from ..ranker.tokenize import tokenize
+
+    return [frozenset(tokenize(text)) for text in texts]
+
+
+def similar_pairs(sets, threshold: float) -> list[tuple[int, int, float]]:
+    """Every pair (i < j) whose set cosine is at least ``threshold``, with its value.
+
+    Prefix filtering: with terms sorted rarest first, a pair with cosine >= t shares at
+    least ceil(t^2 |A|) terms with A, so it shares one within A's first
+    |A| - ceil(t^2 |A|) + 1 terms (and likewise for B).  Sets smaller than MIN_TERMS are
+    skipped.  Pairs come sorted by (i, j).
+    """
+    if threshold <= 0:
+        return []
+    frequency: dict[str, int] = defaultdict(int)
+    for terms in sets:
+        for term in terms:
+            frequency[term] += 1
+    ordered = [sorted(terms, key=lambda t: (frequency[t], t)) for terms in sets]
+    postings: dict[str, list[int]] = defaultdict(list)
+    t2 = threshold * threshold
+    # The length filter's two sides, computed once per set (the same float expressions as
+    # ``t2 * len(a) <= len(b) * (1 + 1e-9)``).
+    sizes = [len(terms) for terms in sets]
+    low = [t2 * n for n in sizes]
+    high = [n * (1 + 1e-9) for n in sizes]
+    sqrt = math.sqrt
+    bar = threshold - 1e-12
+    found: list[tuple[int, int, float]] = []
+    for j, terms in enumerate(ordered):
+        size = sizes[j]
+        if size < MIN_TERMS:
+            continue
+        prefix = size - math.ceil(t2 * size - 1e-9) + 1
+        candidates: set[int] = set()
+        for term in terms[:prefix]:
+            candidates.update(postings[term])
+            postings[term].append(j)
+        b, low_j, high_j = sets[j], low[j], high[j]
+        for i in candidates:  # the pairs are sorted at the end
+            if not (low[i] <= high_j and low_j <= high[i]):
+                continue
+            value = len(sets[i] & b) / sqrt(sizes[i] * size)
+            if value >= bar:
+                found.append((i, j, value))
+    found.sort()
+    return found
+
+
+#: Descriptions of more words are left to the cosine (one word apart there is well above 0.9).
+ONE_WORD_MAX = 40
+_WORD = None
+
+
+def _set_cosine(a: frozenset, b: frozenset) -> float:
+    return len(a & b) / math.sqrt(len(a) * len(b)) if a and b else 0.0
+
+
+def one_word_apart(texts) -> list[tuple[int, int]]:
+    """Pairs (i < j) of texts of 3 to :data:`ONE_WORD_MAX` words whose lowercase words differ by
+    one word replaced, added or dropped; found by hashing each text with one word blanked or
+    left out (no pairwise scan)."""
+    global _WORD
+    if _WORD is None:
+        import re
+
+        _WORD = re.compile(r"\w+")
+    words = [tuple(_WORD.findall(text.lower())) if isinstance(text, str) else () for text in texts]
+    blanked: dict[tuple, list[int]] = defaultdict(list)
+    whole: dict[tuple, list[int]] = defaultdict(list)
+    for n, w in enumerate(words):
+        if 3 <= len(w) <= ONE_WORD_MAX:
+            whole[w].append(n)
+            for k in range(len(w)):
+                blanked[(*w[:k], "\0", *w[k + 1:])].append(n)
+    out: set[tuple[int, int]] = set()
+    for group in blanked.values():
+        if 1 < len(group) <= 50:  # a template shared by more is SK009's cosine business
+            for a in range(len(group)):
+                for b in range(a + 1, len(group)):
+                    if words[group[a]] != words[group[b]]:
+                        out.add((group[a], group[b]))
+    for n, w in enumerate(words):
+        if 4 <= len(w) <= ONE_WORD_MAX + 1:
+            for k in range(len(w)):
+                for m in whole.get((*w[:k], *w[k + 1:]), ()):
+                    out.add((min(n, m), max(n, m)))
+    return sorted(out)
+
+
+def vector_pairs(matrix, threshold: float) -> list[tuple[int, int, float]]:
+    """Pairs (i < j) of unit rows whose cosine is at least ``threshold`` (numpy)."""
+    import numpy as np
+
+    if threshold <= 0 or len(matrix) < 2:
+        return []
+    sims = np.asarray(matrix, dtype=np.float32) @ np.asarray(matrix, dtype=np.float32).T
+    upper = np.triu(sims >= threshold, k=1)
+    rows, cols = np.nonzero(upper)
+    return sorted((int(i), int(j), float(sims[i, j])) for i, j in zip(rows, cols, strict=True))
+
+
+MAX_NAMED = 3  # other skills named per diagnostic
+
+
+def near_duplicates(skills, *, threshold: float, cosine_pairs=(), line_of=_no_line) -> list[Diagnostic]:
+    """SK009: one diagnostic per skill that has near-identical descriptions elsewhere.
+
+    ``cosine_pairs`` are ``(i, j, cosine)`` over the same ``skills`` list (from the index).
+    Each diagnostic names the most similar other skills (at most three, then "and N more").
+    """
+    sets = term_sets(s.description for s in skills)
+    pairs = similar_pairs(sets, threshold)
+    found = {(i, j) for i, j, _v in pairs}
+    one_word = [(i, j) for i, j in one_word_apart([s.description for s in skills]) if (i, j) not in found] if (
+        threshold > 0) else []
+    if one_word:
+        # short descriptions one word apart sit below the cosine threshold (4 of 5 terms: 0.8)
+        pairs = sorted(pairs + [(i, j, _set_cosine(sets[i], sets[j])) for i, j in one_word])
+    apart = set(one_word)
+    cosine = {(min(i, j), max(i, j)): v for i, j, v in cosine_pairs}
+    lexical = {(i, j): v for i, j, v in pairs} if cosine else {}
+    # A templated catalog can hold hundreds of thousands of pairs: collect plain tuples,
+    # ordered as the diagnostic names them (strongest, then name, then path), and describe
+    # only the pairs a diagnostic names.
+    names = [skill.name for skill in skills]
+    paths = [skill.path for skill in skills]
+    if cosine:
+        strengths = [(i, j, max(lexical.get((i, j), 0.0), cosine.get((i, j), 0.0)))
+                     for i, j in (lexical.keys() | cosine.keys())]
+    else:
+        strengths = pairs
+    partners: dict[int, list[tuple[float, str, str, int]]] = defaultdict(list)
+    for i, j, strength in strengths:
+        if names[i] == names[j]:
+            continue  # SK002 already says it
+        partners[i].append((-strength, names[j], paths[j], j))
+        partners[j].append((-strength, names[i], paths[i], i))
+
+    def how(i: int, j: int, strength: float) -> str:
+        key = (min(i, j), max(i, j))
+        if key in apart:
+            return f"one word apart, lexical {_set_cosine(sets[i], sets[j]):.2f}"
+        if not cosine:
+            return f"lexical {strength:.2f}"
+        measures = []
+        if key in lexical:
+            measures.append(f"lexical {lexical[key]:.2f}")
+        if key in cosine:
+            measures.append(f"cosine {cosine[key]:.2f}")
+        return ", ".join(measures)
+
+    out = []
+    for i in sorted(partners):
+        ranked = heapq.nsmallest(MAX_NAMED, partners[i])
+        named = [f'"{skills[j].name}" ({skills[j].path}; {how(i, j, -negated)})' for negated, _n, _p, j in ranked]
+        more = len(partners[i]) - len(named)
+        out.append(near_diagnostic(skills[i], ", ".join(named) + (f" and {more} more" if more else ""), line_of))
+    return out
+
+
+def near_diagnostic(skill, listing: str, line_of=_no_line) -> Diagnostic:
+    """The SK009 of ``skill``, whose near-duplicates ``listing`` names."""
+    return NEAR.report(
+        file=skill.path, line=line_of(skill, "description"),
+        message=f'description of "{skill.name}" is nearly the same as that of {listing}; '
+                "agents cannot tell them apart",
+        hint="say in each description what sets the skill apart and when to use the other one, "
+             "or merge the skills")
+
+
+_LISTING_AT = 'is nearly the same as that of '
+
+
+def cached_near_duplicates(ws, skills, *, threshold: float, cosine_pairs=(), line_of=_no_line) -> list[Diagnostic]:
+    """:func:`near_duplicates` through the user cache: the same inputs give the stored listings.
+
+    The key is the SHA-256 of the threshold, every skill's name, path and description in
+    order, and the cosine pairs; an entry is the ``[skill number, listing]`` of each SK009
+    (docs/configuration.md).  Line numbers come from ``line_of`` as they would.
+    """
+    from ..cache.checks import CheckCache
+
+    cache = CheckCache(ws.root)
+    inputs = [threshold, "one-word-apart", [[s.name, s.path, s.description] for s in skills],
+              [[i, j, v] for i, j, v in cosine_pairs]]
+    key = cache.key("SK009", inputs)
+    entry = cache.get(key)
+    if entry is not None and type(entry) is list and all(
+            type(item) is list and len(item) == 2 and type(item[0]) is int and 0 <= item[0] < len(skills)
+            and type(item[1]) is str for item in entry):
+        cache.keep(key)
+        return [near_diagnostic(skills[i], str(listing), line_of) for i, listing in entry]
+    out = near_duplicates(skills, threshold=threshold, cosine_pairs=cosine_pairs, line_of=line_of)
+    numbers = {id(skill): n for n, skill in enumerate(skills)}
+    by_path = {skill.path: skill for skill in skills}
+    stored: list[tuple[int, str]] = []
+    for diag in out:
+        skill = by_path[diag.file]
+        start = diag.message.index(_LISTING_AT) + len(_LISTING_AT)
+        stored.append((numbers[id(skill)], diag.message[start:diag.message.rindex("; agents cannot tell")]))
+    if [near_diagnostic(skills[i], listing, line_of) for i, listing in stored] == out:
+        cache.put(key, [list(pair) for pair in stored])
+        cache.save()
+    return out
+
+
+def index_cosine_pairs(ws, skills, threshold: float) -> list[tuple[int, int, float]]:
+    """Cosine pairs from the index in ``ws`` for skills whose indexed text is current; [] without one."""
+    if threshold <= 0 or not ws.index_exists():
+        return []
+    result = ws.index_load
+    if result.index is None:
+        return []
+    index = result.index
+    config = ws.config
+    if index.unusable_reason(fields=config.search.fields, index_body=config.search.index_body,
+                             body_chars=config.search.body_chars):
+        return []
+    from ..catalog.embedtext import embedded_text, text_digest
+
+    positions, rows = [], []
+    for position, skill in enumerate(skills):
+        row = index.row(skill.domain, skill.name)
+        if row < 0:
+            continue
+        digest = text_digest(embedded_text(skill, config.search.fields, config.search.index_body,
+                                           config.search.body_chars))
+        if index.items[row].text_digest != digest:
+            continue
+        positions.append(position)
+        rows.append(row)
+    if len(rows) < 2:
+        return []
+    matrix = index.matrix[rows]
+    return [(positions[i], positions[j], v) for i, j, v in vector_pairs(matrix, threshold)]
+
+
+def run(ws: Workspace) -> list[Diagnostic]:
+    def line_of(skill, key: str) -> int | None:
+        split = ws.split_text(skill.path)
+        return split[2].get(key) if split is not None else None
+
+    skills = ws.all_skills
+    out = duplicate_names(skills, line_of, lambda skill: ws.read_text(skill.path))
+    settings = ws.settings
+    unique = list(ws.catalog.skills)
+    cosine = index_cosine_pairs(ws, unique, settings.near_duplicate_cosine) if ws.config is not None else []
+    out += cached_near_duplicates(ws, unique, threshold=settings.near_duplicate_threshold, cosine_pairs=cosine,
+                                  line_of=line_of)
+    return out

@@ -1,0 +1,349 @@
+"""SK001, SK004-SK008: one SKILL.md on its own.
+
+Pure functions over the file's text; :func:`run` feeds them from the workspace.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import PurePosixPath
+
+from ..catalog.frontmatter import key_lines as key_lines
+from ..config.checks import check
+from ..diagnostics import ERROR, WARNING, Diagnostic
+from ..validators.workspace import Workspace, posix_name
+
+check("SK001", "frontmatter-invalid", ERROR,
+      summary="the file is UTF-8 and its frontmatter block is closed and parses to a mapping",
+      details="The file is not UTF-8, or its frontmatter is unclosed, not YAML or not a mapping (found by the "
+              "catalog parser, reported here with file and line).")
+MISSING = check("SK004", "frontmatter-missing", ERROR, summary="SKILL.md starts with a --- frontmatter block",
+                details="There is no frontmatter block at all.")
+NO_NAME = check("SK005", "name-missing", WARNING,
+                summary="the frontmatter sets a name (else agents fall back to the folder name)",
+                details="The frontmatter has no usable ``name`` (agents fall back to the folder name).")
+NO_DESCRIPTION = check("SK006", "description-missing", ERROR,
+                       summary="the frontmatter sets a description (agents choose skills by it)",
+                       details="The frontmatter has no usable ``description`` (agents choose skills by it).")
+TOO_LONG = check("SK007", "description-too-long", WARNING, triggers=("skill", "config"),
+                 summary="the description fits every configured agent's listing limit, so no agent cuts it",
+                 details="The description is longer than an agent keeps in its skill listing, so its end is cut.")
+TRIGGER_IN_BODY = check("SK008", "trigger-only-in-body", WARNING,
+                        summary="trigger phrases (\"Use when ...\", \"Triggers: ...\") in the body also appear in the "
+                                "description",
+                        details="The body says when to use the skill (\"Use when ...\", \"Triggers: ...\", a \"When to "
+                                "use\" section) but the description does not: agents choose from the description and"
+                                " never see the body before choosing.")
+#: Share of a trigger passage's terms the description must hold for SK008 to stay quiet.
+TRIGGER_COVERAGE = 0.5
+_SECTION_LINES = 15
+
+# A line's leading blanks are skipped before matching (``_inline``) and every other blank run
+# is one ``\s*`` with no second one beside it to share it with, so a line of 100,000 spaces
+# before "use" is read in linear time (possessive quantifiers would say the same, but need
+# Python 3.11).
+_LEAD = r"(?:[-*+](?=\s)|\d+[.)](?=\s)|>)?\s*(?:(?:\*\*|__|\*|_)\s*)?"
+_INLINE = re.compile(
+    _LEAD + r"(use (?:this skill|it) (?:when|whenever|if|for)\b|use when(?:ever)?\b|"
+    r"triggers?(?: phrases?| words?)?\s*(?:(?:\*\*|__)\s*)?:|when to use(?: this skill)?\s*(?:(?:\*\*|__)\s*)?:)",
+    re.IGNORECASE,
+)
+# A heading's start; its title is the rest without trailing blanks and closing #s, taken
+# in Python (a lazy title before ``\s*#*\s*$`` took cubic time on a line of spaces).
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+")
+_TRIGGER_HEADING = re.compile(
+    r"^(?:when (?:to|should (?:i|you)) (?:use|invoke|activate|apply)(?: (?:this|the) (?:skill|workflow)| it| me)?|"
+    r"use (?:this skill )?when|triggers|trigger (?:phrases|words|conditions)|activation(?: triggers)?|"
+    r"when this skill (?:applies|activates|triggers))\s*:?$",
+    re.IGNORECASE,
+)
+# A description that already says when to use the skill.
+_WHEN_CLAUSE = re.compile(
+    # "Use when", "Use this skill for", and with an adverb: "Use proactively when", "Use PROACTIVELY for"
+    r"\b(?:use (?:this skill |it |this )?(?:[a-z]+ly )?(?:when|whenever|for|if|to|on|after|before)|"
+    r"when (?:the )?(?:user|you|asked)|"
+    r"triggers?|trigger (?:on|when)|invoke (?:when|for)|applies when|use cases?|activate[sd]? (?:when|on|for))\b",
+    re.IGNORECASE,
+)
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+# What a line needs to be a fence, a heading or an inline marker (every marker holds "use" or
+# "trigger"), with the markers' case folding: lines without any are never visited.
+_CANDIDATE = re.compile(r"```|~~~|#|use|trigger", re.IGNORECASE)
+
+
+def text_key_lines(text: str) -> dict[str, int]:
+    """File line of each top-level frontmatter key of a SKILL.md text ({} without frontmatter)."""
+    from ..catalog.frontmatter import split_frontmatter
+
+    block = split_frontmatter(text.replace("\r\n", "\n"))
+    return key_lines(block.raw, block.yaml_start_line) if block.present else {}
+
+
+def value_kind(value) -> str:
+    """What a frontmatter value is, in words for a message ("a list", "empty", "blank", ...)."""
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if value is None:
+        return "empty"
+    if isinstance(value, str):
+        return "a string" if value.strip() else "blank"
+    return type(value).__name__
+
+
+def entry_text(front: dict, fields=("description",)) -> str:
+    """The listing text an agent builds from ``fields`` (trimmed strings joined by a space)."""
+    parts = [front.get(f) for f in fields]
+    return " ".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
+
+
+def entry_limit_problems(path: str, line: int, front: dict, limits: dict, plugin: str = "") -> list[Diagnostic]:
+    """SK007, one per agent whose limit the skill's listing entry exceeds.
+
+    A profiled agent measures its own entry (Claude Code: description plus ``when_to_use``)
+    and says what it does past the limit (cut, or not loaded for Codex), and only counts when
+    it reads the skill's folder; any other name in ``limits`` cuts the trimmed description.
+    """
+    from ..catalog.agents import BY_NAME, serves
+
+    out = []
+    # An agent that does not read the skill's folder never lists it; when none of the
+    # targeted agents does (a configured path), every one is checked.
+    readers = {a for a in limits if a in BY_NAME and serves(BY_NAME[a], path, plugin)}
+    for agent, limit in sorted(limits.items()):
+        if not limit or (readers and agent in BY_NAME and agent not in readers):
+            continue
+        profile = BY_NAME.get(agent)
+        fields = profile.entry_fields if profile is not None else ("description",)
+        text = entry_text(front, fields)
+        if len(text) <= limit:
+            continue
+        what = "description" if fields == ("description",) or not front.get("when_to_use") else (
+            "description + when_to_use")
+        verb = "are" if "+" in what else "is"
+        if profile is not None and profile.description_max == limit and profile.entry_cap is None:
+            message = (f"{what} {verb} {len(text)} characters; {agent} does not load a skill whose description "
+                       f"is over {limit}")
+            hint = f"cut the description by {len(text) - limit} characters, or {agent} never sees the skill"
+        else:
+            cut = " ".join(text[limit:].split())
+            cut = cut if len(cut) <= 50 else cut[:49] + "…"
+            message = f'{what} {verb} {len(text)} characters; {agent} keeps only the first {limit}, so "{cut}" is cut'
+            hint = (f"cut {len(text) - limit} characters (what it does, then when to use it); move details into "
+                    "the body")
+        out.append(TOO_LONG.report(file=path, line=line, message=message, hint=hint))
+    return out
+
+
+def _is_fence(line: str) -> bool:
+    return ("```" in line or "~~~" in line) and _FENCE.match(line) is not None
+
+
+def _heading(line: str) -> str | None:
+    """The title of a markdown ATX heading line (closing #s removed), else None."""
+    match = _HEADING.match(line) if "#" in line else None
+    if match is None:
+        return None
+    return line[match.end():].rstrip().rstrip("#").rstrip()
+
+
+def _inline(line: str):
+    """:data:`_INLINE`'s match; an ASCII line without "use" or "trigger" cannot match (every marker holds one)."""
+    if line.isascii():
+        lowered = line.lower()
+        if "use" not in lowered and "trigger" not in lowered:
+            return None
+    return _INLINE.match(line, len(line) - len(line.lstrip()))
+
+
+def _candidate_lines(lines: list[str]) -> list[int]:
+    """Indices of the lines that may be a fence, a heading or an inline marker, in order.
+
+    One regex pass over the joined lines finds every ``#``, fence run and marker word (the
+    same case folding as the line regexes), so the lines holding none of them cost no Python
+    step: they can only matter as a trigger section's text, which is read line by line.
+    """
+    text = "\n".join(lines)
+    out: list[int] = []
+    number, counted = 0, 0
+    for match in _CANDIDATE.finditer(text):
+        start = match.start()
+        number += text.count("\n", counted, start)
+        counted = start
+        if not out or out[-1] != number:
+            out.append(number)
+    return out
+
+
+def trigger_passages(lines: list[str], first_line: int) -> list[tuple[int, str, str]]:
+    """(file line, the line as written, the passage text) of each place the body says when to use it.
+
+    ``lines`` are the body lines, the first at file line ``first_line``.  Fenced code is
+    skipped.  A trigger heading's passage is the text under it, up to the next heading
+    (at most 15 lines); an inline marker's passage is the rest of its line.  Each regex
+    runs only on lines holding the characters it needs (a fence, a ``#``, a marker word),
+    and only those lines are visited (:func:`_candidate_lines`).
+    """
+    out = []
+    in_code = False
+    resume = 0  # the first line not yet consumed by a trigger section
+    for i in _candidate_lines(lines):
+        if i < resume:
+            continue
+        line = lines[i]
+        if _is_fence(line):
+            in_code = not in_code
+            continue
+        if in_code:
+            continue
+        heading = _heading(line)
+        if heading is not None:
+            title = heading.strip("*_ ").strip()
+            if _TRIGGER_HEADING.match(title):
+                passage: list[str] = []
+                j = i + 1
+                while j < len(lines) and len(passage) < _SECTION_LINES:
+                    if _heading(lines[j]) is not None or _is_fence(lines[j]):
+                        break
+                    if lines[j].strip():
+                        passage.append(lines[j].strip())
+                    j += 1
+                if passage:
+                    out.append((first_line + i, line, " ".join(passage)))
+                resume = j
+                continue
+        inline = _inline(line)
+        if inline:
+            rest = line[inline.end():].strip(" *_:")
+            if rest:
+                out.append((first_line + i, line, rest))
+    return out
+
+
+def coverage(passage: str, description: str) -> float:
+    """Share of the passage's terms (skillsift's tokenizer: stemmed, stopwords dropped) in the description."""
+    from ..ranker.tokenize import tokenize
+
+    terms = set(tokenize(passage))
+    if not terms:
+        return 1.0
+    return len(terms & set(tokenize(description))) / len(terms)
+
+
+def _excerpt(line: str, width: int = 60) -> str:
+    text = " ".join(line.strip().split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=None,
+                     plugin: str = "") -> list[Diagnostic]:
+    """Every SK001/SK004-SK008 finding of one SKILL.md ``text`` (``path`` relative, ``/``).
+
+    ``parsed`` is ``(skill, SK001 diagnostics)`` from the catalog parser when the caller
+    already has it; the text is parsed otherwise.  ``split`` is ``(LF text, block, key
+    lines)`` of ``text`` when the caller has it (:meth:`Workspace.split_text`).  ``plugin``: the
+    plugin whose manifest names the skill's folder ("" none; docs/validate.md, "Plugin manifests").
+    """
+    from ..catalog.frontmatter import split_frontmatter
+    from ..catalog.load import parse_skill
+
+    if parsed is None:
+        dir_id = PurePosixPath(path).parent.name or path
+        parsed = parse_skill(text, dir_id, path=path)
+    skill, parse_problems = parsed
+    if parse_problems:
+        return list(parse_problems)
+    if split is None:
+        block = split_frontmatter(text.replace("\r\n", "\n"))
+        lines = key_lines(block.raw, block.yaml_start_line) if block.present else {}
+    else:
+        _lf, block, lines = split
+    if not block.present:
+        return [MISSING.report(file=path, line=1,
+                           message="SKILL.md has no frontmatter: agents find skills by the name and description "
+                                   "in a leading --- block",
+                           hint="start the file with ---, name: <skill-name>, description: <what it does and "
+                                "when to use it>, ---")]
+    front = skill.frontmatter if skill is not None else {}
+    fence_line = 1
+    out: list[Diagnostic] = []
+    name = front.get("name")
+    folder = PurePosixPath(path).parent.name
+    if not (isinstance(name, str) and name.strip()):
+        if "name" in front:
+            message = f"name must be a non-empty string, not {value_kind(name)}"
+        else:
+            message = f'frontmatter has no name; agents fall back to the folder name "{folder}"'
+        out.append(NO_NAME.report(file=path, line=lines.get("name", fence_line),
+                              message=message, hint=f"add `name: {folder}` to the frontmatter"))
+    description = front.get("description")
+    if not (isinstance(description, str) and description.strip()):
+        if "description" in front:
+            message = f"description must be a non-empty string, not {value_kind(description)}"
+        else:
+            message = "frontmatter has no description; agents choose a skill by its description"
+        out.append(NO_DESCRIPTION.report(file=path, line=lines.get("description", fence_line),
+                              message=message,
+                              hint="add `description: <what it does>. Use when <situations>.`"))
+        return out
+    out.extend(entry_limit_problems(path, lines.get("description", fence_line), front, limits, plugin))
+    # A description that already says when to use the skill silences SK008: no passage is looked for.
+    if block.closed and _WHEN_CLAUSE.search(description) is None:
+        body_lines = block.body.split("\n")
+        for line_no, line, passage in trigger_passages(body_lines, block.body_line):
+            if coverage(passage, description) < TRIGGER_COVERAGE:
+                out.append(TRIGGER_IN_BODY.report(
+                    file=path, line=line_no,
+                    message=f'the body says when to use this skill ("{_excerpt(line)}") but the description '
+                            "does not; agents choose skills from the description alone",
+                    hint='add the situations to the description, e.g. "... Use when <situations>."'))
+    return out
+
+
+def run(ws: Workspace) -> list[Diagnostic]:
+    return run_paths(ws, ws.skill_paths)
+
+
+def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
+    """:func:`run` limited to the SKILL.md files among ``paths`` (only those files are parsed).
+
+    The findings of a file that parses depend on its text and the description limits alone,
+    so they are kept in the text-check cache (:mod:`.text_cache`) keyed by both: an unchanged
+    file costs no check on the next run.
+    """
+    import hashlib
+
+    from ..validators.parsed import Parsed
+    from ..validators.text_cache import cached, known_digest, save
+
+    limits = ws.settings.description_limits
+    settings = sorted((str(k), v) for k, v in limits.items())
+    out: list[Diagnostic] = []
+    for rel in paths:
+        if posix_name(rel) != "SKILL.md" or not os.path.exists(ws.abspath(rel)):
+            continue
+        text = ws.read_text(rel)
+        skill, problems = ws.parsed(rel)
+        if text is None or skill is None:
+            out.extend(problems)
+            continue
+        split = ws.split_text(rel)
+
+        plugin = ws.discovery.plugins.get(rel, "")
+
+        def compute(_p: Parsed, rel=rel, text=text, skill=skill, problems=problems, split=split,
+                    plugin=plugin) -> list:
+            return check_skill_text(rel, text, limits=limits, parsed=(skill, problems), split=split, plugin=plugin)
+
+        # line endings matter too: the digest of the text as read (the skill's, when it was parsed from it)
+        raw = known_digest(ws, rel, text) or hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        view = Parsed(path=rel, text=text, front={}, raw="", raw_line=0, body="", body_line=0, lines={})
+        out.extend(cached(ws, "frontmatter", view, compute, extra=(raw, settings, plugin)))
+    save(ws)
+    return out

@@ -1,0 +1,290 @@
+"""SK311-SK320: the paths a skill names and the files its folder holds.
+
+A skill is installed as its folder alone (copied to ``~/.claude/skills``, packed into a
+plugin, uploaded), so what works in the repository may not work where it runs:
+
+* SK311 an absolute path into someone's home folder (``/Users/ana/...``,
+  ``C:\\Users\\ana\\...``; placeholder names such as ``username`` are examples) in the body;
+* SK312 a link written with backslashes (``references\\guide.md``): it resolves on Windows only;
+* SK313 a relative link that leaves the skill's folder (``../shared/x.md``): it works in the
+  repository, not when the skill is installed alone;
+* SK314 (note) a reference that links to another reference: agents read a linked file when
+  needed, and a chain of them is read partly or not at all (Claude's skill authoring best
+  practices: "keep references one level deep");
+* SK315 a script the body runs (``python scripts/x.py``, ``bash scripts/x.sh``,
+  ``./scripts/x``) that is not in the skill's folder;
+* SK316 a script run as ``./scripts/x`` without its executable bit (``--fix`` sets it);
+* SK317 a ``.env`` file in a skill folder: it ships with the skill, secrets and all;
+* SK318 (note) a binary file (an executable, an archive) in a skill folder;
+* SK319 ``skill.md`` in another case than ``SKILL.md``: agents look for ``SKILL.md`` exactly,
+  so the skill is not loaded (``--fix`` renames it);
+* SK320 a SKILL.md inside another skill's folder: agents stop at the first SKILL.md of a
+  folder, so the inner skill is never loaded.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from pathlib import PurePosixPath
+
+from ..config.checks import check
+from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from ..validators.workspace import Workspace, posix_name
+
+ABSOLUTE = check("SK311", "absolute-path", WARNING,
+                 summary="the body names no path into one person's home folder (/Users/ana/..., C:\\Users\\ana\\...)")
+BACKSLASH = check("SK312", "backslash-link", WARNING, summary="links use / (a backslash resolves on Windows only)")
+LEAVES = check("SK313", "link-leaves-skill", WARNING,
+               summary="relative links stay inside the skill's folder (it is installed on its own)")
+CHAIN = check("SK314", "reference-chain", NOTE,
+              summary="a linked reference does not link on to another (references one level deep)")
+NO_SCRIPT = check("SK315", "script-missing", WARNING,
+                  summary="every script the body runs (python scripts/x.py, ./scripts/x) is in the skill's folder")
+NOT_EXECUTABLE = check("SK316", "script-not-executable", WARNING, triggers=("skill", "skill-file"),
+                       files="SKILL.md, the skill's scripts", summary="a script run as ./x has its executable bit")
+ENV_FILE = check("SK317", "env-file-in-skill", WARNING, triggers=("skill", "skill-file"),
+                 files="files of a skill folder",
+                 summary="no .env file sits in a skill's folder")
+BINARY = check("SK318", "binary-in-skill", NOTE, triggers=("skill", "skill-file"), files="files of a skill folder",
+               summary="no binary (executable, archive) sits in a skill's folder")
+WRONG_CASE = check("SK319", "skill-file-case", ERROR, scope="repo", triggers=("any",), files="the skills folders",
+                   summary="a skill's file is named SKILL.md exactly (skill.md is not loaded)")
+NESTED = check("SK320", "nested-skill", WARNING, triggers=("skill", "skill-file"), files="files of a skill folder",
+               summary="no SKILL.md sits inside another skill's folder (it is never loaded)")
+# a macOS or Windows home folder with a real-looking user name (placeholders such as "username",
+# "you", "<name>" or "$USER" are examples, and /home/ubuntu is a server's own path)
+_HOME = re.compile(r"(?<![\w/.~-])(?:/Users/([A-Za-z0-9._-]+)/|[A-Za-z]:\\Users\\([A-Za-z0-9._-]+)\\)")
+_PLACEHOLDER_USERS = frozenset({"username", "user", "you", "your", "yourname", "your-name", "your_name", "name",
+                                "me", "myuser", "myname", "shared", "public", "default", "example", "john", "jane",
+                                "foo", "bob", "alice", "x", "xxx", "runner", "admin"})
+_PLACEHOLDER = re.compile(r"[<{$*]")
+_SCRIPT_AT = re.compile(r"(?:scripts|bin|tools)/[\w./-]+\w")
+_RUNNER_BEFORE = re.compile(r"(?:(?<![\w-])(?:python3?|bash|sh|node|ruby|perl|uv run|deno run)[ \t]+|(?<![\w/.])\./)$")
+
+
+class _Run:
+    """A script run found in a body: ``group(1)`` its path, ``start()`` its offset."""
+
+    def __init__(self, path: str, start: int):
+        self.path, self.offset = path, start
+
+    def group(self, _n: int) -> str:
+        return self.path
+
+    def start(self) -> int:
+        return self.offset
+
+
+def script_runs(body: str, dot_only: bool = False) -> list[_Run]:
+    """Each ``scripts/``, ``bin/`` or ``tools/`` path the body runs (after python/bash/... or ``./``),
+    found with ``str.find`` and a look at the few characters before it (no regex over the whole text)."""
+    hits: list[_Run] = []
+    for word in ("scripts/", "bin/", "tools/"):
+        at = body.find(word)
+        while at >= 0 and len(hits) < 1000:
+            before = body[max(0, at - 12):at]
+            if (before.endswith("./") and not (len(before) > 2 and (before[-3].isalnum() or before[-3] in "/._"))
+                    if dot_only else _RUNNER_BEFORE.search(before)):
+                match = _SCRIPT_AT.match(body, at)
+                if match:
+                    hits.append(_Run(match.group(0), at))
+            at = body.find(word, at + len(word))
+    return sorted(hits, key=lambda h: h.offset)
+BINARY_SUFFIXES = (".exe", ".dll", ".so", ".dylib", ".bin", ".jar", ".class", ".zip", ".tar", ".gz", ".tgz",
+                   ".7z", ".rar", ".whl", ".pyc", ".o", ".a")
+MAX_ROOT_DIRS = 2000
+
+
+def _links(parsed, ws=None):
+    from .spec import links_of, relative_links
+
+    if ws is None:
+        return relative_links(parsed.body, parsed.body_line)
+    return links_of(ws, parsed.path, parsed.body, parsed.body_line)
+
+
+def check_paths(parsed, *, folder_files, is_file, is_executable, read_text, ws=None) -> list[Diagnostic]:
+    """SK311-SK316 of one parsed SKILL.md.  ``folder_files`` are the other files of its folder
+    (relative to the repository), the callables answer for paths relative to the repository."""
+    from .spec import placeholder_path
+
+    path, base = parsed.path, parsed.folder
+    out: list[Diagnostic] = []
+    in_folder = set(folder_files)
+    body = parsed.body
+
+    def line_of(offset: int) -> int:
+        return parsed.body_line + body.count("\n", 0, offset)
+
+    if "/Users/" in body or ":\\Users" in body:
+        for hit in _HOME.finditer(body):
+            if (hit.group(1) or hit.group(2) or "").lower() in _PLACEHOLDER_USERS:
+                continue
+            out.append(ABSOLUTE.report(
+                file=path, line=line_of(hit.start()),
+                message=f"{hit.group(0)} is a path on one person's machine; it does not exist where the skill runs",
+                hint="write the path relative to the skill's folder (scripts/x.py) or to the project, or use ~"))
+    if "scripts/" in body or "bin/" in body or "tools/" in body:
+        for match in script_runs(body):
+            script = match.group(1)
+            if _PLACEHOLDER.search(script) or placeholder_path(script):
+                continue
+            rel = f"{base}/{script}"
+            if not is_file(rel):
+                out.append(NO_SCRIPT.report(
+                    file=path, line=line_of(match.start()),
+                    message=f"the body runs {script}, which is not in the skill's folder ({rel})",
+                    hint=f"add {rel}, or fix the path (scripts run from the skill's folder)"))
+        for match in script_runs(body, dot_only=True):
+            rel = f"{base}/{match.group(1)}"
+            if is_file(rel) and not is_executable(rel):
+                out.append(NOT_EXECUTABLE.report(
+                    file=path, line=line_of(match.start()),
+                    message=f"the body runs ./{match.group(1)}, but the file is not executable",
+                    hint=f"run `chmod +x {rel}` and commit it (git keeps the bit), or "
+                         "`skillsift validate --fix`"))
+    links = _links(parsed, ws)
+    direct = {os.path.normpath(os.path.join(base, t)).replace(os.sep, "/") for _n, t in links}
+    for line_no, target in links:
+        if "\\" in target:
+            out.append(BACKSLASH.report(
+                file=path, line=line_no,
+                message=f"link {target} uses backslashes; it resolves on Windows only",
+                hint=f"write it with /: {target.replace(chr(92), '/')}"))
+            continue
+        joined = os.path.normpath(os.path.join(base, target)).replace(os.sep, "/")
+        if joined == ".." or joined.startswith("../"):
+            continue  # outside the repository: SK108's business
+        if not (joined == base or joined.startswith(base.rstrip("/") + "/")):
+            out.append(LEAVES.report(
+                file=path, line=line_no,
+                message=f"link {target} leaves the skill's folder ({joined}); it breaks when the skill is "
+                        "installed on its own",
+                hint="copy the file into the skill's folder (references/) and link it from there"))
+            continue
+        if joined.endswith(".md") and joined in in_folder:
+            text = read_text(joined)
+            if text is None:
+                continue
+            from .spec import relative_links
+
+            ref_base = PurePosixPath(joined).parent.as_posix()
+            for _line, inner in relative_links(text, 1)[:50]:
+                inner_rel = os.path.normpath(os.path.join(ref_base, inner)).replace(os.sep, "/")
+                if inner_rel.endswith(".md") and inner_rel in in_folder and inner_rel not in direct and (
+                        inner_rel != path):
+                    out.append(CHAIN.report(
+                        file=path, line=line_no,
+                        message=f"{target} links on to {inner_rel}; agents may read only part of a chain of "
+                                "references",
+                        hint=f"link {inner_rel} from SKILL.md directly (keep references one level deep)"))
+                    break
+    return out
+
+
+def folder_problems(skill_path: str, folder_files, *, head) -> list[Diagnostic]:
+    """SK317, SK318 and SK320 for the files of one skill's folder; ``head(rel)`` gives a file's first bytes."""
+    out: list[Diagnostic] = []
+    for rel in folder_files:
+        name = posix_name(rel)
+        if name == ".env" or (name.startswith(".env.") and not name.endswith((".example", ".sample", ".template"))):
+            out.append(ENV_FILE.report(
+                file=rel,
+                message=f"{name} sits in the skill's folder and ships with the skill, with whatever secrets it holds",
+                hint="move it out of the skill, or keep a .env.example with placeholders instead"))
+        elif name == "SKILL.md":
+            out.append(NESTED.report(
+                file=rel,
+                message=f"this skill sits inside the folder of {skill_path}; agents stop at the outer SKILL.md, "
+                        "so it is never loaded",
+                hint="move its folder next to the outer skill's, under the skills folder"))
+        elif name.lower().endswith(BINARY_SUFFIXES) or _is_executable_binary(head(rel)):
+            out.append(BINARY.report(
+                file=rel,
+                message=f"{name} is a binary file inside a skill; it ships with the skill and cannot be reviewed",
+                hint="build it where it is used, or fetch a pinned release with a checksum"))
+    return out
+
+
+def _is_executable_binary(data: bytes) -> bool:
+    return data.startswith((b"\x7fELF", b"MZ", b"\xcf\xfa\xed\xfe", b"\xca\xfe\xba\xbe"))
+
+
+def wrong_case_files(ws) -> list[str]:
+    """``skill.md`` files (any case but ``SKILL.md``) in a skill-shaped folder of a searched root that holds no
+    SKILL.md, bounded by :data:`MAX_ROOT_DIRS` folders per root."""
+    out: list[str] = []
+    served = ws.skill_folders  # folders holding a SKILL.md that was found: nothing to look at there
+    for root in ws.discovery.searched:
+        stack, walked = [(root, 0)], 0
+        while stack and walked < MAX_ROOT_DIRS:
+            cur, depth = stack.pop()
+            walked += 1
+            try:
+                with os.scandir(ws.abspath(cur)) as it:
+                    entries = sorted(it, key=lambda e: e.name)
+            except OSError:
+                continue
+            names = {e.name for e in entries}
+            if "SKILL.md" in names:
+                continue
+            for entry in entries:
+                try:
+                    if entry.name.lower() == "skill.md" and entry.is_file():
+                        out.append(f"{cur}/{entry.name}")
+                    elif (f"{cur}/{entry.name}" not in served and entry.is_dir() and not entry.is_symlink()
+                          and not entry.name.startswith(".") and entry.name != "node_modules" and depth < 5):
+                        stack.append((f"{cur}/{entry.name}", depth + 1))
+                except OSError:
+                    continue
+    return sorted(set(out))
+
+
+def wrong_case(ws) -> list[Diagnostic]:
+    """SK319 for every wrongly cased skill file of the searched roots."""
+    return [WRONG_CASE.report(
+        file=rel,
+        message=f"{PurePosixPath(rel).name} is not SKILL.md: agents look for SKILL.md exactly (case matters on "
+                "Linux), so this skill is not loaded",
+        hint=f"rename it to {PurePosixPath(rel).parent.as_posix()}/SKILL.md (`skillsift validate --fix`)")
+        for rel in wrong_case_files(ws)]
+
+
+def run(ws: Workspace) -> list[Diagnostic]:
+    return run_paths(ws, ws.skill_paths) + wrong_case(ws)
+
+
+def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
+    from ..validators.parsed import parsed_skills
+
+    def is_file(rel: str) -> bool:
+        return os.path.isfile(ws.abspath(rel))
+
+    def is_executable(rel: str) -> bool:
+        try:
+            return bool(os.stat(ws.abspath(rel)).st_mode & (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH))
+        except OSError:
+            return False
+
+    def head(rel: str) -> bytes:
+        try:
+            with open(ws.abspath(rel), "rb") as handle:
+                return handle.read(4)
+        except OSError:
+            return b""
+
+    out: list[Diagnostic] = []
+    # a file of a skill's folder stands for its skill (its findings are kept by the runner's path filter)
+    skills = sorted({p if p.endswith("SKILL.md") else (ws.skill_of(p) or p) for p in paths})
+    if any(posix_name(p).lower() == "skill.md" and not p.endswith("SKILL.md") for p in paths):
+        out.extend(wrong_case(ws))
+    for parsed in parsed_skills(ws, skills):
+        files = ws.skill_folder_files(parsed.path)
+        out.extend(check_paths(parsed, folder_files=files, is_file=is_file, is_executable=is_executable,
+                               read_text=ws.read_text, ws=ws))
+        out.extend(folder_problems(parsed.path, files, head=head))
+    from ..validators.grouped import group_repeated
+
+    return group_repeated(out, (NO_SCRIPT.code,))

@@ -1,0 +1,246 @@
+"""SK401-SK407: what in a skill can turn an agent against its user.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from ..config.checks import STRICT, check
+from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from ..validators.workspace import Workspace
+
+INJECTION = check("SK401", "prompt-injection", WARNING,
+                  summary="no phrase tells the agent to override its instructions (\"ignore all previous "
+                          "instructions\")",
+                  details="Prompt-injection phrases (\"ignore all previous instructions\", \"do not tell the user\", "
+                          "...) in the description or the body, outside code and quotes (where a security skill "
+                          "shows them as examples).")
+PIPE_SHELL = check("SK402", "remote-script-piped", WARNING, triggers=("skill", "skill-file"),
+                   files="SKILL.md and the skill's files", preset=STRICT,
+                   summary="no remote script is piped into a shell (curl ... | sh)",
+                   details="A remote script piped into a shell (``curl ... | sh``, ``wget -O- ... | bash``, ``iwr "
+                           "... | iex``) in SKILL.md or a file of its folder: whatever the server sends runs.")
+UNPINNED = check("SK403", "unpinned-package-run", NOTE, triggers=("skill", "skill-file"),
+                 files="SKILL.md and the skill's files", preset=STRICT,
+                 summary="packages run with npx / pipx run / uvx are pinned to a version",
+                 details="A package run unpinned (``npx pkg``, ``pipx run pkg``, ``uvx pkg`` with no version): each"
+                         " run may fetch different code.")
+BASH_ANY = check("SK404", "bash-unrestricted", WARNING,
+                 summary="allowed-tools grants Bash only with command patterns",
+                 details="``allowed-tools`` grants ``Bash`` with no command pattern: any shell command runs without"
+                         " a prompt while the skill is active (write ``Bash(git status:*)``).")
+SIDE_EFFECT = check("SK405", "side-effect-auto-invoked", NOTE, preset=STRICT,
+                    summary="a deploy/delete/publish skill sets disable-model-invocation: true",
+                    details="A skill whose name says it deploys, deletes or publishes, which the model may invoke "
+                            "on its own: Claude Code's docs advise ``disable-model-invocation: true`` for skills "
+                            "with side effects (code.claude.com/docs/en/skills, \"Control who invokes a skill\").")
+INVISIBLE = check("SK406", "invisible-characters", ERROR,
+                  summary="name and description hold no invisible characters (zero-width, bidi controls, tag "
+                          "characters)",
+                  details="An invisible character in the name or description: zero-width characters, bidi controls,"
+                          " Unicode tag characters (hidden text a model reads and a reviewer does not see).")
+MIXED = check("SK407", "mixed-script-name", WARNING,
+              summary="the name does not mix Latin letters with Cyrillic or Greek look-alikes",
+              details="A name mixing Latin letters with Cyrillic or Greek look-alikes.")
+_INJECTION = re.compile(
+    r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?"
+    r"(?:previous|prior|above|earlier|preceding|system)\s+(?:instructions|prompts?|rules|messages)\b|"
+    r"\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|notify)\s+the\s+user\b|"
+    r"\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b|"
+    r"\byou\s+are\s+now\s+(?:in\s+)?(?:DAN|developer\s+mode|jailbroken)\b|"
+    r"\b(?:reveal|print|output)\s+(?:your\s+|the\s+)?system\s+prompt\b",
+    re.IGNORECASE)
+_QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|'[^'\n]{8,}'|`[^`\n]*`")
+_PIPE = re.compile(r"\b(?:curl|wget)\b[^|\n]{0,300}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|"
+                   r"\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|\n]{0,300}\|\s*(?:iex|Invoke-Expression)\b",
+                   re.IGNORECASE)
+_NPX = re.compile(r"(?<![\w-])(?:npx|pnpm\s+dlx|bunx)\s+(?:(?:-y|--yes|-p|--package(?:=\S+)?)\s+)*"
+                  r"((?:@[\w.-]+/)?[A-Za-z0-9][\w.-]*)(@\S+)?")
+_PIPX = re.compile(r"(?<![\w-])(?:pipx\s+run|uvx)\s+(?:--\S+\s+)*([A-Za-z0-9][\w.\[\]-]*)((?:==|@)\S+)?")
+# literal words every match holds, looked for with `in` (C speed) before any regex runs
+_RUN_WORDS = ("npx", "dlx", "bunx", "pipx", "uvx")
+_PIPE_WORDS = ("curl", "wget", "iwr", "irm", "invoke-")
+_VERBS = ("ignore", "disregard", "forget", "override")
+_OBJECTS = ("instruction", "prompt", "rules", "messages")
+_USER = ("tell the user", "inform the user", "alert the user", "notify the user", "telling the user",
+         "informing the user", "notifying the user", "alerting the user")
+
+
+def _may_inject(lowered: str) -> bool:
+    """Whether ``lowered`` holds the words an injection phrase needs (a cheap look before the regex)."""
+    return ((any(v in lowered for v in _VERBS) and any(o in lowered for o in _OBJECTS))
+            or ("the user" in lowered and any(u in lowered for u in _USER))
+            or "you are now" in lowered or "system prompt" in lowered)
+
+
+_SIDE_EFFECT_WORDS = frozenset({"deploy", "delete", "destroy", "publish", "rollback", "purge", "wipe",
+                                "teardown", "drop", "uninstall"})
+TEXT_SUFFIXES = (".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".ps1", ".rb", ".md", ".txt",
+                 ".yaml", ".yml", ".json", ".toml", "Makefile", "Dockerfile")
+
+
+def injections(text: str, first_line: int, lowered: str | None = None):
+    """(file line, phrase) of each prompt-injection phrase of ``text`` outside code and quotes.
+
+    Only the lines holding one of the words a phrase needs are read (found with ``str.find``
+    in the lowercased text), so a long body without them costs one pass in C.
+    """
+    lowered = text.lower() if lowered is None else lowered
+    if not _may_inject(lowered):  # most skills hold none of the words
+        return
+    starts: set[int] = set()
+    for word in (*_VERBS, "the user", "you are now", "system prompt"):
+        at = lowered.find(word)
+        while at >= 0 and len(starts) < 1000:
+            starts.add(lowered.rfind("\n", 0, at) + 1)
+            at = lowered.find(word, at + len(word))
+    from .body import fences
+
+    inside = None
+    for start in sorted(starts):
+        end = text.find("\n", start)
+        line = text[start:] if end < 0 else text[start:end]
+        if len(line) > 4000:
+            continue
+        bare = _QUOTED.sub(" ", line)
+        match = _INJECTION.search(bare)
+        if match is None:
+            continue
+        number = text.count("\n", 0, start)
+        if inside is None:
+            inside = fences(text)[0]
+        if not inside[number]:
+            yield first_line + number, match.group(0)
+
+
+def _lines_with(text: str, lowered: str, words) -> list[tuple[int, str]]:
+    """(line number from 0, line) of each line of ``text`` holding one of ``words`` (found in ``lowered``)."""
+    starts: set[int] = set()
+    for word in words:
+        at = lowered.find(word)
+        while at >= 0 and len(starts) < 1000:
+            starts.add(lowered.rfind("\n", 0, at) + 1)
+            at = lowered.find(word, at + len(word))
+    out = []
+    for start in sorted(starts):
+        end = text.find("\n", start)
+        line = text[start:] if end < 0 else text[start:end]
+        if len(line) <= 4000:
+            out.append((text.count("\n", 0, start), line))
+    return out
+
+
+def shell_problems(file: str, text: str, first_line: int = 1, lowered: str | None = None) -> list[Diagnostic]:
+    """SK402 and SK403 of one text (a SKILL.md body or a file of the skill's folder); only the lines
+    holding ``curl``, ``npx`` and kin are read."""
+    out: list[Diagnostic] = []
+    lowered = text.lower() if lowered is None else lowered
+    for number, line in _lines_with(text, lowered, _PIPE_WORDS) if "|" in text else ():
+        hit = _PIPE.search(line) if "|" in line else None
+        if hit:
+            out.append(PIPE_SHELL.report(
+                file=file, line=first_line + number,
+                message=f"a remote script is piped into a shell ({hit.group(0)[:60]}); whatever the server sends runs",
+                hint="download the script, check its checksum or signature, then run it; or install a pinned "
+                     "package"))
+    for number, line in _lines_with(text, lowered, _RUN_WORDS):
+        for pattern, how in ((_NPX, "@<version>"), (_PIPX, "==<version>")):
+            for match in pattern.finditer(line):
+                if match.group(2) or match.group(1).startswith("-"):
+                    continue
+                out.append(UNPINNED.report(
+                    file=file, line=first_line + number,
+                    message=f"{match.group(0).strip()[:50]} runs the newest {match.group(1)} each time; its code can "
+                            "change under the skill",
+                    hint=f"pin it: {match.group(1)}{how}"))
+    return sorted(out, key=lambda d: (d.line or 0, d.code))
+
+
+def check_security(parsed) -> list[Diagnostic]:
+    """SK401, SK402-SK407 of one parsed SKILL.md (its own text)."""
+    from ..validators.names import invisible, mixed_script
+    from .agent_fields import tool_names
+
+    front, path = parsed.front, parsed.path
+    out: list[Diagnostic] = []
+    description = front.get("description") if isinstance(front.get("description"), str) else ""
+    for _line, phrase in injections(description, parsed.line("description")):
+        out.append(_injection(path, parsed.line("description"), phrase))
+    lowered = parsed.body.lower()
+    for line, phrase in injections(parsed.body, parsed.body_line, lowered):
+        out.append(_injection(path, line, phrase))
+    out.extend(shell_problems(path, parsed.body, parsed.body_line, lowered))
+    tools = tool_names(front.get("allowed-tools")) if "allowed-tools" in front else None
+    if tools and any(t in ("Bash", "Bash(*)", "Bash(:*)", "Bash(*:*)") for t in tools):
+        out.append(BASH_ANY.report(
+            file=path, line=parsed.line("allowed-tools"),
+            message="allowed-tools grants Bash with no command pattern: any shell command runs without asking "
+                    "while this skill is active",
+            hint="name the commands it needs: `allowed-tools: Bash(git status:*) Bash(npm test:*)`"))
+    name = front.get("name") if isinstance(front.get("name"), str) else PurePosixPath(parsed.folder).name
+    words = set(re.split(r"[^a-z0-9]+", name.lower()))
+    if words & _SIDE_EFFECT_WORDS and front.get("disable-model-invocation") is not True:
+        word = sorted(words & _SIDE_EFFECT_WORDS)[0]
+        out.append(SIDE_EFFECT.report(
+            file=path, line=parsed.line("name"),
+            message=f'"{name}" says it {word}s, and the model may invoke it on its own (no '
+                    "disable-model-invocation)",
+            hint="add `disable-model-invocation: true` so only a person starts it with /" + name))
+    for key in ("name", "description"):
+        value = front.get(key)
+        if not isinstance(value, str):
+            continue
+        hidden = [what for _offset, what in invisible(value)
+                  if not _emoji_joiner(value, _offset, what)]
+        if hidden:
+            out.append(INVISIBLE.report(
+                file=path, line=parsed.line(key),
+                message=f"{key} holds {len(hidden)} invisible character{'s' if len(hidden) != 1 else ''} "
+                        f"({', '.join(sorted(set(hidden))[:3])}): text a model reads and a reviewer does not see",
+                hint=f"retype the {key} without them (an editor that shows invisible characters helps)"))
+    if isinstance(front.get("name"), str) and (scripts := mixed_script(front["name"])):
+        out.append(MIXED.report(
+            file=path, line=parsed.line("name"),
+            message=f'name "{front["name"].strip()}" mixes {" and ".join(scripts)} letters; it can pass for '
+                    "another skill's name",
+            hint="write the name in one script (names are usually lowercase Latin letters, digits and hyphens)"))
+    return out
+
+
+def _emoji_joiner(text: str, offset: int, what: str) -> bool:
+    """A zero width joiner between two emoji (👩‍💻) is part of the emoji, not hidden text."""
+    if what != "zero width joiner" or offset == 0 or offset + 1 >= len(text):
+        return False
+    return ord(text[offset - 1]) > 0x2000 and ord(text[offset + 1]) > 0x2000
+
+
+def _injection(path: str, line: int, phrase: str) -> Diagnostic:
+    return INJECTION.report(
+        file=path, line=line,
+        message=f'"{phrase[:60]}" reads as an instruction to override the agent\'s own; an agent may follow it',
+        hint="reword it; when the skill shows it as an example, put it in quotes or a code block")
+
+
+def run(ws: Workspace) -> list[Diagnostic]:
+    return run_paths(ws, ws.skill_paths)
+
+
+def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
+    from ..validators.parsed import parsed_skills
+    from ..validators.text_cache import cached, save
+
+    out: list[Diagnostic] = []
+    wanted = set(paths)
+    skills = sorted({p if p.endswith("SKILL.md") else (ws.skill_of(p) or p) for p in paths})
+    for parsed in parsed_skills(ws, skills):
+        if parsed.path in wanted:
+            out.extend(cached(ws, "security", parsed, check_security))
+        for rel in ws.skill_folder_files(parsed.path):
+            if not rel.endswith(TEXT_SUFFIXES) or (rel not in wanted and parsed.path not in wanted):
+                continue
+            text = ws.read_text(rel)
+            if text is not None and "\0" not in text:
+                out.extend(shell_problems(rel, text))
+    save(ws)
+    return out
