@@ -313,8 +313,9 @@ def _block(lines: list[str], i: int, resolvers: dict):
 
 
 def _flow_list(value: str, resolvers: dict) -> list | None:
-    """``[a, b c, d]`` of plain words as a list of strings, or None."""
-    if not value.endswith("]") or any(c in value[1:-1] for c in "[]{}#\"'&*!|>%@`?"):
+    """``[a, b c, d]`` of plain words, or ``["a b", 'c']`` of quoted ones (no escape, no comma, no
+    quote inside), as a list of strings, or None."""
+    if not value.endswith("]") or any(c in value[1:-1] for c in "[]{}#&*!|>%@`?"):
         return None
     # YAML's white space is the space (a tab is refused below); str.strip() would also eat
     # characters such as U+00A0 that YAML keeps as content
@@ -324,7 +325,16 @@ def _flow_list(value: str, resolvers: dict) -> list | None:
     items = []
     for part in inner.split(","):
         item = part.strip(" ")
-        if not item or item[0] in "-:" or ":" in item or "\t" in item or not _plain_string(item, resolvers):
+        if "\t" in item:
+            return None
+        if item[:1] in ("'", '"'):
+            quoted = _scalar(item, resolvers)  # the whole item one quoted scalar, else None
+            if quoted is None:
+                return None
+            items.append(quoted)
+            continue
+        if not item or item[0] in "-:" or ":" in item or "'" in item or '"' in item \
+                or not _plain_string(item, resolvers):
             return None
         items.append(item)
     return items

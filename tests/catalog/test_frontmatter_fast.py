@@ -35,6 +35,8 @@ def reference(raw: str):
         "name: x\nmetadata:\n  author: me\n  requires: [rube]\n",
         "name: -21risk-automation\n",
         "# comment\nname: x\n\ndescription: y\n",
+        'name: x\ntriggers: ["deploy to production", "release: now", \'b c\', ""]\n',
+        'name: x\nmetadata:\n  requires: [ "a" , b ]\n',
     ],
 )
 def test_simple_forms_take_the_fast_path_and_match(raw):
@@ -79,6 +81,12 @@ def test_reading_simple_frontmatter_does_not_import_pyyaml():
         "name: x\nkey: a: b\n",
         "? complex\n: key\n",
         "name: x\ntriggers:\n  - a\n  nested: b\n",
+        'name: x\ntags: ["a\\"b"]\n',  # an escape
+        'name: x\ntags: ["a,b"]\n',  # a comma inside quotes
+        'name: x\ntags: ["a" "b"]\n',
+        "name: x\ntags: ['it''s']\n",
+        'name: x\ntags: ["a\tb"]\n',
+        'name: x\ntags: ["a",]\n',
     ],
 )
 def test_everything_else_goes_to_the_loader(raw):
@@ -93,6 +101,8 @@ _line = st.one_of(
     st.builds(lambda k, v: f"  {k}: {v}", st.from_regex(r"[a-z]{1,5}", fullmatch=True), _word),
     st.builds(lambda k, vs: f"{k}: [{', '.join(vs)}]", st.from_regex(r"[a-z]{1,5}", fullmatch=True),
               st.lists(_word, max_size=4)),
+    st.builds(lambda k, vs, q: f"{k}: [{', '.join(q + v + q for v in vs)}]",
+              st.from_regex(r"[a-z]{1,5}", fullmatch=True), st.lists(_word, max_size=4), st.sampled_from(['"', "'"])),
     st.builds(lambda k: f"{k}:", st.from_regex(r"[a-z]{1,5}", fullmatch=True)),
     st.just("# note"),
     st.just(""),
