@@ -23,8 +23,11 @@ Protocol, so that nothing is chosen on half B:
 
 Every row is printed (top1 / MRR on A and B of each set); the selection rule is in
 :func:`choose`: a candidate replaces the shipped fusion only when it is at least as good on
-half A of both sets (MRR and top1) and strictly better on one.  Embeddings are cached in
-``--cache`` (shared with bench/transfer.py): a second run embeds nothing.
+half A of both sets (MRR and top1) and strictly better on one.  It ran against ``blend`` (the
+first row, the default until 2026-12-06) and chose :data:`DEFAULT`, shipped as ``fusion =
+"zscore"`` (``skillsift.ranker.fusion.zscore_trust``); the script also runs it against that
+default.  Embeddings are cached in ``--cache`` (shared with bench/transfer.py): a second run
+embeds nothing.
 """
 
 from __future__ import annotations
@@ -37,12 +40,12 @@ from pathlib import Path
 import harness  # noqa: F401  (the checkout's skillsift on the path)
 import numpy as np
 import transfer
-from examples_heldout import SPLIT_SEED, Evidence, halves
+from examples_heldout import SPLIT_SEED, Evidence, bm25f, halves
 from transfer import DEFAULT_CACHE, DEFAULT_CORPORA, DEFAULT_METATOOL, EmbedCache
 
 from skillsift.evaluate import tune
 from skillsift.ranker.centring import CENTRE_SHRINK, centre
-from skillsift.ranker.examples import combine
+from skillsift.ranker.examples import combine, normalised
 from skillsift.ranker.fusion import BLEND_SCALE
 from skillsift.ranker.lexical import LexicalIndex
 from skillsift.ranker.postings import FIELDS
@@ -55,9 +58,12 @@ EXAMPLE_WEIGHT = 0.6  # the shipped [search] example_weight
 class Channels:
     """The channels of one set for a block of case rows."""
 
-    def __init__(self, plain, centred, lex, coverage, tie, expected, best=None, has=None):
+    def __init__(self, plain, centred, lex, coverage, tie, expected, best=None, has=None, nterms=None,
+                 lex_examples=None):
         self.plain, self.centred, self.lex = plain, centred, lex
         self.coverage = coverage  # per case: share of the query's terms the top lexical match holds
+        self.nterms = nterms  # per case: the number of distinct query terms
+        self.lex_examples = lex_examples  # weight -> BM25F with the known requests as a field (None: none known)
         self.tie, self.expected = tie, expected
         self.best, self.has = best, has
         top = lex.max(axis=1, keepdims=True)
@@ -204,7 +210,7 @@ def channels(wd, we, bonus, which="centred", reduce="top2", floor="own"):
 
 def candidates():
     """(label, function, family) in a fixed order; the first is the shipped fusion."""
-    out = [("shipped: blend 0.12, c + 0.6 max(0, e - c)", blend(BLEND_SCALE), "shipped"),
+    out = [("blend 0.12, c + 0.6 max(0, e - c) (the default before 2026-12-06)", blend(BLEND_SCALE), "shipped"),
            ("lexical only", lexical_only, "part"),
            ("cosine only (plain, vector mode)", cosine_only, "part"),
            ("cosine only, centred", lambda ch: cosine_only(ch, True), "part"),
@@ -247,7 +253,178 @@ def candidates():
                     "channels"))
     out.append(("sketch: 0.5 plain desc + 0.5 best request, no lexical",
                 channels(0.5, 0.5, 0.0, "plain"), "channels"))
+    return out + new_candidates()
+
+
+# -- candidates added on 2026-12-06 (second round) --------------------------------------------------
+
+
+def _members(ch):
+    return tune._top_mask(ch.lex, ch.tie, CAND, ch.lex > 0)
+
+
+def agreement(ch, vec, depth=10, how="overlap"):
+    """Per case, how much the first ``depth`` of the vector list and of the lexical list agree:
+    ``overlap``, the share of the vector list's first ``depth`` also among the lexical list's first
+    ``depth``; ``average``, the mean of that share over the depths 1..``depth`` (top-weighted)."""
+    vm = tune._top_mask(vec, ch.tie, depth)
+    lm = tune._top_mask(ch.lex, ch.tie, depth, ch.lex > 0)
+    if how == "overlap":
+        return (vm & lm).sum(axis=1) / depth
+    rv = tune._ranks_in_list(vec, ch.tie, vm)
+    rl = tune._ranks_in_list(ch.lex, ch.tie, lm)
+    both = vm & lm
+    deep = np.maximum(rv, rl)  # an item counts in the overlap from this depth on
+    return sum(((both & (deep <= d)).sum(axis=1) / d) for d in range(1, depth + 1)) / depth
+
+
+def zscore_agreement(a0, a1, how="overlap", times_coverage=False):
+    """zscore whose lexical weight follows the two lists' agreement: ``a0 + a1 * agreement``."""
+    def f(ch):
+        vec = _own(ch, True)
+        chosen = ch.chosen(vec)
+        w = a0 + a1 * agreement(ch, vec, how=how)
+        if times_coverage:
+            w = w * ch.coverage
+        return _z(vec, chosen) + w[:, None] * _z(ch.lex, _members(ch)), chosen
+    return f
+
+
+def blend_agreement(b0, b1, how="overlap"):
+    def f(ch):
+        vec = _own(ch, True)
+        bonus = b0 + b1 * agreement(ch, vec, how=how)
+        return vec + bonus[:, None] * ch.lexnorm, ch.chosen(vec)
+    return f
+
+
+def zscore_length(a0, a1, terms=4, times_coverage=True):
+    """zscore whose lexical weight follows the query's length: ``a0 + a1 * min(1, terms / T)`` (times
+    the terms matched with ``times_coverage``): a longer query gives BM25F more to go on."""
+    def f(ch):
+        vec = _own(ch, True)
+        chosen = ch.chosen(vec)
+        w = a0 + a1 * np.minimum(1.0, ch.nterms / terms)
+        if times_coverage:
+            w = w * ch.coverage
+        return _z(vec, chosen) + w[:, None] * _z(ch.lex, _members(ch)), chosen
+    return f
+
+
+def _gap(values, mask, depth=10):
+    """``(v - mean) / (first - depth-th)`` among the masked values of each row (0 elsewhere): centred like a
+    z-score, scaled by the gap between the best and the ``depth``-th candidate instead of the sd."""
+    m = np.where(mask, values, -np.inf)
+    srt = -np.sort(-m, axis=1)
+    count = mask.sum(axis=1)
+    kth = srt[np.arange(len(values)), np.clip(np.minimum(depth, count) - 1, 0, None)]
+    gap = srt[:, 0] - kth
+    mu = np.where(mask, values, 0).sum(axis=1) / np.maximum(count, 1)
+    gap = np.where(np.isfinite(gap) & (gap > 0), gap, 1.0)
+    return np.where(mask, (values - mu[:, None]) / gap[:, None], 0.0)
+
+
+def gapnorm(a, coverage=True, depth=10):
+    """Each list centred and scaled by the gap between its best and ``depth``-th candidate."""
+    def f(ch):
+        vec = _own(ch, True)
+        chosen = ch.chosen(vec)
+        w = a * (ch.coverage if coverage else 1.0)
+        w = np.broadcast_to(np.asarray(w, dtype=float), (len(vec),))
+        return _gap(vec, chosen, depth) + w[:, None] * _gap(ch.lex, _members(ch), depth), chosen
+    return f
+
+
+def zscore_examples(a1=1.0, w=None, separate=None):
+    """zscore with the known requests combined otherwise: ``w``: the example weight of ``c + w max(0, e - c)``
+    (1.0: the better of the description's and the best request's cosine); ``separate = b``: the requests as a
+    z-scored channel of their own, ``(z(c) + b z(e)) / (1 + b)`` with ``e`` the best request's cosine (the
+    description's for a skill without requests)."""
+    def f(ch):
+        if separate is None:
+            vec = _own(ch, True, w=EXAMPLE_WEIGHT if w is None else w)
+            chosen = ch.chosen(vec)
+            zv = _z(vec, chosen)
+        else:
+            c = ch.centred
+            e = c if ch.best is None else np.where(ch.has, ch.best, c)
+            vec = _own(ch, True)  # the candidates as the ranker draws them
+            chosen = ch.chosen(vec)
+            zv = (_z(c, chosen) + separate * _z(e, chosen)) / (1 + separate)
+        return zv + (a1 * ch.coverage)[:, None] * _z(ch.lex, _members(ch)), chosen
+    return f
+
+
+def zscore_lexical_examples(weight, a1=1.0):
+    """zscore over a BM25F with the known requests as one more field at ``weight`` (candidates and
+    the terms matched as without it)."""
+    def f(ch):
+        vec = _own(ch, True)
+        lex = ch.lex if ch.lex_examples is None else ch.lex_examples[weight]
+        chosen = ch.chosen(vec) | tune._top_mask(lex, ch.tie, CAND, lex > 0)
+        lm = tune._top_mask(lex, ch.tie, CAND, lex > 0)
+        return _z(vec, chosen) + (a1 * ch.coverage)[:, None] * _z(lex, lm), chosen
+    return f
+
+
+def _tied_ranks(values, mask):
+    """1-based competition ranks among the masked values of each row (equal values share the best rank)."""
+    out = np.zeros(values.shape, dtype=np.float64)
+    for r in range(len(values)):
+        idx = np.flatnonzero(mask[r])
+        if not len(idx):
+            continue
+        v = values[r, idx]
+        srt = np.sort(-v)
+        out[r, idx] = np.searchsorted(srt, -v, side="left") + 1
     return out
+
+
+def rrf_tied(k=60, wl=1.0, coverage=False):
+    """RRF where equal scores share a rank (a lexical tie is no evidence for either member);
+    ``coverage``: the lexical term times the terms matched."""
+    def f(ch):
+        vec = _own(ch, True)
+        vm = tune._top_mask(vec, ch.tie, CAND)
+        lm = _members(ch)
+        rv, rl = _tied_ranks(np.round(vec, 6), vm), _tied_ranks(ch.lex, lm)
+        w = wl * (ch.coverage if coverage else np.ones(len(vec)))
+        return np.where(vm, 1 / (k + rv), 0) + np.where(lm, w[:, None] / (k + rl), 0), vm | lm
+    return f
+
+
+def new_candidates():
+    out = []
+    for a0, a1, how in ((0.2, 0.6, "overlap"), (0.5, -0.4, "overlap"), (0.1, 0.8, "average"), (0.6, -0.5, "average")):
+        out.append((f"z-score: z(cos) + ({a0} + {a1} x top-10 {how} agreement) z(bm25)",
+                    zscore_agreement(a0, a1, how), "agreement"))
+    for a0, a1 in ((0.6, 0.8), (1.0, 0.5), (1.2, -0.5)):
+        out.append((f"z-score: z(cos) + ({a0} + {a1} x top-10 overlap) x terms matched x z(bm25)",
+                    zscore_agreement(a0, a1, "overlap", True), "agreement"))
+    for b0, b1 in ((0.06, 0.12), (0.12, -0.08)):
+        out.append((f"blend, bonus {b0} + {b1} x top-10 overlap", blend_agreement(b0, b1), "agreement"))
+    for a0, a1, t in ((0.5, 0.7, 4), (0.7, 0.5, 6), (1.3, -0.5, 4)):
+        out.append((f"z-score: z(cos) + ({a0} + {a1} x min(1, query terms / {t})) x terms matched x z(bm25)",
+                    zscore_length(a0, a1, t), "length"))
+    for a in (0.6, 1.0, 1.5):
+        out.append((f"top-gap: g(cos) + {a} x terms matched x g(bm25), g = (s - mean) / (s1 - s10)",
+                    gapnorm(a), "gap"))
+    out.append(("top-gap: g(cos) + 0.5 g(bm25)", gapnorm(0.5, coverage=False), "gap"))
+    for w in (0.8, 1.0):
+        out.append((f"zscore (terms matched), example weight {w}", zscore_examples(w=w), "examples"))
+    for b in (0.5, 1.0):
+        out.append((f"zscore (terms matched), requests as a z-scored channel (z(c) + {b} z(e)) / {1 + b:g}",
+                    zscore_examples(separate=b), "examples"))
+    for w in LEX_EXAMPLE_FIELD_WEIGHTS:
+        out.append((f"zscore (terms matched), BM25F with the requests as a field at {w}",
+                    zscore_lexical_examples(w), "lexical examples"))
+    for k, wl, cov in ((60, 1.0, False), (60, 0.5, False), (20, 1.0, True)):
+        out.append((f"RRF, tied scores share a rank, k={k} w_lex={wl}" + (" x terms matched" if cov else ""),
+                    rrf_tied(k, wl, cov), "rrf tied"))
+    return out
+
+
+LEX_EXAMPLE_FIELD_WEIGHTS = (0.5, 1.0, 2.0)
 
 
 # -- the protocol ----------------------------------------------------------------------------------
@@ -261,28 +438,79 @@ def load(which: str, args, cache):
     return skills, queries, sig
 
 
-def coverage_of(skills, queries, lex) -> np.ndarray:
-    """Per case: the share of its query terms found in the ranked fields of its top lexical match."""
-    terms_of = {}
-    out = np.zeros(len(queries))
-    for qi, q in enumerate(queries):
-        terms = set(LexicalIndex.query_terms(q))
-        if not terms or lex[qi].max() <= 0:
+coverage_of = transfer.coverage_of
+
+
+def lexical_with_examples(skills, queries, rows, ev, w) -> np.ndarray:
+    """BM25F of ``queries[rows]`` with the known requests of ``ev`` as one more field at ``w``
+    (``examples_heldout.bm25f``); a request with a case's own (normalised) text is left out of that
+    case's scores (the leakage rule of ``eval``), the index statistics kept as built."""
+    m = len(skills)
+    texts = [[] for _ in range(m)]
+    for i, o in zip(ev.rows.tolist(), ev.owner.tolist(), strict=True):
+        texts[o].append(i)
+    test_queries = [queries[i] for i in rows]
+    out = bm25f(skills, test_queries, [[queries[i] for i in t] for t in texts], w)
+    own = {}
+    for i, o in zip(ev.rows.tolist(), ev.owner.tolist(), strict=True):
+        own.setdefault(normalised(queries[i]), set()).add(o)
+    base = None
+    for r, i in enumerate(rows):
+        owners = own.get(normalised(queries[i]))
+        if not owners:
             continue
-        top = int(np.argmax(lex[qi]))
-        if top not in terms_of:
-            s = skills[top]
-            words = set()
-            for f, _w in FIELDS:
-                v = getattr(s, f)
-                words.update(tokenize(v if isinstance(v, str) else " ".join(v or ())))
-            terms_of[top] = words
-        out[qi] = len(terms & terms_of[top]) / len(terms)
+        if base is None:  # the statistics of the index with every request
+            base = _bm25f_stats(skills, [[queries[j] for j in t] for t in texts], w)
+        key = normalised(queries[i])
+        for o in owners:
+            kept = [queries[j] for j in texts[o] if normalised(queries[j]) != key]
+            out[r, o] = _bm25f_one(skills[o], kept, w, queries[i], base)
     return out
+
+
+def _doc_tf(skill, extra, w):
+    tf: dict = {}
+    length = 0.0
+    parts = [(getattr(skill, f) if isinstance(getattr(skill, f), str) else " ".join(getattr(skill, f)), fw)
+             for f, fw in FIELDS]
+    if w > 0:
+        parts.append((" ".join(extra), w))
+    for text, fw in parts:
+        for t in tokenize(text or ""):
+            tf[t] = tf.get(t, 0.0) + fw
+            length += fw
+    return tf, length
+
+
+def _bm25f_stats(skills, extras, w):
+    df: dict = {}
+    total = 0.0
+    for s, extra in zip(skills, extras, strict=True):
+        tf, length = _doc_tf(s, extra, w)
+        total += length
+        for t in tf:
+            df[t] = df.get(t, 0) + 1
+    return len(skills), total / len(skills), df
+
+
+def _bm25f_one(skill, extra, w, query, stats) -> float:
+    import math
+
+    n, avg, df = stats
+    tf, length = _doc_tf(skill, extra, w)
+    norm = 1.2 * (0.25 + 0.75 * length / avg)
+    score = 0.0
+    for t in LexicalIndex.query_terms(query):
+        x = tf.get(t)
+        if x and t in df:
+            score += math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) * x * 2.2 / (x + norm)
+    return score
 
 
 def run_set(name, skills, queries, sig, table, cands):
     n, m = len(queries), len(skills)
+    nterms = np.asarray(sig.terms, dtype=np.float64)  # distinct query terms
+    lex_fields = any(fam == "lexical examples" for _l, _f, fam in cands)
     q = np.asarray(sig.queries, dtype=np.float64)
     docs = np.asarray(sig.docs[tune.NAME_FREE], dtype=np.float64)
     plain = q @ docs.T
@@ -296,11 +524,14 @@ def run_set(name, skills, queries, sig, table, cands):
 
     def block(rows, ev=None):
         rows = np.asarray(rows)
-        best = has = None
+        best = has = lex_ex = None
         if ev is not None:
             best, has = ev.best("top2")
+            if lex_fields:
+                lex_ex = {w: lexical_with_examples(skills, queries, rows.tolist(), ev, w)
+                          for w in LEX_EXAMPLE_FIELD_WEIGHTS}
         return Channels(plain[rows], cen[rows], lex[rows], cov[rows], sig.tie, [sig.expected[i] for i in rows],
-                        best, has)
+                        best, has, nterms[rows], lex_ex)
 
     def stitched(parts):
         rr = np.concatenate([s.rr for s in parts])
@@ -350,9 +581,10 @@ def per_skill_curve(name, skills, queries, sig) -> dict:
         if per:
             best, has = Evidence(q, sig.expected, m, train, ~a, queries).best("top2")
         ch = Channels(plain[test], cen[test], lex[test], cov[test], sig.tie, [sig.expected[i] for i in test],
-                      best, has)
+                      best, has, np.asarray(sig.terms, dtype=np.float64)[test])
         row = {"requests per skill with some": float(taken[taken > 0].mean()) if per else 0.0}
-        for label, fn in (("blend (default)", blend(BLEND_SCALE)), ("zscore", zscore_adaptive(0.0, 1.0, "coverage"))):
+        for label, fn in (("blend (the default before)", blend(BLEND_SCALE)),
+                          ("zscore (the default)", zscore_length(0.5, 0.7, 4))):
             series = ch.series(*fn(ch))
             row[label] = (float(series.top1.mean()), float(series.rr.mean()))
         out[per] = row
@@ -364,18 +596,22 @@ def per_skill_curve(name, skills, queries, sig) -> dict:
 
 def tune_on_half_a(name, sig, cov, a) -> dict:
     """``skillsift tune``'s selection run on half A's cases only (name-free fields, the grid of
-    ``tune.grid``), then the chosen setting and the default scored on half B."""
+    ``tune.grid``, the shipped default as the current setting), then the chosen setting and the
+    default scored on half B."""
     docs = {tune.NAME_FREE: sig.docs[tune.NAME_FREE]}
 
     def part(rows):
         out = tune.signals_from(sig.lexical[rows], docs, sig.queries[rows], [""] * len(sig.tie),
                                 [sig.expected[i] for i in rows])
-        out.tie, out.coverage = sig.tie, cov[rows]
+        out.tie, out.coverage, out.terms = sig.tie, cov[rows], sig.terms[rows]
         return out
 
     half_a, half_b = part(np.flatnonzero(a)), part(np.flatnonzero(~a))
+    from skillsift.config import SearchConfig
+    from skillsift.evaluate.tune_run import current_setting
+
     settings = tune.grid((tune.NAME_FREE,))
-    current = settings.index(tune.Setting("blend", tune.NAME_FREE, 1.0, 50))
+    current = settings.index(current_setting(SearchConfig(mode="hybrid")))  # the shipped default
     cosine = settings.index(tune.Setting("auto", tune.NAME_FREE, 1.0, 50))
     result = tune.cross_validate(settings, half_a, current, cosine)
     chosen = settings[result.winner] if result.change() else settings[current]
@@ -389,14 +625,20 @@ def tune_on_half_a(name, sig, cov, a) -> dict:
     return out
 
 
-def choose(table, sets) -> dict:
-    """The candidates at least as good as the shipped fusion on half A of both sets, in both
-    settings (no requests, requests known), and strictly better somewhere; best by summed MRR."""
-    ship = table[next(iter(table))]
+ZSCORE = "z-score: z(cos) + (0.0 + 1.0 x query terms matched) z(bm25)"  # fusion = "zscore" as first measured
+# fusion = "zscore" from 2026-12-06 on (skillsift.ranker.fusion.zscore_trust)
+DEFAULT = "z-score: z(cos) + (0.5 + 0.7 x min(1, query terms / 4)) x terms matched x z(bm25)"
+
+
+def choose(table, sets, baseline=None) -> dict:
+    """The candidates at least as good as ``baseline`` (the first row, the blend, by default) on half A
+    of both sets, in both settings (no requests, requests known), and strictly better somewhere; best
+    by summed MRR."""
+    ship = table[baseline or next(iter(table))]
     views = [f"{s} {v}" for s in sets for v in ("A", "A, requests known (inner halves)")]
     ok = []
     for label, row in table.items():
-        if row["family"] in ("shipped", "part"):
+        if row["family"] in ("shipped", "part") or row is ship:
             continue
         diffs = [(row[v][0] - ship[v][0], row[v][1] - ship[v][1]) for v in views]
         if all(d[0] >= -0.0005 and d[1] >= -0.0005 for d in diffs) and any(d[1] > 0.0005 for d in diffs):
@@ -450,6 +692,9 @@ def main(argv=None) -> int:
                                  encoding="utf-8")
         return 0
     pick = choose(table, sets)
+    for label, row in (("against zscore as first measured", ZSCORE), ("against the default", DEFAULT)):
+        if row in table:
+            pick[label] = choose(table, sets, row)
     print(json.dumps(pick, indent=1))
     if args.json:
         args.json.write_text(json.dumps({"split_seed": SPLIT_SEED, "sets": sets, "rows": table, "choice": pick},

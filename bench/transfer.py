@@ -101,6 +101,30 @@ def lexical_matrix(skills, queries) -> np.ndarray:
     return out
 
 
+def coverage_of(skills, queries, lex) -> np.ndarray:
+    """Per case: the share of its query terms found in the ranked fields of its top lexical match
+    (the zscore fusion's lexical weight, as :meth:`~skillsift.ranker.lexical_hits.LexicalList.coverage`)."""
+    from skillsift.ranker.postings import FIELDS
+    from skillsift.ranker.tokenize import tokenize
+
+    terms_of: dict = {}
+    out = np.zeros(len(queries))
+    for qi, q in enumerate(queries):
+        terms = set(LexicalIndex.query_terms(q))
+        if not terms or lex[qi].max() <= 0:
+            continue
+        top = int(np.argmax(lex[qi]))
+        if top not in terms_of:
+            s = skills[top]
+            words: set = set()
+            for f, _w in FIELDS:
+                v = getattr(s, f)
+                words.update(tokenize(v if isinstance(v, str) else " ".join(v or ())))
+            terms_of[top] = words
+        out[qi] = len(terms & terms_of[top]) / len(terms)
+    return out
+
+
 def signals(skills, queries, expected, cache: EmbedCache, label: str, query_vectors=None) -> tune.Signals:
     docs = {}
     for name, fields in VARIANTS.items():
@@ -108,8 +132,11 @@ def signals(skills, queries, expected, cache: EmbedCache, label: str, query_vect
     if query_vectors is None:
         raw = cache.get([cap_query(q) for q in queries], f"{label} queries")
         query_vectors = np.vstack([normalise_query(v) for v in raw])
-    return tune.signals_from(lexical_matrix(skills, queries), docs, query_vectors, [s.name for s in skills],
-                             expected)
+    lexical = lexical_matrix(skills, queries)
+    sig = tune.signals_from(lexical, docs, query_vectors, [s.name for s in skills], expected)
+    sig.coverage = coverage_of(skills, queries, lexical)
+    sig.terms = np.asarray([len(LexicalIndex.query_terms(q)) for q in queries], dtype=np.int64)
+    return sig
 
 
 def metatool(data: Path, cache: EmbedCache):
@@ -144,6 +171,7 @@ def candidates() -> list[tune.Setting]:
         out.extend(tune.Setting("blend", fields, b / tune.BLEND_SCALE) for b in BONUSES)
         out.extend(tune.Setting("rrf", fields, w) for w in (0.25, 0.5, 1.0))
         out.extend(tune.Setting("weighted", fields, w) for w in (0.25, 0.5, 1.0))
+        out.extend(tune.Setting("zscore", fields, w) for w in tune.ZSCORE_WEIGHTS)
     for fields in (tune.ALL_FIELDS, tune.NAME_FREE):
         for cand in (20, 100, 200):
             out.append(tune.Setting("blend", fields, 0.08 / tune.BLEND_SCALE, cand))
@@ -424,7 +452,7 @@ def tune_check(sigs: dict) -> dict:
         a[perm[: n // 2]] = True
         pick_a = tune._best(res.series, a)
         oracle_b = tune._best(res.series, ~a)
-        on_b = res.series[pick_a].take(~a)
+        on_b = _rows(res.series[pick_a], ~a)
         rec = {"winner": settings[res.winner].label(), "cv": res.held_out.summary(),
                "cv_vs_default": res.held_out.versus(res.series[cur])["mrr"],
                "cv_vs_cosine": res.held_out.versus(res.series[cos])["mrr"], "change": res.change(),
@@ -432,7 +460,7 @@ def tune_check(sigs: dict) -> dict:
                "half_B_best_fixed": settings[oracle_b].label(),
                "half_B_best_fixed_mrr": _r(res.series[oracle_b].rr[~a].mean()),
                "half_B_default_mrr": _r(res.series[cur].rr[~a].mean()),
-               "half_B_vs_best_fixed": on_b.versus(res.series[oracle_b].take(~a))["mrr"]}
+               "half_B_vs_best_fixed": on_b.versus(_rows(res.series[oracle_b], ~a))["mrr"]}
         out[name] = rec
         print(f"  {name}: winner {rec['winner']}; cross-validated MRR {rec['cv']['mrr']:.4f} "
               f"vs shipped default {fmt(rec['cv_vs_default'])}, vs cosine only {fmt(rec['cv_vs_cosine'])}; "
@@ -442,6 +470,11 @@ def tune_check(sigs: dict) -> dict:
               f"paired {fmt(rec['half_B_vs_best_fixed'])}; "
               f"shipped default on B {rec['half_B_default_mrr']:.4f}", flush=True)
     return out
+
+
+def _rows(series: tune.Series, mask) -> tune.Series:
+    """The cases of ``mask`` of ``series``."""
+    return tune.Series(series.rr[mask], series.top1[mask], series.hit[mask])
 
 
 def _r(x) -> float:

@@ -4,7 +4,8 @@
 naming each stale file.  The checks' own files come from :mod:`skillsift.validators.declared`; this
 module adds the two of the hooks (a door, which the checks' layer does not import): the codes each
 hook's description lists (``skillsift/hooks/hook_codes.py``) and ``.pre-commit-hooks.yaml``
-(docs/development.md, "The check contract").
+(docs/development.md, "The check contract"), and the reference pages of :mod:`tests.reference_pages`
+(every configuration key, every hook).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import subprocess
 import sys
 
 from skillsift.validators import declared
+from tests import reference_pages
 
 
 def expected(root: str) -> dict[str, str]:
@@ -23,6 +25,7 @@ def expected(root: str) -> dict[str, str]:
     out = declared.expected(root)
     out[declared.HOOK_CODES] = declared.hook_codes_source(declared.collect(), REPORTS)
     out[declared.HOOKS_YAML] = hooks_yaml()  # from the hook_codes.py this process imported (see main)
+    out.update(reference_pages.expected())
     return out
 
 

@@ -21,8 +21,9 @@ from tests.conftest import ROOT
 PACKAGE = ROOT / "skillsift"
 DOOR_PACKAGES = ("skillsift.commands", "skillsift.hooks", "skillsift.ci", "skillsift.mcpserver")
 DOOR_MODULES = ("skillsift.cli", "skillsift.__main__")
-# (layer, rank, units, what it does): a unit is a package (``x/``) or a module (``x.py``) of skillsift;
-# a module belongs to the longest unit naming it. Higher ranks may import lower and equal ones.
+# (layer, rank, units, what it does): a unit is a top-level folder (``x/``) or a loose top-level module
+# (``x.py``) of skillsift; a module belongs to the unit holding it. Higher ranks may import lower and
+# equal ones.
 LAYERS: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
     ("doors", 7, ("commands/", "hooks/", "ci/", "mcpserver/", "cli.py", "__main__.py"),
      "parse arguments, call a use case, render, choose the exit code"),
@@ -168,6 +169,18 @@ def _cycle(graph: dict[str, dict[str, int]]) -> list[str]:
     return []
 
 
+def test_a_layer_names_whole_folders():
+    """A unit is a top-level folder of the package, or one of its loose top-level modules: no module
+    of a folder sits in another layer than its folder (folders are layers)."""
+    units = [unit for _layer, _rank, names, _what in LAYERS for unit in names]
+    assert len(units) == len(set(units))
+    for unit in units:
+        assert unit.count("/") == (1 if unit.endswith("/") else 0), unit
+        assert (PACKAGE / unit).is_dir() if unit.endswith("/") else (PACKAGE / unit).is_file(), unit
+    folders = {path.name + "/" for path in PACKAGE.iterdir() if (path / "__init__.py").is_file()}
+    assert folders <= set(units)
+
+
 def test_every_module_has_a_layer():
     assert [m for m in _modules() if not _unit(m)[0]] == []
 
@@ -280,3 +293,12 @@ def test_long_modules_say_why():
         if REASON not in doc:
             unexplained.append(f"{path.relative_to(PACKAGE.parent)}: {lines} lines")
     assert unexplained == []
+
+
+def test_the_report_finds_every_cycle_and_holds_today():
+    from tests.layers_report import cycles, report
+
+    assert cycles({"a": {"b"}, "b": {"a", "c"}, "c": {"d"}, "d": {"c"}, "e": {"e"}, "f": set()}) == [
+        ["a", "b"], ["c", "d"], ["e"]]
+    lines, ok = report()
+    assert ok and "upward imports: 0" in lines and "unit cycles: 0" in lines

@@ -22,7 +22,7 @@ class SearchConfig:
     fields: tuple[str, ...] = DEFAULT_EMBED_FIELDS
     index_body: bool = False
     body_chars: int = 1200
-    fusion: str = "blend"  # chosen on two development sets: docs/ranking-quality.md
+    fusion: str = "zscore"  # chosen on half A of two development sets: docs/ranking-quality.md, "Fusion channels"
     rrf_k: int = 60
     weight_lexical: float = 1.0
     weight_vector: float = 1.0

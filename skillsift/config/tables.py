@@ -254,20 +254,23 @@ EMBEDDINGS_KEYS = {
 EMBEDDINGS = Rule("table", keys=EMBEDDINGS_KEYS, doc="The embedding provider, its budget and gate.")
 AI_RULEZ_EMBEDDINGS = Rule("table", keys={k: EMBEDDINGS_KEYS[k] for k in AI_RULEZ_EMBEDDINGS_KEYS})
 
-_PATHS = Rule("list", items=Rule("string", nonblank=True), messages={"blank": "{label} holds a blank entry"})
+_PATHS = Rule("list", items=Rule("string", nonblank=True), messages={"blank": "{label} holds a blank entry"},
+              doc="Folders or globs holding skills, relative to the root (default: the usual layouts).")
 CATALOG = Rule("table", keys={"skills": _PATHS}, doc="Where the skills are: paths or globs.")
 ROLES = Rule("table", doc="Roles: each [roles.<name>] names the skills it serves.", values=Rule(
     "table", keys={"skills": Rule("list", items=Rule("string", nonblank=True), required=True,
+                                  doc="The skill names or globs the role may use.",
                                   messages={"blank": "{label} holds a blank entry",
                                             "required": "{where} needs skills = [names or globs]"})},
     messages={"kind": "{label} must be a table with skills = [names or globs]"}))
 SECRETS = Rule("table", doc="Extra secret patterns (RE2 syntax).", keys={"patterns": Rule(
     "list", entries="indexed", messages={"kind": "{label} must be a list of {{name, regex}} tables"},
     items=Rule("table", messages={"kind": "{label} must be a table with name and regex"}, keys={
-        "name": Rule("string", nonblank=True, required=True,
+        "name": Rule("string", nonblank=True, required=True, doc="The kind its findings name.",
                      messages={"kind": "{where}: name must be a non-empty string",
                                "required": "{where}: name must be a non-empty string"}),
         "regex": Rule("string", required=True, check=_regex, schema={"minLength": 1},
+                      doc="The pattern, in RE2 syntax (no backreferences or lookaround).",
                       messages={"kind": "{where}: regex must be a non-empty string",
                                 "required": "{where}: regex must be a non-empty string"}),
     }))})
@@ -351,6 +354,7 @@ SOURCES = Rule("list", entries="indexed", check=_unique_source_names, max_items=
                items=Rule("table", check=_source_entry, schema=_ONE_OF_GIT_OR_PATH,
                           messages={"kind": "{label} must be a table with a name and git or path"}, keys={
                               "name": Rule("string", nonblank=True, required=True, schema={"pattern": _SOURCE_NAME},
+                                           doc="The source's name: lowercase letters, digits, ., _ or -.",
                                            check=lambda v, n, c: [] if _matches(_SOURCE_NAME, v) else [
                                                ((), f'{n["label"]}: "{v}" must be lowercase letters, digits, '
                                                     '".", "_" or "-" (at most 64)')],

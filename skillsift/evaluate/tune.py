@@ -98,7 +98,8 @@ class Signals:
     """What every setting is scored from: ``lexical`` (cases x skills BM25F, 0 = no match),
     ``cosine[fields]`` (plain cosines), ``tie`` (each skill's position in name order) and
     ``expected`` (per case, the skill indexes that count as right); ``coverage`` (per case, the
-    share of its query terms its top lexical match holds: the zscore fusion's lexical weight)."""
+    share of its query terms its top lexical match holds) and ``terms`` (per case, its distinct query
+    terms; None: long): the zscore fusion's lexical weight (:func:`~skillsift.ranker.fusion.zscore_trust`)."""
 
     lexical: np.ndarray
     cosine: dict
@@ -108,6 +109,7 @@ class Signals:
     docs: dict = field(default_factory=dict)  # fields -> document matrix (for the centred cosines)
     queries: np.ndarray | None = None
     coverage: np.ndarray | None = None
+    terms: np.ndarray | None = None
 
     def centred(self, fields) -> np.ndarray:
         key = tuple(fields)
@@ -181,13 +183,16 @@ def fused(setting: Setting, sig: Signals) -> tuple[np.ndarray, np.ndarray]:
     if setting.fusion == "auto":
         return np.round(cos, 6), _top_mask(cos, sig.tie, cand)
     if setting.fusion == "zscore":
-        from ..ranker.fusion import ZSCORE_WEIGHT
+        from ..ranker.fusion import ZSCORE_TERMS, zscore_trust
 
         ranked = sig.centred(setting.fields)
         lex_cut = _top_mask(lex, sig.tie, cand, matched)
         chosen = _top_mask(ranked, sig.tie, cand) | lex_cut
         share = np.zeros(len(lex)) if sig.coverage is None else np.asarray(sig.coverage, dtype=np.float64)
-        weight = ZSCORE_WEIGHT * setting.weight_lexical * share[:, None]
+        terms = np.full(len(lex), ZSCORE_TERMS) if sig.terms is None else np.asarray(sig.terms)
+        trust = np.asarray([zscore_trust(c, t) for c, t in zip(share.tolist(), terms.tolist(), strict=True)],
+                           dtype=np.float64)
+        weight = setting.weight_lexical * trust[:, None]
         score = _standardised(ranked, chosen) + weight * _standardised(lex, lex_cut)
         return np.round(score, 9), chosen
     if setting.fusion == "blend":
@@ -411,7 +416,8 @@ def with_examples(sig: Signals, best, has, weight: float) -> Signals:
 
     cosine = {f: combine(c, best, has, weight) for f, c in sig.cosine.items()}
     centred = {f: combine(sig.centred(f), best, has, weight) for f in sig.docs}
-    return Signals(sig.lexical, cosine, sig.tie, sig.expected, centred, sig.docs, sig.queries, sig.coverage)
+    return Signals(sig.lexical, cosine, sig.tie, sig.expected, centred, sig.docs, sig.queries, sig.coverage,
+                   sig.terms)
 
 
 @dataclass

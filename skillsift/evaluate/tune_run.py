@@ -207,6 +207,7 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
     expected = [[position[n] for n in c.expect_ids] for c in scored]
     sig = tune.signals_from(lex, docs, qv, [s.name for s in skills], expected)
     sig.coverage = tune.coverage([c.query for c in scored], lex, sig.tie, LexicalHits(lexical, skills).terms)
+    sig.terms = np.asarray([len(LexicalIndex.query_terms(c.query)) for c in scored], dtype=np.int64)
     pieces = {row: np.vstack([by_text[p] for p in key]) * (row not in secret_cases)
               for row, key in enumerate(keys) if isinstance(key, tuple)}
     tune.use_best_piece(sig, pieces)

@@ -48,28 +48,16 @@ def rank_with_examples(search, examples, query: str, qvec, mode: str, usable, ro
     from .fusion import rrf, sort_fused, vector_only, weighted
     from .rounding import SCORE_DIGITS, round_half_away
 
-    q = np.asarray(qvec, dtype=np.float64)
-    matrix = _wide(search, "_examples_plain", lambda: search.index.matrix, rows)
-
-    def cosines(m):
-        return (q @ m.T).max(axis=0) if q.ndim == 2 else m @ q
-
     if cos is None:
-        cos = examples.cosines(query, q, own_evidence=search.own_evidence)
-    best, has = examples.best(cos, len(search.skills))
-    best, has = best[usable], has[usable]
-    w = s.example_weight
-    plain = combine(cosines(matrix), best, has, w)
+        cos = examples.cosines(query, np.asarray(qvec, dtype=np.float64), own_evidence=search.own_evidence)
+    scored = mode == "hybrid" and s.fusion in ("blend", "zscore")
+    plain, centred, keep = _similarities(search, examples, qvec, usable, rows, s, cos, scored)
     names = search._all_names()
-    keep, dropped = None, 0
-    if s.vector_min_sim > 0:
-        keep = plain >= s.vector_min_sim
-        dropped = len(usable) - int(np.count_nonzero(keep))
+    dropped = 0 if keep is None else len(usable) - int(np.count_nonzero(keep))
     top_sim = round_half_away(float(plain.max()), SCORE_DIGITS) if len(plain) else 0.0
     cand = s.candidates
     pinned = None
-    if mode == "hybrid" and s.fusion in ("blend", "zscore"):
-        centred = combine(cosines(_wide(search, "_examples_centred", search._centred, rows)), best, has, w)
+    if scored:
         fused = _blend(search, centred, plain, keep, usable, ties, lexical, s, request)
         pinned = search.pin(query, [f.id for f in fused])
         return sort_fused(fused, pinned), "hybrid", top_sim, dropped
@@ -88,6 +76,68 @@ def rank_with_examples(search, examples, query: str, qvec, mode: str, usable, ro
     return sort_fused(fused, pinned), "hybrid", top_sim, dropped
 
 
+def _similarities(search, examples, qvec, usable, rows, s, cos, centred: bool):
+    """``(plain, centred, keep)`` of the ``usable`` skills with their known requests: the plain and
+    (with ``centred``, else None) the centred similarity lifted by the requests (``cos``, the
+    query's cosine to each), and the mask of those ``vector_min_sim`` keeps (None: all)."""
+    import numpy as np
+
+    q = np.asarray(qvec, dtype=np.float64)
+
+    def cosines(m):
+        return (q @ m.T).max(axis=0) if q.ndim == 2 else m @ q
+
+    best, has = examples.best(cos, len(search.skills))
+    best, has = best[usable], has[usable]
+    w = s.example_weight
+    plain = combine(cosines(_wide(search, "_examples_plain", lambda: search.index.matrix, rows)), best, has, w)
+    keep = plain >= s.vector_min_sim if s.vector_min_sim > 0 else None
+    lifted = None
+    if centred:
+        lifted = combine(cosines(_wide(search, "_examples_centred", search._centred, rows)), best, has, w)
+    return plain, lifted, keep
+
+
+def zscore_spread(search, examples, qvec, usable, rows, ties, lexical, s, cos) -> float:
+    """The sd the zscore fusion standardised the candidates' similarities by, with known requests
+    (:func:`~skillsift.ranker.fusion.similarity_spread`): the candidates of :func:`_blend`, for
+    ``--explain``'s requests share."""
+    from .fusion import similarity_spread
+
+    _plain, centred, keep = _similarities(search, examples, qvec, usable, rows, s, cos, True)
+    chosen, at, own, floor = _candidates(search, centred, keep, usable, ties, lexical, s.candidates)[:4]
+    return similarity_spread([floor if p < 0 else c for p, c in zip(at.tolist(), own, strict=True)])
+
+
+def _candidates(search, centred, keep, usable, ties, lexical, cand: int):
+    """The candidates of :func:`_blend`: ``(chosen, at, own, floor, lex_top, lex, vec_rank, sims_at)``:
+    the chosen skill indexes (the first ``cand`` of the vector list, then of the lexical list),
+    their positions in usable (-1: no vector), their centred similarities, the least kept one,
+    the lexical cut, their BM25F scores, their vector ranks and their positions for the plain
+    similarity (``inside``)."""
+    import numpy as np
+
+    kept = np.arange(len(centred)) if keep is None else np.flatnonzero(keep)  # positions in usable
+    values = centred[kept]
+    if np.isnan(values).any():  # never with unit vectors; the sort the counting below stands for
+        head, floor, ranks = _full_order(centred, ties, kept, cand)
+    else:
+        head, floor, ranks = _first_and_ranks(values, ties[kept], kept, cand)
+    n_skills = len(search.skills)
+    position = np.full(n_skills, -1, dtype=np.intp)  # skill index -> position in usable, kept ones
+    position[usable[kept]] = kept
+    lex_top = lexical.top_scored(cand)
+    chosen = list(dict.fromkeys([*usable[head].tolist(), *(i for i, _ in lex_top)]))
+    picked = np.asarray(chosen, dtype=np.intp)
+    lex = lexical.scores_array(picked) if len(picked) else np.zeros(0)
+    at = position[picked]  # the chosen skills' positions in usable (-1: not in the vector list)
+    inside = np.maximum(at, 0)
+    vec_rank = np.where(at >= 0, ranks(inside), 0)
+    some = len(centred) > 0  # else every chosen skill is a lexical one without a vector
+    own = (centred[inside] if some else np.zeros(len(at))).tolist()
+    return chosen, at, own, floor, lex_top, lex, vec_rank, (inside if some else None)
+
+
 def _blend(search, centred, plain, keep, usable, ties, lexical, s, request=None):
     """The blend of the complete lists (the oracle ``blend`` of tests/ranker/reference.py), computed
     for its candidates only.
@@ -104,31 +154,14 @@ def _blend(search, centred, plain, keep, usable, ties, lexical, s, request=None)
     from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away_list
 
     bonus = blend_bonus_scale(s.weight_lexical, s.weight_vector)
-    cand = s.candidates
-    kept = np.arange(len(centred)) if keep is None else np.flatnonzero(keep)  # positions in usable
-    values = centred[kept]
-    if np.isnan(values).any():  # never with unit vectors; the sort the counting below stands for
-        head, floor, ranks = _full_order(centred, ties, kept, cand)
-    else:
-        head, floor, ranks = _first_and_ranks(values, ties[kept], kept, cand)
-    n_skills = len(search.skills)
-    position = np.full(n_skills, -1, dtype=np.intp)  # skill index -> position in usable, kept ones
-    position[usable[kept]] = kept
-    lex_top = lexical.top_scored(cand)
-    chosen = list(dict.fromkeys([*usable[head].tolist(), *(i for i, _ in lex_top)]))
-    picked = np.asarray(chosen, dtype=np.intp)
-    lex = lexical.scores_array(picked) if len(picked) else np.zeros(0)
+    chosen, at, own, floor, lex_top, lex, vec_rank, inside = _candidates(search, centred, keep, usable, ties,
+                                                                         lexical, s.candidates)
     top = lex_top[0][1] if lex_top else 0.0
     lex_rank = {i: r for r, (i, _score) in enumerate(lex_top, start=1)}
     past = {i: float(v) for i, v in zip(chosen, lex.tolist(), strict=True) if v >= 0 and i not in lex_rank}
     lex_rank.update(lexical.ranks_of(past))
     names = search._all_names()
-    at = position[picked]  # the chosen skills' positions in usable (-1: not in the vector list)
-    inside = np.maximum(at, 0)
-    vec_rank = np.where(at >= 0, ranks(inside), 0)
-    some = len(centred) > 0  # else every chosen skill is a lexical one without a vector
-    own = (centred[inside] if some else np.zeros(len(at))).tolist()
-    sims = round_half_away_list(plain[inside] if some else np.zeros(len(at)), SCORE_DIGITS)
+    sims = round_half_away_list(plain[inside] if inside is not None else np.zeros(len(at)), SCORE_DIGITS)
     if request is not None and request.fusion == "zscore":
         cut = {i for i, _ in lex_top}
         scores = zscore_scores([floor if p < 0 else c for p, c in zip(at.tolist(), own, strict=True)],

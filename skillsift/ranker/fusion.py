@@ -173,22 +173,40 @@ def with_lexical_bonus(similarity: float, bonus: float, points: float, top: floa
     return similarity
 
 
-#: zscore: the weight of the lexical z-score when every query term is in the top lexical match
-#: (chosen on half A of both development sets, docs/ranking-quality.md, "Fusion channels").
-ZSCORE_WEIGHT = 1.0
+#: zscore: the lexical z-score's weight is ``(ZSCORE_BASE + ZSCORE_LENGTH * min(1, terms / ZSCORE_TERMS))``
+#: times the share of the query's terms its top lexical match holds: 0.5 for a one-word query whose
+#: word the match holds, 1.2 from four words on (chosen on half A of both development sets,
+#: docs/ranking-quality.md, "Fusion channels").
+ZSCORE_BASE = 0.5
+ZSCORE_LENGTH = 0.7
+ZSCORE_TERMS = 4
 
 
-def zscore_lexical_weight(coverage: float, w_lex: float = 1.0, w_vec: float = 1.0) -> float:
-    """The zscore fusion's lexical weight: ``ZSCORE_WEIGHT * coverage * w_lex / w_vec``.
+def zscore_trust(coverage: float, terms: int) -> float:
+    """How far the zscore fusion trusts the lexical list of a query with ``terms`` distinct terms
+    whose top lexical match holds the share ``coverage`` of them: ``(ZSCORE_BASE + ZSCORE_LENGTH *
+    min(1, terms / ZSCORE_TERMS)) * coverage``.  A query whose words a skill holds leans on BM25F, a
+    query in other words than the skills' on the cosine; a longer query's words say more than one
+    word does."""
+    return (ZSCORE_BASE + ZSCORE_LENGTH * min(1.0, terms / ZSCORE_TERMS)) * coverage
+
+
+def zscore_lexical_weight(coverage: float, terms: int, w_lex: float = 1.0, w_vec: float = 1.0) -> float:
+    """The zscore fusion's lexical weight: ``zscore_trust(coverage, terms) * w_lex / w_vec``.
 
     ``coverage`` is the share of the query's terms that its top lexical match holds
-    (:meth:`~skillsift.ranker.lexical_hits.LexicalList.coverage`): the lexical list counts as
-    much as the query's words are found, so a query whose words a skill holds leans on BM25F and
-    a query in other words than the skills' leans on the cosine.
+    (:meth:`~skillsift.ranker.lexical_hits.LexicalList.coverage`), ``terms`` the number of the
+    query's distinct terms (:meth:`~skillsift.ranker.lexical.LexicalIndex.query_terms`).
     """
     if w_vec <= 0 or w_lex < 0:
         raise ValueError(f"zscore fusion needs w_vec > 0 and w_lex >= 0, got {w_lex}, {w_vec}")
-    return ZSCORE_WEIGHT * coverage * w_lex / w_vec
+    return zscore_trust(coverage, terms) * w_lex / w_vec
+
+
+def _mean_sd(values: Sequence[float]) -> tuple[float, float]:
+    n = len(values)
+    mean = math.fsum(values) / n
+    return mean, math.sqrt(math.fsum((v - mean) * (v - mean) for v in values) / n)
 
 
 def _standardised(values: Sequence[float]) -> list[float]:
@@ -197,11 +215,17 @@ def _standardised(values: Sequence[float]) -> list[float]:
     n = len(values)
     if n == 0:
         return []
-    mean = math.fsum(values) / n
-    sd = math.sqrt(math.fsum((v - mean) * (v - mean) for v in values) / n)
+    mean, sd = _mean_sd(values)
     if not sd > 0:
         return [0.0] * n
     return [(v - mean) / sd for v in values]
+
+
+def similarity_spread(similarities: Sequence[float]) -> float:
+    """The sd :func:`zscore_scores` divides the candidates' ``similarities`` by (0.0 for none): what
+    one unit of similarity is worth in a zscore score, so a known request's lift of ``x`` adds
+    ``x / spread`` (:func:`channel_shares`)."""
+    return _mean_sd(similarities)[1] if len(similarities) else 0.0
 
 
 def zscore_scores(similarities: Sequence[float], lexical: Sequence[float | None], weight: float) -> list[float]:
@@ -222,7 +246,7 @@ def zscore_scores(similarities: Sequence[float], lexical: Sequence[float | None]
 
 
 def channel_shares(request: BlendRequest, score: float, points: float | None, in_cut: bool, cut: Sequence[float],
-                   lift: float | None = None) -> tuple[tuple[str, float], ...]:
+                   lift: float | None = None, spread: float | None = None) -> tuple[tuple[str, float], ...]:
     """Each channel's share of a blend or zscore ``score`` (``--explain``), rounded to 6 decimals.
 
     ``points``: the skill's BM25F score (None without a lexical match); ``in_cut``: whether the
@@ -230,8 +254,9 @@ def channel_shares(request: BlendRequest, score: float, points: float | None, in
     first); ``lift``: what its known requests added to its similarity (blend with known requests;
     None without them).  The lexical share is what the fusion adds for BM25F (blend: ``bonus *
     points / top``; zscore: its weight times the z-score of ``points`` among ``cut``, 0 outside
-    it); the rest is the vector's, split into the description's and the known
-    requests' for blend.  The shares add up to the score within rounding.
+    it); the rest is the vector's, split into the description's and the known requests'
+    (blend: ``lift``; zscore: ``lift / spread``, ``spread`` being the sd its similarities were
+    standardised by, :func:`similarity_spread`).  The shares add up to the score within rounding.
     """
     top = cut[0] if cut else 0.0
     if request.fusion == "zscore":
@@ -240,6 +265,10 @@ def channel_shares(request: BlendRequest, score: float, points: float | None, in
         if in_cut and points is not None and points in members:  # equal scores have equal z-scores
             z = _standardised(members)[members.index(points)]
         lexical = request.lexical_weight * z
+        if lift is not None and spread is not None:
+            requests = lift / spread if spread > 0 else 0.0
+            return (("description", round(score - lexical - requests, 6)), ("requests", round(requests, 6)),
+                    ("lexical", round(lexical, 6)))
         return (("vector", round(score - lexical, 6)), ("lexical", round(lexical, 6)))
     lexical = with_lexical_bonus(0.0, request.bonus, points or 0.0, top)
     vector = score - lexical

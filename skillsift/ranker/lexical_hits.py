@@ -123,6 +123,10 @@ class LexicalList:
         held = self.hits.terms(first[0][0])
         return sum(1 for t in terms if t in held) / len(terms)
 
+    def term_count(self) -> int:
+        """The number of the query's distinct terms (the zscore fusion's lexical weight grows with it)."""
+        return len(self.hits.lexical.query_terms(self.query))
+
     def scores_of(self, skill_indexes) -> dict[int, float]:
         """``{skill index: lexical score}`` for those of ``skill_indexes`` that match the query."""
         import numpy as np

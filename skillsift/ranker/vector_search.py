@@ -179,7 +179,12 @@ class VectorSearch:
                                   explain=explain, embedded=embedded, tokens=tokens, ms=ms, limit=limit)
             if not explain:
                 return result
-            return with_channels(self, self._with_known(result, cos), query, qvec, lexical, s, cos)
+            spread = None
+            if ranking == "hybrid" and s.fusion == "zscore" and getattr(qvec, "ndim", 1) == 1:
+                from .example_search import zscore_spread
+
+                spread = zscore_spread(self, self.examples, qvec, usable, rows, ties, lexical, s, cos)
+            return with_channels(self, self._with_known(result, cos), query, qvec, lexical, s, cos, spread)
         if mode == "hybrid" and s.fusion in SCORED and getattr(qvec, "ndim", 1) == 1 and len(usable) <= SMALL_ROWS:
             fused, top_sim, dropped = self._small_blend(query, qvec, subset, usable, lexical, s, limit)
             ranking = "hybrid"
@@ -221,8 +226,8 @@ class VectorSearch:
         (``lexical``: the query's lexical list, whose coverage weighs the zscore fusion's lexical part)."""
         from .fusion import BlendRequest, blend_bonus_scale, zscore_lexical_weight
 
-        weight = zscore_lexical_weight(lexical.coverage(), s.weight_lexical, s.weight_vector) \
-            if s.fusion == "zscore" else 0.0
+        weight = zscore_lexical_weight(lexical.coverage(), lexical.term_count(), s.weight_lexical,
+                                       s.weight_vector) if s.fusion == "zscore" else 0.0
         return BlendRequest(query, s.candidates, blend_bonus_scale(s.weight_lexical, s.weight_vector), limit,
                             self._pins().pin_position, fusion="zscore" if s.fusion == "zscore" else "blend",
                             lexical_weight=weight)

@@ -169,11 +169,14 @@ def test_a_request_holding_a_secret_is_never_proposed(tmp_path, capsys):
     root = _repo(tmp_path)
     key = "AKIA" + "Q3EGRU7BCDXYZ2KL"  # an AWS access key id shape, split so no scanner flags this file
     cases = (root / "search-cases.yaml").read_text(encoding="utf-8")
+    # the key goes into cash-3, whose request passes without it, and cash-1; cash-2's request, clean, still
+    # passes (with the zscore fusion, cash-2's and cash-3's are the two that pass in the test above)
     (root / "search-cases.yaml").write_text(
-        cases.replace('"give the buyer their cash back"', f'"give the buyer their cash back, key {key}"')
+        cases.replace('"the customer wants their cash back for the order"',
+                      f'"the customer wants their cash back for the order, key {key}"')
         .replace('"buyer asks for cash back on a purchase"', f'"buyer asks for cash back {key}"'),
         encoding="utf-8")
     _index(capsys, root)
     doc = _eval(capsys, root, "--why")
     texts = [p["text"] for sp in doc["why"]["proposals"] for p in sp["proposals"]]
-    assert texts and not [t for t in texts if key in t]
+    assert "give the buyer their cash back" in texts and not [t for t in texts if key in t]

@@ -97,10 +97,12 @@ def _opposed(n_cases, n_skills, seed, *, cosine_right: bool):
     return sig
 
 
-def test_where_cosine_beats_the_default_blend_tune_finds_cosine_only():
+@pytest.mark.parametrize("fusion", ["zscore", "blend"])  # the default, and the default before 2026-12-06
+def test_where_cosine_beats_the_default_tune_finds_cosine_only(fusion):
     sig = _opposed(80, 10, 5, cosine_right=True)
+    sig.coverage, sig.terms = np.ones(80), np.full(80, 4)  # the query's words all in the wrong skill
     settings = tune.grid((tune.NAME_FREE,), (50,))
-    current = settings.index(tune.Setting("blend", tune.NAME_FREE, 1.0, 50))
+    current = settings.index(tune.Setting(fusion, tune.NAME_FREE, 1.0, 50))
     cosine = settings.index(tune.Setting("auto", tune.NAME_FREE, 1.0, 50))
     result = tune.cross_validate(settings, sig, current, cosine)
     assert result.series[cosine].rr.mean() > result.series[current].rr.mean()  # the set is as described
@@ -109,15 +111,17 @@ def test_where_cosine_beats_the_default_blend_tune_finds_cosine_only():
     assert result.change()
 
 
-def test_where_lexical_beats_the_default_blend_tune_finds_a_heavier_lexical_bonus():
+@pytest.mark.parametrize("fusion", ["zscore", "blend"])
+def test_where_lexical_beats_the_default_tune_finds_a_heavier_lexical_weight(fusion):
     sig = _opposed(80, 10, 6, cosine_right=False)
+    sig.coverage, sig.terms = np.full(80, 0.25), np.full(80, 1)  # a weak lexical trust: the default leans on cosine
     settings = tune.grid((tune.NAME_FREE,), (50,))
-    current = settings.index(tune.Setting("blend", tune.NAME_FREE, 1.0, 50))
+    current = settings.index(tune.Setting(fusion, tune.NAME_FREE, 1.0, 50))
     result = tune.cross_validate(settings, sig, current, 0)
     lexical = tune.series_of(None, sig)
     assert lexical.rr.mean() > result.series[current].rr.mean()  # the default loses to its lexical part
     win = settings[result.winner]
-    assert win.fusion != "auto" and (win.fusion != "blend" or win.weight_lexical > 1.0)
+    assert win.fusion != "auto" and (win.fusion not in ("blend", fusion) or win.weight_lexical > 1.0)
     assert result.held_out.rr.mean() >= lexical.rr.mean() - 1e-12  # tuned is not below the lexical part
     assert result.change()
 
@@ -299,11 +303,15 @@ def test_zscore_standardises_each_list_and_weighs_the_lexical_part_by_coverage()
     sig = _signals(lexical, cos, [[1], [0]])
     sig._centred[tune.ALL_FIELDS] = cos
     sig.coverage = np.array([1.0, 0.0])  # case 0: every query term in the top lexical match; case 1: none
+    sig.terms = np.array([4, 4])  # four query terms or more: the full weight, 1.2 x coverage
     scores, returned = tune.fused(tune.Setting("zscore", tune.ALL_FIELDS, 2.0), sig)
     assert returned.all()
     z_cos = (cos[0] - cos[0].mean()) / cos[0].std()
     z_lex = np.array([0.0, 1.0, -1.0])  # the lexical cut is the two matches: +-1
-    assert scores[0] == pytest.approx(np.round(z_cos + 2.0 * z_lex, 9))
+    assert scores[0] == pytest.approx(np.round(z_cos + 2.0 * 1.2 * z_lex, 9))
+    sig.terms = np.array([1, 4])  # a one-term query: (0.5 + 0.7 / 4) x coverage
+    short, _ = tune.fused(tune.Setting("zscore", tune.ALL_FIELDS, 2.0), sig)
+    assert short[0] == pytest.approx(np.round(z_cos + 2.0 * 0.675 * z_lex, 9))
     assert scores[1] == pytest.approx(np.round(z_cos, 9))  # no coverage: the cosine alone
     assert tune.ranks(scores, returned, sig).tolist() == [1, 1]
 

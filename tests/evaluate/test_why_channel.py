@@ -37,7 +37,9 @@ def test_eval_why_in_hybrid_names_a_channel_per_case(capsys):
     jsonschema.validate(doc["why"], load_schema("search-why.v4.json"))
     misses = doc["why"]["misses"]
     assert misses and all(m["channel"]["name"] in ("description", "requests", "lexical") for m in misses)
-    assert {m["channel"]["name"] for m in misses} >= {"description", "lexical"}  # both kinds of miss occur
+    # with the zscore fusion acme's misses are lost on the description (3) and on known requests (2): a
+    # request's lift is split from the description's z-score (fusion.channel_shares), none is lost on words
+    assert {m["channel"]["name"] for m in misses} >= {"description", "requests"}
     code, text, _ = run(capsys, "eval", ACME / "search-cases.yaml", "--root", ACME, "--why", "--mode", "hybrid")
     assert text.count("    put first by: ") == len(misses)
     code, lexical, _ = run(capsys, "eval", ACME / "search-cases.yaml", "--root", ACME, "--why")

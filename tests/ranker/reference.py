@@ -2,7 +2,8 @@
 
 They live in tests/, not in the package: the ranker never calls them.  ``blend`` is the
 definition of skillsift's blend fusion over complete ranked lists (docs/ranking-quality.md);
-``zscore`` the definition of the zscore fusion (``coverage`` its lexical weight's factor);
+``zscore`` the definition of the zscore fusion (``coverage`` and the number of ``query_terms`` its
+lexical weight's factors);
 ``cosine_list`` is the plain definition of an exact vector list.
 tests/ranker/test_fusion_differential.py compares every fast path with them, on random data
 with fixed seeds and on real skills.
@@ -114,6 +115,13 @@ def zscore(
                       lexical_rank=lex_rank.get(i, 0), vector_rank=vec_rank.get(i, 0),
                       vector_sim=None if shown.get(i) is None else round_half_away(shown[i], SCORE_DIGITS))
             for i, zv in zip(chosen, z_vec, strict=True)]
+
+
+def query_terms(query: str) -> list[str]:
+    """The query's distinct terms (their count scales the zscore weight)."""
+    from skillsift.ranker.lexical import LexicalIndex
+
+    return LexicalIndex.query_terms(query)
 
 
 def coverage(query: str, skill) -> float:
@@ -252,7 +260,8 @@ class OracleRanker:
             surviving = {name for name, _ in vector_ranked}
             ranked = [(ids[k], sim) for k, sim in centred if ids[k] in surviving]
             share = coverage(query, self.skills[self.positions[lexical[0].name]]) if lexical else 0.0
-            fused = zscore(lexical_ranked, ranked, zscore_lexical_weight(share, s.weight_lexical, s.weight_vector),
+            fused = zscore(lexical_ranked, ranked, zscore_lexical_weight(share, len(query_terms(query)),
+                                                                         s.weight_lexical, s.weight_vector),
                            candidates=cand, cosines=dict(vector_ranked))
             ranking = "hybrid"
             pinned = exact_pin(query, [f.id for f in fused])

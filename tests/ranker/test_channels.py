@@ -54,9 +54,19 @@ def test_explained_hits_carry_shares_that_add_up_and_plain_hits_do_not(fusion):
         assert "channels: vector" in render_text(explained, explain=True)
 
 
-def test_known_requests_get_their_own_share_in_blend():
+def test_zscore_requests_share_is_the_lift_over_the_spread():
+    # the vector z-score (s - mean) / sd of a similarity s = own + lift splits into (own - mean) / sd and lift / sd
+    shares = dict(channel_shares(_request("zscore", weight=0.5), 2.0, None, False, [9.0], lift=0.02, spread=0.04))
+    assert shares == {"description": 1.5, "requests": 0.5, "lexical": 0.0}
+    flat = dict(channel_shares(_request("zscore"), 0.0, None, False, [9.0], lift=0.02, spread=0.0))
+    assert flat == {"description": 0.0, "requests": 0.0, "lexical": 0.0}  # equal similarities: every z-score 0
+    assert set(dict(channel_shares(_request("zscore"), 1.0, None, False, [9.0], lift=0.02))) == {"vector", "lexical"}
+
+
+@pytest.mark.parametrize("fusion", ["blend", "zscore"])
+def test_known_requests_get_their_own_share(fusion):
     world, pairs, rows = _known_world(2, n=150)
-    new, _ = rankers(world, fusion="blend", candidates=10)
+    new, _ = rankers(world, fusion=fusion, candidates=10)
     new.vectors.use_examples(pairs, extra=rows)
     lifted = 0
     for text in world[2].table:

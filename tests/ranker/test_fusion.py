@@ -142,3 +142,15 @@ def test_fusion_properties(lexical, vector, k, w_lex, w_vec):
         vr = next((r for r, (j, _) in enumerate(vector, start=1) if j == i), 0)
         expected = (w_lex / (k + lr) if lr else 0.0) + (w_vec / (k + vr) if vr else 0.0)
         assert scores[i].score == round_half_away(expected, 9)
+
+
+def test_zscore_trust_follows_the_words_matched_and_the_query_length():
+    from skillsift.ranker.fusion import zscore_lexical_weight, zscore_trust
+
+    assert zscore_trust(1.0, 1) == pytest.approx(0.675)  # one word, held: 0.5 + 0.7 / 4
+    assert zscore_trust(1.0, 4) == zscore_trust(1.0, 9) == pytest.approx(1.2)  # four words or more
+    assert zscore_trust(0.5, 2) == pytest.approx(0.5 * 0.85)
+    assert zscore_trust(0.0, 6) == 0.0  # no query word in the top lexical match: the cosine alone
+    assert zscore_lexical_weight(1.0, 4, 2.0, 1.0) == pytest.approx(2.4)
+    with pytest.raises(ValueError, match="w_vec > 0"):
+        zscore_lexical_weight(1.0, 4, 1.0, 0.0)

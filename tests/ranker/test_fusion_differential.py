@@ -30,7 +30,7 @@ from skillsift.ranker.examples import ExampleRows
 from skillsift.ranker.fusion import BlendRequest, sort_fused
 from skillsift.ranker.vector import exact_dots
 from tests.conftest import corpora
-from tests.ranker.reference import blend, coverage, make_world, rankers, zscore
+from tests.ranker.reference import blend, coverage, make_world, query_terms, rankers, zscore
 
 # -- the screened path ---------------------------------------------------------------------------------
 
@@ -242,7 +242,8 @@ def _reference_with_requests(new, text: str, s, fusion: str = "blend"):
         from skillsift.ranker.fusion import zscore_lexical_weight
 
         share = coverage(text, vectors.skills[vectors.position(lexical[0][0])]) if lexical else 0.0
-        fused = zscore(lexical, centred, zscore_lexical_weight(share, s.weight_lexical, s.weight_vector),
+        fused = zscore(lexical, centred, zscore_lexical_weight(share, len(query_terms(text)), s.weight_lexical,
+                                                               s.weight_vector),
                        candidates=s.candidates, cosines=shown)
     else:
         fused = blend(lexical, centred, s.weight_lexical, s.weight_vector, candidates=s.candidates, cosines=shown)
