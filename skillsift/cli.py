@@ -11,7 +11,9 @@ from __future__ import annotations
 import gc
 import sys
 
+from . import catalog
 from ._version import __version__
+from .diagnostics import SkillsiftError
 from .hooks.specs import HOOK_NAMES
 
 __all__ = ["__version__", "main"]
@@ -19,7 +21,6 @@ __all__ = ["__version__", "main"]
 
 def main(argv=None) -> int:
     """Run the CLI and return its exit code (see :func:`skillsift.commands.group.main`)."""
-    from . import catalog
 
     earlier, catalog.collector_pause = catalog.collector_pause, CollectorPause
     try:
@@ -69,8 +70,6 @@ class CollectorPause:
 def _hook(name: str, args: list[str]) -> int:
     """``skillsift hook NAME ARGS``, with the exit codes and error output of the click path."""
     import importlib
-
-    from .diagnostics import SkillsiftError
 
     try:
         try:

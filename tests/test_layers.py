@@ -46,6 +46,96 @@ LAYERS: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
 PENDING_EDGES: frozenset[tuple[str, str]] = frozenset()
 
 MAX_LINES = 450
+
+# Imports at the top (docs/development.md, "Imports at the top"): an import of a skillsift module sits at its
+# module's top unless the module it names is in HEAVY, each with why it is deferred:
+# * "--help", "--version", "hooks", "search", "mcp", "validate": a command that loads the importing module but
+#   not this one (the modules each command of bench/bench_startup.py loads, measured: importing it at the top
+#   would add it to that command's start-up);
+# * "numpy", "onnx" (onnxruntime and tokenizers), "yaml": what importing it loads;
+# * "try": imported where its failure is caught; "stand-in": a test replaces it, or an attribute of it, at run time.
+HEAVY: dict[str, tuple[str, ...]] = {
+    "skillsift.cache.checks": ("hooks",),
+    "skillsift.cache.frontmatter": ("hooks",),
+    "skillsift.cache.secret_scans": ("hooks",),
+    "skillsift.cache.skills": ("hooks", "validate", "stand-in"),
+    "skillsift.cache.toml_docs": ("--help",),
+    "skillsift.casefile.files": ("hooks", "validate"),
+    "skillsift.catalog": ("stand-in",),
+    "skillsift.catalog.discovery": ("hooks",),
+    "skillsift.catalog.frontmatter": ("hooks", "stand-in"),
+    "skillsift.catalog.limits": ("hooks",),
+    "skillsift.catalog.listing": ("hooks",),
+    "skillsift.catalog.load": ("hooks", "stand-in"),
+    "skillsift.catalog.manifests": ("search", "validate"),
+    "skillsift.checks.config": ("hooks", "mcp", "try"),
+    "skillsift.checks.served": ("hooks",),
+    "skillsift.ci.github": ("--help",),
+    "skillsift.ci.pipeline": ("--help",),
+    "skillsift.commands.group": ("hooks", "try"),
+    "skillsift.config.checks": ("--help",),
+    "skillsift.config.minimums": ("--help", "hooks", "search", "mcp", "validate"),
+    "skillsift.docschema.yaml_nodes": ("yaml", "mcp"),
+    "skillsift.embed.base": ("search", "mcp"),
+    "skillsift.embed.factory": ("search", "try"),
+    "skillsift.embed.local": ("onnx", "validate", "stand-in", "try"),
+    "skillsift.evaluate.cases": ("--help", "mcp"),
+    "skillsift.evaluate.cases_yaml": ("--help",),
+    "skillsift.evaluate.examples": ("--help", "hooks", "validate"),
+    "skillsift.evaluate.from_skills": ("hooks", "validate"),
+    "skillsift.evaluate.gates": ("hooks", "validate"),
+    "skillsift.evaluate.mine_into": ("--help",),
+    "skillsift.evaluate.querylog": ("--help",),
+    "skillsift.evaluate.run": ("--help", "hooks", "validate"),
+    "skillsift.evaluate.session": ("--help", "mcp", "validate", "try"),
+    "skillsift.evaluate.tune": ("hooks", "mcp", "validate"),
+    "skillsift.files": ("--help",),
+    "skillsift.index.atomic": ("--help",),
+    "skillsift.index.build": ("numpy", "hooks", "search", "mcp", "validate"),
+    "skillsift.index.configured": ("--help",),
+    "skillsift.index.manifest": ("search",),
+    "skillsift.index.status": ("--help",),
+    "skillsift.index.store": ("numpy", "--help", "hooks", "search", "mcp", "validate", "try"),
+    "skillsift.index.verify": ("--help", "validate"),
+    "skillsift.jsonio": ("--help", "hooks", "search", "mcp", "validate"),
+    "skillsift.mcpserver.protocol": ("--help",),
+    "skillsift.mcpserver.service": ("--help",),
+    "skillsift.ranker.embed_memory": ("numpy", "search", "mcp"),
+    "skillsift.ranker.examples": ("mcp",),
+    "skillsift.ranker.known": ("hooks", "search", "validate"),
+    "skillsift.ranker.postings_cache": ("mcp",),
+    "skillsift.ranker.query_embedding": ("numpy", "search", "mcp"),
+    "skillsift.ranker.search": ("hooks", "validate"),
+    "skillsift.ranker.setup": ("--help", "mcp", "try"),
+    "skillsift.ranker.tokenize": ("hooks", "validate"),
+    "skillsift.ranker.vector_search": ("numpy", "search", "mcp"),
+    "skillsift.ranker.view_vectors": ("--help", "hooks", "validate"),
+    "skillsift.render.diagnostics": ("--help",),
+    "skillsift.render.evaluation_line": ("--help",),
+    "skillsift.render.index": ("hooks",),
+    "skillsift.render.pull_request": ("--help",),
+    "skillsift.render.sanitise": ("--version", "hooks", "try"),
+    "skillsift.render.search": ("--help",),
+    "skillsift.render.views": ("--help", "search"),
+    "skillsift.secrets.egress": ("search", "mcp"),
+    "skillsift.secrets.scan": ("--help", "hooks", "search", "try"),
+    "skillsift.skill_sources.attach": ("hooks", "search", "mcp", "validate"),
+    "skillsift.skill_sources.configured": ("--help",),
+    "skillsift.skill_sources.sync": ("--help",),
+    "skillsift.usecases.index_build": ("--help", "hooks"),
+    "skillsift.usecases.judge_run": ("--help",),
+    "skillsift.usecases.project": ("--help",),
+    "skillsift.usecases.run_eval": ("--help",),
+    "skillsift.usecases.run_tune": ("--help",),
+    "skillsift.usecases.starter.apply": ("--help",),
+    "skillsift.usecases.starter.project": ("--help",),
+    "skillsift.usecases.validate": ("--help",),
+    "skillsift.validators": ("--help",),
+    "skillsift.validators.explain": ("--help", "stand-in"),
+    "skillsift.validators.suppress": ("hooks",),
+}
+# The in-function imports of skillsift modules: at most this many (it only goes down).
+MAX_DEFERRED = 165
 REASON = "Longer than 450 lines because"
 
 
@@ -293,6 +383,59 @@ def test_long_modules_say_why():
         if REASON not in doc:
             unexplained.append(f"{path.relative_to(PACKAGE.parent)}: {lines} lines")
     assert unexplained == []
+
+
+def _deferred_imports(known: dict[str, Path] | None = None) -> list[tuple[str, int, str]]:
+    """(importing module, line, imported skillsift module) of every import inside a function."""
+    known = _modules() if known is None else known
+    out: list[tuple[str, int, str]] = []
+    for module, path in known.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for func in ast.walk(tree):
+            if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(func):
+                if isinstance(node, ast.Import):
+                    out.extend((module, node.lineno, alias.name) for alias in node.names
+                               if alias.name.split(".")[0] == "skillsift")
+                elif isinstance(node, ast.ImportFrom):
+                    target = _resolve(module, path, node)
+                    if target.split(".")[0] == "skillsift":
+                        subs = {f"{target}.{alias.name}" for alias in node.names}
+                        out.extend((module, node.lineno, sub) for sub in sorted(subs & set(known)))
+                        if subs - set(known):
+                            out.append((module, node.lineno, target))
+    # a nested function is walked from every function holding it: count each import once
+    return sorted(set(out))
+
+
+def test_deferred_imports_are_of_heavy_modules():
+    wrong = [f"{module.replace('.', '/')}.py:{line}: {target}" for module, line, target in _deferred_imports()
+             if target not in HEAVY]
+    assert not wrong, ("import these at the top of the module, or add the module to HEAVY with why it is "
+                       "deferred:\n" + "\n".join(wrong))
+
+
+def test_heavy_modules_are_still_deferred_somewhere():
+    deferred = {target for _module, _line, target in _deferred_imports()}
+    assert not set(HEAVY) - deferred, f"no longer imported in a function: {sorted(set(HEAVY) - deferred)}"
+
+
+def test_few_imports_are_deferred():
+    statements = {(module, line) for module, line, _target in _deferred_imports()}
+    assert len(statements) <= MAX_DEFERRED, f"{len(statements)} imports in functions, at most {MAX_DEFERRED}"
+
+
+def test_the_deferred_import_finder_sees_nested_imports_only(tmp_path):
+    package = tmp_path / "skillsift"
+    package.mkdir()
+    known = {name: package / f"{name}.py" for name in ("a", "b", "c")}
+    known["a"].write_text("from . import b\n\n\ndef f():\n    def g():\n        from . import c\n"
+                          "        from .c import x\n", encoding="utf-8")
+    known["b"].write_text("", encoding="utf-8")
+    known["c"].write_text("x = 1\n", encoding="utf-8")
+    found = _deferred_imports({f"skillsift.{name}": path for name, path in known.items()})
+    assert found == [("skillsift.a", 6, "skillsift.c"), ("skillsift.a", 7, "skillsift.c")]
 
 
 def test_the_report_finds_every_cycle_and_holds_today():

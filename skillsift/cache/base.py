@@ -31,7 +31,9 @@ import os
 import stat
 from pathlib import Path
 
+from skillsift._version import __version__
 from skillsift.diagnostics import Diagnostic
+from skillsift.files import _read_fd
 
 FORMAT = 2
 MAX_BYTES = 32 * 1024 * 1024
@@ -107,7 +109,6 @@ def read_trusted(path: Path, folders, max_bytes: int | None = None) -> bytes | N
     """
     if not trusted(folders):
         return None
-    from skillsift.files import _read_fd
 
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
@@ -175,7 +176,6 @@ def _new_file(folder) -> tuple[int, str]:
 def parser_stamp(parsers) -> list:
     """What the code behind a cache is: skillsift's version and the sizes and mtimes of ``parsers``
     (paths relative to the package folder)."""
-    from skillsift._version import __version__
 
     here = Path(__file__).resolve().parent.parent  # the package folder: the paths below are relative to it
     stamp: list = [__version__]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..diagnostics import Diagnostic, SkillsiftError
-from ..docschema import is_null, near, text_of
+from ..docschema import check, is_null, near, text_of
 from . import CASES_INVALID
 from .rules import (  # noqa: F401  (the names other modules import from here)
     CASE_KEYS,
@@ -201,7 +201,6 @@ def _compose(text: str, path: str, what: str):
 
 def _problems(tree) -> list[tuple[int, tuple[int, int], str]]:
     """Every problem of the plain tree: duplicate keys, the rules of :data:`CASES`, the cross-field checks."""
-    from ..docschema import check
 
     _cleaned, found = check(tree.value, CASES)
     problems = [(tree.line(p.path, p.at_key), _rank(p.path, p.at_key), p.message) for p in found]

@@ -31,6 +31,10 @@
 
 Configured paths (``[catalog] skills``) replace the default roots: paths or globs relative
 to the root naming a skills root, a skill folder or a ``SKILL.md``.
+
+Longer than 450 lines because the walk of a skills root, the nested roots and the note on dot
+folders share one bounded scan state (:class:`_Scan`: its budgets, the real paths walked, the
+links refused), which is clearer read in one place than passed between modules.
 """
 
 from __future__ import annotations
@@ -41,8 +45,9 @@ from collections import deque
 from pathlib import Path, PurePosixPath
 
 from skillsift.catalog.agents import MAX_DIRS_PER_ROOT, NESTED_ROOTS, SCAN_DEPTH
+from skillsift.catalog.limits import check_files_size
 from skillsift.diagnostics import ERROR, Diagnostic, SkillsiftError
-from skillsift.files import GlobLimitError, repo_glob, skill_file_problem
+from skillsift.files import SKILL_LINK_HINT, GlobLimitError, repo_glob, skill_file_problem
 
 from ..records import field, record
 
@@ -183,6 +188,24 @@ class _Scan:
             self.add((*parts, SKILL_FILE), skill_real)
             self.roots[rel] = self.roots.get(rel, 0) + 1
             return 1
+        found = self.walk_root(parts, real, rel)
+        self.roots[rel] = self.roots.get(rel, 0) + found
+        return found
+
+    def over_cap(self, folders: int, rel: str) -> bool:
+        """Note the folder counts the agents and this walk stop at; True past the walk's own bound."""
+        if folders == MAX_DIRS_PER_ROOT + 1:
+            self.notes.append((rel, f"{rel} holds more than {MAX_DIRS_PER_ROOT:,} folders; the agents stop "
+                                    "there, so skills beyond them are not served"))
+            self.past_cap = True
+        if folders > self.max_dirs:
+            self.notes.append((rel, f"{rel} holds more than {self.max_dirs:,} folders; skills beyond them "
+                                    "are not checked either"))
+            return True
+        return False
+
+    def walk_root(self, parts: tuple[str, ...], real: str, rel: str) -> int:
+        """The skills in the folders under a skills root (depth first, by name); returns how many."""
         found = 0
         folders = 0
         # every path on the stack is a real path (links are resolved), so a link back to a folder
@@ -193,13 +216,7 @@ class _Scan:
         while stack:
             cur, cur_real, depth = stack.pop()
             folders += 1
-            if folders == MAX_DIRS_PER_ROOT + 1:
-                self.notes.append((rel, f"{rel} holds more than {MAX_DIRS_PER_ROOT:,} folders; the agents stop "
-                                        "there, so skills beyond them are not served"))
-                self.past_cap = True
-            if folders > self.max_dirs:
-                self.notes.append((rel, f"{rel} holds more than {self.max_dirs:,} folders; skills beyond them "
-                                        "are not checked either"))
+            if self.over_cap(folders, rel):
                 break
             children = []
             try:
@@ -210,54 +227,68 @@ class _Scan:
             # os.path.join(cur_real, name) for the names of one folder (no separator in a name)
             head = cur_real if cur_real.endswith(os.sep) else cur_real + os.sep
             for entry in entries:
-                name = entry.name
-                if name.startswith(".") or name in SKIP_DIRS:
+                folder = self.child_folder(entry, cur, head, walked)
+                if folder is None:
                     continue
-                try:
-                    if not entry.is_dir():
-                        continue
-                    link = entry.is_symlink()
-                except OSError:
-                    continue
-                child = (*cur, name)
-                child_real = head + name
-                if link:
-                    child_real = os.path.realpath(child_real)
-                    if not self.inside(child_real):
-                        self.outside(child, "skill folder")
-                        continue
-                if child_real in walked:
-                    continue
-                walked.add(child_real)
-                skill = child_real + _SEP_SKILL_FILE if not child_real.endswith(os.sep) else child_real + SKILL_FILE
-                # one lstat answers os.path.exists and os.path.islink for a file that is no link
-                try:
-                    info: os.stat_result | None = os.lstat(skill)
-                except (OSError, ValueError):
-                    info = None
-                try:
-                    if info is not None and (link or stat.S_ISLNK(info.st_mode)):
-                        # a linked SKILL.md, or one in a linked folder: read only when it is a
-                        # file of its own (resolved) folder, never under .git (SK020)
-                        info = None
-                        real_skill = self.linked_skill((*child, SKILL_FILE))
-                        if real_skill is not None:
-                            self.add((*child, SKILL_FILE), real_skill)
-                            found += 1
-                        continue
-                    elif info is not None:
-                        self.add((*child, SKILL_FILE), skill)
-                        self.stats.setdefault((*child, SKILL_FILE), info)
-                        found += 1
-                        continue
-                except OSError:
-                    continue
-                if depth + 1 < SCAN_DEPTH:
+                child, child_real, link = folder
+                taken = self.take_skill(child, child_real, link)
+                if taken is not None:
+                    found += taken
+                elif depth + 1 < SCAN_DEPTH:
                     children.append((child, child_real, depth + 1))
             stack.extend(reversed(children))
         self.past_cap = False
-        self.roots[rel] = self.roots.get(rel, 0) + found
         return found
+
+    def child_folder(self, entry, cur: tuple[str, ...], head: str, walked: set[str]):
+        """``(parts, real path, is a link)`` of a subfolder to look into, or None (hidden, skipped, not a
+        folder, a link leaving the repository, or a folder already walked)."""
+        name = entry.name
+        if name.startswith(".") or name in SKIP_DIRS:
+            return None
+        try:
+            if not entry.is_dir():
+                return None
+            link = entry.is_symlink()
+        except OSError:
+            return None
+        child = (*cur, name)
+        child_real = head + name
+        if link:
+            child_real = os.path.realpath(child_real)
+            if not self.inside(child_real):
+                self.outside(child, "skill folder")
+                return None
+        if child_real in walked:
+            return None
+        walked.add(child_real)
+        return child, child_real, link
+
+    def take_skill(self, child: tuple[str, ...], child_real: str, link: bool) -> int | None:
+        """Add the SKILL.md of a folder: 1 when added, 0 when one is there but not read, None when the folder
+        holds none (look into its subfolders)."""
+        skill = child_real + _SEP_SKILL_FILE if not child_real.endswith(os.sep) else child_real + SKILL_FILE
+        # one lstat answers os.path.exists and os.path.islink for a file that is no link
+        try:
+            info: os.stat_result | None = os.lstat(skill)
+        except (OSError, ValueError):
+            info = None
+        if info is None:
+            return None
+        try:
+            if link or stat.S_ISLNK(info.st_mode):
+                # a linked SKILL.md, or one in a linked folder: read only when it is a
+                # file of its own (resolved) folder, never under .git (SK020)
+                real_skill = self.linked_skill((*child, SKILL_FILE))
+                if real_skill is None:
+                    return 0
+                self.add((*child, SKILL_FILE), real_skill)
+                return 1
+            self.add((*child, SKILL_FILE), skill)
+            self.stats.setdefault((*child, SKILL_FILE), info)
+            return 1
+        except OSError:
+            return 0
 
     def nested(self, skip: set[tuple[str, ...]]) -> None:
         """Agent roots in subfolders (monorepo packages), bounded; SKILL.md files seen
@@ -366,6 +397,43 @@ def _expand(root: str, real_root: str, pattern: str) -> list[tuple[str, ...]]:
     return sorted(out)
 
 
+def _scan_match(scan: _Scan, root: str, parts: tuple[str, ...]) -> int:
+    """The skills a pattern's match holds: a SKILL.md itself, or a folder scanned as a skills root."""
+    if parts[-1] == SKILL_FILE:
+        if scan.real_of(parts[:-1]) is None:
+            if os.path.islink(os.path.join(root, *parts[:-1])):
+                scan.outside(parts[:-1], "skill folder")
+            return 0
+        real = scan.linked_skill(parts)
+        if real is None:
+            return 0
+        scan.add(parts, real)
+        scan.searched.append("/".join(parts[:-1]))
+        return 1
+    if os.path.isdir(os.path.join(root, *parts)) or os.path.islink(os.path.join(root, *parts)):
+        return scan.scan_root(parts)
+    return 0
+
+
+def _served(scan: _Scan, extra: tuple) -> list[tuple[tuple[str, ...], str]]:
+    """``(parts, domain)`` of each file found once: the repository's own by path, then each of ``extra``'s."""
+    extra_parts = [tuple(folder.split("/")) for folder in extra]
+
+    def order(parts: tuple[str, ...]) -> tuple:
+        source = next((i for i, folder in enumerate(extra_parts, 1) if parts[:len(folder)] == folder), 0)
+        return source, parts
+
+    found = []
+    seen: set[str] = set()
+    for parts in sorted(scan.hits, key=order):
+        real = scan.hits[parts]
+        if real in seen:
+            continue
+        seen.add(real)
+        found.append((parts, domain_of(parts)))
+    return found
+
+
 def discover_all(root=".", patterns=(), *, max_dirs: int | None = None, extra=()) -> Discovery:
     """Every SKILL.md under ``root`` (module docstring), with what was searched and skipped.
 
@@ -382,20 +450,7 @@ def discover_all(root=".", patterns=(), *, max_dirs: int | None = None, extra=()
     scan = _Scan(root, max_dirs)
     empty: list[str] = []
     for pattern in (patterns or TOP_ROOTS) + extra:
-        count = 0
-        for parts in _expand(root, scan.real_root, pattern):
-            if parts[-1] == SKILL_FILE:
-                if scan.real_of(parts[:-1]) is None:
-                    if os.path.islink(os.path.join(root, *parts[:-1])):
-                        scan.outside(parts[:-1], "skill folder")
-                    continue
-                real = scan.linked_skill(parts)
-                if real is not None:
-                    scan.add(parts, real)
-                    scan.searched.append("/".join(parts[:-1]))
-                    count += 1
-            elif os.path.isdir(os.path.join(root, *parts)) or os.path.islink(os.path.join(root, *parts)):
-                count += scan.scan_root(parts)
+        count = sum(_scan_match(scan, root, parts) for parts in _expand(root, scan.real_root, pattern))
         if patterns and not count and pattern not in extra:
             empty.append(pattern)
     plugins: dict[tuple[str, ...], str] = {}  # SKILL.md parts -> plugin name, the skills a plugin manifest names
@@ -406,22 +461,8 @@ def discover_all(root=".", patterns=(), *, max_dirs: int | None = None, extra=()
         skip = {tuple(r.split("/")) for r in scan.searched}
         skip |= {parts[:-1] for parts in scan.hits}
         scan.nested(skip)
-    found = []
-    seen: set[str] = set()
-    extra_parts = [tuple(folder.split("/")) for folder in extra]
-
-    def order(parts: tuple[str, ...]) -> tuple:
-        source = next((i for i, folder in enumerate(extra_parts, 1) if parts[:len(folder)] == folder), 0)
-        return source, parts
-
-    for parts in sorted(scan.hits, key=order):
-        real = scan.hits[parts]
-        if real in seen:
-            continue
-        seen.add(real)
-        found.append((parts, domain_of(parts)))
+    found = _served(scan, extra)
     searched = sorted(dict.fromkeys(scan.searched))
-    from skillsift.catalog.limits import check_files_size
 
     check_files_size(root, [parts for parts, _domain in found], scan.stats)  # docs/bounded-input.md
     return Discovery(root=root, found=tuple(found), empty=tuple(empty), searched=tuple(searched),
@@ -436,7 +477,6 @@ def discover_all(root=".", patterns=(), *, max_dirs: int | None = None, extra=()
 
 def refused_findings(discovery: Discovery) -> list:
     """SK020 errors for the SKILL.md files ``discovery`` refused to read (docs/validate.md)."""
-    from skillsift.files import SKILL_LINK_HINT
 
     return [Diagnostic(file=rel, code="SK020", severity=ERROR, message=message, hint=SKILL_LINK_HINT)
             for rel, message in discovery.refused]

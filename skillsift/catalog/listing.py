@@ -17,7 +17,7 @@ Pure: :func:`build_listing` takes the skills (with their frontmatter and paths) 
 
 from __future__ import annotations
 
-from skillsift.catalog.agents import AgentProfile, serves, source_name
+from skillsift.catalog.agents import CLAUDE_PLUGIN, AgentProfile, serves, source_name
 
 from ..records import record
 
@@ -83,7 +83,6 @@ def _plugin_of(path: str) -> str:
 def namespace(skill) -> str:
     """The Claude Code plugin a skill is loaded as: the one whose ``.claude-plugin`` manifest names its folder,
     else :func:`_plugin_of` ("" for the repository's own skills)."""
-    from skillsift.catalog.agents import CLAUDE_PLUGIN
 
     plugin = getattr(skill, "plugin", "")
     return plugin if plugin.startswith(CLAUDE_PLUGIN + ":") else _plugin_of(skill.path)

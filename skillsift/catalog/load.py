@@ -17,9 +17,15 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from types import MappingProxyType
 
+from skillsift.cache.frontmatter import YamlCache
+from skillsift.catalog import frontmatter
+from skillsift.catalog.agents import BY_NAME, NAMES
+from skillsift.catalog.discovery import discover_all, refused_findings
+from skillsift.catalog.frontmatter import BOM, PARSE_CODE, YamlDocument, not_a_mapping
 from skillsift.catalog.limits import check_ranked_size
-from skillsift.catalog.skill import Skill
+from skillsift.catalog.skill import EncodedText, Skill, restore
 from skillsift.diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
+from skillsift.files import MAX_SKILL_BYTES, read_skill_bytes
 
 from ..records import field, record, replace
 
@@ -66,14 +72,12 @@ def parse_skill(
     Never raises.
     """
     # not when cached
-    from skillsift.catalog.frontmatter import BOM, PARSE_CODE, not_a_mapping, read_yaml, split_frontmatter
-
     if yaml_reader is None:
-        yaml_reader = read_yaml
+        yaml_reader = frontmatter.read_yaml  # looked up at the call: a test may stand in for it
     digest = "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     if split is None:
         lf = text.replace("\r\n", "\n")
-        block = split_frontmatter(lf)
+        block = frontmatter.split_frontmatter(lf)
     else:
         lf, block = split
     front: dict = {}
@@ -161,8 +165,6 @@ def read_skill(path, root=".", domain: str = "", *, yaml_reader=None,
     path = Path(path)
     if rel is None:
         rel = relative_path(path, root)
-    from skillsift.catalog.frontmatter import PARSE_CODE
-    from skillsift.files import MAX_SKILL_BYTES, read_skill_bytes
 
     try:
         data = read_skill_bytes(path, MAX_SKILL_BYTES)
@@ -234,7 +236,6 @@ def discover(root=".", patterns: Iterable[str] = ()) -> list[tuple[Path, str]]:
 
 def _discover(root, patterns: tuple[str, ...]) -> tuple[list[tuple[Path, str]], list[str]]:
     """(found, configured patterns that yielded no SKILL.md)."""
-    from skillsift.catalog.discovery import discover_all
 
     result = discover_all(root, patterns)
     return result.paths(), list(result.empty)
@@ -327,7 +328,6 @@ _NO_PAUSE = _NoPause()
 
 
 def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]]:
-    from skillsift.catalog.discovery import discover_all, refused_findings
     source_folders = tuple(getattr(config, "source_folders", ()) or ())
     result = discover_all(root, tuple(getattr(config, "skills", ()) or ()), extra=source_folders)
     empty = list(result.empty)
@@ -341,10 +341,7 @@ def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]
                    hint="fix the path in [catalog] skills, relative to the repository root")
         for pattern in empty
     ]
-    from skillsift.cache.frontmatter import YamlCache
     from skillsift.cache.skills import SkillCache, file_stamp
-    from skillsift.catalog.frontmatter import YamlDocument, read_yaml
-    from skillsift.catalog.skill import EncodedText, restore
 
     # Skills read by an earlier run from unchanged files, frontmatter parsed by an earlier run
     # (skillsift/cache/skills.py and frontmatter.py, docs/configuration.md); no collections until a file is parsed.
@@ -367,7 +364,7 @@ def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]
         if got is None:
             pause.resume()
             if yaml_cache is None:
-                yaml_cache = YamlCache(root, parse=read_yaml, document=YamlDocument)
+                yaml_cache = YamlCache(root, parse=frontmatter.read_yaml, document=YamlDocument)
             skill, problems = read_skill(base.joinpath(*parts), root, domain, yaml_reader=yaml_cache.read_yaml,
                                          rel=rel)
             skill_cache.put(rel, stamp, domain, skill, problems)
@@ -435,8 +432,6 @@ def load_catalog(root=".", config=None, agent=None, context_window: int | None =
     ranking sees exactly what it would choose from; an unknown name raises SkillsiftError."""
     profile = None
     if agent:
-        from skillsift.catalog.agents import BY_NAME, NAMES
-
         profile = BY_NAME.get(agent)
         if profile is None:
             raise SkillsiftError(f'unknown agent "{agent}"', hint=f"agents are {', '.join(NAMES)}")

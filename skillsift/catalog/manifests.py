@@ -25,6 +25,7 @@ import os
 import posixpath
 
 from skillsift.catalog.agents import CLAUDE_PLUGIN, GEMINI_EXTENSION
+from skillsift.files import read_bounded
 
 from ..records import record
 
@@ -47,8 +48,6 @@ class ManifestRoots:
 
 
 def _read_json(root: str, rel: str, notes: list) -> object:
-    from skillsift.files import read_bounded
-
     path = os.path.join(root, *rel.split("/"))
     if not os.path.isfile(path):
         return None

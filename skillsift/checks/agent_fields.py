@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import re
 
+from ..catalog.agents import BY_NAME, serves
 from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
+from ..validators.parsed import parsed_skills
+from ..validators.text_cache import cached, save
 from ..validators.workspace import Workspace
 from .frontmatter import value_kind
 
@@ -62,45 +65,71 @@ def tool_names(value) -> list[str] | None:
     return None
 
 
+def _bool_problem(_rule, value) -> str | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str) and value.strip().lower() in _BOOL_STRINGS:
+        return f'is the string "{value}", not a boolean'
+    return f"must be true or false, not {value_kind(value)}"
+
+
+def _string_problem(_rule, value) -> str | None:
+    return None if isinstance(value, str) else f"must be a string, not {value_kind(value)}"
+
+
+def _choice_problem(rule, value) -> str | None:
+    if isinstance(value, str) and value.strip() in rule.choices:
+        return None
+    shown = f'"{value}"' if isinstance(value, str) else value_kind(value)
+    return f"is {shown}; it must be one of {', '.join(rule.choices)}"
+
+
+def _string_or_list_problem(_rule, value) -> str | None:
+    if isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+        return None
+    return f"must be a string or a list of strings, not {value_kind(value)}"
+
+
+def _model_problem(rule, value) -> str | None:
+    if isinstance(value, str) and (value.strip() in rule.choices or re.fullmatch(rule.pattern, value.strip())):
+        return None
+    shown = f'"{value}"' if isinstance(value, str) else value_kind(value)
+    return f"is {shown}, not a model alias ({', '.join(rule.choices[:6])}) or a claude-... model id"
+
+
+def _hooks_problem(rule, value) -> str | None:
+    if not isinstance(value, dict):
+        return f"must be a mapping of hook events to lists of hooks, not {value_kind(value)}"
+    unknown = sorted(str(k) for k in value if str(k) not in rule.choices)
+    if unknown:
+        return f"names unknown hook event {', '.join(unknown[:3])} (events: {', '.join(rule.choices[:6])}, ...)"
+    bad = sorted(str(k) for k, v in value.items() if not isinstance(v, list))
+    if bad:
+        return f"event {bad[0]} must hold a list of matchers with their hooks"
+    return None
+
+
+def _tools_problem(_rule, value) -> str | None:
+    return None if tool_names(value) is not None else (
+        f"must be a space-separated string or a list of tool names, not {value_kind(value)}")
+
+
+# rule kind -> why a value breaks a rule of that kind (None when it is fine)
+_PROBLEMS = {
+    "bool": _bool_problem,
+    "string": _string_problem,
+    "choice": _choice_problem,
+    "string-or-list": _string_or_list_problem,
+    "model": _model_problem,
+    "hooks": _hooks_problem,
+    "tools": _tools_problem,
+}
+
+
 def _problem(rule, value) -> str | None:
     """Why ``value`` breaks ``rule`` (None when it is fine); tools are :func:`_unknown_tools`' business."""
-    kind = rule.kind
-    if kind == "bool":
-        if isinstance(value, bool):
-            return None
-        if isinstance(value, str) and value.strip().lower() in _BOOL_STRINGS:
-            return f'is the string "{value}", not a boolean'
-        return f"must be true or false, not {value_kind(value)}"
-    if kind == "string":
-        return None if isinstance(value, str) else f"must be a string, not {value_kind(value)}"
-    if kind == "choice":
-        if isinstance(value, str) and value.strip() in rule.choices:
-            return None
-        shown = f'"{value}"' if isinstance(value, str) else value_kind(value)
-        return f"is {shown}; it must be one of {', '.join(rule.choices)}"
-    if kind == "string-or-list":
-        if isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-            return None
-        return f"must be a string or a list of strings, not {value_kind(value)}"
-    if kind == "model":
-        if isinstance(value, str) and (value.strip() in rule.choices or re.fullmatch(rule.pattern, value.strip())):
-            return None
-        shown = f'"{value}"' if isinstance(value, str) else value_kind(value)
-        return f"is {shown}, not a model alias ({', '.join(rule.choices[:6])}) or a claude-... model id"
-    if kind == "hooks":
-        if not isinstance(value, dict):
-            return f"must be a mapping of hook events to lists of hooks, not {value_kind(value)}"
-        unknown = sorted(str(k) for k in value if str(k) not in rule.choices)
-        if unknown:
-            return f"names unknown hook event {', '.join(unknown[:3])} (events: {', '.join(rule.choices[:6])}, ...)"
-        bad = sorted(str(k) for k, v in value.items() if not isinstance(v, list))
-        if bad:
-            return f"event {bad[0]} must hold a list of matchers with their hooks"
-        return None
-    if kind == "tools":
-        return None if tool_names(value) is not None else (
-            f"must be a space-separated string or a list of tool names, not {value_kind(value)}")
-    return None
+    handler = _PROBLEMS.get(rule.kind)
+    return handler(rule, value) if handler is not None else None
 
 
 def _unknown_tools(rule, value) -> list[str]:
@@ -180,10 +209,6 @@ def run(ws: Workspace) -> list[Diagnostic]:
 
 
 def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
-    from ..catalog.agents import BY_NAME, serves
-    from ..validators.parsed import parsed_skills
-    from ..validators.text_cache import cached, save
-
     targeted = [BY_NAME[name] for name in ws.settings.agents if name in BY_NAME]
     with_rules = [agent for agent in targeted if agent.field_rules]
     out: list[Diagnostic] = []

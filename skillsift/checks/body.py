@@ -9,6 +9,7 @@ from bisect import bisect_right
 from ..catalog.agents import CHARS_PER_TOKEN
 from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
+from ..validators.text_cache import run_cached
 from ..validators.workspace import Workspace
 
 TOO_LONG = check("SK301", "body-over-token-budget", NOTE,
@@ -98,19 +99,86 @@ def estimate_tokens(text: str) -> int:
     return (len(text) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
 
 
+def _too_long(path: str, body: str, first: int) -> list[Diagnostic]:
+    """SK301: a body over the tokens kept after compaction."""
+    tokens = estimate_tokens(body)
+    if tokens <= KEPT_TOKENS:
+        return []
+    cut = first + body[: KEPT_TOKENS * CHARS_PER_TOKEN].count("\n")
+    return [TOO_LONG.report(
+        file=path, line=cut,
+        message=f"the body is about {tokens:,} tokens (characters / 4); after compaction Claude Code keeps "
+                f"the first {KEPT_TOKENS:,}, so what follows this line is lost",
+        hint="move reference material into references/<topic>.md, linked from the body, and keep the steps "
+             "first")]
+
+
+def _scaffold_in_line(path: str, line_no: int, line: str) -> list[Diagnostic]:
+    """SK303 of one line outside code."""
+    bare = _SPAN.sub(" ", line) if "`" in line and len(line) <= MAX_SPAN_LINE else line
+    match = _SCAFFOLD.search(bare) if "TODO" in line else None
+    if not match:
+        return []
+    return [SCAFFOLD.report(
+        file=path, line=line_no,
+        message=f'a template placeholder was left in the body ("{match.group(0).strip()[:40]}")',
+        hint="replace it with the real instruction, or delete it")]
+
+
+def _argument_in_line(path: str, line_no: int, line: str, code: bool) -> list[Diagnostic]:
+    """SK304 of one line: an argument inside code (the line is in a fence, or the argument in a code span)."""
+    spans = [line] if code else [m.group(2) for m in _SPAN.finditer(line)] if len(line) <= MAX_SPAN_LINE else []
+    hit = next((m for text in spans for m in _ARGUMENT.finditer(text)), None)
+    if not hit:
+        return []
+    return [ARG_IN_CODE.report(
+        file=path, line=line_no,
+        message=f"{hit.group(0)} inside code is replaced by the invocation's arguments in Claude Code, "
+                "so this example does not run as written",
+        hint="move the script into scripts/ and tell the agent to run it, or use a named shell variable")]
+
+
+def _bang_in_line(path: str, line_no: int, line: str, code: bool) -> list[Diagnostic]:
+    """SK305 of one line: a !`command` inside code."""
+    in_span = code or (len(line) <= MAX_SPAN_LINE and any("!`" in m.group(2) for m in _WIDE_SPAN.finditer(line)))
+    hit = _BANG.search(line)
+    if not (hit and (code or in_span)):
+        return []
+    return [BANG_IN_CODE.report(
+        file=path, line=line_no,
+        message=f"{hit.group(0)[:40]} inside code is still run by Claude Code before the model sees the "
+                "skill; a failing command stops the skill loading",
+        hint="write the example without the leading ! (e.g. \"! `git status`\" with a space), or move it "
+             "into a reference file")]
+
+
+def _line_checks(path: str, body: str, first: int, *, scaffold: bool, argument: bool, bang: bool) -> list[Diagnostic]:
+    """SK303-SK306, line by line: placeholders outside code, arguments and commands inside it, an unclosed fence."""
+    out: list[Diagnostic] = []
+    inside, unclosed = fences(body)
+    lines = body.split("\n")
+    for number, line in enumerate(lines):
+        if not ((scaffold and "TODO" in line) or (argument and "$" in line) or (bang and "!`" in line)):
+            continue
+        code = inside[number]
+        if not code:
+            out += _scaffold_in_line(path, first + number, line)
+        if argument and "$" in line:
+            out += _argument_in_line(path, first + number, line, code)
+        if bang and "!`" in line:
+            out += _bang_in_line(path, first + number, line, code)
+    if unclosed is not None:
+        out.append(UNCLOSED.report(
+            file=path, line=first + unclosed,
+            message="this code fence is never closed, so the rest of the file is code",
+            hint=f"close it with a line of {_FENCE.match(lines[unclosed]).group(1)}"))  # type: ignore[union-attr]
+    return out
+
+
 def check_body(parsed) -> list[Diagnostic]:
     """SK301-SK306 of one parsed SKILL.md."""
     path, body, first = parsed.path, parsed.body, parsed.body_line
-    out: list[Diagnostic] = []
-    tokens = estimate_tokens(body)
-    if tokens > KEPT_TOKENS:
-        cut = first + body[: KEPT_TOKENS * CHARS_PER_TOKEN].count("\n")
-        out.append(TOO_LONG.report(
-            file=path, line=cut,
-            message=f"the body is about {tokens:,} tokens (characters / 4); after compaction Claude Code keeps "
-                    f"the first {KEPT_TOKENS:,}, so what follows this line is lost",
-            hint="move reference material into references/<topic>.md, linked from the body, and keep the steps "
-                 "first"))
+    out: list[Diagnostic] = _too_long(path, body, first)
     if not body.strip():
         out.append(EMPTY.report(
             file=path, line=max(first, 1),
@@ -129,46 +197,7 @@ def check_body(parsed) -> list[Diagnostic]:
     bang = "!`" in body
     if not (fenced or scaffold or argument or bang):  # whole-text looks first: most bodies need no line pass
         return out
-    inside, unclosed = fences(body)
-    lines = body.split("\n")
-    for number, line in enumerate(lines):
-        if not ((scaffold and "TODO" in line) or (argument and "$" in line) or (bang and "!`" in line)):
-            continue
-        code = inside[number]
-        if not code:
-            bare = _SPAN.sub(" ", line) if "`" in line and len(line) <= MAX_SPAN_LINE else line
-            match = _SCAFFOLD.search(bare) if "TODO" in line else None
-            if match:
-                out.append(SCAFFOLD.report(
-                    file=path, line=first + number,
-                    message=f'a template placeholder was left in the body ("{match.group(0).strip()[:40]}")',
-                    hint="replace it with the real instruction, or delete it"))
-        if argument and "$" in line:
-            spans = [line] if code else [m.group(2) for m in _SPAN.finditer(line)] if len(line) <= MAX_SPAN_LINE else []
-            hit = next((m for text in spans for m in _ARGUMENT.finditer(text)), None)
-            if hit:
-                out.append(ARG_IN_CODE.report(
-                    file=path, line=first + number,
-                    message=f"{hit.group(0)} inside code is replaced by the invocation's arguments in Claude Code, "
-                            "so this example does not run as written",
-                    hint="move the script into scripts/ and tell the agent to run it, or use a named shell variable"))
-        if bang and "!`" in line:
-            in_span = code or (len(line) <= MAX_SPAN_LINE
-                               and any("!`" in m.group(2) for m in _WIDE_SPAN.finditer(line)))
-            hit = _BANG.search(line)
-            if hit and (code or in_span):
-                out.append(BANG_IN_CODE.report(
-                    file=path, line=first + number,
-                    message=f"{hit.group(0)[:40]} inside code is still run by Claude Code before the model sees the "
-                            "skill; a failing command stops the skill loading",
-                    hint="write the example without the leading ! (e.g. \"! `git status`\" with a space), or move it "
-                         "into a reference file"))
-    if unclosed is not None:
-        out.append(UNCLOSED.report(
-            file=path, line=first + unclosed,
-            message="this code fence is never closed, so the rest of the file is code",
-            hint=f"close it with a line of {_FENCE.match(lines[unclosed]).group(1)}"))  # type: ignore[union-attr]
-    return out
+    return out + _line_checks(path, body, first, scaffold=scaffold, argument=argument, bang=bang)
 
 
 def run(ws: Workspace) -> list[Diagnostic]:
@@ -176,6 +205,4 @@ def run(ws: Workspace) -> list[Diagnostic]:
 
 
 def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
-    from ..validators.text_cache import run_cached
-
     return run_cached(ws, paths, "body", check_body)

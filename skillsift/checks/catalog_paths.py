@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..catalog.load import discover
 from ..config.checks import check
 from ..diagnostics import WARNING, Diagnostic
 from ..validators.workspace import Workspace
@@ -27,7 +28,6 @@ def diagnostics(empty, *, file: str = "", line: int | None = None) -> list[Diagn
 def run(ws: Workspace) -> list[Diagnostic]:
     if ws.config is None or not ws.config.skills:
         return []
-    from ..catalog.load import discover
 
     empty = empty_paths(ws.config.skills, lambda pattern: discover(ws.root, [pattern]))
     return diagnostics(empty, file=ws.project_file, line=ws.key_line("catalog", "skills"))

@@ -20,8 +20,11 @@ import heapq
 import math
 from collections import defaultdict
 
+from ..catalog.embedtext import embedded_text, text_digest
+from ..catalog.listing import namespace as listing_namespace
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from ..validators.names import skeleton
 from ..validators.workspace import Workspace
 
 DUPLICATE = check("SK002", "duplicate-name", ERROR, summary="no two skills share a name")
@@ -43,7 +46,6 @@ def namespace(skill) -> str:
     else "": Claude Code calls a plugin's skills ``<plugin>:<name>``, so they never clash with the
     repository's own skills (the listing keys its served names the same way, so ``validate`` and
     ``list`` agree)."""
-    from ..catalog.listing import namespace as listing_namespace
 
     return listing_namespace(skill)
 
@@ -58,7 +60,6 @@ def duplicate_names(skills, line_of=_no_line, text_of=None) -> list[Diagnostic]:
     of a frontmatter key (None when unknown); ``text_of(skill)`` its file's text (copies are found only
     with it).
     """
-    from ..validators.names import skeleton
 
     out = []
     representatives = list(skills)
@@ -327,7 +328,6 @@ def index_cosine_pairs(ws, skills, threshold: float) -> list[tuple[int, int, flo
     if index.unusable_reason(fields=config.search.fields, index_body=config.search.index_body,
                              body_chars=config.search.body_chars):
         return []
-    from ..catalog.embedtext import embedded_text, text_digest
 
     positions, rows = [], []
     for position, skill in enumerate(skills):

@@ -27,6 +27,10 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from ..catalog import frontmatter
+from .paths import script_runs
+from .spec import name_problems, normal_name
+
 # The value is taken greedily and its trailing blanks stripped in Python: a lazy value before
 # ``[ \t]*$`` took quadratic time on a line of many spaces.
 _PLAIN = re.compile(r"^([A-Za-z_][\w-]*):[ \t]+(.+)$")
@@ -77,7 +81,6 @@ def unquote_booleans(text: str, front: dict) -> tuple[str, list[str]] | None:
 
 def chmod_fixes(path: str, body: str, is_file, is_executable) -> list[Fix]:
     """SK316: the scripts the body runs as ``./scripts/x`` that exist without their executable bit."""
-    from .paths import script_runs
 
     base = PurePosixPath(path).parent.as_posix()
     out: list[Fix] = []
@@ -99,19 +102,15 @@ def case_fix(rel: str, exists) -> Fix | None:
 
 
 def _parses_to(raw: str, key: str, value: object) -> bool:
-    from skillsift.catalog.frontmatter import read_yaml
-
-    doc = read_yaml(raw)
+    doc = frontmatter.read_yaml(raw)
     return not doc.diagnostics and isinstance(doc.value, dict) and doc.value.get(key) == value
 
 
 def _frontmatter_lines(text: str):
     """(all lines of the LF text, index of the first YAML line, number of YAML lines, newline) or None."""
-    from skillsift.catalog.frontmatter import split_frontmatter
-
     newline = "\r\n" if "\r\n" in text else "\n"
     lf = text.replace("\r\n", "\n")
-    block = split_frontmatter(lf)
+    block = frontmatter.split_frontmatter(lf)
     if not block.closed:
         return None
     yaml_lines = block.raw.split("\n")
@@ -202,12 +201,10 @@ def set_name(text: str, name: str) -> str | None:
 
 
 def _same_but_name(old: str, new: str, name: str) -> bool:
-    from skillsift.catalog.frontmatter import read_yaml
-
     before, after = (_frontmatter_lines(t) for t in (old, new))
     if before is None or after is None:
         return False
-    docs = [read_yaml("\n".join(lines[start:start + count]) + "\n")
+    docs = [frontmatter.read_yaml("\n".join(lines[start:start + count]) + "\n")
             for lines, start, count, _n in (before, after)]
     old_value, new_value = docs[0].value, docs[1].value
     if docs[0].diagnostics or docs[1].diagnostics or not (isinstance(old_value, dict) and isinstance(new_value, dict)):
@@ -221,7 +218,6 @@ def _same_but_name(old: str, new: str, name: str) -> bool:
 
 def plan(path: str, text: str, front: dict | None, exists=lambda _rel: False) -> list[Fix]:
     """The safe fixes for one SKILL.md (``front``: its parsed frontmatter, None when it does not parse)."""
-    from skillsift.checks.spec import name_problems, normal_name
 
     out: list[Fix] = []
     if front is None:

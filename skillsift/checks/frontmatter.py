@@ -9,9 +9,14 @@ import os
 import re
 from pathlib import PurePosixPath
 
+from ..catalog import frontmatter as catalog_frontmatter
+from ..catalog.agents import BY_NAME, serves
 from ..catalog.frontmatter import key_lines as key_lines
+from ..catalog.load import parse_skill
 from ..config.checks import check
 from ..diagnostics import ERROR, WARNING, Diagnostic
+from ..validators.parsed import Parsed
+from ..validators.text_cache import cached, known_digest, save
 from ..validators.workspace import Workspace, posix_name
 
 check("SK001", "frontmatter-invalid", ERROR,
@@ -74,9 +79,7 @@ _CANDIDATE = re.compile(r"```|~~~|#|use|trigger", re.IGNORECASE)
 
 def text_key_lines(text: str) -> dict[str, int]:
     """File line of each top-level frontmatter key of a SKILL.md text ({} without frontmatter)."""
-    from ..catalog.frontmatter import split_frontmatter
-
-    block = split_frontmatter(text.replace("\r\n", "\n"))
+    block = catalog_frontmatter.split_frontmatter(text.replace("\r\n", "\n"))
     return key_lines(block.raw, block.yaml_start_line) if block.present else {}
 
 
@@ -110,7 +113,6 @@ def entry_limit_problems(path: str, line: int, front: dict, limits: dict, plugin
     and says what it does past the limit (cut, or not loaded for Codex), and only counts when
     it reads the skill's folder; any other name in ``limits`` cuts the trimmed description.
     """
-    from ..catalog.agents import BY_NAME, serves
 
     out = []
     # An agent that does not read the skill's folder never lists it; when none of the
@@ -250,9 +252,6 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=N
     lines)`` of ``text`` when the caller has it (:meth:`Workspace.split_text`).  ``plugin``: the
     plugin whose manifest names the skill's folder ("" none; docs/validate.md, "Plugin manifests").
     """
-    from ..catalog.frontmatter import split_frontmatter
-    from ..catalog.load import parse_skill
-
     if parsed is None:
         dir_id = PurePosixPath(path).parent.name or path
         parsed = parse_skill(text, dir_id, path=path)
@@ -260,7 +259,7 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=N
     if parse_problems:
         return list(parse_problems)
     if split is None:
-        block = split_frontmatter(text.replace("\r\n", "\n"))
+        block = catalog_frontmatter.split_frontmatter(text.replace("\r\n", "\n"))
         lines = key_lines(block.raw, block.yaml_start_line) if block.present else {}
     else:
         _lf, block, lines = split
@@ -318,9 +317,6 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     file costs no check on the next run.
     """
     import hashlib
-
-    from ..validators.parsed import Parsed
-    from ..validators.text_cache import cached, known_digest, save
 
     limits = ws.settings.description_limits
     settings = sorted((str(k), v) for k, v in limits.items())

@@ -26,8 +26,12 @@ Rows of skills that are gone are harmless to a search and reported only when ask
 
 from __future__ import annotations
 
+from ..catalog.embedtext import embedded_text, resolve_body_chars, resolve_fields, text_digest
 from ..config.checks import check as declare
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
+from ..index.classify import classify_skills
+from ..index.configured import ConfiguredProvider, IndexDirRefused, checked_index_dir
+from ..index.manifest import unusable_reason
 from ..validators.workspace import Workspace
 
 STALE = declare("AR9D1", "search-index-stale", WARNING, scope="repo", triggers=("skill", "config", "index"),
@@ -53,7 +57,6 @@ def other_provider(manifest, configured) -> str:
     configuration names one, and for the local model its width (384).  An index whose provider is
     of no kind this version knows (one no configuration can name) is left to the other checks.
     """
-    from ..index.manifest import unusable_reason
 
     def kind(fingerprint: str) -> str:
         return fingerprint.replace(":", "@", 1).split("@", 1)[0]
@@ -86,6 +89,71 @@ def _names(names) -> str:
     return shown + (f" and {len(names) - MAX_NAMES} more" if len(names) > MAX_NAMES else "")
 
 
+def _finding(manifest_file: str, message: str, hint: str = "") -> list[Diagnostic]:
+    return [STALE.report(file=manifest_file, message=message,
+                         hint=hint or "run 'skillsift index', then commit the index directory")]
+
+
+def _not_loaded(load, index_dir: str, manifest_file: str, needed: bool) -> list[Diagnostic]:
+    """The findings when no index loaded: none there (a finding when one is needed), damaged, or unusable."""
+    if not load.found:
+        if not needed:
+            return []
+        return _finding(manifest_file, f'search: index_dir "{index_dir}" is a committed location but holds no '
+                                       "index; run 'skillsift index' and commit it")
+    if getattr(load, "damaged", False):
+        return [STALE.report(file=manifest_file, level=ERROR,
+                             message=f'search: the committed index in "{index_dir}" is damaged and cannot be used '
+                                     f"({load.reason}); {REBUILD}", hint=DAMAGED_HINT)]
+    return _finding(manifest_file, f'search: the committed index in "{index_dir}" cannot be used ({load.reason}); '
+                                   f"{REBUILD}")
+
+
+def _verification_findings(verification, index_dir: str, *, coverage: bool, needed: bool) -> list[Diagnostic]:
+    """Rows that are not the embedding of their skill's text (an error), or vectors that could not be verified."""
+    if verification is not None and verification.mismatched:
+        return [STALE.report(
+            file=f"{index_dir.rstrip('/')}/vectors.bin", level=ERROR,
+            message=("search: the committed index holds vectors that are not the embedding of their skill's text "
+                     f"(re-embedded and compared: {_names(verification.mismatched)}); {REBUILD}"),
+            hint="run 'skillsift index' (it embeds those skills again), then commit the index directory; "
+                 "review who changed vectors.bin")]
+    if verification is not None and not verification.ran and not coverage and needed:
+        return [STALE.report(
+            file=f"{index_dir.rstrip('/')}/vectors.bin", level=NOTE,
+            message=f"search: the committed vectors were not verified ({verification.problem})",
+            hint="install the local model (pip install 'skillsift[embed]') so validate can embed the skills "
+                 "again and compare")]
+    return []
+
+
+def _coverage_findings(state, load, manifest_file: str, *, exempt, coverage: bool) -> list[Diagnostic]:
+    """Skills and known requests the index is stale for, lacks, or holds though they are gone."""
+    out = []
+    if state.stale:
+        out += _finding(manifest_file, f"search: the committed index no longer matches the skills (changed: "
+                                       f"{_names(state.stale)}); {REBUILD}")
+    refused = {r.id for r in getattr(load, "refused", ()) if r.kind != "example"}
+    missing = [name for name in state.missing if name not in set(exempt) | refused]
+    orphaned = list(state.orphaned) if coverage else []
+    if missing or orphaned:
+        parts = []
+        if missing:
+            parts.append(f"not indexed: {_names(missing)}")
+        if orphaned:
+            parts.append(f"no longer present: {_names(orphaned)}")
+        out += _finding(manifest_file, f"search: the committed index does not cover the skills "
+                                       f"({'; '.join(parts)}); {REBUILD}")
+    gone = state.examples_orphaned if coverage else 0
+    examples_missing = state.examples_missing - sum(1 for r in getattr(load, "refused", ()) if r.kind == "example")
+    if examples_missing > 0 or gone:
+        parts = [f"{examples_missing} not indexed"] if examples_missing > 0 else []
+        parts += [f"{gone} no longer known"] if gone else []
+        out += _finding(manifest_file, f"search: the committed index does not hold the known requests "
+                                       f"({'; '.join(parts)}); {REBUILD}")
+    return out
+
+
 def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), index_body: bool = False,
           body_chars: int = 0, coverage: bool = False, needed: bool = True, exempt=(),
           verification=None, examples=(), configured=None) -> list[Diagnostic]:
@@ -104,23 +172,8 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
     warning.
     """
     manifest_file = f"{index_dir.rstrip('/')}/manifest.json"
-
-    def finding(message: str, hint: str = "") -> list[Diagnostic]:
-        return [STALE.report(file=manifest_file, message=message,
-                             hint=hint or "run 'skillsift index', then commit the index directory")]
-
-    if load.index is None and not load.found:
-        if not needed:
-            return []
-        return finding(f'search: index_dir "{index_dir}" is a committed location but holds no index; '
-                       "run 'skillsift index' and commit it")
-    if load.index is None and getattr(load, "damaged", False):
-        return [STALE.report(file=manifest_file, level=ERROR,
-                             message=f'search: the committed index in "{index_dir}" is damaged and cannot be used '
-                                     f"({load.reason}); {REBUILD}", hint=DAMAGED_HINT)]
     if load.index is None:
-        return finding(f'search: the committed index in "{index_dir}" cannot be used ({load.reason}); {REBUILD}')
-    from ..index.manifest import unusable_reason
+        return _not_loaded(load, index_dir, manifest_file, needed)
     from ..index.store import refused_phrase
 
     out = []
@@ -138,45 +191,12 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
     reason = reason or unusable_reason(load.index.manifest, model=repo_model, fields=fields, index_body=index_body,
                                        body_chars=body_chars)
     if reason:
-        return out + finding(f"search: the committed index is out of date: {reason}; {REBUILD}")
-    from ..index.classify import classify_skills
+        return out + _finding(manifest_file, f"search: the committed index is out of date: {reason}; {REBUILD}")
 
     state = classify_skills(load.index.items, skills, fields=fields, index_body=index_body, body_chars=body_chars,
                             examples=examples)
-    refused = {r.id for r in getattr(load, "refused", ()) if r.kind != "example"}
-    if verification is not None and verification.mismatched:
-        out.append(STALE.report(
-            file=f"{index_dir.rstrip('/')}/vectors.bin", level=ERROR,
-            message=("search: the committed index holds vectors that are not the embedding of their skill's text "
-                     f"(re-embedded and compared: {_names(verification.mismatched)}); {REBUILD}"),
-            hint="run 'skillsift index' (it embeds those skills again), then commit the index directory; "
-                 "review who changed vectors.bin"))
-    elif verification is not None and not verification.ran and not coverage and needed:
-        out.append(STALE.report(
-            file=f"{index_dir.rstrip('/')}/vectors.bin", level=NOTE,
-            message=f"search: the committed vectors were not verified ({verification.problem})",
-            hint="install the local model (pip install 'skillsift[embed]') so validate can embed the skills "
-                 "again and compare"))
-    if state.stale:
-        out += finding(f"search: the committed index no longer matches the skills (changed: {_names(state.stale)}); "
-                       f"{REBUILD}")
-    missing = [name for name in state.missing if name not in set(exempt) | refused]
-    orphaned = list(state.orphaned) if coverage else []
-    if missing or orphaned:
-        parts = []
-        if missing:
-            parts.append(f"not indexed: {_names(missing)}")
-        if orphaned:
-            parts.append(f"no longer present: {_names(orphaned)}")
-        out += finding(f"search: the committed index does not cover the skills ({'; '.join(parts)}); {REBUILD}")
-    gone = state.examples_orphaned if coverage else 0
-    examples_missing = state.examples_missing - sum(1 for r in getattr(load, "refused", ()) if r.kind == "example")
-    if examples_missing > 0 or gone:
-        parts = [f"{examples_missing} not indexed"] if examples_missing > 0 else []
-        parts += [f"{gone} no longer known"] if gone else []
-        out += finding(f"search: the committed index does not hold the known requests ({'; '.join(parts)}); "
-                       f"{REBUILD}")
-    return out
+    out += _verification_findings(verification, index_dir, coverage=coverage, needed=needed)
+    return out + _coverage_findings(state, load, manifest_file, exempt=exempt, coverage=coverage)
 
 
 def repo_model(config) -> str:
@@ -188,7 +208,6 @@ def check_workspace(ws, *, coverage: bool = False) -> list[Diagnostic]:
     config = ws.config
     if config is None or not ws.index_committed:
         return []
-    from ..index.configured import IndexDirRefused, checked_index_dir
 
     try:
         checked_index_dir(config)
@@ -216,8 +235,6 @@ def check_workspace(ws, *, coverage: bool = False) -> list[Diagnostic]:
 
 
 def _configured(config):
-    from ..index.configured import ConfiguredProvider
-
     return ConfiguredProvider.from_config(config, repository_command=True)
 
 
@@ -245,7 +262,6 @@ def verify_workspace(ws, index, skills):
 def _known_texts(config, catalog) -> list[tuple[str, str]]:
     """The known requests a build gives a row, as (skill, text); none when the examples do not load."""
     from ..evaluate.examples import indexed_example_pairs
-    from ..index.configured import ConfiguredProvider
 
     try:
         return indexed_example_pairs(config, catalog, ConfiguredProvider.from_config(config, repository_command=True))
@@ -257,9 +273,7 @@ def _known(config, catalog) -> list[tuple[str, str]]:
     """The known requests as (skill, text digest), without those a build withholds for a secret
     (they rightly have no row); an examples file that does not load is the cases check's finding,
     so it counts as none here."""
-    from ..catalog.embedtext import text_digest
     from ..evaluate.examples import indexed_example_pairs
-    from ..index.configured import ConfiguredProvider
 
     try:
         pairs = indexed_example_pairs(config, catalog, ConfiguredProvider.from_config(config, repository_command=True))
@@ -270,7 +284,6 @@ def _known(config, catalog) -> list[tuple[str, str]]:
 
 def _without_row(config, skills) -> set[str]:
     """Served skills a build leaves without a row: empty embedded text, or withheld (docs/vector-index.md)."""
-    from ..catalog.embedtext import embedded_text, resolve_body_chars, resolve_fields
 
     s = config.search
     fields, body_chars = resolve_fields(s.fields), resolve_body_chars(s.body_chars)

@@ -8,6 +8,8 @@ by name only.
 
 from __future__ import annotations
 
+from ..catalog.agents import BY_NAME
+from ..catalog.listing import NAME_ONLY, build_listing
 from ..config.checks import check
 from ..diagnostics import WARNING, Diagnostic
 from ..validators.workspace import Workspace
@@ -19,9 +21,6 @@ MAX_NAMED = 10
 
 
 def overflow_diagnostics(skills, agents) -> list[Diagnostic]:
-    from ..catalog.agents import BY_NAME
-    from ..catalog.listing import NAME_ONLY, build_listing
-
     out = []
     for name in agents:
         agent = BY_NAME.get(name)

@@ -31,7 +31,11 @@ from pathlib import PurePosixPath
 
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from ..validators.grouped import group_repeated
+from ..validators.parsed import parsed_skills
 from ..validators.workspace import Workspace, posix_name
+from . import spec
+from .spec import placeholder_path
 
 ABSOLUTE = check("SK311", "absolute-path", WARNING,
                  summary="the body names no path into one person's home folder (/Users/ana/..., C:\\Users\\ana\\...)")
@@ -98,89 +102,112 @@ MAX_ROOT_DIRS = 2000
 
 
 def _links(parsed, ws=None):
-    from .spec import links_of, relative_links
-
     if ws is None:
-        return relative_links(parsed.body, parsed.body_line)
-    return links_of(ws, parsed.path, parsed.body, parsed.body_line)
+        return spec.relative_links(parsed.body, parsed.body_line)
+    return spec.links_of(ws, parsed.path, parsed.body, parsed.body_line)
+
+
+def _body_line(parsed, offset: int) -> int:
+    """The file line of an offset into the body."""
+    return parsed.body_line + parsed.body.count("\n", 0, offset)
+
+
+def _home_paths(parsed) -> list[Diagnostic]:
+    """SK311: a path under one person's home folder."""
+    body = parsed.body
+    if "/Users/" not in body and ":\\Users" not in body:
+        return []
+    out = []
+    for hit in _HOME.finditer(body):
+        if (hit.group(1) or hit.group(2) or "").lower() in _PLACEHOLDER_USERS:
+            continue
+        out.append(ABSOLUTE.report(
+            file=parsed.path, line=_body_line(parsed, hit.start()),
+            message=f"{hit.group(0)} is a path on one person's machine; it does not exist where the skill runs",
+            hint="write the path relative to the skill's folder (scripts/x.py) or to the project, or use ~"))
+    return out
+
+
+def _script_problems(parsed, is_file, is_executable) -> list[Diagnostic]:
+    """A script the body runs that is not in the folder, or is not executable."""
+
+    path, base, body = parsed.path, parsed.folder, parsed.body
+    if "scripts/" not in body and "bin/" not in body and "tools/" not in body:
+        return []
+    out = []
+    for match in script_runs(body):
+        script = match.group(1)
+        if _PLACEHOLDER.search(script) or placeholder_path(script):
+            continue
+        rel = f"{base}/{script}"
+        if not is_file(rel):
+            out.append(NO_SCRIPT.report(
+                file=path, line=_body_line(parsed, match.start()),
+                message=f"the body runs {script}, which is not in the skill's folder ({rel})",
+                hint=f"add {rel}, or fix the path (scripts run from the skill's folder)"))
+    for match in script_runs(body, dot_only=True):
+        rel = f"{base}/{match.group(1)}"
+        if is_file(rel) and not is_executable(rel):
+            out.append(NOT_EXECUTABLE.report(
+                file=path, line=_body_line(parsed, match.start()),
+                message=f"the body runs ./{match.group(1)}, but the file is not executable",
+                hint=f"run `chmod +x {rel}` and commit it (git keeps the bit), or "
+                     "`skillsift validate --fix`"))
+    return out
+
+
+def _chain(path: str, line_no: int, target: str, joined: str, in_folder: set, direct: set,
+           read_text) -> Diagnostic | None:
+    """SK316: a reference in the folder that links on to another one SKILL.md does not link."""
+    text = read_text(joined)
+    if text is None:
+        return None
+    ref_base = PurePosixPath(joined).parent.as_posix()
+    for _line, inner in spec.relative_links(text, 1)[:50]:
+        inner_rel = os.path.normpath(os.path.join(ref_base, inner)).replace(os.sep, "/")
+        if inner_rel.endswith(".md") and inner_rel in in_folder and inner_rel not in direct and (
+                inner_rel != path):
+            return CHAIN.report(
+                file=path, line=line_no,
+                message=f"{target} links on to {inner_rel}; agents may read only part of a chain of "
+                        "references",
+                hint=f"link {inner_rel} from SKILL.md directly (keep references one level deep)")
+    return None
+
+
+def _link_problem(parsed, line_no: int, target: str, in_folder: set, direct: set, read_text) -> Diagnostic | None:
+    """A link with backslashes, one leaving the skill's folder, or one starting a chain of references."""
+    path, base = parsed.path, parsed.folder
+    if "\\" in target:
+        return BACKSLASH.report(
+            file=path, line=line_no,
+            message=f"link {target} uses backslashes; it resolves on Windows only",
+            hint=f"write it with /: {target.replace(chr(92), '/')}")
+    joined = os.path.normpath(os.path.join(base, target)).replace(os.sep, "/")
+    if joined == ".." or joined.startswith("../"):
+        return None  # outside the repository: SK108's business
+    if not (joined == base or joined.startswith(base.rstrip("/") + "/")):
+        return LEAVES.report(
+            file=path, line=line_no,
+            message=f"link {target} leaves the skill's folder ({joined}); it breaks when the skill is "
+                    "installed on its own",
+            hint="copy the file into the skill's folder (references/) and link it from there")
+    if joined.endswith(".md") and joined in in_folder:
+        return _chain(path, line_no, target, joined, in_folder, direct, read_text)
+    return None
 
 
 def check_paths(parsed, *, folder_files, is_file, is_executable, read_text, ws=None) -> list[Diagnostic]:
     """SK311-SK316 of one parsed SKILL.md.  ``folder_files`` are the other files of its folder
     (relative to the repository), the callables answer for paths relative to the repository."""
-    from .spec import placeholder_path
-
-    path, base = parsed.path, parsed.folder
-    out: list[Diagnostic] = []
+    out = _home_paths(parsed) + _script_problems(parsed, is_file, is_executable)
     in_folder = set(folder_files)
-    body = parsed.body
-
-    def line_of(offset: int) -> int:
-        return parsed.body_line + body.count("\n", 0, offset)
-
-    if "/Users/" in body or ":\\Users" in body:
-        for hit in _HOME.finditer(body):
-            if (hit.group(1) or hit.group(2) or "").lower() in _PLACEHOLDER_USERS:
-                continue
-            out.append(ABSOLUTE.report(
-                file=path, line=line_of(hit.start()),
-                message=f"{hit.group(0)} is a path on one person's machine; it does not exist where the skill runs",
-                hint="write the path relative to the skill's folder (scripts/x.py) or to the project, or use ~"))
-    if "scripts/" in body or "bin/" in body or "tools/" in body:
-        for match in script_runs(body):
-            script = match.group(1)
-            if _PLACEHOLDER.search(script) or placeholder_path(script):
-                continue
-            rel = f"{base}/{script}"
-            if not is_file(rel):
-                out.append(NO_SCRIPT.report(
-                    file=path, line=line_of(match.start()),
-                    message=f"the body runs {script}, which is not in the skill's folder ({rel})",
-                    hint=f"add {rel}, or fix the path (scripts run from the skill's folder)"))
-        for match in script_runs(body, dot_only=True):
-            rel = f"{base}/{match.group(1)}"
-            if is_file(rel) and not is_executable(rel):
-                out.append(NOT_EXECUTABLE.report(
-                    file=path, line=line_of(match.start()),
-                    message=f"the body runs ./{match.group(1)}, but the file is not executable",
-                    hint=f"run `chmod +x {rel}` and commit it (git keeps the bit), or "
-                         "`skillsift validate --fix`"))
     links = _links(parsed, ws)
-    direct = {os.path.normpath(os.path.join(base, t)).replace(os.sep, "/") for _n, t in links}
+    direct = {os.path.normpath(os.path.join(parsed.folder, t)).replace(os.sep, "/") for _n, t in links}
     for line_no, target in links:
-        if "\\" in target:
-            out.append(BACKSLASH.report(
-                file=path, line=line_no,
-                message=f"link {target} uses backslashes; it resolves on Windows only",
-                hint=f"write it with /: {target.replace(chr(92), '/')}"))
-            continue
-        joined = os.path.normpath(os.path.join(base, target)).replace(os.sep, "/")
-        if joined == ".." or joined.startswith("../"):
-            continue  # outside the repository: SK108's business
-        if not (joined == base or joined.startswith(base.rstrip("/") + "/")):
-            out.append(LEAVES.report(
-                file=path, line=line_no,
-                message=f"link {target} leaves the skill's folder ({joined}); it breaks when the skill is "
-                        "installed on its own",
-                hint="copy the file into the skill's folder (references/) and link it from there"))
-            continue
-        if joined.endswith(".md") and joined in in_folder:
-            text = read_text(joined)
-            if text is None:
-                continue
-            from .spec import relative_links
-
-            ref_base = PurePosixPath(joined).parent.as_posix()
-            for _line, inner in relative_links(text, 1)[:50]:
-                inner_rel = os.path.normpath(os.path.join(ref_base, inner)).replace(os.sep, "/")
-                if inner_rel.endswith(".md") and inner_rel in in_folder and inner_rel not in direct and (
-                        inner_rel != path):
-                    out.append(CHAIN.report(
-                        file=path, line=line_no,
-                        message=f"{target} links on to {inner_rel}; agents may read only part of a chain of "
-                                "references",
-                        hint=f"link {inner_rel} from SKILL.md directly (keep references one level deep)"))
-                    break
+        problem = _link_problem(parsed, line_no, target, in_folder, direct, read_text)
+        if problem is not None:
+            out.append(problem)
     return out
 
 
@@ -257,8 +284,6 @@ def run(ws: Workspace) -> list[Diagnostic]:
 
 
 def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
-    from ..validators.parsed import parsed_skills
-
     def is_file(rel: str) -> bool:
         return os.path.isfile(ws.abspath(rel))
 
@@ -285,6 +310,5 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
         out.extend(check_paths(parsed, folder_files=files, is_file=is_file, is_executable=is_executable,
                                read_text=ws.read_text, ws=ws))
         out.extend(folder_problems(parsed.path, files, head=head))
-    from ..validators.grouped import group_repeated
 
     return group_repeated(out, (NO_SCRIPT.code,))

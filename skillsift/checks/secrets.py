@@ -23,10 +23,11 @@ import hashlib
 import json
 import re
 
+from ..catalog.embedtext import embedded_text
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, Diagnostic
-from ..secrets.scan import ALLOW_MARKER
-from ..validators.workspace import Workspace
+from ..secrets.scan import ALLOW_MARKER, SecretFinding, scan_values
+from ..validators.workspace import Workspace, rel_posix
 
 TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the hooks' path)
 if TYPE_CHECKING:
@@ -83,7 +84,6 @@ def skill_findings(text: str, extra_patterns=(), *, skill=None, embedded: str = 
     at its frontmatter key when the file only holds it escaped.  So AR001 reports every
     secret AR9D3 withholds (docs/secrets.md).
     """
-    from ..secrets.scan import SecretFinding, scan_values
 
     found = scan_values(text, extra_patterns, cache)
     if skill is None and not embedded:
@@ -202,8 +202,6 @@ def load_accepted(ws) -> tuple[frozenset[str], list[Diagnostic]]:
     """The accepted fingerprints of the workspace's secrets baseline ({} when the file is absent)."""
     import os
 
-    from ..validators.workspace import rel_posix
-
     rel = rel_posix(ws.settings.secrets_baseline, ws.root)
     if not os.path.exists(ws.abspath(rel)):
         return frozenset(), []
@@ -241,7 +239,6 @@ def parsed_parts(ws, rel: str, text: str, *, parse: bool) -> tuple[object, str]:
     skill = ws.skill_at(rel)
     if skill is None or ws.config is None:
         return skill, ""
-    from ..catalog.embedtext import embedded_text
 
     s = ws.config.search
     return skill, embedded_text(skill, s.fields, s.index_body, s.body_chars)

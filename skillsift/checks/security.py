@@ -8,7 +8,12 @@ from pathlib import PurePosixPath
 
 from ..config.checks import STRICT, check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from ..validators.names import invisible, mixed_script
+from ..validators.parsed import parsed_skills
+from ..validators.text_cache import cached, save
 from ..validators.workspace import Workspace
+from .agent_fields import tool_names
+from .body import fences
 
 INJECTION = check("SK401", "prompt-injection", WARNING,
                   summary="no phrase tells the agent to override its instructions (\"ignore all previous "
@@ -95,7 +100,6 @@ def injections(text: str, first_line: int, lowered: str | None = None):
         while at >= 0 and len(starts) < 1000:
             starts.add(lowered.rfind("\n", 0, at) + 1)
             at = lowered.find(word, at + len(word))
-    from .body import fences
 
     inside = None
     for start in sorted(starts):
@@ -159,8 +163,6 @@ def shell_problems(file: str, text: str, first_line: int = 1, lowered: str | Non
 
 def check_security(parsed) -> list[Diagnostic]:
     """SK401, SK402-SK407 of one parsed SKILL.md (its own text)."""
-    from ..validators.names import invisible, mixed_script
-    from .agent_fields import tool_names
 
     front, path = parsed.front, parsed.path
     out: list[Diagnostic] = []
@@ -227,9 +229,6 @@ def run(ws: Workspace) -> list[Diagnostic]:
 
 
 def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
-    from ..validators.parsed import parsed_skills
-    from ..validators.text_cache import cached, save
-
     out: list[Diagnostic] = []
     wanted = set(paths)
     skills = sorted({p if p.endswith("SKILL.md") else (ws.skill_of(p) or p) for p in paths})

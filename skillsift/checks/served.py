@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from ..catalog.discovery import layouts_searched, refused_findings
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from ..validators.workspace import Workspace
@@ -30,7 +31,6 @@ LINK = check("SK020", "skill-file-link", ERROR, scope="repo",
 
 def refused_links(discovery) -> list[Diagnostic]:
     """SK020: a SKILL.md that is a link to nothing, to outside its own skill folder or under .git."""
-    from ..catalog.discovery import refused_findings
 
     return refused_findings(discovery)
 
@@ -63,7 +63,6 @@ def not_served(discovery) -> list[Diagnostic]:
 def nothing_found(discovery, patterns=()) -> list[Diagnostic]:
     if discovery.found:
         return []
-    from ..catalog.discovery import layouts_searched
 
     where = ", ".join(layouts_searched(patterns))
     stray = f"; SKILL.md found outside them: {', '.join(discovery.stray[:5])}" if discovery.stray else ""

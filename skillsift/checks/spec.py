@@ -27,8 +27,12 @@ import unicodedata
 from bisect import bisect_right
 from urllib.parse import unquote
 
+from ..catalog.agents import known_fields
 from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
+from ..validators.grouped import group_repeated
+from ..validators.parsed import parsed_skills
+from ..validators.text_cache import cached, save
 from ..validators.workspace import Workspace, posix_name, posix_parent
 from .frontmatter import value_kind
 
@@ -170,8 +174,6 @@ def links_of(ws, rel: str, body: str, body_line: int) -> list[tuple[int, str]]:
     if rel not in memo:
         view = ws.__dict__.get("_parsed_views", {}).get(rel)
         if view is not None and view.body is body and view.body_line == body_line:
-            from ..validators.text_cache import cached
-
             kept = cached(ws, LINKS_CHECK, view, _links_as_diagnostics)
             memo[rel] = [(d.line, d.message) for d in kept]
         else:
@@ -184,6 +186,77 @@ def _links_as_diagnostics(parsed) -> list[Diagnostic]:
             for line, target in relative_links(parsed.body, parsed.body_line)]
 
 
+def _folder_fix(name: str, folder: str, valid_name: bool) -> str:
+    """How to make a skill's name and its folder's equal, by which of the two is a valid name."""
+    valid_folder = not name_problems(folder)
+    if valid_folder and valid_name:
+        return f"rename the folder to {normal_name(name)}, or set `name: {folder}`"
+    if valid_folder:
+        return f"set `name: {folder}`"
+    if valid_name:
+        return f"rename the folder to {normal_name(name)}"
+    return f"use one valid name for both, e.g. `name: {suggest_name(name)}` in a folder of that name"
+
+
+def _name_findings(path: str, front: dict, key_line) -> list[Diagnostic]:
+    """SK101 (the name's format) and SK102 (the name differs from the folder's)."""
+    name = front.get("name")
+    if not (isinstance(name, str) and name.strip()):
+        return []
+    out = []
+    folder = posix_name(posix_parent(path))
+    line = key_line("name")
+    problems = name_problems(name)
+    if problems:
+        out.append(NAME_FORMAT.report(
+            file=path, line=line,
+            message=f'name "{name.strip()}" ' + "; ".join(problems),
+            hint=f"rename it to `name: {suggest_name(name)}` (and the folder to match)"))
+    if folder and normal_name(folder) != normal_name(name):
+        out.append(NAME_FOLDER.report(
+            file=path, line=line,
+            message=f'name "{name.strip()}" differs from its folder "{folder}"; the specification '
+                    "requires them to be equal",
+            hint=_folder_fix(name, folder, not problems)))
+    return out
+
+
+def _compatibility_findings(path: str, front: dict, key_line) -> list[Diagnostic]:
+    if "compatibility" not in front:
+        return []
+    value = front["compatibility"]
+    if not isinstance(value, str):
+        return [COMPATIBILITY.report(
+            file=path, line=key_line("compatibility"),
+            message=f"compatibility must be a string, not {value_kind(value)}",
+            hint='write one line of text, e.g. `compatibility: "Requires git and Python 3.11+"`')]
+    if len(value) > MAX_COMPATIBILITY:
+        return [COMPATIBILITY.report(
+            file=path, line=key_line("compatibility"),
+            message=f"compatibility is {len(value)} characters, over the specification's {MAX_COMPATIBILITY}",
+            hint=f"cut it by {len(value) - MAX_COMPATIBILITY} characters; put details in the body")]
+    return []
+
+
+def _metadata_findings(path: str, front: dict, key_line) -> list[Diagnostic]:
+    if "metadata" not in front:
+        return []
+    value = front["metadata"]
+    bad = None
+    if not isinstance(value, dict):
+        bad = f"metadata must be a map of string keys to string values, not {value_kind(value)}"
+    else:
+        nested = sorted(str(k) for k, v in value.items() if isinstance(v, (dict, list)) or v is None)
+        if nested:
+            bad = f"metadata values must be strings; {', '.join(nested[:5])} " + (
+                "is not" if len(nested) == 1 else "are not")
+    if not bad:
+        return []
+    return [METADATA.report(
+        file=path, line=key_line("metadata"), message=bad,
+        hint='write one `key: "text"` line per entry under metadata:, e.g. `metadata: {author: "me"}`')]
+
+
 def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, body: str = "", body_line: int = 0,
                exists=None, locate=None, links=None) -> list[Diagnostic]:
     """Every SK101-SK108 finding of one parsed SKILL.md.
@@ -194,32 +267,7 @@ def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, bod
     ``locate(folder, target)``, when given, resolves a link as the OS does instead (a symlinked
     folder is followed before ``..``): ``(relative path, exists)``, or None outside the repository.
     """
-    out: list[Diagnostic] = []
-    folder = posix_name(posix_parent(path))
-    name = front.get("name")
-    if isinstance(name, str) and name.strip():
-        line = key_line("name")
-        problems = name_problems(name)
-        if problems:
-            out.append(NAME_FORMAT.report(
-                file=path, line=line,
-                message=f'name "{name.strip()}" ' + "; ".join(problems),
-                hint=f"rename it to `name: {suggest_name(name)}` (and the folder to match)"))
-        if folder and normal_name(folder) != normal_name(name):
-            valid_folder, valid_name = not name_problems(folder), not problems
-            if valid_folder and valid_name:
-                fix = f"rename the folder to {normal_name(name)}, or set `name: {folder}`"
-            elif valid_folder:
-                fix = f"set `name: {folder}`"
-            elif valid_name:
-                fix = f"rename the folder to {normal_name(name)}"
-            else:
-                fix = f"use one valid name for both, e.g. `name: {suggest_name(name)}` in a folder of that name"
-            out.append(NAME_FOLDER.report(
-                file=path, line=line,
-                message=f'name "{name.strip()}" differs from its folder "{folder}"; the specification '
-                        "requires them to be equal",
-                hint=fix))
+    out: list[Diagnostic] = _name_findings(path, front, key_line)
     description = front.get("description")
     if isinstance(description, str) and len(description) > MAX_DESCRIPTION:
         out.append(DESCRIPTION_LONG.report(
@@ -227,18 +275,7 @@ def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, bod
             message=f"description is {len(description)} characters, over the specification's {MAX_DESCRIPTION}",
             hint=f"cut it by {len(description) - MAX_DESCRIPTION} characters: say what the skill does and when "
                  "to use it; move details into the body"))
-    if "compatibility" in front:
-        value = front["compatibility"]
-        if not isinstance(value, str):
-            out.append(COMPATIBILITY.report(
-                file=path, line=key_line("compatibility"),
-                message=f"compatibility must be a string, not {value_kind(value)}",
-                hint='write one line of text, e.g. `compatibility: "Requires git and Python 3.11+"`'))
-        elif len(value) > MAX_COMPATIBILITY:
-            out.append(COMPATIBILITY.report(
-                file=path, line=key_line("compatibility"),
-                message=f"compatibility is {len(value)} characters, over the specification's {MAX_COMPATIBILITY}",
-                hint=f"cut it by {len(value) - MAX_COMPATIBILITY} characters; put details in the body"))
+    out += _compatibility_findings(path, front, key_line)
     for key in front:
         if str(key) not in known_fields:
             out.append(UNKNOWN_FIELD.report(
@@ -246,20 +283,7 @@ def check_spec(path: str, text: str, front: dict, *, known_fields, key_line, bod
                 message=f'field "{key}" is not in the Agent Skills specification and no targeted agent or '
                         "skillsift reads it",
                 hint=f"move it under `metadata:` (e.g. `metadata: {{{key}: ...}}`) or remove it"))
-    if "metadata" in front:
-        value = front["metadata"]
-        bad = None
-        if not isinstance(value, dict):
-            bad = f"metadata must be a map of string keys to string values, not {value_kind(value)}"
-        else:
-            nested = sorted(str(k) for k, v in value.items() if isinstance(v, (dict, list)) or v is None)
-            if nested:
-                bad = f"metadata values must be strings; {', '.join(nested[:5])} " + (
-                    "is not" if len(nested) == 1 else "are not")
-        if bad:
-            out.append(METADATA.report(
-                file=path, line=key_line("metadata"), message=bad,
-                hint='write one `key: "text"` line per entry under metadata:, e.g. `metadata: {author: "me"}`'))
+    out += _metadata_findings(path, front, key_line)
     lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     if lines > MAX_LINES:
         out.append(TOO_MANY_LINES.report(
@@ -342,9 +366,6 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     SK101-SK107 depend on the file's text and the known fields alone, so they are kept in the
     text-check cache (:mod:`.text_cache`); SK108 asks the file system on every run.
     """
-    from ..catalog.agents import known_fields
-    from ..validators.parsed import parsed_skills
-    from ..validators.text_cache import cached, save
 
     fields = known_fields(ws.settings.agents)
     settings = tuple(sorted(str(f) for f in fields))
@@ -362,6 +383,5 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
             out.extend(missing_links(parsed.path, links_of(ws, parsed.path, parsed.body, parsed.body_line),
                                      locate=locate))
     save(ws)
-    from ..validators.grouped import group_repeated
 
     return group_repeated(out, (MISSING_FILE.code,))

@@ -9,8 +9,10 @@ secret).
 
 from __future__ import annotations
 
+from ..catalog.embedtext import embedded_text
 from ..config.checks import check as declare
 from ..diagnostics import WARNING, Diagnostic
+from ..secrets.scan import redact, scan_text, withhold
 from ..validators.workspace import Workspace
 
 CODE = declare("AR9D3", "search-text-withheld", WARNING, triggers=("skill", "config"), files="SKILL.md, the config",
@@ -21,8 +23,6 @@ IN_PROCESS = ("local",)
 
 def withheld_skills(skills, *, fields, index_body: bool, body_chars: int, extra_patterns=()) -> list[tuple]:
     """(skill, kind) for each skill whose embedded text holds a secret that is not allowed."""
-    from ..catalog.embedtext import embedded_text
-    from ..secrets.scan import withhold
 
     texts = [(skill, embedded_text(skill, fields, index_body, body_chars)) for skill in skills]
     # the name is scanned too, embedded or not, as the build does (docs/secrets.md)
@@ -33,7 +33,6 @@ def withheld_skills(skills, *, fields, index_body: bool, body_chars: int, extra_
 def _line_of(text: str | None, kind: str, extra_patterns) -> tuple[int | None, int | None]:
     if not text:
         return None, None
-    from ..secrets.scan import scan_text
 
     for finding in scan_text(text, extra_patterns):
         if finding.kind == kind and not finding.allowed:
@@ -54,7 +53,6 @@ def check(skills, *, provider: str, fields, index_body: bool, body_chars: int, e
     for skill, kind in withheld_skills(skills, fields=fields, index_body=index_body, body_chars=body_chars,
                                        extra_patterns=extra_patterns):
         line, column = _line_of(text_of(skill), kind, extra_patterns)
-        from ..secrets.scan import redact
 
         shown = redact(skill.name, extra_patterns=extra_patterns)  # a secret in the name is not printed again
         out.append(CODE.report(

@@ -12,7 +12,9 @@ import re
 
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from ..validators.text_cache import run_cached
 from ..validators.workspace import Workspace
+from .frontmatter import value_kind
 
 DUPLICATE_KEY = check("SK211", "duplicate-key", ERROR,
                       summary="no frontmatter key is written twice (agents' JavaScript parsers reject the file)",
@@ -124,8 +126,6 @@ def check_yaml(parsed) -> list[Diagnostic]:
                 message="compatibility is set but empty; the specification asks for 1-500 characters",
                 hint='say what the skill needs (`compatibility: "Requires git and Python 3.11+"`) or remove it'))
     if "license" in front and not isinstance(front["license"], str):
-        from .frontmatter import value_kind
-
         out.append(LICENSE.report(
             file=path, line=parsed.line("license"),
             message=f"license must be a string (a license name or a file), not {value_kind(front['license'])}",
@@ -143,6 +143,4 @@ def run(ws: Workspace) -> list[Diagnostic]:
 
 
 def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
-    from ..validators.text_cache import run_cached
-
     return run_cached(ws, paths, "yaml_checks", check_yaml)

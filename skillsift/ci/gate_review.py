@@ -14,7 +14,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..config import index_path
+from ..config.ranking import ranking_values
+from ..config.sources import project_source
 from ..diagnostics import SkillsiftError
+from ..evaluate.cases import load_cases
+from ..evaluate.examples import KnownRequest, file_requests, frontmatter_requests
 from ..evaluate.gate_changes import (
     CASE,
     GateChange,
@@ -29,11 +34,15 @@ from ..evaluate.gate_changes import (
     ranking_changes,
     with_base_results,
 )
+from ..evaluate.gates import BASELINE_MAX_BYTES
+from ..files import link_leaves, read_bounded
+from ..index.manifest import MANIFEST_FILE, MAX_MANIFEST_BYTES
+from ..jsonio import read_json
+from ..skill_sources.lockfile import LOCK_FILE
 
 
 def _document(root: str, config_file: str | None) -> dict:
     """The project config document at ``root`` (``{}`` when there is none or it cannot be read)."""
-    from ..config.sources import project_source
 
     problems: list = []
     try:
@@ -59,9 +68,6 @@ def _example_patterns(search: dict | None) -> list[str]:
 
 
 def _read(path: str, root: str) -> bytes | None:
-    from ..evaluate.gates import BASELINE_MAX_BYTES
-    from ..files import link_leaves, read_bounded
-
     if link_leaves(path, root):
         return None
     try:
@@ -106,7 +112,6 @@ class BaseGate:
     def changes(self, head_root: str, opts, prepared, results, base_catalog=None) -> list[GateChange]:
         """Every change to the gate and to what steers ranking (``base_catalog``: the base's skills as
         the head's config finds them, None when they could not be read)."""
-        from ..config.ranking import ranking_values
 
         head_doc = _document(head_root, opts.config_file)
         config = config_changes(self.validate, _table(head_doc, "validate"))
@@ -132,7 +137,6 @@ class BaseGate:
             pins = pin_changes(prepared.case_file.cases, [s.name for s in base_catalog.skills],
                                [s.name for s in head_catalog.skills])
         index = _index_changes(self.base_root, head_root, head_config)
-        from ..skill_sources.lockfile import LOCK_FILE
 
         lock = lock_change(LOCK_FILE, _read(os.path.join(self.base_root, LOCK_FILE), self.base_root),
                            _read(os.path.join(head_root, LOCK_FILE), head_root))
@@ -143,7 +147,6 @@ def _frontmatter(catalog) -> tuple:
     """The known requests of the skills' frontmatter ``examples`` (none without a catalog)."""
     if catalog is None:
         return ()
-    from ..evaluate.examples import KnownRequest, frontmatter_requests
 
     return tuple(KnownRequest(skill.name, text, skill.path, 0)
                  for skill in catalog.skills for text in frontmatter_requests(skill))
@@ -151,9 +154,6 @@ def _frontmatter(catalog) -> tuple:
 
 def _manifest_fields(path: str, root: str) -> dict | None:
     """``provider`` and ``model`` of the index manifest at ``path`` (None: absent or unreadable)."""
-    from ..files import link_leaves, read_bounded
-    from ..index.manifest import MANIFEST_FILE, MAX_MANIFEST_BYTES
-    from ..jsonio import read_json
 
     if not os.path.isfile(path) or link_leaves(path, root):
         return None
@@ -169,8 +169,6 @@ def _index_changes(base_root: str, head_root: str, head_config) -> list[GateChan
     """The committed index's provider and model, base against head (the head's ``index_dir`` on both sides)."""
     if head_config is None:
         return []
-    from ..config import index_path
-    from ..index.manifest import MANIFEST_FILE
 
     rel = _inside(os.path.join(str(index_path(head_config)), MANIFEST_FILE), head_root)
     if not rel:
@@ -183,7 +181,6 @@ def _requests(root: str, patterns: list[str], cases_rel: str) -> tuple:
     """The requests of the examples files ``patterns`` names at ``root``, the cases file left out."""
     if not patterns:
         return ()
-    from ..evaluate.examples import file_requests
 
     return file_requests(root, patterns, leave_out=(cases_rel,) if cases_rel else ())
 
@@ -217,11 +214,8 @@ def read_base_gate(base_root: str, head_root: str, opts, notes: list[str]) -> Ba
                      f"removed or moved are not listed: {exc.message.replace(base_root, '<base>')}")
     if rel_cases:
         path = os.path.join(base_root, rel_cases)
-        from ..files import link_leaves
 
         if os.path.isfile(path) and not link_leaves(path, base_root):
-            from ..evaluate.cases import load_cases
-
             try:
                 gate.cases = load_cases(path)
             except SkillsiftError:

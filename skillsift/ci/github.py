@@ -20,6 +20,8 @@ from dataclasses import replace
 
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from ..evaluate.verdict import CiRun
+from ..render.diagnostics import render_github
+from ..render.diagnostics import render_sarif as sarif
 from ..render.pull_request import SUMMARY_LIMIT, cap_summary
 
 EVAL_REGRESSION = "AR9D4"
@@ -123,7 +125,6 @@ def _located(run: CiRun, prefix: str) -> list[Diagnostic]:
 
 def render_annotations(run: CiRun, *, prefix: str = "") -> str:
     """The workflow commands for the regressed/fixed cases and the validation findings."""
-    from ..render.diagnostics import render_github
 
     return render_github(_located(run, prefix))
 
@@ -134,7 +135,6 @@ def render_sarif(run: CiRun, *, prefix: str = "") -> str:
     Paths are relative to the repository's top level (``%SRCROOT%``), as code scanning
     resolves them; see docs/github-action.md for the upload step.
     """
-    from ..render.diagnostics import render_sarif as sarif
 
     return sarif(_located(run, prefix))
 

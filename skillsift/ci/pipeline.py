@@ -21,11 +21,25 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..checks.gates import dropped_ids, regressed_ids
+from ..config import check_root, load_config
 from ..diagnostics import Diagnostic, SkillsiftError, sort_diagnostics
+from ..evaluate.cases import load_cases
 from ..evaluate.compare import compare
+from ..evaluate.gates import load_baseline, parse_minimums
 from ..evaluate.outcomes import side_from_document, side_from_result
+from ..evaluate.run import degraded_hint, parse_modes
+from ..evaluate.session import run_evaluation
 from ..evaluate.verdict import FAIL_ON, CiRun
+from ..files import link_leaves
+from ..skill_sources.configured import open_config
+from ..skill_sources.sync import SourcesError, cache_folder, fetch_locked, lock_path
+from ..usecases.judge_run import cached_flips
+from ..usecases.project import open_project
+from ..validators.runner import run_checks
+from ..validators.workspace import Workspace, rel_posix
 from . import gitbase
+from .gate_review import read_base_gate
 
 if TYPE_CHECKING:
     from ..config import Config
@@ -65,15 +79,11 @@ class Prepared:
 
 
 def _rel(path: str, root: str) -> str:
-    from ..validators.workspace import rel_posix
-
     return rel_posix(os.path.abspath(path), root)
 
 
 def _evaluate(config, catalog, case_file, modes, k_override: int, *, strict: bool, minimums=None):
     """One evaluation run over the catalog; raises SkillsiftError when it cannot measure."""
-    from ..evaluate.run import degraded_hint
-    from ..evaluate.session import run_evaluation
 
     evaluation = run_evaluation(catalog, config, case_file, modes=modes, k_override=k_override,
                                 minimums=minimums, strict=strict, lenient_roles=not strict)
@@ -83,12 +93,6 @@ def _evaluate(config, catalog, case_file, modes, k_override: int, *, strict: boo
 
 
 def evaluate_head(opts: CiOptions, root: str, prepared: Prepared, notes: list[str]):
-    from ..evaluate.cases import load_cases
-    from ..evaluate.gates import parse_minimums
-    from ..evaluate.run import parse_modes
-    from ..skill_sources.configured import open_config
-    from ..usecases.project import open_project
-
     prepared.minimums = parse_minimums(opts.min_spec)
     if opts.fetch_sources:
         _fetch_sources(root, opts.config_file)
@@ -132,7 +136,6 @@ def base_config_path(base_root: str, head_root: str, opts: CiOptions, head_confi
 
 def load_base(base_root: str, head_root: str, opts: CiOptions, prepared: Prepared):
     """The base worktree's config (the head's, placed there) and skills."""
-    from ..usecases.project import open_project
 
     config_path = base_config_path(base_root, head_root, opts, prepared.config)
     if opts.fetch_sources:
@@ -144,8 +147,6 @@ def load_base(base_root: str, head_root: str, opts: CiOptions, prepared: Prepare
 
 def _fetch_sources(root: str, config_file: str | None, *, as_locked: bool = False) -> None:
     """``skillsift sources fetch`` for ``root`` (``--fetch-sources``): the locked commits into the cache."""
-    from ..config import load_config
-    from ..skill_sources.sync import SourcesError, cache_folder, fetch_locked, lock_path
 
     config = load_config(root, config_file=config_file)
     if not (config.skill_sources or as_locked) or not lock_path(config).is_file():
@@ -164,9 +165,6 @@ def evaluate_base(config, catalog, opts: CiOptions, prepared: Prepared):
 
 
 def _validation(root: str, opts: CiOptions) -> list[Diagnostic]:
-    from ..validators.runner import run_checks
-    from ..validators.workspace import Workspace
-
     ws = Workspace(root, config_file=opts.config_file)
     ws.verify_every_row = True  # a pull request's vectors are all embedded again (docs/index-format.md)
     return run_checks(ws, preset=opts.preset)
@@ -183,7 +181,6 @@ def run_ci(opts: CiOptions) -> tuple[CiRun, gitbase.RepoPlace | None]:
     That one raises :class:`~skillsift.config.RootNotFound` before git runs there (the one
     root check of every command, README "Exit codes").
     """
-    from ..config import check_root
 
     check_root(opts.root)
     root = os.path.abspath(opts.root)
@@ -233,7 +230,6 @@ CONFIG_NAMES = ("skillsift.toml", "pyproject.toml", ".ai-rulez/config.toml")
 
 def _links_out(opts: CiOptions, root: str) -> str:
     """The config or cases file (as shown) that a symbolic link takes outside the repository, else ""."""
-    from ..files import link_leaves
 
     candidates = [opts.config_file] if opts.config_file else [os.path.join(root, name) for name in CONFIG_NAMES]
     for path in [*candidates, opts.cases]:
@@ -251,7 +247,6 @@ def _without_repeats(findings: list[Diagnostic], run: CiRun) -> list[Diagnostic]
     """
     if run.comparison is None:
         return findings
-    from ..checks.gates import dropped_ids, regressed_ids
 
     c = run.comparison
     shown = {change.id for change in c.regressed}
@@ -285,8 +280,6 @@ def _compare(run: CiRun, opts: CiOptions, root: str, place, prepared: Prepared) 
     if baseline == NONE:
         return
     if baseline != BASE:
-        from ..evaluate.gates import load_baseline
-
         run.base_word = "baseline"
         shown = _rel(baseline, root)
         run.base_label = f"the baseline {shown}"
@@ -307,7 +300,6 @@ def _compare(run: CiRun, opts: CiOptions, root: str, place, prepared: Prepared) 
     with gitbase.worktree(root, base.sha) as tree:
         base_root = os.path.join(tree, place.prefix)
         # the base's own config and cases, read before the head's config is copied over them
-        from .gate_review import read_base_gate
 
         gate = read_base_gate(base_root, root, opts, run.notes)
         run.fail_on_gate_change = run.fail_on_gate_change or gate.fail_on_change  # the base's word counts too
@@ -336,7 +328,6 @@ def _judge_gate(run: CiRun, root: str, base_root: str, prepared: Prepared, base_
     if not config.judge.named_command:
         run.notes.append("[validate] judge_max_flips is set but [judge] command is not: the judge gate was skipped")
         return
-    from ..usecases.judge_run import cached_flips
 
     flips = cached_flips(root, config, run.head, base_root, base_config, base_result, prepared.case_file)
     run.judge_max_flips, run.judge_compared = settings.judge_max_flips, True

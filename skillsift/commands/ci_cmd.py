@@ -6,7 +6,8 @@ import os
 
 import click
 
-from ..render.registry import names
+from ..render.registry import names, render
+from ..render.sanitise import plain, plain_lines
 from ._common import config_option, root_option
 
 FAIL_ON = ("error", "warning", "note", "never")
@@ -90,7 +91,6 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
     finding at or above --fail-on.
     """
     from ..ci.pipeline import CiOptions, run_ci
-    from ..render.sanitise import plain
 
     if annotations is None:
         annotations = os.environ.get("GITHUB_ACTIONS", "") == "true"
@@ -112,8 +112,6 @@ def _outputs(run, prefix: str, report_file, sarif_file, summary_file, github_out
     """Write the report, SARIF, job summary and step outputs, and print what goes to the terminal; returns
     the output files that could not be written (the others still are)."""
     from ..ci import github
-    from ..render.registry import render
-    from ..render.sanitise import plain_lines
 
     full = render("ci", "markdown", run)
     failed: list[str] = []
@@ -153,7 +151,6 @@ def _outputs(run, prefix: str, report_file, sarif_file, summary_file, github_out
 
 def _closing(run, failed: list[str], fmt: str) -> None:
     """The error, the files that could not be written, and the verdict line."""
-    from ..render.sanitise import plain
 
     if run.error:
         click.echo(f"error: {plain(run.error)}", err=True)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import click
 
-from ..render.registry import names
-from ._common import config_option, force_option, root_option
-from .judge_cmd import judge_options
+from ..render.registry import names, render
+from ..render.sanitise import for_stdout, plain_lines
+from ._common import config_option, force_option, print_message, root_option, say
+from .judge_cmd import judge_options, judge_request
 
 FORMATS = names("evaluation")
 
@@ -74,11 +75,7 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     back to lexical); 2 a gate failed (AR9D4 on stderr).
     """
     from ..render.evaluation_line import render_quiet
-    from ..render.registry import render
-    from ..render.sanitise import for_stdout, plain_lines
     from ..usecases.run_eval import EvalRequest, run_eval
-    from ._common import print_message, say
-    from .judge_cmd import judge_request
 
     outcome = run_eval(EvalRequest(
         cases=cases, root=root, config_file=config_file, mode_spec=mode_spec, k=k_override, min_spec=min_spec,

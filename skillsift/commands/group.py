@@ -11,6 +11,7 @@ import importlib
 import click
 
 from .._version import __version__
+from ..diagnostics import SkillsiftError
 
 # command name -> (module, attribute)
 COMMANDS = {
@@ -78,7 +79,6 @@ def main(argv=None) -> int:
     Usage errors exit 1, as every other "cannot run" case (click's own default is 2,
     which skillsift reserves for failed gates).
     """
-    from ..diagnostics import SkillsiftError
 
     try:
         rv = cli.main(args=argv, prog_name="skillsift", standalone_mode=False)

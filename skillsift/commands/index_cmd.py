@@ -8,6 +8,7 @@ from contextlib import contextmanager
 
 import click
 
+from ..config import committed_index, index_path
 from ..render.index import build_notes, withheld_lines
 from ..render.registry import names, render
 from ._common import config_option, force_option, open_project, root_option, say
@@ -119,12 +120,10 @@ def status_command(fmt, verify, root, config_file):
     States: none, unreadable, incompatible, stale, fresh.
     Exit codes: 0 reported (whatever the state); 1 the config or a file could not be read.
     """
-    from ..config import committed_index, index_path
     from ..evaluate.examples import indexed_example_pairs
     from ..index.configured import ConfiguredProvider
     from ..index.status import status_report
     from ..index.store import load_index
-    from ..render.registry import render
 
     project = open_project(root, config_file)
     config, catalog = project.config, project.catalog

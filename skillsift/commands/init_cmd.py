@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..diagnostics import SkillsiftError
+from ..render.sanitise import plain, plain_lines
 from ..words import plural
 from ._common import root_option
 
@@ -29,7 +30,6 @@ def init_command(root, write):
     """
     import os
 
-    from ..render.sanitise import plain
     from ..usecases.starter.project import detect, plan
 
     if not os.path.isdir(root):
@@ -55,7 +55,6 @@ def _write(chosen, root: str) -> None:
     """Apply the plan and say what was written, what to paste by hand, what comes next and what is guarded."""
     import os
 
-    from ..render.sanitise import plain, plain_lines
     from ..usecases.starter.apply import apply
 
     applied = apply(chosen)
@@ -79,8 +78,6 @@ def _write(chosen, root: str) -> None:
 def _dry_run(chosen) -> None:
     """Show each change as a diff (or why a file is kept, with the lines to paste), and write nothing."""
     import difflib
-
-    from ..render.sanitise import plain, plain_lines
 
     for change in chosen.changes:
         if change.new is None:

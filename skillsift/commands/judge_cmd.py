@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import click
 
+from ..config import check_root
 from ..diagnostics import SkillsiftError
-from ..render.registry import names
-from ._common import config_option, root_option
+from ..render.registry import names, render
+from ._common import config_option, open_project, print_messages, root_option, say
 
 
 def judge_options(function):
@@ -71,15 +72,12 @@ def judge_command(cases, root, config_file, agent, context_window, mode_spec, k_
     Exit codes: 0 reported (missing answers are listed, not an error); 1 the run could not
     start (no [judge] command, bad cases file or flags, unknown agent, a degraded ranking).
     """
-    from ..config import check_root
     from ..evaluate import session as evals
     from ..evaluate.cases import check_k
     from ..evaluate.run import parse_modes
-    from ..render.registry import render
     from ..skill_sources.configured import open_config
     from ..usecases.judge_run import evaluate_and_judge
     from ..usecases.project import catalog_messages, config_messages
-    from ._common import open_project, print_messages, say
 
     check_root(root)
     check_k(k_override)

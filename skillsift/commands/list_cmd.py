@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import click
 
-from ..render.registry import names
-from ._common import config_option, root_option
+from ..catalog.agents import BY_NAME
+from ..render.registry import names, render
+from ._common import config_option, open_project, root_option
 
 
 @click.command("list")
@@ -25,9 +26,6 @@ def list_command(agent, context_window, fmt, root, config_file):
     \b
     Exit codes: 0 listed; 1 unknown agent, missing root or bad config.
     """
-    from ..catalog.agents import BY_NAME
-    from ..render.registry import render
-    from ._common import open_project
 
     project = open_project(root, config_file, view="listing", agent=agent, context_window=context_window)
     view = project.view

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..words import plural
-from ._common import config_option, context_window_option, root_option, view_option
+from ._common import config_option, context_window_option, root_option, say, view_option
 
 
 @click.command("mcp")
@@ -32,7 +32,6 @@ def mcp_command(root, config_file, agent, view_name, context_window):
     """
     from ..skill_sources.configured import open_config
     from ..usecases.project import check_agent
-    from ._common import say
 
     check_agent(agent)
     # the root and the whole config are checked at start as by every command (exit 1); a config

@@ -5,7 +5,9 @@ from __future__ import annotations
 import click
 
 from ..diagnostics import SkillsiftError
-from ._common import config_option, force_option, root_option
+from ..render.sanitise import plain as safe_text
+from ..render.sanitise import plain_lines as safe_lines
+from ._common import config_option, force_option, open_project, root_option
 
 NONE_LABELLED = "# no query could be labelled\n"
 HEADER = ("Cases mined from the search query log by 'skillsift mine'.\n"
@@ -40,7 +42,6 @@ def mine_command(root, config_file, min_count, output, into, max_per_skill, purg
     """
     from ..evaluate.cases_yaml import cases_to_yaml
     from ..evaluate.querylog import log_path, mine, purge_log
-    from ._common import open_project
 
     _check_flags(min_count, into, output, max_per_skill)
     project = open_project(root, config_file)
@@ -108,15 +109,11 @@ def _refuse_link_out(flag: str, target: str, root: str) -> None:
 
 
 def plain(text: str) -> str:
-    from ..render.sanitise import plain as safe
-
-    return safe(text)
+    return safe_text(text)
 
 
 def plain_lines(text: str) -> str:
-    from ..render.sanitise import plain_lines as safe
-
-    return safe(text)
+    return safe_lines(text)
 
 
 def _merge_into(into: str, cases, config, cap: int, force: bool) -> None:

@@ -9,7 +9,7 @@ import click
 
 from ..config.values import MODES
 from ..diagnostics import SkillsiftError
-from ..render.registry import names
+from ..render.registry import names, render
 from ._common import (
     agent_option,
     config_option,
@@ -49,7 +49,6 @@ def search(query, limit, mode, fmt, explain, width, role, domain, tags, allow, d
     \b
     Exit codes: 0 ranked (also when nothing matches); 1 bad usage or config.
     """
-    from ..render.registry import render
     from ..render.search import degraded_line
 
     text = " ".join(query)

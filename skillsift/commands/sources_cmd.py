@@ -6,6 +6,7 @@ import json
 
 import click
 
+from ..config import load_config
 from ..render.sanitise import plain
 from ._common import config_option, root_option
 
@@ -13,7 +14,6 @@ from ._common import config_option, root_option
 def _config(root, config_file):
     """The resolved config alone: these commands read and write the sources themselves, so the project's
     sources are not attached first (that would walk and digest every source once more)."""
-    from ..config import load_config
 
     return load_config(root, config_file=config_file)
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from ..diagnostics import SkillsiftError
-from ..render.registry import names
+from ..render.registry import names, render
+from ..render.sanitise import plain, plain_lines
 from ._common import config_option, force_option, root_option
 
 FORMATS = names("diagnostics")
@@ -27,7 +28,6 @@ class _UsageExit2(click.Command):
 def _report(diagnostics, checked, fmt: str, root: str, *, quiet: bool, strict: bool) -> str:
     """The report in ``fmt``; ``--quiet`` text keeps the failing findings and the summary line."""
     from ..render.diagnostics import summary_line
-    from ..render.registry import render
 
     if not (quiet and fmt == "text"):
         return render("diagnostics", fmt, diagnostics, root=root, checked=checked)
@@ -80,8 +80,6 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, pres
     (or warnings with --strict); 2 usage error or unusable config (AR9D0).
     """
     from ..render.diagnostics import summary_line
-    from ..render.registry import render
-    from ..render.sanitise import plain, plain_lines
     from ..usecases.validate import ValidateRequest, exit_code, run_validate, shown_root, usage
 
     if list_only:

@@ -57,7 +57,6 @@ def read_settings(table, known_codes=()) -> tuple[ValidateSettings, list[tuple[t
     Returns the settings (bad values replaced by their defaults) and the problems as
     ``(key path inside [validate], message)``: unknown keys first, then in key order.
     """
-    from ..docschema import Context, check
 
     if table is None:
         return ValidateSettings(), []

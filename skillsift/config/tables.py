@@ -12,6 +12,7 @@ import os
 import posixpath
 from functools import lru_cache
 
+from ..catalog.agents import NAMES
 from ..diagnostics import SkillsiftError
 from ..docschema import Rule
 from .model import EMBEDDINGS_DEFAULTS as E
@@ -121,8 +122,6 @@ def _known_code(value, names, ctx):
 
 
 def _agent_names() -> tuple[str, ...]:
-    from ..catalog.agents import NAMES
-
     return NAMES
 
 

@@ -35,6 +35,7 @@ message) for AR9D0; :func:`settings_from_table` makes the settings of the checke
 
 from __future__ import annotations
 
+from ..catalog.agents import NAMES, PROFILES
 from ..records import field, record
 from .values import DESCRIPTION_LIMIT_MAX, MAX_FLIPS_LIMIT, SEVERITIES  # noqa: F401
 
@@ -46,8 +47,6 @@ DEFAULT_SECRETS_BASELINE = ".skillsift/secrets-baseline.json"
 # (skillsift/catalog/agents.py, docs/validate.md): Claude Code cuts description + when_to_use at
 # 1,536; Codex does not load a skill whose description is over 1,024; Copilot cuts at 1,024.
 def _default_limits(agents=None) -> dict:
-    from ..catalog.agents import PROFILES
-
     out = {}
     for p in PROFILES:
         if agents is not None and p.name not in agents:
@@ -59,8 +58,6 @@ def _default_limits(agents=None) -> dict:
 
 
 def _profile_names() -> tuple[str, ...]:
-    from ..catalog.agents import NAMES
-
     return NAMES
 
 

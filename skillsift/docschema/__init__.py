@@ -257,10 +257,7 @@ def _walk(value, rule: Rule, path: tuple, label: str, where: str, ctx: Context, 
         label = where
     fmt = {"label": label, "where": where, "key": path[-1] if path else "", "words": _words(rule),
            "choices": either(rule.choices) if rule.choices else "", "shape": described(value)}
-    if is_null(value) and rule.nullable:
-        value = _EMPTY.get(rule.options[0].kind if rule.kind == "either" else rule.kind)
-    if rule.kind == "list" and rule.one_or_list and isinstance(value, (str, Written)):
-        value = [value]
+    value = _shaped(value, rule)
     if not _fits(value, rule):
         out.append(Problem(path, rule.message("kind", value=value, got=got(value), shown=shown(value), **fmt)))
         return _BAD
@@ -284,6 +281,15 @@ def _walk(value, rule: Rule, path: tuple, label: str, where: str, ctx: Context, 
         out.extend(Problem(path + tuple(sub), message) for sub, message in found)
         if found:
             return _BAD
+    return value
+
+
+def _shaped(value, rule: Rule):
+    """The value as ``rule`` reads it: null as its kind's empty value (when nullable), one text as a list of one."""
+    if is_null(value) and rule.nullable:
+        value = _EMPTY.get(rule.options[0].kind if rule.kind == "either" else rule.kind)
+    if rule.kind == "list" and rule.one_or_list and isinstance(value, (str, Written)):
+        value = [value]
     return value
 
 

@@ -145,30 +145,25 @@ class _Walk:
     def refuse(self, path: tuple, line: int, message: str) -> None:
         self.out.refused.append((path, line, message))
 
+    def spent(self, path: tuple, line: int) -> bool:
+        """Count one repeated node; True when the alias budget is (or now becomes) spent."""
+        if self.over:  # the budget is spent: no alias is walked any more
+            return True
+        self.out.aliased += 1
+        if self.out.aliased > MAX_ALIAS_NODES:
+            self.over = True
+            self.refuse(path, line, f"aliases repeat more than {MAX_ALIAS_NODES} nodes (an alias bomb?); "
+                                    "write the values out")
+            return True
+        return False
+
     def plain(self, node, path: tuple, depth: int, line: int, repeat: bool = False):
-        out = self.out
-        if repeat:
-            if self.over:  # the budget is spent: no alias is walked any more
-                return Nothing("")
-            out.aliased += 1
-            if out.aliased > MAX_ALIAS_NODES:
-                self.over = True
-                self.refuse(path, line, f"aliases repeat more than {MAX_ALIAS_NODES} nodes (an alias bomb?); "
-                                        "write the values out")
-                return Nothing("")
-        tag = node.tag
+        if repeat and self.spent(path, line):
+            return Nothing("")
         if not repeat:
-            self.tag_problem(tag, path, _line(node))
+            self.tag_problem(node.tag, path, _line(node))
         if isinstance(node, self.scalar):
-            if node.style:
-                return node.value
-            if tag == self.null:
-                return Nothing(node.value)
-            if tag in self.typed and not repeat:
-                out.typed[path] = self.typed[tag]
-            if _INT.match(node.value):
-                return Written(node.value)
-            return node.value
+            return self.scalar_value(node, path, repeat)
         if id(node) in self.seen:
             repeat = True
         self.seen.add(id(node))
@@ -177,15 +172,34 @@ class _Walk:
                 self.refuse(path, _line(node), f"nested deeper than {MAX_DEPTH} levels")
             return [] if isinstance(node, self.sequence) else {}
         if isinstance(node, self.sequence):
-            items = []
-            for index, item in enumerate(node.value):
-                if repeat and self.over:
-                    break
-                at = line if repeat else _line(item)
-                if not repeat:
-                    out.lines[path + (index,)] = at
-                items.append(self.plain(item, path + (index,), depth + 1, at, repeat or id(item) in self.seen))
-            return items
+            return self.items(node, path, depth, line, repeat)
+        return self.mapping(node, path, depth, line, repeat)
+
+    def scalar_value(self, node, path: tuple, repeat: bool):
+        tag = node.tag
+        if node.style:
+            return node.value
+        if tag == self.null:
+            return Nothing(node.value)
+        if tag in self.typed and not repeat:
+            self.out.typed[path] = self.typed[tag]
+        if _INT.match(node.value):
+            return Written(node.value)
+        return node.value
+
+    def items(self, node, path: tuple, depth: int, line: int, repeat: bool) -> list:
+        items = []
+        for index, item in enumerate(node.value):
+            if repeat and self.over:
+                break
+            at = line if repeat else _line(item)
+            if not repeat:
+                self.out.lines[path + (index,)] = at
+            items.append(self.plain(item, path + (index,), depth + 1, at, repeat or id(item) in self.seen))
+        return items
+
+    def mapping(self, node, path: tuple, depth: int, line: int, repeat: bool) -> dict:
+        out = self.out
         mapping: dict = {}
         seen: dict = {}
         for key_node, value in node.value:
@@ -193,15 +207,7 @@ class _Walk:
                 break
             key = key_node.value if isinstance(key_node, self.scalar) else "<" + key_node.id + ">"
             key_line = line if repeat else _line(key_node)
-            if key_node.tag == self.merge:
-                if not repeat:
-                    self.refuse(path, key_line, "a merge key (<<) is not allowed: write the keys out")
-                continue
-            if not repeat:
-                self.tag_problem(key_node.tag, path, key_line)
-            if key in seen:
-                if not repeat:
-                    out.duplicates.append((path, key, key_line, seen[key]))
+            if not self.usable_key(key_node, key, key_line, path, seen, repeat):
                 continue
             seen[key] = key_line
             sub = path + (key,)
@@ -212,3 +218,17 @@ class _Walk:
             if not repeat:  # an alias's value: the line of its key (the node's own is the anchor's)
                 out.lines[sub] = key_line if alias or isinstance(mapping[key], Nothing) else _line(value)
         return mapping
+
+    def usable_key(self, key_node, key, key_line: int, path: tuple, seen: dict, repeat: bool) -> bool:
+        """False for a merge key and a repeated key (each reported once, not under an alias)."""
+        if key_node.tag == self.merge:
+            if not repeat:
+                self.refuse(path, key_line, "a merge key (<<) is not allowed: write the keys out")
+            return False
+        if not repeat:
+            self.tag_problem(key_node.tag, path, key_line)
+        if key in seen:
+            if not repeat:
+                self.out.duplicates.append((path, key, key_line, seen[key]))
+            return False
+        return True

@@ -28,6 +28,8 @@ import subprocess
 import threading
 import time
 
+from ..jsonio import JSONDocumentError, read_json
+from ..secrets.scan import redact
 from ..words import plural
 from .base import EmbedTimeout, InputRejected, ProviderBroken, ProviderUnavailable
 from .fingerprint import provider_fingerprint
@@ -258,8 +260,6 @@ class CommandProvider:
         return out.snapshot()
 
     def _stderr_text(self, out: _Output) -> str:
-        from ..secrets.scan import redact
-
         with out.lock:
             raw = bytes(out.stderr[:STDERR_KEEP])
         text = raw.decode("utf-8", errors="replace").strip()
@@ -269,7 +269,6 @@ class CommandProvider:
     # --- parsing ------------------------------------------------------------------------
     def _parse(self, stdout: bytes, count: int):
         shape = 'did not print {"vectors": [[...]]}'
-        from ..jsonio import JSONDocumentError, read_json
 
         try:
             payload = read_json(stdout, source="its output", max_bytes=max(self.max_stdout, MAX_STDOUT))

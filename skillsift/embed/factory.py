@@ -11,7 +11,9 @@ from __future__ import annotations
 import os
 
 from .base import ProviderUnavailable
+from .command import CommandProvider
 from .gate import Budget, GatedProvider, ResponseCache, price_per_mtok
+from .openai import OpenAIProvider
 
 PROVIDERS = ("local", "openai", "command")
 EXTRA_HINT = "install the extra: pip install 'skillsift[embed]'"
@@ -34,8 +36,6 @@ def make_provider(config, *, root=None, env=None, transport=None):
     if name == "local":
         return _local(emb)
     if name == "openai":
-        from .openai import OpenAIProvider
-
         inner = OpenAIProvider(
             emb.base_url,
             emb.model,
@@ -46,8 +46,6 @@ def make_provider(config, *, root=None, env=None, transport=None):
         )
         price = price_per_mtok(emb.model, emb.price_input_per_mtok)
     elif name == "command":
-        from .command import CommandProvider
-
         inner = CommandProvider(emb.command, root=root, pass_env=emb.pass_env, model=emb.model, env=env)
         price = 0.0  # a command costs nothing
     else:

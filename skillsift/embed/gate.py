@@ -27,6 +27,8 @@ import os
 import threading
 from dataclasses import dataclass
 
+from ..config import ENV_ALLOW_NETWORK, LOCAL_DIR
+from ..secrets.scan import detect_secret
 from ..words import plural
 from .base import BudgetExceeded, InputRejected, NetworkDisabled, ProviderBroken, SecretWithheld
 
@@ -185,7 +187,6 @@ class ResponseCache:
     def under(cls, root) -> ResponseCache:
         """The cache of ``root`` (``.skillsift/local/embeddings``); switched off when that folder,
         through a symbolic link the repository holds, resolves outside the repository."""
-        from ..config import LOCAL_DIR
 
         directory = os.path.join(os.fspath(root), LOCAL_DIR, CACHE_SUBDIR)
         real_root = os.path.realpath(os.fspath(root))
@@ -278,8 +279,6 @@ class GatedProvider:
     def check_network(self, count: int = 0) -> None:
         """Raise NetworkDisabled when this provider may not send text now."""
         if self.networked and not self.allow_network:
-            from ..config import ENV_ALLOW_NETWORK
-
             where = self.host or self.fingerprint
             what = f" {plural(count, 'text')}" if count else " text"
             raise NetworkDisabled(
@@ -292,7 +291,6 @@ class GatedProvider:
         """Raise SecretWithheld when a text to send looks like it holds a secret."""
         if not (self.external or self.networked):
             return
-        from ..secrets.scan import detect_secret
 
         for text in texts:
             kind = detect_secret(text, self.secret_patterns)

@@ -23,6 +23,8 @@ import time
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from .._version import __version__
+from ..jsonio import JSONDocumentError, read_json
 from ..words import plural
 from .base import EmbedTimeout, InputRejected, ProviderBroken, ProviderUnavailable
 from .fingerprint import endpoint_host, provider_fingerprint
@@ -294,8 +296,6 @@ class OpenAIProvider:
 
     # --- one request --------------------------------------------------------------------
     def _headers(self) -> dict:
-        from .._version import __version__
-
         headers = {
             "Content-Type": "application/json",
             "Accept": "application/json",
@@ -373,8 +373,6 @@ class OpenAIProvider:
     def _parse(self, body: bytes, count: int):
         def malformed(what: str):
             return self._error(ProviderUnavailable, f"returned a malformed response ({what})")
-
-        from ..jsonio import JSONDocumentError, read_json
 
         try:
             payload = read_json(body, source="the response", max_bytes=MAX_RESPONSE_BYTES)

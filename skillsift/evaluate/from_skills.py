@@ -30,8 +30,10 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
+from ..catalog import frontmatter
 from ..diagnostics import NOTE, Diagnostic, SkillsiftError, sort_diagnostics
-from ..docschema import Rule, near
+from ..docschema import Rule, check, near
+from ..files import MAX_SKILL_BYTES, read_bounded
 from . import CASES_INVALID
 from .cases import MAX_QUERY_BYTES, Case, CaseFile, Expected
 
@@ -73,9 +75,7 @@ def _frontmatter_lines(text: str | None) -> dict[str, _Lines]:
         return {}
     import yaml
 
-    from ..catalog.frontmatter import split_frontmatter
-
-    block = split_frontmatter(text.replace("\r\n", "\n"))
+    block = frontmatter.split_frontmatter(text.replace("\r\n", "\n"))
     if not block.closed:
         return {}
     try:
@@ -155,7 +155,6 @@ def skill_cases(skill, text: str | None = None, *, known: Collection[str] = (),
     ``text`` is the SKILL.md text (for line numbers; without it problems point at the
     frontmatter's first line); ``known`` the catalog's skill names.
     """
-    from ..docschema import check
 
     front = skill.frontmatter or {}
     lines = _frontmatter_lines(text) if any(k in front for k in FIELDS) else {}
@@ -296,8 +295,6 @@ def skill_cases_and_notes(catalog, roles: RoleCheck = RoleCheck()) -> tuple[list
     Raises the AR9D2 :class:`SkillsiftError` when any entry is invalid.
     """
     import os
-
-    from ..files import MAX_SKILL_BYTES, read_bounded
 
     texts: dict[str, str] = {}
     listed = [s for s in catalog.skills if any(k in (s.frontmatter or {}) for k in FIELDS)]

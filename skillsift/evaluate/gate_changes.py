@@ -23,6 +23,11 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..config.ranking import RANKING
+from ..ranker.examples import normalised
+from ..ranker.pin import PinIndex
+from ..skill_sources.lockfile import Lock, LockFileError, parse_lock
+
 CONFIG, BASELINE, CASE, CASES_FILE, EXAMPLE = "config", "baseline", "case", "cases-file", "example"
 INDEX, PIN, LOCK = "index", "pin", "lock"
 # the [validate] keys that decide what fails: reported first, in this order
@@ -95,7 +100,6 @@ def ranking_changes(base: Mapping, head: Mapping) -> list[GateChange]:
     The comparison ranks both sides with the head's config, so these changes move nothing
     there: they are listed here instead, in the order the keys are declared.
     """
-    from ..config.ranking import RANKING
 
     def order(path: str) -> tuple[int, str]:
         table = path.split(".", 1)[0]
@@ -134,7 +138,6 @@ def pin_changes(cases, base_names, head_names) -> list[GateChange]:
     A skill named after a gated query (``refund-a-customer``) is put first wherever the pin
     applies; listed per case (by id, in file order) with the skill that pins at each side.
     """
-    from ..ranker.pin import PinIndex
 
     base_names, head_names = sorted(set(base_names)), sorted(set(head_names))
     base_index, head_index = PinIndex(base_names), PinIndex(head_names)
@@ -162,7 +165,6 @@ def lock_change(path: str, base_bytes: bytes | None, head_bytes: bytes | None) -
     """The lock of the skill sources (``skillsift.lock``), per source: added, removed, or moved to another
     commit, with the skills it adds, removes or changes (docs/sources.md). A lock that does not parse is
     one change of the file as a whole."""
-    from ..skill_sources.lockfile import Lock, LockFileError, parse_lock
 
     if base_bytes == head_bytes:
         return []
@@ -179,22 +181,32 @@ def lock_change(path: str, base_bytes: bytes | None, head_bytes: bytes | None) -
             continue
         before = "" if old is None else (old.commit[:12] or old.path)
         after = "" if new is None else (new.commit[:12] or new.path)
-        old_skills = old.skills if old is not None else {}
-        new_skills = new.skills if new is not None else {}
-        parts = []
-        for word, names in (("added", sorted(set(new_skills) - set(old_skills))),
-                            ("removed", sorted(set(old_skills) - set(new_skills))),
-                            ("changed", sorted(k for k in set(old_skills) & set(new_skills)
-                                               if old_skills[k] != new_skills[k]))):
-            if names:
-                shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-                parts.append(f"skills {word}: {shown}")
-        what = "source added" if old is None else "source removed" if new is None else "source moved"
-        if old is not None and new is not None and (old.rev, old.git, old.path, old.subdir) != (
-                new.rev, new.git, new.path, new.subdir):
-            what += f" ({old.rev or old.path} -> {new.rev or new.path})"
-        out.append(GateChange(LOCK, f"{path}: {name}", before, after, "; ".join([what, *parts]), file=path))
+        what = [_source_change(old, new), *_skill_changes(old.skills if old is not None else {},
+                                                          new.skills if new is not None else {})]
+        out.append(GateChange(LOCK, f"{path}: {name}", before, after, "; ".join(what), file=path))
     return out
+
+
+def _source_change(old, new) -> str:
+    """How a lock's source changed: added, removed, or moved (with its old and new revision when it differs)."""
+    what = "source added" if old is None else "source removed" if new is None else "source moved"
+    if old is not None and new is not None and (old.rev, old.git, old.path, old.subdir) != (
+            new.rev, new.git, new.path, new.subdir):
+        what += f" ({old.rev or old.path} -> {new.rev or new.path})"
+    return what
+
+
+def _skill_changes(old_skills: dict, new_skills: dict) -> list[str]:
+    """The skills a lock's source adds, removes and changes, five of each named."""
+    parts = []
+    for word, names in (("added", sorted(set(new_skills) - set(old_skills))),
+                        ("removed", sorted(set(old_skills) - set(new_skills))),
+                        ("changed", sorted(k for k in set(old_skills) & set(new_skills)
+                                           if old_skills[k] != new_skills[k]))):
+        if names:
+            shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+            parts.append(f"skills {word}: {shown}")
+    return parts
 
 
 def _expect(case) -> str:
@@ -267,7 +279,6 @@ def example_changes(base, head) -> list[GateChange]:
     """
     if base is None:
         return []
-    from ..ranker.examples import normalised
 
     def by_text(requests) -> dict[str, tuple[set, list]]:
         out: dict[str, tuple[set, list]] = {}

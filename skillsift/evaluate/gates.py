@@ -11,6 +11,8 @@ from ..config.minimums import GATE_METRICS as GATE_METRICS
 from ..config.minimums import canonical_metric as canonical_metric
 from ..config.minimums import parse_minimums as parse_minimums
 from ..diagnostics import SkillsiftError
+from ..files import read_bounded
+from ..jsonio import JSONDocumentError, read_json
 from ..words import plural
 from . import EVAL_REGRESSION, SCHEMA_VERSION
 
@@ -103,8 +105,6 @@ def load_baseline(path: str) -> dict:
     """Read a result written by an earlier run (``--output``); only what flips need is checked."""
     import os
 
-    from ..files import read_bounded
-
     if os.path.isdir(path):
         raise SkillsiftError(f"baseline {path} is not a file", hint="Pass the JSON file --output wrote")
     try:
@@ -115,7 +115,6 @@ def load_baseline(path: str) -> dict:
     except OSError as exc:
         raise SkillsiftError(f"cannot read baseline {path}: {exc.strerror or exc}",
                              hint="Save one with 'skillsift eval CASES --output FILE'") from None
-    from ..jsonio import JSONDocumentError, read_json
 
     try:
         doc = read_json(raw, source=f"baseline {path}", max_bytes=BASELINE_MAX_BYTES)

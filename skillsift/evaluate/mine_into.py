@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..docschema.yaml_nodes import compose
+from ..ranker.examples import normalised
 from .cases import Case, parse_cases
 from .cases_yaml import cases_to_yaml
 
@@ -53,7 +55,6 @@ class Merged:
 def merge_into(existing: str | None, mined: Sequence[Case], *, cap: int = DEFAULT_CAP,
                scan: Callable[[str], str | None] | None = None, path: str = "<examples>") -> Merged:
     """Merge ``mined`` cases into the examples file text ``existing`` (None: no file yet)."""
-    from ..ranker.examples import normalised
 
     old = parse_cases(existing, path, "examples").cases if existing is not None else ()
     seen = {normalised(c.query) for c in old}
@@ -100,8 +101,6 @@ def merge_into(existing: str | None, mined: Sequence[Case], *, cap: int = DEFAUL
 def _append(existing: str, cases: Sequence[Case], path: str) -> str | None:
     """``existing`` with ``cases`` appended to its block ``cases`` list, or None when it cannot be."""
     import yaml
-
-    from ..docschema.yaml_nodes import compose
 
     try:
         root = compose(existing)[0]  # the strict reader's loader (the text already parsed as a valid file)

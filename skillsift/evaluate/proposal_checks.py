@@ -13,7 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..catalog.embedtext import embedded_text, text_digest
+from ..embed.base import EmbedError
+from ..index.manifest import ManifestItem
+from ..index.store import Index, new_index
+from ..ranker.search import Ranker
+from ..ranker.setup import request_rows
+from ..ranker.vector_search import MISSING
+from ..secrets.egress import sends_text_out
 from .cases import Case
+from .examples import HeldOutExamples
 from .metrics import CaseResult, NegativeResult, score_case, score_negative
 
 LEXICAL = "lexical"
@@ -56,8 +65,6 @@ class LexicalCheck:
         pass
 
     def ranker(self, catalog, skill_name: str = "", phrase: str = ""):
-        from ..ranker.search import Ranker
-
         return Ranker(catalog, self.config)
 
 
@@ -79,7 +86,6 @@ class VectorCheck:
     @staticmethod
     def unusable(ranker) -> str:
         """Why proposals cannot be checked in a non-lexical mode with ``ranker``, "" when they can."""
-        from ..secrets.egress import sends_text_out
 
         if getattr(ranker, "index", None) is None:
             return "no usable index is attached"
@@ -93,7 +99,6 @@ class VectorCheck:
     def skip(self, skill) -> str:
         """Why the skill's phrases are not checked: a skill ranked without a usable vector
         would gain from being embedded at all, not from the phrase."""
-        from ..ranker.vector_search import MISSING
 
         position = next(i for i, s in enumerate(self.base.skills) if s.name == skill.name)
         row = self.base.vectors.rows()[position]
@@ -103,16 +108,12 @@ class VectorCheck:
         return f"{skill.name} {state}: run 'skillsift index' first"
 
     def _text(self, skill) -> str:
-        from ..catalog.embedtext import embedded_text
-
         s = self.config.search
         return embedded_text(skill, s.fields, s.index_body, s.body_chars)
 
     def prepare(self, skill, phrases: Sequence[str]) -> None:
         """Embed ``skill`` (the ranked skill with the phrases written in) once per phrase."""
         import numpy as np
-
-        from ..embed.base import EmbedError
 
         self.vectors = {}
         if not phrases:
@@ -130,11 +131,6 @@ class VectorCheck:
         from dataclasses import replace as replace_
 
         import numpy as np
-
-        from ..catalog.embedtext import text_digest
-        from ..index.manifest import ManifestItem
-        from ..index.store import Index, new_index
-        from ..ranker.search import Ranker
 
         index = self.base.index
         m = index.manifest
@@ -169,8 +165,6 @@ class RequestCheck(VectorCheck):
         self.cases = tuple(cases)
 
     def prepare(self, skill, phrases: Sequence[str]) -> None:
-        from ..ranker.setup import request_rows
-
         self.rows = {}
         if not phrases:
             return
@@ -181,8 +175,6 @@ class RequestCheck(VectorCheck):
         self.rows = rows
 
     def ranker(self, catalog, skill_name: str, phrase: str):
-        from .examples import HeldOutExamples
-
         inner = getattr(self.base, "ranker", self.base)  # the ranker a HeldOutExamples wraps
         known = (*getattr(inner, "_known", ()), (skill_name, phrase))
         return HeldOutExamples(inner.with_requests(known, self.rows), self.cases, known)

@@ -29,6 +29,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from ..catalog.listing import FULL, LISTED, build_listing, entry_text
+from ..ranker.examples import normalised
 from ..ranker.tokenize import tokenize
 from .case_change import better, rank_value, worse
 from .cases import Case
@@ -160,7 +162,6 @@ def requests(existing: set[str], sources: Sequence[tuple[str, str]]) -> list[Phr
     ``existing`` (already known for the skill) or came earlier, and one over MAX_REQUEST_CHARS.
     Order: the sources' (the fold's training requests not ranked first come first).
     """
-    from ..ranker.examples import normalised
 
     out: list[Phrase] = []
     seen = set(existing)
@@ -220,7 +221,6 @@ def edit_skill(skill, field: str, phrase: str, replaces: str = ""):
 def listings_of(skills: Sequence, agents: Sequence, context_window: int | None) -> dict[str, dict]:
     """Per agent name, each path's entry in the listing it builds from ``skills`` (what
     :func:`listing_effect` compares an edit with; made once for many edits of the same skills)."""
-    from ..catalog.listing import build_listing
 
     return {agent.name: {e.path: e for e in build_listing(skills, agent, context_window).entries} for agent in agents}
 
@@ -235,7 +235,6 @@ def listing_effect(skills: Sequence, edited, agents: Sequence, context_window: i
     the cap), or when the edited entry of the ranked agent does not show the whole new text.
     ``before_listings``: :func:`listings_of` the unedited ``skills`` when the caller has it.
     """
-    from ..catalog.listing import FULL, LISTED, build_listing
 
     out = []
     changed = [edited if s.path == edited.path else s for s in skills]
@@ -253,7 +252,6 @@ def listing_effect(skills: Sequence, edited, agents: Sequence, context_window: i
         if agent.name == ranked_agent and entry.listed != FULL:
             return None
         reads = entry.listed in LISTED and entry.listed != "name-only" and "description" in agent.entry_fields
-        from ..catalog.listing import entry_text
 
         front = edited.frontmatter if isinstance(edited.frontmatter, dict) else {}
         out.append(AgentChars(agent=agent.name, changes=reads, entry_chars=len(entry_text(front, agent.entry_fields)),
@@ -292,17 +290,13 @@ def _gain(b: CaseResult, a: CaseResult) -> str:
     return "improved" if better(b, a) else ""
 
 
-def cross_validate(skill_name: str, cases: Sequence[Case], before: Sequence, k: int, *, skill_terms, existing,
-                   mined: Sequence[tuple[str, str]], trial: Callable[[str], Trial], whole: bool = False):
-    """``(tried, passing, skipped)``: the phrases that pass held-out folds for ``skill_name``.
+def _fold_trials(skill_name: str, cases: Sequence[Case], before: Sequence, k: int, own: list[int], *, skill_terms,
+                 existing, mined, trial, whole: bool) -> tuple[dict, dict, dict]:
+    """``(trials, held, chosen)``: each fold's candidates, found on the other folds, tried on the fold.
 
-    ``passing`` holds ``(Phrase, HeldOut, fixes, improves, lower_past_k, mrr_change)``;
-    ``trial(phrase)`` makes a :class:`Trial` ranking the cases with the phrase written in.
-    ``whole``: the candidates are whole requests (:func:`requests`), else phrases (:func:`phrases`).
+    ``held[key]`` lists the held-out cases of the folds where the candidate gained and harmed none;
+    ``chosen[key]`` is the candidate as first found.
     """
-    own = [i for i, c in enumerate(cases) if not c.negative and skill_name in c.expect_ids]
-    if len(own) < MIN_CASES:
-        return 0, [], TOO_FEW.format(n=len(own), cases="case" if len(own) == 1 else "cases", min=MIN_CASES)
     trials: dict[str, Trial] = {}
     held: dict[str, list[int]] = {}
     chosen: dict[str, Phrase] = {}
@@ -325,37 +319,66 @@ def cross_validate(skill_name: str, cases: Sequence[Case], before: Sequence, k: 
             if gains:
                 held.setdefault(key, []).extend(fold)
                 chosen.setdefault(key, cand)
+    return trials, held, chosen
+
+
+def _whole_effect(before: Sequence, t: Trial, skill_name: str, k: int):
+    """``(fixes, improves, mrr changes, lower)`` of a trial on every case, or None (and the trial failed)
+    when it makes a case worse."""
+    fixes, improves, changes, lower = [], [], [], 0
+    for i, b in enumerate(before):
+        a = t.get(i)
+        if worse(b, a, skill_name, k):
+            t.failed = True
+            return None
+        if isinstance(b, CaseResult):
+            changes.append(a.reciprocal - b.reciprocal)
+            if not b.hit and a.hit:
+                fixes.append((b.id, a.rank))
+            elif rank_value(a.rank) < rank_value(b.rank) or _gain(b, a):
+                improves.append(b.id)
+            elif rank_value(a.rank) > rank_value(b.rank):
+                lower += 1
+    return fixes, improves, changes, lower
+
+
+def _held_out(cases: Sequence[Case], before: Sequence, t: Trial, held: list[int]) -> HeldOut:
+    """What a trial gained on the held-out cases ``held``."""
+    out = sorted(set(held))
+    kinds: dict[str, list[str]] = {"fixed": [], "first": [], "improved": []}
+    for i in out:
+        g = _gain(before[i], t.get(i))
+        if g:
+            kinds[g].append(cases[i].id)
+    return HeldOut(cases=len(out), fixed=tuple(kinds["fixed"]), first=tuple(kinds["first"]),
+                   improved=tuple(kinds["improved"]))
+
+
+def cross_validate(skill_name: str, cases: Sequence[Case], before: Sequence, k: int, *, skill_terms, existing,
+                   mined: Sequence[tuple[str, str]], trial: Callable[[str], Trial], whole: bool = False):
+    """``(tried, passing, skipped)``: the phrases that pass held-out folds for ``skill_name``.
+
+    ``passing`` holds ``(Phrase, HeldOut, fixes, improves, lower_past_k, mrr_change)``;
+    ``trial(phrase)`` makes a :class:`Trial` ranking the cases with the phrase written in.
+    ``whole``: the candidates are whole requests (:func:`requests`), else phrases (:func:`phrases`).
+    """
+    own = [i for i, c in enumerate(cases) if not c.negative and skill_name in c.expect_ids]
+    if len(own) < MIN_CASES:
+        return 0, [], TOO_FEW.format(n=len(own), cases="case" if len(own) == 1 else "cases", min=MIN_CASES)
+    trials, held, chosen = _fold_trials(skill_name, cases, before, k, own, skill_terms=skill_terms,
+                                        existing=existing, mined=mined, trial=trial, whole=whole)
     passing = []
     for key, cand in chosen.items():
         t = trials[key]
-        fixes, improves, changes, lower = [], [], [], 0
-        for i, b in enumerate(before):
-            a = t.get(i)
-            if worse(b, a, skill_name, k):
-                t.failed = True
-                break
-            if isinstance(b, CaseResult):
-                changes.append(a.reciprocal - b.reciprocal)
-                if not b.hit and a.hit:
-                    fixes.append((b.id, a.rank))
-                elif rank_value(a.rank) < rank_value(b.rank) or _gain(b, a):
-                    improves.append(b.id)
-                elif rank_value(a.rank) > rank_value(b.rank):
-                    lower += 1
-        if t.failed:
+        effect = _whole_effect(before, t, skill_name, k)
+        if effect is None or t.failed:
             continue
+        fixes, improves, changes, lower = effect
         positives = sum(1 for b in before if isinstance(b, CaseResult))
         mrr_change = math.fsum(changes) / positives if positives else 0.0
         if mrr_change < -_EPS:
             continue
-        out = sorted(set(held[key]))
-        kinds: dict[str, list[str]] = {"fixed": [], "first": [], "improved": []}
-        for i in out:
-            g = _gain(before[i], t.get(i))
-            if g:
-                kinds[g].append(cases[i].id)
-        passing.append((cand, HeldOut(cases=len(out), fixed=tuple(kinds["fixed"]), first=tuple(kinds["first"]),
-                                      improved=tuple(kinds["improved"])), tuple(fixes), tuple(improves), lower,
+        passing.append((cand, _held_out(cases, before, t, held[key]), tuple(fixes), tuple(improves), lower,
                         mrr_change))
     passing.sort(key=lambda p: (-p[1].gains, -p[0].support, -len(p[2]), -round(p[5], 9), p[4], -len(p[0].adds),
                                 len(p[0].phrase.split()), p[0].phrase))

@@ -33,7 +33,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from skillsift.config import local_dir
 from skillsift.diagnostics import SkillsiftError
+from skillsift.secrets.scan import detect_secret, redact
 from skillsift.words import plural
 
 LOG_NAME = "search-queries.jsonl"
@@ -154,7 +156,6 @@ class QueryLog:
         text = clean_query(query)
         if not text:
             return False
-        from skillsift.secrets.scan import detect_secret, redact
 
         # The whole query is scanned: a credential cut in half by the 512-byte cap is still one.
         if any(detect_secret(t, self.extra_patterns) is not None for t in (query, text)):
@@ -171,7 +172,6 @@ class QueryLog:
         """Log a ``load_skill`` load; False when nothing was written (off, blank, a name holding a secret)."""
         if not self.enabled or not skill:
             return False
-        from skillsift.secrets.scan import detect_secret
 
         if detect_secret(skill, self.extra_patterns) is not None:
             return False
@@ -214,7 +214,6 @@ class QueryLog:
 
 def log_path(config) -> Path:
     """``<root>/.skillsift/local/search-queries.jsonl``."""
-    from skillsift.config import local_dir
 
     return local_dir(config) / LOG_NAME
 

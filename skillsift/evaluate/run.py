@@ -168,6 +168,13 @@ class EvalResult:
         if p.negatives:
             out["negatives"] = [n.to_dict() for n in p.negatives]
         out["by_mode"] = {m: self.by_mode[m].to_dict() for m in sorted(self.by_mode)}
+        out.update(self._comparisons_dict())
+        out.update(self._views_dict())
+        return out
+
+    def _comparisons_dict(self) -> dict:
+        """The optional keys comparing this run with others: paired differences, index, flips, calibration, gate."""
+        out: dict = {}
         if self.paired:
             out["paired_vs_lexical"] = {
                 m: {name: d.to_dict() for name, d in sorted(diffs.items())}
@@ -181,6 +188,11 @@ class EvalResult:
             out["calibration"] = self.calibration.to_dict()
         if self.gate_failures:
             out["gate_failures"] = list(self.gate_failures)
+        return out
+
+    def _views_dict(self) -> dict:
+        """The optional keys of the views, the known-request note and the judge."""
+        out: dict = {}
         if self.view is not None:
             out["view"] = dict(self.view)
         if self.views:

@@ -16,9 +16,12 @@ import shlex
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..catalog.load import select
 from ..diagnostics import SkillsiftError
 from ..ranker.result import SearchResult
 from ..words import plural
+from .cases import check_catalog, load_checked
+from .cases import with_catalog_problems as add
 
 if TYPE_CHECKING:
     from .gates import Flips, RankChange
@@ -41,7 +44,6 @@ def roles_configured(catalog, roles) -> bool:
 def role_resolver(catalog, roles):
     """``resolve(role) -> [skill names]``: the skills a role serves (``roles`` = ``config.roles``), as a search
     selects them; the one resolver of every cases check."""
-    from ..catalog.load import select
 
     def resolve(role: str):
         return [catalog.skills[i].name for i in select(catalog, roles=roles or {}, role=role)]
@@ -51,7 +53,6 @@ def role_resolver(catalog, roles):
 
 def check_cases(case_file, catalog, roles) -> None:
     """Refuse (SkillsiftError, AR9D2) a case naming a skill or role the catalog does not have."""
-    from .cases import check_catalog
 
     check_catalog(case_file, catalog.names, roles_configured=roles_configured(catalog, roles),
                   resolve=role_resolver(catalog, roles))
@@ -59,7 +60,6 @@ def check_cases(case_file, catalog, roles) -> None:
 
 def with_catalog_problems(error, catalog, roles):
     """An invalid cases file's error with the unknown skills and roles of its cases (one round)."""
-    from .cases import with_catalog_problems as add
 
     return add(error, catalog.names, roles_configured=roles_configured(catalog, roles),
                resolve=role_resolver(catalog, roles))
@@ -67,7 +67,6 @@ def with_catalog_problems(error, catalog, roles):
 
 def load_checked_cases(path, catalog, roles):
     """The cases file at ``path``, checked against the catalog; every problem of both in one AR9D2 error."""
-    from .cases import load_checked
 
     return load_checked(path, catalog.names, roles_configured=roles_configured(catalog, roles),
                         resolve=role_resolver(catalog, roles))

@@ -29,7 +29,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..ranker.centring import CENTRE_SHRINK, centre
-from ..ranker.fusion import BLEND_SCALE
+from ..ranker.examples import REDUCTION, combine, example_best
+from ..ranker.fusion import BLEND_SCALE, ZSCORE_TERMS, zscore_trust
+from ..ranker.lexical import LexicalIndex
 from .intervals import interval, paired
 
 NAME_FREE = ("description", "triggers", "keywords")
@@ -183,8 +185,6 @@ def fused(setting: Setting, sig: Signals) -> tuple[np.ndarray, np.ndarray]:
     if setting.fusion == "auto":
         return np.round(cos, 6), _top_mask(cos, sig.tie, cand)
     if setting.fusion == "zscore":
-        from ..ranker.fusion import ZSCORE_TERMS, zscore_trust
-
         ranked = sig.centred(setting.fields)
         lex_cut = _top_mask(lex, sig.tie, cand, matched)
         chosen = _top_mask(ranked, sig.tie, cand) | lex_cut
@@ -240,7 +240,6 @@ def coverage(queries: Sequence[str], lexical: np.ndarray, tie: np.ndarray, terms
     ``lexical``: cases x skills BM25F (0 = no match); ``terms(i)``: skill ``i``'s terms
     (:meth:`~skillsift.ranker.lexical_hits.LexicalHits.terms`); ties break by name (``tie``).
     """
-    from ..ranker.lexical import LexicalIndex
 
     out = np.zeros(len(queries))
     for qi, query in enumerate(queries):
@@ -392,7 +391,6 @@ def example_evidence(cos, owner, keys: Sequence[str], case_keys: Sequence[str], 
     queries are known requests) every request whose text is a query of the case's fold is
     left out as well, so each fold is ranked with the other folds' requests only.
     """
-    from ..ranker.examples import REDUCTION, example_best
 
     cos = np.array(cos, dtype=np.float64, copy=True)
     column: dict[str, list[int]] = {}
@@ -412,7 +410,6 @@ def example_evidence(cos, owner, keys: Sequence[str], case_keys: Sequence[str], 
 def with_examples(sig: Signals, best, has, weight: float) -> Signals:
     """``sig`` with every skill's plain and centred cosines lifted by its known requests, as the
     ranker does (:func:`skillsift.ranker.examples.combine`)."""
-    from ..ranker.examples import combine
 
     cosine = {f: combine(c, best, has, weight) for f, c in sig.cosine.items()}
     centred = {f: combine(sig.centred(f), best, has, weight) for f in sig.docs}

@@ -14,7 +14,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..catalog.embedtext import embedded_text, text_digest
+from ..embed.base import ProviderUnavailable
+from ..index.build import WITHHELD, PlannedItem, withhold_requests
+from ..ranker.examples import ExampleRows, normalised
+from ..ranker.lexical import LexicalIndex
+from ..ranker.lexical_hits import LexicalHits
+from ..ranker.query_embedding import QueryEmbedder
+from ..ranker.vector import normalise_query
+from ..secrets.egress import secret_scan
 from . import tune
+from .examples import known_requests
 
 SCHEMA_VERSION = 1
 
@@ -65,8 +75,6 @@ def _embed_all(provider, texts: list[str], batch: int, progress) -> np.ndarray:
         chunk = texts[start:start + batch]
         vecs = np.asarray(provider.embed(chunk), dtype=np.float64)
         if vecs.ndim != 2 or vecs.shape[0] != len(chunk):
-            from ..embed.base import ProviderUnavailable
-
             raise ProviderUnavailable("the provider returned the wrong number of vectors")
         out.append(vecs)
         if progress is not None:
@@ -108,8 +116,6 @@ def _same_width(docs: dict, qv: np.ndarray) -> tuple[dict, np.ndarray]:
 
 def _withheld_item(name: str, text: str, kind: str, secret: str):
     """A text kept back from the provider, planned as ``skillsift index`` plans one (for its AR9D3 line)."""
-    from ..catalog.embedtext import text_digest
-    from ..index.build import WITHHELD, PlannedItem
 
     return PlannedItem(id=name, domain="", item_digest="", text=text, text_digest=text_digest(text),
                        action=WITHHELD, secret=secret, kind=kind)
@@ -122,43 +128,92 @@ def _unit(m: np.ndarray) -> np.ndarray:
 
 
 def texts_to_embed(skills, search, variants) -> dict:
-    from ..catalog.embedtext import embedded_text
-
     return {v: [embedded_text(s, v, search.index_body, search.body_chars) for s in skills] for v in variants}
 
 
-def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: int = tune.FOLDS,
-        seed: int = tune.FOLD_SEED, progress_factory: Callable | None = None) -> TuneRun:
-    """Score every setting of the grid on the positive cases of ``case_file`` and select.
+@dataclass
+class _Gathered:
+    """The gather stage's output: what every setting is scored on."""
+    skills: list
+    position: dict
+    scored: list
+    settings: list
+    cur_i: int
+    cos_i: int
+    plain: tune.Signals  # the signals without known-request evidence
+    qv: np.ndarray
+    pieces: dict
+    kept_back: dict
+    batch: int
 
-    ``index`` (optional) is the loaded index: its current rows are reused for the
-    configured fields.  ``progress_factory(total)`` returns a callable advanced by the
-    number of texts embedded (or None).  Raises ``EmbedError`` when the provider fails.
-    """
-    from ..catalog.embedtext import text_digest
-    from ..ranker.lexical import LexicalIndex
-    from ..ranker.lexical_hits import LexicalHits
-    from ..ranker.query_embedding import QueryEmbedder
-    from ..ranker.vector import normalise_query
+
+def _scored_cases(case_file, position: dict) -> list:
+    """The positive, unscoped cases whose expected skills are all in the catalog."""
+    return [c for c in case_file.cases if not c.negative and not getattr(c, "role", None)
+            and c.expect_ids and all(n in position for n in c.expect_ids)]
+
+
+def _reusable_rows(index, skills, texts: dict, configured: tuple) -> dict:
+    """``{fields: matrix}``: the index's vectors for the configured fields when every skill's row is current."""
+
+    if index is None:
+        return {}
+    rows = []
+    for s, text in zip(skills, texts.get(configured, []), strict=False):
+        row = index.row(s.domain, s.name)
+        rows.append(row if row >= 0 and index.items[row].text_digest == text_digest(text) else -1)
+    if rows and min(rows) >= 0:
+        return {configured: np.asarray(index.matrix, dtype=np.float64)[rows]}
+    return {}
+
+
+def _skill_vectors(provider, skills, texts: dict, reuse: dict, scan, batch: int, progress, kept_back: dict) -> dict:
+    """``{fields: unit matrix}`` of every variant's skill texts; a text holding a secret gets a zero row and
+    is recorded in ``kept_back``."""
+    docs = {}
+    for v, variant_texts in texts.items():
+        if v in reuse:
+            docs[v] = reuse[v]
+            continue
+        # a skill's text is scanned with its name, as the build scans it
+        held = {i: kind for i, (s, text) in enumerate(zip(skills, variant_texts, strict=True))
+                if scan is not None and (kind := scan(text) or scan(s.name))}
+        docs[v] = _unit(_embed_except(provider, variant_texts, batch, progress, held))
+        for i, kind in held.items():
+            kept_back.setdefault(f"skill\0{skills[i].name}", _withheld_item(skills[i].name, variant_texts[i], "skill",
+                                                                              kind))
+    return docs
+
+
+def _secret_cases(keys: list, queries: list, scan) -> dict:
+    """``{case row: (text, kind)}``: the cases whose query (or one of its pieces) holds a secret."""
+    found = {t: scan(t) for t in queries} if scan is not None else {}
+    return {row: next((t, found[t]) for t in _pieces(key) if found[t])
+            for row, key in enumerate(keys) if any(found.get(t) for t in _pieces(key))}
+
+
+def _lexical_scores(skills, scored) -> tuple[np.ndarray, object]:
+    """(case x skill lexical scores, the lexical index)."""
+
+    lexical = LexicalIndex(skills)
+    lex = np.zeros((len(scored), len(skills)))
+    for qi, c in enumerate(scored):
+        for i, score in lexical.rank(c.query):
+            lex[qi, i] = score
+    return lex, lexical
+
+
+def gather(catalog, config, case_file, provider, *, index=None, progress_factory: Callable | None = None) -> _Gathered:
+    """The gather stage: embed what the grid needs and build the cases' signals (no known requests yet)."""
 
     skills = list(catalog.skills)
     position = {s.name: i for i, s in enumerate(skills)}
-    scored = [c for c in case_file.cases if not c.negative and not getattr(c, "role", None)
-              and c.expect_ids and all(n in position for n in c.expect_ids)]
-    skipped = len(case_file.cases) - len(scored)
+    scored = _scored_cases(case_file, position)
     current = current_setting(config.search)
     settings, cur_i, cos_i = settings_for(current, len(skills))
     variants = list(dict.fromkeys(s.fields for s in settings))
     texts = texts_to_embed(skills, config.search, variants)
-    reuse: dict = {}
-    if index is not None:
-        configured = tuple(config.search.fields)
-        rows = []
-        for s, text in zip(skills, texts.get(configured, []), strict=False):
-            row = index.row(s.domain, s.name)
-            rows.append(row if row >= 0 and index.items[row].text_digest == text_digest(text) else -1)
-        if rows and min(rows) >= 0:
-            reuse[configured] = np.asarray(index.matrix, dtype=np.float64)[rows]
+    reuse = _reusable_rows(index, skills, texts, tuple(config.search.fields))
     # what the ranker embeds for each query: the capped text, or a long query's pieces
     embedder = QueryEmbedder(provider, 0, long_query=config.search.long_query,
                              piece_words=config.search.long_query_words)
@@ -170,26 +225,11 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
     # as skillsift index and search do: a skill text or query holding a secret is never sent to a provider
     # outside the process; such a skill is scored without a vector (it ranks lexically only), such a
     # query with no cosine (a search falls back to lexical for it)
-    from ..secrets.egress import secret_scan
-
     scan = secret_scan(provider, config.secret_patterns)
     kept_back: dict[str, object] = {}
-    docs = {}
-    for v in variants:
-        if v in reuse:
-            docs[v] = reuse[v]
-            continue
-        # a skill's text is scanned with its name, as the build scans it
-        held = {i: kind for i, (s, text) in enumerate(zip(skills, texts[v], strict=True))
-                if scan is not None and (kind := scan(text) or scan(s.name))}
-        docs[v] = _unit(_embed_except(provider, texts[v], batch, progress, held))
-        for i, kind in held.items():
-            kept_back.setdefault(f"skill\0{skills[i].name}", _withheld_item(skills[i].name, texts[v][i], "skill",
-                                                                              kind))
+    docs = _skill_vectors(provider, skills, texts, reuse, scan, batch, progress, kept_back)
     # a case whose query (or one of its pieces) holds a secret sends nothing, as a search sends nothing for it
-    found = {t: scan(t) for t in queries} if scan is not None else {}
-    secret_cases = {row: next((t, found[t]) for t in _pieces(key) if found[t])
-                    for row, key in enumerate(keys) if any(found.get(t) for t in _pieces(key))}
+    secret_cases = _secret_cases(keys, queries, scan)
     clean = {t for row, key in enumerate(keys) if row not in secret_cases for t in _pieces(key)}
     skip = {i for i, t in enumerate(queries) if t not in clean}
     qv = _embed_except(provider, queries, batch, progress, skip) if queries else np.zeros((0, 1))
@@ -199,54 +239,75 @@ def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: 
     by_text = dict(zip(queries, (normalise_query(v).astype(np.float64) for v in qv), strict=True))
     qv = np.vstack([by_text[_pieces(key)[0]] for key in keys]) if queries else qv
     qv[list(secret_cases)] = 0.0  # no cosine for such a case, even where a clean case shares one of its texts
-    lexical = LexicalIndex(skills)
-    lex = np.zeros((len(scored), len(skills)))
-    for qi, c in enumerate(scored):
-        for i, score in lexical.rank(c.query):
-            lex[qi, i] = score
+    pieces = {row: np.vstack([by_text[p] for p in key]) * (row not in secret_cases)
+              for row, key in enumerate(keys) if isinstance(key, tuple)}
+    sig = _signals(skills, scored, position, docs, qv, pieces)
+    return _Gathered(skills, position, scored, settings, cur_i, cos_i, sig, qv, pieces, kept_back, batch)
+
+
+def _signals(skills, scored, position: dict, docs: dict, qv: np.ndarray, pieces: dict) -> tune.Signals:
+    """The cases' lexical and cosine signals, a long query scored by its best piece."""
+    lex, lexical = _lexical_scores(skills, scored)
     expected = [[position[n] for n in c.expect_ids] for c in scored]
     sig = tune.signals_from(lex, docs, qv, [s.name for s in skills], expected)
     sig.coverage = tune.coverage([c.query for c in scored], lex, sig.tie, LexicalHits(lexical, skills).terms)
     sig.terms = np.asarray([len(LexicalIndex.query_terms(c.query)) for c in scored], dtype=np.int64)
-    pieces = {row: np.vstack([by_text[p] for p in key]) * (row not in secret_cases)
-              for row, key in enumerate(keys) if isinstance(key, tuple)}
     tune.use_best_piece(sig, pieces)
-    plain = sig
+    return sig
+
+
+def _no_weight_note(mode: str, requests, withheld, scored) -> str:
+    """Why the example weight is not tuned ("" when it is)."""
+    if mode == "lexical":
+        return "the repository ranks in lexical mode, which does not use known requests"
+    if not requests and withheld:
+        return "every known request looks like it holds a secret and is withheld from the provider (AR9D3)"
+    if not requests:
+        return "the repository has no known requests ([search] examples files or frontmatter examples)"
+    if not scored:
+        return "no positive case to score"
+    return ""
+
+
+def run(catalog, config, case_file, provider, *, index=None, k: int = 5, folds: int = tune.FOLDS,
+        seed: int = tune.FOLD_SEED, progress_factory: Callable | None = None) -> TuneRun:
+    """Score every setting of the grid on the positive cases of ``case_file`` and select.
+
+    ``index`` (optional) is the loaded index: its current rows are reused for the
+    configured fields.  ``progress_factory(total)`` returns a callable advanced by the
+    number of texts embedded (or None).  Raises ``EmbedError`` when the provider fails.
+    Three stages: :func:`gather` the signals, score them with the known requests, select.
+    """
+    g = gather(catalog, config, case_file, provider, index=index, progress_factory=progress_factory)
+    # score: the settings are scored as the ranker ranks now, with the known requests at the current weight
+    sig = g.plain
     mode = config.search.mode or "lexical"
     weight_now = float(config.search.example_weight)
     requests = _requests(catalog, config) if mode != "lexical" else ()
     # as skillsift index does: a request holding a secret is never sent to a provider outside the process
     requests, withheld = _withhold(requests, provider, config)
-    evidence, note = None, ""
-    if mode == "lexical":
-        note = "the repository ranks in lexical mode, which does not use known requests"
-    elif not requests and withheld:
-        note = "every known request looks like it holds a secret and is withheld from the provider (AR9D3)"
-    elif not requests:
-        note = "the repository has no known requests ([search] examples files or frontmatter examples)"
-    elif not scored:
-        note = "no positive case to score"
-    else:
-        rvec = _request_vectors(requests, index, provider, batch)
-        evidence, note = _evidence(requests, rvec, scored, qv, pieces, position, folds, seed)
-        # the settings are scored as the ranker ranks now: with the known requests at the current weight
-        sig = tune.with_examples(plain, evidence[0], evidence[1], weight_now)
-    result = tune.cross_validate(settings, sig, cur_i, cos_i, k=k, folds=folds, seed=seed)
+    evidence = None
+    note = _no_weight_note(mode, requests, withheld, g.scored)
+    if not note:
+        rvec = _request_vectors(requests, index, provider, g.batch)
+        evidence, note = _evidence(requests, rvec, g.scored, g.qv, g.pieces, g.position, folds, seed)
+        sig = tune.with_examples(g.plain, evidence[0], evidence[1], weight_now)
+    # select
+    result = tune.cross_validate(g.settings, sig, g.cur_i, g.cos_i, k=k, folds=folds, seed=seed)
     weight = None
     if evidence is not None:
         # the weight is chosen for the setting the repository will rank with: vector mode ranks by
         # cosine only; hybrid by the winner when it is adopted, else the current setting
         at = result.cosine if mode == "vector" else (result.winner if result.change() else result.current)
-        weight = tune.tune_example_weight(result.settings[at], plain, evidence[0], evidence[1], weight_now, k=k,
+        weight = tune.tune_example_weight(result.settings[at], g.plain, evidence[0], evidence[1], weight_now, k=k,
                                           folds=folds, seed=seed)
-    return TuneRun(result, tune.series_of(None, sig, k), len(scored), skipped, k, folds, seed,
-                   mode, weight, note, weight_now, len(requests),
-                   tuple(withheld) + tuple(kept_back.values()))
+    return TuneRun(result, tune.series_of(None, sig, k), len(g.scored), len(case_file.cases) - len(g.scored), k,
+                   folds, seed, mode, weight, note, weight_now, len(requests),
+                   tuple(withheld) + tuple(g.kept_back.values()))
 
 
 def _requests(catalog, config) -> tuple[tuple[str, str], ...]:
     """The known requests (skill, text) of the repository, in their fixed order."""
-    from .examples import known_requests
 
     return tuple((r.skill, r.text) for r in known_requests(catalog, config).requests)
 
@@ -254,8 +315,6 @@ def _requests(catalog, config) -> tuple[tuple[str, str], ...]:
 def _withhold(requests, provider, config) -> tuple[tuple[tuple[str, str], ...], list]:
     """``(kept, withheld)``: the known requests the index build would send to ``provider``, and the
     planned items of those it withholds (:func:`skillsift.index.build.withhold_requests`)."""
-    from ..index.build import withhold_requests
-    from ..secrets.egress import secret_scan
 
     kept, withheld = withhold_requests(requests, secret_scan(provider, config.secret_patterns))
     return tuple(kept), withheld
@@ -263,7 +322,6 @@ def _withhold(requests, provider, config) -> tuple[tuple[tuple[str, str], ...], 
 
 def _request_vectors(requests, index, provider, batch: int) -> np.ndarray:
     """Unit vectors of the known requests: the index's example rows when it holds every one, else embedded."""
-    from ..catalog.embedtext import text_digest
 
     if index is not None and hasattr(index, "example_items"):
         rows = {(item.id, item.text_digest): row for row, item in index.example_items()}
@@ -275,7 +333,6 @@ def _request_vectors(requests, index, provider, batch: int) -> np.ndarray:
 
 def _evidence(requests, rvec, scored, qv, pieces, position, folds: int, seed: int):
     """``((best, has), note)``: each case's known-request evidence, never its own request."""
-    from ..ranker.examples import ExampleRows, normalised
 
     rows = ExampleRows.of(rvec, [position[s] for s, _t in requests], [t for _s, t in requests])
     m = np.asarray(rows.matrix, dtype=np.float64)

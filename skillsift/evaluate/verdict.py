@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING
 
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from ..words import plural
+from . import EVAL_REGRESSION
 from .compare import Comparison
+from .outcomes import side_from_result
 
 if TYPE_CHECKING:
     from .run import EvalResult
@@ -79,7 +81,6 @@ class CiRun:
         """The head's outcomes in the primary mode (the comparison's head side when there is one)."""
         if self.comparison is not None:
             return self.comparison.head
-        from .outcomes import side_from_result
 
         return side_from_result(self.head, "head")
 
@@ -155,8 +156,6 @@ class CiRun:
                 detail = f"{value:.4f} (min {floor:.4f})" if value is not None else f"not measured (min {floor:.4f})"
                 out.append((f"--min {name}", value is not None and value >= floor, detail))  # as gate_failures
         if self.validate_gates:
-            from . import EVAL_REGRESSION
-
             gate_failed = bool(self.gate_failures) or any(d.code == EVAL_REGRESSION and d.severity == ERROR
                                                           for d in self.findings)
             out.append(("[validate] gates", not gate_failed, self.validate_gates))

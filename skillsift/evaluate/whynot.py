@@ -31,10 +31,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..catalog.listing import LISTED
+from ..catalog.agents import BY_NAME
+from ..catalog.listing import LISTED, listed_skills
+from ..catalog.load import Catalog
+from ..files import glob_magic
+from ..ranker.examples import normalised
 from ..ranker.postings import FIELD_NAMES, field_text
 from ..ranker.rounding import round_half_away
 from ..ranker.tokenize import tokenize
+from ..secrets.scan import detect_secret
 from .case_change import rank_value
 from .cases import Case
 from .metrics import CaseResult
@@ -360,8 +365,6 @@ class Edits:
     """
 
     def __init__(self, catalog, config, view=None):
-        from ..catalog.agents import BY_NAME
-
         self.catalog = catalog
         self.view = view if view is not None and getattr(view, "listing", None) is not None else None
         self.field = DESCRIPTION if self.view is not None else TRIGGERS
@@ -387,13 +390,11 @@ class Edits:
 
     def apply(self, name: str, phrase: str):
         """``(ranked catalog, ranked skill)`` with ``phrase`` written in, or None when the edit is refused."""
-        from ..catalog.load import Catalog
 
         if self.view is None:
             edited = edit_skill(self.catalog.get(name), TRIGGERS, phrase)
             skills = tuple(edited if s.name == name else s for s in self.catalog.skills)
             return Catalog(root=self.catalog.root, skills=skills, diagnostics=self.catalog.diagnostics), edited
-        from ..catalog.listing import listed_skills
 
         found = self.edit(name, phrase)
         if found is None:
@@ -457,9 +458,6 @@ class RequestEdits:
     whole = True
 
     def __init__(self, catalog, config, known: Sequence[tuple[str, str]]):
-        from ..files import glob_magic
-        from ..ranker.examples import normalised
-
         self.catalog = catalog
         self.known: dict[str, set[str]] = {}
         for skill, text in known:
@@ -476,7 +474,6 @@ class RequestEdits:
 
     def apply(self, name: str, phrase: str):
         """The catalog is unchanged; a request holding a secret is refused (None): it would be committed."""
-        from ..secrets.scan import detect_secret
 
         if detect_secret(phrase, self.patterns):
             return None

@@ -12,8 +12,13 @@ import os
 import sys
 from types import SimpleNamespace
 
+from ..config import RootNotFound
 from ..diagnostics import ERROR, NOTE
-from ..render.registry import names
+from ..files import read_bounded
+from ..records import replace
+from ..render.registry import names, render
+from ..validators import expand_codes
+from ..validators.workspace import Workspace, rel_posix
 from .specs import HOOK_SPECS
 
 FORMATS = names("diagnostics")
@@ -114,8 +119,6 @@ def _columns() -> int:
 
 def workspace(args):
     """The hook's workspace, its config loaded; a ``--root`` that is not a directory exits 2 (usage)."""
-    from ..config import RootNotFound
-    from ..validators.workspace import Workspace
 
     ws = Workspace(args.root, config_file=args.config_file)
     try:
@@ -128,7 +131,6 @@ def workspace(args):
 
 def relative(args, files) -> list[str]:
     """The given files relative to the root, with ``/`` (pre-commit passes them that way already)."""
-    from ..validators.workspace import rel_posix
 
     root = os.path.abspath(args.root)
     return sorted(dict.fromkeys(rel_posix(os.path.abspath(f), root) for f in files))
@@ -240,7 +242,6 @@ def sibling_hooks(root: str, env=None, run: tuple[str, str] | None | bool = Fals
     stage, only = current
     for folder in dict.fromkeys((os.getcwd(), os.path.abspath(root))):
         path = os.path.join(folder, PRE_COMMIT_CONFIG)
-        from ..files import read_bounded
 
         try:
             raw = read_bounded(path, MAX_PRE_COMMIT_CONFIG)
@@ -303,7 +304,6 @@ def report(diagnostics, fmt: str, *, root: str = "", out=None) -> None:
     """Print the diagnostics (nothing at all when there are none, as formatters stay quiet)."""
     if not diagnostics and fmt == "text":
         return
-    from ..render.registry import render
 
     (out or sys.stdout).write(render("diagnostics", fmt, diagnostics, root=root))
 
@@ -311,8 +311,7 @@ def report(diagnostics, fmt: str, *, root: str = "", out=None) -> None:
 def apply_settings(ws, diagnostics) -> list:
     """The diagnostics less the codes ``[validate] ignore`` or ``[validate.severity]`` turn off,
     each at its configured severity."""
-    from ..records import replace
-    from ..validators import expand_codes, suppress
+    from ..validators import suppress
 
     ignored, _unknown = expand_codes(ws.settings.ignore)
     severity = ws.settings.severity
@@ -330,8 +329,6 @@ def nothing_to_check(ws, files) -> list:
     reads holds (SK012, a note unless configured otherwise), and an error for a repository where
     no skill is found (SK013), so a hook never passes having checked nothing."""
     from ..checks.served import NOT_SERVED, nothing_found
-    from ..records import replace
-    from ..validators import expand_codes
 
     served = set(ws.skill_paths)
     out = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+from ..checks import cases, config
 from ..diagnostics import sort_diagnostics
 from ._common import exit_code, parse_args, relative, report, workspace
 
@@ -20,7 +21,6 @@ def main(argv) -> int:
     if ws.config is None:
         report(ws.config_problems, args.fmt, root=ws.root)
         return 2
-    from ..checks import cases, config
 
     given = [p for p in relative(args, args.files) if p.endswith((".yaml", ".yml"))]
     paths = list(dict.fromkeys([*ws.cases_paths, *ws.examples_paths, *given]))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 
+from ..validators.runner import run_checks
 from ._common import codes_left_to_siblings, exit_code, frontmatter_failed_elsewhere, parse_args, report, workspace
 
 
@@ -22,7 +23,6 @@ def main(argv) -> int:
     if ws.config is None:
         report(ws.config_problems, args.fmt, root=ws.root)
         return 2
-    from ..validators.runner import run_checks
 
     # AR9D2 is the cases hook's when it runs too: one finding, printed once
     diagnostics = run_checks(ws, codes={"AR9D0", "AR9D2", "AR9D4"} - codes_left_to_siblings(ws.root, "skillsift-eval"))

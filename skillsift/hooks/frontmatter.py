@@ -7,6 +7,9 @@ name another skill of the repository already uses; no numpy, no jsonschema.
 
 from __future__ import annotations
 
+from ..checks import frontmatter, spec
+from ..checks.duplicates import duplicate_names
+from ..checks.frontmatter import text_key_lines
 from ..diagnostics import sort_diagnostics
 from ._common import apply_settings, exit_code, nothing_to_check, parse_args, relative, report, workspace
 from .hook_codes import CODES
@@ -19,9 +22,6 @@ def main(argv) -> int:
         report(ws.config_problems, args.fmt, root=ws.root)
         return 2
     ws.text_check_cache = False  # a few staged files: checking them costs less than the cache
-    from ..checks import frontmatter, spec
-    from ..checks.duplicates import duplicate_names
-    from ..checks.frontmatter import text_key_lines
 
     files = relative(args, args.files) if args.files else list(ws.skill_paths)
     served = set(ws.skill_paths)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 
+from ..checks.index import REBUILD, check_workspace, names_shown
 from ..diagnostics import SkillsiftError
 from ..render.sanitise import plain
 from ._common import frontmatter_failed_elsewhere, parse_args, report, workspace
@@ -29,7 +30,6 @@ PRE_COMMIT_HINT = ('the hook runs in pre-commit\'s own environment, which has no
 
 def what_was_wrong(message: str) -> str:
     """An AR9D1 message without its advice ("; rebuild it with ..."): the hook has just done that."""
-    from ..checks.index import REBUILD
 
     text = message.removeprefix("search: ")
     for advice in (f"; {REBUILD}", "; run 'skillsift index' and commit it"):
@@ -66,14 +66,11 @@ def main(argv) -> int:
     config = ws.config
     if not ws.index_exists() and config.search.mode == "lexical":
         return 0  # a lexical repository without an index has nothing to keep fresh
-    from ..checks.index import check_workspace
 
     diagnostics = check_workspace(ws, coverage=True)
     if not diagnostics:
         return 0
     if ws.unparsable:
-        from ..checks.index import names_shown
-
         verb = "does" if len(ws.unparsable) == 1 else "do"
         print(f"skillsift-index: the index was not rebuilt: {names_shown(ws.unparsable)} {verb} not parse (SK001), "
               "and an index built from it would hold text nobody wrote; fix the frontmatter first, then commit "

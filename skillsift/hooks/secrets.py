@@ -7,6 +7,7 @@ Imports only the scanner and the config: no numpy, no jsonschema.
 
 from __future__ import annotations
 
+from ..checks import secrets, withheld
 from ..diagnostics import sort_diagnostics
 from ._common import exit_code, parse_args, relative, report, workspace
 
@@ -18,7 +19,6 @@ def main(argv) -> int:
         report(ws.config_problems, args.fmt, root=ws.root)
         return 2
     files = relative(args, args.files) if args.files else list(ws.skill_paths)
-    from ..checks import secrets, withheld
 
     diagnostics = secrets.check_files(ws, files)
     config = ws.config

@@ -14,6 +14,7 @@ with no skill, fails the hook.
 from __future__ import annotations
 
 from ..diagnostics import sort_diagnostics
+from ..validators.runner import run_checks, select_codes
 from ._common import (
     codes_left_to_siblings,
     exit_code,
@@ -24,14 +25,13 @@ from ._common import (
     staged_deletions,
     workspace,
 )
+from .specs import VALIDATE_FILES
 
 
 def _checked_here(root: str, rel: str) -> bool:
     """A SKILL.md, config or cases file, or a link (in a skills folder: SK021)."""
     import os
     import re
-
-    from .specs import VALIDATE_FILES
 
     return bool(re.search(VALIDATE_FILES, rel)) or os.path.islink(os.path.join(root, rel))
 
@@ -43,7 +43,6 @@ def main(argv) -> int:
     paths += [p for p in staged_deletions(ws.root) if p.endswith("SKILL.md") and p not in paths]
     if not paths:
         return 0
-    from ..validators.runner import run_checks, select_codes
 
     codes = None
     left = codes_left_to_siblings(ws.root, "skillsift-validate") if ws.config is not None else set()

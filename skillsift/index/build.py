@@ -41,9 +41,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..catalog.embedtext import embedded_text, resolve_body_chars, resolve_fields, text_digest
 from ..diagnostics import SkillsiftError
 from ..embed.base import EmbedError
+from ..embed.order import length_order
+from ..secrets.scan import redact
 from ..words import plural
+from .manifest import EXAMPLE_KIND, ManifestItem
+from .store import Index, encode_vectors, new_index, vectors_digest
 
 if TYPE_CHECKING:
     from numpy import ndarray
@@ -90,7 +95,6 @@ def withhold_requests(requests, scan) -> tuple[list[tuple[str, str]], list[Plann
     (one per distinct request).  Without a scan every request is kept."""
     if scan is None:
         return list(requests), []
-    from ..catalog.embedtext import text_digest
 
     kept: list[tuple[str, str]] = []
     withheld: dict[tuple[str, str], PlannedItem] = {}
@@ -200,8 +204,6 @@ def plan_build(
     ``old_problem`` is why an index on disk did not load (reported as the rebuild reason).
     ``examples``: the known requests, ``(skill name, request)`` pairs, one row each.
     """
-    from ..catalog.embedtext import embedded_text, resolve_body_chars, resolve_fields, text_digest
-    from .manifest import EXAMPLE_KIND
 
     fields = resolve_fields(fields)
     body_chars = resolve_body_chars(body_chars)
@@ -265,8 +267,6 @@ def plan_build(
 def plan_request(name: str, text: str, scan=None, old_row: int = -1) -> PlannedItem:
     """One known request of skill ``name``: reused when ``old_row`` holds it, else withheld when
     ``scan`` finds a secret in it (AR9D3), else to embed."""
-    from ..catalog.embedtext import text_digest
-    from .manifest import EXAMPLE_KIND
 
     kind = "" if old_row >= 0 or scan is None else (scan(text) or "")
     action = REUSE if old_row >= 0 else WITHHELD if kind else EMBED
@@ -395,8 +395,6 @@ class _Builder:
 
 
 def _message(exc: BaseException) -> str:
-    from ..secrets.scan import redact
-
     return redact(getattr(exc, "message", None) or str(exc) or type(exc).__name__)
 
 
@@ -409,7 +407,6 @@ def build_index(plan: Plan, provider, *, dtype: str = "float32", batch_size: int
     finished call settled.  Raises :class:`BuildError` for a hard error and when there is
     nothing to index at all; a stop or refusals are reported in the result.
     """
-    from ..embed.order import length_order
 
     planned = plan.to_embed
     # Texts go out shortest first when the provider pads its batches (a local model): each
@@ -448,9 +445,6 @@ def build_index(plan: Plan, provider, *, dtype: str = "float32", batch_size: int
 def _assemble(plan: Plan, builder: _Builder, dtype: str):
     """The new index: reused rows copied bit for bit, new rows normalised (and quantised)."""
     import numpy as np
-
-    from .manifest import ManifestItem
-    from .store import Index, encode_vectors, new_index, vectors_digest
 
     old = plan.old
     items: list[ManifestItem] = []

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..catalog.embedtext import embedded_text, text_digest
 from .manifest import EXAMPLE_KIND, ITEM_KIND, ManifestItem
 
 
@@ -99,7 +100,6 @@ def classify_skills(
     index_items, skills, *, fields=(), index_body: bool = False, body_chars: int = 0, examples=()
 ) -> Classification:
     """:func:`classify` for :class:`~skillsift.catalog.skill.Skill` objects under the given text settings."""
-    from ..catalog.embedtext import embedded_text, text_digest
 
     served = [
         Served(

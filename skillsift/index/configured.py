@@ -11,7 +11,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..config import index_path
 from ..diagnostics import SkillsiftError
+from ..embed.base import ProviderUnavailable
+from ..embed.fingerprint import endpoint_host, provider_fingerprint
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,6 @@ class ConfiguredProvider:
     dims: int | None = None
 
     def embed(self, texts):  # pragma: no cover - a plan-only stand-in is never called
-        from ..embed.base import ProviderUnavailable
 
         raise ProviderUnavailable("this provider is described only; it cannot embed")
 
@@ -42,7 +44,6 @@ class ConfiguredProvider:
         ``repository_command``: when no command is in effect, take the one the project
         config names (ignored for running without ``--allow-exec``, still its identity).
         """
-        from ..embed.fingerprint import endpoint_host, provider_fingerprint
 
         emb = config.embeddings
         name = (emb.provider or "local").strip().lower()
@@ -76,7 +77,6 @@ def checked_index_dir(config) -> Path:
     link (wherever it points), or it (through a symlinked parent) resolves outside the
     root, as the catalog refuses skills that leave the root.
     """
-    from ..config import index_path
 
     root = os.path.abspath(os.fspath(config.root))
     target = os.path.abspath(os.fspath(index_path(config)))

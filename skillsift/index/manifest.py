@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 
+from ..catalog.embedtext import DOC_TEMPLATE_VERSION, resolve_body_chars, resolve_fields
+
 SCHEMA_VERSION = 1  # an index without known requests: the reference's format (read, no longer written)
 #: Format 2 added known requests (example rows) (docs/index-format.md).
 EXAMPLES_VERSION = 2
@@ -268,7 +270,6 @@ def unusable_reason(
     and ``body_chars`` are resolved the way the embedded text resolves them.  The checks
     run in a fixed order and the first difference is the reason.
     """
-    from ..catalog.embedtext import DOC_TEMPLATE_VERSION, resolve_body_chars, resolve_fields
 
     m = getattr(manifest, "manifest", manifest)
     if m.doc_template_version != DOC_TEMPLATE_VERSION:

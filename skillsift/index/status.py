@@ -22,6 +22,10 @@ an index of an older format (no row digests) is ``stale`` with every skill missi
 
 from __future__ import annotations
 
+from ..catalog.embedtext import text_digest
+from .classify import classify_skills
+from .store import refused_phrase
+
 SCHEMA_VERSION = 1
 NONE, UNREADABLE, INCOMPATIBLE, STALE, FRESH = "none", "unreadable", "incompatible", "stale", "fresh"
 
@@ -55,22 +59,13 @@ def status_report(
     text settings are the configured ``[search]`` ones.  ``examples``: the known requests
     as ``(skill, request)`` pairs.  Skills without a usable index are all "missing".
     """
-    from ..catalog.embedtext import text_digest
-    from .classify import classify_skills
 
     skills = list(skills)
     index = loaded.index
-    reason = ""
     known: dict = {}
     refused = tuple(getattr(loaded, "refused", ()))
-    if index is None:
-        # an index of an older format is only out of date: stale (every skill missing), not unreadable
-        state = (STALE if getattr(loaded, "outdated", False) else UNREADABLE) if loaded.found else NONE
-        reason = loaded.reason if loaded.found else ""
-    else:
-        reason = index.unusable_reason(provider=provider, model=model, fields=fields, index_body=index_body,
-                                       body_chars=body_chars, dims=dims)
-        state = INCOMPATIBLE if reason else ""
+    state, reason = _unusable(loaded, provider=provider, model=model, fields=fields, index_body=index_body,
+                              body_chars=body_chars, dims=dims)
     if state:
         current = drifted = 0
         stale, missing, orphaned = [], sorted(skill.name for skill in skills), []
@@ -83,8 +78,6 @@ def status_report(
         mismatched = verification.mismatched if verification is not None else ()
         state = FRESH if c.fresh and not mismatched and not refused else STALE
         if refused:
-            from .store import refused_phrase
-
             phrase = refused_phrase(len(refused)).replace(" row", " row of the index", 1)
             reason = (f"{phrase} not used ({loaded.refused_summary()}); the files were changed after "
                       "'skillsift index' wrote them")
@@ -101,14 +94,7 @@ def status_report(
         report["reason"] = reason
     report["provider"] = provider
     report["model"] = model
-    if index is not None:
-        info = index.info()
-        report["index_provider"] = info["provider"]
-        report["index_model"] = info["model"]
-        report["dims"] = info["dims"]
-        report["dtype"] = info["dtype"]
-    report["rows"] = len(index) if index is not None else 0
-    report["bytes"] = index.info()["bytes"] if index is not None else 0
+    report.update(_index_fields(index))
     report["skills"] = len(skills)
     report["current"] = current
     report["drifted"] = drifted
@@ -127,4 +113,25 @@ def status_report(
     if hint:
         report["hint"] = hint
     return report
+
+
+def _unusable(loaded, **settings) -> tuple[str, str]:
+    """``(state, reason)`` of an index that cannot serve: none, unreadable, of an older format (stale, every
+    skill missing) or incompatible with the configured ``settings``; ``("", "")`` when it can."""
+    index = loaded.index
+    if index is None:
+        # an index of an older format is only out of date: stale (every skill missing), not unreadable
+        state = (STALE if getattr(loaded, "outdated", False) else UNREADABLE) if loaded.found else NONE
+        return state, loaded.reason if loaded.found else ""
+    reason = index.unusable_reason(**settings)
+    return INCOMPATIBLE if reason else "", reason
+
+
+def _index_fields(index) -> dict:
+    """What the report says of the index itself: its provider, model, dims, dtype, rows and bytes."""
+    if index is None:
+        return {"rows": 0, "bytes": 0}
+    info = index.info()
+    return {"index_provider": info["provider"], "index_model": info["model"], "dims": info["dims"],
+            "dtype": info["dtype"], "rows": len(index), "bytes": index.info()["bytes"]}
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..catalog.embedtext import DOC_TEMPLATE_VERSION, resolve_body_chars
 from ..diagnostics import SkillsiftError
 from . import float16
 from .atomic import AtomicWriteError, write_files_atomic
@@ -197,7 +198,6 @@ def new_index(
     is recorded only with ``index_body`` (a non-positive value resolves to 1200).
     Raises :class:`IndexDataError` on ragged, NaN/Inf or duplicate input.
     """
-    from ..catalog.embedtext import DOC_TEMPLATE_VERSION, resolve_body_chars
 
     items = list(items)
     if dtype not in DTYPES:

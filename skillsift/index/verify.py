@@ -25,6 +25,9 @@ import hashlib
 from dataclasses import dataclass
 
 from ..cache.base import JsonCache as _JsonCache
+from ..catalog.embedtext import embedded_text, text_digest
+from ..embed.base import EmbedError
+from ..embed.local import MODEL_NAME, MODEL_SHA256
 
 TOLERANCE = 2e-3
 VERIFIED_PROVIDER_PREFIX = "local@"
@@ -79,7 +82,6 @@ def verifiable(index) -> bool:
 
 def current_rows(index, skills, *, fields=(), index_body: bool = False, body_chars: int = 0):
     """``(name, row, text, text digest)`` of every served skill whose row holds its present text."""
-    from ..catalog.embedtext import embedded_text, text_digest
 
     out = []
     for skill in skills:
@@ -95,7 +97,6 @@ def current_rows(index, skills, *, fields=(), index_body: bool = False, body_cha
 
 def request_rows(index, requests):
     """``(label, row, text, text digest)`` of every known request ``(skill name, text)`` that has its row."""
-    from ..catalog.embedtext import text_digest
 
     by_key = {(item.id, item.text_digest): row for row, item in index.example_items()}
     out = []
@@ -117,8 +118,6 @@ def verify_rows(index, skills, provider, *, fields=(), index_body: bool = False,
     ``requests``: the known requests ``(skill name, text)``; their rows are checked the same way.
     """
     import numpy as np
-
-    from ..embed.base import EmbedError
 
     rows = current_rows(index, skills, fields=fields, index_body=index_body, body_chars=body_chars)
     rows += request_rows(index, requests)
@@ -159,7 +158,6 @@ def verify_rows(index, skills, provider, *, fields=(), index_body: bool = False,
 
 def _model_id(provider) -> str:
     """The provider and the exact model file behind it (a new model file verifies again)."""
-    from ..embed.local import MODEL_NAME, MODEL_SHA256
 
     return f"{getattr(provider, 'fingerprint', '') or VERIFIED_PROVIDER_PREFIX + MODEL_NAME}:{MODEL_SHA256}"
 

@@ -24,6 +24,9 @@ import os
 import re
 from pathlib import Path
 
+from ..cache.base import cache_dir, read_trusted, write_atomic
+from ..files import link_leaves, read_bounded
+from ..index.atomic import AtomicWriteError, write_output
 from .answer import Answer
 
 REPOSITORY_FILE = ".skillsift/judge-cache.jsonl"
@@ -58,10 +61,7 @@ class JudgeCache:
     def _read(self) -> bytes | None:
         assert self.path is not None
         if self.user:
-            from ..cache.base import read_trusted
-
             return read_trusted(self.path, self.folders, MAX_BYTES)
-        from ..files import read_bounded
 
         try:
             return read_bounded(self.path, MAX_BYTES)
@@ -110,11 +110,8 @@ class JudgeCache:
             return ""
         payload = self.text().encode("utf-8")
         if self.user:
-            from ..cache.base import write_atomic
-
             return "" if write_atomic(self.path, payload, self.folders, MAX_BYTES) else \
                 f"the answers were not kept: {self.where} could not be written"
-        from ..index.atomic import AtomicWriteError, write_output
 
         try:
             os.makedirs(self.path.parent, exist_ok=True)
@@ -129,8 +126,6 @@ def open_cache(root, where: str, env=None) -> JudgeCache:
     if where == "off":
         return JudgeCache(None, where="off")
     if where == "user":
-        from ..cache.base import cache_dir
-
         base = cache_dir(env)
         if base is None:
             return JudgeCache(None, where="the user cache (off)")
@@ -138,7 +133,6 @@ def open_cache(root, where: str, env=None) -> JudgeCache:
         folder = base / "judge"
         return JudgeCache(folder / f"{digest}.jsonl", where=f"the user cache ({folder})", folders=(base, folder),
                           user=True).load()
-    from ..files import link_leaves
 
     path = Path(os.fspath(root)) / REPOSITORY_FILE
     if link_leaves(path, root):

@@ -13,6 +13,9 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from ..catalog.listing import build_listing, entry_text, listing_lines
+from ..secrets.scan import detect_secret
+
 TEMPLATE_VERSION = "judge-prompt.v1"
 
 TEMPLATE = """You are an AI coding agent. These are the skills available to you, exactly as they are listed to you:
@@ -56,8 +59,6 @@ class JudgeListing:
 
 def judge_listing(skills, profile, context_window: int | None = None, secret_patterns=()) -> JudgeListing:
     """The listing ``profile`` builds of ``skills``, as text; a skill holding a secret is withheld."""
-    from ..catalog.listing import build_listing, entry_text, listing_lines
-    from ..secrets.scan import detect_secret
 
     listing = build_listing(skills, profile, context_window)
     lines: list[str] = []

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..evaluate.intervals import interval, paired
 from ..evaluate.metrics import round4
 from .answer import CHOSEN, NO_CHOICE, Answer
 
@@ -76,7 +77,6 @@ class Figure:
 def figure(values: list[float]) -> Figure:
     if not values:
         return Figure(None, 0)
-    from ..evaluate.intervals import interval
 
     iv = interval(values)
     return Figure(round4(sum(values) / len(values)), len(values), iv.low, iv.high)
@@ -110,7 +110,6 @@ class JudgeReport:
 
     def paired(self) -> dict | None:
         """agent_top1 minus ranker_top1 over the same cases, with its interval."""
-        from ..evaluate.intervals import paired
 
         positive = [row for row in self.answered() if row.expected]
         if not positive:

@@ -20,6 +20,17 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..embed.command import (
+    _RUNNING,
+    _RUNNING_LOCK,
+    EXIT_GRACE,
+    _exit_text,
+    _kill_group,
+    _Output,
+    _read_stderr,
+    _read_stdout,
+    _write_stdin,
+)
 from ..words import plural
 from .answer import Answer, failed, parse_answer
 
@@ -37,18 +48,6 @@ def run_command(argv: Sequence[str], prompt: str, *, root: str, env: dict, timeo
                 max_stdout: int = MAX_STDOUT) -> tuple[bytes | None, str]:
     """``(stdout, "")`` when the program exited 0, else ``(None, reason)``: one call, bounded in time and size."""
     import os
-
-    from ..embed.command import (
-        _RUNNING,
-        _RUNNING_LOCK,
-        EXIT_GRACE,
-        _exit_text,
-        _kill_group,
-        _Output,
-        _read_stderr,
-        _read_stdout,
-        _write_stdin,
-    )
 
     name = os.path.basename(argv[0]) if argv else "?"
     kwargs: dict = {"start_new_session": True} if os.name == "posix" else {

@@ -23,7 +23,23 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..cache.secret_scans import ScanCache
+from ..catalog.agents import source_name
+from ..catalog.load import Catalog, discover
+from ..checks.secrets import CODE, check_files
+from ..config import Config, index_path
 from ..diagnostics import ERROR, SkillsiftError
+from ..evaluate.examples import example_files
+from ..evaluate.querylog import open_log
+from ..files import MAX_SKILL_BYTES, read_skill_bytes
+from ..index.manifest import MANIFEST_FILE, VECTORS_FILE
+from ..ranker.result import Hit, SearchResult
+from ..ranker.search import NO_INDEX, Ranker
+from ..ranker.view_vectors import open_view_ranker
+from ..render.search import degraded_line, result_to_json
+from ..skill_sources.configured import open_config
+from ..usecases.project import config_messages, open_project
+from ..validators.workspace import Workspace
 
 if TYPE_CHECKING:
     from ..catalog.load import Catalog
@@ -57,15 +73,12 @@ def _stat_key(path) -> tuple[int, int] | None:
 def catalog_fingerprint(root, patterns) -> tuple:
     """The discovered SKILL.md paths with their (mtime, size): changes when a skill is added,
     removed or edited."""
-    from ..catalog.load import discover
 
     return tuple((str(path), domain, _stat_key(path)) for path, domain in discover(root, patterns))
 
 
 def index_fingerprint(config) -> tuple:
     """(mtime, size) of the index files (None for a missing file)."""
-    from ..config import index_path
-    from ..index.manifest import MANIFEST_FILE, VECTORS_FILE
 
     directory = index_path(config)
     return tuple(_stat_key(directory / name) for name in (MANIFEST_FILE, VECTORS_FILE))
@@ -73,7 +86,6 @@ def index_fingerprint(config) -> tuple:
 
 def examples_fingerprint(config) -> tuple:
     """(path, mtime, size) of each examples file (``[search] examples``): changes when one is edited."""
-    from ..evaluate.examples import example_files
 
     if not config.search.examples:
         return ()
@@ -153,10 +165,6 @@ class SkillService:
             self.warn(WARN_PREFIX + message)
 
     def _load_config(self):
-        from ..config import Config
-        from ..skill_sources.configured import open_config
-        from ..usecases.project import config_messages
-
         try:
             config = open_config(self.root, self.config_file)
         except SkillsiftError as exc:
@@ -187,11 +195,6 @@ class SkillService:
             return True
 
     def _build(self, config) -> None:
-        from ..evaluate.querylog import open_log
-        from ..ranker.search import NO_INDEX, Ranker
-        from ..ranker.view_vectors import open_view_ranker
-        from ..usecases.project import open_project
-
         project = open_project(self.root, config=config, view=self.view, agent=self.agent,
                                context_window=self.context_window)
         self._warn_messages(project.messages)  # the catalog's findings (the config's were warned when it loaded)
@@ -231,10 +234,6 @@ class SkillService:
         ``validate``; ``[validate] ignore`` and ``severity`` do not (they decide what fails a
         check, not what an agent is handed).  Scans of unchanged texts come from the scan cache.
         """
-        from ..cache.secret_scans import ScanCache
-        from ..catalog.load import Catalog
-        from ..checks.secrets import CODE, check_files
-        from ..validators.workspace import Workspace
 
         ws = Workspace(self.root, config_file=self.config_file)
         findings = check_files(ws, [skill.path for skill in catalog.skills], parse=True, cache=ScanCache(self.root))
@@ -266,8 +265,6 @@ class SkillService:
 
         With ``role`` the skills that role serves come first, the others after them.
         """
-        from ..catalog.agents import source_name
-        from ..render.search import degraded_line, result_to_json
 
         query = check_query(query, "find_skill")
         limit = check_limit(limit, MAX_LIMIT)
@@ -304,8 +301,6 @@ class SkillService:
 
     def search_skills(self, query: str = "", limit: int = 10) -> dict:
         """A lexical listing (search.v1): the BM25F hits of ``query``, or every skill by name when blank."""
-        from ..ranker.result import Hit, SearchResult
-        from ..render.search import result_to_json
 
         limit = check_limit(limit, LIST_MAX_LIMIT)
         query = check_query(query if isinstance(query, str) else "", "search_skills", blank_ok=True)
@@ -333,7 +328,6 @@ class SkillService:
             path = os.path.realpath(os.path.join(root, skill.path))
             if os.path.commonpath([root, path]) != root:
                 raise ToolRefused(f'the SKILL.md of "{name}" lies outside the repository; it is not served')
-            from ..files import MAX_SKILL_BYTES, read_skill_bytes
 
             try:  # a file of the skill's own folder only, never under .git (SK020)
                 text = read_skill_bytes(os.path.join(root, skill.path), MAX_SKILL_BYTES,

@@ -53,10 +53,7 @@ def blend_first(request: BlendRequest, centred, plain, keep, lexical, usable, wh
     lex = lexical.top_scored(candidates)  # (skill index, score), best first
     n_lex = len(lex)
     top = lex[0][1] if lex else 0.0
-    lex_skill = np.fromiter((i for i, _ in lex), dtype=np.intp, count=n_lex)
-    lex_pos = where[lex_skill]
-    if keep is not None and n_lex:
-        lex_pos = np.where((lex_pos >= 0) & keep[np.maximum(lex_pos, 0)], lex_pos, -1)
+    lex_skill, lex_pos = _lexical_positions(lex, where, keep)
     in_lex = np.zeros(len(centred), dtype=bool)
     in_lex[lex_pos[lex_pos >= 0]] = True
     vec_only = vec[~in_lex[vec]]
@@ -93,24 +90,43 @@ def blend_first(request: BlendRequest, centred, plain, keep, lexical, usable, wh
         kept = sorted(contenders, key=lambda j: (-scores[j], ids[j]))[:rest] if rest > 0 else []
         chosen = ([pinned_at] if pinned_at >= 0 else []) + kept
         return _items(chosen, ids, scores, pos, skill, lex_score, n_lex, vec, centred, plain, keep, lexical)
-    if 0 < rest < len(others):
-        # bounds of the rounded fused scores from the similarities' screening bounds: rounding
-        # to 9 decimals moves a score by at most 0.5e-9, the float64 sums are within 1e-15
-        low, high = np.full(total, floor), np.full(total, floor)
-        low[has], high[has] = centred.lo[pos[has]], centred.hi[pos[has]]
-        shift = np.nan_to_num(bonus_of[others])
-        low = low[others] + shift - ROUNDING_SLACK
-        high = high[others] + shift + ROUNDING_SLACK
-        cut = np.partition(low, len(others) - rest)[len(others) - rest]
-        contenders = others[high >= cut].tolist()
-    else:
-        contenders = others.tolist() if rest > 0 else []
+    contenders = _contenders(others, rest, pos, has, bonus_of, floor, centred)
     need = contenders + ([pinned_at] if pinned_at >= 0 else [])
     scores = _fused_scores(need, pos, has, bonus_of, floor, centred)
     ids = {j: names[skill[j]] for j in need}
     kept = sorted(contenders, key=lambda j: (-scores[j], ids[j]))[:rest] if rest > 0 else []
     chosen = ([pinned_at] if pinned_at >= 0 else []) + kept
     return _items(chosen, ids, scores, pos, skill, lex_score, n_lex, vec, centred, plain, keep, lexical)
+
+
+def _lexical_positions(lex, where, keep):
+    """``(skill indexes, positions)`` of the lexical candidates; position -1 for one not usable or not kept."""
+    import numpy as np
+
+    lex_skill = np.fromiter((i for i, _ in lex), dtype=np.intp, count=len(lex))
+    lex_pos = where[lex_skill]
+    if keep is not None and len(lex):
+        lex_pos = np.where((lex_pos >= 0) & keep[np.maximum(lex_pos, 0)], lex_pos, -1)
+    return lex_skill, lex_pos
+
+
+def _contenders(others, rest: int, pos, has, bonus_of, floor: float, centred) -> list[int]:
+    """The candidates (of ``others``) that may be among the ``rest`` best: all of them when every one is kept,
+    else those whose fused score's upper bound reaches the ``rest``-th best lower bound."""
+    import numpy as np
+
+    if not 0 < rest < len(others):
+        return others.tolist() if rest > 0 else []
+    # bounds of the rounded fused scores from the similarities' screening bounds: rounding
+    # to 9 decimals moves a score by at most 0.5e-9, the float64 sums are within 1e-15
+    total = len(pos)
+    low, high = np.full(total, floor), np.full(total, floor)
+    low[has], high[has] = centred.lo[pos[has]], centred.hi[pos[has]]
+    shift = np.nan_to_num(bonus_of[others])
+    low = low[others] + shift - ROUNDING_SLACK
+    high = high[others] + shift + ROUNDING_SLACK
+    cut = np.partition(low, len(others) - rest)[len(others) - rest]
+    return others[high >= cut].tolist()
 
 
 def _fused_scores(need, pos, has, bonus_of, floor, centred) -> dict[int, float]:

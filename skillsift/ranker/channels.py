@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from .examples import combine
 from .fusion import channel_shares
 from .result import SearchResult
 
@@ -51,8 +52,6 @@ def with_channels(search, result: SearchResult, query: str, qvec, lexical, s, co
 def _lifts(search, result: SearchResult, qvec, cos, weight: float) -> dict[str, float]:
     """What known requests added to each hit's centred similarity (the blend's requests channel)."""
     import numpy as np
-
-    from .examples import combine
 
     best, has = search.examples.best(cos, len(search.skills))
     q = np.asarray(qvec, dtype=np.float64)

@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..embed.base import EmbedError
+from ..embed.order import length_order
+from ..index.build import effective_batch_size
+
 
 def embed_texts(provider, texts: Sequence[str], *, batch_size: int | None = None, dims: int | None = None):
     """``(rows or None, problem)``: one float32 row per text of ``texts``, or why there are none.
@@ -20,10 +24,6 @@ def embed_texts(provider, texts: Sequence[str], *, batch_size: int | None = None
     a ragged, NaN or infinite row gives ``None`` and a sentence; nothing is raised.
     """
     import numpy as np
-
-    from ..embed.base import EmbedError
-    from ..embed.order import length_order
-    from ..index.build import effective_batch_size
 
     order = length_order(provider, list(texts))
     size = effective_batch_size(batch_size, getattr(provider, "max_batch", None))

@@ -18,6 +18,18 @@ requests"):
 from __future__ import annotations
 
 from .examples import combine
+from .fusion import (
+    FusedItem,
+    blend_bonus_scale,
+    rrf,
+    similarity_spread,
+    sort_fused,
+    vector_only,
+    weighted,
+    with_lexical_bonus,
+    zscore_scores,
+)
+from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away, round_half_away_list
 
 
 def ranked(scores, names, ties, usable, keep=None, limit: int | None = None):
@@ -44,9 +56,6 @@ def rank_with_examples(search, examples, query: str, qvec, mode: str, usable, ro
     ``request`` the :class:`~skillsift.ranker.fusion.BlendRequest` of a blend or zscore fusion.
     """
     import numpy as np
-
-    from .fusion import rrf, sort_fused, vector_only, weighted
-    from .rounding import SCORE_DIGITS, round_half_away
 
     if cos is None:
         cos = examples.cosines(query, np.asarray(qvec, dtype=np.float64), own_evidence=search.own_evidence)
@@ -102,7 +111,6 @@ def zscore_spread(search, examples, qvec, usable, rows, ties, lexical, s, cos) -
     """The sd the zscore fusion standardised the candidates' similarities by, with known requests
     (:func:`~skillsift.ranker.fusion.similarity_spread`): the candidates of :func:`_blend`, for
     ``--explain``'s requests share."""
-    from .fusion import similarity_spread
 
     _plain, centred, keep = _similarities(search, examples, qvec, usable, rows, s, cos, True)
     chosen, at, own, floor = _candidates(search, centred, keep, usable, ties, lexical, s.candidates)[:4]
@@ -149,9 +157,6 @@ def _blend(search, centred, plain, keep, usable, ties, lexical, s, request=None)
     candidates by :func:`~skillsift.ranker.fusion.zscore_scores`.
     """
     import numpy as np
-
-    from .fusion import FusedItem, blend_bonus_scale, with_lexical_bonus, zscore_scores
-    from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away_list
 
     bonus = blend_bonus_scale(s.weight_lexical, s.weight_vector)
     chosen, at, own, floor, lex_top, lex, vec_rank, inside = _candidates(search, centred, keep, usable, ties,

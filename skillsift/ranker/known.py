@@ -30,7 +30,7 @@ from ..casefile import CASES_INVALID
 from ..casefile.files import load_file
 from ..casefile.parse import EXAMPLES_HINT, MAX_SUGGESTED, CaseFile, listed_problems, skill_problems
 from ..diagnostics import Diagnostic, SkillsiftError
-from ..files import GlobLimitError, glob_magic, repo_glob
+from ..files import GlobLimitError, glob_magic, refused_target, repo_glob
 
 MAX_FILES = 64  # examples files one configuration may name (globs expanded)
 HINT = EXAMPLES_HINT
@@ -95,8 +95,6 @@ def example_files(root: str, patterns: Sequence[str]) -> list[str]:
                                      exit_code=1)
             matches = [clean]
         for rel in matches:
-            from ..files import refused_target
-
             if refused_target(base / rel, base) is not None:
                 raise SkillsiftError(f'search.examples: "{rel}" resolves outside the repository or into .git/',
                                      hint=f"replace the link {rel} with the file itself", exit_code=1)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .postings import FIELD_NAMES
 from .result import Hit
+from .tokenize import tokenize
 
 #: Catalogs up to this size answer ``LexicalList.top_scored``, ``scores_of`` and ``ranks_of``
 #: from every match's score, summed once per query.
@@ -24,9 +26,6 @@ class LexicalHits:
         """The terms of skill ``i``'s ranked fields (name, triggers, keywords, description), made once."""
         found = self._terms.get(i)
         if found is None:
-            from .postings import FIELD_NAMES
-            from .tokenize import tokenize
-
             skill = self.skills[i]
             words: set[str] = set()
             for field in FIELD_NAMES:

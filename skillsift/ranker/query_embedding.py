@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..embed.base import EmbedError, EmbedTimeout, ProviderUnavailable
+from ..embed.order import length_order
 from .degraded import PROVIDER_UNAVAILABLE, Degraded
 from .vector import (
     DEFAULT_PIECE_WORDS,
@@ -231,7 +232,6 @@ class QueryEmbedder:
 
         if self.unavailable() is not None or self.load() is not None:
             return 0
-        from ..embed.order import length_order
 
         keys = list(dict.fromkeys(k for k in map(self.key, queries) if self.cache.get(k) is None))
         # every distinct text once (a query, or a piece of a long one), shortest first

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ..catalog.load import select
 from ..config import MODE_WORDS, MODES, Config
 from .degraded import NO_INDEX, Degraded
 from .lexical import LexicalIndex
@@ -196,7 +197,6 @@ class Ranker:
         tags, allow, deny = tuple(tags or ()), tuple(allow or ()), tuple(deny or ())
         if not (role or domain or tags or allow or deny):
             return None
-        from ..catalog.load import select
 
         return select(self.catalog, roles=self.config.roles, role=role, domain=domain, tags=tags,
                       allow=allow, deny=deny)

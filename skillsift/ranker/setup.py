@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..catalog.embedtext import text_digest
+from ..config import index_path
+
 
 def attach(config, *, provider=None):
     """Return ``(index or None, problem, provider or EmbedError)`` for ``config``.
@@ -14,7 +17,6 @@ def attach(config, *, provider=None):
     ``no_index``).  A provider that cannot be made is returned as its error so the
     search degrades with that error's reason instead of failing.
     """
-    from ..config import index_path
     from ..embed.base import EmbedError
     from ..index.store import load_index
 
@@ -46,7 +48,6 @@ def refused_rows(config) -> tuple:
     :func:`~skillsift.index.store.load_index` keeps its result for the process, so this reads
     nothing again after :func:`attach`.
     """
-    from ..config import index_path
     from ..index.store import IndexReadError, load_index
 
     try:
@@ -132,7 +133,6 @@ def refresh_requests(refresh: Refresh, requests, config, provider) -> Refresh:
     """
     from dataclasses import replace
 
-    from ..catalog.embedtext import text_digest
     from ..index.build import withhold_requests
     from ..secrets.egress import secret_scan, sends_text_out
 
@@ -162,7 +162,6 @@ def request_rows(index, requests, provider, *, batch_size: int | None = None):
     """``(rows, problem)``: the known ``requests`` (``(skill, text)`` pairs) embedded in memory with
     ``provider``, normalised and quantised as ``index`` stores its rows, keyed ``(skill, text digest)``;
     ``(None, why)`` when the provider fails.  The caller decides whether the provider may be called."""
-    from ..catalog.embedtext import text_digest
     from ..index.manifest import EXAMPLE_KIND, ManifestItem
     from ..index.store import new_index
     from .embed_memory import embed_texts

@@ -52,6 +52,8 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 
+from .rounding import round_half_away, round_half_away_array
+
 QUERY_CAP_BYTES = 2048
 LONG_QUERY_CAP_BYTES = 16384  # a long query split into pieces is read up to here
 MAX_PIECES = 16  # pieces of one long query, at most
@@ -269,8 +271,6 @@ class ScreenedScores:
         """
         import numpy as np
 
-        from .rounding import round_half_away_array
-
         positions = np.asarray(positions, dtype=np.intp)
         value, radius = self.settled(positions)
         if len(positions) <= FEW_ITEMS:  # numpy's per-call cost exceeds the arithmetic
@@ -286,7 +286,6 @@ class ScreenedScores:
 
     def _rounded_few(self, positions, value, radius, add, digits) -> list[float]:
         """:meth:`rounded` for a few items, in Python floats (the same double arithmetic)."""
-        from .rounding import round_half_away
 
         out = []
         for k, (v, r) in enumerate(zip(value, radius, strict=True)):

@@ -13,9 +13,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..catalog.embedtext import embedded_text, text_digest
+from . import blend_exact
 from .blend_exact import SMALL_ROWS, ExactRows
+from .blend_top import blend_first
+from .centring import CENTRE_SHRINK, centre
 from .channels import with_channels
+from .example_search import rank_with_examples, zscore_spread
+from .examples import ExampleRows
+from .fusion import BlendRequest, blend_bonus_scale, rrf, sort_fused, vector_only, weighted, zscore_lexical_weight
+from .pin import PinIndex
 from .result import Hit, SearchResult
+from .rounding import SCORE_DIGITS, round_half_away
+from .vector import CentredScreen, PlainScreen
 
 if TYPE_CHECKING:
     from .examples import ExampleRows
@@ -61,8 +71,6 @@ class VectorSearch:
         run); requests of skills not served, or without a row, are left out.  No usable
         request: the screened paths rank as before.
         """
-        from ..catalog.embedtext import text_digest
-        from .examples import ExampleRows
 
         rows = {(item.id, item.text_digest): row for row, item in self.index.example_items()}
         owners, texts, picked = [], [], []
@@ -98,8 +106,6 @@ class VectorSearch:
     def rows(self) -> list[int]:
         """Per skill (catalog order): its usable matrix row, or STALE / MISSING (once)."""
         if self._prepared is None:
-            from ..catalog.embedtext import embedded_text, text_digest
-
             fields, index_body, body_chars = self._text
             prepared = []
             for skill in self.skills:
@@ -167,8 +173,6 @@ class VectorSearch:
         n_scope = len(subset) if subset is not None else len(self.skills)
         covered = len(usable) == n_scope
         if self.examples is not None and s.example_weight > 0:
-            from .example_search import rank_with_examples
-
             rows, ties = self._rows_and_ties(usable, subset)
             # the query's cosine to every known request, once: the ranking and --explain both read it
             cos = self.examples.cosines(query, qvec, own_evidence=self.own_evidence)
@@ -181,8 +185,6 @@ class VectorSearch:
                 return result
             spread = None
             if ranking == "hybrid" and s.fusion == "zscore" and getattr(qvec, "ndim", 1) == 1:
-                from .example_search import zscore_spread
-
                 spread = zscore_spread(self, self.examples, qvec, usable, rows, ties, lexical, s, cos)
             return with_channels(self, self._with_known(result, cos), query, qvec, lexical, s, cos, spread)
         if mode == "hybrid" and s.fusion in SCORED and getattr(qvec, "ndim", 1) == 1 and len(usable) <= SMALL_ROWS:
@@ -208,23 +210,19 @@ class VectorSearch:
     def _small_blend(self, query: str, qvec, subset, usable, lexical, s, limit):
         """Blend over a scope of at most SMALL_ROWS usable skills, every similarity exact
         (:mod:`skillsift.ranker.blend_exact`): ``(fused items, top_sim, dropped)``."""
-        from .blend_exact import blend_exact
-        from .rounding import SCORE_DIGITS, round_half_away
-
         exact = self._exact_rows(usable, subset)
         plain, centred = exact.similarities(qvec)
         keep, dropped = None, 0
         if s.vector_min_sim > 0:
             keep = [v >= s.vector_min_sim for v in plain]
             dropped = len(keep) - sum(keep)
-        fused = blend_exact(self._blend_request(query, s, limit, lexical), plain, centred, keep, exact.ties,
+        fused = blend_exact.blend_exact(self._blend_request(query, s, limit, lexical), plain, centred, keep, exact.ties,
                             exact.skills, lexical, self._all_names())
         return fused, round_half_away(max(plain), SCORE_DIGITS), dropped
 
     def _blend_request(self, query: str, s, limit, lexical):
         """The :class:`~skillsift.ranker.fusion.BlendRequest` of ``query`` under the ``[search]`` settings ``s``
         (``lexical``: the query's lexical list, whose coverage weighs the zscore fusion's lexical part)."""
-        from .fusion import BlendRequest, blend_bonus_scale, zscore_lexical_weight
 
         weight = zscore_lexical_weight(lexical.coverage(), lexical.term_count(), s.weight_lexical,
                                        s.weight_vector) if s.fusion == "zscore" else 0.0
@@ -235,9 +233,6 @@ class VectorSearch:
     def _screened(self, query: str, qvec, mode: str, subset, usable, lexical, s, covered: bool, limit):
         """Any mode and fusion over screened similarities: ``(fused items, ranking, top_sim, dropped)``."""
         import numpy as np
-
-        from .fusion import rrf, sort_fused, vector_only, weighted
-        from .rounding import SCORE_DIGITS
 
         # Exact similarities, screened: see skillsift.ranker.vector.
         rows, ties = self._rows_and_ties(usable, subset)
@@ -251,8 +246,6 @@ class VectorSearch:
         pinned = None
         top = None if mode == "hybrid" and s.fusion in SCORED else plain.top(cand, keep)
         if top is None:
-            from .blend_top import blend_first
-
             centred = self._centred_similarities(rows, products, qvec, ties)
             fused = blend_first(self._blend_request(query, s, limit, lexical), centred, plain, keep, lexical, usable,
                                 self._positions_in(usable, subset), self._all_names())
@@ -387,25 +380,18 @@ class VectorSearch:
     def _centred(self):
         """The index matrix centred on the catalog's mean document vector."""
         if self._centred_matrix is None:
-            from .centring import centre
-
             rows = sorted({row for row in self.rows() if row >= 0})
             self._centred_matrix = centre(self.index.matrix, rows)
         return self._centred_matrix
 
     def _plain(self):
         if self._screen is None:
-            from .vector import PlainScreen
-
             self._screen = PlainScreen(self.index.matrix)
         return self._screen
 
     def _centred_plain(self):
         """The CentredScreen of the blend fusion."""
         if self._centred_screen is None:
-            from .centring import CENTRE_SHRINK
-            from .vector import CentredScreen
-
             rows = sorted({row for row in self.rows() if row >= 0})
             self._centred_screen = CentredScreen(self.index.matrix, self._centred(), rows, CENTRE_SHRINK,
                                                  self._plain().row_norm)
@@ -418,8 +404,6 @@ class VectorSearch:
     def _pins(self):
         """The :class:`~skillsift.ranker.pin.PinIndex` of the catalog's names (made once)."""
         if self._pin_index is None:
-            from .pin import PinIndex
-
             self._pin_index = PinIndex(self._all_names())
         return self._pin_index
 

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..catalog.embedtext import embedded_text, text_digest
+from .search import Ranker
+
 VIEW_BATCH = 64
 
 
@@ -21,7 +24,6 @@ def view_index(index, provider, skills: Sequence, config):
     """``(index or None, problem)``: ``index`` with one row per skill of ``skills`` embedding its view text."""
     import numpy as np
 
-    from ..catalog.embedtext import embedded_text, text_digest
     from ..index.manifest import ManifestItem
     from ..index.store import new_index
     from ..secrets.egress import sends_text_out
@@ -74,7 +76,6 @@ def open_view_ranker(view, config, *, mode: str | None = None, query_timeout_ms:
     The full view is ``Ranker.open``; the listing view attaches :func:`view_index` of the
     configured index when ``mode`` needs vectors.
     """
-    from .search import Ranker
 
     ranker = Ranker.open(view.catalog, config, mode=mode, query_timeout_ms=query_timeout_ms, one_shot=one_shot,
                          embed_stale=embed_stale and view.listing is None)

@@ -23,7 +23,9 @@ characters shown escaped in text, escaped in JSON, percent-encoded in workflow c
 from __future__ import annotations
 
 from .._version import __version__
+from ..config.checks import BY_CODE, CHECKS
 from ..diagnostics import ERROR, NOTE, WARNING
+from ..secrets.scan import PATTERNS
 from ..words import plural
 from .sanitise import command_data, command_property, json_text, plain, sarif_uri
 
@@ -86,7 +88,6 @@ def render_text(diagnostics, *, checked: int | None = None) -> str:
 
 def render_json(diagnostics, *, root: str = "", checked: int | None = None) -> str:
     """``diagnostics.v1`` JSON (2-space indent, final newline)."""
-    from ..config.checks import BY_CODE
 
     c = counts(diagnostics)
     items = []
@@ -159,7 +160,6 @@ def render_github(diagnostics, *, limit: int = GITHUB_LIMIT) -> str:
 
 def _sub_rules(diagnostics, levels) -> list[tuple[str, dict]]:
     """One SARIF rule per secret kind reported (``AR001/<kind>``), with its help text, sorted."""
-    from ..secrets.scan import PATTERNS
 
     known = {rule.kind: rule for rule in PATTERNS}
     out = []
@@ -183,7 +183,6 @@ def _sub_rules(diagnostics, levels) -> list[tuple[str, dict]]:
 
 def sarif_log(diagnostics) -> dict:
     """A SARIF 2.1.0 log object."""
-    from ..config.checks import CHECKS
 
     rules = []
     index = {}

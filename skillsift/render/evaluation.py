@@ -1,4 +1,4 @@
-"""Renderers of an evaluation result: text, JSON, JUnit XML and Markdown.
+"""Renderers of an evaluation result: text, JSON and Markdown (JUnit XML: :mod:`.evaluation_junit`).
 
 Each takes an :class:`~skillsift.evaluate.run.EvalResult` and returns a string; none
 does I/O.
@@ -6,10 +6,11 @@ does I/O.
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..evaluate.gates import Flips
-from ..evaluate.run import EvalResult, ModeResult, degraded_message
+from ..evaluate.run import EvalResult, degraded_message
 from ..words import plural
 from .sanitise import json_text, md_code, md_text
 from .views import header_view, text_views, view_words
@@ -55,79 +56,134 @@ def _rank_text(rank: int | None) -> str:
     return "not retrieved" if rank is None else f"rank {rank}"
 
 
-def render_text(result: EvalResult, *, hybrid_hint: bool = False) -> str:
-    lines: list[str] = []
-    add = lines.append
-    modes = result.report_modes()
-    k = result.k
-    add(f"cases: {result.n} (+{result.n_negative} negative), k={k}, mode: {', '.join(modes)}{header_view(result)}")
+@dataclass
+class _Report:
+    """What every section of a report reads: the result, its modes, the line sink and the options."""
+    result: EvalResult
+    modes: list[str]
+    add: Callable[[str], None]
+    hybrid_hint: bool = False
+
+
+def _text_header(r: _Report) -> None:
+    result = r.result
+    r.add(f"cases: {result.n} (+{result.n_negative} negative), k={result.k}, mode: {', '.join(r.modes)}"
+          f"{header_view(result)}")
     if result.examples_note:
-        add(f"known requests: {result.examples_note}")
+        r.add(f"known requests: {result.examples_note}")
     if result.index is not None:
         ix = result.index
-        add(f"index: {ix.get('model', '')}, {ix.get('dims', 0)} dims, {ix.get('dtype', '')}, "
-            f"{ix.get('rows', 0)} rows ({ix.get('stale_items', 0)} stale, "
-            f"{ix.get('missing_items', 0)} missing)")
-    if len(modes) > 1:
-        _text_mode_table(result, modes, add)
+        r.add(f"index: {ix.get('model', '')}, {ix.get('dims', 0)} dims, {ix.get('dtype', '')}, "
+              f"{ix.get('rows', 0)} rows ({ix.get('stale_items', 0)} stale, "
+              f"{ix.get('missing_items', 0)} missing)")
+
+
+def _text_metrics(r: _Report) -> None:
+    if len(r.modes) > 1:
+        _text_mode_table(r.result, r.modes, r.add)
     else:
-        _text_primary(result, add)
-    p = result.primary
-    if p.tags:
-        add("")
-        add("by tag:")
-        for tag in sorted(p.tags):
-            for mode in modes:
-                tm = result.by_mode[mode].tags.get(tag)
-                if tm is None:
-                    continue
-                label = f" [{mode}]" if len(modes) > 1 else ""
-                add(f"  {tag} ({tm.n}){label}: top1 {tm.top1:.4f}  recall@{k} {tm.recall_at_k:.4f}  "
-                    f"hit@{k} {tm.hit_at_k:.4f}  mrr {tm.mrr:.4f}")
-    if p.negatives:
-        add("")
-        add("negatives (nothing should match; shown is what ranked first, with the ranker's own score):")
-        for i, neg in enumerate(p.negatives):
-            parts = []
-            for mode in modes:
-                negs = result.by_mode[mode].negatives
-                if i >= len(negs):
-                    continue
-                n = negs[i]
-                top = f"{n.top} ({n.top_score:.4f})" if n.top else "nothing"
-                if len(modes) > 1:
-                    top = f"{mode} {top}"
-                if n.avoid_violated:
-                    top += " [avoided skill first]"
-                parts.append(top)
-            add(f"  {neg.id}: {'; '.join(parts)}")
-    if result.calibration is not None:
-        add("")
-        add(result.calibration.sentence())
-    if p.misses:
-        add("")
-        add("misses:")
-        for c in p.misses:
-            add(f"  {c.id}: expected {','.join(c.expected)}, got [{','.join(c.got)}] ({_rank_text(c.rank)})")
-        drafts = sum(1 for c in p.misses if "draft" in c.tags)
-        if drafts:  # a draft's words are the skill author's: review it before reading its miss as a paraphrase
-            add(draft_hint(drafts, len(p.misses)))
-        if hybrid_hint and modes == ["lexical"] and drafts < len(p.misses):
-            add(HYBRID_HINT)
-    if result.flips is not None:
-        add("")
-        add(f"vs baseline: {len(result.flips.regressed)} regressed, {len(result.flips.fixed)} fixed")
-        for case_id in result.flips.regressed:
-            add(f"  regressed: {case_id}")
-        for label, changes in _rank_moves(result):
-            add(f"  {label}: " + ", ".join(change.text() for change in changes))
-    text_views(result, add, _metric_rows(result))
-    if result.gate_failures:
-        add("")
-        add("gate failed")
-    if result.gates_note:
-        add("")
-        add(result.gates_note)
+        _text_primary(r.result, r.add)
+
+
+def _text_tags(r: _Report) -> None:
+    result, modes, add, k = r.result, r.modes, r.add, r.result.k
+    if not result.primary.tags:
+        return
+    add("")
+    add("by tag:")
+    for tag in sorted(result.primary.tags):
+        for mode in modes:
+            tm = result.by_mode[mode].tags.get(tag)
+            if tm is None:
+                continue
+            label = f" [{mode}]" if len(modes) > 1 else ""
+            add(f"  {tag} ({tm.n}){label}: top1 {tm.top1:.4f}  recall@{k} {tm.recall_at_k:.4f}  "
+                f"hit@{k} {tm.hit_at_k:.4f}  mrr {tm.mrr:.4f}")
+
+
+def _negative_cells(r: _Report, i: int) -> list[str]:
+    """What ranked first for the ``i``-th negative case, in each mode."""
+    parts = []
+    for mode in r.modes:
+        negs = r.result.by_mode[mode].negatives
+        if i >= len(negs):
+            continue
+        n = negs[i]
+        top = f"{n.top} ({n.top_score:.4f})" if n.top else "nothing"
+        if len(r.modes) > 1:
+            top = f"{mode} {top}"
+        if n.avoid_violated:
+            top += " [avoided skill first]"
+        parts.append(top)
+    return parts
+
+
+def _text_negatives(r: _Report) -> None:
+    if not r.result.primary.negatives:
+        return
+    r.add("")
+    r.add("negatives (nothing should match; shown is what ranked first, with the ranker's own score):")
+    for i, neg in enumerate(r.result.primary.negatives):
+        r.add(f"  {neg.id}: {'; '.join(_negative_cells(r, i))}")
+
+
+def _text_calibration(r: _Report) -> None:
+    if r.result.calibration is not None:
+        r.add("")
+        r.add(r.result.calibration.sentence())
+
+
+def _text_misses(r: _Report) -> None:
+    misses, add = r.result.primary.misses, r.add
+    if not misses:
+        return
+    add("")
+    add("misses:")
+    for c in misses:
+        add(f"  {c.id}: expected {','.join(c.expected)}, got [{','.join(c.got)}] ({_rank_text(c.rank)})")
+    drafts = sum(1 for c in misses if "draft" in c.tags)
+    if drafts:  # a draft's words are the skill author's: review it before reading its miss as a paraphrase
+        add(draft_hint(drafts, len(misses)))
+    if r.hybrid_hint and r.modes == ["lexical"] and drafts < len(misses):
+        add(HYBRID_HINT)
+
+
+def _text_flips(r: _Report) -> None:
+    flips, add = r.result.flips, r.add
+    if flips is None:
+        return
+    add("")
+    add(f"vs baseline: {len(flips.regressed)} regressed, {len(flips.fixed)} fixed")
+    for case_id in flips.regressed:
+        add(f"  regressed: {case_id}")
+    for label, changes in _rank_moves(r.result):
+        add(f"  {label}: " + ", ".join(change.text() for change in changes))
+
+
+def _text_views(r: _Report) -> None:
+    text_views(r.result, r.add, _metric_rows(r.result))
+
+
+def _text_gate(r: _Report) -> None:
+    if r.result.gate_failures:
+        r.add("")
+        r.add("gate failed")
+    if r.result.gates_note:
+        r.add("")
+        r.add(r.result.gates_note)
+
+
+# the text report, section by section
+TEXT_SECTIONS: tuple[Callable[[_Report], None], ...] = (
+    _text_header, _text_metrics, _text_tags, _text_negatives, _text_calibration, _text_misses, _text_flips,
+    _text_views, _text_gate)
+
+
+def render_text(result: EvalResult, *, hybrid_hint: bool = False) -> str:
+    lines: list[str] = []
+    report = _Report(result, result.report_modes(), lines.append, hybrid_hint)
+    for section in TEXT_SECTIONS:
+        section(report)
     return "\n".join(lines) + "\n"
 
 
@@ -198,66 +254,6 @@ def _text_mode_table(result: EvalResult, modes: list[str], add) -> None:
             add(f"warning: {mode}: {plural(mr.degraded_cases, 'case')} fell back to lexical")
 
 
-# -- JUnit XML -------------------------------------------------------------------------------------
-
-_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-
-
-def _x(text: str) -> str:
-    return _XML_INVALID.sub("\ufffd", text)
-
-
-def _suite_stem(result: EvalResult) -> str:
-    import os
-
-    base = os.path.basename(result.cases_path or "cases")
-    for ext in (".yaml", ".yml"):
-        if base.endswith(ext):
-            return base[: -len(ext)] or "cases"
-    return base or "cases"
-
-
-def render_junit(result: EvalResult) -> str:
-    """One test suite per mode, one test case per labelled case (negatives included).
-
-    A miss or an avoided skill ranked first is a ``<failure>`` carrying the query, the
-    expected skills and what ranked; a case whose ranking fell back to lexical is an
-    ``<error>`` (it measured nothing).  Gate failures go to the primary suite's
-    ``<system-err>``.
-    """
-    import xml.etree.ElementTree as ET
-
-    stem = _suite_stem(result)
-    root = ET.Element("testsuites", name=f"skillsift eval {stem}")
-    totals = {"tests": 0, "failures": 0, "errors": 0}
-    for mode in result.report_modes():
-        mr = result.by_mode[mode]
-        suite = ET.SubElement(root, "testsuite", name=f"{stem} ({mode})")
-        props = ET.SubElement(suite, "properties")
-        pairs = [("mode", mode), ("primary", str(mode == result.mode).lower()), ("k", str(result.k))]
-        pairs += [(n, str(v)) for n, v in mr.metrics.to_dict().items()]
-        for name, value in pairs:
-            ET.SubElement(props, "property", name=name, value=value)
-        counts = _junit_cases(suite, mr, f"{stem}.{mode}", result.k)
-        suite.set("tests", str(counts["tests"]))
-        suite.set("failures", str(counts["failures"]))
-        suite.set("errors", str(counts["errors"]))
-        suite.set("skipped", "0")
-        suite.set("time", "0")
-        for key in totals:
-            totals[key] += counts[key]
-        if mode == result.mode and (result.gate_failures or result.flips is not None):
-            lines = list(result.gate_failures)
-            if result.flips is not None:
-                lines.append(_flips_line(result.flips))
-            ET.SubElement(suite, "system-err").text = _x("\n".join(lines))
-    for key, total in totals.items():
-        root.set(key, str(total))
-    root.set("time", "0")
-    ET.indent(root)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
-
-
 def _rank_moves(result: EvalResult):
     """("rank dropped" | "rank rose", changes) for the rank changes against the baseline, when any."""
     changes = list(getattr(result, "rank_changes", None) or [])
@@ -268,52 +264,6 @@ def _rank_moves(result: EvalResult):
 
 def _flips_line(flips: Flips) -> str:
     return f"vs baseline: {len(flips.regressed)} regressed, {len(flips.fixed)} fixed"
-
-
-def _degraded_error(tc, reason: str, detail: str):
-    import xml.etree.ElementTree as ET
-
-    el = ET.SubElement(tc, "error", type="degraded", message=f"ranking fell back to lexical ({reason})")
-    el.text = _x(detail)
-
-
-def _junit_cases(suite, mr: ModeResult, classname: str, k: int) -> dict:
-    import xml.etree.ElementTree as ET
-
-    counts = {"tests": 0, "failures": 0, "errors": 0}
-    for c in mr.cases:
-        counts["tests"] += 1
-        tc = ET.SubElement(suite, "testcase", classname=classname, name=_x(c.id), time="0")
-        detail = (f"query: {c.query}\nexpected: {', '.join(c.expected)}\n"
-                  f"got (top {k}): {', '.join(c.got) or 'nothing'}\nrank: {_rank_text(c.rank)}")
-        if c.degraded:
-            counts["errors"] += 1
-            _degraded_error(tc, c.degraded, detail)
-        elif not c.hit or c.avoid_violated:
-            counts["failures"] += 1
-            if not c.hit:
-                message = f"expected {', '.join(c.expected)} in the top {k}, got [{', '.join(c.got)}] " \
-                          f"({_rank_text(c.rank)})"
-                kind = "miss"
-            else:
-                message = f"avoided skill {c.got[0]} ranked first"
-                kind = "avoided-first"
-            el = ET.SubElement(tc, "failure", type=kind, message=_x(message))
-            el.text = _x(detail)
-    for n in mr.negatives:
-        counts["tests"] += 1
-        tc = ET.SubElement(suite, "testcase", classname=classname, name=_x(n.id), time="0")
-        detail = (f"query: {n.query}\nexpected: nothing\navoid: {', '.join(n.avoid) or '-'}\n"
-                  f"ranked first: {n.top or 'nothing'}")
-        if n.degraded:
-            counts["errors"] += 1
-            _degraded_error(tc, n.degraded, detail)
-        elif n.avoid_violated:
-            counts["failures"] += 1
-            message = _x(f"avoided skill {n.top} ranked first")
-            el = ET.SubElement(tc, "failure", type="avoided-first", message=message)
-            el.text = _x(detail)
-    return counts
 
 
 # -- Markdown --------------------------------------------------------------------------------------
@@ -331,17 +281,14 @@ def status_word(result: EvalResult) -> str:
     return "passed"
 
 
-def render_markdown(result: EvalResult) -> str:
-    """The pull-request view: a compact summary table, then what a reviewer must look at."""
-    out: list[str] = []
-    add = out.append
-    modes = result.report_modes()
-    k = result.k
+def _md_summary(r: _Report) -> None:
+    result, add, modes = r.result, r.add, r.modes
     add(f"### skillsift eval: {_code(result.cases_path or 'cases')}")
     add("")
     gates = f" · {result.gates_note}" if result.gates_note else ""
-    add(f"**Result: {status_word(result)}** · {plural(result.n, 'case')} (+{result.n_negative} negative) · k={k} · "
-        f"primary mode: {result.mode}{gates}" + (f" · view: {view_words(result.view)}" if result.view else ""))
+    add(f"**Result: {status_word(result)}** · {plural(result.n, 'case')} (+{result.n_negative} negative) · "
+        f"k={result.k} · primary mode: {result.mode}{gates}"
+        + (f" · view: {view_words(result.view)}" if result.view else ""))
     add("")
     add("| metric | " + " | ".join(modes) + " |")
     add("| --- |" + " ---: |" * len(modes))
@@ -349,17 +296,27 @@ def render_markdown(result: EvalResult) -> str:
         add(f"| {label} | " + " | ".join(cells) + " |")
     add("")
     add("_Intervals: 95% bootstrap, informational only (gates use the values)._")
-    if result.paired:
-        add("")
-        add("**Paired difference vs lexical** (an interval excluding 0 is a real change)")
-        add("")
-        add("| mode | metric | difference | 95% interval | real change |")
-        add("| --- | --- | ---: | --- | --- |")
-        for mode in sorted(result.paired):
-            for key in sorted(result.paired[mode]):
-                d = result.paired[mode][key]
-                real = "yes" if d.low > 0 or d.high < 0 else "no"
-                add(f"| {mode} | {key} | {d.diff:+.4f} | {d.low:+.4f} to {d.high:+.4f} | {real} |")
+
+
+def _md_paired(r: _Report) -> None:
+    paired, add = r.result.paired, r.add
+    if not paired:
+        return
+    add("")
+    add("**Paired difference vs lexical** (an interval excluding 0 is a real change)")
+    add("")
+    add("| mode | metric | difference | 95% interval | real change |")
+    add("| --- | --- | ---: | --- | --- |")
+    for mode in sorted(paired):
+        for key in sorted(paired[mode]):
+            d = paired[mode][key]
+            real = "yes" if d.low > 0 or d.high < 0 else "no"
+            add(f"| {mode} | {key} | {d.diff:+.4f} | {d.low:+.4f} to {d.high:+.4f} | {real} |")
+
+
+def _md_notes(r: _Report) -> None:
+    """The calibration sentence, the warning of a degraded run and the gate failures."""
+    result, add = r.result, r.add
     if result.calibration is not None:
         add("")
         add(f"_{result.calibration.sentence()}_")
@@ -373,57 +330,92 @@ def render_markdown(result: EvalResult) -> str:
         add("")
         for failure in result.gate_failures:
             add(f"- {_cell(failure)}")
-    p = result.primary
-    by_id = {c.id: c for c in p.cases}
-    if result.flips is not None:
+
+
+def _md_rank_changes(changes, add) -> None:
+    if not changes:
+        return
+    add("")
+    add("Rank changes against the baseline (rank of the first expected skill):")
+    add("")
+    add("| Case | Baseline | Now | Change |")
+    add("| --- | ---: | ---: | --- |")
+    for change in changes:
+        was = "—" if change.was is None else str(change.was)
+        now = "—" if change.now is None else str(change.now)
+        add(f"| {_code(change.id)} | {was} | {now} | {'dropped' if change.dropped else 'rose'} |")
+
+
+def _md_baseline(r: _Report) -> None:
+    result, add = r.result, r.add
+    if result.flips is None:
+        return
+    by_id = {c.id: c for c in result.primary.cases}
+    add("")
+    add(f"#### Against the baseline: {_flips_line(result.flips)[len('vs baseline: '):]}")
+    if result.flips.regressed:
         add("")
-        add(f"#### Against the baseline: {_flips_line(result.flips)[len('vs baseline: '):]}")
-        if result.flips.regressed:
-            add("")
-            _case_table([by_id[i] for i in result.flips.regressed if i in by_id], k, add)
-        if result.flips.fixed:
-            add("")
-            add("Fixed: " + ", ".join(_code(i) for i in result.flips.fixed))
-        changes = list(result.rank_changes or [])
-        if changes:
-            add("")
-            add("Rank changes against the baseline (rank of the first expected skill):")
-            add("")
-            add("| Case | Baseline | Now | Change |")
-            add("| --- | ---: | ---: | --- |")
-            for change in changes:
-                was = "—" if change.was is None else str(change.was)
-                now = "—" if change.now is None else str(change.now)
-                add(f"| {_code(change.id)} | {was} | {now} | {'dropped' if change.dropped else 'rose'} |")
+        _case_table([by_id[i] for i in result.flips.regressed if i in by_id], result.k, add)
+    if result.flips.fixed:
+        add("")
+        add("Fixed: " + ", ".join(_code(i) for i in result.flips.fixed))
+    _md_rank_changes(list(result.rank_changes or []), add)
+
+
+def _md_misses(r: _Report) -> None:
+    p = r.result.primary
     if p.misses:
-        add("")
-        add(f"#### Misses ({len(p.misses)} of {p.metrics.n}, {result.mode})")
-        add("")
-        _case_table(p.misses, k, add)
+        r.add("")
+        r.add(f"#### Misses ({len(p.misses)} of {p.metrics.n}, {r.result.mode})")
+        r.add("")
+        _case_table(p.misses, r.result.k, r.add)
+
+
+def _md_avoided(r: _Report) -> None:
+    p, add = r.result.primary, r.add
     avoided = [c for c in p.cases if c.avoid_violated] + [n for n in p.negatives if n.avoid_violated]
-    if avoided:
-        add("")
-        add(f"#### Avoided skill ranked first ({len(avoided)})")
-        add("")
-        add("| case | query | ranked first |")
-        add("| --- | --- | --- |")
-        for c in p.cases:
-            if c.avoid_violated:
-                add(f"| {_code(c.id)} | {_cell(c.query)} | {_code(c.got[0])} |")
-        for n in p.negatives:
-            if n.avoid_violated:
-                add(f"| {_code(n.id)} | {_cell(n.query)} | {_code(n.top)} |")
-    if p.tags:
-        add("")
-        add("<details><summary>By tag</summary>")
-        add("")
-        add(f"| tag | n | top1 | recall@{k} | hit@{k} | mrr |")
-        add("| --- | ---: | ---: | ---: | ---: | ---: |")
-        for tag, tm in sorted(p.tags.items()):
-            add(f"| {_cell(tag)} | {tm.n} | {tm.top1:.4f} | {tm.recall_at_k:.4f} | {tm.hit_at_k:.4f} "
-                f"| {tm.mrr:.4f} |")
-        add("")
-        add("</details>")
+    if not avoided:
+        return
+    add("")
+    add(f"#### Avoided skill ranked first ({len(avoided)})")
+    add("")
+    add("| case | query | ranked first |")
+    add("| --- | --- | --- |")
+    for c in p.cases:
+        if c.avoid_violated:
+            add(f"| {_code(c.id)} | {_cell(c.query)} | {_code(c.got[0])} |")
+    for n in p.negatives:
+        if n.avoid_violated:
+            add(f"| {_code(n.id)} | {_cell(n.query)} | {_code(n.top)} |")
+
+
+def _md_tags(r: _Report) -> None:
+    tags, add, k = r.result.primary.tags, r.add, r.result.k
+    if not tags:
+        return
+    add("")
+    add("<details><summary>By tag</summary>")
+    add("")
+    add(f"| tag | n | top1 | recall@{k} | hit@{k} | mrr |")
+    add("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for tag, tm in sorted(tags.items()):
+        add(f"| {_cell(tag)} | {tm.n} | {tm.top1:.4f} | {tm.recall_at_k:.4f} | {tm.hit_at_k:.4f} "
+            f"| {tm.mrr:.4f} |")
+    add("")
+    add("</details>")
+
+
+# the pull-request view, section by section: a compact summary table, then what a reviewer must look at
+MARKDOWN_SECTIONS: tuple[Callable[[_Report], None], ...] = (
+    _md_summary, _md_paired, _md_notes, _md_baseline, _md_misses, _md_avoided, _md_tags)
+
+
+def render_markdown(result: EvalResult) -> str:
+    """The pull-request view: a compact summary table, then what a reviewer must look at."""
+    out: list[str] = []
+    report = _Report(result, result.report_modes(), out.append)
+    for section in MARKDOWN_SECTIONS:
+        section(report)
     return "\n".join(out) + "\n"
 
 

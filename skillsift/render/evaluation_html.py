@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from ..evaluate.run import EvalResult
 from ..words import plural
+from .evaluation import _metric_rows, status_word
+from .sanitise import html_text
 
 STYLE = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em auto;max-width:72em;color:#1b1f24;
@@ -26,8 +28,6 @@ vertical-align:top}th{background:#f6f8fa}td.n{text-align:right;font-variant-nume
 
 
 def _e(value) -> str:
-    from .sanitise import html_text
-
     return html_text(value)
 
 
@@ -49,8 +49,6 @@ def _rank(rank) -> str:
 
 
 def _metrics(result: EvalResult, modes: list[str]) -> list[str]:
-    from .evaluation import _metric_rows
-
     out = ["<h2>Metrics</h2>", "<table>", _head(["metric", *modes])]
     for label, key, get in _metric_rows(result):
         values = [get(result.by_mode[m].metrics) for m in modes]
@@ -196,7 +194,6 @@ def _cases(result: EvalResult, modes: list[str]) -> list[str]:
 
 def render_html(result: EvalResult) -> str:
     """The whole page (UTF-8 text, ending in a newline)."""
-    from .evaluation import status_word
 
     modes = result.report_modes()
     status = status_word(result)

@@ -9,6 +9,7 @@ renderer registry.
 from __future__ import annotations
 
 from ..words import plural
+from .sanitise import json_text, plain_lines
 
 SUMMARY_SCHEMA_VERSION = 1
 
@@ -125,7 +126,6 @@ def render_index_text(plan, provider, *, result=None, written: bool = False, sho
                       allow_network: bool = False) -> str:
     """What ``skillsift index`` prints as text, made safe for a terminal: the dry-run receipt when
     ``result`` is None, else the line of the build (``shown_dir``: the index directory as the user sees it)."""
-    from .sanitise import plain_lines
 
     if result is None:
         return plain_lines(dry_run_text(plan, provider, allow_network))
@@ -134,7 +134,6 @@ def render_index_text(plan, provider, *, result=None, written: bool = False, sho
 
 def render_index_json(plan, provider, *, result=None, written: bool = False) -> str:
     """The :func:`summary` of a dry run (``result`` None) or of a build, as JSON text."""
-    from .sanitise import json_text
 
     return json_text(summary(plan, provider, dry_run=result is None, result=result, written=written))
 

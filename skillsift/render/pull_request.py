@@ -45,10 +45,8 @@ def _first(name: str) -> str:
     return _code(name) if name else "nothing"
 
 
-def render_markdown(run: CiRun, *, max_rows: int | None = None) -> str:
-    """The report; ``max_rows`` caps each case table (the job summary), None keeps every row."""
-    out: list[str] = []
-    add = out.append
+def _summary_lines(run: CiRun, add) -> None:
+    """The title, an error, the scope of the head, the change summaries and the notes."""
     add(f"## skillsift ci · {_cell(run.verdict())}")
     add("")
     if run.error:
@@ -69,8 +67,10 @@ def render_markdown(run: CiRun, *, max_rows: int | None = None) -> str:
     for note in run.notes:
         add(f"> **Note:** {_cell(note)}")
         add("")
-    if head is not None:
-        _metrics_table(run, add)
+
+
+def _check_lines(run: CiRun, add) -> None:
+    """The failed checks, then the passed ones."""
     failures = run.failures()
     if failures:
         add("### Failed checks")
@@ -85,31 +85,47 @@ def render_markdown(run: CiRun, *, max_rows: int | None = None) -> str:
         for name, detail in passed:
             add(f"- {_cell(name)}: {_cell(detail)}")
         add("")
+
+
+def _comparison_lines(run: CiRun, c, add, max_rows: int | None) -> None:
+    """The cases that regressed, were fixed or moved against the base, and those not compared."""
+    if c.regressed:
+        add(f"### Regressed ({len(c.regressed)})")
+        add("")
+        add(f"Found in the top {c.head.k} at the {run.base_word}, no longer in the head.")
+        add("")
+        _change_table(c.regressed, add, max_rows, now_first=True)
+    if c.fixed:
+        add(f"### Fixed ({len(c.fixed)})")
+        add("")
+        _change_table(c.fixed, add, max_rows)
+    if c.moved:
+        add(f"### Other rank changes ({len(c.moved)})")
+        add("")
+        _change_table(c.moved, add, max_rows, direction=True)
+    if c.added or c.removed:
+        parts = []
+        if c.added:
+            parts.append(f"{plural(len(c.added), 'case')} only in the head")
+        if c.removed:
+            parts.append(f"{plural(len(c.removed), 'case')} only in the {run.base_word}")
+        add(f"_Not compared: {', '.join(parts)}._")
+        add("")
+
+
+def render_markdown(run: CiRun, *, max_rows: int | None = None) -> str:
+    """The report; ``max_rows`` caps each case table (the job summary), None keeps every row."""
+    out: list[str] = []
+    add = out.append
+    _summary_lines(run, add)
+    head = run.head
+    if head is not None:
+        _metrics_table(run, add)
+    _check_lines(run, add)
     _gate_changes(run, add, max_rows)
     c = run.comparison
     if c is not None:
-        if c.regressed:
-            add(f"### Regressed ({len(c.regressed)})")
-            add("")
-            add(f"Found in the top {c.head.k} at the {run.base_word}, no longer in the head.")
-            add("")
-            _change_table(c.regressed, add, max_rows, now_first=True)
-        if c.fixed:
-            add(f"### Fixed ({len(c.fixed)})")
-            add("")
-            _change_table(c.fixed, add, max_rows)
-        if c.moved:
-            add(f"### Other rank changes ({len(c.moved)})")
-            add("")
-            _change_table(c.moved, add, max_rows, direction=True)
-        if c.added or c.removed:
-            parts = []
-            if c.added:
-                parts.append(f"{plural(len(c.added), 'case')} only in the head")
-            if c.removed:
-                parts.append(f"{plural(len(c.removed), 'case')} only in the {run.base_word}")
-            add(f"_Not compared: {', '.join(parts)}._")
-            add("")
+        _comparison_lines(run, c, add, max_rows)
     _findings(run, add, max_rows)
     if head is not None and len(head.modes) > 1:
         _other_modes(run, head, add)

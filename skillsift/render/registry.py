@@ -43,7 +43,7 @@ _DIAGNOSTICS = {
 _EVALUATION = {
     "text": Renderer("evaluation:render_text", ("hybrid_hint",)),
     "json": Renderer("evaluation:render_json"),
-    "junit": Renderer("evaluation:render_junit"),
+    "junit": Renderer("evaluation_junit:render_junit"),
     "markdown": Renderer("evaluation:render_markdown"),
     "html": Renderer("evaluation_html:render_html"),
 }

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from ..ranker.result import Hit, SearchResult
 from ..words import plural
-from .sanitise import plain
+from .sanitise import json_text, plain, plain_lines
 
 STOPWORD_ONLY = (
     'the query holds only stopwords (words such as "the", "how", "to"): nothing to rank; add a content word'
@@ -60,7 +60,6 @@ def render_search_json(result: SearchResult, *, view: dict | None = None,
     """The search.v1 document as JSON text; ``view`` (the listing view searched, or None) is added as ``view``,
     ``index`` (why the index was not used, rows it refused; None when neither) as ``index``,
     ``examples_problem`` (why an invalid examples file's known requests were left out) when not ""."""
-    from .sanitise import json_text
 
     doc = result_to_json(result, sources)
     if view is not None:
@@ -74,7 +73,6 @@ def render_search_json(result: SearchResult, *, view: dict | None = None,
 
 def render_search_text(result: SearchResult, *, width: int = 80, explain: bool = False, min_sim: float = 0.0) -> str:
     """:func:`render_text`, each line made safe for a terminal."""
-    from .sanitise import plain_lines
 
     return plain_lines(render_text(result, width=width, explain=explain, min_sim=min_sim))
 

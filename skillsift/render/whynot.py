@@ -14,6 +14,7 @@ from ..evaluate.run import EvalResult
 from ..evaluate.whynot import Competitor, ExpectedSkill, Proposal, Standing, WhyReport
 from ..words import plural
 from .evaluation import _shortest, render_text, result_json
+from .sanitise import json_text
 
 MAX_TERMS_SHOWN = 6
 PROPOSALS_TITLE = {
@@ -36,7 +37,6 @@ def render_with_why_json(result: EvalResult, why: WhyReport) -> str:
     """The ``search-eval.v1`` document with the ``search-why.v4`` document under ``why``."""
     doc = result_json(result)
     doc["why"] = _shortest(why.to_dict())
-    from .sanitise import json_text
 
     return json_text(doc)
 
@@ -135,6 +135,60 @@ def _listing_text(p: Proposal) -> str:
     return changes + (f" ({'; '.join(chars)} characters)" if chars else "")
 
 
+def _miss_lines(m, add) -> None:
+    """One case not ranked first: its query terms, what ranked first, the expected skills, the competitor."""
+    role = f" (role {m.role})" if m.role else ""
+    where = "missed" if m.missed else f"rank {m.rank}"
+    add(f"  {m.case_id}{role} [{where}]: {_q(m.query)}")
+    add(f"    query terms: {', '.join(m.query_terms) or 'none'}")
+    if m.winner is None:
+        add("    ranked first: nothing (no skill holds a query term)")
+    else:
+        add(f"    ranked first: {m.winner.name}, {_standing_text(m.winner, m.ranking)}")
+        if m.channel is not None:
+            add(f"    put first by: {m.channel[0]} ({m.channel[1]:+.4f} over the best-ranked expected skill)")
+    for e in m.expected:
+        add(f"    {_expected_text(e, m.ranking)}")
+    if m.competitor is not None:
+        add(f"    {_competitor_text(m.competitor)}")
+
+
+def _skill_proposal_lines(sp, add) -> None:
+    """The proposals for one skill, or why none was checked."""
+    if sp.skipped and "too few cases" not in sp.skipped:
+        add(f"  {sp.skill}: not checked: {sp.skipped}")
+    if not sp.proposals:
+        return
+    tried = plural(sp.tried, "request" if sp.field == "examples" else "phrase")
+    add(f"  {sp.skill}: {sp.passing} of {tried} checked pass")
+    for p in sp.proposals:
+        origin = f"from {p.source}" if p.field == "examples" else f"{_support(p)}, from {p.source}"
+        instead = f" in place of {_q(p.replaces)}" if p.replaces else ""
+        add(f"    + {p.field}: {_q(p.text or p.phrase)}{instead} ({origin}; write it into {p.target})")
+        add(f"      {_effect(p)}")
+        add(f"      {_listing_text(p)}")
+
+
+def _proposal_lines(why: WhyReport, add) -> None:
+    """The proposals section: per skill, then the skills with too few cases or no passing phrase."""
+    add("")
+    add(PROPOSALS_TITLE[why.field or ("description" if why.view == "listing" else "triggers")])
+    if why.mined_queries:
+        add(f"  (phrases also drawn from {plural(why.mined_queries, 'mined query', 'mined queries')})")
+    for sp in why.proposals:
+        _skill_proposal_lines(sp, add)
+    few = [sp.skill for sp in why.proposals if not sp.proposals and "too few cases" in sp.skipped]
+    if few:
+        add(f"  no proposal for {plural(len(few), 'skill')}, too few cases to check one on held-out cases "
+            f"(each needs {MIN_CASES}; add cases or examples): {', '.join(few)}")
+    failed = [sp for sp in why.proposals if not sp.proposals and not sp.skipped]
+    if failed:
+        add(f"  no phrase passes for {plural(len(failed), 'skill')}: "
+            + ", ".join(f"{sp.skill} ({sp.tried} checked)" for sp in failed))
+    if why.proposals_note:
+        add(f"  note: {why.proposals_note}")
+
+
 def render_why_text(why: WhyReport) -> str:
     lines: list[str] = []
     add = lines.append
@@ -144,48 +198,9 @@ def render_why_text(why: WhyReport) -> str:
     add(f"why not ({why.mode}{view}, k={why.k}): {plural(len(why.misses), 'case')} not ranked first "
         f"({why.missed} missed at k, {behind} ranked 2-{why.k})")
     for m in why.misses:
-        role = f" (role {m.role})" if m.role else ""
-        where = "missed" if m.missed else f"rank {m.rank}"
-        add(f"  {m.case_id}{role} [{where}]: {_q(m.query)}")
-        add(f"    query terms: {', '.join(m.query_terms) or 'none'}")
-        if m.winner is None:
-            add("    ranked first: nothing (no skill holds a query term)")
-        else:
-            add(f"    ranked first: {m.winner.name}, {_standing_text(m.winner, m.ranking)}")
-            if m.channel is not None:
-                add(f"    put first by: {m.channel[0]} ({m.channel[1]:+.4f} over the best-ranked expected skill)")
-        for e in m.expected:
-            add(f"    {_expected_text(e, m.ranking)}")
-        if m.competitor is not None:
-            add(f"    {_competitor_text(m.competitor)}")
+        _miss_lines(m, add)
     if why.proposals or why.proposals_note:
-        add("")
-        add(PROPOSALS_TITLE[why.field or ("description" if why.view == "listing" else "triggers")])
-        if why.mined_queries:
-            add(f"  (phrases also drawn from {plural(why.mined_queries, 'mined query', 'mined queries')})")
-        for sp in why.proposals:
-            if sp.skipped and "too few cases" not in sp.skipped:
-                add(f"  {sp.skill}: not checked: {sp.skipped}")
-            if not sp.proposals:
-                continue
-            tried = plural(sp.tried, "request" if sp.field == "examples" else "phrase")
-            add(f"  {sp.skill}: {sp.passing} of {tried} checked pass")
-            for p in sp.proposals:
-                origin = f"from {p.source}" if p.field == "examples" else f"{_support(p)}, from {p.source}"
-                instead = f" in place of {_q(p.replaces)}" if p.replaces else ""
-                add(f"    + {p.field}: {_q(p.text or p.phrase)}{instead} ({origin}; write it into {p.target})")
-                add(f"      {_effect(p)}")
-                add(f"      {_listing_text(p)}")
-        few = [sp.skill for sp in why.proposals if not sp.proposals and "too few cases" in sp.skipped]
-        if few:
-            add(f"  no proposal for {plural(len(few), 'skill')}, too few cases to check one on held-out cases "
-                f"(each needs {MIN_CASES}; add cases or examples): {', '.join(few)}")
-        failed = [sp for sp in why.proposals if not sp.proposals and not sp.skipped]
-        if failed:
-            add(f"  no phrase passes for {plural(len(failed), 'skill')}: "
-                + ", ".join(f"{sp.skill} ({sp.tried} checked)" for sp in failed))
-        if why.proposals_note:
-            add(f"  note: {why.proposals_note}")
+        _proposal_lines(why, add)
     add("")
     if why.bare_skills:
         add(f"skills with no triggers and no examples ({len(why.bare_skills)}): {', '.join(why.bare_skills)}")

@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING
 
 from ..config.model import Config
 from ..diagnostics import ERROR, WARNING, Diagnostic
+from .lockfile import LOCK_FILE
+from .mount import mount
+from .sync import cache_folder, read_sources
 
 if TYPE_CHECKING:
     from .sync import SourceProblem
@@ -28,8 +31,6 @@ HINTS = {
 
 
 def _diagnostic(problem: SourceProblem) -> Diagnostic:
-    from .lockfile import LOCK_FILE
-
     return Diagnostic(file=LOCK_FILE, code=problem.code, severity=SEVERITY[problem.code], message=problem.message,
                       hint=HINTS[problem.code])
 
@@ -42,9 +43,6 @@ def attach(config: Config, env=None, *, as_locked: bool = False) -> Config:
     """
     if not config.skill_sources and not as_locked:
         return config
-    from .lockfile import LOCK_FILE
-    from .mount import mount
-    from .sync import cache_folder, read_sources
 
     view = read_sources(config, cache_folder(env), as_locked=as_locked)
     findings = [_diagnostic(p) for p in view.problems]

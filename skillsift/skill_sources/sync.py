@@ -20,6 +20,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..cache.base import cache_dir
 from ..config.model import Config, SkillSource
 from ..index.atomic import write_atomic
 from ..index.lock import IndexLocked, acquire_lock
@@ -337,7 +338,6 @@ def status(config: Config, cache: Path | None) -> list[SourceStatus]:
 def cache_folder(env=None) -> Path | None:
     """Where fetched sources live: the user cache folder. ``SKILLSIFT_CACHE=off`` turns off the caches
     that only save time; the fetched sources are the data a lock pins, so they are kept and read."""
-    from ..cache.base import cache_dir
 
     env = dict(os.environ if env is None else env)
     env.pop("SKILLSIFT_CACHE", None)

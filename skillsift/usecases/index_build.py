@@ -25,8 +25,20 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..config import ENV_ALLOW_NETWORK, user_config_file
 from ..diagnostics import SkillsiftError
+from ..embed.base import EmbedError
+from ..embed.factory import make_provider
+from ..embed.gate import price_per_mtok
+from ..evaluate.examples import example_pairs
+from ..index.atomic import current_mode
+from ..index.build import build_index, effective_batch_size, plan_build
 from ..index.configured import ConfiguredProvider, checked_index_dir
+from ..index.lock import acquire_lock
+from ..index.manifest import MANIFEST_FILE, VECTORS_FILE
+from ..index.store import Index, LoadResult, load_index, write_index
+from ..index.verify import verifiable, verify_rows
+from ..secrets.egress import secret_scan
 from ..words import plural
 
 if TYPE_CHECKING:
@@ -55,14 +67,11 @@ def price(provider, config) -> float | None:
     budget = getattr(provider, "budget", None)
     if budget is not None:
         return budget.price_per_mtok
-    from ..embed.gate import price_per_mtok
 
     return price_per_mtok(provider.model, config.embeddings.price_input_per_mtok)
 
 
 def _load_old(index_dir):
-    from ..index.store import LoadResult, load_index
-
     try:
         return load_index(index_dir)
     except (OSError, SkillsiftError) as exc:  # an old index that cannot be read is no old index
@@ -71,9 +80,6 @@ def _load_old(index_dir):
 
 def make_plan(config, catalog, provider, *, rebuild: bool, force, index_dir):
     """The plan of a build against the index in ``index_dir`` (no provider call)."""
-    from ..evaluate.examples import example_pairs
-    from ..index.build import plan_build
-    from ..secrets.egress import secret_scan
 
     loaded = _load_old(index_dir)
     scan = secret_scan(provider, config.secret_patterns)
@@ -88,7 +94,6 @@ def make_plan(config, catalog, provider, *, rebuild: bool, force, index_dir):
 
 def refuse_network(plan, provider, allow_network: bool) -> None:
     """Raise before any call when a networked provider would be sent text with the network off."""
-    from ..config import ENV_ALLOW_NETWORK, user_config_file
 
     if not plan.to_embed or not getattr(provider, "networked", False) or allow_network:
         return
@@ -118,8 +123,6 @@ class Prepared:
 
 def prepare(config, catalog, *, rebuild: bool = False, force=(), dry_run: bool = False) -> Prepared:
     """Build the provider and plan; a dry run plans with the configured identity when it cannot be built."""
-    from ..embed.base import EmbedError
-    from ..embed.factory import make_provider
 
     try:
         provider = make_provider(config, root=config.root)
@@ -142,7 +145,6 @@ def doctored_rows(config, catalog, provider, index_dir) -> tuple[str, ...]:
     (docs/index-format.md, "Verifying the committed vectors").  Only a provider whose vectors
     are recomputed exactly (the local model) is asked; rows verified before are not embedded again.
     """
-    from ..index.verify import verifiable, verify_rows
 
     fingerprint = getattr(provider, "fingerprint", "")
     old = _load_old(index_dir).index
@@ -198,15 +200,10 @@ def build(prepared: Prepared, *, progress=None, force_write: bool | None = None)
     refused index directory, a hard provider error or a failed write.  A read-only index file
     is refused before anything is embedded, unless ``force_write`` (``skillsift index --force``).
     """
-    from ..index.atomic import current_mode
-    from ..index.build import build_index, effective_batch_size
-    from ..index.lock import acquire_lock
-    from ..index.store import Index, write_index
 
     config, catalog, provider = prepared.config, prepared.catalog, prepared.provider
     refuse_network(prepared.plan, provider, prepared.allow_network)
     index_dir = checked_index_dir(config)
-    from ..index.manifest import MANIFEST_FILE, VECTORS_FILE
 
     for name in (VECTORS_FILE, MANIFEST_FILE):
         current_mode(os.path.join(index_dir, name), force_write)

@@ -11,10 +11,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..casefile.parse import Expected
+from ..catalog.agents import BY_NAME, NAMES
+from ..catalog.load import read_all_skills
+from ..config import ENV_ALLOW_NETWORK
 from ..diagnostics import SkillsiftError
-from ..judge.answer import NO_CHOICE, Answer
+from ..embed.command import command_env
+from ..evaluate.session import run_view_evaluation
+from ..judge.answer import CHOSEN, NO_CHOICE, NONE, Answer
+from ..judge.cache import open_cache
 from ..judge.prompt import TEMPLATE_VERSION, build_prompt, cache_key, judge_listing
-from ..judge.report import ASKED, CACHED, MISSING, NOT_ASKED, WITHHELD, JudgeReport, Row
+from ..judge.report import ASKED, CACHED, MISSING, NOT_ASKED, WITHHELD, JudgeReport, Row, judge_flips
+from ..judge.runner import Call, ask_all, ask_command
+from ..secrets.scan import detect_secret
 from ..words import plural
 
 ENV_CI = "CI"
@@ -53,8 +62,6 @@ def in_ci(env) -> bool:
 
 
 def _profile(name: str):
-    from ..catalog.agents import BY_NAME, NAMES
-
     profile = BY_NAME.get(name)
     if profile is None:
         raise SkillsiftError(f'unknown agent "{name}"', hint=f"agents are {', '.join(NAMES)}")
@@ -85,8 +92,6 @@ def _why_no_calls(config, opts: JudgeOptions, env) -> str:
         return ("the repository's [judge] command runs only with --allow-exec or from the user config"
                 if config.judge.named_command else "no [judge] command is set")
     if not config.embeddings.allow_network:
-        from ..config import ENV_ALLOW_NETWORK
-
         return (f"the network is disabled: the judge sends the listing to an agent; set allow_network = true in the "
                 f"[embeddings] table of the user config (or {ENV_ALLOW_NETWORK}=1)")
     return ""
@@ -96,9 +101,6 @@ def run_judge(root, config, case_file, result, opts: JudgeOptions = JudgeOptions
               cache=None) -> JudgeRun:
     """Judge ``case_file``'s cases (ranked in ``result``, or None) with the configured agent command."""
     import os
-
-    from ..catalog.load import read_all_skills
-    from ..judge.cache import open_cache
 
     env = os.environ if env is None else env
     named = config.judge.named_command
@@ -128,31 +130,40 @@ def run_judge(root, config, case_file, result, opts: JudgeOptions = JudgeOptions
         not_asked = {p.key: "no answer cached (not fetched)" for p in to_ask}
     elif to_ask:
         answers, not_asked = _ask(root, config, opts, env, listing, to_ask, report)
-        queries = {case.id: case.query for case in case_file.cases}
-        for prompt in to_ask:
-            fresh = answers.get(prompt.key)
-            if fresh is not None and fresh.final:
-                cache.put(prompt.key, fresh, case=prompt.case, request=queries[prompt.case].strip(),
-                          agent=profile.name)
-        problem = cache.save()
+        problem = _remember(cache, answers, to_ask, case_file, profile.name)
         if problem:
             notes.append(problem)
-    firsts = ranker_firsts(result)
+    report.rows.extend(_rows(pending, answers, not_asked, ranker_firsts(result), blocked=bool(blocked)))
+    return run
+
+
+def _remember(cache, answers: dict, to_ask, case_file, agent: str) -> str:
+    """Cache the final answers just fetched; returns the cache's problem in saving them ("" when none)."""
+    queries = {case.id: case.query for case in case_file.cases}
+    for prompt in to_ask:
+        fresh = answers.get(prompt.key)
+        if fresh is not None and fresh.final:
+            cache.put(prompt.key, fresh, case=prompt.case, request=queries[prompt.case].strip(), agent=agent)
+    return cache.save()
+
+
+def _rows(pending, answers: dict, not_asked: dict, firsts: dict, *, blocked: bool) -> list[Row]:
+    """One row per case: the known answer, the one fetched, or no choice (with why none was fetched)."""
+    rows = []
     for case, key, known, source in pending:
         answer: Answer | None = known if known is not None else answers.get(key)
         if known is None:
             source = ASKED if answer is not None else (MISSING if blocked else NOT_ASKED)
         if answer is None:
             answer = Answer(NO_CHOICE, reason=not_asked.get(key, "no answer"))
-        report.rows.append(Row(id=case.id, query=case.query, expected=case.expect_ids,
-                               ranker_first=firsts.get(case.id, ""), answer=answer, source=source))
-    return run
+        rows.append(Row(id=case.id, query=case.query, expected=case.expect_ids,
+                        ranker_first=firsts.get(case.id, ""), answer=answer, source=source))
+    return rows
 
 
 def _questions(case_file, config, named, agent: str, listing, cache) -> tuple[list[tuple], list[Prompt]]:
     """``(pending, to_ask)``: per case ``(case, key, answer or None, source)`` (a withheld request, a cached
     answer, or one still missing), and the prompts to send, one per distinct key, in case order."""
-    from ..secrets.scan import detect_secret
 
     patterns = tuple(config.secret_patterns)
     pending: list[tuple] = []
@@ -180,9 +191,6 @@ def _ask(root, config, opts: JudgeOptions, env, listing, to_ask: list[Prompt], r
     not asked)``; the calls made and the limits met go into ``report``."""
     import os
 
-    from ..embed.command import command_env
-    from ..judge.runner import Call, ask_all, ask_command
-
     budget = config.judge.max_calls if opts.budget is None else opts.budget
     ask = ask_command(config.judge.command, root=os.fspath(root), env=command_env(config.judge.pass_env, env),
                       timeout=opts.timeout or config.judge.timeout_seconds)
@@ -205,7 +213,6 @@ def evaluate_and_judge(root, view, config, case_file, *, modes, k_override: int 
                        opts: JudgeOptions = JudgeOptions(), env=None):
     """``(evaluation, run)``: rank ``case_file`` over ``view`` (:func:`skillsift.evaluate.session.run_view_evaluation`),
     then judge the same cases (:func:`run_judge`): ``skillsift judge``."""
-    from ..evaluate.session import run_view_evaluation
 
     if not config.judge.named_command:  # before any ranking: nothing could be judged
         raise SkillsiftError("no judge is configured: [judge] command is not set", hint=NO_COMMAND_HINT)
@@ -220,8 +227,6 @@ def cached_flips(head_root, head_config, head_result, base_root, base_config, ba
     Both sides read the head's cache file with the base's added (answers are keyed by content, so the
     union is safe); nothing is asked.  Returns :class:`~skillsift.judge.report.JudgeFlips`.
     """
-    from ..judge.cache import open_cache
-    from ..judge.report import judge_flips
 
     opts = JudgeOptions(fetch=False)
     cache = open_cache(head_root, head_config.judge.cache)
@@ -240,9 +245,6 @@ def agent_labels(root, config, case_file, *, agent: str = "", env=None):
     negative case; one with no answer (or no choice) is left out.
     """
     from dataclasses import replace
-
-    from ..casefile.parse import Expected
-    from ..judge.answer import CHOSEN, NONE
 
     run = run_judge(root, config, case_file, None, JudgeOptions(agent=agent, fetch=False), env=env)
     by_id = {row.id: row for row in run.report.rows}

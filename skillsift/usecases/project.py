@@ -19,9 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..catalog.agents import BY_NAME, NAMES, source_name
+from ..catalog.views import load_view
 from ..config import Config
 from ..diagnostics import NOTE, WARNING, Diagnostic, SkillsiftError
 from ..records import record
+from ..skill_sources.configured import open_config
 
 TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the hooks' path)
 if TYPE_CHECKING:
@@ -61,7 +64,6 @@ class Project:
     @property
     def sources(self) -> dict[str, str]:
         """Skill name -> the ``[[sources]]`` entry it comes from, for the skills of other repositories."""
-        from ..catalog.agents import source_name
 
         return {s.name: source_name(s.path) for s in self.catalog if source_name(s.path)}
 
@@ -84,7 +86,6 @@ def catalog_messages(diagnostics: Iterable[Diagnostic]) -> tuple[Message, ...]:
 
 def check_agent(agent: str | None) -> None:
     """Raise SkillsiftError for an agent name no profile has (before anything is read)."""
-    from ..catalog.agents import BY_NAME, NAMES
 
     if agent and agent not in BY_NAME:
         raise SkillsiftError(f'unknown agent "{agent}"', hint=f"agents are {', '.join(NAMES)}")
@@ -102,8 +103,6 @@ def open_project(root, config_file: str | None = None, *, mode: str | None = Non
     anything changed); then ``config_file``, ``mode`` and ``allow_exec`` are not used and its
     notes are not repeated in :attr:`Project.messages`.
     """
-    from ..catalog.views import load_view
-    from ..skill_sources.configured import open_config
 
     check_agent(agent)
     messages: tuple[Message, ...] = ()

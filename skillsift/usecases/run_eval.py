@@ -21,9 +21,17 @@ from ..diagnostics import NOTE, SkillsiftError
 from ..evaluate import session as evals
 from ..evaluate.cases import check_k
 from ..evaluate.gates import load_baseline, parse_minimums
+from ..evaluate.querylog import log_path, mine, read_log
 from ..evaluate.run import LEXICAL, degraded_hint, pair_views, parse_modes
+from ..evaluate.whynot import why_not
+from ..index.atomic import AtomicWriteError, write_output
+from ..ranker.setup import refused_note
+from ..render.evaluation import render_json
+from ..render.evaluation_html import render_html
+from ..render.judge import judge_document
 from ..render.registry import names
 from ..words import plural
+from .judge_run import run_judge
 from .project import Message, open_project
 
 ALL_VIEWS = "all"  # --view all: the full view primary, the listing view beside it
@@ -139,8 +147,6 @@ def run_eval(request: EvalRequest, notify: Callable[[Message], None]) -> EvalOut
                                            max_flips=gates.max_flips, max_rank_drops=gates.max_rank_drops)
     refused = getattr(evaluation.ranker, "index_refused", ())
     if refused:
-        from ..ranker.setup import refused_note
-
         notify(Message("", refused_note(refused)))  # shown with --quiet too
     refresh = getattr(evaluation.ranker, "refresh", None)
     for line in refresh.notes() if refresh is not None else ():
@@ -159,8 +165,6 @@ def run_eval(request: EvalRequest, notify: Callable[[Message], None]) -> EvalOut
     result.gates_note = gates.note
     judged = None
     if request.judge:  # the agent beside the ranker, over the same cases (docs/judge.md)
-        from ..render.judge import judge_document
-        from .judge_run import run_judge
 
         judged = run_judge(request.root, config, case_file, result, request.judge_options)
         for note in judged.notes:
@@ -169,9 +173,6 @@ def run_eval(request: EvalRequest, notify: Callable[[Message], None]) -> EvalOut
     outcome = EvalOutcome(result=result, config=config, judged=judged,
                           html_written=_write_output(request, result, evaluation, tell, first=gates.first))
     if request.why and not outcome.html_written:
-        from ..evaluate.querylog import log_path, mine, read_log
-        from ..evaluate.whynot import why_not
-
         assert case_file is not None  # a cases file, --from-skills, or both (EvalRequest.check)
         mined = mine(read_log(log_path(config)), view.catalog.names).cases
         outcome.why = why_not(result, case_file.cases, view.catalog, config, evaluation.ranker, mined=mined,
@@ -270,15 +271,10 @@ def _write_output(request: EvalRequest, result, evaluation, tell: Callable[[Mess
     SkillsiftError naming it (exit 1) before anything else is printed."""
     if not request.output or (request.fmt != "html" and evaluation.degraded):
         return False
-    from ..index.atomic import AtomicWriteError, write_output
 
     if request.fmt == "html":
-        from ..render.evaluation_html import render_html
-
         data = render_html(result).encode("utf-8")  # a page for people, not a baseline
     else:
-        from ..render.evaluation import render_json
-
         data = render_json(result).encode("utf-8")
     try:
         write_output(request.output, data, force=request.force)

@@ -15,9 +15,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..config.tomledit import set_table_keys
 from ..diagnostics import SkillsiftError
 from ..embed.base import EmbedError
+from ..embed.factory import make_provider
 from ..evaluate.cases import check_k, load_checked
+from ..evaluate.tune_run import document, run
+from ..index.atomic import current_mode, write_atomic
+from ..render.index import withheld_line
+from ..render.views import view_words
+from .judge_run import agent_labels
 from .project import Message, open_project
 
 
@@ -42,13 +49,9 @@ class TuneRequest:
 def run_tune(request: TuneRequest, notify: Callable[[Message], None],
              progress_factory: Callable[[int], Any] | None = None) -> dict:
     """Run ``request``; returns the ``tune.v1`` document (with ``view`` and ``wrote`` when they apply)."""
-    from ..embed.factory import make_provider
-    from ..evaluate.tune_run import document, run
-    from ..render.index import withheld_line
 
     check_k(request.k)
     if request.write:  # a read-only config is refused before the run, not after it
-        from ..index.atomic import current_mode
 
         current_mode(str(project_file(request.root, request.config_file)[0]), request.force)
     project = open_project(request.root, request.config_file, allow_exec=request.allow_exec, agent=request.agent,
@@ -59,15 +62,12 @@ def run_tune(request: TuneRequest, notify: Callable[[Message], None],
     case_file = load_checked(request.cases, view.full.names, roles_configured=True,
                              resolve=lambda _r: list(view.full.names))
     if request.judge:  # the agent's own choices as labels (docs/judge.md, "Calibration that feeds back")
-        from .judge_run import agent_labels
 
         before = len(case_file.cases)
         case_file, _judged = agent_labels(request.root, config, case_file)
         notify(Message("", f"tune --judge: {len(case_file.cases)} of {before} cases labelled by the agent's cached "
                            f"answers ({before - len(case_file.cases)} without a choice or an answer)"))
     if view.listing is not None:
-        from ..render.views import view_words
-
         notify(Message("", f"view: {view_words(view.to_dict() or {})}"))
     if not catalog.skills:  # nothing is ranked: no setting can be scored
         where = f"the listing of {view.agent} serves no skill" if view.listing is not None else "no skill was found"
@@ -121,8 +121,6 @@ def chosen_keys(doc: dict, result) -> dict:
 
 def write_keys(root: str, config_file: str | None, keys: dict, *, force: bool = False) -> str:
     """Write ``keys`` into the project config's ``[search]`` table, every other line kept; returns the path."""
-    from ..config.tomledit import set_table_keys
-    from ..index.atomic import write_atomic
 
     path, table = project_file(root, config_file)
     text = path.read_text(encoding="utf-8") if path.is_file() else ""

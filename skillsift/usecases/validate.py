@@ -15,7 +15,15 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..checks.fixes import case_fix, chmod_fixes, plan, unified_diff
+from ..checks.paths import wrong_case_files
+from ..checks.secrets import baseline_bytes, baseline_document, current_findings, skill_files
+from ..config import RootNotFound
 from ..diagnostics import NOTE, SkillsiftError
+from ..index.atomic import write_atomic
+from ..validators import CODES
+from ..validators.runner import run_checks, select_codes
+from ..validators.workspace import Workspace, rel_posix
 from .project import Message
 
 USAGE_EXIT = 2
@@ -55,7 +63,6 @@ def usage(message: str, hint: str = "") -> SkillsiftError:
 
 def resolve_paths(ws, paths) -> list[str]:
     """Command-line paths as paths relative to the root (a directory stands for the files under it)."""
-    from ..validators.workspace import rel_posix
 
     out: list[str] = []
     for given in paths:
@@ -87,9 +94,6 @@ def exit_code(diagnostics, *, strict: bool) -> int:
 
 def update_secrets_baseline(ws, force: bool = False) -> str:
     """Write the secrets baseline accepting every current finding; returns a one-line report."""
-    from ..checks.secrets import baseline_bytes, baseline_document, current_findings, skill_files
-    from ..index.atomic import write_atomic
-    from ..validators.workspace import rel_posix
 
     findings = current_findings(ws, skill_files(ws, ws.skill_paths))
 
@@ -106,47 +110,42 @@ def update_secrets_baseline(ws, force: bool = False) -> str:
     return f"{state} {rel} ({len(findings)} accepted finding{'s' if len(findings) != 1 else ''})"
 
 
-def apply_fixes(ws, paths, *, write: bool, show_diff: bool, force: bool = False) -> list[str]:
-    """Plan (and with ``write`` apply) the safe fixes of skillsift/checks/fixes.py; returns the lines to print."""
-    import re
+def _skill_fixes(ws, rel: str, text: str) -> list:
+    """The fixes planned for one SKILL.md (the executable bits only when its frontmatter parses)."""
 
-    from ..checks.fixes import case_fix, chmod_fixes, plan, unified_diff
-    from ..index.atomic import write_atomic
+    skill, problems = ws.parsed(rel)
+    front = None if problems or skill is None else skill.frontmatter
+    fixes = plan(rel, text, front, exists=lambda r: os.path.lexists(ws.abspath(r)))
+    if front is not None:
+        fixes += chmod_fixes(rel, text, lambda r: os.path.isfile(ws.abspath(r)),
+                             lambda r: os.access(ws.abspath(r), os.X_OK))
+    return fixes
 
-    lines: list[str] = []
-    renamed: list[tuple[str, str]] = []
-    for rel in paths if paths is not None else ws.skill_paths:
-        if not rel.endswith("SKILL.md"):
-            continue
-        text = ws.read_text(rel)
-        if text is None:
-            continue
-        skill, problems = ws.parsed(rel)
-        front = None if problems or skill is None else skill.frontmatter
-        fixes = plan(rel, text, front, exists=lambda r: os.path.lexists(ws.abspath(r)))
-        if front is not None:
-            fixes += chmod_fixes(rel, text, lambda r: os.path.isfile(ws.abspath(r)),
-                                 lambda r: os.access(ws.abspath(r), os.X_OK))
-        for fix in fixes:
-            if fix.chmod is not None and write:
-                mode = os.stat(ws.abspath(fix.chmod)).st_mode
-                os.chmod(ws.abspath(fix.chmod), mode | ((mode & 0o444) >> 2))  # x wherever r is set
-            if fix.new_text is not None:
-                if show_diff:
-                    lines.append(unified_diff(rel, text, fix.new_text).rstrip("\n"))
-                if write:
-                    write_atomic(ws.abspath(rel), fix.new_text.encode("utf-8"), force=force)
-                text = fix.new_text  # a later fix of the file builds on this one
-            if fix.rename_to is not None:
-                folder = rel.rsplit("/", 1)[0]
-                if show_diff:
-                    lines.append(f"rename {folder}/ -> {fix.rename_to}/")
-                if write:
-                    os.rename(ws.abspath(folder), ws.abspath(fix.rename_to))
-            lines.append(f"{'fixed' if write else 'would fix'}: {rel}: {fix.code} {fix.summary}")
-            if fix.old_name and fix.new_name:
-                renamed.append((fix.old_name.strip(), fix.new_name))
-    from ..checks.paths import wrong_case_files
+
+def _apply_fix(ws, rel: str, text: str, fix, lines: list[str], *, write: bool, show_diff: bool, force: bool) -> str:
+    """Show and (with ``write``) apply one fix of ``rel``; returns the file's text after it."""
+
+    if fix.chmod is not None and write:
+        mode = os.stat(ws.abspath(fix.chmod)).st_mode
+        os.chmod(ws.abspath(fix.chmod), mode | ((mode & 0o444) >> 2))  # x wherever r is set
+    if fix.new_text is not None:
+        if show_diff:
+            lines.append(unified_diff(rel, text, fix.new_text).rstrip("\n"))
+        if write:
+            write_atomic(ws.abspath(rel), fix.new_text.encode("utf-8"), force=force)
+        text = fix.new_text  # a later fix of the file builds on this one
+    if fix.rename_to is not None:
+        folder = rel.rsplit("/", 1)[0]
+        if show_diff:
+            lines.append(f"rename {folder}/ -> {fix.rename_to}/")
+        if write:
+            os.rename(ws.abspath(folder), ws.abspath(fix.rename_to))
+    lines.append(f"{'fixed' if write else 'would fix'}: {rel}: {fix.code} {fix.summary}")
+    return text
+
+
+def _case_fixes(ws, paths, lines: list[str], *, write: bool, show_diff: bool) -> None:
+    """Rename the files whose name differs from the expected one only in case."""
 
     for rel in wrong_case_files(ws):
         if paths is not None and rel not in paths:
@@ -158,6 +157,13 @@ def apply_fixes(ws, paths, *, write: bool, show_diff: bool, force: bool = False)
             if write:
                 os.rename(ws.abspath(rel), ws.abspath(found.rename_file_to))
             lines.append(f"{'fixed' if write else 'would fix'}: {rel}: {found.code} {found.summary}")
+
+
+def _renamed_notes(ws, renamed: list[tuple[str, str]]) -> list[str]:
+    """A note for each renamed skill still named by its old name in the cases or the index."""
+    import re
+
+    lines = []
     for old, new in renamed:
         pattern = re.compile(rf"(?<![\w-]){re.escape(old)}(?![\w-])")
         users = [p for p in ws.cases_paths if pattern.search(ws.read_text(p) or "")]
@@ -168,6 +174,24 @@ def apply_fixes(ws, paths, *, write: bool, show_diff: bool, force: bool = False)
             lines.append(f'note: skill "{old}" is now "{new}"; still named "{old}" in {", ".join(users)}: '
                          "update them (skillsift did not)")
     return lines
+
+
+def apply_fixes(ws, paths, *, write: bool, show_diff: bool, force: bool = False) -> list[str]:
+    """Plan (and with ``write`` apply) the safe fixes of skillsift/checks/fixes.py; returns the lines to print."""
+    lines: list[str] = []
+    renamed: list[tuple[str, str]] = []
+    for rel in paths if paths is not None else ws.skill_paths:
+        if not rel.endswith("SKILL.md"):
+            continue
+        text = ws.read_text(rel)
+        if text is None:
+            continue
+        for fix in _skill_fixes(ws, rel, text):
+            text = _apply_fix(ws, rel, text, fix, lines, write=write, show_diff=show_diff, force=force)
+            if fix.old_name and fix.new_name:
+                renamed.append((fix.old_name.strip(), fix.new_name))
+    _case_fixes(ws, paths, lines, write=write, show_diff=show_diff)
+    return lines + _renamed_notes(ws, renamed)
 
 
 def shown_root(root: str) -> str:
@@ -186,9 +210,6 @@ def run_validate(request: ValidateRequest, notify: Callable[[Message], None]) ->
     A fix line is a :class:`Message` whose severity is ``"stdout"`` when it belongs on standard output
     (the diff of a preview), else ``""`` (standard error); config notes are notes.
     """
-    from ..config import RootNotFound
-    from ..validators.runner import run_checks, select_codes
-    from ..validators.workspace import Workspace
 
     ws = Workspace(request.root, config_file=request.config_file)
     try:
@@ -207,8 +228,6 @@ def run_validate(request: ValidateRequest, notify: Callable[[Message], None]) ->
     preset = request.preset or (ws.settings.preset if ws.config is not None else "recommended")
     codes, unknown = select_codes(request.select, request.ignore, configured, preset=preset)
     if unknown:
-        from ..validators import CODES
-
         raise usage(f"unknown check code {', '.join(repr(u) for u in unknown)}",
                      f"codes are {', '.join(CODES)} (or a prefix such as SK)")
     paths = request.paths

@@ -12,8 +12,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..casefile.rules import CASES
+from ..config.tables import PROJECT, USER
 from ..docschema import Context
 from ..docschema.json_schema import document, dumps
+from . import CODES
 
 SCHEMAS_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
@@ -21,9 +24,6 @@ SCHEMAS_DIR = Path(__file__).resolve().parent.parent / "schemas"
 def shipped(check_codes=None) -> dict[str, str]:
     """``file name -> text`` of every schema generated from the rule tables (``check_codes``: the codes
     ``[validate.severity]`` may name; default the registry's)."""
-    from ..casefile.rules import CASES
-    from ..config.tables import PROJECT, USER
-    from . import CODES
 
     codes = Context(values={"codes": tuple(check_codes) if check_codes is not None else CODES})
     return {

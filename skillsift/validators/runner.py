@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from ..config.checks import STRICT
 from ..diagnostics import NOTE, Diagnostic, sort_diagnostics
-from . import BY_CODE, CHECKS, OPT_IN, expand_codes
+from . import BY_CODE, CHECKS, OPT_IN, expand_codes, suppress, text_cache
 from .contract import run_module
 from .workspace import Workspace
 
@@ -48,6 +48,32 @@ def _triggered(check, kinds: set[str]) -> bool:
     return "any" in check.triggers or bool(kinds.intersection(check.triggers))
 
 
+def _modules_to_run(codes: set, kinds: set[str], wanted) -> list[str]:
+    """The check modules that report one of ``codes`` (and, for a run on some paths, are triggered by them)."""
+    modules: list[str] = []
+    for check in CHECKS:
+        if check.code in codes and (wanted is None or _triggered(check, kinds)) and check.module not in modules:
+            modules.append(check.module)
+    return modules
+
+
+def _reported(ws: Workspace, diag: Diagnostic, codes: set, wanted) -> Diagnostic | None:
+    """A finding as reported: None when its code is not selected or its file not asked for; else at the
+    configured severity (a note on a source's skill)."""
+    known = BY_CODE.get(diag.code)
+    if known is not None:
+        if diag.code not in codes:
+            return None
+        if wanted is not None and known.scope == "file" and diag.file and diag.file not in wanted:
+            return None
+        level = ws.settings.severity.get(diag.code)
+        if level and level != diag.severity:
+            diag = replace(diag, severity=level)
+    if ws.config.source_folders and _from_a_source(diag, ws.config.source_folders):
+        diag = replace(diag, severity=NOTE)
+    return diag
+
+
 def run_checks(ws: Workspace, *, codes=None, paths=None, preset: str | None = None) -> list[Diagnostic]:
     """Every diagnostic of the selected checks, sorted (file, line, column, code).
 
@@ -71,34 +97,16 @@ def run_checks(ws: Workspace, *, codes=None, paths=None, preset: str | None = No
         wanted = set(paths)
         for rel in paths:
             kinds |= ws.path_kinds(rel)
-    modules: list[str] = []
-    for check in CHECKS:
-        if check.code in codes and (wanted is None or _triggered(check, kinds)) and check.module not in modules:
-            modules.append(check.module)
-    from . import text_cache
+    modules = _modules_to_run(codes, kinds, wanted)
 
     found: list[Diagnostic] = []
     with text_cache.deferred(ws):  # the text-check cache is written once, after every module
         for name in modules:
             found.extend(run_module(name, ws, None if wanted is None else sorted(wanted)))
-    from . import suppress
 
     ran = {check.code for check in CHECKS if check.module in modules and check.code in codes}
     found = suppress.apply(ws, found, ran=ran, wanted=wanted)
-    out = []
-    for diag in found:
-        known = BY_CODE.get(diag.code)
-        if known is not None:
-            if diag.code not in codes:
-                continue
-            if wanted is not None and known.scope == "file" and diag.file and diag.file not in wanted:
-                continue
-            level = severity.get(diag.code)
-            if level and level != diag.severity:
-                diag = replace(diag, severity=level)
-        if ws.config.source_folders and _from_a_source(diag, ws.config.source_folders):
-            diag = replace(diag, severity=NOTE)
-        out.append(diag)
+    out = [diag for diag in (_reported(ws, d, codes, wanted) for d in found) if diag is not None]
     return sort_diagnostics(_unique(out))
 
 

@@ -18,6 +18,7 @@ import re
 from ..config.checks import check
 from ..diagnostics import NOTE, Diagnostic
 from ..records import record
+from . import BY_CODE
 from .workspace import Workspace
 
 UNUSED = check("SK015", "suppression-unused", NOTE,
@@ -52,20 +53,9 @@ def suppressions(file: str, text: str) -> list[Suppression]:
     return out
 
 
-def apply(ws, diagnostics, *, ran=None, wanted=None) -> list[Diagnostic]:
-    """``diagnostics`` less those an inline suppression silences, plus SK015 for the suppressions
-    without a reason or (when ``ran``, the codes that ran, is given) without a finding to silence."""
-    from . import BY_CODE
-
+def _marks_by_skill(ws, owners) -> dict[str, list[Suppression]]:
+    """The suppressions of every SKILL.md (of those in ``owners`` when given)."""
     by_skill: dict[str, list[Suppression]] = {}
-    skill_of: dict[str, str | None] = {}
-
-    def owner(file: str) -> str | None:
-        if file not in skill_of:
-            skill_of[file] = file if file.endswith("SKILL.md") else ws.skill_of(file)
-        return skill_of[file]
-
-    owners = None if wanted is None else {owner(w) for w in wanted}
     for rel in ws.skill_paths:
         if owners is not None and rel not in owners:
             continue
@@ -74,6 +64,46 @@ def apply(ws, diagnostics, *, ran=None, wanted=None) -> list[Diagnostic]:
             found = suppressions(rel, text)
             if found:
                 by_skill[rel] = found
+    return by_skill
+
+
+def _mark_problems(mark: Suppression, used: set, ran, known) -> list[Diagnostic]:
+    """SK015 for one suppression: no reason, a code it cannot silence, or (``ran`` given) nothing to silence."""
+    if not mark.reason:
+        return [UNUSED.report(
+            file=mark.file, line=mark.line,
+            message=f"this suppression of {', '.join(mark.codes)} gives no reason, so it silences nothing",
+            hint=f"say why after --: <!-- skillsift: ignore {', '.join(mark.codes)} -- <why> -->")]
+    out = []
+    unknown = [c for c in mark.codes if c not in known or c in NOT_SUPPRESSIBLE]
+    if unknown:
+        out.append(UNUSED.report(
+            file=mark.file, line=mark.line,
+            message=f"{', '.join(unknown)} cannot be silenced here (unknown, or a secret: use "
+                    "`skillsift: allow-secret` on its line)",
+            hint="name codes from 'skillsift validate --list'"))
+    idle = [c for c in mark.codes if c in known and c not in NOT_SUPPRESSIBLE
+            and (mark.file, mark.line, c) not in used and (ran is None or c in ran)]
+    if ran is not None and idle:
+        out.append(UNUSED.report(
+            file=mark.file, line=mark.line,
+            message=f"this suppression of {', '.join(idle)} silences nothing: no such finding is left",
+            hint="remove it (or the codes that no longer fire)"))
+    return out
+
+
+def apply(ws, diagnostics, *, ran=None, wanted=None) -> list[Diagnostic]:
+    """``diagnostics`` less those an inline suppression silences, plus SK015 for the suppressions
+    without a reason or (when ``ran``, the codes that ran, is given) without a finding to silence."""
+
+    skill_of: dict[str, str | None] = {}
+
+    def owner(file: str) -> str | None:
+        if file not in skill_of:
+            skill_of[file] = file if file.endswith("SKILL.md") else ws.skill_of(file)
+        return skill_of[file]
+
+    by_skill = _marks_by_skill(ws, None if wanted is None else {owner(w) for w in wanted})
     if not by_skill:
         return list(diagnostics)
     used: set[tuple[str, int, str]] = set()
@@ -89,26 +119,7 @@ def apply(ws, diagnostics, *, ran=None, wanted=None) -> list[Diagnostic]:
             out.append(diag)
     for marks in by_skill.values():
         for mark in marks:
-            unknown = [c for c in mark.codes if c not in BY_CODE or c in NOT_SUPPRESSIBLE]
-            if not mark.reason:
-                out.append(UNUSED.report(
-                    file=mark.file, line=mark.line,
-                    message=f"this suppression of {', '.join(mark.codes)} gives no reason, so it silences nothing",
-                    hint=f"say why after --: <!-- skillsift: ignore {', '.join(mark.codes)} -- <why> -->"))
-                continue
-            if unknown:
-                out.append(UNUSED.report(
-                    file=mark.file, line=mark.line,
-                    message=f"{', '.join(unknown)} cannot be silenced here (unknown, or a secret: use "
-                            "`skillsift: allow-secret` on its line)",
-                    hint="name codes from 'skillsift validate --list'"))
-            idle = [c for c in mark.codes if c in BY_CODE and c not in NOT_SUPPRESSIBLE
-                    and (mark.file, mark.line, c) not in used and (ran is None or c in ran)]
-            if ran is not None and idle:
-                out.append(UNUSED.report(
-                    file=mark.file, line=mark.line,
-                    message=f"this suppression of {', '.join(idle)} silences nothing: no such finding is left",
-                    hint="remove it (or the codes that no longer fire)"))
+            out += _mark_problems(mark, used, ran, BY_CODE)
     return out
 
 

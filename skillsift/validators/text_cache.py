@@ -15,10 +15,12 @@ import hashlib
 import json
 import os
 
+from .._version import __version__
 from ..cache.base import FORMAT as _FORMAT
 from ..cache.base import JsonCache as _JsonCache
 from ..cache.base import diag_from_json as _diag_from_json
 from ..cache.base import diag_to_json as _diag_to_json
+from .parsed import parsed_skills
 
 #: The modules whose code decides these findings (the stamp of what wrote an entry).
 MODULES = ("skillsift.checks.body", "skillsift.checks.security", "skillsift.checks.yaml_checks",
@@ -30,8 +32,6 @@ MODULES = ("skillsift.checks.body", "skillsift.checks.security", "skillsift.chec
 
 def _stamp() -> list:
     import importlib
-
-    from .._version import __version__
 
     out: list = [__version__]
     for name in MODULES:
@@ -187,7 +187,6 @@ class deferred:
 
 def run_cached(ws, paths, check: str, compute) -> list:
     """``compute(parsed)`` over the parsed skills of ``paths``, each answer kept in the cache as ``check``."""
-    from .parsed import parsed_skills
 
     out: list = []
     for parsed in parsed_skills(ws, paths):

@@ -14,9 +14,12 @@ import os
 from functools import cached_property, lru_cache
 from pathlib import Path, PurePosixPath
 
+from ..config import DEFAULT_INDEX_DIR, RootNotFound, committed_index, find_key_line
 from ..config.validate import DEFAULT_CASES, ValidateSettings
 from ..diagnostics import ERROR, Diagnostic, SkillsiftError
+from ..files import MAX_SKILL_BYTES, read_bounded, read_skill_bytes, refused_target
 from ..records import replace
+from ..skill_sources.configured import open_config
 
 SKILL_FILE = "SKILL.md"
 CONFIG_NAMES = ("skillsift.toml", "pyproject.toml", ".ai-rulez/config.toml")
@@ -84,9 +87,6 @@ class Workspace:
     # -- config -------------------------------------------------------------------------
     @cached_property
     def _config_result(self):
-        from ..config import RootNotFound
-        from ..skill_sources.configured import open_config
-
         try:
             config = open_config(self.root, self.config_file, env=self.env, user_config_path=self.user_config_path)
         except RootNotFound:  # not a config problem: the command reports it (README, exit codes)
@@ -125,7 +125,6 @@ class Workspace:
         """Line of ``table.key`` in the project config file (None when not written there)."""
         if not self.project_text:
             return None
-        from ..config import find_key_line
 
         full = f"{self.project_prefix}.{table}" if self.project_prefix else table
         return find_key_line(self.project_text, full, key) or find_key_line(self.project_text, full, "")
@@ -142,8 +141,6 @@ class Workspace:
     def read_text(self, rel: str) -> str | None:
         """The UTF-8 text of a file under the root (None when unreadable or not UTF-8); cached."""
         if rel not in self._texts:
-            from ..files import MAX_SKILL_BYTES, read_bounded, read_skill_bytes
-
             # a SKILL.md is read only as a file of its own skill folder (SK020)
             read = read_skill_bytes if posix_name(rel) == "SKILL.md" else read_bounded
             try:
@@ -378,7 +375,6 @@ class Workspace:
         Both are read by the one bounded reader and the one strict parser (AR9D2)."""
         if rel not in self._cases:
             from ..casefile.files import load_file
-            from ..files import refused_target
 
             examples = rel in self.examples_paths and rel not in self.cases_paths
             try:
@@ -396,16 +392,12 @@ class Workspace:
     # -- index --------------------------------------------------------------------------
     @cached_property
     def index_dir(self) -> str:
-        from ..config import DEFAULT_INDEX_DIR
-
         if self.config is None:
             return DEFAULT_INDEX_DIR
         return PurePosixPath(self.config.search.index_dir or DEFAULT_INDEX_DIR).as_posix()
 
     @cached_property
     def index_committed(self) -> bool:
-        from ..config import committed_index
-
         return self.config is not None and committed_index(self.config)
 
     @cached_property

@@ -8,7 +8,8 @@ import xml.etree.ElementTree as ET
 from skillsift.evaluate.cases import parse_cases
 from skillsift.evaluate.gates import compare_baseline, gate_failures
 from skillsift.evaluate.run import evaluate
-from skillsift.render.evaluation import render_json, render_junit, render_markdown, render_text
+from skillsift.render.evaluation import render_json, render_markdown, render_text
+from skillsift.render.evaluation_junit import render_junit
 from skillsift.render.registry import render
 from tests.evaluate.test_eval_run import HYB, HYBRID_CASES, INDEX, LEX
 from tests.support.eval_support import EVAL_ENV_LEXICAL, METRICS_CASES, ScriptedRanker, validate_eval_json

@@ -11,8 +11,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 
+from ...catalog.load import load_catalog
+from ...config import load_config
 from ...diagnostics import SkillsiftError
+from ...evaluate import session as evals
+from ...render.evaluation import render_json
 from ...words import plural
+from .. import index_build as service
 from .project import BASELINE_FILE, HYBRID, Change, Plan, _decoded, _read, config_text, guard_summary, write_change
 from .tomledit import merge_settings
 from .yamledit import Unsafe
@@ -43,9 +48,6 @@ def _config_stage(plan: Plan, change: Change, settings) -> Change:
 
 def build_index(root: str) -> str:
     """Build (or refresh) the index with the local model; the report line."""
-    from ...catalog.load import load_catalog
-    from ...config import load_config
-    from .. import index_build as service
 
     config = load_config(root)
     catalog = load_catalog(root, config)
@@ -59,10 +61,6 @@ def build_index(root: str) -> str:
 
 def write_baseline(root: str, cases_rel: str, baseline_rel: str) -> tuple[bool, str]:
     """Evaluate ``cases_rel`` as the eval hook does and write the result to ``baseline_rel``."""
-    from ...catalog.load import load_catalog
-    from ...config import load_config
-    from ...evaluate import session as evals
-    from ...render.evaluation import render_json
 
     try:
         config = load_config(root)

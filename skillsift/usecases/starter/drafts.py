@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...checks.frontmatter import trigger_passages
+
 PER_SKILL = 3  # drafts kept per skill
 MIN_WORDS, MAX_WORDS = 3, 30
 MAX_QUERY_CHARS = 300
@@ -143,7 +145,6 @@ def name_query(name: str) -> str:
 def skill_drafts(name: str, description: str, body: str, body_line: int, path: str) -> list[Draft]:
     """At most PER_SKILL drafts for one skill, in document order (description first), no two alike;
     at least one (the description's first clause, else the name)."""
-    from ...checks.frontmatter import trigger_passages
 
     found: list[tuple[str, int]] = []
     for sentence in sentences(" ".join((description or "").split())):

@@ -16,7 +16,13 @@ import sys
 from dataclasses import dataclass, field
 
 from ..._version import __version__
+from ...catalog.agents import BY_NAME, PROFILES, serves
+from ...catalog.discovery import layouts_searched
+from ...config import load_config
 from ...diagnostics import SkillsiftError
+from ...embed import local
+from ...files import read_bounded
+from ...validators.workspace import Workspace
 from ...words import plural
 from .drafts import Draft, skill_drafts, unique_queries
 from .snippets import pre_commit_snippet, release_tag, repo_entry_lines, workflow_job_lines, workflow_snippet
@@ -89,8 +95,6 @@ def _existing_config(root: str) -> str:
         return CONFIG_FILE
     pyproject = os.path.join(root, "pyproject.toml")
     if os.path.isfile(pyproject):
-        from ...files import read_bounded
-
         try:
             if b"[tool.skillsift" in read_bounded(pyproject, 1 << 20):
                 return "pyproject.toml"
@@ -103,7 +107,6 @@ def _existing_config(root: str) -> str:
 
 def choose_mode() -> tuple[str, str]:
     """hybrid when the local model is installed, else lexical; and one line saying why."""
-    from ...embed import local
 
     ok, why = local.local_model_available()
     if ok:
@@ -114,9 +117,6 @@ def choose_mode() -> tuple[str, str]:
 
 def detect(root: str) -> Layout:
     """The :class:`Layout` of ``root``; SkillsiftError (exit 1) when no skill is found."""
-    from ...catalog.agents import PROFILES, serves
-    from ...catalog.discovery import layouts_searched
-    from ...validators.workspace import Workspace
 
     ws = Workspace(root)
     paths = ws.skill_paths
@@ -209,7 +209,6 @@ def _paste_settings(settings, prefix: str) -> list[str]:
 
 def config_text(layout: Layout, settings) -> str:
     """A commented ``skillsift.toml`` naming what was detected, with ``settings``."""
-    from ...catalog.agents import BY_NAME
 
     labels = ", ".join(BY_NAME[a].label for a in layout.agents) or "no agent's default folder"
     where = ", ".join(layout.roots) or "configured folders"
@@ -260,7 +259,6 @@ def _read(root: str, rel: str) -> tuple[bytes | None, str]:
         return b"", "it is a link or not a regular file"
     if not _inside(path, root):
         return b"", "it lies outside the repository"
-    from ...files import read_bounded
 
     try:
         data = read_bounded(path, MAX_FILE_BYTES)
@@ -353,7 +351,6 @@ def plan(layout: Layout) -> Plan:
 
 def guard_summary(root: str) -> list[str]:
     """What the project's gates guard, read from its configuration as the hooks read it."""
-    from ...config import load_config
 
     try:
         config = load_config(root)

@@ -70,6 +70,18 @@ def _lookup(data: dict, dotted: str):
     return cur
 
 
+def _table_end(lines: list[str], headers: list[tuple[int, str]], name: str) -> int:
+    """The index of the last setting line of table ``name`` (before its trailing blank and comment lines)."""
+    at = [i for i, header in headers if header == name]
+    if len(at) != 1:
+        raise Unsafe(f"[{name}] is set without a header of its own")
+    following = [i for i, _header in headers if i > at[0]]
+    end = (following[0] if following else len(lines)) - 1
+    while end > at[0] and (not lines[end].strip() or lines[end].lstrip().startswith("#")):
+        end -= 1
+    return end
+
+
 def merge_settings(text: str, settings, prefix: str = "") -> str:
     """``text`` with each of ``settings`` its tables lack; raises :class:`Unsafe`."""
     data = _load(text)
@@ -94,14 +106,7 @@ def merge_settings(text: str, settings, prefix: str = "") -> str:
             continue
         if not isinstance(table, dict):
             raise Unsafe(f"{name} is not a table")
-        at = [i for i, header in headers if header == name]
-        if len(at) != 1:
-            raise Unsafe(f"[{name}] is set without a header of its own")
-        following = [i for i, _header in headers if i > at[0]]
-        end = (following[0] if following else len(lines)) - 1
-        while end > at[0] and (not lines[end].strip() or lines[end].lstrip().startswith("#")):
-            end -= 1
-        inserts.setdefault(end, []).extend(setting.lines())
+        inserts.setdefault(_table_end(lines, headers, name), []).extend(setting.lines())
         assert target is not None
         target[setting.key] = tomllib.loads(f"v = {setting.value}")["v"]
     out: list[str] = []
