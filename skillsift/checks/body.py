@@ -52,7 +52,9 @@ _SCAFFOLD_DESCRIPTION = re.compile(r"^\s*(?:TODO\b|\[TODO|TBD\b|(?i:replace with
 _ARGUMENT = re.compile(r"\$ARGUMENTS(?:\[\d+\])?|\$\d\b")
 _BANG = re.compile(r"!`[^`\n]+`")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_FENCE_ANY = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)", re.MULTILINE)
+# A fence line, ``^ {0,3}(`{3,}|~{3,})([^\n]*)`` with MULTILINE: at the text's start, or after a newline.
+_FENCE_HEAD = re.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
+_FENCE_LINE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 _SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _WIDE_SPAN = re.compile(r"(`{2,})(.+?)\1")  # a code span that can hold a backtick
 
@@ -74,16 +76,19 @@ def fences(body: str):
     ``inside[n]`` tells whether line ``n`` is inside code.
 
     Fence lines are found by one regex pass over the text, so a body of many lines costs no
-    Python loop per line.
+    Python loop per line: the first line's fence, then each ``\\n`` followed by one (a
+    pattern that starts with a character is searched for it at C speed, where ``^`` with
+    MULTILINE is tried at every position).
     """
     spans: list[tuple[int, int]] = []  # (first line inside, first line after)
     if "```" not in body and "~~~" not in body:
         return _Inside(spans), None
     opened, mark = None, ""
     line, counted = 0, 0
-    for match in _FENCE_ANY.finditer(body):
-        line += body.count("\n", counted, match.start())
-        counted = match.start()
+    head = _FENCE_HEAD.match(body)
+    for match in ((head,) if head else ()) + tuple(_FENCE_LINE.finditer(body, head.end() if head else 0)):
+        line += body.count("\n", counted, match.start(1))
+        counted = match.start(1)
         run, rest = match.group(1), match.group(2)
         if opened is None:
             opened, mark = line, run

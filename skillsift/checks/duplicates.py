@@ -16,6 +16,7 @@ Near-duplicates are measured two ways:
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import math
 from collections import defaultdict
@@ -214,6 +215,12 @@ def vector_pairs(matrix, threshold: float) -> list[tuple[int, int, float]]:
 MAX_NAMED = 3  # other skills named per diagnostic
 
 
+def _listed(pairs: list[tuple[int, int, float]], i: int, j: int) -> bool:
+    """Whether ``(i, j)`` is a pair of ``pairs`` (sorted by (i, j), as :func:`similar_pairs` gives them)."""
+    at = bisect.bisect_left(pairs, (i, j))
+    return at < len(pairs) and pairs[at][0] == i and pairs[at][1] == j
+
+
 def near_duplicates(skills, *, threshold: float, cosine_pairs=(), line_of=_no_line) -> list[Diagnostic]:
     """SK009: one diagnostic per skill that has near-identical descriptions elsewhere.
 
@@ -222,8 +229,9 @@ def near_duplicates(skills, *, threshold: float, cosine_pairs=(), line_of=_no_li
     """
     sets = term_sets(s.description for s in skills)
     pairs = similar_pairs(sets, threshold)
-    found = {(i, j) for i, j, _v in pairs}
-    one_word = [(i, j) for i, j in one_word_apart([s.description for s in skills]) if (i, j) not in found] if (
+    # ``pairs`` is sorted by (i, j): a one-word pair already found is looked up by bisection (a
+    # templated catalog holds hundreds of thousands of pairs, and only a few hundred one-word ones).
+    one_word = [(i, j) for i, j in one_word_apart([s.description for s in skills]) if not _listed(pairs, i, j)] if (
         threshold > 0) else []
     if one_word:
         # short descriptions one word apart sit below the cosine threshold (4 of 5 terms: 0.8)

@@ -167,19 +167,24 @@ def _inline(line: str):
 def _candidate_lines(lines: list[str]) -> list[int]:
     """Indices of the lines that may be a fence, a heading or an inline marker, in order.
 
-    One regex pass over the joined lines finds every ``#``, fence run and marker word (the
-    same case folding as the line regexes), so the lines holding none of them cost no Python
-    step: they can only matter as a trigger section's text, which is read line by line.
+    One regex search over the joined lines per line found finds the first ``#``, fence run or
+    marker word of each (the same case folding as the line regexes), so the lines holding none
+    of them cost no Python step: they can only matter as a trigger section's text, which is read line by line.
     """
     text = "\n".join(lines)
     out: list[int] = []
+    search, find = _CANDIDATE.search, text.find
     number, counted = 0, 0
-    for match in _CANDIDATE.finditer(text):
+    # No match spans a line: after the first one of a line the search resumes on the next line
+    # (a line of prose holds many "use"s).
+    while (match := search(text, counted)) is not None:
         start = match.start()
         number += text.count("\n", counted, start)
-        counted = start
-        if not out or out[-1] != number:
-            out.append(number)
+        out.append(number)
+        counted = find("\n", start) + 1
+        if not counted:
+            break
+        number += 1
     return out
 
 

@@ -8,35 +8,13 @@ from contextlib import contextmanager
 
 import click
 
-from ..config import committed_index, index_path
-from ..render.index import build_notes, withheld_lines
 from ..render.registry import names, render
-from ._common import config_option, force_option, open_project, root_option, say
+from ._common import config_option, force_option, print_message, print_messages, root_option
 
 PROGRESS_MIN_BATCHES = 4  # a progress bar is drawn only for more than three batches
 
 
-# --------------------------------------------------------------------------- shared
-
-
-def _display_path(path) -> str:
-    path = os.fspath(path)
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return path
-    return path if rel.startswith("..") else rel
-
-
 # --------------------------------------------------------------------------- index
-
-
-def _progress_bar(batches: int, total: int):
-    """A click progress bar on stderr when it is a terminal and the build is long, else None."""
-    stream = sys.stderr
-    if batches < PROGRESS_MIN_BATCHES or not (hasattr(stream, "isatty") and stream.isatty()):
-        return None
-    return click.progressbar(length=total, label="embedding", file=stream)
 
 
 @click.command("index")
@@ -59,35 +37,34 @@ def index_command(dry_run, rebuild, items, fmt, allow_exec, root, config_file, f
     (config, provider, network disabled, lock held, provider error); 2 written, but
     some skills were refused by the provider or the build stopped early.
     """
-    from ..usecases import index_build as service
+    from ..usecases.run_index import IndexRequest, run_index  # numpy, the index store: not on --help
 
-    project = open_project(root, config_file, allow_exec=allow_exec)
-    config, catalog = project.config, project.catalog
-    again = service.parse_items(items, catalog)
-    prepared = service.prepare(config, catalog, rebuild=rebuild, force=again, dry_run=dry_run)
-    plan, provider = prepared.plan, prepared.provider
-    _warn_withheld(plan)
-    if dry_run:
-        click.echo(render("index", fmt, plan, provider, allow_network=prepared.allow_network), nl=False)
+    outcome = run_index(IndexRequest(dry_run=dry_run, rebuild=rebuild, items=items, allow_exec=allow_exec, root=root,
+                                     config_file=config_file, force=force), notify=print_message, progress=_progress)
+    if outcome.dry_run:
+        click.echo(render("index", fmt, outcome.plan, outcome.provider, allow_network=outcome.allow_network), nl=False)
         return 0
-    outcome = service.build(prepared, progress=_progress, force_write=force)
     click.echo(render("index", fmt, outcome.plan, outcome.provider, result=outcome.result, written=outcome.written,
                       shown_dir=_display_path(outcome.index_dir)), nl=False)
-    for line in build_notes(outcome.result):
-        say(line)
+    print_messages(outcome.closing)
     return outcome.exit_code
 
 
-def _shown(name: str) -> str:
-    """A skill name as printed: a secret in it is masked (docs/secrets.md)."""
-    from ..secrets.scan import redact
+def _display_path(path) -> str:
+    path = os.fspath(path)
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
 
-    return redact(name)
 
-
-def _warn_withheld(plan) -> None:
-    for line in withheld_lines(plan):
-        say(line)
+def _progress_bar(batches: int, total: int):
+    """A click progress bar on stderr when it is a terminal and the build is long, else None."""
+    stream = sys.stderr
+    if batches < PROGRESS_MIN_BATCHES or not (hasattr(stream, "isatty") and stream.isatty()):
+        return None
+    return click.progressbar(length=total, label="embedding", file=stream)
 
 
 @contextmanager
@@ -120,31 +97,8 @@ def status_command(fmt, verify, root, config_file):
     States: none, unreadable, incompatible, stale, fresh.
     Exit codes: 0 reported (whatever the state); 1 the config or a file could not be read.
     """
-    from ..evaluate.examples import indexed_example_pairs
-    from ..index.configured import ConfiguredProvider
-    from ..index.status import status_report
-    from ..index.store import load_index
+    from ..usecases.run_index import StatusRequest, run_status
 
-    project = open_project(root, config_file)
-    config, catalog = project.config, project.catalog
-    identity = ConfiguredProvider.from_config(config, repository_command=True)
-    s = config.search
-    loaded = load_index(index_path(config))
-    examples = indexed_example_pairs(config, catalog, identity)
-    verification = None
-    if verify and loaded.index is not None:
-        from ..index.verify import local_verifier, verifiable, verify_rows
-
-        if verifiable(loaded.index):
-            index = loaded.index
-            verification = verify_rows(index, catalog.skills, lambda: local_verifier(index), fields=s.fields,
-                                       index_body=s.index_body, body_chars=s.body_chars, root=str(config.root),
-                                       requests=examples)
-    report = status_report(
-        loaded, catalog, provider=identity.fingerprint, model=identity.model,
-        mode=s.mode, index_dir=s.index_dir, committed=committed_index(config), fields=s.fields,
-        index_body=s.index_body, body_chars=s.body_chars, verification=verification,
-        examples=examples, dims=identity.dims,
-    )
+    report = run_status(StatusRequest(root=root, config_file=config_file, verify=verify), notify=print_message)
     click.echo(render("status", fmt, report), nl=False)
     return 0

@@ -8,15 +8,13 @@ import sys
 import click
 
 from ..config.values import MODES
-from ..diagnostics import SkillsiftError
 from ..render.registry import names, render
 from ._common import (
     agent_option,
     config_option,
     context_window_option,
-    open_project,
+    print_message,
     root_option,
-    say,
     view_option,
 )
 
@@ -49,52 +47,15 @@ def search(query, limit, mode, fmt, explain, width, role, domain, tags, allow, d
     \b
     Exit codes: 0 ranked (also when nothing matches); 1 bad usage or config.
     """
-    from ..render.search import degraded_line
+    from ..usecases.run_search import SearchRequest, run_search  # the catalog and the ranker: not on --help
 
-    text = " ".join(query)
-    if not text.strip():
-        raise SkillsiftError("search needs a query", hint='skillsift search "deploy to staging"')
-    from ..ranker.view_vectors import open_view_ranker
-
-    project = open_project(root, config_file, mode=mode, allow_exec=allow_exec, agent=agent, view=view_name,
-                           context_window=context_window)
-    config, view = project.config, project.view
-    if view.listing is not None:
-        from ..render.views import view_words
-
-        say(f"view: {view_words(view.to_dict() or {})}")
-    ranker = open_view_ranker(view, config, one_shot=True, embed_stale=True)
-    index_doc = _index_notes(ranker, project.mode)
-    # the ranker ranks in the project's mode (config.search.mode, where --mode was folded in)
-    result = ranker.search(text, limit=limit, role=role, domain=domain, tags=tags, allow=allow, deny=deny,
-                           explain=explain)
-    if result.degraded:
-        say(degraded_line(result.degraded))
-        for note in result.notes:
-            say(note, "  ")
+    outcome = run_search(SearchRequest(
+        query=" ".join(query), limit=limit, mode=mode, explain=explain, role=role, domain=domain, tags=tags,
+        allow=allow, deny=deny, allow_exec=allow_exec, agent=agent, view=view_name, context_window=context_window,
+        root=root, config_file=config_file), notify=print_message)
     if width is None:  # a terminal: its width; piped (| cat, a CI log): whole descriptions
         width = shutil.get_terminal_size((80, 24)).columns if sys.stdout.isatty() else 0
-    shown = view.to_dict() if view.listing is not None else None
-    click.echo(render("search", fmt, result, width=width, explain=explain, min_sim=config.search.vector_min_sim,
-                      view=shown, sources=project.sources, index=index_doc or None,
-                      examples_problem=ranker.examples_problem), nl=False)
+    click.echo(render("search", fmt, outcome.result, width=width, explain=explain, min_sim=outcome.min_sim,
+                      view=outcome.view, sources=outcome.sources, index=outcome.index or None,
+                      examples_problem=outcome.examples_problem), nl=False)
     return 0
-
-
-def _index_notes(ranker, mode: str) -> dict:
-    """Say what the ranker could not use (the index, refused rows, a bad examples file, refreshed vectors);
-    return the ``index`` object of the JSON report (empty when there is nothing to say)."""
-    from ..ranker.setup import refused_json, refused_note
-
-    index_doc: dict = {}
-    if ranker.index_problem and mode != "lexical":
-        say(ranker.index_problem, "note: ")
-        index_doc["problem"] = ranker.index_problem
-    if ranker.index_refused:
-        say(refused_note(ranker.index_refused))
-        index_doc["refused"] = refused_json(ranker.index_refused)
-    if ranker.examples_problem:  # an invalid examples file is left out, never used silently
-        say(ranker.examples_problem, "note: ")
-    for line in ranker.refresh.notes() if ranker.refresh is not None else ():
-        say(line)
-    return index_doc

@@ -407,6 +407,37 @@ def _assignment_hint(lowered: bool) -> re.Pattern:
     return re.compile(rf"(?:{words})[\"']?{_SPACE}*(?::=|=>|[:=])", re.ASCII)
 
 
+@lru_cache(maxsize=1)
+def _lowered_hint_set():
+    """:func:`_assignment_hint` for lower-cased text, compiled with RE2 to read UTF-8 bytes one by one."""
+    import re2
+
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1
+    options.log_errors = False
+    return re2.compile(_assignment_hint(True).pattern.encode("ascii"), options)
+
+
+def _lowered_hint_starts(lowered: str) -> list[int]:
+    """The start of each :func:`_assignment_hint` match in lower-cased text, as Python's engine
+    finds them (leftmost first, one after another), searched by RE2 in linear time.
+
+    The hint is ASCII only, and no byte of a UTF-8 sequence of another character is ASCII, so
+    the matches in the text's UTF-8 bytes are its matches; byte offsets become string offsets
+    by decoding what precedes each (every match starts at an ASCII letter).
+    """
+    data = lowered.encode("utf-8", "surrogatepass")
+    starts = [m.start() for m in _lowered_hint_set().finditer(data)]
+    if len(data) == len(lowered):
+        return starts
+    out, byte, char = [], 0, 0
+    for start in starts:
+        char += len(data[byte:start].decode("utf-8", "surrogatepass"))
+        byte = start
+        out.append(char)
+    return out
+
+
 def _assignments(full: re.Pattern, text: str):
     """Matches of the assignment rule, tried only where :func:`_assignment_hint` is found.
 
@@ -419,12 +450,14 @@ def _assignments(full: re.Pattern, text: str):
     if len(lowered) == len(text):
         if "\u017f" in lowered:
             lowered = lowered.replace("\u017f", "s")
-        hints = _assignment_hint(True).finditer(lowered)
+        # RE2 once the needle sets have imported it (past the first megabyte a process scans): a
+        # hook over a few small files does not pay its import for this
+        starts = _lowered_hint_starts(lowered) if _scanned > _NEEDLE_SET_AFTER else [
+            hint.start() for hint in _assignment_hint(True).finditer(lowered)]
     else:
-        hints = _assignment_hint(False).finditer(text)
+        starts = [hint.start() for hint in _assignment_hint(False).finditer(text)]
     seen = set()
-    for hint in hints:
-        start = hint.start()
+    for start in starts:
         limit = max(0, start - 81)
         while start > limit and text[start - 1] in _NAME_SET:
             start -= 1
@@ -436,16 +469,30 @@ def _assignments(full: re.Pattern, text: str):
             yield m
 
 
+#: Characters the URL rule reads from a match's start: a scheme (21), ``://``, a user (64), ``:``,
+#: a password (128), ``@`` and the character after it.
+_URL_SPAN = 21 + 3 + 64 + 1 + 128 + 1 + 1
+
+
 def _urls(full: re.Pattern, text: str):
-    """Matches of the URL rule, searched from just before each ``://`` (a scheme is 2 to 21 characters)."""
-    last_end, pos = 0, text.find("://")
+    """Matches of the URL rule, searched from just before each ``://`` (a scheme is 2 to 21 characters).
+
+    A match holds its ``://`` 2 to 21 characters after its start, so one that starts at most at
+    ``pos - 2`` is read whole within ``_URL_SPAN`` characters of its start: each ``://`` is
+    searched in that window only (a URL without a password no longer costs a search to the end
+    of the text), and a window without a match starting by ``pos - 2`` moves on to the next
+    ``://``: a match starting later holds a later ``://``, so it starts at most 21 characters
+    before that one, in the next window.
+    """
+    last_end, pos, n = 0, text.find("://"), len(text)
     while pos != -1:
-        m = full.search(text, max(last_end, pos - 21))
-        if m is None:
-            return
-        yield m
-        last_end = m.end()
-        pos = text.find("://", max(last_end, pos + 1))
+        m = full.search(text, max(last_end, pos - 21), min(n, pos - 2 + _URL_SPAN))
+        if m is not None and m.start() <= pos - 2:
+            yield m
+            last_end = m.end()
+            pos = text.find("://", max(last_end, pos + 1))
+        else:
+            pos = text.find("://", pos + 1)
 
 
 @lru_cache(maxsize=1)

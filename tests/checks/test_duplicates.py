@@ -12,6 +12,7 @@ from skillsift.catalog.skill import Skill
 from skillsift.checks.duplicates import (
     duplicate_names,
     near_duplicates,
+    one_word_apart,
     similar_pairs,
     term_sets,
     vector_pairs,
@@ -89,6 +90,28 @@ def test_prefix_filtering_finds_exactly_the_brute_force_pairs():
             if value >= threshold:
                 brute.append((i, j))
         assert [(i, j) for i, j, _v in similar_pairs(sets, threshold)] == brute
+
+
+def test_one_word_pairs_already_similar_are_found_by_bisection_as_by_a_set():
+    """The lookup of a one-word pair among the similar ones (sorted pairs, bisected) answers as a set does."""
+    from skillsift.checks.duplicates import _listed
+
+    rng = random.Random(11)
+    vocab = [f"w{i}" for i in range(12)]
+    texts = [" ".join(rng.sample(vocab, rng.randint(3, 8))) for _ in range(150)]
+    texts += [text + " extra" for text in texts[:40]]  # one word added: some above 0.9, most below
+    pairs = similar_pairs(term_sets(texts), 0.9)
+    assert pairs == sorted(pairs) and len(pairs) > 30
+    listed = {(i, j) for i, j, _v in pairs}
+    tried = [(i, j) for i, j in itertools.combinations(range(len(texts)), 2) if rng.random() < 0.05]
+    tried += sorted(listed)[::7] + one_word_apart(texts)
+    assert all(_listed(pairs, i, j) == ((i, j) in listed) for i, j in tried)
+    assert any(_listed(pairs, i, j) for i, j in one_word_apart(texts))
+    assert not _listed([], 0, 1)
+    skills = [skill(f"s{n:03d}", text) for n, text in enumerate(texts)]
+    diags = near_duplicates(skills, threshold=0.9)
+    messages = " ".join(d.message for d in diags)
+    assert "one word apart" in messages and "; lexical" in messages
 
 
 def test_cosine_pairs_from_vectors_are_reported_with_both_measures():

@@ -1,0 +1,56 @@
+"""checks/body.py: the fences of a body, found by searching fence runs, equal a fence regex tried at every line."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from skillsift.checks.body import fences
+from tests.conftest import corpora
+
+_REFERENCE_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)", re.MULTILINE)
+
+
+def _reference_fences(body: str) -> tuple[list[tuple[int, int]], int | None]:
+    """(spans, unclosed fence line) with the fence regex run over every line start."""
+    spans: list[tuple[int, int]] = []
+    opened, mark = None, ""
+    for match in _REFERENCE_FENCE.finditer(body):
+        line = body.count("\n", 0, match.start())
+        run, rest = match.group(1), match.group(2)
+        if opened is None:
+            opened, mark = line, run
+        elif run[0] == mark[0] and len(run) >= len(mark) and not rest.strip():
+            spans.append((opened + 1, line))
+            opened = None
+    if opened is not None:
+        spans.append((opened + 1, body.count("\n") + 1))
+    return spans, opened
+
+
+def _same(body: str) -> None:
+    inside, unclosed = fences(body)
+    assert (inside.spans, unclosed) == _reference_fences(body), body
+
+
+def test_fences_of_hand_made_bodies():
+    for body in ("", "text", "```\ncode\n```", "   ```py\nx\n   ```", "    ```\nnot a fence (4 spaces)\n",
+                 "a ``` b\n```\nin\n```  \nout", "~~~\n```\n~~~~\n", "````\n```\n````", "```\nno close",
+                 "x```\n``````\ny\n```` trailing\n`````", " \t```\n", "~~```\n```~~~\nz\n```", "```\r\nx\r\n```\r\n",
+                 "\n\n  ~~~~ a\nb\n  ~~~~\n"):
+        _same(body)
+
+
+def test_fences_equal_the_line_regex_on_random_bodies():
+    rng = random.Random(20261206)
+    pieces = ["```", "````", "~~~", "~~~~~", "``", "~", " ", "  ", "    ", "\t", "\n", "\n", "\n", "x", "py", "`", "\r"]
+    for _ in range(3000):
+        _same("".join(rng.choice(pieces) for _ in range(rng.randint(0, 40))))
+
+
+@pytest.mark.slow  # the whole corpus of real skills
+def test_fences_equal_the_line_regex_on_the_corpus():
+    for path in sorted(corpora().rglob("SKILL.md")):
+        _same(path.read_text("utf-8", "replace"))
