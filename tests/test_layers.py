@@ -133,7 +133,10 @@ HEAVY: dict[str, tuple[str, ...]] = {
     "skillsift.validators.suppress": ("hooks",),
 }
 # The in-function imports of skillsift modules: at most this many (it only goes down).
-MAX_DEFERRED = 149
+# 149 on main, plus the 4 imports by which the search, index and status, and mine doors load their use case
+# when run: at the top they put numpy, the index store, tempfile, subprocess, dataclasses and hashlib on
+# `skillsift --help` (tests/hooks/test_hook_imports.py, HELP_NEVER).
+MAX_DEFERRED = 153
 REASON = "Longer than 450 lines because"
 
 
