@@ -27,6 +27,7 @@ from transfer import DEFAULT_CACHE, DEFAULT_CORPORA, DEFAULT_METATOOL, EmbedCach
 
 from skillsift.config.values import DEFAULT_EXAMPLE_WEIGHT
 from skillsift.evaluate import tune
+from skillsift.evaluate.holdout import plan
 from skillsift.ranker.examples import normalised
 
 
@@ -57,9 +58,10 @@ def run_set(name: str, queries, sig: tune.Signals) -> None:
         cos = q[t] @ q[rows_a].T
         keys = [normalised(queries[i]) for i in rows_a.tolist()]
         case_keys = [normalised(queries[i]) for i in t.tolist()]
-        fold = tune.fold_of(len(t))
-        best, has = tune.example_evidence(cos, owner, keys, case_keys, fold, m,
-                                          by_folds=bool(set(keys) & set(case_keys)))
+        names = [str(j) for j in range(m)]
+        rule = plan([(queries[i], [str(e) for e in sig.expected[i]]) for i in t.tolist()],
+                    [(str(o), queries[i]) for o, i in zip(owner.tolist(), rows_a.tolist(), strict=True)])
+        best, has = tune.example_evidence(cos, owner, keys, case_keys, m, rule=rule, names=names)
         sub = tune.Signals(sig.lexical[t], {tune.NAME_FREE: q[t] @ docs.T}, sig.tie, [sig.expected[i] for i in t],
                            docs={tune.NAME_FREE: docs}, queries=q[t])
         w = tune.tune_example_weight(setting, sub, best, has, DEFAULT_EXAMPLE_WEIGHT)

@@ -3,7 +3,8 @@
 The examples files of ``[search] examples`` have the cases-file format and are checked by
 the same rules, plus their own (:func:`skillsift.ranker.known.example_problems`); a name in
 ``[search] examples`` that does not lead to a file of the repository is a finding on the
-config.
+config.  A skill's frontmatter ``examples`` are known requests too, read by the same strict
+rules (:func:`skillsift.ranker.known.skill_requests`): each problem is a finding on its SKILL.md line.
 
 The evaluation parser (:mod:`skillsift.evaluate.cases`) reads the file strictly; the cases
 (as far as they read, so every problem comes in one round) are then checked against the
@@ -59,14 +60,19 @@ def check_paths(ws, paths) -> list[Diagnostic]:
         found = check(rel, ws.case_file(rel), ws.catalog, roles=roles)
         case_file = ws.case_file(rel)[0]
         if rel in ws.examples_paths and case_file is not None:
-            from ..ranker.known import example_problems
-
             found += [INVALID.report(file=rel, line=line, message=message,
                                      hint="Fix the lines listed (the examples file has the cases-file format, "
                                           "docs/evaluation.md)")
-                      for line, message in example_problems(case_file)]
+                      for line, message in _known().example_problems(case_file)]
         out.extend(sorted(found, key=lambda d: d.line or 0))
     return out
+
+
+def _known():
+    """:mod:`skillsift.ranker.known`, loaded when a check needs it (HEAVY in tests/test_layers.py)."""
+    from ..ranker import known
+
+    return known
 
 
 def examples_config_problems(ws) -> list[Diagnostic]:
@@ -78,11 +84,25 @@ def examples_config_problems(ws) -> list[Diagnostic]:
                            hint=error.hint)]
 
 
+def frontmatter_problems(ws) -> list[Diagnostic]:
+    """The skills' frontmatter ``examples`` that break a rule of known requests, each with its SKILL.md line.
+
+    The one reader the ranker uses (:func:`skillsift.ranker.known.skill_requests`): a skill reported
+    here is one whose frontmatter requests a search leaves out, saying why.
+    """
+    out = []
+    for skill in ws.all_skills:
+        for d in _known().skill_requests(skill, ws.root)[1]:
+            out.append(INVALID.report(file=d.file, line=d.line, message=d.message, hint=d.hint))
+    return out
+
+
 def run(ws: Workspace) -> list[Diagnostic]:
+    found = frontmatter_problems(ws)
     if ws.config is None:
-        return []
+        return found
     import os
 
     paths = list(dict.fromkeys([*ws.cases_paths, *ws.examples_paths]))
     # a configured path that exists but is no regular file (a directory, a dangling link) is a finding
-    return examples_config_problems(ws) + check_paths(ws, [p for p in paths if os.path.lexists(ws.abspath(p))])
+    return examples_config_problems(ws) + check_paths(ws, [p for p in paths if os.path.lexists(ws.abspath(p))]) + found

@@ -49,19 +49,27 @@ DAMAGED_HINT = ("the files were changed after 'skillsift index' wrote them: revi
 PROVIDER_KINDS = ("local", "openai", "command")
 
 
+OTHER_MODEL_HINT = ("run 'skillsift index --rebuild' with the configured provider, then commit the index directory; "
+                    "review who changed manifest.json")
+
+
 def other_provider(manifest, configured) -> str:
     """Why the index was built by another provider kind or model than ``configured`` names ("" when not).
 
     The provider's kind is compared (``local``, ``openai``, ``command``), not its host or program:
     two people may reach one model through different endpoints.  Then the model, when the
     configuration names one, and for the local model its width (384).  An index whose provider is
-    of no kind this version knows (one no configuration can name) is left to the other checks.
+    of no kind this version knows (one no configuration can name) is left to the other checks, unless
+    it is a known kind written otherwise (``LOCAL@...``): that one is another provider.
     """
 
     def kind(fingerprint: str) -> str:
         return fingerprint.replace(":", "@", 1).split("@", 1)[0]
 
     if kind(manifest.provider) not in PROVIDER_KINDS:
+        if kind(manifest.provider).strip().lower() in PROVIDER_KINDS:  # ``LOCAL@...``: a known kind in disguise
+            return (f"it was built by the provider {_quoted(manifest.provider)}, which no configuration names "
+                    f"(the configuration names {_quoted(configured.fingerprint)})")
         return ""
     if kind(manifest.provider) != kind(configured.fingerprint):
         return (f"it was built by the provider {_quoted(manifest.provider)}, the configuration names "
@@ -188,8 +196,14 @@ def check(*, index_dir: str, load, skills, repo_model: str = "", fields=(), inde
         return out + [STALE.report(file=manifest_file, level=ERROR,
                                    message=f"search: the committed index is damaged: {reason}; {REBUILD}",
                                    hint=DAMAGED_HINT)]
-    reason = reason or unusable_reason(load.index.manifest, model=repo_model, fields=fields, index_body=index_body,
-                                       body_chars=body_chars)
+    # another provider or model than the configuration names: its rows are no build of the configured model,
+    # so nothing vouches for them (docs/vector-index.md, "Verified rows"): an error, never "out of date"
+    reason = reason or unusable_reason(load.index.manifest, model=repo_model)
+    if reason:
+        return out + [STALE.report(file=manifest_file, level=ERROR,
+                                   message=f"search: the committed index was not built by the configured provider "
+                                           f"and model: {reason}; {REBUILD}", hint=OTHER_MODEL_HINT)]
+    reason = unusable_reason(load.index.manifest, fields=fields, index_body=index_body, body_chars=body_chars)
     if reason:
         return out + _finding(manifest_file, f"search: the committed index is out of date: {reason}; {REBUILD}")
 

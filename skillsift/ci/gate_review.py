@@ -19,7 +19,7 @@ from ..config.ranking import ranking_values
 from ..config.sources import project_source
 from ..diagnostics import SkillsiftError
 from ..evaluate.cases import load_cases
-from ..evaluate.examples import KnownRequest, file_requests, frontmatter_requests
+from ..evaluate.examples import file_requests, frontmatter_requests
 from ..evaluate.gate_changes import (
     CASE,
     GateChange,
@@ -144,12 +144,12 @@ class BaseGate:
 
 
 def _frontmatter(catalog) -> tuple:
-    """The known requests of the skills' frontmatter ``examples`` (none without a catalog)."""
+    """The known requests of the skills' frontmatter ``examples``, each with its SKILL.md and line (none
+    without a catalog; none of a skill whose examples break a rule, as a search leaves them out)."""
     if catalog is None:
         return ()
 
-    return tuple(KnownRequest(skill.name, text, skill.path, 0)
-                 for skill in catalog.skills for text in frontmatter_requests(skill))
+    return tuple(r for skill in catalog.skills for r in frontmatter_requests(skill, catalog.root))
 
 
 def _manifest_fields(path: str, root: str) -> dict | None:

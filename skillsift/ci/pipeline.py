@@ -18,7 +18,7 @@ instance no committed index yet for a vector mode) only drops the comparison, wi
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..checks.gates import dropped_ids, regressed_ids
@@ -31,7 +31,7 @@ from ..evaluate.outcomes import side_from_document, side_from_result
 from ..evaluate.run import degraded_hint, parse_modes
 from ..evaluate.session import run_evaluation
 from ..evaluate.verdict import FAIL_ON, CiRun
-from ..files import link_leaves
+from ..files import glob_magic, link_leaves
 from ..skill_sources.configured import open_config
 from ..skill_sources.sync import SourcesError, cache_folder, fetch_locked, lock_path
 from ..usecases.judge_run import cached_flips
@@ -142,7 +142,21 @@ def load_base(base_root: str, head_root: str, opts: CiOptions, prepared: Prepare
         _fetch_sources(base_root, config_path, as_locked=True)
     # the base's skills from other repositories are those its own skillsift.lock pins (docs/sources.md)
     project = open_project(base_root, config_path, sources_as_locked=True)
-    return project.config, project.catalog
+    return _base_examples(project.config), project.catalog
+
+
+def _base_examples(config):
+    """The head's config as the base reads it: an examples file the head's ``[search] examples`` names and the
+    base does not hold yet is no file there (the pull request adds it), not an error that leaves the base
+    unevaluated and the comparison out (its requests are gate changes: gate_review.py)."""
+    if config is None or not config.search.examples:
+        return config
+    root = config.root
+    kept = tuple(p for p in config.search.examples
+                 if glob_magic(p) or os.path.lexists(os.path.join(root, p.replace("\\", "/").strip())))
+    if kept == tuple(config.search.examples):
+        return config
+    return replace(config, search=replace(config.search, examples=kept))
 
 
 def _fetch_sources(root: str, config_file: str | None, *, as_locked: bool = False) -> None:

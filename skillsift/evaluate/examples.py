@@ -36,38 +36,25 @@ class HeldOutExamples:
     "Known requests: no case is its own evidence").  Several cases with one query hold out the evidence of
     every skill any of them expects.  When some cases' own evidence exists (the cases file is
     an examples file, or overlaps one, or the cases are the frontmatter ``examples``), the
-    cases are split in ``folds`` fixed folds (:func:`skillsift.evaluate.tune.fold_of`) and each
-    fold is ranked without the own evidence of every case of that fold: k-fold, as tuning does.
-    Everything else is the wrapped ranker's.
+    cases are split in ``folds`` fixed folds (:func:`skillsift.evaluate.holdout.fold_of`) and each
+    fold is ranked without the own evidence of every case of that fold: k-fold.  The rule is
+    :mod:`skillsift.evaluate.holdout`'s, the one ``tune`` applies when it chooses
+    ``example_weight``.  Everything else is the wrapped ranker's.
     """
 
     def __init__(self, ranker, cases, requests: Sequence[tuple[str, str]], *, folds: int = 5, _plan=None):
-        from ..ranker.examples import normalised
-        from .tune import FOLD_SEED, fold_of
+        from .holdout import plan
 
         self.ranker = ranker
         if _plan is None:
-            keys = [normalised(c.query) for c in cases]
-            own: dict[str, set[str]] = {}
-            for key, case in zip(keys, cases, strict=True):
-                own.setdefault(key, set()).update(e.id for e in case.expect)
-            mine = {(s, normalised(t)) for s, t in requests}
-            overlap = sum(1 for k in keys if any((s, k) in mine for s in own[k]))
-            n_folds = max(1, min(folds, len(cases))) if overlap else 1
-            fold = fold_of(len(cases), n_folds, FOLD_SEED) if overlap else [0] * len(cases)
-            fold_of_key: dict[str, int] = {}
-            for key, f in zip(keys, fold, strict=True):
-                fold_of_key.setdefault(key, int(f))
-            per_fold = []
-            for f in range(n_folds):
-                out = {k for k, g in fold_of_key.items() if g == f} if overlap else set()
-                per_fold.append([(s, t) for s, t in requests
-                                 if not ((k := normalised(t)) in out and s in own.get(k, ()))])
-            _plan = (overlap, n_folds, fold_of_key, per_fold, {k: frozenset(v) for k, v in own.items() if v})
+            rule = plan([(c.query, [e.id for e in c.expect]) for c in cases], requests, folds=folds)
+            _plan = (rule, [rule.kept(f, requests) for f in range(rule.folds)])
         self._plan = _plan
-        self.overlap, self.folds, self._fold_of, per_fold, own_names = _plan
+        rule, per_fold = _plan
+        self.rule = rule
+        self.overlap, self.folds, self._fold_of = rule.overlap, rule.folds, rule.fold_of_key
         vectors = ranker.vectors
-        vectors.own_evidence = _positions(vectors, own_names)
+        vectors.own_evidence = _positions(vectors, dict(rule.own))
         self._rows: dict[int, object] = {}
         for f, chosen in enumerate(per_fold):
             ranker.use_examples(chosen)

@@ -17,11 +17,12 @@ A skill may list the queries it must answer and the ones it must not win::
 ``instead`` (nothing when absent: a negative case).  Every case is tagged ``from-skills``.
 A single string counts as a one-entry list.
 
-Problems (a wrong type, a blank or too long query, an unknown key, an unknown skill or
-role) are AR9D2 diagnostics on the SKILL.md with the line of the offending entry, all
-reported together: the two fields' rules are a table (:data:`FRONTMATTER`) applied by the
-one interpreter (:mod:`skillsift.docschema`), then what a table cannot say (a name unknown to the
-catalog, with "did you mean", a role that does not serve it) is checked entry by entry.
+Problems (a wrong type, a blank or too long query, an unknown key, YAML beyond plain data, an
+unknown skill or role) are AR9D2 diagnostics on the SKILL.md with the line of the offending
+entry, all reported together: the entries are read by the one reader of the two fields
+(:func:`skillsift.casefile.frontmatter.read_fields`, the one the ranker's known requests use),
+then what it cannot say (a name unknown to the catalog, with "did you mean", a role that does
+not serve it) is checked entry by entry.
 :func:`skill_cases` is pure: the SKILL.md text is only used to find lines.
 """
 
@@ -30,19 +31,14 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
-from ..catalog import frontmatter
+from ..casefile.frontmatter import EXAMPLE_KEYS, FIELDS, HINT, NOT_FOR_KEYS, read_fields  # noqa: F401
 from ..diagnostics import NOTE, Diagnostic, SkillsiftError, sort_diagnostics
-from ..docschema import Rule, check, near
+from ..docschema import near
 from ..files import MAX_SKILL_BYTES, read_bounded
 from . import CASES_INVALID
-from .cases import MAX_QUERY_BYTES, Case, CaseFile, Expected
+from .cases import Case, CaseFile, Expected
 
 TAG = "from-skills"
-EXAMPLE_KEYS = ("query", "role", "also")
-NOT_FOR_KEYS = ("query", "role", "instead")
-FIELDS = {"examples": ("example", EXAMPLE_KEYS, "also"), "not_for": ("not-for", NOT_FOR_KEYS, "instead")}
-HINT = ("examples and not_for take a list of queries, each a string or a mapping "
-        "{query, role, also} / {query, role, instead}; see docs/query-mining.md")
 NO_CASES = "no skill lists examples or not_for, so --from-skills derives no case"
 NO_CASES_HINT = "add `examples: [a query the skill must answer]` to a SKILL.md frontmatter"
 
@@ -59,164 +55,43 @@ class RoleCheck:
     resolve: Callable[[str], Collection[str]] | None = None
 
 
-# -- where entries are in the file ----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Lines:
-    key: int = 0  # line of the key (examples:/not_for:)
-    items: tuple[int, ...] = ()  # line of each list entry
-    fields: tuple[Mapping[str, int], ...] = ()  # per entry: sub-key -> line of its value
-
-
-def _frontmatter_lines(text: str | None) -> dict[str, _Lines]:
-    """File lines of the ``examples`` / ``not_for`` entries in a SKILL.md text ({} when unknown)."""
-    if not text:
-        return {}
-    import yaml
-
-    block = frontmatter.split_frontmatter(text.replace("\r\n", "\n"))
-    if not block.closed:
-        return {}
-    try:
-        root = yaml.compose(block.raw, Loader=getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader)
-    except yaml.YAMLError:
-        return {}
-    if not isinstance(root, yaml.MappingNode):
-        return {}
-    offset = block.yaml_start_line
-    out: dict[str, _Lines] = {}
-    for key_node, value in root.value:
-        if not isinstance(key_node, yaml.ScalarNode) or key_node.value not in FIELDS:
-            continue
-        items: list[int] = []
-        fields: list[dict[str, int]] = []
-        if isinstance(value, yaml.SequenceNode):
-            for item in value.value:
-                items.append(item.start_mark.line + offset)
-                sub: dict[str, int] = {}
-                if isinstance(item, yaml.MappingNode):
-                    for k, v in item.value:
-                        if isinstance(k, yaml.ScalarNode):
-                            sub[k.value] = v.start_mark.line + offset
-                fields.append(sub)
-        else:
-            items.append(value.start_mark.line + offset)
-            fields.append({})
-        out[key_node.value] = _Lines(key=key_node.start_mark.line + offset, items=tuple(items),
-                                     fields=tuple(fields))
-    return out
-
-
-# -- the rules of the two fields, declared once ---------------------------------------------------
-
-
-def _field_rule(allowed: tuple[str, ...], names_key: str) -> Rule:
-    names = Rule("list", one_or_list=True, items=Rule("string", nonblank=True), messages={
-        "kind": "{where}: " + names_key + " must be a skill name or a list of skill names (got {shape})"})
-    return Rule("list", one_or_list=True, nullable=True, entries="indexed",
-                messages={"kind": "{label} must be a list of queries (got {shape})"},
-                items=Rule("either", messages={
-                    "kind": "{label} must be a query (a string) or a mapping with query (got {shape})"}, options=(
-                    Rule("string"),
-                    Rule("table", strict=True, unknown="first", keys={
-                        "query": Rule("string", required=True, messages={
-                            "kind": "{where}: query must be a string (got {shape})",
-                            "required": "{where}: query is required"}),
-                        "role": Rule("string", nonblank=True,
-                                     messages={"kind": "{where}: role must be a role name (got {shape})"}),
-                        names_key: names,
-                    }, messages={"unknown": '{where}: unknown key "{key}" (want ' + ", ".join(allowed) + ")"}))))
-
-
-FRONTMATTER = Rule("table", unknown="allow", keys={field: _field_rule(allowed, names_key)
-                                                    for field, (_word, allowed, names_key) in FIELDS.items()})
-
-
 # -- derivation -----------------------------------------------------------------------------------
-
-
-def _line_of(lines: dict[str, _Lines], path: tuple) -> int:
-    """The line of a node path of the frontmatter (field, entry index, key); 0 when unknown."""
-    where = lines.get(path[0], _Lines())
-    if len(path) == 1 or not where.items:
-        return where.key
-    index = path[1]
-    line = where.items[index] if index < len(where.items) else where.key
-    if len(path) > 2 and index < len(where.fields):
-        return where.fields[index].get(str(path[2]), line)
-    return line
 
 
 def skill_cases(skill, text: str | None = None, *, known: Collection[str] = (),
                 roles: RoleCheck = RoleCheck()) -> tuple[list[Case], list[Diagnostic]]:
     """The cases ``skill``'s frontmatter ``examples`` and ``not_for`` describe, and their problems.
 
-    ``text`` is the SKILL.md text (for line numbers; without it problems point at the
-    frontmatter's first line); ``known`` the catalog's skill names.
+    ``text`` is the SKILL.md text (for line numbers and the strict YAML checks; without it problems
+    point at the frontmatter's first line); ``known`` the catalog's skill names.  The entries are
+    read by the one reader of the two fields (:func:`skillsift.casefile.frontmatter.read_fields`).
     """
-
-    front = skill.frontmatter or {}
-    lines = _frontmatter_lines(text) if any(k in front for k in FIELDS) else {}
+    read = read_fields(skill.frontmatter, text, first_line=skill.frontmatter_line)
     known = set(known) | {skill.name}
-    problems: list[Diagnostic] = []
+    problems: list[Diagnostic] = [
+        Diagnostic(file=skill.path, line=line or skill.frontmatter_line or None, code=CASES_INVALID, severity=NOTE,
+                   message=f'skill "{skill.name}": {message}') for line, message in read.notes]
 
     def problem(line: int, message: str) -> None:
         problems.append(Diagnostic(file=skill.path, line=line or skill.frontmatter_line or None,
                                    code=CASES_INVALID, message=f'skill "{skill.name}": {message}', hint=HINT))
 
-    doc = {field: front[field] for field in FIELDS if field in front}
-    ignored: set[int] = set()
-    if isinstance(doc.get("examples"), list):
-        # another shape public skills use for examples ({title, input, output}): not a query, a note
-        allowed = FIELDS["examples"][1]
-        entries = list(doc["examples"])
-        for i, entry in enumerate(entries):
-            if isinstance(entry, dict) and entry and not set(map(str, entry)) & set(allowed):
-                keys = ", ".join(sorted(map(str, entry)))
-                line = _line_of(lines, ("examples", i))
-                problems.append(Diagnostic(file=skill.path, line=line or skill.frontmatter_line or None,
-                                           code=CASES_INVALID, severity=NOTE,
-                                           message=f'skill "{skill.name}": examples entry {i + 1} is a mapping of '
-                                                   f"{keys}, not a search query: ignored"))
-                ignored.add(i)
-                entries[i] = "ignored"
-        doc["examples"] = entries
-    _cleaned, found = check(doc, FRONTMATTER)
-    for p in found:
-        problem(_line_of(lines, p.path), p.message)
-    bad = {p.path[:2] for p in found}
+    for line, message in read.problems:
+        problem(line, message)
     cases: list[Case] = []
     served_cache: dict[str, frozenset[str] | None] = {}
-    for field, (id_word, _allowed, names_key) in FIELDS.items():
-        raw = doc.get(field)
-        entries = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
-        for n, entry in enumerate(entries, start=1):
-            if (field,) in bad or (field, n - 1) in bad or (field == "examples" and n - 1 in ignored):
-                continue
-            case = _entry_case(skill, field, id_word, names_key, n, entry, lines, known, roles, served_cache,
-                               problem)
-            if case is not None:
-                cases.append(case)
+    for entry in read.entries:
+        case = _entry_case(skill, entry, known, roles, served_cache, problem)
+        if case is not None:
+            cases.append(case)
     return cases, sorted(problems, key=lambda d: d.line or 0)
 
 
-def _entry_case(skill, field, id_word, names_key, n, entry, lines, known, roles, served_cache, problem):
+def _entry_case(skill, entry, known, roles, served_cache, problem):
     """The case of one entry that passed the rules, or None after its problems (what a table cannot say)."""
-    line = _line_of(lines, (field, n - 1))
-    label = f"{field} entry {n}"
-    given = entry if isinstance(entry, dict) else {"query": entry}
-    query, role = given["query"], given.get("role", "")
-    others = given.get(names_key, [])
-    others = [others] if isinstance(others, str) else list(others)
-    if not query.strip():
-        problem(line, f"{label}: the query is blank")
-        return None
-    if len(query.encode("utf-8", "surrogatepass")) > MAX_QUERY_BYTES:
-        problem(line, f"{label}: the query is longer than {MAX_QUERY_BYTES} bytes")
-        return None
-    names_line = _line_of(lines, (field, n - 1, names_key)) or line
-    role_line = _line_of(lines, (field, n - 1, "role")) if "role" in given else 0
+    id_word, _allowed, names_key = FIELDS[entry.field]
+    line, label, others = entry.line, f"{entry.field} entry {entry.number}", list(entry.names)
+    names_line = entry.names_line or line
     ok = True
     for other in others:
         if other == skill.name:
@@ -228,26 +103,27 @@ def _entry_case(skill, field, id_word, names_key, n, entry, lines, known, roles,
     if len(set(others)) != len(others):
         problem(names_line, f"{label}: {names_key} lists a skill twice")
         ok = False
+    role = entry.role
     if role:
-        served = _served_by(role, role_line or line, label, roles, served_cache, problem)
+        served = _served_by(role, entry.role_line or line, label, roles, served_cache, problem)
         if served is None:
             ok = False
         else:
-            wanted = ([skill.name] if field == "examples" else []) + others
+            wanted = ([skill.name] if entry.field == "examples" else []) + others
             for name in wanted:
                 if name in known and name not in served:
-                    problem(role_line or line, f'{label}: role "{role}" does not serve "{name}"')
+                    problem(entry.role_line or line, f'{label}: role "{role}" does not serve "{name}"')
                     ok = False
     if not ok:
         return None
-    if field == "examples":
+    if entry.field == "examples":
         expect = (Expected(id=skill.name, line=line),) + tuple(Expected(id=o, line=line) for o in others)
         avoid: tuple[str, ...] = ()
     else:
         expect = tuple(Expected(id=o, line=line) for o in others)
         avoid = (skill.name,)
-    return Case(id=f"{skill.name}/{id_word}-{n}", query=query.strip(), expect=expect, avoid=avoid, role=role,
-                tags=(TAG,), line=line, avoid_lines=(line,) * len(avoid), role_line=role_line)
+    return Case(id=f"{skill.name}/{id_word}-{entry.number}", query=entry.query, expect=expect, avoid=avoid,
+                role=role, tags=(TAG,), line=line, avoid_lines=(line,) * len(avoid), role_line=entry.role_line)
 
 
 def _served_by(role, line, label, roles, served_cache, problem):

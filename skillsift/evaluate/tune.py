@@ -18,7 +18,8 @@ whether a change is worth writing.
 
 ``[search] example_weight`` is chosen the same way for one setting (:func:`tune_example_weight`):
 the cosines are lifted by the cases' known-request evidence (:func:`example_evidence`, which
-never lets a case's own request count) at each weight of :data:`EXAMPLE_WEIGHTS`.
+holds out a case's own evidence by the rule of eval and ci, :mod:`skillsift.evaluate.holdout`)
+at each weight of :data:`EXAMPLE_WEIGHTS`.
 """
 
 from __future__ import annotations
@@ -32,12 +33,11 @@ from ..ranker.centring import CENTRE_SHRINK, centre
 from ..ranker.examples import REDUCTION, combine, example_best
 from ..ranker.fusion import BLEND_SCALE, ZSCORE_TERMS, zscore_trust
 from ..ranker.lexical import LexicalIndex
+from .holdout import FOLD_SEED, FOLDS, Holdout, fold_of  # noqa: F401  (fold_of: the names others import from here)
 from .intervals import interval, paired
 
 NAME_FREE = ("description", "triggers", "keywords")
 ALL_FIELDS = ("name", "triggers", "keywords", "description")
-FOLDS = 5
-FOLD_SEED = 20240613
 # Up to a bonus of 0.72: on the real-skills development set BM25F alone beats the default blend, and
 # its half A prefers bonuses of 0.36 to 0.72 (docs/ranking-quality.md, "Fusion channels").
 BLEND_WEIGHTS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
@@ -310,14 +310,6 @@ def series_of(setting: Setting | None, sig: Signals, k: int = 5) -> Series:
     return Series.of(ranks(scores, returned, sig), k)
 
 
-def fold_of(n: int, k: int = FOLDS, seed: int = FOLD_SEED) -> np.ndarray:
-    """The fixed fold of each of ``n`` cases: ``perm[i] % k``, ``perm`` from ``default_rng(seed)``."""
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    perm = np.random.default_rng(seed).permutation(n)
-    return (perm % max(1, min(k, n))).astype(np.int64)
-
-
 def _best(candidates: Sequence[Series], mask) -> int:
     """Index of the best series on ``mask``: highest MRR, then top1, then the earlier one."""
     best, key = 0, None
@@ -381,29 +373,28 @@ def _select(all_series: Sequence[Series], n: int, current: int, folds: int, seed
 EXAMPLE_WEIGHTS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 
 
-def example_evidence(cos, owner, keys: Sequence[str], case_keys: Sequence[str], fold, n_skills: int,
-                     *, by_folds: bool):
+def example_evidence(cos, owner, keys: Sequence[str], case_keys: Sequence[str], n_skills: int, *,
+                     rule: Holdout, names: Sequence[str]):
     """Per case and skill, ``e`` (the known requests' evidence) and which skills have one, without leakage.
 
-    ``cos``: cases x requests cosines, the columns sorted by ``owner`` (the skill of each
-    request); ``keys`` each request's normalised text, ``case_keys`` each case query's.  A
-    request with the case's own text is never its evidence; with ``by_folds`` (some case
-    queries are known requests) every request whose text is a query of the case's fold is
-    left out as well, so each fold is ranked with the other folds' requests only.
+    ``cos``: cases x requests cosines, the columns sorted by ``owner`` (the skill position of
+    each request, ``names[owner]`` its name); ``keys`` each request's normalised text,
+    ``case_keys`` each case query's.  A request ``rule`` holds out for a case (its own
+    evidence, or that of a case of its fold: :mod:`skillsift.evaluate.holdout`, the rule
+    ``eval`` and ``skillsift ci`` rank by) is never its evidence; requests of other skills
+    with the same text count, as a live search counts them.
     """
 
     cos = np.array(cos, dtype=np.float64, copy=True)
-    column: dict[str, list[int]] = {}
-    for j, key in enumerate(keys):
-        column.setdefault(key, []).append(j)
-    fold_keys: dict[int, set[str]] = {}
-    for key, f in zip(case_keys, fold, strict=True):
-        fold_keys.setdefault(int(f), set()).add(key)
-    for i, key in enumerate(case_keys):
-        out = fold_keys[int(fold[i])] if by_folds else {key}
-        cols = [j for k in sorted(out) for j in column.get(k, ())]
-        if cols:
-            cos[i, np.asarray(cols, dtype=np.intp)] = -np.inf
+    if rule.overlap:
+        column: dict[str, list[int]] = {}
+        for j, key in enumerate(keys):
+            column.setdefault(key, []).append(j)
+        for i, key in enumerate(case_keys):
+            cols = [j for k in sorted(rule.keys_of_fold[rule.fold(key)]) for j in column.get(k, ())
+                    if rule.held(key, names[int(owner[j])], k)]
+            if cols:
+                cos[i, np.asarray(cols, dtype=np.intp)] = -np.inf
     return example_best(cos, owner, n_skills, how=REDUCTION)
 
 

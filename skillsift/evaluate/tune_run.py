@@ -25,6 +25,7 @@ from ..ranker.vector import normalise_query
 from ..secrets.egress import secret_scan
 from . import tune
 from .examples import known_requests
+from .holdout import plan
 
 SCHEMA_VERSION = 1
 
@@ -340,15 +341,14 @@ def _evidence(requests, rvec, scored, qv, pieces, position, folds: int, seed: in
     for row, vectors in pieces.items():  # a long query: its best piece, as the ranker scores it
         cos[row] = (np.asarray(vectors, dtype=np.float64) @ m.T).max(axis=0)
     case_keys = [normalised(c.query) for c in scored]
-    known = set(rows.keys)
-    overlap = sum(1 for key in case_keys if key in known)
-    fold = tune.fold_of(len(scored), folds, seed)
-    evidence = tune.example_evidence(cos, rows.owner, rows.keys, case_keys, fold, len(position), by_folds=overlap > 0)
-    if overlap:
-        note = (f"{overlap} case queries are known requests: each fold is scored with the other folds' "
-                f"known requests, never its own")
+    rule = plan([(c.query, c.expect_ids) for c in scored], requests, folds=folds, seed=seed)
+    names = sorted(position, key=position.__getitem__)
+    evidence = tune.example_evidence(cos, rows.owner, rows.keys, case_keys, len(position), rule=rule, names=names)
+    if rule.overlap:
+        note = (f"{rule.overlap} case queries are known requests of the skills they expect: each fold is scored "
+                f"with the other folds' known requests, never its own (the rule eval and ci rank by)")
     else:
-        note = "a case's own text is never its evidence"
+        note = "a case's own text is never its evidence (the rule eval and ci rank by)"
     return evidence, note
 
 

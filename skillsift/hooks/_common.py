@@ -138,10 +138,27 @@ def relative(args, files) -> list[str]:
 
 def staged_deletions(root: str) -> list[str]:
     """Files the commit being made deletes (``git diff --cached --diff-filter=D``); [] outside git."""
+    return _staged(root, "D")
+
+
+def staged_links(root: str) -> list[str]:
+    """Symbolic links the commit being made adds or changes (wherever they are); [] outside git.
+
+    The validate hook's own walk: a link committed into a skill's folder is a finding (SK020,
+    SK021) wherever skills are served (``plugins/*/``, a ``[catalog] skills`` folder...), even
+    when a ``files:`` pattern of the project's pre-commit config did not pass it.
+    """
+    import os
+
+    return [p for p in _staged(root, "ACMRT") if os.path.islink(os.path.join(root, p))]
+
+
+def _staged(root: str, kinds: str) -> list[str]:
+    """Files of the commit being made whose change is one of ``kinds`` (``git diff --cached --diff-filter``)."""
     import subprocess
 
     try:
-        proc = subprocess.run(["git", "diff", "--cached", "--name-only", "--diff-filter=D", "-z"], cwd=root,
+        proc = subprocess.run(["git", "diff", "--cached", "--name-only", f"--diff-filter={kinds}", "-z"], cwd=root,
                               capture_output=True, timeout=30, check=False)
     except (OSError, subprocess.SubprocessError):
         return []

@@ -1,7 +1,8 @@
 """``skillsift hook cases``: the cases files are valid and name skills that exist (AR9D2).
 
 Checks the configured cases files (``[validate] cases``, default ``search-cases.yaml``),
-the examples files of ``[search] examples`` (the same format), plus any cases file passed.
+the examples files of ``[search] examples`` (the same format), the skills' frontmatter
+``examples`` (known requests, read by the same strict rules), plus any cases file passed.
 It runs on every commit (``always_run``), because renaming or
 deleting a skill can invalidate a cases file that the commit does not touch.
 """
@@ -27,6 +28,7 @@ def main(argv) -> int:
     diagnostics = [d for d in config.run(ws) if d.code == "AR9D0"]
     diagnostics += cases.examples_config_problems(ws)
     diagnostics += cases.check_paths(ws, [p for p in paths if os.path.lexists(ws.abspath(p))])
+    diagnostics += cases.frontmatter_problems(ws)  # the skills' frontmatter examples: known requests too
     diagnostics = sort_diagnostics(diagnostics)
     report(diagnostics, args.fmt, root=ws.root)
     return exit_code(diagnostics)

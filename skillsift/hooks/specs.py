@@ -42,7 +42,8 @@ class HookSpec:
 
 #: The files the validate hook checks: the SKILL.md, config and cases files.  It is also given the
 #: staged files of a skills folder and keeps those that are symbolic links (SK020, SK021): pre-commit
-#: passes no link unless a hook's types ask for ``symlink``.
+#: passes no link unless a hook's types ask for ``symlink``.  A link elsewhere (a plugin's folder, a
+#: ``[catalog] skills`` folder) is found by the hook's own walk of the staged links (hooks/validate.py).
 VALIDATE_FILES = (r"(^|/)(SKILL\.md|skillsift\.toml|pyproject\.toml|[^/]*cases[^/]*\.ya?ml)$|(^|/)\.ai-rulez/config"
                   r"\.toml$")
 SKILLS_FOLDER_FILES = r"(^|/)skills/"

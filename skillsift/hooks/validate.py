@@ -2,7 +2,11 @@
 
 pre-commit passes the staged SKILL.md, config and cases files, links included (a SKILL.md
 that is a link is SK020), and the staged files of a skills folder, of which the links are
-kept (SK021) and the rest left to the hooks of their own (``skillsift-secrets``); a skill deleted by the
+kept (SK021) and the rest left to the hooks of their own (``skillsift-secrets``).  Skills are
+served from other folders too (``plugins/*/``, a ``[catalog] skills`` folder) that no
+``files:`` pattern can name in advance, so the hook also walks the staged links itself
+(``git diff --cached``): a link committed into any served skill's folder is SK021, a SKILL.md
+link SK020, whatever pre-commit passed.  A skill deleted by the
 commit (which pre-commit does not pass) is added from ``git diff --cached``, so removing a
 skill still checks the cases, the index and the duplicates.  Warnings do not fail.  Codes
 that another skillsift hook of the same commit reports on every commit (AR9D4 with
@@ -23,6 +27,7 @@ from ._common import (
     relative,
     report,
     staged_deletions,
+    staged_links,
     workspace,
 )
 from .specs import VALIDATE_FILES
@@ -41,6 +46,7 @@ def main(argv) -> int:
     ws = workspace(args)
     paths = [p for p in relative(args, args.files) if _checked_here(ws.root, p)]
     paths += [p for p in staged_deletions(ws.root) if p.endswith("SKILL.md") and p not in paths]
+    paths += [p for p in staged_links(ws.root) if p not in paths]  # wherever skills are served (SK020, SK021)
     if not paths:
         return 0
 

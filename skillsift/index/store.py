@@ -428,10 +428,18 @@ def _load(index_dir: str) -> LoadResult:
         return LoadResult(Index(manifest, matrix), found=True)
     refused = tuple(RefusedRow(manifest.items[row].kind, manifest.items[row].domain, manifest.items[row].id, row,
                                why) for row, why in sorted(problems.items()))
-    keep = [row for row in range(rows) if row not in problems]
+    return LoadResult(without_rows(Index(manifest, matrix), problems), found=True, hint=REBUILD_HINT,
+                      refused=refused)
+
+
+def without_rows(index: Index, rows) -> Index:
+    """``index`` less the rows ``rows`` (positions in it), the others renumbered in order."""
+    drop = set(rows)
+    keep = [row for row in range(len(index)) if row not in drop]
+    manifest = index.manifest
     items = tuple(replace(manifest.items[row], row=position) for position, row in enumerate(keep))
-    kept = matrix[keep] if keep else np.zeros((0, dims), dtype=np.float32)
-    return LoadResult(Index(replace(manifest, items=items), kept), found=True, hint=REBUILD_HINT, refused=refused)
+    kept = index.matrix[keep] if keep else np.zeros((0, manifest.dims), dtype=np.float32)
+    return Index(replace(manifest, items=items), kept)
 
 
 def _read(path: str) -> bytes:

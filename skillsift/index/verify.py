@@ -39,6 +39,10 @@ class VerifiedRows(_JsonCache):
     folder = "verified"
     parsers = ("index/verify.py", "embed/local.py", "cache/base.py", "_version.py")
 
+    def __init__(self, root, *, env=None):
+        super().__init__(root, env=env)
+        self.memo: set[str] = set()  # matched in this process (a server, or the caches off)
+
     @staticmethod
     def key(model_id: str, text_digest: str, row_bytes: bytes) -> str:
         h = hashlib.sha256()

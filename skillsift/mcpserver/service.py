@@ -271,7 +271,18 @@ class SkillService:
         with self._lock:
             config, catalog, ranker, log = self._current()
             served = self._role_members(catalog, config, role) if role else None
-            result = ranker.search(query, limit=None if served is not None else limit)  # the config's mode
+            before = len(ranker.rows_refused_now)
+
+            def shown(result):  # the hits handed out: their rows are re-embedded once per machine
+                if served is None:
+                    return result.hits[:limit]
+                return ([h for h in result.hits if h.name in served] + [h for h in result.hits
+                                                                         if h.name not in served])[:limit]
+
+            # the config's mode
+            result = ranker.checked_search(query, limit=None if served is not None else limit, shown=shown)
+            if len(ranker.rows_refused_now) > before:
+                self._warn_once(ranker.rows_refused_note)
             if served is not None:
                 from dataclasses import replace
 

@@ -22,15 +22,16 @@ import difflib
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..casefile import CASES_INVALID
 from ..casefile.files import load_file
+from ..casefile.frontmatter import read_fields
 from ..casefile.parse import EXAMPLES_HINT, MAX_SUGGESTED, CaseFile, listed_problems, skill_problems
 from ..diagnostics import Diagnostic, SkillsiftError
-from ..files import GlobLimitError, glob_magic, refused_target, repo_glob
+from ..files import MAX_SKILL_BYTES, GlobLimitError, glob_magic, read_bounded, refused_target, repo_glob
 
 MAX_FILES = 64  # examples files one configuration may name (globs expanded)
 HINT = EXAMPLES_HINT
@@ -65,8 +66,6 @@ class KnownRequests:
 
     def without(self, keys: Iterable[str]) -> KnownRequests:
         """These requests minus those whose normalised text is in ``keys``."""
-        from .examples import normalised
-
         drop = set(keys)
         return KnownRequests(tuple(r for r in self.requests if normalised(r.text) not in drop), self.files,
                              self.cases, self.problem)
@@ -131,8 +130,6 @@ def example_problems(case_file: CaseFile) -> list[tuple[int, str]]:
     A known request is matched by its words (:func:`skillsift.ranker.examples.normalised`):
     a query with none (only punctuation or symbols) would be left out without a word.
     """
-    from .examples import normalised
-
     return [(case.line, f"case {json.dumps(case.id, ensure_ascii=False)}: the query has no words; a known request "
                         "is matched by its words")
             for case in case_file.cases if case.expect and not normalised(case.query)]
@@ -243,37 +240,102 @@ def _merged(errors: list[SkillsiftError]) -> SkillsiftError:
 def known_requests(catalog, config, *, skip_bad: bool = False) -> KnownRequests:
     """Every known request of ``catalog``: the configured examples files, then frontmatter ``examples``.
 
-    ``skip_bad``: an invalid examples file is left out, with the reason in ``problem``
-    (:func:`load_examples_files`), instead of stopping the caller.
+    ``skip_bad``: an invalid examples file, or a skill whose frontmatter ``examples`` break a
+    rule, is left out, with the reason in ``problem`` (:func:`load_examples_files`), instead of
+    stopping the caller; without it, one AR9D2 error lists every problem with its file and line.
     """
     skills = list(catalog.skills)
     loaded = load_examples_files(config.root, config.search.examples, [s.name for s in skills], skip_bad=skip_bad) \
         if config.search.examples else KnownRequests()
     requests = list(loaded.requests)
+    bad: list[Diagnostic] = []
     for skill in skills:
-        for text in frontmatter_requests(skill):
-            requests.append(KnownRequest(skill.name, text, skill.path, 0))
-    return KnownRequests(dedupe(requests), loaded.files, loaded.cases, loaded.problem)
+        found, problems = skill_requests(skill, catalog.root)
+        if problems:
+            bad.extend(problems)
+            continue
+        requests.extend(found)
+    problem = loaded.problem
+    if bad and not skip_bad:
+        raise frontmatter_error(bad)
+    if bad:
+        left = sorted({d.file for d in bad})
+        first = bad[0]
+        problem = "; ".join(p for p in (problem, (
+            f"the frontmatter examples of {len(left)} skill{'s' if len(left) != 1 else ''} are not used "
+            f"(`skillsift validate` lists every problem): {first.file}: line {first.line}: {first.message}"
+            + (f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""))) if p)
+    return KnownRequests(dedupe(requests), loaded.files, loaded.cases, problem)
 
 
-def frontmatter_requests(skill) -> list[str]:
-    """The queries of a skill's frontmatter ``examples``: its strings, and the ``query`` of its
-    ``{query, role, also}`` entries (docs/query-mining.md); entries of other shapes are not requests."""
-    raw = (skill.frontmatter or {}).get("examples")
-    if not isinstance(raw, list):
-        return list(skill.examples)
-    out = []
-    for entry in raw:
-        text = entry if isinstance(entry, str) else entry.get("query") if isinstance(entry, dict) else None
-        if isinstance(text, str) and text.strip():
-            out.append(text.strip())
-    return out
+_READ: dict = {}  # (root, path, digest) -> (requests, problems): a SKILL.md is read once per process
+_READ_MAX = 4096
+
+
+def skill_requests(skill, root: str = ".") -> tuple[tuple[KnownRequest, ...], tuple[Diagnostic, ...]]:
+    """The known requests of ``skill``'s frontmatter ``examples`` (each with its SKILL.md line) and
+    the problems that keep them out (AR9D2, SKILL.md file and line).
+
+    Read by the one reader of the field (:func:`skillsift.casefile.frontmatter.read_fields`), as
+    strictly as an examples file: the SKILL.md text is read again (bounded) for the strict YAML
+    checks and the lines; a skill listing no ``examples`` costs nothing.
+    """
+    front = skill.frontmatter
+    if not isinstance(front, dict) or "examples" not in front:
+        return (), ()
+    key = (os.path.abspath(root), skill.path, skill.digest)
+    found = _READ.get(key)
+    if found is None:
+        found = _read_skill_requests(skill, root)
+        if len(_READ) >= _READ_MAX:
+            _READ.clear()
+        _READ[key] = found
+    return found
+
+
+def _read_skill_requests(skill, root: str) -> tuple[tuple[KnownRequest, ...], tuple[Diagnostic, ...]]:
+    text = None
+    if skill.path:
+        try:
+            text = read_bounded(os.path.join(root, skill.path), MAX_SKILL_BYTES).decode("utf-8")
+        except (OSError, UnicodeDecodeError, ValueError):
+            text = None  # the catalog reports an unreadable SKILL.md; lines fall back to the frontmatter's
+    read = read_fields({"examples": skill.frontmatter["examples"]}, text, first_line=skill.frontmatter_line)
+    problems = list(read.problems_of("examples"))
+    requests = []
+    for entry in read.of("examples"):
+        if not normalised(entry.query):
+            problems.append((entry.line, f"examples entry {entry.number}: the query has no words; a known request "
+                                         "is matched by its words"))
+            continue
+        requests.append(KnownRequest(skill.name, entry.query, skill.path, entry.line))
+    diags = tuple(Diagnostic(file=skill.path, line=line or skill.frontmatter_line or None, code=CASES_INVALID,
+                             message=f"skill {json.dumps(skill.name, ensure_ascii=False)}: {message}", hint=FM_HINT)
+                  for line, message in sorted(problems, key=lambda p: p[0]))
+    return tuple(requests), diags
+
+
+FM_HINT = ("fix the lines listed: frontmatter examples are known requests, read as strictly as an examples file "
+           "(docs/query-mining.md)")
+
+
+def frontmatter_error(problems: Sequence[Diagnostic]) -> SkillsiftError:
+    """One AR9D2 error listing every problem of the skills' frontmatter ``examples`` as ``file:line: message``."""
+    listed = list(problems)[:1000]
+    text = "; ".join(f"{d.location()}: {d.message}" for d in listed)
+    return SkillsiftError(f"{CASES_INVALID}: invalid examples in SKILL.md frontmatter: {text}",
+                          diagnostics=listed, hint=FM_HINT, exit_code=1)
+
+
+def frontmatter_requests(skill, root: str = ".") -> list[KnownRequest]:
+    """The known requests of a skill's frontmatter ``examples``, each with its SKILL.md line
+    (none when a problem keeps them out: :func:`skill_requests`)."""
+    found, problems = skill_requests(skill, root)
+    return [] if problems else list(found)
 
 
 def dedupe(requests: Iterable[KnownRequest]) -> tuple[KnownRequest, ...]:
     """One request per (skill, normalised text), the first kept; sorted by (skill, text)."""
-    from .examples import normalised
-
     seen: set[tuple[str, str]] = set()
     out = []
     for r in requests:
@@ -283,3 +345,17 @@ def dedupe(requests: Iterable[KnownRequest]) -> tuple[KnownRequest, ...]:
         seen.add(key)
         out.append(r)
     return tuple(sorted(out, key=lambda r: (r.skill, r.text)))
+
+
+def normalised(text: str) -> str:
+    """:func:`skillsift.ranker.examples.normalised`, its module loaded on first use (docs/development.md,
+    "Imports at the top": the MCP server's start-up does not load it)."""
+    global _WORDS
+    if _WORDS is None:
+        from .examples import normalised as words
+
+        _WORDS = words
+    return _WORDS(text)
+
+
+_WORDS: Callable[[str], str] | None = None

@@ -66,6 +66,8 @@ class Ranker:
         self._known: tuple[tuple[str, str], ...] = ()  # known requests (skill, text) the vectors rank with
         self._request_rows: dict = {}  # (skill, text digest) -> row of a known request embedded in memory
         self.examples_problem = ""  # why the known requests could not be read ("" when they could)
+        self.rows_refused_now: tuple = ()  # rows refused by re-embedding at search time (checked_search)
+        self.rows_refused_note = ""  # the warning of the rows the last checked_search refused
 
     @classmethod
     def open(cls, catalog, config: Config, *, mode: str | None = None, query_timeout_ms: int | None = None,
@@ -222,6 +224,13 @@ class Ranker:
         if limit is not None and len(result.hits) > limit:
             result = replace(result, hits=result.hits[:limit])
         return result
+
+    def checked_search(self, query: str, limit: int | None = 5, *, shown=None, **options) -> SearchResult:
+        """:meth:`search`, the rows of the hits handed out re-embedded once per machine and refused when
+        they are not their text's (:mod:`skillsift.ranker.row_check`): what ``search`` and the MCP server call."""
+        from .row_check import checked_search
+
+        return checked_search(self, query, limit=limit, shown=shown, **options)
 
     def lexical_hits(self, query: str, subset=None, *, explain: bool = False, limit: int | None = None) -> list[Hit]:
         """The lexical ranking as hits (the first ``limit`` of it when given)."""

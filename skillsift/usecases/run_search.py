@@ -74,8 +74,12 @@ def run_search(request: SearchRequest, notify: Callable[[Message], None]) -> Sea
     ranker = open_view_ranker(view, config, one_shot=True, embed_stale=True)
     index_doc = _index_notes(ranker, project.mode, notify)
     # the ranker ranks in the project's mode (config.search.mode, where --mode was folded in)
-    result = ranker.search(request.query, limit=request.limit, role=request.role, domain=request.domain,
-                           tags=request.tags, allow=request.allow, deny=request.deny, explain=request.explain)
+    # the rows of the hits handed out are re-embedded once per machine (docs/vector-index.md)
+    result = ranker.checked_search(request.query, limit=request.limit, role=request.role, domain=request.domain,
+                                   tags=request.tags, allow=request.allow, deny=request.deny, explain=request.explain)
+    if ranker.rows_refused_now:  # rows that are not their text's, found by embedding them again
+        notify(Message("", ranker.rows_refused_note))
+        index_doc["refused"] = refused_json(ranker.index_refused)
     if result.degraded:
         from ..render.search import degraded_line
 

@@ -54,8 +54,11 @@ def test_out_of_date_with_the_repository_model_and_fields(tmp_path):
     three_skills(tmp_path)
     build_index(tmp_path, model="old-model")
     (tmp_path / "skillsift.toml").write_text('[embeddings]\nmodel = "new-model"\n')
-    assert messages(tmp_path) == ['search: the committed index is out of date: the model changed (index "old-model", '
-                                  "config \"new-model\"); rebuild it with 'skillsift index'"]
+    # another model: nothing vouches for its rows, an error (a changed field list is only out of date)
+    [diag] = check(tmp_path, select=["AR9D1"])
+    assert (diag.severity, diag.message) == (
+        "error", 'search: the committed index was not built by the configured provider and model: the model changed '
+                 "(index \"old-model\", config \"new-model\"); rebuild it with 'skillsift index'")
     (tmp_path / "skillsift.toml").write_text('[search]\nfields = ["name"]\n')
     assert messages(tmp_path) == ["search: the committed index is out of date: the embedded fields changed; "
                                   "rebuild it with 'skillsift index'"]

@@ -68,21 +68,54 @@ def _tune(root: Path, cases: str, capsys, *extra: str) -> tuple[int, str]:
 
 
 def test_a_case_is_never_its_own_evidence():
-    # two skills, one request each; case 0's query is skill 0's request, case 1's is not a request
+    from skillsift.evaluate.holdout import plan
+
+    # two skills, one request each; case 0's query is skill 0's request and case 0 expects skill 0
     cos = np.array([[1.0, 0.2], [0.9, 0.3]])
     owner = np.array([0, 1])
     keys = ["deploy the app", "rotate a key"]
-    best, has = tune.example_evidence(cos, owner, keys, ["deploy the app", "ship it"], [0, 1], 2, by_folds=False)
+    names = ["deploy", "rotate"]
+    requests = [("deploy", "deploy the app"), ("rotate", "rotate a key")]
+    cases = [("deploy the app", ["deploy"]), ("ship it", ["deploy"])]
+    rule = plan(cases, requests, folds=2)
+    assert rule.overlap == 1 and rule.folds == 2
+    best, has = tune.example_evidence(cos, owner, keys, ["deploy the app", "ship it"], 2, rule=rule, names=names)
     assert not has[0, 0] and best[0, 0] == 0.0  # its own request is left out for case 0
     assert has[0, 1] and best[0, 1] == pytest.approx(0.2)
-    assert has[1, 0] and best[1, 0] == pytest.approx(0.9)  # another case may use it
-    # by folds: cases 0 and 1 share a fold, so every request of that fold is left out for both
-    best, has = tune.example_evidence(cos, owner, keys, ["deploy the app", "rotate a key"], [0, 0], 2,
-                                      by_folds=True)
+    assert has[1, 0] and best[1, 0] == pytest.approx(0.9)  # a case of the other fold may use it
+    # the same text as a request of a skill the case does not expect is not its evidence: it counts,
+    # as a live search counts it (a pull request steering the gated queries is measured as production ranks)
+    steer = plan([("deploy the app", ["rotate"]), ("ship it", ["deploy"])], requests, folds=2)
+    assert steer.overlap == 0
+    best, has = tune.example_evidence(cos, owner, keys, ["deploy the app", "ship it"], 2, rule=steer, names=names)
+    assert has[0, 0] and best[0, 0] == pytest.approx(1.0)
+    # one fold: both cases' own evidence is left out for both
+    both = plan([("deploy the app", ["deploy"]), ("rotate a key", ["rotate"])], requests, folds=1)
+    best, has = tune.example_evidence(cos, owner, keys, ["deploy the app", "rotate a key"], 2, rule=both,
+                                      names=names)
     assert not has.any()
-    best, has = tune.example_evidence(cos, owner, keys, ["deploy the app", "rotate a key"], [0, 1], 2,
-                                      by_folds=True)
-    assert has.tolist() == [[False, True], [True, False]]
+
+
+def test_tune_and_eval_hold_out_by_one_rule():
+    """The evaluation's held-out ranker and tune's evidence take the same decision for every (case, request)."""
+    from skillsift.evaluate.holdout import plan
+    from skillsift.ranker.examples import normalised
+
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        skills = [f"s{i}" for i in range(4)]
+        texts = ["deploy the app", "rotate a key", "page the on call", "refund it"]
+        requests = [(str(rng.choice(skills)), str(rng.choice(texts))) for _ in range(6)]
+        cases = [(str(rng.choice(texts)), [str(rng.choice(skills))]) for _ in range(7)]
+        rule = plan(cases, requests, folds=3)
+        for query, _expect in cases:
+            kept = rule.kept(rule.fold(normalised(query)), requests)
+            held = [(s, t) for s, t in requests if rule.held(normalised(query), s, normalised(t))]
+            assert sorted(kept + held) == sorted(requests)
+            own = [(s, t) for s, t in requests
+                   if normalised(t) == normalised(query) and s in {e for q, ex in cases if q == query for e in ex}]
+            assert all(r in held for r in own)  # a case's own evidence is always held out
+            assert all(normalised(t) in rule.own and s in rule.own[normalised(t)] for s, t in held)
 
 
 def test_the_weight_is_chosen_by_held_out_folds_and_ties_keep_the_current_one():

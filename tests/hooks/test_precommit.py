@@ -201,6 +201,22 @@ def test_a_committed_link_that_leaves_its_skill_or_dangles_fails_the_commit(tmp_
     assert ".claude/skills/leak/SKILL.md: SK020" in _out(proc)
 
 
+def test_a_link_in_a_skill_folder_outside_skills_fails_the_commit(tmp_path, hook_env, hook_repo):
+    """A `[catalog] skills` folder no `files:` pattern names: the hook's own walk of the staged links finds it."""
+    project = make_project(tmp_path, hook_env, hook_repo, hooks=("skillsift-validate",),
+                           config='[catalog]\nskills = [".claude/skills/*", "agents/*"]\n')
+    write_skill(project, "tools", "Run the maintenance tools.", layout="agents")
+    _git(project, hook_env, "add", "-A")
+    assert commit(project, hook_env).returncode == 0
+    os.symlink("../../../outside.sh", project / "agents/tools/run.sh")
+    _git(project, hook_env, "add", "-A")
+    before = _head(project, hook_env)
+    proc = commit(project, hook_env)
+    assert proc.returncode != 0, _out(proc)
+    assert "agents/tools/run.sh: SK021" in _out(proc)
+    assert _head(project, hook_env) == before
+
+
 def test_broken_cases_file_fails_with_its_lines(tmp_path, hook_env, hook_repo):
     project = make_project(tmp_path, hook_env, hook_repo)
     cases = project / "search-cases.yaml"

@@ -121,7 +121,10 @@ def test_a_doctored_row_is_named_by_validate_status_and_the_hook_and_index_repai
     assert top(capsys, acme, "I need my money back") == "issue-refund"
     run(capsys, "validate", "--root", acme)  # every true row is now remembered as verified
     doctor(index_dir, VICTIM)
-    assert top(capsys, acme, "I need my money back") == VICTIM  # the attack works on ranking
+    # every digest checks out, but search re-embeds the rows of its hits: the doctored row is refused
+    assert top(capsys, acme, "I need my money back") == "issue-refund"
+    code, out, err = run(capsys, "search", "I need my money back", "--root", acme, "--format", "json")
+    assert [r["name"] for r in json.loads(out)["index"]["refused"]] == [VICTIM]
     code, out, err = run(capsys, "validate", "--root", acme, "--format", "json")
     assert code == 1, out + err
     (finding,) = [d for d in json.loads(out)["diagnostics"] if d["code"] == "AR9D1"]
