@@ -104,3 +104,7 @@ _.pruned_top  # ranker/lexical.py
 _._usable_where  # ranker/vector_ranking.py
 _._whole
 _._small
+# skillsift/records.py: what dataclasses.replace / fields / asdict and match statements read on a record
+_._field_type
+_.__dataclass_fields__
+_.__match_args__

@@ -6,7 +6,7 @@ render them, commands map them to exit codes.  Nothing here does I/O.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .records import field, record
 
 ERROR = "error"
 WARNING = "warning"
@@ -14,7 +14,7 @@ NOTE = "note"
 SEVERITIES = (ERROR, WARNING, NOTE)
 
 
-@dataclass(frozen=True, order=True)
+@record(frozen=True, order=True)
 class Diagnostic:
     """A finding: ``file:line:column: CODE message`` plus an optional hint."""
 

@@ -10,7 +10,7 @@ imported here, so that importing one module does not import the others.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the hooks' path)
 
 if TYPE_CHECKING:
     from collections.abc import Callable

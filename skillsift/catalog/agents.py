@@ -11,7 +11,7 @@ at 200,000 tokens).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import record
 
 # Where the skills of [[sources]] are mounted, inside .skillsift/local (docs/sources.md).
 SOURCES_MOUNT = ".skillsift/local/sources"
@@ -39,7 +39,7 @@ MAX_DIRS_PER_ROOT = 2000
 CLAUDE_PLUGIN, GEMINI_EXTENSION = ".claude-plugin", "gemini-extension.json"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FieldRule:
     """What an agent accepts in one frontmatter field (SK201-SK204, docs/checks-skills.md, "Agent fields").
 
@@ -87,7 +87,7 @@ CLAUDE_CODE_FIELD_RULES = (
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AgentProfile:
     """What one agent reads.
 

@@ -42,13 +42,14 @@ from __future__ import annotations
 import os
 import stat
 from collections import deque
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from skillsift.catalog.agents import MAX_DIRS_PER_ROOT, NESTED_ROOTS, SCAN_DEPTH
 from skillsift.catalog.limits import check_files_size
 from skillsift.diagnostics import ERROR, Diagnostic, SkillsiftError
 from skillsift.files import SKILL_LINK_HINT, GlobLimitError, repo_glob, skill_file_problem
+
+from ..records import field, record
 
 SKILL_FILE = "SKILL.md"
 SKIP_DIRS = frozenset({".git", "node_modules"})
@@ -77,7 +78,7 @@ DOT_MAX_NAMED = 20
 CHECK_MAX_DIRS = 100_000
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Discovery:
     """What one discovery found: ``found`` as ``(relative path parts, domain)``, sorted;
     ``empty`` configured patterns that yielded nothing; ``searched`` the skills roots

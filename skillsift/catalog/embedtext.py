@@ -7,7 +7,6 @@ reuse of stored vectors.  Pure functions, no I/O.
 
 from __future__ import annotations
 
-import hashlib
 import re
 
 #: What is embedded by default: the name is matched lexically, not embedded (docs/ranking-quality.md).
@@ -79,4 +78,6 @@ def embedded_text(
 
 def text_digest(text: str) -> str:
     """``sha256:<lowercase hex>`` of the UTF-8 bytes of ``text``."""
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    from hashlib import sha256  # on first use: OpenSSL's hashes are 2 ms of a hook's start, which needs none
+
+    return "sha256:" + sha256(text.encode("utf-8")).hexdigest()

@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
 
 from skillsift.diagnostics import ERROR, Diagnostic
+
+from ..records import record
 
 BOM = "\ufeff"
 FENCE = "---"
@@ -57,7 +58,7 @@ _HINTS = (
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Frontmatter:
     """Where a document's frontmatter block is.
 
@@ -127,7 +128,7 @@ def key_lines(raw_yaml: str, first_line: int) -> dict[str, int]:
     return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class YamlDocument:
     """The outcome of reading one YAML text: ``value`` (None on error), ``empty`` (the
     text holds no node at all: blank or only comments) and the diagnostics."""
@@ -154,7 +155,19 @@ def not_a_mapping(value: object, *, file: str, line: int) -> Diagnostic:
 
 
 def read_yaml(raw: str, *, file: str = "", first_line: int = 1) -> YamlDocument:
-    """Read one YAML document safely (see the module docstring).  Never raises."""
+    """Read one YAML document safely (see the module docstring).  Never raises.
+
+    Simple frontmatter (:func:`_simple_mapping`) is read without importing PyYAML, which is
+    most of a hook's cost on a changed SKILL.md; the result is what the loader builds.
+    """
+    try:
+        shallow = _nesting_bound(raw) <= MAX_DEPTH and not _blank_or_comments(raw)
+    except Exception:  # the path below reports it
+        shallow = False
+    if shallow:
+        simple = _simple_mapping(raw)
+        if simple is not None:
+            return YamlDocument(value=simple)
     import yaml
 
     loader = _loader_class()
@@ -185,9 +198,10 @@ def read_yaml(raw: str, *, file: str = "", first_line: int = 1) -> YamlDocument:
         )
     if not has_node:
         return YamlDocument(empty=True)
-    simple = _simple_mapping(raw, loader)
-    if simple is not None:
-        return YamlDocument(value=simple)
+    if not shallow:  # (a shallow document was tried above)
+        simple = _simple_mapping(raw, loader)
+        if simple is not None:
+            return YamlDocument(value=simple)
     try:
         value = yaml.load(raw, Loader=loader)  # a safe loader subclass
     except yaml.YAMLError as exc:
@@ -216,7 +230,7 @@ _ITEM_LINE = None
 _NOT_PRINTABLE = None
 
 
-def _simple_mapping(raw: str, loader) -> dict | None:
+def _simple_mapping(raw: str, loader=None) -> dict | None:
     """The mapping of simple frontmatter, built without PyYAML's constructor; else None.
 
     Most SKILL.md frontmatter is a handful of ``key: scalar`` lines, flow lists of plain
@@ -225,7 +239,8 @@ def _simple_mapping(raw: str, loader) -> dict | None:
     Anything outside that narrow form (a block scalar, a continuation line, an escape, a
     comment after a value, a scalar that resolves to something other than a string)
     returns None and the real loader decides, so the result always equals what the
-    loader builds (tested on the real corpus and on generated frontmatter).
+    loader builds (tested on the real corpus and on generated frontmatter).  Without a
+    ``loader`` the scalars resolve by :func:`_resolvers`, the same table without PyYAML.
     """
     global _KEY_LINE, _ITEM_LINE, _NOT_PRINTABLE
     if _KEY_LINE is None:
@@ -238,7 +253,7 @@ def _simple_mapping(raw: str, loader) -> dict | None:
         )
     if _NOT_PRINTABLE.search(raw):
         return None
-    resolvers = loader.yaml_implicit_resolvers
+    resolvers = _resolvers() if loader is None else loader.yaml_implicit_resolvers
     lines = [line.rstrip(" ") for line in raw.split("\n") if line.strip(" ") and not line.startswith("#")]
     out: dict = {}
     i = 0
@@ -298,8 +313,9 @@ def _block(lines: list[str], i: int, resolvers: dict):
 
 
 def _flow_list(value: str, resolvers: dict) -> list | None:
-    """``[a, b c, d]`` of plain words as a list of strings, or None."""
-    if not value.endswith("]") or any(c in value[1:-1] for c in "[]{}#\"'&*!|>%@`?"):
+    """``[a, b c, d]`` of plain words, or ``["a b", 'c']`` of quoted ones (no escape, no comma, no
+    quote inside), as a list of strings, or None."""
+    if not value.endswith("]") or any(c in value[1:-1] for c in "[]{}#&*!|>%@`?"):
         return None
     # YAML's white space is the space (a tab is refused below); str.strip() would also eat
     # characters such as U+00A0 that YAML keeps as content
@@ -309,7 +325,16 @@ def _flow_list(value: str, resolvers: dict) -> list | None:
     items = []
     for part in inner.split(","):
         item = part.strip(" ")
-        if not item or item[0] in "-:" or ":" in item or "\t" in item or not _plain_string(item, resolvers):
+        if "\t" in item:
+            return None
+        if item[:1] in ("'", '"'):
+            quoted = _scalar(item, resolvers)  # the whole item one quoted scalar, else None
+            if quoted is None:
+                return None
+            items.append(quoted)
+            continue
+        if not item or item[0] in "-:" or ":" in item or "'" in item or '"' in item \
+                or not _plain_string(item, resolvers):
             return None
         items.append(item)
     return items
@@ -478,6 +503,35 @@ def _kind(value: object) -> str:
 
 
 _LOADER_CLASS = None
+# YAML 1.2 core scalar resolution: (tag, pattern, first characters), the loader's implicit resolvers
+_RESOLVED: tuple[tuple[str, str, str | tuple[str, ...]], ...] = (
+    ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+    ("tag:yaml.org,2002:int", r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$",
+     "-+0123456789"),
+    ("tag:yaml.org,2002:float", r"^(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)?"
+                                r"|[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+"
+                                r"|[-+]?\.[0-9][0-9_]*(?:[eE][-+]?[0-9]+)?"
+                                r"|[-+]?\.(?:inf|Inf|INF)"
+                                r"|\.(?:nan|NaN|NAN))$", "-+0123456789."),
+    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ("~", "n", "N", "")),
+    ("tag:yaml.org,2002:merge", r"^(?:<<)$", "<"),
+)
+_RESOLVERS: dict | None = None
+
+
+def _resolvers() -> dict:
+    """The loader's ``yaml_implicit_resolvers`` (first character -> [(tag, regex)]), built without PyYAML."""
+    global _RESOLVERS
+    if _RESOLVERS is None:
+        import re
+
+        out: dict = {}
+        for tag, pattern, first in _RESOLVED:
+            regexp = re.compile(pattern)
+            for ch in first:
+                out.setdefault(ch, []).append((tag, regexp))
+        _RESOLVERS = out
+    return _RESOLVERS
 
 
 def _loader_class():
@@ -485,8 +539,6 @@ def _loader_class():
     global _LOADER_CLASS
     if _LOADER_CLASS is not None:
         return _LOADER_CLASS
-    import re
-
     import yaml
 
     base = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
@@ -494,29 +546,7 @@ def _loader_class():
     class FrontmatterLoader(base):
         yaml_implicit_resolvers: dict = {}
 
-    add = FrontmatterLoader.add_implicit_resolver
-    add(
-        "tag:yaml.org,2002:bool",
-        re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
-        list("tTfF"),
-    )
-    add(
-        "tag:yaml.org,2002:int",
-        re.compile(r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$"),
-        list("-+0123456789"),
-    )
-    add(
-        "tag:yaml.org,2002:float",
-        re.compile(
-            r"^(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)?"
-            r"|[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+"
-            r"|[-+]?\.[0-9][0-9_]*(?:[eE][-+]?[0-9]+)?"
-            r"|[-+]?\.(?:inf|Inf|INF)"
-            r"|\.(?:nan|NaN|NAN))$"
-        ),
-        list("-+0123456789."),
-    )
-    add("tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""])
-    add("tag:yaml.org,2002:merge", re.compile(r"^(?:<<)$"), ["<"])
+    for tag, pattern, first in _RESOLVED:
+        FrontmatterLoader.add_implicit_resolver(tag, re.compile(pattern), list(first))
     _LOADER_CLASS = FrontmatterLoader
     return FrontmatterLoader

@@ -17,17 +17,20 @@ Pure: :func:`build_listing` takes the skills (with their frontmatter and paths) 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from skillsift.catalog.agents import CLAUDE_PLUGIN, AgentProfile, serves, source_name
+
+from ..records import record
+
+TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the hooks' path)
+if TYPE_CHECKING:
+    from typing import Any
 
 FULL, TRUNCATED, NAME_ONLY, HIDDEN, NOT_LOADED = "full", "truncated", "name-only", "hidden", "not-loaded"
 #: The states in which the model sees a skill and can choose it.
 LISTED = (FULL, TRUNCATED, NAME_ONLY)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Entry:
     name: str
     path: str
@@ -47,7 +50,7 @@ class Entry:
         return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Listing:
     agent: str
     context_window: int | None
@@ -149,7 +152,7 @@ FULL_VIEW, LISTING_VIEW = "full", "listing"
 VIEWS = (FULL_VIEW, LISTING_VIEW)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class View:
     """What a ranking ranks: every field of each skill (``full``) or what one agent lists (``listing``).
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
 from types import MappingProxyType
@@ -27,6 +26,8 @@ from skillsift.catalog.limits import check_ranked_size
 from skillsift.catalog.skill import EncodedText, Skill, restore
 from skillsift.diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
 from skillsift.files import MAX_SKILL_BYTES, read_skill_bytes
+
+from ..records import field, record, replace
 
 SKILL_FILE = "SKILL.md"
 DUPLICATE_CODE = "SK002"
@@ -243,7 +244,7 @@ def _discover(root, patterns: tuple[str, ...]) -> tuple[list[tuple[Path, str]], 
 # --------------------------------------------------------------------------- catalog
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Catalog:
     """The skills of one repository, in discovery order, names unique."""
 
@@ -372,7 +373,9 @@ def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]
         diagnostics.extend(problems)
         if skill is not None:
             plugin = result.plugins.get(rel)
-            skills.append(skill if plugin is None else replace(skill, plugin=plugin))
+            if plugin is not None:
+                skill = replace(skill, plugin=plugin)
+            skills.append(skill)
     if yaml_cache is not None:
         yaml_cache.save(keep_unused=2 * len(result.found) if skill_cache.hits else 0)
     skill_cache.save()

@@ -23,10 +23,11 @@ from __future__ import annotations
 import json
 import os
 import posixpath
-from dataclasses import dataclass
 
 from skillsift.catalog.agents import CLAUDE_PLUGIN, GEMINI_EXTENSION
 from skillsift.files import read_bounded
+
+from ..records import record
 
 MARKETPLACE = ".claude-plugin/marketplace.json"
 PLUGIN = ".claude-plugin/plugin.json"
@@ -35,7 +36,7 @@ MAX_PLUGINS = 500
 MAX_PATHS = 2000
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ManifestRoots:
     """``roots``: (relative folder parts, ``<manifest>:<plugin name>``, the manifest being
     :data:`~skillsift.catalog.agents.CLAUDE_PLUGIN` or ``GEMINI_EXTENSION``) in manifest order, no

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+
+from ..records import field, record
 
 
 class EncodedText:
@@ -51,7 +52,7 @@ class _Body:
         skill.__dict__["body"] = value
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Skill:
     """One skill of the catalog.
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import TYPE_CHECKING
 
 from ..catalog.embedtext import embedded_text
 from ..config.checks import check
@@ -30,6 +29,7 @@ from ..diagnostics import ERROR, NOTE, Diagnostic
 from ..secrets.scan import ALLOW_MARKER, SecretFinding, scan_values
 from ..validators.workspace import Workspace, rel_posix
 
+TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the hooks' path)
 if TYPE_CHECKING:
     from ..secrets.scan import SecretFinding
 

@@ -40,9 +40,9 @@ Presets (``[validate] preset``, ``--preset``)
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
 
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from ..records import field, record
 from .check_table import ROWS
 
 RECOMMENDED, STRICT = "recommended", "strict"
@@ -51,7 +51,7 @@ SCOPES = ("file", "repo")
 TRIGGERS = ("skill", "skill-file", "config", "cases", "index", "baseline", "secrets-baseline", "any")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Check:
     """One registered check: its row in the registry, and how a check module reports it."""
 

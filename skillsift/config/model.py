@@ -7,14 +7,14 @@ documents whole (:mod:`.schema`), merges them (:mod:`.merge`) into these datacla
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..records import field, record
 from .validate import ValidateSettings
 from .values import DEFAULT_EMBED_FIELDS, DEFAULT_EXAMPLE_WEIGHT, DEFAULT_INDEX_DIR, LOCAL_DIR
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SearchConfig:
     """The resolved ``[search]`` table (defaults applied)."""
 
@@ -43,7 +43,7 @@ class SearchConfig:
     example_weight: float = DEFAULT_EXAMPLE_WEIGHT
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class EmbeddingsConfig:
     """The resolved ``[embeddings]`` table: provider settings, gate and budget."""
 
@@ -63,7 +63,7 @@ class EmbeddingsConfig:
     cache: bool = True
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class JudgeConfig:
     """The resolved ``[judge]`` table: the agent command asked which skill it would use (docs/judge.md)."""
 
@@ -77,7 +77,7 @@ class JudgeConfig:
     max_calls: int = 0  # 0 = unlimited; --budget overrides
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SkillSource:
     """One ``[[sources]]`` entry: skills that live in another repository or folder (docs/sources.md).
 
@@ -97,7 +97,7 @@ class SkillSource:
         return self.git or self.path
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Config:
     """Everything one run resolved: where it came from and what it says."""
 

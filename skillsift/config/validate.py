@@ -35,9 +35,8 @@ message) for AR9D0; :func:`settings_from_table` makes the settings of the checke
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ..catalog.agents import NAMES, PROFILES
+from ..records import field, record
 from .values import DESCRIPTION_LIMIT_MAX, MAX_FLIPS_LIMIT, SEVERITIES  # noqa: F401
 
 DEFAULT_CASES = "search-cases.yaml"
@@ -67,7 +66,7 @@ DEFAULT_NEAR_DUPLICATE = 0.9
 DEFAULT_NEAR_DUPLICATE_COSINE = 0.97
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ValidateSettings:
     cases: tuple[str, ...] = ()  # () = search-cases.yaml when present
     cases_configured: bool = False

@@ -1,19 +1,21 @@
 """What every hook shares: its arguments, the deleted skills of a commit, printing and exit codes.
 
 Hooks are thin: each parses ``[--root R] [--config F] [--format F] [FILES...]``, builds a
-:class:`~skillsift.validators.workspace.Workspace` and runs a few checks.  Only ``argparse``
-and ``subprocess`` are imported here, so a hook pays only for the checks it runs.
+:class:`~skillsift.validators.workspace.Workspace` and runs a few checks.  ``argparse`` (for
+``--help`` and usage errors) and ``subprocess`` are imported only when needed, so a hook pays
+only for the checks it runs.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
+from types import SimpleNamespace
 
 from ..config import RootNotFound
 from ..diagnostics import ERROR, NOTE
 from ..files import read_bounded
+from ..records import replace
 from ..render.registry import names, render
 from ..validators import expand_codes
 from ..validators.workspace import Workspace, rel_posix
@@ -22,17 +24,84 @@ from .specs import HOOK_SPECS
 FORMATS = names("diagnostics")
 
 
-class _Formatter(argparse.HelpFormatter):
-    """argparse's help formatter, given the width of the terminal by :func:`os.get_terminal_size`.
+#: The hooks' options and the attribute each one sets (argparse's ``dest``), with the defaults.
+OPTIONS = {"--root": "root", "--config": "config_file", "--format": "fmt"}
+DEFAULTS = {"root": ".", "config_file": None, "fmt": "text"}
 
-    argparse builds a formatter for every argument it adds, and without a width each one
-    imports :mod:`shutil` (with ``bz2`` and ``lzma``) to ask for it: about 1.5 ms of a hook's
-    start, spent whether or not any help is printed.  The width is the one ``shutil`` gives:
-    ``$COLUMNS``, else the terminal's, else 80; minus 2, as argparse takes it.
+
+def parse_args(name: str, argv, description: str) -> SimpleNamespace:
+    """``[FILES...] [--root R] [--config F] [--format F]`` of a hook.
+
+    The forms pre-commit and people write (each option ``--name VALUE`` or ``--name=VALUE``,
+    the files in one run before, after or between the options) are read directly: argparse
+    with its help formatter and gettext (which imports ``locale``) costs about 5 ms of every
+    hook.  Anything else (``--help``, an unknown or abbreviated option, a missing value, a
+    format that does not exist, a file name starting with ``-``, files in two runs) goes to
+    argparse, which prints the help or the usage error as it always has;
+    ``tests/hooks/test_hook_arguments.py`` holds the two readings equal.
     """
+    argv = list(argv)
+    plain = _plain_args(argv)
+    if plain is not None:
+        return plain
+    return SimpleNamespace(**vars(_parser(name, description).parse_args(argv)))
 
-    def __init__(self, prog):
-        super().__init__(prog, width=_columns() - 2)
+
+def _plain_args(argv: list[str]) -> SimpleNamespace | None:
+    """What argparse gives for ``argv`` when it is in the plain form :func:`parse_args` reads; else None."""
+    values = dict(DEFAULTS)
+    files: list[str] = []
+    runs, in_run, i = 0, False, 0
+    while i < len(argv):
+        arg = argv[i]
+        if not arg.startswith("-"):
+            if not in_run:
+                runs, in_run = runs + 1, True
+            files.append(arg)
+            i += 1
+            continue
+        in_run = False
+        option, equals, value = arg.partition("=")
+        dest = OPTIONS.get(option)
+        if dest is None:
+            return None
+        if not equals:
+            if i + 1 >= len(argv):
+                return None
+            value = argv[i + 1]
+            i += 1
+        if value.startswith("-") or (dest == "fmt" and value not in FORMATS):
+            return None
+        values[dest] = value
+        i += 1
+    if runs > 1:
+        return None  # argparse takes one run of files and refuses the rest
+    return SimpleNamespace(files=files, **values)
+
+
+def _parser(name: str, description: str):
+    """The hooks' argparse parser (help, usage errors)."""
+    import argparse
+
+    class Formatter(argparse.HelpFormatter):
+        """argparse's help formatter, given the width of the terminal by :func:`os.get_terminal_size`.
+
+        argparse builds a formatter for every argument it adds, and without a width each one
+        imports :mod:`shutil` (with ``bz2`` and ``lzma``) to ask for it: about 1.5 ms of a hook's
+        start, spent whether or not any help is printed.  The width is the one ``shutil`` gives:
+        ``$COLUMNS``, else the terminal's, else 80; minus 2, as argparse takes it.
+        """
+
+        def __init__(self, prog):
+            super().__init__(prog, width=_columns() - 2)
+
+    parser = argparse.ArgumentParser(prog=f"skillsift hook {name}", description=description,
+                                     formatter_class=Formatter)
+    parser.add_argument("files", nargs="*", help="files to check (pre-commit passes the staged ones)")
+    parser.add_argument("--root", default=DEFAULTS["root"], help="repository root (default: the current directory)")
+    parser.add_argument("--config", dest="config_file", default=DEFAULTS["config_file"], help="config file to use")
+    parser.add_argument("--format", dest="fmt", choices=FORMATS, default=DEFAULTS["fmt"])
+    return parser
 
 
 def _columns() -> int:
@@ -46,16 +115,6 @@ def _columns() -> int:
         except (AttributeError, ValueError, OSError):
             columns = 0
     return columns if columns > 0 else 80
-
-
-def parse_args(name: str, argv, description: str) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog=f"skillsift hook {name}", description=description,
-                                     formatter_class=_Formatter)
-    parser.add_argument("files", nargs="*", help="files to check (pre-commit passes the staged ones)")
-    parser.add_argument("--root", default=".", help="repository root (default: the current directory)")
-    parser.add_argument("--config", dest="config_file", default=None, help="config file to use")
-    parser.add_argument("--format", dest="fmt", choices=FORMATS, default="text")
-    return parser.parse_args(list(argv))
 
 
 def workspace(args):
@@ -269,9 +328,7 @@ def report(diagnostics, fmt: str, *, root: str = "", out=None) -> None:
 def apply_settings(ws, diagnostics) -> list:
     """The diagnostics less the codes ``[validate] ignore`` or ``[validate.severity]`` turn off,
     each at its configured severity."""
-    from dataclasses import replace
-
-    from ..validators import expand_codes, suppress
+    from ..validators import suppress
 
     ignored, _unknown = expand_codes(ws.settings.ignore)
     severity = ws.settings.severity
@@ -288,8 +345,6 @@ def nothing_to_check(ws, files) -> list:
     """What a hook says about files it did not check: a staged SKILL.md that no folder skillsift
     reads holds (SK012, a note unless configured otherwise), and an error for a repository where
     no skill is found (SK013), so a hook never passes having checked nothing."""
-    from dataclasses import replace
-
     from ..checks.served import NOT_SERVED, nothing_found
 
     served = set(ws.skill_paths)

@@ -7,17 +7,18 @@
 and checks the table of docs/hooks.md ("The hooks") against them.  The codes a hook's description
 lists come from the check declarations (:data:`REPORTS` names the check modules and codes a hook
 runs; ``python -m tests.generated --write`` writes :mod:`.hook_codes` and this file's
-YAML from them).  Nothing else is imported: the console script reads the names before anything else.
+YAML from them).  Nothing else is imported (not even :mod:`typing`): the console script reads the names before
+anything else.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
+from ..records import record
 from .hook_codes import CODES
 
 
-class HookSpec(NamedTuple):
+@record(frozen=True)
+class HookSpec:
     name: str  # skillsift hook NAME; the pre-commit id is skillsift-NAME
     description: str
     files: str = ""  # pre-commit's files regex ("" = every file)

@@ -39,7 +39,7 @@ from .screens import ABS_SLACK, SAFETY, ScreenedScores, dot_error_factor, exact_
 #: The int8 product kernel (the ``simsimd`` package, an optional extra), or None: the float32 read.
 KERNEL = None
 try:  # pragma: no cover - depends on the installed extras
-    import simsimd as _simsimd  # type: ignore[import-not-found]
+    import simsimd as _simsimd  # type: ignore[import-not-found, unused-ignore]
 
     KERNEL = _simsimd
 except ImportError:  # pragma: no cover

@@ -16,11 +16,15 @@ others, so a door hands every family's options to any of its formats.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
-from typing import Any
+
+from ..records import record
+
+TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the hooks' path)
+if TYPE_CHECKING:
+    from typing import Any
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Renderer:
     target: str  # "module:function", the module relative to skillsift.render
     options: tuple[str, ...] = ()

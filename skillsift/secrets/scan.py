@@ -55,11 +55,14 @@ import math
 import re
 from bisect import bisect_right
 from collections.abc import Hashable, Iterable, Mapping
-from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import TypeVar
 
+from ..records import record
 from ..words import with_article
+
+TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the hooks' path)
+if TYPE_CHECKING:
+    from typing import TypeVar
 
 __all__ = [
     "BUILTIN_PATTERNS",
@@ -106,7 +109,7 @@ _END = r"(?:\b|(?![A-Za-z0-9_]))"  # the end of a token, also after a final "-" 
 _UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rule:
     """One built-in rule of the table (see the module docstring)."""
 
@@ -316,7 +319,7 @@ PATTERNS: tuple[Rule, ...] = (
 BUILTIN_PATTERNS: tuple[tuple[str, str, str], ...] = tuple((r.kind, r.label, r.regex) for r in PATTERNS)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SecretFinding:
     """One secret: where it is and a masked excerpt that is safe to print."""
 
@@ -556,7 +559,7 @@ def _placeholder_words_regex() -> str:
     return "|".join(re.escape(w) for w in sorted(forms, key=lambda w: (-len(w), w))) + r"|\*\*\*|\.\.\.|\u2026"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _PlaceholderRules:
     prefixes: re.Pattern
     words: re.Pattern
@@ -1089,7 +1092,8 @@ def detect_secret(text: str, extra_patterns=()) -> str | None:
     return None
 
 
-_Name = TypeVar("_Name", bound=Hashable)
+if TYPE_CHECKING:
+    _Name = TypeVar("_Name", bound=Hashable)
 
 
 def withhold(texts_by_name: Mapping[_Name, str] | Iterable[tuple[_Name, str]],

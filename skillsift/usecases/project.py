@@ -18,15 +18,15 @@ there (:attr:`Project.mode`); nothing passes it on beside the config.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..catalog.agents import BY_NAME, NAMES, source_name
 from ..catalog.views import load_view
 from ..config import Config
 from ..diagnostics import NOTE, WARNING, Diagnostic, SkillsiftError
+from ..records import record
 from ..skill_sources.configured import open_config
 
+TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the hooks' path)
 if TYPE_CHECKING:
     from ..catalog.listing import View
 
@@ -37,7 +37,7 @@ FULL_VIEW = "full"  # skillsift/catalog/listing.py's FULL_VIEW
 __all__ = ["Message", "Project", "open_project", "catalog_messages", "config_messages"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Message:
     """One line for a person: ``severity`` is ``note``, ``warning`` or "" (a line of its own); ``text``
     may hold repository text, unescaped (the printer makes it safe); ``lead`` is skillsift's own
@@ -48,7 +48,7 @@ class Message:
     lead: str = ""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Project:
     """A repository opened for one command: its resolved config, the view ranked and what to tell the user."""
 

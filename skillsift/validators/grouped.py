@@ -11,9 +11,9 @@ skill's own folder (``scripts/x.py`` in every skill) is a finding per skill: eac
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from ..diagnostics import Diagnostic
+from ..records import replace
 
 MIN_GROUP = 2
 MAX_NAMED = 5

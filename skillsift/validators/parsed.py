@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic
+from ..records import record
 from .workspace import Workspace
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Parsed:
     """One SKILL.md: its path, LF text, frontmatter mapping, raw YAML and its first line,
     body and its first line, and the file line of each top-level key."""

@@ -14,10 +14,10 @@ own marker (``skillsift: allow-secret``, docs/validate.md); AR001 cannot be sile
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ..config.checks import check
 from ..diagnostics import NOTE, Diagnostic
+from ..records import record
 from . import BY_CODE
 from .workspace import Workspace
 
@@ -30,7 +30,7 @@ _MARK = re.compile(r"skillsift:\s*ignore\s+([A-Za-z0-9]+(?:\s*,\s*[A-Za-z0-9]+)*
                    r"(?:-->|$)")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Suppression:
     file: str
     line: int

@@ -9,7 +9,6 @@ for, so a hook that runs one check pays only for that check's inputs.
 
 from __future__ import annotations
 
-import dataclasses
 import fnmatch
 import os
 from functools import cached_property, lru_cache
@@ -19,6 +18,7 @@ from ..config import DEFAULT_INDEX_DIR, RootNotFound, committed_index, find_key_
 from ..config.validate import DEFAULT_CASES, ValidateSettings
 from ..diagnostics import ERROR, Diagnostic, SkillsiftError
 from ..files import MAX_SKILL_BYTES, read_bounded, read_skill_bytes, refused_target
+from ..records import replace
 from ..skill_sources.configured import open_config
 
 SKILL_FILE = "SKILL.md"
@@ -234,7 +234,7 @@ class Workspace:
             skill, _problems = self.parsed(rel, domain)
             if skill is not None:
                 plugin = self.discovery.plugins.get(rel)  # a skill a plugin manifest names
-                skills.append(skill if plugin is None else dataclasses.replace(skill, plugin=plugin))
+                skills.append(skill if plugin is None else replace(skill, plugin=plugin))
         self._yaml_cache.save()
         from ..catalog.limits import check_ranked_size
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillsift.catalog.frontmatter import _loader_class, _simple_mapping, read_yaml, split_frontmatter
+from skillsift.catalog.frontmatter import _loader_class, _resolvers, _simple_mapping, read_yaml, split_frontmatter
 from tests.conftest import corpora
 
 LOADER = _loader_class()
@@ -32,12 +35,35 @@ def reference(raw: str):
         "name: x\nmetadata:\n  author: me\n  requires: [rube]\n",
         "name: -21risk-automation\n",
         "# comment\nname: x\n\ndescription: y\n",
+        'name: x\ntriggers: ["deploy to production", "release: now", \'b c\', ""]\n',
+        'name: x\nmetadata:\n  requires: [ "a" , b ]\n',
     ],
 )
 def test_simple_forms_take_the_fast_path_and_match(raw):
     fast = _simple_mapping(raw, LOADER)
     assert fast is not None
     assert fast == reference(raw)
+    assert _simple_mapping(raw) == fast and read_yaml(raw).value == fast  # without PyYAML: the same
+
+
+def test_the_resolvers_without_pyyaml_are_the_loaders():
+    """``_resolvers()`` (what simple frontmatter is read with before PyYAML is imported) is the loader's table."""
+    def table(resolvers):
+        return {ch: [(tag, regexp.pattern) for tag, regexp in entries] for ch, entries in resolvers.items()}
+
+    assert table(_resolvers()) == table(LOADER.yaml_implicit_resolvers)
+    assert len(_resolvers()) > 20
+
+
+def test_reading_simple_frontmatter_does_not_import_pyyaml():
+    code = ("import sys\nfrom skillsift.catalog.frontmatter import read_yaml\n"
+            "doc = read_yaml('name: deploy\\ndescription: Ship it\\ntags: [a, b]\\n')\n"
+            "print(doc.value, 'yaml' in sys.modules)\n"
+            "doc = read_yaml('name: x\\nversion: 2.0\\n')\n"
+            "print(doc.value, 'yaml' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["{'name': 'deploy', 'description': 'Ship it', 'tags': ['a', 'b']} False",
+                                "{'name': 'x', 'version': 2.0} True"]
 
 
 @pytest.mark.parametrize(
@@ -55,6 +81,12 @@ def test_simple_forms_take_the_fast_path_and_match(raw):
         "name: x\nkey: a: b\n",
         "? complex\n: key\n",
         "name: x\ntriggers:\n  - a\n  nested: b\n",
+        'name: x\ntags: ["a\\"b"]\n',  # an escape
+        'name: x\ntags: ["a,b"]\n',  # a comma inside quotes
+        'name: x\ntags: ["a" "b"]\n',
+        "name: x\ntags: ['it''s']\n",
+        'name: x\ntags: ["a\tb"]\n',
+        'name: x\ntags: ["a",]\n',
     ],
 )
 def test_everything_else_goes_to_the_loader(raw):
@@ -69,6 +101,8 @@ _line = st.one_of(
     st.builds(lambda k, v: f"  {k}: {v}", st.from_regex(r"[a-z]{1,5}", fullmatch=True), _word),
     st.builds(lambda k, vs: f"{k}: [{', '.join(vs)}]", st.from_regex(r"[a-z]{1,5}", fullmatch=True),
               st.lists(_word, max_size=4)),
+    st.builds(lambda k, vs, q: f"{k}: [{', '.join(q + v + q for v in vs)}]",
+              st.from_regex(r"[a-z]{1,5}", fullmatch=True), st.lists(_word, max_size=4), st.sampled_from(['"', "'"])),
     st.builds(lambda k: f"{k}:", st.from_regex(r"[a-z]{1,5}", fullmatch=True)),
     st.just("# note"),
     st.just(""),
@@ -91,9 +125,12 @@ def test_fast_path_agrees_on_the_real_corpus():
     for path in files:
         raw = split_frontmatter(path.read_text(encoding="utf-8", errors="replace").replace("\r\n", "\n")).raw
         fast = _simple_mapping(raw, LOADER)
+        assert _simple_mapping(raw) == fast, path  # the resolvers without PyYAML decide alike
+        expected = reference(raw)
+        assert read_yaml(raw).value == (None if expected == "error" else expected), path
         if fast is not None:
             taken += 1
-            assert fast == reference(raw), path
+            assert fast == expected, path
     assert taken > len(files) // 2  # the fast path is the common case
 
 

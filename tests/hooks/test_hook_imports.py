@@ -1,0 +1,98 @@
+"""What the hooks and ``skillsift --help`` must not import, each in a fresh interpreter.
+
+A hook is a fresh process per commit (pre-commit starts one per hook), so every module it
+imports is paid on every commit; ``--help`` is the first thing a user runs.  The modules
+below were measured as costly and are not needed on those paths (bench/README.md and
+bench/results/2026-12-06-hook-imports.md: ``python -X importtime``, CPU of a regular
+install).  Moving an import to the top of a module (issue 40) must leave these deferred:
+add a module here rather than drop one, unless a measurement says it costs nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT, write_skill
+
+#: Never imported by ``skillsift hook frontmatter`` / ``hook secrets`` on simple SKILL.md files,
+#: with the user caches written (a first run) or off.  ``dataclasses`` brings ``inspect``, ``ast``,
+#: ``dis`` and ``tokenize`` (about 13 ms); ``yaml`` is read only for frontmatter the simple reader
+#: leaves to it; ``tempfile`` brings ``shutil`` with ``bz2`` and ``lzma``; ``re2`` only past a megabyte;
+#: ``argparse`` (with ``gettext`` and ``locale``, about 5 ms) only for ``--help`` and usage errors.
+HOOK_NEVER = ("numpy", "jsonschema", "click", "dataclasses", "inspect", "ast", "dis", "tokenize", "yaml", "re2",
+              "tempfile", "shutil", "bz2", "lzma", "random", "subprocess", "socket", "ssl", "threading", "logging",
+              "asyncio", "concurrent", "email", "http", "sqlite3", "onnxruntime", "tokenizers", "mcp", "argparse",
+              "gettext", "locale")
+#: Never imported by ``skillsift --help`` (click's group, the command table, no command module).
+#: Not imported either once the config is read from its cache (a second commit): ``tomllib`` imports ``typing``.
+WARM_NEVER = ("typing", "tomllib", "tomli")
+HELP_NEVER = ("numpy", "jsonschema", "yaml", "re2", "dataclasses", "hashlib", "tempfile", "subprocess", "socket",
+              "ssl", "asyncio", "sqlite3", "onnxruntime", "tokenizers", "mcp")
+
+_PROBE = (
+    "import json, sys\n"
+    "from skillsift.cli import main\n"
+    "try:\n"
+    "    code = main(sys.argv[1:])\n"
+    "except SystemExit as exc:\n"
+    "    code = exc.code\n"
+    "sys.stdout.flush()\n"
+    "sys.stderr.write('\\nIMPORTED ' + json.dumps(sorted(sys.modules)) + '\\n')\n"
+)
+
+
+def _imported(args: list[str], cwd, env_extra: dict) -> tuple[set[str], str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **env_extra}
+    proc = subprocess.run([sys.executable, "-c", _PROBE, *args], cwd=cwd, capture_output=True, text=True,
+                          env=env, check=False)
+    line = next(x for x in proc.stderr.splitlines() if x.startswith("IMPORTED "))
+    modules = set(json.loads(line[len("IMPORTED "):]))
+    return {m.split(".")[0] for m in modules}, proc.stdout
+
+
+def _repo(tmp_path):
+    """Three skills with the frontmatter most SKILL.md files have: plain and quoted scalars, lists, one map."""
+    repo = tmp_path / "repo"
+    for name in ("deploy-staging", "issue-refund", "page-on-call"):
+        words = name.replace("-", " ")
+        write_skill(repo, name, f"Use when asked to {words}",
+                    extra=f"tags: [ops, team]\ntriggers:\n  - {words} now\nmetadata:\n  owner: platform")
+    (repo / "skillsift.toml").write_text("[validate]\nignore = [\"SK104\"]\n", encoding="utf-8")
+    return repo
+
+
+@pytest.mark.parametrize("hook", ["frontmatter", "secrets"])
+@pytest.mark.parametrize("caches", ["written", "off"])
+def test_a_hook_imports_none_of_the_heavy_modules(tmp_path, hook, caches):
+    repo = _repo(tmp_path)
+    env = {"SKILLSIFT_CACHE_DIR": str(tmp_path / "cache")}
+    if caches == "off":
+        env["SKILLSIFT_CACHE"] = "off"
+    files = [".claude/skills/deploy-staging/SKILL.md", ".claude/skills/issue-refund/SKILL.md"]
+    imported, out = _imported(["hook", hook, *files], repo, env)
+    assert sorted(imported & set(HOOK_NEVER)) == []
+    assert out == ""  # the hook ran and found nothing (it would print any finding)
+    if caches == "written":
+        assert any((tmp_path / "cache").rglob("*")), "the run wrote its caches"
+        again, out = _imported(["hook", hook, *files], repo, env)  # the next commit: the config from its cache
+        assert sorted(again & set(HOOK_NEVER + WARM_NEVER)) == [] and out == ""
+
+
+def test_a_hook_still_reads_yaml_it_needs(tmp_path):
+    """The list above is about simple frontmatter: a block scalar still goes through PyYAML and is checked."""
+    repo = _repo(tmp_path)
+    write_skill(repo, "folded", extra="description: >-\n  Use when a folded\n  description is written")
+    imported, out = _imported(["hook", "frontmatter", ".claude/skills/folded/SKILL.md"], repo,
+                              {"SKILLSIFT_CACHE": "off"})
+    assert "yaml" in imported and out == ""
+
+
+def test_help_imports_none_of_the_heavy_modules(tmp_path):
+    imported, out = _imported(["--help"], tmp_path, {"SKILLSIFT_CACHE_DIR": str(tmp_path / "cache")})
+    assert "Usage:" in out and "validate" in out
+    assert sorted(imported & set(HELP_NEVER)) == []

@@ -1,0 +1,131 @@
+"""``skillsift.records.record`` behaves as ``dataclasses.dataclass`` for what the package uses.
+
+The same class body is made both ways and every behaviour a caller can see is compared:
+construction (positional, keywords, defaults, factories, ``init=False``, ``__post_init__``),
+repr, equality and ordering over the compared fields, hashing, frozen assignment, and
+``dataclasses.replace`` / ``fields`` / ``asdict`` / ``is_dataclass``.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import pickle
+
+import pytest
+
+from skillsift import records
+
+
+def _make(decorator, field):
+    @decorator(frozen=True, order=True)
+    class Finding:
+        file: str
+        code: str
+        line: int | None = None
+        severity: str = field(default="error")
+        rule: str = field(default="", compare=False)
+        tags: dict = field(default_factory=dict, compare=False, repr=False)
+        size: int = field(init=False, default=0)
+
+        def __post_init__(self):
+            object.__setattr__(self, "size", len(self.file))
+
+    return Finding
+
+
+DC = _make(dataclasses.dataclass, dataclasses.field)
+REC = _make(records.record, records.field)
+
+ARGS = [("a.md", "SK001"), ("a.md", "SK001", 3), ("b.md", "SK002", None, "warning", "kind"),
+        ("a.md", "SK001", 3, "error", "other", {"k": 1})]
+
+
+def _order(a, b) -> list:
+    out = []
+    for op in ("__lt__", "__le__", "__gt__", "__ge__"):
+        try:
+            out.append(getattr(a, op)(b))
+        except TypeError:  # None against an int, as the tuples compare
+            out.append(TypeError)
+    return out
+
+
+@pytest.mark.parametrize("args", ARGS)
+def test_a_record_is_built_printed_compared_and_hashed_as_a_dataclass(args):
+    d, r = DC(*args), REC(*args)
+    assert repr(r) == repr(d).replace(DC.__qualname__, REC.__qualname__)
+    assert vars(r) == vars(d)
+    assert r.size == len(args[0])
+    for other in ARGS:
+        d2, r2 = DC(*other), REC(*other)
+        assert (r == r2) == (d == d2)
+        assert _order(r, r2) == _order(d, d2)
+        assert (hash(r) == hash(r2)) == (hash(d) == hash(d2))
+    assert hash(r) == hash(d)  # the same tuple of fields
+    assert r != d and (r == 1) is False
+
+
+def test_keywords_defaults_and_factories():
+    r = REC(code="X", file="f", tags={"a": 1})
+    assert (r.file, r.code, r.line, r.severity, r.rule, r.tags) == ("f", "X", None, "error", "", {"a": 1})
+    assert REC("f", "X").tags is not REC("f", "X").tags  # a fresh dict each time
+    with pytest.raises(TypeError):
+        REC("f")  # code is required
+    with pytest.raises(TypeError):
+        REC("f", "X", size=3)  # init=False
+
+
+def test_a_frozen_record_refuses_assignment_as_a_dataclass_does():
+    r = REC("f", "X")
+    with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'file'"):
+        r.file = "g"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del r.code
+
+
+def test_replace_fields_asdict_and_pickle_work_on_a_record():
+    r = REC("f", "X", 2, rule="k")
+    assert dataclasses.is_dataclass(r)
+    assert [f.name for f in dataclasses.fields(r)] == [f.name for f in dataclasses.fields(DC)]
+    assert dataclasses.asdict(r) == dataclasses.asdict(DC("f", "X", 2, rule="k"))
+    for replace in (dataclasses.replace, records.replace):
+        moved = replace(r, file="longer.md")
+        assert (moved.file, moved.code, moved.line, moved.rule, moved.size) == ("longer.md", "X", 2, "k", 9)
+        with pytest.raises(ValueError, match="init=False"):
+            replace(r, size=1)
+    assert records.replace(DC("f", "X"), code="Y") == DC("f", "Y")  # a plain dataclass too
+    from skillsift.diagnostics import Diagnostic  # a record of the package, importable by name
+
+    diag = Diagnostic(file="a.md", code="SK001", message="m", line=2, rule="k")
+    assert pickle.loads(pickle.dumps(diag)) == diag and copy.deepcopy(diag) == diag
+    assert copy.copy(r) == r
+
+
+def test_a_mutable_record_has_no_hash_and_takes_assignment():
+    @records.record
+    class Box:
+        items: list = records.field(default_factory=list)
+        name: str = "x"
+
+    box = Box()
+    box.name = "y"
+    assert box == Box(name="y") and Box.__hash__ is None
+    with pytest.raises(TypeError):
+        hash(box)
+
+
+def test_what_a_record_does_not_support_is_refused_at_import():
+    with pytest.raises(TypeError, match="does not inherit"):
+        @records.record
+        class Child(DC):
+            extra: int = 0
+    with pytest.raises(ValueError, match="mutable default"):
+        @records.record
+        class Bad:
+            items: list = []  # noqa: RUF012
+    with pytest.raises(TypeError, match="non-default argument"):
+        @records.record
+        class Order:
+            a: int = 0
+            b: int
