@@ -141,7 +141,8 @@ else:
             if kind.startswith(("InitVar", "dataclasses.InitVar", "KW_ONLY", "dataclasses.KW_ONLY")):
                 raise TypeError(f"{cls.__name__}.{name}: InitVar and KW_ONLY are not supported by a record")
             value = cls.__dict__.get(name, _MISSING)
-            f = value if isinstance(value, _Field) else _Field(default=value)
+            # as dataclasses reads a default: through the class, so a descriptor gives its own default
+            f = value if isinstance(value, _Field) else _Field(default=getattr(cls, name, _MISSING))
             if isinstance(f.default, (list, dict, set)):
                 raise ValueError(f"mutable default {type(f.default)} for field {name} is not allowed: "
                                  "use default_factory")

@@ -129,3 +129,30 @@ def test_what_a_record_does_not_support_is_refused_at_import():
         class Order:
             a: int = 0
             b: int
+
+
+class _Lazy:
+    """A data descriptor as a field's default (the way ``Skill.body`` is declared)."""
+
+    def __get__(self, instance, owner=None):
+        return "" if instance is None else instance.__dict__["text"].upper()
+
+    def __set__(self, instance, value):
+        instance.__dict__["text"] = value
+
+
+def test_a_descriptor_default_gives_its_own_default_as_in_a_dataclass():
+    def declare(decorator):
+        @decorator(frozen=True)
+        class Note:
+            name: str
+            text: _Lazy = _Lazy()
+
+        return Note
+
+    made, reference = declare(records.record), declare(dataclasses.dataclass)
+    for cls in (made, reference):
+        assert cls("a").text == ""  # the descriptor's default, read through the class
+        assert cls("a", "shout").text == "SHOUT"
+        assert dataclasses.replace(cls("a", "x"), name="b").text == "X"
+    assert repr(made("a", "q")).split("(", 1)[1] == repr(reference("a", "q")).split("(", 1)[1]
