@@ -35,13 +35,14 @@ _MEMO: dict = {}  # (root, model id) -> VerifiedRows kept for the process (a ser
 _MEMO_MAX = 16
 
 
-def checked_search(ranker, query: str, *, shown: Callable | None = None, **options):
+def checked_search(ranker, query: str, *, shown: Callable | None = None, first=None, **options):
     """``ranker.search(query, **options)`` whose shown hits were re-embedded and matched (module docstring).
 
     ``shown(result)`` gives the hits the caller hands out (default: the result's hits, at most
     ``limit``).  Rows that fail are added to ``ranker.index_refused`` and the search runs again.
+    ``first`` is the result of ``ranker.search(query, **options)`` when the caller has it already.
     """
-    result = ranker.search(query, **options)
+    result = first if first is not None else ranker.search(query, **options)
     start = len(ranker.rows_refused_now)
     for _round in range(MAX_ROUNDS - 1):
         hits = shown(result) if shown is not None else result.hits

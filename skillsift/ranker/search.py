@@ -228,9 +228,14 @@ class Ranker:
     def checked_search(self, query: str, limit: int | None = 5, *, shown=None, **options) -> SearchResult:
         """:meth:`search`, the rows of the hits handed out re-embedded once per machine and refused when
         they are not their text's (:mod:`skillsift.ranker.row_check`): what ``search`` and the MCP server call."""
+        result = self.search(query, limit=limit, **options)
+        if result.ranking not in ("hybrid", "vector") or result.degraded:
+            # no row of the index ranked: nothing to check, and the checker's numpy stays unloaded
+            self.rows_refused_note = ""
+            return result
         from .row_check import checked_search
 
-        return checked_search(self, query, limit=limit, shown=shown, **options)
+        return checked_search(self, query, limit=limit, shown=shown, first=result, **options)
 
     def lexical_hits(self, query: str, subset=None, *, explain: bool = False, limit: int | None = None) -> list[Hit]:
         """The lexical ranking as hits (the first ``limit`` of it when given)."""

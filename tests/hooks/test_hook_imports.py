@@ -96,3 +96,12 @@ def test_help_imports_none_of_the_heavy_modules(tmp_path):
     imported, out = _imported(["--help"], tmp_path, {"SKILLSIFT_CACHE_DIR": str(tmp_path / "cache")})
     assert "Usage:" in out and "validate" in out
     assert sorted(imported & set(HELP_NEVER)) == []
+
+
+def test_a_lexical_search_imports_no_numpy(tmp_path):
+    """A lexical search ranks no vector row: neither the model nor numpy loads (the check of the rows a search
+    hands out runs only when rows ranked; docs/vector-index.md, "Rows checked at search time")."""
+    repo = _repo(tmp_path)
+    imported, out = _imported(["search", "issue a refund"], repo, {"SKILLSIFT_CACHE_DIR": str(tmp_path / "cache")})
+    assert "issue-refund" in out
+    assert sorted(imported & {"numpy", "onnxruntime", "tokenizers", "jsonschema"}) == []
