@@ -55,10 +55,17 @@ def _not_on_github(monkeypatch):
 
 def pull_request(repo, capsys, edit, *, config: str = VECTOR_CONFIG, index: bool = True, reindex: bool = True):
     """``main``: the refund catalog, the cases, ``config`` (and its committed index); the pull request: ``edit``."""
+    return commit_pull_request(repo, capsys, {"requests.yaml": REQUESTS, "skillsift.toml": config}, edit, index=index,
+                               reindex=reindex)
+
+
+def commit_pull_request(repo, capsys, files: dict, edit, *, index: bool, reindex: bool = True):
+    """``main``: the refund catalog, the cases and ``files`` (and the committed index when ``index``); the pull
+    request: ``edit`` (indexed again when ``reindex``); checked out detached."""
     write_refund_catalog(repo)
     (repo / "search-cases.yaml").write_text(CASES, encoding="utf-8")
-    (repo / "requests.yaml").write_text(REQUESTS, encoding="utf-8")
-    (repo / "skillsift.toml").write_text(config, encoding="utf-8")
+    for name, text in files.items():
+        (repo / name).write_text(text, encoding="utf-8")
     if index:
         assert run(capsys, "index", "--root", repo)[0] == 0
     git(repo, "init", "-q")

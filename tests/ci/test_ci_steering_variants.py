@@ -13,9 +13,8 @@ import json
 import jsonschema
 import pytest
 
-from tests.ci.test_action import git
-from tests.ci.test_ci_steering import CASES, REQUESTS, STEERED, VECTOR_CONFIG
-from tests.conftest import write_refund_catalog, write_skill
+from tests.ci.test_ci_steering import CASES, REQUESTS, STEERED, VECTOR_CONFIG, commit_pull_request
+from tests.conftest import write_skill
 from tests.support.cli import load_schema, run, set_user_config
 from tests.support.concept_embedder import user_config
 
@@ -28,25 +27,7 @@ def _not_on_github(monkeypatch):
 
 def pull_request(repo, capsys, files: dict, edit, *, index: bool = False):
     """``main``: the refund catalog, the cases and ``files``; the pull request: ``edit``; checked out detached."""
-    write_refund_catalog(repo)
-    (repo / "search-cases.yaml").write_text(CASES, encoding="utf-8")
-    for name, text in files.items():
-        (repo / name).write_text(text, encoding="utf-8")
-    if index:
-        assert run(capsys, "index", "--root", repo)[0] == 0
-    git(repo, "init", "-q")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "base")
-    git(repo, "checkout", "-q", "-b", "feature")
-    edit(repo)
-    if index:
-        assert run(capsys, "index", "--root", repo)[0] == 0
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "pull request")
-    git(repo, "update-ref", "refs/remotes/origin/main", "main")
-    git(repo, "checkout", "-q", "--detach", "feature")
-    git(repo, "branch", "-q", "-D", "main")
-    return repo
+    return commit_pull_request(repo, capsys, files, edit, index=index)
 
 
 def gate(capsys, *flags):
