@@ -437,7 +437,7 @@ LEX_EXAMPLE_FIELD_WEIGHTS = (0.5, 1.0, 2.0)
 # similarity at 0.6) and changes one thing; without known requests the request-driven ones equal DEFAULT.
 
 THIRD_FAMILIES = ("request channel", "closeness", "max", "peak", "request lexical", "mnz", "request lexical close",
-                  "request lexical kept", "mnz + request lexical")
+                  "request lexical kept", "mnz + request lexical", "population")
 
 
 def _default_parts(ch, w=EXAMPLE_WEIGHT, vec=None):
@@ -561,6 +561,37 @@ def mnz_bonus(m, depth=CAND):
     return f
 
 
+def _z_from(values, ref, mask, robust=False):
+    """``values`` standardised by the mean and sd (``robust``: median and 1.4826 x MAD) of ``values`` over ``ref``,
+    0 outside ``mask``."""
+    m = np.where(ref, values, np.nan)
+    if robust:
+        mu = np.nanmedian(m, axis=1, keepdims=True)
+        sd = 1.4826 * np.nanmedian(np.abs(m - mu), axis=1, keepdims=True)
+    else:
+        mu = np.nanmean(m, axis=1, keepdims=True)
+        sd = np.nanstd(m, axis=1, keepdims=True)
+    mu = np.nan_to_num(mu)
+    sd = np.where(np.nan_to_num(sd) > 0, sd, 1.0)
+    return np.where(mask, (values - mu) / sd, 0.0)
+
+
+def population(own_list=True, robust=False, mnz=0.0, which="both"):
+    """DEFAULT with the similarity standardised over the vector list's own first 50 (``own_list``) instead of
+    every candidate (lexical candidates far down the vector list no longer widen its spread); ``robust``: the
+    channels (``which``: both, or only the ``lexical`` or ``vector`` one) by median and MAD instead of mean
+    and sd; ``mnz``: plus the additive CombMNZ bonus."""
+    def f(ch):
+        vec, chosen, zv, wl, zl = _default_parts(ch)
+        vm = tune._top_mask(vec, ch.tie, CAND)
+        lm = _members(ch)
+        zv = _z_from(vec, vm if own_list else chosen, chosen, robust and which != "lexical")
+        if robust and which != "vector":
+            zl = _z_from(ch.lex, lm, lm, True)
+        return zv + wl[:, None] * zl + mnz * (vm & lm), chosen
+    return f
+
+
 def request_lexical(queries, rows, ev):
     """BM25 (k1 1.2, b 0.75) of ``queries[rows]`` against one document per skill, the text of its known requests
     in ``ev`` (a request with the case's own normalised text left out, the statistics kept), and per case the
@@ -654,6 +685,13 @@ def third_candidates():
     for w in LEX_EXAMPLE_FIELD_WEIGHTS:
         out.append((f"third: DEFAULT over BM25F with the requests as a field at {w}",
                     zscore_lexical_examples(w, length=True), "lexical examples default"))
+    for own_list, robust, m in ((True, False, 0.0), (False, True, 0.0), (True, True, 0.0), (True, False, 0.25)):
+        out.append((f"third: similarity z-scored over {'the vector list' if own_list else 'the candidates'}"
+                    f"{', median/MAD' if robust else ''}{f', + {m} in both first 50' if m else ''}",
+                    population(own_list, robust, m), "population"))
+    for which in ("lexical", "vector"):
+        out.append((f"third: median/MAD for the {which} list only (the other by mean and sd), over the candidates",
+                    population(False, True, 0.0, which), "population"))
     for k, t0, t1, gated in ((1.0, 0.6, 0.9, True), (1.0, 0.7, 0.9, True), (0.6, 0.6, 0.9, False),
                              (1.0, 0.7, 0.9, False), (1.5, 0.7, 0.95, True)):
         out.append((f"third: + {k} x closeness(best request; {t0}..{t1}) x {'excess of ' if gated else ''}requests' "
