@@ -51,7 +51,8 @@ MAX_LINES = 450
 # module's top unless the module it names is in HEAVY, each with why it is deferred:
 # * "--help", "--version", "hooks", "search", "mcp", "validate": a command that loads the importing module but
 #   not this one (the modules each command of bench/bench_startup.py loads, measured: importing it at the top
-#   would add it to that command's start-up);
+#   would add it to that command's start-up); "--help" is a command's own, `skillsift list --help` (`skillsift
+#   --help` loads no command module);
 # * "numpy", "onnx" (onnxruntime and tokenizers), "yaml": what importing it loads;
 # * "try": imported where its failure is caught; "stand-in": a test replaces it, or an attribute of it, at run time.
 HEAVY: dict[str, tuple[str, ...]] = {
@@ -73,41 +74,40 @@ HEAVY: dict[str, tuple[str, ...]] = {
     "skillsift.docschema.yaml_nodes": ("yaml", "mcp"),
     "skillsift.embed.base": ("search", "mcp"),
     "skillsift.embed.local": ("onnx", "validate", "stand-in", "try"),
-    "skillsift.evaluate.cases": ("--help", "mcp"),
-    "skillsift.evaluate.examples": ("--help", "hooks", "validate"),
+    "skillsift.evaluate.cases": ("mcp",),
+    "skillsift.evaluate.examples": ("hooks", "validate"),
     "skillsift.evaluate.from_skills": ("hooks", "validate"),
     "skillsift.evaluate.gates": ("hooks", "validate"),
-    "skillsift.evaluate.run": ("--help", "hooks", "validate"),
-    "skillsift.evaluate.session": ("--help", "mcp", "validate", "try"),
+    "skillsift.evaluate.run": ("hooks", "validate"),
+    "skillsift.evaluate.session": ("mcp", "validate", "try"),
     "skillsift.evaluate.holdout": ("numpy", "mcp"),
-    "skillsift.files": ("--help",),
     "skillsift.index.build": ("numpy", "hooks", "search", "mcp", "validate"),
-    "skillsift.index.store": ("numpy", "--help", "hooks", "search", "mcp", "validate", "try"),
-    "skillsift.index.verify": ("--help", "validate"),
+    "skillsift.index.store": ("numpy", "--help", "hooks", "search", "mcp", "validate"),
+    "skillsift.index.verify": ("validate",),
     "skillsift.jsonio": ("--help", "hooks", "search", "mcp", "validate"),
     "skillsift.ranker.known": ("hooks", "search", "validate"),
     "skillsift.ranker.postings_cache": ("mcp",),
     "skillsift.ranker.row_check": ("numpy", "search"),
     "skillsift.ranker.query_embedding": ("numpy", "search", "mcp"),
     "skillsift.ranker.search": ("hooks", "validate"),
-    "skillsift.ranker.setup": ("--help", "mcp", "try"),
+    "skillsift.ranker.setup": ("numpy", "--help", "search", "mcp"),
     "skillsift.ranker.tokenize": ("hooks", "validate"),
     "skillsift.ranker.vector_ranking": ("numpy", "search", "mcp"),
-    "skillsift.ranker.view_index": ("--help", "hooks", "validate"),
+    "skillsift.ranker.view_index": ("hooks", "validate"),
     "skillsift.render.index": ("hooks",),
     "skillsift.render.sanitise": ("--version", "hooks", "try"),
     "skillsift.render.views": ("--help", "search"),
     "skillsift.secrets.egress": ("search", "mcp"),
     "skillsift.secrets.scan": ("--help", "hooks", "search", "try"),
     "skillsift.skill_sources.attach": ("hooks", "search", "mcp", "validate"),
-    "skillsift.usecases.index_build": ("--help", "hooks"),
+    "skillsift.usecases.index_build": ("hooks",),
     "skillsift.usecases.project": ("--help",),
     "skillsift.validators.suppress": ("hooks",),
 }
 # The in-function imports of skillsift modules: at most this many (it only goes down). `--help` imports no
 # command module (commands/group.py, SUMMARIES), so each command module imports its use case at its top;
 # the vector side of a ranker is ranker/setup.py, and a workspace loads the catalog's readers at one place.
-MAX_DEFERRED = 78
+MAX_DEFERRED = 76
 REASON = "Longer than 450 lines because"
 
 
