@@ -48,7 +48,7 @@ except ImportError:  # pragma: no cover
 SCALE_STEPS = 127  # int8 levels on each side of zero
 CHUNK_ROWS = 8192  # rows per float64 block when the screen is made
 LIFT_SLACK = 1e-12  # covers the float64 rounding of the bounds' own arithmetic (each step within 1e-15)
-# Fine values asked for at most this many skills are their exact values: the few skills near the first
+# Fine values asked for at most this many skills are computed exactly instead: the few skills near the first
 # decisions (the order of the first candidates) are nearly all read exactly later anyway (the zscore
 # fusion's spread, rounded scores), and one exact read of their requests costs less than a float32 read
 # and then an exact one.  A crowded band of ranks (hundreds of skills, random rows) keeps the float32 read.
@@ -380,13 +380,12 @@ class LiftedScreen:
             return combine(own.exact(positions), self.exact_e(usable[positions]), has[positions], weight)
 
         def fine(positions):  # within own.fine_margin + the requests' of the exact value (L moves less)
-            if len(positions) <= FINE_AS_EXACT:  # a few skills near a decision: read exactly at once
-                return exact(positions)
             positions = np.asarray(positions, dtype=np.intp)
             return combine(own.settled(positions)[0], self.fine_e(usable[positions]), has[positions], weight)
 
         return ScreenedScores(approx, margin, exact, own.tie_rank, fine=fine,
-                              fine_margin=own.fine_margin + self.screen.fine_margin(self.queries) + LIFT_SLACK)
+                              fine_margin=own.fine_margin + self.screen.fine_margin(self.queries) + LIFT_SLACK,
+                              exact_upto=FINE_AS_EXACT)
 
 
 @dataclass(frozen=True)
