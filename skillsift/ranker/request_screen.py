@@ -34,7 +34,7 @@ from .channels import with_channels
 from .examples import mean_of_two_best_row
 from .model.fusion import similarity_spread
 from .model.lift import combine
-from .screens import ABS_SLACK, SAFETY, ScreenedScores, dot_error_factor, exact_dots, gamma, matvec
+from .screens import ABS_SLACK, SAFETY, ScreenedScores, distinct, dot_error_factor, exact_dots, gamma, matvec
 
 #: The int8 product kernel (the ``simsimd`` package, an optional extra), or None: the float32 read.
 KERNEL = None
@@ -215,7 +215,7 @@ class RequestScreen:
             self._exact_query = (key, np.full(len(self.matrix), np.nan))
         known = self._exact_query[1]
         requests = np.asarray(requests, dtype=np.intp)
-        missing = np.unique(requests[np.isnan(known[requests])])
+        missing = distinct(requests[np.isnan(known[requests])], len(known))
         if len(missing):
             values = exact_dots(self.matrix, missing, queries[0])
             for q in queries[1:]:
@@ -327,7 +327,7 @@ class LiftedScreen:
         import numpy as np
 
         skills = np.asarray(skills, dtype=np.intp)
-        todo = np.unique(skills[np.isnan(memo[skills]) & self.has[skills]])
+        todo = distinct(skills[np.isnan(memo[skills]) & self.has[skills]], len(memo))
         if len(todo):
             groups = self.group[todo]
             starts, sizes = self.screen.starts[groups], self.screen.sizes[groups]

@@ -148,6 +148,18 @@ def exact_dots(matrix, rows, query):
     return out
 
 
+def distinct(indexes, size: int):
+    """The distinct values of ``indexes`` (integers in ``range(size)``), sorted, as ``np.unique`` gives them;
+    by a mask over the range when the range is small beside them (no sort: cheaper for a search's few items)."""
+    import numpy as np
+
+    if size > 64 * len(indexes):
+        return np.unique(indexes)
+    seen = np.zeros(size, dtype=bool)
+    seen[indexes] = True
+    return np.flatnonzero(seen)
+
+
 def matvec(matrix, vector):
     """``matrix @ vector`` by numpy's own loop, on the calling thread, in the arrays' dtype.
 
@@ -251,7 +263,7 @@ class ScreenedScores:
             return self._known[positions]
         missing = positions[np.isnan(self._known[positions])]
         if len(missing):
-            missing = np.unique(missing)
+            missing = distinct(missing, len(self._known))
             self._known[missing] = self._exact_fn(missing)
             self.exact_count += len(missing)
         return self._known[positions]
