@@ -216,10 +216,11 @@ class ScreenedScores:
     ``tie_rank``: int array, the smaller wins an exact tie (the name order).  Exact values
     are computed on demand and remembered.  ``exact_upto``: :meth:`settled` computes at most this
     many unknown items exactly instead of by ``fine`` (when they are nearly all computed exactly
-    later anyway, one exact read costs less than a fine one and then an exact one).  ``keep`` arguments are boolean masks that
-    restrict a question to some items (None: all).  ``fine(positions)``, when given,
-    returns values within ``fine_margin`` of the exact ones more cheaply (a float64 BLAS
-    product); :meth:`ranks` uses it to settle most comparisons of a crowded band.
+    later anyway, one exact read costs less than a fine one and then an exact one).  ``keep``
+    arguments are boolean masks that restrict a question to some items (None: all).
+    ``fine(positions)``, when given, returns values within ``fine_margin`` of the exact ones
+    more cheaply (a float64 BLAS product); :meth:`ranks` uses it to settle most comparisons of
+    a crowded band.
     """
 
     def __init__(self, approx, margin, exact, tie_rank, *, fine=None, fine_margin: float = 0.0,
