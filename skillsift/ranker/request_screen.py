@@ -15,13 +15,19 @@ that holds its exact cosine (docs/ranking-speed.md, "Screening the known request
 - **float32 rows** without the kernel: the float32 product, within the proven margin of
   :func:`~skillsift.ranker.screens.dot_error_factor`, as the skills' own screen.
 
-The mean of a group's two largest values never decreases when one of them grows, nor does the
-lift in ``c`` or ``e``, so the bounds of every request give bounds of every skill's ``e`` and of
-its lifted similarity; :class:`LiftedScreen` serves them as a
-:class:`~skillsift.ranker.screens.ScreenedScores`, whose questions (the first ``k``, the least,
-a threshold, ranks, rounded values) compute exactly only the skills whose interval reaches the
-decision.  A skill computed exactly reads its own requests' rows exactly, so its value is the
-definition's, bit for bit (tests/ranker/test_fusion_differential.py).
+The mean of a group's two largest values never decreases when one of them grows and moves by
+``M`` when every value moves by ``M``, nor does the lift decrease in ``c`` or ``e``: so one
+reduction of the screened values, widened by the largest margin of each skill's requests
+(:class:`RequestBounds`), bounds every skill's ``e`` and its lifted similarity;
+:class:`LiftedScreen` serves them as a :class:`~skillsift.ranker.screens.ScreenedScores`, whose
+questions (the first ``k``, the least, a threshold, ranks, rounded values) compute exactly only
+the skills whose interval reaches the decision.  A skill computed exactly reads its own requests'
+rows exactly, so its value is the definition's, bit for bit (tests/ranker/test_fusion_differential.py).
+
+Longer than 450 lines because the screen's bounds (:class:`RequestScreen`, :class:`RequestBounds`)
+and the evidence and lifted intervals built on them (:class:`LiftedScreen`) are one proof
+(docs/ranking-speed.md, "Screening the known requests"): kept together, a change to a margin is
+read next to every place it is relied on.
 """
 
 from __future__ import annotations
