@@ -8,6 +8,7 @@ workspace's one read and one parse of it.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable
 
 from ..diagnostics import Diagnostic
@@ -59,6 +60,60 @@ def parsed_skills(ws, paths):
         memo[rel] = Parsed(path=rel, text=lf, front=skill.frontmatter, raw=block.raw, raw_line=block.yaml_start_line,
                            body=block.body, body_line=block.body_line, lines=lines)
         yield memo[rel]
+
+
+# Where a fence run may start (searched for its first characters at C speed), and a fence line
+# from its start: up to three spaces, the run, the rest of the line.
+_FENCE_MARK = re.compile(r"```|~~~")
+_FENCE_HEAD = re.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
+
+
+def fence_lines(text: str) -> list:
+    """(offset of the line, its match of ``" {0,3}(`{3,}|~{3,})([^\\n]*)"``) of each line of ``text`` that is a
+    fence line (``^ {0,3}(`{3,}|~{3,})`` with MULTILINE), in order.
+
+    A line is one exactly when its first ```` ``` ```` or ``~~~`` comes after at most three spaces and
+    nothing else, so only the first run of each line holding one is looked at: a body costs one
+    search per such line, where ``^`` with MULTILINE is tried at every position of the text.
+    """
+    out: list = []
+    if "```" not in text and "~~~" not in text:
+        return out
+    search, rfind, find, head = _FENCE_MARK.search, text.rfind, text.find, _FENCE_HEAD.match
+    at = 0
+    while (mark := search(text, at)) is not None:
+        pos = mark.start()
+        start = rfind("\n", 0, pos) + 1
+        if pos - start <= 3 and text.startswith(" " * (pos - start), start):
+            out.append((start, head(text, start)))
+        end = find("\n", pos)
+        if end < 0:
+            break
+        at = end + 1
+    return out
+
+
+def lines_holding(text: str, needles) -> list[tuple[int, str]]:
+    """(line number from 0, line) of each line of ``text`` holding one of ``needles`` (none holds a line
+    break), in order: found with ``str.find``, each line read once, the others never visited."""
+    starts: set[int] = set()
+    find, rfind = text.find, text.rfind
+    for needle in needles:
+        at = find(needle)
+        while at >= 0:
+            starts.add(rfind("\n", 0, at) + 1)
+            end = find("\n", at)
+            if end < 0:
+                break
+            at = find(needle, end + 1)
+    out = []
+    number, counted = 0, 0
+    for start in sorted(starts):
+        number += text.count("\n", counted, start)
+        counted = start
+        end = find("\n", start)
+        out.append((number, text[start:] if end < 0 else text[start:end]))
+    return out
 
 
 def _fenced(body: str):
