@@ -62,34 +62,25 @@ def parsed_skills(ws, paths):
         yield memo[rel]
 
 
-# Where a fence run may start (searched for its first characters at C speed), and a fence line
-# from its start: up to three spaces, the run, the rest of the line.
-_FENCE_MARK = re.compile(r"```|~~~")
+# A fence line, ``^ {0,3}(`{3,}|~{3,})([^\n]*)`` with MULTILINE: at the text's start, or after a newline.
 _FENCE_HEAD = re.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
+_FENCE_LINE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 
 
 def fence_lines(text: str) -> list:
-    """(offset of the line, its match of ``" {0,3}(`{3,}|~{3,})([^\\n]*)"``) of each line of ``text`` that is a
-    fence line (``^ {0,3}(`{3,}|~{3,})`` with MULTILINE), in order.
+    """(offset of the line, its match: the fence run, then the rest of the line) of each line of
+    ``text`` that is a fence line (``^ {0,3}(`{3,}|~{3,})`` with MULTILINE), in order.
 
-    A line is one exactly when its first ```` ``` ```` or ``~~~`` comes after at most three spaces and
-    nothing else, so only the first run of each line holding one is looked at: a body costs one
-    search per such line, where ``^`` with MULTILINE is tried at every position of the text.
+    Found by one regex pass over the text, so a body of many lines costs no Python loop per
+    line: the first line's fence, then each ``\\n`` followed by one (a pattern that starts with
+    a character is searched for it at C speed, where ``^`` with MULTILINE is tried at every
+    position).
     """
-    out: list = []
     if "```" not in text and "~~~" not in text:
-        return out
-    search, rfind, find, head = _FENCE_MARK.search, text.rfind, text.find, _FENCE_HEAD.match
-    at = 0
-    while (mark := search(text, at)) is not None:
-        pos = mark.start()
-        start = rfind("\n", 0, pos) + 1
-        if pos - start <= 3 and text.startswith(" " * (pos - start), start):
-            out.append((start, head(text, start)))
-        end = find("\n", pos)
-        if end < 0:
-            break
-        at = end + 1
+        return []
+    head = _FENCE_HEAD.match(text)
+    out = [(0, head)] if head else []
+    out += [(match.start() + 1, match) for match in _FENCE_LINE.finditer(text, head.end() if head else 0)]
     return out
 
 
