@@ -108,6 +108,7 @@ _STAND_IN_PARTS = frozenset({
     "xyz", "something", "placeholder", "path", "some", "new", "tool", "module", "skill", "dir", "folder", "here",
     "other", "another", "doc", "document", "reference", "helper", "template",
 })
+_STEM_PARTS = re.compile(r"[-_\s]+")
 _STAND_IN_ALONE = frozenset({"placeholder", "xxx", "foo", "something", "filename", "your", "example", "sample"})
 
 
@@ -117,7 +118,7 @@ def placeholder_path(target: str) -> bool:
     if target.startswith(("path/to/", "./path/to/")) or "/path/to/" in target:
         return True
     stem = target.rstrip("/").rsplit("/", 1)[-1].split(".", 1)[0]
-    words = [word for word in re.split(r"[-_\s]+", stem.lower()) if word]
+    words = [word for word in _STEM_PARTS.split(stem.lower()) if word]
     if not words or not all(word in _STAND_IN_PARTS for word in words):
         return False
     return len(words) >= 2 or words[0] in _STAND_IN_ALONE
