@@ -337,7 +337,9 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
 
     limits = ws.settings.description_limits
     settings = sorted((str(k), v) for k, v in limits.items())
-    keep = active(ws)  # the findings are kept in the text-check cache (else no digest is made)
+    # whether the findings are kept in the text-check cache (else no digest is made): asked at the first
+    # file checked, so a run over no SKILL.md opens no cache
+    keep: bool | None = None
     out: list[Diagnostic] = []
     for rel in paths:
         if posix_name(rel) != "SKILL.md" or not os.path.exists(ws.abspath(rel)):
@@ -351,6 +353,8 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
 
         plugin = ws.discovery.plugins.get(rel, "")
 
+        if keep is None:
+            keep = active(ws)
         if not keep:
             out.extend(check_skill_text(rel, text, limits=limits, parsed=(skill, problems), split=split, plugin=plugin))
             continue
