@@ -11,6 +11,8 @@ at 200,000 tokens).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..records import record
 
 # Where the skills of [[sources]] are mounted, inside .skillsift/local (docs/sources.md).
@@ -200,6 +202,7 @@ def known_fields(agents=NAMES) -> frozenset[str]:
     return frozenset(out)
 
 
+@lru_cache(maxsize=65536)
 def layout_of(path: str) -> tuple[str, bool]:
     """(the profile folder a SKILL.md ``path`` was found under, whether it is nested in a subfolder).
 

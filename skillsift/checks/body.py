@@ -9,6 +9,7 @@ from bisect import bisect_right
 from ..catalog.agents import CHARS_PER_TOKEN
 from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
+from ..validators.parsed import fence_lines, lines_holding
 from ..validators.text_cache import run_cached
 from ..validators.workspace import Workspace
 
@@ -52,9 +53,6 @@ _SCAFFOLD_DESCRIPTION = re.compile(r"^\s*(?:TODO\b|\[TODO|TBD\b|(?i:replace with
 _ARGUMENT = re.compile(r"\$ARGUMENTS(?:\[\d+\])?|\$\d\b")
 _BANG = re.compile(r"!`[^`\n]+`")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-# A fence line, ``^ {0,3}(`{3,}|~{3,})([^\n]*)`` with MULTILINE: at the text's start, or after a newline.
-_FENCE_HEAD = re.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
-_FENCE_LINE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 _SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _WIDE_SPAN = re.compile(r"(`{2,})(.+?)\1")  # a code span that can hold a backtick
 
@@ -75,20 +73,17 @@ def fences(body: str):
     """(``inside``, the line number from 0 of an unclosed fence or None) of a body, where
     ``inside[n]`` tells whether line ``n`` is inside code.
 
-    Fence lines are found by one regex pass over the text, so a body of many lines costs no
-    Python loop per line: the first line's fence, then each ``\\n`` followed by one (a
-    pattern that starts with a character is searched for it at C speed, where ``^`` with
-    MULTILINE is tried at every position).
+    Fence lines are found by :func:`~skillsift.validators.parsed.fence_lines` (one search per line
+    holding a fence run), so a body of many lines costs no Python loop per line.
     """
     spans: list[tuple[int, int]] = []  # (first line inside, first line after)
     if "```" not in body and "~~~" not in body:
         return _Inside(spans), None
     opened, mark = None, ""
     line, counted = 0, 0
-    head = _FENCE_HEAD.match(body)
-    for match in ((head,) if head else ()) + tuple(_FENCE_LINE.finditer(body, head.end() if head else 0)):
-        line += body.count("\n", counted, match.start(1))
-        counted = match.start(1)
+    for start, match in fence_lines(body):
+        line += body.count("\n", counted, start)
+        counted = start
         run, rest = match.group(1), match.group(2)
         if opened is None:
             opened, mark = line, run
@@ -161,10 +156,8 @@ def _line_checks(path: str, body: str, first: int, *, scaffold: bool, argument: 
     """SK303-SK306, line by line: placeholders outside code, arguments and commands inside it, an unclosed fence."""
     out: list[Diagnostic] = []
     inside, unclosed = fences(body)
-    lines = body.split("\n")
-    for number, line in enumerate(lines):
-        if not ((scaffold and "TODO" in line) or (argument and "$" in line) or (bang and "!`" in line)):
-            continue
+    needles = [needle for needle, wanted in (("TODO", scaffold), ("$", argument), ("!`", bang)) if wanted]
+    for number, line in lines_holding(body, needles):  # the lines holding none are never visited
         code = inside[number]
         if not code:
             out += _scaffold_in_line(path, first + number, line)
@@ -173,10 +166,11 @@ def _line_checks(path: str, body: str, first: int, *, scaffold: bool, argument: 
         if bang and "!`" in line:
             out += _bang_in_line(path, first + number, line, code)
     if unclosed is not None:
+        opener = body.split("\n")[unclosed]
         out.append(UNCLOSED.report(
             file=path, line=first + unclosed,
             message="this code fence is never closed, so the rest of the file is code",
-            hint=f"close it with a line of {_FENCE.match(lines[unclosed]).group(1)}"))  # type: ignore[union-attr]
+            hint=f"close it with a line of {_FENCE.match(opener).group(1)}"))  # type: ignore[union-attr]
     return out
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import PurePosixPath
 
 from ..catalog import frontmatter as catalog_frontmatter
 from ..catalog.agents import BY_NAME, serves
@@ -16,8 +15,8 @@ from ..catalog.load import parse_skill
 from ..config.checks import check
 from ..diagnostics import ERROR, WARNING, Diagnostic
 from ..validators.parsed import Parsed
-from ..validators.text_cache import cached, known_digest, save
-from ..validators.workspace import Workspace, posix_name
+from ..validators.text_cache import active, cached, known_digest, save
+from ..validators.workspace import Workspace, posix_name, posix_parent
 
 check("SK001", "frontmatter-invalid", ERROR,
       summary="the file is UTF-8 and its frontmatter block is closed and parses to a mapping",
@@ -73,8 +72,14 @@ _WHEN_CLAUSE = re.compile(
 )
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 # What a line needs to be a fence, a heading or an inline marker (every marker holds "use" or
-# "trigger"), with the markers' case folding: lines without any are never visited.
-_CANDIDATE = re.compile(r"```|~~~|#|use|trigger", re.IGNORECASE)
+# "trigger"): lines without any are never visited.  It is searched in the lower-cased text, so
+# Python's engine skips to the first characters of the words (with IGNORECASE it tries every
+# position); the case folding of IGNORECASE is kept by :data:`_FOLDS` (see :func:`_candidate_lines`).
+_CANDIDATE = re.compile(r"```|~~~|#|use|trigger")
+# The characters that IGNORECASE matches to a letter of "use" or "trigger" and that ``str.lower``
+# does not lower to it: the long s and the dotless i (its case equivalences), and the dotted
+# capital I (which the engine lowers to "i" and ``str.lower`` to "i" and a combining dot).
+_FOLDS = (("\u017f", "s"), ("\u0131", "i"), ("\u0130", "i"))
 
 
 def text_key_lines(text: str) -> dict[str, int]:
@@ -168,10 +173,17 @@ def _candidate_lines(lines: list[str]) -> list[int]:
     """Indices of the lines that may be a fence, a heading or an inline marker, in order.
 
     One regex search over the joined lines per line found finds the first ``#``, fence run or
-    marker word of each (the same case folding as the line regexes), so the lines holding none
-    of them cost no Python step: they can only matter as a trigger section's text, which is read line by line.
+    marker word of each (the same case folding as the line regexes, which match with
+    IGNORECASE), so the lines holding none of them cost no Python step: they can only matter as
+    a trigger section's text, which is read line by line.  Lowering never adds or removes a
+    line break, so the line numbers of the lowered text are those of ``lines``.
     """
     text = "\n".join(lines)
+    if not text.isascii():
+        for odd, plain in _FOLDS:
+            if odd in text:
+                text = text.replace(odd, plain)
+    text = text.lower()
     out: list[int] = []
     search, find = _CANDIDATE.search, text.find
     number, counted = 0, 0
@@ -258,7 +270,7 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=N
     plugin whose manifest names the skill's folder ("" none; docs/validate.md, "Plugin manifests").
     """
     if parsed is None:
-        dir_id = PurePosixPath(path).parent.name or path
+        dir_id = posix_name(posix_parent(path)) or path
         parsed = parse_skill(text, dir_id, path=path)
     skill, parse_problems = parsed
     if parse_problems:
@@ -278,7 +290,7 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=N
     fence_line = 1
     out: list[Diagnostic] = []
     name = front.get("name")
-    folder = PurePosixPath(path).parent.name
+    folder = posix_name(posix_parent(path))
     if not (isinstance(name, str) and name.strip()):
         if "name" in front:
             message = f"name must be a non-empty string, not {value_kind(name)}"
@@ -325,6 +337,9 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
 
     limits = ws.settings.description_limits
     settings = sorted((str(k), v) for k, v in limits.items())
+    # whether the findings are kept in the text-check cache (else no digest is made): asked at the first
+    # file checked, so a run over no SKILL.md opens no cache
+    keep: bool | None = None
     out: list[Diagnostic] = []
     for rel in paths:
         if posix_name(rel) != "SKILL.md" or not os.path.exists(ws.abspath(rel)):
@@ -337,6 +352,12 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
         split = ws.split_text(rel)
 
         plugin = ws.discovery.plugins.get(rel, "")
+
+        if keep is None:
+            keep = active(ws)
+        if not keep:
+            out.extend(check_skill_text(rel, text, limits=limits, parsed=(skill, problems), split=split, plugin=plugin))
+            continue
 
         def compute(_p: Parsed, rel=rel, text=text, skill=skill, problems=problems, split=split,
                     plugin=plugin) -> list:

@@ -79,6 +79,7 @@ def _may_inject(lowered: str) -> bool:
             or "you are now" in lowered or "system prompt" in lowered)
 
 
+_NOT_WORD = re.compile(r"[^a-z0-9]+")
 _SIDE_EFFECT_WORDS = frozenset({"deploy", "delete", "destroy", "publish", "rollback", "purge", "wipe",
                                 "teardown", "drop", "uninstall"})
 TEXT_SUFFIXES = (".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".ps1", ".rb", ".md", ".txt",
@@ -181,7 +182,7 @@ def check_security(parsed) -> list[Diagnostic]:
                     "while this skill is active",
             hint="name the commands it needs: `allowed-tools: Bash(git status:*) Bash(npm test:*)`"))
     name = front.get("name") if isinstance(front.get("name"), str) else PurePosixPath(parsed.folder).name
-    words = set(re.split(r"[^a-z0-9]+", name.lower()))
+    words = set(_NOT_WORD.split(name.lower()))
     if words & _SIDE_EFFECT_WORDS and front.get("disable-model-invocation") is not True:
         word = sorted(words & _SIDE_EFFECT_WORDS)[0]
         out.append(SIDE_EFFECT.report(

@@ -54,10 +54,13 @@ def link_problem(path: str, folder_real: str, root_real: str) -> str | None:
 
 def folder_links(ws: Workspace, skill_rel: str) -> list[tuple[str, str]]:
     """``(link, problem)`` for every link of the folder of SKILL.md ``skill_rel`` that is a finding, bounded."""
+    links = ws.skill_folder_links(skill_rel)
+    if not links:  # most folders hold none: no real path is taken
+        return []
     root_real = os.path.realpath(ws.root)
     folder_real = os.path.realpath(ws.abspath(posix_parent(skill_rel)))
     out = []
-    for link in ws.skill_folder_links(skill_rel):
+    for link in links:
         problem = link_problem(ws.abspath(link), folder_real, root_real)
         if problem:
             out.append((link, problem))

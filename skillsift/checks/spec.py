@@ -31,7 +31,7 @@ from ..catalog.agents import known_fields
 from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
 from ..validators.grouped import group_repeated
-from ..validators.parsed import parsed_skills
+from ..validators.parsed import fence_lines, parsed_skills
 from ..validators.text_cache import cached, save
 from ..validators.workspace import Workspace, posix_name, posix_parent
 from .frontmatter import value_kind
@@ -58,7 +58,6 @@ MAX_COMPATIBILITY = 500
 MAX_LINES = 500
 MAX_LINKS = 1000  # links checked per file at most
 
-_FENCE_LINE = re.compile(r"^ {0,3}(?:```|~~~)", re.MULTILINE)
 _CANDIDATE = re.compile(r"\]\(|\]:")
 _CODE_SPAN = re.compile(r"`+[^`]*`+")
 # No part of a link may run over a "[" (where the next link could start): every character of
@@ -109,6 +108,7 @@ _STAND_IN_PARTS = frozenset({
     "xyz", "something", "placeholder", "path", "some", "new", "tool", "module", "skill", "dir", "folder", "here",
     "other", "another", "doc", "document", "reference", "helper", "template",
 })
+_STEM_PARTS = re.compile(r"[-_\s]+")
 _STAND_IN_ALONE = frozenset({"placeholder", "xxx", "foo", "something", "filename", "your", "example", "sample"})
 
 
@@ -118,7 +118,7 @@ def placeholder_path(target: str) -> bool:
     if target.startswith(("path/to/", "./path/to/")) or "/path/to/" in target:
         return True
     stem = target.rstrip("/").rsplit("/", 1)[-1].split(".", 1)[0]
-    words = [word for word in re.split(r"[-_\s]+", stem.lower()) if word]
+    words = [word for word in _STEM_PARTS.split(stem.lower()) if word]
     if not words or not all(word in _STAND_IN_PARTS for word in words):
         return False
     return len(words) >= 2 or words[0] in _STAND_IN_ALONE
@@ -129,7 +129,7 @@ def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     if "](" not in body and "]:" not in body:
         return out
-    fences = [m.start() for m in _FENCE_LINE.finditer(body)] if ("```" in body or "~~~" in body) else []
+    fences = [start for start, _match in fence_lines(body)]
     line_end = -1  # where the last line read ends: later hits before it are on that line
     line_no, counted = 0, 0
     for hit in _CANDIDATE.finditer(body):

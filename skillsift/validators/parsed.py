@@ -8,6 +8,7 @@ workspace's one read and one parse of it.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable
 
 from ..diagnostics import Diagnostic
@@ -59,6 +60,51 @@ def parsed_skills(ws, paths):
         memo[rel] = Parsed(path=rel, text=lf, front=skill.frontmatter, raw=block.raw, raw_line=block.yaml_start_line,
                            body=block.body, body_line=block.body_line, lines=lines)
         yield memo[rel]
+
+
+# A fence line, ``^ {0,3}(`{3,}|~{3,})([^\n]*)`` with MULTILINE: at the text's start, or after a newline.
+_FENCE_HEAD = re.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
+_FENCE_LINE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
+
+
+def fence_lines(text: str) -> list:
+    """(offset of the line, its match: the fence run, then the rest of the line) of each line of
+    ``text`` that is a fence line (``^ {0,3}(`{3,}|~{3,})`` with MULTILINE), in order.
+
+    Found by one regex pass over the text, so a body of many lines costs no Python loop per
+    line: the first line's fence, then each ``\\n`` followed by one (a pattern that starts with
+    a character is searched for it at C speed, where ``^`` with MULTILINE is tried at every
+    position).
+    """
+    if "```" not in text and "~~~" not in text:
+        return []
+    head = _FENCE_HEAD.match(text)
+    out = [(0, head)] if head else []
+    out += [(match.start() + 1, match) for match in _FENCE_LINE.finditer(text, head.end() if head else 0)]
+    return out
+
+
+def lines_holding(text: str, needles) -> list[tuple[int, str]]:
+    """(line number from 0, line) of each line of ``text`` holding one of ``needles`` (none holds a line
+    break), in order: found with ``str.find``, each line read once, the others never visited."""
+    starts: set[int] = set()
+    find, rfind = text.find, text.rfind
+    for needle in needles:
+        at = find(needle)
+        while at >= 0:
+            starts.add(rfind("\n", 0, at) + 1)
+            end = find("\n", at)
+            if end < 0:
+                break
+            at = find(needle, end + 1)
+    out = []
+    number, counted = 0, 0
+    for start in sorted(starts):
+        number += text.count("\n", counted, start)
+        counted = start
+        end = find("\n", start)
+        out.append((number, text[start:] if end < 0 else text[start:end]))
+    return out
 
 
 def _fenced(body: str):

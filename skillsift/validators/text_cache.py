@@ -136,14 +136,28 @@ def known_digest(ws, rel: str, text: str) -> str | None:
     return digest[7:] if isinstance(digest, str) and digest.startswith("sha256:") and len(digest) == 71 else None
 
 
-def cached(ws, check: str, parsed, compute, extra=()) -> list:
-    """``compute(parsed)`` for one parsed SKILL.md, through the workspace's :class:`TextCheckCache`
-    (computed directly when the workspace keeps none: ``ws.text_check_cache`` false)."""
+def _cache(ws) -> TextCheckCache | None:
+    """The workspace's :class:`TextCheckCache`, opened on first use; None when it keeps none
+    (``ws.text_check_cache`` false, or the user caches off: then no key is made)."""
     if not getattr(ws, "text_check_cache", True):
-        return compute(parsed)
+        return None
     cache = ws.__dict__.get("_text_check_cache")
     if cache is None:
         cache = ws.__dict__["_text_check_cache"] = TextCheckCache(ws.root)
+    return cache if cache.path is not None else None
+
+
+def active(ws) -> bool:
+    """Whether :func:`cached` keeps findings in this workspace (a caller may skip making an ``extra`` otherwise)."""
+    return _cache(ws) is not None
+
+
+def cached(ws, check: str, parsed, compute, extra=()) -> list:
+    """``compute(parsed)`` for one parsed SKILL.md, through the workspace's :class:`TextCheckCache`
+    (computed directly when the workspace keeps none: ``ws.text_check_cache`` false or the caches off)."""
+    cache = _cache(ws)
+    if cache is None:
+        return compute(parsed)
     digests = ws.__dict__.setdefault("_text_digests", {})
     digest = digests.get(parsed.path)
     if digest is None:

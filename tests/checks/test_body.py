@@ -54,3 +54,22 @@ def test_fences_equal_the_line_regex_on_random_bodies():
 def test_fences_equal_the_line_regex_on_the_corpus():
     for path in sorted(corpora().rglob("SKILL.md")):
         _same(path.read_text("utf-8", "replace"))
+
+
+def _reference_lines_holding(text: str, needles) -> list[tuple[int, str]]:
+    return [(number, line) for number, line in enumerate(text.split("\n")) if any(n in line for n in needles)]
+
+
+def test_fence_lines_and_lines_holding_equal_a_pass_over_every_line():
+    """The fence lines (as the spec check's link scan reads them) and the lines holding the body check's
+    markers, found by searching, equal a regex or a test tried on every line."""
+    from skillsift.validators.parsed import fence_lines, lines_holding
+
+    rng = random.Random(45)
+    pieces = ["```", "~~~", "``", "~", " ", "  ", "    ", "\n", "\n", "x", "TODO", "TO", "DO", "$", "!", "`", "!`"]
+    for _ in range(3000):
+        body = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 40)))
+        starts = [m.start() for m in re.finditer(r"^ {0,3}(?:```|~~~)", body, re.MULTILINE)]
+        assert [start for start, _match in fence_lines(body)] == starts, body
+        for needles in (["TODO", "$", "!`"], ["$"], ["!`", "TODO"], []):
+            assert lines_holding(body, needles) == _reference_lines_holding(body, needles), body

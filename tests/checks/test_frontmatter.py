@@ -270,3 +270,32 @@ def test_the_findings_of_an_unchanged_skill_come_from_the_text_check_cache(tmp_p
     (tmp_path / "skillsift.toml").write_text("[validate.description_limits]\ncodex = 2000\n", encoding="utf-8")
     validate()
     assert sorted(calls) == [".claude/skills/alpha/SKILL.md", ".claude/skills/beta/SKILL.md"]
+
+
+def _reference_candidate_lines(lines):
+    """The lines holding a fence run, a ``#`` or a marker word, by the IGNORECASE regex on each line."""
+    marker = re.compile(r"```|~~~|#|use|trigger", re.IGNORECASE)
+    return [i for i, line in enumerate(lines) if marker.search(line)]
+
+
+def test_candidate_lines_fold_case_as_the_ignorecase_regex_does():
+    """The lowered-text search finds the lines IGNORECASE finds: every code point put in place of each
+    letter of "use" and "trigger", and random lines of letters, folding characters and markers."""
+    import random
+
+    from skillsift.checks.frontmatter import _candidate_lines
+
+    words = ("use", "trigger")
+    lines = [w[:i] + chr(cp) + w[i + 1:] for cp in range(0x110000) if not 0xD800 <= cp < 0xE000 and cp != 10
+             for w in words for i in range(len(w)) if chr(cp).lower() != w[i]]
+    # (a line never holds a line feed)
+    found = set(_candidate_lines(lines))
+    expected = set(_reference_candidate_lines(lines))
+    assert found == expected
+    assert {lines[i] for i in expected} >= {"uſe", "trıgger", "trİgger"}
+    rng = random.Random(45)
+    alphabet = ["u", "s", "e", "U", "S", "E", "t", "r", "i", "g", "T", "R", "I", "G", "\u017f", "\u0131", "\u0130",
+                "\u212a", "#", "`", "~", " ", "é", "—", "\u00df", "x"]
+    for _ in range(3000):
+        body = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(rng.randint(1, 8))]
+        assert _candidate_lines(body) == _reference_candidate_lines(body)
