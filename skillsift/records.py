@@ -129,6 +129,26 @@ else:
         return {"__setattr__": __setattr__, "__delattr__": __delattr__}
 
 
+    #: The ``__init__`` source of each record made in this process -> the modules of its classes
+    #: (``tests/generated.py`` writes the table of skillsift's from it).
+    SOURCES: dict[str, set] = {}
+
+    def _init(cls, src, scope):
+        """``__init__`` from ``src``: made by its factory in :mod:`skillsift.record_inits` (compiled with the
+        package) when that table has it, else compiled here.
+
+        Compiling the source was most of what a record cost to make (about 1M instructions per class, 12%
+        of a hook's).  A factory holds the same source in a function whose parameters are the names the
+        source reads (``__MISSING``, ``__setattr``, the defaults and factories), so the ``__init__`` it
+        returns reads them as ``exec`` in ``scope`` would.
+        """
+        SOURCES.setdefault(src, set()).add(cls.__module__)
+        factory = _INITS.get(src)
+        if factory is not None:
+            return factory(**scope)
+        exec(src, scope)  # noqa: S102 - the source is made from the class's field names
+        return scope["__init__"]
+
     def _make(cls, frozen, eq, order):
         for base in cls.__mro__[1:]:
             if "__dataclass_fields__" in base.__dict__ or "__record_fields__" in base.__dict__:
@@ -187,8 +207,7 @@ else:
         if hasattr(cls, "__post_init__"):
             body.append("  self.__post_init__()")
         src = f"def __init__(self,{','.join(params)}):\n" + "\n".join(body or ["  pass"])
-        exec(src, scope)  # noqa: S102 - the source is made above from the class's field names
-        methods = {"__init__": scope["__init__"], "__repr__": _repr([f.name for f in fields if f.repr])}
+        methods = {"__init__": _init(cls, src, scope), "__repr__": _repr([f.name for f in fields if f.repr])}
         key = _key([f.name for f in fields if f.compare])
         if eq:
             methods["__eq__"] = _compare(key, _eq)
@@ -238,5 +257,7 @@ else:
                 changes[f.name] = getattr(obj, f.name)
         return obj.__class__(**changes)
 
+
+    from .record_inits import INITS as _INITS
 
 __all__ = ["field", "record", "replace"]
