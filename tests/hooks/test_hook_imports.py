@@ -23,11 +23,12 @@ from tests.conftest import ROOT, write_skill
 #: with the user caches written (a first run) or off.  ``dataclasses`` brings ``inspect``, ``ast``,
 #: ``dis`` and ``tokenize`` (about 13 ms); ``yaml`` is read only for frontmatter the simple reader
 #: leaves to it; ``tempfile`` brings ``shutil`` with ``bz2`` and ``lzma``; ``re2`` only past a megabyte;
-#: ``argparse`` (with ``gettext`` and ``locale``, about 5 ms) only for ``--help`` and usage errors.
+#: ``argparse`` (with ``gettext`` and ``locale``, about 5 ms) only for ``--help`` and usage errors;
+#: ``hashlib`` (OpenSSL, about 11M instructions) only past a quarter megabyte hashed (``cache.base.sha256``).
 HOOK_NEVER = ("numpy", "jsonschema", "click", "dataclasses", "inspect", "ast", "dis", "tokenize", "yaml", "re2",
               "tempfile", "shutil", "bz2", "lzma", "random", "subprocess", "socket", "ssl", "threading", "logging",
               "asyncio", "concurrent", "email", "http", "sqlite3", "onnxruntime", "tokenizers", "mcp", "argparse",
-              "gettext", "locale")
+              "gettext", "locale", "hashlib", "_hashlib")
 #: Never imported by ``skillsift --help`` (click's group, the command table, no command module).
 #: Not imported either once the config is read from its cache (a second commit): ``tomllib`` imports ``typing``.
 WARM_NEVER = ("typing", "tomllib", "tomli")
