@@ -9,13 +9,13 @@ needs no change here.  The lines a door prints for each reason live with the doo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import record
 
 NO_INDEX = "no_index"
 PROVIDER_UNAVAILABLE = "provider_unavailable"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Degraded:
     """A reason (``SearchResult.degraded``) and what failed and how to fix it (``notes``)."""
 
