@@ -190,7 +190,26 @@ else:
         if hasattr(cls, "__post_init__"):
             body.append("  self.__post_init__()")
         src = f"def __init__(self,{','.join(params)}):\n" + "\n".join(body or ["  pass"])
-        exec(src, scope)  # noqa: S102 - the source is made above from the class's field names
+        return _compiled(cls, src, scope)
+
+    #: The ``__init__`` source of each record made in this process -> the modules of its classes
+    #: (``tests/generated.py`` writes the table of skillsift's from it).
+    SOURCES: dict[str, set] = {}
+
+    def _compiled(cls, src, scope):
+        """``__init__`` from ``src``: made by its factory in :mod:`skillsift.record_inits` (compiled with the
+        package) when that table has it, else compiled here.
+
+        Compiling the source was most of what a record cost to make (about 1M instructions per class, 12%
+        of a hook's).  A factory holds the same source in a function whose parameters are the names the
+        source reads (``__MISSING``, ``__setattr``, the defaults and factories), so the ``__init__`` it
+        returns reads them as ``exec`` in ``scope`` would.
+        """
+        SOURCES.setdefault(src, set()).add(cls.__module__)
+        factory = _INITS.get(src)
+        if factory is not None:
+            return factory(**scope)
+        exec(src, scope)  # noqa: S102 - the source is made from the class's field names
         return scope["__init__"]
 
     def _methods(cls, fields, frozen, eq, order):
@@ -252,5 +271,7 @@ else:
                 changes[f.name] = getattr(obj, f.name)
         return obj.__class__(**changes)
 
+
+    from .record_inits import INITS as _INITS
 
 __all__ = ["field", "record", "replace"]

@@ -156,3 +156,47 @@ def test_a_descriptor_default_gives_its_own_default_as_in_a_dataclass():
         assert cls("a", "shout").text == "SHOUT"
         assert dataclasses.replace(cls("a", "x"), name="b").text == "X"
     assert repr(made("a", "q")).split("(", 1)[1] == repr(reference("a", "q")).split("(", 1)[1]
+
+
+def test_an_init_from_the_compiled_table_is_the_one_exec_makes(monkeypatch):
+    """``skillsift/record_inits.py`` (generated) gives a record the ``__init__`` compiling its source gives:
+    the same defaults, factories, frozen assignment and ``__post_init__``; a source it lacks is compiled."""
+    from tests.generated import inits_source
+
+    def finding(decorator, field):
+        return _make(decorator, field)
+
+    compiled = finding(records.record, records.field)  # REC's source is not in the package's table
+    src = next(s for s, modules in records.SOURCES.items() if __name__ in modules and "size" in s)
+    scope: dict = {}
+    exec(compile(inits_source([src]), "<table>", "exec"), scope)  # noqa: S102 - the generator's own output
+    monkeypatch.setitem(records._INITS, src, scope["INITS"][src])
+    tabled = finding(records.record, records.field)
+    assert tabled.__init__.__code__ is not compiled.__init__.__code__
+    assert tabled.__init__.__code__.co_filename == "<table>"  # made by the factory
+    for args in ARGS:
+        a, b = compiled(*args), tabled(*args)
+        assert vars(a) == vars(b) and repr(a).split("(", 1)[1] == repr(b).split("(", 1)[1]
+    assert tabled("f", "X").tags is not tabled("f", "X").tags
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        tabled("f", "X").code = "Y"
+    with pytest.raises(TypeError):
+        tabled("f", "X", size=3)
+
+
+def test_the_package_records_compile_nothing_at_import():
+    """Every record class of the hooks' path takes its ``__init__`` from the generated table."""
+    import subprocess
+    import sys
+
+    code = ("import builtins\nseen = []\nexec_ = builtins.exec\n"
+            "def spy(src, *a, **k):\n    seen.append(src)\n    return exec_(src, *a, **k)\n"
+            "builtins.exec = spy\n"
+            "import skillsift.hooks.frontmatter, skillsift.hooks.secrets, skillsift.catalog.load\n"
+            "from skillsift import records\n"
+            "print(len([s for s in seen if isinstance(s, str)]), len(records.SOURCES))\n")
+    from tests.conftest import ROOT
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": str(ROOT), "PATH": ""}).stdout.split()
+    assert out[0] == "0" and int(out[1]) >= 20

@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 
-from skillsift.cache.base import JsonCache
+from skillsift.cache.base import JsonCache, sha256
 
 
 class CheckCache(JsonCache):
@@ -23,7 +22,7 @@ class CheckCache(JsonCache):
     @staticmethod
     def key(name: str, inputs) -> str:
         text = json.dumps([name, inputs], separators=(",", ":"), ensure_ascii=True)
-        return hashlib.sha256(text.encode("ascii")).hexdigest()
+        return sha256(text.encode("ascii")).hexdigest()
 
     def get(self, key: str):
         return self.entries.get(key) if self.path is not None else None

@@ -23,9 +23,7 @@ module imports nothing above the cache base.
 
 from __future__ import annotations
 
-import hashlib
-
-from skillsift.cache.base import JsonCache, diag_from_json, diag_to_json, json_exact
+from skillsift.cache.base import JsonCache, diag_from_json, diag_to_json, json_exact, sha256
 
 _PARSERS = ("catalog/frontmatter.py", "diagnostics.py", "cache/frontmatter.py", "cache/base.py", "_version.py")
 
@@ -46,7 +44,7 @@ class YamlCache(JsonCache):
     @staticmethod
     def _key(raw: str, file: str, first_line: int) -> str:
         text = f"{file}\0{first_line}\0{raw}".encode("utf-8", "surrogatepass")
-        return hashlib.sha256(text).hexdigest()
+        return sha256(text).hexdigest()
 
     def read_yaml(self, raw: str, *, file: str = "", first_line: int = 1):
         """What ``read_yaml(raw, file=file, first_line=first_line)`` returns."""

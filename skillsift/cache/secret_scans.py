@@ -5,10 +5,9 @@ Only offsets and rule numbers are stored, never a secret value.
 
 from __future__ import annotations
 
-import hashlib
 import json
 
-from skillsift.cache.base import JsonCache
+from skillsift.cache.base import JsonCache, sha256
 
 
 class ScanCache(JsonCache):
@@ -26,7 +25,7 @@ class ScanCache(JsonCache):
 
     @staticmethod
     def key(text: str, extra: tuple) -> str:
-        h = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
+        h = sha256(text.encode("utf-8", "surrogatepass"))
         if extra:
             h.update(b"\0" + json.dumps(extra).encode("ascii"))
         return h.hexdigest()

@@ -18,10 +18,9 @@ atomically); ``SKILLSIFT_CACHE=off`` turns it off.  The parser comes from the ca
 
 from __future__ import annotations
 
-import hashlib
 import sys
 
-from skillsift.cache.base import JsonCache, json_exact
+from skillsift.cache.base import JsonCache, json_exact, sha256
 
 _PARSERS = ("cache/toml_docs.py", "cache/base.py", "_version.py")
 
@@ -35,7 +34,7 @@ class TomlCache(JsonCache):
     @staticmethod
     def _key(text: str) -> str:
         data = f"{sys.version}\0{text}".encode("utf-8", "surrogatepass")
-        return hashlib.sha256(data).hexdigest()
+        return sha256(data).hexdigest()
 
     def loads(self, text: str, parse) -> dict:
         """What ``parse(text)`` returns (the parser's errors are raised as they are); a new document is saved."""

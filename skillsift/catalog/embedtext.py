@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from ..cache.base import sha256
+
 #: What is embedded by default: the name is matched lexically, not embedded (docs/ranking-quality.md).
 #: Defined here, below the config (which re-exports it), so the catalog imports nothing of the config.
 DEFAULT_EMBED_FIELDS = ("description", "triggers", "keywords")
@@ -78,6 +80,4 @@ def embedded_text(
 
 def text_digest(text: str) -> str:
     """``sha256:<lowercase hex>`` of the UTF-8 bytes of ``text``."""
-    from hashlib import sha256  # on first use: OpenSSL's hashes are 2 ms of a hook's start, which needs none
-
     return "sha256:" + sha256(text.encode("utf-8")).hexdigest()

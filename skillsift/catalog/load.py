@@ -10,13 +10,13 @@ and one set of diagnostics: splitting them would pass the walk's state through t
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from fnmatch import fnmatchcase
 from pathlib import Path
 from types import MappingProxyType
 
+from skillsift.cache.base import sha256
 from skillsift.cache.frontmatter import YamlCache
 from skillsift.catalog import frontmatter
 from skillsift.catalog.agents import BY_NAME, NAMES
@@ -74,7 +74,7 @@ def parse_skill(
     # not when cached
     if yaml_reader is None:
         yaml_reader = frontmatter.read_yaml  # looked up at the call: a test may stand in for it
-    digest = "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    digest = "sha256:" + sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     if split is None:
         lf = text.replace("\r\n", "\n")
         block = frontmatter.split_frontmatter(lf)

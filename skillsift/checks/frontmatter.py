@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 
+from ..cache.base import sha256
 from ..catalog import frontmatter as catalog_frontmatter
 from ..catalog.agents import BY_NAME, serves
 from ..catalog.frontmatter import key_lines as key_lines
@@ -333,8 +334,6 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     so they are kept in the text-check cache (:mod:`.text_cache`) keyed by both: an unchanged
     file costs no check on the next run.
     """
-    import hashlib
-
     limits = ws.settings.description_limits
     settings = sorted((str(k), v) for k, v in limits.items())
     # whether the findings are kept in the text-check cache (else no digest is made): asked at the first
@@ -364,7 +363,7 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
             return check_skill_text(rel, text, limits=limits, parsed=(skill, problems), split=split, plugin=plugin)
 
         # line endings matter too: the digest of the text as read (the skill's, when it was parsed from it)
-        raw = known_digest(ws, rel, text) or hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        raw = known_digest(ws, rel, text) or sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
         view = Parsed(path=rel, text=text, front={}, raw="", raw_line=0, body="", body_line=0, lines={})
         out.extend(cached(ws, "frontmatter", view, compute, extra=(raw, settings, plugin)))
     save(ws)

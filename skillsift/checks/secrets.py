@@ -13,16 +13,16 @@ is not reported when
 
 The baseline never holds a secret: an entry is the file, the pattern kind, the masked
 excerpt and ``sha256:`` of ``file NUL kind NUL value``, so the entry stays valid when the
-line moves and stops matching when the value changes.  Only ``re``, ``json`` and
-``hashlib`` are imported (the pre-commit hook starts fast).
+line moves and stops matching when the value changes.  Only ``re`` and ``json`` are imported
+(the pre-commit hook starts fast; its few digests come from :func:`skillsift.cache.base.sha256`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 
+from ..cache.base import sha256
 from ..catalog.embedtext import embedded_text
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, Diagnostic
@@ -48,7 +48,7 @@ HINT = ("remove it from the skill and rotate it; if it is not a secret, add `ski
 def fingerprint(file: str, kind: str, value: str) -> str:
     """The baseline key of one finding: ``sha256:`` of ``file NUL kind NUL value``."""
     data = "\0".join((file, kind, value)).encode("utf-8", "surrogatepass")
-    return "sha256:" + hashlib.sha256(data).hexdigest()
+    return "sha256:" + sha256(data).hexdigest()
 
 
 def _strings(value):

@@ -19,7 +19,7 @@ keep it too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import record
 
 # Catalogs of at least this many documents store block maxima.
 PRUNE_MIN_DOCS = 50_000
@@ -46,7 +46,7 @@ _EPS = 2.0**-53
 _ZERO = (0,)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PrunedTop:
     """The first ``limit`` hits and the work spent finding them (for tests and benchmarks)."""
 

@@ -13,13 +13,13 @@ that a lexical search, which prints it too, loads none of the index, embedding o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import record
 
 NO_INDEX = "no_index"
 PROVIDER_UNAVAILABLE = "provider_unavailable"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Degraded:
     """A reason (``SearchResult.degraded``) and what failed and how to fix it (``notes``)."""
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
 
+from ..records import field as record_field
+from ..records import record
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class TermContribution:
     """One query term's share of a lexical score."""
 
@@ -16,7 +19,7 @@ class TermContribution:
     fields: tuple[tuple[str, int], ...] = ()  # (field, raw occurrences) where the term occurs
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LexicalExplanation:
     score: float
     length: float  # weighted document length L
@@ -44,7 +47,7 @@ class Hit:
     channels: tuple[tuple[str, float], ...] | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SearchResult:
     query: str
     ranking: str  # "lexical" | "hybrid" | "vector"
@@ -57,7 +60,7 @@ class SearchResult:
     embed_tokens: int = 0
     embed_ms: float = 0.0
     stopword_only: bool = False  # the query had no searchable term
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = record_field(default=())
 
     @property
     def names(self) -> list[str]:

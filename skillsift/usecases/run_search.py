@@ -11,18 +11,18 @@ SkillsiftError (exit 1).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from ..catalog.listing import FULL_VIEW
 from ..diagnostics import NOTE, SkillsiftError
 from ..ranker.degraded import refused_json, refused_note
 from ..ranker.view_index import open_view_ranker
+from ..records import record
 from ..render.search import degraded_line
 from .project import Message, open_project
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SearchRequest:
     """The flags of one ``skillsift search`` (see the command's help)."""
 
@@ -43,7 +43,7 @@ class SearchRequest:
     config_file: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SearchOutcome:
     """What the search found, and what the report shows beside it.
 

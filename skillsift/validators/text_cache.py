@@ -11,7 +11,6 @@ and the file checked again.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 
@@ -20,6 +19,7 @@ from ..cache.base import FORMAT as _FORMAT
 from ..cache.base import JsonCache as _JsonCache
 from ..cache.base import diag_from_json as _diag_from_json
 from ..cache.base import diag_to_json as _diag_to_json
+from ..cache.base import sha256 as _sha256
 from .parsed import parsed_skills
 
 #: The modules whose code decides these findings (the stamp of what wrote an entry).
@@ -62,7 +62,7 @@ class TextCheckCache(_JsonCache):
         (two JSON arrays one after the other read back one way only)."""
         data = (json.dumps([check, list(extra)], separators=(",", ":"), ensure_ascii=True)
                 + json.dumps([path, text_digest], separators=(",", ":"), ensure_ascii=True))
-        return hashlib.sha256(data.encode("ascii")).hexdigest()
+        return _sha256(data.encode("ascii")).hexdigest()
 
     def fast_key(self, check: str, path: str, text_digest: str, extra=()) -> str:
         """:meth:`key`, with the JSON of ``[check, extra]`` made once per check and settings and that of
@@ -82,7 +82,7 @@ class TextCheckCache(_JsonCache):
         if tail is None:
             tail = files[(path, text_digest)] = json.dumps([path, text_digest], separators=(",", ":"),
                                                           ensure_ascii=True)
-        return hashlib.sha256((head + tail).encode("ascii")).hexdigest()
+        return _sha256((head + tail).encode("ascii")).hexdigest()
 
     def diagnostics(self, key: str):
         """The stored diagnostics of ``key`` (None when absent or damaged)."""
@@ -161,7 +161,7 @@ def cached(ws, check: str, parsed, compute, extra=()) -> list:
     digests = ws.__dict__.setdefault("_text_digests", {})
     digest = digests.get(parsed.path)
     if digest is None:
-        digest = digests[parsed.path] = known_digest(ws, parsed.path, parsed.text) or hashlib.sha256(
+        digest = digests[parsed.path] = known_digest(ws, parsed.path, parsed.text) or _sha256(
             parsed.text.encode("utf-8", "surrogatepass")).hexdigest()
     key = cache.fast_key(check, parsed.path, digest, extra)
     found = cache.diagnostics(key)

@@ -23,11 +23,12 @@ from tests.conftest import ROOT, write_skill
 #: with the user caches written (a first run) or off.  ``dataclasses`` brings ``inspect``, ``ast``,
 #: ``dis`` and ``tokenize`` (about 13 ms); ``yaml`` is read only for frontmatter the simple reader
 #: leaves to it; ``tempfile`` brings ``shutil`` with ``bz2`` and ``lzma``; ``re2`` only past a megabyte;
-#: ``argparse`` (with ``gettext`` and ``locale``, about 5 ms) only for ``--help`` and usage errors.
+#: ``argparse`` (with ``gettext`` and ``locale``, about 5 ms) only for ``--help`` and usage errors;
+#: ``hashlib`` (OpenSSL, about 11M instructions) only past a quarter megabyte hashed (``cache.base.sha256``).
 HOOK_NEVER = ("numpy", "jsonschema", "click", "dataclasses", "inspect", "ast", "dis", "tokenize", "yaml", "re2",
               "tempfile", "shutil", "bz2", "lzma", "random", "subprocess", "socket", "ssl", "threading", "logging",
               "asyncio", "concurrent", "email", "http", "sqlite3", "onnxruntime", "tokenizers", "mcp", "argparse",
-              "gettext", "locale")
+              "gettext", "locale", "hashlib", "_hashlib")
 #: Never imported by ``skillsift --help`` (click's group, the command table, no command module).
 #: Not imported either once the config is read from its cache (a second commit): ``tomllib`` imports ``typing``.
 WARM_NEVER = ("typing", "tomllib", "tomli")
@@ -120,3 +121,27 @@ def test_a_lexical_search_imports_no_numpy(tmp_path):
     imported, out = _imported(["search", "issue a refund"], repo, {"SKILLSIFT_CACHE_DIR": str(tmp_path / "cache")})
     assert "issue-refund" in out
     assert sorted(imported & {"numpy", "onnxruntime", "tokenizers", "jsonschema"}) == []
+
+
+_COLLECTOR = (
+    "import gc, sys\n"
+    "from skillsift.cli import main\n"
+    "sys.argv = ['skillsift'] + sys.argv[2:]\n"
+    "code = main(None if sys.argv[1:2] != ['--host'] else sys.argv[2:])\n"
+    "sys.stdout.flush()\n"
+    "sys.stderr.write(f'\\nCOLLECTOR {code} {gc.isenabled()} {gc.get_freeze_count() > 0}\\n')\n"
+)
+
+
+@pytest.mark.parametrize("host", [False, True])
+def test_the_console_script_freezes_what_it_made_and_a_host_keeps_its_collector(tmp_path, host):
+    """As the whole process (``main()``), a hook runs with the collector on and leaves everything frozen, so
+    the collections at exit walk nothing; called with arguments (a host, a test), the collector is untouched."""
+    repo = _repo(tmp_path)
+    args = ["hook", "frontmatter", ".claude/skills/deploy-staging/SKILL.md"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SKILLSIFT_CACHE": "off"}
+    proc = subprocess.run([sys.executable, "-c", _COLLECTOR, "x", *(["--host"] if host else []), *args], cwd=repo,
+                          capture_output=True, text=True, env=env, check=False)
+    line = next(x for x in proc.stderr.splitlines() if x.startswith("COLLECTOR "))
+    assert line.split()[1:] == ["0", "True", str(not host)]
+    assert proc.stdout == ""
