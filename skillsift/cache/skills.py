@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import zlib
+from functools import partial as _partial
 
 from skillsift.cache.base import FORMAT, JsonCache, diag_from_json, diag_to_json, json_exact, refuse
 from skillsift.diagnostics import Diagnostic, SkillsiftError
@@ -20,6 +21,7 @@ _LISTS = ("triggers", "keywords", "tags", "roles", "examples", "not_for")
 #: A file changed this recently may still be written to within its mtime's resolution;
 #: its entry is not stored (the next run reads it again), as git does for "racily clean" files.
 SETTLE_NS = 2_000_000_000
+_JOIN = "".join
 
 
 def file_stamp(path) -> list | None:
@@ -200,9 +202,6 @@ def _body_from_file(read_skill, root: str, rel: str, domain: str, digest: str) -
 
 
 def _decode_read(entry: dict, rel: str, cache: SkillCache):
-    from functools import partial
-
-    EncodedText, restore = cache.encoded_text, cache.restore
     raw = entry.get("diagnostics")
     if type(raw) is not list:
         return None
@@ -220,28 +219,30 @@ def _decode_read(entry: dict, rel: str, cache: SkillCache):
     span = cache.span_of(entry)
     if span is None:
         return None
-    name, description, domain, dir_id, digest = (fields.get("name"), fields.get("description"),
-                                                 fields.get("domain"), fields.get("dir_id"), fields.get("digest"))
+    try:
+        name, description, domain, dir_id, digest = (fields["name"], fields["description"], fields["domain"],
+                                                     fields["dir_id"], fields["digest"])
+        triggers, keywords, tags, roles, examples, not_for = (fields["triggers"], fields["keywords"], fields["tags"],
+                                                              fields["roles"], fields["examples"], fields["not_for"])
+        line, front = fields["frontmatter_line"], fields["frontmatter"]
+    except KeyError:
+        return None
+    # The entries were read with NaN and Infinity refused, so anything JSON gave is JSON-exact,
+    # and every string in it is an exact str: ``"".join`` of a list that holds anything else
+    # raises TypeError, which checks each list's items in one call.
     if (type(name) is not str or type(description) is not str or type(domain) is not str
-            or type(dir_id) is not str or type(digest) is not str):
+            or type(dir_id) is not str or type(digest) is not str or type(triggers) is not list
+            or type(keywords) is not list or type(tags) is not list or type(roles) is not list
+            or type(examples) is not list or type(not_for) is not list or type(line) is not int
+            or type(front) is not dict):
         return None
-    lists = []
-    for field_name in _LISTS:
-        value = fields.get(field_name)
-        if type(value) is not list:
-            return None
-        for item in value:
-            if type(item) is not str:
-                return None
-        lists.append(tuple(value))
-    line, front = fields.get("frontmatter_line"), fields.get("frontmatter")
-    # The entries were read with NaN and Infinity refused, so anything JSON gave is JSON-exact.
-    if type(line) is not int or type(front) is not dict:
+    try:
+        _JOIN(triggers), _JOIN(keywords), _JOIN(tags), _JOIN(roles), _JOIN(examples), _JOIN(not_for)
+    except TypeError:
         return None
-    triggers, keywords, tags, roles, examples, not_for = lists
     # The body is checked (CRC-32, UTF-8) when first read; if it fails, it comes from the file.
-    reread = partial(_body_from_file, cache.read_skill, cache.root_id, rel, domain, digest)
-    body = EncodedText(cache.data, *span, reread)
-    skill = restore(name, description, triggers, keywords, tags, roles, examples, not_for, domain, body, rel,
-                    dir_id, digest, line, front)
+    reread = _partial(_body_from_file, cache.read_skill, cache.root_id, rel, domain, digest)
+    body = cache.encoded_text(cache.data, *span, reread)
+    skill = cache.restore(name, description, tuple(triggers), tuple(keywords), tuple(tags), tuple(roles),
+                          tuple(examples), tuple(not_for), domain, body, rel, dir_id, digest, line, front)
     return skill, diagnostics

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import sys
 
 import click
@@ -53,7 +52,11 @@ def search(query, limit, mode, fmt, explain, width, role, domain, tags, allow, d
         allow=allow, deny=deny, allow_exec=allow_exec, agent=agent, view=view_name, context_window=context_window,
         root=root, config_file=config_file), notify=print_message)
     if width is None:  # a terminal: its width; piped (| cat, a CI log): whole descriptions
-        width = shutil.get_terminal_size((80, 24)).columns if sys.stdout.isatty() else 0
+        width = 0
+        if sys.stdout.isatty():
+            import shutil  # only for a terminal (it imports bz2, lzma and fnmatch)
+
+            width = shutil.get_terminal_size((80, 24)).columns
     click.echo(render("search", fmt, outcome.result, width=width, explain=explain, min_sim=outcome.min_sim,
                       view=outcome.view, sources=outcome.sources, index=outcome.index or None,
                       examples_problem=outcome.examples_problem), nl=False)

@@ -109,6 +109,46 @@ def test_a_damaged_skill_cache_is_a_miss_not_a_crash(tmp_path, cache_dir, monkey
     assert full(load_catalog(root)) == uncached  # and the rewritten cache serves the same
 
 
+_HOSTILE = [(field, value) for field in ("triggers", "keywords", "tags", "roles", "examples", "not_for")
+            for value in ([1], ["ok", None], ["ok", ["nested"]], [{"a": "b"}], [True], "a string", None)] + [
+    (field, value) for field in ("name", "description", "domain", "dir_id", "digest")
+    for value in (1, None, ["x"], {"x": "y"}, True)] + [
+    ("frontmatter_line", True), ("frontmatter_line", "2"), ("frontmatter_line", 2.0), ("frontmatter", ["x"]),
+    ("frontmatter", None), ("path", "elsewhere/SKILL.md")]
+
+
+@pytest.mark.parametrize("field", ["name", "description", "domain", "dir_id", "digest", "triggers", "keywords", "tags",
+                                   "roles", "examples", "not_for", "frontmatter_line", "frontmatter", "path"])
+def test_a_cached_skill_with_one_field_of_the_wrong_shape_is_read_from_its_file(tmp_path, cache_dir, monkeypatch,
+                                                                                 field):
+    root = make_repo(tmp_path / "repo")
+    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
+    uncached = full(load_catalog(root))
+    monkeypatch.delenv("SKILLSIFT_CACHE")
+    load_catalog(root)
+    path = next((cache_dir / "skills").iterdir())
+    head, _sep, bodies = path.read_bytes().partition(b"\n")
+    values = [value for name, value in _HOSTILE if name == field] + [_MISSING]
+    for value in values:
+        doc = json.loads(head)
+        for entry in doc["entries"].values():
+            if entry["skill"] is not None:
+                if value is _MISSING:
+                    del entry["skill"][field]
+                else:
+                    entry["skill"][field] = value
+        path.write_bytes(json.dumps(doc).encode() + b"\n" + bodies)
+        calls = reads(monkeypatch)
+        assert full(load_catalog(root)) == uncached, (field, value)
+        assert len(calls) == 5, (field, value)  # every entry refused: each file read again
+        monkeypatch.undo()
+        monkeypatch.setenv("SKILLSIFT_CACHE_DIR", str(cache_dir))
+        monkeypatch.setattr(catalog_cache, "SETTLE_NS", 0)
+
+
+_MISSING = object()
+
+
 def test_a_cached_body_is_decoded_when_first_read_and_equals_the_parsed_one(tmp_path, cache_dir, monkeypatch):
     import copy
     import pickle
