@@ -74,6 +74,7 @@ __all__ = [
     "is_placeholder",
     "mask",
     "redact",
+    "scan_many",
     "scan_text",
     "scan_values",
     "withhold",
@@ -231,7 +232,8 @@ PATTERNS: tuple[Rule, ...] = (
     Rule("mailgun-api-key", "Mailgun API key", r"\bkey-[0-9a-zA-Z]{32}\b", ("key-",), check="letter+digit",
          help="A Mailgun API key. Rotate it in the Mailgun settings."),
     Rule("mailchimp-api-key", "Mailchimp API key", r"\b[0-9a-f]{32}-us[0-9]{1,2}\b", ("-us",),
-         check="letter+digit", prefilter="[0-9a-f]{32}-us[0-9]", help="A Mailchimp API key. Revoke it in the Mailchimp account settings."),
+         check="letter+digit", prefilter="[0-9a-f]{32}-us[0-9]",
+         help="A Mailchimp API key. Revoke it in the Mailchimp account settings."),
     Rule("shopify-token", "Shopify token", r"\bshp(?:at|ca|pa|ss)_[A-Za-z0-9]{32,}\b", ("shp",),
          help="A Shopify access token or shared secret. Rotate it in the Shopify admin."),
     Rule("digitalocean-token", "DigitalOcean token", r"\bdo[opr]_v1_[A-Za-z0-9]{60,}\b", ("_v1_",),
@@ -474,7 +476,7 @@ def _assignments(full: re.Pattern, text: str):
     if len(lowered) == len(text):
         if "\u017f" in lowered:
             lowered = lowered.replace("\u017f", "s")
-        # RE2 once the needle sets have imported it (past the first megabyte a process scans): a
+        # RE2 once the needle sets have imported it (past the first 32 KiB a process scans): a
         # hook over a few small files does not pay its import for this
         starts = _lowered_hint_starts(lowered) if _scanned > _NEEDLE_SET_AFTER else [
             hint.start() for hint in _assignment_hint(True).finditer(lowered)]
@@ -553,6 +555,8 @@ def _compile_extra(extra: tuple[tuple[str, str], ...]) -> tuple[_Compiled, ...]:
 
 
 def _patterns(extra_patterns) -> tuple[_Compiled, ...]:
+    if not extra_patterns:
+        return _builtin()
     extra = tuple((str(name), str(src)) for name, src in extra_patterns)
     return _builtin() + (_compile_extra(extra) if extra else ())
 
@@ -919,10 +923,11 @@ def _line_text(text: str, starts: list[int], line: int) -> str:
 
 # The needle test of each rule is a substring search of the whole text, one per needle: on the
 # corpus of real skills (16 MB of text) that was half of the scan.  Past _NEEDLE_SET_AFTER characters
-# in one process, every needle is looked for in one pass instead: an RE2 set (a DFA that reads the
-# text's UTF-8 bytes once) of the plain needles as literals, of the case-folded needles and of the
-# rules' prefilters (Rule.prefilter), so the regex of a rule whose needle is in most texts (":", ".",
-# "key") or that has none runs only where a match can be.  It answers the same question as the
+# in one process (32 KiB: where the substring tests, about 7 ms, cost what importing RE2 and
+# compiling the sets cost, about 6 ms), every needle is looked for in one pass instead: an RE2 set (a
+# DFA that reads the text's UTF-8 bytes once) of the plain needles as literals, of the case-folded
+# needles and of the rules' prefilters (Rule.prefilter), so the regex of a rule whose needle is in
+# most texts (":", ".", "key") or that has none runs only where a match can be.  It answers the same question as the
 # substring tests: which needles the text holds.  A hook that scans a few files never pays for
 # importing RE2 and building the sets.
 #
@@ -931,7 +936,7 @@ def _line_text(text: str, starts: list[int], line: int) -> str:
 # of the characters whose folding is longer than one character and holds an ASCII letter (``ß`` is
 # "ss", ``ﬁ`` is "fi"): the set reports those too, and a text holding one has its folded needles
 # looked for in its case folding, as before.
-_NEEDLE_SET_AFTER = 1 << 20
+_NEEDLE_SET_AFTER = 1 << 15
 _scanned = 0
 #: The characters whose case folding is more than one character and holds an ASCII character
 #: (tests/secrets/test_needle_set.py derives them from every code point).
@@ -1004,6 +1009,7 @@ def _rule_index() -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[int, ...]
     return plain, folded, frozenset(n for n, rule in enumerate(PATTERNS) if not rule.needles)
 
 
+@lru_cache(maxsize=256)  # (the texts of one file share one reading: scan_many)
 def _candidates(plain: frozenset[str], folded: frozenset[str], prefiltered: frozenset[str]) -> tuple[_Compiled, ...]:
     """The built-in rules a text may match: one of its needles held (or none to hold) and its prefilter found."""
     by_plain, by_folded, needleless = _rule_index()
@@ -1027,12 +1033,21 @@ def _needles_held(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[
     return _set_held(text)
 
 
-def _matches(text: str, extra_patterns, *, placeholders: bool = False) -> list[tuple[int, int, _Compiled]]:
-    """(start, end, pattern) of every secret value in ``text``; placeholders only on request."""
+_UNSET = object()
+
+
+def _matches(text: str, extra_patterns, *, placeholders: bool = False,
+             held=_UNSET) -> list[tuple[int, int, _Compiled]]:
+    """(start, end, pattern) of every secret value in ``text``; placeholders only on request.
+
+    ``held``: :func:`_needles_held` of a text holding ``text`` (the needles and prefilters of a longer
+    text are a superset of its own: a rule that runs for nothing finds nothing), else of ``text``.
+    """
     claimed: list[tuple[int, int]] = []
     found: list[tuple[int, int, _Compiled]] = []
     folded = None
-    held = _needles_held(text)
+    if held is _UNSET:
+        held = _needles_held(text)
     patterns = _patterns(extra_patterns)
     if held is not None:  # only the rules whose needles and prefilter the text holds, in table order
         patterns = _candidates(*held) + patterns[len(PATTERNS):]
@@ -1066,14 +1081,14 @@ def _matches(text: str, extra_patterns, *, placeholders: bool = False) -> list[t
     return sorted(found, key=lambda f: (f[0], f[1]))
 
 
-def _cached_matches(text: str, extra_patterns, cache) -> list[tuple[int, int, _Compiled]]:
+def _cached_matches(text: str, extra_patterns, cache, held=_UNSET) -> list[tuple[int, int, _Compiled]]:
     """:func:`_matches` through ``cache`` (a :class:`skillsift.cache.secret_scans.ScanCache`)."""
     patterns = _patterns(extra_patterns)
     key = cache.key(text, tuple((str(name), str(src)) for name, src in extra_patterns))
     spans = cache.get(key, len(text), len(patterns))
     if spans is not None:
         return [(start, end, patterns[number]) for start, end, number in spans]
-    found = _matches(text, extra_patterns)
+    found = _matches(text, extra_patterns, held=held)
     number = {id(pattern): n for n, pattern in enumerate(patterns)} if found else {}  # (most texts hold none)
     cache.put(key, [(start, end, number[id(pattern)]) for start, end, pattern in found])
     return found
@@ -1085,9 +1100,26 @@ def scan_values(text: str, extra_patterns=(), cache=None) -> list[tuple[SecretFi
     ``cache``: a :class:`skillsift.cache.secret_scans.ScanCache` that remembers where the rules
     matched texts seen before (validate passes one; the findings are the same).
     """
+    return _values(text, extra_patterns, cache, _UNSET)
+
+
+def scan_many(texts, extra_patterns=(), cache=None) -> list[list[tuple[SecretFinding, str]]]:
+    """:func:`scan_values` of each of ``texts``, in order, the needles and prefilters read once over
+    them all (one pass where each text would take its own: the rules a text's needles call for are
+    among those of all the texts, and a rule run on a text that does not hold its needle finds
+    nothing there, so the findings are the same)."""
+    texts = list(texts)
+    held = _needles_held("\0".join(texts)) if len(texts) > 1 else _UNSET
+    return [_values(text, extra_patterns, cache, held) for text in texts]
+
+
+def _values(text: str, extra_patterns, cache, held) -> list[tuple[SecretFinding, str]]:
     if not text:
         return []
-    found = _matches(text, extra_patterns) if cache is None else _cached_matches(text, extra_patterns, cache)
+    if cache is None:
+        found = _matches(text, extra_patterns, held=held)
+    else:
+        found = _cached_matches(text, extra_patterns, cache, held)
     if not found:
         return []
     starts = _line_starts(text)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -29,7 +28,7 @@ def _spans(found) -> list[tuple[int, int, str]]:
 
 def _both(texts, monkeypatch, *, placeholders: bool = False):
     """(spans with the gates as they are, spans with every rule run on every text)."""
-    monkeypatch.setattr(scan, "_NEEDLE_SET_AFTER", -1)  # the one-pass sets, as past a process's first megabyte
+    monkeypatch.setattr(scan, "_NEEDLE_SET_AFTER", -1)  # the one-pass sets, as past the first 32 KiB a process scans
     gated = [_spans(scan._matches(text, (), placeholders=placeholders)) for text in texts]
     with monkeypatch.context() as m:
         m.setattr(scan, "_needles_held", lambda _text: (_EVERY_PLAIN, _EVERY_FOLDED, _EVERY_KIND))
@@ -56,7 +55,8 @@ def _pieces() -> list[str]:
 _PIECES = _pieces()
 
 
-@settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=400, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.sampled_from(_PIECES), max_size=30))
 def test_gated_scan_equals_the_full_scan_on_random_texts(monkeypatch, parts):
     text = "".join(parts)
