@@ -476,7 +476,7 @@ def _assignments(full: re.Pattern, text: str):
     if len(lowered) == len(text):
         if "\u017f" in lowered:
             lowered = lowered.replace("\u017f", "s")
-        # RE2 once the needle sets have imported it (past the first 32 KiB a process scans): a
+        # RE2 once the needle sets have imported it (past the first 64 KiB a process scans): a
         # hook over a few small files does not pay its import for this
         starts = _lowered_hint_starts(lowered) if _scanned > _NEEDLE_SET_AFTER else [
             hint.start() for hint in _assignment_hint(True).finditer(lowered)]
@@ -923,8 +923,9 @@ def _line_text(text: str, starts: list[int], line: int) -> str:
 
 # The needle test of each rule is a substring search of the whole text, one per needle: on the
 # corpus of real skills (16 MB of text) that was half of the scan.  Past _NEEDLE_SET_AFTER characters
-# in one process (32 KiB: where the substring tests, about 7 ms, cost what importing RE2 and
-# compiling the sets cost, about 6 ms), every needle is looked for in one pass instead: an RE2 set (a
+# in one process (64 KiB: the substring tests of that much text, about 14 ms, cost about twice what
+# importing RE2 and compiling the sets cost, about 6 ms, and a hook over the 27 skills of
+# examples/acme, 41 KB, stays below it), every needle is looked for in one pass instead: an RE2 set (a
 # DFA that reads the text's UTF-8 bytes once) of the plain needles as literals, of the case-folded
 # needles and of the rules' prefilters (Rule.prefilter), so the regex of a rule whose needle is in
 # most texts (":", ".", "key") or that has none runs only where a match can be.  It answers the same question as the
@@ -936,7 +937,7 @@ def _line_text(text: str, starts: list[int], line: int) -> str:
 # of the characters whose folding is longer than one character and holds an ASCII letter (``ß`` is
 # "ss", ``ﬁ`` is "fi"): the set reports those too, and a text holding one has its folded needles
 # looked for in its case folding, as before.
-_NEEDLE_SET_AFTER = 1 << 15
+_NEEDLE_SET_AFTER = 1 << 16
 _scanned = 0
 #: The characters whose case folding is more than one character and holds an ASCII character
 #: (tests/secrets/test_needle_set.py derives them from every code point).

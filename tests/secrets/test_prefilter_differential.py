@@ -28,7 +28,7 @@ def _spans(found) -> list[tuple[int, int, str]]:
 
 def _both(texts, monkeypatch, *, placeholders: bool = False):
     """(spans with the gates as they are, spans with every rule run on every text)."""
-    monkeypatch.setattr(scan, "_NEEDLE_SET_AFTER", -1)  # the one-pass sets, as past the first 32 KiB a process scans
+    monkeypatch.setattr(scan, "_NEEDLE_SET_AFTER", -1)  # the one-pass sets, as past the first 64 KiB a process scans
     gated = [_spans(scan._matches(text, (), placeholders=placeholders)) for text in texts]
     with monkeypatch.context() as m:
         m.setattr(scan, "_needles_held", lambda _text: (_EVERY_PLAIN, _EVERY_FOLDED, _EVERY_KIND))
