@@ -95,3 +95,25 @@ def test_gated_scan_equals_the_full_scan_on_the_corpus(monkeypatch):
     gated, full = _both(texts, monkeypatch, placeholders=True)
     assert gated == full
     assert any(gated)  # (placeholders included, the corpus holds matches)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.lists(st.sampled_from(_PIECES), max_size=12), max_size=8))
+def test_texts_read_together_find_what_each_finds_alone(monkeypatch, groups):
+    """scan_many (one reading of the sets for a file and its values; nothing run when no rule is
+    called for) gives each text's own scan_values."""
+    monkeypatch.setattr(scan, "_NEEDLE_SET_AFTER", -1)
+    texts = ["".join(parts) for parts in groups]
+    assert scan.scan_many(texts) == [scan.scan_values(text) for text in texts]
+
+
+def test_texts_read_together_on_the_planted_secrets(monkeypatch):
+    monkeypatch.setattr(scan, "_NEEDLE_SET_AFTER", -1)
+    rng = random.Random(7)
+    groups = [["name: x", "description: plain words", sample(kind, rng)[0], "é ß"] for kind in sorted(GENERATORS)]
+    groups += [["name: x", "description: plain words only", "body text"]]
+    for texts in groups:
+        together = scan.scan_many(texts)
+        assert together == [scan.scan_values(text) for text in texts]
+    assert sum(1 for texts in groups for found in scan.scan_many(texts) if found) >= len(GENERATORS)
