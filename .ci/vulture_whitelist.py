@@ -25,6 +25,7 @@ _.fetch_command
 # click.Group's methods, called by click
 _.list_commands
 _.get_command
+_.format_commands
 
 # renderers, named "module:function" in skillsift/render/registry.py
 _.render_text

@@ -2,6 +2,7 @@
 
     python bench/fusion_channels.py [--metatool ../shared/benchmarks/metatool-dev] [--corpora ../shared/corpora]
                                     [--cache /tmp/skillsift-quality-cache] [--json FILE] [--markdown FILE]
+                                    [--families F,...] [--only SET] [--no-tune] [--curve]
 
 Sets: the MetaTool development split and the real-skills set (``bench/skills_devset.py``),
 split into half A and half B by the seeded permutation of ``bench/examples_heldout.py``
@@ -26,7 +27,9 @@ Every row is printed (top1 / MRR on A and B of each set); the selection rule is 
 half A of both sets (MRR and top1) and strictly better on one.  It ran against ``blend`` (the
 first row, the default until 2026-12-06) and chose :data:`DEFAULT`, shipped as ``fusion =
 "zscore"`` (``skillsift.ranker.model.fusion.zscore_trust``); the script also runs it against that
-default.  Embeddings are cached in ``--cache`` (shared with bench/transfer.py): a second run
+default.  The third round (2026-12-07, :func:`third_candidates`) starts every candidate from that
+default; with known requests it also computes, per case, BM25 over each skill's known requests alone
+(:func:`request_lexical`).  Embeddings are cached in ``--cache`` (shared with bench/transfer.py): a second run
 embeds nothing.
 """
 
@@ -52,6 +55,7 @@ from skillsift.ranker.postings import FIELDS
 from skillsift.ranker.tokenize import tokenize
 
 CAND = 50
+TUNE = True  # run tune's selection on half A (--no-tune: not)
 EXAMPLE_WEIGHT = 0.6  # the shipped [search] example_weight
 
 
@@ -253,7 +257,7 @@ def candidates():
                     "channels"))
     out.append(("sketch: 0.5 plain desc + 0.5 best request, no lexical",
                 channels(0.5, 0.5, 0.0, "plain"), "channels"))
-    return out + new_candidates()
+    return out + new_candidates() + third_candidates()
 
 
 # -- candidates added on 2026-12-06 (second round) --------------------------------------------------
@@ -355,15 +359,16 @@ def zscore_examples(a1=1.0, w=None, separate=None):
     return f
 
 
-def zscore_lexical_examples(weight, a1=1.0):
+def zscore_lexical_examples(weight, a1=1.0, length=False):
     """zscore over a BM25F with the known requests as one more field at ``weight`` (candidates and
-    the terms matched as without it)."""
+    the terms matched as without it); ``length``: the lexical weight of DEFAULT instead of ``a1`` x terms matched."""
     def f(ch):
         vec = _own(ch, True)
         lex = ch.lex if ch.lex_examples is None else ch.lex_examples[weight]
         chosen = ch.chosen(vec) | tune._top_mask(lex, ch.tie, CAND, lex > 0)
         lm = tune._top_mask(lex, ch.tie, CAND, lex > 0)
-        return _z(vec, chosen) + (a1 * ch.coverage)[:, None] * _z(lex, lm), chosen
+        w = (0.5 + 0.7 * np.minimum(1.0, ch.nterms / 4)) if length else a1
+        return _z(vec, chosen) + (w * ch.coverage)[:, None] * _z(lex, lm), chosen
     return f
 
 
@@ -425,6 +430,274 @@ def new_candidates():
 
 
 LEX_EXAMPLE_FIELD_WEIGHTS = (0.5, 1.0, 2.0)
+
+
+# -- candidates added on 2026-12-07 (third round) ---------------------------------------------------
+# Every one starts from DEFAULT (zscore, lexical weight by length and terms matched, requests lifting the
+# similarity at 0.6) and changes one thing; without known requests the request-driven ones equal DEFAULT.
+
+THIRD_FAMILIES = ("request channel", "closeness", "max", "peak", "request lexical", "mnz", "request lexical close",
+                  "request lexical kept", "mnz + request lexical", "population")
+
+
+def _default_parts(ch, w=EXAMPLE_WEIGHT, vec=None):
+    """DEFAULT's pieces: the ranked similarity, the candidates, z(similarity), the lexical weight, z(bm25)."""
+    vec = _own(ch, True, w=w) if vec is None else vec
+    chosen = ch.chosen(vec)
+    wl = (0.5 + 0.7 * np.minimum(1.0, ch.nterms / 4)) * ch.coverage
+    return vec, chosen, _z(vec, chosen), wl, _z(ch.lex, _members(ch))
+
+
+def _closeness(x, t0, t1):
+    return np.clip((x - t0) / (t1 - t0), 0.0, 1.0)
+
+
+def request_channel(k, t0, t1, best="top2"):
+    """DEFAULT plus the known requests as a z-scored channel of their own, ``g z(e)`` over the candidates,
+    whose weight ``g = k x closeness`` follows how close the query's best request is (over every skill):
+    0 below cosine ``t0``, ``k`` from ``t1`` on.  ``e``: the skill's request evidence (``top2``) or its
+    single best request (``max``); a skill without requests takes its own similarity."""
+    def f(ch):
+        vec, chosen, zv, wl, zl = _default_parts(ch)
+        if ch.best is None:
+            return zv + wl[:, None] * zl, chosen
+        b = ch.best if best == "top2" else ch.best_one
+        e = np.where(ch.has, b, ch.centred)
+        top = np.where(ch.has, b, -np.inf).max(axis=1)
+        g = k * _closeness(np.where(np.isfinite(top), top, 0.0), t0, t1)
+        return zv + wl[:, None] * zl + g[:, None] * _z(e, chosen), chosen
+    return f
+
+
+def closeness_weight(w0, t0, t1):
+    """DEFAULT with a per-skill example weight following how close its requests are:
+    ``c + w max(0, e - c)`` with ``w = w0 + (1 - w0) x closeness(e)`` (``w0`` below cosine ``t0``, 1 from ``t1``)."""
+    def f(ch):
+        if ch.best is None:
+            vec = ch.centred
+        else:
+            w = w0 + (1 - w0) * _closeness(ch.best, t0, t1)
+            vec = np.where(ch.has, ch.centred + w * np.maximum(0.0, ch.best - ch.centred), ch.centred)
+        vec, chosen, zv, wl, zl = _default_parts(ch, vec=vec)
+        return zv + wl[:, None] * zl, chosen
+    return f
+
+
+def max_channels(wr=1.0):
+    """DEFAULT with the vector channel ``max(z(c), wr z(e))``: the description or the requests, whichever
+    stands out more among the candidates (a skill without requests: z(c))."""
+    def f(ch):
+        vec, chosen, zv, wl, zl = _default_parts(ch)
+        if ch.best is not None:
+            zc = _z(ch.centred, chosen)
+            ze = _z(np.where(ch.has, ch.best, ch.centred), chosen)
+            zv = np.where(ch.has, np.maximum(zc, wr * ze), zc)
+        return zv + wl[:, None] * zl, chosen
+    return f
+
+
+def _peak(z, mask, depth=1):
+    """Per row: the best masked z-score minus the (1 + depth)-th (0 with fewer members)."""
+    m = -np.sort(-np.where(mask, z, -np.inf), axis=1)
+    gap = m[:, 0] - m[:, depth]
+    return np.where(np.isfinite(gap), gap, 0.0)
+
+
+def peak_weight(alpha, depth=1, lo=0.5, hi=2.0):
+    """DEFAULT with the lexical weight times ``((1 + peak(bm25)) / (1 + peak(cos)))^alpha`` (clipped to
+    [lo, hi]): the list whose leader stands further above the next counts more, per query."""
+    def f(ch):
+        vec, chosen, zv, wl, zl = _default_parts(ch)
+        ratio = (1 + _peak(zl, _members(ch), depth)) / (1 + _peak(zv, chosen, depth))
+        wl = wl * np.clip(ratio ** alpha, lo, hi)
+        return zv + wl[:, None] * zl, chosen
+    return f
+
+
+def request_lexical_channel(k, gated=False, extend=True, mnz=0.0):
+    """DEFAULT plus BM25 over the known requests alone (a document per skill: its requests' text), z-scored
+    over its first 50 matches, at ``k`` times the share of the query's terms its top match holds; ``gated``:
+    times only that share's excess over the skills' own top lexical match (the requests add a lexical
+    channel only when they hold more of the query than the skills' text does)."""
+    def f(ch):
+        vec, chosen, zv, wl, zl = _default_parts(ch)
+        both = tune._top_mask(vec, ch.tie, CAND) & _members(ch)
+        if ch.best is None:
+            return zv + wl[:, None] * zl + mnz * both, chosen
+        lr = ch.lex_req
+        rm = tune._top_mask(lr, ch.tie, CAND, lr > 0)
+        g = k * (np.maximum(0.0, ch.cov_req - ch.coverage) if gated else ch.cov_req)
+        if extend:
+            chosen = chosen | rm
+            zv = _z(vec, chosen)
+        return zv + wl[:, None] * zl + g[:, None] * _z(lr, rm) + mnz * both, chosen
+    return f
+
+
+def request_lexical_close(k, t0, t1, gated=True):
+    """:func:`request_lexical_channel` with its weight also times the closeness of the query's single best
+    request (cosine ``t0``..``t1``): the requests' words count when a request is also close in meaning."""
+    def f(ch):
+        vec, chosen, zv, wl, zl = _default_parts(ch)
+        if ch.best is None:
+            return zv + wl[:, None] * zl, chosen
+        lr = ch.lex_req
+        rm = tune._top_mask(lr, ch.tie, CAND, lr > 0)
+        top = np.where(ch.has, ch.best_one, -np.inf).max(axis=1)
+        close = _closeness(np.where(np.isfinite(top), top, 0.0), t0, t1)
+        g = k * close * (np.maximum(0.0, ch.cov_req - ch.coverage) if gated else ch.cov_req)
+        chosen = chosen | rm
+        return _z(vec, chosen) + wl[:, None] * zl + g[:, None] * _z(lr, rm), chosen
+    return f
+
+
+def mnz_bonus(m, depth=CAND):
+    """DEFAULT plus ``m`` for a candidate in both lists' first ``depth`` (CombMNZ's count of lists, added in
+    z units instead of multiplied: z-scores are signed)."""
+    def f(ch):
+        vec, chosen, zv, wl, zl = _default_parts(ch)
+        both = tune._top_mask(vec, ch.tie, depth) & tune._top_mask(ch.lex, ch.tie, depth, ch.lex > 0)
+        return zv + wl[:, None] * zl + m * both, chosen
+    return f
+
+
+def _z_from(values, ref, mask, robust=False):
+    """``values`` standardised by the mean and sd (``robust``: median and 1.4826 x MAD) of ``values`` over ``ref``,
+    0 outside ``mask``."""
+    m = np.where(ref, values, np.nan)
+    if robust:
+        mu = np.nanmedian(m, axis=1, keepdims=True)
+        sd = 1.4826 * np.nanmedian(np.abs(m - mu), axis=1, keepdims=True)
+    else:
+        mu = np.nanmean(m, axis=1, keepdims=True)
+        sd = np.nanstd(m, axis=1, keepdims=True)
+    mu = np.nan_to_num(mu)
+    sd = np.where(np.nan_to_num(sd) > 0, sd, 1.0)
+    return np.where(mask, (values - mu) / sd, 0.0)
+
+
+def population(own_list=True, robust=False, mnz=0.0, which="both"):
+    """DEFAULT with the similarity standardised over the vector list's own first 50 (``own_list``) instead of
+    every candidate (lexical candidates far down the vector list no longer widen its spread); ``robust``: the
+    channels (``which``: both, or only the ``lexical`` or ``vector`` one) by median and MAD instead of mean
+    and sd; ``mnz``: plus the additive CombMNZ bonus."""
+    def f(ch):
+        vec, chosen, zv, wl, zl = _default_parts(ch)
+        vm = tune._top_mask(vec, ch.tie, CAND)
+        lm = _members(ch)
+        zv = _z_from(vec, vm if own_list else chosen, chosen, robust and which != "lexical")
+        if robust and which != "vector":
+            zl = _z_from(ch.lex, lm, lm, True)
+        return zv + wl[:, None] * zl + mnz * (vm & lm), chosen
+    return f
+
+
+def request_lexical(queries, rows, ev):
+    """BM25 (k1 1.2, b 0.75) of ``queries[rows]`` against one document per skill, the text of its known requests
+    in ``ev`` (a request with the case's own normalised text left out, the statistics kept), and per case the
+    share of its terms that its top match's requests hold."""
+    import math
+
+    m = ev.n_skills
+    texts: list = [[] for _ in range(m)]
+    for i, o in zip(ev.rows.tolist(), ev.owner.tolist(), strict=True):
+        texts[o].append(i)
+    toks = [[tokenize(queries[i]) for i in t] for t in texts]
+    tf = []
+    for parts in toks:
+        d: dict = {}
+        for p in parts:
+            for t in p:
+                d[t] = d.get(t, 0) + 1
+        tf.append(d)
+    lengths = np.asarray([sum(d.values()) for d in tf], dtype=np.float64)
+    avg = lengths[lengths > 0].mean() if (lengths > 0).any() else 1.0
+    df: dict = {}
+    for d in tf:
+        for t in d:
+            df[t] = df.get(t, 0) + 1
+    n = int((lengths > 0).sum()) or 1
+
+    def score(d, length, terms):
+        norm = 1.2 * (0.25 + 0.75 * length / avg)
+        out = 0.0
+        for t in terms:
+            x = d.get(t)
+            if x and t in df:
+                out += math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) * x * 2.2 / (x + norm)
+        return out
+
+    owned = [set(d) for d in tf]
+    own: dict = {}
+    for i, o in zip(ev.rows.tolist(), ev.owner.tolist(), strict=True):
+        own.setdefault(normalised(queries[i]), set()).add(o)
+    lex = np.zeros((len(rows), m))
+    cov = np.zeros(len(rows))
+    for r, i in enumerate(rows):
+        terms = LexicalIndex.query_terms(queries[i])
+        key = normalised(queries[i])
+        for o in range(m):
+            if lengths[o] and owned[o].intersection(terms):
+                lex[r, o] = score(tf[o], lengths[o], terms)
+        for o in own.get(key, ()):
+            kept = [queries[j] for j in texts[o] if normalised(queries[j]) != key]
+            d = {}
+            for q in kept:
+                for t in tokenize(q):
+                    d[t] = d.get(t, 0) + 1
+            lex[r, o] = score(d, sum(d.values()), terms) if d else 0.0
+        if terms and lex[r].max() > 0:
+            top = int(np.argmax(lex[r]))
+            words = set()
+            for q in texts[top]:
+                if normalised(queries[q]) != key:
+                    words.update(tokenize(queries[q]))
+            cov[r] = len(set(terms) & words) / len(set(terms))
+    return lex, cov
+
+
+def third_candidates():
+    out = []
+    for k, t0, t1, how in ((0.5, 0.5, 0.8, "top2"), (1.0, 0.5, 0.8, "top2"), (1.0, 0.6, 0.9, "top2"),
+                           (2.0, 0.6, 0.9, "top2"), (1.0, 0.6, 0.9, "max"), (0.5, 0.0, 0.01, "top2")):
+        out.append((f"third: + g z(e), g = {k} x closeness({how} best request; {t0}..{t1})",
+                    request_channel(k, t0, t1, how), "request channel"))
+    for w0, t0, t1 in ((0.6, 0.6, 0.9), (0.4, 0.5, 0.9), (0.6, 0.5, 0.8), (0.3, 0.6, 0.9)):
+        out.append((f"third: example weight {w0} + {1 - w0:g} x closeness(e; {t0}..{t1})",
+                    closeness_weight(w0, t0, t1), "closeness"))
+    for wr in (1.0, 0.8):
+        out.append((f"third: vector channel max(z(c), {wr} z(e))", max_channels(wr), "max"))
+    for alpha, depth in ((0.5, 1), (1.0, 1), (0.5, 4)):
+        out.append((f"third: lexical weight x ((1 + peak bm25) / (1 + peak cos))^{alpha}, peak = z1 - z{1 + depth}",
+                    peak_weight(alpha, depth), "peak"))
+    for k, gated in ((0.3, False), (0.6, False), (1.0, False), (0.6, True), (1.0, True), (1.5, True)):
+        out.append((f"third: + {k} x {'excess of ' if gated else ''}requests' terms matched x z(BM25 over requests)",
+                    request_lexical_channel(k, gated), "request lexical"))
+    for k, gated in ((0.6, True), (1.0, True), (1.5, True), (0.3, False), (0.6, False)):
+        out.append((f"third: + {k} x {'excess of ' if gated else ''}requests' terms matched x z(BM25 over requests), "
+                    "candidates kept", request_lexical_channel(k, gated, extend=False), "request lexical kept"))
+    for m, k in ((0.25, 1.0), (0.5, 1.0), (0.25, 0.6)):
+        out.append((f"third: + {m} when in both lists' first 50 + {k} x excess of requests' terms matched x "
+                    "z(BM25 over requests), candidates kept", request_lexical_channel(k, True, False, m),
+                    "mnz + request lexical"))
+    for m, depth in ((0.25, 50), (0.5, 50), (0.25, 10), (0.5, 10), (0.5, 20), (1.0, 20)):
+        out.append((f"third: + {m} when in both lists' first {depth} (additive CombMNZ)", mnz_bonus(m, depth), "mnz"))
+    for w in LEX_EXAMPLE_FIELD_WEIGHTS:
+        out.append((f"third: DEFAULT over BM25F with the requests as a field at {w}",
+                    zscore_lexical_examples(w, length=True), "lexical examples default"))
+    for own_list, robust, m in ((True, False, 0.0), (False, True, 0.0), (True, True, 0.0), (True, False, 0.25)):
+        out.append((f"third: similarity z-scored over {'the vector list' if own_list else 'the candidates'}"
+                    f"{', median/MAD' if robust else ''}{f', + {m} in both first 50' if m else ''}",
+                    population(own_list, robust, m), "population"))
+    for which in ("lexical", "vector"):
+        out.append((f"third: median/MAD for the {which} list only (the other by mean and sd), over the candidates",
+                    population(False, True, 0.0, which), "population"))
+    for k, t0, t1, gated in ((1.0, 0.6, 0.9, True), (1.0, 0.7, 0.9, True), (0.6, 0.6, 0.9, False),
+                             (1.0, 0.7, 0.9, False), (1.5, 0.7, 0.95, True)):
+        out.append((f"third: + {k} x closeness(best request; {t0}..{t1}) x {'excess of ' if gated else ''}requests' "
+                    "terms matched x z(BM25 over requests)", request_lexical_close(k, t0, t1, gated),
+                    "request lexical close"))
+    return out
 
 
 # -- the protocol ----------------------------------------------------------------------------------
@@ -510,7 +783,8 @@ def _bm25f_one(skill, extra, w, query, stats) -> float:
 def run_set(name, skills, queries, sig, table, cands):
     n, m = len(queries), len(skills)
     nterms = np.asarray(sig.terms, dtype=np.float64)  # distinct query terms
-    lex_fields = any(fam == "lexical examples" for _l, _f, fam in cands)
+    lex_fields = any(fam.startswith("lexical examples") for _l, _f, fam in cands)
+    third = any(fam in THIRD_FAMILIES for _l, _f, fam in cands)
     q = np.asarray(sig.queries, dtype=np.float64)
     docs = np.asarray(sig.docs[tune.NAME_FREE], dtype=np.float64)
     plain = q @ docs.T
@@ -530,8 +804,12 @@ def run_set(name, skills, queries, sig, table, cands):
             if lex_fields:
                 lex_ex = {w: lexical_with_examples(skills, queries, rows.tolist(), ev, w)
                           for w in LEX_EXAMPLE_FIELD_WEIGHTS}
-        return Channels(plain[rows], cen[rows], lex[rows], cov[rows], sig.tie, [sig.expected[i] for i in rows],
-                        best, has, nterms[rows], lex_ex)
+        ch = Channels(plain[rows], cen[rows], lex[rows], cov[rows], sig.tie, [sig.expected[i] for i in rows],
+                      best, has, nterms[rows], lex_ex)
+        if ev is not None and third:
+            ch.best_one = ev.best("max")[0]
+            ch.lex_req, ch.cov_req = request_lexical(queries, rows.tolist(), ev)
+        return ch
 
     def stitched(parts):
         rr = np.concatenate([s.rr for s in parts])
@@ -555,7 +833,7 @@ def run_set(name, skills, queries, sig, table, cands):
         print(f"{name} | {label} | " + " | ".join(f"{v}: {row[f'{name} {v}'][0]:.3f}/{row[f'{name} {v}'][1]:.3f}"
                                                   for v in views), flush=True)
     return {"cases": n, "skills": m, "half A": int(a.sum()), "half B": int((~a).sum()),
-            "tune": tune_on_half_a(name, sig, cov, a)}
+            "tune": tune_on_half_a(name, sig, cov, a) if TUNE else None}
 
 
 def per_skill_curve(name, skills, queries, sig) -> dict:
@@ -669,8 +947,12 @@ def main(argv=None) -> int:
     parser.add_argument("--only", choices=("MetaTool", "real skills"))
     parser.add_argument("--curve", action="store_true",
                         help="only the curve: half B with at most 1, 2, 4, 8 of half A's requests per skill")
+    parser.add_argument("--no-tune", action="store_true", help="leave out tune's selection run on half A")
     args = parser.parse_args(argv)
     from skillsift.embed.local import LocalProvider
+
+    global TUNE
+    TUNE = not args.no_tune
 
     transfer.VARIANTS = {"name-free": tune.NAME_FREE}  # the default embedded fields only
     cache = EmbedCache(args.cache, LocalProvider())

@@ -256,7 +256,7 @@ def run_requests(label: str, skills, cases, max_skills: int, per_skill: int = 1)
 
 class ListingHybrid:
     """The listing view in hybrid mode: every skill's shown text embedded (an index over the full
-    texts, then :func:`skillsift.ranker.view_index.view_index`, as ``eval --view listing`` does),
+    texts, then :func:`skillsift.ranker.setup.view_index`, as ``eval --view listing`` does),
     description clauses checked by :class:`VectorCheck` (the edited skill embedded again)."""
 
     mode = "hybrid"
@@ -276,7 +276,7 @@ class ListingHybrid:
         self.queries = [c.query for c in cases]
 
     def ranker(self, skills):
-        from skillsift.ranker.view_index import view_index
+        from skillsift.ranker.setup import view_index
 
         v = make_view(skills, LISTING_VIEW, self.window)
         vindex, problem = view_index(self.index, self.provider, v.catalog.skills, self.config)

@@ -27,9 +27,7 @@ def main(argv=None) -> int:
         args = sys.argv[1:] if argv is None else list(argv)
         if len(args) >= 2 and args[0] == "hook" and args[1] in HOOK_NAMES:
             return _hook(args[1], args[2:])
-        from .commands.group import main as run
-
-        return run(argv)
+        return _group().main(argv)
     finally:
         catalog.collector_pause = earlier
 
@@ -91,10 +89,15 @@ def _hook(name: str, args: list[str]) -> int:
         return exc.exit_code
 
 
+def _group():
+    """:mod:`skillsift.commands.group`, the click side: a hook's path (:func:`_hook`) never loads it."""
+    from .commands import group
+
+    return group
+
+
 def __getattr__(name: str):
     """``cli``, ``COMMANDS`` and ``LazyGroup`` still come from here (they need click)."""
     if name in ("cli", "COMMANDS", "LazyGroup"):
-        from .commands import group
-
-        return getattr(group, name)
+        return getattr(_group(), name)
     raise AttributeError(f"module 'skillsift.cli' has no attribute {name!r}")

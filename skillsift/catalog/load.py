@@ -20,7 +20,7 @@ from types import MappingProxyType
 from skillsift.cache.frontmatter import YamlCache
 from skillsift.catalog import frontmatter
 from skillsift.catalog.agents import BY_NAME, NAMES
-from skillsift.catalog.discovery import discover_all, refused_findings
+from skillsift.catalog.discovery import CHECK_MAX_DIRS, discover_all, refused_findings
 from skillsift.catalog.frontmatter import BOM, PARSE_CODE, YamlDocument, not_a_mapping
 from skillsift.catalog.limits import check_ranked_size
 from skillsift.catalog.skill import EncodedText, Skill, restore
@@ -443,6 +443,39 @@ def load_catalog(root=".", config=None, agent=None, context_window: int | None =
         skills = [s for s in skills if s.path in kept]
     catalog = catalog_from_skills(skills, root=root)
     return Catalog(root=catalog.root, skills=catalog.skills, diagnostics=(*diagnostics, *catalog.diagnostics))
+
+
+# --------------------------------------------------------------------------- a validation workspace's reads
+# (skillsift.validators.workspace loads this module on the first skill it reads: a hook that reads files
+# only, ``hook secrets``, loads none of the catalog's readers)
+
+
+def split_blocks(text: str) -> tuple[str, frontmatter.Frontmatter]:
+    """``(LF text, frontmatter block)`` of a file's text: what a parse and the checks of the file share."""
+    lf = text.replace("\r\n", "\n")
+    return lf, frontmatter.split_frontmatter(lf)
+
+
+def block_key_lines(block: frontmatter.Frontmatter) -> dict:
+    """The file line of each top-level key of a frontmatter block ({} without one)."""
+    return frontmatter.key_lines(block.raw, block.yaml_start_line) if block.present else {}
+
+
+def discover_to_check(root, patterns: tuple[str, ...], extra: tuple[str, ...]):
+    """The :class:`~skillsift.catalog.discovery.Discovery` the checks read: past the agents' folder limit."""
+    return discover_all(root, patterns, max_dirs=CHECK_MAX_DIRS, extra=extra)
+
+
+def frontmatter_cache(root) -> YamlCache:
+    """Frontmatter parsed by an earlier run (skillsift/cache/frontmatter.py)."""
+    return YamlCache(root, parse=frontmatter.read_yaml, document=YamlDocument)
+
+
+def served_skills(skills: list[Skill], folders: tuple[str, ...]) -> tuple[list[Skill], list[Diagnostic]]:
+    """``skills`` bounded in size (docs/bounded-input.md, "Catalog size"), less the source skills whose name
+    is taken (:func:`drop_source_clashes`, only with source ``folders``)."""
+    check_ranked_size(skills)  # before anything is compared
+    return drop_source_clashes(skills, folders) if folders else (skills, [])
 
 
 # --------------------------------------------------------------------------- scope

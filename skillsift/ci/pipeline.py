@@ -29,7 +29,7 @@ from ..evaluate.compare import compare
 from ..evaluate.gates import load_baseline, parse_minimums
 from ..evaluate.outcomes import side_from_document, side_from_result
 from ..evaluate.run import degraded_hint, parse_modes
-from ..evaluate.session import run_evaluation
+from ..evaluate.session import run_evaluation, with_catalog_problems
 from ..evaluate.verdict import FAIL_ON, CiRun
 from ..files import glob_magic, link_leaves
 from ..skill_sources.configured import open_config
@@ -103,8 +103,6 @@ def evaluate_head(opts: CiOptions, root: str, prepared: Prepared, notes: list[st
     try:
         prepared.case_file = load_cases(opts.cases)
     except SkillsiftError as exc:  # the unknown skills and roles of the cases join the same round
-        from ..evaluate.session import with_catalog_problems
-
         raise with_catalog_problems(exc, open_project(root, config=config).catalog, config.roles) from None
     catalog = open_project(root, config=config).catalog
     prepared.catalog = catalog

@@ -6,6 +6,10 @@ import os
 
 import click
 
+from ..ci import github
+from ..ci.pipeline import CiOptions, run_ci
+from ..index.atomic import AtomicWriteError, write_output
+from ..render.pull_request import SUMMARY_ROWS
 from ..render.registry import names, render
 from ..render.sanitise import plain, plain_lines
 from ._common import config_option, root_option
@@ -90,8 +94,6 @@ def ci_command(root, config_file, cases, mode_spec, k_override, min_spec, max_fl
     regressed, a gate change was refused (--fail-on-gate-change), or a validation
     finding at or above --fail-on.
     """
-    from ..ci.pipeline import CiOptions, run_ci
-
     if annotations is None:
         annotations = os.environ.get("GITHUB_ACTIONS", "") == "true"
     opts = CiOptions(root=root, config_file=config_file, cases=cases, modes=mode_spec, k=k_override,
@@ -111,14 +113,10 @@ def _outputs(run, prefix: str, report_file, sarif_file, summary_file, github_out
              annotations: bool) -> list[str]:
     """Write the report, SARIF, job summary and step outputs, and print what goes to the terminal; returns
     the output files that could not be written (the others still are)."""
-    from ..ci import github
-
     full = render("ci", "markdown", run)
     failed: list[str] = []
 
     def write(option: str, path: str, text: str, *, append: bool = False) -> bool:
-        from ..index.atomic import AtomicWriteError, write_output
-
         try:
             write_output(path, text.encode("utf-8"), append=append, force=None)
         except AtomicWriteError as exc:
@@ -135,8 +133,6 @@ def _outputs(run, prefix: str, report_file, sarif_file, summary_file, github_out
     if annotations:
         click.echo(github.render_annotations(run, prefix=prefix), nl=False, err=fmt == "json")
     if summary_file:
-        from ..render.pull_request import SUMMARY_ROWS
-
         summary = github.summary_text(summary_file, render("ci", "markdown", run, max_rows=SUMMARY_ROWS))
         write("--summary", summary_file, summary, append=True)
     elif fmt == "markdown" and not quiet:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import click
 
+from ..render.evaluation_line import render_quiet
 from ..render.registry import names, render
 from ..render.sanitise import for_stdout, plain_lines
+from ..usecases.run_eval import EvalRequest, run_eval
 from ._common import config_option, force_option, print_message, root_option, say
 from .judge_cmd import judge_options, judge_request
 
@@ -74,9 +76,6 @@ def eval_command(cases, root, config_file, mode_spec, k_override, min_spec, base
     a vector/hybrid mode without a usable index, or any case whose embeddings fell
     back to lexical); 2 a gate failed (AR9D4 on stderr).
     """
-    from ..render.evaluation_line import render_quiet
-    from ..usecases.run_eval import EvalRequest, run_eval
-
     outcome = run_eval(EvalRequest(
         cases=cases, root=root, config_file=config_file, mode_spec=mode_spec, k=k_override, min_spec=min_spec,
         baseline=baseline, max_flips=max_flips, max_rank_drops=max_rank_drops, output=output, fmt=fmt,

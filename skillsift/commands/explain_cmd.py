@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 
 from ..diagnostics import SkillsiftError
+from ..validators import BY_CODE, CODES
+from ..validators.explain import explain
 
 
 @click.command("explain")
@@ -15,9 +17,6 @@ def explain_command(code):
     \b
     Exit codes: 0 printed; 2 unknown code.
     """
-    from ..validators import BY_CODE, CODES
-    from ..validators.explain import explain
-
     check = BY_CODE.get(code.strip().upper())
     if check is None:
         near = [c for c in CODES if c.startswith(code.strip().upper()[:3])][:8]

@@ -1,7 +1,9 @@
 """The click group of the ``skillsift`` console script (:func:`skillsift.cli.main` runs it).
 
 Subcommands live in ``skillsift.commands.<name>`` and are imported only when run, so
-``skillsift --version`` pays for nothing it does not use.
+``skillsift --version`` pays for nothing it does not use; ``skillsift --help`` lists them from
+:data:`SUMMARIES` and imports none of them either.  A command module may therefore import
+what its command runs at its top: only that command loads it.
 """
 
 from __future__ import annotations
@@ -31,6 +33,28 @@ COMMANDS = {
     "init": ("skillsift.commands.init_cmd", "init_command"),
     "sources": ("skillsift.commands.sources_cmd", "sources_command"),
 }
+# command name -> the first sentence of its help, as click shortens it for the list of --help
+# (tests/commands/test_group.py holds each to its command's own help)
+SUMMARIES = {
+    "search": "Rank the skills for QUERY (all arguments joined with one space).",
+    "eval": "Rank the labelled queries of CASES (YAML) and report top1, recall@k, hit@k, MRR, nDCG.",
+    "index": "Embed the served skills into the vector index ([search] index_dir, default .skillsift/index).",
+    "status": "Show how the vector index stands against the served skills.",
+    "validate": "Check the skills, the config, the cases, the committed index and the gates.",
+    "explain": "Print the documentation of the check CODE (e.g.",
+    "list": "Show each skill as AGENT lists it: full, truncated, name-only, hidden or not-loaded.",
+    "mine": "Label the logged queries with the skills loaded after them; print a cases file.",
+    "mcp": "Run an MCP server on stdin/stdout with the tools find_skill, load_skill and search_skills.",
+    "hook": "Run one pre-commit hook: validate, secrets, frontmatter, cases, index or eval.",
+    "ci": "Evaluate the head, compare it with the base, validate, and report for a pull request.",
+    "tune": "Choose fusion, lexical weight, embedded fields, candidates and example_weight from CASES.",
+    "judge": "Ask the agent which skill it would use for each case of CASES, and compare with the ranker.",
+    "init": "Set skillsift up in a repository: skillsift.toml (the detected folders, agents and search mode), a "
+            "search-cases.yaml of draft cases from the skills, the pre-commit hooks and the pull-request workflow "
+            "pinned to this version, and, with --write, the index (hybrid mode), a baseline of the drafts and the "
+            "flip gate that guards it.",
+    "sources": "Skills from other repositories or folders ([[sources]] in the config, docs/sources.md).",
+}
 
 
 def _available() -> list[str]:
@@ -46,6 +70,16 @@ def _available() -> list[str]:
 class LazyGroup(click.Group):
     def list_commands(self, ctx):
         return sorted(_available())
+
+    def format_commands(self, ctx, formatter):
+        """The command list of ``--help`` as click writes it, each line from :data:`SUMMARIES` (no command
+        module is imported)."""
+        rows = [(name, SUMMARIES[name]) for name in self.list_commands(ctx)]
+        if rows:
+            limit = formatter.width - 6 - max(len(name) for name, _summary in rows)
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, click.Command(name, help=summary).get_short_help_str(limit))
+                                    for name, summary in rows])
 
     def get_command(self, ctx, cmd_name):
         target = COMMANDS.get(cmd_name)

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 import click
 
 from ..render.registry import names, render
+from ..usecases.run_index import IndexRequest, StatusRequest, run_index, run_status
 from ._common import config_option, force_option, print_message, print_messages, root_option
 
 PROGRESS_MIN_BATCHES = 4  # a progress bar is drawn only for more than three batches
@@ -37,8 +38,6 @@ def index_command(dry_run, rebuild, items, fmt, allow_exec, root, config_file, f
     (config, provider, network disabled, lock held, provider error); 2 written, but
     some skills were refused by the provider or the build stopped early.
     """
-    from ..usecases.run_index import IndexRequest, run_index  # numpy, the index store: not on --help
-
     outcome = run_index(IndexRequest(dry_run=dry_run, rebuild=rebuild, items=items, allow_exec=allow_exec, root=root,
                                      config_file=config_file, force=force), notify=print_message, progress=_progress)
     if outcome.dry_run:
@@ -97,8 +96,6 @@ def status_command(fmt, verify, root, config_file):
     States: none, unreadable, incompatible, stale, fresh.
     Exit codes: 0 reported (whatever the state); 1 the config or a file could not be read.
     """
-    from ..usecases.run_index import StatusRequest, run_status
-
     report = run_status(StatusRequest(root=root, config_file=config_file, verify=verify), notify=print_message)
     click.echo(render("status", fmt, report), nl=False)
     return 0

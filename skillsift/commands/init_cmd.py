@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import difflib
+import os
+
 import click
 
 from ..diagnostics import SkillsiftError
 from ..render.sanitise import plain, plain_lines
+from ..usecases.starter.apply import apply
+from ..usecases.starter.project import detect, plan
 from ..words import plural
 from ._common import root_option
 
@@ -28,10 +33,6 @@ def init_command(root, write):
     Exit codes: 0 done (also when there was nothing to add); 1 no skill found, or a
     --root that is not a directory.
     """
-    import os
-
-    from ..usecases.starter.project import detect, plan
-
     if not os.path.isdir(root):
         raise SkillsiftError(f"--root {root} is not a directory")
     layout = detect(root)
@@ -53,10 +54,6 @@ def init_command(root, write):
 
 def _write(chosen, root: str) -> None:
     """Apply the plan and say what was written, what to paste by hand, what comes next and what is guarded."""
-    import os
-
-    from ..usecases.starter.apply import apply
-
     applied = apply(chosen)
     for line in applied.lines:
         click.echo(plain(line))
@@ -77,8 +74,6 @@ def _write(chosen, root: str) -> None:
 
 def _dry_run(chosen) -> None:
     """Show each change as a diff (or why a file is kept, with the lines to paste), and write nothing."""
-    import difflib
-
     for change in chosen.changes:
         if change.new is None:
             click.echo(plain(f"would keep {change.path}: {change.why}"))

@@ -6,7 +6,14 @@ import click
 
 from ..config import check_root
 from ..diagnostics import SkillsiftError
+from ..evaluate import session as evals
+from ..evaluate.cases import check_k
+from ..evaluate.run import parse_modes
+from ..index.atomic import AtomicWriteError, write_output
 from ..render.registry import names, render
+from ..skill_sources.configured import open_config
+from ..usecases.judge_run import JudgeOptions, evaluate_and_judge
+from ..usecases.project import catalog_messages, config_messages
 from ._common import config_option, open_project, print_messages, root_option, say
 
 
@@ -35,8 +42,6 @@ def judge_options(function):
 
 
 def judge_request(*, agent, context_window, budget, max_seconds, jobs, timeout, dry_run, fetch):
-    from ..usecases.judge_run import JudgeOptions
-
     return JudgeOptions(agent=agent or "", context_window=context_window, budget=budget, max_seconds=max_seconds,
                         jobs=jobs, timeout=timeout, dry_run=dry_run, fetch=fetch)
 
@@ -72,13 +77,6 @@ def judge_command(cases, root, config_file, agent, context_window, mode_spec, k_
     Exit codes: 0 reported (missing answers are listed, not an error); 1 the run could not
     start (no [judge] command, bad cases file or flags, unknown agent, a degraded ranking).
     """
-    from ..evaluate import session as evals
-    from ..evaluate.cases import check_k
-    from ..evaluate.run import parse_modes
-    from ..skill_sources.configured import open_config
-    from ..usecases.judge_run import evaluate_and_judge
-    from ..usecases.project import catalog_messages, config_messages
-
     check_root(root)
     check_k(k_override)
     config = open_config(root, config_file, allow_exec=allow_exec)  # first: its [judge] agent is the view's
@@ -96,8 +94,6 @@ def judge_command(cases, root, config_file, agent, context_window, mode_spec, k_
     for note in run.notes:
         say(note, "note: ")
     if output and not dry_run:
-        from ..index.atomic import AtomicWriteError, write_output
-
         try:
             write_output(output, render("judge", "json", run).encode("utf-8"))
         except AtomicWriteError as exc:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import click
 
+from ..mcpserver.protocol import serve
+from ..mcpserver.service import SkillService
+from ..skill_sources.configured import open_config
+from ..usecases.project import check_agent
 from ..words import plural
 from ._common import config_option, context_window_option, root_option, say, view_option
 
@@ -30,16 +34,10 @@ def mcp_command(root, config_file, agent, view_name, context_window):
     Exit codes: 0 the client closed the connection; 1 the root is not a directory or
     the config is invalid (AR9D0).
     """
-    from ..skill_sources.configured import open_config
-    from ..usecases.project import check_agent
-
     check_agent(agent)
     # the root and the whole config are checked at start as by every command (exit 1); a config
     # broken while the server runs makes it rank lexically until fixed (docs/mcp.md)
     open_config(root, config_file)
-    from ..mcpserver.protocol import serve
-    from ..mcpserver.service import SkillService
-
     service = SkillService(root, config_file, warn=say, agent=agent, view=view_name, context_window=context_window)
     service.refresh()
     config = service.config

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..render.sanitise import plain_lines
+from ..usecases.run_mine import MineRequest, run_mine
 from ._common import config_option, force_option, print_message, print_messages, root_option
 
 
@@ -34,8 +35,6 @@ def mine_command(root, config_file, min_count, output, into, max_per_skill, purg
     \b
     Exit codes: 0 mined (also when nothing could be labelled); 1 bad usage, config or examples file.
     """
-    from ..usecases.run_mine import MineRequest, run_mine  # the query log, the atomic writer: not on --help
-
     outcome = run_mine(MineRequest(root=root, config_file=config_file, min_count=min_count, output=output, into=into,
                                    max_per_skill=max_per_skill, purge=purge, force=force), notify=print_message)
     if outcome.text is not None:

@@ -9,6 +9,7 @@ import click
 
 from ..config.values import MODES
 from ..render.registry import names, render
+from ..usecases.run_search import SearchRequest, run_search
 from ._common import (
     agent_option,
     config_option,
@@ -47,8 +48,6 @@ def search(query, limit, mode, fmt, explain, width, role, domain, tags, allow, d
     \b
     Exit codes: 0 ranked (also when nothing matches); 1 bad usage or config.
     """
-    from ..usecases.run_search import SearchRequest, run_search  # the catalog and the ranker: not on --help
-
     outcome = run_search(SearchRequest(
         query=" ".join(query), limit=limit, mode=mode, explain=explain, role=role, domain=domain, tags=tags,
         allow=allow, deny=deny, allow_exec=allow_exec, agent=agent, view=view_name, context_window=context_window,

@@ -8,6 +8,7 @@ import click
 
 from ..config import load_config
 from ..render.sanitise import plain
+from ..skill_sources.sync import SourcesError, cache_folder, fetch_locked, status, update
 from ._common import config_option, root_option
 
 
@@ -39,8 +40,6 @@ def update_command(names, offline, frozen, root, config_file):
 
     \b
     Exit codes: 0 done; 1 it could not be done (config, lock, git, network, --frozen refusing a change)."""
-    from ..skill_sources.sync import SourcesError, cache_folder, update
-
     config = _config(root, config_file)
     if not config.skill_sources:
         _fail("no [[sources]] in the config; docs/sources.md shows how to add one")
@@ -64,8 +63,6 @@ def fetch_command(root, config_file):
 
     \b
     Exit codes: 0 done; 1 it could not be done (config, lock, git, network, --frozen refusing a change)."""
-    from ..skill_sources.sync import SourcesError, cache_folder, fetch_locked
-
     config = _config(root, config_file)
     try:
         fetched = fetch_locked(config, cache_folder())
@@ -84,8 +81,6 @@ def status_command(fmt, root, config_file):
     \b
     Exit codes: 0 every source is locked, fetched and unchanged; 1 the config could not be read;
     2 a source is stale, missing or changed."""
-    from ..skill_sources.sync import cache_folder, status
-
     config = _config(root, config_file)
     rows = status(config, cache_folder())
     if fmt == "json":

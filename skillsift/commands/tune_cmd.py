@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..render.registry import names, render
+from ..usecases.run_tune import TuneRequest, run_tune
 from ._common import config_option, context_window_option, force_option, print_message, root_option, view_option
 
 PROGRESS_MIN_TEXTS = 256  # a progress bar is drawn on a terminal for more texts than this
@@ -70,8 +71,6 @@ def tune_command(cases, root, config_file, folds, k_override, write, fmt, allow_
     Exit codes: 0 done; 1 could not run (bad cases file or config, no embedding
     provider, a provider error, a config file --write cannot edit).
     """
-    from ..usecases.run_tune import TuneRequest, run_tune
-
     request = TuneRequest(cases=cases, root=root, config_file=config_file, folds=folds, k=k_override, write=write,
                           allow_exec=allow_exec, agent=agent, view=view_name, context_window=context_window,
                           judge=judge, force=force)

@@ -5,8 +5,12 @@ from __future__ import annotations
 import click
 
 from ..diagnostics import SkillsiftError
+from ..index.atomic import AtomicWriteError, write_output
+from ..render.diagnostics import summary_line
 from ..render.registry import names, render
 from ..render.sanitise import plain, plain_lines
+from ..usecases.validate import ValidateRequest, exit_code, run_validate, shown_root, usage
+from ..validators import CHECKS
 from ._common import config_option, force_option, root_option
 
 FORMATS = names("diagnostics")
@@ -27,8 +31,6 @@ class _UsageExit2(click.Command):
 
 def _report(diagnostics, checked, fmt: str, root: str, *, quiet: bool, strict: bool) -> str:
     """The report in ``fmt``; ``--quiet`` text keeps the failing findings and the summary line."""
-    from ..render.diagnostics import summary_line
-
     if not (quiet and fmt == "text"):
         return render("diagnostics", fmt, diagnostics, root=root, checked=checked)
     failing = [d for d in diagnostics if d.severity == "error" or (strict and d.severity == "warning")]
@@ -37,8 +39,6 @@ def _report(diagnostics, checked, fmt: str, root: str, *, quiet: bool, strict: b
 
 
 def list_checks() -> str:
-    from ..validators import CHECKS
-
     lines = [f"{'CODE':<6} {'SEVERITY':<8} {'SCOPE':<5} {'PRESET':<11} NAME"]
     for check in CHECKS:
         lines.append(f"{check.code:<6} {check.severity:<8} {check.scope:<5} {check.preset:<11} {check.name}: "
@@ -79,9 +79,6 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, pres
     Exit codes: 0 no error (warnings allowed unless --strict); 1 errors found
     (or warnings with --strict); 2 usage error or unusable config (AR9D0).
     """
-    from ..render.diagnostics import summary_line
-    from ..usecases.validate import ValidateRequest, exit_code, run_validate, shown_root, usage
-
     if list_only:
         click.echo(list_checks(), nl=False)
         return 0
@@ -104,8 +101,6 @@ def validate_command(paths, root, config_file, select, ignore, fmt, strict, pres
     diagnostics, checked = outcome.diagnostics, outcome.checked
     report = _report(diagnostics, checked, fmt, shown_root(outcome.workspace.root), quiet=quiet, strict=strict)
     if output:
-        from ..index.atomic import AtomicWriteError, write_output
-
         try:
             write_output(output, report.encode("utf-8"), force=force)
         except AtomicWriteError as exc:

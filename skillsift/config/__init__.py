@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, SkillsiftError
+from ..files import refused_target
 from .merge import resolve
 from .model import (
     EMBEDDINGS_DEFAULTS,
@@ -153,8 +154,6 @@ def folder_link_problems(config: Config) -> list[Diagnostic]:
     "Files a repository holds").  Judged on the resolved config, so the default folders are
     judged too.
     """
-    from ..files import refused_target
-
     problems = []
     seen = set()
     for label, folder in (("search.index_dir", index_path(config)), ("the machine-local folder", local_dir(config))):

@@ -15,6 +15,7 @@ from pathlib import Path
 from types import ModuleType
 
 from ..diagnostics import Diagnostic
+from ..files import glob_magic, refused_target, repo_glob
 from .schema import document_problems
 from .values import CODE
 
@@ -422,8 +423,6 @@ def link_problems(source: Source, root: Path) -> list[Diagnostic]:
     examples`` (each glob expanded).  Every command loads the config first, so none of them
     parses such a file.
     """
-    from ..files import glob_magic, refused_target, repo_glob
-
     problems = []
     base = str(root)
     for path, value in _named_paths(source):

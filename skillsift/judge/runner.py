@@ -31,6 +31,7 @@ from ..embed.command import (
     _read_stdout,
     _write_stdin,
 )
+from ..secrets.scan import detect_secret
 from ..words import plural
 from .answer import Answer, failed, parse_answer
 
@@ -82,8 +83,6 @@ def run_command(argv: Sequence[str], prompt: str, *, root: str, env: dict, timeo
             with out.lock:
                 err = bytes(out.stderr).decode("utf-8", errors="replace").strip().splitlines()
             detail = f": {err[-1][:200]}" if err else ""
-            from ..secrets.scan import detect_secret
-
             if detail and detect_secret(detail) is not None:  # never repeat a credential the agent printed
                 detail = ": (its last line of stderr looks like it holds a secret and is not shown)"
             return None, f"the judge command failed: {_exit_text(proc.returncode)}{detail}"

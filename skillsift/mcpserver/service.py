@@ -33,6 +33,7 @@ from ..evaluate.examples import example_files
 from ..evaluate.querylog import open_log
 from ..files import MAX_SKILL_BYTES, read_skill_bytes
 from ..index.manifest import MANIFEST_FILE, VECTORS_FILE
+from ..ranker.degraded import refused_note
 from ..ranker.result import Hit, SearchResult
 from ..ranker.search import NO_INDEX, Ranker
 from ..ranker.view_index import open_view_ranker
@@ -210,8 +211,6 @@ class SkillService:
         if ranker.index_problem and config.search.mode != "lexical":
             self._warn_once(ranker.index_problem)
         if ranker.index_refused and config.search.mode != "lexical":
-            from ..ranker.setup import refused_note
-
             self._warn_once(refused_note(ranker.index_refused))
         if ranker.examples_problem:  # an invalid examples file is left out, never used silently
             self._warn_once(ranker.examples_problem)

@@ -1,7 +1,7 @@
 """Embed texts in memory for one run (nothing is written): the one path of the ranker.
 
 :func:`~skillsift.ranker.setup.refresh_stale` (skills whose stored vector is stale) and
-:func:`~skillsift.ranker.view_index.view_index` (the listing view's texts) both call
+:func:`~skillsift.ranker.setup.view_index` (the listing view's texts) both call
 :func:`embed_texts`.  Texts go out shortest first when the provider pads its batches (as
 ``skillsift index`` sends them), in batches of the configured size lowered to the provider's
 ``max_batch``; the rows come back in the order of ``texts`` as float32, unnormalised (the index

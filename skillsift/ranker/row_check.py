@@ -27,7 +27,7 @@ from ..catalog.embedtext import embedded_text, text_digest
 from ..embed.base import EmbedError
 from ..index.store import RefusedRow, without_rows
 from ..index.verify import TOLERANCE, VERIFIED_PROVIDER_PREFIX, VerifiedRows, _model_id, verifiable
-from .setup import refused_note
+from .degraded import refused_note
 
 KEEP_ROWS = 200_000  # rows remembered in all (validate and ci keep what they checked; a search adds)
 MAX_ROUNDS = 4  # searches at most: each refusal may bring new rows to the top, checked in turn

@@ -85,11 +85,12 @@ class Ranker:
         mode = mode or config.search.mode
         if mode == "lexical":
             return cls(catalog, config, query_timeout_ms=query_timeout_ms, one_shot=one_shot)
-        from .setup import attach, refresh_stale, refused_rows
+        from . import setup  # the index, the providers, numpy: not for a lexical search
 
-        index, problem, provider = attach(config, provider=provider)
-        refused = refused_rows(config) if index is not None else ()
-        refresh = refresh_stale(index, catalog.skills, config, provider) if embed_stale and index is not None else None
+        index, problem, provider = setup.attach(config, provider=provider)
+        refused = setup.refused_rows(config) if index is not None else ()
+        refresh = (setup.refresh_stale(index, catalog.skills, config, provider) if embed_stale and index is not None
+                   else None)
         if refresh is not None:
             index = refresh.index
         ranker = cls(catalog, config, index=index, provider=provider, query_timeout_ms=query_timeout_ms,
@@ -97,17 +98,9 @@ class Ranker:
         ranker.refresh = refresh
         ranker.index_refused = refused
         if ranker.index is not None and (ranker.index.example_items() or refresh is not None):
-            from .known import known_requests
-
-            # an invalid examples file is left out, and why is said (search, find_skill print it;
-            # `eval` refuses to run: docs/evaluation.md, "Strict YAML")
-            known = known_requests(catalog, config, skip_bad=True)
-            ranker.examples_problem = known.problem
-            pairs = [(r.skill, r.text) for r in known.requests]
+            ranker.examples_problem, pairs = setup.known_pairs(catalog, config)
             if refresh is not None and pairs:  # requests added since the index was built: as stale skills
-                from .setup import refresh_requests
-
-                ranker.refresh = refresh_requests(refresh, pairs, config, provider)
+                ranker.refresh = setup.refresh_requests(refresh, pairs, config, provider)
             if pairs:
                 ranker.use_examples(pairs)
         return ranker

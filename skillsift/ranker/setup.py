@@ -1,12 +1,30 @@
-"""Attach the configured vector index and embedding provider to a ranker (I/O edge)."""
+"""Attach the configured vector index and embedding provider to a ranker (I/O edge).
+
+Only a ranker of another mode than lexical loads this module (:meth:`skillsift.ranker.search.Ranker.open`):
+a lexical search imports none of the index, embedding or numpy modules it imports.  The notes on
+refused rows every door prints are in :mod:`skillsift.ranker.degraded`.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..catalog.embedtext import text_digest
+import numpy as np
+
+from ..catalog.embedtext import embedded_text, text_digest
 from ..config import index_path
+from ..embed.base import EmbedError
+from ..embed.factory import make_provider
+from ..index.build import plan_build, withhold_requests
+from ..index.manifest import EXAMPLE_KIND, ITEM_KIND, ManifestItem
+from ..index.store import Index, IndexReadError, load_index, new_index
+from ..secrets.egress import secret_scan, sends_text_out
+from .embed_in_memory import embed_texts
+from .known import known_requests
+
+VIEW_BATCH = 64  # texts per provider call when the listing view is embedded (view_index)
 
 
 def attach(config, *, provider=None):
@@ -17,13 +35,8 @@ def attach(config, *, provider=None):
     ``no_index``).  A provider that cannot be made is returned as its error so the
     search degrades with that error's reason instead of failing.
     """
-    from ..embed.base import EmbedError
-    from ..index.store import load_index
-
     if provider is None:
         try:
-            from ..embed.factory import make_provider
-
             provider = make_provider(config, root=config.root)
         except EmbedError as exc:
             provider = exc
@@ -48,30 +61,20 @@ def refused_rows(config) -> tuple:
     :func:`~skillsift.index.store.load_index` keeps its result for the process, so this reads
     nothing again after :func:`attach`.
     """
-    from ..index.store import IndexReadError, load_index
-
     try:
         return load_index(index_path(config)).refused
     except IndexReadError:
         return ()
 
 
-def refused_note(refused) -> str:
-    """The warning a door prints for rows the loader refused ("" when none)."""
-    if not refused:
-        return ""
-    from ..index.store import LoadResult, refused_phrase
+def known_pairs(catalog, config) -> tuple[str, list[tuple[str, str]]]:
+    """``(problem, pairs)``: the known requests a vector search ranks with, as ``(skill, text)`` pairs.
 
-    n = len(refused)
-    summary = LoadResult(None, refused=tuple(refused)).refused_summary()
-    return (f"warning: {refused_phrase(n).replace(' row', ' row of the search index', 1)} not used "
-            f"({summary}): a skill without its row ranks by words only (or by a vector embedded for this run), a "
-            "known request without its row is not used; rebuild it with 'skillsift index' and review who changed "
-            "the index")
-
-
-def refused_json(refused) -> list[dict]:
-    return [r.to_json() for r in refused]
+    An invalid examples file is left out and ``problem`` says why (search and find_skill print it;
+    ``eval`` refuses to run: docs/evaluation.md, "Strict YAML").
+    """
+    known = known_requests(catalog, config, skip_bad=True)
+    return known.problem, [(r.skill, r.text) for r in known.requests]
 
 
 @dataclass(frozen=True)
@@ -131,12 +134,7 @@ def refresh_requests(refresh: Refresh, requests, config, provider) -> Refresh:
     are normalised and quantised as the index stores them (:func:`~skillsift.index.store.new_index`),
     so a search ranks as it will once the index is rebuilt.
     """
-    from dataclasses import replace
-
-    from ..index.build import withhold_requests
-    from ..secrets.egress import secret_scan, sends_text_out
-
-    index: Any = refresh.index  # an Index (Refresh keeps it untyped: the index package loads lazily)
+    index: Any = refresh.index  # an Index (Refresh keeps it untyped)
     if index is None or provider is None or isinstance(provider, BaseException):
         return refresh
     known = {(item.id, item.text_digest) for _row, item in index.example_items()}
@@ -162,10 +160,6 @@ def request_rows(index, requests, provider, *, batch_size: int | None = None):
     """``(rows, problem)``: the known ``requests`` (``(skill, text)`` pairs) embedded in memory with
     ``provider``, normalised and quantised as ``index`` stores its rows, keyed ``(skill, text digest)``;
     ``(None, why)`` when the provider fails.  The caller decides whether the provider may be called."""
-    from ..index.manifest import EXAMPLE_KIND, ManifestItem
-    from ..index.store import new_index
-    from .embed_in_memory import embed_texts
-
     keyed = {(name, text_digest(text)): text for name, text in requests}
     if not keyed:
         return {}, ""
@@ -196,9 +190,6 @@ def refresh_stale(index, skills, config, provider) -> Refresh:
     row (an empty embedded text) are not counted.  The other rows of ``index`` (whatever their
     kind) are kept as they are; nothing is written.
     """
-    from ..index.build import plan_build
-    from ..secrets.egress import secret_scan, sends_text_out
-
     if index is None or provider is None or isinstance(provider, BaseException):
         return Refresh(index)
     s = config.search
@@ -223,10 +214,6 @@ def refresh_stale(index, skills, config, provider) -> Refresh:
 
 def _embedded(plan, index, provider, batch_size):
     """``(index or None, problem)``: the planned rows embedded in memory (:func:`.embed_in_memory.embed_texts`)."""
-    from ..index.manifest import ManifestItem
-    from ..index.store import new_index
-    from .embed_in_memory import embed_texts
-
     todo = plan.to_embed
     rows, problem = embed_texts(provider, [item.text for item in todo], batch_size=batch_size, dims=index.dims)
     if rows is None:
@@ -240,13 +227,6 @@ def _embedded(plan, index, provider, batch_size):
 def _with_rows(index, built, fresh):
     """A copy of ``index`` whose stale skill rows hold the vectors of ``built`` and with the missing ones
     appended: ``(index, names embedded)``."""
-    from dataclasses import replace
-
-    import numpy as np
-
-    from ..index.manifest import ITEM_KIND, ManifestItem
-    from ..index.store import Index
-
     items = list(index.items)
     matrix = np.array(index.matrix, dtype=np.float32, copy=True)
     added_items, added_rows, embedded = [], [], []
@@ -268,3 +248,44 @@ def _with_rows(index, built, fresh):
         matrix = np.vstack([matrix, np.asarray(added_rows, dtype=np.float32)])
     manifest = replace(index.manifest, items=tuple(items + added_items))
     return Index(manifest, matrix), embedded
+
+
+def view_index(index, provider, skills: Sequence, config):
+    """``(index or None, problem)``: ``index`` with one row per skill of ``skills`` embedding its view text."""
+    s = config.search
+    items: list = []
+    vectors: list = []
+    todo: list[int] = []
+    texts = []
+    for skill in skills:
+        text = embedded_text(skill, s.fields, s.index_body, s.body_chars)
+        if not text:
+            continue
+        digest = text_digest(text)
+        row = index.row(skill.domain, skill.name)
+        if row >= 0 and index.items[row].text_digest == digest:
+            vectors.append(np.asarray(index.vector(row), dtype=np.float32))
+        else:
+            todo.append(len(vectors))
+            vectors.append(None)
+        items.append(ManifestItem(skill.name, skill.domain, skill.digest, digest))
+        texts.append(text)
+    if todo:
+        if provider is None or isinstance(provider, BaseException):
+            return None, "the listing view's texts cannot be embedded: the embedding provider is unavailable"
+        if sends_text_out(provider):
+            return None, ("the listing view's texts are not embedded: the configured provider sends text off "
+                          "this machine")
+        rows, problem = embed_texts(provider, [texts[i] for i in todo], batch_size=VIEW_BATCH, dims=index.dims)
+        if rows is None:
+            if problem.startswith("embedding failed"):
+                return None, "embedding the listing view failed" + problem[len("embedding failed"):]
+            return None, "the provider returned unusable vectors for the listing view"
+        for i, row in zip(todo, rows, strict=True):
+            vectors[i] = row
+    m = index.manifest
+    if not items:
+        return None, "no skill of the listing view has text to embed"
+    return new_index(provider=m.provider, model=m.model, items=items, vectors=vectors, dtype=m.dtype,
+                     fields=m.fields, index_body=m.index_body, body_chars=m.body_chars,
+                     doc_template_version=m.doc_template_version), ""

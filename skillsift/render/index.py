@@ -8,6 +8,7 @@ renderer registry.
 
 from __future__ import annotations
 
+from ..secrets.scan import redact
 from ..words import plural
 from .sanitise import json_text, plain_lines
 
@@ -16,8 +17,6 @@ SUMMARY_SCHEMA_VERSION = 1
 
 def _shown(name: str) -> str:
     """A skill name as printed: a secret in it is masked (docs/secrets.md)."""
-    from ..secrets.scan import redact
-
     return redact(name)
 
 

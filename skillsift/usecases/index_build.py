@@ -184,8 +184,6 @@ def drift_only(old, new) -> bool:
     items = tuple(replace(item, item_digest=digests.get((item.domain, item.id, item.text_digest), item.item_digest))
                   for item in new.manifest.items)
     try:
-        from ..index.store import Index
-
         return old.to_bytes() == Index(replace(new.manifest, items=items), new.matrix).to_bytes()
     except SkillsiftError:
         return False

@@ -25,7 +25,7 @@ from ..evaluate.querylog import log_path, mine, read_log
 from ..evaluate.run import LEXICAL, degraded_hint, pair_views, parse_modes
 from ..evaluate.whynot import why_not
 from ..index.atomic import AtomicWriteError, write_output
-from ..ranker.setup import refused_note
+from ..ranker.degraded import refused_note
 from ..render.evaluation import render_json
 from ..render.evaluation_html import render_html
 from ..render.judge import judge_document

@@ -20,6 +20,7 @@ from ..config import committed_index, index_path
 from ..evaluate.examples import indexed_example_pairs
 from ..index.configured import ConfiguredProvider
 from ..index.status import status_report
+from ..index.store import load_index
 from ..index.verify import local_verifier, verifiable, verify_rows
 from . import index_build
 from .project import Message, open_project
@@ -90,8 +91,6 @@ class StatusRequest:
 
 def run_status(request: StatusRequest, notify: Callable[[Message], None]):
     """The :func:`~skillsift.index.status.status_report` of the project's index."""
-    from ..index.store import load_index
-
     project = open_project(request.root, request.config_file)
     for message in project.messages:
         notify(message)

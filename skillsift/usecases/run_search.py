@@ -16,8 +16,9 @@ from typing import Any
 
 from ..catalog.listing import FULL_VIEW
 from ..diagnostics import NOTE, SkillsiftError
-from ..ranker.setup import refused_json, refused_note
+from ..ranker.degraded import refused_json, refused_note
 from ..ranker.view_index import open_view_ranker
+from ..render.search import degraded_line
 from .project import Message, open_project
 
 
@@ -81,8 +82,6 @@ def run_search(request: SearchRequest, notify: Callable[[Message], None]) -> Sea
         notify(Message("", ranker.rows_refused_note))
         index_doc["refused"] = refused_json(ranker.index_refused)
     if result.degraded:
-        from ..render.search import degraded_line
-
         notify(Message("", degraded_line(result.degraded)))
         for note in result.notes:
             notify(Message("", note, lead="  "))

@@ -22,6 +22,7 @@ from ..embed.factory import make_provider
 from ..evaluate.cases import check_k, load_checked
 from ..evaluate.tune_run import document, run
 from ..index.atomic import current_mode, write_atomic
+from ..ranker.setup import attach
 from ..render.index import withheld_line
 from ..render.views import view_words
 from .judge_run import agent_labels
@@ -100,8 +101,6 @@ def run_tune(request: TuneRequest, notify: Callable[[Message], None],
 def _reusable_index(config, provider):
     """The configured index when it can be read with ``provider`` (its vectors are reused), else None."""
     try:
-        from ..ranker.setup import attach
-
         index, _problem, _p = attach(config, provider=provider)
     except Exception:  # noqa: BLE001 - an unusable index only means nothing is reused
         return None

@@ -60,6 +60,14 @@ def rel_posix(path, root) -> str:
     return Path(rel).as_posix()
 
 
+def _catalog():
+    """:mod:`skillsift.catalog.load` (with the discovery, frontmatter and cache modules it imports), loaded on
+    the first skill a workspace reads: a hook that reads files only (``hook secrets``) loads none of them."""
+    from ..catalog import load
+
+    return load
+
+
 class Workspace:
     """Everything one validation run reads, resolved lazily and cached.
 
@@ -157,11 +165,8 @@ class Workspace:
             if blocks is None:
                 self._splits[rel] = None
             else:
-                from ..catalog.frontmatter import key_lines
-
                 lf, block = blocks
-                lines = key_lines(block.raw, block.yaml_start_line) if block.present else {}
-                self._splits[rel] = (lf, block, lines)
+                self._splits[rel] = (lf, block, _catalog().block_key_lines(block))
         return self._splits[rel]
 
     def _block(self, rel: str):
@@ -172,10 +177,7 @@ class Workspace:
             if text is None:
                 self._blocks[rel] = None
             else:
-                from ..catalog.frontmatter import split_frontmatter
-
-                lf = text.replace("\r\n", "\n")
-                self._blocks[rel] = (lf, split_frontmatter(lf))
+                self._blocks[rel] = _catalog().split_blocks(text)
         return self._blocks[rel]
 
     # -- skills -------------------------------------------------------------------------
@@ -187,11 +189,9 @@ class Workspace:
         is checked, so every per-file check sees the skills beyond it too (they are left out of
         :attr:`all_skills`, the skills an agent is served).
         """
-        from ..catalog.discovery import CHECK_MAX_DIRS, discover_all
-
         patterns = tuple(self.config.skills) if self.config is not None else ()
         extra = tuple(self.config.source_folders) if self.config is not None else ()
-        return discover_all(self.root, patterns, max_dirs=CHECK_MAX_DIRS, extra=extra)
+        return _catalog().discover_to_check(self.root, patterns, extra)
 
     @cached_property
     def _discovered(self) -> list[tuple[str, str]]:
@@ -201,27 +201,23 @@ class Workspace:
     def parsed(self, rel: str, domain: str | None = None):
         """``(skill or None, SK001 diagnostics)`` of one SKILL.md, parsed once."""
         if rel not in self._parsed:
-            from ..catalog.load import domain_of, parse_skill, read_skill
-
+            load = _catalog()
             if domain is None:
-                domain = domain_of(PurePosixPath(rel).parts)
+                domain = load.domain_of(PurePosixPath(rel).parts)
             text = self.read_text(rel)
             reader = self._yaml_cache.read_yaml
             if text is None:
-                self._parsed[rel] = read_skill(self.abspath(rel), self.root, domain, yaml_reader=reader)
+                self._parsed[rel] = load.read_skill(self.abspath(rel), self.root, domain, yaml_reader=reader)
             else:
                 dir_id = posix_name(posix_parent(rel)) or rel
-                self._parsed[rel] = parse_skill(text, dir_id, path=rel, domain=domain, yaml_reader=reader,
+                self._parsed[rel] = load.parse_skill(text, dir_id, path=rel, domain=domain, yaml_reader=reader,
                                                 split=self._block(rel))
         return self._parsed[rel]
 
     @cached_property
     def _yaml_cache(self):
         """Frontmatter parsed by an earlier run (skillsift/cache/frontmatter.py); saved after a full pass."""
-        from ..cache.frontmatter import YamlCache
-        from ..catalog.frontmatter import YamlDocument, read_yaml
-
-        return YamlCache(self.root, parse=read_yaml, document=YamlDocument)
+        return _catalog().frontmatter_cache(self.root)
 
     @cached_property
     def all_skills(self) -> list:
@@ -236,15 +232,9 @@ class Workspace:
                 plugin = self.discovery.plugins.get(rel)  # a skill a plugin manifest names
                 skills.append(skill if plugin is None else replace(skill, plugin=plugin))
         self._yaml_cache.save()
-        from ..catalog.limits import check_ranked_size
-
-        check_ranked_size(skills)  # before anything is compared (docs/bounded-input.md, "Catalog size")
-        self._source_clashes: list = []
-        if self.config is not None and self.config.source_folders:
-            from ..catalog.load import drop_source_clashes
-
-            skills, self._source_clashes = drop_source_clashes(skills, self.config.source_folders)
-        return skills
+        folders = tuple(self.config.source_folders) if self.config is not None else ()
+        served, self._source_clashes = _catalog().served_skills(skills, folders)
+        return served
 
     @property
     def source_clashes(self) -> list:
@@ -337,9 +327,7 @@ class Workspace:
     @cached_property
     def catalog(self):
         """The catalog as the ranker sees it (a repeated name keeps its first skill)."""
-        from ..catalog.load import catalog_from_skills
-
-        built = catalog_from_skills(self.all_skills, root=self.root)
+        built = _catalog().catalog_from_skills(self.all_skills, root=self.root)
         return type(built)(root=built.root, skills=built.skills)
 
     # -- cases --------------------------------------------------------------------------

@@ -46,13 +46,19 @@ _PROBE = (
 )
 
 
-def _imported(args: list[str], cwd, env_extra: dict) -> tuple[set[str], str]:
+def _imported_modules(args: list[str], cwd, env_extra: dict) -> tuple[set[str], str]:
+    """(every module imported, standard output) of ``skillsift ARGS`` in a fresh interpreter."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), **env_extra}
     proc = subprocess.run([sys.executable, "-c", _PROBE, *args], cwd=cwd, capture_output=True, text=True,
                           env=env, check=False)
     line = next(x for x in proc.stderr.splitlines() if x.startswith("IMPORTED "))
-    modules = set(json.loads(line[len("IMPORTED "):]))
-    return {m.split(".")[0] for m in modules}, proc.stdout
+    return set(json.loads(line[len("IMPORTED "):])), proc.stdout
+
+
+def _imported(args: list[str], cwd, env_extra: dict) -> tuple[set[str], str]:
+    """(the top-level packages imported, standard output) of ``skillsift ARGS``."""
+    modules, out = _imported_modules(args, cwd, env_extra)
+    return {m.split(".")[0] for m in modules}, out
 
 
 def _repo(tmp_path):
@@ -96,6 +102,15 @@ def test_help_imports_none_of_the_heavy_modules(tmp_path):
     imported, out = _imported(["--help"], tmp_path, {"SKILLSIFT_CACHE_DIR": str(tmp_path / "cache")})
     assert "Usage:" in out and "validate" in out
     assert sorted(imported & set(HELP_NEVER)) == []
+
+
+def test_help_imports_no_command_module(tmp_path):
+    """The command list comes from skillsift.commands.group.SUMMARIES: a command module (and what it imports
+    at its top for its command) loads only when that command runs."""
+    modules, out = _imported_modules(["--help"], tmp_path, {"SKILLSIFT_CACHE_DIR": str(tmp_path / "cache")})
+    assert "  search    Rank the skills for QUERY" in out
+    assert sorted(m for m in modules if m.startswith("skillsift.commands.")) == ["skillsift.commands.group"]
+    assert not any(m.startswith(("skillsift.usecases", "skillsift.validators", "skillsift.ranker")) for m in modules)
 
 
 def test_a_lexical_search_imports_no_numpy(tmp_path):
