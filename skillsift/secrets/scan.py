@@ -1111,7 +1111,7 @@ def scan_many(texts, extra_patterns=(), cache=None) -> list[list[tuple[SecretFin
     nothing there, so the findings are the same)."""
     texts = list(texts)
     held = _needles_held("\0".join(texts)) if len(texts) > 1 else _UNSET
-    if held is not _UNSET and held is not None and cache is None and not extra_patterns and not _candidates(*held):
+    if isinstance(held, tuple) and cache is None and not extra_patterns and not _candidates(*held):
         return [[] for _text in texts]  # no rule to run on any of them (most files)
     return [_values(text, extra_patterns, cache, held) for text in texts]
 
