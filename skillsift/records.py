@@ -129,7 +129,8 @@ else:
         return {"__setattr__": __setattr__, "__delattr__": __delattr__}
 
 
-    def _make(cls, frozen, eq, order):
+    def _declared_fields(cls):
+        """The class's fields in order, as dataclasses reads them (defaults through the class)."""
         for base in cls.__mro__[1:]:
             if "__dataclass_fields__" in base.__dict__ or "__record_fields__" in base.__dict__:
                 raise TypeError(f"{cls.__name__}: a record does not inherit fields")
@@ -153,42 +154,48 @@ else:
                 else:
                     setattr(cls, name, f.default)
             fields.append(f)
-        cls.__record_fields__ = tuple(fields)
-        cls.__dataclass_fields__ = _DataclassFields()
-        cls.__match_args__ = tuple(f.name for f in fields if f.init)
+        return fields
 
+    def _field_init(f, scope, seen_default):
+        """One field's ``__init__`` parameter (or None) and the expression it is set to (or None)."""
+        if f.init:
+            if f.default is not _MISSING:
+                scope[f"__default_{f.name}"] = f.default
+                return f"{f.name}=__default_{f.name}", f.name
+            if f.default_factory is not _MISSING:
+                scope[f"__factory_{f.name}"] = f.default_factory
+                return f"{f.name}=__MISSING", f"__factory_{f.name}() if {f.name} is __MISSING else {f.name}"
+            if seen_default:
+                raise TypeError(f"non-default argument {f.name!r} follows default argument")
+            return f.name, f.name
+        if f.default_factory is not _MISSING:
+            scope[f"__factory_{f.name}"] = f.default_factory
+            return None, f"__factory_{f.name}()"
+        if f.default is not _MISSING:
+            scope[f"__default_{f.name}"] = f.default
+            return None, f"__default_{f.name}"
+        return None, None
+
+    def _init(cls, fields, frozen):
+        """The ``__init__`` made from the fields' source, as dataclasses makes it."""
         scope = {"__MISSING": _MISSING, "__setattr": object.__setattr__}
         params, body, seen_default = [], [], False
         for f in fields:
-            value = f.name
-            if f.init:
-                if f.default is not _MISSING:
-                    scope[f"__default_{f.name}"] = f.default
-                    params.append(f"{f.name}=__default_{f.name}")
-                    seen_default = True
-                elif f.default_factory is not _MISSING:
-                    scope[f"__factory_{f.name}"] = f.default_factory
-                    params.append(f"{f.name}=__MISSING")
-                    value = f"__factory_{f.name}() if {f.name} is __MISSING else {f.name}"
-                    seen_default = True
-                elif seen_default:
-                    raise TypeError(f"non-default argument {f.name!r} follows default argument")
-                else:
-                    params.append(f.name)
-            elif f.default_factory is not _MISSING:
-                scope[f"__factory_{f.name}"] = f.default_factory
-                value = f"__factory_{f.name}()"
-            elif f.default is not _MISSING:
-                scope[f"__default_{f.name}"] = f.default
-                value = f"__default_{f.name}"
-            else:
-                continue
-            body.append(f"  __setattr(self,{f.name!r},{value})" if frozen else f"  self.{f.name}={value}")
+            param, value = _field_init(f, scope, seen_default)
+            if param is not None:
+                params.append(param)
+                seen_default = seen_default or "=" in param
+            if value is not None:
+                body.append(f"  __setattr(self,{f.name!r},{value})" if frozen else f"  self.{f.name}={value}")
         if hasattr(cls, "__post_init__"):
             body.append("  self.__post_init__()")
         src = f"def __init__(self,{','.join(params)}):\n" + "\n".join(body or ["  pass"])
         exec(src, scope)  # noqa: S102 - the source is made above from the class's field names
-        methods = {"__init__": scope["__init__"], "__repr__": _repr([f.name for f in fields if f.repr])}
+        return scope["__init__"]
+
+    def _methods(cls, fields, frozen, eq, order):
+        """The methods a record gets: ``__init__``, ``__repr__`` and what ``eq``, ``order``, ``frozen`` ask."""
+        methods = {"__init__": _init(cls, fields, frozen), "__repr__": _repr([f.name for f in fields if f.repr])}
         key = _key([f.name for f in fields if f.compare])
         if eq:
             methods["__eq__"] = _compare(key, _eq)
@@ -202,7 +209,14 @@ else:
             methods["__hash__"] = _hash(_key([f.name for f in fields if (f.compare if f.hash is None else f.hash)]))
         if frozen:
             methods.update(_frozen(cls, frozenset(f.name for f in fields)))
-        for name, fn in methods.items():
+        return methods
+
+    def _make(cls, frozen, eq, order):
+        fields = _declared_fields(cls)
+        cls.__record_fields__ = tuple(fields)
+        cls.__dataclass_fields__ = _DataclassFields()
+        cls.__match_args__ = tuple(f.name for f in fields if f.init)
+        for name, fn in _methods(cls, fields, frozen, eq, order).items():
             fn.__qualname__ = f"{cls.__qualname__}.{name}"
             if name in ("__init__", "__repr__", "__eq__") and name in cls.__dict__:
                 continue  # the class's own, as dataclasses keeps it

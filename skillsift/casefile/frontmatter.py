@@ -194,9 +194,26 @@ def read_fields(front: Mapping | None, text: str | None, *, first_line: int = 0)
     problems: list[tuple[int, str]] = list(strict.problems)
     notes: list[tuple[int, str]] = []
     doc = {name: front[name] for name in FIELDS if name in front}
+    ignored = _ignore_other_shapes(doc, line_of, notes)
+    _cleaned, found = check(doc, FRONTMATTER)
+    problems += [(line_of(p.path), p.message) for p in found]
+    bad = {p.path[:2] for p in found}
+    # `- 1:30`, `query: 1_000`: text to the catalog's reader, a number to YAML 1.1 (as in a cases file)
+    typed = [t for t in strict.typed if t[0][:2] not in bad and t[0][:1] not in bad]
+    problems += [(line, f"{_label(path)}: {text} is {words}, not text; quote it") for path, line, words, text in typed]
+    bad |= {path[:2] for path, *_rest in typed}
+    out = _entries(doc, bad, ignored, line_of, problems)
+    problems.sort(key=lambda p: p[0])
+    return Fields(tuple(out), tuple(problems), tuple(notes))
+
+
+def _ignore_other_shapes(doc: dict, line_of, notes: list) -> set[int]:
+    """Another shape public skills use for examples ({title, input, output}): not a query, a note.
+
+    Such entries become ``"ignored"`` in ``doc`` (so the schema passes them) and their numbers are returned.
+    """
     ignored: set[int] = set()
     if isinstance(doc.get("examples"), list):
-        # another shape public skills use for examples ({title, input, output}): not a query, a note
         entries = list(doc["examples"])
         for i, entry in enumerate(entries):
             if isinstance(entry, dict) and entry and not set(map(str, entry)) & set(EXAMPLE_KEYS):
@@ -206,13 +223,11 @@ def read_fields(front: Mapping | None, text: str | None, *, first_line: int = 0)
                 ignored.add(i)
                 entries[i] = "ignored"
         doc["examples"] = entries
-    _cleaned, found = check(doc, FRONTMATTER)
-    problems += [(line_of(p.path), p.message) for p in found]
-    bad = {p.path[:2] for p in found}
-    # `- 1:30`, `query: 1_000`: text to the catalog's reader, a number to YAML 1.1 (as in a cases file)
-    typed = [t for t in strict.typed if t[0][:2] not in bad and t[0][:1] not in bad]
-    problems += [(line, f"{_label(path)}: {text} is {words}, not text; quote it") for path, line, words, text in typed]
-    bad |= {path[:2] for path, *_rest in typed}
+    return ignored
+
+
+def _entries(doc: dict, bad: set, ignored: set[int], line_of, problems: list) -> list[Entry]:
+    """The valid entries of every field, in order; a blank or too long query is a problem instead."""
     out: list[Entry] = []
     for name, (_word, _allowed, names_key) in FIELDS.items():
         raw = doc.get(name)
@@ -237,5 +252,4 @@ def read_fields(front: Mapping | None, text: str | None, *, first_line: int = 0)
             out.append(Entry(field=name, number=n, query=query.strip(), role=given.get("role", ""), names=others,
                              line=line, role_line=line_of(path + ("role",)) if "role" in given else 0,
                              names_line=line_of(path + (names_key,)) if names_key in given else line))
-    problems.sort(key=lambda p: p[0])
-    return Fields(tuple(out), tuple(problems), tuple(notes))
+    return out
