@@ -132,20 +132,19 @@ def lexical_partners(sets, threshold: float, rank=None) -> list[dict[float, int]
     return _fill_tiers(sets, threshold, list(range(len(sets))) if rank is None else rank, tiers)
 
 
-def _fill_tiers(sets, threshold: float, rank: list[int], tiers: list[dict[float, int]]) -> list[dict[float, int]]:
+def _term_masks(sets, t2: float, rank: list[int]):
+    """(each skill's prefix, term -> the skills holding it, term -> the skills holding it in their
+    prefix, size -> the skills of that size), skills of fewer than MIN_TERMS terms left out."""
     frequency: dict[str, int] = defaultdict(int)
     for terms in sets:
         for term in terms:
             frequency[term] += 1
-    t2 = threshold * threshold
-    bar = threshold - 1e-12
-    sizes = [len(terms) for terms in sets]
     has: dict[str, int] = defaultdict(int)  # term -> the skills holding it
     prefixed: dict[str, int] = defaultdict(int)  # term -> the skills holding it in their prefix
     of_size: dict[int, int] = defaultdict(int)
     prefixes: list[list[str]] = []
     for j, terms in enumerate(sets):
-        size = sizes[j]
+        size = len(terms)
         if size < MIN_TERMS:
             prefixes.append([])
             continue
@@ -158,6 +157,29 @@ def _fill_tiers(sets, threshold: float, rank: list[int], tiers: list[dict[float,
         for term in prefix:
             prefixed[term] |= bit
         of_size[size] |= bit
+    return prefixes, has, prefixed, of_size
+
+
+def _overlap_digits(terms, has: dict[str, int], candidates: int) -> list[int]:
+    """The overlap of each candidate with ``terms``, bit-sliced: mask k holds the candidates whose
+    overlap has binary digit k set (one addition of a mask per term)."""
+    digits: list[int] = []
+    for term in terms:
+        carry = has[term] & candidates
+        for k in range(len(digits)):
+            if not carry:
+                break
+            digits[k], carry = digits[k] ^ carry, digits[k] & carry
+        if carry:
+            digits.append(carry)
+    return digits
+
+
+def _fill_tiers(sets, threshold: float, rank: list[int], tiers: list[dict[float, int]]) -> list[dict[float, int]]:
+    t2 = threshold * threshold
+    bar = threshold - 1e-12
+    sizes = [len(terms) for terms in sets]
+    prefixes, has, prefixed, of_size = _term_masks(sets, t2, rank)
     sqrt = math.sqrt
     by_size = sorted(of_size.items())
     for j, prefix in enumerate(prefixes):
@@ -171,15 +193,7 @@ def _fill_tiers(sets, threshold: float, rank: list[int], tiers: list[dict[float,
             continue
         size = sizes[j]
         low_j, high_j = t2 * size, size * (1 + 1e-9)  # the length filter, as t2 * |A| <= |B| (1 + 1e-9)
-        digits: list[int] = []  # digits[k]: the candidates whose overlap with j has bit k set
-        for term in sets[j]:
-            carry = has[term] & candidates
-            for k in range(len(digits)):
-                if not carry:
-                    break
-                digits[k], carry = digits[k] ^ carry, digits[k] & carry
-            if carry:
-                digits.append(carry)
+        digits = _overlap_digits(sets[j], has, candidates)
         found = tiers[j]
         for other, members in by_size:
             members &= candidates
@@ -319,26 +333,33 @@ def near_duplicates(skills, *, threshold: float, cosine_pairs=(), line_of=_no_li
         if not tiers[i] and i not in listed:
             continue
         drop = ~(same_name[names[i]] | taken[i])  # SK002 already says it; a cosine pair is listed
-        ranked = [(-strength, names[j], paths[j], j) for j, strength in listed[i].items() if names[j] != names[i]] \
+        extra = [(-strength, names[j], paths[j], j) for j, strength in listed[i].items() if names[j] != names[i]] \
             if i in listed else []
-        count = len(ranked)
-        picked = 0
-        for value in sorted(tiers[i], reverse=True):
-            mask = tiers[i][value] & drop
-            count += mask.bit_count()
-            while mask and picked < MAX_NAMED:
-                low = mask & -mask
-                j = order[low.bit_length() - 1]
-                ranked.append((-value, names[j], paths[j], j))
-                mask ^= low
-                picked += 1
+        count, ranked = _strongest(tiers[i], drop, extra, order, names, paths)
         if not count:
             continue
-        ranked = heapq.nsmallest(MAX_NAMED, ranked)
         named = [f'"{names[j]}" ({paths[j]}; {how(i, j, -negated)})' for negated, _n, _p, j in ranked]
         more = count - len(named)
         out.append(near_diagnostic(skills[i], ", ".join(named) + (f" and {more} more" if more else ""), line_of))
     return out
+
+
+def _strongest(tiers: dict[float, int], drop: int, extra: list, order: list[int], names, paths) -> tuple[int, list]:
+    """(how many partners, the MAX_NAMED strongest as ``(-strength, name, path, number)``) of one skill:
+    its masks by value (less the bits ``drop`` clears) and the ``extra`` partners listed one by one."""
+    ranked = list(extra)
+    count = len(ranked)
+    picked = 0
+    for value in sorted(tiers, reverse=True):
+        mask = tiers[value] & drop
+        count += mask.bit_count()
+        while mask and picked < MAX_NAMED:
+            low = mask & -mask
+            j = order[low.bit_length() - 1]
+            ranked.append((-value, names[j], paths[j], j))
+            mask ^= low
+            picked += 1
+    return count, heapq.nsmallest(MAX_NAMED, ranked)
 
 
 def near_diagnostic(skill, listing: str, line_of=_no_line) -> Diagnostic:
