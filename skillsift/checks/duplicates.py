@@ -120,11 +120,9 @@ def lexical_partners(sets, threshold: float, rank=None) -> list[dict[float, int]
 
     Prefix filtering: with terms sorted rarest first, a pair with cosine >= t shares at least
     ceil(t^2 |A|) terms with A, so it shares one within A's first |A| - ceil(t^2 |A|) + 1 terms
-    (and likewise for B).  The candidates of a skill (the skills whose prefix shares a term with its
-    own) are one mask, the OR of the masks of its prefix terms; its overlaps with all of them are
-    counted at once, bit-sliced (one mask per binary digit of the count, one addition per term of
-    the skill), and each (overlap, size) is one value for every skill it holds: no pair is visited
-    one by one, so a templated family of hundreds of near-identical skills costs a few masks each.
+    (and likewise for B).  A skill's candidates are the OR of the masks of its prefix terms; its
+    overlaps with all of them are counted at once (:func:`_overlap_digits`), and each (overlap, size)
+    is one value for every skill it holds: a templated family costs a few masks per skill.
     """
     tiers: list[dict[float, int]] = [{} for _ in sets]
     if threshold <= 0:
@@ -133,8 +131,7 @@ def lexical_partners(sets, threshold: float, rank=None) -> list[dict[float, int]
 
 
 def _term_masks(sets, t2: float, rank: list[int]):
-    """(each skill's prefix, term -> the skills holding it, term -> the skills holding it in their
-    prefix, size -> the skills of that size), skills of fewer than MIN_TERMS terms left out."""
+    """(prefixes, term -> skills holding it, term -> skills holding it in their prefix, size -> skills)."""
     frequency: dict[str, int] = defaultdict(int)
     for terms in sets:
         for term in terms:
@@ -161,8 +158,7 @@ def _term_masks(sets, t2: float, rank: list[int]):
 
 
 def _overlap_digits(terms, has: dict[str, int], candidates: int) -> list[int]:
-    """The overlap of each candidate with ``terms``, bit-sliced: mask k holds the candidates whose
-    overlap has binary digit k set (one addition of a mask per term)."""
+    """Each candidate's overlap with ``terms``, bit-sliced: mask k holds those with binary digit k set."""
     digits: list[int] = []
     for term in terms:
         carry = has[term] & candidates
@@ -277,11 +273,9 @@ def near_duplicates(skills, *, threshold: float, cosine_pairs=(), line_of=_no_li
     Each diagnostic names the most similar other skills (at most three, then "and N more"), the
     strongest first, then by name, path and position.
 
-    A templated catalog can hold hundreds of thousands of similar pairs: the lexical ones stay masks
-    (:func:`lexical_partners`) whose bits number the skills in (name, path, position) order, so a
-    skill's partners at one value, in the order a diagnostic names them, are its lowest bits, and
-    their count is the mask's; only the few pairs found otherwise (one word apart, cosine) are listed
-    one by one.
+    The lexical pairs (hundreds of thousands in a templated catalog) stay masks whose bits number the
+    skills in (name, path, position) order: a skill's partners at one value, in the order a diagnostic
+    names them, are its lowest bits (:func:`_strongest`); the one-word and cosine pairs are listed.
     """
     sets = term_sets(s.description for s in skills)
     names = [skill.name for skill in skills]
