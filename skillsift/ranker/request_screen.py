@@ -15,13 +15,19 @@ that holds its exact cosine (docs/ranking-speed.md, "Screening the known request
 - **float32 rows** without the kernel: the float32 product, within the proven margin of
   :func:`~skillsift.ranker.screens.dot_error_factor`, as the skills' own screen.
 
-The mean of a group's two largest values never decreases when one of them grows, nor does the
-lift in ``c`` or ``e``, so the bounds of every request give bounds of every skill's ``e`` and of
-its lifted similarity; :class:`LiftedScreen` serves them as a
-:class:`~skillsift.ranker.screens.ScreenedScores`, whose questions (the first ``k``, the least,
-a threshold, ranks, rounded values) compute exactly only the skills whose interval reaches the
-decision.  A skill computed exactly reads its own requests' rows exactly, so its value is the
-definition's, bit for bit (tests/ranker/test_fusion_differential.py).
+The mean of a group's two largest values never decreases when one of them grows and moves by
+``M`` when every value moves by ``M``, nor does the lift decrease in ``c`` or ``e``: so one
+reduction of the screened values, widened by the largest margin of each skill's requests
+(:class:`RequestBounds`), bounds every skill's ``e`` and its lifted similarity;
+:class:`LiftedScreen` serves them as a :class:`~skillsift.ranker.screens.ScreenedScores`, whose
+questions (the first ``k``, the least, a threshold, ranks, rounded values) compute exactly only
+the skills whose interval reaches the decision.  A skill computed exactly reads its own requests'
+rows exactly, so its value is the definition's, bit for bit (tests/ranker/test_fusion_differential.py).
+
+Longer than 450 lines because the screen's bounds (:class:`RequestScreen`, :class:`RequestBounds`)
+and the evidence and lifted intervals built on them (:class:`LiftedScreen`) are one proof
+(docs/ranking-speed.md, "Screening the known requests"): kept together, a change to a margin is
+read next to every place it is relied on.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ from .channels import with_channels
 from .examples import mean_of_two_best_row
 from .model.fusion import similarity_spread
 from .model.lift import combine
-from .screens import ABS_SLACK, SAFETY, ScreenedScores, dot_error_factor, exact_dots, gamma, matvec
+from .screens import ABS_SLACK, SAFETY, ScreenedScores, distinct, dot_error_factor, exact_dots, gamma, matvec
 
 #: The int8 product kernel (the ``simsimd`` package, an optional extra), or None: the float32 read.
 KERNEL = None
@@ -48,6 +54,12 @@ except ImportError:  # pragma: no cover
 SCALE_STEPS = 127  # int8 levels on each side of zero
 CHUNK_ROWS = 8192  # rows per float64 block when the screen is made
 LIFT_SLACK = 1e-12  # covers the float64 rounding of the bounds' own arithmetic (each step within 1e-15)
+# Fine values asked for at most this many skills are computed exactly instead: the few skills near the first
+# decisions (the order of the first candidates) are nearly all read exactly later anyway (the zscore
+# fusion's spread, rounded scores), and one exact read of their requests costs less than a float32 read
+# and then an exact one.  A crowded band of ranks (hundreds of skills, random rows) keeps the float32 read.
+FINE_AS_EXACT = 128
+E_SLACK = 1e-12  # covers the float64 rounding of a mean of two cosines (within 3e-16 of the real mean)
 
 
 class RequestScreen:
@@ -74,9 +86,21 @@ class RequestScreen:
             norms[start:start + len(wide)] = np.sqrt(np.einsum("ij,ij->i", wide, wide))
         self.row_norm = float(norms.max()) * (1 + 1e-9) if n else 0.0
         self._exact_query = None  # (query bytes, exact cosines so far: NaN = not yet)
+        self._group_of = None  # per catalog skill, its group (group_of)
+        self._group_factors = None  # (the int8 rows they were made of, per group: max |x8| s, max |d|)
 
     def __len__(self) -> int:
         return len(self.matrix)
+
+    def group_of(self, n_skills: int):
+        """Per catalog skill, its group of requests (-1: none), made once."""
+        import numpy as np
+
+        if self._group_of is None or len(self._group_of) != n_skills:
+            group = np.full(n_skills, -1, dtype=np.intp)
+            group[self.skills] = np.arange(len(self.skills))
+            self._group_of = group
+        return self._group_of
 
     def _quantise(self) -> None:
         """The int8 rows and the factors of their bounds (float64 work in blocks: no float64 copy)."""
@@ -100,25 +124,36 @@ class RequestScreen:
         self.int8 = (codes8, scale, code_norm * (1 + 1e-9), residual_norm * (1 + 1e-9) + 1e-300)
 
     # -- intervals of every request ------------------------------------------------------------------
-    def bounds(self, queries):
-        """``(lo, hi)``: float64 arrays per request holding its exact cosine with the best of ``queries``
-        (pieces x dims float32; one row for a plain query)."""
+    def screen(self, queries) -> RequestBounds:
+        """Every request's exact cosine with the best of ``queries`` (pieces x dims float32; one row for
+        a plain query) known within a margin: :class:`RequestBounds`."""
         import numpy as np
 
         self._screened += 1
         if self.int8 is None and self.kernel is not None and len(self.matrix) and self._screened > 1:
             self._quantise()  # not for one query (a command line's): reading float32 once costs less
-        lo = hi = None
+        approx = None
+        terms = []
         for q in queries:
-            a, b = self._int8_bounds(q) if self.int8 is not None else self._float_bounds(q)
-            lo = a if lo is None else np.maximum(lo, a)
-            hi = b if hi is None else np.maximum(hi, b)
-        return lo, hi
+            a, term = self._int8_approx(q) if self.int8 is not None else self._float_approx(q)
+            approx = a if approx is None else np.maximum(approx, a, out=approx)
+            terms.append(term)
+        return RequestBounds(self, approx, terms)
 
-    def _int8_bounds(self, q32):
+    def bounds(self, queries):
+        """``(lo, hi)``: float64 arrays per request holding its exact cosine with the best of ``queries``."""
         import numpy as np
 
-        codes, scale, code_norm, residual_norm = self.int8
+        found = self.screen(queries)
+        margin = found.margins(np.arange(len(self.matrix)))
+        return found.approx - margin, found.approx + margin
+
+    def _int8_approx(self, q32):
+        """``(approx, (a, b, c))``: the int8 products, each within ``(|x8| s a + |d| b)(1 + 1e-9) + c``
+        of the exact cosine (docs/ranking-speed.md, "Screening the known requests")."""
+        import numpy as np
+
+        codes, scale = self.int8[0], self.int8[1]
         q = q32.astype(np.float64)
         top = float(np.abs(q).max())
         t = top / SCALE_STEPS if top > 0 else 1.0
@@ -126,24 +161,35 @@ class RequestScreen:
         f = q - q8 * t
         f_norm = math.sqrt(float(f @ f)) * (1 + 1e-9) + 1e-300
         q_norm = math.sqrt(float(q @ q)) * (1 + 1e-9)
-        dots = np.asarray(self.kernel.cdist(q8.astype(np.int8)[None, :], codes, metric="dot"),
-                          dtype=np.float64).reshape(-1)  # integers below 2**31: exact
-        approx = dots * scale
+        approx = np.asarray(self.kernel.cdist(q8.astype(np.int8)[None, :], codes, metric="dot"),
+                            dtype=np.float64).reshape(-1)  # integers below 2**31: exact
+        approx *= scale
         approx *= t
         # the definition's sum is within gamma(d, u64) |q| |x| of q.x, the products above within 4 u64
-        margin = code_norm * f_norm
-        margin += residual_norm * q_norm
-        margin *= 1 + 1e-9
-        margin += (gamma(self.dims, 2.0**-53) + 4 * 2.0**-53) * q_norm * self.row_norm + ABS_SLACK
-        return approx - margin, approx + margin
+        return approx, (f_norm, q_norm,
+                        (gamma(self.dims, 2.0**-53) + 4 * 2.0**-53) * q_norm * self.row_norm + ABS_SLACK)
 
-    def _float_bounds(self, q32):
+    def _float_approx(self, q32):
+        """``(approx, (0, 0, c))``: the float32 products, each within ``c`` of the exact cosine."""
         import numpy as np
 
         q_norm = math.sqrt(float(q32.astype(np.float64) @ q32.astype(np.float64))) * (1 + 1e-9)
         approx = matvec(self.matrix, q32).astype(np.float64)
-        margin = SAFETY * dot_error_factor(self.dims) * self.row_norm * q_norm + ABS_SLACK
-        return approx - margin, approx + margin
+        return approx, (0.0, 0.0, SAFETY * dot_error_factor(self.dims) * self.row_norm * q_norm + ABS_SLACK)
+
+    def group_factors(self):
+        """Per group of requests (a skill's), the largest ``|x8| s`` and ``|d|`` of its rows (zeros before
+        the int8 rows exist), made once per set of int8 rows."""
+        import numpy as np
+
+        if self.int8 is None:
+            zeros = np.zeros(len(self.starts))
+            return zeros, zeros
+        if self._group_factors is None or self._group_factors[0] is not self.int8:
+            code_norm, residual_norm = self.int8[2], self.int8[3]
+            self._group_factors = (self.int8, np.maximum.reduceat(code_norm, self.starts),
+                                   np.maximum.reduceat(residual_norm, self.starts))
+        return self._group_factors[1], self._group_factors[2]
 
     # -- cosines where they decide -----------------------------------------------------------------
     def fine(self, requests, queries):
@@ -175,13 +221,57 @@ class RequestScreen:
             self._exact_query = (key, np.full(len(self.matrix), np.nan))
         known = self._exact_query[1]
         requests = np.asarray(requests, dtype=np.intp)
-        missing = np.unique(requests[np.isnan(known[requests])])
+        missing = distinct(requests[np.isnan(known[requests])], len(known))
         if len(missing):
             values = exact_dots(self.matrix, missing, queries[0])
             for q in queries[1:]:
                 np.maximum(values, exact_dots(self.matrix, missing, q), out=values)
             known[missing] = values
         return known[requests]
+
+
+class RequestBounds:
+    """One query's screen of every request: ``approx`` (float64 per request, ``-inf`` once masked) and
+    margins that hold the exact cosines, per request (:meth:`margins`) and per group of a skill's
+    requests (:meth:`group_margins`: the largest of its requests', so one reduction of ``approx``
+    bounds every skill's ``e`` from both sides).
+
+    ``terms``: per piece of the query ``(a, b, c)``; a request's margin for that piece is
+    ``(|x8| s a + |d| b)(1 + 1e-9) + c`` (``a = b = 0`` for the float32 read).  The best piece's
+    exact cosine lies within the largest of the pieces' margins of the largest piece's ``approx``
+    (``|max_k x_k - max_k y_k| <= max_k |x_k - y_k|``).
+    """
+
+    def __init__(self, screen: RequestScreen, approx, terms):
+        self.screen, self.approx, self.terms = screen, approx, terms
+
+    def margins(self, requests):
+        """The margins of ``requests`` (indexes), float64."""
+        import numpy as np
+
+        requests = np.asarray(requests, dtype=np.intp)
+        int8 = self.screen.int8
+        return self._margin(lambda: (int8[2][requests], int8[3][requests]), len(requests))
+
+    def group_margins(self):
+        """Per group of requests (``screen.starts``), the largest margin of its requests."""
+        return self._margin(self.screen.group_factors, len(self.screen.starts))
+
+    def _margin(self, factors, n):
+        import numpy as np
+
+        out = None
+        for a, b, c in self.terms:
+            if a or b:
+                code_norm, residual_norm = factors()
+                m = code_norm * a
+                m += residual_norm * b
+                m *= 1 + 1e-9
+                m += c
+            else:
+                m = np.full(n, c)
+            out = m if out is None else np.maximum(out, m, out=out)
+        return out
 
 
 def second_best_row(values, starts, sizes):
@@ -207,23 +297,26 @@ class LiftedScreen:
         import numpy as np
 
         self.screen, self.queries = screen, queries
-        lo, hi = screen.bounds(queries)
+        found = screen.screen(queries)
         self.masked = np.asarray(sorted(masked), dtype=np.intp)
         if len(self.masked):
-            lo[self.masked] = hi[self.masked] = -np.inf
-        self.lo, self.hi = lo, hi
+            found.approx[self.masked] = -np.inf
+        self.found = found
         starts, sizes, skills = screen.starts, screen.sizes, screen.skills
-        e_lo = mean_of_two_best_row(lo, starts, sizes)
-        e_hi = mean_of_two_best_row(hi, starts, sizes)
-        ok = np.isfinite(e_hi)
+        # every request's exact cosine is within its group's largest margin of approx: the mean of the
+        # two best moves by that margin (plus the float64 rounding of the means, E_SLACK)
+        best = mean_of_two_best_row(found.approx, starts, sizes)
+        spread = found.group_margins()
+        spread += E_SLACK
+        ok = np.isfinite(best)
+        best = np.where(ok, best, 0.0)
         self.has = np.zeros(n_skills, bool)
         self.has[skills] = ok
         self.e_lo = np.zeros(n_skills)
         self.e_hi = np.zeros(n_skills)
-        self.e_lo[skills] = np.where(ok, e_lo, 0.0)
-        self.e_hi[skills] = np.where(ok, e_hi, 0.0)
-        self.group = np.full(n_skills, -1, dtype=np.intp)  # skill -> its group of requests
-        self.group[skills] = np.arange(len(skills))
+        self.e_lo[skills] = np.where(ok, best - spread, 0.0)
+        self.e_hi[skills] = np.where(ok, best + spread, 0.0)
+        self.group = screen.group_of(n_skills)  # skill -> its group of requests
         self._exact_e = np.full(n_skills, np.nan)
         self._fine_e = np.full(n_skills, np.nan)
 
@@ -240,7 +333,7 @@ class LiftedScreen:
         import numpy as np
 
         skills = np.asarray(skills, dtype=np.intp)
-        todo = np.unique(skills[np.isnan(memo[skills]) & self.has[skills]])
+        todo = distinct(skills[np.isnan(memo[skills]) & self.has[skills]], len(memo))
         if len(todo):
             groups = self.group[todo]
             starts, sizes = self.screen.starts[groups], self.screen.sizes[groups]
@@ -248,7 +341,9 @@ class LiftedScreen:
             requests = np.repeat(starts - local, sizes) + np.arange(int(sizes.sum()))  # each group's rows
             # only a request whose upper bound reaches its group's second largest lower bound can be one
             # of the group's two best: the others are read as -inf (the mean of the two best is unchanged)
-            lo, hi = self.lo[requests], self.hi[requests]
+            margin = self.found.margins(requests)
+            lo = self.found.approx[requests] - margin
+            hi = self.found.approx[requests] + margin
             cut = np.repeat(second_best_row(lo, local, sizes), sizes)
             maybe = hi >= cut
             cos = np.full(len(requests), -np.inf)
@@ -295,7 +390,8 @@ class LiftedScreen:
             return combine(own.settled(positions)[0], self.fine_e(usable[positions]), has[positions], weight)
 
         return ScreenedScores(approx, margin, exact, own.tie_rank, fine=fine,
-                              fine_margin=own.fine_margin + self.screen.fine_margin(self.queries) + LIFT_SLACK)
+                              fine_margin=own.fine_margin + self.screen.fine_margin(self.queries) + LIFT_SLACK,
+                              exact_upto=FINE_AS_EXACT)
 
 
 @dataclass(frozen=True)

@@ -148,6 +148,18 @@ def exact_dots(matrix, rows, query):
     return out
 
 
+def distinct(indexes, size: int):
+    """The distinct values of ``indexes`` (integers in ``range(size)``), sorted, as ``np.unique`` gives them;
+    by a mask over the range when the range is small beside them (no sort: cheaper for a search's few items)."""
+    import numpy as np
+
+    if size > 64 * len(indexes):
+        return np.unique(indexes)
+    seen = np.zeros(size, dtype=bool)
+    seen[indexes] = True
+    return np.flatnonzero(seen)
+
+
 def matvec(matrix, vector):
     """``matrix @ vector`` by numpy's own loop, on the calling thread, in the arrays' dtype.
 
@@ -202,13 +214,17 @@ class ScreenedScores:
     ``approx``: float64 array; ``margin``: a number or a float64 array (per item);
     ``exact(positions)``: the exact values of those items (float64 array);
     ``tie_rank``: int array, the smaller wins an exact tie (the name order).  Exact values
-    are computed on demand and remembered.  ``keep`` arguments are boolean masks that
-    restrict a question to some items (None: all).  ``fine(positions)``, when given,
-    returns values within ``fine_margin`` of the exact ones more cheaply (a float64 BLAS
-    product); :meth:`ranks` uses it to settle most comparisons of a crowded band.
+    are computed on demand and remembered.  ``exact_upto``: :meth:`settled` computes at most this
+    many unknown items exactly instead of by ``fine`` (when they are nearly all computed exactly
+    later anyway, one exact read costs less than a fine one and then an exact one).  ``keep``
+    arguments are boolean masks that restrict a question to some items (None: all).
+    ``fine(positions)``, when given, returns values within ``fine_margin`` of the exact ones
+    more cheaply (a float64 BLAS product); :meth:`ranks` uses it to settle most comparisons of
+    a crowded band.
     """
 
-    def __init__(self, approx, margin, exact, tie_rank, *, fine=None, fine_margin: float = 0.0):
+    def __init__(self, approx, margin, exact, tie_rank, *, fine=None, fine_margin: float = 0.0,
+                 exact_upto: int = 0):
         import numpy as np
 
         self.approx = np.asarray(approx, dtype=np.float64)
@@ -218,6 +234,7 @@ class ScreenedScores:
         self._exact_fn = exact
         self._fine_fn = fine  # optional cheaper values within fine_margin of the exact ones
         self.fine_margin = fine_margin
+        self.exact_upto = exact_upto  # settled() computes at most this many missing items exactly instead
         self.tie_rank = np.asarray(tie_rank)
         self._known_values = None  # exact values computed so far (NaN: not yet), made on first need
         self._fine = None  # fine values computed so far (NaN: not yet), made on first need
@@ -247,7 +264,7 @@ class ScreenedScores:
             return self._known[positions]
         missing = positions[np.isnan(self._known[positions])]
         if len(missing):
-            missing = np.unique(missing)
+            missing = distinct(missing, len(self._known))
             self._known[missing] = self._exact_fn(missing)
             self.exact_count += len(missing)
         return self._known[positions]
@@ -274,7 +291,10 @@ class ScreenedScores:
         missing = np.isnan(fine)
         if missing.any():
             fresh = positions[missing]  # a repeated position is computed twice, to the same value
-            fine[missing] = self._fine[fresh] = self._fine_fn(fresh)
+            if len(fresh) <= self.exact_upto:  # few: their exact values (radius 0, below)
+                fine[missing] = self._fine[fresh] = self.exact(fresh)
+            else:
+                fine[missing] = self._fine[fresh] = self._fine_fn(fresh)
         radius = np.full(len(positions), self.fine_margin)
         if self.exact_count:  # exact values where they are known
             known = self._known[positions]

@@ -303,9 +303,15 @@ def test_the_known_request_path_equals_the_reference_blend(seed, fusion, kernel,
     new, _ = rankers(world, fusion=fusion, candidates=(3, 10, 50)[seed % 3],
                      vector_min_sim=(0.0, 0.03)[seed % 2])
     assert new.vectors.use_examples(pairs, extra=rows) == len(pairs)
+    _assert_known_path(new, list(world[2].table), fusion)
+
+
+def _assert_known_path(new, texts, fusion: str) -> None:
+    """Every hit of every query equals the definition's (complete exact reads), for limits 1, 4, 10 and none;
+    the first ten are those of the complete float32 read, with scores within 1e-6."""
     s = new.config.search
     lifted = 0
-    for text in world[2].table:
+    for text in texts:
         want = _reference_with_requests(new, text, s, fusion)
         got = new.search(text, limit=None)
         assert _fields(got.hits) == _want(want), text
@@ -317,6 +323,54 @@ def test_the_known_request_path_equals_the_reference_blend(seed, fusion, kernel,
         assert max(abs(f.score - h.score) for f, h in zip(old, got.hits, strict=False)) < 1e-6
         lifted += sum(1 for f in want[:5] if f.vector_rank)
     assert lifted  # the requests took part in the ranking
+
+
+@pytest.mark.parametrize("fusion", ["blend", "zscore"])
+@pytest.mark.parametrize("seed", range(3))
+def test_the_known_request_path_through_the_float32_level(seed, fusion, monkeypatch):
+    """The same with every unsure skill settled first by the float32 read of its requests (no skill computed
+    exactly in its place: the path a crowded band of more than FINE_AS_EXACT skills takes)."""
+    from skillsift.ranker import request_screen
+
+    monkeypatch.setattr(request_screen, "KERNEL", KERNELS["int8"])
+    monkeypatch.setattr(request_screen, "FINE_AS_EXACT", 0)
+    world, pairs, rows = _known_world(seed, n=(150, 300, 300)[seed])
+    new, _ = rankers(world, fusion=fusion, candidates=(10, 50, 3)[seed], vector_min_sim=(0.0, 0.03)[seed % 2])
+    assert new.vectors.use_examples(pairs, extra=rows) == len(pairs)
+    _assert_known_path(new, list(world[2].table), fusion)
+
+
+def _real_requests(world, count: int, dims: int = 64):
+    """``(pairs, rows)``: up to ``count`` lines of 5 to 30 words of the skills' own SKILL.md bodies (each once),
+    each a known request of the skill whose vector is closest to its own (as real requests paraphrase
+    their skill's), vectors by :func:`_word_vector`."""
+    skills, index, _provider = world
+    lines = []
+    for skill in skills:
+        for line in skill.body.splitlines():
+            line = line.strip(" #*->`|")
+            if 5 <= len(line.split()) <= 30:
+                lines.append(line)
+    lines = list(dict.fromkeys(lines))[:count]
+    vectors = np.vstack([_word_vector(t, dims) for t in lines])
+    owners = np.argmax(vectors @ np.asarray(index.matrix[:len(skills)], dtype=np.float32).T, axis=1)
+    pairs = [(skills[int(o)].name, t) for o, t in zip(owners.tolist(), lines, strict=True)]
+    rows = {(name, text_digest(t)): v for (name, t), v in zip(pairs, vectors, strict=True)}
+    return pairs, rows
+
+
+@pytest.mark.parametrize("kernel", sorted(KERNELS))
+@pytest.mark.parametrize("fusion", ["blend", "zscore"])
+def test_real_requests_the_known_request_path_equals_the_reference(fusion, kernel, monkeypatch):
+    """Real text: 300 real skills, 3,000 lines of their bodies as known requests, each under its closest skill."""
+    from skillsift.ranker import request_screen
+
+    monkeypatch.setattr(request_screen, "KERNEL", KERNELS[kernel])
+    world = _real_world(300)
+    pairs, rows = _real_requests(world, 3000)
+    new, _ = rankers(world, fusion=fusion, candidates=50)
+    assert new.vectors.use_examples(pairs, extra=rows) == len(pairs) > 2000
+    _assert_known_path(new, list(world[2].table), fusion)
 
 
 @pytest.mark.parametrize("kernel", sorted(KERNELS))
@@ -346,6 +400,41 @@ def test_every_request_bound_holds_the_exact_cosine(seed, kernel):
         assert (screen.int8 is not None) == (kernel == "int8" and k > 0)
         width = float(np.median(hi - lo))
         assert width < (0.05 if screen.int8 is not None else 1e-4)  # tight enough to skip most requests
+
+
+@pytest.mark.parametrize("kernel", sorted(KERNELS))
+@pytest.mark.parametrize("seed", range(4))
+def test_every_skill_evidence_bound_holds_its_exact_evidence(seed, kernel):
+    """Each skill's interval of ``e`` (one reduction of the screened cosines, widened by the largest margin
+    of its requests) holds the definition's ``e``, for one query and for a long query's pieces, with masked
+    requests; its exact ``e`` is the definition's bit for bit."""
+    from skillsift.ranker.request_screen import LiftedScreen, RequestScreen
+
+    rng = np.random.default_rng(50 + seed)
+    n, dims, n_skills = 3000, 384, 420
+    m = rng.standard_normal((n, dims))
+    if seed % 2:  # clustered rows, as requests of real text are
+        m = rng.standard_normal((12, dims))[rng.integers(12, size=n)] + 0.4 * m
+    m = (m / np.linalg.norm(m, axis=1, keepdims=True)).astype(np.float32)
+    owners = np.sort(rng.integers(0, 400, size=n))  # skills 400 to 419 have none
+    ex = ExampleRows.of(m, owners.tolist(), [f"r{i}" for i in range(n)])
+    screen = RequestScreen(ex, kernel=KERNELS[kernel])
+    for k in range(4):
+        pieces = 1 if k % 2 == 0 else 3
+        q = m[rng.integers(n, size=pieces)] + 0.3 * rng.standard_normal((pieces, dims))
+        q = (q / np.linalg.norm(q, axis=1, keepdims=True)).astype(np.float32)
+        masked = rng.choice(n, size=40, replace=False) if k >= 2 else ()
+        lifted = LiftedScreen(screen, q, n_skills, masked=masked)
+        cos = np.max([exact_dots(ex.matrix, np.arange(n), piece) for piece in q], axis=0)
+        cos[np.asarray(masked, dtype=np.intp)] = -np.inf
+        best, has = example_best(cos[None, :], ex.owner, n_skills, how="top2")
+        best, has = best[0], has[0]
+        assert lifted.has.tolist() == has.tolist()
+        assert np.all(lifted.e_lo[has] <= best[has]) and np.all(best[has] <= lifted.e_hi[has])
+        assert float(np.median((lifted.e_hi - lifted.e_lo)[has])) < (0.05 if screen.int8 is not None else 1e-4)
+        skills = np.arange(n_skills)
+        assert lifted.exact_e(skills).tolist() == np.where(has, best, 0.0).tolist()
+        assert lifted.fine_e(skills)[has] == pytest.approx(best[has], abs=screen.fine_margin(q))
 
 
 def test_the_numpy_int8_contract_is_the_kernels():
@@ -393,6 +482,18 @@ def test_example_rows_are_sorted_by_skill_then_text():
 # -- real SKILL.md files ---------------------------------------------------------------------------------
 
 
+def _word_vector(text: str, dims: int) -> np.ndarray:
+    """The normalised sum of the fixed pseudo-random directions of the words of ``text`` (sha256 of each word)."""
+    from skillsift.ranker.tokenize import tokenize
+
+    v = np.zeros(dims)
+    for word in tokenize(text):
+        seed = int.from_bytes(hashlib.sha256(word.encode()).digest()[:8], "little")
+        v += np.random.default_rng(seed).standard_normal(dims)
+    v += 0.01  # an empty text still has a direction
+    return (v / np.linalg.norm(v)).astype(np.float32)
+
+
 def _real_world(count: int, dims: int = 64):
     """The first ``count`` skills of ../shared/corpora with vectors made from their own words.
 
@@ -405,7 +506,6 @@ def _real_world(count: int, dims: int = 64):
     from skillsift.config import SearchConfig
     from skillsift.index.manifest import ManifestItem
     from skillsift.index.store import new_index
-    from skillsift.ranker.tokenize import tokenize
     from tests.ranker.reference import Vectors
 
     root = corpora()
@@ -421,12 +521,7 @@ def _real_world(count: int, dims: int = 64):
             break
 
     def vector(text: str) -> np.ndarray:
-        v = np.zeros(dims)
-        for word in tokenize(text):
-            seed = int.from_bytes(hashlib.sha256(word.encode()).digest()[:8], "little")
-            v += np.random.default_rng(seed).standard_normal(dims)
-        v += 0.01  # an empty text still has a direction
-        return (v / np.linalg.norm(v)).astype(np.float32)
+        return _word_vector(text, dims)
 
     fields = SearchConfig().fields
     texts = [embedded_text(s, fields) for s in skills]

@@ -25,13 +25,13 @@ def test_explain_reads_the_cosines_the_ranking_computed(built_index, monkeypatch
                                       texts)
     plain = ranker.search("money back", explain=False)
     calls = []
-    bounds = RequestScreen.bounds
+    screen = RequestScreen.screen
 
     def counted(self, *args, **kwargs):
         calls.append(args)
-        return bounds(self, *args, **kwargs)
+        return screen(self, *args, **kwargs)
 
-    monkeypatch.setattr(RequestScreen, "bounds", counted)
+    monkeypatch.setattr(RequestScreen, "screen", counted)
     result = ranker.search("money back", explain=True)
     assert len(calls) == 1  # one screen of the requests; --explain reads the hits' requests exactly
     assert [(h.name, h.score) for h in result.hits] == [(h.name, h.score) for h in plain.hits]

@@ -23,6 +23,7 @@ from skillsift.ranker.screens import (
     CentredScreen,
     PlainScreen,
     ScreenedScores,
+    distinct,
     dot_error_factor,
     exact_dots,
     max_row_norm,
@@ -275,3 +276,37 @@ def test_max_row_norm_bounds_every_row():
     assert max_row_norm(m, chunk_rows=8) >= norms.max() and max_row_norm(m) == pytest.approx(norms.max())
     assert max_row_norm(np.zeros((0, 4), dtype=np.float32)) == 0.0
     assert dot_error_factor(384) > 384 * 2**-24
+
+
+def test_settled_computes_few_items_exactly_and_many_by_the_fine_values():
+    """``exact_upto``: up to that many unknown items are settled by their exact values (radius 0, remembered as
+    exact), more by the fine values (radius ``fine_margin``)."""
+    rng = np.random.default_rng(7)
+    exact_values = rng.standard_normal(300)
+    calls: list[tuple[str, int]] = []
+
+    def exact_fn(p):
+        calls.append(("exact", len(p)))
+        return exact_values[p]
+
+    def fine_fn(p):
+        calls.append(("fine", len(p)))
+        return exact_values[p] + 1e-9
+
+    scores = ScreenedScores(exact_values, 1e-3, exact_fn, np.arange(300), fine=fine_fn, fine_margin=2e-9,
+                            exact_upto=4)
+    value, radius = scores.settled(np.array([3, 1, 3, 2]))
+    assert value.tolist() == exact_values[[3, 1, 3, 2]].tolist() and radius.tolist() == [0.0] * 4
+    assert calls == [("exact", 3)] and scores.exact_count == 3
+    value, radius = scores.settled(np.arange(10))
+    assert calls[-1] == ("fine", 7)  # items 0 and 4 to 9: more than four
+    assert radius[[1, 2, 3]].tolist() == [0.0] * 3 and radius[[0, 4]].tolist() == [2e-9] * 2
+    assert value[0] == exact_values[0] + 1e-9
+
+
+@pytest.mark.parametrize("size", [1, 50, 5000])
+def test_distinct_is_np_unique(size):
+    rng = np.random.default_rng(size)
+    for count in (0, 1, 3, 40):
+        values = rng.integers(0, size, count)
+        assert distinct(values, size).tolist() == np.unique(values).tolist()
