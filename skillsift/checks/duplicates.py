@@ -16,7 +16,6 @@ Near-duplicates are measured two ways:
 
 from __future__ import annotations
 
-import bisect
 import heapq
 import math
 from collections import defaultdict
@@ -114,49 +113,101 @@ def term_sets(texts) -> list[frozenset[str]]:
     return [frozenset(tokenize(text)) for text in texts]
 
 
-def similar_pairs(sets, threshold: float) -> list[tuple[int, int, float]]:
-    """Every pair (i < j) whose set cosine is at least ``threshold``, with its value.
+def lexical_partners(sets, threshold: float, rank=None) -> list[dict[float, int]]:
+    """Every pair of ``sets`` whose set cosine is at least ``threshold``: for each skill ``j``, a map of
+    each value to the bit mask of the skills paired with ``j`` at that value (bit ``rank[i]`` for skill
+    ``i``, ``i`` by default; both ways).  Sets smaller than MIN_TERMS are skipped.
 
-    Prefix filtering: with terms sorted rarest first, a pair with cosine >= t shares at
-    least ceil(t^2 |A|) terms with A, so it shares one within A's first
-    |A| - ceil(t^2 |A|) + 1 terms (and likewise for B).  Sets smaller than MIN_TERMS are
-    skipped.  Pairs come sorted by (i, j).
+    Prefix filtering: with terms sorted rarest first, a pair with cosine >= t shares at least
+    ceil(t^2 |A|) terms with A, so it shares one within A's first |A| - ceil(t^2 |A|) + 1 terms
+    (and likewise for B).  A skill's candidates are the OR of the masks of its prefix terms; its
+    overlaps with all of them are counted at once (:func:`_overlap_digits`), and each (overlap, size)
+    is one value for every skill it holds: a templated family costs a few masks per skill.
     """
+    tiers: list[dict[float, int]] = [{} for _ in sets]
     if threshold <= 0:
-        return []
+        return tiers
+    return _fill_tiers(sets, threshold, list(range(len(sets))) if rank is None else rank, tiers)
+
+
+def _term_masks(sets, t2: float, rank: list[int]):
+    """(prefixes, term -> skills holding it, term -> skills holding it in their prefix, size -> skills)."""
     frequency: dict[str, int] = defaultdict(int)
     for terms in sets:
         for term in terms:
             frequency[term] += 1
-    ordered = [sorted(terms, key=lambda t: (frequency[t], t)) for terms in sets]
-    postings: dict[str, list[int]] = defaultdict(list)
-    t2 = threshold * threshold
-    # The length filter's two sides, computed once per set (the same float expressions as
-    # ``t2 * len(a) <= len(b) * (1 + 1e-9)``).
-    sizes = [len(terms) for terms in sets]
-    low = [t2 * n for n in sizes]
-    high = [n * (1 + 1e-9) for n in sizes]
-    sqrt = math.sqrt
-    bar = threshold - 1e-12
-    found: list[tuple[int, int, float]] = []
-    for j, terms in enumerate(ordered):
-        size = sizes[j]
+    has: dict[str, int] = defaultdict(int)  # term -> the skills holding it
+    prefixed: dict[str, int] = defaultdict(int)  # term -> the skills holding it in their prefix
+    of_size: dict[int, int] = defaultdict(int)
+    prefixes: list[list[str]] = []
+    for j, terms in enumerate(sets):
+        size = len(terms)
         if size < MIN_TERMS:
+            prefixes.append([])
             continue
-        prefix = size - math.ceil(t2 * size - 1e-9) + 1
-        candidates: set[int] = set()
-        for term in terms[:prefix]:
-            candidates.update(postings[term])
-            postings[term].append(j)
-        b, low_j, high_j = sets[j], low[j], high[j]
-        for i in candidates:  # the pairs are sorted at the end
-            if not (low[i] <= high_j and low_j <= high[i]):
+        bit = 1 << rank[j]
+        ordered = sorted(terms, key=lambda t: (frequency[t], t))
+        prefix = ordered[:size - math.ceil(t2 * size - 1e-9) + 1]
+        prefixes.append(prefix)
+        for term in terms:
+            has[term] |= bit
+        for term in prefix:
+            prefixed[term] |= bit
+        of_size[size] |= bit
+    return prefixes, has, prefixed, of_size
+
+
+def _overlap_digits(terms, has: dict[str, int], candidates: int) -> list[int]:
+    """Each candidate's overlap with ``terms``, bit-sliced: mask k holds those with binary digit k set."""
+    digits: list[int] = []
+    for term in terms:
+        carry = has[term] & candidates
+        for k in range(len(digits)):
+            if not carry:
+                break
+            digits[k], carry = digits[k] ^ carry, digits[k] & carry
+        if carry:
+            digits.append(carry)
+    return digits
+
+
+def _fill_tiers(sets, threshold: float, rank: list[int], tiers: list[dict[float, int]]) -> list[dict[float, int]]:
+    t2 = threshold * threshold
+    bar = threshold - 1e-12
+    sizes = [len(terms) for terms in sets]
+    prefixes, has, prefixed, of_size = _term_masks(sets, t2, rank)
+    sqrt = math.sqrt
+    by_size = sorted(of_size.items())
+    for j, prefix in enumerate(prefixes):
+        if not prefix:
+            continue
+        candidates = 0
+        for term in prefix:
+            candidates |= prefixed[term]
+        candidates &= ~(1 << rank[j])
+        if not candidates:
+            continue
+        size = sizes[j]
+        low_j, high_j = t2 * size, size * (1 + 1e-9)  # the length filter, as t2 * |A| <= |B| (1 + 1e-9)
+        digits = _overlap_digits(sets[j], has, candidates)
+        found = tiers[j]
+        for other, members in by_size:
+            members &= candidates
+            if not members or not (t2 * other <= high_j and low_j <= other * (1 + 1e-9)):
                 continue
-            value = len(sets[i] & b) / sqrt(sizes[i] * size)
-            if value >= bar:
-                found.append((i, j, value))
-    found.sort()
-    return found
+            root = sqrt(other * size)
+            for overlap in range(min(other, size), 0, -1):
+                value = overlap / root
+                if value < bar:
+                    break
+                if overlap >> len(digits):
+                    continue
+                exact = members
+                for k, digit in enumerate(digits):
+                    exact &= digit if overlap >> k & 1 else ~digit
+                if exact:
+                    found[value] = found.get(value, 0) | exact
+    return tiers
 
 
 #: Descriptions of more words are left to the cosine (one word apart there is well above 0.9).
@@ -215,46 +266,48 @@ def vector_pairs(matrix, threshold: float) -> list[tuple[int, int, float]]:
 MAX_NAMED = 3  # other skills named per diagnostic
 
 
-def _listed(pairs: list[tuple[int, int, float]], i: int, j: int) -> bool:
-    """Whether ``(i, j)`` is a pair of ``pairs`` (sorted by (i, j), as :func:`similar_pairs` gives them)."""
-    at = bisect.bisect_left(pairs, (i, j))
-    return at < len(pairs) and pairs[at][0] == i and pairs[at][1] == j
-
-
 def near_duplicates(skills, *, threshold: float, cosine_pairs=(), line_of=_no_line) -> list[Diagnostic]:
     """SK009: one diagnostic per skill that has near-identical descriptions elsewhere.
 
     ``cosine_pairs`` are ``(i, j, cosine)`` over the same ``skills`` list (from the index).
-    Each diagnostic names the most similar other skills (at most three, then "and N more").
+    Each diagnostic names the most similar other skills (at most three, then "and N more"), the
+    strongest first, then by name, path and position.
+
+    The lexical pairs (hundreds of thousands in a templated catalog) stay masks whose bits number the
+    skills in (name, path, position) order: a skill's partners at one value, in the order a diagnostic
+    names them, are its lowest bits (:func:`_strongest`); the one-word and cosine pairs are listed.
     """
     sets = term_sets(s.description for s in skills)
-    pairs = similar_pairs(sets, threshold)
-    # ``pairs`` is sorted by (i, j): a one-word pair already found is looked up by bisection (a
-    # templated catalog holds hundreds of thousands of pairs, and only a few hundred one-word ones).
-    one_word = [(i, j) for i, j in one_word_apart([s.description for s in skills]) if not _listed(pairs, i, j)] if (
-        threshold > 0) else []
-    if one_word:
-        # short descriptions one word apart sit below the cosine threshold (4 of 5 terms: 0.8)
-        pairs = sorted(pairs + [(i, j, _set_cosine(sets[i], sets[j])) for i, j in one_word])
-    apart = set(one_word)
-    cosine = {(min(i, j), max(i, j)): v for i, j, v in cosine_pairs}
-    lexical = {(i, j): v for i, j, v in pairs} if cosine else {}
-    # A templated catalog can hold hundreds of thousands of pairs: collect plain tuples,
-    # ordered as the diagnostic names them (strongest, then name, then path), and describe
-    # only the pairs a diagnostic names.
     names = [skill.name for skill in skills]
     paths = [skill.path for skill in skills]
-    if cosine:
-        strengths = [(i, j, max(lexical.get((i, j), 0.0), cosine.get((i, j), 0.0)))
-                     for i, j in (lexical.keys() | cosine.keys())]
-    else:
-        strengths = pairs
-    partners: dict[int, list[tuple[float, str, str, int]]] = defaultdict(list)
-    for i, j, strength in strengths:
-        if names[i] == names[j]:
-            continue  # SK002 already says it
-        partners[i].append((-strength, names[j], paths[j], j))
-        partners[j].append((-strength, names[i], paths[i], i))
+    order = sorted(range(len(skills)), key=lambda i: (names[i], paths[i], i))
+    rank = [0] * len(skills)
+    for position, i in enumerate(order):
+        rank[i] = position
+    tiers = lexical_partners(sets, threshold, rank)
+
+    def lexical(i: int, j: int) -> bool:
+        return any(mask >> rank[i] & 1 for mask in tiers[j].values())
+
+    # short descriptions one word apart sit below the cosine threshold (4 of 5 terms: 0.8)
+    one_word = [(i, j) for i, j in one_word_apart([s.description for s in skills]) if not lexical(i, j)] if (
+        threshold > 0) else []
+    apart = set(one_word)
+    cosine = {(min(i, j), max(i, j)): v for i, j, v in cosine_pairs}
+    listed: dict[int, dict[int, float]] = defaultdict(dict)  # the pairs not in the masks, with their strength
+    for i, j in one_word:
+        listed[i][j] = listed[j][i] = _set_cosine(sets[i], sets[j])
+    taken = [0] * len(skills)  # the bits of the pairs moved from the masks to ``listed``
+    for (i, j), value in cosine.items():
+        found = lexical(i, j)
+        strength = _set_cosine(sets[i], sets[j]) if found else listed[i].get(j, 0.0)
+        listed[i][j] = listed[j][i] = max(strength, value)
+        if found:
+            taken[i] |= 1 << rank[j]
+            taken[j] |= 1 << rank[i]
+    same_name: dict[str, int] = defaultdict(int)
+    for i, name in enumerate(names):
+        same_name[name] |= 1 << rank[i]
 
     def how(i: int, j: int, strength: float) -> str:
         key = (min(i, j), max(i, j))
@@ -263,19 +316,44 @@ def near_duplicates(skills, *, threshold: float, cosine_pairs=(), line_of=_no_li
         if not cosine:
             return f"lexical {strength:.2f}"
         measures = []
-        if key in lexical:
-            measures.append(f"lexical {lexical[key]:.2f}")
+        if lexical(i, j):
+            measures.append(f"lexical {_set_cosine(sets[i], sets[j]):.2f}")
         if key in cosine:
             measures.append(f"cosine {cosine[key]:.2f}")
         return ", ".join(measures)
 
     out = []
-    for i in sorted(partners):
-        ranked = heapq.nsmallest(MAX_NAMED, partners[i])
-        named = [f'"{skills[j].name}" ({skills[j].path}; {how(i, j, -negated)})' for negated, _n, _p, j in ranked]
-        more = len(partners[i]) - len(named)
+    for i in range(len(skills)):
+        if not tiers[i] and i not in listed:
+            continue
+        drop = ~(same_name[names[i]] | taken[i])  # SK002 already says it; a cosine pair is listed
+        extra = [(-strength, names[j], paths[j], j) for j, strength in listed[i].items() if names[j] != names[i]] \
+            if i in listed else []
+        count, ranked = _strongest(tiers[i], drop, extra, order, names, paths)
+        if not count:
+            continue
+        named = [f'"{names[j]}" ({paths[j]}; {how(i, j, -negated)})' for negated, _n, _p, j in ranked]
+        more = count - len(named)
         out.append(near_diagnostic(skills[i], ", ".join(named) + (f" and {more} more" if more else ""), line_of))
     return out
+
+
+def _strongest(tiers: dict[float, int], drop: int, extra: list, order: list[int], names, paths) -> tuple[int, list]:
+    """(how many partners, the MAX_NAMED strongest as ``(-strength, name, path, number)``) of one skill:
+    its masks by value (less the bits ``drop`` clears) and the ``extra`` partners listed one by one."""
+    ranked = list(extra)
+    count = len(ranked)
+    picked = 0
+    for value in sorted(tiers, reverse=True):
+        mask = tiers[value] & drop
+        count += mask.bit_count()
+        while mask and picked < MAX_NAMED:
+            low = mask & -mask
+            j = order[low.bit_length() - 1]
+            ranked.append((-value, names[j], paths[j], j))
+            mask ^= low
+            picked += 1
+    return count, heapq.nsmallest(MAX_NAMED, ranked)
 
 
 def near_diagnostic(skill, listing: str, line_of=_no_line) -> Diagnostic:
@@ -301,6 +379,8 @@ def cached_near_duplicates(ws, skills, *, threshold: float, cosine_pairs=(), lin
     from ..cache.checks import CheckCache
 
     cache = CheckCache(ws.root)
+    if cache.path is None:  # the caches are off: no key to hash, no listing to store
+        return near_duplicates(skills, threshold=threshold, cosine_pairs=cosine_pairs, line_of=line_of)
     inputs = [threshold, "one-word-apart", [[s.name, s.path, s.description] for s in skills],
               [[i, j, v] for i, j, v in cosine_pairs]]
     key = cache.key("SK009", inputs)

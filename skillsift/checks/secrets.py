@@ -26,7 +26,7 @@ from ..cache.base import sha256
 from ..catalog.embedtext import embedded_text
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, Diagnostic
-from ..secrets.scan import ALLOW_MARKER, SecretFinding, scan_values
+from ..secrets.scan import ALLOW_MARKER, SecretFinding, scan_many, scan_values
 from ..validators.workspace import Workspace, rel_posix
 
 TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the hooks' path)
@@ -85,20 +85,21 @@ def skill_findings(text: str, extra_patterns=(), *, skill=None, embedded: str = 
     secret AR9D3 withholds (docs/secrets.md).
     """
 
-    found = scan_values(text, extra_patterns, cache)
     if skill is None and not embedded:
-        return found
-    covered = [value for _finding, value in found]
+        return scan_values(text, extra_patterns, cache)
     texts: list[tuple[str, str]] = []
     if skill is not None:
         for key, value in (skill.frontmatter or {}).items():
             texts.extend((str(key), item) for item in _strings(value))
     if embedded:
         texts.extend((line.split(":", 1)[0], line) for line in embedded.split("\n"))
+    # one reading of the needles for the file and its values (scan_many)
+    found, *parts = scan_many([text, *(part for _key, part in texts)], extra_patterns, cache)
+    covered = [value for _finding, value in found]
     first = max(getattr(skill, "frontmatter_line", 0) or 1, 1)
     lines = None
-    for key, part in texts:
-        for finding, value in scan_values(part, extra_patterns, cache):
+    for (key, _part), part_found in zip(texts, parts, strict=True):
+        for finding, value in part_found:
             if any(value in seen or seen in value for seen in covered):
                 continue
             covered.append(value)
@@ -297,7 +298,9 @@ def run(ws: Workspace) -> list[Diagnostic]:
     non-UTF-8 files skipped), the scans of unchanged texts taken from the cache (docs/configuration.md)."""
     from ..cache.secret_scans import ScanCache
 
-    return check_files(ws, skill_files(ws, ws.skill_paths), parse=True, cache=ScanCache(ws.root))
+    cache = ScanCache(ws.root)
+    return check_files(ws, skill_files(ws, ws.skill_paths), parse=True,
+                       cache=cache if cache.path is not None else None)  # (none kept: no key to hash)
 
 
 def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:

@@ -74,6 +74,7 @@ __all__ = [
     "is_placeholder",
     "mask",
     "redact",
+    "scan_many",
     "scan_text",
     "scan_values",
     "withhold",
@@ -96,6 +97,26 @@ def _fold(word: str) -> str:
 
 
 _SPACE = r"[\t\n\f\r ]"  # RE2's \s (no vertical tab)
+
+
+def _fold_bytes(word: str) -> str:
+    """:func:`_fold` for a prefilter, which RE2 reads in UTF-8 bytes one by one (Latin-1): the
+    long s and the Kelvin sign as their UTF-8 bytes."""
+    extra = {"k": r"|\xe2\x84\xaa", "s": r"|\xc5\xbf"}
+    out = []
+    for ch in word:
+        if ch.isascii() and ch.isalpha():
+            out.append(f"(?:{ch.lower()}|{ch.upper()}{extra.get(ch.lower(), '')})")
+        else:
+            out.append(re.escape(ch))
+    return "".join(out)
+
+
+# The end of a secret-looking name and its separator: where an assignment can be (see _assignments).
+_HINT_WORDS = ("key", "secret", "token", "word", "wd", "phrase", "pass", "credential", "credentials", "creds")
+_HINT_TAIL = rf"[\"']?{_SPACE}*(?::=|=>|[:=])"
+# The characters a URL's user and password may hold (the url-password rule)
+_URL_PART = r"[^\t\n\f\r :@/?#\"'<>\[\]{}`]"
 _NAME_CHARS = "A-Za-z0-9_.\\-\u017f\u212a"
 # A secret-looking name assigned a value: `password = "..."`, `aws_secret_access_key: ...`,
 # `export API_TOKEN=...`, `"client-secret": "..."`, `apiKey => '...'`.  The name is judged
@@ -138,6 +159,7 @@ PATTERNS: tuple[Rule, ...] = (
          ("AKIA", "ASIA", "ABIA", "ACCA"),
          help="An AWS access key id. Deactivate it in IAM and create a new key."),
     Rule("github-token", "GitHub token", r"\bgh[pousr]_[A-Za-z0-9]{36,}\b", ("gh",),
+         prefilter="gh[pousr]_[A-Za-z0-9]{36}",
          help="A GitHub personal, OAuth, app or refresh token. Revoke it in the GitHub settings."),
     Rule("github-fine-grained-token", "GitHub fine-grained token", r"\bgithub_pat_[A-Za-z0-9_]{22,}\b",
          ("github_pat_",), help="A GitHub fine-grained personal access token. Revoke it in the GitHub settings."),
@@ -202,13 +224,16 @@ PATTERNS: tuple[Rule, ...] = (
          ("SG.",),
          help="A SendGrid API key. Delete it in the SendGrid settings."),
     Rule("twilio-api-key", "Twilio API key", rf"\bSK{_HEX}{{32}}\b", ("SK",), check="letter+digit",
+         prefilter=f"SK{_HEX}{{32}}",
          help="A Twilio API key sid. Delete the key in the Twilio console."),
     Rule("twilio-account-sid", "Twilio account sid", rf"\bAC{_HEX}{{32}}\b", ("AC",), check="letter+digit",
+         prefilter=f"AC{_HEX}{{32}}",
          help="A Twilio account sid (it travels with the auth token). Rotate the auth token in the Twilio console."),
     Rule("mailgun-api-key", "Mailgun API key", r"\bkey-[0-9a-zA-Z]{32}\b", ("key-",), check="letter+digit",
          help="A Mailgun API key. Rotate it in the Mailgun settings."),
     Rule("mailchimp-api-key", "Mailchimp API key", r"\b[0-9a-f]{32}-us[0-9]{1,2}\b", ("-us",),
-         check="letter+digit", help="A Mailchimp API key. Revoke it in the Mailchimp account settings."),
+         check="letter+digit", prefilter="[0-9a-f]{32}-us[0-9]",
+         help="A Mailchimp API key. Revoke it in the Mailchimp account settings."),
     Rule("shopify-token", "Shopify token", r"\bshp(?:at|ca|pa|ss)_[A-Za-z0-9]{32,}\b", ("shp",),
          help="A Shopify access token or shared secret. Rotate it in the Shopify admin."),
     Rule("digitalocean-token", "DigitalOcean token", r"\bdo[opr]_v1_[A-Za-z0-9]{60,}\b", ("_v1_",),
@@ -268,11 +293,13 @@ PATTERNS: tuple[Rule, ...] = (
     Rule("artifactory-token", "Artifactory token", r"\bAKCp[A-Za-z0-9]{69}\b|\bcmVmdGtuOjAxOj[A-Za-z0-9]{50,}",
          ("AKCp", "cmVmdGtuOjAxOj"), help="A JFrog Artifactory API key or reference token. Revoke it in JFrog."),
     Rule("figma-token", "Figma token", r"\bfig[dou]_[A-Za-z0-9_-]{40,}" + _END, ("fig",), check="letter+digit",
+         prefilter="fig[dou]_[A-Za-z0-9_-]{40}",
          help="A Figma personal access token. Revoke it in the Figma settings."),
     Rule("notion-token", "Notion integration token", r"\bntn_[A-Za-z0-9]{40,}\b|\bsecret_[A-Za-z0-9]{43}\b",
          ("ntn_", "secret_"), check="mixed",
          help="A Notion integration secret. Regenerate it in the Notion integrations page."),
     Rule("airtable-token", "Airtable token", r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b", ("pat",),
+         prefilter=r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}",
          help="An Airtable personal access token. Revoke it in the Airtable developer hub."),
     Rule("buildkite-token", "Buildkite token", r"\bbkua_[a-f0-9]{40}\b", ("bkua_",),
          help="A Buildkite API access token. Revoke it in the Buildkite settings."),
@@ -294,15 +321,16 @@ PATTERNS: tuple[Rule, ...] = (
          help="A signed JSON web token (its claims are readable by anyone). Revoke the session or rotate the "
               "signing key."),
     Rule("url-password", "password in a URL",
-         r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://([^\t\n\f\r :@/?#\"'<>\[\]{}`]{0,64}):"
-         r"([^\t\n\f\r :@/?#\"'<>\[\]{}`]{1,128})@(?=[A-Za-z0-9\[])",
-         ("://",), check="url",
+         rf"\b[A-Za-z][A-Za-z0-9+.-]{{1,20}}://({_URL_PART}{{0,64}}):({_URL_PART}{{1,128}})@(?=[A-Za-z0-9\[])",
+         ("://",), check="url", prefilter=rf"://{_URL_PART}*:{_URL_PART}+@",
          help="A password written into a connection URL. Change the password and read it from the environment."),
     Rule("basic-auth", "HTTP basic credentials", rf"\b{_fold('basic')}[ \t]+([A-Za-z0-9+/]{{12,}}={{0,2}})",
          ("basic",), folded=True, check="basic",
+         prefilter=rf"{_fold_bytes('basic')}[ \t]+[A-Za-z0-9+/]{{12}}",
          help="An HTTP Basic authorization header (base64 of user:password). Change the password."),
     Rule("bearer-token", "bearer token", rf"\b{_fold('bearer')}[ \t]+([A-Za-z0-9._~+/-]{{20,}}=*)",
          ("bearer",), folded=True, check="entropy",
+         prefilter=rf"{_fold_bytes('bearer')}[ \t]+[A-Za-z0-9._~+/-]{{20}}",
          help="An HTTP bearer token. Revoke it where it was issued and read it from the environment."),
     Rule("aws-secret-key", "40-character secret key (the shape of an AWS secret access key)",
          r"(?<![A-Za-z0-9/+])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])", (), check="aws-secret",
@@ -311,6 +339,7 @@ PATTERNS: tuple[Rule, ...] = (
     Rule(GENERIC_KIND, "hard-coded credential", _ASSIGNMENT,
          ("key", "secret", "token", "passw", "pwd", "pass", "credential", "creds", "auth"), folded=True,
          check="entropy",
+         prefilter="(?:" + "|".join(_fold_bytes(word) for word in _HINT_WORDS) + ")" + _HINT_TAIL,
          help="A secret-looking name (password, secret, token, api_key, ...) assigned a random-looking value. "
               "Remove it, rotate it and read it from the environment."),
 )
@@ -393,9 +422,6 @@ def _WORD_CHAR(ch: str) -> bool:  # noqa: N802 - the ASCII \w of RE2 and of re.A
 _NAME_SET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-\u017f\u212a")
 
 
-_HINT_WORDS = ("key", "secret", "token", "word", "wd", "phrase", "pass", "credential", "credentials", "creds")
-
-
 @lru_cache(maxsize=2)
 def _assignment_hint(lowered: bool) -> re.Pattern:
     """The end of a secret-looking name and its separator: where an assignment can be.
@@ -404,7 +430,7 @@ def _assignment_hint(lowered: bool) -> re.Pattern:
     letter is an RE2 case-fold class.
     """
     words = "|".join(_HINT_WORDS if lowered else (_fold(w) for w in _HINT_WORDS))
-    return re.compile(rf"(?:{words})[\"']?{_SPACE}*(?::=|=>|[:=])", re.ASCII)
+    return re.compile(rf"(?:{words}){_HINT_TAIL}", re.ASCII)
 
 
 @lru_cache(maxsize=1)
@@ -450,7 +476,7 @@ def _assignments(full: re.Pattern, text: str):
     if len(lowered) == len(text):
         if "\u017f" in lowered:
             lowered = lowered.replace("\u017f", "s")
-        # RE2 once the needle sets have imported it (past the first megabyte a process scans): a
+        # RE2 once the needle sets have imported it (past the first 64 KiB a process scans): a
         # hook over a few small files does not pay its import for this
         starts = _lowered_hint_starts(lowered) if _scanned > _NEEDLE_SET_AFTER else [
             hint.start() for hint in _assignment_hint(True).finditer(lowered)]
@@ -529,6 +555,8 @@ def _compile_extra(extra: tuple[tuple[str, str], ...]) -> tuple[_Compiled, ...]:
 
 
 def _patterns(extra_patterns) -> tuple[_Compiled, ...]:
+    if not extra_patterns:
+        return _builtin()
     extra = tuple((str(name), str(src)) for name, src in extra_patterns)
     return _builtin() + (_compile_extra(extra) if extra else ())
 
@@ -895,51 +923,80 @@ def _line_text(text: str, starts: list[int], line: int) -> str:
 
 # The needle test of each rule is a substring search of the whole text, one per needle: on the
 # corpus of real skills (16 MB of text) that was half of the scan.  Past _NEEDLE_SET_AFTER characters
-# in one process, every needle is looked for in one pass instead (an RE2 set of the needles as
-# literals: a DFA that reads the text once; one set for the text, one for its case folding), which
-# answers the same question: which needles the text holds.  A third set holds the rules' prefilters
-# (Rule.prefilter), so the regex of a rule whose needle is in most texts (":", ".") or that has none
-# runs only where a match can be.  A hook that scans a few files never pays for importing RE2 and
-# building the sets.
-_NEEDLE_SET_AFTER = 1 << 20
+# in one process (64 KiB: the substring tests of that much text, about 14 ms, cost about twice what
+# importing RE2 and compiling the sets cost, about 6 ms, and a hook over the 27 skills of
+# examples/acme, 41 KB, stays below it), every needle is looked for in one pass instead: an RE2 set (a
+# DFA that reads the text's UTF-8 bytes once) of the plain needles as literals, of the case-folded
+# needles and of the rules' prefilters (Rule.prefilter), so the regex of a rule whose needle is in
+# most texts (":", ".", "key") or that has none runs only where a match can be.  It answers the same question as the
+# substring tests: which needles the text holds.  A hook that scans a few files never pays for
+# importing RE2 and building the sets.
+#
+# A case-folded needle is in ``text.casefold()`` where the text holds it letter by letter in either
+# case (the long s and the Kelvin sign fold to "s" and "k": _fold_bytes), unless the text holds one
+# of the characters whose folding is longer than one character and holds an ASCII letter (``ß`` is
+# "ss", ``ﬁ`` is "fi"): the set reports those too, and a text holding one has its folded needles
+# looked for in its case folding, as before.
+_NEEDLE_SET_AFTER = 1 << 16
 _scanned = 0
+#: The characters whose case folding is more than one character and holds an ASCII character
+#: (tests/secrets/test_needle_set.py derives them from every code point).
+_LONG_FOLDS = "\u00df\u0130\u0149\u01f0\u1e96\u1e97\u1e98\u1e99\u1e9a\u1e9e\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06"
+
+
+def _set_entries() -> tuple[list[tuple[str, str, str]], ...]:
+    """The entries of the needle sets, each ``(what, name, RE2 expression over UTF-8 bytes)``: ``what`` is
+    ``plain`` or ``folded`` (a needle), ``prefilter`` (a rule's kind) or ``long-fold``.
+
+    Two sets: a prefilter that opens with a character class (``[A-Za-z0-9/+]{40}``) goes in a set of
+    its own kind, as the two kinds of automaton together multiply their states (a slower pass than
+    two)."""
+    first: list[tuple[str, str, str]] = []
+    for needle in sorted({n for rule in PATTERNS if not rule.folded for n in rule.needles}):
+        first.append(("plain", needle, re.escape(needle)))
+    for needle in sorted({n for rule in PATTERNS if rule.folded for n in rule.needles}):
+        first.append(("folded", needle, _fold_bytes(needle)))
+    first.append(("long-fold", "", "(?:" + "|".join(
+        "".join(f"\\x{b:02x}" for b in ch.encode("utf-8")) for ch in _LONG_FOLDS) + ")"))
+    second: list[tuple[str, str, str]] = []
+    for rule in PATTERNS:
+        if rule.prefilter:
+            (second if rule.prefilter.startswith("[") else first).append(("prefilter", rule.kind, rule.prefilter))
+    return first, second
 
 
 @lru_cache(maxsize=1)
 def _needle_sets():
-    """(set, needles) for the plain needles, the case-folded ones and the prefilters of the built-in rules."""
+    """((set, entries), ...) for the entries of :func:`_set_entries`, compiled."""
     import re2
 
     out = []
-    for folded in (False, True):
-        needles = sorted({n for rule in PATTERNS if rule.folded == folded for n in rule.needles})
+    for entries in _set_entries():
         options = re2.Options()
-        options.literal = True
         options.encoding = re2.Options.Encoding.LATIN1  # the text's UTF-8 bytes, read byte for byte
+        options.never_capture = True
         options.log_errors = False
         found = re2.Set.SearchSet(options)
-        for needle in needles:
-            found.Add(needle.encode("utf-8"))
+        for _what, _name, expression in entries:
+            found.Add(expression.encode("ascii"))
         found.Compile()
-        out.append((found, needles))
-    options = re2.Options()
-    options.encoding = re2.Options.Encoding.LATIN1
-    options.never_capture = True
-    options.log_errors = False
-    found = re2.Set.SearchSet(options)
-    kinds = [rule.kind for rule in PATTERNS if rule.prefilter]
-    for rule in PATTERNS:
-        if rule.prefilter:
-            found.Add(rule.prefilter.encode("ascii"))
-    found.Compile()
-    out.append((found, kinds))
+        out.append((found, entries))
     return tuple(out)
 
 
-def _held(pair, text: str) -> frozenset[str]:
-    found, needles = pair
-    numbers = found.Match(text.encode("utf-8", "surrogatepass"))
-    return frozenset(needles[n] for n in numbers) if numbers else frozenset()
+def _set_held(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(plain needles, case-folded needles, kinds whose prefilter matches) of ``text``, by the sets."""
+    data = text.encode("utf-8", "surrogatepass")
+    held: dict[str, set[str]] = {"plain": set(), "folded": set(), "prefilter": set(), "long-fold": set()}
+    for found, entries in _needle_sets():
+        for number in found.Match(data) or ():
+            what, name, _expression = entries[number]
+            held[what].add(name)
+    folded = held["folded"]
+    if held["long-fold"]:
+        haystack = text.casefold()
+        folded = {n for n in _rule_index()[1] if n in haystack}
+    return frozenset(held["plain"]), frozenset(folded), frozenset(held["prefilter"])
 
 
 @lru_cache(maxsize=1)
@@ -953,6 +1010,7 @@ def _rule_index() -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[int, ...]
     return plain, folded, frozenset(n for n, rule in enumerate(PATTERNS) if not rule.needles)
 
 
+@lru_cache(maxsize=256)  # (the texts of one file share one reading: scan_many)
 def _candidates(plain: frozenset[str], folded: frozenset[str], prefiltered: frozenset[str]) -> tuple[_Compiled, ...]:
     """The built-in rules a text may match: one of its needles held (or none to hold) and its prefilter found."""
     by_plain, by_folded, needleless = _rule_index()
@@ -973,16 +1031,24 @@ def _needles_held(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[
     _scanned += len(text)
     if _scanned <= _NEEDLE_SET_AFTER:
         return None
-    plain, folded, prefilters = _needle_sets()
-    return _held(plain, text), _held(folded, text.casefold()), _held(prefilters, text)
+    return _set_held(text)
 
 
-def _matches(text: str, extra_patterns, *, placeholders: bool = False) -> list[tuple[int, int, _Compiled]]:
-    """(start, end, pattern) of every secret value in ``text``; placeholders only on request."""
+_UNSET = object()
+
+
+def _matches(text: str, extra_patterns, *, placeholders: bool = False,
+             held=_UNSET) -> list[tuple[int, int, _Compiled]]:
+    """(start, end, pattern) of every secret value in ``text``; placeholders only on request.
+
+    ``held``: :func:`_needles_held` of a text holding ``text`` (the needles and prefilters of a longer
+    text are a superset of its own: a rule that runs for nothing finds nothing), else of ``text``.
+    """
     claimed: list[tuple[int, int]] = []
     found: list[tuple[int, int, _Compiled]] = []
     folded = None
-    held = _needles_held(text)
+    if held is _UNSET:
+        held = _needles_held(text)
     patterns = _patterns(extra_patterns)
     if held is not None:  # only the rules whose needles and prefilter the text holds, in table order
         patterns = _candidates(*held) + patterns[len(PATTERNS):]
@@ -1016,14 +1082,14 @@ def _matches(text: str, extra_patterns, *, placeholders: bool = False) -> list[t
     return sorted(found, key=lambda f: (f[0], f[1]))
 
 
-def _cached_matches(text: str, extra_patterns, cache) -> list[tuple[int, int, _Compiled]]:
+def _cached_matches(text: str, extra_patterns, cache, held=_UNSET) -> list[tuple[int, int, _Compiled]]:
     """:func:`_matches` through ``cache`` (a :class:`skillsift.cache.secret_scans.ScanCache`)."""
     patterns = _patterns(extra_patterns)
     key = cache.key(text, tuple((str(name), str(src)) for name, src in extra_patterns))
     spans = cache.get(key, len(text), len(patterns))
     if spans is not None:
         return [(start, end, patterns[number]) for start, end, number in spans]
-    found = _matches(text, extra_patterns)
+    found = _matches(text, extra_patterns, held=held)
     number = {id(pattern): n for n, pattern in enumerate(patterns)} if found else {}  # (most texts hold none)
     cache.put(key, [(start, end, number[id(pattern)]) for start, end, pattern in found])
     return found
@@ -1035,9 +1101,28 @@ def scan_values(text: str, extra_patterns=(), cache=None) -> list[tuple[SecretFi
     ``cache``: a :class:`skillsift.cache.secret_scans.ScanCache` that remembers where the rules
     matched texts seen before (validate passes one; the findings are the same).
     """
+    return _values(text, extra_patterns, cache, _UNSET)
+
+
+def scan_many(texts, extra_patterns=(), cache=None) -> list[list[tuple[SecretFinding, str]]]:
+    """:func:`scan_values` of each of ``texts``, in order, the needles and prefilters read once over
+    them all (one pass where each text would take its own: the rules a text's needles call for are
+    among those of all the texts, and a rule run on a text that does not hold its needle finds
+    nothing there, so the findings are the same)."""
+    texts = list(texts)
+    held = _needles_held("\0".join(texts)) if len(texts) > 1 else _UNSET
+    if isinstance(held, tuple) and cache is None and not extra_patterns and not _candidates(*held):
+        return [[] for _text in texts]  # no rule to run on any of them (most files)
+    return [_values(text, extra_patterns, cache, held) for text in texts]
+
+
+def _values(text: str, extra_patterns, cache, held) -> list[tuple[SecretFinding, str]]:
     if not text:
         return []
-    found = _matches(text, extra_patterns) if cache is None else _cached_matches(text, extra_patterns, cache)
+    if cache is None:
+        found = _matches(text, extra_patterns, held=held)
+    else:
+        found = _cached_matches(text, extra_patterns, cache, held)
     if not found:
         return []
     starts = _line_starts(text)

@@ -192,7 +192,7 @@ def test_secrets_and_frontmatter_hooks_import_neither_numpy_nor_jsonschema(tmp_p
 
 def test_hooks_of_a_project_without_sources_import_no_source_reader_nor_re2(tmp_path):
     """Commit-time cost: the [[sources]] readers (git, the lock, copying folders) load only when a
-    config names sources, and the secret scanner's RE2 sets only past a megabyte of text."""
+    config names sources, and the secret scanner's RE2 sets only past 64 KiB of text."""
     import subprocess
     import sys
 

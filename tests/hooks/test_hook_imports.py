@@ -22,7 +22,7 @@ from tests.conftest import ROOT, write_skill
 #: Never imported by ``skillsift hook frontmatter`` / ``hook secrets`` on simple SKILL.md files,
 #: with the user caches written (a first run) or off.  ``dataclasses`` brings ``inspect``, ``ast``,
 #: ``dis`` and ``tokenize`` (about 13 ms); ``yaml`` is read only for frontmatter the simple reader
-#: leaves to it; ``tempfile`` brings ``shutil`` with ``bz2`` and ``lzma``; ``re2`` only past a megabyte;
+#: leaves to it; ``tempfile`` brings ``shutil`` with ``bz2`` and ``lzma``; ``re2`` only past 64 KiB of text;
 #: ``argparse`` (with ``gettext`` and ``locale``, about 5 ms) only for ``--help`` and usage errors;
 #: ``hashlib`` (OpenSSL, about 11M instructions) only past a quarter megabyte hashed (``cache.base.sha256``).
 HOOK_NEVER = ("numpy", "jsonschema", "click", "dataclasses", "inspect", "ast", "dis", "tokenize", "yaml", "re2",

@@ -39,24 +39,86 @@ def test_the_needle_set_finds_what_each_rule_finds(monkeypatch):
     assert sum(1 for found in each if found) > len(GENERATORS)  # the texts do hold secrets
 
 
-@pytest.mark.parametrize("folded", [False, True])
-def test_the_set_reports_every_needle_a_text_holds(folded):
-    pair = scan._needle_sets()[folded]
-    needles = sorted({n for rule in scan.PATTERNS if rule.folded == folded for n in rule.needles})
-    assert pair[1] == needles
-    for needle in needles:
-        text = f"x{needle}y é"
-        assert scan._held(pair, text) == {n for n in needles if n in text}
+def _folded_forms(needle: str) -> list[str]:
+    """``needle`` as a text may hold it: upper case, capitalised, with the long s, the Kelvin sign or
+    the sharp s (which folds to "ss")."""
+    forms = [needle, needle.upper(), needle.capitalize(), needle.replace("s", "\u017f"),
+             needle.replace("k", "\u212a"), needle.replace("ss", "\u00df"), needle.replace("ss", "\u1e9e")]
+    return list(dict.fromkeys(forms))
+
+
+def test_the_set_reports_every_needle_a_text_holds():
+    """Each needle, alone and in other forms, reads back as the substring tests read it: a plain
+    needle in the text, a folded one in its case folding."""
+    plain_needles = sorted({n for rule in scan.PATTERNS if not rule.folded for n in rule.needles})
+    folded_needles = sorted({n for rule in scan.PATTERNS if rule.folded for n in rule.needles})
+    texts = [f"x{needle}y é" for needle in plain_needles]
+    texts += [f"x{form}y é" for needle in folded_needles for form in _folded_forms(needle)]
+    texts += ["\ufb01\ufb02", "pa\u00dfword", "PA\u1e9eWORD", "\u0130", "\udcff token", ""]
+    for text in texts:
+        plain, folded, _kinds = scan._set_held(text)
+        assert plain == {n for n in plain_needles if n in text}, text
+        assert folded == {n for n in folded_needles if n in text.casefold()}, text
+
+
+def test_the_long_folds_are_every_character_whose_folding_holds_ascii():
+    """The set reads a folded needle letter by letter: each character folding to one ASCII character is
+    that character in either case, the long s or the Kelvin sign (what _fold_bytes spells out), and
+    every other character whose folding holds an ASCII character is one of _LONG_FOLDS."""
+    single, longer = {}, []
+    for code in range(0x110000):
+        ch = chr(code)
+        if ch.isascii() or 0xD800 <= code < 0xE000:
+            continue
+        folded = ch.casefold()
+        assert folded, ch
+        if any(c.isascii() for c in folded):
+            if len(folded) == 1:
+                single[ch] = folded
+            else:
+                longer.append(ch)
+    assert single == {"\u017f": "s", "\u212a": "k"}
+    assert scan._LONG_FOLDS == "".join(longer)
+
+
+def test_every_rule_declares_where_its_matches_can_be():
+    """Every built-in rule has needles or a prefilter (nothing runs on every text), every prefilter
+    compiles in the set, and each rule whose needle is in most texts (":", ".") or that has none
+    has a prefilter."""
+    import re2
+
+    for rule in scan.PATTERNS:
+        assert rule.needles or rule.prefilter, rule.kind
+        if rule.prefilter:
+            assert rule.prefilter.isascii(), rule.kind
+            options = re2.Options()
+            options.encoding = re2.Options.Encoding.LATIN1
+            re2.compile(rule.prefilter.encode("ascii"), options)
+        if any(len(needle) < 2 for needle in rule.needles) or not rule.needles:
+            assert rule.prefilter, rule.kind
+    entries = [entry for group in scan._set_entries() for entry in group]
+    assert {name for what, name, _e in entries if what == "prefilter"} == {r.kind for r in scan.PATTERNS
+                                                                          if r.prefilter}
 
 
 @pytest.mark.parametrize("kind", sorted(rule.kind for rule in scan.PATTERNS if rule.prefilter))
 def test_a_prefilter_holds_every_match_of_its_rule(kind, monkeypatch):
     """A prefilter spares its rule's regex only where no match can be: each planted secret of the
-    kind, in several surroundings, is still found with the one-pass test."""
+    kind is still found with the one-pass test, and in several surroundings its rule matches where
+    its regex alone matches."""
+    import re2
+
+    rule = next(r for r in scan.PATTERNS if r.kind == kind)
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1
+    prefilter = re2.compile(rule.prefilter.encode("ascii"), options)
+    regex = next(c for c in scan._builtin() if c.kind == kind)
     rng = random.Random(kind)
     monkeypatch.setattr(scan, "_NEEDLE_SET_AFTER", -1)
     for _ in range(20):
         line, value = sample(kind, rng)
-        for text in (line, f"x = {value}\n", f"é {value} é", f"({value})"):
-            found = scan._matches(text, ())
-            assert any(pattern.kind == kind for _s, _e, pattern in found), (kind, text)
+        found = scan._matches(line, ())
+        assert any(pattern.kind == kind for _s, _e, pattern in found), (kind, line)
+        for text in (line, f"x = {value}\n", f"\u00e9 {value} \u00e9", f"({value})", line.upper(), line.lower()):
+            if any(True for _m in regex.finditer(text)):
+                assert prefilter.search(text.encode("utf-8", "surrogatepass")), (kind, text)

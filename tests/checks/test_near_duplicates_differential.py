@@ -1,0 +1,103 @@
+"""SK009's listing from the masks of ``lexical_partners`` is the listing of the pair-by-pair
+computation it replaced (tests/support/near_duplicates_reference.py), message for message: random
+catalogs (templated families, shared names, short descriptions, cosine pairs from an index) at
+several thresholds, and the corpus of real skills."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skillsift.catalog.skill import Skill
+from skillsift.checks.duplicates import lexical_partners, near_duplicates, term_sets
+from tests.conftest import corpora
+from tests.support import near_duplicates_reference as reference
+
+THRESHOLDS = (0.0, 0.3, 0.5, 0.7, 0.8, 0.85, 0.9, 0.95, 1.0)
+
+
+def _catalog(rng: random.Random, size: int) -> list[Skill]:
+    vocab = [f"w{i}" for i in range(rng.randint(6, 40))]
+    template = rng.sample(vocab, min(len(vocab), rng.randint(3, 14)))
+    skills = []
+    for n in range(size):
+        shape = rng.random()
+        if shape < 0.4:  # a family: the template with one or two words changed, added or dropped
+            words = list(template)
+            for _ in range(rng.randint(0, 2)):
+                move = rng.random()
+                if move < 0.4 and words:
+                    words[rng.randrange(len(words))] = rng.choice(vocab)
+                elif move < 0.7:
+                    words.insert(rng.randrange(len(words) + 1), rng.choice(vocab))
+                elif words:
+                    del words[rng.randrange(len(words))]
+        else:
+            words = rng.sample(vocab, min(len(vocab), rng.randint(1, 12)))
+        name = f"s{rng.randrange(size)}" if rng.random() < 0.15 else f"s{n}"  # some names used twice
+        skills.append(Skill(name=name, description=" ".join(words), path=f"skills/{rng.randrange(3)}/{n}/SKILL.md"))
+    return skills
+
+
+def _cosine(rng: random.Random, size: int) -> list[tuple[int, int, float]]:
+    if size < 2 or rng.random() < 0.5:
+        return []
+    pairs = {tuple(rng.sample(range(size), 2)) for _ in range(rng.randint(1, size))}
+    return [(i, j, round(rng.uniform(0.5, 1.0), 3)) for i, j in sorted(pairs)]
+
+
+def _same(skills, threshold, cosine) -> None:
+    got = near_duplicates(skills, threshold=threshold, cosine_pairs=cosine)
+    want = reference.near_duplicates(skills, threshold=threshold, cosine_pairs=cosine)
+    assert got == want
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 60), st.sampled_from(THRESHOLDS))
+def test_the_listing_equals_the_pair_by_pair_listing_on_random_catalogs(seed, size, threshold):
+    rng = random.Random(seed)
+    skills = _catalog(rng, size)
+    _same(skills, threshold, _cosine(rng, size))
+
+
+def test_the_random_catalogs_do_hold_every_kind_of_pair():
+    """(The catalogs above are not vacuous: lexical pairs, one-word pairs, cosine pairs, shared names.)"""
+    rng = random.Random(3)
+    messages = []
+    for _ in range(40):
+        skills = _catalog(rng, 50)
+        messages += [d.message for d in near_duplicates(skills, threshold=0.8, cosine_pairs=_cosine(rng, 50))]
+    text = " ".join(messages)
+    assert "lexical" in text and "one word apart" in text and "cosine" in text and " more" in text
+
+
+@pytest.mark.parametrize("threshold", THRESHOLDS)
+def test_the_masks_hold_the_pairs_of_the_prefix_filter(threshold):
+    rng = random.Random(int(threshold * 100))
+    sets = term_sets(s.description for s in _catalog(rng, 150))
+    want = reference.similar_pairs(sets, threshold)
+    tiers = lexical_partners(sets, threshold)
+    got = sorted((i, j, value) for j, tier in enumerate(tiers) for value, mask in tier.items()
+                 for i in range(j) if mask >> i & 1)
+    assert got == want
+    # both ways: skill i's tiers hold j where skill j's hold i
+    for j, tier in enumerate(tiers):
+        for value, mask in tier.items():
+            assert all(tiers[i].get(value, 0) >> j & 1 for i in range(len(sets)) if mask >> i & 1)
+
+
+@pytest.mark.slow  # the whole corpus of real skills
+def test_the_listing_equals_the_pair_by_pair_listing_on_the_corpus(tmp_path):
+    from skillsift.validators.workspace import Workspace
+
+    config = tmp_path / "skillsift.toml"  # the corpus is read-only: name its layout in a config kept elsewhere
+    config.write_text('[catalog]\nskills = ["*"]\n', encoding="utf-8")
+    skills = list(Workspace(corpora(), config_file=config).catalog.skills)
+    cosine = [(i, i + 3, 0.93) for i in range(0, len(skills) - 3, 11)]
+    for threshold, pairs in ((0.9, ()), (0.8, cosine), (0.95, cosine[:5])):
+        got = near_duplicates(skills, threshold=threshold, cosine_pairs=pairs)
+        assert got == reference.near_duplicates(skills, threshold=threshold, cosine_pairs=pairs)
+        assert len(got) > 500
