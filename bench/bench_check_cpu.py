@@ -24,7 +24,6 @@ from pathlib import Path
 
 from harness import CORPORA, child_times
 
-
 _CHILD = r"""
 import json, sys, time
 from skillsift.validators.workspace import Workspace
