@@ -53,7 +53,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--corpus", default=str(CORPORA))
     parser.add_argument("--bytecode", action="store_true",
-                        help="keep .pyc files (in a temporary folder, after one warm-up), as an installed package has them")
+                        help="keep .pyc files (in a temporary folder, after one warm-up), as an install has them")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as work:
         config = Path(work) / "corpus.toml"
