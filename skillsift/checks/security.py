@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from ..config.checks import STRICT, check
@@ -72,11 +73,51 @@ _USER = ("tell the user", "inform the user", "alert the user", "notify the user"
          "informing the user", "notifying the user", "alerting the user")
 
 
-def _may_inject(lowered: str) -> bool:
-    """Whether ``lowered`` holds the words an injection phrase needs (a cheap look before the regex)."""
-    return ((any(v in lowered for v in _VERBS) and any(o in lowered for o in _OBJECTS))
-            or ("the user" in lowered and any(u in lowered for u in _USER))
-            or "you are now" in lowered or "system prompt" in lowered)
+_LINE_WORDS = (*_VERBS, "the user", "you are now", "system prompt")
+#: Every word the scans look for: which of them a text holds is found in one pass.
+_WORDS = tuple(dict.fromkeys((*_LINE_WORDS, *_OBJECTS, *_USER, *_PIPE_WORDS, *_RUN_WORDS)))
+#: The substring tests serve the first 64 KiB a process scans, one RE2 set pass per text after
+#: that (about 4x faster on a large catalog): a hook over a few small files does not import RE2.
+_SET_AFTER = 1 << 16
+_scanned = 0
+
+
+def words_held(lowered: str) -> frozenset[str]:
+    """The words of ``_WORDS`` that ``lowered`` holds.
+
+    Past the first 64 KiB, one RE2 set pass over the UTF-8 bytes of ``lowered``: the words are
+    ASCII, and an ASCII string is in a text exactly when its bytes are in the text's UTF-8 bytes
+    (every byte of a longer character's encoding is 0x80 or above).
+    """
+    global _scanned
+    _scanned += len(lowered)
+    if _scanned <= _SET_AFTER:
+        return frozenset(word for word in _WORDS if word in lowered)
+    return frozenset(_WORDS[n] for n in _word_set().Match(lowered.encode("utf-8", "surrogatepass")) or ())
+
+
+@lru_cache(maxsize=1)
+def _word_set():
+    """``_WORDS`` compiled into one RE2 set, entry ``n`` being ``_WORDS[n]``."""
+    import re2
+
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1  # the UTF-8 bytes, read byte for byte
+    options.never_capture = True
+    options.log_errors = False
+    found = re2.Set.SearchSet(options)
+    for word in _WORDS:
+        found.Add(re.escape(word).encode("ascii"))
+    found.Compile()
+    return found
+
+
+def _may_inject(held: frozenset[str]) -> bool:
+    """Whether a text holding the words ``held`` holds those an injection phrase needs (a cheap look
+    before the regex)."""
+    return ((any(v in held for v in _VERBS) and any(o in held for o in _OBJECTS))
+            or ("the user" in held and any(u in held for u in _USER))
+            or "you are now" in held or "system prompt" in held)
 
 
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
@@ -86,17 +127,18 @@ TEXT_SUFFIXES = (".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".
                  ".yaml", ".yml", ".json", ".toml", "Makefile", "Dockerfile")
 
 
-def injections(text: str, first_line: int, lowered: str | None = None):
+def injections(text: str, first_line: int, lowered: str | None = None, held: frozenset[str] | None = None):
     """(file line, phrase) of each prompt-injection phrase of ``text`` outside code and quotes.
 
     Only the lines holding one of the words a phrase needs are read (found with ``str.find``
     in the lowercased text), so a long body without them costs one pass in C.
     """
     lowered = text.lower() if lowered is None else lowered
-    if not _may_inject(lowered):  # most skills hold none of the words
+    held = words_held(lowered) if held is None else held
+    if not _may_inject(held):  # most skills hold none of the words
         return
     starts: set[int] = set()
-    for word in (*_VERBS, "the user", "you are now", "system prompt"):
+    for word in (w for w in _LINE_WORDS if w in held):
         at = lowered.find(word)
         while at >= 0 and len(starts) < 1000:
             starts.add(lowered.rfind("\n", 0, at) + 1)
@@ -136,12 +178,15 @@ def _lines_with(text: str, lowered: str, words) -> list[tuple[int, str]]:
     return out
 
 
-def shell_problems(file: str, text: str, first_line: int = 1, lowered: str | None = None) -> list[Diagnostic]:
+def shell_problems(file: str, text: str, first_line: int = 1, lowered: str | None = None,
+                   held: frozenset[str] | None = None) -> list[Diagnostic]:
     """SK402 and SK403 of one text (a SKILL.md body or a file of the skill's folder); only the lines
-    holding ``curl``, ``npx`` and kin are read."""
+    holding ``curl``, ``npx`` and kin are read (``held``: the words of ``words_held(lowered)``)."""
     out: list[Diagnostic] = []
     lowered = text.lower() if lowered is None else lowered
-    for number, line in _lines_with(text, lowered, _PIPE_WORDS) if "|" in text else ():
+    held = words_held(lowered) if held is None else held
+    pipe_words = [w for w in _PIPE_WORDS if w in held]
+    for number, line in _lines_with(text, lowered, pipe_words) if pipe_words and "|" in text else ():
         hit = _PIPE.search(line) if "|" in line else None
         if hit:
             out.append(PIPE_SHELL.report(
@@ -149,7 +194,7 @@ def shell_problems(file: str, text: str, first_line: int = 1, lowered: str | Non
                 message=f"a remote script is piped into a shell ({hit.group(0)[:60]}); whatever the server sends runs",
                 hint="download the script, check its checksum or signature, then run it; or install a pinned "
                      "package"))
-    for number, line in _lines_with(text, lowered, _RUN_WORDS):
+    for number, line in _lines_with(text, lowered, [w for w in _RUN_WORDS if w in held]):
         for pattern, how in ((_NPX, "@<version>"), (_PIPX, "==<version>")):
             for match in pattern.finditer(line):
                 if match.group(2) or match.group(1).startswith("-"):
@@ -171,9 +216,10 @@ def check_security(parsed) -> list[Diagnostic]:
     for _line, phrase in injections(description, parsed.line("description")):
         out.append(_injection(path, parsed.line("description"), phrase))
     lowered = parsed.body.lower()
-    for line, phrase in injections(parsed.body, parsed.body_line, lowered):
+    held = words_held(lowered)
+    for line, phrase in injections(parsed.body, parsed.body_line, lowered, held):
         out.append(_injection(path, line, phrase))
-    out.extend(shell_problems(path, parsed.body, parsed.body_line, lowered))
+    out.extend(shell_problems(path, parsed.body, parsed.body_line, lowered, held))
     tools = tool_names(front.get("allowed-tools")) if "allowed-tools" in front else None
     if tools and any(t in ("Bash", "Bash(*)", "Bash(:*)", "Bash(*:*)") for t in tools):
         out.append(BASH_ANY.report(
