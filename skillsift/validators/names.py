@@ -79,6 +79,8 @@ def _script(char: str) -> str:
 
 def mixed_script(name: str) -> tuple[str, ...]:
     """The scripts a name mixes when it holds Latin letters and Cyrillic or Greek ones (else ())."""
+    if name.isascii():  # Latin letters at most
+        return ()
     scripts = {_script(c) for c in name} - {""}
     if "Latin" in scripts and scripts & {"Cyrillic", "Greek"}:
         return tuple(sorted(scripts))
