@@ -13,10 +13,24 @@ import os
 import zlib
 from functools import partial as _partial
 
-from skillsift.cache.base import FORMAT, JsonCache, diag_from_json, diag_to_json, json_exact, refuse
+from skillsift.cache.base import JsonCache, diag_from_json, diag_to_json, json_exact, refuse
 from skillsift.diagnostics import Diagnostic, SkillsiftError
 
-_STRINGS = ("name", "description", "domain", "body", "path", "dir_id", "digest")
+#: The skill cache's own format: entries are arrays in the order of :data:`ENTRY`.  A file of
+#: another format (the format 2 one held each skill as an object with named fields) is ignored
+#: and written again.
+SKILLS_FORMAT = 3
+#: One entry, by position: the file's stamp (:func:`file_stamp`), the domain it was read for,
+#: the diagnostics reading it gave; then, when it gave a skill, the skill's fields (its path is
+#: the entry's key) and its body as ``start, end, CRC-32`` of its bytes after the header line.
+#: An entry without a skill stops after the diagnostics.  A name or description that is the
+#: frontmatter's own (a str, the same text) is stored as null and taken from the frontmatter
+#: when read: the frontmatter is not stored twice.
+ENTRY = ("stamp", "key_domain", "diagnostics", "name", "description", "domain", "dir_id", "digest", "triggers",
+         "keywords", "tags", "roles", "examples", "not_for", "frontmatter_line", "frontmatter", "body_start",
+         "body_end", "body_crc")
+_NO_SKILL = ENTRY.index("diagnostics") + 1  # the length of an entry that holds no skill
+_STRINGS = ("name", "description", "domain", "dir_id", "digest")
 _LISTS = ("triggers", "keywords", "tags", "roles", "examples", "not_for")
 #: A file changed this recently may still be written to within its mtime's resolution;
 #: its entry is not stored (the next run reads it again), as git does for "racily clean" files.
@@ -48,10 +62,10 @@ class SkillCache(JsonCache):
     parsers = ("catalog/load.py", "catalog/frontmatter.py", "catalog/skill.py", "diagnostics.py", "cache/skills.py",
                "cache/base.py", "_version.py")
 
-    # The file is one line of JSON (the entries, each body as [start, end, CRC-32] of its
-    # bytes in what follows; the size of what follows) and then the bodies as UTF-8: a body
-    # read back is one slice checked and decoded when it is first read (skill.EncodedText),
-    # not an escaped JSON string.  A slice that fails its CRC or does not decode is read
+    # The file is one line of JSON (the entries, arrays laid out as :data:`ENTRY`, each body as
+    # start, end, CRC-32 of its bytes in what follows; the size of what follows) and then the
+    # bodies as UTF-8: a body read back is one slice checked and decoded when it is first read
+    # (skill.EncodedText), not an escaped JSON string.  A slice that fails its CRC or does not decode is read
     # from the skill's file again (:func:`_body_from_file`).
 
     def _load(self) -> dict:
@@ -63,7 +77,7 @@ class SkillCache(JsonCache):
             doc = json.loads(data[:cut], parse_constant=refuse)
         except (ValueError, RecursionError):
             return {}
-        if not self._ours(doc) or doc.get("body_bytes") != len(data) - cut - 1:
+        if not self._ours(doc, fmt=SKILLS_FORMAT) or doc.get("body_bytes") != len(data) - cut - 1:
             return {}
         self.data, self.base, self.bodies = data, cut + 1, memoryview(data)[cut + 1:]
         return doc["entries"]
@@ -75,19 +89,18 @@ class SkillCache(JsonCache):
         entries, parts, size = {}, [], 0
         try:
             for key in sorted(self.fresh):
-                entry = dict(self.fresh[key])
-                body = entry.pop("body_text", None)
-                if entry["skill"] is not None:
+                entry, body = self.fresh[key]
+                if len(entry) != _NO_SKILL:
                     if body is None:  # an entry read back from the file: its body is in the old file
                         body = self.body_of(entry)
                         if body is None:  # damaged there: left out, so the next run reads the file
                             continue
                     raw = body.encode("utf-8")
-                    entry["skill"] = {**entry["skill"], "body": [size, size + len(raw), zlib.crc32(raw)]}
+                    entry = entry[:-3] + [size, size + len(raw), zlib.crc32(raw)]
                     parts.append(raw)
                     size += len(raw)
                 entries[key] = entry
-            doc = {"format": FORMAT, "root": self.root_id, "parser": self.stamp, "entries": entries,
+            doc = {"format": SKILLS_FORMAT, "root": self.root_id, "parser": self.stamp, "entries": entries,
                    "body_bytes": size}
             head = json.dumps(doc, separators=(",", ":")).encode("ascii")  # ASCII: lone surrogates survive
         except (TypeError, ValueError, UnicodeError, RecursionError, AttributeError):
@@ -98,17 +111,16 @@ class SkillCache(JsonCache):
     base = 0
     bodies: memoryview = memoryview(b"")
 
-    def span_of(self, entry: dict) -> tuple[int, int, int] | None:
+    def span_of(self, entry: list) -> tuple[int, int, int] | None:
         """``(start, end, CRC-32)`` of the body of an entry read from the file (offsets into
         :attr:`data`), or None when it points outside the bodies or is not three integers."""
-        fields = entry.get("skill")
-        span = fields.get("body") if type(fields) is dict else None
-        if (type(span) is not list or len(span) != 3 or type(span[0]) is not int or type(span[1]) is not int
-                or type(span[2]) is not int or not 0 <= span[0] <= span[1] <= len(self.bodies)):
+        start, end, crc = entry[-3:]
+        if (type(start) is not int or type(end) is not int or type(crc) is not int
+                or not 0 <= start <= end <= len(self.bodies)):
             return None
-        return self.base + span[0], self.base + span[1], span[2]
+        return self.base + start, self.base + end, crc
 
-    def body_of(self, entry: dict) -> str | None:
+    def body_of(self, entry: list) -> str | None:
         """The body an entry read from the file points at, or None when it points outside the bodies
         or at bytes that fail their CRC-32 or are not UTF-8."""
         span = self.span_of(entry)
@@ -134,13 +146,13 @@ class SkillCache(JsonCache):
         if self.path is None or stamp is None:
             return None
         entry = self.entries.get(rel)
-        if type(entry) is not dict or entry.get("stamp") != stamp or entry.get("domain") != domain:
+        if type(entry) is not list or len(entry) < _NO_SKILL or entry[0] != stamp or entry[1] != domain:
             return None
         decoded = _decode_read(entry, rel, self)
         if decoded is None:
             return None
         self.hits += 1
-        self.fresh[rel] = entry
+        self.fresh[rel] = (entry, None)
         return decoded
 
     def put(self, rel: str, stamp: list | None, domain: str, skill, diagnostics) -> None:
@@ -149,12 +161,9 @@ class SkillCache(JsonCache):
         self.misses += 1
         if self.now_ns - stamp[1] < SETTLE_NS or self.now_ns - stamp[2] < SETTLE_NS:
             return  # may still be changing within the clock's resolution
-        entry = _encode_read(skill, diagnostics)
+        entry = _encode_read(rel, stamp, domain, skill, diagnostics)
         if entry is not None:
-            entry["stamp"], entry["domain"] = stamp, domain
-            if skill is not None:
-                entry["body_text"] = skill.body
-            self.fresh[rel] = entry
+            self.fresh[rel] = (entry, None if skill is None else skill.body)
 
 
 def _fulldiag_to_json(d: Diagnostic) -> dict:
@@ -170,21 +179,21 @@ def _fulldiag_from_json(data) -> Diagnostic | None:
     return replace(diag, rule=data["rule"])
 
 
-def _encode_read(skill, diagnostics) -> dict | None:
-    out: dict = {"diagnostics": [_fulldiag_to_json(d) for d in diagnostics], "skill": None}
-    if not json_exact(out["diagnostics"]):
-        return None
+def _encode_read(rel: str, stamp: list, domain: str, skill, diagnostics) -> list | None:
+    """The entry (:data:`ENTRY`) for what reading ``rel`` gave, its body span left as zeros (the
+    body is placed when the file is written); None when JSON cannot carry it exactly."""
+    out: list = [stamp, domain, [_fulldiag_to_json(d) for d in diagnostics]]
     if skill is not None:
-        if not json_exact(skill.frontmatter) or type(skill.frontmatter) is not dict:
+        if type(skill.frontmatter) is not dict or skill.path != rel:
             return None
-        fields = {name: getattr(skill, name) for name in _STRINGS if name != "body"}
-        fields.update({name: list(getattr(skill, name)) for name in _LISTS})
-        fields["frontmatter_line"] = skill.frontmatter_line
-        fields["frontmatter"] = skill.frontmatter
-        if not json_exact(fields):
-            return None
-        out["skill"] = fields
-    return out
+        out.extend(getattr(skill, name) for name in _STRINGS)
+        out.extend(list(getattr(skill, name)) for name in _LISTS)
+        for at, key in ((3, "name"), (4, "description")):  # the frontmatter's own: not stored twice
+            given = skill.frontmatter.get(key)
+            if type(given) is str and given == out[at]:
+                out[at] = None
+        out += [skill.frontmatter_line, skill.frontmatter, 0, 0, 0]
+    return out if json_exact(out) else None
 
 
 def _body_from_file(read_skill, root: str, rel: str, domain: str, digest: str) -> str:
@@ -201,8 +210,8 @@ def _body_from_file(read_skill, root: str, rel: str, domain: str, digest: str) -
     return skill.body
 
 
-def _decode_read(entry: dict, rel: str, cache: SkillCache):
-    raw = entry.get("diagnostics")
+def _decode_read(entry: list, rel: str, cache: SkillCache):
+    raw = entry[2]
     if type(raw) is not list:
         return None
     diagnostics = []
@@ -211,22 +220,17 @@ def _decode_read(entry: dict, rel: str, cache: SkillCache):
         if diag is None:
             return None
         diagnostics.append(diag)
-    fields = entry.get("skill")
-    if fields is None:
+    if len(entry) == _NO_SKILL:
         return None if not diagnostics else (None, diagnostics)
-    if type(fields) is not dict or fields.get("path") != rel:
-        return None
-    span = cache.span_of(entry)
-    if span is None:
-        return None
     try:
-        name, description, domain, dir_id, digest = (fields["name"], fields["description"], fields["domain"],
-                                                     fields["dir_id"], fields["digest"])
-        triggers, keywords, tags, roles, examples, not_for = (fields["triggers"], fields["keywords"], fields["tags"],
-                                                              fields["roles"], fields["examples"], fields["not_for"])
-        line, front = fields["frontmatter_line"], fields["frontmatter"]
-    except KeyError:
+        (_stamp, key_domain, _diagnostics, name, description, domain, dir_id, digest, triggers, keywords, tags, roles,
+         examples, not_for, line, front, start, end, crc) = entry
+    except ValueError:  # another length
         return None
+    if name is None and type(front) is dict:  # the frontmatter's own (the type is checked below)
+        name = front.get("name")
+    if description is None and type(front) is dict:
+        description = front.get("description")
     # The entries were read with NaN and Infinity refused, so anything JSON gave is JSON-exact,
     # and every string in it is an exact str: ``"".join`` of a list that holds anything else
     # raises TypeError, which checks each list's items in one call.
@@ -234,15 +238,17 @@ def _decode_read(entry: dict, rel: str, cache: SkillCache):
             or type(dir_id) is not str or type(digest) is not str or type(triggers) is not list
             or type(keywords) is not list or type(tags) is not list or type(roles) is not list
             or type(examples) is not list or type(not_for) is not list or type(line) is not int
-            or type(front) is not dict):
+            or type(front) is not dict or type(start) is not int or type(end) is not int or type(crc) is not int
+            or not 0 <= start <= end <= len(cache.bodies)):
         return None
     try:
         _JOIN(triggers), _JOIN(keywords), _JOIN(tags), _JOIN(roles), _JOIN(examples), _JOIN(not_for)
     except TypeError:
         return None
     # The body is checked (CRC-32, UTF-8) when first read; if it fails, it comes from the file.
-    reread = _partial(_body_from_file, cache.read_skill, cache.root_id, rel, domain, digest)
-    body = cache.encoded_text(cache.data, *span, reread)
+    reread = _partial(_body_from_file, cache.read_skill, cache.root_id, rel, key_domain, digest)
+    base = cache.base
+    body = cache.encoded_text(cache.data, base + start, base + end, crc, reread)
     skill = cache.restore(name, description, tuple(triggers), tuple(keywords), tuple(tags), tuple(roles),
                           tuple(examples), tuple(not_for), domain, body, rel, dir_id, digest, line, front)
     return skill, diagnostics

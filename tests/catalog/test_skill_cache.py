@@ -29,6 +29,11 @@ def reads(monkeypatch) -> list:
     return calls
 
 
+def at(field: str) -> int:
+    """Where ``field`` sits in an entry of the skill cache file."""
+    return catalog_cache.ENTRY.index(field)
+
+
 def full(cat) -> tuple:
     """Everything a catalog holds, the skills' frontmatter and the diagnostics' rule included."""
     skills, diagnostics = snapshot(cat)
@@ -93,32 +98,41 @@ def test_a_damaged_skill_cache_is_a_miss_not_a_crash(tmp_path, cache_dir, monkey
         assert data != head + b"\n" + bodies
     else:
         for entry in doc["entries"].values():
-            if entry["skill"] is not None:
+            if len(entry) == len(catalog_cache.ENTRY):
                 if damage == "offsets":
-                    entry["skill"]["body"] = [5, 10**9, 0]
+                    entry[at("body_start"):] = [5, 10**9, 0]
                 elif damage == "crc":
-                    entry["skill"]["body"][2] ^= 1
+                    entry[at("body_crc")] ^= 1
                 elif damage == "nan":
-                    entry["skill"]["frontmatter"] = {"name": float("nan")}
+                    entry[at("frontmatter")] = {"name": float("nan")}
                 else:
-                    entry["skill"]["triggers"] = [1]
-                    entry["diagnostics"] = [{"file": 3}]
+                    entry[at("triggers")] = [1]
+                    entry[at("diagnostics")] = [{"file": 3}]
         data = json.dumps(doc).encode() + b"\n" + bodies
     path.write_bytes(data)
     assert full(load_catalog(root)) == uncached
     assert full(load_catalog(root)) == uncached  # and the rewritten cache serves the same
 
 
+_MISSING = object()
+_EXTRA = object()
 _HOSTILE = [(field, value) for field in ("triggers", "keywords", "tags", "roles", "examples", "not_for")
             for value in ([1], ["ok", None], ["ok", ["nested"]], [{"a": "b"}], [True], "a string", None)] + [
     (field, value) for field in ("name", "description", "domain", "dir_id", "digest")
-    for value in (1, None, ["x"], {"x": "y"}, True)] + [
+    for value in (1, ["x"], {"x": "y"}, True)] + [(field, None) for field in ("domain", "dir_id", "digest")] + [
     ("frontmatter_line", True), ("frontmatter_line", "2"), ("frontmatter_line", 2.0), ("frontmatter", ["x"]),
-    ("frontmatter", None), ("path", "elsewhere/SKILL.md")]
+    ("frontmatter", None), ("stamp", None), ("stamp", [1, 2]), ("stamp", "x"), ("key_domain", None),
+    ("key_domain", "elsewhere"), ("diagnostics", None), ("diagnostics", {}), ("diagnostics", [None]),
+    ("diagnostics", [{"file": "f"}])] + [
+    (field, value) for field in ("body_start", "body_end", "body_crc") for value in (None, "1", 1.0, True, [1])] + [
+    ("body_start", -1), ("body_end", 10**9), ("body_start", 10**9)]
 
 
-@pytest.mark.parametrize("field", ["name", "description", "domain", "dir_id", "digest", "triggers", "keywords", "tags",
-                                   "roles", "examples", "not_for", "frontmatter_line", "frontmatter", "path"])
+def test_every_field_of_an_entry_is_tried():
+    assert sorted({name for name, _value in _HOSTILE}) == sorted(catalog_cache.ENTRY)
+
+
+@pytest.mark.parametrize("field", catalog_cache.ENTRY)
 def test_a_cached_skill_with_one_field_of_the_wrong_shape_is_read_from_its_file(tmp_path, cache_dir, monkeypatch,
                                                                                  field):
     root = make_repo(tmp_path / "repo")
@@ -128,15 +142,17 @@ def test_a_cached_skill_with_one_field_of_the_wrong_shape_is_read_from_its_file(
     load_catalog(root)
     path = next((cache_dir / "skills").iterdir())
     head, _sep, bodies = path.read_bytes().partition(b"\n")
-    values = [value for name, value in _HOSTILE if name == field] + [_MISSING]
+    values = [value for name, value in _HOSTILE if name == field] + [_MISSING, _EXTRA]
     for value in values:
         doc = json.loads(head)
         for entry in doc["entries"].values():
-            if entry["skill"] is not None:
+            if len(entry) == len(catalog_cache.ENTRY):
                 if value is _MISSING:
-                    del entry["skill"][field]
+                    del entry[at(field)]
+                elif value is _EXTRA:
+                    entry.insert(at(field), entry[at(field)])
                 else:
-                    entry["skill"][field] = value
+                    entry[at(field)] = value
         path.write_bytes(json.dumps(doc).encode() + b"\n" + bodies)
         calls = reads(monkeypatch)
         assert full(load_catalog(root)) == uncached, (field, value)
@@ -146,7 +162,94 @@ def test_a_cached_skill_with_one_field_of_the_wrong_shape_is_read_from_its_file(
         monkeypatch.setattr(catalog_cache, "SETTLE_NS", 0)
 
 
-_MISSING = object()
+@pytest.mark.parametrize("shape", ["object", "empty", "short", "string", "null", "no-skill-no-diagnostics"])
+def test_an_entry_that_is_not_an_entry_is_read_from_its_file(tmp_path, cache_dir, monkeypatch, shape):
+    root = make_repo(tmp_path / "repo")
+    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
+    uncached = full(load_catalog(root))
+    monkeypatch.delenv("SKILLSIFT_CACHE")
+    load_catalog(root)
+    path = next((cache_dir / "skills").iterdir())
+    head, _sep, bodies = path.read_bytes().partition(b"\n")
+    doc = json.loads(head)
+    for key, entry in doc["entries"].items():
+        named = dict(zip(catalog_cache.ENTRY, entry, strict=False))  # the shape format 2 had
+        doc["entries"][key] = {"object": named, "empty": [], "short": entry[:2],
+                               "string": "entry", "null": None, "no-skill-no-diagnostics": entry[:2] + [[]]}[shape]
+    path.write_bytes(json.dumps(doc).encode() + b"\n" + bodies)
+    calls = reads(monkeypatch)
+    assert full(load_catalog(root)) == uncached
+    assert len(calls) == 5
+
+
+@pytest.mark.parametrize("field", ["name", "description"])
+@pytest.mark.parametrize("given", [_MISSING, None, 1, ["x"], {"x": "y"}])
+def test_a_name_taken_from_the_frontmatter_must_be_a_string_there(tmp_path, cache_dir, monkeypatch, field, given):
+    """A name or description equal to the frontmatter's is stored as null; if the frontmatter
+    holds no such string, the entry is refused."""
+    root = make_repo(tmp_path / "repo")
+    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
+    uncached = full(load_catalog(root))
+    monkeypatch.delenv("SKILLSIFT_CACHE")
+    load_catalog(root)
+    path = next((cache_dir / "skills").iterdir())
+    head, _sep, bodies = path.read_bytes().partition(b"\n")
+    doc = json.loads(head)
+    entries = [entry for entry in doc["entries"].values() if len(entry) == len(catalog_cache.ENTRY)]
+    served = [entry for entry in entries if entry[at(field)] is None]  # the frontmatter's: not stored twice
+    assert len(entries) == 4 and len(served) >= 2
+    for entry in served:
+        if given is _MISSING:
+            del entry[at("frontmatter")][field]
+        else:
+            entry[at("frontmatter")][field] = given
+    path.write_bytes(json.dumps(doc).encode() + b"\n" + bodies)
+    calls = reads(monkeypatch)
+    assert full(load_catalog(root)) == uncached
+    assert len(calls) == 1 + len(served)  # deploy (a date: never stored) and each one changed
+
+
+def test_a_name_unlike_the_frontmatter_one_is_stored_as_it_is(tmp_path, cache_dir, monkeypatch):
+    from tests.conftest import write_skill
+
+    root = tmp_path / "repo"
+    write_skill(root, "alpha", "Deploys alpha.", layout="skills")
+    path = next(root.rglob("SKILL.md"))
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("name: alpha", "name: '   '"), encoding="utf-8")  # blank: the folder's name
+    os.utime(path, ns=(2_000_000_000, 2_000_000_000))
+    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
+    (skill,) = load_catalog(root).skills
+    uncached = full(load_catalog(root))
+    monkeypatch.delenv("SKILLSIFT_CACHE")
+    load_catalog(root)
+    head = next((cache_dir / "skills").iterdir()).read_bytes().partition(b"\n")[0]
+    (entry,) = json.loads(head)["entries"].values()
+    assert entry[at("frontmatter")]["name"] == "   " and skill.name == entry[at("name")] == "alpha"
+    calls = reads(monkeypatch)
+    assert full(load_catalog(root)) == uncached and calls == []
+
+
+def test_a_cache_file_of_the_earlier_format_is_ignored_and_written_again(tmp_path, cache_dir, monkeypatch):
+    """Format 2 held each skill as an object with named fields; its entries are never read."""
+    root = make_repo(tmp_path / "repo")
+    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
+    uncached = full(load_catalog(root))
+    monkeypatch.delenv("SKILLSIFT_CACHE")
+    load_catalog(root)
+    path = next((cache_dir / "skills").iterdir())
+    head, _sep, bodies = path.read_bytes().partition(b"\n")
+    doc = json.loads(head)
+    assert doc["format"] == catalog_cache.SKILLS_FORMAT == 3
+    doc["format"] = 2
+    path.write_bytes(json.dumps(doc).encode() + b"\n" + bodies)
+    calls = reads(monkeypatch)
+    assert full(load_catalog(root)) == uncached
+    assert len(calls) == 5  # nothing taken from it
+    assert json.loads(path.read_bytes().partition(b"\n")[0])["format"] == 3  # written again
+    calls.clear()
+    assert full(load_catalog(root)) == uncached
+    assert calls == [str(root / ".claude/skills/deploy/SKILL.md")]  # served again (deploy: a date)
 
 
 def test_a_cached_body_is_decoded_when_first_read_and_equals_the_parsed_one(tmp_path, cache_dir, monkeypatch):
