@@ -1089,7 +1089,7 @@ def _cached_matches(text: str, extra_patterns, cache, held=_UNSET) -> list[tuple
     spans = cache.get(key, len(text), len(patterns))
     if spans is not None:
         return [(start, end, patterns[number]) for start, end, number in spans]
-    found = _matches(text, extra_patterns, held=held)
+    found = _matches(text, extra_patterns, held=held.get() if isinstance(held, _HeldLater) else held)
     number = {id(pattern): n for n, pattern in enumerate(patterns)} if found else {}  # (most texts hold none)
     cache.put(key, [(start, end, number[id(pattern)]) for start, end, pattern in found])
     return found
@@ -1110,10 +1110,28 @@ def scan_many(texts, extra_patterns=(), cache=None) -> list[list[tuple[SecretFin
     among those of all the texts, and a rule run on a text that does not hold its needle finds
     nothing there, so the findings are the same)."""
     texts = list(texts)
-    held = _needles_held("\0".join(texts)) if len(texts) > 1 else _UNSET
-    if isinstance(held, tuple) and cache is None and not extra_patterns and not _candidates(*held):
-        return [[] for _text in texts]  # no rule to run on any of them (most files)
+    held: object = _UNSET
+    if len(texts) > 1 and cache is not None:
+        held = _HeldLater(texts)  # a warm cache answers every text: no reading at all
+    elif len(texts) > 1:
+        held = _needles_held("\0".join(texts))
+        if isinstance(held, tuple) and not extra_patterns and not _candidates(*held):
+            return [[] for _text in texts]  # no rule to run on any of them (most files)
     return [_values(text, extra_patterns, cache, held) for text in texts]
+
+
+class _HeldLater:
+    """The needles of several texts, read once, at the first of them the scan cache does not answer."""
+
+    __slots__ = ("texts", "value")
+
+    def __init__(self, texts: list[str]):
+        self.texts, self.value = texts, _UNSET
+
+    def get(self):
+        if self.value is _UNSET:
+            self.value = _needles_held("\0".join(self.texts))
+        return self.value
 
 
 def _values(text: str, extra_patterns, cache, held) -> list[tuple[SecretFinding, str]]:

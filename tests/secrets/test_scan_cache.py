@@ -34,10 +34,14 @@ def test_validate_is_byte_identical_with_the_cache_and_scans_only_changed_texts(
     monkeypatch.delenv("SKILLSIFT_CACHE")
     first = validate(capsys, root)
     calls = scans(monkeypatch)
+    readings: list = []
+    real_held = secrets._needles_held
+    monkeypatch.setattr(secrets, "_needles_held", lambda text: readings.append(text) or real_held(text))
     second = validate(capsys, root)
     assert uncached == first == second
     assert uncached[0] == 1 and json.loads(uncached[1])["diagnostics"]
     assert calls == []  # every text was scanned before
+    assert readings == []  # and no needle reading is made for texts the cache answers
     # The cache keeps offsets, never a secret value.
     stored = "\n".join(p.read_text(encoding="utf-8") for p in (cache_dir / "secrets").iterdir())
     for _id, _placement, _kind, _line, value in entries:
