@@ -210,8 +210,8 @@ def _body_from_file(read_skill, root: str, rel: str, domain: str, digest: str) -
     return skill.body
 
 
-def _decode_read(entry: list, rel: str, cache: SkillCache):
-    raw = entry[2]
+def _decode_diagnostics(raw) -> list | None:
+    """The diagnostics of an entry, or None when any of them is damaged."""
     if type(raw) is not list:
         return None
     diagnostics = []
@@ -220,6 +220,32 @@ def _decode_read(entry: list, rel: str, cache: SkillCache):
         if diag is None:
             return None
         diagnostics.append(diag)
+    return diagnostics
+
+
+def _all_type(kind: type, *values) -> bool:
+    """Every value is exactly of ``kind`` (a bool is not an int here, as ``type(...) is`` says)."""
+    return all(type(value) is kind for value in values)
+
+
+def _string_lists(*values) -> bool:
+    """Every value is a list of exact strs.  The entries were read with NaN and Infinity refused, so
+    anything JSON gave is JSON-exact, and ``"".join`` of a list that holds anything but a str raises
+    TypeError: one call checks a list's items."""
+    if not _all_type(list, *values):
+        return False
+    try:
+        for value in values:
+            _JOIN(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _decode_read(entry: list, rel: str, cache: SkillCache):
+    diagnostics = _decode_diagnostics(entry[2])
+    if diagnostics is None:
+        return None
     if len(entry) == _NO_SKILL:
         return None if not diagnostics else (None, diagnostics)
     try:
@@ -231,19 +257,9 @@ def _decode_read(entry: list, rel: str, cache: SkillCache):
         name = front.get("name")
     if description is None and type(front) is dict:
         description = front.get("description")
-    # The entries were read with NaN and Infinity refused, so anything JSON gave is JSON-exact,
-    # and every string in it is an exact str: ``"".join`` of a list that holds anything else
-    # raises TypeError, which checks each list's items in one call.
-    if (type(name) is not str or type(description) is not str or type(domain) is not str
-            or type(dir_id) is not str or type(digest) is not str or type(triggers) is not list
-            or type(keywords) is not list or type(tags) is not list or type(roles) is not list
-            or type(examples) is not list or type(not_for) is not list or type(line) is not int
-            or type(front) is not dict or type(start) is not int or type(end) is not int or type(crc) is not int
-            or not 0 <= start <= end <= len(cache.bodies)):
-        return None
-    try:
-        _JOIN(triggers), _JOIN(keywords), _JOIN(tags), _JOIN(roles), _JOIN(examples), _JOIN(not_for)
-    except TypeError:
+    if not (_all_type(str, name, description, domain, dir_id, digest) and type(front) is dict
+            and _all_type(int, line, start, end, crc) and 0 <= start <= end <= len(cache.bodies)
+            and _string_lists(triggers, keywords, tags, roles, examples, not_for)):
         return None
     # The body is checked (CRC-32, UTF-8) when first read; if it fails, it comes from the file.
     reread = _partial(_body_from_file, cache.read_skill, cache.root_id, rel, key_domain, digest)
