@@ -128,6 +128,18 @@ _HOSTILE = [(field, value) for field in ("triggers", "keywords", "tags", "roles"
     ("body_start", -1), ("body_end", 10**9), ("body_start", 10**9)]
 
 
+def cached(root, cache_dir, monkeypatch):
+    """After one load with the caches off and one with them on: (the skills as the files give them, the
+    skill cache file, its header line, its bodies)."""
+    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
+    uncached = full(load_catalog(root))
+    monkeypatch.delenv("SKILLSIFT_CACHE")
+    load_catalog(root)
+    path = next((cache_dir / "skills").iterdir())
+    head, _sep, bodies = path.read_bytes().partition(b"\n")
+    return uncached, path, head, bodies
+
+
 def test_every_field_of_an_entry_is_tried():
     assert sorted({name for name, _value in _HOSTILE}) == sorted(catalog_cache.ENTRY)
 
@@ -136,12 +148,7 @@ def test_every_field_of_an_entry_is_tried():
 def test_a_cached_skill_with_one_field_of_the_wrong_shape_is_read_from_its_file(tmp_path, cache_dir, monkeypatch,
                                                                                  field):
     root = make_repo(tmp_path / "repo")
-    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
-    uncached = full(load_catalog(root))
-    monkeypatch.delenv("SKILLSIFT_CACHE")
-    load_catalog(root)
-    path = next((cache_dir / "skills").iterdir())
-    head, _sep, bodies = path.read_bytes().partition(b"\n")
+    uncached, path, head, bodies = cached(root, cache_dir, monkeypatch)
     values = [value for name, value in _HOSTILE if name == field] + [_MISSING, _EXTRA]
     for value in values:
         doc = json.loads(head)
@@ -165,12 +172,7 @@ def test_a_cached_skill_with_one_field_of_the_wrong_shape_is_read_from_its_file(
 @pytest.mark.parametrize("shape", ["object", "empty", "short", "string", "null", "no-skill-no-diagnostics"])
 def test_an_entry_that_is_not_an_entry_is_read_from_its_file(tmp_path, cache_dir, monkeypatch, shape):
     root = make_repo(tmp_path / "repo")
-    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
-    uncached = full(load_catalog(root))
-    monkeypatch.delenv("SKILLSIFT_CACHE")
-    load_catalog(root)
-    path = next((cache_dir / "skills").iterdir())
-    head, _sep, bodies = path.read_bytes().partition(b"\n")
+    uncached, path, head, bodies = cached(root, cache_dir, monkeypatch)
     doc = json.loads(head)
     for key, entry in doc["entries"].items():
         named = dict(zip(catalog_cache.ENTRY, entry, strict=False))  # the shape format 2 had
@@ -188,12 +190,7 @@ def test_a_name_taken_from_the_frontmatter_must_be_a_string_there(tmp_path, cach
     """A name or description equal to the frontmatter's is stored as null; if the frontmatter
     holds no such string, the entry is refused."""
     root = make_repo(tmp_path / "repo")
-    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
-    uncached = full(load_catalog(root))
-    monkeypatch.delenv("SKILLSIFT_CACHE")
-    load_catalog(root)
-    path = next((cache_dir / "skills").iterdir())
-    head, _sep, bodies = path.read_bytes().partition(b"\n")
+    uncached, path, head, bodies = cached(root, cache_dir, monkeypatch)
     doc = json.loads(head)
     entries = [entry for entry in doc["entries"].values() if len(entry) == len(catalog_cache.ENTRY)]
     served = [entry for entry in entries if entry[at(field)] is None]  # the frontmatter's: not stored twice
@@ -233,12 +230,7 @@ def test_a_name_unlike_the_frontmatter_one_is_stored_as_it_is(tmp_path, cache_di
 def test_a_cache_file_of_the_earlier_format_is_ignored_and_written_again(tmp_path, cache_dir, monkeypatch):
     """Format 2 held each skill as an object with named fields; its entries are never read."""
     root = make_repo(tmp_path / "repo")
-    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
-    uncached = full(load_catalog(root))
-    monkeypatch.delenv("SKILLSIFT_CACHE")
-    load_catalog(root)
-    path = next((cache_dir / "skills").iterdir())
-    head, _sep, bodies = path.read_bytes().partition(b"\n")
+    uncached, path, head, bodies = cached(root, cache_dir, monkeypatch)
     doc = json.loads(head)
     assert doc["format"] == catalog_cache.SKILLS_FORMAT == 3
     doc["format"] = 2
