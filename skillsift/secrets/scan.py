@@ -87,13 +87,12 @@ GENERIC_KIND = "generic-credential"
 def _fold(word: str) -> str:
     """``word`` as RE2 ``(?i)`` reads it: each ASCII letter becomes its simple-fold orbit."""
     extra = {"k": "\u212a", "s": "\u017f"}
-    out = []
-    for ch in word:
-        if ch.isascii() and ch.isalpha():
-            out.append(f"[{ch.lower()}{ch.upper()}{extra.get(ch.lower(), '')}]")
-        else:
-            out.append(re.escape(ch))
-    return "".join(out)
+    return _each_letter(word, lambda ch: f"[{ch.lower()}{ch.upper()}{extra.get(ch.lower(), '')}]")
+
+
+def _each_letter(word: str, letter) -> str:
+    """``word`` as a pattern: each ASCII letter as ``letter`` writes it, anything else escaped."""
+    return "".join(letter(ch) if ch.isascii() and ch.isalpha() else re.escape(ch) for ch in word)
 
 
 _SPACE = r"[\t\n\f\r ]"  # RE2's \s (no vertical tab)
@@ -103,13 +102,7 @@ def _fold_bytes(word: str) -> str:
     """:func:`_fold` for a prefilter, which RE2 reads in UTF-8 bytes one by one (Latin-1): the
     long s and the Kelvin sign as their UTF-8 bytes."""
     extra = {"k": r"|\xe2\x84\xaa", "s": r"|\xc5\xbf"}
-    out = []
-    for ch in word:
-        if ch.isascii() and ch.isalpha():
-            out.append(f"(?:{ch.lower()}|{ch.upper()}{extra.get(ch.lower(), '')})")
-        else:
-            out.append(re.escape(ch))
-    return "".join(out)
+    return _each_letter(word, lambda ch: f"(?:{ch.lower()}|{ch.upper()}{extra.get(ch.lower(), '')})")
 
 
 # The end of a secret-looking name and its separator: where an assignment can be (see _assignments).
