@@ -418,3 +418,31 @@ def test_the_pause_thaws_nothing_a_host_froze(tmp_path, cache_dir):
         assert gc.get_freeze_count() == frozen and gc.isenabled()
     finally:
         gc.unfreeze()
+
+
+def test_the_bodies_are_read_from_the_file_loaded_when_a_body_is_first_read(tmp_path, cache_dir, monkeypatch):
+    """A load reads the header line only; the bodies come from the file it opened (a run that writes the
+    cache renames a new file over it), once, when a body is first read."""
+    import shutil
+
+    root = repo_with_refund_body(tmp_path / "repo")
+    shutil.rmtree(root / ".claude/skills/deploy")  # (a date: never cached, so every run would write the cache)
+    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
+    uncached = full(load_catalog(root))
+    monkeypatch.delenv("SKILLSIFT_CACHE")
+    load_catalog(root)
+    opened: list = []
+    real_read = catalog_cache._read_at
+    monkeypatch.setattr(catalog_cache, "_read_at", lambda *a: opened.append(a) or real_read(*a))
+    cat = load_catalog(root)
+    assert opened == []  # nothing but the header read yet
+    path = next((cache_dir / "skills").iterdir())
+    head, _sep, bodies = path.read_bytes().partition(b"\n")
+    replacement = path.with_name("new")
+    replacement.write_bytes(head + b"\n" + bodies.replace(b"Body of refund", b"Body of refunD"))
+    os.replace(replacement, path)
+    calls = reads(monkeypatch)
+    assert full(cat) == uncached  # the bodies of the file the header came from, every CRC-32 good
+    assert calls == [] and len(opened) == 1 and opened[0][1:] == (len(head) + 1, len(bodies))
+    blocks = {vars(s)["body"].data for s in load_catalog(root).skills if not isinstance(vars(s)["body"], str)}
+    assert len(blocks) == 1 and blocks.pop().read().count(b"Body of refunD") == 1  # the new file's, as it is
