@@ -318,19 +318,14 @@ def _decode_diagnostics(raw) -> list | None:
     return diagnostics
 
 
-def _all_type(kind: type, *values) -> bool:
-    """Every value is exactly of ``kind`` (a bool is not an int here, as ``type(...) is`` says)."""
-    return all(type(value) is kind for value in values)
-
-
-def _string_lists(*values) -> bool:
+def _string_lists(values) -> bool:
     """Every value is a list of exact strs.  The entries were read with NaN and Infinity refused, so
     anything JSON gave is JSON-exact, and ``"".join`` of a list that holds anything but a str raises
     TypeError: one call checks a list's items."""
-    if not _all_type(list, *values):
-        return False
     try:
         for value in values:
+            if type(value) is not list:
+                return False
             _JOIN(value)
     except TypeError:
         return False
@@ -338,7 +333,13 @@ def _string_lists(*values) -> bool:
 
 
 def _decode_read(entry: list, rel: str, cache: SkillCache):
-    diagnostics = _decode_diagnostics(entry[2])
+    """``(skill or None, diagnostics)`` of an entry that checks out field by field, else None.
+
+    (The checks are written out, not looped over: this runs once per skill of every warm run;
+    tests/support/skill_cache_reference.py keeps the looped form, and a test holds the two equal.)
+    """
+    raw = entry[2]
+    diagnostics = [] if type(raw) is list and not raw else _decode_diagnostics(raw)
     if diagnostics is None:
         return None
     if len(entry) == _NO_SKILL:
@@ -348,13 +349,17 @@ def _decode_read(entry: list, rel: str, cache: SkillCache):
          examples, not_for, line, front, start, end, crc) = entry
     except ValueError:  # another length
         return None
-    if name is None and type(front) is dict:  # the frontmatter's own (the type is checked below)
+    if type(front) is not dict:
+        return None
+    if name is None:  # the frontmatter's own
         name = front.get("name")
-    if description is None and type(front) is dict:
+    if description is None:
         description = front.get("description")
-    if not (_all_type(str, name, description, domain, dir_id, digest) and type(front) is dict
-            and _all_type(int, line, start, end, crc) and 0 <= start <= end <= cache.body_bytes
-            and _string_lists(triggers, keywords, tags, roles, examples, not_for)):
+    str_, int_ = str, int  # (exact types: a bool is not an int here)
+    if not (type(name) is str_ and type(description) is str_ and type(domain) is str_ and type(dir_id) is str_
+            and type(digest) is str_ and type(line) is int_ and type(start) is int_ and type(end) is int_
+            and type(crc) is int_ and 0 <= start <= end <= cache.body_bytes
+            and _string_lists((triggers, keywords, tags, roles, examples, not_for))):
         return None
     # The body is checked (CRC-32, UTF-8) when first read; if it fails, it comes from the file.
     reread = _partial(_body_from_file, cache.read_skill, cache.root_id, rel, key_domain, digest)
