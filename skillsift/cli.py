@@ -2,7 +2,8 @@
 
 ``skillsift hook NAME ...`` (what pre-commit runs, once per hook and commit) goes straight
 to the hook's module, which parses its own arguments: click, the command table and their
-imports are left out of that path.  Everything else runs the click group of
+imports are left out of that path.  So does ``skillsift search`` with plain arguments
+(:mod:`skillsift.commands.search_run`).  Everything else runs the click group of
 :mod:`skillsift.commands.group`, whose subcommands are imported only when run.
 """
 
@@ -29,6 +30,12 @@ def main(argv=None) -> int:
         args = sys.argv[1:] if argv is None else list(argv)
         if len(args) >= 2 and args[0] == "hook" and args[1] in HOOK_NAMES:
             return _hook(args[1], args[2:], own_collector=own_collector)
+        if args[:1] == ["search"]:  # the common calls, without click (commands/search_run.py)
+            from .commands import search_run
+
+            code = search_run.main(args[1:])
+            if code is not None:
+                return code
         return _group().main(argv)
     finally:
         catalog.collector_pause = earlier

@@ -293,7 +293,24 @@ def _18(__MISSING, __setattr):
     return __init__
 
 
-def _19(__MISSING, __setattr):
+def _19(__MISSING, __setattr, __default_description, __default_domain, __default_digest, __default_lexical_rank, __default_vector_rank, __default_vector_sim, __default_stale_vector, __default_explanation, __default_known_request, __default_channels):
+    def __init__(self,name,score,description=__default_description,domain=__default_domain,digest=__default_digest,lexical_rank=__default_lexical_rank,vector_rank=__default_vector_rank,vector_sim=__default_vector_sim,stale_vector=__default_stale_vector,explanation=__default_explanation,known_request=__default_known_request,channels=__default_channels):
+      self.name=name
+      self.score=score
+      self.description=description
+      self.domain=domain
+      self.digest=digest
+      self.lexical_rank=lexical_rank
+      self.vector_rank=vector_rank
+      self.vector_sim=vector_sim
+      self.stale_vector=stale_vector
+      self.explanation=explanation
+      self.known_request=known_request
+      self.channels=channels
+    return __init__
+
+
+def _20(__MISSING, __setattr):
     def __init__(self,path,text,front,raw,raw_line,body,body_line,lines):
       __setattr(self,'path',path)
       __setattr(self,'text',text)
@@ -306,7 +323,7 @@ def _19(__MISSING, __setattr):
     return __init__
 
 
-def _20(__MISSING, __setattr):
+def _21(__MISSING, __setattr):
     def __init__(self,prefixes,words,template,repeated,elision):
       __setattr(self,'prefixes',prefixes)
       __setattr(self,'words',words)
@@ -316,7 +333,7 @@ def _20(__MISSING, __setattr):
     return __init__
 
 
-def _21(__MISSING, __setattr, __default_present, __default_closed, __default_raw, __default_body, __default_yaml_start_line, __default_body_line):
+def _22(__MISSING, __setattr, __default_present, __default_closed, __default_raw, __default_body, __default_yaml_start_line, __default_body_line):
     def __init__(self,present=__default_present,closed=__default_closed,raw=__default_raw,body=__default_body,yaml_start_line=__default_yaml_start_line,body_line=__default_body_line):
       __setattr(self,'present',present)
       __setattr(self,'closed',closed)
@@ -327,7 +344,7 @@ def _21(__MISSING, __setattr, __default_present, __default_closed, __default_raw
     return __init__
 
 
-def _22(__MISSING, __setattr, __default_provider, __default_model, __default_base_url, __default_api_key_env, __default_command, __default_pass_env, __default_allow_network, __default_max_calls, __default_max_tokens, __default_max_cost_usd, __default_price_input_per_mtok, __default_timeout_seconds, __default_max_retries, __default_cache):
+def _23(__MISSING, __setattr, __default_provider, __default_model, __default_base_url, __default_api_key_env, __default_command, __default_pass_env, __default_allow_network, __default_max_calls, __default_max_tokens, __default_max_cost_usd, __default_price_input_per_mtok, __default_timeout_seconds, __default_max_retries, __default_cache):
     def __init__(self,provider=__default_provider,model=__default_model,base_url=__default_base_url,api_key_env=__default_api_key_env,command=__default_command,pass_env=__default_pass_env,allow_network=__default_allow_network,max_calls=__default_max_calls,max_tokens=__default_max_tokens,max_cost_usd=__default_max_cost_usd,price_input_per_mtok=__default_price_input_per_mtok,timeout_seconds=__default_timeout_seconds,max_retries=__default_max_retries,cache=__default_cache):
       __setattr(self,'provider',provider)
       __setattr(self,'model',model)
@@ -346,7 +363,7 @@ def _22(__MISSING, __setattr, __default_provider, __default_model, __default_bas
     return __init__
 
 
-def _23(__MISSING, __setattr, __default_limit, __default_mode, __default_explain, __default_role, __default_domain, __default_tags, __default_allow, __default_deny, __default_allow_exec, __default_agent, __default_view, __default_context_window, __default_root, __default_config_file):
+def _24(__MISSING, __setattr, __default_limit, __default_mode, __default_explain, __default_role, __default_domain, __default_tags, __default_allow, __default_deny, __default_allow_exec, __default_agent, __default_view, __default_context_window, __default_root, __default_config_file):
     def __init__(self,query,limit=__default_limit,mode=__default_mode,explain=__default_explain,role=__default_role,domain=__default_domain,tags=__default_tags,allow=__default_allow,deny=__default_deny,allow_exec=__default_allow_exec,agent=__default_agent,view=__default_view,context_window=__default_context_window,root=__default_root,config_file=__default_config_file):
       __setattr(self,'query',query)
       __setattr(self,'limit',limit)
@@ -366,7 +383,7 @@ def _23(__MISSING, __setattr, __default_limit, __default_mode, __default_explain
     return __init__
 
 
-def _24(__MISSING, __setattr, __default_hits, __default_degraded, __default_abstained, __default_top_sim, __default_embedded, __default_embed_tokens, __default_embed_ms, __default_stopword_only, __default_notes):
+def _25(__MISSING, __setattr, __default_hits, __default_degraded, __default_abstained, __default_top_sim, __default_embedded, __default_embed_tokens, __default_embed_ms, __default_stopword_only, __default_notes):
     def __init__(self,query,ranking,hits=__default_hits,degraded=__default_degraded,abstained=__default_abstained,top_sim=__default_top_sim,embedded=__default_embedded,embed_tokens=__default_embed_tokens,embed_ms=__default_embed_ms,stopword_only=__default_stopword_only,notes=__default_notes):
       __setattr(self,'query',query)
       __setattr(self,'ranking',ranking)
@@ -382,14 +399,14 @@ def _24(__MISSING, __setattr, __default_hits, __default_degraded, __default_abst
     return __init__
 
 
-def _25(__MISSING, __setattr, __default_notes):
+def _26(__MISSING, __setattr, __default_notes):
     def __init__(self,reason,notes=__default_notes):
       __setattr(self,'reason',reason)
       __setattr(self,'notes',notes)
     return __init__
 
 
-def _26(__MISSING, __setattr, __default_examples_problem):
+def _27(__MISSING, __setattr, __default_examples_problem):
     def __init__(self,result,min_sim,view,sources,index,examples_problem=__default_examples_problem):
       __setattr(self,'result',result)
       __setattr(self,'min_sim',min_sim)
@@ -400,7 +417,7 @@ def _26(__MISSING, __setattr, __default_examples_problem):
     return __init__
 
 
-def _27(__MISSING, __setattr, __default_found, __default_empty, __default_searched, __default_notes, __default_refused, __default_stray, __default_dot_skipped, __default_beyond_cap, __factory_roots, __factory_stats, __factory_plugins):
+def _28(__MISSING, __setattr, __default_found, __default_empty, __default_searched, __default_notes, __default_refused, __default_stray, __default_dot_skipped, __default_beyond_cap, __factory_roots, __factory_stats, __factory_plugins):
     def __init__(self,root,found=__default_found,empty=__default_empty,searched=__default_searched,notes=__default_notes,refused=__default_refused,stray=__default_stray,dot_skipped=__default_dot_skipped,roots=__MISSING,stats=__MISSING,beyond_cap=__default_beyond_cap,plugins=__MISSING):
       __setattr(self,'root',root)
       __setattr(self,'found',found)
@@ -417,7 +434,7 @@ def _27(__MISSING, __setattr, __default_found, __default_empty, __default_search
     return __init__
 
 
-def _28(__MISSING, __setattr, __default_root, __default_skills, __default_secret_patterns, __default_sources, __default_notes, __default_project_file, __default_user_file, __default_repository_model, __default_repository_command, __default_skill_sources, __default_source_folders, __default_source_findings, __factory_search, __factory_embeddings, __factory_roles, __factory_validate, __factory_judge):
+def _29(__MISSING, __setattr, __default_root, __default_skills, __default_secret_patterns, __default_sources, __default_notes, __default_project_file, __default_user_file, __default_repository_model, __default_repository_command, __default_skill_sources, __default_source_folders, __default_source_findings, __factory_search, __factory_embeddings, __factory_roles, __factory_validate, __factory_judge):
     def __init__(self,root=__default_root,search=__MISSING,embeddings=__MISSING,skills=__default_skills,roles=__MISSING,secret_patterns=__default_secret_patterns,sources=__default_sources,notes=__default_notes,validate=__MISSING,project_file=__default_project_file,user_file=__default_user_file,repository_model=__default_repository_model,repository_command=__default_repository_command,skill_sources=__default_skill_sources,source_folders=__default_source_folders,source_findings=__default_source_findings,judge=__MISSING):
       __setattr(self,'root',root)
       __setattr(self,'search',__factory_search() if search is __MISSING else search)
@@ -439,7 +456,7 @@ def _28(__MISSING, __setattr, __default_root, __default_skills, __default_secret
     return __init__
 
 
-def _29(__MISSING, __setattr, __default_root, __default_skills, __default_diagnostics):
+def _30(__MISSING, __setattr, __default_root, __default_skills, __default_diagnostics):
     def __init__(self,root=__default_root,skills=__default_skills,diagnostics=__default_diagnostics):
       __setattr(self,'root',root)
       __setattr(self,'skills',skills)
@@ -448,14 +465,14 @@ def _29(__MISSING, __setattr, __default_root, __default_skills, __default_diagno
     return __init__
 
 
-def _30(__MISSING, __setattr, __default_roots, __default_notes):
+def _31(__MISSING, __setattr, __default_roots, __default_notes):
     def __init__(self,roots=__default_roots,notes=__default_notes):
       __setattr(self,'roots',roots)
       __setattr(self,'notes',notes)
     return __init__
 
 
-def _31(__MISSING, __setattr, __default_terms):
+def _32(__MISSING, __setattr, __default_terms):
     def __init__(self,score,length,avg_length,n_docs,terms=__default_terms):
       __setattr(self,'score',score)
       __setattr(self,'length',length)
@@ -465,7 +482,7 @@ def _31(__MISSING, __setattr, __default_terms):
     return __init__
 
 
-def _32(__MISSING, __setattr, __default_lead):
+def _33(__MISSING, __setattr, __default_lead):
     def __init__(self,severity,text,lead=__default_lead):
       __setattr(self,'severity',severity)
       __setattr(self,'text',text)
@@ -473,14 +490,14 @@ def _32(__MISSING, __setattr, __default_lead):
     return __init__
 
 
-def _33(__MISSING, __setattr, __default_options):
+def _34(__MISSING, __setattr, __default_options):
     def __init__(self,target,options=__default_options):
       __setattr(self,'target',target)
       __setattr(self,'options',options)
     return __init__
 
 
-def _34(__MISSING, __setattr, __default_fields):
+def _35(__MISSING, __setattr, __default_fields):
     def __init__(self,term,idf,tf,points,fields=__default_fields):
       __setattr(self,'term',term)
       __setattr(self,'idf',idf)
@@ -490,7 +507,7 @@ def _34(__MISSING, __setattr, __default_fields):
     return __init__
 
 
-def _35(__MISSING, __setattr, __default_value, __default_empty, __default_diagnostics):
+def _36(__MISSING, __setattr, __default_value, __default_empty, __default_diagnostics):
     def __init__(self,value=__default_value,empty=__default_empty,diagnostics=__default_diagnostics):
       __setattr(self,'value',value)
       __setattr(self,'empty',empty)
@@ -498,7 +515,7 @@ def _35(__MISSING, __setattr, __default_value, __default_empty, __default_diagno
     return __init__
 
 
-def _36(__MISSING, __setattr, __default_near_left, __factory_values, __factory_problems):
+def _37(__MISSING, __setattr, __default_near_left, __factory_values, __factory_problems):
     def __init__(self,values=__MISSING,problems=__MISSING,near_left=__default_near_left):
       self.values=__factory_values() if values is __MISSING else values
       self.problems=__factory_problems() if problems is __MISSING else problems
@@ -526,22 +543,23 @@ INITS = {
     "def __init__(self,name,git=__default_git,path=__default_path,rev=__default_rev,subdir=__default_subdir):\n  __setattr(self,'name',name)\n  __setattr(self,'git',git)\n  __setattr(self,'path',path)\n  __setattr(self,'rev',rev)\n  __setattr(self,'subdir',subdir)": _16,
     "def __init__(self,name,label,folders,nested,fields,entry_fields=__default_entry_fields,entry_cap=__default_entry_cap,budget_share=__default_budget_share,context_window=__default_context_window,budget_when_unknown=__default_budget_when_unknown,name_max=__default_name_max,description_max=__default_description_max,hide_field=__default_hide_field,order=__default_order,depth=__default_depth,max_dirs=__default_max_dirs,source=__default_source,field_rules=__default_field_rules,manifests=__default_manifests):\n  __setattr(self,'name',name)\n  __setattr(self,'label',label)\n  __setattr(self,'folders',folders)\n  __setattr(self,'nested',nested)\n  __setattr(self,'fields',fields)\n  __setattr(self,'entry_fields',entry_fields)\n  __setattr(self,'entry_cap',entry_cap)\n  __setattr(self,'budget_share',budget_share)\n  __setattr(self,'context_window',context_window)\n  __setattr(self,'budget_when_unknown',budget_when_unknown)\n  __setattr(self,'name_max',name_max)\n  __setattr(self,'description_max',description_max)\n  __setattr(self,'hide_field',hide_field)\n  __setattr(self,'order',order)\n  __setattr(self,'depth',depth)\n  __setattr(self,'max_dirs',max_dirs)\n  __setattr(self,'source',source)\n  __setattr(self,'field_rules',field_rules)\n  __setattr(self,'manifests',manifests)": _17,
     "def __init__(self,name,path,listed,description_chars,shown_chars,reason,cost):\n  __setattr(self,'name',name)\n  __setattr(self,'path',path)\n  __setattr(self,'listed',listed)\n  __setattr(self,'description_chars',description_chars)\n  __setattr(self,'shown_chars',shown_chars)\n  __setattr(self,'reason',reason)\n  __setattr(self,'cost',cost)": _18,
-    "def __init__(self,path,text,front,raw,raw_line,body,body_line,lines):\n  __setattr(self,'path',path)\n  __setattr(self,'text',text)\n  __setattr(self,'front',front)\n  __setattr(self,'raw',raw)\n  __setattr(self,'raw_line',raw_line)\n  __setattr(self,'body',body)\n  __setattr(self,'body_line',body_line)\n  __setattr(self,'lines',lines)": _19,
-    "def __init__(self,prefixes,words,template,repeated,elision):\n  __setattr(self,'prefixes',prefixes)\n  __setattr(self,'words',words)\n  __setattr(self,'template',template)\n  __setattr(self,'repeated',repeated)\n  __setattr(self,'elision',elision)": _20,
-    "def __init__(self,present=__default_present,closed=__default_closed,raw=__default_raw,body=__default_body,yaml_start_line=__default_yaml_start_line,body_line=__default_body_line):\n  __setattr(self,'present',present)\n  __setattr(self,'closed',closed)\n  __setattr(self,'raw',raw)\n  __setattr(self,'body',body)\n  __setattr(self,'yaml_start_line',yaml_start_line)\n  __setattr(self,'body_line',body_line)": _21,
-    "def __init__(self,provider=__default_provider,model=__default_model,base_url=__default_base_url,api_key_env=__default_api_key_env,command=__default_command,pass_env=__default_pass_env,allow_network=__default_allow_network,max_calls=__default_max_calls,max_tokens=__default_max_tokens,max_cost_usd=__default_max_cost_usd,price_input_per_mtok=__default_price_input_per_mtok,timeout_seconds=__default_timeout_seconds,max_retries=__default_max_retries,cache=__default_cache):\n  __setattr(self,'provider',provider)\n  __setattr(self,'model',model)\n  __setattr(self,'base_url',base_url)\n  __setattr(self,'api_key_env',api_key_env)\n  __setattr(self,'command',command)\n  __setattr(self,'pass_env',pass_env)\n  __setattr(self,'allow_network',allow_network)\n  __setattr(self,'max_calls',max_calls)\n  __setattr(self,'max_tokens',max_tokens)\n  __setattr(self,'max_cost_usd',max_cost_usd)\n  __setattr(self,'price_input_per_mtok',price_input_per_mtok)\n  __setattr(self,'timeout_seconds',timeout_seconds)\n  __setattr(self,'max_retries',max_retries)\n  __setattr(self,'cache',cache)": _22,
-    "def __init__(self,query,limit=__default_limit,mode=__default_mode,explain=__default_explain,role=__default_role,domain=__default_domain,tags=__default_tags,allow=__default_allow,deny=__default_deny,allow_exec=__default_allow_exec,agent=__default_agent,view=__default_view,context_window=__default_context_window,root=__default_root,config_file=__default_config_file):\n  __setattr(self,'query',query)\n  __setattr(self,'limit',limit)\n  __setattr(self,'mode',mode)\n  __setattr(self,'explain',explain)\n  __setattr(self,'role',role)\n  __setattr(self,'domain',domain)\n  __setattr(self,'tags',tags)\n  __setattr(self,'allow',allow)\n  __setattr(self,'deny',deny)\n  __setattr(self,'allow_exec',allow_exec)\n  __setattr(self,'agent',agent)\n  __setattr(self,'view',view)\n  __setattr(self,'context_window',context_window)\n  __setattr(self,'root',root)\n  __setattr(self,'config_file',config_file)": _23,
-    "def __init__(self,query,ranking,hits=__default_hits,degraded=__default_degraded,abstained=__default_abstained,top_sim=__default_top_sim,embedded=__default_embedded,embed_tokens=__default_embed_tokens,embed_ms=__default_embed_ms,stopword_only=__default_stopword_only,notes=__default_notes):\n  __setattr(self,'query',query)\n  __setattr(self,'ranking',ranking)\n  __setattr(self,'hits',hits)\n  __setattr(self,'degraded',degraded)\n  __setattr(self,'abstained',abstained)\n  __setattr(self,'top_sim',top_sim)\n  __setattr(self,'embedded',embedded)\n  __setattr(self,'embed_tokens',embed_tokens)\n  __setattr(self,'embed_ms',embed_ms)\n  __setattr(self,'stopword_only',stopword_only)\n  __setattr(self,'notes',notes)": _24,
-    "def __init__(self,reason,notes=__default_notes):\n  __setattr(self,'reason',reason)\n  __setattr(self,'notes',notes)": _25,
-    "def __init__(self,result,min_sim,view,sources,index,examples_problem=__default_examples_problem):\n  __setattr(self,'result',result)\n  __setattr(self,'min_sim',min_sim)\n  __setattr(self,'view',view)\n  __setattr(self,'sources',sources)\n  __setattr(self,'index',index)\n  __setattr(self,'examples_problem',examples_problem)": _26,
-    "def __init__(self,root,found=__default_found,empty=__default_empty,searched=__default_searched,notes=__default_notes,refused=__default_refused,stray=__default_stray,dot_skipped=__default_dot_skipped,roots=__MISSING,stats=__MISSING,beyond_cap=__default_beyond_cap,plugins=__MISSING):\n  __setattr(self,'root',root)\n  __setattr(self,'found',found)\n  __setattr(self,'empty',empty)\n  __setattr(self,'searched',searched)\n  __setattr(self,'notes',notes)\n  __setattr(self,'refused',refused)\n  __setattr(self,'stray',stray)\n  __setattr(self,'dot_skipped',dot_skipped)\n  __setattr(self,'roots',__factory_roots() if roots is __MISSING else roots)\n  __setattr(self,'stats',__factory_stats() if stats is __MISSING else stats)\n  __setattr(self,'beyond_cap',beyond_cap)\n  __setattr(self,'plugins',__factory_plugins() if plugins is __MISSING else plugins)": _27,
-    "def __init__(self,root=__default_root,search=__MISSING,embeddings=__MISSING,skills=__default_skills,roles=__MISSING,secret_patterns=__default_secret_patterns,sources=__default_sources,notes=__default_notes,validate=__MISSING,project_file=__default_project_file,user_file=__default_user_file,repository_model=__default_repository_model,repository_command=__default_repository_command,skill_sources=__default_skill_sources,source_folders=__default_source_folders,source_findings=__default_source_findings,judge=__MISSING):\n  __setattr(self,'root',root)\n  __setattr(self,'search',__factory_search() if search is __MISSING else search)\n  __setattr(self,'embeddings',__factory_embeddings() if embeddings is __MISSING else embeddings)\n  __setattr(self,'skills',skills)\n  __setattr(self,'roles',__factory_roles() if roles is __MISSING else roles)\n  __setattr(self,'secret_patterns',secret_patterns)\n  __setattr(self,'sources',sources)\n  __setattr(self,'notes',notes)\n  __setattr(self,'validate',__factory_validate() if validate is __MISSING else validate)\n  __setattr(self,'project_file',project_file)\n  __setattr(self,'user_file',user_file)\n  __setattr(self,'repository_model',repository_model)\n  __setattr(self,'repository_command',repository_command)\n  __setattr(self,'skill_sources',skill_sources)\n  __setattr(self,'source_folders',source_folders)\n  __setattr(self,'source_findings',source_findings)\n  __setattr(self,'judge',__factory_judge() if judge is __MISSING else judge)": _28,
-    "def __init__(self,root=__default_root,skills=__default_skills,diagnostics=__default_diagnostics):\n  __setattr(self,'root',root)\n  __setattr(self,'skills',skills)\n  __setattr(self,'diagnostics',diagnostics)\n  self.__post_init__()": _29,
-    "def __init__(self,roots=__default_roots,notes=__default_notes):\n  __setattr(self,'roots',roots)\n  __setattr(self,'notes',notes)": _30,
-    "def __init__(self,score,length,avg_length,n_docs,terms=__default_terms):\n  __setattr(self,'score',score)\n  __setattr(self,'length',length)\n  __setattr(self,'avg_length',avg_length)\n  __setattr(self,'n_docs',n_docs)\n  __setattr(self,'terms',terms)": _31,
-    "def __init__(self,severity,text,lead=__default_lead):\n  __setattr(self,'severity',severity)\n  __setattr(self,'text',text)\n  __setattr(self,'lead',lead)": _32,
-    "def __init__(self,target,options=__default_options):\n  __setattr(self,'target',target)\n  __setattr(self,'options',options)": _33,
-    "def __init__(self,term,idf,tf,points,fields=__default_fields):\n  __setattr(self,'term',term)\n  __setattr(self,'idf',idf)\n  __setattr(self,'tf',tf)\n  __setattr(self,'points',points)\n  __setattr(self,'fields',fields)": _34,
-    "def __init__(self,value=__default_value,empty=__default_empty,diagnostics=__default_diagnostics):\n  __setattr(self,'value',value)\n  __setattr(self,'empty',empty)\n  __setattr(self,'diagnostics',diagnostics)": _35,
-    'def __init__(self,values=__MISSING,problems=__MISSING,near_left=__default_near_left):\n  self.values=__factory_values() if values is __MISSING else values\n  self.problems=__factory_problems() if problems is __MISSING else problems\n  self.near_left=near_left': _36,
+    'def __init__(self,name,score,description=__default_description,domain=__default_domain,digest=__default_digest,lexical_rank=__default_lexical_rank,vector_rank=__default_vector_rank,vector_sim=__default_vector_sim,stale_vector=__default_stale_vector,explanation=__default_explanation,known_request=__default_known_request,channels=__default_channels):\n  self.name=name\n  self.score=score\n  self.description=description\n  self.domain=domain\n  self.digest=digest\n  self.lexical_rank=lexical_rank\n  self.vector_rank=vector_rank\n  self.vector_sim=vector_sim\n  self.stale_vector=stale_vector\n  self.explanation=explanation\n  self.known_request=known_request\n  self.channels=channels': _19,
+    "def __init__(self,path,text,front,raw,raw_line,body,body_line,lines):\n  __setattr(self,'path',path)\n  __setattr(self,'text',text)\n  __setattr(self,'front',front)\n  __setattr(self,'raw',raw)\n  __setattr(self,'raw_line',raw_line)\n  __setattr(self,'body',body)\n  __setattr(self,'body_line',body_line)\n  __setattr(self,'lines',lines)": _20,
+    "def __init__(self,prefixes,words,template,repeated,elision):\n  __setattr(self,'prefixes',prefixes)\n  __setattr(self,'words',words)\n  __setattr(self,'template',template)\n  __setattr(self,'repeated',repeated)\n  __setattr(self,'elision',elision)": _21,
+    "def __init__(self,present=__default_present,closed=__default_closed,raw=__default_raw,body=__default_body,yaml_start_line=__default_yaml_start_line,body_line=__default_body_line):\n  __setattr(self,'present',present)\n  __setattr(self,'closed',closed)\n  __setattr(self,'raw',raw)\n  __setattr(self,'body',body)\n  __setattr(self,'yaml_start_line',yaml_start_line)\n  __setattr(self,'body_line',body_line)": _22,
+    "def __init__(self,provider=__default_provider,model=__default_model,base_url=__default_base_url,api_key_env=__default_api_key_env,command=__default_command,pass_env=__default_pass_env,allow_network=__default_allow_network,max_calls=__default_max_calls,max_tokens=__default_max_tokens,max_cost_usd=__default_max_cost_usd,price_input_per_mtok=__default_price_input_per_mtok,timeout_seconds=__default_timeout_seconds,max_retries=__default_max_retries,cache=__default_cache):\n  __setattr(self,'provider',provider)\n  __setattr(self,'model',model)\n  __setattr(self,'base_url',base_url)\n  __setattr(self,'api_key_env',api_key_env)\n  __setattr(self,'command',command)\n  __setattr(self,'pass_env',pass_env)\n  __setattr(self,'allow_network',allow_network)\n  __setattr(self,'max_calls',max_calls)\n  __setattr(self,'max_tokens',max_tokens)\n  __setattr(self,'max_cost_usd',max_cost_usd)\n  __setattr(self,'price_input_per_mtok',price_input_per_mtok)\n  __setattr(self,'timeout_seconds',timeout_seconds)\n  __setattr(self,'max_retries',max_retries)\n  __setattr(self,'cache',cache)": _23,
+    "def __init__(self,query,limit=__default_limit,mode=__default_mode,explain=__default_explain,role=__default_role,domain=__default_domain,tags=__default_tags,allow=__default_allow,deny=__default_deny,allow_exec=__default_allow_exec,agent=__default_agent,view=__default_view,context_window=__default_context_window,root=__default_root,config_file=__default_config_file):\n  __setattr(self,'query',query)\n  __setattr(self,'limit',limit)\n  __setattr(self,'mode',mode)\n  __setattr(self,'explain',explain)\n  __setattr(self,'role',role)\n  __setattr(self,'domain',domain)\n  __setattr(self,'tags',tags)\n  __setattr(self,'allow',allow)\n  __setattr(self,'deny',deny)\n  __setattr(self,'allow_exec',allow_exec)\n  __setattr(self,'agent',agent)\n  __setattr(self,'view',view)\n  __setattr(self,'context_window',context_window)\n  __setattr(self,'root',root)\n  __setattr(self,'config_file',config_file)": _24,
+    "def __init__(self,query,ranking,hits=__default_hits,degraded=__default_degraded,abstained=__default_abstained,top_sim=__default_top_sim,embedded=__default_embedded,embed_tokens=__default_embed_tokens,embed_ms=__default_embed_ms,stopword_only=__default_stopword_only,notes=__default_notes):\n  __setattr(self,'query',query)\n  __setattr(self,'ranking',ranking)\n  __setattr(self,'hits',hits)\n  __setattr(self,'degraded',degraded)\n  __setattr(self,'abstained',abstained)\n  __setattr(self,'top_sim',top_sim)\n  __setattr(self,'embedded',embedded)\n  __setattr(self,'embed_tokens',embed_tokens)\n  __setattr(self,'embed_ms',embed_ms)\n  __setattr(self,'stopword_only',stopword_only)\n  __setattr(self,'notes',notes)": _25,
+    "def __init__(self,reason,notes=__default_notes):\n  __setattr(self,'reason',reason)\n  __setattr(self,'notes',notes)": _26,
+    "def __init__(self,result,min_sim,view,sources,index,examples_problem=__default_examples_problem):\n  __setattr(self,'result',result)\n  __setattr(self,'min_sim',min_sim)\n  __setattr(self,'view',view)\n  __setattr(self,'sources',sources)\n  __setattr(self,'index',index)\n  __setattr(self,'examples_problem',examples_problem)": _27,
+    "def __init__(self,root,found=__default_found,empty=__default_empty,searched=__default_searched,notes=__default_notes,refused=__default_refused,stray=__default_stray,dot_skipped=__default_dot_skipped,roots=__MISSING,stats=__MISSING,beyond_cap=__default_beyond_cap,plugins=__MISSING):\n  __setattr(self,'root',root)\n  __setattr(self,'found',found)\n  __setattr(self,'empty',empty)\n  __setattr(self,'searched',searched)\n  __setattr(self,'notes',notes)\n  __setattr(self,'refused',refused)\n  __setattr(self,'stray',stray)\n  __setattr(self,'dot_skipped',dot_skipped)\n  __setattr(self,'roots',__factory_roots() if roots is __MISSING else roots)\n  __setattr(self,'stats',__factory_stats() if stats is __MISSING else stats)\n  __setattr(self,'beyond_cap',beyond_cap)\n  __setattr(self,'plugins',__factory_plugins() if plugins is __MISSING else plugins)": _28,
+    "def __init__(self,root=__default_root,search=__MISSING,embeddings=__MISSING,skills=__default_skills,roles=__MISSING,secret_patterns=__default_secret_patterns,sources=__default_sources,notes=__default_notes,validate=__MISSING,project_file=__default_project_file,user_file=__default_user_file,repository_model=__default_repository_model,repository_command=__default_repository_command,skill_sources=__default_skill_sources,source_folders=__default_source_folders,source_findings=__default_source_findings,judge=__MISSING):\n  __setattr(self,'root',root)\n  __setattr(self,'search',__factory_search() if search is __MISSING else search)\n  __setattr(self,'embeddings',__factory_embeddings() if embeddings is __MISSING else embeddings)\n  __setattr(self,'skills',skills)\n  __setattr(self,'roles',__factory_roles() if roles is __MISSING else roles)\n  __setattr(self,'secret_patterns',secret_patterns)\n  __setattr(self,'sources',sources)\n  __setattr(self,'notes',notes)\n  __setattr(self,'validate',__factory_validate() if validate is __MISSING else validate)\n  __setattr(self,'project_file',project_file)\n  __setattr(self,'user_file',user_file)\n  __setattr(self,'repository_model',repository_model)\n  __setattr(self,'repository_command',repository_command)\n  __setattr(self,'skill_sources',skill_sources)\n  __setattr(self,'source_folders',source_folders)\n  __setattr(self,'source_findings',source_findings)\n  __setattr(self,'judge',__factory_judge() if judge is __MISSING else judge)": _29,
+    "def __init__(self,root=__default_root,skills=__default_skills,diagnostics=__default_diagnostics):\n  __setattr(self,'root',root)\n  __setattr(self,'skills',skills)\n  __setattr(self,'diagnostics',diagnostics)\n  self.__post_init__()": _30,
+    "def __init__(self,roots=__default_roots,notes=__default_notes):\n  __setattr(self,'roots',roots)\n  __setattr(self,'notes',notes)": _31,
+    "def __init__(self,score,length,avg_length,n_docs,terms=__default_terms):\n  __setattr(self,'score',score)\n  __setattr(self,'length',length)\n  __setattr(self,'avg_length',avg_length)\n  __setattr(self,'n_docs',n_docs)\n  __setattr(self,'terms',terms)": _32,
+    "def __init__(self,severity,text,lead=__default_lead):\n  __setattr(self,'severity',severity)\n  __setattr(self,'text',text)\n  __setattr(self,'lead',lead)": _33,
+    "def __init__(self,target,options=__default_options):\n  __setattr(self,'target',target)\n  __setattr(self,'options',options)": _34,
+    "def __init__(self,term,idf,tf,points,fields=__default_fields):\n  __setattr(self,'term',term)\n  __setattr(self,'idf',idf)\n  __setattr(self,'tf',tf)\n  __setattr(self,'points',points)\n  __setattr(self,'fields',fields)": _35,
+    "def __init__(self,value=__default_value,empty=__default_empty,diagnostics=__default_diagnostics):\n  __setattr(self,'value',value)\n  __setattr(self,'empty',empty)\n  __setattr(self,'diagnostics',diagnostics)": _36,
+    'def __init__(self,values=__MISSING,problems=__MISSING,near_left=__default_near_left):\n  self.values=__factory_values() if values is __MISSING else values\n  self.problems=__factory_problems() if problems is __MISSING else problems\n  self.near_left=near_left': _37,
 }

@@ -16,8 +16,9 @@ the same field tuples, the repr reads the same, a frozen instance refuses assign
 :func:`replace` here does the same without importing :mod:`dataclasses`.
 For mypy a record *is* a dataclass (``TYPE_CHECKING`` below), so the types stay checked.
 
-Not supported (a class asking for them is refused at import): inheriting fields from another
-dataclass or record, ``InitVar``, ``slots``, ``kw_only``, ``unsafe_hash``.
+``slots=True`` makes the class again with ``__slots__`` of its fields, as dataclasses does (not
+with ``frozen``).  Not supported (a class asking for them is refused at import): inheriting fields
+from another dataclass or record, ``InitVar``, ``kw_only``, ``unsafe_hash``, ``slots`` with ``frozen``.
 """
 
 from __future__ import annotations
@@ -230,7 +231,22 @@ else:
             methods.update(_frozen(cls, frozenset(f.name for f in fields)))
         return methods
 
-    def _make(cls, frozen, eq, order):
+    def _slotted(cls, fields):
+        """``cls`` made again with ``__slots__`` of its fields, as :func:`dataclasses.dataclass` makes it
+        (``slots=True``): the defaults are ``__init__``'s, no longer class attributes."""
+        names = tuple(f.name for f in fields)
+        if "__slots__" in cls.__dict__:
+            raise TypeError(f"{cls.__name__} already specifies __slots__")
+        namespace = {key: value for key, value in cls.__dict__.items()
+                     if key not in names and key not in ("__dict__", "__weakref__")}
+        namespace["__slots__"] = names
+        made = type(cls)(cls.__name__, cls.__bases__, namespace)
+        made.__qualname__ = cls.__qualname__
+        return made
+
+    def _make(cls, frozen, eq, order, slots=False):
+        if slots and frozen:
+            raise TypeError(f"{cls.__name__}: a record is not both frozen and slotted")
         fields = _declared_fields(cls)
         cls.__record_fields__ = tuple(fields)
         cls.__dataclass_fields__ = _DataclassFields()
@@ -242,15 +258,16 @@ else:
             setattr(cls, name, fn)
         if eq and not frozen and "__hash__" not in cls.__dict__:
             cls.__hash__ = None  # type: ignore[assignment]
-        return cls
+        return _slotted(cls, fields) if slots else cls
 
-    def record(cls=None, /, *, frozen=False, eq=True, order=False):
-        """:func:`dataclasses.dataclass` (``frozen``, ``eq``, ``order``) at a fraction of its import cost."""
+    def record(cls=None, /, *, frozen=False, eq=True, order=False, slots=False):
+        """:func:`dataclasses.dataclass` (``frozen``, ``eq``, ``order``, ``slots``) at a fraction of its import
+        cost."""
         if order and not eq:
             raise ValueError("eq must be true if order is true")
 
         def wrap(cls):
-            return _make(cls, frozen, eq, order)
+            return _make(cls, frozen, eq, order, slots)
 
         return wrap if cls is None else wrap(cls)
 

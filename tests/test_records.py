@@ -200,3 +200,44 @@ def test_the_package_records_compile_nothing_at_import():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={"PYTHONPATH": str(ROOT), "PATH": ""}).stdout.split()
     assert out[0] == "0" and int(out[1]) >= 20
+
+
+def _slotted(decorator, field):
+    @decorator(slots=True)
+    class Hit:
+        name: str
+        score: float
+        domain: str = ""
+        channels: tuple | None = field(default=None, compare=False)
+
+    return Hit
+
+
+SLOT_DC = _slotted(dataclasses.dataclass, dataclasses.field)
+SLOT_REC = _slotted(records.record, records.field)
+
+
+@pytest.mark.parametrize("args", [("a", 1.0), ("a", 1.0, "ops"), ("a", 1.0, "ops", (("lexical", 1.0),))])
+def test_a_slotted_record_is_a_slotted_dataclass(args):
+    d, r = SLOT_DC(*args), SLOT_REC(*args)
+    assert SLOT_REC.__slots__ == SLOT_DC.__slots__ == ("name", "score", "domain", "channels")
+    assert not hasattr(r, "__dict__") and not hasattr(d, "__dict__")
+    assert SLOT_REC.__hash__ is None and SLOT_REC.__qualname__ == SLOT_DC.__qualname__
+    assert repr(r) == repr(d)
+    assert SLOT_REC.__match_args__ == SLOT_DC.__match_args__
+    assert (r == SLOT_REC(*args[:3], channels=None)) == (d == SLOT_DC(*args[:3], channels=None)) is True
+    assert (r == SLOT_REC("b", *args[1:])) is (d == SLOT_DC("b", *args[1:])) is False
+    with pytest.raises(AttributeError):
+        r.other = 1  # type: ignore[attr-defined]
+    assert records.replace(r, domain="x") == SLOT_REC(args[0], args[1], "x")
+    assert dataclasses.replace(r, score=2.0).score == 2.0
+    assert [f.name for f in dataclasses.fields(r)] == [f.name for f in dataclasses.fields(d)]
+    assert copy.deepcopy(r) == r and copy.copy(r) == r
+    assert SLOT_REC.domain.__class__ is SLOT_DC.domain.__class__  # a slot, no class default
+
+
+def test_a_record_is_not_both_frozen_and_slotted():
+    with pytest.raises(TypeError, match="frozen and slotted"):
+        @records.record(frozen=True, slots=True)
+        class Both:
+            name: str

@@ -139,6 +139,25 @@ def read_trusted(path: Path, folders, max_bytes: int | None = None) -> bytes | N
     The file is opened without following a link and checked on the open descriptor (a
     regular file of at most ``max_bytes``, private), so what is checked is what is read.
     """
+    opened = open_trusted(path, folders)
+    if opened is None:
+        return None
+    fd, _info = opened
+    try:
+        return _read_fd(fd, MAX_BYTES if max_bytes is None else max_bytes, os.fspath(path))
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def open_trusted(path: Path, folders) -> tuple[int, os.stat_result] | None:
+    """``(descriptor, its fstat)`` of the cache file ``path`` opened for reading when it and
+    ``folders`` are trusted, else None; the caller closes the descriptor.
+
+    The file is opened without following a link and checked on the open descriptor (private),
+    so what is checked is what is read; :func:`read_trusted` reads it whole.
+    """
     if not trusted(folders):
         return None
 
@@ -150,14 +169,15 @@ def read_trusted(path: Path, folders, max_bytes: int | None = None) -> bytes | N
             note_untrusted(path)
         return None
     try:
-        if not _private(os.fstat(fd)):
-            note_untrusted(path)
-            return None
-        return _read_fd(fd, MAX_BYTES if max_bytes is None else max_bytes, os.fspath(path))
+        info = os.fstat(fd)
     except OSError:
-        return None
-    finally:
         os.close(fd)
+        return None
+    if not _private(info):
+        os.close(fd)
+        note_untrusted(path)
+        return None
+    return fd, info
 
 
 def write_atomic(path: Path, payload: bytes, folders, max_bytes: int | None = None) -> bool:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import zlib
 from functools import partial as _partial
 
-from skillsift.cache.base import JsonCache, diag_from_json, diag_to_json, json_exact, refuse
+from skillsift.cache.base import MAX_BYTES, JsonCache, diag_from_json, diag_to_json, json_exact, open_trusted, refuse
 from skillsift.diagnostics import Diagnostic, SkillsiftError
 
 #: The skill cache's own format: entries are arrays in the order of :data:`ENTRY`.  A file of
@@ -36,6 +37,8 @@ _LISTS = ("triggers", "keywords", "tags", "roles", "examples", "not_for")
 #: its entry is not stored (the next run reads it again), as git does for "racily clean" files.
 SETTLE_NS = 2_000_000_000
 _JOIN = "".join
+#: The header line is read this many bytes at a time (it is about 600 bytes a skill).
+HEAD_CHUNK = 1 << 19
 
 
 def file_stamp(path) -> list | None:
@@ -66,21 +69,33 @@ class SkillCache(JsonCache):
     # start, end, CRC-32 of its bytes in what follows; the size of what follows) and then the
     # bodies as UTF-8: a body read back is one slice checked and decoded when it is first read
     # (skill.EncodedText), not an escaped JSON string.  A slice that fails its CRC or does not decode is read
-    # from the skill's file again (:func:`_body_from_file`).
+    # from the skill's file again (:func:`_body_from_file`).  Only the header line is read at load: the
+    # bodies (nine tenths of the file) are read when a body is first read (:class:`BodyBlock`), which a
+    # search never does.
 
     def _load(self) -> dict:
-        data = self._read()
-        cut = -1 if data is None else data.find(b"\n")
-        if data is None or cut < 0:
+        opened = open_trusted(self.path, self.folders) if self.path is not None else None
+        if opened is None:
             return {}
+        fd, info = opened
+        block = None
         try:
-            doc = json.loads(data[:cut], parse_constant=refuse)
-        except (ValueError, RecursionError):
-            return {}
-        if not self._ours(doc, fmt=SKILLS_FORMAT) or doc.get("body_bytes") != len(data) - cut - 1:
-            return {}
-        self.data, self.base, self.bodies = data, cut + 1, memoryview(data)[cut + 1:]
-        return doc["entries"]
+            head = _first_line(fd, info)
+            if head is None:
+                return {}
+            try:
+                doc = json.loads(head, parse_constant=refuse)
+            except (ValueError, RecursionError):
+                return {}
+            size = info.st_size - len(head) - 1
+            if not self._ours(doc, fmt=SKILLS_FORMAT) or doc.get("body_bytes") != size:
+                return {}
+            block = self.block = BodyBlock(fd, len(head) + 1, size)
+            self.body_bytes = size
+            return doc["entries"]
+        finally:
+            if block is None:
+                os.close(fd)
 
     def save(self, keep_unused: int = 0) -> bool:
         """Write the entries this run used (others are dropped); True when written."""
@@ -107,26 +122,25 @@ class SkillCache(JsonCache):
             return False
         return self._write(head + b"\n" + b"".join(parts))
 
-    data: bytes = b""
-    base = 0
-    bodies: memoryview = memoryview(b"")
+    block: BodyBlock | None = None
+    body_bytes = 0
 
     def span_of(self, entry: list) -> tuple[int, int, int] | None:
         """``(start, end, CRC-32)`` of the body of an entry read from the file (offsets into
-        :attr:`data`), or None when it points outside the bodies or is not three integers."""
+        :attr:`block`), or None when it points outside the bodies or is not three integers."""
         start, end, crc = entry[-3:]
         if (type(start) is not int or type(end) is not int or type(crc) is not int
-                or not 0 <= start <= end <= len(self.bodies)):
+                or not 0 <= start <= end <= self.body_bytes):
             return None
-        return self.base + start, self.base + end, crc
+        return start, end, crc
 
     def body_of(self, entry: list) -> str | None:
         """The body an entry read from the file points at, or None when it points outside the bodies
         or at bytes that fail their CRC-32 or are not UTF-8."""
         span = self.span_of(entry)
-        if span is None:
+        if span is None or self.block is None:
             return None
-        view = memoryview(self.data)[span[0]:span[1]]
+        view = memoryview(self.block.read())[span[0]:span[1]]
         if zlib.crc32(view) != span[2]:
             return None
         try:
@@ -164,6 +178,87 @@ class SkillCache(JsonCache):
         entry = _encode_read(rel, stamp, domain, skill, diagnostics)
         if entry is not None:
             self.fresh[rel] = (entry, None if skill is None else skill.body)
+
+
+def _first_line(fd: int, info: os.stat_result) -> bytes | None:
+    """The first line of the open cache file ``fd`` (without its newline), or None when the file is not a
+    regular file of at most :data:`~skillsift.cache.base.MAX_BYTES` or holds no newline."""
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
+        return None
+    chunks: list[bytes] = []
+    left = info.st_size
+    try:
+        while left > 0:
+            chunk = os.read(fd, min(HEAD_CHUNK, left))
+            if not chunk:
+                return None
+            cut = chunk.find(b"\n")
+            if cut >= 0:
+                chunks.append(chunk[:cut])
+                return _JOIN_BYTES(chunks)
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError:
+        return None
+    return None
+
+
+_JOIN_BYTES = b"".join
+
+
+class BodyBlock:
+    """The bodies of a skill cache file, read from its open descriptor when a body is first read.
+
+    The descriptor stays open until then (or until the block is dropped): the cache is
+    replaced by renaming a new file over it, never written in place, so what is read later
+    is what the header that was read describes.  A read that fails gives no bytes: every
+    body then fails its CRC-32 and is read from its skill's file.
+    """
+
+    __slots__ = ("_data", "_fd", "_lock", "_offset", "_size")
+
+    def __init__(self, fd: int, offset: int, size: int):
+        import _thread
+
+        self._fd: int | None = fd
+        self._offset, self._size, self._data = offset, size, b""
+        self._lock = _thread.allocate_lock()
+
+    def read(self) -> bytes:
+        """The bodies' bytes (read once, then kept)."""
+        with self._lock:
+            fd = self._fd
+            if fd is not None:
+                self._fd = None
+                try:
+                    self._data = _read_at(fd, self._offset, self._size)
+                finally:
+                    os.close(fd)
+            return self._data
+
+    def __del__(self, _close=os.close):  # (os.close bound now: the module may be gone at interpreter exit)
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            try:
+                _close(fd)
+            except OSError:
+                pass
+
+
+def _read_at(fd: int, offset: int, size: int) -> bytes:
+    """``size`` bytes of ``fd`` from ``offset``; fewer (b"" at worst) when the file is shorter or a read fails."""
+    chunks, got = [], 0
+    try:
+        os.lseek(fd, offset, os.SEEK_SET)
+        while got < size:
+            chunk = os.read(fd, size - got)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+    except OSError:
+        return b""
+    return _JOIN_BYTES(chunks)
 
 
 def _fulldiag_to_json(d: Diagnostic) -> dict:
@@ -223,19 +318,14 @@ def _decode_diagnostics(raw) -> list | None:
     return diagnostics
 
 
-def _all_type(kind: type, *values) -> bool:
-    """Every value is exactly of ``kind`` (a bool is not an int here, as ``type(...) is`` says)."""
-    return all(type(value) is kind for value in values)
-
-
-def _string_lists(*values) -> bool:
+def _string_lists(values) -> bool:
     """Every value is a list of exact strs.  The entries were read with NaN and Infinity refused, so
     anything JSON gave is JSON-exact, and ``"".join`` of a list that holds anything but a str raises
     TypeError: one call checks a list's items."""
-    if not _all_type(list, *values):
-        return False
     try:
         for value in values:
+            if type(value) is not list:
+                return False
             _JOIN(value)
     except TypeError:
         return False
@@ -243,7 +333,13 @@ def _string_lists(*values) -> bool:
 
 
 def _decode_read(entry: list, rel: str, cache: SkillCache):
-    diagnostics = _decode_diagnostics(entry[2])
+    """``(skill or None, diagnostics)`` of an entry that checks out field by field, else None.
+
+    (The checks are written out, not looped over: this runs once per skill of every warm run;
+    tests/support/skill_cache_reference.py keeps the looped form, and a test holds the two equal.)
+    """
+    raw = entry[2]
+    diagnostics = [] if type(raw) is list and not raw else _decode_diagnostics(raw)
     if diagnostics is None:
         return None
     if len(entry) == _NO_SKILL:
@@ -253,18 +349,21 @@ def _decode_read(entry: list, rel: str, cache: SkillCache):
          examples, not_for, line, front, start, end, crc) = entry
     except ValueError:  # another length
         return None
-    if name is None and type(front) is dict:  # the frontmatter's own (the type is checked below)
+    if type(front) is not dict:
+        return None
+    if name is None:  # the frontmatter's own
         name = front.get("name")
-    if description is None and type(front) is dict:
+    if description is None:
         description = front.get("description")
-    if not (_all_type(str, name, description, domain, dir_id, digest) and type(front) is dict
-            and _all_type(int, line, start, end, crc) and 0 <= start <= end <= len(cache.bodies)
-            and _string_lists(triggers, keywords, tags, roles, examples, not_for)):
+    str_, int_ = str, int  # (exact types: a bool is not an int here)
+    if not (type(name) is str_ and type(description) is str_ and type(domain) is str_ and type(dir_id) is str_
+            and type(digest) is str_ and type(line) is int_ and type(start) is int_ and type(end) is int_
+            and type(crc) is int_ and 0 <= start <= end <= cache.body_bytes
+            and _string_lists((triggers, keywords, tags, roles, examples, not_for))):
         return None
     # The body is checked (CRC-32, UTF-8) when first read; if it fails, it comes from the file.
     reread = _partial(_body_from_file, cache.read_skill, cache.root_id, rel, key_domain, digest)
-    base = cache.base
-    body = cache.encoded_text(cache.data, base + start, base + end, crc, reread)
+    body = cache.encoded_text(cache.block, start, end, crc, reread)
     skill = cache.restore(name, description, tuple(triggers), tuple(keywords), tuple(tags), tuple(roles),
                           tuple(examples), tuple(not_for), domain, body, rel, dir_id, digest, line, front)
     return skill, diagnostics

@@ -13,18 +13,21 @@ class EncodedText:
 
     The skill cache (skillsift/cache/skills.py) keeps the bodies of a catalog as one block
     of bytes; a search never reads a body, and decoding (or even checking) them all cost a
-    fifth of a cold search on 2,000 skills.  ``data[start:end]`` is the text when its CRC-32
+    fifth of a cold search on 2,000 skills.  ``data`` is the block, as bytes or as an object
+    whose ``read()`` gives them (the cache reads its file's bodies on first use, a search never);
+    ``data[start:end]`` is the text when its CRC-32
     is ``crc`` and it decodes strictly; otherwise ``fallback()`` gives the text (the cache
     reads the skill's file again), so damaged bytes never become a body.
     """
 
     __slots__ = ("crc", "data", "end", "fallback", "start")
 
-    def __init__(self, data: bytes, start: int, end: int, crc: int, fallback: Callable[[], str]):
+    def __init__(self, data, start: int, end: int, crc: int, fallback: Callable[[], str]):
         self.data, self.start, self.end, self.crc, self.fallback = data, start, end, crc, fallback
 
     def decode(self) -> str:
-        view = memoryview(self.data)[self.start:self.end]
+        data = self.data
+        view = memoryview(data if type(data) is bytes else data.read())[self.start:self.end]
         if zlib.crc32(view) == self.crc:
             try:
                 return str(view, "utf-8")

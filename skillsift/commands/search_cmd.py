@@ -1,14 +1,15 @@
-"""``skillsift search``: what an agent would get for a request."""
+"""``skillsift search``: what an agent would get for a request.
+
+The console script runs the common calls without click (search_run.py, :func:`~.search_run.main`); click
+parses the others here, and both run :func:`~.search_run.run`.
+"""
 
 from __future__ import annotations
-
-import sys
 
 import click
 
 from ..config.values import MODES
-from ..render.registry import names, render
-from ..usecases.run_search import SearchRequest, run_search
+from ..render.registry import names
 from ._common import (
     agent_option,
     config_option,
@@ -17,6 +18,7 @@ from ._common import (
     root_option,
     view_option,
 )
+from .search_run import run
 
 
 @click.command("search")
@@ -47,17 +49,5 @@ def search(query, limit, mode, fmt, explain, width, role, domain, tags, allow, d
     \b
     Exit codes: 0 ranked (also when nothing matches); 1 bad usage or config.
     """
-    outcome = run_search(SearchRequest(
-        query=" ".join(query), limit=limit, mode=mode, explain=explain, role=role, domain=domain, tags=tags,
-        allow=allow, deny=deny, allow_exec=allow_exec, agent=agent, view=view_name, context_window=context_window,
-        root=root, config_file=config_file), notify=print_message)
-    if width is None:  # a terminal: its width; piped (| cat, a CI log): whole descriptions
-        width = 0
-        if sys.stdout.isatty():
-            import shutil  # only for a terminal (it imports bz2, lzma and fnmatch)
-
-            width = shutil.get_terminal_size((80, 24)).columns
-    click.echo(render("search", fmt, outcome.result, width=width, explain=explain, min_sim=outcome.min_sim,
-                      view=outcome.view, sources=outcome.sources, index=outcome.index or None,
-                      examples_problem=outcome.examples_problem), nl=False)
-    return 0
+    return run(query, limit, mode, fmt, explain, width, role, domain, tags, allow, deny, allow_exec, agent,
+               view_name, context_window, root, config_file, echo=click.echo, notify=print_message)

@@ -23,7 +23,6 @@ import threading
 from array import array
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
 from .block_max import MARGIN, PrunedTop
 from .model import bm25f
@@ -33,6 +32,7 @@ from .rounding import SCORE_DIGITS, round_half_away
 from .scope import Scope
 from .tokenize import tokenize
 
+TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the search path)
 if TYPE_CHECKING:
     from numpy import ndarray
 

@@ -17,9 +17,12 @@ import math
 import sys
 from array import array
 from collections.abc import Sequence
-from typing import Any
 
 from .tokenize import lower, term, tokenize, words
+
+TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the search path)
+if TYPE_CHECKING:
+    from typing import Any
 
 FIELDS = (("name", 3.0), ("triggers", 2.5), ("keywords", 2.0), ("description", 1.0))
 FIELD_NAMES = tuple(name for name, _ in FIELDS)

@@ -22,6 +22,7 @@ import json
 import sys
 from array import array
 from collections.abc import Sequence
+from operator import lt as _less
 
 from skillsift.cache.base import JsonCache as _JsonCache
 from skillsift.cache.base import refuse as _refuse
@@ -31,14 +32,14 @@ FORMAT = 1  # offsets and document ids are array("q"), weights and lengths array
 
 
 def texts_key(texts: list[list[str]]) -> str:
-    """SHA-256 of the field texts (each with its length, so no two lists share a key)."""
+    """SHA-256 of the field texts: per field, the number of texts, the length of each (in code points,
+    so no two lists share a key) and then all of them, one after the other (hashed in three calls a
+    field, not two a text)."""
     h = hashlib.sha256()
     for column in texts:
         h.update(b"\x00field\x00%d\x00" % len(column))
-        for text in column:
-            raw = text.encode("utf-8", "surrogatepass")
-            h.update(b"%d:" % len(raw))
-            h.update(raw)
+        h.update(array("q", map(len, column)).tobytes())
+        h.update("".join(column).encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
 
@@ -151,9 +152,11 @@ def _unpack(body: memoryview, sizes: list[int], n_docs: int) -> Postings | None:
     if (len(vocab) != len(terms) or "" in vocab or len(bounds) != len(terms) + 1 or bounds[0] != 0
             or bounds[-1] != len(docs) or len(tfs) != len(docs) or len(lengths) != n_docs):
         return None
-    if any(bounds[i] >= bounds[i + 1] for i in range(len(terms))):
+    if not all(map(_less, bounds, bounds[1:])):  # each term's offset below the next one's
         return None
-    if docs and (min(docs) < 0 or max(docs) >= n_docs or not 0 < min(tfs) <= max(tfs) < float("inf")):
+    # min(docs) < 0 or max(docs) >= n_docs, in one pass: read unsigned, a negative id is above any n_docs
+    if docs and (max(memoryview(docs).cast("B").cast("Q")) >= n_docs
+                 or not 0 < min(tfs) <= max(tfs) < float("inf")):
         return None
     if lengths and not 0 <= min(lengths) <= max(lengths) < float("inf"):
         return None

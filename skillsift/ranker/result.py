@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field, fields
-
-from ..records import field as record_field
-from ..records import record
+from ..records import field, record
 
 
 @record(frozen=True)
@@ -28,7 +25,7 @@ class LexicalExplanation:
     terms: tuple[TermContribution, ...] = ()
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Hit:
     """One ranked skill.  Treat as immutable (slots, not frozen: rankings build thousands)."""
 
@@ -60,7 +57,7 @@ class SearchResult:
     embed_tokens: int = 0
     embed_ms: float = 0.0
     stopword_only: bool = False  # the query had no searchable term
-    notes: tuple[str, ...] = record_field(default=())
+    notes: tuple[str, ...] = field(default=())
 
     @property
     def names(self) -> list[str]:
@@ -80,7 +77,6 @@ class SearchResult:
         return result
 
 
-# Every field in declaration order (so the instance's attributes are laid out as __init__ lays them).
-_SEARCH_RESULT_DEFAULTS = {f.name: (f.default if f.default is not MISSING
-                                    else f.default_factory() if f.default_factory is not MISSING else None)
-                           for f in fields(SearchResult)}
+# Every field in declaration order (so the instance's attributes are laid out as __init__ lays them), each
+# with its default (query and ranking, which have none, are always given).
+_SEARCH_RESULT_DEFAULTS = dict(vars(SearchResult(query="", ranking="")))

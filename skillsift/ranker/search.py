@@ -11,16 +11,16 @@ ranks lexically and says why (:mod:`skillsift.ranker.degraded`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from ..catalog.load import select
 from ..config import MODE_WORDS, MODES, Config
+from ..records import replace
 from .degraded import NO_INDEX, Degraded
 from .lexical import LexicalIndex
 from .lexical_hits import LexicalHits, LexicalList
 from .result import Hit, SearchResult
 
+TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the search path)
 if TYPE_CHECKING:
     from .query_embedding import QueryEmbedder
     from .setup import Refresh

@@ -11,7 +11,6 @@ SkillsiftError (exit 1).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from ..catalog.listing import FULL_VIEW
 from ..diagnostics import NOTE, SkillsiftError
@@ -20,6 +19,10 @@ from ..ranker.view_index import open_view_ranker
 from ..records import record
 from ..render.search import degraded_line
 from .project import Message, open_project
+
+TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the search path)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @record(frozen=True)

@@ -418,3 +418,76 @@ def test_the_pause_thaws_nothing_a_host_froze(tmp_path, cache_dir):
         assert gc.get_freeze_count() == frozen and gc.isenabled()
     finally:
         gc.unfreeze()
+
+
+def test_the_bodies_are_read_from_the_file_loaded_when_a_body_is_first_read(tmp_path, cache_dir, monkeypatch):
+    """A load reads the header line only; the bodies come from the file it opened (a run that writes the
+    cache renames a new file over it), once, when a body is first read."""
+    import shutil
+
+    root = repo_with_refund_body(tmp_path / "repo")
+    shutil.rmtree(root / ".claude/skills/deploy")  # (a date: never cached, so every run would write the cache)
+    monkeypatch.setenv("SKILLSIFT_CACHE", "off")
+    uncached = full(load_catalog(root))
+    monkeypatch.delenv("SKILLSIFT_CACHE")
+    load_catalog(root)
+    opened: list = []
+    real_read = catalog_cache._read_at
+    monkeypatch.setattr(catalog_cache, "_read_at", lambda *a: opened.append(a) or real_read(*a))
+    cat = load_catalog(root)
+    assert opened == []  # nothing but the header read yet
+    path = next((cache_dir / "skills").iterdir())
+    head, _sep, bodies = path.read_bytes().partition(b"\n")
+    replacement = path.with_name("new")
+    replacement.write_bytes(head + b"\n" + bodies.replace(b"Body of refund", b"Body of refunD"))
+    os.replace(replacement, path)
+    calls = reads(monkeypatch)
+    assert full(cat) == uncached  # the bodies of the file the header came from, every CRC-32 good
+    assert calls == [] and len(opened) == 1 and opened[0][1:] == (len(head) + 1, len(bodies))
+    blocks = {vars(s)["body"].data for s in load_catalog(root).skills if not isinstance(vars(s)["body"], str)}
+    assert len(blocks) == 1 and blocks.pop().read().count(b"Body of refunD") == 1  # the new file's, as it is
+
+
+def test_the_entry_check_is_the_reference_one_on_random_damage(tmp_path, cache_dir, monkeypatch):
+    """The unrolled entry check accepts and gives exactly what the looped one (tests/support) does."""
+    import copy
+    import random
+
+    from skillsift.catalog.load import read_skill
+    from skillsift.catalog.skill import EncodedText, restore
+    from tests.support.skill_cache_reference import decode_read
+
+    root = make_repo(tmp_path / "repo")
+    load_catalog(root)
+    cache = catalog_cache.SkillCache(root, read_skill=read_skill, restore=restore, encoded_text=EncodedText)
+    entries = list(cache.entries.items())
+    values = [value for _field, value in _HOSTILE] + [
+        None, "", "x", 0, 1, -1, 2.5, True, False, [], [""], ["a", "b"], {}, {"name": "n"}, {"description": 1},
+        {"name": "n", "description": "d"}, [{"file": "f", "line": None, "column": None, "code": "SK1",
+                                            "message": "m", "severity": "note", "hint": "", "rule": "r"}]]
+    rng = random.Random(45)
+    accepted = refused = 0
+    for _ in range(3000):
+        rel, entry = rng.choice(entries)
+        entry = copy.deepcopy(entry)
+        for _ in range(rng.choice((0, 1, 1, 2, 3))):
+            at_ = rng.randrange(len(entry) + 1)
+            roll = rng.random()
+            if roll < 0.1 and entry:
+                del entry[min(at_, len(entry) - 1)]
+            elif roll < 0.15:
+                entry.insert(at_, rng.choice(values))
+            elif entry:
+                entry[min(at_, len(entry) - 1)] = copy.deepcopy(rng.choice(values))
+        mine, theirs = catalog_cache._decode_read(entry, rel, cache), decode_read(entry, rel, cache)
+        assert (mine is None) == (theirs is None), entry
+        if mine is not None:
+            accepted += 1
+            (a, a_diagnostics), (b, b_diagnostics) = mine, theirs
+            assert a_diagnostics == b_diagnostics and (a is None) == (b is None)
+            if a is not None:  # every field the same (a body is compared as the text it reads as)
+                assert {k: v for k, v in vars(a).items() if k != "body"} == {
+                    k: v for k, v in vars(b).items() if k != "body"} and a.body == b.body
+        else:
+            refused += 1
+    assert accepted > 300 and refused > 1000

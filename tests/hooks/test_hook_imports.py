@@ -145,3 +145,19 @@ def test_the_console_script_freezes_what_it_made_and_a_host_keeps_its_collector(
     line = next(x for x in proc.stderr.splitlines() if x.startswith("COLLECTOR "))
     assert line.split()[1:] == ["0", "True", str(not host)]
     assert proc.stdout == ""
+
+
+#: Never imported by ``skillsift search`` with plain arguments once its caches are written (a second search):
+#: click parses only what commands/search_run.py leaves to it, and the lexical path makes no dataclass.
+SEARCH_NEVER = ("click", "dataclasses", "inspect", "ast", "dis", "tokenize", "typing", "numpy", "jsonschema",
+                "yaml", "tempfile", "subprocess", "onnxruntime", "tokenizers", "mcp")
+
+
+def test_a_plain_search_imports_none_of_the_heavy_modules(tmp_path):
+    repo = _repo(tmp_path)
+    env = {"SKILLSIFT_CACHE_DIR": str(tmp_path / "cache")}
+    first, out = _imported(["search", "deploy", "--limit", "2", "--format=json"], repo, env)
+    again, again_out = _imported(["search", "deploy", "--limit", "2", "--format=json"], repo, env)
+    assert json.loads(out)["results"][0]["name"] == "deploy-staging" and again_out == out
+    assert sorted(again & set(SEARCH_NEVER)) == []
+    assert "click" in _imported(["search", "deploy", "--limit", "0"], repo, env)[0]  # refused: click says why

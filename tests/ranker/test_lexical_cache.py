@@ -147,3 +147,54 @@ def test_search_json_is_the_same_with_and_without_the_cache(tmp_path):
     assert (tmp_path / "cache" / "lexical").is_dir()
     assert uncached == first == second
     assert json.loads(uncached)["results"]
+
+
+def _old_checks_pass(bounds, docs, tfs, n_docs: int, n_terms: int) -> bool:
+    """The range checks of _unpack as first written (the generator and the two passes over the ids)."""
+    if any(bounds[i] >= bounds[i + 1] for i in range(n_terms)):
+        return False
+    return not (docs and (min(docs) < 0 or max(docs) >= n_docs or not 0 < min(tfs) <= max(tfs) < float("inf")))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_range_checks_refuse_what_the_first_ones_refused(seed):
+    """Offsets, document ids and weights packed at random, some out of range: _unpack refuses exactly the
+    bodies the looped checks refused (and gives the postings of the others)."""
+    import random
+    from array import array
+
+    rng = random.Random(seed)
+    refused = taken = 0
+    for _ in range(400):
+        n_docs, n_terms = rng.randint(1, 40), rng.randint(1, 12)
+        cuts = sorted(rng.sample(range(1, 60), n_terms))
+        bounds = array("q", [0, *cuts])
+        if rng.random() < 0.3:  # an offset that does not rise
+            at = rng.randrange(1, len(bounds) - 1) if len(bounds) > 2 else 1
+            bounds[at] = bounds[at - 1] - rng.choice((0, 1))
+            bounds[-1] = max(bounds[-1], 0)
+        size = bounds[-1]
+        docs = array("q", [rng.randrange(n_docs) for _ in range(size)])
+        if size and rng.random() < 0.3:
+            docs[rng.randrange(size)] = rng.choice((-1, -(2**63), n_docs, n_docs + 7, 2**63 - 1))
+        tfs = array("d", [rng.uniform(0.5, 9.0) for _ in range(size)])
+        if size and rng.random() < 0.2:
+            tfs[rng.randrange(size)] = rng.choice((0.0, -1.0, float("inf")))
+        lengths = array("d", [float(rng.randint(0, 30)) for _ in range(n_docs)])
+        terms = [f"t{i}" for i in range(n_terms)]
+        sections = ["\n".join(terms).encode(), bounds.tobytes(), docs.tobytes(), tfs.tobytes(), lengths.tobytes()]
+        got = lexical_cache._unpack(memoryview(b"".join(sections)), [len(s) for s in sections], n_docs)
+        expected = len(bounds) == n_terms + 1 and bounds[-1] == len(docs) and _old_checks_pass(
+            bounds, docs, tfs, n_docs, n_terms)
+        assert (got is not None) == expected, (list(bounds), list(docs), list(tfs))
+        refused += got is None
+        taken += got is not None
+    assert refused > 50 and taken > 50
+
+
+def test_the_key_tells_where_one_text_ends():
+    key = lexical_cache.texts_key
+    assert key([["ab", ""]]) != key([["a", "b"]]) != key([["", "ab"]])
+    assert key([["a"], ["b"]]) != key([["a", "b"], []]) != key([["ab"], []])
+    assert key([["\ud800x"]]) != key([["\ud801x"]])  # lone surrogates are text too
+    assert key([["é"]]) == key([["é"]]) and len(key([[]])) == 64

@@ -1,0 +1,218 @@
+"""``skillsift search`` without click, when its arguments are plain (issue 45, "Speed at commit time").
+
+Importing click and building the command's options was about a tenth of a warm search on
+2,000 skills (11 ms CPU of 126).  :func:`main` parses the common calls itself: words, and the
+command's own long options (``--limit 3``, ``--format=json``), each value one the option's
+type takes as it is.  Anything else goes to click, which parses and reports it as it always
+did: ``--help``, ``--``, a short or unknown option, a value click would refuse or might read
+otherwise (not plain digits, not one of the choices, starting with ``-``, a path click would
+refuse), a shell-completion request, and output streams click would wrap (not plain text
+files, or ASCII).  What :func:`parse` gives is what click gives for the same arguments
+(tests/commands/test_search_run.py holds the two equal on random argument lists), and
+:func:`echo` prints as ``click.echo`` prints to such streams.  :func:`run` is the command's
+body, for both paths.
+"""
+
+from __future__ import annotations
+
+import codecs
+import errno
+import io
+import os
+import stat
+import sys
+from collections.abc import Callable
+
+from ..config.values import MODES
+from ..diagnostics import SkillsiftError
+from ..render.registry import names, render
+from ..render.sanitise import plain
+from ..usecases.run_search import SearchRequest, run_search
+
+#: Each parameter of the command (the names of search_cmd.py's function) and its default.
+DEFAULTS: dict = {"limit": 5, "mode": None, "fmt": "text", "explain": False, "width": None, "role": None,
+                  "domain": None, "tags": (), "allow": (), "deny": (), "allow_exec": False, "agent": None,
+                  "view_name": "full", "context_window": None, "root": ".", "config_file": None}
+FLAGS = {"--explain": "explain", "--allow-exec": "allow_exec"}
+VALUES = {"--limit": "limit", "--mode": "mode", "--format": "fmt", "--width": "width", "--role": "role",
+          "--domain": "domain", "--tag": "tags", "--allow": "allow", "--deny": "deny", "--agent": "agent",
+          "--view": "view_name", "--context-window": "context_window", "--root": "root", "--config": "config_file"}
+MULTIPLE = ("tags", "allow", "deny")
+#: The inclusive bounds of the integer options (click.IntRange).
+RANGES = {"limit": (1, 20), "width": (0, 10_000), "context_window": (1000, 10_000_000)}
+VIEWS = ("full", "listing")
+#: What click.echo takes away from the text it writes to a stream that is not a terminal (click 8.5).
+_ANSI = r"\033\[[0-?]*[ -/]*[@-~]"
+#: Set, the variable asks click for shell completions (``_<PROG>_COMPLETE``).
+COMPLETE_VAR = "_SKILLSIFT_COMPLETE"
+
+
+def choices() -> dict[str, tuple[str, ...]]:
+    """The options whose value is one of a list (click.Choice), and the list."""
+    return {"mode": tuple(MODES), "fmt": tuple(names("search")), "view_name": VIEWS}
+
+
+def _value(dest: str, text: str, listed: dict[str, tuple[str, ...]]):
+    """The option's value for ``text``, or None when click might read it otherwise or refuse it."""
+    if text.startswith("-"):
+        return None
+    bounds = RANGES.get(dest)
+    if bounds is not None:
+        if not (text.isascii() and text.isdigit()) or not bounds[0] <= int(text) <= bounds[1]:
+            return None
+        return int(text)
+    if dest in listed and text not in listed[dest]:
+        return None
+    return text
+
+
+def _path_taken(path: str, dir_okay: bool) -> bool:
+    """True when click.Path (readable, ``dir_okay``) takes ``path`` as it is."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return True  # a path that does not exist is taken (exists=False)
+    except ValueError:  # a NUL in it: click does not catch what os.stat raises
+        return False
+    if not dir_okay and stat.S_ISDIR(info.st_mode):
+        return False
+    return os.access(path, os.R_OK)
+
+
+def parse(args: list[str]) -> dict | None:
+    """The command's parameters (``query`` and :data:`DEFAULTS`'s) for ``args``, or None when click must parse them."""
+    params, query, listed = dict(DEFAULTS), [], choices()
+    many: dict[str, list] = {dest: [] for dest in MULTIPLE}
+    at = 0
+    while at < len(args):
+        token = args[at]
+        at += 1
+        if token[:1] != "-" or token == "-":
+            query.append(token)
+            continue
+        if token in FLAGS:
+            params[FLAGS[token]] = True
+            continue
+        name, equals, text = token.partition("=")
+        dest = VALUES.get(name)
+        if dest is None:
+            return None
+        if not equals:
+            if at == len(args):
+                return None
+            text = args[at]
+            at += 1
+        value = _value(dest, text, listed)
+        if value is None:
+            return None
+        if dest in many:
+            many[dest].append(value)
+        else:
+            params[dest] = value
+    if not query or not _path_taken(params["root"], True):
+        return None
+    if params["config_file"] is not None and not _path_taken(params["config_file"], False):
+        return None
+    params.update({dest: tuple(values) for dest, values in many.items()}, query=tuple(query))
+    return params
+
+
+def _plain_stream(stream) -> bool:
+    """True when click.echo writes to ``stream`` as it is: a text file whose encoding is not ASCII."""
+    if type(stream) is not io.TextIOWrapper or not stream.errors:
+        return False
+    try:
+        return codecs.lookup(stream.encoding).name != "ascii"
+    except LookupError:
+        return True
+
+
+def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
+    """``click.echo(text, err=err, nl=nl)`` to a plain stream (:func:`_plain_stream`)."""
+    stream = sys.stderr if err else sys.stdout
+    out = text + "\n" if nl else text
+    if not out:
+        stream.flush()
+        return
+    if "\033" in out and not _isatty(stream):
+        import re
+
+        out = re.sub(_ANSI, "", out)
+    stream.write(out)
+    stream.flush()
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except Exception:  # what click.echo does: a stream that cannot say is not a terminal
+        return False
+
+
+def message_line(message) -> str:
+    """The line :func:`skillsift.commands._common.print_message` prints for ``message``."""
+    return (f"{message.severity}: " if message.severity else "") + message.lead + plain(message.text)
+
+
+def run(query, limit, mode, fmt, explain, width, role, domain, tags, allow, deny, allow_exec, agent, view_name,
+        context_window, root, config_file, *, echo: Callable[..., None], notify: Callable) -> int:
+    """The search command's body (parameters as click gives them): rank, render, print; 0."""
+    outcome = run_search(SearchRequest(
+        query=" ".join(query), limit=limit, mode=mode, explain=explain, role=role, domain=domain, tags=tags,
+        allow=allow, deny=deny, allow_exec=allow_exec, agent=agent, view=view_name, context_window=context_window,
+        root=root, config_file=config_file), notify=notify)
+    if width is None:  # a terminal: its width; piped (| cat, a CI log): whole descriptions
+        width = 0
+        if sys.stdout.isatty():
+            import shutil  # only for a terminal (it imports bz2, lzma and fnmatch)
+
+            width = shutil.get_terminal_size((80, 24)).columns
+    echo(render("search", fmt, outcome.result, width=width, explain=explain, min_sim=outcome.min_sim,
+                view=outcome.view, sources=outcome.sources, index=outcome.index or None,
+                examples_problem=outcome.examples_problem), nl=False)
+    return 0
+
+
+def main(args: list[str]) -> int | None:
+    """``skillsift search ARGS`` without click; None when click must run it (the module's docstring)."""
+    if COMPLETE_VAR in os.environ or not (_plain_stream(sys.stdout) and _plain_stream(sys.stderr)):
+        return None
+    params = parse(args)
+    if params is None:
+        return None
+    try:
+        return run(**params, echo=echo, notify=lambda message: echo(message_line(message), err=True))
+    except SkillsiftError as exc:  # as commands/group.py's main reports it
+        for diag in exc.diagnostics:
+            echo(plain(diag.render()), err=True)
+        echo(f"error: {plain(exc.message)}", err=True)
+        if exc.hint:
+            echo(f"hint: {plain(exc.hint)}", err=True)
+        return exc.exit_code
+    except (EOFError, KeyboardInterrupt):  # click: a blank line, then "aborted"
+        sys.stderr.write("\n")
+        sys.stderr.flush()
+        echo("aborted", err=True)
+        return 1
+    except OSError as exc:  # a closed pipe: exit 1, and no complaint when the streams are flushed at exit
+        if exc.errno != errno.EPIPE:
+            raise
+        sys.stdout, sys.stderr = _Pacified(sys.stdout), _Pacified(sys.stderr)
+        return 1
+
+
+class _Pacified:
+    """A stream whose flush ignores a closed pipe (click's _PacifyFlushWrapper)."""
+
+    def __init__(self, wrapped):
+        self.wrapped = wrapped
+
+    def flush(self) -> None:
+        try:
+            self.wrapped.flush()
+        except OSError as exc:
+            if exc.errno != errno.EPIPE:
+                raise
+
+    def __getattr__(self, attr):
+        return getattr(self.wrapped, attr)
