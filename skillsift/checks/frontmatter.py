@@ -72,12 +72,16 @@ _WHEN_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
-# What a line needs to be a fence, a heading or an inline marker (every marker holds "use" or
-# "trigger"): lines without any are never visited.  It is searched in the lower-cased text, so
-# Python's engine skips to the first characters of the words (with IGNORECASE it tries every
-# position); the case folding of IGNORECASE is kept by :data:`_FOLDS` (see :func:`_candidate_lines`).
-_CANDIDATE = re.compile(r"```|~~~|#|use|trigger")
-# The characters that IGNORECASE matches to a letter of "use" or "trigger" and that ``str.lower``
+# What a line needs to matter to :func:`trigger_passages`: a fence run, or a word that every
+# trigger heading's title (:data:`_TRIGGER_HEADING`) or inline marker (:data:`_INLINE`) holds:
+# "when" (also in "use when" and "when to use"), "trigger", "activation", "use this skill" or
+# "use it ".  A heading without one is no trigger heading and no marker, so "#" alone is not looked
+# for, nor "use" alone (in most lines of prose).  Lines without any are never visited.  It is
+# searched in the lower-cased text, so Python's engine skips to the first characters of the words
+# (with IGNORECASE it tries every position); the case folding of IGNORECASE is kept by
+# :data:`_FOLDS` (see :func:`_candidate_lines`).
+_CANDIDATE = re.compile(r"```|~~~|when|trigger|activation|use this skill|use it ")
+# The characters that IGNORECASE matches to a letter of those words and that ``str.lower``
 # does not lower to it: the long s and the dotless i (its case equivalences), and the dotted
 # capital I (which the engine lowers to "i" and ``str.lower`` to "i" and a combining dot).
 _FOLDS = (("\u017f", "s"), ("\u0131", "i"), ("\u0130", "i"))
@@ -171,10 +175,10 @@ def _inline(line: str):
 
 
 def _candidate_lines(lines: list[str]) -> list[int]:
-    """Indices of the lines that may be a fence, a heading or an inline marker, in order.
+    """Indices of the lines that may be a fence, a trigger heading or an inline marker, in order.
 
-    One regex search over the joined lines per line found finds the first ``#``, fence run or
-    marker word of each (the same case folding as the line regexes, which match with
+    One regex search over the joined lines per line found finds the first fence run or
+    word of :data:`_CANDIDATE` of each (the same case folding as the line regexes, which match with
     IGNORECASE), so the lines holding none of them cost no Python step: they can only matter as
     a trigger section's text, which is read line by line.  Lowering never adds or removes a
     line break, so the line numbers of the lowered text are those of ``lines``.
@@ -207,8 +211,8 @@ def trigger_passages(lines: list[str], first_line: int) -> list[tuple[int, str, 
     ``lines`` are the body lines, the first at file line ``first_line``.  Fenced code is
     skipped.  A trigger heading's passage is the text under it, up to the next heading
     (at most 15 lines); an inline marker's passage is the rest of its line.  Each regex
-    runs only on lines holding the characters it needs (a fence, a ``#``, a marker word),
-    and only those lines are visited (:func:`_candidate_lines`).
+    runs only on lines holding the characters it needs (a fence, a word of a trigger heading or
+    marker), and only those lines are visited (:func:`_candidate_lines`).
     """
     out = []
     in_code = False
