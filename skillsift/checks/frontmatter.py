@@ -15,7 +15,7 @@ from ..catalog.frontmatter import key_lines as key_lines
 from ..catalog.load import parse_skill
 from ..config.checks import check
 from ..diagnostics import ERROR, WARNING, Diagnostic
-from ..validators.parsed import Parsed
+from ..validators.parsed import Parsed, memoised
 from ..validators.text_cache import active, cached, known_digest, save
 from ..validators.workspace import Workspace, posix_name, posix_parent
 
@@ -174,21 +174,24 @@ def _inline(line: str):
     return _INLINE.match(line, len(line) - len(line.lstrip()))
 
 
-def _candidate_lines(lines: list[str]) -> list[int]:
+def _candidate_lines(lines: list[str], text: str | None = None) -> list[int]:
     """Indices of the lines that may be a fence, a trigger heading or an inline marker, in order.
 
     One regex search over the joined lines per line found finds the first fence run or
     word of :data:`_CANDIDATE` of each (the same case folding as the line regexes, which match with
     IGNORECASE), so the lines holding none of them cost no Python step: they can only matter as
     a trigger section's text, which is read line by line.  Lowering never adds or removes a
-    line break, so the line numbers of the lowered text are those of ``lines``.
+    line break, so the line numbers of the lowered text are those of ``lines``.  ``text``: the
+    lines joined by line feeds, when the caller has it (a body: its lowered text is the one the
+    security checks read, computed once, :func:`~skillsift.validators.parsed.memoised`).
     """
-    text = "\n".join(lines)
+    joined = "\n".join(lines) if text is None else text
+    text = joined
     if not text.isascii():
         for odd, plain in _FOLDS:
             if odd in text:
                 text = text.replace(odd, plain)
-    text = text.lower()
+    text = memoised("lowered", joined, str.lower) if text is joined else text.lower()
     out: list[int] = []
     search, find = _CANDIDATE.search, text.find
     number, counted = 0, 0
@@ -205,19 +208,20 @@ def _candidate_lines(lines: list[str]) -> list[int]:
     return out
 
 
-def trigger_passages(lines: list[str], first_line: int) -> list[tuple[int, str, str]]:
+def trigger_passages(lines: list[str], first_line: int, text: str | None = None) -> list[tuple[int, str, str]]:
     """(file line, the line as written, the passage text) of each place the body says when to use it.
 
     ``lines`` are the body lines, the first at file line ``first_line``.  Fenced code is
     skipped.  A trigger heading's passage is the text under it, up to the next heading
     (at most 15 lines); an inline marker's passage is the rest of its line.  Each regex
     runs only on lines holding the characters it needs (a fence, a word of a trigger heading or
-    marker), and only those lines are visited (:func:`_candidate_lines`).
+    marker), and only those lines are visited (:func:`_candidate_lines`).  ``text``: the lines
+    joined by line feeds, when the caller has it.
     """
     out = []
     in_code = False
     resume = 0  # the first line not yet consumed by a trigger section
-    for i in _candidate_lines(lines):
+    for i in _candidate_lines(lines, text):
         if i < resume:
             continue
         line = lines[i]
@@ -317,7 +321,7 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=N
     # A description that already says when to use the skill silences SK008: no passage is looked for.
     if block.closed and _WHEN_CLAUSE.search(description) is None:
         body_lines = block.body.split("\n")
-        for line_no, line, passage in trigger_passages(body_lines, block.body_line):
+        for line_no, line, passage in trigger_passages(body_lines, block.body_line, block.body):
             if coverage(passage, description) < TRIGGER_COVERAGE:
                 out.append(TRIGGER_IN_BODY.report(
                     file=path, line=line_no,

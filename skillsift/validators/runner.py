@@ -16,6 +16,7 @@ from ..config.checks import STRICT
 from ..diagnostics import NOTE, Diagnostic, sort_diagnostics
 from . import BY_CODE, CHECKS, OPT_IN, expand_codes, suppress, text_cache
 from .contract import run_module
+from .parsed import shared_views
 from .workspace import Workspace
 
 
@@ -102,7 +103,8 @@ def run_checks(ws: Workspace, *, codes=None, paths=None, preset: str | None = No
     modules = _modules_to_run(codes, kinds, wanted)
 
     found: list[Diagnostic] = []
-    with text_cache.deferred(ws), _no_collection():  # the text-check cache is written once, after every module
+    # the text-check cache is written once, after every module; what several modules compute of one text, once
+    with text_cache.deferred(ws), _no_collection(), shared_views():
         for name in modules:
             found.extend(run_module(name, ws, None if wanted is None else sorted(wanted)))
 

@@ -302,7 +302,8 @@ def test_candidate_lines_fold_case_as_the_ignorecase_regex_does():
     found = set(_candidate_lines(lines))
     expected = set(_reference_candidate_lines(lines))
     assert found == expected
-    assert {lines[i] for i in expected} >= {"triggeR", "whEn", "uſe it ", "use ıt ", "actİvation", "use this s\u212aill"}
+    assert {lines[i] for i in expected} >= {"triggeR", "whEn", "uſe it ", "use ıt ", "actİvation",
+                                            "use this s\u212aill"}
     rng = random.Random(45)
     alphabet = ["u", "s", "e", "U", "S", "E", "t", "r", "i", "g", "T", "R", "I", "G", "\u017f", "\u0131", "\u0130",
                 "\u212a", "#", "`", "~", " ", "é", "—", "\u00df", "x", "w", "h", "n", "W", "H", "N", "k", "K", "l",
