@@ -67,7 +67,15 @@ def _guard(line: str) -> str:
 
 
 def plain(text: object) -> str:
-    """One field or line for a terminal or a step's log: no control character, no workflow command."""
+    """One field or line for a terminal or a step's log: no control character, no workflow command.
+
+    Most text has nothing to escape: printable (every character :data:`_UNSAFE` escapes is in a
+    category ``str.isprintable`` refuses: control, format, line or paragraph separator), no
+    ``##[`` and no ``::`` after its leading blanks; it is returned as it is, with no regex run.
+    """
+    text = str(text)
+    if text.isprintable() and "##[" not in text and not text.lstrip(" \t").startswith("::"):
+        return text
     return _guard(visible(text))
 
 
