@@ -76,11 +76,11 @@ _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 # trigger heading's title (:data:`_TRIGGER_HEADING`) or inline marker (:data:`_INLINE`) holds:
 # "when" (also in "use when" and "when to use"), "trigger", "activation", "use this skill" or
 # "use it ".  A heading without one is no trigger heading and no marker, so "#" alone is not looked
-# for, nor "use" alone (in most lines of prose).  Lines without any are never visited.  It is
-# searched in the lower-cased text, so Python's engine skips to the first characters of the words
-# (with IGNORECASE it tries every position); the case folding of IGNORECASE is kept by
+# for, nor "use" alone (in most lines of prose).  Lines without any are never visited.  Each is
+# looked for with ``str.find`` in the lower-cased text (a regex of them all, or with IGNORECASE,
+# tries most positions: "a" and "t" open two of them); the case folding of IGNORECASE is kept by
 # :data:`_FOLDS` (see :func:`_candidate_lines`).
-_CANDIDATE = re.compile(r"```|~~~|when|trigger|activation|use this skill|use it ")
+_CANDIDATE = ("```", "~~~", "when", "trigger", "activation", "use this skill", "use it ")
 # The characters that IGNORECASE matches to a letter of those words and that ``str.lower``
 # does not lower to it: the long s and the dotless i (its case equivalences), and the dotted
 # capital I (which the engine lowers to "i" and ``str.lower`` to "i" and a combining dot).
@@ -177,8 +177,8 @@ def _inline(line: str):
 def _candidate_lines(lines: list[str], text: str | None = None) -> list[int]:
     """Indices of the lines that may be a fence, a trigger heading or an inline marker, in order.
 
-    One regex search over the joined lines per line found finds the first fence run or
-    word of :data:`_CANDIDATE` of each (the same case folding as the line regexes, which match with
+    Each word of :data:`_CANDIDATE` is found with ``str.find`` in the joined lines, the rest of a
+    line skipped after a hit (the same case folding as the line regexes, which match with
     IGNORECASE), so the lines holding none of them cost no Python step: they can only matter as
     a trigger section's text, which is read line by line.  Lowering never adds or removes a
     line break, so the line numbers of the lowered text are those of ``lines``.  ``text``: the
@@ -192,19 +192,20 @@ def _candidate_lines(lines: list[str], text: str | None = None) -> list[int]:
             if odd in text:
                 text = text.replace(odd, plain)
     text = memoised("lowered", joined, str.lower) if text is joined else text.lower()
+    starts: set[int] = set()  # the offset of each line holding a word (none holds a line break)
+    find, rfind = text.find, text.rfind
+    for word in _CANDIDATE:
+        at = find(word)
+        while at >= 0:
+            starts.add(rfind("\n", 0, at) + 1)
+            end = find("\n", at)
+            at = find(word, end + 1) if end >= 0 else -1
     out: list[int] = []
-    search, find = _CANDIDATE.search, text.find
     number, counted = 0, 0
-    # No match spans a line: after the first one of a line the search resumes on the next line
-    # (a line of prose holds many "use"s).
-    while (match := search(text, counted)) is not None:
-        start = match.start()
+    for start in sorted(starts):
         number += text.count("\n", counted, start)
+        counted = start
         out.append(number)
-        counted = find("\n", start) + 1
-        if not counted:
-            break
-        number += 1
     return out
 
 
