@@ -5,7 +5,6 @@ Pure functions over the file's text; :func:`run` feeds them from the workspace.
 
 from __future__ import annotations
 
-import os
 import re
 
 from ..cache.base import sha256
@@ -350,7 +349,7 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     keep: bool | None = None
     out: list[Diagnostic] = []
     for rel in paths:
-        if posix_name(rel) != "SKILL.md" or not os.path.exists(ws.abspath(rel)):
+        if posix_name(rel) != "SKILL.md" or not ws.exists(rel):
             continue
         text = ws.read_text(rel)
         skill, problems = ws.parsed(rel)

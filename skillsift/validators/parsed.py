@@ -7,7 +7,6 @@ workspace's one read and one parse of it.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
@@ -49,7 +48,7 @@ def parsed_skills(ws, paths):
                 yield memo[rel]
             continue
         memo[rel] = None
-        if rel.rsplit("/", 1)[-1] != "SKILL.md" or not os.path.isfile(ws.abspath(rel)):
+        if rel.rsplit("/", 1)[-1] != "SKILL.md" or not ws.is_file(rel):
             continue
         skill, problems = ws.parsed(rel)
         split = ws.split_text(rel)

@@ -54,3 +54,26 @@ def test_the_shared_fence_views_equal_the_computed_ones():
                       trigger_passages(lines, 5), trigger_passages(lines, 5, body))
             assert shared == plain
     assert plain[1] == 5 and plain[2] == [(9, "When to use: nightly", "nightly")]
+
+
+def test_the_workspace_asks_the_file_system_once_per_path(tmp_path, monkeypatch):
+    """exists and is_file answer as os.path does (a file, a folder, a link to each, a broken link, a
+    missing path, a NUL in the name), each path's status read once."""
+    import os
+
+    from skillsift.validators.workspace import Workspace
+
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    (tmp_path / "folder").mkdir()
+    for name, target in (("to-file", "file"), ("to-folder", "folder"), ("broken", "nowhere")):
+        (tmp_path / name).symlink_to(tmp_path / target)
+    ws = Workspace(tmp_path)
+    paths = ["file", "folder", "to-file", "to-folder", "broken", "missing", "bad\0name"]
+    for rel in paths:
+        full = os.path.join(tmp_path, rel)
+        assert (ws.exists(rel), ws.is_file(rel)) == (os.path.exists(full), os.path.isfile(full)), rel
+    asked: list[str] = []
+    real = os.stat
+    monkeypatch.setattr(os, "stat", lambda path, *a, **k: asked.append(path) or real(path, *a, **k))
+    assert ws.is_file("file") and ws.exists("folder") and not ws.is_file("folder")
+    assert asked == []  # answered from the first look
