@@ -452,7 +452,8 @@ def load_catalog(root=".", config=None, agent=None, context_window: int | None =
 
 def split_blocks(text: str) -> tuple[str, frontmatter.Frontmatter]:
     """``(LF text, frontmatter block)`` of a file's text: what a parse and the checks of the file share."""
-    lf = text.replace("\r\n", "\n")
+    # a text without CR is its own LF text (``replace`` returns it too, after a slower search for CR LF)
+    lf = text.replace("\r\n", "\n") if "\r" in text else text
     return lf, frontmatter.split_frontmatter(lf)
 
 

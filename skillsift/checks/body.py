@@ -9,7 +9,7 @@ from bisect import bisect_right
 from ..catalog.agents import CHARS_PER_TOKEN
 from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
-from ..validators.parsed import fence_lines, lines_holding
+from ..validators.parsed import fence_lines, lines_holding, memoised
 from ..validators.text_cache import run_cached
 from ..validators.workspace import Workspace
 
@@ -74,8 +74,13 @@ def fences(body: str):
     ``inside[n]`` tells whether line ``n`` is inside code.
 
     Fence lines are found by :func:`~skillsift.validators.parsed.fence_lines` (one search per line
-    holding a fence run), so a body of many lines costs no Python loop per line.
+    holding a fence run), so a body of many lines costs no Python loop per line; the body check,
+    SK307 and the security checks share the value (:func:`~skillsift.validators.parsed.memoised`).
     """
+    return memoised("fences", body, _fences)
+
+
+def _fences(body: str):
     spans: list[tuple[int, int]] = []  # (first line inside, first line after)
     if "```" not in body and "~~~" not in body:
         return _Inside(spans), None

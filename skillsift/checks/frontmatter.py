@@ -5,7 +5,6 @@ Pure functions over the file's text; :func:`run` feeds them from the workspace.
 
 from __future__ import annotations
 
-import os
 import re
 
 from ..cache.base import sha256
@@ -15,7 +14,7 @@ from ..catalog.frontmatter import key_lines as key_lines
 from ..catalog.load import parse_skill
 from ..config.checks import check
 from ..diagnostics import ERROR, WARNING, Diagnostic
-from ..validators.parsed import Parsed
+from ..validators.parsed import Parsed, memoised
 from ..validators.text_cache import active, cached, known_digest, save
 from ..validators.workspace import Workspace, posix_name, posix_parent
 
@@ -72,12 +71,16 @@ _WHEN_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
-# What a line needs to be a fence, a heading or an inline marker (every marker holds "use" or
-# "trigger"): lines without any are never visited.  It is searched in the lower-cased text, so
-# Python's engine skips to the first characters of the words (with IGNORECASE it tries every
-# position); the case folding of IGNORECASE is kept by :data:`_FOLDS` (see :func:`_candidate_lines`).
-_CANDIDATE = re.compile(r"```|~~~|#|use|trigger")
-# The characters that IGNORECASE matches to a letter of "use" or "trigger" and that ``str.lower``
+# What a line needs to matter to :func:`trigger_passages`: a fence run, or a word that every
+# trigger heading's title (:data:`_TRIGGER_HEADING`) or inline marker (:data:`_INLINE`) holds:
+# "when" (also in "use when" and "when to use"), "trigger", "activation", "use this skill" or
+# "use it ".  A heading without one is no trigger heading and no marker, so "#" alone is not looked
+# for, nor "use" alone (in most lines of prose).  Lines without any are never visited.  Each is
+# looked for with ``str.find`` in the lower-cased text (a regex of them all, or with IGNORECASE,
+# tries most positions: "a" and "t" open two of them); the case folding of IGNORECASE is kept by
+# :data:`_FOLDS` (see :func:`_candidate_lines`).
+_CANDIDATE = ("```", "~~~", "when", "trigger", "activation", "use this skill", "use it ")
+# The characters that IGNORECASE matches to a letter of those words and that ``str.lower``
 # does not lower to it: the long s and the dotless i (its case equivalences), and the dotted
 # capital I (which the engine lowers to "i" and ``str.lower`` to "i" and a combining dot).
 _FOLDS = (("\u017f", "s"), ("\u0131", "i"), ("\u0130", "i"))
@@ -170,50 +173,55 @@ def _inline(line: str):
     return _INLINE.match(line, len(line) - len(line.lstrip()))
 
 
-def _candidate_lines(lines: list[str]) -> list[int]:
-    """Indices of the lines that may be a fence, a heading or an inline marker, in order.
+def _candidate_lines(lines: list[str], text: str | None = None) -> list[int]:
+    """Indices of the lines that may be a fence, a trigger heading or an inline marker, in order.
 
-    One regex search over the joined lines per line found finds the first ``#``, fence run or
-    marker word of each (the same case folding as the line regexes, which match with
+    Each word of :data:`_CANDIDATE` is found with ``str.find`` in the joined lines, the rest of a
+    line skipped after a hit (the same case folding as the line regexes, which match with
     IGNORECASE), so the lines holding none of them cost no Python step: they can only matter as
     a trigger section's text, which is read line by line.  Lowering never adds or removes a
-    line break, so the line numbers of the lowered text are those of ``lines``.
+    line break, so the line numbers of the lowered text are those of ``lines``.  ``text``: the
+    lines joined by line feeds, when the caller has it (a body: its lowered text is the one the
+    security checks read, computed once, :func:`~skillsift.validators.parsed.memoised`).
     """
-    text = "\n".join(lines)
+    joined = "\n".join(lines) if text is None else text
+    text = joined
     if not text.isascii():
         for odd, plain in _FOLDS:
             if odd in text:
                 text = text.replace(odd, plain)
-    text = text.lower()
+    text = memoised("lowered", joined, str.lower) if text is joined else text.lower()
+    starts: set[int] = set()  # the offset of each line holding a word (none holds a line break)
+    find, rfind = text.find, text.rfind
+    for word in _CANDIDATE:
+        at = find(word)
+        while at >= 0:
+            starts.add(rfind("\n", 0, at) + 1)
+            end = find("\n", at)
+            at = find(word, end + 1) if end >= 0 else -1
     out: list[int] = []
-    search, find = _CANDIDATE.search, text.find
     number, counted = 0, 0
-    # No match spans a line: after the first one of a line the search resumes on the next line
-    # (a line of prose holds many "use"s).
-    while (match := search(text, counted)) is not None:
-        start = match.start()
+    for start in sorted(starts):
         number += text.count("\n", counted, start)
+        counted = start
         out.append(number)
-        counted = find("\n", start) + 1
-        if not counted:
-            break
-        number += 1
     return out
 
 
-def trigger_passages(lines: list[str], first_line: int) -> list[tuple[int, str, str]]:
+def trigger_passages(lines: list[str], first_line: int, text: str | None = None) -> list[tuple[int, str, str]]:
     """(file line, the line as written, the passage text) of each place the body says when to use it.
 
     ``lines`` are the body lines, the first at file line ``first_line``.  Fenced code is
     skipped.  A trigger heading's passage is the text under it, up to the next heading
     (at most 15 lines); an inline marker's passage is the rest of its line.  Each regex
-    runs only on lines holding the characters it needs (a fence, a ``#``, a marker word),
-    and only those lines are visited (:func:`_candidate_lines`).
+    runs only on lines holding the characters it needs (a fence, a word of a trigger heading or
+    marker), and only those lines are visited (:func:`_candidate_lines`).  ``text``: the lines
+    joined by line feeds, when the caller has it.
     """
     out = []
     in_code = False
     resume = 0  # the first line not yet consumed by a trigger section
-    for i in _candidate_lines(lines):
+    for i in _candidate_lines(lines, text):
         if i < resume:
             continue
         line = lines[i]
@@ -313,7 +321,7 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=N
     # A description that already says when to use the skill silences SK008: no passage is looked for.
     if block.closed and _WHEN_CLAUSE.search(description) is None:
         body_lines = block.body.split("\n")
-        for line_no, line, passage in trigger_passages(body_lines, block.body_line):
+        for line_no, line, passage in trigger_passages(body_lines, block.body_line, block.body):
             if coverage(passage, description) < TRIGGER_COVERAGE:
                 out.append(TRIGGER_IN_BODY.report(
                     file=path, line=line_no,
@@ -341,7 +349,7 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     keep: bool | None = None
     out: list[Diagnostic] = []
     for rel in paths:
-        if posix_name(rel) != "SKILL.md" or not os.path.exists(ws.abspath(rel)):
+        if posix_name(rel) != "SKILL.md" or not ws.exists(rel):
             continue
         text = ws.read_text(rel)
         skill, problems = ws.parsed(rel)

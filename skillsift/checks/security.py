@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 from ..config.checks import STRICT, check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from ..validators.names import invisible, mixed_script
-from ..validators.parsed import parsed_skills
+from ..validators.parsed import memoised, parsed_skills
 from ..validators.text_cache import cached, save
 from ..validators.workspace import Workspace
 from .agent_fields import tool_names
@@ -215,7 +215,7 @@ def check_security(parsed) -> list[Diagnostic]:
     description = front.get("description") if isinstance(front.get("description"), str) else ""
     for _line, phrase in injections(description, parsed.line("description")):
         out.append(_injection(path, parsed.line("description"), phrase))
-    lowered = parsed.body.lower()
+    lowered = memoised("lowered", parsed.body, str.lower)  # SK008 reads it too
     held = words_held(lowered)
     for line, phrase in injections(parsed.body, parsed.body_line, lowered, held):
         out.append(_injection(path, line, phrase))

@@ -42,7 +42,7 @@ _ANY_INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060
 def invisible(text: str) -> list[tuple[int, str]]:
     """(offset, what it is) of every invisible character in ``text``."""
     out: list[tuple[int, str]] = []
-    if _ANY_INVISIBLE.search(text) is None:
+    if text.isascii() or _ANY_INVISIBLE.search(text) is None:  # (every invisible character is past ASCII)
         return out
     for offset, char in enumerate(text):
         code = ord(char)
@@ -56,11 +56,15 @@ def invisible(text: str) -> list[tuple[int, str]]:
 
 
 def strip_invisible(text: str) -> str:
+    if text.isascii():  # every invisible character is past ASCII
+        return text
     return "".join(c for c in text if not (ord(c) in _ZERO_WIDTH or ord(c) in _BIDI or ord(c) in _TAGS))
 
 
 def skeleton(name: str) -> str:
     """``name`` as a reader takes it: NFKC, case-folded, invisible characters dropped, look-alikes Latin."""
+    if name.isascii():  # NFKC keeps ASCII, case folding lowers it, nothing to drop or take as Latin
+        return name.strip().lower()
     text = unicodedata.normalize("NFKC", strip_invisible(name).strip()).casefold()
     return text.translate(_LOOK_ALIKE)
 

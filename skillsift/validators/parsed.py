@@ -7,9 +7,9 @@ workspace's one read and one parse of it.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Iterable
+from contextlib import contextmanager
 
 from ..diagnostics import Diagnostic
 from ..records import record
@@ -48,7 +48,7 @@ def parsed_skills(ws, paths):
                 yield memo[rel]
             continue
         memo[rel] = None
-        if rel.rsplit("/", 1)[-1] != "SKILL.md" or not os.path.isfile(ws.abspath(rel)):
+        if rel.rsplit("/", 1)[-1] != "SKILL.md" or not ws.is_file(rel):
             continue
         skill, problems = ws.parsed(rel)
         split = ws.split_text(rel)
@@ -62,6 +62,45 @@ def parsed_skills(ws, paths):
         yield memo[rel]
 
 
+# What :func:`memoised` keeps within :func:`shared_views`: (what, id of the text) -> (the text, the value).
+_memo: dict | None = None
+
+
+@contextmanager
+def shared_views():
+    """Within it, what :func:`memoised` computes of a text is computed once for every check module
+    (the runner opens it around a run); after it, forgotten.
+
+    The body check, the spec check and SK307 each read a body's fence lines, and SK008 and the
+    security checks its lowered text: the same text object (a parsed view's body), the same value.
+    """
+    global _memo
+    outer = _memo
+    if outer is None:
+        _memo = {}
+    try:
+        yield
+    finally:
+        if outer is None:
+            _memo = None
+
+
+def memoised(what: str, text: str, compute: Callable[[str], object]):
+    """``compute(text)``, remembered by the identity of ``text`` within :func:`shared_views` (the memo
+    holds the text, so its id is never another's while kept); outside it, computed each time.
+    ``compute`` must be a pure function of the text, and its value is shared: never changed."""
+    memo = _memo
+    if memo is None:
+        return compute(text)
+    key = (what, id(text))
+    kept = memo.get(key)
+    if kept is not None and kept[0] is text:
+        return kept[1]
+    value = compute(text)
+    memo[key] = (text, value)
+    return value
+
+
 # A fence line, ``^ {0,3}(`{3,}|~{3,})([^\n]*)`` with MULTILINE: at the text's start, or after a newline.
 _FENCE_HEAD = re.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
 _FENCE_LINE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
@@ -69,13 +108,18 @@ _FENCE_LINE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 
 def fence_lines(text: str) -> list:
     """(offset of the line, its match: the fence run, then the rest of the line) of each line of
-    ``text`` that is a fence line (``^ {0,3}(`{3,}|~{3,})`` with MULTILINE), in order.
+    ``text`` that is a fence line (``^ {0,3}(`{3,}|~{3,})`` with MULTILINE), in order (found once
+    per text within :func:`shared_views`; the list is shared, never changed).
 
     Found by one regex pass over the text, so a body of many lines costs no Python loop per
     line: the first line's fence, then each ``\\n`` followed by one (a pattern that starts with
     a character is searched for it at C speed, where ``^`` with MULTILINE is tried at every
     position).
     """
+    return memoised("fence lines", text, _fence_lines)
+
+
+def _fence_lines(text: str) -> list:
     if "```" not in text and "~~~" not in text:
         return []
     head = _FENCE_HEAD.match(text)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import stat
 from functools import cached_property, lru_cache
 from pathlib import Path, PurePosixPath
 
@@ -86,6 +87,7 @@ class Workspace:
         self._splits: dict = {}  # relative path -> (LF text, frontmatter block, key lines) or None
         self._blocks: dict = {}  # relative path -> (LF text, frontmatter block) or None
         self._folder_files: dict = {}  # relative SKILL.md path -> (the other files of its folder, its links)
+        self._modes: dict = {}  # relative path -> st_mode (links followed) or None
         # re-embed every committed index row, none taken as verified by an earlier run (skillsift ci)
         self.verify_every_row = False
         # keep the per-file findings in the text-check cache (a hook over a few staged files does not:
@@ -145,6 +147,24 @@ class Workspace:
     # -- files --------------------------------------------------------------------------
     def abspath(self, rel: str) -> str:
         return os.path.join(self.root, rel)
+
+    def _mode(self, rel: str):
+        if rel not in self._modes:
+            try:
+                self._modes[rel] = os.stat(self.abspath(rel)).st_mode
+            except (OSError, ValueError):  # (what os.path.exists and os.path.isfile take as no file)
+                self._modes[rel] = None
+        return self._modes[rel]
+
+    def exists(self, rel: str) -> bool:
+        """``os.path.exists`` of a path under the root, asked of the file system once per workspace (the
+        checks of one SKILL.md each ask)."""
+        return self._mode(rel) is not None
+
+    def is_file(self, rel: str) -> bool:
+        """``os.path.isfile`` of a path under the root, asked once per workspace."""
+        mode = self._mode(rel)
+        return mode is not None and stat.S_ISREG(mode)
 
     def read_text(self, rel: str) -> str | None:
         """The UTF-8 text of a file under the root (None when unreadable or not UTF-8); cached."""

@@ -573,3 +573,15 @@ def test_skill_paths_are_what_relative_path_gives_for_every_way_to_name_the_root
             ".claude/skills/alpha/SKILL.md", ".claude/skills/beta/SKILL.md", "skills/group/gamma/SKILL.md"]
     monkeypatch.chdir(repo)
     assert [s.path for s in load_catalog(".").skills][0] == ".claude/skills/alpha/SKILL.md"
+
+
+def test_split_blocks_turns_crlf_into_lf_and_keeps_a_text_without_cr():
+    from skillsift.catalog.load import split_blocks
+
+    crlf = "---\r\nname: a\r\ndescription: b\r\n---\r\nBody\r\nend\rx\n"
+    lf, block = split_blocks(crlf)
+    assert lf == "---\nname: a\ndescription: b\n---\nBody\nend\rx\n"  # a lone CR stays
+    assert block.closed and block.body == "Body\nend\rx\n"
+    plain = "---\nname: a\ndescription: b\n---\nBody\n"
+    lf, block = split_blocks(plain)
+    assert lf is plain and block.body == "Body\n"

@@ -228,6 +228,9 @@ def test_trigger_passages_equal_the_regex_on_every_line():
         "## When to use", "on release", "```", "use when inside code", "```", "~~~", "# not a heading", "~~~",
         "### \u212aeywords", "> use this skill for rollbacks", "1. When to use this skill: nightly",
         "#", "text # with hash", "trigger words: ship it", "Activation triggers", "## Activation", "ops",
+        "## WHEN SHOULD YOU INVOKE THIS SKILL", "nightly", "# Use İt when", "### uſe this skill when", "x",
+        "## Notes", "- Use it for rollbacks", "## ACTİVATİON TRİGGERS", "on push", "## Usage", "use it", "# Trıggers",
+        "y", "## When This Skill Applies", "z",
     ])]
     bodies += [p.read_text("utf-8", "replace") for p in sorted(corpora().rglob("SKILL.md"))]
     for body in bodies:
@@ -273,29 +276,38 @@ def test_the_findings_of_an_unchanged_skill_come_from_the_text_check_cache(tmp_p
 
 
 def _reference_candidate_lines(lines):
-    """The lines holding a fence run, a ``#`` or a marker word, by the IGNORECASE regex on each line."""
-    marker = re.compile(r"```|~~~|#|use|trigger", re.IGNORECASE)
+    """The lines holding a fence run or a word of a trigger heading or marker, by the IGNORECASE regex
+    on each line."""
+    marker = re.compile(r"```|~~~|when|trigger|activation|use this skill|use it ", re.IGNORECASE)
     return [i for i, line in enumerate(lines) if marker.search(line)]
 
 
+_CANDIDATE_WORDS = ("when", "trigger", "activation", "use this skill", "use it ")
+
+
 def test_candidate_lines_fold_case_as_the_ignorecase_regex_does():
-    """The lowered-text search finds the lines IGNORECASE finds: every code point put in place of each
-    letter of "use" and "trigger", and random lines of letters, folding characters and markers."""
+    """The lowered-text search finds the lines IGNORECASE finds: every code point that lowers to or
+    matches an ASCII letter under IGNORECASE put in place of each letter of the words, and random
+    lines of letters, folding characters and markers."""
     import random
 
     from skillsift.checks.frontmatter import _candidate_lines
 
-    words = ("use", "trigger")
-    lines = [w[:i] + chr(cp) + w[i + 1:] for cp in range(0x110000) if not 0xD800 <= cp < 0xE000 and cp != 10
-             for w in words for i in range(len(w)) if chr(cp).lower() != w[i]]
-    # (a line never holds a line feed)
+    letter = re.compile(r"[a-z ]", re.IGNORECASE)
+    # (the other code points match no letter either way: neither lowered to one nor equal under IGNORECASE)
+    points = [chr(cp) for cp in range(0x110000) if not 0xD800 <= cp < 0xE000 and cp != 10
+              and (letter.match(chr(cp)) or any("a" <= c <= "z" or c == " " for c in chr(cp).lower()))]
+    assert len(points) > 50 and "\u212a" in points and "\u0130" in points
+    lines = [w[:i] + ch + w[i + 1:] for ch in points for w in _CANDIDATE_WORDS for i in range(len(w)) if ch != w[i]]
     found = set(_candidate_lines(lines))
     expected = set(_reference_candidate_lines(lines))
     assert found == expected
-    assert {lines[i] for i in expected} >= {"uſe", "trıgger", "trİgger"}
+    assert {lines[i] for i in expected} >= {"triggeR", "whEn", "uſe it ", "use ıt ", "actİvation",
+                                            "use this s\u212aill"}
     rng = random.Random(45)
     alphabet = ["u", "s", "e", "U", "S", "E", "t", "r", "i", "g", "T", "R", "I", "G", "\u017f", "\u0131", "\u0130",
-                "\u212a", "#", "`", "~", " ", "é", "—", "\u00df", "x"]
+                "\u212a", "#", "`", "~", " ", "é", "—", "\u00df", "x", "w", "h", "n", "W", "H", "N", "k", "K", "l",
+                "a", "c", "v", "o", "when", "use", "this skill", "it ", "activation"]
     for _ in range(3000):
         body = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(rng.randint(1, 8))]
         assert _candidate_lines(body) == _reference_candidate_lines(body)

@@ -58,6 +58,29 @@ def test_plain_leaves_no_command_and_no_control_character():
     assert plain("deploy-prod") == "deploy-prod" and visible("a\tb") == "a\\tb"
 
 
+def test_plain_equals_the_two_regex_passes_on_random_text():
+    """plain's return of text with nothing to escape is exact: against visible then the command guard,
+    every character of the unsafe set, the categories isprintable refuses, and random mixes."""
+    import random
+    import unicodedata
+
+    from skillsift.render import sanitise
+
+    def reference(text):
+        return sanitise._guard(sanitise.visible(text))
+
+    odd = [chr(cp) for cp in range(0x3000) if not unicodedata.category(chr(cp)).startswith(("L", "N"))]
+    odd += ["\ufeff", "\U0001f600", "\U000e0001", "\ud800", "::", "##[", "#", "[", " ", "\t", "a", "é"]
+    for char in odd:
+        for text in (char, "x" + char, char + "::", " \t" + char, "ok " + char + " ok"):
+            assert plain(text) == reference(text), repr(text)
+    rng = random.Random(7)
+    for _ in range(20000):
+        text = "".join(rng.choice(odd) for _ in range(rng.randint(0, 8)))
+        assert plain(text) == reference(text), repr(text)
+    assert plain(3) == "3" and plain("  ::x") == "  \\::x" and plain("a##[b") == "a##\\[b"
+
+
 def test_markdown_from_repository_text_renders_as_literal_text():
     html = cmarkgfm.github_flavored_markdown_to_html(
         "| a | b |\n| --- | --- |\n| " + md_text(HOSTILE) + " | " + md_code(HOSTILE) + " |\n\n- " + md_text("# h")

@@ -1,0 +1,79 @@
+"""``memoised`` computes a value of a text once per text object within ``shared_views`` (the runner's
+scope), each time outside it, and forgets everything when the scope closes."""
+
+from __future__ import annotations
+
+from skillsift.checks.body import fences
+from skillsift.checks.frontmatter import trigger_passages
+from skillsift.validators.parsed import fence_lines, memoised, shared_views
+
+
+def _counting():
+    calls: list[str] = []
+
+    def compute(text: str) -> str:
+        calls.append(text)
+        return text.upper()
+
+    return calls, compute
+
+
+def test_outside_the_scope_every_call_computes():
+    calls, compute = _counting()
+    text = "body text"
+    assert memoised("upper", text, compute) == memoised("upper", text, compute) == "BODY TEXT"
+    assert len(calls) == 2
+
+
+def test_inside_the_scope_one_text_object_is_computed_once_per_kind():
+    calls, compute = _counting()
+    text = "".join(["body ", "text"])  # built, so equal strings below are other objects
+    other = "".join(["body ", "text"])
+    assert text == other and text is not other
+    with shared_views():
+        first = memoised("upper", text, compute)
+        assert memoised("upper", text, compute) is first
+        assert memoised("upper", other, compute) == first  # an equal text of its own: computed again
+        assert memoised("lower", text, str.lower) == "body text"  # another kind: its own value
+        with shared_views():  # a nested scope shares the outer one's values
+            assert memoised("upper", text, compute) is first
+        assert memoised("upper", text, compute) is first
+    assert calls == [text, other]
+    memoised("upper", text, compute)  # the scope closed: forgotten
+    assert len(calls) == 3
+
+
+def test_the_shared_fence_views_equal_the_computed_ones():
+    body = "intro\n```sh\nrun\n```\nWhen to use: nightly\n  ~~~\nopen\n"
+    lines = body.split("\n")
+    plain = ([(start, match.groups()) for start, match in fence_lines(body)], fences(body)[1],
+             trigger_passages(lines, 5), trigger_passages(lines, 5, body))
+    with shared_views():
+        for _ in range(2):
+            shared = ([(start, match.groups()) for start, match in fence_lines(body)], fences(body)[1],
+                      trigger_passages(lines, 5), trigger_passages(lines, 5, body))
+            assert shared == plain
+    assert plain[1] == 5 and plain[2] == [(9, "When to use: nightly", "nightly")]
+
+
+def test_the_workspace_asks_the_file_system_once_per_path(tmp_path, monkeypatch):
+    """exists and is_file answer as os.path does (a file, a folder, a link to each, a broken link, a
+    missing path, a NUL in the name), each path's status read once."""
+    import os
+
+    from skillsift.validators.workspace import Workspace
+
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    (tmp_path / "folder").mkdir()
+    for name, target in (("to-file", "file"), ("to-folder", "folder"), ("broken", "nowhere")):
+        (tmp_path / name).symlink_to(tmp_path / target)
+    ws = Workspace(tmp_path)
+    paths = ["file", "folder", "to-file", "to-folder", "broken", "missing", "bad\0name"]
+    for rel in paths:
+        full = os.path.join(tmp_path, rel)
+        assert (ws.exists(rel), ws.is_file(rel)) == (os.path.exists(full), os.path.isfile(full)), rel
+    asked: list[str] = []
+    real = os.stat
+    monkeypatch.setattr(os, "stat", lambda path, *a, **k: asked.append(path) or real(path, *a, **k))
+    assert ws.is_file("file") and ws.exists("folder") and not ws.is_file("folder")
+    assert asked == []  # answered from the first look
