@@ -32,8 +32,21 @@ def main(argv=None) -> int:
         return _group().main(argv)
     finally:
         catalog.collector_pause = earlier
+        if argv is None:
+            _save_regexes()
         if own_collector and gc.isenabled():
             gc.freeze()  # the process ends: the collections at its exit walk nothing it made
+
+
+def _save_regexes() -> None:
+    """The console script keeps the patterns it compiled for the next run (:mod:`skillsift.cache.regexes`).
+
+    Looked up among the loaded modules, not imported: a run that compiled none (``--version``,
+    ``--help``) loads nothing for it.
+    """
+    regexes = sys.modules.get(f"{__package__}.cache.regexes")
+    if regexes is not None:
+        regexes.save()
 
 
 class CollectorPause:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 
+from ..cache import regexes
 from ..cache.base import sha256
 from ..catalog import frontmatter as catalog_frontmatter
 from ..catalog.agents import BY_NAME, serves
@@ -49,34 +50,34 @@ _SECTION_LINES = 15
 # before "use" is read in linear time (possessive quantifiers would say the same, but need
 # Python 3.11).
 _LEAD = r"(?:[-*+](?=\s)|\d+[.)](?=\s)|>)?\s*(?:(?:\*\*|__|\*|_)\s*)?"
-_INLINE = re.compile(
+_INLINE = regexes.compile(
     _LEAD + r"(use (?:this skill|it) (?:when|whenever|if|for)\b|use when(?:ever)?\b|"
     r"triggers?(?: phrases?| words?)?\s*(?:(?:\*\*|__)\s*)?:|when to use(?: this skill)?\s*(?:(?:\*\*|__)\s*)?:)",
     re.IGNORECASE,
 )
 # A heading's start; its title is the rest without trailing blanks and closing #s, taken
 # in Python (a lazy title before ``\s*#*\s*$`` took cubic time on a line of spaces).
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+")
-_TRIGGER_HEADING = re.compile(
+_HEADING = regexes.compile(r"^\s{0,3}#{1,6}\s+")
+_TRIGGER_HEADING = regexes.compile(
     r"^(?:when (?:to|should (?:i|you)) (?:use|invoke|activate|apply)(?: (?:this|the) (?:skill|workflow)| it| me)?|"
     r"use (?:this skill )?when|triggers|trigger (?:phrases|words|conditions)|activation(?: triggers)?|"
     r"when this skill (?:applies|activates|triggers))\s*:?$",
     re.IGNORECASE,
 )
 # A description that already says when to use the skill.
-_WHEN_CLAUSE = re.compile(
+_WHEN_CLAUSE = regexes.compile(
     # "Use when", "Use this skill for", and with an adverb: "Use proactively when", "Use PROACTIVELY for"
     r"\b(?:use (?:this skill |it |this )?(?:[a-z]+ly )?(?:when|whenever|for|if|to|on|after|before)|"
     r"when (?:the )?(?:user|you|asked)|"
     r"triggers?|trigger (?:on|when)|invoke (?:when|for)|applies when|use cases?|activate[sd]? (?:when|on|for))\b",
     re.IGNORECASE,
 )
-_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_FENCE = regexes.compile(r"^\s{0,3}(```|~~~)")
 # What a line needs to be a fence, a heading or an inline marker (every marker holds "use" or
 # "trigger"): lines without any are never visited.  It is searched in the lower-cased text, so
 # Python's engine skips to the first characters of the words (with IGNORECASE it tries every
 # position); the case folding of IGNORECASE is kept by :data:`_FOLDS` (see :func:`_candidate_lines`).
-_CANDIDATE = re.compile(r"```|~~~|#|use|trigger")
+_CANDIDATE = regexes.compile(r"```|~~~|#|use|trigger")
 # The characters that IGNORECASE matches to a letter of "use" or "trigger" and that ``str.lower``
 # does not lower to it: the long s and the dotless i (its case equivalences), and the dotted
 # capital I (which the engine lowers to "i" and ``str.lower`` to "i" and a combining dot).
