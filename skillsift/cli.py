@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 import sys
 
-from . import catalog
+from . import cache, catalog
 from ._version import __version__
 from .diagnostics import SkillsiftError
 from .hooks.specs import HOOK_NAMES
@@ -23,6 +23,8 @@ def main(argv=None) -> int:
     """Run the CLI and return its exit code (see :func:`skillsift.commands.group.main`)."""
 
     earlier, catalog.collector_pause = catalog.collector_pause, CollectorPause
+    if argv is None:  # the console script: its patterns come from the compiled-regex cache
+        cache.command_line = True
     # the console script (or ``python -m skillsift``): this call is the whole process
     own_collector = argv is None and gc.isenabled() and not gc.get_freeze_count()
     try:
@@ -47,6 +49,7 @@ def _save_regexes() -> None:
     regexes = sys.modules.get(f"{__package__}.cache.regexes")
     if regexes is not None:
         regexes.save()
+    cache.command_line = False
 
 
 class CollectorPause:

@@ -11,6 +11,7 @@ import sys
 
 import pytest
 
+from skillsift import cache as cache_package
 from skillsift.cache import regexes
 from skillsift.catalog import embedtext
 from skillsift.catalog import frontmatter as catalog_frontmatter
@@ -51,8 +52,9 @@ def _texts(seed: int, count: int = 40) -> list[str]:
 
 @pytest.fixture
 def fresh(monkeypatch, cache_dir):
-    """The module's state as in a new process, the caches in the test's own folder."""
+    """The module's state as in a new console-script process, the caches in the test's own folder."""
     monkeypatch.setattr(regexes, "_state", {})
+    monkeypatch.setattr(cache_package, "command_line", True)
     return cache_dir
 
 
@@ -151,3 +153,13 @@ def test_another_python_build_does_not_read_the_file(fresh, monkeypatch):
     monkeypatch.setattr(regexes, "_engine", lambda: (engine, build + "-other"))
     regexes.compile(r"[a-z]+ly", re.IGNORECASE)
     assert regexes._state["cache"].hits == 0
+
+
+def test_outside_the_console_script_nothing_is_read_or_written(fresh, monkeypatch):
+    """A program (or a test) that imports skillsift compiles as re does: no cache file is opened."""
+    regexes.compile(r"[a-z]+ly", re.IGNORECASE)
+    assert regexes.save()
+    _new_process(monkeypatch)
+    monkeypatch.setattr(cache_package, "command_line", False)
+    assert regexes.compile(r"[a-z]+ly", re.IGNORECASE) == re.compile(r"[a-z]+ly", re.IGNORECASE)
+    assert "cache" not in regexes._state and not regexes.save()
