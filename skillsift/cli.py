@@ -11,7 +11,9 @@ from __future__ import annotations
 import gc
 import sys
 
-from . import cache, catalog
+import skillsift
+
+from . import catalog
 from ._version import __version__
 from .diagnostics import SkillsiftError
 from .hooks.specs import HOOK_NAMES
@@ -24,7 +26,7 @@ def main(argv=None) -> int:
 
     earlier, catalog.collector_pause = catalog.collector_pause, CollectorPause
     if argv is None:  # the console script: its patterns come from the compiled-regex cache
-        cache.command_line = True
+        skillsift._command_line = True
     # the console script (or ``python -m skillsift``): this call is the whole process
     own_collector = argv is None and gc.isenabled() and not gc.get_freeze_count()
     try:
@@ -49,7 +51,7 @@ def _save_regexes() -> None:
     regexes = sys.modules.get(f"{__package__}.cache.regexes")
     if regexes is not None:
         regexes.save()
-    cache.command_line = False
+    skillsift._command_line = False
 
 
 class CollectorPause:

@@ -16,9 +16,10 @@ out as 3.11's: each is compiled by :func:`re.compile` as before.
 One JSON file per installed copy of skillsift in the user's cache folder
 (``regex/<sha256 of the package folder>.json``, the rules of :mod:`skillsift.cache.base`:
 trusted only when private, bounded, written atomically); ``SKILLSIFT_CACHE=off`` turns it off.
-Only the console script reads and writes it (:data:`skillsift.cache.command_line`; :func:`save`
-at the end of a run that compiled a pattern it did not hold): a program or a test that imports
-skillsift compiles with :func:`re.compile` and never has a file read or written for it.
+Only the console script reads and writes it (``skillsift._command_line``, set by
+:func:`skillsift.cli.main`; :func:`save` at the end of a run that compiled a pattern it did not
+hold): a program or a test that imports skillsift compiles with :func:`re.compile` and never has
+a file read or written for it.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import os
 import re
 import sys
 
-from skillsift import cache as package
+import skillsift
 from skillsift.cache.base import JsonCache
 
 TYPE_CHECKING = False
@@ -85,7 +86,7 @@ def _cache() -> RegexCache | None:
 def compile(pattern: str, flags: int = 0) -> re.Pattern[str]:  # noqa: A001 - re.compile's name, as a drop-in
     """``re.compile(pattern, flags)``, the compiled code taken from the cache when it holds it."""
     flags = int(flags)
-    cache = _cache() if package.command_line and type(pattern) is str and not flags & _NOT_CACHED else None
+    cache = _cache() if skillsift._command_line and type(pattern) is str and not flags & _NOT_CACHED else None
     if cache is None or cache.path is None:
         return re.compile(pattern, flags)
     key = f"{flags}\0{pattern}"

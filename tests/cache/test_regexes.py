@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from skillsift import cache as cache_package
+import skillsift
 from skillsift.cache import regexes
 from skillsift.catalog import embedtext
 from skillsift.catalog import frontmatter as catalog_frontmatter
@@ -54,7 +54,7 @@ def _texts(seed: int, count: int = 40) -> list[str]:
 def fresh(monkeypatch, cache_dir):
     """The module's state as in a new console-script process, the caches in the test's own folder."""
     monkeypatch.setattr(regexes, "_state", {})
-    monkeypatch.setattr(cache_package, "command_line", True)
+    monkeypatch.setattr(skillsift, "_command_line", True)
     return cache_dir
 
 
@@ -160,6 +160,6 @@ def test_outside_the_console_script_nothing_is_read_or_written(fresh, monkeypatc
     regexes.compile(r"[a-z]+ly", re.IGNORECASE)
     assert regexes.save()
     _new_process(monkeypatch)
-    monkeypatch.setattr(cache_package, "command_line", False)
+    monkeypatch.setattr(skillsift, "_command_line", False)
     assert regexes.compile(r"[a-z]+ly", re.IGNORECASE) == re.compile(r"[a-z]+ly", re.IGNORECASE)
     assert "cache" not in regexes._state and not regexes.save()
