@@ -7,7 +7,7 @@ hook, a tenth of its start-up.  What the compiler makes is a list of integers ha
 regular-expression engine (``_sre.compile``), which checks the list before it uses it.  This
 cache keeps that list for each pattern and flags a process compiled, keyed by them, in a file
 stamped with the exact Python build (its version string, the engine's format number and word
-size, the byte order) besides skillsift's version and code.  So a hit hands the engine exactly
+size, the byte order) and the layout of an entry.  So a hit hands the engine exactly
 the list compiling would make: the pattern object is equal to the one :func:`re.compile`
 returns (a compiled pattern's equality compares its code) and matches the same.  A pattern
 the engine refuses, an entry that does not check out, a Python whose compiler is not laid
@@ -35,7 +35,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-_PARSERS = ("cache/regexes.py", "cache/base.py", "_version.py")
+#: The layout of an entry (:func:`_compiled`); what else an entry depends on is the Python build alone.
+ENTRY_FORMAT = 1
 #: Patterns a file keeps: every pattern of skillsift's commands, hooks and configured secret patterns.
 MAX_ENTRIES = 2000
 _NOT_CACHED = re.DEBUG | re.TEMPLATE if hasattr(re, "TEMPLATE") else re.DEBUG
@@ -60,14 +61,15 @@ class RegexCache(JsonCache):
     """The compiled code of the patterns compiled through :func:`compile`; one file per install."""
 
     folder = "regex"
-    parsers = _PARSERS
 
     def __init__(self, build: str, *, env=None):
         self.build = build
         super().__init__(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), env=env)
 
     def _stamp(self) -> list:
-        return [*super()._stamp(), self.build]
+        """The entry layout and the Python build: an entry is the compiler's output for its pattern and
+        flags, whatever skillsift's version (no module of skillsift is stat'ed for it)."""
+        return [ENTRY_FORMAT, self.build]
 
 
 _state: dict[str, Any] = {}
