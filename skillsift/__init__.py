@@ -11,6 +11,11 @@ from __future__ import annotations
 
 from ._version import __version__
 
+#: True in the process of the ``skillsift`` command (set by :func:`skillsift.cli.main`): the
+#: compiled-regex cache (:mod:`skillsift.cache.regexes`) is read and written only then, so a program
+#: or a test that imports skillsift compiles its patterns as :func:`re.compile` does.
+_command_line = False
+
 __all__ = ["__version__", "load_catalog", "load_config", "Ranker", "Catalog", "Config", "Skill", "SearchResult", "Hit"]
 
 _LAZY = {

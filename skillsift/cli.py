@@ -12,6 +12,8 @@ from __future__ import annotations
 import gc
 import sys
 
+import skillsift
+
 from . import catalog
 from ._version import __version__
 from .diagnostics import SkillsiftError
@@ -24,6 +26,8 @@ def main(argv=None) -> int:
     """Run the CLI and return its exit code (see :func:`skillsift.commands.group.main`)."""
 
     earlier, catalog.collector_pause = catalog.collector_pause, CollectorPause
+    if argv is None:  # the console script: its patterns come from the compiled-regex cache
+        skillsift._command_line = True
     # the console script (or ``python -m skillsift``): this call is the whole process
     own_collector = argv is None and gc.isenabled() and not gc.get_freeze_count()
     try:
@@ -39,8 +43,22 @@ def main(argv=None) -> int:
         return _group().main(argv)
     finally:
         catalog.collector_pause = earlier
+        if argv is None:
+            _save_regexes()
         if own_collector and gc.isenabled():
             gc.freeze()  # the process ends: the collections at its exit walk nothing it made
+
+
+def _save_regexes() -> None:
+    """The console script keeps the patterns it compiled for the next run (:mod:`skillsift.cache.regexes`).
+
+    Looked up among the loaded modules, not imported: a run that compiled none (``--version``,
+    ``--help``) loads nothing for it.
+    """
+    regexes = sys.modules.get(f"{__package__}.cache.regexes")
+    if regexes is not None:
+        regexes.save()
+    skillsift._command_line = False
 
 
 class CollectorPause:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 
+from .cache import regexes
+
 # Acronyms and words read with a leading vowel sound although they start with a consonant
 # letter, or the reverse ("an AWS key", "a user"); everything else follows its first letter.
-_AN = re.compile(r"(?:npm\b|[AEIO]|[FHLMNRSX](?:[A-Z0-9]|\b)|[aeiou]|hour|honest)")
-_A = re.compile(r"(?:uni|use|usu|uti|ura|eu|one\b|once)", re.IGNORECASE)
+_AN = regexes.compile(r"(?:npm\b|[AEIO]|[FHLMNRSX](?:[A-Z0-9]|\b)|[aeiou]|hour|honest)")
+_A = regexes.compile(r"(?:uni|use|usu|uti|ura|eu|one\b|once)", re.IGNORECASE)
 
 
 def plural(n: int, word: str, many: str = "") -> str:

@@ -305,11 +305,15 @@ class JsonCache:
         except (OSError, ValueError):
             return
         self.root_id = real_root
-        self.stamp = parser_stamp(self.parsers)
+        self.stamp = self._stamp()
         digest = sha256(real_root.encode("utf-8", "surrogatepass")).hexdigest()[:32]
         self.path = base / self.folder / f"{digest}.json"
         self.folders: tuple[Path, ...] = (base, base / self.folder)
         self.entries = self._load()
+
+    def _stamp(self) -> list:
+        """What wrote the file: :func:`parser_stamp` of :attr:`parsers` (a cache adds what its entries depend on)."""
+        return parser_stamp(self.parsers)
 
     def _read(self) -> bytes | None:
         """The cache file's bytes (a trusted regular file of at most MAX_BYTES), or None."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ..cache import regexes
 from ..cache.base import sha256
 
 #: What is embedded by default: the name is matched lexically, not embedded (docs/ranking-quality.md).
@@ -27,7 +28,7 @@ _WHITE_SPACE = (
     "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
     "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 )
-_SPACE_RUN = re.compile("[" + re.escape(_WHITE_SPACE) + "]+")
+_SPACE_RUN = regexes.compile("[" + re.escape(_WHITE_SPACE) + "]+")
 
 
 def collapse_whitespace(value: str) -> str:

@@ -32,6 +32,7 @@ import sys
 
 from skillsift.diagnostics import ERROR, Diagnostic
 
+from ..cache import regexes
 from ..records import record
 
 BOM = "\ufeff"
@@ -114,7 +115,7 @@ def split_frontmatter(text: str) -> Frontmatter:
     return Frontmatter(present=True, closed=False, raw="".join(raw_lines), body=text, yaml_start_line=2)
 
 
-_TOP_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
+_TOP_KEY = regexes.compile(r"^([A-Za-z_][\w-]*)\s*:")
 
 
 def key_lines(raw_yaml: str, first_line: int) -> dict[str, int]:
@@ -244,11 +245,9 @@ def _simple_mapping(raw: str, loader=None) -> dict | None:
     """
     global _KEY_LINE, _ITEM_LINE, _NOT_PRINTABLE
     if _KEY_LINE is None:
-        import re
-
-        _KEY_LINE = re.compile(r"( *)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?")
-        _ITEM_LINE = re.compile(r"( *)- +(.*)")
-        _NOT_PRINTABLE = re.compile(  # outside YAML's printable set, line breaks other than LF/CR, the BOM
+        _KEY_LINE = regexes.compile(r"( *)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?")
+        _ITEM_LINE = regexes.compile(r"( *)- +(.*)")
+        _NOT_PRINTABLE = regexes.compile(  # outside YAML's printable set, line breaks other than LF/CR, the BOM
             "[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|\ufeff"
         )
     if _NOT_PRINTABLE.search(raw):

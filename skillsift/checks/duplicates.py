@@ -20,6 +20,7 @@ import heapq
 import math
 from collections import defaultdict
 
+from ..cache import regexes
 from ..catalog.embedtext import embedded_text, text_digest
 from ..catalog.listing import namespace as listing_namespace
 from ..config.checks import check
@@ -225,9 +226,7 @@ def one_word_apart(texts) -> list[tuple[int, int]]:
     left out (no pairwise scan)."""
     global _WORD
     if _WORD is None:
-        import re
-
-        _WORD = re.compile(r"\w+")
+        _WORD = regexes.compile(r"\w+")
     words = [tuple(_WORD.findall(text.lower())) if isinstance(text, str) else () for text in texts]
     blanked: dict[tuple, list[int]] = defaultdict(list)
     whole: dict[tuple, list[int]] = defaultdict(list)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ..cache import regexes
 from ..cache.base import sha256
 from ..catalog import frontmatter as catalog_frontmatter
 from ..catalog.agents import BY_NAME, serves
@@ -48,29 +49,29 @@ _SECTION_LINES = 15
 # before "use" is read in linear time (possessive quantifiers would say the same, but need
 # Python 3.11).
 _LEAD = r"(?:[-*+](?=\s)|\d+[.)](?=\s)|>)?\s*(?:(?:\*\*|__|\*|_)\s*)?"
-_INLINE = re.compile(
+_INLINE = regexes.compile(
     _LEAD + r"(use (?:this skill|it) (?:when|whenever|if|for)\b|use when(?:ever)?\b|"
     r"triggers?(?: phrases?| words?)?\s*(?:(?:\*\*|__)\s*)?:|when to use(?: this skill)?\s*(?:(?:\*\*|__)\s*)?:)",
     re.IGNORECASE,
 )
 # A heading's start; its title is the rest without trailing blanks and closing #s, taken
 # in Python (a lazy title before ``\s*#*\s*$`` took cubic time on a line of spaces).
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+")
-_TRIGGER_HEADING = re.compile(
+_HEADING = regexes.compile(r"^\s{0,3}#{1,6}\s+")
+_TRIGGER_HEADING = regexes.compile(
     r"^(?:when (?:to|should (?:i|you)) (?:use|invoke|activate|apply)(?: (?:this|the) (?:skill|workflow)| it| me)?|"
     r"use (?:this skill )?when|triggers|trigger (?:phrases|words|conditions)|activation(?: triggers)?|"
     r"when this skill (?:applies|activates|triggers))\s*:?$",
     re.IGNORECASE,
 )
 # A description that already says when to use the skill.
-_WHEN_CLAUSE = re.compile(
+_WHEN_CLAUSE = regexes.compile(
     # "Use when", "Use this skill for", and with an adverb: "Use proactively when", "Use PROACTIVELY for"
     r"\b(?:use (?:this skill |it |this )?(?:[a-z]+ly )?(?:when|whenever|for|if|to|on|after|before)|"
     r"when (?:the )?(?:user|you|asked)|"
     r"triggers?|trigger (?:on|when)|invoke (?:when|for)|applies when|use cases?|activate[sd]? (?:when|on|for))\b",
     re.IGNORECASE,
 )
-_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_FENCE = regexes.compile(r"^\s{0,3}(```|~~~)")
 # What a line needs to matter to :func:`trigger_passages`: a fence run, or a word that every
 # trigger heading's title (:data:`_TRIGGER_HEADING`) or inline marker (:data:`_INLINE`) holds:
 # "when" (also in "use when" and "when to use"), "trigger", "activation", "use this skill" or

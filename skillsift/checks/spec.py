@@ -27,6 +27,7 @@ import unicodedata
 from bisect import bisect_right
 from urllib.parse import unquote
 
+from ..cache import regexes
 from ..catalog.agents import known_fields
 from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
@@ -58,16 +59,16 @@ MAX_COMPATIBILITY = 500
 MAX_LINES = 500
 MAX_LINKS = 1000  # links checked per file at most
 
-_CANDIDATE = re.compile(r"\]\(|\]:")
-_CODE_SPAN = re.compile(r"`+[^`]*`+")
+_CANDIDATE = regexes.compile(r"\]\(|\]:")
+_CODE_SPAN = regexes.compile(r"`+[^`]*`+")
 # No part of a link may run over a "[" (where the next link could start): every character of
 # a line is then scanned by one match attempt at most, so a line of 100,000 "[" or "](" is read
 # in linear time (docs/validate.md, SK108).  A target holding "[" is not checked.
-_INLINE_LINK = re.compile(
+_INLINE_LINK = regexes.compile(
     r"!?\[[^\[\]\n]*\]\(\s*(<[^>\[\n]*>|[^)\s\[]+)(?:\s+(?:\"[^\"\[]*\"|'[^'\[]*'))?\s*\)")
 # a link reference definition; a footnote ("[^1]: text") is not one
-_REF_DEF = re.compile(r"^\s{0,3}\[(?!\^)[^\]\n]+\]:\s*(<[^>\n]*>|\S+)")
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_REF_DEF = regexes.compile(r"^\s{0,3}\[(?!\^)[^\]\n]+\]:\s*(<[^>\n]*>|\S+)")
+_SCHEME = regexes.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
 def normal_name(text: str) -> str:
@@ -108,7 +109,7 @@ _STAND_IN_PARTS = frozenset({
     "xyz", "something", "placeholder", "path", "some", "new", "tool", "module", "skill", "dir", "folder", "here",
     "other", "another", "doc", "document", "reference", "helper", "template",
 })
-_STEM_PARTS = re.compile(r"[-_\s]+")
+_STEM_PARTS = regexes.compile(r"[-_\s]+")
 _STAND_IN_ALONE = frozenset({"placeholder", "xxx", "foo", "something", "filename", "your", "example", "sample"})
 
 

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from ..cache import regexes
 from ..diagnostics import Diagnostic
 from ..files import glob_magic, refused_target, repo_glob
 from .schema import document_problems
@@ -26,12 +27,10 @@ _key_res: list = []
 
 def _regexes():
     if not _key_res:
-        import re
-
         _key_res.extend([
-            re.compile(_KEY_PART),
-            re.compile(rf"^\s*(\[\[?)\s*({_DOTTED})\s*\]"),
-            re.compile(rf"^\s*({_DOTTED})\s*=\s*(.?)"),
+            regexes.compile(_KEY_PART),
+            regexes.compile(rf"^\s*(\[\[?)\s*({_DOTTED})\s*\]"),
+            regexes.compile(rf"^\s*({_DOTTED})\s*=\s*(.?)"),
         ])
     return _key_res
 
@@ -195,7 +194,7 @@ def _toml_too_deep(text: str, limit: int = MAX_TOML_DEPTH) -> int | None:
     if _TOML_TOKEN is None:
         import re
 
-        _TOML_TOKEN = re.compile(r'"""(?:[^\\]|\\.)*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"'
+        _TOML_TOKEN = regexes.compile(r'"""(?:[^\\]|\\.)*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"'
                                  r"|'[^'\n]*'|#[^\n]*|[\[\]{}]", re.DOTALL)
     from ..jsonio import first_too_deep
 

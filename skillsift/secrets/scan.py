@@ -57,6 +57,7 @@ from bisect import bisect_right
 from collections.abc import Hashable, Iterable, Mapping
 from functools import cache, lru_cache
 
+from ..cache import regexes
 from ..records import record
 from ..words import with_article
 
@@ -381,7 +382,7 @@ class _Compiled:
     def regex(self):
         if self._regex is None:
             src = self.rule.regex[2:] if self.bounded else self.rule.regex
-            self._regex = re.compile(src, re.ASCII)
+            self._regex = regexes.compile(src, re.ASCII)
         return self._regex
 
     def finditer(self, text: str):
@@ -423,7 +424,7 @@ def _assignment_hint(lowered: bool) -> re.Pattern:
     letter is an RE2 case-fold class.
     """
     words = "|".join(_HINT_WORDS if lowered else (_fold(w) for w in _HINT_WORDS))
-    return re.compile(rf"(?:{words}){_HINT_TAIL}", re.ASCII)
+    return regexes.compile(rf"(?:{words}){_HINT_TAIL}", re.ASCII)
 
 
 @lru_cache(maxsize=1)
@@ -592,17 +593,17 @@ class _PlaceholderRules:
 @lru_cache(maxsize=1)
 def _rules() -> _PlaceholderRules:
     return _PlaceholderRules(
-        prefixes=re.compile(
+        prefixes=regexes.compile(
             r"^(?:AKIA|ASIA|ABIA|ACCA|gh[pousr]_|npm_|github_pat_|gl[a-z]{1,5}-|xox[a-z]-|xapp-|AIza|[sr]k_live_|"
             r"[sr]k_test_|sk-ant-(?:api[0-9]{2}-)?|sk-proj-|sk-|hf_|pypi-|shp[a-z]{2}_|do[opr]_v1_|key-|SG\.|"
             r"SK|AC|dapi|lin_api_|dckr_pat_|HRKU-|[a-z0-9]{2,8}_)"
         ),
-        words=re.compile(_placeholder_words_regex(), re.ASCII),
-        template=re.compile(
+        words=regexes.compile(_placeholder_words_regex(), re.ASCII),
+        template=regexes.compile(
             r"<[^<>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|^\$[A-Za-z_][A-Za-z0-9_]*$|%\([^)]*\)s|(?<![A-Za-z0-9])%s(?![A-Za-z0-9])"
         ),
-        repeated=re.compile(r"(.)\1{5,}", re.DOTALL),
-        elision=re.compile(r"\.\.\.|\u2026|\*{3}"),
+        repeated=regexes.compile(r"(.)\1{5,}", re.DOTALL),
+        elision=regexes.compile(r"\.\.\.|\u2026|\*{3}"),
     )
 
 
@@ -661,7 +662,7 @@ _STAND_IN_WORDS = frozenset({
     "test", "testing", "demo", "my", "here", "value", "foo", "bar", "baz", "abc", "xyz", "org", "user", "account",
     "app", "local", "dev", "prod", "staging", "tenant", "client", "id", "env", "workspace", "team", "service",
 })
-_SEGMENT = re.compile(r"[a-z]{2,12}[0-9]{0,2}|v[0-9]{1,2}|[0-9]{1,2}")
+_SEGMENT = regexes.compile(r"[a-z]{2,12}[0-9]{0,2}|v[0-9]{1,2}|[0-9]{1,2}")
 
 
 def _named_stand_in(body: str) -> bool:
@@ -741,7 +742,7 @@ _VALUE_REGEXES = {
 
 @cache
 def _rx(name: str) -> re.Pattern:
-    return re.compile(_VALUE_REGEXES[name])
+    return regexes.compile(_VALUE_REGEXES[name])
 
 
 def _secret_name(name: str) -> bool:

@@ -10,14 +10,13 @@ skill's own folder (``scripts/x.py`` in every skill) is a finding per skill: eac
 
 from __future__ import annotations
 
-import re
-
+from ..cache import regexes
 from ..diagnostics import Diagnostic
 from ..records import replace
 
 MIN_GROUP = 2
 MAX_NAMED = 5
-_MISSING = re.compile(r" \(([^()]*)\)$")
+_MISSING = regexes.compile(r" \(([^()]*)\)$")
 
 
 def group_repeated(diagnostics: list[Diagnostic], codes: tuple[str, ...]) -> list[Diagnostic]:

@@ -15,8 +15,9 @@ Pure functions, ``unicodedata`` only.
 
 from __future__ import annotations
 
-import re
 import unicodedata
+
+from ..cache import regexes
 
 _ZERO_WIDTH = {0x200B: "ZERO WIDTH SPACE", 0x200C: "ZERO WIDTH NON-JOINER", 0x200D: "ZERO WIDTH JOINER",
                0x2060: "WORD JOINER", 0xFEFF: "ZERO WIDTH NO-BREAK SPACE", 0x00AD: "SOFT HYPHEN",
@@ -35,7 +36,7 @@ _LOOK_ALIKE = str.maketrans({
 })
 
 
-_ANY_INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff"
+_ANY_INVISIBLE = regexes.compile("[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff"
                             "\U000e0000-\U000e007f]")
 
 

@@ -7,10 +7,10 @@ workspace's one read and one parse of it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 
+from ..cache import regexes
 from ..diagnostics import Diagnostic
 from ..records import record
 from .workspace import Workspace
@@ -102,8 +102,8 @@ def memoised(what: str, text: str, compute: Callable[[str], object]):
 
 
 # A fence line, ``^ {0,3}(`{3,}|~{3,})([^\n]*)`` with MULTILINE: at the text's start, or after a newline.
-_FENCE_HEAD = re.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
-_FENCE_LINE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
+_FENCE_HEAD = regexes.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
+_FENCE_LINE = regexes.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 
 
 def fence_lines(text: str) -> list:

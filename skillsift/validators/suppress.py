@@ -13,8 +13,7 @@ own marker (``skillsift: allow-secret``, docs/validate.md); AR001 cannot be sile
 
 from __future__ import annotations
 
-import re
-
+from ..cache import regexes
 from ..config.checks import check
 from ..diagnostics import NOTE, Diagnostic
 from ..records import record
@@ -26,8 +25,8 @@ UNUSED = check("SK015", "suppression-unused", NOTE,
                        "finding")
 CODE = UNUSED.code
 NOT_SUPPRESSIBLE = frozenset({"AR001", "AR9D0", CODE})
-_MARK = re.compile(r"skillsift:\s*ignore\s+([A-Za-z0-9]+(?:\s*,\s*[A-Za-z0-9]+)*)\s*(?:(?:--(?!>)|—|:)\s*(.*?))?\s*"
-                   r"(?:-->|$)")
+_MARK = regexes.compile(r"skillsift:\s*ignore\s+([A-Za-z0-9]+(?:\s*,\s*[A-Za-z0-9]+)*)\s*"
+                        r"(?:(?:--(?!>)|—|:)\s*(.*?))?\s*(?:-->|$)")
 
 
 @record(frozen=True)

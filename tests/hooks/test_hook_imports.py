@@ -161,3 +161,43 @@ def test_a_plain_search_imports_none_of_the_heavy_modules(tmp_path):
     assert json.loads(out)["results"][0]["name"] == "deploy-staging" and again_out == out
     assert sorted(again & set(SEARCH_NEVER)) == []
     assert "click" in _imported(["search", "deploy", "--limit", "0"], repo, env)[0]  # refused: click says why
+
+
+_PARSES = (
+    "import json, sys\n"
+    "import re._parser as parser\n"
+    "real, callers = parser.parse, []\n"
+    "def parse(*args, **kwargs):\n"
+    "    frame = sys._getframe(1)\n"
+    "    while frame.f_code.co_filename.replace('\\\\', '/').rsplit('/', 2)[-2:-1] == ['re']:\n"
+    "        frame = frame.f_back\n"
+    "    callers.append(frame.f_code.co_filename)\n"
+    "    return real(*args, **kwargs)\n"
+    "parser.parse = parse\n"
+    "from skillsift.cli import main\n"
+    "sys.argv = ['skillsift'] + sys.argv[1:]\n"
+    "code = main()\n"
+    "sys.stdout.flush()\n"
+    "sys.stderr.write('\\nPARSED ' + json.dumps(callers) + '\\n')\n"
+)
+
+
+@pytest.mark.parametrize("hook", ["frontmatter", "secrets"])
+def test_the_next_run_of_a_hook_compiles_none_of_its_patterns(tmp_path, hook):
+    """The console script keeps the patterns it compiled (skillsift/cache/regexes.py): a second commit's hook
+    takes every pattern of skillsift from the cache (the standard library's own, json's, are compiled as ever)."""
+    repo = _repo(tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SKILLSIFT_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("SKILLSIFT_CACHE", None)
+    files = [".claude/skills/deploy-staging/SKILL.md", ".claude/skills/issue-refund/SKILL.md"]
+    callers = []
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, "-c", _PARSES, "hook", hook, *files], cwd=repo, capture_output=True,
+                              text=True, env=env, check=False)
+        line = next(x for x in proc.stderr.splitlines() if x.startswith("PARSED "))
+        callers.append([c.replace("\\", "/") for c in json.loads(line[len("PARSED "):])])
+        assert proc.stdout == ""
+    ours = [[c for c in run if "/skillsift/" in c] for run in callers]
+    assert len(ours[0]) > 10  # the first run compiled the checks' patterns
+    assert ours[1] == []
+    assert any((tmp_path / "cache" / "regex").glob("*.json"))
