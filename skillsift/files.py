@@ -12,9 +12,116 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 
 #: Largest SKILL.md read (agents load the whole file into context; a larger one is refused).
 MAX_SKILL_BYTES = 4 << 20
+
+
+def path_str(path: str | os.PathLike) -> str:
+    """``str(Path(path))`` without importing :mod:`pathlib` on POSIX (it brings ``urllib.parse`` and
+    ``ipaddress``: about 18M instructions of a hook): repeated and trailing ``/`` and ``.`` parts dropped,
+    one or two leading ``/`` kept (three or more are one), ``.`` for nothing left.  ``..`` stays as written."""
+    text = os.fspath(path)
+    if os.name != "posix" or type(text) is not str:
+        from pathlib import Path
+
+        return str(Path(text))
+    root = ""
+    if text.startswith("/"):
+        root = "//" if text.startswith("//") and not text.startswith("///") else "/"
+    parts = [p for p in text.split("/") if p and p != "."]
+    return (root + "/".join(parts)) or "."
+
+
+def as_posix(path: str | os.PathLike) -> str:
+    """``Path(path).as_posix()`` (:func:`path_str` with ``/`` for the separator)."""
+    text = path_str(path)
+    return text if os.sep == "/" else text.replace(os.sep, "/")
+
+
+def posix_parts(rel: str) -> tuple[str, ...]:
+    """``PurePosixPath(rel).parts`` without :mod:`pathlib`: the names between the ``/`` but ``""`` and ``.``,
+    after the root (``/``, or ``//`` for two leading slashes exactly) of an absolute ``rel``."""
+    names = tuple(p for p in rel.split("/") if p and p != ".")
+    if not rel.startswith("/"):
+        return names
+    return ("//" if rel.startswith("//") and not rel.startswith("///") else "/",) + names
+
+
+def resolved(path: str | os.PathLike) -> str:
+    """``str(Path(path).resolve())``: :func:`os.path.realpath`, and up to Python 3.12 the RuntimeError
+    pathlib raises for a symbolic link loop."""
+    if os.name != "posix":
+        from pathlib import Path
+
+        return str(Path(path).resolve())
+    real = path_str(os.path.realpath(path_str(path)))
+    if sys.version_info < (3, 13):
+        try:
+            os.stat(real)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise RuntimeError(f"Symlink loop from {exc.filename!r}") from None
+    return real
+
+
+def relative_inside(path: str, root: str) -> str | None:
+    """``Path(path).resolve().relative_to(root).as_posix()`` for the resolved ``root`` (the string of
+    ``skillsift.config.root_folder``), None where pathlib raises ValueError (outside ``root``).
+
+    Both sides are resolved, so the part after the root's prefix is what pathlib gives.  Elsewhere
+    than on POSIX the pathlib way is taken."""
+    if os.name != "posix":
+        from pathlib import Path
+
+        try:
+            return Path(path).resolve().relative_to(root).as_posix()
+        except ValueError:
+            return None
+    real = resolved(path)
+    root = path_str(root)
+    if real == root:
+        return "."
+    prefix = root if root.endswith("/") else root + "/"
+    return real[len(prefix):] if real.startswith(prefix) else None
+
+
+def is_absolute(path: str) -> bool:
+    """``Path(path).is_absolute()`` (on POSIX: a leading ``/``)."""
+    if os.name == "posix":
+        return path.startswith("/")
+    from pathlib import Path
+
+    return Path(path).is_absolute()
+
+
+def parent_name(path: str | os.PathLike) -> str:
+    """``Path(path).parent.name``: the name of the folder holding ``path`` ("" for none)."""
+    if os.name != "posix":
+        from pathlib import Path
+
+        return Path(path).parent.name
+    return os.path.basename(os.path.dirname(path_str(path)))
+
+
+#: The errors ``Path.exists`` and ``Path.is_file`` read as "not there" up to Python 3.12 (others are raised).
+_MISSING_ERRNOS = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
+
+
+def path_mode(path: str | os.PathLike) -> int | None:
+    """``st_mode`` of ``path`` (links followed), None where ``Path(path).exists()`` is False: the answers of
+    ``exists``, ``is_file`` and ``is_dir`` without :mod:`pathlib`, any other OSError raised as pathlib does
+    (Python 3.13 and later, where pathlib asks :mod:`os.path`, read every OSError as "not there")."""
+    try:
+        return os.stat(path_str(path)).st_mode  # Path(path): "" is ".", "f/" is "f"
+    except OSError as exc:
+        if (sys.version_info >= (3, 13) or exc.errno in _MISSING_ERRNOS
+                or getattr(exc, "winerror", None) in (21, 123, 1921)):
+            return None
+        raise
+    except ValueError:
+        return None
 
 
 def read_bounded(path: str | os.PathLike, max_bytes: int) -> bytes:

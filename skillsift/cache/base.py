@@ -28,11 +28,14 @@ import json
 import math
 import os
 import stat
-from pathlib import Path
 
 from skillsift._version import __version__
 from skillsift.diagnostics import Diagnostic
-from skillsift.files import _read_fd
+from skillsift.files import _read_fd, path_str
+
+TYPE_CHECKING = False  # (mypy reads it as true; pathlib is not imported on the hooks' path)
+if TYPE_CHECKING:
+    from pathlib import Path
 
 FORMAT = 2
 MAX_BYTES = 32 * 1024 * 1024
@@ -74,19 +77,29 @@ def _own_sha256():
 
 def cache_dir(env=None) -> Path | None:
     """The user's cache folder, or None when the caches are off (``SKILLSIFT_CACHE=off``) or there is no home."""
+    folder = cache_folder(env)
+    if folder is None:
+        return None
+    from pathlib import Path
+
+    return Path(folder)
+
+
+def cache_folder(env=None) -> str | None:
+    """``str(cache_dir(env))`` without :mod:`pathlib` (:func:`skillsift.files.path_str`), or None."""
     env = os.environ if env is None else env
     if env.get("SKILLSIFT_CACHE", "").strip().lower() in ("off", "0", "no", "false"):
         return None
     explicit = env.get("SKILLSIFT_CACHE_DIR", "")
     if explicit:
-        return Path(explicit)
+        return path_str(explicit)
     xdg = env.get("XDG_CACHE_HOME", "")
     if xdg and os.path.isabs(xdg):
-        return Path(xdg) / "skillsift"
+        return path_str(os.path.join(xdg, "skillsift"))
     home = env.get("HOME", "") or os.path.expanduser("~")
     if not home or home == "~":
         return None
-    return Path(home) / ".cache" / "skillsift"
+    return path_str(os.path.join(home, ".cache", "skillsift"))
 
 
 def _private(info: os.stat_result) -> bool:
@@ -133,7 +146,7 @@ def trusted(folders) -> bool:
     return True
 
 
-def read_trusted(path: Path, folders, max_bytes: int | None = None) -> bytes | None:
+def read_trusted(path: str | os.PathLike, folders, max_bytes: int | None = None) -> bytes | None:
     """The bytes of the cache file ``path`` when it and ``folders`` are trusted, else None.
 
     The file is opened without following a link and checked on the open descriptor (a
@@ -151,7 +164,7 @@ def read_trusted(path: Path, folders, max_bytes: int | None = None) -> bytes | N
         os.close(fd)
 
 
-def open_trusted(path: Path, folders) -> tuple[int, os.stat_result] | None:
+def open_trusted(path: str | os.PathLike, folders) -> tuple[int, os.stat_result] | None:
     """``(descriptor, its fstat)`` of the cache file ``path`` opened for reading when it and
     ``folders`` are trusted, else None; the caller closes the descriptor.
 
@@ -180,7 +193,7 @@ def open_trusted(path: Path, folders) -> tuple[int, os.stat_result] | None:
     return fd, info
 
 
-def write_atomic(path: Path, payload: bytes, folders, max_bytes: int | None = None) -> bool:
+def write_atomic(path: str | os.PathLike, payload: bytes, folders, max_bytes: int | None = None) -> bool:
     """Replace the cache file ``path`` with ``payload`` atomically (0600 in 0700 folders); True when written.
 
     Nothing is written when a folder of ``folders`` (made when missing) is not trusted: an
@@ -188,7 +201,7 @@ def write_atomic(path: Path, payload: bytes, folders, max_bytes: int | None = No
     """
     if len(payload) > (MAX_BYTES if max_bytes is None else max_bytes):
         return False
-    folder = path.parent
+    folder = os.path.dirname(os.fspath(path)) or os.curdir  # Path(path).parent, the same folder
     tmp = None
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
@@ -229,11 +242,11 @@ def parser_stamp(parsers) -> list:
     """What the code behind a cache is: skillsift's version and the sizes and mtimes of ``parsers``
     (paths relative to the package folder)."""
 
-    here = Path(__file__).resolve().parent.parent  # the package folder: the paths below are relative to it
-    stamp: list = [__version__]
+    here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # the package folder: the paths below
+    stamp: list = [__version__]                                              # are relative to it
     for name in parsers:
         try:
-            st = os.stat(here / name)
+            st = os.stat(os.path.join(here, name))
         except OSError:
             stamp.append(None)
             continue
@@ -292,12 +305,12 @@ class JsonCache:
     parsers: tuple[str, ...] = ("cache/base.py", "diagnostics.py", "_version.py")
 
     def __init__(self, root, *, env=None):
-        self.path: Path | None = None
+        self.path: str | None = None  # the cache file (a string: no pathlib on the hooks' path)
         self.entries: dict = {}
         self.fresh: dict = {}
         self.hits = 0
         self.misses = 0
-        base = cache_dir(env)
+        base = cache_folder(env)
         if base is None:
             return
         try:
@@ -307,8 +320,8 @@ class JsonCache:
         self.root_id = real_root
         self.stamp = self._stamp()
         digest = sha256(real_root.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-        self.path = base / self.folder / f"{digest}.json"
-        self.folders: tuple[Path, ...] = (base, base / self.folder)
+        self.path = os.path.join(base, self.folder, f"{digest}.json")
+        self.folders: tuple[str, ...] = (base, os.path.join(base, self.folder))
         self.entries = self._load()
 
     def _stamp(self) -> list:

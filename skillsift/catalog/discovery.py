@@ -42,14 +42,17 @@ from __future__ import annotations
 import os
 import stat
 from collections import deque
-from pathlib import Path, PurePosixPath
 
 from skillsift.catalog.agents import MAX_DIRS_PER_ROOT, NESTED_ROOTS, SCAN_DEPTH
 from skillsift.catalog.limits import check_files_size
 from skillsift.diagnostics import ERROR, Diagnostic, SkillsiftError
-from skillsift.files import SKILL_LINK_HINT, GlobLimitError, repo_glob, skill_file_problem
+from skillsift.files import SKILL_LINK_HINT, GlobLimitError, as_posix, posix_parts, repo_glob, skill_file_problem
 
 from ..records import field, record
+
+TYPE_CHECKING = False  # (mypy reads it as true; pathlib is not imported on the hooks' path)
+if TYPE_CHECKING:
+    from pathlib import Path
 
 SKILL_FILE = "SKILL.md"
 SKIP_DIRS = frozenset({".git", "node_modules"})
@@ -104,6 +107,8 @@ class Discovery:
     plugins: dict = field(default_factory=dict, compare=False)
 
     def paths(self) -> list[tuple[Path, str]]:
+        from pathlib import Path
+
         base = Path(self.root)
         return [(base.joinpath(*parts), domain) for parts, domain in self.found]
 
@@ -390,7 +395,7 @@ def _expand(root: str, real_root: str, pattern: str) -> list[tuple[str, ...]]:
                              exit_code=1) from None
     out = set()
     for match in matches:
-        parts = tuple(p for p in PurePosixPath(Path(match).as_posix()).parts if p not in ("", "."))
+        parts = tuple(p for p in posix_parts(as_posix(match)) if p not in ("", "."))
         if not parts or parts[0] == ".." or os.path.isabs(match) or SKIP_DIRS.intersection(parts):
             continue
         out.add(parts)

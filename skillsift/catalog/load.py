@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from fnmatch import fnmatchcase
-from pathlib import Path
 from types import MappingProxyType
 
 from skillsift.cache.base import sha256
@@ -25,7 +24,7 @@ from skillsift.catalog.frontmatter import BOM, PARSE_CODE, YamlDocument, not_a_m
 from skillsift.catalog.limits import check_ranked_size
 from skillsift.catalog.skill import EncodedText, Skill, restore
 from skillsift.diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
-from skillsift.files import MAX_SKILL_BYTES, read_skill_bytes
+from skillsift.files import MAX_SKILL_BYTES, as_posix, parent_name, path_str, read_skill_bytes
 
 from ..records import field, record, replace
 
@@ -33,6 +32,10 @@ SKILL_FILE = "SKILL.md"
 DUPLICATE_CODE = "SK002"
 EMPTY_PATH_CODE = "SK003"
 from skillsift.catalog.discovery import SKIP_DIRS, TOP_ROOTS, domain_of  # noqa: E402,F401  (re-exported)
+
+TYPE_CHECKING = False  # (mypy reads it as true; pathlib is not imported on the hooks' path)
+if TYPE_CHECKING:
+    from pathlib import Path
 
 ROOT_DOMAIN = "root"
 
@@ -162,7 +165,7 @@ def read_skill(path, root=".", domain: str = "", *, yaml_reader=None,
     file cannot be read or is not UTF-8.  ``path`` of the skill is relative to ``root``
     with ``/`` (``rel`` when the caller already has it); ``dir_id`` is the folder name;
     ``digest`` is ``sha256:`` of the bytes."""
-    path = Path(path)
+    path = path_str(path)  # Path(path), as a string (no pathlib on the hooks' path)
     if rel is None:
         rel = relative_path(path, root)
 
@@ -195,7 +198,7 @@ def read_skill(path, root=".", domain: str = "", *, yaml_reader=None,
                 hint="save the file as UTF-8",
             )
         ]
-    return parse_skill(text, path.parent.name or rel, path=rel, domain=domain, yaml_reader=yaml_reader)
+    return parse_skill(text, parent_name(path) or rel, path=rel, domain=domain, yaml_reader=yaml_reader)
 
 
 def relative_path(path, root) -> str:
@@ -203,8 +206,8 @@ def relative_path(path, root) -> str:
     absolute = os.path.abspath(path)
     rel = os.path.relpath(absolute, os.path.abspath(root))
     if rel == os.pardir or rel.startswith(os.pardir + os.sep):
-        return Path(path).as_posix()
-    return Path(rel).as_posix()
+        return as_posix(path)
+    return as_posix(rel)
 
 
 def _relative_under(path: str, root_abs: str) -> str:
@@ -348,7 +351,7 @@ def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]
     skill_cache = SkillCache(root, read_skill=read_skill, restore=restore, encoded_text=EncodedText)
     yaml_cache, skills = None, []
     root_str = os.fspath(root)
-    root_abs, base = os.path.abspath(root_str), Path(root_str)  # a Path only for a file to read
+    root_abs = os.path.abspath(root_str)
     stats = result.stats if skill_cache.path is not None else {}
     posix = os.sep == "/" and os.altsep is None
     for parts, domain in result.found:
@@ -365,7 +368,7 @@ def _read_all_skills(root, config, pause) -> tuple[list[Skill], list[Diagnostic]
             pause.resume()
             if yaml_cache is None:
                 yaml_cache = YamlCache(root, parse=frontmatter.read_yaml, document=YamlDocument)
-            skill, problems = read_skill(base.joinpath(*parts), root, domain, yaml_reader=yaml_cache.read_yaml,
+            skill, problems = read_skill(os.path.join(root_str, *parts), root, domain, yaml_reader=yaml_cache.read_yaml,
                                          rel=rel)
             skill_cache.put(rel, stamp, domain, skill, problems)
         else:

@@ -25,7 +25,6 @@ import os
 import re
 import unicodedata
 from bisect import bisect_right
-from urllib.parse import unquote
 
 from ..cache import regexes
 from ..catalog.agents import known_fields
@@ -153,7 +152,11 @@ def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
             if (not target or target.startswith(("#", "/", "~", "{", "$", "\\")) or _SCHEME.match(target)
                     or "{{" in target):
                 continue
-            target = unquote(target.split("#", 1)[0].split("?", 1)[0])
+            target = target.split("#", 1)[0].split("?", 1)[0]
+            if "%" in target:  # unquote leaves a target without "%" as it is (urllib.parse loads only then)
+                from urllib.parse import unquote
+
+                target = unquote(target)
             if target and not placeholder_path(target):
                 out.append((first_line + line_no, target))
                 if len(out) >= MAX_LINKS:

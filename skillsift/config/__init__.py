@@ -16,10 +16,10 @@ The package (docs/configuration.md):
 from __future__ import annotations
 
 import os
-from pathlib import Path
+import stat
 
 from ..diagnostics import Diagnostic, SkillsiftError
-from ..files import refused_target
+from ..files import path_mode, path_str, refused_target, resolved
 from .merge import resolve
 from .model import (
     EMBEDDINGS_DEFAULTS,
@@ -28,8 +28,10 @@ from .model import (
     EmbeddingsConfig,
     SearchConfig,
     committed_index,
+    index_folder,
     index_path,
     local_dir,
+    local_folder,
 )
 from .schema import (
     PROJECT_TABLES,
@@ -48,9 +50,9 @@ from .sources import (
     link_problems,
     project_source,
     source_problems,
-    user_config_file,
     user_source,
 )
+from .user_file import user_config_file
 from .validate import ValidateSettings
 from .values import (
     CODE,
@@ -67,6 +69,10 @@ from .values import (
     MODES,
     PROVIDERS,
 )
+
+TYPE_CHECKING = False  # (mypy reads it as true; pathlib is not imported on the hooks' path)
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "CODE", "DEFAULT_EMBED_FIELDS", "DEFAULT_FIELDS", "DEFAULT_INDEX_DIR", "DTYPES", "EMBEDDINGS_DEFAULTS",
@@ -85,12 +91,21 @@ class RootNotFound(SkillsiftError):
 
 def check_root(root) -> Path:
     """The resolved ``root``; raises :class:`RootNotFound` (exit 1) when it is not a directory."""
-    path = Path(root)
-    if not path.is_dir():
-        state = "is a file" if path.exists() else "does not exist"
+    from pathlib import Path
+
+    return Path(root_folder(root))
+
+
+def root_folder(root) -> str:
+    """``str(check_root(root))`` without :mod:`pathlib` (the hooks' path): ``Path.resolve`` is
+    :func:`skillsift.files.resolved`, and ``is_dir``/``exists`` answer as :func:`skillsift.files.path_mode` does."""
+    path = path_str(root)  # Path(root): "" is "."
+    mode = path_mode(path)
+    if mode is None or not stat.S_ISDIR(mode):
+        state = "is a file" if mode is not None else "does not exist"
         raise RootNotFound(f"--root {root} is not a directory", hint=f"it {state}; pass the repository holding "
                                                                      "the skills")
-    return path.resolve()
+    return resolved(path)
 
 
 def config_error(problems: list[Diagnostic]) -> SkillsiftError:
@@ -113,7 +128,7 @@ def load_config(root=".", *, config_file=None, mode: str | None = None, env=None
     (AR9D0, exit 1) carrying every problem at once.
     """
     env = os.environ if env is None else env
-    root_path = check_root(root)
+    root_path = root_folder(root)
     problems: list[Diagnostic] = []
     project = project_source(root_path, config_file, problems)
     user = user_source(root_path, env, user_config_path, problems)
@@ -134,7 +149,7 @@ def load_config(root=".", *, config_file=None, mode: str | None = None, env=None
         raise config_error(problems)
     sources = tuple(s.display for s in (project, user) if s is not None)
     config = resolve(effective_doc(project) if project else {}, user.doc if user else {},
-                     root=str(root_path), env=env, mode=mode, allow_exec=allow_exec,
+                     root=root_path, env=env, mode=mode, allow_exec=allow_exec,
                      index_base=project.index_base if project else "", sources=sources,
                      project_file=project.display if project else "", user_file=user.display if user else "")
     problems = folder_link_problems(config)
@@ -156,7 +171,8 @@ def folder_link_problems(config: Config) -> list[Diagnostic]:
     """
     problems = []
     seen = set()
-    for label, folder in (("search.index_dir", index_path(config)), ("the machine-local folder", local_dir(config))):
+    folders = (("search.index_dir", index_folder(config)), ("the machine-local folder", local_folder(config)))
+    for label, folder in folders:
         target = refused_target(folder, config.root)
         if target is None:
             continue

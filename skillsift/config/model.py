@@ -6,12 +6,17 @@ documents whole (:mod:`.schema`), merges them (:mod:`.merge`) into these datacla
 
 from __future__ import annotations
 
+import os
 import posixpath
-from pathlib import Path
 
+from ..files import path_str
 from ..records import field, record
 from .validate import ValidateSettings
 from .values import DEFAULT_EMBED_FIELDS, DEFAULT_EXAMPLE_WEIGHT, DEFAULT_INDEX_DIR, LOCAL_DIR
+
+TYPE_CHECKING = False  # (mypy reads it as true; pathlib is not imported on the hooks' path)
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 @record(frozen=True)
@@ -148,9 +153,23 @@ def committed_index(config: Config) -> bool:
 
 def index_path(config: Config) -> Path:
     """``<root>/<index_dir>``."""
-    return Path(config.root) / (config.search.index_dir or DEFAULT_INDEX_DIR)
+    from pathlib import Path
+
+    return Path(index_folder(config))
+
+
+def index_folder(config: Config) -> str:
+    """``str(index_path(config))`` without :mod:`pathlib` (the hooks' path)."""
+    return path_str(os.path.join(config.root, config.search.index_dir or DEFAULT_INDEX_DIR))
 
 
 def local_dir(config: Config) -> Path:
     """``<root>/.skillsift/local``: response cache and query log (machine-local, gitignored)."""
-    return Path(config.root) / LOCAL_DIR
+    from pathlib import Path
+
+    return Path(local_folder(config))
+
+
+def local_folder(config: Config) -> str:
+    """``str(local_dir(config))`` without :mod:`pathlib`."""
+    return path_str(os.path.join(config.root, LOCAL_DIR))

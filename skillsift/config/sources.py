@@ -10,14 +10,15 @@ Whatever stops it is an AR9D0 problem naming the file (docs/configuration.md, "E
 from __future__ import annotations
 
 import os
+import stat
 import sys
-from pathlib import Path
 from types import ModuleType
 
 from ..cache import regexes
 from ..diagnostics import Diagnostic
-from ..files import glob_magic, refused_target, repo_glob
+from ..files import glob_magic, is_absolute, path_mode, path_str, refused_target, relative_inside, repo_glob
 from .schema import document_problems
+from .user_file import user_config_name
 from .values import CODE
 
 _KEY_PART = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')"""
@@ -157,7 +158,7 @@ class Source:
 
     __slots__ = ("path", "display", "text", "doc", "prefix", "ai_rulez", "index_base")
 
-    def __init__(self, path: Path, display: str, text: str, doc: dict, prefix: tuple = (),
+    def __init__(self, path: str, display: str, text: str, doc: dict, prefix: tuple = (),
                  ai_rulez: bool = False, index_base: str = ""):
         self.path, self.display, self.text, self.doc = path, display, text, doc
         self.prefix, self.ai_rulez, self.index_base = prefix, ai_rulez, index_base
@@ -171,11 +172,10 @@ def toml_module() -> ModuleType:
     return tomllib
 
 
-def _display(path: Path, root: Path) -> str:
-    try:
-        return path.resolve().relative_to(root).as_posix()
-    except ValueError:
-        return str(path)
+def _display(path: str, root: str) -> str:
+    """The name a config file is shown by: relative to the root when inside it, else as given."""
+    rel = relative_inside(path, root)
+    return path_str(path) if rel is None else rel
 
 
 MAX_CONFIG_BYTES = 1 << 20
@@ -201,15 +201,15 @@ def _toml_too_deep(text: str, limit: int = MAX_TOML_DEPTH) -> int | None:
     return first_too_deep(_TOML_TOKEN.finditer(text), limit)
 
 
-def _parse_toml(path: Path, text: str) -> dict:
+def _parse_toml(path: str, text: str) -> dict:
     """``tomllib.loads(text)``, from the parsed-config cache when this text was parsed before
     (:mod:`skillsift.cache.toml_docs`: a warm run does not import the TOML parser)."""
     from ..cache.toml_docs import TomlCache
 
-    return TomlCache(path.parent).loads(text, lambda t: toml_module().loads(t))
+    return TomlCache(os.path.dirname(path) or os.curdir).loads(text, lambda t: toml_module().loads(t))
 
 
-def read_toml(path: Path, display: str, problems: list[Diagnostic]) -> tuple[str, dict] | None:
+def read_toml(path: str, display: str, problems: list[Diagnostic]) -> tuple[str, dict] | None:
     """(text, parsed document), or None after adding the AR9D0 problem that stopped it.
 
     Bounded (docs/configuration.md, "Errors"): at most MAX_CONFIG_BYTES, at most
@@ -220,7 +220,8 @@ def read_toml(path: Path, display: str, problems: list[Diagnostic]) -> tuple[str
     def refuse(message: str, line: int | None = None, hint: str = "") -> None:
         problems.append(Diagnostic(code=CODE, file=display, line=line, message=message, hint=hint))
 
-    if not path.is_file():
+    mode = path_mode(path)
+    if mode is None or not stat.S_ISREG(mode):  # Path.is_file()
         refuse(f"{display} is not a file", hint="remove it or make it a TOML file")
         return None
     try:
@@ -293,27 +294,33 @@ def effective_doc(source: Source) -> dict:
     return source.doc
 
 
-def project_source(root: Path, config_file, problems: list[Diagnostic]) -> Source | None:
+def project_source(root: str | os.PathLike, config_file, problems: list[Diagnostic]) -> Source | None:
+    """The project config of the resolved ``root``: ``config_file`` when given, else the first of
+    skillsift.toml, pyproject.toml (naming skillsift) and .ai-rulez/config.toml; None when there is none."""
+    root = os.fspath(root)
     if config_file is not None:
-        path = Path(config_file)
+        path = path_str(config_file)
         display = _display(path, root)
-        if not path.exists():
+        if path_mode(path) is None:
             problems.append(Diagnostic(code=CODE, file=display,
                                        message=f"config file {display} does not exist",
                                        hint="check the --config path"))
             return None
         candidates = [path]
     else:
-        candidates = [root / "skillsift.toml", root / "pyproject.toml", root / ".ai-rulez" / "config.toml"]
+        candidates = [path_str(os.path.join(root, name)) for name in ("skillsift.toml", "pyproject.toml",
+                                                                       ".ai-rulez/config.toml")]
     for path in candidates:
-        if not path.exists():
+        mode = path_mode(path)
+        if mode is None:
             continue
-        if not path.is_file():  # a directory (or device) where a config file is looked for
+        if not stat.S_ISREG(mode):  # a directory (or device) where a config file is looked for
             read_toml(path, _display(path, root), problems)
             return None
         display = _display(path, root)
-        is_pyproject = path.name == "pyproject.toml"
-        is_ai_rulez = path.name == "config.toml" and path.parent.name == ".ai-rulez"
+        folder, name = os.path.split(path)  # path_str leaves no trailing "/" nor "." part
+        is_pyproject = name == "pyproject.toml"
+        is_ai_rulez = name == "config.toml" and os.path.basename(folder) == ".ai-rulez"
         if is_pyproject and config_file is None:
             try:  # a pyproject that never names skillsift is not read (its size and depth are not ours)
                 with open(path, "rb") as handle:
@@ -343,43 +350,26 @@ def project_source(root: Path, config_file, problems: list[Diagnostic]) -> Sourc
             if doc is None and config_file is None:
                 continue
             # ai-rulez resolves index_dir against the config directory
-            base = _display(path.parent, root) if _inside(path.parent, root) else ""
+            base = relative_inside(folder or os.curdir, root) or ""
             return Source(path, display, text, doc or {}, (), ai_rulez=True,
                            index_base="" if base == "." else base)
         return Source(path, display, text, parsed)
     return None
 
 
-def user_config_file(env=None) -> Path | None:
-    """Where the user config lives: ``$XDG_CONFIG_HOME/skillsift/config.toml``, else ``~/.config/...``."""
-    env = os.environ if env is None else env
-    xdg = env.get("XDG_CONFIG_HOME", "")
-    if xdg and os.path.isabs(xdg):
-        return Path(xdg) / "skillsift" / "config.toml"
-    home = env.get("HOME") or env.get("USERPROFILE")
-    if home:
-        return Path(home) / ".config" / "skillsift" / "config.toml"
-    return None
-
-
-def user_source(root: Path, env, user_config_path, problems: list[Diagnostic]) -> Source | None:
-    path = Path(user_config_path) if user_config_path is not None else user_config_file(env)
-    if path is None or not path.exists():
+def user_source(root: str | os.PathLike, env, user_config_path, problems: list[Diagnostic]) -> Source | None:
+    """The user config (``user_config_path``, else :func:`user_config_name`) when it exists, else None."""
+    root = os.fspath(root)
+    path = path_str(user_config_path) if user_config_path is not None else user_config_name(env)
+    if path is None or path_mode(path) is None:
         return None
-    display = _display(path, root) if path.is_absolute() and _inside(path, root) else str(path)
+    rel = relative_inside(path, root) if is_absolute(path) else None
+    display = path if rel is None else rel
     read = read_toml(path, display, problems)
     if read is None:
         return None
     text, parsed = read
     return Source(path, display, text, parsed)
-
-
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        path.resolve().relative_to(root)
-        return True
-    except ValueError:
-        return False
 
 
 def source_diagnostics(source: Source, problems) -> list[Diagnostic]:
@@ -414,7 +404,7 @@ def _named_paths(source: Source) -> list[tuple[tuple, str]]:
     return out
 
 
-def link_problems(source: Source, root: Path) -> list[Diagnostic]:
+def link_problems(source: Source, root: str | os.PathLike) -> list[Diagnostic]:
     """AR9D0 for every file a config key names that links take outside the repository or into ``.git/``.
 
     The one place where the repository-relative paths of the config are judged before any of

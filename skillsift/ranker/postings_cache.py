@@ -73,7 +73,7 @@ class PostingsCache(_JsonCache):
     def __init__(self, root, *, env=None):
         super().__init__(root, env=env)
         if self.path is not None:
-            self.path = self.path.with_suffix(".bin")
+            self.path = self.path[:-len(".json")] + ".bin"  # <digest>.json -> <digest>.bin
 
     def _load(self) -> dict:
         return {}  # read on demand by :meth:`get`, which knows the key it wants

@@ -13,12 +13,11 @@ import fnmatch
 import os
 import stat
 from functools import cached_property, lru_cache
-from pathlib import Path, PurePosixPath
 
 from ..config import DEFAULT_INDEX_DIR, RootNotFound, committed_index, find_key_line
 from ..config.validate import DEFAULT_CASES, ValidateSettings
 from ..diagnostics import ERROR, Diagnostic, SkillsiftError
-from ..files import MAX_SKILL_BYTES, read_bounded, read_skill_bytes, refused_target
+from ..files import MAX_SKILL_BYTES, as_posix, posix_parts, read_bounded, read_skill_bytes, refused_target
 from ..records import replace
 from ..skill_sources.configured import open_config
 
@@ -41,7 +40,10 @@ def _plain(rel: str) -> bool:
 @lru_cache(maxsize=65536)
 def posix_name(rel: str) -> str:
     """``PurePosixPath(rel).name``, each path parsed once (the checks ask it of every file)."""
-    return rel.rsplit("/", 1)[-1] if _plain(rel) else PurePosixPath(rel).name
+    if _plain(rel):
+        return rel.rsplit("/", 1)[-1]
+    from pathlib import PurePosixPath  # only for an odd path (the hooks' path imports no pathlib)
+    return PurePosixPath(rel).name
 
 
 @lru_cache(maxsize=65536)
@@ -49,6 +51,7 @@ def posix_parent(rel: str) -> str:
     """``PurePosixPath(rel).parent.as_posix()``, each path parsed once."""
     if _plain(rel):
         return rel.rsplit("/", 1)[0] if "/" in rel else "."
+    from pathlib import PurePosixPath  # only for an odd path (the hooks' path imports no pathlib)
     return PurePosixPath(rel).parent.as_posix()
 
 
@@ -57,8 +60,8 @@ def rel_posix(path, root) -> str:
     absolute = os.path.abspath(os.path.join(root, path))
     rel = os.path.relpath(absolute, os.path.abspath(root))
     if rel == os.pardir or rel.startswith(os.pardir + os.sep):
-        return Path(path).as_posix()
-    return Path(rel).as_posix()
+        return as_posix(path)
+    return as_posix(rel)
 
 
 def _catalog():
@@ -223,7 +226,7 @@ class Workspace:
         if rel not in self._parsed:
             load = _catalog()
             if domain is None:
-                domain = load.domain_of(PurePosixPath(rel).parts)
+                domain = load.domain_of(posix_parts(rel))
             text = self.read_text(rel)
             reader = self._yaml_cache.read_yaml
             if text is None:
@@ -322,7 +325,7 @@ class Workspace:
     def skill_of(self, rel: str) -> str | None:
         """The SKILL.md whose folder holds the file ``rel`` (the nearest), else None."""
         folders = self.skill_folders
-        parts = PurePosixPath(rel).parts[:-1]
+        parts = posix_parts(rel)[:-1]
         for end in range(len(parts), 0, -1):
             found = folders.get("/".join(parts[:end]))
             if found is not None:
@@ -402,6 +405,7 @@ class Workspace:
     def index_dir(self) -> str:
         if self.config is None:
             return DEFAULT_INDEX_DIR
+        from pathlib import PurePosixPath  # here, not at the top: the hooks' path imports no pathlib
         return PurePosixPath(self.config.search.index_dir or DEFAULT_INDEX_DIR).as_posix()
 
     @cached_property

@@ -24,11 +24,13 @@ from tests.conftest import ROOT, write_skill
 #: ``dis`` and ``tokenize`` (about 13 ms); ``yaml`` is read only for frontmatter the simple reader
 #: leaves to it; ``tempfile`` brings ``shutil`` with ``bz2`` and ``lzma``; ``re2`` only past 64 KiB of text;
 #: ``argparse`` (with ``gettext`` and ``locale``, about 5 ms) only for ``--help`` and usage errors;
-#: ``hashlib`` (OpenSSL, about 11M instructions) only past a quarter megabyte hashed (``cache.base.sha256``).
+#: ``hashlib`` (OpenSSL, about 11M instructions) only past a quarter megabyte hashed (``cache.base.sha256``);
+#: ``pathlib`` (with ``urllib.parse``, ``ipaddress`` and ``ntpath``, about 18M instructions): the hooks' path
+#: names files with strings (``skillsift.files.path_str``), and ``urllib`` loads only for a ``%`` in a link.
 HOOK_NEVER = ("numpy", "jsonschema", "click", "dataclasses", "inspect", "ast", "dis", "tokenize", "yaml", "re2",
               "tempfile", "shutil", "bz2", "lzma", "random", "subprocess", "socket", "ssl", "threading", "logging",
               "asyncio", "concurrent", "email", "http", "sqlite3", "onnxruntime", "tokenizers", "mcp", "argparse",
-              "gettext", "locale", "hashlib", "_hashlib")
+              "gettext", "locale", "hashlib", "_hashlib", "pathlib", "urllib", "ipaddress", "ntpath")
 #: Never imported by ``skillsift --help`` (click's group, the command table, no command module).
 #: Not imported either once the config is read from its cache (a second commit): ``tomllib`` imports ``typing``.
 WARM_NEVER = ("typing", "tomllib", "tomli")

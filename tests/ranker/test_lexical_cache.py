@@ -69,9 +69,9 @@ def test_changed_texts_or_another_count_miss(tmp_path, env):
 
 
 def _file(tmp_path, env) -> Path:
-    path = PostingsCache(tmp_path, env=env).path
-    assert path is not None and path.is_file()
-    return path
+    name = PostingsCache(tmp_path, env=env).path  # a string (the caches name their files without pathlib)
+    assert name is not None and Path(name).is_file()
+    return Path(name)
 
 
 @pytest.mark.parametrize("damage", ["truncate", "flip", "header", "empty", "garbage"])

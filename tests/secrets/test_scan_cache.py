@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -64,10 +65,10 @@ def test_a_damaged_entry_is_scanned_again(tmp_path, cache_dir, entry):
     truth = secrets.scan_values(text)
     cache = catalog_cache.ScanCache(tmp_path)
     assert secrets.scan_values(text, cache=cache) == truth and cache.save()
-    doc = json.loads(cache.path.read_text(encoding="utf-8"))
+    doc = json.loads(Path(cache.path).read_text(encoding="utf-8"))
     key = next(iter(doc["entries"]))
     doc["entries"][key] = entry
-    cache.path.write_text(json.dumps(doc), encoding="utf-8")
+    Path(cache.path).write_text(json.dumps(doc), encoding="utf-8")
     again = catalog_cache.ScanCache(tmp_path)
     assert secrets.scan_values(text, cache=again) == truth
     assert again.misses == 1 and again.hits == 0
