@@ -165,7 +165,7 @@ def test_a_lock_that_disagrees_with_the_config_fails_validate(setup):
     assert proc.returncode == 1 and "SK051" in proc.stdout
 
 
-def test_a_secret_in_a_fetched_skill_fails_validate_and_is_never_served(tmp_path, setup):
+def test_a_secret_in_a_fetched_skill_fails_validate_and_is_never_served(tmp_path, setup, monkeypatch):
     _tmp, org, project, cache = setup
     skill = org / "skills" / "deploy-prod" / "SKILL.md"
     skill.write_text(skill.read_text(encoding="utf-8") + f"\naws_access_key_id = {SECRET}\n", encoding="utf-8")
@@ -180,16 +180,13 @@ def test_a_secret_in_a_fetched_skill_fails_validate_and_is_never_served(tmp_path
 
     from skillsift.mcpserver.service import SkillService, ToolRefused
 
-    os.environ["SKILLSIFT_CACHE_DIR"] = str(cache)
-    try:
-        service = SkillService(str(project))
-        names = [hit["name"] for hit in service.find_skill("deploy a service to production", limit=10)["results"]]
-        assert "deploy-prod" not in names
-        with pytest.raises(ToolRefused):
-            service.load_skill("deploy-prod")
-        assert "issue-refund" in service.load_skill("issue-refund")
-    finally:
-        del os.environ["SKILLSIFT_CACHE_DIR"]
+    monkeypatch.setenv("SKILLSIFT_CACHE_DIR", str(cache))  # (the session's own value comes back after the test)
+    service = SkillService(str(project))
+    names = [hit["name"] for hit in service.find_skill("deploy a service to production", limit=10)["results"]]
+    assert "deploy-prod" not in names
+    with pytest.raises(ToolRefused):
+        service.load_skill("deploy-prod")
+    assert "issue-refund" in service.load_skill("issue-refund")
 
 
 def test_the_validate_hook_fails_when_the_lock_and_the_config_disagree_and_never_fetches(setup):
