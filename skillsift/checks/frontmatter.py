@@ -15,7 +15,7 @@ from ..catalog.frontmatter import key_lines as key_lines
 from ..catalog.load import parse_skill
 from ..config.checks import check
 from ..diagnostics import ERROR, WARNING, Diagnostic
-from ..validators.parsed import Parsed, memoised
+from ..validators.parsed import Parsed, line_numbers_holding, memoised
 from ..validators.text_cache import active, cached, known_digest, save
 from ..validators.workspace import Workspace, posix_name, posix_parent
 
@@ -192,21 +192,7 @@ def _candidate_lines(lines: list[str], text: str | None = None) -> list[int]:
             if odd in text:
                 text = text.replace(odd, plain)
     text = memoised("lowered", joined, str.lower) if text is joined else text.lower()
-    starts: set[int] = set()  # the offset of each line holding a word (none holds a line break)
-    find, rfind = text.find, text.rfind
-    for word in _CANDIDATE:
-        at = find(word)
-        while at >= 0:
-            starts.add(rfind("\n", 0, at) + 1)
-            end = find("\n", at)
-            at = find(word, end + 1) if end >= 0 else -1
-    out: list[int] = []
-    number, counted = 0, 0
-    for start in sorted(starts):
-        number += text.count("\n", counted, start)
-        counted = start
-        out.append(number)
-    return out
+    return line_numbers_holding(text, _CANDIDATE)
 
 
 def trigger_passages(lines: list[str], first_line: int, text: str | None = None) -> list[tuple[int, str, str]]:

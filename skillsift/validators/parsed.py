@@ -128,9 +128,26 @@ def _fence_lines(text: str) -> list:
     return out
 
 
+def line_numbers_holding(text: str, needles) -> list[int]:
+    """The number (from 0) of each line of ``text`` holding one of ``needles`` (none holds a line break),
+    in order: each needle found with ``str.find``, the rest of a line skipped after a hit, so the lines
+    holding none of them cost no Python step."""
+    return [number for number, _start in _numbered_starts(text, needles)]
+
+
 def lines_holding(text: str, needles) -> list[tuple[int, str]]:
     """(line number from 0, line) of each line of ``text`` holding one of ``needles`` (none holds a line
     break), in order: found with ``str.find``, each line read once, the others never visited."""
+    find = text.find
+    out = []
+    for number, start in _numbered_starts(text, needles):
+        end = find("\n", start)
+        out.append((number, text[start:] if end < 0 else text[start:end]))
+    return out
+
+
+def _numbered_starts(text: str, needles) -> list[tuple[int, int]]:
+    """(line number from 0, offset of the line) of each line of ``text`` holding one of ``needles``, in order."""
     starts: set[int] = set()
     find, rfind = text.find, text.rfind
     for needle in needles:
@@ -146,8 +163,7 @@ def lines_holding(text: str, needles) -> list[tuple[int, str]]:
     for start in sorted(starts):
         number += text.count("\n", counted, start)
         counted = start
-        end = find("\n", start)
-        out.append((number, text[start:] if end < 0 else text[start:end]))
+        out.append((number, start))
     return out
 
 
