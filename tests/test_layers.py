@@ -97,6 +97,7 @@ HEAVY: dict[str, tuple[str, ...]] = {
     "skillsift.ranker.view_index": ("hooks", "validate"),
     "skillsift.render.index": ("hooks",),
     "skillsift.render.sanitise": ("--version", "hooks", "try"),
+    "skillsift.render.stderr_lines": ("--version", "hooks"),
     "skillsift.render.views": ("--help", "search"),
     "skillsift.secrets.egress": ("search", "mcp"),
     "skillsift.secrets.scan": ("--help", "hooks", "search", "try"),

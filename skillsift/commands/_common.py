@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..render.sanitise import plain
+from ..render.stderr_lines import message_line
 
 root_option = click.option(
     "--root", default=".", show_default=True, type=click.Path(path_type=str),
@@ -51,7 +52,7 @@ def say(text: object, prefix: str = "") -> None:
 def print_message(message) -> None:
     """Print a :class:`~skillsift.usecases.project.Message` on stderr: ``note: TEXT``, ``warning: TEXT``
     or ``TEXT`` (after the message's ``lead``), TEXT sanitised."""
-    say(message.text, (f"{message.severity}: " if message.severity else "") + message.lead)
+    click.echo(message_line(message), err=True)
 
 
 def print_messages(messages, *, quiet: bool = False) -> None:

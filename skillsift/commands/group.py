@@ -123,12 +123,9 @@ def main(argv=None) -> int:
         exc.show()
         return 1
     except SkillsiftError as exc:
-        from ..render.sanitise import plain
+        from ..render.stderr_lines import error_lines
 
-        for diag in exc.diagnostics:
-            click.echo(plain(diag.render()), err=True)
-        click.echo(f"error: {plain(exc.message)}", err=True)
-        if exc.hint:
-            click.echo(f"hint: {plain(exc.hint)}", err=True)
+        for line in error_lines(exc):
+            click.echo(line, err=True)
         return exc.exit_code
     return rv if isinstance(rv, int) else 0

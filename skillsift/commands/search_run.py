@@ -26,7 +26,7 @@ from collections.abc import Callable
 from ..config.values import MODES
 from ..diagnostics import SkillsiftError
 from ..render.registry import names, render
-from ..render.sanitise import plain
+from ..render.stderr_lines import error_lines, message_line
 from ..usecases.run_search import SearchRequest, run_search
 
 #: Each parameter of the command (the names of search_cmd.py's function) and its default.
@@ -149,11 +149,6 @@ def _isatty(stream) -> bool:
         return False
 
 
-def message_line(message) -> str:
-    """The line :func:`skillsift.commands._common.print_message` prints for ``message``."""
-    return (f"{message.severity}: " if message.severity else "") + message.lead + plain(message.text)
-
-
 def run(query, limit, mode, fmt, explain, width, role, domain, tags, allow, deny, allow_exec, agent, view_name,
         context_window, root, config_file, *, echo: Callable[..., None], notify: Callable) -> int:
     """The search command's body (parameters as click gives them): rank, render, print; 0."""
@@ -183,11 +178,8 @@ def main(args: list[str]) -> int | None:
     try:
         return run(**params, echo=echo, notify=lambda message: echo(message_line(message), err=True))
     except SkillsiftError as exc:  # as commands/group.py's main reports it
-        for diag in exc.diagnostics:
-            echo(plain(diag.render()), err=True)
-        echo(f"error: {plain(exc.message)}", err=True)
-        if exc.hint:
-            echo(f"hint: {plain(exc.hint)}", err=True)
+        for line in error_lines(exc):
+            echo(line, err=True)
         return exc.exit_code
     except (EOFError, KeyboardInterrupt):  # click: a blank line, then "aborted"
         sys.stderr.write("\n")
