@@ -8,10 +8,10 @@ and the table they are loaded from.
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
+from contextlib import nullcontext
 from dataclasses import replace
 
+from .. import catalog
 from ..config.checks import STRICT
 from ..diagnostics import NOTE, Diagnostic, sort_diagnostics
 from . import BY_CODE, CHECKS, OPT_IN, expand_codes, suppress, text_cache
@@ -103,8 +103,11 @@ def run_checks(ws: Workspace, *, codes=None, paths=None, preset: str | None = No
     modules = _modules_to_run(codes, kinds, wanted)
 
     found: list[Diagnostic] = []
-    # the text-check cache is written once, after every module; what several modules compute of one text, once
-    with text_cache.deferred(ws), _no_collection(), shared_views():
+    # the text-check cache is written once, after every module; what several modules compute of one text, once;
+    # on the command line, the cyclic collector paused while the checks run (:data:`skillsift.catalog.collector_pause`:
+    # they make millions of short-lived objects and almost no cycles, and its passes were 3-4% of a cold validate)
+    pause = catalog.collector_pause
+    with text_cache.deferred(ws), (nullcontext() if pause is None else pause()), shared_views():
         for name in modules:
             found.extend(run_module(name, ws, None if wanted is None else sorted(wanted)))
 
@@ -112,25 +115,6 @@ def run_checks(ws: Workspace, *, codes=None, paths=None, preset: str | None = No
     found = suppress.apply(ws, found, ran=ran, wanted=wanted)
     out = [diag for diag in (_reported(ws, d, codes, wanted) for d in found) if diag is not None]
     return sort_diagnostics(_unique(out))
-
-
-@contextmanager
-def _no_collection():
-    """The cyclic garbage collector paused while the checks run, as it was after.
-
-    The checks allocate millions of short-lived objects (matches, lines, tuples) and almost no
-    reference cycles, so the collector's passes find next to nothing: about 250 of them over the
-    corpus of real skills, 3-4% of a cold ``validate``.  Reference counting still frees every
-    object as before; what a cycle holds is freed at the first collection after.
-    """
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            gc.enable()
 
 
 # Findings on a source's skills that keep their severity (docs/sources.md, "Checks"): a secret, and the

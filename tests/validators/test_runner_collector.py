@@ -1,5 +1,6 @@
-"""The runner pauses the cyclic garbage collector while the check modules run and leaves it as it
-found it (enabled, or disabled by the caller), also when a check raises."""
+"""On the command line (``skillsift.catalog.collector_pause`` set, as ``cli.main`` sets it) the runner pauses
+the cyclic garbage collector while the check modules run and leaves it as it found it (enabled, or disabled by
+the caller), also when a check raises; a library call leaves the host's collector alone."""
 
 from __future__ import annotations
 
@@ -7,8 +8,15 @@ import gc
 
 import pytest
 
+from skillsift import catalog
+from skillsift.cli import CollectorPause
 from skillsift.validators import runner
 from tests.support.validators_support import raw_skill, workspace
+
+
+@pytest.fixture
+def command_line(monkeypatch):
+    monkeypatch.setattr(catalog, "collector_pause", CollectorPause)
 
 
 @pytest.fixture
@@ -22,7 +30,7 @@ def _restore(enabled: bool) -> None:
 
 
 @pytest.mark.parametrize("before", [True, False])
-def test_the_checks_run_with_the_collector_paused_and_it_is_restored(ws, monkeypatch, before):
+def test_the_checks_run_with_the_collector_paused_and_it_is_restored(ws, monkeypatch, before, command_line):
     seen: list[bool] = []
     real = runner.run_module
 
@@ -43,7 +51,7 @@ def test_the_checks_run_with_the_collector_paused_and_it_is_restored(ws, monkeyp
     assert isinstance(found, list)
 
 
-def test_the_collector_is_restored_when_a_check_raises(ws, monkeypatch):
+def test_the_collector_is_restored_when_a_check_raises(ws, monkeypatch, command_line):
     def failing(name, workspace_, paths):
         raise RuntimeError("boom")
 
@@ -56,3 +64,22 @@ def test_the_collector_is_restored_when_a_check_raises(ws, monkeypatch):
         assert gc.isenabled()
     finally:
         _restore(was)
+
+
+def test_a_library_call_leaves_the_collector_alone(ws, monkeypatch):
+    monkeypatch.setattr(catalog, "collector_pause", None)
+    seen: list[bool] = []
+    real = runner.run_module
+
+    def spying(name, workspace_, paths):
+        seen.append(gc.isenabled())
+        return real(name, workspace_, paths)
+
+    monkeypatch.setattr(runner, "run_module", spying)
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        runner.run_checks(ws)
+    finally:
+        _restore(was)
+    assert seen and all(seen)
