@@ -49,11 +49,13 @@ def blend_first(request: BlendRequest, centred, plain, keep, lexical, usable, wh
     import numpy as np
 
     query, candidates, bonus, limit = request.query, request.candidates, request.bonus, request.limit
-    vec = centred.top(candidates, keep)  # positions of the vector candidates, in exact order
     lex = lexical.top_scored(candidates)  # (skill index, score), best first
     n_lex = len(lex)
     top = lex[0][1] if lex else 0.0
     lex_skill, lex_pos = _lexical_positions(lex, where, keep)
+    # positions of the vector candidates, in exact order; zscore reads every candidate's exact similarity,
+    # so the lexical ones are computed in the same call as the vector ones (one pass over the rows, not two)
+    vec = centred.top(candidates, keep, also=lex_pos[lex_pos >= 0] if request.fusion == "zscore" else None)
     in_lex = np.zeros(len(centred), dtype=bool)
     in_lex[lex_pos[lex_pos >= 0]] = True
     vec_only = vec[~in_lex[vec]]

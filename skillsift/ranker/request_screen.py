@@ -319,6 +319,8 @@ class LiftedScreen:
         self.group = screen.group_of(n_skills)  # skill -> its group of requests
         self._exact_e = np.full(n_skills, np.nan)
         self._fine_e = np.full(n_skills, np.nan)
+        self._fine_margin = screen.fine_margin(queries)
+        self._of_usable: tuple | None = None  # (usable, has, e_lo, e_hi of usable): both lifted lists read them
 
     def exact_e(self, skills):
         """The exact ``e`` of ``skills`` (0 where a skill has none), remembered."""
@@ -374,7 +376,9 @@ class LiftedScreen:
         """The lifted similarities of the ``usable`` skills (positions as in ``own``) as screened scores."""
         import numpy as np
 
-        has, e_lo, e_hi = self.has[usable], self.e_lo[usable], self.e_hi[usable]
+        if self._of_usable is None or self._of_usable[0] is not usable:
+            self._of_usable = (usable, self.has[usable], self.e_lo[usable], self.e_hi[usable])
+        _, has, e_lo, e_hi = self._of_usable
         low = combine(own.lo, e_lo, has, weight)
         high = combine(own.hi, e_hi, has, weight)
         approx = (low + high) * 0.5
@@ -390,7 +394,7 @@ class LiftedScreen:
             return combine(own.settled(positions)[0], self.fine_e(usable[positions]), has[positions], weight)
 
         return ScreenedScores(approx, margin, exact, own.tie_rank, fine=fine,
-                              fine_margin=own.fine_margin + self.screen.fine_margin(self.queries) + LIFT_SLACK,
+                              fine_margin=own.fine_margin + self._fine_margin + LIFT_SLACK,
                               exact_upto=FINE_AS_EXACT)
 
 

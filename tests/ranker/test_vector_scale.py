@@ -304,9 +304,57 @@ def test_settled_computes_few_items_exactly_and_many_by_the_fine_values():
     assert value[0] == exact_values[0] + 1e-9
 
 
+def test_settled_reads_items_known_exactly_without_fine_values():
+    """An item computed exactly before (``exact``, ``top(also=...)``) is settled by that value: no fine value is made
+    for it, and the others still get theirs."""
+    exact_values = np.linspace(-1.0, 1.0, 300)
+    calls: list[tuple[str, list[int]]] = []
+
+    def exact_fn(p):
+        calls.append(("exact", p.tolist()))
+        return exact_values[p]
+
+    def fine_fn(p):
+        calls.append(("fine", p.tolist()))
+        return exact_values[p] + 1e-9
+
+    scores = ScreenedScores(exact_values, 1e-3, exact_fn, np.arange(300), fine=fine_fn, fine_margin=2e-9)
+    scores.exact(np.array([5, 7]))
+    value, radius = scores.settled(np.array([5, 6, 7, 8]))
+    assert calls == [("exact", [5, 7]), ("fine", [6, 8])]
+    assert value.tolist() == [exact_values[5], exact_values[6] + 1e-9, exact_values[7], exact_values[8] + 1e-9]
+    assert radius.tolist() == [0.0, 2e-9, 0.0, 2e-9]
+
+
+def test_top_with_also_computes_the_cut_and_those_in_one_call():
+    """``top(k, also=...)``: the items that can make the cut and ``also`` are computed exactly in one call, and the
+    first ``k`` are those of ``top(k)`` without it."""
+    rng = np.random.default_rng(11)
+    exact_values = rng.standard_normal(400)
+    approx = exact_values + rng.uniform(-1e-3, 1e-3, 400)
+    calls: list[int] = []
+
+    def exact_fn(p):
+        calls.append(len(p))
+        return exact_values[p]
+
+    for keep in (None, rng.random(400) < 0.5):
+        calls.clear()
+        plain = ScreenedScores(approx, 1e-3, lambda p: exact_values[p], np.arange(400))
+        with_also = ScreenedScores(approx, 1e-3, exact_fn, np.arange(400))
+        also = np.array([399, 3, 3, 250])
+        assert with_also.top(10, keep, also=also).tolist() == plain.top(10, keep).tolist()
+        assert len(calls) == 1 and np.all(~np.isnan(with_also._known[also]))
+        order = np.lexsort((np.arange(400), -exact_values))
+        kept = order if keep is None else order[keep[order]]
+        assert with_also.top(10, keep, also=also).tolist() == kept[:10].tolist() and len(calls) == 1
+
+
 @pytest.mark.parametrize("size", [1, 50, 5000])
 def test_distinct_is_np_unique(size):
     rng = np.random.default_rng(size)
     for count in (0, 1, 3, 40):
         values = rng.integers(0, size, count)
         assert distinct(values, size).tolist() == np.unique(values).tolist()
+        crowded = rng.integers(0, max(1, size // 100), count)  # many repeats, whichever way is taken
+        assert distinct(crowded, size).tolist() == np.unique(crowded).tolist()
