@@ -71,7 +71,8 @@ def blend_first(request: BlendRequest, centred, plain, keep, lexical, usable, wh
     if top > 0:
         scored = lex_score > 0
         bonus_of[scored] = bonus * (lex_score[scored] / top)
-    at = {i: j for j, i in enumerate(skill.tolist())}
+    skill_list = skill.tolist()
+    at = {i: j for j, i in enumerate(skill_list)}
     pinned = request.pin(query, at)  # the skill whose id the query names
     pinned_at = -1 if pinned is None else at[pinned]
     total = len(pos)
@@ -86,16 +87,20 @@ def blend_first(request: BlendRequest, centred, plain, keep, lexical, usable, wh
         sims[has] = centred.exact(pos[has])
         members = [float(v) if j < n_lex else None for j, v in enumerate(lex_score.tolist())]
         fused = zscore_scores(sims.tolist(), members, request.lexical_weight)
-        scores = dict(enumerate(round_half_away_list(fused, FUSED_DIGITS)))
+        rounded = round_half_away_list(fused, FUSED_DIGITS)
+        scores = dict(enumerate(rounded))
         contenders = others.tolist() if rest > 0 else []
-        ids = {j: names[skill[j]] for j in range(total)}
+        if 0 < rest < len(contenders):  # only a score at or above the rest-th best can be kept
+            least = sorted((rounded[j] for j in contenders), reverse=True)[rest - 1]
+            contenders = [j for j in contenders if rounded[j] >= least]
+        ids = {j: names[skill_list[j]] for j in (contenders if pinned_at < 0 else [pinned_at, *contenders])}
         kept = sorted(contenders, key=lambda j: (-scores[j], ids[j]))[:rest] if rest > 0 else []
         chosen = ([pinned_at] if pinned_at >= 0 else []) + kept
         return _items(chosen, ids, scores, pos, skill, lex_score, n_lex, vec, centred, plain, keep, lexical)
     contenders = _contenders(others, rest, pos, has, bonus_of, floor, centred)
     need = contenders + ([pinned_at] if pinned_at >= 0 else [])
     scores = _fused_scores(need, pos, has, bonus_of, floor, centred)
-    ids = {j: names[skill[j]] for j in need}
+    ids = {j: names[skill_list[j]] for j in need}
     kept = sorted(contenders, key=lambda j: (-scores[j], ids[j]))[:rest] if rest > 0 else []
     chosen = ([pinned_at] if pinned_at >= 0 else []) + kept
     return _items(chosen, ids, scores, pos, skill, lex_score, n_lex, vec, centred, plain, keep, lexical)

@@ -208,16 +208,21 @@ class VectorSearch:
         if s.vector_min_sim > 0:
             keep = [v >= s.vector_min_sim for v in plain]
             dropped = len(keep) - sum(keep)
-        fused = blend_exact.blend_exact(self._blend_request(query, s, limit, lexical), plain, centred, keep, exact.ties,
-                            exact.skills, lexical, self._all_names())
+        request = self._blend_request(query, s, limit, lexical, reads=len(self.skills))  # the complete lexical list
+        fused = blend_exact.blend_exact(request, plain, centred, keep, exact.ties, exact.skills, lexical,
+                                        self._all_names())
         return fused, round_half_away(max(plain), SCORE_DIGITS), dropped
 
-    def _blend_request(self, query: str, s, limit, lexical):
+    def _blend_request(self, query: str, s, limit, lexical, *, reads: int | None = None):
         """The :class:`~skillsift.ranker.model.fusion.BlendRequest` of ``query`` under the ``[search]`` settings ``s``
-        (``lexical``: the query's lexical list, whose coverage weighs the zscore fusion's lexical part)."""
+        (``lexical``: the query's lexical list, whose coverage weighs the zscore fusion's lexical part; ``reads``: how
+        many of its first hits the fusion reads, ``s.candidates`` unless given)."""
 
-        weight = zscore_lexical_weight(lexical.coverage(), lexical.term_count(), s.weight_lexical,
-                                       s.weight_vector) if s.fusion == "zscore" else 0.0
+        weight = 0.0
+        if s.fusion == "zscore":
+            # the first hits the fusion reads next, ranked once: coverage's first hit is their first
+            lexical.top_scored(s.candidates if reads is None else reads)
+            weight = zscore_lexical_weight(lexical.coverage(), lexical.term_count(), s.weight_lexical, s.weight_vector)
         return BlendRequest(query, s.candidates, blend_bonus_scale(s.weight_lexical, s.weight_vector), limit,
                             self._pins().pin_position, fusion="zscore" if s.fusion == "zscore" else "blend",
                             lexical_weight=weight)
