@@ -85,14 +85,7 @@ def blend_first(request: BlendRequest, centred, plain, keep, lexical, usable, wh
     if request.fusion == "zscore":  # every candidate's score depends on all of them: all are exact
         sims = np.full(total, floor)
         sims[has] = centred.exact(pos[has])
-        members = [float(v) if j < n_lex else None for j, v in enumerate(lex_score.tolist())]
-        fused = zscore_scores(sims.tolist(), members, request.lexical_weight)
-        rounded = round_half_away_list(fused, FUSED_DIGITS)
-        scores = dict(enumerate(rounded))
-        contenders = others.tolist() if rest > 0 else []
-        if 0 < rest < len(contenders):  # only a score at or above the rest-th best can be kept
-            least = sorted((rounded[j] for j in contenders), reverse=True)[rest - 1]
-            contenders = [j for j in contenders if rounded[j] >= least]
+        scores, contenders = _zscore_contenders(request, sims, lex_score, n_lex, others, rest)
         ids = {j: names[skill_list[j]] for j in (contenders if pinned_at < 0 else [pinned_at, *contenders])}
         kept = sorted(contenders, key=lambda j: (-scores[j], ids[j]))[:rest] if rest > 0 else []
         chosen = ([pinned_at] if pinned_at >= 0 else []) + kept
@@ -104,6 +97,18 @@ def blend_first(request: BlendRequest, centred, plain, keep, lexical, usable, wh
     kept = sorted(contenders, key=lambda j: (-scores[j], ids[j]))[:rest] if rest > 0 else []
     chosen = ([pinned_at] if pinned_at >= 0 else []) + kept
     return _items(chosen, ids, scores, pos, skill, lex_score, n_lex, vec, centred, plain, keep, lexical)
+
+
+def _zscore_contenders(request: BlendRequest, sims, lex_score, n_lex: int, others, rest: int):
+    """``(scores, contenders)``: every candidate's rounded zscore score (by candidate number) and those of ``others``
+    that can be among the ``rest`` best (a score at or above the ``rest``-th best; none when ``rest`` < 1)."""
+    members = [float(v) if j < n_lex else None for j, v in enumerate(lex_score.tolist())]
+    rounded = round_half_away_list(zscore_scores(sims.tolist(), members, request.lexical_weight), FUSED_DIGITS)
+    contenders = others.tolist() if rest > 0 else []
+    if 0 < rest < len(contenders):
+        least = sorted((rounded[j] for j in contenders), reverse=True)[rest - 1]
+        contenders = [j for j in contenders if rounded[j] >= least]
+    return dict(enumerate(rounded)), contenders
 
 
 def _lexical_positions(lex, where, keep):
