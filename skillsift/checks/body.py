@@ -82,8 +82,6 @@ def fences(body: str):
 
 def _fences(body: str):
     spans: list[tuple[int, int]] = []  # (first line inside, first line after)
-    if "```" not in body and "~~~" not in body:
-        return _Inside(spans), None
     opened, mark = None, ""
     line, counted = 0, 0
     for start, match in fence_lines(body):
@@ -183,7 +181,7 @@ def check_body(parsed) -> list[Diagnostic]:
     """SK301-SK306 of one parsed SKILL.md."""
     path, body, first = parsed.path, parsed.body, parsed.body_line
     out: list[Diagnostic] = _too_long(path, body, first)
-    if not body.strip():
+    if not body or body.isspace():  # (what body.strip() would test, without copying the body)
         out.append(EMPTY.report(
             file=path, line=max(first, 1),
             message="the body is empty: an agent that uses this skill gets no instructions",
@@ -195,7 +193,7 @@ def check_body(parsed) -> list[Diagnostic]:
             file=path, line=parsed.line("description"),
             message=f'the description is a template placeholder ("{description.strip()[:40]}")',
             hint="say what the skill does and when to use it"))
-    fenced = "```" in body or "~~~" in body
+    fenced = bool(fence_lines(body))  # found once for the checks that read fences (spec's, SK307)
     scaffold = "TODO" in body
     argument = "$" in body and _ARGUMENT.search(body) is not None
     bang = "!`" in body
