@@ -31,14 +31,27 @@ def _scans(module, text: str) -> tuple[list, list]:
     return list(module.injections(text, 3)), module.shell_problems("a/SKILL.md", text, 3)
 
 
+def _byte_scans(text: str) -> tuple[list, list]:
+    """The scans as check_security runs them on a body: in its UTF-8 bytes, ASCII-lowered, when
+    ``_lowered_bytes`` gives them (a text without a dotted capital I or a Kelvin sign), else in the text."""
+    read = security._lowered_bytes(text)
+    source, lowered = read if read is not None else (text, text.lower())
+    held = security.words_held(lowered)
+    return (list(security._injections(source, lowered, held, 3, text)),
+            security._shell_problems("a/SKILL.md", source, lowered, held, 3))
+
+
 def _both_ways(text: str, monkeypatch) -> None:
-    """The new scans, with the substring tests and with the RE2 set, equal the reference's."""
+    """The new scans, with the substring tests and with the RE2 set, in the text and in its bytes,
+    equal the reference's."""
     want = _scans(reference, text)
     monkeypatch.setattr(security, "_scanned", 0)
     monkeypatch.setattr(security, "_SET_AFTER", 1 << 40)
     assert _scans(security, text) == want
+    assert _byte_scans(text) == want
     monkeypatch.setattr(security, "_SET_AFTER", -1)
     assert _scans(security, text) == want
+    assert _byte_scans(text) == want
 
 
 @settings(max_examples=400, deadline=None)
@@ -52,7 +65,21 @@ def test_the_word_set_reports_what_the_substring_tests_report(monkeypatch):
     monkeypatch.setattr(security, "_SET_AFTER", -1)
     for word in security._WORDS:
         for text in (word, f"İ{word}é", word.upper().lower() + "\udc80", word[:-1]):
-            assert security.words_held(text) == frozenset(w for w in security._WORDS if w in text)
+            want = frozenset(w for w in security._WORDS if w in text)
+            assert security.words_held(text) == want
+            assert security.words_held(text.encode("utf-8", "surrogatepass")) == want
+
+
+def test_the_lowered_bytes_hold_the_words_the_lowered_text_holds():
+    """Every character but the dotted capital I and the Kelvin sign lowers to no ASCII character, so
+    the ASCII-lowered UTF-8 bytes hold an ASCII word exactly when ``str.lower`` does; a text holding
+    either of the two is read as text (``_lowered_bytes`` gives None)."""
+    odd = [chr(c) for c in range(0x80, 0x110000) if any(ch.isascii() for ch in chr(c).lower())]
+    assert odd == ["\u0130", "\u212a"]
+    for char in odd:
+        assert security._lowered_bytes(f"x{char}y") is None
+    data, lowered = security._lowered_bytes("Curl | SH É\u017f\n")
+    assert lowered == "curl | sh É\u017f\n".encode()
 
 
 def test_the_random_texts_are_not_vacuous(monkeypatch):
