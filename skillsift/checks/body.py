@@ -9,7 +9,7 @@ from bisect import bisect_right
 from ..catalog.agents import CHARS_PER_TOKEN
 from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
-from ..validators.parsed import fence_lines, lines_holding, memoised
+from ..validators.parsed import fence_lines, lines_holding, marks, memoised
 from ..validators.text_cache import run_cached
 from ..validators.workspace import Workspace
 
@@ -193,10 +193,11 @@ def check_body(parsed) -> list[Diagnostic]:
             file=path, line=parsed.line("description"),
             message=f'the description is a template placeholder ("{description.strip()[:40]}")',
             hint="say what the skill does and when to use it"))
+    held = marks(body)  # one pass for every mark the checks of a run look for
     fenced = bool(fence_lines(body))  # found once for the checks that read fences (spec's, SK307)
-    scaffold = "TODO" in body
-    argument = "$" in body and _ARGUMENT.search(body) is not None
-    bang = "!`" in body
+    scaffold = "TODO" in held
+    argument = "$" in held and _ARGUMENT.search(body) is not None
+    bang = "!`" in held
     if not (fenced or scaffold or argument or bang):  # whole-text looks first: most bodies need no line pass
         return out
     return out + _line_checks(path, body, first, scaffold=scaffold, argument=argument, bang=bang)

@@ -32,7 +32,7 @@ from pathlib import PurePosixPath
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from ..validators.grouped import group_repeated
-from ..validators.parsed import parsed_skills
+from ..validators.parsed import marks, parsed_skills
 from ..validators.workspace import Workspace, posix_name
 from . import spec
 from .spec import placeholder_path
@@ -93,7 +93,8 @@ def _script_runs(body: str) -> tuple[list[_Run], list[_Run]]:
     at most 1,000 runs in each, as two searches would find them."""
     runs: list[_Run] = []
     dot_runs: list[_Run] = []
-    for word in ("scripts/", "bin/", "tools/"):
+    held = marks(body)
+    for word in (word for word in ("scripts/", "bin/", "tools/") if word in held):
         at = body.find(word)
         while at >= 0 and (len(runs) < 1000 or len(dot_runs) < 1000):
             before = body[max(0, at - 12):at]
@@ -131,7 +132,7 @@ def _body_line(parsed, offset: int) -> int:
 def _home_paths(parsed) -> list[Diagnostic]:
     """SK311: a path under one person's home folder."""
     body = parsed.body
-    if "Users" not in body or ("/Users/" not in body and ":\\Users" not in body):  # one pass for most bodies
+    if "Users" not in marks(body) or ("/Users/" not in body and ":\\Users" not in body):
         return []
     out = []
     for hit in _HOME.finditer(body):
@@ -148,7 +149,7 @@ def _script_problems(parsed, is_file, is_executable) -> list[Diagnostic]:
     """A script the body runs that is not in the folder, or is not executable."""
 
     path, base, body = parsed.path, parsed.folder, parsed.body
-    runs, dot_runs = _script_runs(body)  # (its searches are the look for the three words)
+    runs, dot_runs = _script_runs(body)
     out = []
     for match in runs:
         script = match.group(1)

@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 from ..config.checks import STRICT, check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from ..validators.names import invisible, mixed_script
-from ..validators.parsed import memoised, parsed_skills
+from ..validators.parsed import caseless_words, marks, memoised, parsed_skills, utf8
 from ..validators.text_cache import cached, save
 from ..validators.workspace import Workspace
 from .agent_fields import tool_names
@@ -144,7 +144,7 @@ def injections(text: str, first_line: int, lowered: str | None = None, held: fro
 
 def _injections(source, lowered, held: frozenset[str], first_line: int, text: str):
     """:func:`injections` of ``text`` read in ``source`` (``text``, or its UTF-8 bytes) and its lowercase
-    ``lowered`` (see :func:`_lowered_bytes`)."""
+    ``lowered`` (see :func:`_read`)."""
     if not _may_inject(held):  # most skills hold none of the words
         return
     inside = None
@@ -159,19 +159,28 @@ def _injections(source, lowered, held: frozenset[str], first_line: int, text: st
             yield first_line + number, match.group(0)
 
 
-def _lowered_bytes(text: str) -> tuple[bytes, bytes] | None:
-    """(the UTF-8 bytes of ``text``, those bytes with ASCII letters lowered), or None when ``text`` holds
-    a character whose ``str.lower`` holds an ASCII letter: the dotted capital I and the Kelvin sign.
+def _read(body: str) -> tuple[str | bytes, str | bytes, frozenset[str]]:
+    """(what the scans of ``body`` read, its lowercase, the words it holds).
 
-    The words looked for are ASCII, and every other character lowers to no ASCII character (and
-    each of its UTF-8 bytes is 0x80 or above), so a word is in ``text.lower()`` exactly when it is in
-    the lowered bytes, and line for line: the scans read these instead of lowering the whole text
-    (``str.lower`` of a text that is not ASCII is about ten times the cost of encoding it).
+    The UTF-8 bytes of the body (:func:`~skillsift.validators.parsed.utf8`) with their ASCII letters
+    lowered stand for ``body.lower()``: ``str.lower`` of a text that is not ASCII costs about ten times
+    its encoding, and the words are ASCII, while every other character lowers to no ASCII character
+    (and each of its UTF-8 bytes is 0x80 or above), so a word is in ``body.lower()`` exactly when it is
+    in the lowered bytes, and line for line.  A body holding one of the two exceptions, the dotted
+    capital I and the Kelvin sign, is read as text.  The words come from the marks' RE2 set pass when
+    it ran (:func:`~skillsift.validators.parsed.caseless_words`), so the bytes are lowered only when
+    the body holds a word whose lines are read.
     """
-    if not text.isascii() and ("\u0130" in text or "\u212a" in text):
-        return None
-    data = text.encode("utf-8", "surrogatepass")
-    return data, data.lower()
+    found = marks(body)
+    if not body.isascii() and ("\u0130" in found or "\u212a" in found):
+        lowered = memoised("lowered", body, str.lower)  # (SK008's)
+        return body, lowered, words_held(lowered)
+    data = utf8(body)
+    held = caseless_words(body)
+    if held is None:
+        lowered = data.lower()
+        return data, lowered, words_held(lowered)
+    return data, data.lower() if held else data, held
 
 
 def _lines_with(source, lowered, words) -> list[tuple[int, str]]:
@@ -246,9 +255,7 @@ def check_security(parsed) -> list[Diagnostic]:
     for _line, phrase in injections(description, parsed.line("description")):
         out.append(_injection(path, parsed.line("description"), phrase))
     body = parsed.body
-    read = _lowered_bytes(body)
-    source, lowered = read if read is not None else (body, memoised("lowered", body, str.lower))  # (SK008's)
-    held = words_held(lowered)
+    source, lowered, held = _read(body)
     for line, phrase in _injections(source, lowered, held, parsed.body_line, body):
         out.append(_injection(path, line, phrase))
     out.extend(_shell_problems(path, source, lowered, held, parsed.body_line))

@@ -31,7 +31,7 @@ from ..catalog.agents import known_fields
 from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
 from ..validators.grouped import group_repeated
-from ..validators.parsed import fence_lines, parsed_skills
+from ..validators.parsed import fence_lines, marks, parsed_skills
 from ..validators.text_cache import cached, save
 from ..validators.workspace import Workspace, posix_name, posix_parent
 from .frontmatter import value_kind
@@ -58,6 +58,7 @@ MAX_COMPATIBILITY = 500
 MAX_LINES = 500
 MAX_LINKS = 1000  # links checked per file at most
 
+_CANDIDATE = regexes.compile(r"\]\(|\]:")  # searched for its "]" at C speed, faster than "](" with str.find
 _CODE_SPAN = regexes.compile(r"`+[^`]*`+")
 # No part of a link may run over a "[" (where the next link could start): every character of
 # a line is then scanned by one match attempt at most, so a line of 100,000 "[" or "](" is read
@@ -124,27 +125,20 @@ def placeholder_path(target: str) -> bool:
 
 
 def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
-    """(file line, target) of each relative link in the markdown ``body`` (fenced code skipped).
-
-    Only the lines holding ``](`` or ``]:`` are read: each is found with ``str.find`` (one pass over
-    the text per mark, none when the body holds neither), the rest of a line skipped after a hit.
-    """
+    """(file line, target) of each relative link in the markdown ``body`` (fenced code skipped)."""
     out: list[tuple[int, str]] = []
-    find = body.find
-    paren, colon = find("]("), find("]:")
-    if paren < 0 and colon < 0:
+    held = marks(body)
+    if "](" not in held and "]:" not in held:
         return out
     fences = [start for start, _match in fence_lines(body)]
+    line_end = -1  # where the last line read ends: later hits before it are on that line
     line_no, counted = 0, 0
-    while paren >= 0 or colon >= 0:
-        hit = colon if paren < 0 or 0 <= colon < paren else paren
-        start = body.rfind("\n", 0, hit) + 1
-        end = find("\n", hit)
-        if end < 0:
-            paren = colon = -1  # the last line
-        else:  # the next line holding a mark
-            paren = find("](", end + 1) if 0 <= paren < end else paren
-            colon = find("]:", end + 1) if 0 <= colon < end else colon
+    for hit in _CANDIDATE.finditer(body):
+        if hit.start() < line_end:
+            continue  # the line was read already
+        start = body.rfind("\n", 0, hit.start()) + 1
+        end = body.find("\n", start)
+        line_end = len(body) if end < 0 else end
         if bisect_right(fences, start) % 2:
             continue  # inside a fenced block
         line_no += body.count("\n", counted, start)

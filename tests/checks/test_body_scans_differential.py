@@ -58,10 +58,21 @@ def _same(body: str) -> None:
             == reference._script_problems(view, is_file, is_executable)), body
 
 
-def test_the_scans_equal_the_old_scans_on_random_bodies():
+@pytest.mark.parametrize("set_after", [1 << 40, -1], ids=["substring-tests", "re2-set"])
+def test_the_scans_equal_the_old_scans_on_random_bodies(set_after, monkeypatch):
+    """With the marks found by substring tests, and by the RE2 set (past the first 64 KiB)."""
+    monkeypatch.setattr(views, "_scanned", 0)
+    monkeypatch.setattr(views, "_SET_AFTER", set_after)
     rng = random.Random(SEED)
     for _ in range(4000):
         _same("".join(rng.choice(PIECES) for _ in range(rng.randint(0, 50))))
+
+
+def test_the_mark_set_reports_what_the_substring_tests_report(monkeypatch):
+    monkeypatch.setattr(views, "_SET_AFTER", -1)
+    for mark in views.MARKS:
+        for text in (mark, f"İ{mark}é\U0001d4b3", mark + "\udc80", mark[:-1], mark[1:], f"\u212a{mark[::-1]}"):
+            assert views.marks(text) == frozenset(m for m in views.MARKS if m in text), text
 
 
 def test_the_random_bodies_are_not_vacuous():
