@@ -1,6 +1,6 @@
-"""The body scans of the spec, body and path checks, which search each mark with ``str.find`` and
-read only the lines holding one, find what the regex passes and repeated substring tests they
-replaced found (tests/support/body_scans_reference.py), finding for finding: seeded random bodies
+"""The body scans of the spec, body and path checks, which look for every mark in one pass and read
+only the lines holding one, and the repeated-key look of SK211, find what the scans they replaced
+found (tests/support/body_scans_reference.py), finding for finding: seeded random bodies and blocks
 built from the marks, their near misses and the characters around them, and the corpus of real skills."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import random
 import pytest
 
 from skillsift.checks import body as body_check
-from skillsift.checks import paths, spec
+from skillsift.checks import paths, spec, yaml_checks
 from skillsift.validators import parsed as views
 from skillsift.validators.parsed import Parsed
 from tests.conftest import corpora
@@ -98,6 +98,27 @@ def test_more_runs_than_the_cap_are_cut_alike():
     _same(body)
 
 
+KEY_PARTS = (
+    ("", "", "", " ", "  ", "\t", "# "),  # indent
+    ("", "", "", "- ", "-"),
+    ("name", "name", "name", "k", "k", "a b", "\"name\"", "'name'", "\"k'", "é", "#x", ":", ""),  # key
+    ("", "", "", " ", "\r", "\x85", "\u2028"),
+    (":", ":", ": v", ":x", ": ", ":\r", ": # c", "", " :"),
+    ("", "", "", "\r", " \u2028 k: v", "\x0bk: w"),
+)
+
+
+def test_the_repeated_key_look_equals_the_line_scan_on_random_blocks():
+    rng = random.Random(SEED)
+    repeats = 0
+    for _ in range(6000):
+        raw = "\n".join("".join(rng.choice(part) for part in KEY_PARTS) for _ in range(rng.randint(0, 8)))
+        want = reference.repeated_key_lines(raw)
+        assert yaml_checks.repeated_key_lines(raw) == want, raw
+        repeats += want
+    assert repeats > 300, repeats
+
+
 @pytest.mark.slow  # the whole corpus of real skills
 def test_the_scans_equal_the_old_scans_on_the_corpus(tmp_path):
     from skillsift.validators.parsed import parsed_skills
@@ -109,6 +130,7 @@ def test_the_scans_equal_the_old_scans_on_the_corpus(tmp_path):
     links = 0
     for view in parsed_skills(ws, ws.skill_paths):
         _same(view.body)
+        assert yaml_checks.repeated_key_lines(view.raw) == reference.repeated_key_lines(view.raw), view.path
         assert body_check.check_body(view) == reference.check_body(view), view.path
         links += len(reference.relative_links(view.body, view.body_line))
     assert links > 1000

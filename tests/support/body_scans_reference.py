@@ -162,3 +162,28 @@ def _script_problems(parsed, is_file, is_executable) -> list[Diagnostic]:
                 hint=f"run `chmod +x {rel}` and commit it (git keeps the bit), or "
                      "`skillsift validate --fix`"))
     return out
+
+
+_KEY = re.compile(r"^( *)(?:- +)?([\"']?)([^\s\"'#:][^:#]*?)\2\s*:(?:\s|$)")
+
+
+def repeated_key_lines(raw: str) -> bool:
+    """True when a block key repeats at one indent before the block closes (a cheap first look)."""
+    seen: dict[int, set[str]] = {}
+    for line in raw.split("\n"):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        match = _KEY.match(line)
+        indent = len(line) - len(line.lstrip(" "))
+        for deeper in [i for i in seen if i > indent]:
+            del seen[deeper]
+        if line.lstrip().startswith("- "):
+            seen.pop(indent + 2, None)
+            continue
+        if match is None:
+            continue
+        keys = seen.setdefault(indent, set())
+        if match.group(3) in keys:
+            return True
+        keys.add(match.group(3))
+    return False
