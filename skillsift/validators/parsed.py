@@ -102,10 +102,12 @@ def memoised(what: str, text: str, compute: Callable[[str], object]):
     return value
 
 
-#: The marks the body checks look for before they read a line: links (``](``, ``]:``), fences, SK303's
-#: ``TODO``, SK304's ``$``, SK305's ``!```, the script folders SK315 reads, the ``Users`` of a home
-#: folder (SK311), and the two characters whose lowercase holds an ASCII letter (the security checks).
-MARKS = ("](", "]:", "```", "~~~", "TODO", "$", "!`", "scripts/", "bin/", "tools/", "Users", "\u0130", "\u212a")
+#: The marks the body checks look for before they read a line: links (``](``, ``]:``), fences (and an
+#: indented one's `` ```` ``), SK303's ``TODO``, SK304's ``$``, SK305's ``!```, the script folders SK315
+#: reads, the ``Users`` of a home folder (SK311), and the two characters whose lowercase holds an ASCII
+#: letter (the security checks).
+MARKS = ("](", "]:", "```", " ```", "~~~", "TODO", "$", "!`", "scripts/", "bin/", "tools/", "Users", "\u0130",
+         "\u212a")
 #: The words the security checks look for in a lowercased body (their ``_WORDS``: SK401's phrases, the
 #: commands of SK402 and SK403), read by the same RE2 set pass in any case (see :func:`caseless_words`).
 WORDS = ("ignore", "disregard", "forget", "override", "the user", "you are now", "system prompt", "instruction",
@@ -201,6 +203,11 @@ def _utf8(text: str) -> bytes:
 # A fence line, ``^ {0,3}(`{3,}|~{3,})([^\n]*)`` with MULTILINE: at the text's start, or after a newline.
 _FENCE_HEAD = regexes.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
 _FENCE_LINE = regexes.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
+# The same in a text holding no "~~~" and no " ```" (1,770 of the corpus's 1,892 fenced bodies): a fence
+# line is then a run of backticks at a line's start, and "\n``" is searched for as a whole (the engine is
+# entered at a line break followed by two backticks, not at every line break).
+_BACKTICK_HEAD = regexes.compile(r"(```+)([^\n]*)")
+_BACKTICK_LINE = regexes.compile(r"\n(```+)([^\n]*)")
 
 
 def fence_lines(text: str) -> list:
@@ -220,11 +227,13 @@ def fence_lines(text: str) -> list:
 
 def _fence_lines(text: str) -> list:
     held = marks(text)
-    if "```" not in held and "~~~" not in held:
+    tildes = "~~~" in held
+    if "```" not in held and not tildes:
         return []
-    head = _FENCE_HEAD.match(text)
+    first, then = (_FENCE_HEAD, _FENCE_LINE) if tildes or " ```" in held else (_BACKTICK_HEAD, _BACKTICK_LINE)
+    head = first.match(text)
     out = [(0, head)] if head else []
-    out += [(match.start() + 1, match) for match in _FENCE_LINE.finditer(text, head.end() if head else 0)]
+    out += [(match.start() + 1, match) for match in then.finditer(text, head.end() if head else 0)]
     return out
 
 
