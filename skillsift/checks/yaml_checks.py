@@ -46,8 +46,8 @@ def repeated_key_lines(raw: str) -> bool:
     A key the line scan finds twice is written on two lines, so a block whose lines write no key
     twice (nearly every frontmatter) is answered by one regex pass, without a Python step per line.
     """
-    keys = [key for _quote, key in _KEYS.findall(raw)]
-    if len(set(keys)) == len(keys):
+    written = [key for _quote, key in _KEYS.findall(raw)]
+    if len(set(written)) == len(written):
         return False
     seen: dict[int, set[str]] = {}
     for line in raw.split("\n"):
