@@ -241,38 +241,37 @@ def line_numbers_holding(text: str, needles) -> list[int]:
     """The number (from 0) of each line of ``text`` holding one of ``needles`` (none holds a line break),
     in order: each needle found with ``str.find``, the rest of a line skipped after a hit, so the lines
     holding none of them cost no Python step."""
-    return [number for number, _start in _numbered_starts(text, needles)]
+    return [number for number, _end in _numbered_ends(text, needles)]
 
 
 def lines_holding(text: str, needles) -> list[tuple[int, str]]:
     """(line number from 0, line) of each line of ``text`` holding one of ``needles`` (none holds a line
     break), in order: found with ``str.find``, each line read once, the others never visited."""
+    rfind = text.rfind
+    return [(number, text[rfind("\n", 0, end) + 1:end]) for number, end in _numbered_ends(text, needles)]
+
+
+def _numbered_ends(text: str, needles) -> list[tuple[int, int]]:
+    """(line number from 0, offset where the line ends: its line break, or the text's end) of each line of
+    ``text`` holding one of ``needles``, in order.  A line is known by its end, which the search for the
+    next hit needs anyway (its start is looked for only for a line that is read)."""
+    ends: set[int] = set()
     find = text.find
-    out = []
-    for number, start in _numbered_starts(text, needles):
-        end = find("\n", start)
-        out.append((number, text[start:] if end < 0 else text[start:end]))
-    return out
-
-
-def _numbered_starts(text: str, needles) -> list[tuple[int, int]]:
-    """(line number from 0, offset of the line) of each line of ``text`` holding one of ``needles``, in order."""
-    starts: set[int] = set()
-    find, rfind = text.find, text.rfind
     for needle in needles:
         at = find(needle)
         while at >= 0:
-            starts.add(rfind("\n", 0, at) + 1)
             end = find("\n", at)
             if end < 0:
+                ends.add(len(text))
                 break
+            ends.add(end)
             at = find(needle, end + 1)
     out = []
     number, counted = 0, 0
-    for start in sorted(starts):
-        number += text.count("\n", counted, start)
-        counted = start
-        out.append((number, start))
+    for end in sorted(ends):
+        number += text.count("\n", counted, end)
+        counted = end
+        out.append((number, end))
     return out
 
 

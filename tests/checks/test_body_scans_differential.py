@@ -23,7 +23,8 @@ PIECES = (
     "TO", "$", "$1", "$ARGUMENTS", "$ARGUMENTS[2]", "!", "!`", "!`git status`", "scripts/", "scripts/run.py",
     "python ", "python3 ", "bash ", "uv run ", "./", "x./", "_./", "bin/", "bin/tool", "tools/t.sh", "s/",
     "[a](b/c.md)", "python scripts/run.py", "./tools/t.sh", "/Users/ana/",
-    "/Users/username/", "C:\\Users\\bob\\", "Users", "x", "é", "İ", "\u212a", "\U0001d4b3", "#", "-",
+    "/Users/username/", "C:\\Users\\bob\\", "Users", "When", "use it ", "Trigger",
+    "x", "é", "İ", "\u212a", "\U0001d4b3", "#", "-",
 )
 SEED = 20261207
 
@@ -38,7 +39,21 @@ def _runs(found) -> list[tuple[str, int]]:
     return [(run.group(1), run.start()) for run in found]
 
 
+NEEDLES = (("TODO", "$", "!`"), ("$",), ("```", "~~~", "when", "trigger", "activation", "use this skill", "use it "),
+           ("x", "é"), ())
+
+
+def _lines_holding(text: str, needles) -> list[tuple[int, str]]:
+    """The lines holding a needle, by a test of every line."""
+    return [(number, line) for number, line in enumerate(text.split("\n")) if any(n in line for n in needles)]
+
+
 def _same(body: str) -> None:
+    for needles in NEEDLES:
+        for text in (body, body.lower()):
+            want = _lines_holding(text, needles)
+            assert views.lines_holding(text, needles) == want, (text, needles)
+            assert views.line_numbers_holding(text, needles) == [number for number, _line in want], (text, needles)
     assert ([(start, m.groups()) for start, m in views._fence_lines(body)]
             == [(start, m.groups()) for start, m in reference._fence_lines(body)]), body
     assert spec.relative_links(body, 4) == reference.relative_links(body, 4), body
