@@ -84,13 +84,14 @@ def _fences(body: str):
     spans: list[tuple[int, int]] = []  # (first line inside, first line after)
     opened, mark = None, ""
     line, counted = 0, 0
+    count = body.count
     for start, match in fence_lines(body):
-        line += body.count("\n", counted, start)
+        line += count("\n", counted, start)
         counted = start
-        run, rest = match.group(1), match.group(2)
+        run, rest = match.groups()
         if opened is None:
             opened, mark = line, run
-        elif run[0] == mark[0] and len(run) >= len(mark) and not rest.strip():
+        elif run[0] == mark[0] and len(run) >= len(mark) and (not rest or rest.isspace()):  # (not rest.strip())
             spans.append((opened + 1, line))
             opened = None
     if opened is not None:
