@@ -9,7 +9,7 @@ from bisect import bisect_right
 from ..catalog.agents import CHARS_PER_TOKEN
 from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
-from ..validators.parsed import fence_lines, lines_holding, memoised
+from ..validators.parsed import fence_lines, lines_holding, marks, memoised
 from ..validators.text_cache import run_cached
 from ..validators.workspace import Workspace
 
@@ -82,17 +82,16 @@ def fences(body: str):
 
 def _fences(body: str):
     spans: list[tuple[int, int]] = []  # (first line inside, first line after)
-    if "```" not in body and "~~~" not in body:
-        return _Inside(spans), None
     opened, mark = None, ""
     line, counted = 0, 0
+    count = body.count
     for start, match in fence_lines(body):
-        line += body.count("\n", counted, start)
+        line += count("\n", counted, start)
         counted = start
-        run, rest = match.group(1), match.group(2)
+        run, rest = match.groups()
         if opened is None:
             opened, mark = line, run
-        elif run[0] == mark[0] and len(run) >= len(mark) and not rest.strip():
+        elif run[0] == mark[0] and len(run) >= len(mark) and (not rest or rest.isspace()):  # (not rest.strip())
             spans.append((opened + 1, line))
             opened = None
     if opened is not None:
@@ -183,7 +182,7 @@ def check_body(parsed) -> list[Diagnostic]:
     """SK301-SK306 of one parsed SKILL.md."""
     path, body, first = parsed.path, parsed.body, parsed.body_line
     out: list[Diagnostic] = _too_long(path, body, first)
-    if not body.strip():
+    if not body or body.isspace():  # (what body.strip() would test, without copying the body)
         out.append(EMPTY.report(
             file=path, line=max(first, 1),
             message="the body is empty: an agent that uses this skill gets no instructions",
@@ -195,10 +194,11 @@ def check_body(parsed) -> list[Diagnostic]:
             file=path, line=parsed.line("description"),
             message=f'the description is a template placeholder ("{description.strip()[:40]}")',
             hint="say what the skill does and when to use it"))
-    fenced = "```" in body or "~~~" in body
-    scaffold = "TODO" in body
-    argument = "$" in body and _ARGUMENT.search(body) is not None
-    bang = "!`" in body
+    held = marks(body)  # one pass for every mark the checks of a run look for
+    fenced = bool(fence_lines(body))  # found once for the checks that read fences (spec's, SK307)
+    scaffold = "TODO" in held
+    argument = "$" in held and _ARGUMENT.search(body) is not None
+    bang = "!`" in held
     if not (fenced or scaffold or argument or bang):  # whole-text looks first: most bodies need no line pass
         return out
     return out + _line_checks(path, body, first, scaffold=scaffold, argument=argument, bang=bang)

@@ -32,7 +32,7 @@ from pathlib import PurePosixPath
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from ..validators.grouped import group_repeated
-from ..validators.parsed import parsed_skills
+from ..validators.parsed import marks, parsed_skills
 from ..validators.workspace import Workspace, posix_name
 from . import spec
 from .spec import placeholder_path
@@ -83,19 +83,36 @@ class _Run:
 
 def script_runs(body: str, dot_only: bool = False) -> list[_Run]:
     """Each ``scripts/``, ``bin/`` or ``tools/`` path the body runs (after python/bash/... or ``./``),
-    found with ``str.find`` and a look at the few characters before it (no regex over the whole text)."""
-    hits: list[_Run] = []
-    for word in ("scripts/", "bin/", "tools/"):
+    found with ``str.find`` and a look at the few characters before it (no regex over the whole text);
+    ``dot_only``: those run as ``./path`` alone."""
+    return _script_runs(body)[dot_only]
+
+
+def _script_runs(body: str) -> tuple[list[_Run], list[_Run]]:
+    """(:func:`script_runs` of ``body``, the same with ``dot_only``), from one search of each word:
+    at most 1,000 runs in each, as two searches would find them."""
+    runs: list[_Run] = []
+    dot_runs: list[_Run] = []
+    held = marks(body)
+    for word in (word for word in ("scripts/", "bin/", "tools/") if word in held):
         at = body.find(word)
-        while at >= 0 and len(hits) < 1000:
+        while at >= 0 and (len(runs) < 1000 or len(dot_runs) < 1000):
             before = body[max(0, at - 12):at]
-            if (before.endswith("./") and not (len(before) > 2 and (before[-3].isalnum() or before[-3] in "/._"))
-                    if dot_only else _RUNNER_BEFORE.search(before)):
+            run = len(runs) < 1000 and _RUNNER_BEFORE.search(before) is not None
+            dot = (len(dot_runs) < 1000 and before.endswith("./")
+                   and not (len(before) > 2 and (before[-3].isalnum() or before[-3] in "/._")))
+            if run or dot:
                 match = _SCRIPT_AT.match(body, at)
                 if match:
-                    hits.append(_Run(match.group(0), at))
+                    hit = _Run(match.group(0), at)
+                    if run:
+                        runs.append(hit)
+                    if dot:
+                        dot_runs.append(hit)
             at = body.find(word, at + len(word))
-    return sorted(hits, key=lambda h: h.offset)
+    return sorted(runs, key=lambda h: h.offset), sorted(dot_runs, key=lambda h: h.offset)
+
+
 BINARY_SUFFIXES = (".exe", ".dll", ".so", ".dylib", ".bin", ".jar", ".class", ".zip", ".tar", ".gz", ".tgz",
                    ".7z", ".rar", ".whl", ".pyc", ".o", ".a")
 MAX_ROOT_DIRS = 2000
@@ -115,7 +132,7 @@ def _body_line(parsed, offset: int) -> int:
 def _home_paths(parsed) -> list[Diagnostic]:
     """SK311: a path under one person's home folder."""
     body = parsed.body
-    if "/Users/" not in body and ":\\Users" not in body:
+    if "Users" not in marks(body) or ("/Users/" not in body and ":\\Users" not in body):
         return []
     out = []
     for hit in _HOME.finditer(body):
@@ -132,10 +149,9 @@ def _script_problems(parsed, is_file, is_executable) -> list[Diagnostic]:
     """A script the body runs that is not in the folder, or is not executable."""
 
     path, base, body = parsed.path, parsed.folder, parsed.body
-    if "scripts/" not in body and "bin/" not in body and "tools/" not in body:
-        return []
+    runs, dot_runs = _script_runs(body)
     out = []
-    for match in script_runs(body):
+    for match in runs:
         script = match.group(1)
         if _PLACEHOLDER.search(script) or placeholder_path(script):
             continue
@@ -145,7 +161,7 @@ def _script_problems(parsed, is_file, is_executable) -> list[Diagnostic]:
                 file=path, line=_body_line(parsed, match.start()),
                 message=f"the body runs {script}, which is not in the skill's folder ({rel})",
                 hint=f"add {rel}, or fix the path (scripts run from the skill's folder)"))
-    for match in script_runs(body, dot_only=True):
+    for match in dot_runs:
         rel = f"{base}/{match.group(1)}"
         if is_file(rel) and not is_executable(rel):
             out.append(NOT_EXECUTABLE.report(

@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 from ..config.checks import STRICT, check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from ..validators.names import invisible, mixed_script
-from ..validators.parsed import memoised, parsed_skills
+from ..validators.parsed import caseless_words, marks, memoised, parsed_skills, utf8
 from ..validators.text_cache import cached, save
 from ..validators.workspace import Workspace
 from .agent_fields import tool_names
@@ -82,8 +82,8 @@ _SET_AFTER = 1 << 16
 _scanned = 0
 
 
-def words_held(lowered: str) -> frozenset[str]:
-    """The words of ``_WORDS`` that ``lowered`` holds.
+def words_held(lowered: str | bytes) -> frozenset[str]:
+    """The words of ``_WORDS`` that ``lowered`` (a text, or UTF-8 bytes) holds.
 
     Past the first 64 KiB, one RE2 set pass over the UTF-8 bytes of ``lowered``: the words are
     ASCII, and an ASCII string is in a text exactly when its bytes are in the text's UTF-8 bytes
@@ -91,6 +91,10 @@ def words_held(lowered: str) -> frozenset[str]:
     """
     global _scanned
     _scanned += len(lowered)
+    if isinstance(lowered, bytes):
+        if _scanned <= _SET_AFTER:
+            return frozenset(word for word in _WORDS if word.encode("ascii") in lowered)
+        return frozenset(_WORDS[n] for n in _word_set().Match(lowered) or ())
     if _scanned <= _SET_AFTER:
         return frozenset(word for word in _WORDS if word in lowered)
     return frozenset(_WORDS[n] for n in _word_set().Match(lowered.encode("utf-8", "surrogatepass")) or ())
@@ -135,46 +139,75 @@ def injections(text: str, first_line: int, lowered: str | None = None, held: fro
     """
     lowered = text.lower() if lowered is None else lowered
     held = words_held(lowered) if held is None else held
+    return _injections(text, lowered, held, first_line, text)
+
+
+def _injections(source, lowered, held: frozenset[str], first_line: int, text: str):
+    """:func:`injections` of ``text`` read in ``source`` (``text``, or its UTF-8 bytes) and its lowercase
+    ``lowered`` (see :func:`_read`)."""
     if not _may_inject(held):  # most skills hold none of the words
         return
-    starts: set[int] = set()
-    for word in (w for w in _LINE_WORDS if w in held):
-        at = lowered.find(word)
-        while at >= 0 and len(starts) < 1000:
-            starts.add(lowered.rfind("\n", 0, at) + 1)
-            at = lowered.find(word, at + len(word))
-
     inside = None
-    for start in sorted(starts):
-        end = text.find("\n", start)
-        line = text[start:] if end < 0 else text[start:end]
-        if len(line) > 4000:
-            continue
+    for number, line in _lines_with(source, lowered, [w for w in _LINE_WORDS if w in held]):
         bare = _QUOTED.sub(" ", line)
         match = _INJECTION.search(bare)
         if match is None:
             continue
-        number = text.count("\n", 0, start)
         if inside is None:
             inside = fences(text)[0]
         if not inside[number]:
             yield first_line + number, match.group(0)
 
 
-def _lines_with(text: str, lowered: str, words) -> list[tuple[int, str]]:
-    """(line number from 0, line) of each line of ``text`` holding one of ``words`` (found in ``lowered``)."""
+def _read(body: str) -> tuple[str | bytes, str | bytes, frozenset[str]]:
+    """(what the scans of ``body`` read, its lowercase, the words it holds).
+
+    The UTF-8 bytes of the body (:func:`~skillsift.validators.parsed.utf8`) with their ASCII letters
+    lowered stand for ``body.lower()``: ``str.lower`` of a text that is not ASCII costs about ten times
+    its encoding, and the words are ASCII, while every other character lowers to no ASCII character
+    (and each of its UTF-8 bytes is 0x80 or above), so a word is in ``body.lower()`` exactly when it is
+    in the lowered bytes, and line for line.  A body holding one of the two exceptions, the dotted
+    capital I and the Kelvin sign, is read as text.  The words come from the marks' RE2 set pass when
+    it ran (:func:`~skillsift.validators.parsed.caseless_words`), so the bytes are lowered only when
+    the body holds a word whose lines are read.
+    """
+    found = marks(body)
+    if not body.isascii() and ("\u0130" in found or "\u212a" in found):
+        lowered = memoised("lowered", body, str.lower)  # (SK008's)
+        return body, lowered, words_held(lowered)
+    data = utf8(body)
+    held = caseless_words(body)
+    if held is None:
+        lowered = data.lower()
+        return data, lowered, words_held(lowered)
+    return data, data.lower() if held else data, held
+
+
+def _lines_with(source, lowered, words) -> list[tuple[int, str]]:
+    """(line number from 0, line) of each line of ``source`` holding one of ``words`` (found in ``lowered``),
+    in order; a line longer than 4,000 characters left out.  ``source`` is a text or its UTF-8 bytes
+    (whose lines are decoded), ``lowered`` its lowercase of the same kind."""
+    as_bytes = isinstance(source, bytes)
+    newline = b"\n" if as_bytes else "\n"
     starts: set[int] = set()
     for word in words:
+        if as_bytes:
+            word = word.encode("ascii")
         at = lowered.find(word)
         while at >= 0 and len(starts) < 1000:
-            starts.add(lowered.rfind("\n", 0, at) + 1)
+            starts.add(lowered.rfind(newline, 0, at) + 1)
             at = lowered.find(word, at + len(word))
     out = []
+    number, counted = 0, 0
     for start in sorted(starts):
-        end = text.find("\n", start)
-        line = text[start:] if end < 0 else text[start:end]
+        end = source.find(newline, start)
+        line = source[start:] if end < 0 else source[start:end]
+        if as_bytes:
+            line = line.decode("utf-8", "surrogatepass")
+        number += source.count(newline, counted, start)
+        counted = start
         if len(line) <= 4000:
-            out.append((text.count("\n", 0, start), line))
+            out.append((number, line))
     return out
 
 
@@ -182,11 +215,17 @@ def shell_problems(file: str, text: str, first_line: int = 1, lowered: str | Non
                    held: frozenset[str] | None = None) -> list[Diagnostic]:
     """SK402 and SK403 of one text (a SKILL.md body or a file of the skill's folder); only the lines
     holding ``curl``, ``npx`` and kin are read (``held``: the words of ``words_held(lowered)``)."""
-    out: list[Diagnostic] = []
     lowered = text.lower() if lowered is None else lowered
     held = words_held(lowered) if held is None else held
+    return _shell_problems(file, text, lowered, held, first_line)
+
+
+def _shell_problems(file: str, source, lowered, held: frozenset[str], first_line: int) -> list[Diagnostic]:
+    """:func:`shell_problems` read in ``source`` (a text or its UTF-8 bytes) and its lowercase ``lowered``."""
+    out: list[Diagnostic] = []
     pipe_words = [w for w in _PIPE_WORDS if w in held]
-    for number, line in _lines_with(text, lowered, pipe_words) if pipe_words and "|" in text else ():
+    bar = b"|" if isinstance(source, bytes) else "|"
+    for number, line in _lines_with(source, lowered, pipe_words) if pipe_words and bar in source else ():
         hit = _PIPE.search(line) if "|" in line else None
         if hit:
             out.append(PIPE_SHELL.report(
@@ -194,7 +233,7 @@ def shell_problems(file: str, text: str, first_line: int = 1, lowered: str | Non
                 message=f"a remote script is piped into a shell ({hit.group(0)[:60]}); whatever the server sends runs",
                 hint="download the script, check its checksum or signature, then run it; or install a pinned "
                      "package"))
-    for number, line in _lines_with(text, lowered, [w for w in _RUN_WORDS if w in held]):
+    for number, line in _lines_with(source, lowered, [w for w in _RUN_WORDS if w in held]):
         for pattern, how in ((_NPX, "@<version>"), (_PIPX, "==<version>")):
             for match in pattern.finditer(line):
                 if match.group(2) or match.group(1).startswith("-"):
@@ -215,11 +254,11 @@ def check_security(parsed) -> list[Diagnostic]:
     description = front.get("description") if isinstance(front.get("description"), str) else ""
     for _line, phrase in injections(description, parsed.line("description")):
         out.append(_injection(path, parsed.line("description"), phrase))
-    lowered = memoised("lowered", parsed.body, str.lower)  # SK008 reads it too
-    held = words_held(lowered)
-    for line, phrase in injections(parsed.body, parsed.body_line, lowered, held):
+    body = parsed.body
+    source, lowered, held = _read(body)
+    for line, phrase in _injections(source, lowered, held, parsed.body_line, body):
         out.append(_injection(path, line, phrase))
-    out.extend(shell_problems(path, parsed.body, parsed.body_line, lowered, held))
+    out.extend(_shell_problems(path, source, lowered, held, parsed.body_line))
     tools = tool_names(front.get("allowed-tools")) if "allowed-tools" in front else None
     if tools and any(t in ("Bash", "Bash(*)", "Bash(:*)", "Bash(*:*)") for t in tools):
         out.append(BASH_ANY.report(

@@ -31,7 +31,7 @@ from ..catalog.agents import known_fields
 from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
 from ..validators.grouped import group_repeated
-from ..validators.parsed import fence_lines, parsed_skills
+from ..validators.parsed import fence_lines, marks, parsed_skills
 from ..validators.text_cache import cached, save
 from ..validators.workspace import Workspace, posix_name, posix_parent
 from .frontmatter import value_kind
@@ -58,7 +58,7 @@ MAX_COMPATIBILITY = 500
 MAX_LINES = 500
 MAX_LINKS = 1000  # links checked per file at most
 
-_CANDIDATE = regexes.compile(r"\]\(|\]:")
+_CANDIDATE = regexes.compile(r"\]\(|\]:")  # searched for its "]" at C speed, faster than "](" with str.find
 _CODE_SPAN = regexes.compile(r"`+[^`]*`+")
 # No part of a link may run over a "[" (where the next link could start): every character of
 # a line is then scanned by one match attempt at most, so a line of 100,000 "[" or "](" is read
@@ -127,7 +127,8 @@ def placeholder_path(target: str) -> bool:
 def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
     """(file line, target) of each relative link in the markdown ``body`` (fenced code skipped)."""
     out: list[tuple[int, str]] = []
-    if "](" not in body and "]:" not in body:
+    held = marks(body)
+    if "](" not in held and "]:" not in held:
         return out
     fences = [start for start, _match in fence_lines(body)]
     line_end = -1  # where the last line read ends: later hits before it are on that line

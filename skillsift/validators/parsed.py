@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
+from functools import lru_cache
 
 from ..cache import regexes
 from ..diagnostics import Diagnostic
@@ -101,9 +102,112 @@ def memoised(what: str, text: str, compute: Callable[[str], object]):
     return value
 
 
+#: The marks the body checks look for before they read a line: links (``](``, ``]:``), fences (and an
+#: indented one's `` ```` ``), SK303's ``TODO``, SK304's ``$``, SK305's ``!```, the script folders SK315
+#: reads, the ``Users`` of a home folder (SK311), and the two characters whose lowercase holds an ASCII
+#: letter (the security checks).
+MARKS = ("](", "]:", "```", " ```", "~~~", "TODO", "$", "!`", "scripts/", "bin/", "tools/", "Users", "\u0130",
+         "\u212a")
+#: The words the security checks look for in a lowercased body (their ``_WORDS``: SK401's phrases, the
+#: commands of SK402 and SK403), read by the same RE2 set pass in any case (see :func:`caseless_words`).
+WORDS = ("ignore", "disregard", "forget", "override", "the user", "you are now", "system prompt", "instruction",
+         "prompt", "rules", "messages", "tell the user", "inform the user", "alert the user", "notify the user",
+         "telling the user", "informing the user", "notifying the user", "alerting the user", "curl", "wget", "iwr",
+         "irm", "invoke-", "npx", "dlx", "bunx", "pipx", "uvx")
+_WORD_SET = frozenset(WORDS)
+#: The substring tests serve the first 64 KiB a process looks at, one RE2 set pass per text after that
+#: (as for the security checks' words): a hook over a few small files does not import RE2.
+_SET_AFTER = 1 << 16
+_scanned = 0
+
+
+class _Substrings:
+    """``mark in held``: a substring test of the text, when it is asked (the first 64 KiB)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __contains__(self, mark: str) -> bool:
+        return mark in self.text
+
+
+def marks(text: str):
+    """Which of :data:`MARKS` ``text`` holds, as a container (``"TODO" in marks(body)``); found once per
+    text within :func:`shared_views`.
+
+    Past the first 64 KiB, one RE2 set pass over the text's UTF-8 bytes (:func:`utf8`, which the
+    security checks read too) answers for every mark at once, where each substring test is a pass
+    of its own (a body that holds none of a dozen marks was read a dozen times): a string is in a
+    text exactly when its UTF-8 bytes are in the text's (the encoding is self-synchronising).
+    """
+    return memoised("marks", text, _marks)
+
+
+def _marks(text: str):
+    global _scanned
+    _scanned += len(text)
+    if _scanned <= _SET_AFTER:
+        return _Substrings(text)
+    return frozenset(_ENTRIES[n] for n in _mark_set().Match(utf8(text)) or ())
+
+
+def caseless_words(text: str) -> frozenset[str] | None:
+    """The :data:`WORDS` that ``text`` holds in any case of their ASCII letters, when its marks were read by
+    the RE2 set (past the first 64 KiB; None before).
+
+    ``text.lower()`` holds the same words unless ``text`` holds a dotted capital I or a Kelvin sign,
+    the two characters whose lowercase holds an ASCII letter (both are marks): a word's letters are
+    ASCII, so in the lowercased text each comes from that letter in either case, and its other
+    characters from themselves.
+    """
+    found = marks(text)
+    return found & _WORD_SET if isinstance(found, frozenset) else None
+
+
+_ENTRIES = MARKS + WORDS
+
+
+@lru_cache(maxsize=1)
+def _mark_set():
+    """:data:`MARKS` and :data:`WORDS` compiled into one RE2 set over UTF-8 bytes, entry ``n`` being
+    ``_ENTRIES[n]``: a mark as it is written, a word with each letter in either case."""
+    import re
+
+    import re2
+
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1  # the UTF-8 bytes, read byte for byte
+    options.never_capture = True
+    options.log_errors = False
+    found = re2.Set.SearchSet(options)
+    for mark in MARKS:
+        found.Add(re.escape(mark.encode("utf-8")))
+    for word in WORDS:
+        found.Add("".join(f"[{c}{c.upper()}]" if c.isalpha() else re.escape(c) for c in word).encode("ascii"))
+    found.Compile()
+    return found
+
+
+def utf8(text: str) -> bytes:
+    """The UTF-8 bytes of ``text`` (lone surrogates passed through), encoded once per text within
+    :func:`shared_views`."""
+    return memoised("utf-8", text, _utf8)
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")
+
+
 # A fence line, ``^ {0,3}(`{3,}|~{3,})([^\n]*)`` with MULTILINE: at the text's start, or after a newline.
 _FENCE_HEAD = regexes.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
 _FENCE_LINE = regexes.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
+# The same in a text holding no "~~~" and no " ```" (1,770 of the corpus's 1,892 fenced bodies): a fence
+# line is then a run of backticks at a line's start, and "\n``" is searched for as a whole (the engine is
+# entered at a line break followed by two backticks, not at every line break).
+_BACKTICK_HEAD = regexes.compile(r"(```+)([^\n]*)")
+_BACKTICK_LINE = regexes.compile(r"\n(```+)([^\n]*)")
 
 
 def fence_lines(text: str) -> list:
@@ -114,17 +218,22 @@ def fence_lines(text: str) -> list:
     Found by one regex pass over the text, so a body of many lines costs no Python loop per
     line: the first line's fence, then each ``\\n`` followed by one (a pattern that starts with
     a character is searched for it at C speed, where ``^`` with MULTILINE is tried at every
-    position).
+    position).  (Searching each fence run with ``str.find`` instead, and matching only the lines
+    where one starts, takes a quarter fewer instructions on the corpus but a fifth more time: a
+    Python step per fence line costs more than the engine's try at each line break.)
     """
     return memoised("fence lines", text, _fence_lines)
 
 
 def _fence_lines(text: str) -> list:
-    if "```" not in text and "~~~" not in text:
+    held = marks(text)
+    tildes = "~~~" in held
+    if "```" not in held and not tildes:
         return []
-    head = _FENCE_HEAD.match(text)
+    first, then = (_FENCE_HEAD, _FENCE_LINE) if tildes or " ```" in held else (_BACKTICK_HEAD, _BACKTICK_LINE)
+    head = first.match(text)
     out = [(0, head)] if head else []
-    out += [(match.start() + 1, match) for match in _FENCE_LINE.finditer(text, head.end() if head else 0)]
+    out += [(match.start() + 1, match) for match in then.finditer(text, head.end() if head else 0)]
     return out
 
 
@@ -132,38 +241,37 @@ def line_numbers_holding(text: str, needles) -> list[int]:
     """The number (from 0) of each line of ``text`` holding one of ``needles`` (none holds a line break),
     in order: each needle found with ``str.find``, the rest of a line skipped after a hit, so the lines
     holding none of them cost no Python step."""
-    return [number for number, _start in _numbered_starts(text, needles)]
+    return [number for number, _end in _numbered_ends(text, needles)]
 
 
 def lines_holding(text: str, needles) -> list[tuple[int, str]]:
     """(line number from 0, line) of each line of ``text`` holding one of ``needles`` (none holds a line
     break), in order: found with ``str.find``, each line read once, the others never visited."""
+    rfind = text.rfind
+    return [(number, text[rfind("\n", 0, end) + 1:end]) for number, end in _numbered_ends(text, needles)]
+
+
+def _numbered_ends(text: str, needles) -> list[tuple[int, int]]:
+    """(line number from 0, offset where the line ends: its line break, or the text's end) of each line of
+    ``text`` holding one of ``needles``, in order.  A line is known by its end, which the search for the
+    next hit needs anyway (its start is looked for only for a line that is read)."""
+    ends: set[int] = set()
     find = text.find
-    out = []
-    for number, start in _numbered_starts(text, needles):
-        end = find("\n", start)
-        out.append((number, text[start:] if end < 0 else text[start:end]))
-    return out
-
-
-def _numbered_starts(text: str, needles) -> list[tuple[int, int]]:
-    """(line number from 0, offset of the line) of each line of ``text`` holding one of ``needles``, in order."""
-    starts: set[int] = set()
-    find, rfind = text.find, text.rfind
     for needle in needles:
         at = find(needle)
         while at >= 0:
-            starts.add(rfind("\n", 0, at) + 1)
             end = find("\n", at)
             if end < 0:
+                ends.add(len(text))
                 break
+            ends.add(end)
             at = find(needle, end + 1)
     out = []
     number, counted = 0, 0
-    for start in sorted(starts):
-        number += text.count("\n", counted, start)
-        counted = start
-        out.append((number, start))
+    for end in sorted(ends):
+        number += text.count("\n", counted, end)
+        counted = end
+        out.append((number, end))
     return out
 
 

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skillsift.checks import security
+from skillsift.validators import parsed as views
 from tests.conftest import corpora
 from tests.support import security_reference as reference
 
@@ -31,14 +32,26 @@ def _scans(module, text: str) -> tuple[list, list]:
     return list(module.injections(text, 3)), module.shell_problems("a/SKILL.md", text, 3)
 
 
+def _byte_scans(text: str) -> tuple[list, list]:
+    """The scans as check_security runs them on a body: in its UTF-8 bytes, ASCII-lowered, with the
+    words the marks' RE2 set read past 64 KiB (a text without a dotted capital I or a Kelvin sign),
+    else in the text."""
+    source, lowered, held = security._read(text)
+    return (list(security._injections(source, lowered, held, 3, text)),
+            security._shell_problems("a/SKILL.md", source, lowered, held, 3))
+
+
 def _both_ways(text: str, monkeypatch) -> None:
-    """The new scans, with the substring tests and with the RE2 set, equal the reference's."""
+    """The new scans, with the substring tests and with the RE2 set, in the text and in its bytes,
+    equal the reference's."""
     want = _scans(reference, text)
     monkeypatch.setattr(security, "_scanned", 0)
-    monkeypatch.setattr(security, "_SET_AFTER", 1 << 40)
-    assert _scans(security, text) == want
-    monkeypatch.setattr(security, "_SET_AFTER", -1)
-    assert _scans(security, text) == want
+    monkeypatch.setattr(views, "_scanned", 0)
+    for set_after in (1 << 40, -1):
+        monkeypatch.setattr(security, "_SET_AFTER", set_after)
+        monkeypatch.setattr(views, "_SET_AFTER", set_after)  # the marks (a dotted capital I, a Kelvin sign)
+        assert _scans(security, text) == want
+        assert _byte_scans(text) == want
 
 
 @settings(max_examples=400, deadline=None)
@@ -52,7 +65,31 @@ def test_the_word_set_reports_what_the_substring_tests_report(monkeypatch):
     monkeypatch.setattr(security, "_SET_AFTER", -1)
     for word in security._WORDS:
         for text in (word, f"İ{word}é", word.upper().lower() + "\udc80", word[:-1]):
-            assert security.words_held(text) == frozenset(w for w in security._WORDS if w in text)
+            want = frozenset(w for w in security._WORDS if w in text)
+            assert security.words_held(text) == want
+            assert security.words_held(text.encode("utf-8", "surrogatepass")) == want
+
+
+def test_the_lowered_bytes_hold_the_words_the_lowered_text_holds(monkeypatch):
+    """Every character but the dotted capital I and the Kelvin sign lowers to no ASCII character, so
+    the ASCII-lowered UTF-8 bytes hold an ASCII word exactly when ``str.lower`` does, and the marks'
+    set finds a word in any case exactly then; a text holding either of the two is read as text."""
+    odd = [chr(c) for c in range(0x80, 0x110000) if any(ch.isascii() for ch in chr(c).lower())]
+    assert odd == ["\u0130", "\u212a"]
+    assert views.WORDS == security._WORDS and not set(views.WORDS) & set(views.MARKS)
+    monkeypatch.setattr(views, "_SET_AFTER", -1)
+    for char in odd:
+        text = f"x{char}y"
+        assert security._read(text) == (text, text.lower(), frozenset())
+    source, lowered, held = security._read("Curl | SH É\u017f bunX\n")
+    assert lowered == "curl | sh É\u017f bunx\n".encode() and held == {"curl", "bunx"}
+    for word in views.WORDS:
+        for text in (word.upper(), word.title(), f"é{word[:-1]}\u017f{word[-1]}", word.replace("i", "ı"),
+                     word.replace("k", "\u212a")):
+            want = frozenset(w for w in views.WORDS if w in text.lower())
+            if "\u212a" not in text:
+                assert views.caseless_words(text) == want, text
+            assert security._read(text)[2] == want, text
 
 
 def test_the_random_texts_are_not_vacuous(monkeypatch):
