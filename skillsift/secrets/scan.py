@@ -393,6 +393,9 @@ class _Compiled:
         if self.rule.check == "url":
             yield from _urls(self.regex, text)
             return
+        if self.rule.kind == _BASE64_KIND and _scanned > _NEEDLE_SET_AFTER:
+            yield from _base64_keys(self.regex, text)
+            return
         if not self.bounded:
             yield from self.regex.finditer(text)
             return
@@ -427,28 +430,35 @@ def _assignment_hint(lowered: bool) -> re.Pattern:
     return regexes.compile(rf"(?:{words}){_HINT_TAIL}", re.ASCII)
 
 
-@lru_cache(maxsize=1)
-def _lowered_hint_set():
-    """:func:`_assignment_hint` for lower-cased text, compiled with RE2 to read UTF-8 bytes one by one."""
+@lru_cache(maxsize=2)
+def _byte_regex(name: str):
+    """An RE2 regex that reads UTF-8 bytes one by one (Latin-1): ``hint``, the assignment hint with each
+    letter in either case (the generic rule's prefilter), or ``base64-run``, a run of 40 or more
+    characters of the ``aws-secret-key`` rule, as long as it goes."""
     import re2
 
     options = re2.Options()
     options.encoding = re2.Options.Encoding.LATIN1
     options.log_errors = False
-    return re2.compile(_assignment_hint(True).pattern.encode("ascii"), options)
+    source = _rule(GENERIC_KIND).prefilter if name == "hint" else "[A-Za-z0-9/+]{40,}"
+    return re2.compile(source.encode("ascii"), options)
 
 
-def _lowered_hint_starts(lowered: str) -> list[int]:
-    """The start of each :func:`_assignment_hint` match in lower-cased text, as Python's engine
-    finds them (leftmost first, one after another), searched by RE2 in linear time.
+def _rule(kind: str) -> Rule:
+    return next(rule for rule in PATTERNS if rule.kind == kind)
 
-    The hint is ASCII only, and no byte of a UTF-8 sequence of another character is ASCII, so
-    the matches in the text's UTF-8 bytes are its matches; byte offsets become string offsets
-    by decoding what precedes each (every match starts at an ASCII letter).
+
+def _byte_starts(name: str, text: str) -> list[int]:
+    """The start of each match of :func:`_byte_regex` ``name`` in ``text``, leftmost first, one after
+    another, as string offsets.
+
+    Each expression starts at an ASCII character or at the long s or the Kelvin sign, so its matches
+    in the UTF-8 bytes start at whole characters; byte offsets become string offsets by decoding
+    what precedes each.
     """
-    data = lowered.encode("utf-8", "surrogatepass")
-    starts = [m.start() for m in _lowered_hint_set().finditer(data)]
-    if len(data) == len(lowered):
+    data = text.encode("utf-8", "surrogatepass")
+    starts = [m.start() for m in _byte_regex(name).finditer(data)]
+    if len(data) == len(text):
         return starts
     out, byte, char = [], 0, 0
     for start in starts:
@@ -458,24 +468,54 @@ def _lowered_hint_starts(lowered: str) -> list[int]:
     return out
 
 
-def _assignments(full: re.Pattern, text: str):
-    """Matches of the assignment rule, tried only where :func:`_assignment_hint` is found.
+def _hint_starts(text: str) -> list[int]:
+    """The start of each :func:`_assignment_hint` match in ``text``, in either case, as Python's
+    engine finds them in the lower-cased text, searched by RE2 in linear time (see :func:`_assignments`).
 
-    The rule's name is a whole run of name characters ending in a secret word, so each
-    hint is walked back to the start of its run and the rule is matched there.  The hint
-    is searched in the lower-cased text when lower-casing keeps every offset (the Kelvin
-    sign becomes ``k``; the long s, which ``lower`` keeps, is replaced by ``s``).
+    The hint's letters are written in either case, the Kelvin sign and the long s with ``k`` and ``s``
+    (the only characters outside ASCII that ``lower`` maps into ASCII or that fold to an ASCII letter),
+    so no text is lowered: its matches are those of the lowered hint in the lowered text.
     """
+    return _byte_starts("hint", text)
+
+
+_BASE64_KIND = "aws-secret-key"
+
+
+def _base64_keys(full: re.Pattern, text: str):
+    """Matches of the ``aws-secret-key`` rule, tried only at the start of each run of 40 or more of its
+    characters (found by RE2 once the needle sets have imported it).
+
+    The rule's match is a whole run of exactly 40 characters (none of them before it, none and no
+    ``=`` after it), so it starts where a run starts, and runs do not overlap: the rule matched at the
+    start of each run finds what searching the text finds, in the same order.
+    """
+    for start in _byte_starts("base64-run", text):
+        m = full.match(text, start)
+        if m is not None:
+            yield m
+
+
+def _python_hint_starts(text: str) -> list[int]:
+    """:func:`_hint_starts` by Python's engine, over the lower-cased text when lower-casing keeps every
+    offset (the Kelvin sign becomes ``k``; the long s, which ``lower`` keeps, is replaced by ``s``)."""
     lowered = text.lower()
     if len(lowered) == len(text):
         if "\u017f" in lowered:
             lowered = lowered.replace("\u017f", "s")
-        # RE2 once the needle sets have imported it (past the first 64 KiB a process scans): a
-        # hook over a few small files does not pay its import for this
-        starts = _lowered_hint_starts(lowered) if _scanned > _NEEDLE_SET_AFTER else [
-            hint.start() for hint in _assignment_hint(True).finditer(lowered)]
-    else:
-        starts = [hint.start() for hint in _assignment_hint(False).finditer(text)]
+        return [hint.start() for hint in _assignment_hint(True).finditer(lowered)]
+    return [hint.start() for hint in _assignment_hint(False).finditer(text)]
+
+
+def _assignments(full: re.Pattern, text: str):
+    """Matches of the assignment rule, tried only where :func:`_assignment_hint` is found.
+
+    The rule's name is a whole run of name characters ending in a secret word, so each
+    hint is walked back to the start of its run and the rule is matched there.
+    """
+    # RE2 once the needle sets have imported it (past the first 64 KiB a process scans): a hook over
+    # a few small files does not pay its import for this
+    starts = _hint_starts(text) if _scanned > _NEEDLE_SET_AFTER else _python_hint_starts(text)
     seen = set()
     for start in starts:
         limit = max(0, start - 81)
