@@ -113,6 +113,12 @@ def test_texts_read_together_on_the_planted_secrets(monkeypatch):
     rng = random.Random(7)
     groups = [["name: x", "description: plain words", sample(kind, rng)[0], "é ß"] for kind in sorted(GENERATORS)]
     groups += [["name: x", "description: plain words only", "body text"]]
+    kinds = sorted(GENERATORS)
+    for number, kind in enumerate(kinds):  # the first text calls for a rule; the others for their own, or none
+        line, value = sample(kind, rng)
+        other = sample(kinds[(number * 7 + 3) % len(kinds)], rng)[0]
+        groups += [[f"---\n{line}\n---\nbody", "description: plain words", value, other, "token: abc"],
+                   [f"body {value} text", "plain", "words only"]]
     for texts in groups:
         together = scan.scan_many(texts)
         assert together == [scan.scan_values(text) for text in texts]
