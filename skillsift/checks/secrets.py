@@ -26,7 +26,7 @@ from ..cache.base import sha256
 from ..catalog.embedtext import embedded_text
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, Diagnostic
-from ..secrets.scan import ALLOW_MARKER, SecretFinding, scan_many, scan_values
+from ..secrets.scan import ALLOW_MARKER, SecretFinding, holds_nul, scan_many, scan_values
 from ..validators.workspace import Workspace, rel_posix
 
 TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the hooks' path)
@@ -268,7 +268,7 @@ def check_files(ws, files, *, parse: bool = False, cache=None) -> list[Diagnosti
     patterns = extra_patterns(ws)
     for rel in files:
         text = ws.read_text(rel)
-        if text is None or "\0" in text:
+        if text is None or holds_nul(text):
             continue  # unreadable, over the size bound, not UTF-8, or binary
         try:
             skill, embedded = parsed_parts(ws, rel, text, parse=parse)

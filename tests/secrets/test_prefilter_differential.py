@@ -31,7 +31,7 @@ def _both(texts, monkeypatch, *, placeholders: bool = False):
     monkeypatch.setattr(scan, "_NEEDLE_SET_AFTER", -1)  # the one-pass sets, as past the first 64 KiB a process scans
     gated = [_spans(scan._matches(text, (), placeholders=placeholders)) for text in texts]
     with monkeypatch.context() as m:
-        m.setattr(scan, "_needles_held", lambda _text: (_EVERY_PLAIN, _EVERY_FOLDED, _EVERY_KIND))
+        m.setattr(scan, "_needles_held", lambda _text, *_parts: (_EVERY_PLAIN, _EVERY_FOLDED, _EVERY_KIND))
         full = [_spans(scan._matches(text, (), placeholders=placeholders)) for text in texts]
     return gated, full
 
