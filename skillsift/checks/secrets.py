@@ -87,18 +87,29 @@ def skill_findings(text: str, extra_patterns=(), *, skill=None, embedded: str = 
 
     if skill is None and not embedded:
         return scan_values(text, extra_patterns, cache)
-    texts: list[tuple[str, str]] = []
+    keys: list = []  # each value's frontmatter key (None for a line of the embedded text: its label)
+    values: list[str] = []
     if skill is not None:
         for key, value in (skill.frontmatter or {}).items():
-            texts.extend((str(key), item) for item in _strings(value))
+            if isinstance(value, str):
+                keys.append(key)
+                values.append(value)
+            else:
+                for item in _strings(value):
+                    keys.append(key)
+                    values.append(item)
     if embedded:
-        texts.extend((line.split(":", 1)[0], line) for line in embedded.split("\n"))
+        labelled = embedded.split("\n")
+        keys.extend([None] * len(labelled))
+        values.extend(labelled)
     # one reading of the needles for the file and its values (scan_many)
-    found, *parts = scan_many([text, *(part for _key, part in texts)], extra_patterns, cache)
+    found, *parts = scan_many([text, *values], extra_patterns, cache)
+    if not any(parts):
+        return found  # (in text order, as sorted below)
     covered = [value for _finding, value in found]
     first = max(getattr(skill, "frontmatter_line", 0) or 1, 1)
     lines = None
-    for (key, _part), part_found in zip(texts, parts, strict=True):
+    for key, part, part_found in zip(keys, values, parts, strict=True):
         for finding, value in part_found:
             if any(value in seen or seen in value for seen in covered):
                 continue
@@ -108,7 +119,7 @@ def skill_findings(text: str, extra_patterns=(), *, skill=None, embedded: str = 
                 line = text.count("\n", 0, offset) + 1
                 column = offset - (text.rfind("\n", 0, offset) + 1) + 1
             else:
-                line, column = _key_line(text, key, first), None
+                line, column = _key_line(text, part.split(":", 1)[0] if key is None else str(key), first), None
             if lines is None:
                 lines = text.split("\n")
             allowed = finding.allowed or ALLOW_MARKER in (lines[line - 1] if line <= len(lines) else "")
