@@ -73,6 +73,7 @@ __all__ = [
     "compile_pattern",
     "detect_secret",
     "holds_nul",
+    "read_with_sets",
     "is_placeholder",
     "mask",
     "redact",
@@ -394,7 +395,7 @@ class _Compiled:
         if self.rule.check == "url":
             yield from _urls(self.regex, text)
             return
-        if self.rule.kind == _BASE64_KIND and _scanned > _NEEDLE_SET_AFTER:
+        if self.rule.kind == _BASE64_KIND and _sets_on():
             yield from _base64_keys(self.regex, text)
             return
         if not self.bounded:
@@ -516,7 +517,7 @@ def _assignments(full: re.Pattern, text: str):
     """
     # RE2 once the needle sets have imported it (past the first 64 KiB a process scans): a hook over
     # a few small files does not pay its import for this
-    starts = _hint_starts(text) if _scanned > _NEEDLE_SET_AFTER else _python_hint_starts(text)
+    starts = _hint_starts(text) if _sets_on() else _python_hint_starts(text)
     seen = set()
     for start in starts:
         limit = max(0, start - 81)
@@ -974,6 +975,7 @@ def _line_text(text: str, starts: list[int], line: int) -> str:
 # looked for in its case folding, as before.
 _NEEDLE_SET_AFTER = 1 << 16
 _scanned = 0
+_with_sets = False  # (read_with_sets)
 #: The characters whose case folding is more than one character and holds an ASCII character
 #: (tests/secrets/test_needle_set.py derives them from every code point).
 _LONG_FOLDS = "\u00df\u0130\u0149\u01f0\u1e96\u1e97\u1e98\u1e99\u1e9a\u1e9e\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06"
@@ -1077,9 +1079,23 @@ def _needles_held(text: str, parts: list[str] | None = None
     test each rule's own needles and run every regex.  ``parts``: see :func:`_set_held`."""
     global _scanned
     _scanned += len(text)
-    if _scanned <= _NEEDLE_SET_AFTER:
+    if not _sets_on():
         return None
     return _set_held(text, parts)
+
+
+def _sets_on() -> bool:
+    """The needle sets (and RE2) are used: past the first 64 KiB a process scans, or from the first
+    text on once :func:`read_with_sets` was called."""
+    return _scanned > _NEEDLE_SET_AFTER or _with_sets
+
+
+def read_with_sets() -> None:
+    """Use the needle sets from the next text on, for a caller about to scan a whole catalog (validate):
+    the substring tests of its first 64 KiB would cost about twice what importing RE2 and compiling
+    the sets cost.  The findings are the same either way."""
+    global _with_sets
+    _with_sets = True
 
 
 _last_utf8: tuple[str, bytes] = ("", b"")
@@ -1100,7 +1116,7 @@ def holds_nul(text: str) -> bool:
     the C library's ``memchr`` finds a NUL: Python looks for it in a text of two-byte characters
     one character at a time, and on the corpus of real skills that was a twentieth of the scan.
     UTF-8 writes U+0000 as the byte 0 and no other character with one."""
-    if _scanned <= _NEEDLE_SET_AFTER:
+    if not _sets_on():
         return "\0" in text
     return b"\0" in _utf8(text)
 

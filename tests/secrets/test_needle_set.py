@@ -140,3 +140,15 @@ def test_holds_nul_reads_the_bytes_as_the_text(monkeypatch):
         assert answers[-1] == ("\0" in text), text
         assert scan._utf8(text) == text.encode("utf-8", "surrogatepass")
     assert 500 < sum(answers) < len(texts) - 500
+
+
+def test_read_with_sets_uses_the_sets_from_the_first_text(monkeypatch):
+    """validate's whole catalog reads the needles with the sets from its first text (same findings:
+    the tests above); a process that did not ask keeps the substring tests for its first 64 KiB."""
+    monkeypatch.setattr(scan, "_scanned", 0)
+    monkeypatch.setattr(scan, "_with_sets", False)
+    assert scan._needles_held("token: x") is None
+    assert scan.holds_nul("a\0b") and not scan.holds_nul("ab")
+    scan.read_with_sets()
+    assert scan._needles_held("token: x") is not None
+    assert scan.holds_nul("a\0b") and not scan.holds_nul("ab")
