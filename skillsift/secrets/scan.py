@@ -966,7 +966,8 @@ def _line_text(text: str, starts: list[int], line: int) -> str:
 # needles and of the rules' prefilters (Rule.prefilter), so the regex of a rule whose needle is in
 # most texts (":", ".", "key") or that has none runs only where a match can be.  It answers the same question as the
 # substring tests: which needles the text holds.  A hook that scans a few files never pays for
-# importing RE2 and building the sets.
+# importing RE2 and building the sets; validate, which scans a whole catalog, uses them from its
+# first text on (read_with_sets).
 #
 # A case-folded needle is in ``text.casefold()`` where the text holds it letter by letter in either
 # case (the long s and the Kelvin sign fold to "s" and "k": _fold_bytes), unless the text holds one
