@@ -31,8 +31,18 @@ _WHITE_SPACE = (
 _SPACE_RUN = regexes.compile("[" + re.escape(_WHITE_SPACE) + "]+")
 
 
+#: The characters ``str.split()`` splits on that are not white space (the rest are exactly _WHITE_SPACE);
+#: collapse_whitespace spells them out.
+_SPLIT_NOT_SPACE = ("\x1c", "\x1d", "\x1e", "\x1f")
+
+
 def collapse_whitespace(value: str) -> str:
-    """Split ``value`` on runs of Unicode white space and join the pieces with one space."""
+    """Split ``value`` on runs of Unicode white space and join the pieces with one space.
+
+    ``str.split()`` does it at C speed when ``value`` holds none of the four separators it alone
+    splits on (the regular expression took about 20,000 instructions for a description)."""
+    if "\x1c" not in value and "\x1d" not in value and "\x1e" not in value and "\x1f" not in value:
+        return " ".join(value.split())
     return " ".join(piece for piece in _SPACE_RUN.split(value) if piece)
 
 

@@ -26,7 +26,7 @@ from ..cache.base import sha256
 from ..catalog.embedtext import embedded_text
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, Diagnostic
-from ..secrets.scan import ALLOW_MARKER, SecretFinding, scan_many, scan_values
+from ..secrets.scan import ALLOW_MARKER, SecretFinding, holds_nul, read_with_sets, scan_many, scan_values
 from ..validators.workspace import Workspace, rel_posix
 
 TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the hooks' path)
@@ -87,18 +87,29 @@ def skill_findings(text: str, extra_patterns=(), *, skill=None, embedded: str = 
 
     if skill is None and not embedded:
         return scan_values(text, extra_patterns, cache)
-    texts: list[tuple[str, str]] = []
+    keys: list = []  # each value's frontmatter key (None for a line of the embedded text: its label)
+    values: list[str] = []
     if skill is not None:
         for key, value in (skill.frontmatter or {}).items():
-            texts.extend((str(key), item) for item in _strings(value))
+            if isinstance(value, str):
+                keys.append(key)
+                values.append(value)
+            else:
+                for item in _strings(value):
+                    keys.append(key)
+                    values.append(item)
     if embedded:
-        texts.extend((line.split(":", 1)[0], line) for line in embedded.split("\n"))
+        labelled = embedded.split("\n")
+        keys.extend([None] * len(labelled))
+        values.extend(labelled)
     # one reading of the needles for the file and its values (scan_many)
-    found, *parts = scan_many([text, *(part for _key, part in texts)], extra_patterns, cache)
+    found, *parts = scan_many([text, *values], extra_patterns, cache)
+    if not any(parts):
+        return found  # (in text order, as sorted below)
     covered = [value for _finding, value in found]
     first = max(getattr(skill, "frontmatter_line", 0) or 1, 1)
     lines = None
-    for (key, _part), part_found in zip(texts, parts, strict=True):
+    for key, part, part_found in zip(keys, values, parts, strict=True):
         for finding, value in part_found:
             if any(value in seen or seen in value for seen in covered):
                 continue
@@ -108,7 +119,7 @@ def skill_findings(text: str, extra_patterns=(), *, skill=None, embedded: str = 
                 line = text.count("\n", 0, offset) + 1
                 column = offset - (text.rfind("\n", 0, offset) + 1) + 1
             else:
-                line, column = _key_line(text, key, first), None
+                line, column = _key_line(text, part.split(":", 1)[0] if key is None else str(key), first), None
             if lines is None:
                 lines = text.split("\n")
             allowed = finding.allowed or ALLOW_MARKER in (lines[line - 1] if line <= len(lines) else "")
@@ -268,7 +279,8 @@ def check_files(ws, files, *, parse: bool = False, cache=None) -> list[Diagnosti
     patterns = extra_patterns(ws)
     for rel in files:
         text = ws.read_text(rel)
-        if text is None or "\0" in text:
+        # (holds_nul keeps the text's bytes for the needle sets, which a scan cache may not need)
+        if text is None or (holds_nul(text) if cache is None else "\0" in text):
             continue  # unreadable, over the size bound, not UTF-8, or binary
         try:
             skill, embedded = parsed_parts(ws, rel, text, parse=parse)
@@ -298,6 +310,7 @@ def run(ws: Workspace) -> list[Diagnostic]:
     non-UTF-8 files skipped), the scans of unchanged texts taken from the cache (docs/configuration.md)."""
     from ..cache.secret_scans import ScanCache
 
+    read_with_sets()  # a whole catalog: the needle sets from its first file on
     cache = ScanCache(ws.root)
     return check_files(ws, skill_files(ws, ws.skill_paths), parse=True,
                        cache=cache if cache.path is not None else None)  # (none kept: no key to hash)

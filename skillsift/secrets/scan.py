@@ -72,6 +72,8 @@ __all__ = [
     "SecretFinding",
     "compile_pattern",
     "detect_secret",
+    "holds_nul",
+    "read_with_sets",
     "is_placeholder",
     "mask",
     "redact",
@@ -180,7 +182,7 @@ PATTERNS: tuple[Rule, ...] = (
          help="A Discord webhook. Delete and recreate it in the channel settings."),
     Rule("discord-bot-token", "Discord bot token",
          r"\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}" + _END, (".",), check="mixed",
-         prefilter=r"[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27}",
+         prefilter=r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27}",
          help="A Discord bot token. Reset it in the Discord developer portal."),
     Rule("telegram-bot-token", "Telegram bot token", r"\b[0-9]{6,12}:[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])",
          (":",), check="mixed", prefilter="[0-9]{6}:[A-Za-z0-9_-]{35}",
@@ -393,6 +395,9 @@ class _Compiled:
         if self.rule.check == "url":
             yield from _urls(self.regex, text)
             return
+        if self.rule.kind == _BASE64_KIND and _sets_on():
+            yield from _base64_keys(self.regex, text)
+            return
         if not self.bounded:
             yield from self.regex.finditer(text)
             return
@@ -427,28 +432,35 @@ def _assignment_hint(lowered: bool) -> re.Pattern:
     return regexes.compile(rf"(?:{words}){_HINT_TAIL}", re.ASCII)
 
 
-@lru_cache(maxsize=1)
-def _lowered_hint_set():
-    """:func:`_assignment_hint` for lower-cased text, compiled with RE2 to read UTF-8 bytes one by one."""
+@lru_cache(maxsize=2)
+def _byte_regex(name: str):
+    """An RE2 regex that reads UTF-8 bytes one by one (Latin-1): ``hint``, the assignment hint with each
+    letter in either case (the generic rule's prefilter), or ``base64-run``, a run of 40 or more
+    characters of the ``aws-secret-key`` rule, as long as it goes."""
     import re2
 
     options = re2.Options()
     options.encoding = re2.Options.Encoding.LATIN1
     options.log_errors = False
-    return re2.compile(_assignment_hint(True).pattern.encode("ascii"), options)
+    source = _rule(GENERIC_KIND).prefilter if name == "hint" else "[A-Za-z0-9/+]{40,}"
+    return re2.compile(source.encode("ascii"), options)
 
 
-def _lowered_hint_starts(lowered: str) -> list[int]:
-    """The start of each :func:`_assignment_hint` match in lower-cased text, as Python's engine
-    finds them (leftmost first, one after another), searched by RE2 in linear time.
+def _rule(kind: str) -> Rule:
+    return next(rule for rule in PATTERNS if rule.kind == kind)
 
-    The hint is ASCII only, and no byte of a UTF-8 sequence of another character is ASCII, so
-    the matches in the text's UTF-8 bytes are its matches; byte offsets become string offsets
-    by decoding what precedes each (every match starts at an ASCII letter).
+
+def _byte_starts(name: str, text: str) -> list[int]:
+    """The start of each match of :func:`_byte_regex` ``name`` in ``text``, leftmost first, one after
+    another, as string offsets.
+
+    Each expression starts at an ASCII character or at the long s or the Kelvin sign, so its matches
+    in the UTF-8 bytes start at whole characters; byte offsets become string offsets by decoding
+    what precedes each.
     """
-    data = lowered.encode("utf-8", "surrogatepass")
-    starts = [m.start() for m in _lowered_hint_set().finditer(data)]
-    if len(data) == len(lowered):
+    data = _utf8(text)
+    starts = [m.start() for m in _byte_regex(name).finditer(data)]
+    if len(data) == len(text):
         return starts
     out, byte, char = [], 0, 0
     for start in starts:
@@ -458,24 +470,54 @@ def _lowered_hint_starts(lowered: str) -> list[int]:
     return out
 
 
-def _assignments(full: re.Pattern, text: str):
-    """Matches of the assignment rule, tried only where :func:`_assignment_hint` is found.
+def _hint_starts(text: str) -> list[int]:
+    """The start of each :func:`_assignment_hint` match in ``text``, in either case, as Python's
+    engine finds them in the lower-cased text, searched by RE2 in linear time (see :func:`_assignments`).
 
-    The rule's name is a whole run of name characters ending in a secret word, so each
-    hint is walked back to the start of its run and the rule is matched there.  The hint
-    is searched in the lower-cased text when lower-casing keeps every offset (the Kelvin
-    sign becomes ``k``; the long s, which ``lower`` keeps, is replaced by ``s``).
+    The hint's letters are written in either case, the Kelvin sign and the long s with ``k`` and ``s``
+    (the only characters outside ASCII that ``lower`` maps into ASCII or that fold to an ASCII letter),
+    so no text is lowered: its matches are those of the lowered hint in the lowered text.
     """
+    return _byte_starts("hint", text)
+
+
+_BASE64_KIND = "aws-secret-key"
+
+
+def _base64_keys(full: re.Pattern, text: str):
+    """Matches of the ``aws-secret-key`` rule, tried only at the start of each run of 40 or more of its
+    characters (found by RE2 once the needle sets have imported it).
+
+    The rule's match is a whole run of exactly 40 characters (none of them before it, none and no
+    ``=`` after it), so it starts where a run starts, and runs do not overlap: the rule matched at the
+    start of each run finds what searching the text finds, in the same order.
+    """
+    for start in _byte_starts("base64-run", text):
+        m = full.match(text, start)
+        if m is not None:
+            yield m
+
+
+def _python_hint_starts(text: str) -> list[int]:
+    """:func:`_hint_starts` by Python's engine, over the lower-cased text when lower-casing keeps every
+    offset (the Kelvin sign becomes ``k``; the long s, which ``lower`` keeps, is replaced by ``s``)."""
     lowered = text.lower()
     if len(lowered) == len(text):
         if "\u017f" in lowered:
             lowered = lowered.replace("\u017f", "s")
-        # RE2 once the needle sets have imported it (past the first 64 KiB a process scans): a
-        # hook over a few small files does not pay its import for this
-        starts = _lowered_hint_starts(lowered) if _scanned > _NEEDLE_SET_AFTER else [
-            hint.start() for hint in _assignment_hint(True).finditer(lowered)]
-    else:
-        starts = [hint.start() for hint in _assignment_hint(False).finditer(text)]
+        return [hint.start() for hint in _assignment_hint(True).finditer(lowered)]
+    return [hint.start() for hint in _assignment_hint(False).finditer(text)]
+
+
+def _assignments(full: re.Pattern, text: str):
+    """Matches of the assignment rule, tried only where :func:`_assignment_hint` is found.
+
+    The rule's name is a whole run of name characters ending in a secret word, so each
+    hint is walked back to the start of its run and the rule is matched there.
+    """
+    # RE2 once the needle sets have imported it (past the first 64 KiB a process scans): a hook over
+    # a few small files does not pay its import for this
+    starts = _hint_starts(text) if _sets_on() else _python_hint_starts(text)
     seen = set()
     for start in starts:
         limit = max(0, start - 81)
@@ -924,7 +966,8 @@ def _line_text(text: str, starts: list[int], line: int) -> str:
 # needles and of the rules' prefilters (Rule.prefilter), so the regex of a rule whose needle is in
 # most texts (":", ".", "key") or that has none runs only where a match can be.  It answers the same question as the
 # substring tests: which needles the text holds.  A hook that scans a few files never pays for
-# importing RE2 and building the sets.
+# importing RE2 and building the sets; validate, which scans a whole catalog, uses them from its
+# first text on (read_with_sets).
 #
 # A case-folded needle is in ``text.casefold()`` where the text holds it letter by letter in either
 # case (the long s and the Kelvin sign fold to "s" and "k": _fold_bytes), unless the text holds one
@@ -933,18 +976,25 @@ def _line_text(text: str, starts: list[int], line: int) -> str:
 # looked for in its case folding, as before.
 _NEEDLE_SET_AFTER = 1 << 16
 _scanned = 0
+_with_sets = False  # (read_with_sets)
 #: The characters whose case folding is more than one character and holds an ASCII character
 #: (tests/secrets/test_needle_set.py derives them from every code point).
 _LONG_FOLDS = "\u00df\u0130\u0149\u01f0\u1e96\u1e97\u1e98\u1e99\u1e9a\u1e9e\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06"
+
+
+#: The rules whose prefilter goes in the second set: each counts 27 or more characters through runs of
+#: letters and digits (telegram-bot-token's counts from a run of digits and a ":"), and with the needles in
+#: one automaton they multiply its states (on the corpus of real skills, a pass three times as slow).
+_SECOND_SET = frozenset({"aws-secret-key", "mailchimp-api-key", "discord-bot-token"})
 
 
 def _set_entries() -> tuple[list[tuple[str, str, str]], ...]:
     """The entries of the needle sets, each ``(what, name, RE2 expression over UTF-8 bytes)``: ``what`` is
     ``plain`` or ``folded`` (a needle), ``prefilter`` (a rule's kind) or ``long-fold``.
 
-    Two sets: a prefilter that opens with a character class (``[A-Za-z0-9/+]{40}``) goes in a set of
-    its own kind, as the two kinds of automaton together multiply their states (a slower pass than
-    two)."""
+    Two sets: a prefilter that counts through runs of letters and digits (:data:`_SECOND_SET`,
+    ``[A-Za-z0-9/+]{40}``) goes in a set of its own kind, as the two kinds of automaton together
+    multiply their states (a slower pass than two)."""
     first: list[tuple[str, str, str]] = []
     for needle in sorted({n for rule in PATTERNS if not rule.folded for n in rule.needles}):
         first.append(("plain", needle, re.escape(needle)))
@@ -955,7 +1005,7 @@ def _set_entries() -> tuple[list[tuple[str, str, str]], ...]:
     second: list[tuple[str, str, str]] = []
     for rule in PATTERNS:
         if rule.prefilter:
-            (second if rule.prefilter.startswith("[") else first).append(("prefilter", rule.kind, rule.prefilter))
+            (second if rule.kind in _SECOND_SET else first).append(("prefilter", rule.kind, rule.prefilter))
     return first, second
 
 
@@ -978,9 +1028,15 @@ def _needle_sets():
     return tuple(out)
 
 
-def _set_held(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """(plain needles, case-folded needles, kinds whose prefilter matches) of ``text``, by the sets."""
-    data = text.encode("utf-8", "surrogatepass")
+def _set_held(text: str, parts: list[str] | None = None) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(plain needles, case-folded needles, kinds whose prefilter matches) of ``text``, by the sets.
+
+    ``parts``: the texts ``text`` joins with NUL (the first one's bytes are :func:`_utf8`'s)."""
+    if parts is None:
+        data = _utf8(text)
+    else:
+        data = b"\0".join([_utf8(parts[0]), *(["\0".join(parts[1:]).encode("utf-8", "surrogatepass")]
+                                              if len(parts) > 1 else [])])
     held: dict[str, set[str]] = {"plain": set(), "folded": set(), "prefilter": set(), "long-fold": set()}
     for found, entries in _needle_sets():
         for number in found.Match(data) or ():
@@ -1018,14 +1074,52 @@ def _candidates(plain: frozenset[str], folded: frozenset[str], prefiltered: froz
                  if not compiled[n].rule.prefilter or compiled[n].rule.kind in prefiltered)
 
 
-def _needles_held(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]] | None:
+def _needles_held(text: str, parts: list[str] | None = None
+                  ) -> tuple[frozenset[str], frozenset[str], frozenset[str]] | None:
     """(plain needles, case-folded needles, kinds whose prefilter matches) of ``text``, or None:
-    test each rule's own needles and run every regex."""
+    test each rule's own needles and run every regex.  ``parts``: see :func:`_set_held`."""
     global _scanned
     _scanned += len(text)
-    if _scanned <= _NEEDLE_SET_AFTER:
+    if not _sets_on():
         return None
-    return _set_held(text)
+    return _set_held(text, parts)
+
+
+def _sets_on() -> bool:
+    """The needle sets (and RE2) are used: past the first 64 KiB a process scans, or from the first
+    text on once :func:`read_with_sets` was called."""
+    return _scanned > _NEEDLE_SET_AFTER or _with_sets
+
+
+def read_with_sets() -> None:
+    """Use the needle sets from the next text on, for a caller about to scan a whole catalog (validate):
+    the substring tests of its first 64 KiB would cost about twice what importing RE2 and compiling
+    the sets cost.  The findings are the same either way."""
+    global _with_sets
+    _with_sets = True
+
+
+_last_utf8: tuple[str, bytes] = ("", b"")
+
+
+def _utf8(text: str) -> bytes:
+    """The UTF-8 bytes of ``text`` (a lone surrogate kept), the last text's kept: a file's text is
+    encoded once for its NUL test (:func:`holds_nul`), the needle sets and the RE2 searches."""
+    global _last_utf8
+    if _last_utf8[0] is not text:
+        _last_utf8 = (text, text.encode("utf-8", "surrogatepass"))
+    return _last_utf8[1]
+
+
+def holds_nul(text: str) -> bool:
+    """``"\\0" in text`` (a binary file).  Past the first 64 KiB a process scans, where the needle sets
+    read each text's UTF-8 bytes, it is asked of those bytes (kept for the sets: :func:`_utf8`), where
+    the C library's ``memchr`` finds a NUL: Python looks for it in a text of two-byte characters
+    one character at a time, and on the corpus of real skills that was a twentieth of the scan.
+    UTF-8 writes U+0000 as the byte 0 and no other character with one."""
+    if not _sets_on():
+        return "\0" in text
+    return b"\0" in _utf8(text)
 
 
 _UNSET = object()
@@ -1102,15 +1196,22 @@ def scan_many(texts, extra_patterns=(), cache=None) -> list[list[tuple[SecretFin
     """:func:`scan_values` of each of ``texts``, in order, the needles and prefilters read once over
     them all (one pass where each text would take its own: the rules a text's needles call for are
     among those of all the texts, and a rule run on a text that does not hold its needle finds
-    nothing there, so the findings are the same)."""
+    nothing there, so the findings are the same).  When the reading calls for a rule, the texts after
+    the first (a SKILL.md's values, a few hundred characters) are read once more apart, and their
+    rules are those they call for: on the corpus of real skills a file calls for one in a fifth of
+    the files, its values in one file of twenty of those."""
     texts = list(texts)
     held: object = _UNSET
     if len(texts) > 1 and cache is not None:
         held = _HeldLater(texts)  # a warm cache answers every text: no reading at all
     elif len(texts) > 1:
-        held = _needles_held("\0".join(texts))
-        if isinstance(held, tuple) and not extra_patterns and not _candidates(*held):
-            return [[] for _text in texts]  # no rule to run on any of them (most files)
+        held = _needles_held("\0".join(texts), texts)
+        if isinstance(held, tuple) and not extra_patterns:
+            if not _candidates(*held):
+                return [[] for _text in texts]  # no rule to run on any of them (most files)
+            first = _values(texts[0], extra_patterns, cache, held)
+            rest = _needles_held("\0".join(texts[1:]))
+            return [first] + [_values(text, extra_patterns, cache, rest) for text in texts[1:]]
     return [_values(text, extra_patterns, cache, held) for text in texts]
 
 
@@ -1124,7 +1225,7 @@ class _HeldLater:
 
     def get(self):
         if self.value is _UNSET:
-            self.value = _needles_held("\0".join(self.texts))
+            self.value = _needles_held("\0".join(self.texts), self.texts)
         return self.value
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import sys
 
 import pytest
 from hypothesis import given
@@ -109,6 +110,22 @@ def test_body_only_with_index_body_and_non_positive_chars_mean_1200():
 )
 def test_unicode_white_space(value, expected):
     assert collapse_whitespace(value) == expected
+
+
+def test_str_split_splits_on_white_space_and_four_separators_alone():
+    """collapse_whitespace uses str.split() when a value holds none of the four: the two agree."""
+    from skillsift.catalog import embedtext
+
+    split_on = {chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()}
+    assert split_on == set(embedtext._WHITE_SPACE) | set(embedtext._SPLIT_NOT_SPACE)
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab é\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2028\u3000\u200b")
+                                        + ["\U0001f600", "\udcff"]), max_size=40))
+def test_collapse_equals_the_regular_expression(value):
+    from skillsift.catalog import embedtext
+
+    assert collapse_whitespace(value) == " ".join(piece for piece in embedtext._SPACE_RUN.split(value) if piece)
 
 
 @given(

@@ -122,3 +122,33 @@ def test_a_prefilter_holds_every_match_of_its_rule(kind, monkeypatch):
         for text in (line, f"x = {value}\n", f"\u00e9 {value} \u00e9", f"({value})", line.upper(), line.lower()):
             if any(True for _m in regex.finditer(text)):
                 assert prefilter.search(text.encode("utf-8", "surrogatepass")), (kind, text)
+
+
+def test_holds_nul_reads_the_bytes_as_the_text(monkeypatch):
+    """Past the threshold a NUL is looked for in the kept UTF-8 bytes: the same answer as the text's
+    own test, on random texts of one- to four-byte characters, lone surrogates and NULs."""
+    rng = random.Random(4545)
+    pieces = ["a", "token: x", "\0", "é", "€", "😀", "\udcff", "\ud800", "\u0100", "\x00\x00", " "]
+    texts = ["", "\0", "é\0", "\udcff"] + ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+                                            for _ in range(3000)]
+    monkeypatch.setattr(scan, "_NEEDLE_SET_AFTER", -1)
+    answers = []
+    for text in texts:
+        other = text + "x"  # another text in between: the kept bytes are those of the text asked about
+        assert scan._utf8(other) == other.encode("utf-8", "surrogatepass")
+        answers.append(scan.holds_nul(text))
+        assert answers[-1] == ("\0" in text), text
+        assert scan._utf8(text) == text.encode("utf-8", "surrogatepass")
+    assert 500 < sum(answers) < len(texts) - 500
+
+
+def test_read_with_sets_uses_the_sets_from_the_first_text(monkeypatch):
+    """validate's whole catalog reads the needles with the sets from its first text (same findings:
+    the tests above); a process that did not ask keeps the substring tests for its first 64 KiB."""
+    monkeypatch.setattr(scan, "_scanned", 0)
+    monkeypatch.setattr(scan, "_with_sets", False)
+    assert scan._needles_held("token: x") is None
+    assert scan.holds_nul("a\0b") and not scan.holds_nul("ab")
+    scan.read_with_sets()
+    assert scan._needles_held("token: x") is not None
+    assert scan.holds_nul("a\0b") and not scan.holds_nul("ab")

@@ -31,7 +31,7 @@ def _both(texts, monkeypatch, *, placeholders: bool = False):
     monkeypatch.setattr(scan, "_NEEDLE_SET_AFTER", -1)  # the one-pass sets, as past the first 64 KiB a process scans
     gated = [_spans(scan._matches(text, (), placeholders=placeholders)) for text in texts]
     with monkeypatch.context() as m:
-        m.setattr(scan, "_needles_held", lambda _text: (_EVERY_PLAIN, _EVERY_FOLDED, _EVERY_KIND))
+        m.setattr(scan, "_needles_held", lambda _text, *_parts: (_EVERY_PLAIN, _EVERY_FOLDED, _EVERY_KIND))
         full = [_spans(scan._matches(text, (), placeholders=placeholders)) for text in texts]
     return gated, full
 
@@ -113,6 +113,12 @@ def test_texts_read_together_on_the_planted_secrets(monkeypatch):
     rng = random.Random(7)
     groups = [["name: x", "description: plain words", sample(kind, rng)[0], "é ß"] for kind in sorted(GENERATORS)]
     groups += [["name: x", "description: plain words only", "body text"]]
+    kinds = sorted(GENERATORS)
+    for number, kind in enumerate(kinds):  # the first text calls for a rule; the others for their own, or none
+        line, value = sample(kind, rng)
+        other = sample(kinds[(number * 7 + 3) % len(kinds)], rng)[0]
+        groups += [[f"---\n{line}\n---\nbody", "description: plain words", value, other, "token: abc"],
+                   [f"body {value} text", "plain", "words only"]]
     for texts in groups:
         together = scan.scan_many(texts)
         assert together == [scan.scan_values(text) for text in texts]
