@@ -223,18 +223,30 @@ def _set_cosine(a: frozenset, b: frozenset) -> float:
 def one_word_apart(texts) -> list[tuple[int, int]]:
     """Pairs (i < j) of texts of 3 to :data:`ONE_WORD_MAX` words whose lowercase words differ by
     one word replaced, added or dropped; found by hashing each text with one word blanked or
-    left out (no pairwise scan)."""
+    left out (no pairwise scan).
+
+    Only the words where a partner can differ are blanked (:func:`_halves`): two word lists one word
+    apart agree on the first or the last half of the shorter, so a text whose first half no other
+    text of its length shares has no partner of its length that differs in its last half (and
+    likewise the other way), and one whose halves no text one word shorter shares loses no word to
+    become another.  A blanked text is keyed by the position blanked and the words on each side.
+    """
     global _WORD
     if _WORD is None:
         _WORD = regexes.compile(r"\w+")
     words = [tuple(_WORD.findall(text.lower())) if isinstance(text, str) else () for text in texts]
+    halves = _halves(words)
     blanked: dict[tuple, list[int]] = defaultdict(list)
     whole: dict[tuple, list[int]] = defaultdict(list)
     for n, w in enumerate(words):
         if 3 <= len(w) <= ONE_WORD_MAX:
             whole[w].append(n)
-            for k in range(len(w)):
-                blanked[(*w[:k], "\0", *w[k + 1:])].append(n)
+            half = len(w) // 2
+            # a partner one word apart at k >= half shares the first half, at k < half the last
+            low = 0 if halves[_half_key(w, len(w), False)] > 1 else half
+            high = len(w) if halves[_half_key(w, len(w), True)] > 1 else half
+            for k in range(low, high):
+                blanked[(k, w[:k], w[k + 1:])].append(n)
     out: set[tuple[int, int]] = set()
     for group in blanked.values():
         if 1 < len(group) <= 50:  # a template shared by more is SK009's cosine business
@@ -243,11 +255,33 @@ def one_word_apart(texts) -> list[tuple[int, int]]:
                     if words[group[a]] != words[group[b]]:
                         out.add((group[a], group[b]))
     for n, w in enumerate(words):
-        if 4 <= len(w) <= ONE_WORD_MAX + 1:
+        if 4 <= len(w) <= ONE_WORD_MAX + 1 and (_half_key(w, len(w) - 1, True) in halves
+                                                 or _half_key(w, len(w) - 1, False) in halves):
             for k in range(len(w)):
-                for m in whole.get((*w[:k], *w[k + 1:]), ()):
+                for m in whole.get(w[:k] + w[k + 1:], ()):
                     out.add((min(n, m), max(n, m)))
     return sorted(out)
+
+
+def _half_key(w: tuple, size: int, first: bool) -> tuple:
+    """The first ``size // 2`` words of ``w``, or its last ``size - size // 2``, keyed with ``size``.
+
+    With ``size`` = len(w): two texts of that length that differ in one word (at k) agree on the first
+    half (k >= size // 2) or the last (k < size // 2).  With ``size`` = len(w) - 1: a text of ``size``
+    words that is ``w`` less its word k agrees with ``w`` on the first half (k >= size // 2) or on the
+    last ``size - size // 2`` words (k < size // 2 leaves more after it)."""
+    half = size // 2
+    return (size, first, w[:half]) if first else (size, first, w[len(w) - (size - half):])
+
+
+def _halves(words: list[tuple]) -> dict[tuple, int]:
+    """How many texts of 3 to :data:`ONE_WORD_MAX` words have each :func:`_half_key` of their own length."""
+    count: dict[tuple, int] = defaultdict(int)
+    for w in words:
+        if 3 <= len(w) <= ONE_WORD_MAX:
+            count[_half_key(w, len(w), True)] += 1
+            count[_half_key(w, len(w), False)] += 1
+    return dict(count)
 
 
 def vector_pairs(matrix, threshold: float) -> list[tuple[int, int, float]]:
