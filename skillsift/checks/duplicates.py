@@ -16,9 +16,11 @@ Near-duplicates are measured two ways:
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
+from itertools import chain
 
 from ..cache import regexes
 from ..catalog.embedtext import embedded_text, text_digest
@@ -121,9 +123,10 @@ def lexical_partners(sets, threshold: float, rank=None) -> list[dict[float, int]
 
     Prefix filtering: with terms sorted rarest first, a pair with cosine >= t shares at least
     ceil(t^2 |A|) terms with A, so it shares one within A's first |A| - ceil(t^2 |A|) + 1 terms
-    (and likewise for B).  A skill's candidates are the OR of the masks of its prefix terms; its
-    overlaps with all of them are counted at once (:func:`_overlap_digits`), and each (overlap, size)
-    is one value for every skill it holds: a templated family costs a few masks per skill.
+    (and likewise for B).  A skill's candidates are the OR of the masks of its prefix terms, less the
+    sizes the length filter rules out; a few are compared one by one (:func:`_pair_by_pair`), more
+    have their overlaps counted at once (:func:`_overlap_digits`), each (overlap, size) one value for
+    every skill it holds: a templated family costs a few masks per skill.
     """
     tiers: list[dict[float, int]] = [{} for _ in sets]
     if threshold <= 0:
@@ -132,33 +135,43 @@ def lexical_partners(sets, threshold: float, rank=None) -> list[dict[float, int]
 
 
 def _term_masks(sets, t2: float, rank: list[int]):
-    """(prefixes, term -> skills holding it, term -> skills holding it in their prefix, size -> skills)."""
-    frequency: dict[str, int] = defaultdict(int)
-    for terms in sets:
-        for term in terms:
-            frequency[term] += 1
-    has: dict[str, int] = defaultdict(int)  # term -> the skills holding it
-    prefixed: dict[str, int] = defaultdict(int)  # term -> the skills holding it in their prefix
+    """(prefixes, shared terms, term -> skills holding it, term -> skills holding it in their prefix,
+    size -> skills), terms numbered rarest first (ties by term).
+
+    A term held by one skill alone pairs it with none, so it is left out of the masks, of the
+    ``shared`` terms whose overlaps are counted and of the prefixes (whose length still counts it):
+    with terms numbered rarest first, a skill's terms of one holder are its lowest numbers.
+    """
+    frequency = Counter(chain.from_iterable(sets))
+    vocabulary = sorted(sorted(frequency), key=frequency.__getitem__)
+    number = dict(zip(vocabulary, range(len(vocabulary)), strict=True))
+    alone = Counter(frequency.values())[1]  # the first numbers: the terms of one skill
+    has = [0] * len(vocabulary)  # term -> the skills holding it
+    prefixed = [0] * len(vocabulary)  # term -> the skills holding it in their prefix
     of_size: dict[int, int] = defaultdict(int)
-    prefixes: list[list[str]] = []
+    prefixes: list[list[int]] = []
+    shared: list[list[int]] = []
     for j, terms in enumerate(sets):
         size = len(terms)
         if size < MIN_TERMS:
             prefixes.append([])
+            shared.append([])
             continue
         bit = 1 << rank[j]
-        ordered = sorted(terms, key=lambda t: (frequency[t], t))
-        prefix = ordered[:size - math.ceil(t2 * size - 1e-9) + 1]
+        ordered = sorted(map(number.__getitem__, terms))
+        first = bisect.bisect_left(ordered, alone)
+        prefix = ordered[first:size - math.ceil(t2 * size - 1e-9) + 1]
         prefixes.append(prefix)
-        for term in terms:
+        shared.append(ordered[first:])
+        for term in ordered[first:]:
             has[term] |= bit
         for term in prefix:
             prefixed[term] |= bit
         of_size[size] |= bit
-    return prefixes, has, prefixed, of_size
+    return prefixes, shared, has, prefixed, of_size
 
 
-def _overlap_digits(terms, has: dict[str, int], candidates: int) -> list[int]:
+def _overlap_digits(terms, has: list[int], candidates: int) -> list[int]:
     """Each candidate's overlap with ``terms``, bit-sliced: mask k holds those with binary digit k set."""
     digits: list[int] = []
     for term in terms:
@@ -172,43 +185,87 @@ def _overlap_digits(terms, has: dict[str, int], candidates: int) -> list[int]:
     return digits
 
 
+#: Candidates of one skill up to which their overlaps are counted pair by pair (set intersections)
+#: rather than bit-sliced over the skill's terms: most skills have a few, a templated family hundreds.
+FEW_CANDIDATES = 16
+
+
 def _fill_tiers(sets, threshold: float, rank: list[int], tiers: list[dict[float, int]]) -> list[dict[float, int]]:
     t2 = threshold * threshold
     bar = threshold - 1e-12
     sizes = [len(terms) for terms in sets]
-    prefixes, has, prefixed, of_size = _term_masks(sets, t2, rank)
-    sqrt = math.sqrt
+    prefixes, shared, has, prefixed, of_size = _term_masks(sets, t2, rank)
     by_size = sorted(of_size.items())
+    numbered = [0] * len(rank)  # the skill of each bit
+    for i, bit in enumerate(rank):
+        numbered[bit] = i
+    windows: dict[int, int] = {}  # size -> the skills of the sizes the length filter pairs with it
     for j, prefix in enumerate(prefixes):
         if not prefix:
             continue
         candidates = 0
         for term in prefix:
             candidates |= prefixed[term]
-        candidates &= ~(1 << rank[j])
+        size = sizes[j]
+        window = windows.get(size)
+        if window is None:
+            window = windows[size] = _length_window(by_size, t2, size)
+        candidates &= window & ~(1 << rank[j])
         if not candidates:
             continue
-        size = sizes[j]
-        low_j, high_j = t2 * size, size * (1 + 1e-9)  # the length filter, as t2 * |A| <= |B| (1 + 1e-9)
-        digits = _overlap_digits(sets[j], has, candidates)
-        found = tiers[j]
-        for other, members in by_size:
-            members &= candidates
-            if not members or not (t2 * other <= high_j and low_j <= other * (1 + 1e-9)):
-                continue
-            root = sqrt(other * size)
-            for overlap in range(min(other, size), 0, -1):
-                value = overlap / root
-                if value < bar:
-                    break
-                if overlap >> len(digits):
-                    continue
-                exact = members
-                for k, digit in enumerate(digits):
-                    exact &= digit if overlap >> k & 1 else ~digit
-                if exact:
-                    found[value] = found.get(value, 0) | exact
+        if candidates.bit_count() <= FEW_CANDIDATES:
+            _pair_by_pair(sets, j, candidates, numbered, bar, tiers[j])
+        else:
+            _bit_sliced(by_size, size, _overlap_digits(shared[j], has, candidates), candidates, bar, tiers[j])
     return tiers
+
+
+def _length_window(by_size: list[tuple[int, int]], t2: float, size: int) -> int:
+    """The skills whose size the length filter pairs with ``size``: t2 |A| <= |B| (1 + 1e-9) both ways."""
+    low, high = t2 * size, size * (1 + 1e-9)
+    window = 0
+    for other, members in by_size:
+        if t2 * other <= high and low <= other * (1 + 1e-9):
+            window |= members
+    return window
+
+
+def _pair_by_pair(sets, j: int, candidates: int, numbered: list[int], bar: float, found: dict[float, int]) -> None:
+    """Add to ``found`` (skill ``j``'s tiers) each of ``candidates`` whose set cosine with it reaches ``bar``,
+    its overlap counted by a set intersection (the value is the one :func:`_bit_sliced` computes)."""
+    terms = sets[j]
+    size = len(terms)
+    while candidates:
+        low = candidates & -candidates
+        candidates ^= low
+        other = sets[numbered[low.bit_length() - 1]]
+        overlap = len(terms & other)
+        if overlap:
+            value = overlap / math.sqrt(len(other) * size)
+            if value >= bar:
+                found[value] = found.get(value, 0) | low
+
+
+def _bit_sliced(by_size: list[tuple[int, int]], size: int, digits: list[int], candidates: int, bar: float,
+                found: dict[float, int]) -> None:
+    """Add to ``found`` (a skill's tiers) the ``candidates`` of each (overlap, size) whose cosine reaches
+    ``bar``, the overlaps read from ``digits`` (:func:`_overlap_digits`)."""
+    for other, members in by_size:
+        members &= candidates
+        if not members:
+            continue
+        root = math.sqrt(other * size)
+        for overlap in range(min(other, size), 0, -1):
+            value = overlap / root
+            if value < bar:
+                break
+            if overlap >> len(digits):
+                continue
+            exact = members
+            for k, digit in enumerate(digits):
+                exact &= digit if overlap >> k & 1 else ~digit
+            if exact:
+                found[value] = found.get(value, 0) | exact
 
 
 #: Descriptions of more words are left to the cosine (one word apart there is well above 0.9).
