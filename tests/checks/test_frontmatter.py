@@ -275,23 +275,29 @@ def test_the_findings_of_an_unchanged_skill_come_from_the_text_check_cache(tmp_p
     assert sorted(calls) == [".claude/skills/alpha/SKILL.md", ".claude/skills/beta/SKILL.md"]
 
 
-def _reference_candidate_lines(lines):
+def _reference_trigger_lines(lines):
     """The lines holding a fence run or a word of a trigger heading or marker, by the IGNORECASE regex
-    on each line."""
+    on each line, up to the last holding a word (none without one)."""
+    word = re.compile(r"when|trigger|activation|use this skill|use it ", re.IGNORECASE)
     marker = re.compile(r"```|~~~|when|trigger|activation|use this skill|use it ", re.IGNORECASE)
-    return [i for i, line in enumerate(lines) if marker.search(line)]
+    last = max((i for i, line in enumerate(lines) if word.search(line)), default=-1)
+    return [i for i, line in enumerate(lines[:last + 1]) if marker.search(line)]
+
+
+def _trigger_lines(lines):
+    from skillsift.checks.frontmatter import _lowered, _trigger_lines
+
+    return _trigger_lines(_lowered(lines, None))
 
 
 _CANDIDATE_WORDS = ("when", "trigger", "activation", "use this skill", "use it ")
 
 
-def test_candidate_lines_fold_case_as_the_ignorecase_regex_does():
+def test_trigger_lines_fold_case_as_the_ignorecase_regex_does():
     """The lowered-text search finds the lines IGNORECASE finds: every code point that lowers to or
     matches an ASCII letter under IGNORECASE put in place of each letter of the words, and random
     lines of letters, folding characters and markers."""
     import random
-
-    from skillsift.checks.frontmatter import _candidate_lines
 
     letter = re.compile(r"[a-z ]", re.IGNORECASE)
     # (the other code points match no letter either way: neither lowered to one nor equal under IGNORECASE)
@@ -299,15 +305,38 @@ def test_candidate_lines_fold_case_as_the_ignorecase_regex_does():
               and (letter.match(chr(cp)) or any("a" <= c <= "z" or c == " " for c in chr(cp).lower()))]
     assert len(points) > 50 and "\u212a" in points and "\u0130" in points
     lines = [w[:i] + ch + w[i + 1:] for ch in points for w in _CANDIDATE_WORDS for i in range(len(w)) if ch != w[i]]
-    found = set(_candidate_lines(lines))
-    expected = set(_reference_candidate_lines(lines))
+    found = set(_trigger_lines(lines))
+    expected = set(_reference_trigger_lines(lines))
     assert found == expected
     assert {lines[i] for i in expected} >= {"triggeR", "whEn", "uſe it ", "use ıt ", "actİvation",
                                             "use this s\u212aill"}
     rng = random.Random(45)
     alphabet = ["u", "s", "e", "U", "S", "E", "t", "r", "i", "g", "T", "R", "I", "G", "\u017f", "\u0131", "\u0130",
                 "\u212a", "#", "`", "~", " ", "é", "—", "\u00df", "x", "w", "h", "n", "W", "H", "N", "k", "K", "l",
-                "a", "c", "v", "o", "when", "use", "this skill", "it ", "activation"]
+                "a", "c", "v", "o", "when", "use", "this skill", "it ", "activation", "```"]
     for _ in range(3000):
         body = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(rng.randint(1, 8))]
-        assert _candidate_lines(body) == _reference_candidate_lines(body)
+        assert _trigger_lines(body) == _reference_trigger_lines(body)
+
+
+_BODY_LINES = ("", "   ", "# Skill", "## When to use", "### Triggers", "## Activation", "# Use İt when", "## Notes",
+               "#", "####### When to use", "## WHEN SHOULD YOU INVOKE THIS SKILL ##", "  ## When to use **",
+               "```", "~~~", "  ```python", "    ```", "\t```", "USE WHEN the build breaks", "Uſe when deploying",
+               "  - **Triggers:** deploy", "1. When to use this skill: nightly", "> use this skill for rollbacks",
+               "- Use it for rollbacks", "use it", "trigger words: ship it", "text # with hash", "on release",
+               "when the user asks", "ops", "nightly", "x \u2028 y", "use when\r", "Trıggers: ship", "é")
+
+
+def test_trigger_passages_equal_the_regex_on_every_line_on_random_bodies():
+    """Random bodies of headings, markers, fences, blank and plain lines (folding characters): the passages
+    of the lines holding a word or a fence up to the last word are those of the regex on every line."""
+    import random
+
+    rng = random.Random(8)
+    found = 0
+    for _ in range(4000):
+        lines = [rng.choice(_BODY_LINES) for _ in range(rng.randint(0, 40))]
+        want = _reference_trigger_passages(lines, 5)
+        assert trigger_passages(lines, 5) == want
+        found += len(want)
+    assert found > 4000
