@@ -126,17 +126,26 @@ def entry_limit_problems(path: str, line: int, front: dict, limits: dict, plugin
     it reads the skill's folder; any other name in ``limits`` cuts the trimmed description.
     """
 
-    out = []
-    # An agent that does not read the skill's folder never lists it; when none of the
-    # targeted agents does (a configured path), every one is checked.
-    readers = {a for a in limits if a in BY_NAME and serves(BY_NAME[a], path, plugin)}
+    texts: dict[tuple[str, ...], str] = {}  # fields -> their entry text (most agents read the description alone)
+    over = []
     for agent, limit in sorted(limits.items()):
-        if not limit or (readers and agent in BY_NAME and agent not in readers):
+        if not limit:
             continue
         profile = BY_NAME.get(agent)
         fields = profile.entry_fields if profile is not None else ("description",)
-        text = entry_text(front, fields)
-        if len(text) <= limit:
+        text = texts.get(fields)
+        if text is None:
+            text = texts[fields] = entry_text(front, fields)
+        if len(text) > limit:
+            over.append((agent, limit, profile, fields, text))
+    if not over:
+        return []
+    out = []
+    # An agent that does not read the skill's folder never lists it; when none of the
+    # targeted agents does (a configured path), every one is checked (asked only of an entry over a limit).
+    readers = {a for a in limits if a in BY_NAME and serves(BY_NAME[a], path, plugin)}
+    for agent, limit, profile, fields, text in over:
+        if readers and profile is not None and agent not in readers:
             continue
         what = "description" if fields == ("description",) or not front.get("when_to_use") else (
             "description + when_to_use")

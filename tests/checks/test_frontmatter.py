@@ -340,3 +340,34 @@ def test_trigger_passages_equal_the_regex_on_every_line_on_random_bodies():
         assert trigger_passages(lines, 5) == want
         found += len(want)
     assert found > 4000
+
+
+def test_entry_limit_problems_equal_the_reference_on_random_skills():
+    """SK007 with the entry texts made once per set of fields and the folders asked only past a limit: the
+    findings of the reference (every agent's folders asked first) on random descriptions, ``when_to_use``
+    values, limits (profiled agents, other names, zero) and paths each agent reads or not."""
+    import random
+
+    from skillsift.checks.frontmatter import entry_limit_problems
+    from tests.support.frontmatter_reference import entry_limit_problems as reference
+
+    rng = random.Random(17)
+    paths = [".claude/skills/a/SKILL.md", ".codex/skills/a/SKILL.md", ".agents/skills/a/SKILL.md",
+             ".github/skills/a/SKILL.md", "skills/a/SKILL.md", "skills/x/y/SKILL.md", "docs/a/SKILL.md",
+             "plugins/p/skills/a/SKILL.md", ".skillsift/local/sources/s/a/SKILL.md", ".gemini/skills/a/SKILL.md"]
+    agents = ["claude-code", "codex", "copilot", "cursor", "gemini-cli", "opencode", "my-agent", "other"]
+    values = [None, "", "  ", 5, ["a"], "short", "x " * 300, "y" * 1030, "z " * 520, "w" * 1600, "é " * 900]
+    found = 0
+    for _ in range(3000):
+        front = {key: rng.choice(values) for key in ("description", "when_to_use") if rng.random() < 0.85}
+        limits = {agent: rng.choice((0, 10, 1024, 1536, 2000)) for agent in rng.sample(agents, rng.randint(0, 5))}
+        path, plugin = rng.choice(paths), rng.choice(("", "", "gemini-extension.json:p"))
+        want = reference(path, 3, front, limits, plugin)
+        assert entry_limit_problems(path, 3, front, limits, plugin) == want
+        found += len(want)
+    assert found > 800
+    # (an agent that does not read the folder is left out once another one reads it)
+    front = {"description": "x" * 50}
+    limits = {"claude-code": 10, "codex": 10, "my-agent": 10}
+    found_for = entry_limit_problems(".codex/skills/a/SKILL.md", 3, front, limits)
+    assert [d.message.split(";")[1].split()[0] for d in found_for] == ["codex", "my-agent"]
