@@ -67,15 +67,8 @@ def duplicate_names(skills, line_of=_no_line, text_of=None) -> list[Diagnostic]:
     out = []
     representatives = list(skills)
     if text_of is not None:
-        copies: dict[tuple[str, str], list] = defaultdict(list)
-        for skill in skills:
-            text = text_of(skill)
-            if text is not None:
-                copies[(skill.name, text)].append(skill)
         dropped: set[int] = set()
-        for group in copies.values():
-            if len(group) < 2:
-                continue
+        for group in _copies(skills, text_of):
             dropped.update(id(s) for s in group[1:])
             others = ", ".join(s.path for s in group[1:])
             out.append(COPIES.report(
@@ -108,6 +101,26 @@ def duplicate_names(skills, line_of=_no_line, text_of=None) -> list[Diagnostic]:
                 file=skill.path, line=line_of(skill, "name"), message=message,
                 hint="a skill's name is its id: give each skill its own `name:` in the frontmatter"))
     return out
+
+
+def _copies(skills, text_of) -> list[list]:
+    """The groups of two or more ``skills`` of one name and one text (``text_of``, None: unread), each in
+    the order of ``skills``, ordered by their first skill.  Texts are compared only within one name and
+    one length, so the texts of a catalog are not hashed (megabytes) to find a few copies."""
+    sized: dict[tuple[str, int], list[tuple[int, object, str]]] = defaultdict(list)
+    for n, skill in enumerate(skills):
+        text = text_of(skill)
+        if text is not None:
+            sized[(skill.name, len(text))].append((n, skill, text))
+    groups: list[tuple[int, list]] = []
+    for alike in sized.values():
+        if len(alike) < 2:
+            continue
+        same: dict[str, list[tuple[int, object]]] = defaultdict(list)
+        for n, skill, text in alike:
+            same[text].append((n, skill))
+        groups.extend((group[0][0], [skill for _n, skill in group]) for group in same.values() if len(group) > 1)
+    return [group for _first, group in sorted(groups, key=lambda item: item[0])]
 
 
 def term_sets(texts) -> list[frozenset[str]]:
