@@ -129,6 +129,34 @@ def term_sets(texts) -> list[frozenset[str]]:
     return [frozenset(tokenize(text)) for text in texts]
 
 
+_ASCII_RUN = None
+
+
+def _terms_and_words(texts) -> tuple[list[frozenset[str]], list[tuple[str, ...]]]:
+    """(:func:`term_sets`, the lowered ``\\w+`` words :func:`one_word_apart` compares) of ``texts``, each
+    text split once for both where it can be (:func:`_lower_words`).
+
+    The terms are ``tokenize``'s (its words, stopwords dropped, stemmed), each distinct word of the
+    catalog made a term once; an ASCII text's words are the ``[a-z0-9]+`` runs of its lowered text
+    (``tokenize``'s letter and digit runs there), which the engine finds without a character class
+    lookup per character.
+    """
+    from ..ranker.tokenize import lower, term, words
+
+    global _ASCII_RUN
+    if _ASCII_RUN is None:
+        _ASCII_RUN = regexes.compile(r"[a-z0-9]+")
+    split = [(_ASCII_RUN.findall(text.lower()) if text.isascii() else words(lower(text))) if text else []
+             for text in texts]
+    made = {word: term(word) for word in set().union(*split)}  # word -> its term ("" for a stopword)
+    sets: list[frozenset[str]] = []
+    for runs in split:
+        held = set(map(made.__getitem__, runs))
+        held.discard("")
+        sets.append(frozenset(held))
+    return sets, [_lower_words(text, runs) for text, runs in zip(texts, split, strict=True)]
+
+
 def lexical_partners(sets, threshold: float, rank=None) -> list[dict[float, int]]:
     """Every pair of ``sets`` whose set cosine is at least ``threshold``: for each skill ``j``, a map of
     each value to the bit mask of the skills paired with ``j`` at that value (bit ``rank[i]`` for skill
@@ -301,10 +329,25 @@ def one_word_apart(texts) -> list[tuple[int, int]]:
     likewise the other way), and one whose halves no text one word shorter shares loses no word to
     become another.  A blanked text is keyed by the position blanked and the words on each side.
     """
+    return _one_word_pairs([_lower_words(text) for text in texts])
+
+
+def _lower_words(text, runs: list[str] | None = None) -> tuple[str, ...]:
+    """The ``\\w+`` runs of ``text`` lowered (() for a non-text); ``runs``: the tokenizer's words of it
+    (letter and digit runs of its lowered text), which are those when it is ASCII without an underscore
+    (``\\w`` is ``[^\\W_]`` and underscore, and both lowerings agree on ASCII)."""
     global _WORD
+    if not isinstance(text, str):
+        return ()
+    if runs is not None and text.isascii() and "_" not in text:
+        return tuple(runs)
     if _WORD is None:
         _WORD = regexes.compile(r"\w+")
-    words = [tuple(_WORD.findall(text.lower())) if isinstance(text, str) else () for text in texts]
+    return tuple(_WORD.findall(text.lower()))
+
+
+def _one_word_pairs(words: list[tuple[str, ...]]) -> list[tuple[int, int]]:
+    """:func:`one_word_apart` of texts split into their lowercase words."""
     halves = _halves(words)
     blanked: dict[tuple, list[int]] = defaultdict(list)
     whole: dict[tuple, list[int]] = defaultdict(list)
@@ -380,7 +423,7 @@ def near_duplicates(skills, *, threshold: float, cosine_pairs=(), line_of=_no_li
     skills in (name, path, position) order: a skill's partners at one value, in the order a diagnostic
     names them, are its lowest bits (:func:`_strongest`); the one-word and cosine pairs are listed.
     """
-    sets = term_sets(s.description for s in skills)
+    sets, words = _terms_and_words([s.description for s in skills])
     names = [skill.name for skill in skills]
     paths = [skill.path for skill in skills]
     order = sorted(range(len(skills)), key=lambda i: (names[i], paths[i], i))
@@ -393,7 +436,7 @@ def near_duplicates(skills, *, threshold: float, cosine_pairs=(), line_of=_no_li
         return any(mask >> rank[i] & 1 for mask in tiers[j].values())
 
     # short descriptions one word apart sit below the cosine threshold (4 of 5 terms: 0.8)
-    one_word = [(i, j) for i, j in one_word_apart([s.description for s in skills]) if not lexical(i, j)] if (
+    one_word = [(i, j) for i, j in _one_word_pairs(words) if not lexical(i, j)] if (
         threshold > 0) else []
     apart = set(one_word)
     cosine = {(min(i, j), max(i, j)): v for i, j, v in cosine_pairs}

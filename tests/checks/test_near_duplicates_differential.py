@@ -6,6 +6,7 @@ several thresholds, and the corpus of real skills."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -154,3 +155,37 @@ def test_one_word_apart_finds_the_pairs_of_blanking_every_text_on_the_corpus(tmp
     got = one_word_apart(texts)
     assert got == reference.one_word_apart(texts)
     assert len(got) > 10
+
+
+def _reference_terms_and_words(texts):
+    from skillsift.ranker.tokenize import tokenize
+
+    return ([frozenset(tokenize(text)) for text in texts],
+            [tuple(re.findall(r"\w+", text.lower())) if isinstance(text, str) else () for text in texts])
+
+
+def test_terms_and_words_are_the_tokenizer_terms_and_the_lowered_words():
+    """Each text split once for SK009's term sets and its one-word pairs: the tokenizer's terms and the
+    ``\\w+`` words of the lowered text, on random texts of ASCII and other letters, underscores, digits and
+    other numerals, stopwords, inflections and the letters whose lowering differs (İ, Σ)."""
+    from skillsift.checks.duplicates import _terms_and_words
+
+    rng = random.Random(23)
+    pieces = ["Deploy", "deploys", "DEPLOYING", "the", "and", "use", "when", "classes", "policies", "a_b", "_x", "x_",
+              "2024", "v2", "x²", "Ⅻ", "İstanbul", "ΣΟΦΙΑ", "naïve", "日本語", "—", "-", ".", ",", " ", "\t", "\n", "ß"]
+    texts: list = [None, "", " ", "_", "a b c"]
+    for _ in range(3000):
+        texts.append("".join(rng.choice(pieces) + rng.choice(("", " ", " ", "-")) for _ in range(rng.randint(0, 12))))
+    assert _terms_and_words(texts) == _reference_terms_and_words(texts)
+    assert sum(text.isascii() for text in texts[1:]) > 200 and sum(not t.isascii() for t in texts[1:]) > 200
+
+
+@pytest.mark.slow  # the whole corpus of real skills
+def test_terms_and_words_on_the_corpus(tmp_path):
+    from skillsift.checks.duplicates import _terms_and_words
+    from skillsift.validators.workspace import Workspace
+
+    config = tmp_path / "skillsift.toml"
+    config.write_text('[catalog]\nskills = ["*"]\n', encoding="utf-8")
+    texts = [s.description for s in Workspace(corpora(), config_file=config).catalog.skills]
+    assert _terms_and_words(texts) == _reference_terms_and_words(texts)
