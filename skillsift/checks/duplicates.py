@@ -240,7 +240,8 @@ def _fill_tiers(sets, threshold: float, rank: list[int], tiers: list[dict[float,
     numbered = [0] * len(rank)  # the skill of each bit
     for i, bit in enumerate(rank):
         numbered[bit] = i
-    windows: dict[int, int] = {}  # size -> the skills of the sizes the length filter pairs with it
+    # size -> (the skills of the sizes the length filter pairs with it, (size, skills) of each such size)
+    windows: dict[int, tuple[int, list[tuple[int, int]]]] = {}
     for j, prefix in enumerate(prefixes):
         if not prefix:
             continue
@@ -251,24 +252,25 @@ def _fill_tiers(sets, threshold: float, rank: list[int], tiers: list[dict[float,
         window = windows.get(size)
         if window is None:
             window = windows[size] = _length_window(by_size, t2, size)
-        candidates &= window & ~(1 << rank[j])
+        candidates &= window[0] & ~(1 << rank[j])
         if not candidates:
             continue
         if candidates.bit_count() <= FEW_CANDIDATES:
             _pair_by_pair(sets, j, candidates, numbered, bar, tiers[j])
         else:
-            _bit_sliced(by_size, size, _overlap_digits(shared[j], has, candidates), candidates, bar, tiers[j])
+            _bit_sliced(window[1], size, _overlap_digits(shared[j], has, candidates), candidates, bar, tiers[j])
     return tiers
 
 
-def _length_window(by_size: list[tuple[int, int]], t2: float, size: int) -> int:
-    """The skills whose size the length filter pairs with ``size``: t2 |A| <= |B| (1 + 1e-9) both ways."""
+def _length_window(by_size: list[tuple[int, int]], t2: float, size: int) -> tuple[int, list[tuple[int, int]]]:
+    """(the skills whose size the length filter pairs with ``size``, the ``(size, skills)`` of ``by_size``
+    it pairs with it): t2 |A| <= |B| (1 + 1e-9) both ways."""
     low, high = t2 * size, size * (1 + 1e-9)
+    paired = [(other, members) for other, members in by_size if t2 * other <= high and low <= other * (1 + 1e-9)]
     window = 0
-    for other, members in by_size:
-        if t2 * other <= high and low <= other * (1 + 1e-9):
-            window |= members
-    return window
+    for _other, members in paired:
+        window |= members
+    return window, paired
 
 
 def _pair_by_pair(sets, j: int, candidates: int, numbered: list[int], bar: float, found: dict[float, int]) -> None:
@@ -290,7 +292,9 @@ def _pair_by_pair(sets, j: int, candidates: int, numbered: list[int], bar: float
 def _bit_sliced(by_size: list[tuple[int, int]], size: int, digits: list[int], candidates: int, bar: float,
                 found: dict[float, int]) -> None:
     """Add to ``found`` (a skill's tiers) the ``candidates`` of each (overlap, size) whose cosine reaches
-    ``bar``, the overlaps read from ``digits`` (:func:`_overlap_digits`)."""
+    ``bar``, the overlaps read from ``digits`` (:func:`_overlap_digits`, complemented once here); ``by_size``:
+    the ``(size, skills)`` the length filter pairs with ``size``."""
+    complements = [~digit for digit in digits]
     for other, members in by_size:
         members &= candidates
         if not members:
@@ -304,7 +308,9 @@ def _bit_sliced(by_size: list[tuple[int, int]], size: int, digits: list[int], ca
                 continue
             exact = members
             for k, digit in enumerate(digits):
-                exact &= digit if overlap >> k & 1 else ~digit
+                exact &= digit if overlap >> k & 1 else complements[k]
+                if not exact:
+                    break
             if exact:
                 found[value] = found.get(value, 0) | exact
 
