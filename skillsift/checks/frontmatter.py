@@ -71,6 +71,9 @@ _WHEN_CLAUSE = regexes.compile(
     r"triggers?|trigger (?:on|when)|invoke (?:when|for)|applies when|use cases?|activate[sd]? (?:when|on|for))\b",
     re.IGNORECASE,
 )
+# What every clause :data:`_WHEN_CLAUSE` finds starts with, in the lowered text (its alternatives'
+# first words), so a description without any (most of those that say no "when") is not searched.
+_WHEN_WORDS = ("use ", "when ", "trigger", "invoke ", "applies when", "activate")
 _FENCE = regexes.compile(r"^\s{0,3}(```|~~~)")
 # What a line needs to matter to :func:`trigger_passages`: a fence run, or a word that every
 # trigger heading's title (:data:`_TRIGGER_HEADING`) or inline marker (:data:`_INLINE`) holds:
@@ -194,12 +197,24 @@ def _lowered(lines: list[str] | None, text: str | None) -> str:
     (:func:`~skillsift.validators.parsed.memoised`).
     """
     joined = "\n".join(lines or ()) if text is None else text
-    folded = joined
-    if not folded.isascii():
-        for odd, plain in _FOLDS:
-            if odd in folded:
-                folded = folded.replace(odd, plain)
+    folded = _folded(joined)
     return memoised("lowered", joined, str.lower) if folded is joined else folded.lower()
+
+
+def _folded(text: str) -> str:
+    """``text`` with the characters of :data:`_FOLDS` made plain (``text`` itself when it holds none)."""
+    if not text.isascii():
+        for odd, plain in _FOLDS:
+            if odd in text:
+                text = text.replace(odd, plain)
+    return text
+
+
+def _says_when(description: str) -> bool:
+    """Whether :data:`_WHEN_CLAUSE` finds a clause in ``description``: never when its text lowered as the
+    regex folds case (:data:`_FOLDS`) holds none of :data:`_WHEN_WORDS`."""
+    lowered = _folded(description).lower()
+    return any(word in lowered for word in _WHEN_WORDS) and _WHEN_CLAUSE.search(description) is not None
 
 
 def trigger_passages(lines: list[str], first_line: int, text: str | None = None) -> list[tuple[int, str, str]]:
@@ -341,7 +356,7 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=N
         return out
     out.extend(entry_limit_problems(path, lines.get("description", fence_line), front, limits, plugin))
     # A description that already says when to use the skill silences SK008: no passage is looked for.
-    if block.closed and _WHEN_CLAUSE.search(description) is None:
+    if block.closed and not _says_when(description):
         for line_no, line, passage in body_trigger_passages(block.body, block.body_line):
             if coverage(passage, description) < TRIGGER_COVERAGE:
                 out.append(TRIGGER_IN_BODY.report(

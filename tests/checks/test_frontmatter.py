@@ -371,3 +371,39 @@ def test_entry_limit_problems_equal_the_reference_on_random_skills():
     limits = {"claude-code": 10, "codex": 10, "my-agent": 10}
     found_for = entry_limit_problems(".codex/skills/a/SKILL.md", 3, front, limits)
     assert [d.message.split(";")[1].split()[0] for d in found_for] == ["codex", "my-agent"]
+
+
+def test_says_when_equals_the_when_clause_search():
+    """The look for the clause's first words before the regex: the regex's answer on every code point that
+    lowers to or matches an ASCII letter under IGNORECASE put in place of each letter of those words, on
+    random descriptions of words, folding characters and clauses, and on the corpus's descriptions."""
+    import random
+
+    from skillsift.checks.frontmatter import _WHEN_CLAUSE, _WHEN_WORDS, _says_when
+
+    letter = re.compile(r"[a-z ]", re.IGNORECASE)
+    points = [chr(cp) for cp in range(0x110000) if not 0xD800 <= cp < 0xE000
+              and (letter.match(chr(cp)) or any("a" <= c <= "z" or c == " " for c in chr(cp).lower()))]
+    clauses = ["use when", "Use this skill for x", "use it to", "Use PROACTIVELY when", "when the user asks",
+               "when you", "triggers", "trigger on", "invoke for", "applies when", "use cases", "activated on",
+               "activates for", "because it", "a user"]
+    texts = [c[:i] + ch + c[i + 1:] for ch in points for c in clauses for i in range(len(c)) if ch != c[i]]
+    rng = random.Random(31)
+    words = ["Deploy", "the", "app", "when", "use", "USE", "uſe", "ıt", "İnvoke", "\u212anow", "trıgger", "é", "—",
+             "for", "to", "on", "user", "asked", "applies", "activate", "activated", "case", "cases", "because"]
+    texts += [" ".join(rng.choice(words) for _ in range(rng.randint(0, 10))) for _ in range(5000)]
+    texts += [str(s.frontmatter.get("description")) for s in _corpus_skills()]
+    assert [_says_when(t) for t in texts] == [_WHEN_CLAUSE.search(t) is not None for t in texts]
+    assert sum(map(_says_when, texts)) > 2000
+    assert sum(not any(w in t.lower() for w in _WHEN_WORDS) for t in texts) > 1000  # (the look does skip some)
+
+
+def _corpus_skills():
+    from skillsift.catalog.load import parse_skill
+
+    out = []
+    for path in sorted(corpora().rglob("SKILL.md"))[:800]:
+        skill, _problems = parse_skill(path.read_text("utf-8", "replace"), path.parent.name, path=path.as_posix())
+        if skill is not None:
+            out.append(skill)
+    return out
