@@ -12,6 +12,14 @@ Near-duplicates are measured two ways:
   quadratic scan;
 * by meaning, when a usable index exists: the cosine of the stored vectors of skills whose
   embedded text has not changed since the index was built.
+
+Short descriptions one word apart are paired too (:func:`one_word_apart`).
+
+Longer than 450 lines because the catalog-wide pair searches (prefix filtering with bit masks,
+the few candidates compared one by one, the one-word blanking limited to the halves another text
+shares) each carry the argument that they find every pair the plain search finds, and the
+listing reads their masks directly: split apart, the bounds and the code that relies on them
+would drift.
 """
 
 from __future__ import annotations
@@ -124,9 +132,8 @@ def _copies(skills, text_of) -> list[list]:
 
 
 def term_sets(texts) -> list[frozenset[str]]:
-    from ..ranker.tokenize import tokenize
-
-    return [frozenset(tokenize(text)) for text in texts]
+    """``frozenset(tokenize(text))`` of each text (:func:`_terms_and_words`)."""
+    return _terms_and_words(list(texts))[0]
 
 
 _ASCII_RUN = None
@@ -324,7 +331,7 @@ def _set_cosine(a: frozenset, b: frozenset) -> float:
     return len(a & b) / math.sqrt(len(a) * len(b)) if a and b else 0.0
 
 
-def one_word_apart(texts) -> list[tuple[int, int]]:
+def one_word_apart(texts, words: list[tuple[str, ...]] | None = None) -> list[tuple[int, int]]:
     """Pairs (i < j) of texts of 3 to :data:`ONE_WORD_MAX` words whose lowercase words differ by
     one word replaced, added or dropped; found by hashing each text with one word blanked or
     left out (no pairwise scan).
@@ -334,26 +341,10 @@ def one_word_apart(texts) -> list[tuple[int, int]]:
     text of its length shares has no partner of its length that differs in its last half (and
     likewise the other way), and one whose halves no text one word shorter shares loses no word to
     become another.  A blanked text is keyed by the position blanked and the words on each side.
+    ``words``: each text's lowered words (:func:`_lower_words`), when the caller has them.
     """
-    return _one_word_pairs([_lower_words(text) for text in texts])
-
-
-def _lower_words(text, runs: list[str] | None = None) -> tuple[str, ...]:
-    """The ``\\w+`` runs of ``text`` lowered (() for a non-text); ``runs``: the tokenizer's words of it
-    (letter and digit runs of its lowered text), which are those when it is ASCII without an underscore
-    (``\\w`` is ``[^\\W_]`` and underscore, and both lowerings agree on ASCII)."""
-    global _WORD
-    if not isinstance(text, str):
-        return ()
-    if runs is not None and text.isascii() and "_" not in text:
-        return tuple(runs)
-    if _WORD is None:
-        _WORD = regexes.compile(r"\w+")
-    return tuple(_WORD.findall(text.lower()))
-
-
-def _one_word_pairs(words: list[tuple[str, ...]]) -> list[tuple[int, int]]:
-    """:func:`one_word_apart` of texts split into their lowercase words."""
+    if words is None:
+        words = [_lower_words(text) for text in texts]
     halves = _halves(words)
     blanked: dict[tuple, list[int]] = defaultdict(list)
     whole: dict[tuple, list[int]] = defaultdict(list)
@@ -380,6 +371,20 @@ def _one_word_pairs(words: list[tuple[str, ...]]) -> list[tuple[int, int]]:
                 for m in whole.get(w[:k] + w[k + 1:], ()):
                     out.add((min(n, m), max(n, m)))
     return sorted(out)
+
+
+def _lower_words(text, runs: list[str] | None = None) -> tuple[str, ...]:
+    """The ``\\w+`` runs of ``text`` lowered (() for a non-text); ``runs``: the tokenizer's words of it
+    (letter and digit runs of its lowered text), which are those when it is ASCII without an underscore
+    (``\\w`` is ``[^\\W_]`` and underscore, and both lowerings agree on ASCII)."""
+    global _WORD
+    if not isinstance(text, str):
+        return ()
+    if runs is not None and text.isascii() and "_" not in text:
+        return tuple(runs)
+    if _WORD is None:
+        _WORD = regexes.compile(r"\w+")
+    return tuple(_WORD.findall(text.lower()))
 
 
 def _half_key(w: tuple, size: int, first: bool) -> tuple:
@@ -429,7 +434,8 @@ def near_duplicates(skills, *, threshold: float, cosine_pairs=(), line_of=_no_li
     skills in (name, path, position) order: a skill's partners at one value, in the order a diagnostic
     names them, are its lowest bits (:func:`_strongest`); the one-word and cosine pairs are listed.
     """
-    sets, words = _terms_and_words([s.description for s in skills])
+    descriptions = [s.description for s in skills]
+    sets, words = _terms_and_words(descriptions)
     names = [skill.name for skill in skills]
     paths = [skill.path for skill in skills]
     order = sorted(range(len(skills)), key=lambda i: (names[i], paths[i], i))
@@ -442,7 +448,7 @@ def near_duplicates(skills, *, threshold: float, cosine_pairs=(), line_of=_no_li
         return any(mask >> rank[i] & 1 for mask in tiers[j].values())
 
     # short descriptions one word apart sit below the cosine threshold (4 of 5 terms: 0.8)
-    one_word = [(i, j) for i, j in _one_word_pairs(words) if not lexical(i, j)] if (
+    one_word = [(i, j) for i, j in one_word_apart(descriptions, words) if not lexical(i, j)] if (
         threshold > 0) else []
     apart = set(one_word)
     cosine = {(min(i, j), max(i, j)): v for i, j, v in cosine_pairs}
