@@ -85,7 +85,6 @@ _FENCE = regexes.compile(r"^\s{0,3}(```|~~~)")
 # :data:`_FOLDS` (see :func:`_lowered`).
 _FENCE_RUNS = ("```", "~~~")
 _TRIGGER_WORDS = ("when", "trigger", "activation", "use this skill", "use it ")
-_CANDIDATE = _FENCE_RUNS + _TRIGGER_WORDS
 # The characters that IGNORECASE matches to a letter of those words and that ``str.lower``
 # does not lower to it: the long s and the dotless i (its case equivalences), and the dotted
 # capital I (which the engine lowers to "i" and ``str.lower`` to "i" and a combining dot).
