@@ -12,13 +12,23 @@ Near-duplicates are measured two ways:
   quadratic scan;
 * by meaning, when a usable index exists: the cosine of the stored vectors of skills whose
   embedded text has not changed since the index was built.
+
+Short descriptions one word apart are paired too (:func:`one_word_apart`).
+
+Longer than 450 lines because the catalog-wide pair searches (prefix filtering with bit masks,
+the few candidates compared one by one, the one-word blanking limited to the halves another text
+shares) each carry the argument that they find every pair the plain search finds, and the
+listing reads their masks directly: split apart, the bounds and the code that relies on them
+would drift.
 """
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
+from itertools import chain
 
 from ..cache import regexes
 from ..catalog.embedtext import embedded_text, text_digest
@@ -65,15 +75,8 @@ def duplicate_names(skills, line_of=_no_line, text_of=None) -> list[Diagnostic]:
     out = []
     representatives = list(skills)
     if text_of is not None:
-        copies: dict[tuple[str, str], list] = defaultdict(list)
-        for skill in skills:
-            text = text_of(skill)
-            if text is not None:
-                copies[(skill.name, text)].append(skill)
         dropped: set[int] = set()
-        for group in copies.values():
-            if len(group) < 2:
-                continue
+        for group in _copies(skills, text_of):
             dropped.update(id(s) for s in group[1:])
             others = ", ".join(s.path for s in group[1:])
             out.append(COPIES.report(
@@ -108,10 +111,57 @@ def duplicate_names(skills, line_of=_no_line, text_of=None) -> list[Diagnostic]:
     return out
 
 
-def term_sets(texts) -> list[frozenset[str]]:
-    from ..ranker.tokenize import tokenize
+def _copies(skills, text_of) -> list[list]:
+    """The groups of two or more ``skills`` of one name and one text (``text_of``, None: unread), each in
+    the order of ``skills``, ordered by their first skill.  Texts are compared only within one name and
+    one length, so the texts of a catalog are not hashed (megabytes) to find a few copies."""
+    sized: dict[tuple[str, int], list[tuple[int, object, str]]] = defaultdict(list)
+    for n, skill in enumerate(skills):
+        text = text_of(skill)
+        if text is not None:
+            sized[(skill.name, len(text))].append((n, skill, text))
+    groups: list[tuple[int, list]] = []
+    for alike in sized.values():
+        if len(alike) < 2:
+            continue
+        same: dict[str, list[tuple[int, object]]] = defaultdict(list)
+        for n, skill, text in alike:
+            same[text].append((n, skill))
+        groups.extend((group[0][0], [skill for _n, skill in group]) for group in same.values() if len(group) > 1)
+    return [group for _first, group in sorted(groups, key=lambda item: item[0])]
 
-    return [frozenset(tokenize(text)) for text in texts]
+
+def term_sets(texts) -> list[frozenset[str]]:
+    """``frozenset(tokenize(text))`` of each text (:func:`_terms_and_words`)."""
+    return _terms_and_words(list(texts))[0]
+
+
+_ASCII_RUN = None
+
+
+def _terms_and_words(texts) -> tuple[list[frozenset[str]], list[tuple[str, ...]]]:
+    """(:func:`term_sets`, the lowered ``\\w+`` words :func:`one_word_apart` compares) of ``texts``, each
+    text split once for both where it can be (:func:`_lower_words`).
+
+    The terms are ``tokenize``'s (its words, stopwords dropped, stemmed), each distinct word of the
+    catalog made a term once; an ASCII text's words are the ``[a-z0-9]+`` runs of its lowered text
+    (``tokenize``'s letter and digit runs there), which the engine finds without a character class
+    lookup per character.
+    """
+    from ..ranker.tokenize import lower, term, words
+
+    global _ASCII_RUN
+    if _ASCII_RUN is None:
+        _ASCII_RUN = regexes.compile(r"[a-z0-9]+")
+    split = [(_ASCII_RUN.findall(text.lower()) if text.isascii() else words(lower(text))) if text else []
+             for text in texts]
+    made = {word: term(word) for word in set().union(*split)}  # word -> its term ("" for a stopword)
+    sets: list[frozenset[str]] = []
+    for runs in split:
+        held = set(map(made.__getitem__, runs))
+        held.discard("")
+        sets.append(frozenset(held))
+    return sets, [_lower_words(text, runs) for text, runs in zip(texts, split, strict=True)]
 
 
 def lexical_partners(sets, threshold: float, rank=None) -> list[dict[float, int]]:
@@ -121,9 +171,10 @@ def lexical_partners(sets, threshold: float, rank=None) -> list[dict[float, int]
 
     Prefix filtering: with terms sorted rarest first, a pair with cosine >= t shares at least
     ceil(t^2 |A|) terms with A, so it shares one within A's first |A| - ceil(t^2 |A|) + 1 terms
-    (and likewise for B).  A skill's candidates are the OR of the masks of its prefix terms; its
-    overlaps with all of them are counted at once (:func:`_overlap_digits`), and each (overlap, size)
-    is one value for every skill it holds: a templated family costs a few masks per skill.
+    (and likewise for B).  A skill's candidates are the OR of the masks of its prefix terms, less the
+    sizes the length filter rules out; a few are compared one by one (:func:`_pair_by_pair`), more
+    have their overlaps counted at once (:func:`_overlap_digits`), each (overlap, size) one value for
+    every skill it holds: a templated family costs a few masks per skill.
     """
     tiers: list[dict[float, int]] = [{} for _ in sets]
     if threshold <= 0:
@@ -132,33 +183,43 @@ def lexical_partners(sets, threshold: float, rank=None) -> list[dict[float, int]
 
 
 def _term_masks(sets, t2: float, rank: list[int]):
-    """(prefixes, term -> skills holding it, term -> skills holding it in their prefix, size -> skills)."""
-    frequency: dict[str, int] = defaultdict(int)
-    for terms in sets:
-        for term in terms:
-            frequency[term] += 1
-    has: dict[str, int] = defaultdict(int)  # term -> the skills holding it
-    prefixed: dict[str, int] = defaultdict(int)  # term -> the skills holding it in their prefix
+    """(prefixes, shared terms, term -> skills holding it, term -> skills holding it in their prefix,
+    size -> skills), terms numbered rarest first (ties by term).
+
+    A term held by one skill alone pairs it with none, so it is left out of the masks, of the
+    ``shared`` terms whose overlaps are counted and of the prefixes (whose length still counts it):
+    with terms numbered rarest first, a skill's terms of one holder are its lowest numbers.
+    """
+    frequency = Counter(chain.from_iterable(sets))
+    vocabulary = sorted(sorted(frequency), key=frequency.__getitem__)
+    number = dict(zip(vocabulary, range(len(vocabulary)), strict=True))
+    alone = Counter(frequency.values())[1]  # the first numbers: the terms of one skill
+    has = [0] * len(vocabulary)  # term -> the skills holding it
+    prefixed = [0] * len(vocabulary)  # term -> the skills holding it in their prefix
     of_size: dict[int, int] = defaultdict(int)
-    prefixes: list[list[str]] = []
+    prefixes: list[list[int]] = []
+    shared: list[list[int]] = []
     for j, terms in enumerate(sets):
         size = len(terms)
         if size < MIN_TERMS:
             prefixes.append([])
+            shared.append([])
             continue
         bit = 1 << rank[j]
-        ordered = sorted(terms, key=lambda t: (frequency[t], t))
-        prefix = ordered[:size - math.ceil(t2 * size - 1e-9) + 1]
+        ordered = sorted(map(number.__getitem__, terms))
+        first = bisect.bisect_left(ordered, alone)
+        prefix = ordered[first:size - math.ceil(t2 * size - 1e-9) + 1]
         prefixes.append(prefix)
-        for term in terms:
+        shared.append(ordered[first:])
+        for term in ordered[first:]:
             has[term] |= bit
         for term in prefix:
             prefixed[term] |= bit
         of_size[size] |= bit
-    return prefixes, has, prefixed, of_size
+    return prefixes, shared, has, prefixed, of_size
 
 
-def _overlap_digits(terms, has: dict[str, int], candidates: int) -> list[int]:
+def _overlap_digits(terms, has: list[int], candidates: int) -> list[int]:
     """Each candidate's overlap with ``terms``, bit-sliced: mask k holds those with binary digit k set."""
     digits: list[int] = []
     for term in terms:
@@ -172,43 +233,93 @@ def _overlap_digits(terms, has: dict[str, int], candidates: int) -> list[int]:
     return digits
 
 
+#: Candidates of one skill up to which their overlaps are counted pair by pair (set intersections)
+#: rather than bit-sliced over the skill's terms: most skills have a few, a templated family hundreds.
+FEW_CANDIDATES = 16
+
+
 def _fill_tiers(sets, threshold: float, rank: list[int], tiers: list[dict[float, int]]) -> list[dict[float, int]]:
     t2 = threshold * threshold
     bar = threshold - 1e-12
     sizes = [len(terms) for terms in sets]
-    prefixes, has, prefixed, of_size = _term_masks(sets, t2, rank)
-    sqrt = math.sqrt
+    prefixes, shared, has, prefixed, of_size = _term_masks(sets, t2, rank)
     by_size = sorted(of_size.items())
+    numbered = [0] * len(rank)  # the skill of each bit
+    for i, bit in enumerate(rank):
+        numbered[bit] = i
+    # size -> (the skills of the sizes the length filter pairs with it, (size, skills) of each such size)
+    windows: dict[int, tuple[int, list[tuple[int, int]]]] = {}
     for j, prefix in enumerate(prefixes):
         if not prefix:
             continue
         candidates = 0
         for term in prefix:
             candidates |= prefixed[term]
-        candidates &= ~(1 << rank[j])
+        size = sizes[j]
+        window = windows.get(size)
+        if window is None:
+            window = windows[size] = _length_window(by_size, t2, size)
+        candidates &= window[0] & ~(1 << rank[j])
         if not candidates:
             continue
-        size = sizes[j]
-        low_j, high_j = t2 * size, size * (1 + 1e-9)  # the length filter, as t2 * |A| <= |B| (1 + 1e-9)
-        digits = _overlap_digits(sets[j], has, candidates)
-        found = tiers[j]
-        for other, members in by_size:
-            members &= candidates
-            if not members or not (t2 * other <= high_j and low_j <= other * (1 + 1e-9)):
-                continue
-            root = sqrt(other * size)
-            for overlap in range(min(other, size), 0, -1):
-                value = overlap / root
-                if value < bar:
-                    break
-                if overlap >> len(digits):
-                    continue
-                exact = members
-                for k, digit in enumerate(digits):
-                    exact &= digit if overlap >> k & 1 else ~digit
-                if exact:
-                    found[value] = found.get(value, 0) | exact
+        if candidates.bit_count() <= FEW_CANDIDATES:
+            _pair_by_pair(sets, j, candidates, numbered, bar, tiers[j])
+        else:
+            _bit_sliced(window[1], size, _overlap_digits(shared[j], has, candidates), candidates, bar, tiers[j])
     return tiers
+
+
+def _length_window(by_size: list[tuple[int, int]], t2: float, size: int) -> tuple[int, list[tuple[int, int]]]:
+    """(the skills whose size the length filter pairs with ``size``, the ``(size, skills)`` of ``by_size``
+    it pairs with it): t2 |A| <= |B| (1 + 1e-9) both ways."""
+    low, high = t2 * size, size * (1 + 1e-9)
+    paired = [(other, members) for other, members in by_size if t2 * other <= high and low <= other * (1 + 1e-9)]
+    window = 0
+    for _other, members in paired:
+        window |= members
+    return window, paired
+
+
+def _pair_by_pair(sets, j: int, candidates: int, numbered: list[int], bar: float, found: dict[float, int]) -> None:
+    """Add to ``found`` (skill ``j``'s tiers) each of ``candidates`` whose set cosine with it reaches ``bar``,
+    its overlap counted by a set intersection (the value is the one :func:`_bit_sliced` computes)."""
+    terms = sets[j]
+    size = len(terms)
+    while candidates:
+        low = candidates & -candidates
+        candidates ^= low
+        other = sets[numbered[low.bit_length() - 1]]
+        overlap = len(terms & other)
+        if overlap:
+            value = overlap / math.sqrt(len(other) * size)
+            if value >= bar:
+                found[value] = found.get(value, 0) | low
+
+
+def _bit_sliced(by_size: list[tuple[int, int]], size: int, digits: list[int], candidates: int, bar: float,
+                found: dict[float, int]) -> None:
+    """Add to ``found`` (a skill's tiers) the ``candidates`` of each (overlap, size) whose cosine reaches
+    ``bar``, the overlaps read from ``digits`` (:func:`_overlap_digits`, complemented once here); ``by_size``:
+    the ``(size, skills)`` the length filter pairs with ``size``."""
+    complements = [~digit for digit in digits]
+    for other, members in by_size:
+        members &= candidates
+        if not members:
+            continue
+        root = math.sqrt(other * size)
+        for overlap in range(min(other, size), 0, -1):
+            value = overlap / root
+            if value < bar:
+                break
+            if overlap >> len(digits):
+                continue
+            exact = members
+            for k, digit in enumerate(digits):
+                exact &= digit if overlap >> k & 1 else complements[k]
+                if not exact:
+                    break
+            if exact:
+                found[value] = found.get(value, 0) | exact
 
 
 #: Descriptions of more words are left to the cosine (one word apart there is well above 0.9).
@@ -220,21 +331,32 @@ def _set_cosine(a: frozenset, b: frozenset) -> float:
     return len(a & b) / math.sqrt(len(a) * len(b)) if a and b else 0.0
 
 
-def one_word_apart(texts) -> list[tuple[int, int]]:
+def one_word_apart(texts, words: list[tuple[str, ...]] | None = None) -> list[tuple[int, int]]:
     """Pairs (i < j) of texts of 3 to :data:`ONE_WORD_MAX` words whose lowercase words differ by
     one word replaced, added or dropped; found by hashing each text with one word blanked or
-    left out (no pairwise scan)."""
-    global _WORD
-    if _WORD is None:
-        _WORD = regexes.compile(r"\w+")
-    words = [tuple(_WORD.findall(text.lower())) if isinstance(text, str) else () for text in texts]
+    left out (no pairwise scan).
+
+    Only the words where a partner can differ are blanked (:func:`_halves`): two word lists one word
+    apart agree on the first or the last half of the shorter, so a text whose first half no other
+    text of its length shares has no partner of its length that differs in its last half (and
+    likewise the other way), and one whose halves no text one word shorter shares loses no word to
+    become another.  A blanked text is keyed by the position blanked and the words on each side.
+    ``words``: each text's lowered words (:func:`_lower_words`), when the caller has them.
+    """
+    if words is None:
+        words = [_lower_words(text) for text in texts]
+    halves = _halves(words)
     blanked: dict[tuple, list[int]] = defaultdict(list)
     whole: dict[tuple, list[int]] = defaultdict(list)
     for n, w in enumerate(words):
         if 3 <= len(w) <= ONE_WORD_MAX:
             whole[w].append(n)
-            for k in range(len(w)):
-                blanked[(*w[:k], "\0", *w[k + 1:])].append(n)
+            half = len(w) // 2
+            # a partner one word apart at k >= half shares the first half, at k < half the last
+            low = 0 if halves[_half_key(w, len(w), False)] > 1 else half
+            high = len(w) if halves[_half_key(w, len(w), True)] > 1 else half
+            for k in range(low, high):
+                blanked[(k, w[:k], w[k + 1:])].append(n)
     out: set[tuple[int, int]] = set()
     for group in blanked.values():
         if 1 < len(group) <= 50:  # a template shared by more is SK009's cosine business
@@ -243,11 +365,47 @@ def one_word_apart(texts) -> list[tuple[int, int]]:
                     if words[group[a]] != words[group[b]]:
                         out.add((group[a], group[b]))
     for n, w in enumerate(words):
-        if 4 <= len(w) <= ONE_WORD_MAX + 1:
+        if 4 <= len(w) <= ONE_WORD_MAX + 1 and (_half_key(w, len(w) - 1, True) in halves
+                                                 or _half_key(w, len(w) - 1, False) in halves):
             for k in range(len(w)):
-                for m in whole.get((*w[:k], *w[k + 1:]), ()):
+                for m in whole.get(w[:k] + w[k + 1:], ()):
                     out.add((min(n, m), max(n, m)))
     return sorted(out)
+
+
+def _lower_words(text, runs: list[str] | None = None) -> tuple[str, ...]:
+    """The ``\\w+`` runs of ``text`` lowered (() for a non-text); ``runs``: the tokenizer's words of it
+    (letter and digit runs of its lowered text), which are those when it is ASCII without an underscore
+    (``\\w`` is ``[^\\W_]`` and underscore, and both lowerings agree on ASCII)."""
+    global _WORD
+    if not isinstance(text, str):
+        return ()
+    if runs is not None and text.isascii() and "_" not in text:
+        return tuple(runs)
+    if _WORD is None:
+        _WORD = regexes.compile(r"\w+")
+    return tuple(_WORD.findall(text.lower()))
+
+
+def _half_key(w: tuple, size: int, first: bool) -> tuple:
+    """The first ``size // 2`` words of ``w``, or its last ``size - size // 2``, keyed with ``size``.
+
+    With ``size`` = len(w): two texts of that length that differ in one word (at k) agree on the first
+    half (k >= size // 2) or the last (k < size // 2).  With ``size`` = len(w) - 1: a text of ``size``
+    words that is ``w`` less its word k agrees with ``w`` on the first half (k >= size // 2) or on the
+    last ``size - size // 2`` words (k < size // 2 leaves more after it)."""
+    half = size // 2
+    return (size, first, w[:half]) if first else (size, first, w[len(w) - (size - half):])
+
+
+def _halves(words: list[tuple]) -> dict[tuple, int]:
+    """How many texts of 3 to :data:`ONE_WORD_MAX` words have each :func:`_half_key` of their own length."""
+    count: dict[tuple, int] = defaultdict(int)
+    for w in words:
+        if 3 <= len(w) <= ONE_WORD_MAX:
+            count[_half_key(w, len(w), True)] += 1
+            count[_half_key(w, len(w), False)] += 1
+    return dict(count)
 
 
 def vector_pairs(matrix, threshold: float) -> list[tuple[int, int, float]]:
@@ -276,7 +434,8 @@ def near_duplicates(skills, *, threshold: float, cosine_pairs=(), line_of=_no_li
     skills in (name, path, position) order: a skill's partners at one value, in the order a diagnostic
     names them, are its lowest bits (:func:`_strongest`); the one-word and cosine pairs are listed.
     """
-    sets = term_sets(s.description for s in skills)
+    descriptions = [s.description for s in skills]
+    sets, words = _terms_and_words(descriptions)
     names = [skill.name for skill in skills]
     paths = [skill.path for skill in skills]
     order = sorted(range(len(skills)), key=lambda i: (names[i], paths[i], i))
@@ -289,7 +448,7 @@ def near_duplicates(skills, *, threshold: float, cosine_pairs=(), line_of=_no_li
         return any(mask >> rank[i] & 1 for mask in tiers[j].values())
 
     # short descriptions one word apart sit below the cosine threshold (4 of 5 terms: 0.8)
-    one_word = [(i, j) for i, j in one_word_apart([s.description for s in skills]) if not lexical(i, j)] if (
+    one_word = [(i, j) for i, j in one_word_apart(descriptions, words) if not lexical(i, j)] if (
         threshold > 0) else []
     apart = set(one_word)
     cosine = {(min(i, j), max(i, j)): v for i, j, v in cosine_pairs}

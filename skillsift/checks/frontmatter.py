@@ -71,6 +71,9 @@ _WHEN_CLAUSE = regexes.compile(
     r"triggers?|trigger (?:on|when)|invoke (?:when|for)|applies when|use cases?|activate[sd]? (?:when|on|for))\b",
     re.IGNORECASE,
 )
+# What every clause :data:`_WHEN_CLAUSE` finds starts with, in the lowered text (its alternatives'
+# first words), so a description without any (most of those that say no "when") is not searched.
+_WHEN_WORDS = ("use ", "when ", "trigger", "invoke ", "applies when", "activate")
 _FENCE = regexes.compile(r"^\s{0,3}(```|~~~)")
 # What a line needs to matter to :func:`trigger_passages`: a fence run, or a word that every
 # trigger heading's title (:data:`_TRIGGER_HEADING`) or inline marker (:data:`_INLINE`) holds:
@@ -79,8 +82,9 @@ _FENCE = regexes.compile(r"^\s{0,3}(```|~~~)")
 # for, nor "use" alone (in most lines of prose).  Lines without any are never visited.  Each is
 # looked for with ``str.find`` in the lower-cased text (a regex of them all, or with IGNORECASE,
 # tries most positions: "a" and "t" open two of them); the case folding of IGNORECASE is kept by
-# :data:`_FOLDS` (see :func:`_candidate_lines`).
-_CANDIDATE = ("```", "~~~", "when", "trigger", "activation", "use this skill", "use it ")
+# :data:`_FOLDS` (see :func:`_lowered`).
+_FENCE_RUNS = ("```", "~~~")
+_TRIGGER_WORDS = ("when", "trigger", "activation", "use this skill", "use it ")
 # The characters that IGNORECASE matches to a letter of those words and that ``str.lower``
 # does not lower to it: the long s and the dotless i (its case equivalences), and the dotted
 # capital I (which the engine lowers to "i" and ``str.lower`` to "i" and a combining dot).
@@ -124,17 +128,26 @@ def entry_limit_problems(path: str, line: int, front: dict, limits: dict, plugin
     it reads the skill's folder; any other name in ``limits`` cuts the trimmed description.
     """
 
-    out = []
-    # An agent that does not read the skill's folder never lists it; when none of the
-    # targeted agents does (a configured path), every one is checked.
-    readers = {a for a in limits if a in BY_NAME and serves(BY_NAME[a], path, plugin)}
+    texts: dict[tuple[str, ...], str] = {}  # fields -> their entry text (most agents read the description alone)
+    over = []
     for agent, limit in sorted(limits.items()):
-        if not limit or (readers and agent in BY_NAME and agent not in readers):
+        if not limit:
             continue
         profile = BY_NAME.get(agent)
         fields = profile.entry_fields if profile is not None else ("description",)
-        text = entry_text(front, fields)
-        if len(text) <= limit:
+        text = texts.get(fields)
+        if text is None:
+            text = texts[fields] = entry_text(front, fields)
+        if len(text) > limit:
+            over.append((agent, limit, profile, fields, text))
+    if not over:
+        return []
+    out = []
+    # An agent that does not read the skill's folder never lists it; when none of the
+    # targeted agents does (a configured path), every one is checked (asked only of an entry over a limit).
+    readers = {a for a in limits if a in BY_NAME and serves(BY_NAME[a], path, plugin)}
+    for agent, limit, profile, fields, text in over:
+        if readers and profile is not None and agent not in readers:
             continue
         what = "description" if fields == ("description",) or not front.get("when_to_use") else (
             "description + when_to_use")
@@ -174,25 +187,33 @@ def _inline(line: str):
     return _INLINE.match(line, len(line) - len(line.lstrip()))
 
 
-def _candidate_lines(lines: list[str], text: str | None = None) -> list[int]:
-    """Indices of the lines that may be a fence, a trigger heading or an inline marker, in order.
+def _lowered(lines: list[str] | None, text: str | None) -> str:
+    """The lines joined by line feeds (``text`` when given) lowered as the line regexes fold case.
 
-    Each word of :data:`_CANDIDATE` is found with ``str.find`` in the joined lines, the rest of a
-    line skipped after a hit (the same case folding as the line regexes, which match with
-    IGNORECASE), so the lines holding none of them cost no Python step: they can only matter as
-    a trigger section's text, which is read line by line.  Lowering never adds or removes a
-    line break, so the line numbers of the lowered text are those of ``lines``.  ``text``: the
-    lines joined by line feeds, when the caller has it (a body: its lowered text is the one the
-    security checks read, computed once, :func:`~skillsift.validators.parsed.memoised`).
+    :data:`_FOLDS` are made plain first, then the text is lowered: lowering never adds or removes a
+    line break, so the line numbers of the lowered text are those of ``lines``.  A body's lowered
+    text is the one the security checks read, computed once
+    (:func:`~skillsift.validators.parsed.memoised`).
     """
-    joined = "\n".join(lines) if text is None else text
-    text = joined
+    joined = "\n".join(lines or ()) if text is None else text
+    folded = _folded(joined)
+    return memoised("lowered", joined, str.lower) if folded is joined else folded.lower()
+
+
+def _folded(text: str) -> str:
+    """``text`` with the characters of :data:`_FOLDS` made plain (``text`` itself when it holds none)."""
     if not text.isascii():
         for odd, plain in _FOLDS:
             if odd in text:
                 text = text.replace(odd, plain)
-    text = memoised("lowered", joined, str.lower) if text is joined else text.lower()
-    return line_numbers_holding(text, _CANDIDATE)
+    return text
+
+
+def _says_when(description: str) -> bool:
+    """Whether :data:`_WHEN_CLAUSE` finds a clause in ``description``: never when its text lowered as the
+    regex folds case (:data:`_FOLDS`) holds none of :data:`_WHEN_WORDS`."""
+    lowered = _folded(description).lower()
+    return any(word in lowered for word in _WHEN_WORDS) and _WHEN_CLAUSE.search(description) is not None
 
 
 def trigger_passages(lines: list[str], first_line: int, text: str | None = None) -> list[tuple[int, str, str]]:
@@ -202,13 +223,41 @@ def trigger_passages(lines: list[str], first_line: int, text: str | None = None)
     skipped.  A trigger heading's passage is the text under it, up to the next heading
     (at most 15 lines); an inline marker's passage is the rest of its line.  Each regex
     runs only on lines holding the characters it needs (a fence, a word of a trigger heading or
-    marker), and only those lines are visited (:func:`_candidate_lines`).  ``text``: the lines
+    marker), and only those lines are visited (:func:`_trigger_lines`).  ``text``: the lines
     joined by line feeds, when the caller has it.
     """
+    candidates = _trigger_lines(_lowered(lines, text))
+    return _passages(lines, first_line, candidates) if candidates else []
+
+
+def body_trigger_passages(body: str, first_line: int) -> list[tuple[int, str, str]]:
+    """:func:`trigger_passages` of a body's text, split into lines only when it holds a trigger word."""
+    candidates = _trigger_lines(_lowered(None, body))
+    return _passages(body.split("\n"), first_line, candidates) if candidates else []
+
+
+def _trigger_lines(lowered: str) -> list[int]:
+    """The numbers of the lines of ``lowered`` that can change a passage, in order.
+
+    Those holding a fence run or a word of :data:`_TRIGGER_WORDS`, each found with ``str.find`` (the
+    rest of a line skipped after a hit), so the lines holding none cost no Python step: they can only
+    matter as a trigger section's text, which is read line by line.  None in a text without a word
+    (fences alone say nothing), and no fence after the last line holding one (a fence only tells
+    whether the lines after it are code; a trigger section reads its own lines).
+    """
+    words = [word for word in _TRIGGER_WORDS if word in lowered]
+    if not words:
+        return []
+    last = max(map(lowered.rfind, words))
+    end = lowered.find("\n", last)
+    return line_numbers_holding(lowered if end < 0 else lowered[:end], (*_FENCE_RUNS, *words))
+
+
+def _passages(lines: list[str], first_line: int, candidates: list[int]) -> list[tuple[int, str, str]]:
     out = []
     in_code = False
     resume = 0  # the first line not yet consumed by a trigger section
-    for i in _candidate_lines(lines, text):
+    for i in candidates:
         if i < resume:
             continue
         line = lines[i]
@@ -306,9 +355,8 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=N
         return out
     out.extend(entry_limit_problems(path, lines.get("description", fence_line), front, limits, plugin))
     # A description that already says when to use the skill silences SK008: no passage is looked for.
-    if block.closed and _WHEN_CLAUSE.search(description) is None:
-        body_lines = block.body.split("\n")
-        for line_no, line, passage in trigger_passages(body_lines, block.body_line, block.body):
+    if block.closed and not _says_when(description):
+        for line_no, line, passage in body_trigger_passages(block.body, block.body_line):
             if coverage(passage, description) < TRIGGER_COVERAGE:
                 out.append(TRIGGER_IN_BODY.report(
                     file=path, line=line_no,

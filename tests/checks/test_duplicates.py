@@ -256,3 +256,44 @@ def test_sk009_listings_come_from_the_cache_only_for_the_same_inputs(tmp_path, m
     assert calls == [1] and edited != uncached
     monkeypatch.setenv("SKILLSIFT_CACHE", "off")
     assert validate() == edited
+
+
+def _line_of(found, key):
+    return 1 + len(found.name) % 3 if key == "name" else None
+
+
+def test_duplicate_names_equal_the_reference_on_random_catalogs():
+    """SK002/SK014 with copies looked for within one name and one text length: the findings of the reference
+    (every text hashed) on random catalogs of few names, texts of equal lengths that differ or not, unread
+    texts, plugins and one skill listed twice."""
+    from tests.support.copies_reference import duplicate_names as reference
+
+    rng = random.Random(11)
+    names = ["deploy", "Deploy", "ship", "de\u0440loy", "review"]
+    texts = ["abc", "abd", "bca", "abc", "longer text", "longer texT", None, ""]
+    findings = 0
+    for _ in range(500):
+        skills = [Skill(name=rng.choice(names), description="d",
+                        path=rng.choice(("skills", ".claude/skills", "plugins/p/skills")) + f"/{n}/SKILL.md")
+                  for n in range(rng.randint(0, 12))]
+        if skills and rng.random() < 0.1:
+            skills.append(skills[0])
+        text_of = {id(s): rng.choice(texts) for s in skills}.__getitem__
+        want = reference(skills, _line_of, lambda s, text_of=text_of: text_of(id(s)))
+        assert duplicate_names(skills, _line_of, lambda s, text_of=text_of: text_of(id(s))) == want
+        findings += sum(d.code == "SK014" for d in want)
+    assert findings > 200
+
+
+@pytest.mark.slow  # the whole corpus of real skills
+def test_duplicate_names_equal_the_reference_on_the_corpus(tmp_path):
+    from skillsift.validators.workspace import Workspace
+    from tests.support.copies_reference import duplicate_names as reference
+
+    config = tmp_path / "skillsift.toml"
+    config.write_text('[catalog]\nskills = ["*"]\n', encoding="utf-8")
+    ws = Workspace(corpora(), config_file=config)
+    skills = ws.all_skills
+    got = duplicate_names(skills, _line_of, lambda s: ws.read_text(s.path))
+    assert got == reference(skills, _line_of, lambda s: ws.read_text(s.path))
+    assert sum(d.code == "SK014" for d in got) > 10

@@ -275,23 +275,29 @@ def test_the_findings_of_an_unchanged_skill_come_from_the_text_check_cache(tmp_p
     assert sorted(calls) == [".claude/skills/alpha/SKILL.md", ".claude/skills/beta/SKILL.md"]
 
 
-def _reference_candidate_lines(lines):
+def _reference_trigger_lines(lines):
     """The lines holding a fence run or a word of a trigger heading or marker, by the IGNORECASE regex
-    on each line."""
+    on each line, up to the last holding a word (none without one)."""
+    word = re.compile(r"when|trigger|activation|use this skill|use it ", re.IGNORECASE)
     marker = re.compile(r"```|~~~|when|trigger|activation|use this skill|use it ", re.IGNORECASE)
-    return [i for i, line in enumerate(lines) if marker.search(line)]
+    last = max((i for i, line in enumerate(lines) if word.search(line)), default=-1)
+    return [i for i, line in enumerate(lines[:last + 1]) if marker.search(line)]
+
+
+def _trigger_lines(lines):
+    from skillsift.checks.frontmatter import _lowered, _trigger_lines
+
+    return _trigger_lines(_lowered(lines, None))
 
 
 _CANDIDATE_WORDS = ("when", "trigger", "activation", "use this skill", "use it ")
 
 
-def test_candidate_lines_fold_case_as_the_ignorecase_regex_does():
+def test_trigger_lines_fold_case_as_the_ignorecase_regex_does():
     """The lowered-text search finds the lines IGNORECASE finds: every code point that lowers to or
     matches an ASCII letter under IGNORECASE put in place of each letter of the words, and random
     lines of letters, folding characters and markers."""
     import random
-
-    from skillsift.checks.frontmatter import _candidate_lines
 
     letter = re.compile(r"[a-z ]", re.IGNORECASE)
     # (the other code points match no letter either way: neither lowered to one nor equal under IGNORECASE)
@@ -299,15 +305,105 @@ def test_candidate_lines_fold_case_as_the_ignorecase_regex_does():
               and (letter.match(chr(cp)) or any("a" <= c <= "z" or c == " " for c in chr(cp).lower()))]
     assert len(points) > 50 and "\u212a" in points and "\u0130" in points
     lines = [w[:i] + ch + w[i + 1:] for ch in points for w in _CANDIDATE_WORDS for i in range(len(w)) if ch != w[i]]
-    found = set(_candidate_lines(lines))
-    expected = set(_reference_candidate_lines(lines))
+    found = set(_trigger_lines(lines))
+    expected = set(_reference_trigger_lines(lines))
     assert found == expected
     assert {lines[i] for i in expected} >= {"triggeR", "whEn", "uſe it ", "use ıt ", "actİvation",
                                             "use this s\u212aill"}
     rng = random.Random(45)
     alphabet = ["u", "s", "e", "U", "S", "E", "t", "r", "i", "g", "T", "R", "I", "G", "\u017f", "\u0131", "\u0130",
                 "\u212a", "#", "`", "~", " ", "é", "—", "\u00df", "x", "w", "h", "n", "W", "H", "N", "k", "K", "l",
-                "a", "c", "v", "o", "when", "use", "this skill", "it ", "activation"]
+                "a", "c", "v", "o", "when", "use", "this skill", "it ", "activation", "```"]
     for _ in range(3000):
         body = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(rng.randint(1, 8))]
-        assert _candidate_lines(body) == _reference_candidate_lines(body)
+        assert _trigger_lines(body) == _reference_trigger_lines(body)
+
+
+_BODY_LINES = ("", "   ", "# Skill", "## When to use", "### Triggers", "## Activation", "# Use İt when", "## Notes",
+               "#", "####### When to use", "## WHEN SHOULD YOU INVOKE THIS SKILL ##", "  ## When to use **",
+               "```", "~~~", "  ```python", "    ```", "\t```", "USE WHEN the build breaks", "Uſe when deploying",
+               "  - **Triggers:** deploy", "1. When to use this skill: nightly", "> use this skill for rollbacks",
+               "- Use it for rollbacks", "use it", "trigger words: ship it", "text # with hash", "on release",
+               "when the user asks", "ops", "nightly", "x \u2028 y", "use when\r", "Trıggers: ship", "é")
+
+
+def test_trigger_passages_equal_the_regex_on_every_line_on_random_bodies():
+    """Random bodies of headings, markers, fences, blank and plain lines (folding characters): the passages
+    of the lines holding a word or a fence up to the last word are those of the regex on every line."""
+    import random
+
+    rng = random.Random(8)
+    found = 0
+    for _ in range(4000):
+        lines = [rng.choice(_BODY_LINES) for _ in range(rng.randint(0, 40))]
+        want = _reference_trigger_passages(lines, 5)
+        assert trigger_passages(lines, 5) == want
+        found += len(want)
+    assert found > 4000
+
+
+def test_entry_limit_problems_equal_the_reference_on_random_skills():
+    """SK007 with the entry texts made once per set of fields and the folders asked only past a limit: the
+    findings of the reference (every agent's folders asked first) on random descriptions, ``when_to_use``
+    values, limits (profiled agents, other names, zero) and paths each agent reads or not."""
+    import random
+
+    from skillsift.checks.frontmatter import entry_limit_problems
+    from tests.support.frontmatter_reference import entry_limit_problems as reference
+
+    rng = random.Random(17)
+    paths = [".claude/skills/a/SKILL.md", ".codex/skills/a/SKILL.md", ".agents/skills/a/SKILL.md",
+             ".github/skills/a/SKILL.md", "skills/a/SKILL.md", "skills/x/y/SKILL.md", "docs/a/SKILL.md",
+             "plugins/p/skills/a/SKILL.md", ".skillsift/local/sources/s/a/SKILL.md", ".gemini/skills/a/SKILL.md"]
+    agents = ["claude-code", "codex", "copilot", "cursor", "gemini-cli", "opencode", "my-agent", "other"]
+    values = [None, "", "  ", 5, ["a"], "short", "x " * 300, "y" * 1030, "z " * 520, "w" * 1600, "é " * 900]
+    found = 0
+    for _ in range(3000):
+        front = {key: rng.choice(values) for key in ("description", "when_to_use") if rng.random() < 0.85}
+        limits = {agent: rng.choice((0, 10, 1024, 1536, 2000)) for agent in rng.sample(agents, rng.randint(0, 5))}
+        path, plugin = rng.choice(paths), rng.choice(("", "", "gemini-extension.json:p"))
+        want = reference(path, 3, front, limits, plugin)
+        assert entry_limit_problems(path, 3, front, limits, plugin) == want
+        found += len(want)
+    assert found > 800
+    # (an agent that does not read the folder is left out once another one reads it)
+    front = {"description": "x" * 50}
+    limits = {"claude-code": 10, "codex": 10, "my-agent": 10}
+    found_for = entry_limit_problems(".codex/skills/a/SKILL.md", 3, front, limits)
+    assert [d.message.split(";")[1].split()[0] for d in found_for] == ["codex", "my-agent"]
+
+
+def test_says_when_equals_the_when_clause_search():
+    """The look for the clause's first words before the regex: the regex's answer on every code point that
+    lowers to or matches an ASCII letter under IGNORECASE put in place of each letter of those words, on
+    random descriptions of words, folding characters and clauses, and on the corpus's descriptions."""
+    import random
+
+    from skillsift.checks.frontmatter import _WHEN_CLAUSE, _WHEN_WORDS, _says_when
+
+    letter = re.compile(r"[a-z ]", re.IGNORECASE)
+    points = [chr(cp) for cp in range(0x110000) if not 0xD800 <= cp < 0xE000
+              and (letter.match(chr(cp)) or any("a" <= c <= "z" or c == " " for c in chr(cp).lower()))]
+    clauses = ["use when", "Use this skill for x", "use it to", "Use PROACTIVELY when", "when the user asks",
+               "when you", "triggers", "trigger on", "invoke for", "applies when", "use cases", "activated on",
+               "activates for", "because it", "a user"]
+    texts = [c[:i] + ch + c[i + 1:] for ch in points for c in clauses for i in range(len(c)) if ch != c[i]]
+    rng = random.Random(31)
+    words = ["Deploy", "the", "app", "when", "use", "USE", "uſe", "ıt", "İnvoke", "\u212anow", "trıgger", "é", "—",
+             "for", "to", "on", "user", "asked", "applies", "activate", "activated", "case", "cases", "because"]
+    texts += [" ".join(rng.choice(words) for _ in range(rng.randint(0, 10))) for _ in range(5000)]
+    texts += [str(s.frontmatter.get("description")) for s in _corpus_skills()]
+    assert [_says_when(t) for t in texts] == [_WHEN_CLAUSE.search(t) is not None for t in texts]
+    assert sum(map(_says_when, texts)) > 2000
+    assert sum(not any(w in t.lower() for w in _WHEN_WORDS) for t in texts) > 1000  # (the look does skip some)
+
+
+def _corpus_skills():
+    from skillsift.catalog.load import parse_skill
+
+    out = []
+    for path in sorted(corpora().rglob("SKILL.md"))[:800]:
+        skill, _problems = parse_skill(path.read_text("utf-8", "replace"), path.parent.name, path=path.as_posix())
+        if skill is not None:
+            out.append(skill)
+    return out

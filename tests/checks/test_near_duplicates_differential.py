@@ -6,13 +6,14 @@ several thresholds, and the corpus of real skills."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skillsift.catalog.skill import Skill
-from skillsift.checks.duplicates import lexical_partners, near_duplicates, term_sets
+from skillsift.checks.duplicates import lexical_partners, near_duplicates, one_word_apart, term_sets
 from tests.conftest import corpora
 from tests.support import near_duplicates_reference as reference
 
@@ -101,3 +102,90 @@ def test_the_listing_equals_the_pair_by_pair_listing_on_the_corpus(tmp_path):
         got = near_duplicates(skills, threshold=threshold, cosine_pairs=pairs)
         assert got == reference.near_duplicates(skills, threshold=threshold, cosine_pairs=pairs)
         assert len(got) > 500
+
+
+def _one_word_texts(rng: random.Random, size: int) -> list:
+    """Texts of 2 to 42 words in families one or two words apart (some families over 50 strong, some
+    texts repeated or differing only in case), with a few non-texts."""
+    vocab = [f"w{i}" for i in range(rng.randint(3, 30))]
+    templates = [[rng.choice(vocab) for _ in range(rng.choice((2, 3, 4, 5, 20, 39, 40, 41, 42)))]
+                 for _ in range(rng.randint(1, 4))]
+    texts: list = []
+    for _ in range(size):
+        if rng.random() < 0.03:
+            texts.append(None)
+            continue
+        words = list(rng.choice(templates))
+        for _ in range(rng.choice((0, 1, 1, 1, 2))):
+            move = rng.random()
+            if move < 0.4 and words:
+                words[rng.randrange(len(words))] = rng.choice(vocab)
+            elif move < 0.7:
+                words.insert(rng.randrange(len(words) + 1), rng.choice(vocab))
+            elif words:
+                del words[rng.randrange(len(words))]
+        text = " ".join(words)
+        texts.append(text.upper() if rng.random() < 0.1 else text)
+    return texts
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.integers(0, 2**32 - 1), st.sampled_from((0, 1, 2, 5, 30, 60, 130)))
+def test_one_word_apart_finds_the_pairs_of_blanking_every_text(seed, size):
+    texts = _one_word_texts(random.Random(seed), size)
+    assert one_word_apart(texts) == reference.one_word_apart(texts)
+
+
+def test_the_one_word_texts_do_hold_pairs_and_crowded_templates():
+    """(The texts above are not vacuous: pairs replaced, added and dropped, and groups over 50.)"""
+    rng = random.Random(5)
+    found = [reference.one_word_apart(_one_word_texts(rng, 130)) for _ in range(30)]
+    assert sum(map(len, found)) > 1000
+    crowded = ["a b c " + str(n) for n in range(60)] + ["a b c"]
+    assert one_word_apart(crowded) == reference.one_word_apart(crowded) == [(n, 60) for n in range(60)]
+
+
+@pytest.mark.slow  # the whole corpus of real skills
+def test_one_word_apart_finds_the_pairs_of_blanking_every_text_on_the_corpus(tmp_path):
+    from skillsift.validators.workspace import Workspace
+
+    config = tmp_path / "skillsift.toml"
+    config.write_text('[catalog]\nskills = ["*"]\n', encoding="utf-8")
+    texts = [s.description for s in Workspace(corpora(), config_file=config).catalog.skills]
+    got = one_word_apart(texts)
+    assert got == reference.one_word_apart(texts)
+    assert len(got) > 10
+
+
+def _reference_terms_and_words(texts):
+    from skillsift.ranker.tokenize import tokenize
+
+    return ([frozenset(tokenize(text)) for text in texts],
+            [tuple(re.findall(r"\w+", text.lower())) if isinstance(text, str) else () for text in texts])
+
+
+def test_terms_and_words_are_the_tokenizer_terms_and_the_lowered_words():
+    """Each text split once for SK009's term sets and its one-word pairs: the tokenizer's terms and the
+    ``\\w+`` words of the lowered text, on random texts of ASCII and other letters, underscores, digits and
+    other numerals, stopwords, inflections and the letters whose lowering differs (İ, Σ)."""
+    from skillsift.checks.duplicates import _terms_and_words
+
+    rng = random.Random(23)
+    pieces = ["Deploy", "deploys", "DEPLOYING", "the", "and", "use", "when", "classes", "policies", "a_b", "_x", "x_",
+              "2024", "v2", "x²", "Ⅻ", "İstanbul", "ΣΟΦΙΑ", "naïve", "日本語", "—", "-", ".", ",", " ", "\t", "\n", "ß"]
+    texts: list = [None, "", " ", "_", "a b c"]
+    for _ in range(3000):
+        texts.append("".join(rng.choice(pieces) + rng.choice(("", " ", " ", "-")) for _ in range(rng.randint(0, 12))))
+    assert _terms_and_words(texts) == _reference_terms_and_words(texts)
+    assert sum(text.isascii() for text in texts[1:]) > 200 and sum(not t.isascii() for t in texts[1:]) > 200
+
+
+@pytest.mark.slow  # the whole corpus of real skills
+def test_terms_and_words_on_the_corpus(tmp_path):
+    from skillsift.checks.duplicates import _terms_and_words
+    from skillsift.validators.workspace import Workspace
+
+    config = tmp_path / "skillsift.toml"
+    config.write_text('[catalog]\nskills = ["*"]\n', encoding="utf-8")
+    texts = [s.description for s in Workspace(corpora(), config_file=config).catalog.skills]
+    assert _terms_and_words(texts) == _reference_terms_and_words(texts)

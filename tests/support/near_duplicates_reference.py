@@ -1,25 +1,56 @@
 """SK009 as it was computed before the masks of ``lexical_partners``: every similar pair a tuple
 (prefix filtering), the one-word pairs looked up by bisection, each skill's partners ranked with
 ``heapq``.  Kept word for word as the reference the faster listing is compared with
-(tests/checks/test_near_duplicates_differential.py)."""
+(tests/checks/test_near_duplicates_differential.py).  :func:`one_word_apart` blanks every word of every
+text, as before only the words where a partner can differ were (the same pairs)."""
 
 from __future__ import annotations
 
 import bisect
 import heapq
 import math
+import re
 from collections import defaultdict
 
 from skillsift.checks.duplicates import (
     MAX_NAMED,
     MIN_TERMS,
+    ONE_WORD_MAX,
     _no_line,
     _set_cosine,
     near_diagnostic,
-    one_word_apart,
     term_sets,
 )
 from skillsift.diagnostics import Diagnostic
+
+_WORD = re.compile(r"\w+")
+
+
+def one_word_apart(texts) -> list[tuple[int, int]]:
+    """Pairs (i < j) of texts of 3 to :data:`ONE_WORD_MAX` words whose lowercase words differ by
+    one word replaced, added or dropped; found by hashing each text with one word blanked or
+    left out (no pairwise scan)."""
+    words = [tuple(_WORD.findall(text.lower())) if isinstance(text, str) else () for text in texts]
+    blanked: dict[tuple, list[int]] = defaultdict(list)
+    whole: dict[tuple, list[int]] = defaultdict(list)
+    for n, w in enumerate(words):
+        if 3 <= len(w) <= ONE_WORD_MAX:
+            whole[w].append(n)
+            for k in range(len(w)):
+                blanked[(*w[:k], "\0", *w[k + 1:])].append(n)
+    out: set[tuple[int, int]] = set()
+    for group in blanked.values():
+        if 1 < len(group) <= 50:  # a template shared by more is SK009's cosine business
+            for a in range(len(group)):
+                for b in range(a + 1, len(group)):
+                    if words[group[a]] != words[group[b]]:
+                        out.add((group[a], group[b]))
+    for n, w in enumerate(words):
+        if 4 <= len(w) <= ONE_WORD_MAX + 1:
+            for k in range(len(w)):
+                for m in whole.get((*w[:k], *w[k + 1:]), ()):
+                    out.add((min(n, m), max(n, m)))
+    return sorted(out)
 
 
 def similar_pairs(sets, threshold: float) -> list[tuple[int, int, float]]:
