@@ -34,7 +34,8 @@ def test_split_agrees_on_random_texts():
 _KEYS = ("name", "description", "tags", "true", "null", "x_y", "a-b", "1a", "metadata", "Name")
 _VALUES = ("deploy", "Ship it", '"quoted"', "'single'", "[a, b]", "[]", '["a b", c]', "[a, [b]]", "2.0", "12",
            "true", "null", "~", "", "a: b", "x # c", ">-", "|", "&a x", "*a", "-", "- x", "? x", "\u00e9t\u00e9",
-           "caf\u00e9 [1]", "\t", "\x07bell", "d\x7fel", "c1\x85", "ls\u2028", "\x0cff", "\ufeffbom", "'it''s'", '"esc\\"aped"', "{a: b}", "@x", "`x`", "[a,")
+           "caf\u00e9 [1]", "\t", "\x07bell", "d\x7fel", "c1\x85", "ls\u2028", "\x0cff", "\ufeffbom", "'it''s'",
+           '"esc\\"aped"', "{a: b}", "@x", "`x`", "[a,")
 
 
 def _yaml_line(rng: random.Random) -> str:
@@ -68,7 +69,8 @@ def _simple_document(rng: random.Random) -> str:
             indent = rng.choice(("", "  "))
             lines += [f"{key}:"] + [f"{indent}- {rng.choice(_SAFE_VALUES)}" for _ in range(rng.randint(1, 3))]
         else:
-            lines += [f"{key}:"] + [f"  {rng.choice(_KEYS)}: {rng.choice(_SAFE_VALUES)}" for _ in range(rng.randint(1, 3))]
+            lines += [f"{key}:"] + [f"  {rng.choice(_KEYS)}: {rng.choice(_SAFE_VALUES)}"
+                                    for _ in range(rng.randint(1, 3))]
         if rng.random() < 0.1:
             lines.append(rng.choice(("", "# note", _yaml_line(rng))))
     return "".join(line + "\n" for line in lines)
