@@ -85,6 +85,7 @@ class Workspace:
         self.env = env
         self.user_config_path = user_config_path
         self._texts: dict = {}  # relative path -> text or None
+        self._skill_bytes: dict = {}  # relative SKILL.md path -> the bytes of its text, until it is parsed
         self._parsed: dict = {}  # relative path -> (skill or None, diagnostics)
         self._cases: dict = {}  # relative path -> (CaseFile or None, SkillsiftError or None)
         self._splits: dict = {}  # relative path -> (LF text, frontmatter block, key lines) or None
@@ -173,11 +174,15 @@ class Workspace:
         """The UTF-8 text of a file under the root (None when unreadable or not UTF-8); cached."""
         if rel not in self._texts:
             # a SKILL.md is read only as a file of its own skill folder (SK020)
-            read = read_skill_bytes if posix_name(rel) == "SKILL.md" else read_bounded
+            skill = posix_name(rel) == "SKILL.md"
             try:
-                self._texts[rel] = read(self.abspath(rel), MAX_SKILL_BYTES).decode("utf-8")
+                data = (read_skill_bytes if skill else read_bounded)(self.abspath(rel), MAX_SKILL_BYTES)
+                self._texts[rel] = data.decode("utf-8")
             except (OSError, UnicodeDecodeError):
                 self._texts[rel] = None
+            else:
+                if skill and rel not in self._parsed:  # its digest is of these bytes (:meth:`parsed`)
+                    self._skill_bytes[rel] = data
         return self._texts[rel]
 
     def split_text(self, rel: str):
@@ -234,7 +239,7 @@ class Workspace:
             else:
                 dir_id = posix_name(posix_parent(rel)) or rel
                 self._parsed[rel] = load.parse_skill(text, dir_id, path=rel, domain=domain, yaml_reader=reader,
-                                                split=self._block(rel))
+                                                split=self._block(rel), data=self._skill_bytes.pop(rel, None))
         return self._parsed[rel]
 
     @cached_property
