@@ -139,7 +139,6 @@ class Workspace:
         """Line of ``table.key`` in the project config file (None when not written there)."""
         if not self.project_text:
             return None
-
         full = f"{self.project_prefix}.{table}" if self.project_prefix else table
         return find_key_line(self.project_text, full, key) or find_key_line(self.project_text, full, "")
 
@@ -178,11 +177,10 @@ class Workspace:
             try:
                 data = (read_skill_bytes if skill else read_bounded)(self.abspath(rel), MAX_SKILL_BYTES)
                 self._texts[rel] = data.decode("utf-8")
+                if skill:  # kept until it is parsed: :meth:`parsed` takes the digest of these bytes
+                    self._skill_bytes[rel] = data
             except (OSError, UnicodeDecodeError):
                 self._texts[rel] = None
-            else:
-                if skill and rel not in self._parsed:  # its digest is of these bytes (:meth:`parsed`)
-                    self._skill_bytes[rel] = data
         return self._texts[rel]
 
     def split_text(self, rel: str):
@@ -375,7 +373,6 @@ class Workspace:
         if self.config is None or not self.config.search.examples:
             return (), None
         from ..ranker.known import example_files
-
         try:
             return tuple(example_files(self.root, self.config.search.examples)), None
         except SkillsiftError as exc:
@@ -421,7 +418,6 @@ class Workspace:
     def index_load(self):
         """:class:`~skillsift.index.store.LoadResult` of the index directory (numpy is imported here)."""
         from ..index.store import IndexReadError, LoadResult, load_index
-
         try:
             return load_index(self.abspath(self.index_dir))
         except IndexReadError as exc:
