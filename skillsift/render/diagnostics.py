@@ -181,9 +181,8 @@ def _sub_rules(diagnostics, levels) -> list[tuple[str, dict]]:
     return out
 
 
-def sarif_log(diagnostics) -> dict:
-    """A SARIF 2.1.0 log object."""
-
+def _sarif_rules(diagnostics) -> tuple[list[dict], dict[str, int]]:
+    """The rules of a SARIF log (every registered check, then the secret kinds reported) and each one's index."""
     rules = []
     index = {}
     for position, check in enumerate(CHECKS):
@@ -200,9 +199,38 @@ def sarif_log(diagnostics) -> dict:
     for rule_id, rule in _sub_rules(diagnostics, levels):
         index[rule_id] = len(rules)
         rules.append(rule)
+    return rules, index
+
+
+def _sarif(rules: list[dict], results: list[dict]) -> dict:
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "skillsift", "version": __version__, "rules": rules}},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    }
+
+
+def _rule_id(diag, index) -> str:
+    return f"{diag.code}/{diag.rule}" if diag.rule and f"{diag.code}/{diag.rule}" in index else diag.code
+
+
+def _uri(file: str, uris: dict) -> str | None:
+    """:func:`sarif_uri` of ``file``, made once per file (a skill has many findings)."""
+    return uris[file] if file in uris else uris.setdefault(file, sarif_uri(file))
+
+
+def sarif_log(diagnostics) -> dict:
+    """A SARIF 2.1.0 log object."""
+
+    rules, index = _sarif_rules(diagnostics)
     results = []
+    uris: dict[str, str | None] = {}
     for diag in diagnostics:
-        rule_id = f"{diag.code}/{diag.rule}" if diag.rule and f"{diag.code}/{diag.rule}" in index else diag.code
+        rule_id = _rule_id(diag, index)
         result: dict = {
             "ruleId": rule_id,
             "level": _SARIF_LEVELS.get(diag.severity, "error"),
@@ -210,7 +238,7 @@ def sarif_log(diagnostics) -> dict:
         }
         if rule_id in index:
             result["ruleIndex"] = index[rule_id]
-        uri = sarif_uri(diag.file) if diag.file else None
+        uri = _uri(diag.file, uris) if diag.file else None
         if diag.file and uri is None:
             result["message"]["text"] = f"{diag.file}: {diag.message}"
         if uri is not None:
@@ -224,16 +252,64 @@ def sarif_log(diagnostics) -> dict:
         if diag.hint:
             result["properties"] = {"hint": diag.hint}
         results.append(result)
-    return {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "skillsift", "version": __version__, "rules": rules}},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }],
-    }
+    return _sarif(rules, results)
+
+
+_RESULTS_END = '"results": []\n    }\n  ]\n}\n'  # how json_text of a log without results ends
 
 
 def render_sarif(diagnostics) -> str:
-    return json_text(sarif_log(diagnostics))
+    """``json_text(sarif_log(diagnostics))``, each result written straight from its finding.
+
+    A log of thousands of findings was mostly its results' dicts built and then written key by key;
+    here the log is written without results and each result's text is put together in the one layout
+    json_text gives it (tests/render/test_sarif_text.py holds the two to the same bytes).
+    """
+    diagnostics = list(diagnostics)
+    rules, index = _sarif_rules(diagnostics)
+    head = json_text(_sarif(rules, []))
+    if not diagnostics or not head.endswith(_RESULTS_END):
+        return json_text(sarif_log(diagnostics))
+    try:
+        results = _results_text(diagnostics, index)
+    except Exception:  # noqa: BLE001 - a value json writes its own way: json_text decides, or raises
+        return json_text(sarif_log(diagnostics))
+    return head[: -len(_RESULTS_END)] + '"results": ' + results + "\n    }\n  ]\n}\n"
+
+
+def _results_text(diagnostics, index: dict[str, int]) -> str:
+    """The ``results`` list of a SARIF log as json_text writes it at its place (8 spaces in)."""
+    from .json_indent import written
+    from .sanitise import json_string
+
+    def value(item, newline: str) -> str:
+        return json_string(item) if type(item) is str else written(item, newline, json_string)
+
+    n8 = "\n        "
+    n10, n12, n14, n16, n18 = (n8 + " " * k for k in (2, 4, 6, 8, 10))
+    uris: dict[str, str | None] = {}
+    items = []
+    for diag in diagnostics:
+        rule_id = _rule_id(diag, index)
+        file, message = diag.file, diag.message
+        uri = _uri(file, uris) if file else None
+        if file and uri is None:
+            message = f"{file}: {message}"
+        level = _SARIF_LEVELS.get(diag.severity, "error")
+        parts = [f'"ruleId": {value(rule_id, n10)}', f'"level": {value(level, n10)}',
+                 f'"message": {{{n12}"text": {value(message, n12)}{n10}}}']
+        if rule_id in index:
+            parts.append(f'"ruleIndex": {value(index[rule_id], n10)}')
+        if uri is not None:
+            region = ""
+            if diag.line:
+                region = f",{n16}\"region\": {{{n18}\"startLine\": {value(diag.line, n18)}"
+                if diag.column:
+                    region += f",{n18}\"startColumn\": {value(diag.column, n18)}"
+                region += n16 + "}"
+            parts.append(f'"locations": [{n12}{{{n14}"physicalLocation": {{{n16}"artifactLocation": {{{n18}"uri": '
+                         f'{value(uri, n18)},{n18}"uriBaseId": "%SRCROOT%"{n16}}}{region}{n14}}}{n12}}}{n10}]')
+        if diag.hint:
+            parts.append(f'"properties": {{{n12}"hint": {value(diag.hint, n12)}{n10}}}')
+        items.append("{" + n10 + ("," + n10).join(parts) + n8 + "}")
+    return "[" + n8 + ("," + n8).join(items) + "\n      ]"

@@ -22,15 +22,28 @@ class _Unwritten(Exception):
     """A value this module does not write (json.dumps decides)."""
 
 
-def indented(doc) -> str:
-    """``json.dumps(doc, indent=2, ensure_ascii=False)``."""
+def indented(doc, clean=None) -> str:
+    """``json.dumps(doc, indent=2, ensure_ascii=False)``, passed through ``clean`` when it is given.
+
+    ``clean`` (text -> text) must change nothing but characters of JSON strings, and each string
+    alone (no match across two): it is then applied to each string as it is written, the short
+    texts of a document instead of all of it, and to the whole text of ``json.dumps``.
+    """
     import json
     from json.encoder import encode_basestring
 
+    encode = encode_basestring if clean is None else (lambda text: clean(encode_basestring(text)))
     try:
-        return _text(doc, "\n", encode_basestring)
+        return _text(doc, "\n", encode)
     except (_Unwritten, RecursionError):
-        return json.dumps(doc, indent=2, ensure_ascii=False)
+        text = json.dumps(doc, indent=2, ensure_ascii=False)
+        return text if clean is None else clean(text)
+
+
+def written(value, newline: str, encode) -> str:
+    """``value`` as :func:`indented` writes it at the indentation ``newline`` ends with, each string through
+    ``encode``; raises for a value it leaves to ``json.dumps``."""
+    return _text(value, newline, encode)
 
 
 def _float(value: float) -> str:
