@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from .._version import __version__
 from ..config.checks import BY_CODE, CHECKS
-from ..diagnostics import ERROR, NOTE, WARNING
+from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from ..secrets.scan import PATTERNS
 from ..words import plural
 from .sanitise import command_data, command_property, json_text, plain, sarif_uri
@@ -68,22 +68,47 @@ def render_text(diagnostics, *, checked: int | None = None) -> str:
     diagnostics = list(diagnostics)
     lines: list[str] = []
     current = None
+    hints: dict[str, str] = {}  # a hint's line, made once (a check gives most of its findings one hint)
+    last = len(diagnostics) - 1
     for i, diag in enumerate(diagnostics):
-        if diag.file != current:
+        file = diag.file
+        if file != current:
             if current is not None:
                 lines.append("")
-            current = diag.file
+            current = file
         suffix = "" if diag.severity == ERROR else f" ({diag.severity})"
-        lines.append(plain(diag.render()) + suffix)
-        following = diagnostics[i + 1] if i + 1 < len(diagnostics) else None
-        shared = (following is not None and following.hint == diag.hint and following.file == diag.file
-                  and following.code == diag.code)
-        if diag.hint and not shared:
-            lines.append(f"    hint: {plain(diag.hint)}")
+        head = _rendered(diag) if type(diag) is Diagnostic else diag.render()
+        # plain() returns most lines as they are: its test, without the call
+        if not (head.isprintable() and "##[" not in head and not head.lstrip(" \t").startswith("::")):
+            head = plain(head)
+        lines.append(head + suffix)
+        hint = diag.hint
+        if not hint:
+            continue
+        following = diagnostics[i + 1] if i < last else None
+        if following is not None and following.hint == hint and following.file == file and following.code == diag.code:
+            continue  # shared with the next finding: printed under it
+        line = hints.get(hint) if type(hint) is str else None
+        if line is None:
+            line = f"    hint: {plain(hint)}"
+            if type(hint) is str:
+                hints[hint] = line
+        lines.append(line)
     if lines:
         lines.append("")
     lines.append(summary_line(diagnostics, checked))
     return "\n".join(lines) + "\n"
+
+
+def _rendered(diag: Diagnostic) -> str:
+    """``diag.render()`` of a :class:`~skillsift.diagnostics.Diagnostic`, its location made in one format."""
+    file, line, message = diag.file, diag.line, diag.message
+    if file and line:
+        column = diag.column
+        head = f"{file}:{line}:{column}: " if column else f"{file}:{line}: "
+    else:
+        head = f"{file}: " if file else ""
+    return f"{head}{diag.code} {message}" if diag.code else f"{head}{message}"
 
 
 def render_json(diagnostics, *, root: str = "", checked: int | None = None) -> str:
