@@ -27,7 +27,8 @@ from ..config.checks import BY_CODE, CHECKS
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from ..secrets.scan import PATTERNS
 from ..words import plural
-from .sanitise import command_data, command_property, json_text, plain, sarif_uri
+from .json_indent import written
+from .sanitise import command_data, command_property, json_string, json_text, plain, sarif_uri
 
 GITHUB_LIMIT = 10  # annotations of each kind GitHub shows per step
 SCHEMA_VERSION = 1
@@ -304,9 +305,6 @@ def render_sarif(diagnostics) -> str:
 
 def _results_text(diagnostics, index: dict[str, int]) -> str:
     """The ``results`` list of a SARIF log as json_text writes it at its place (8 spaces in)."""
-    from .json_indent import written
-    from .sanitise import json_string
-
     def value(item, newline: str) -> str:
         return json_string(item) if type(item) is str else written(item, newline, json_string)
 
