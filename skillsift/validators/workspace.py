@@ -64,11 +64,11 @@ def rel_posix(path, root) -> str:
     return as_posix(rel)
 
 
+@lru_cache(maxsize=1)  # (an import statement in a function runs the fromlist handling at each call)
 def _catalog():
     """:mod:`skillsift.catalog.load` (with the discovery, frontmatter and cache modules it imports), loaded on
     the first skill a workspace reads: a hook that reads files only (``hook secrets``) loads none of them."""
     from ..catalog import load
-
     return load
 
 
