@@ -22,7 +22,7 @@ from skillsift.catalog.agents import BY_NAME, NAMES
 from skillsift.catalog.discovery import CHECK_MAX_DIRS, discover_all, refused_findings
 from skillsift.catalog.frontmatter import BOM, PARSE_CODE, YamlDocument, not_a_mapping
 from skillsift.catalog.limits import check_ranked_size
-from skillsift.catalog.skill import EncodedText, Skill, restore
+from skillsift.catalog.skill import Digest, EncodedText, Skill, restore
 from skillsift.diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
 from skillsift.files import MAX_SKILL_BYTES, as_posix, parent_name, path_str, read_skill_bytes
 
@@ -78,7 +78,7 @@ def parse_skill(
     # not when cached
     if yaml_reader is None:
         yaml_reader = frontmatter.read_yaml  # looked up at the call: a test may stand in for it
-    digest = "sha256:" + sha256(text.encode("utf-8", "surrogatepass") if data is None else data).hexdigest()
+    digest = Digest(text if data is None else data, sha256)  # computed when it is first read (skill.py)
     if split is None:
         lf = text.replace("\r\n", "\n")
         block = frontmatter.split_frontmatter(lf)
