@@ -28,7 +28,7 @@ from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from ..secrets.scan import PATTERNS
 from ..words import plural
 from .json_indent import written
-from .sanitise import command_data, command_property, json_string, json_text, plain, sarif_uri
+from .sanitise import command_data, command_property, json_text, json_writer, plain, sarif_uri
 
 GITHUB_LIMIT = 10  # annotations of each kind GitHub shows per step
 SCHEMA_VERSION = 1
@@ -113,16 +113,38 @@ def _rendered(diag: Diagnostic) -> str:
 
 
 def render_json(diagnostics, *, root: str = "", checked: int | None = None) -> str:
-    """``diagnostics.v1`` JSON (2-space indent, final newline)."""
+    """``diagnostics.v1`` JSON (2-space indent, final newline).
 
+    The document is written without its findings, then each finding's text put together in the layout
+    json_text gives it (as :func:`render_sarif` does; tests/render/test_sarif_text.py holds both to the
+    document written whole).
+    """
+    diagnostics = list(diagnostics)
+    doc = _json_report(diagnostics, [], root, checked)
+    head = json_text(doc)
+    at = head.find(_FINDINGS_MARK)  # (a string's line break is written \n: only the key itself matches)
+    if not diagnostics or at < 0 or any(type(diag) is not Diagnostic for diag in diagnostics):
+        return json_text(_json_report(diagnostics, [_json_item(diag) for diag in diagnostics], root, checked))
+    try:
+        findings = _findings_text(diagnostics)
+    except Exception:  # noqa: BLE001 - a value json writes its own way: json_text decides, or raises
+        return json_text(_json_report(diagnostics, [_json_item(diag) for diag in diagnostics], root, checked))
+    return head[:at] + '\n  "diagnostics": ' + findings + head[at + len(_FINDINGS_MARK):]
+
+
+_FINDINGS_MARK = '\n  "diagnostics": []'
+
+
+def _json_item(diag) -> dict:
+    item = diag.to_dict()
+    check = BY_CODE.get(diag.code)
+    if check is not None:
+        item["name"] = check.name
+    return item
+
+
+def _json_report(diagnostics, items: list, root: str, checked: int | None) -> dict:
     c = counts(diagnostics)
-    items = []
-    for diag in diagnostics:
-        item = diag.to_dict()
-        check = BY_CODE.get(diag.code)
-        if check is not None:
-            item["name"] = check.name
-        items.append(item)
     summary = {"errors": c[ERROR], "warnings": c[WARNING], "notes": c[NOTE],
                "files": len({d.file for d in diagnostics if d.file})}
     doc: dict[str, object] = {
@@ -135,7 +157,37 @@ def render_json(diagnostics, *, root: str = "", checked: int | None = None) -> s
         doc["root"] = root
     if checked is not None:
         summary["skills"] = checked
-    return json_text(doc)
+    return doc
+
+
+def _findings_text(diagnostics) -> str:
+    """The ``diagnostics`` list of the report as json_text writes it at its place (2 spaces in): each
+    finding's :meth:`~skillsift.diagnostics.Diagnostic.to_dict` and its check's name."""
+    n4 = "\n    "
+    n6 = n4 + "  "
+
+    string = json_writer()
+
+    def value(item) -> str:
+        return string(item) if type(item) is str else written(item, n6, string)
+
+    items = []
+    for diag in diagnostics:
+        parts = [f'"code": {value(diag.code)}', f'"severity": {value(diag.severity)}',
+                 f'"message": {value(diag.message)}']
+        if diag.file:
+            parts.append(f'"file": {value(diag.file)}')
+        if diag.line:
+            parts.append(f'"line": {value(diag.line)}')
+        if diag.column:
+            parts.append(f'"column": {value(diag.column)}')
+        if diag.hint:
+            parts.append(f'"hint": {value(diag.hint)}')
+        check = BY_CODE.get(diag.code)
+        if check is not None:
+            parts.append(f'"name": {value(check.name)}')
+        items.append("{" + n6 + ("," + n6).join(parts) + n4 + "}")
+    return "[" + n4 + ("," + n4).join(items) + "\n  ]"
 
 
 # -- GitHub workflow commands ---------------------------------------------------------------------
@@ -305,8 +357,10 @@ def render_sarif(diagnostics) -> str:
 
 def _results_text(diagnostics, index: dict[str, int]) -> str:
     """The ``results`` list of a SARIF log as json_text writes it at its place (8 spaces in)."""
+    string = json_writer()
+
     def value(item, newline: str) -> str:
-        return json_string(item) if type(item) is str else written(item, newline, json_string)
+        return string(item) if type(item) is str else written(item, newline, string)
 
     n8 = "\n        "
     n10, n12, n14, n16, n18 = (n8 + " " * k for k in (2, 4, 6, 8, 10))

@@ -22,19 +22,18 @@ class _Unwritten(Exception):
     """A value this module does not write (json.dumps decides)."""
 
 
-def indented(doc, clean=None) -> str:
-    """``json.dumps(doc, indent=2, ensure_ascii=False)``, passed through ``clean`` when it is given.
+def indented(doc, encode=None, clean=None) -> str:
+    """``json.dumps(doc, indent=2, ensure_ascii=False)``, each string written by ``encode`` (default: json's
+    ``encode_basestring``) and the text of ``json.dumps``, when it decides, passed through ``clean``.
 
-    ``clean`` (text -> text) must change nothing but characters of JSON strings, and each string
-    alone (no match across two): it is then applied to each string as it is written, the short
-    texts of a document instead of all of it, and to the whole text of ``json.dumps``.
+    ``encode`` may change a string's text only as ``clean`` changes the whole text (characters inside
+    strings, each string alone): the one document either way.
     """
     import json
     from json.encoder import encode_basestring
 
-    encode = encode_basestring if clean is None else (lambda text: clean(encode_basestring(text)))
     try:
-        return _text(doc, "\n", encode)
+        return _text(doc, "\n", encode or encode_basestring)
     except (_Unwritten, RecursionError):
         text = json.dumps(doc, indent=2, ensure_ascii=False)
         return text if clean is None else clean(text)

@@ -38,7 +38,7 @@ import re
 from .json_indent import indented
 
 __all__ = ["visible", "plain", "plain_lines", "command_data", "command_property", "md_text", "md_code",
-           "html_text", "sarif_uri", "json_text", "json_string", "xml_lines", "for_stdout"]
+           "html_text", "sarif_uri", "json_text", "json_writer", "xml_lines", "for_stdout"]
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # C0, DEL, C1; the bidirectional embeddings, overrides and isolates; line and paragraph separators
@@ -99,14 +99,24 @@ def json_text(doc) -> str:
     terminal acts on.
     """
     # json.dumps(doc, indent=2, ensure_ascii=False), written faster, each string made safe as it is written
-    return indented(doc, _json_safe) + "\n"
+    return indented(doc, json_writer(), _json_safe) + "\n"
 
 
-def json_string(text: str) -> str:
-    """A string as :func:`json_text` writes it (quoted, escaped, made safe)."""
+def json_writer():
+    """The function that writes one string as :func:`json_text` does: quoted, escaped, made safe."""
     from json.encoder import encode_basestring
 
-    return _json_safe(encode_basestring(text))
+    def write(text: str) -> str:
+        text = encode_basestring(text)
+        if "\x7f" in text or not text.isascii():
+            text = _UNSAFE_IN_JSON.sub(_json_escape, text)
+        return text.replace("##[", "##\\u005b")
+
+    return write
+
+
+def _json_escape(match: re.Match) -> str:
+    return f"\\u{ord(match.group(0)):04x}"
 
 
 def _json_safe(text: str) -> str:
@@ -114,7 +124,7 @@ def _json_safe(text: str) -> str:
     as ``##\\u005b`` (the same "[" to a JSON reader); they only occur inside strings, so each string is
     made safe alone (most hold none: an ASCII text without DEL is only searched for ``##[``)."""
     if "\x7f" in text or not text.isascii():
-        text = _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+        text = _UNSAFE_IN_JSON.sub(_json_escape, text)
     return text.replace("##[", "##\\u005b")
 
 

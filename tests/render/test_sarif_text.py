@@ -7,8 +7,10 @@ import json
 import random
 import re
 
+from skillsift._version import __version__
+from skillsift.config.checks import BY_CODE
 from skillsift.diagnostics import Diagnostic
-from skillsift.render.diagnostics import render_json, render_sarif, sarif_log
+from skillsift.render.diagnostics import counts, render_json, render_sarif, sarif_log
 from skillsift.render.sanitise import json_text
 from skillsift.secrets.scan import PATTERNS
 
@@ -62,3 +64,41 @@ def test_json_made_safe_by_string_is_json_made_safe_whole():
             write(odd)
         except TypeError as exc:
             assert "not JSON serializable" in str(exc)
+
+
+def _render_json_before(diagnostics, *, root: str = "", checked=None) -> str:
+    """render_json as it was: the report built as one document, written whole."""
+    c = counts(diagnostics)
+    items = []
+    for diag in diagnostics:
+        item = diag.to_dict()
+        check = BY_CODE.get(diag.code)
+        if check is not None:
+            item["name"] = check.name
+        items.append(item)
+    summary = {"errors": c["error"], "warnings": c["warning"], "notes": c["note"],
+               "files": len({d.file for d in diagnostics if d.file})}
+    doc = {"schema_version": 1, "tool": {"name": "skillsift", "version": __version__}, "summary": summary,
+           "diagnostics": items}
+    if root:
+        doc["root"] = root
+    if checked is not None:
+        summary["skills"] = checked
+    return _json_text_before(doc)
+
+
+class _Own(Diagnostic):
+    def to_dict(self) -> dict:
+        return {"own": self.code}
+
+
+def test_json_written_by_finding_is_the_report_written_whole():
+    rng = random.Random(73)
+    for _ in range(400):
+        findings = [_random_finding(rng) for _ in range(rng.randint(0, 12))]
+        if findings and rng.random() < 0.05:
+            findings.append(_Own(code="SK001"))
+        root = rng.choice(_TEXTS + ('\n  "diagnostics": []',))
+        checked = rng.choice((None, 0, 7))
+        assert render_json(findings, root=root, checked=checked) == _render_json_before(findings, root=root,
+                                                                                        checked=checked)
