@@ -315,8 +315,10 @@ def _block(lines: list[str], i: int, resolvers: dict):
 
 def _flow_list(value: str, resolvers: dict) -> list | None:
     """``[a, b c, d]`` of plain words, or ``["a b", 'c']`` of quoted ones (no escape, no comma, no
-    quote inside), as a list of strings, or None."""
-    if not value.endswith("]") or any(c in value[1:-1] for c in "[]{}#&*!|>%@`?"):
+    quote inside), as a list of strings, or None.  ``& * ! | > % @ ` ?`` start a node's property, an
+    alias or a block scalar only at its first character; inside a plain word (``torch>=2.0``) they are
+    text."""
+    if not value.endswith("]") or any(c in value[1:-1] for c in "[]{}#"):
         return None
     # YAML's white space is the space (a tab is refused below); str.strip() would also eat
     # characters such as U+00A0 that YAML keeps as content
@@ -334,7 +336,7 @@ def _flow_list(value: str, resolvers: dict) -> list | None:
                 return None
             items.append(quoted)
             continue
-        if not item or item[0] in "-:" or ":" in item or "'" in item or '"' in item \
+        if not item or item[0] in "-:&*!|>%@`?" or ":" in item or "'" in item or '"' in item \
                 or not _plain_string(item, resolvers):
             return None
         items.append(item)

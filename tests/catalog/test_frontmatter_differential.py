@@ -103,3 +103,23 @@ def test_split_and_read_agree_on_the_real_corpus():
             assert _document(frontmatter.read_yaml(block.raw)) == _document(reference.read_yaml(block.raw)), path
         if text.encode("utf-8") == data:
             assert parse_skill(text, "d", data=data) == parse_skill(text, "d"), path
+
+
+def test_flow_list_words_with_indicators_inside_read_as_the_loader_reads_them():
+    """``& * ! | > % @ ` ?`` inside a plain flow item are text (``torch>=2.0``); at its start they are not
+    the fast reader's to read."""
+    from skillsift.catalog.frontmatter import _loader_class, _simple_mapping
+
+    yaml = pytest.importorskip("yaml")
+    loader = _loader_class()
+    rng = random.Random(47)
+    taken = 0
+    for _ in range(4_000):
+        words = ["".join(rng.choice("ab>=&*!|%@`?.-_ 1:#'\"") for _ in range(rng.randint(0, 6)))
+                 for _ in range(rng.randint(1, 3))]
+        raw = f"deps: [{', '.join(words)}]\n"
+        fast = _simple_mapping(raw)
+        if fast is not None:
+            taken += 1
+            assert fast == yaml.load(raw, Loader=loader), repr(raw)
+    assert taken > 400
