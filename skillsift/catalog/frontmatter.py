@@ -84,35 +84,38 @@ def is_fence(line: str) -> bool:
 
 
 def split_frontmatter(text: str) -> Frontmatter:
-    """Split the leading frontmatter block from ``text`` (rules in the module docstring)."""
+    """Split the leading frontmatter block from ``text`` (rules in the module docstring).
+
+    Only lines that start with ``---`` can close the block, so the closing fence is looked for
+    with ``str.find`` from one such line to the next instead of line by line; the YAML lines
+    between are one slice, their CR LF made LF (exactly the CR each line ending loses).
+    """
     if text.startswith(BOM):
         text = text[1:]
     first_end = text.find("\n")
     if first_end < 0 or not is_fence(text[:first_end]):
         return Frontmatter(body=text)
-    raw_lines: list[str] = []
     start = first_end + 1
-    line = 2
-    size = len(text)
-    while True:
-        end = text.find("\n", start)
-        current = text[start:] if end < 0 else text[start:end]
-        if is_fence(current):
-            stop = start + len(current)
+    at = text.find("\n---", first_end)
+    while at >= 0:
+        line_start = at + 1
+        end = text.find("\n", line_start)
+        if is_fence(text[line_start:] if end < 0 else text[line_start:end]):
+            raw = text[start:line_start]
             return Frontmatter(
                 present=True,
                 closed=True,
-                raw="".join(raw_lines),
-                body=text[stop + 1 :] if stop < size else "",
+                raw=raw.replace("\r\n", "\n") if "\r" in raw else raw,
+                body="" if end < 0 else text[end + 1 :],
                 yaml_start_line=2,
-                body_line=line + 1,
+                body_line=3 + raw.count("\n"),
             )
         if end < 0:
             break
-        raw_lines.append((current[:-1] if current.endswith("\r") else current) + "\n")
-        start = end + 1
-        line += 1
-    return Frontmatter(present=True, closed=False, raw="".join(raw_lines), body=text, yaml_start_line=2)
+        at = text.find("\n---", end)
+    raw = text[start : text.rfind("\n") + 1]  # every line that ends in LF (none: rfind finds the first line's)
+    return Frontmatter(present=True, closed=False, raw=raw.replace("\r\n", "\n") if "\r" in raw else raw,
+                       body=text, yaml_start_line=2)
 
 
 _TOP_KEY = regexes.compile(r"^([A-Za-z_][\w-]*)\s*:")
@@ -161,14 +164,14 @@ def read_yaml(raw: str, *, file: str = "", first_line: int = 1) -> YamlDocument:
     Simple frontmatter (:func:`_simple_mapping`) is read without importing PyYAML, which is
     most of a hook's cost on a changed SKILL.md; the result is what the loader builds.
     """
+    # (no depth or blank test first: a mapping the fast reader builds nests three levels at most, and it
+    # builds none of a blank or comment-only text)
     try:
-        shallow = _nesting_bound(raw) <= MAX_DEPTH and not _blank_or_comments(raw)
-    except Exception:  # the path below reports it
-        shallow = False
-    if shallow:
         simple = _simple_mapping(raw)
-        if simple is not None:
-            return YamlDocument(value=simple)
+    except Exception:  # the path below reports it
+        simple = None
+    if simple is not None:
+        return YamlDocument(value=simple)
     import yaml
 
     loader = _loader_class()
@@ -199,10 +202,6 @@ def read_yaml(raw: str, *, file: str = "", first_line: int = 1) -> YamlDocument:
         )
     if not has_node:
         return YamlDocument(empty=True)
-    if not shallow:  # (a shallow document was tried above)
-        simple = _simple_mapping(raw, loader)
-        if simple is not None:
-            return YamlDocument(value=simple)
     try:
         value = yaml.load(raw, Loader=loader)  # a safe loader subclass
     except yaml.YAMLError as exc:
@@ -227,8 +226,10 @@ def read_yaml(raw: str, *, file: str = "", first_line: int = 1) -> YamlDocument:
 
 _KEY_LINE = None
 _ITEM_LINE = None
-# Characters YAML does not allow in a stream (outside its printable set), plus the BOM.
+# Characters YAML does not allow in a stream (outside its printable set), plus the BOM; and those of them
+# in ASCII (a shorter class, searched faster, for the common ASCII frontmatter)
 _NOT_PRINTABLE = None
+_NOT_PRINTABLE_ASCII = None
 
 
 def _simple_mapping(raw: str, loader=None) -> dict | None:
@@ -243,14 +244,15 @@ def _simple_mapping(raw: str, loader=None) -> dict | None:
     loader builds (tested on the real corpus and on generated frontmatter).  Without a
     ``loader`` the scalars resolve by :func:`_resolvers`, the same table without PyYAML.
     """
-    global _KEY_LINE, _ITEM_LINE, _NOT_PRINTABLE
+    global _KEY_LINE, _ITEM_LINE, _NOT_PRINTABLE, _NOT_PRINTABLE_ASCII
     if _KEY_LINE is None:
         _KEY_LINE = regexes.compile(r"( *)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?")
         _ITEM_LINE = regexes.compile(r"( *)- +(.*)")
         _NOT_PRINTABLE = regexes.compile(  # outside YAML's printable set, line breaks other than LF/CR, the BOM
             "[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|\ufeff"
         )
-    if _NOT_PRINTABLE.search(raw):
+        _NOT_PRINTABLE_ASCII = regexes.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+    if (_NOT_PRINTABLE_ASCII if raw.isascii() else _NOT_PRINTABLE).search(raw):
         return None
     resolvers = _resolvers() if loader is None else loader.yaml_implicit_resolvers
     lines = [line.rstrip(" ") for line in raw.split("\n") if line.strip(" ") and not line.startswith("#")]
@@ -313,8 +315,10 @@ def _block(lines: list[str], i: int, resolvers: dict):
 
 def _flow_list(value: str, resolvers: dict) -> list | None:
     """``[a, b c, d]`` of plain words, or ``["a b", 'c']`` of quoted ones (no escape, no comma, no
-    quote inside), as a list of strings, or None."""
-    if not value.endswith("]") or any(c in value[1:-1] for c in "[]{}#&*!|>%@`?"):
+    quote inside), as a list of strings, or None.  ``& * ! | > % @ ` ?`` start a node's property, an
+    alias or a block scalar only at its first character; inside a plain word (``torch>=2.0``) they are
+    text."""
+    if not value.endswith("]") or any(c in value[1:-1] for c in "[]{}#"):
         return None
     # YAML's white space is the space (a tab is refused below); str.strip() would also eat
     # characters such as U+00A0 that YAML keeps as content
@@ -332,7 +336,7 @@ def _flow_list(value: str, resolvers: dict) -> list | None:
                 return None
             items.append(quoted)
             continue
-        if not item or item[0] in "-:" or ":" in item or "'" in item or '"' in item \
+        if not item or item[0] in "-:&*!|>%@`?" or ":" in item or "'" in item or '"' in item \
                 or not _plain_string(item, resolvers):
             return None
         items.append(item)

@@ -52,7 +52,8 @@ def check_ranked_size(skills) -> None:
     total = 0
     for skill in skills:
         for value in (skill.name, skill.description, *skill.triggers, *skill.keywords):
-            total += len(value.encode("utf-8", "surrogatepass")) if value.__class__ is str else 0
+            if value.__class__ is str:  # an ASCII text is as many bytes as characters: no encoding
+                total += len(value) if value.isascii() else len(value.encode("utf-8", "surrogatepass"))
         if total > MAX_RANKED_BYTES:
             raise CatalogTooLarge(
                 f"the names, triggers, keywords and descriptions of the skills add up to more than "

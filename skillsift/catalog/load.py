@@ -22,7 +22,7 @@ from skillsift.catalog.agents import BY_NAME, NAMES
 from skillsift.catalog.discovery import CHECK_MAX_DIRS, discover_all, refused_findings
 from skillsift.catalog.frontmatter import BOM, PARSE_CODE, YamlDocument, not_a_mapping
 from skillsift.catalog.limits import check_ranked_size
-from skillsift.catalog.skill import EncodedText, Skill, restore
+from skillsift.catalog.skill import Digest, EncodedText, Skill, restore
 from skillsift.diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
 from skillsift.files import MAX_SKILL_BYTES, as_posix, parent_name, path_str, read_skill_bytes
 
@@ -56,7 +56,7 @@ def trim(text: str) -> str:
 
 
 def parse_skill(
-    text: str, dir_id: str, *, path: str = "", domain: str = "", yaml_reader=None, split=None
+    text: str, dir_id: str, *, path: str = "", domain: str = "", yaml_reader=None, split=None, data: bytes | None = None
 ) -> tuple[Skill, list[Diagnostic]]:
     """Build a skill from the text of its SKILL.md.
 
@@ -72,12 +72,13 @@ def parse_skill(
     the UTF-8 text as given.  ``yaml_reader`` stands in for
     :func:`~skillsift.catalog.frontmatter.read_yaml` (a cache of its results; None: read_yaml).
     ``split``: ``(LF text, split_frontmatter of it)`` when the caller has them already.
-    Never raises.
+    ``data``: the UTF-8 bytes ``text`` was decoded from, when the caller read them (the digest is
+    taken of them: ``text`` is not encoded again).  Never raises.
     """
     # not when cached
     if yaml_reader is None:
         yaml_reader = frontmatter.read_yaml  # looked up at the call: a test may stand in for it
-    digest = "sha256:" + sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    digest = Digest(text if data is None else data, sha256)  # computed when it is first read (skill.py)
     if split is None:
         lf = text.replace("\r\n", "\n")
         block = frontmatter.split_frontmatter(lf)
@@ -198,7 +199,7 @@ def read_skill(path, root=".", domain: str = "", *, yaml_reader=None,
                 hint="save the file as UTF-8",
             )
         ]
-    return parse_skill(text, parent_name(path) or rel, path=rel, domain=domain, yaml_reader=yaml_reader)
+    return parse_skill(text, parent_name(path) or rel, path=rel, domain=domain, yaml_reader=yaml_reader, data=data)
 
 
 def relative_path(path, root) -> str:

@@ -55,6 +55,42 @@ class _Body:
         skill.__dict__["body"] = value
 
 
+class Digest:
+    """The bytes of a SKILL.md (or its text) that stand for ``Skill.digest`` until it is first read.
+
+    A cold ``validate`` reads no skill's digest (only the caches, the index and search do), and hashing a
+    catalog's files was about 3% of its instructions; the value read is what parse_skill computed before.
+    """
+
+    __slots__ = ("data", "sha256")
+
+    def __init__(self, data: bytes | str, sha256: Callable):
+        self.data, self.sha256 = data, sha256  # (hashlib.sha256, or skillsift.cache.base's)
+
+    def value(self) -> str:
+        data = self.data
+        return "sha256:" + self.sha256(data.encode("utf-8", "surrogatepass") if type(data) is str else data).hexdigest()
+
+    def __reduce__(self):  # a copy or a pickle carries the digest, not the bytes
+        return (str, (self.value(),))
+
+
+class _Digest:
+    """``Skill.digest``: always a str to readers; one given as :class:`Digest` is computed on first read and
+    kept."""
+
+    def __get__(self, skill: Skill | None, owner: type | None = None) -> str:
+        if skill is None:
+            return ""  # the field's default
+        value = skill.__dict__["digest"]
+        if type(value) is not str:
+            value = skill.__dict__["digest"] = value.value()
+        return value
+
+    def __set__(self, skill: Skill, value: str | Digest) -> None:
+        skill.__dict__["digest"] = value
+
+
 @record(frozen=True)
 class Skill:
     """One skill of the catalog.
@@ -79,7 +115,7 @@ class Skill:
     body: _Body = _Body()
     path: str = ""
     dir_id: str = ""
-    digest: str = ""
+    digest: _Digest = _Digest()
     frontmatter_line: int = 0
     frontmatter: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
     # the plugin whose manifest names the skill's folder ("" none): Claude Code loads it as that plugin's

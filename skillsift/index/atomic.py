@@ -14,7 +14,6 @@ caller forces it (``--force``; docs/development.md, "Rewriting files").
 from __future__ import annotations
 
 import os
-import tempfile
 
 from ..diagnostics import SkillsiftError
 
@@ -119,6 +118,8 @@ def _prepare(path: str, data: bytes, mode: int) -> str:
     directory, name = os.path.split(path)
     tmp = None
     try:
+        import tempfile  # here: validate, search and the hooks load this module and seldom write (shutil, random)
+
         fd, tmp = tempfile.mkstemp(prefix=name + ".tmp-", dir=directory or ".")
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

@@ -22,15 +22,27 @@ class _Unwritten(Exception):
     """A value this module does not write (json.dumps decides)."""
 
 
-def indented(doc) -> str:
-    """``json.dumps(doc, indent=2, ensure_ascii=False)``."""
+def indented(doc, encode=None, clean=None) -> str:
+    """``json.dumps(doc, indent=2, ensure_ascii=False)``, each string written by ``encode`` (default: json's
+    ``encode_basestring``) and the text of ``json.dumps``, when it decides, passed through ``clean``.
+
+    ``encode`` may change a string's text only as ``clean`` changes the whole text (characters inside
+    strings, each string alone): the one document either way.
+    """
     import json
     from json.encoder import encode_basestring
 
     try:
-        return _text(doc, "\n", encode_basestring)
+        return _text(doc, "\n", encode or encode_basestring)
     except (_Unwritten, RecursionError):
-        return json.dumps(doc, indent=2, ensure_ascii=False)
+        text = json.dumps(doc, indent=2, ensure_ascii=False)
+        return text if clean is None else clean(text)
+
+
+def written(value, newline: str, encode) -> str:
+    """``value`` as :func:`indented` writes it at the indentation ``newline`` ends with, each string through
+    ``encode``; raises for a value it leaves to ``json.dumps``."""
+    return _text(value, newline, encode)
 
 
 def _float(value: float) -> str:

@@ -38,7 +38,7 @@ import re
 from .json_indent import indented
 
 __all__ = ["visible", "plain", "plain_lines", "command_data", "command_property", "md_text", "md_code",
-           "html_text", "sarif_uri", "json_text", "xml_lines", "for_stdout"]
+           "html_text", "sarif_uri", "json_text", "json_writer", "xml_lines", "for_stdout"]
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # C0, DEL, C1; the bidirectional embeddings, overrides and isolates; line and paragraph separators
@@ -98,9 +98,34 @@ def json_text(doc) -> str:
     written as ``\\uXXXX`` escapes too: the same string to a JSON reader, nothing a
     terminal acts on.
     """
-    text = indented(doc) + "\n"  # json.dumps(doc, indent=2, ensure_ascii=False), written faster
-    # "##[" only occurs inside a string; "\u005b" is the same "[" to a JSON reader
-    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text).replace("##[", "##\\u005b")
+    # json.dumps(doc, indent=2, ensure_ascii=False), written faster, each string made safe as it is written
+    return indented(doc, json_writer(), _json_safe) + "\n"
+
+
+def json_writer():
+    """The function that writes one string as :func:`json_text` does: quoted, escaped, made safe."""
+    from json.encoder import encode_basestring
+
+    def write(text: str) -> str:
+        text = encode_basestring(text)
+        if "\x7f" in text or not text.isascii():
+            text = _UNSAFE_IN_JSON.sub(_json_escape, text)
+        return text.replace("##[", "##\\u005b")
+
+    return write
+
+
+def _json_escape(match: re.Match) -> str:
+    return f"\\u{ord(match.group(0)):04x}"
+
+
+def _json_safe(text: str) -> str:
+    """JSON text with DEL, C1 and the bidirectional and separator characters as ``\\u`` escapes and ``##[``
+    as ``##\\u005b`` (the same "[" to a JSON reader); they only occur inside strings, so each string is
+    made safe alone (most hold none: an ASCII text without DEL is only searched for ``##[``)."""
+    if "\x7f" in text or not text.isascii():
+        text = _UNSAFE_IN_JSON.sub(_json_escape, text)
+    return text.replace("##[", "##\\u005b")
 
 
 def xml_lines(text: str) -> str:

@@ -60,19 +60,19 @@ def _modules_to_run(codes: set, kinds: set[str], wanted) -> list[str]:
     return modules
 
 
-def _reported(ws: Workspace, diag: Diagnostic, codes: set, wanted) -> Diagnostic | None:
+def _reported(diag: Diagnostic, codes: set, wanted, severity, folders) -> Diagnostic | None:
     """A finding as reported: None when its code is not selected or its file not asked for; else at the
-    configured severity (a note on a source's skill)."""
+    configured ``severity`` (a note on a skill of one of the sources' ``folders``)."""
     known = BY_CODE.get(diag.code)
     if known is not None:
         if diag.code not in codes:
             return None
         if wanted is not None and known.scope == "file" and diag.file and diag.file not in wanted:
             return None
-        level = ws.settings.severity.get(diag.code)
+        level = severity.get(diag.code)
         if level and level != diag.severity:
             diag = replace(diag, severity=level)
-    if ws.config.source_folders and _from_a_source(diag, ws.config.source_folders):
+    if folders and _from_a_source(diag, folders):
         diag = replace(diag, severity=NOTE)
     return diag
 
@@ -113,8 +113,9 @@ def run_checks(ws: Workspace, *, codes=None, paths=None, preset: str | None = No
 
     ran = {check.code for check in CHECKS if check.module in modules and check.code in codes}
     found = suppress.apply(ws, found, ran=ran, wanted=wanted)
-    out = [diag for diag in (_reported(ws, d, codes, wanted) for d in found) if diag is not None]
-    return sort_diagnostics(_unique(out))
+    folders = ws.config.source_folders
+    out = [diag for diag in (_reported(d, codes, wanted, severity, folders) for d in found) if diag is not None]
+    return sorted_unique(out)
 
 
 # Findings on a source's skills that keep their severity (docs/sources.md, "Checks"): a secret, and the
@@ -127,11 +128,24 @@ def _from_a_source(diag: Diagnostic, folders) -> bool:
             and any(diag.file.startswith(folder + "/") for folder in folders))
 
 
-def _unique(diagnostics):
-    seen = set()
-    out = []
-    for diag in diagnostics:
-        if diag not in seen:
-            seen.add(diag)
-            out.append(diag)
+def sorted_unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """:func:`~skillsift.diagnostics.sort_diagnostics` of ``diagnostics`` with each repeated finding left out
+    (the first kept), without hashing every finding.
+
+    Equal findings have equal sort keys, and the sort is stable: the repeats of a finding are among the
+    findings of its key, in their first order, so only those are compared.
+    """
+    keys = [(d.file, d.line or 0, d.column or 0, d.code, d.message) for d in diagnostics]  # sort_diagnostics's
+    out: list[Diagnostic] = []
+    previous = None
+    group: list[Diagnostic] = []
+    for i in sorted(range(len(diagnostics)), key=keys.__getitem__):
+        diag, key = diagnostics[i], keys[i]
+        if key != previous:
+            previous, group = key, [diag]
+        elif diag in group:
+            continue
+        else:
+            group.append(diag)
+        out.append(diag)
     return out

@@ -64,11 +64,11 @@ def rel_posix(path, root) -> str:
     return as_posix(rel)
 
 
+@lru_cache(maxsize=1)  # (an import statement in a function runs the fromlist handling at each call)
 def _catalog():
     """:mod:`skillsift.catalog.load` (with the discovery, frontmatter and cache modules it imports), loaded on
     the first skill a workspace reads: a hook that reads files only (``hook secrets``) loads none of them."""
     from ..catalog import load
-
     return load
 
 
@@ -85,6 +85,7 @@ class Workspace:
         self.env = env
         self.user_config_path = user_config_path
         self._texts: dict = {}  # relative path -> text or None
+        self._skill_bytes: dict = {}  # relative SKILL.md path -> the bytes of its text, until it is parsed
         self._parsed: dict = {}  # relative path -> (skill or None, diagnostics)
         self._cases: dict = {}  # relative path -> (CaseFile or None, SkillsiftError or None)
         self._splits: dict = {}  # relative path -> (LF text, frontmatter block, key lines) or None
@@ -138,7 +139,6 @@ class Workspace:
         """Line of ``table.key`` in the project config file (None when not written there)."""
         if not self.project_text:
             return None
-
         full = f"{self.project_prefix}.{table}" if self.project_prefix else table
         return find_key_line(self.project_text, full, key) or find_key_line(self.project_text, full, "")
 
@@ -173,9 +173,12 @@ class Workspace:
         """The UTF-8 text of a file under the root (None when unreadable or not UTF-8); cached."""
         if rel not in self._texts:
             # a SKILL.md is read only as a file of its own skill folder (SK020)
-            read = read_skill_bytes if posix_name(rel) == "SKILL.md" else read_bounded
+            skill = posix_name(rel) == "SKILL.md"
             try:
-                self._texts[rel] = read(self.abspath(rel), MAX_SKILL_BYTES).decode("utf-8")
+                data = (read_skill_bytes if skill else read_bounded)(self.abspath(rel), MAX_SKILL_BYTES)
+                self._texts[rel] = data.decode("utf-8")
+                if skill:  # kept until it is parsed: :meth:`parsed` takes the digest of these bytes
+                    self._skill_bytes[rel] = data
             except (OSError, UnicodeDecodeError):
                 self._texts[rel] = None
         return self._texts[rel]
@@ -234,7 +237,7 @@ class Workspace:
             else:
                 dir_id = posix_name(posix_parent(rel)) or rel
                 self._parsed[rel] = load.parse_skill(text, dir_id, path=rel, domain=domain, yaml_reader=reader,
-                                                split=self._block(rel))
+                                                split=self._block(rel), data=self._skill_bytes.pop(rel, None))
         return self._parsed[rel]
 
     @cached_property
@@ -370,7 +373,6 @@ class Workspace:
         if self.config is None or not self.config.search.examples:
             return (), None
         from ..ranker.known import example_files
-
         try:
             return tuple(example_files(self.root, self.config.search.examples)), None
         except SkillsiftError as exc:
@@ -416,7 +418,6 @@ class Workspace:
     def index_load(self):
         """:class:`~skillsift.index.store.LoadResult` of the index directory (numpy is imported here)."""
         from ..index.store import IndexReadError, LoadResult, load_index
-
         try:
             return load_index(self.abspath(self.index_dir))
         except IndexReadError as exc:

@@ -41,3 +41,25 @@ def test_the_command_line_pauses_it_and_restores_it(monkeypatch, tmp_path, capsy
     calls.clear()
     load_catalog(ACME)
     assert calls == []
+
+
+def test_the_console_script_imports_its_command_with_the_collector_off(monkeypatch):
+    """The group and the command's module are imported with the collector off, then what they made moved to
+    the oldest generation (frozen and thawed): the collector is on again and nothing stays frozen."""
+    import sys
+
+    from skillsift import cli
+
+    monkeypatch.delitem(sys.modules, "skillsift.commands.explain_cmd", raising=False)
+    enabled, frozen = gc.isenabled(), gc.get_freeze_count()
+    calls = _record(monkeypatch)
+    group = cli._imported_quietly(["explain", "SK001"])
+    assert "skillsift.commands.explain_cmd" in sys.modules
+    assert group.COMMANDS["explain"][0] == "skillsift.commands.explain_cmd"
+    assert calls == ["disable", "freeze", "unfreeze", "enable"]
+    assert (gc.isenabled(), gc.get_freeze_count()) == (True, frozen)
+    calls.clear()
+    assert cli._imported_quietly(["no-such-command"]) is group and cli._imported_quietly([]) is group
+    assert calls == ["disable", "freeze", "unfreeze", "enable"] * 2
+    if not enabled:
+        gc.disable()

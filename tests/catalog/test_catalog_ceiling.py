@@ -55,3 +55,19 @@ def test_a_catalog_over_the_file_ceiling_is_refused_before_any_file_is_read(word
     assert read == []
     code, out, err = run(capsys, "validate", "--root", wordy)
     assert code == 1 and "more than 30,000 bytes" in err
+
+
+def test_the_ranked_size_counts_utf8_bytes_exactly_at_the_ceiling(monkeypatch):
+    """ASCII fields are counted by their length, the others by their UTF-8 bytes: the ceiling falls where
+    the bytes reach it, for ASCII, accented, emoji and lone-surrogate text alike."""
+    from skillsift.catalog import limits
+    from skillsift.catalog.skill import Skill
+
+    for text in ("plain", "caf\u00e9", "\U0001f600 x", "lone \udc80"):
+        size = len(text.encode("utf-8", "surrogatepass"))
+        skills = [Skill(name=text, description=text, triggers=(text, 3), keywords=(text,))]  # a non-str is not counted
+        monkeypatch.setattr(limits, "MAX_RANKED_BYTES", 4 * size)
+        limits.check_ranked_size(skills)
+        monkeypatch.setattr(limits, "MAX_RANKED_BYTES", 4 * size - 1)
+        with pytest.raises(limits.CatalogTooLarge):
+            limits.check_ranked_size(skills)

@@ -349,7 +349,7 @@ def test_entry_limit_problems_equal_the_reference_on_random_skills():
     import random
 
     from skillsift.checks.frontmatter import entry_limit_problems
-    from tests.support.frontmatter_reference import entry_limit_problems as reference
+    from tests.support.entry_limit_reference import entry_limit_problems as reference
 
     rng = random.Random(17)
     paths = [".claude/skills/a/SKILL.md", ".codex/skills/a/SKILL.md", ".agents/skills/a/SKILL.md",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import tempfile
 
 import pytest
 
@@ -109,7 +110,7 @@ def test_a_failed_manifest_write_leaves_the_previous_index_loadable(tmp_path, mo
 
 def test_several_files_are_all_prepared_before_the_first_rename(tmp_path, monkeypatch):
     events = []
-    real_mkstemp, real_replace = atomic.tempfile.mkstemp, atomic.os.replace
+    real_mkstemp, real_replace = tempfile.mkstemp, atomic.os.replace
 
     def mkstemp(*args, **kwargs):
         events.append(("prepare", kwargs["prefix"].split(".tmp-")[0]))
@@ -119,7 +120,7 @@ def test_several_files_are_all_prepared_before_the_first_rename(tmp_path, monkey
         events.append(("rename", os.path.basename(dst)))
         return real_replace(src, dst)
 
-    monkeypatch.setattr(atomic.tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
     monkeypatch.setattr(atomic.os, "replace", replace)
     (tmp_path / "same").write_bytes(b"s")
     files = [(tmp_path / "one", b"1"), (tmp_path / "same", b"s"), (tmp_path / "two", b"2")]
@@ -133,16 +134,27 @@ def test_a_failure_preparing_the_manifest_keeps_the_previous_index(tmp_path, mon
     write_index(tmp_path, old)
     before = {name: (tmp_path / name).read_bytes() for name in ("manifest.json", "vectors.bin")}
     new = new_index(provider="p", model="m", items=[ManifestItem("a")], vectors=[[0.0, 1.0]])
-    real_mkstemp = atomic.tempfile.mkstemp
+    real_mkstemp = tempfile.mkstemp
 
     def full_disk_for_the_manifest(*args, **kwargs):
         if kwargs["prefix"].startswith("manifest.json"):
             raise OSError(28, "No space left on device")
         return real_mkstemp(*args, **kwargs)
 
-    monkeypatch.setattr(atomic.tempfile, "mkstemp", full_disk_for_the_manifest)
+    monkeypatch.setattr(tempfile, "mkstemp", full_disk_for_the_manifest)
     with pytest.raises(AtomicWriteError, match="manifest.json: No space left on device"):
         write_index(tmp_path, new)
     assert leftovers(tmp_path) == []
     assert {name: (tmp_path / name).read_bytes() for name in before} == before
     assert load_index(tmp_path).index.matrix.tolist() == [[1.0, 0.0]]
+
+
+def test_importing_the_writer_loads_no_tempfile():
+    """validate, search and the hooks load this module and seldom write: tempfile (shutil, random, bz2, lzma)
+    is imported by the first write only."""
+    import subprocess
+    import sys
+
+    code = "import sys, skillsift.index.atomic; print('tempfile' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
