@@ -25,7 +25,7 @@ class EncodedText:
     def __init__(self, data, start: int, end: int, crc: int, fallback: Callable[[], str]):
         self.data, self.start, self.end, self.crc, self.fallback = data, start, end, crc, fallback
 
-    def decode(self) -> str:
+    def value(self) -> str:
         data = self.data
         view = memoryview(data if type(data) is bytes else data.read())[self.start:self.end]
         if zlib.crc32(view) == self.crc:
@@ -36,23 +36,7 @@ class EncodedText:
         return self.fallback()
 
     def __reduce__(self):  # a copy or a pickle carries the text, not the whole block
-        return (str, (self.decode(),))
-
-
-class _Body:
-    """``Skill.body``: always a str to readers; one given as :class:`EncodedText` is decoded
-    on first read and kept (docs/ranking-speed.md, "Cold search")."""
-
-    def __get__(self, skill: Skill | None, owner: type | None = None) -> str:
-        if skill is None:
-            return ""  # the field's default
-        value = skill.__dict__["body"]
-        if type(value) is not str:
-            value = skill.__dict__["body"] = value.decode()
-        return value
-
-    def __set__(self, skill: Skill, value: str | EncodedText) -> None:
-        skill.__dict__["body"] = value
+        return (str, (self.value(),))
 
 
 class Digest:
@@ -75,20 +59,24 @@ class Digest:
         return (str, (self.value(),))
 
 
-class _Digest:
-    """``Skill.digest``: always a str to readers; one given as :class:`Digest` is computed on first read and
-    kept."""
+class _OnFirstRead:
+    """A field that is always a str to its readers: a stand-in stored in its place (:class:`EncodedText` for
+    ``Skill.body``, :class:`Digest` for ``Skill.digest``) is turned into the str by its ``value()`` on first
+    read, and the str kept (docs/ranking-speed.md, "Cold search")."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
 
     def __get__(self, skill: Skill | None, owner: type | None = None) -> str:
         if skill is None:
             return ""  # the field's default
-        value = skill.__dict__["digest"]
+        value = skill.__dict__[self.name]
         if type(value) is not str:
-            value = skill.__dict__["digest"] = value.value()
+            value = skill.__dict__[self.name] = value.value()
         return value
 
-    def __set__(self, skill: Skill, value: str | Digest) -> None:
-        skill.__dict__["digest"] = value
+    def __set__(self, skill: Skill, value: str | EncodedText | Digest) -> None:
+        skill.__dict__[self.name] = value
 
 
 @record(frozen=True)
@@ -112,10 +100,10 @@ class Skill:
     examples: tuple[str, ...] = ()
     not_for: tuple[str, ...] = ()
     domain: str = ""
-    body: _Body = _Body()
+    body: _OnFirstRead = _OnFirstRead()
     path: str = ""
     dir_id: str = ""
-    digest: _Digest = _Digest()
+    digest: _OnFirstRead = _OnFirstRead()
     frontmatter_line: int = 0
     frontmatter: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
     # the plugin whose manifest names the skill's folder ("" none): Claude Code loads it as that plugin's
