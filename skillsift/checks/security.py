@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 from ..config.checks import STRICT, check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from ..validators.names import invisible, mixed_script
-from ..validators.parsed import caseless_words, marks, memoised, parsed_skills, utf8
+from ..validators.parsed import byte_set, caseless_words, marks, memoised, parsed_skills, utf8
 from ..validators.text_cache import cached, save
 from ..validators.workspace import Workspace
 from .agent_fields import tool_names
@@ -103,17 +103,7 @@ def words_held(lowered: str | bytes) -> frozenset[str]:
 @lru_cache(maxsize=1)
 def _word_set():
     """``_WORDS`` compiled into one RE2 set, entry ``n`` being ``_WORDS[n]``."""
-    import re2
-
-    options = re2.Options()
-    options.encoding = re2.Options.Encoding.LATIN1  # the UTF-8 bytes, read byte for byte
-    options.never_capture = True
-    options.log_errors = False
-    found = re2.Set.SearchSet(options)
-    for word in _WORDS:
-        found.Add(re.escape(word).encode("ascii"))
-    found.Compile()
-    return found
+    return byte_set([re.escape(word).encode("ascii") for word in _WORDS])
 
 
 def _may_inject(held: frozenset[str]) -> bool:

@@ -175,6 +175,14 @@ def _mark_set():
     ``_ENTRIES[n]``: a mark as it is written, a word with each letter in either case."""
     import re
 
+    return byte_set([re.escape(mark.encode("utf-8")) for mark in MARKS]
+                    + ["".join(f"[{c}{c.upper()}]" if c.isalpha() else re.escape(c) for c in word).encode("ascii")
+                       for word in WORDS])
+
+
+def byte_set(patterns: list[bytes]):
+    """``patterns`` compiled into one RE2 set searched over UTF-8 bytes read byte for byte, entry ``n``
+    being ``patterns[n]`` (its ``Match(data)`` gives the entries found anywhere in ``data``)."""
     import re2
 
     options = re2.Options()
@@ -182,10 +190,8 @@ def _mark_set():
     options.never_capture = True
     options.log_errors = False
     found = re2.Set.SearchSet(options)
-    for mark in MARKS:
-        found.Add(re.escape(mark.encode("utf-8")))
-    for word in WORDS:
-        found.Add("".join(f"[{c}{c.upper()}]" if c.isalpha() else re.escape(c) for c in word).encode("ascii"))
+    for pattern in patterns:
+        found.Add(pattern)
     found.Compile()
     return found
 
