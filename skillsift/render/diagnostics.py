@@ -162,7 +162,7 @@ def _json_report(diagnostics, items: list, root: str, checked: int | None) -> di
 
 def _findings_text(diagnostics) -> str:
     """The ``diagnostics`` list of the report as json_text writes it at its place (2 spaces in): each
-    finding's :meth:`~skillsift.diagnostics.Diagnostic.to_dict` and its check's name."""
+    finding's :func:`_json_item` (its :meth:`~skillsift.diagnostics.Diagnostic.to_dict` and its check's name)."""
     n4 = "\n    "
     n6 = n4 + "  "
 
@@ -172,20 +172,8 @@ def _findings_text(diagnostics) -> str:
         return string(item) if type(item) is str else written(item, n6, string)
 
     items = []
-    for diag in diagnostics:
-        parts = [f'"code": {value(diag.code)}', f'"severity": {value(diag.severity)}',
-                 f'"message": {value(diag.message)}']
-        if diag.file:
-            parts.append(f'"file": {value(diag.file)}')
-        if diag.line:
-            parts.append(f'"line": {value(diag.line)}')
-        if diag.column:
-            parts.append(f'"column": {value(diag.column)}')
-        if diag.hint:
-            parts.append(f'"hint": {value(diag.hint)}')
-        check = BY_CODE.get(diag.code)
-        if check is not None:
-            parts.append(f'"name": {value(check.name)}')
+    for diag in diagnostics:  # the keys are plain words: json writes them as they are
+        parts = [f'"{key}": {value(item)}' for key, item in _json_item(diag).items()]
         items.append("{" + n6 + ("," + n6).join(parts) + n4 + "}")
     return "[" + n4 + ("," + n4).join(items) + "\n  ]"
 
