@@ -54,9 +54,14 @@ class Diagnostic:
         return out
 
 
+def sort_key(d) -> tuple:
+    """File, then line, then column, then code, then message: the order every reporter prints."""
+    return (d.file, d.line or 0, d.column or 0, d.code, d.message)
+
+
 def sort_diagnostics(diagnostics):
-    """File, then line, then column, then code: the order every reporter prints."""
-    return sorted(diagnostics, key=lambda d: (d.file, d.line or 0, d.column or 0, d.code, d.message))
+    """The findings in :func:`sort_key` order."""
+    return sorted(diagnostics, key=sort_key)
 
 
 class SkillsiftError(Exception):

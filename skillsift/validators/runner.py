@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from .. import catalog
 from ..config.checks import STRICT
-from ..diagnostics import NOTE, Diagnostic, sort_diagnostics
+from ..diagnostics import NOTE, Diagnostic, sort_diagnostics, sort_key
 from . import BY_CODE, CHECKS, OPT_IN, expand_codes, suppress, text_cache
 from .contract import run_module
 from .parsed import shared_views
@@ -135,7 +135,7 @@ def sorted_unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     Equal findings have equal sort keys, and the sort is stable: the repeats of a finding are among the
     findings of its key, in their first order, so only those are compared.
     """
-    keys = [(d.file, d.line or 0, d.column or 0, d.code, d.message) for d in diagnostics]  # sort_diagnostics's
+    keys = [sort_key(d) for d in diagnostics]
     out: list[Diagnostic] = []
     previous = None
     group: list[Diagnostic] = []
