@@ -15,7 +15,7 @@ from ..catalog.frontmatter import key_lines as key_lines
 from ..catalog.load import parse_skill
 from ..config.checks import check
 from ..diagnostics import ERROR, WARNING, Diagnostic
-from ..validators.parsed import Parsed, line_numbers_holding, memoised
+from ..validators.parsed import Parsed, byte_set, line_numbers_holding, marks, memoised, utf8
 from ..validators.text_cache import active, cached, known_digest, save
 from ..validators.workspace import Workspace, posix_name, posix_parent
 
@@ -89,6 +89,9 @@ _TRIGGER_WORDS = ("when", "trigger", "activation", "use this skill", "use it ")
 # does not lower to it: the long s and the dotless i (its case equivalences), and the dotted
 # capital I (which the engine lowers to "i" and ``str.lower`` to "i" and a combining dot).
 _FOLDS = (("\u017f", "s"), ("\u0131", "i"), ("\u0130", "i"))
+# Every character IGNORECASE matches to a letter of those words besides its two cases: those of
+# :data:`_FOLDS` and the Kelvin sign (which ``str.lower`` lowers to "k").
+_ODD = {"i": "\u0130\u0131", "k": "\u212a", "s": "\u017f"}
 
 
 def text_key_lines(text: str) -> dict[str, int]:
@@ -232,8 +235,51 @@ def trigger_passages(lines: list[str], first_line: int, text: str | None = None)
 
 def body_trigger_passages(body: str, first_line: int) -> list[tuple[int, str, str]]:
     """:func:`trigger_passages` of a body's text, split into lines only when it holds a trigger word."""
-    candidates = _trigger_lines(_lowered(None, body))
+    candidates = _body_trigger_lines(body)
     return _passages(body.split("\n"), first_line, candidates) if candidates else []
+
+
+def _body_trigger_lines(body: str) -> list[int]:
+    """:func:`_trigger_lines` of a body, read in its UTF-8 bytes when its marks were read by the RE2 set
+    (past the first 64 KiB, :func:`~skillsift.validators.parsed.marks`): no lowered copy of the text.
+
+    One RE2 set pass over the bytes (:func:`~skillsift.validators.parsed.utf8`, which the other body
+    checks read too) says which words of :data:`_TRIGGER_WORDS` the body holds in any case, each letter
+    matched as IGNORECASE matches it (:data:`_ODD`), and whether it holds a character of :data:`_ODD`:
+    most bodies hold no word and are done.  Without such a character, the bytes with their ASCII letters
+    lowered hold a word (or a fence run) on the lines where the lowered text holds it: every other
+    character lowers to no ASCII character, and each byte of its UTF-8 form is 0x80 or above.  A body
+    holding one is read as text.
+    """
+    if not isinstance(marks(body), frozenset):
+        return _trigger_lines(_lowered(None, body))
+    found = _trigger_set().Match(utf8(body)) or ()
+    words = [_TRIGGER_WORDS[n] for n in sorted(found) if n < len(_TRIGGER_WORDS)]
+    if not words:
+        return []
+    if len(words) < len(found):  # a character of _ODD
+        return _trigger_lines(_lowered(None, body))
+    return _lines_holding(utf8(body).lower(), [word.encode("ascii") for word in words],
+                          [run.encode("ascii") for run in _FENCE_RUNS])
+
+
+def _trigger_set():
+    """:data:`_TRIGGER_WORDS`, each letter matched as IGNORECASE matches it, then each character of
+    :data:`_ODD`, compiled into one RE2 set over UTF-8 bytes (built once)."""
+    global _TRIGGER_SET
+    if _TRIGGER_SET is None:
+        def letter(c: str) -> bytes:
+            if not c.isalpha():
+                return re.escape(c).encode("ascii")
+            return b"(?:" + b"|".join(x.encode("utf-8") for x in c + c.upper() + _ODD.get(c, "")) + b")"
+
+        odd = "".join(_ODD.values())
+        _TRIGGER_SET = byte_set([b"".join(map(letter, word)) for word in _TRIGGER_WORDS]
+                                + [c.encode("utf-8") for c in odd])
+    return _TRIGGER_SET
+
+
+_TRIGGER_SET = None
 
 
 def _trigger_lines(lowered: str) -> list[int]:
@@ -246,11 +292,15 @@ def _trigger_lines(lowered: str) -> list[int]:
     whether the lines after it are code; a trigger section reads its own lines).
     """
     words = [word for word in _TRIGGER_WORDS if word in lowered]
-    if not words:
-        return []
+    return _lines_holding(lowered, words, _FENCE_RUNS) if words else []
+
+
+def _lines_holding(lowered, words, fences) -> list[int]:
+    """The numbers of the lines of ``lowered`` (a text, or bytes) holding one of ``words`` (those it holds)
+    or of ``fences``, up to the last line holding a word."""
     last = max(map(lowered.rfind, words))
-    end = lowered.find("\n", last)
-    return line_numbers_holding(lowered if end < 0 else lowered[:end], (*_FENCE_RUNS, *words))
+    end = lowered.find(b"\n" if isinstance(lowered, bytes) else "\n", last)
+    return line_numbers_holding(lowered if end < 0 else lowered[:end], (*fences, *words))
 
 
 def _passages(lines: list[str], first_line: int, candidates: list[int]) -> list[tuple[int, str, str]]:

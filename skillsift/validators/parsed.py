@@ -243,10 +243,10 @@ def _fence_lines(text: str) -> list:
     return out
 
 
-def line_numbers_holding(text: str, needles) -> list[int]:
+def line_numbers_holding(text: str | bytes, needles) -> list[int]:
     """The number (from 0) of each line of ``text`` holding one of ``needles`` (none holds a line break),
     in order: each needle found with ``str.find``, the rest of a line skipped after a hit, so the lines
-    holding none of them cost no Python step."""
+    holding none of them cost no Python step.  ``text`` may be bytes (``needles`` then are too)."""
     return [number for number, _end in _numbered_ends(text, needles)]
 
 
@@ -257,16 +257,17 @@ def lines_holding(text: str, needles) -> list[tuple[int, str]]:
     return [(number, text[rfind("\n", 0, end) + 1:end]) for number, end in _numbered_ends(text, needles)]
 
 
-def _numbered_ends(text: str, needles) -> list[tuple[int, int]]:
+def _numbered_ends(text, needles) -> list[tuple[int, int]]:
     """(line number from 0, offset where the line ends: its line break, or the text's end) of each line of
-    ``text`` holding one of ``needles``, in order.  A line is known by its end, which the search for the
-    next hit needs anyway (its start is looked for only for a line that is read)."""
+    ``text`` (a text, or bytes) holding one of ``needles``, in order.  A line is known by its end, which the
+    search for the next hit needs anyway (its start is looked for only for a line that is read)."""
     ends: set[int] = set()
     find = text.find
+    newline = b"\n" if isinstance(text, bytes) else "\n"
     for needle in needles:
         at = find(needle)
         while at >= 0:
-            end = find("\n", at)
+            end = find(newline, at)
             if end < 0:
                 ends.add(len(text))
                 break
@@ -275,7 +276,7 @@ def _numbered_ends(text: str, needles) -> list[tuple[int, int]]:
     out = []
     number, counted = 0, 0
     for end in sorted(ends):
-        number += text.count("\n", counted, end)
+        number += text.count(newline, counted, end)
         counted = end
         out.append((number, end))
     return out

@@ -407,3 +407,65 @@ def _corpus_skills():
         if skill is not None:
             out.append(skill)
     return out
+
+
+def _body_trigger_lines_both_ways(body: str, monkeypatch) -> list[list[int]]:
+    """``_body_trigger_lines(body)`` with the substring tests (the first 64 KiB) and with the RE2 set."""
+    from skillsift.checks.frontmatter import _body_trigger_lines
+    from skillsift.validators import parsed as views
+
+    out = []
+    for set_after in (1 << 40, -1):
+        monkeypatch.setattr(views, "_SET_AFTER", set_after)
+        monkeypatch.setattr(views, "_scanned", 0)
+        with views.shared_views():
+            out.append(_body_trigger_lines(body))
+    return out
+
+
+def test_odd_holds_every_character_ignorecase_matches_to_a_letter_besides_its_cases():
+    from skillsift.checks.frontmatter import _FOLDS, _ODD
+
+    letter = re.compile(r"[a-z]", re.IGNORECASE)
+    odd = {chr(cp) for cp in range(0x80, 0x110000) if not 0xD800 <= cp < 0xE000 and letter.match(chr(cp))}
+    assert odd == set("".join(_ODD.values())) == {f for f, _plain in _FOLDS} | {"\u212a"}
+    for plain, chars in _ODD.items():
+        assert all(re.fullmatch(plain, c, re.IGNORECASE) for c in chars)
+
+
+def test_body_trigger_lines_in_bytes_equal_the_ignorecase_regex(monkeypatch):
+    """The lines of a body read in its lowered UTF-8 bytes after one RE2 set pass (or as text when it holds
+    a character of ``_ODD``) are those of the IGNORECASE regex on each line: every code point that lowers to
+    or matches an ASCII letter or blank put in place of each letter of the words (one body each, and all in
+    one), then random bodies of words, fences, folding and other characters, and lone surrogates."""
+    import random
+
+    letter = re.compile(r"[a-z ]", re.IGNORECASE)
+    points = [chr(cp) for cp in range(0x110000) if not 0xD800 <= cp < 0xE000 and cp != 10
+              and (letter.match(chr(cp)) or any("a" <= c <= "z" or c == " " for c in chr(cp).lower()))]
+    lines = [w[:i] + ch + w[i + 1:] for ch in points for w in _CANDIDATE_WORDS for i in range(len(w)) if ch != w[i]]
+    bodies = [*lines, "\n".join(lines), "\n".join(line for line in lines if line.isascii())]
+    rng = random.Random(12)
+    alphabet = ["u", "s", "e", "U", "S", "E", "t", "r", "i", "g", "T", "R", "I", "G", "\u017f", "\u0131", "\u0130",
+                "\u212a", "#", "`", "~", " ", "é", "—", "\u00df", "\U0001d4b3", "\udc80", "x", "w", "h", "n", "W",
+                "H", "N", "k", "K", "a", "c", "v", "o", "when", "use", "this skill", "it ", "activation", "```", "\n"]
+    bodies += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60))) for _ in range(3000)]
+    found = 0
+    for body in bodies:
+        want = _reference_trigger_lines(body.split("\n"))
+        assert _body_trigger_lines_both_ways(body, monkeypatch) == [want, want], body
+        found += bool(want)
+    assert found > 1500
+
+
+@pytest.mark.slow  # the whole corpus of real skills
+def test_body_trigger_lines_in_bytes_equal_the_ignorecase_regex_on_the_corpus(monkeypatch):
+    from skillsift.catalog.frontmatter import split_frontmatter
+
+    found = 0
+    for path in sorted(corpora().rglob("SKILL.md")):
+        body = split_frontmatter(path.read_text("utf-8", "replace").replace("\r\n", "\n")).body
+        want = _reference_trigger_lines(body.split("\n"))
+        assert _body_trigger_lines_both_ways(body, monkeypatch) == [want, want], path
+        found += bool(want)
+    assert found > 500
