@@ -214,7 +214,12 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     if not with_rules:
         return out
+    # a rule is read only for a field the frontmatter sets (SK203's too: "context"), so a skill setting
+    # none of these has no finding whichever agents read it (most set a name and a description alone)
+    fields = frozenset(rule.field for agent in with_rules for rule in agent.field_rules)
     for parsed in parsed_skills(ws, paths):
+        if fields.isdisjoint(parsed.front):
+            continue
         # the agents that read the skill's folder; every targeted one for a folder none of them reads
         readers = [a for a in targeted if serves(a, parsed.path, ws.discovery.plugins.get(parsed.path, ""))]
         agents = [a for a in readers if a.field_rules] if readers else with_rules
