@@ -94,22 +94,41 @@ def _cost(name: str, shown: int) -> int:
 
 def build_listing(skills, agent: AgentProfile, context_window: int | None = None) -> Listing:
     """The listing ``agent`` builds from ``skills`` (in any order; entries come in name order)."""
-    window = context_window or agent.context_window
+    drafts, needed = _drafts(skills, agent)
+    return _listing(drafts, needed, agent, context_window)
+
+
+def overflowing_listing(skills, agent: AgentProfile, context_window: int | None = None) -> Listing | None:
+    """:func:`build_listing` when its entries need more than the budget (its ``overflow``), else None: the
+    entries are made only then (a catalog's listing mostly fits, or the agent serves none of its skills)."""
     budget = agent.budget_chars(context_window)
+    if budget is None:
+        return None
+    drafts, needed = _drafts(skills, agent)
+    return _listing(drafts, needed, agent, context_window) if needed > budget else None
+
+
+def _drafts(skills, agent: AgentProfile) -> tuple[list[list], int]:
+    """(a row ``[name, path, listed, description_chars, shown, reason]`` of each skill in path order, the
+    characters the listed entries need with every description kept).  A skill's entry text is made only
+    when the agent loads it."""
     served: dict[tuple[str, str], str] = {}  # (plugin, name) -> the path served: a plugin is its own namespace
-    drafts: list[list] = []  # [name, path, listed, description_chars, shown, reason, text_len]
+    drafts: list[list] = []
+    needed = 0
+    outside = f"not in a folder {agent.name} reads ({', '.join(agent.folders)})"
     for skill in sorted(skills, key=lambda s: s.path):
         front = skill.frontmatter if isinstance(skill.frontmatter, dict) else {}
         description = front.get("description")
         description = description.strip() if isinstance(description, str) else ""
-        text = entry_text(front, agent.entry_fields)
-        row = [skill.name, skill.path, FULL, len(description), 0, "", len(text)]
+        row = [skill.name, skill.path, FULL, len(description), 0, ""]
+        drafts.append(row)
         if not serves(agent, skill.path, getattr(skill, "plugin", "")):
-            row[2], row[5] = NOT_LOADED, f"not in a folder {agent.name} reads ({', '.join(agent.folders)})"
-        elif (namespace(skill), skill.name) in served:
+            row[2], row[5] = NOT_LOADED, outside
+            continue
+        key = (namespace(skill), skill.name)
+        if key in served:
             row[2] = NOT_LOADED
-            row[5] = (f"name also used by {served[(namespace(skill), skill.name)]}, which is served (first in "
-                      "path order)")
+            row[5] = f"name also used by {served[key]}, which is served (first in path order)"
         elif agent.name_max is not None and len(skill.name) > agent.name_max:
             row[2], row[5] = NOT_LOADED, f"name is {len(skill.name)} characters, over {agent.name}'s {agent.name_max}"
         elif agent.description_max is not None and len(description) > agent.description_max:
@@ -117,23 +136,30 @@ def build_listing(skills, agent: AgentProfile, context_window: int | None = None
                                           f"{agent.description_max}")
         elif agent.hide_field and front.get(agent.hide_field) is True:
             row[2], row[5] = HIDDEN, f"{agent.hide_field}: true keeps it out of the model's listing"
-            served[(namespace(skill), skill.name)] = skill.path
+            served[key] = skill.path
         else:
-            served[(namespace(skill), skill.name)] = skill.path
-            shown = len(text) if agent.entry_cap is None else min(len(text), agent.entry_cap)
+            served[key] = skill.path
+            length = len(entry_text(front, agent.entry_fields))
+            shown = length if agent.entry_cap is None else min(length, agent.entry_cap)
             row[4] = shown
-            if shown < len(text):
-                row[2], row[5] = TRUNCATED, f"entry cut at {agent.entry_cap} of {len(text)} characters"
-        drafts.append(row)
+            if shown < length:
+                row[2], row[5] = TRUNCATED, f"entry cut at {agent.entry_cap} of {length} characters"
+            needed += _cost(skill.name, shown)
+    return drafts, needed
+
+
+def _listing(drafts: list[list], needed: int, agent: AgentProfile, context_window: int | None) -> Listing:
+    """The :class:`Listing` of :func:`_drafts`' rows: in name order, descriptions dropped from the last names
+    while the entries need more than the budget."""
+    window = context_window or agent.context_window
+    budget = agent.budget_chars(context_window)
     drafts.sort(key=lambda r: (r[0], r[1]))
-    listed = [r for r in drafts if r[2] in (FULL, TRUNCATED)]
-    needed = sum(_cost(r[0], r[4]) for r in listed)
     used = needed
     if budget is not None and used > budget:
-        for r in reversed(listed):
+        for r in reversed(drafts):
             if used <= budget:
                 break
-            if r[4] == 0:
+            if r[2] not in (FULL, TRUNCATED) or r[4] == 0:
                 continue
             used -= _cost(r[0], r[4]) - _cost(r[0], 0)
             r[5] = f"description dropped: the listing is over its {budget:,}-character budget"

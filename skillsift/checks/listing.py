@@ -9,7 +9,7 @@ by name only.
 from __future__ import annotations
 
 from ..catalog.agents import BY_NAME
-from ..catalog.listing import NAME_ONLY, build_listing
+from ..catalog.listing import NAME_ONLY, overflowing_listing
 from ..config.checks import check
 from ..diagnostics import WARNING, Diagnostic
 from ..validators.workspace import Workspace
@@ -24,10 +24,8 @@ def overflow_diagnostics(skills, agents) -> list[Diagnostic]:
     out = []
     for name in agents:
         agent = BY_NAME.get(name)
-        if agent is None or agent.budget_chars() is None:
-            continue
-        listing = build_listing(skills, agent)
-        if not listing.overflow:
+        listing = overflowing_listing(skills, agent) if agent is not None else None
+        if listing is None:
             continue
         lost = [e.name for e in listing.entries if e.listed == NAME_ONLY]
         named = ", ".join(lost[:MAX_NAMED]) + (f" and {len(lost) - MAX_NAMED} more" if len(lost) > MAX_NAMED else "")
