@@ -1,6 +1,11 @@
 """SK001, SK004-SK008: one SKILL.md on its own.
 
 Pure functions over the file's text; :func:`run` feeds them from the workspace.
+
+Longer than 450 lines because SK008's search for trigger passages reads a body in its lowered text or
+in its UTF-8 bytes after one RE2 set pass, each with the argument that it finds the lines the
+IGNORECASE regexes find (the characters that fold to the words' letters): split apart, the folds and
+the code relying on them would drift.
 """
 
 from __future__ import annotations
@@ -342,12 +347,24 @@ def _passages(lines: list[str], first_line: int, candidates: list[int]) -> list[
 
 def coverage(passage: str, description: str) -> float:
     """Share of the passage's terms (skillsift's tokenizer: stemmed, stopwords dropped) in the description."""
+    return _coverages([passage], description)[0]
+
+
+def _coverages(passages: list[str], description: str) -> list[float]:
+    """:func:`coverage` of each passage, the description tokenized once (when a passage has a term)."""
     from ..ranker.tokenize import tokenize
 
-    terms = set(tokenize(passage))
-    if not terms:
-        return 1.0
-    return len(terms & set(tokenize(description))) / len(terms)
+    out = []
+    described: set[str] | None = None
+    for passage in passages:
+        terms = set(tokenize(passage))
+        if not terms:
+            out.append(1.0)
+            continue
+        if described is None:
+            described = set(tokenize(description))
+        out.append(len(terms & described) / len(terms))
+    return out
 
 
 def _excerpt(line: str, width: int = 60) -> str:
@@ -406,8 +423,10 @@ def check_skill_text(path: str, text: str, *, limits: dict, parsed=None, split=N
     out.extend(entry_limit_problems(path, lines.get("description", fence_line), front, limits, plugin))
     # A description that already says when to use the skill silences SK008: no passage is looked for.
     if block.closed and not _says_when(description):
-        for line_no, line, passage in body_trigger_passages(block.body, block.body_line):
-            if coverage(passage, description) < TRIGGER_COVERAGE:
+        passages = body_trigger_passages(block.body, block.body_line)
+        shares = _coverages([passage for _n, _line, passage in passages], description)
+        for (line_no, line, _passage), share in zip(passages, shares, strict=True):
+            if share < TRIGGER_COVERAGE:
                 out.append(TRIGGER_IN_BODY.report(
                     file=path, line=line_no,
                     message=f'the body says when to use this skill ("{_excerpt(line)}") but the description '

@@ -469,3 +469,22 @@ def test_body_trigger_lines_in_bytes_equal_the_ignorecase_regex_on_the_corpus(mo
         assert _body_trigger_lines_both_ways(body, monkeypatch) == [want, want], path
         found += bool(want)
     assert found > 500
+
+
+def test_coverages_tokenize_the_description_once_and_equal_the_share_of_each_passage():
+    import random
+
+    from skillsift.checks import frontmatter as fm
+    from skillsift.ranker.tokenize import tokenize
+
+    rng = random.Random(4)
+    words = ["deploy", "deploys", "the", "app", "when", "Rotating", "keys", "of", "İnvoke", "—", "", "x1", "use"]
+    for _ in range(2000):
+        description = " ".join(rng.choice(words) for _ in range(rng.randint(0, 8)))
+        passages = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 6))) for _ in range(rng.randint(0, 4))]
+        want = []
+        for passage in passages:
+            terms = set(tokenize(passage))
+            want.append(len(terms & set(tokenize(description))) / len(terms) if terms else 1.0)
+        assert fm._coverages(passages, description) == want
+        assert [fm.coverage(passage, description) for passage in passages] == want
