@@ -136,7 +136,8 @@ def term_sets(texts) -> list[frozenset[str]]:
     return _terms_and_words(list(texts))[0]
 
 
-_ASCII_RUN = None
+# A byte of a lowered ASCII text: kept when it is a letter or digit, else a blank (every other byte).
+_LETTERS_AND_DIGITS = bytes(c if c < 0x80 and chr(c).isalnum() else 0x20 for c in range(256))
 
 
 def _terms_and_words(texts) -> tuple[list[frozenset[str]], list[tuple[str, ...]]]:
@@ -145,16 +146,13 @@ def _terms_and_words(texts) -> tuple[list[frozenset[str]], list[tuple[str, ...]]
 
     The terms are ``tokenize``'s (its words, stopwords dropped, stemmed), each distinct word of the
     catalog made a term once; an ASCII text's words are the ``[a-z0-9]+`` runs of its lowered text
-    (``tokenize``'s letter and digit runs there), which the engine finds without a character class
-    lookup per character.
+    (``tokenize``'s letter and digit runs there): its bytes lowered, every other byte made a blank by one
+    table, then split on blanks (no regex step per word).
     """
     from ..ranker.tokenize import lower, term, words
 
-    global _ASCII_RUN
-    if _ASCII_RUN is None:
-        _ASCII_RUN = regexes.compile(r"[a-z0-9]+")
-    split = [(_ASCII_RUN.findall(text.lower()) if text.isascii() else words(lower(text))) if text else []
-             for text in texts]
+    split = [(text.encode("ascii").lower().translate(_LETTERS_AND_DIGITS).decode("ascii").split()
+              if text.isascii() else words(lower(text))) if text else [] for text in texts]
     made = {word: term(word) for word in set().union(*split)}  # word -> its term ("" for a stopword)
     sets: list[frozenset[str]] = []
     for runs in split:

@@ -180,6 +180,15 @@ def test_terms_and_words_are_the_tokenizer_terms_and_the_lowered_words():
     assert sum(text.isascii() for text in texts[1:]) > 200 and sum(not t.isascii() for t in texts[1:]) > 200
 
 
+def test_an_ascii_text_splits_on_every_character_but_letters_and_digits():
+    """The byte table of an ASCII text: each of the 128 ASCII characters between letters and digits."""
+    from skillsift.checks.duplicates import _terms_and_words
+
+    texts = [f"Ab{chr(c)}cD{chr(c) * 2}9x {chr(c)}Deploys{chr(c)}" for c in range(128)]
+    assert _terms_and_words(texts) == _reference_terms_and_words(texts)
+    assert sum(len(words) == 2 for words in _terms_and_words(texts)[1]) == 63  # letters, digits and "_" join
+
+
 @pytest.mark.slow  # the whole corpus of real skills
 def test_terms_and_words_on_the_corpus(tmp_path):
     from skillsift.checks.duplicates import _terms_and_words
