@@ -29,6 +29,8 @@ _SIMPLE_LOWER = str.maketrans({"\u0130": "i", "\u03a3": "\u03c3"})
 
 _SUFFIXES = ("ing", "ied", "ies", "ed", "es", "s")
 _SIBILANTS = ("s", "x", "z", "ch", "sh")
+# The last letters of a word :func:`_stem` can change: those of the suffixes, and the silent e.
+_ENDS = frozenset({*(suffix[-1] for suffix in _SUFFIXES), "e"})
 
 _CACHE_LIMIT = 1 << 19
 _stems: dict[str, str] = {}
@@ -87,6 +89,8 @@ def _drop_silent_e(word: str, nbytes: int) -> str:
 
 
 def _stem(word: str) -> str:
+    if word[-1:] not in _ENDS:  # no suffix to strip and no silent e: most words of a catalog
+        return word
     nbytes = _byte_len(word)
     for suffix in _SUFFIXES:
         if nbytes <= len(suffix) + 3 or not word.endswith(suffix):

@@ -181,3 +181,25 @@ def test_tokenize_properties(text):
 @given(st.lists(st.sampled_from(sorted(STOPWORDS)), max_size=8), st.sampled_from([" ", "-", ", ", "\n"]))
 def test_stopword_only_text_has_no_tokens(stops, sep):
     assert tokenize(sep.join(s.upper() if i % 2 else s for i, s in enumerate(stops))) == []
+
+
+def test_stem_equals_the_reference_on_random_words_and_every_last_character():
+    """The stem of a word whose last letter no suffix or silent e ends with is the word itself: the reference
+    (tests/support/stem_reference.py) on random words of suffix letters, multi-byte letters and lengths
+    around the byte limits, and on words ending in each of the first 0x3000 code points."""
+    import random
+
+    from skillsift.ranker.tokenize import _stem
+    from tests.support.stem_reference import stem as reference
+
+    rng = random.Random(9)
+    letters = ["a", "e", "s", "d", "g", "i", "n", "y", "x", "z", "c", "h", "ss", "es", "ing", "ied", "ies", "é", "日",
+               "İ"]
+    words = ["", "s", "e", "es", "ing"]
+    words += ["".join(rng.choice(letters) for _ in range(rng.randint(1, 7))) for _ in range(20000)]
+    words += [stem + chr(c) for c in range(0x3000) for stem in ("", "ab", "abcde", "日本")]
+    changed = 0
+    for word in words:
+        assert _stem(word) == reference(word), word
+        changed += _stem(word) != word
+    assert changed > 3000
