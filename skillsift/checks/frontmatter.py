@@ -124,8 +124,9 @@ def value_kind(value) -> str:
 
 def entry_text(front: dict, fields=("description",)) -> str:
     """The listing text an agent builds from ``fields`` (trimmed strings joined by a space)."""
-    parts = [front.get(f) for f in fields]
-    return " ".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
+    parts = [p.strip() for p in map(front.get, fields) if isinstance(p, str)]
+    # (one string, most often the description alone: itself, trimmed, even when it is blank)
+    return parts[0] if len(parts) == 1 else " ".join(p for p in parts if p)
 
 
 def entry_limit_problems(path: str, line: int, front: dict, limits: dict, plugin: str = "") -> list[Diagnostic]:

@@ -488,3 +488,18 @@ def test_coverages_tokenize_the_description_once_and_equal_the_share_of_each_pas
             want.append(len(terms & set(tokenize(description))) / len(terms) if terms else 1.0)
         assert fm._coverages(passages, description) == want
         assert [fm.coverage(passage, description) for passage in passages] == want
+
+
+def test_entry_text_joins_the_trimmed_strings_of_its_fields():
+    import random
+
+    from skillsift.checks.frontmatter import entry_text
+
+    rng = random.Random(3)
+    values = [None, "", " ", "\t\n", "a", " b ", "c d", 5, ["x"], True, "é "]
+    fields_choices = [(), ("description",), ("description", "when_to_use"), ("when_to_use", "description", "x")]
+    for _ in range(3000):
+        front = {key: rng.choice(values) for key in ("description", "when_to_use", "x") if rng.random() < 0.7}
+        fields = rng.choice(fields_choices)
+        want = " ".join(v.strip() for v in (front.get(f) for f in fields) if isinstance(v, str) and v.strip())
+        assert entry_text(front, fields) == want, (front, fields)
