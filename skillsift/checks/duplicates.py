@@ -154,11 +154,7 @@ def _terms_and_words(texts) -> tuple[list[frozenset[str]], list[tuple[str, ...]]
     split = [(text.encode("ascii").lower().translate(_LETTERS_AND_DIGITS).decode("ascii").split()
               if text.isascii() else words(lower(text))) if text else [] for text in texts]
     made = {word: term(word) for word in set().union(*split)}  # word -> its term ("" for a stopword)
-    sets: list[frozenset[str]] = []
-    for runs in split:
-        held = set(map(made.__getitem__, runs))
-        held.discard("")
-        sets.append(frozenset(held))
+    sets = [frozenset(filter(None, map(made.__getitem__, runs))) for runs in split]  # (a stopword's term is "")
     return sets, [_lower_words(text, runs) for text, runs in zip(texts, split, strict=True)]
 
 
