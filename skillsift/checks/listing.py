@@ -24,7 +24,9 @@ def overflow_diagnostics(skills, agents) -> list[Diagnostic]:
     out = []
     for name in agents:
         agent = BY_NAME.get(name)
-        listing = overflowing_listing(skills, agent) if agent is not None else None
+        if agent is None:
+            continue
+        listing = overflowing_listing(skills, agent)
         if listing is None:
             continue
         lost = [e.name for e in listing.entries if e.listed == NAME_ONLY]
