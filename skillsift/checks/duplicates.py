@@ -330,7 +330,7 @@ def one_word_apart(texts, words: list[tuple[str, ...]] | None = None) -> list[tu
     one word replaced, added or dropped; found by hashing each text with one word blanked or
     left out (no pairwise scan).
 
-    Only the words where a partner can differ are blanked (:func:`_halves`): two word lists one word
+    Only the words where a partner can differ are blanked (:func:`_half_key`): two word lists one word
     apart agree on the first or the last half of the shorter, so a text whose first half no other
     text of its length shares has no partner of its length that differs in its last half (and
     likewise the other way), and one whose halves no text one word shorter shares loses no word to
@@ -339,18 +339,22 @@ def one_word_apart(texts, words: list[tuple[str, ...]] | None = None) -> list[tu
     """
     if words is None:
         words = [_lower_words(text) for text in texts]
-    halves = _halves(words)
+    compared = [(n, w) for n, w in enumerate(words) if 3 <= len(w) <= ONE_WORD_MAX]
+    keys = [(_half_key(w, len(w), True), _half_key(w, len(w), False)) for _n, w in compared]
+    halves: dict[tuple, int] = defaultdict(int)  # how many texts have each half key of their own length
+    for first, last in keys:
+        halves[first] += 1
+        halves[last] += 1
     blanked: dict[tuple, list[int]] = defaultdict(list)
     whole: dict[tuple, list[int]] = defaultdict(list)
-    for n, w in enumerate(words):
-        if 3 <= len(w) <= ONE_WORD_MAX:
-            whole[w].append(n)
-            half = len(w) // 2
-            # a partner one word apart at k >= half shares the first half, at k < half the last
-            low = 0 if halves[_half_key(w, len(w), False)] > 1 else half
-            high = len(w) if halves[_half_key(w, len(w), True)] > 1 else half
-            for k in range(low, high):
-                blanked[(k, w[:k], w[k + 1:])].append(n)
+    for (n, w), (first, last) in zip(compared, keys, strict=True):
+        whole[w].append(n)
+        half = len(w) // 2
+        # a partner one word apart at k >= half shares the first half, at k < half the last
+        low = 0 if halves[last] > 1 else half
+        high = len(w) if halves[first] > 1 else half
+        for k in range(low, high):
+            blanked[(k, w[:k], w[k + 1:])].append(n)
     out: set[tuple[int, int]] = set()
     for group in blanked.values():
         if 1 < len(group) <= 50:  # a template shared by more is SK009's cosine business
@@ -390,16 +394,6 @@ def _half_key(w: tuple, size: int, first: bool) -> tuple:
     last ``size - size // 2`` words (k < size // 2 leaves more after it)."""
     half = size // 2
     return (size, first, w[:half]) if first else (size, first, w[len(w) - (size - half):])
-
-
-def _halves(words: list[tuple]) -> dict[tuple, int]:
-    """How many texts of 3 to :data:`ONE_WORD_MAX` words have each :func:`_half_key` of their own length."""
-    count: dict[tuple, int] = defaultdict(int)
-    for w in words:
-        if 3 <= len(w) <= ONE_WORD_MAX:
-            count[_half_key(w, len(w), True)] += 1
-            count[_half_key(w, len(w), False)] += 1
-    return dict(count)
 
 
 def vector_pairs(matrix, threshold: float) -> list[tuple[int, int, float]]:
