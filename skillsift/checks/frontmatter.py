@@ -269,6 +269,9 @@ def _body_trigger_lines(body: str) -> list[int]:
                           [run.encode("ascii") for run in _FENCE_RUNS])
 
 
+_TRIGGER_SET = None
+
+
 def _trigger_set():
     """:data:`_TRIGGER_WORDS`, each letter matched as IGNORECASE matches it, then each character of
     :data:`_ODD`, compiled into one RE2 set over UTF-8 bytes (built once)."""
@@ -283,9 +286,6 @@ def _trigger_set():
         _TRIGGER_SET = byte_set([b"".join(map(letter, word)) for word in _TRIGGER_WORDS]
                                 + [c.encode("utf-8") for c in odd])
     return _TRIGGER_SET
-
-
-_TRIGGER_SET = None
 
 
 def _trigger_lines(lowered: str) -> list[int]:
