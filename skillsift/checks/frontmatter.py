@@ -259,13 +259,14 @@ def _body_trigger_lines(body: str) -> list[int]:
     """
     if not isinstance(marks(body), frozenset):
         return _trigger_lines(_lowered(None, body))
-    found = _trigger_set().Match(utf8(body)) or ()
+    data = utf8(body)
+    found = _trigger_set().Match(data) or ()
     words = [_TRIGGER_WORDS[n] for n in sorted(found) if n < len(_TRIGGER_WORDS)]
     if not words:
         return []
     if len(words) < len(found):  # a character of _ODD
         return _trigger_lines(_lowered(None, body))
-    return _lines_holding(utf8(body).lower(), [word.encode("ascii") for word in words],
+    return _lines_holding(data.lower(), [word.encode("ascii") for word in words],
                           [run.encode("ascii") for run in _FENCE_RUNS])
 
 
