@@ -26,7 +26,7 @@ from ..cache.base import sha256
 from ..catalog.embedtext import embedded_text
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, Diagnostic
-from ..secrets.scan import ALLOW_MARKER, SecretFinding, holds_nul, read_with_sets, scan_many, scan_values
+from ..secrets.scan import ALLOW_MARKER, NEEDLE_SETS, SecretFinding, holds_nul, scan_many, scan_values
 from ..validators.workspace import Workspace, rel_posix
 
 TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the hooks' path)
@@ -310,7 +310,7 @@ def run(ws: Workspace) -> list[Diagnostic]:
     non-UTF-8 files skipped), the scans of unchanged texts taken from the cache (docs/configuration.md)."""
     from ..cache.secret_scans import ScanCache
 
-    read_with_sets()  # a whole catalog: the needle sets from its first file on
+    NEEDLE_SETS.open()  # a whole catalog: the needle sets from its first file on
     cache = ScanCache(ws.root)
     return check_files(ws, skill_files(ws, ws.skill_paths), parse=True,
                        cache=cache if cache.path is not None else None)  # (none kept: no key to hash)

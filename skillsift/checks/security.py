@@ -7,10 +7,11 @@ import re
 from functools import lru_cache
 from pathlib import PurePosixPath
 
+from ..bytesets import SetGate, byte_set
 from ..config.checks import STRICT, check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from ..validators.names import invisible, mixed_script
-from ..validators.parsed import byte_set, caseless_words, marks, memoised, parsed_skills, utf8
+from ..validators.parsed import caseless_words, marks, memoised, parsed_skills, utf8
 from ..validators.text_cache import cached, save
 from ..validators.workspace import Workspace
 from .agent_fields import tool_names
@@ -77,9 +78,9 @@ _LINE_WORDS = (*_VERBS, "the user", "you are now", "system prompt")
 #: Every word the scans look for: which of them a text holds is found in one pass.
 _WORDS = tuple(dict.fromkeys((*_LINE_WORDS, *_OBJECTS, *_USER, *_PIPE_WORDS, *_RUN_WORDS)))
 #: The substring tests serve the first 64 KiB a process scans, one RE2 set pass per text after
-#: that (about 4x faster on a large catalog): a hook over a few small files does not import RE2.
-_SET_AFTER = 1 << 16
-_scanned = 0
+#: that (about 4x faster on a large catalog; :mod:`skillsift.bytesets`): a hook over a few small
+#: files does not import RE2.
+WORD_SETS = SetGate()
 
 
 def words_held(lowered: str | bytes) -> frozenset[str]:
@@ -89,13 +90,12 @@ def words_held(lowered: str | bytes) -> frozenset[str]:
     ASCII, and an ASCII string is in a text exactly when its bytes are in the text's UTF-8 bytes
     (every byte of a longer character's encoding is 0x80 or above).
     """
-    global _scanned
-    _scanned += len(lowered)
+    by_set = WORD_SETS.count(len(lowered))
     if isinstance(lowered, bytes):
-        if _scanned <= _SET_AFTER:
+        if not by_set:
             return frozenset(word for word in _WORDS if word.encode("ascii") in lowered)
         return frozenset(_WORDS[n] for n in _word_set().Match(lowered) or ())
-    if _scanned <= _SET_AFTER:
+    if not by_set:
         return frozenset(word for word in _WORDS if word in lowered)
     return frozenset(_WORDS[n] for n in _word_set().Match(lowered.encode("utf-8", "surrogatepass")) or ())
 

@@ -57,6 +57,7 @@ from bisect import bisect_right
 from collections.abc import Hashable, Iterable, Mapping
 from functools import cache, lru_cache
 
+from ..bytesets import SetGate, byte_set
 from ..cache import regexes
 from ..records import record
 from ..words import with_article
@@ -72,8 +73,8 @@ __all__ = [
     "SecretFinding",
     "compile_pattern",
     "detect_secret",
+    "NEEDLE_SETS",
     "holds_nul",
-    "read_with_sets",
     "is_placeholder",
     "mask",
     "redact",
@@ -395,7 +396,7 @@ class _Compiled:
         if self.rule.check == "url":
             yield from _urls(self.regex, text)
             return
-        if self.rule.kind == _BASE64_KIND and _sets_on():
+        if self.rule.kind == _BASE64_KIND and NEEDLE_SETS.on:
             yield from _base64_keys(self.regex, text)
             return
         if not self.bounded:
@@ -517,7 +518,7 @@ def _assignments(full: re.Pattern, text: str):
     """
     # RE2 once the needle sets have imported it (past the first 64 KiB a process scans): a hook over
     # a few small files does not pay its import for this
-    starts = _hint_starts(text) if _sets_on() else _python_hint_starts(text)
+    starts = _hint_starts(text) if NEEDLE_SETS.on else _python_hint_starts(text)
     seen = set()
     for start in starts:
         limit = max(0, start - 81)
@@ -958,7 +959,7 @@ def _line_text(text: str, starts: list[int], line: int) -> str:
 
 
 # The needle test of each rule is a substring search of the whole text, one per needle: on the
-# corpus of real skills (16 MB of text) that was half of the scan.  Past _NEEDLE_SET_AFTER characters
+# corpus of real skills (16 MB of text) that was half of the scan.  Past NEEDLE_SETS.after characters
 # in one process (64 KiB: the substring tests of that much text, about 14 ms, cost about twice what
 # importing RE2 and compiling the sets cost, about 6 ms, and a hook over the 27 skills of
 # examples/acme, 41 KB, stays below it), every needle is looked for in one pass instead: an RE2 set (a
@@ -967,16 +968,14 @@ def _line_text(text: str, starts: list[int], line: int) -> str:
 # most texts (":", ".", "key") or that has none runs only where a match can be.  It answers the same question as the
 # substring tests: which needles the text holds.  A hook that scans a few files never pays for
 # importing RE2 and building the sets; validate, which scans a whole catalog, uses them from its
-# first text on (read_with_sets).
+# first text on (it opens NEEDLE_SETS: :mod:`skillsift.bytesets`).
 #
 # A case-folded needle is in ``text.casefold()`` where the text holds it letter by letter in either
 # case (the long s and the Kelvin sign fold to "s" and "k": _fold_bytes), unless the text holds one
 # of the characters whose folding is longer than one character and holds an ASCII letter (``ß`` is
 # "ss", ``ﬁ`` is "fi"): the set reports those too, and a text holding one has its folded needles
 # looked for in its case folding, as before.
-_NEEDLE_SET_AFTER = 1 << 16
-_scanned = 0
-_with_sets = False  # (read_with_sets)
+NEEDLE_SETS = SetGate()
 #: The characters whose case folding is more than one character and holds an ASCII character
 #: (tests/secrets/test_needle_set.py derives them from every code point).
 _LONG_FOLDS = "\u00df\u0130\u0149\u01f0\u1e96\u1e97\u1e98\u1e99\u1e9a\u1e9e\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06"
@@ -1012,20 +1011,8 @@ def _set_entries() -> tuple[list[tuple[str, str, str]], ...]:
 @lru_cache(maxsize=1)
 def _needle_sets():
     """((set, entries), ...) for the entries of :func:`_set_entries`, compiled."""
-    import re2
-
-    out = []
-    for entries in _set_entries():
-        options = re2.Options()
-        options.encoding = re2.Options.Encoding.LATIN1  # the text's UTF-8 bytes, read byte for byte
-        options.never_capture = True
-        options.log_errors = False
-        found = re2.Set.SearchSet(options)
-        for _what, _name, expression in entries:
-            found.Add(expression.encode("ascii"))
-        found.Compile()
-        out.append((found, entries))
-    return tuple(out)
+    return tuple((byte_set([expression.encode("ascii") for _what, _name, expression in entries]), entries)
+                 for entries in _set_entries())
 
 
 def _set_held(text: str, parts: list[str] | None = None) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
@@ -1078,25 +1065,9 @@ def _needles_held(text: str, parts: list[str] | None = None
                   ) -> tuple[frozenset[str], frozenset[str], frozenset[str]] | None:
     """(plain needles, case-folded needles, kinds whose prefilter matches) of ``text``, or None:
     test each rule's own needles and run every regex.  ``parts``: see :func:`_set_held`."""
-    global _scanned
-    _scanned += len(text)
-    if not _sets_on():
+    if not NEEDLE_SETS.count(len(text)):
         return None
     return _set_held(text, parts)
-
-
-def _sets_on() -> bool:
-    """The needle sets (and RE2) are used: past the first 64 KiB a process scans, or from the first
-    text on once :func:`read_with_sets` was called."""
-    return _scanned > _NEEDLE_SET_AFTER or _with_sets
-
-
-def read_with_sets() -> None:
-    """Use the needle sets from the next text on, for a caller about to scan a whole catalog (validate):
-    the substring tests of its first 64 KiB would cost about twice what importing RE2 and compiling
-    the sets cost.  The findings are the same either way."""
-    global _with_sets
-    _with_sets = True
 
 
 _last_utf8: tuple[str, bytes] = ("", b"")
@@ -1117,7 +1088,7 @@ def holds_nul(text: str) -> bool:
     the C library's ``memchr`` finds a NUL: Python looks for it in a text of two-byte characters
     one character at a time, and on the corpus of real skills that was a twentieth of the scan.
     UTF-8 writes U+0000 as the byte 0 and no other character with one."""
-    if not _sets_on():
+    if not NEEDLE_SETS.on:
         return "\0" in text
     return b"\0" in _utf8(text)
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from functools import lru_cache
 
+from ..bytesets import SetGate, byte_set
 from ..cache import regexes
 from ..diagnostics import Diagnostic
 from ..records import record
@@ -115,10 +116,9 @@ WORDS = ("ignore", "disregard", "forget", "override", "the user", "you are now",
          "telling the user", "informing the user", "notifying the user", "alerting the user", "curl", "wget", "iwr",
          "irm", "invoke-", "npx", "dlx", "bunx", "pipx", "uvx")
 _WORD_SET = frozenset(WORDS)
-#: The substring tests serve the first 64 KiB a process looks at, one RE2 set pass per text after that
-#: (as for the security checks' words): a hook over a few small files does not import RE2.
-_SET_AFTER = 1 << 16
-_scanned = 0
+#: The substring tests serve the first 64 KiB of marks a process looks for, one RE2 set pass per text after
+#: that (:mod:`skillsift.bytesets`): a hook over a few small files does not import RE2.
+MARK_SETS = SetGate()
 
 
 class _Substrings:
@@ -146,9 +146,7 @@ def marks(text: str):
 
 
 def _marks(text: str):
-    global _scanned
-    _scanned += len(text)
-    if _scanned <= _SET_AFTER:
+    if not MARK_SETS.count(len(text)):
         return _Substrings(text)
     return frozenset(_ENTRIES[n] for n in _mark_set().Match(utf8(text)) or ())
 
@@ -172,28 +170,18 @@ _ENTRIES = MARKS + WORDS
 @lru_cache(maxsize=1)
 def _mark_set():
     """:data:`MARKS` and :data:`WORDS` compiled into one RE2 set over UTF-8 bytes, entry ``n`` being
-    ``_ENTRIES[n]``: a mark as it is written, a word with each letter in either case."""
+    ``_ENTRIES[n]``: a mark as it is written, a word with each letter in either case.
+
+    (Measured on the corpus of real skills: reading the marks in the same pass as the secret scanner's
+    first needle set, over the whole SKILL.md it encodes anyway, takes 160M fewer instructions of a
+    cold validate's 8.3G but no less time, as the larger automaton misses the caches more; handing the
+    body checks the end of those bytes instead of encoding the body again, 40M fewer and no time
+    measurably saved.  Both were left out for the coupling they cost.)"""
     import re
 
     return byte_set([re.escape(mark.encode("utf-8")) for mark in MARKS]
                     + ["".join(f"[{c}{c.upper()}]" if c.isalpha() else re.escape(c) for c in word).encode("ascii")
                        for word in WORDS])
-
-
-def byte_set(patterns: list[bytes]):
-    """``patterns`` compiled into one RE2 set searched over UTF-8 bytes read byte for byte, entry ``n``
-    being ``patterns[n]`` (its ``Match(data)`` gives the entries found anywhere in ``data``)."""
-    import re2
-
-    options = re2.Options()
-    options.encoding = re2.Options.Encoding.LATIN1  # the UTF-8 bytes, read byte for byte
-    options.never_capture = True
-    options.log_errors = False
-    found = re2.Set.SearchSet(options)
-    for pattern in patterns:
-        found.Add(pattern)
-    found.Compile()
-    return found
 
 
 def utf8(text: str) -> bytes:

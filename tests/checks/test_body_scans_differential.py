@@ -15,6 +15,7 @@ from skillsift.validators import parsed as views
 from skillsift.validators.parsed import Parsed
 from tests.conftest import corpora
 from tests.support import body_scans_reference as reference
+from tests.support.set_gates import read_with_sets
 
 PIECES = (
     "```", "````", "```py", "~~~", "~~~~", "``", "~~", "`", " ", "  ", "   ", "    ", "\t", "\n", "\n", "\n", "\n",
@@ -73,18 +74,17 @@ def _same(body: str) -> None:
             == reference._script_problems(view, is_file, is_executable)), body
 
 
-@pytest.mark.parametrize("set_after", [1 << 40, -1], ids=["substring-tests", "re2-set"])
-def test_the_scans_equal_the_old_scans_on_random_bodies(set_after, monkeypatch):
+@pytest.mark.parametrize("sets", [False, True], ids=["substring-tests", "re2-set"])
+def test_the_scans_equal_the_old_scans_on_random_bodies(sets, monkeypatch):
     """With the marks found by substring tests, and by the RE2 set (past the first 64 KiB)."""
-    monkeypatch.setattr(views, "_scanned", 0)
-    monkeypatch.setattr(views, "_SET_AFTER", set_after)
+    read_with_sets(monkeypatch, views.MARK_SETS, sets)
     rng = random.Random(SEED)
     for _ in range(4000):
         _same("".join(rng.choice(PIECES) for _ in range(rng.randint(0, 50))))
 
 
 def test_the_mark_set_reports_what_the_substring_tests_report(monkeypatch):
-    monkeypatch.setattr(views, "_SET_AFTER", -1)
+    read_with_sets(monkeypatch, views.MARK_SETS, True)
     for mark in views.MARKS:
         for text in (mark, f"İ{mark}é\U0001d4b3", mark + "\udc80", mark[:-1], mark[1:], f"\u212a{mark[::-1]}"):
             assert views.marks(text) == frozenset(m for m in views.MARKS if m in text), text

@@ -14,6 +14,7 @@ from skillsift.checks import security
 from skillsift.validators import parsed as views
 from tests.conftest import corpora
 from tests.support import security_reference as reference
+from tests.support.set_gates import read_with_sets
 
 PIECES = (
     "ignore", "Ignore all previous ", "disregard", "forget", "override", " the ", "previous ", "system ",
@@ -45,11 +46,9 @@ def _both_ways(text: str, monkeypatch) -> None:
     """The new scans, with the substring tests and with the RE2 set, in the text and in its bytes,
     equal the reference's."""
     want = _scans(reference, text)
-    monkeypatch.setattr(security, "_scanned", 0)
-    monkeypatch.setattr(views, "_scanned", 0)
-    for set_after in (1 << 40, -1):
-        monkeypatch.setattr(security, "_SET_AFTER", set_after)
-        monkeypatch.setattr(views, "_SET_AFTER", set_after)  # the marks (a dotted capital I, a Kelvin sign)
+    for sets in (False, True):
+        read_with_sets(monkeypatch, security.WORD_SETS, sets)
+        read_with_sets(monkeypatch, views.MARK_SETS, sets)  # the marks (a dotted capital I, a Kelvin sign)
         assert _scans(security, text) == want
         assert _byte_scans(text) == want
 
@@ -62,7 +61,7 @@ def test_the_scans_equal_the_substring_scans_on_random_texts(text):
 
 
 def test_the_word_set_reports_what_the_substring_tests_report(monkeypatch):
-    monkeypatch.setattr(security, "_SET_AFTER", -1)
+    read_with_sets(monkeypatch, security.WORD_SETS, True)
     for word in security._WORDS:
         for text in (word, f"İ{word}é", word.upper().lower() + "\udc80", word[:-1]):
             want = frozenset(w for w in security._WORDS if w in text)
@@ -77,7 +76,7 @@ def test_the_lowered_bytes_hold_the_words_the_lowered_text_holds(monkeypatch):
     odd = [chr(c) for c in range(0x80, 0x110000) if any(ch.isascii() for ch in chr(c).lower())]
     assert odd == ["\u0130", "\u212a"]
     assert views.WORDS == security._WORDS and not set(views.WORDS) & set(views.MARKS)
-    monkeypatch.setattr(views, "_SET_AFTER", -1)
+    read_with_sets(monkeypatch, views.MARK_SETS, True)
     for char in odd:
         text = f"x{char}y"
         assert security._read(text) == (text, text.lower(), frozenset())

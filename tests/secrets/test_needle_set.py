@@ -11,6 +11,7 @@ import pytest
 
 from skillsift.secrets import scan
 from tests.support.secret_samples import GENERATORS, sample
+from tests.support.set_gates import read_with_sets
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,9 +31,9 @@ def _texts() -> list[str]:
 
 def test_the_needle_set_finds_what_each_rule_finds(monkeypatch):
     texts = _texts()
-    monkeypatch.setattr(scan, "_NEEDLE_SET_AFTER", 1 << 62)
+    read_with_sets(monkeypatch, scan.NEEDLE_SETS, False)
     each = [scan._matches(text, ()) for text in texts]
-    monkeypatch.setattr(scan, "_NEEDLE_SET_AFTER", -1)
+    read_with_sets(monkeypatch, scan.NEEDLE_SETS, True)
     assert scan._needles_held("token: x") is not None  # the set is used from here on
     one_pass = [scan._matches(text, ()) for text in texts]
     assert one_pass == each
@@ -114,7 +115,7 @@ def test_a_prefilter_holds_every_match_of_its_rule(kind, monkeypatch):
     prefilter = re2.compile(rule.prefilter.encode("ascii"), options)
     regex = next(c for c in scan._builtin() if c.kind == kind)
     rng = random.Random(kind)
-    monkeypatch.setattr(scan, "_NEEDLE_SET_AFTER", -1)
+    read_with_sets(monkeypatch, scan.NEEDLE_SETS, True)
     for _ in range(20):
         line, value = sample(kind, rng)
         found = scan._matches(line, ())
@@ -131,7 +132,7 @@ def test_holds_nul_reads_the_bytes_as_the_text(monkeypatch):
     pieces = ["a", "token: x", "\0", "é", "€", "😀", "\udcff", "\ud800", "\u0100", "\x00\x00", " "]
     texts = ["", "\0", "é\0", "\udcff"] + ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
                                             for _ in range(3000)]
-    monkeypatch.setattr(scan, "_NEEDLE_SET_AFTER", -1)
+    read_with_sets(monkeypatch, scan.NEEDLE_SETS, True)
     answers = []
     for text in texts:
         other = text + "x"  # another text in between: the kept bytes are those of the text asked about
@@ -145,10 +146,10 @@ def test_holds_nul_reads_the_bytes_as_the_text(monkeypatch):
 def test_read_with_sets_uses_the_sets_from_the_first_text(monkeypatch):
     """validate's whole catalog reads the needles with the sets from its first text (same findings:
     the tests above); a process that did not ask keeps the substring tests for its first 64 KiB."""
-    monkeypatch.setattr(scan, "_scanned", 0)
-    monkeypatch.setattr(scan, "_with_sets", False)
+    monkeypatch.setattr(scan.NEEDLE_SETS, "scanned", 0)
+    monkeypatch.setattr(scan.NEEDLE_SETS, "always", False)
     assert scan._needles_held("token: x") is None
     assert scan.holds_nul("a\0b") and not scan.holds_nul("ab")
-    scan.read_with_sets()
+    scan.NEEDLE_SETS.open()
     assert scan._needles_held("token: x") is not None
     assert scan.holds_nul("a\0b") and not scan.holds_nul("ab")

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from skillsift.secrets import scan
 from tests.conftest import corpora
 from tests.support.secret_samples import GENERATORS, sample
+from tests.support.set_gates import read_with_sets
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,7 +29,7 @@ def _spans(found) -> list[tuple[int, int, str]]:
 
 def _both(texts, monkeypatch, *, placeholders: bool = False):
     """(spans with the gates as they are, spans with every rule run on every text)."""
-    monkeypatch.setattr(scan, "_NEEDLE_SET_AFTER", -1)  # the one-pass sets, as past the first 64 KiB a process scans
+    read_with_sets(monkeypatch, scan.NEEDLE_SETS, True)  # the one-pass sets, as past the first 64 KiB a process scans
     gated = [_spans(scan._matches(text, (), placeholders=placeholders)) for text in texts]
     with monkeypatch.context() as m:
         m.setattr(scan, "_needles_held", lambda _text, *_parts: (_EVERY_PLAIN, _EVERY_FOLDED, _EVERY_KIND))
@@ -103,13 +104,13 @@ def test_gated_scan_equals_the_full_scan_on_the_corpus(monkeypatch):
 def test_texts_read_together_find_what_each_finds_alone(monkeypatch, groups):
     """scan_many (one reading of the sets for a file and its values; nothing run when no rule is
     called for) gives each text's own scan_values."""
-    monkeypatch.setattr(scan, "_NEEDLE_SET_AFTER", -1)
+    read_with_sets(monkeypatch, scan.NEEDLE_SETS, True)
     texts = ["".join(parts) for parts in groups]
     assert scan.scan_many(texts) == [scan.scan_values(text) for text in texts]
 
 
 def test_texts_read_together_on_the_planted_secrets(monkeypatch):
-    monkeypatch.setattr(scan, "_NEEDLE_SET_AFTER", -1)
+    read_with_sets(monkeypatch, scan.NEEDLE_SETS, True)
     rng = random.Random(7)
     groups = [["name: x", "description: plain words", sample(kind, rng)[0], "é ß"] for kind in sorted(GENERATORS)]
     groups += [["name: x", "description: plain words only", "body text"]]

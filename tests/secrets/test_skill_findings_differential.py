@@ -17,6 +17,7 @@ from skillsift.secrets import scan
 from tests.conftest import corpora
 from tests.support import secrets_reference
 from tests.support.secret_samples import GENERATORS, sample
+from tests.support.set_gates import read_with_sets
 
 ROOT = Path(__file__).resolve().parents[2]
 FIELDS = ("name", "description", "triggers", "keywords")
@@ -74,10 +75,10 @@ def _compare(texts, monkeypatch) -> int:
     for number, text in enumerate(texts):
         skill, _problems = parse_skill(text, f"s{number}", path=f"s{number}/SKILL.md")
         parsed.append((text, skill, embedded_text(skill, FIELDS, True, 2000) if skill else ""))
-    monkeypatch.setattr(scan, "_NEEDLE_SET_AFTER", 1 << 62)
+    read_with_sets(monkeypatch, scan.NEEDLE_SETS, False)
     want = [secrets_reference.skill_findings(text, skill=skill, embedded=embedded)
             for text, skill, embedded in parsed]
-    monkeypatch.setattr(scan, "_NEEDLE_SET_AFTER", -1)
+    read_with_sets(monkeypatch, scan.NEEDLE_SETS, True)
     got = [check.skill_findings(text, skill=skill, embedded=embedded) for text, skill, embedded in parsed]
     for (text, _skill, _embedded), mine, theirs in zip(parsed, got, want, strict=True):
         assert mine == theirs, text
