@@ -1,0 +1,81 @@
+"""The per-file body checks that read the shared marks, fence lines and line lists of a body
+(skillsift/validators/parsed.py) find what they found when each read the body on its own
+(tests/support/body_checks_reference.py), finding for finding: seeded random bodies built from what
+the checks look for, their near misses and the characters around them, with the marks found by
+substring tests and by the RE2 set, and the corpus of real skills."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from skillsift.checks import bang_position
+from skillsift.validators import parsed as views
+from skillsift.validators.parsed import Parsed
+from tests.conftest import corpora
+from tests.support import body_checks_reference as reference
+
+PIECES = (
+    "```", "````", "```sh", "```bash", "```py", "~~~", "~~~~", "``", "`", " ", "  ", "   ", "    ", "\t", "\n", "\n",
+    "\n", "\n", "!", "!`", "!`git status`", "x!`date`", "(!`ls`)", "`a!`b`", "``a!`b``", "x", "é", "İ", "\u212a",
+    "\U0001d4b3", "#", "-", "\\", "scripts\\run.py", "C:\\Users\\x\\a.py", "read -p ", "read -rp x", "while read -p",
+    "Read-Host", "read-host", "input(", "[ -t 0 ]", "isatty(", "](", "]:", "[a](b.md)", "[r]: r.md",
+)
+SEED = 20261207
+
+
+def _view(body: str, front: dict | None = None) -> Parsed:
+    return Parsed(path="skills/demo/SKILL.md", text=f"---\nname: demo\n---\n{body}",
+                  front=front or {"name": "demo", "description": "Does x."}, raw="name: demo\n", raw_line=2,
+                  body=body, body_line=4, lines={"name": 2, "description": 3})
+
+
+def _substring_marks(text: str):
+    return views._Substrings(text)
+
+
+def _set_marks(text: str):
+    return frozenset(views._ENTRIES[n] for n in views._mark_set().Match(views.utf8(text)) or ())
+
+
+MODES = {"substring-tests": _substring_marks, "re2-set": _set_marks}
+
+
+def _same(view: Parsed) -> None:
+    with views.shared_views():
+        assert bang_position.check_positions(view) == reference.check_positions(view), view.body
+
+
+def _bodies(count: int):
+    rng = random.Random(SEED)
+    for _ in range(count):
+        yield "".join(rng.choice(PIECES) for _ in range(rng.randint(0, 40)))
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_the_checks_equal_the_old_checks_on_random_bodies(mode, monkeypatch):
+    monkeypatch.setattr(views, "_marks", MODES[mode])
+    for body in _bodies(3000):
+        _same(_view(body))
+
+
+def test_the_random_bodies_are_not_vacuous():
+    """The pieces make every finding the checks report, and bodies without one."""
+    codes: dict[str, int] = {}
+    for body in _bodies(3000):
+        for d in reference.check_positions(_view(body)):
+            codes[d.code] = codes.get(d.code, 0) + 1
+    assert codes.get("SK307", 0) > 200, codes
+
+
+@pytest.mark.slow  # the whole corpus of real skills
+def test_the_checks_equal_the_old_checks_on_the_corpus(tmp_path):
+    from skillsift.validators.parsed import parsed_skills
+    from skillsift.validators.workspace import Workspace
+
+    config = tmp_path / "skillsift.toml"  # the corpus is read-only: name its layout in a config kept elsewhere
+    config.write_text('[catalog]\nskills = ["*"]\n', encoding="utf-8")
+    ws = Workspace(corpora(), config_file=config)
+    for view in parsed_skills(ws, ws.skill_paths):
+        _same(view)

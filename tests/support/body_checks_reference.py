@@ -1,0 +1,60 @@
+"""Per-file body checks as they were before they read the shared marks, fence lines and line lists
+(SK307, SK321, SK322, the spec and path checks' scans): the reference of
+tests/checks/test_body_checks_differential.py, kept verbatim but for the imports and the fences, which
+are read here line by line as the body check's first version read them."""
+
+from __future__ import annotations
+
+import re
+
+from skillsift.checks.bang_position import _LITERAL_BANG, _SPAN, NOT_RUN
+from skillsift.checks.body import MAX_SPAN_LINE
+from skillsift.diagnostics import Diagnostic
+
+_FENCE_ANY = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)", re.MULTILINE)
+
+
+def inside_lines(body: str) -> tuple[list[bool], int | None]:
+    """(whether each line of ``body`` lies inside fenced code, the line of an unclosed fence or None),
+    by the body check's first reading of fences: one regex pass, each fence line closing the open
+    block when it repeats its character at least as often and holds nothing else."""
+    spans: list[tuple[int, int]] = []
+    opened, mark = None, ""
+    for match in _FENCE_ANY.finditer(body):
+        line = body.count("\n", 0, match.start())
+        run, rest = match.group(1), match.group(2)
+        if opened is None:
+            opened, mark = line, run
+        elif run[0] == mark[0] and len(run) >= len(mark) and not rest.strip():
+            spans.append((opened + 1, line))
+            opened = None
+    if opened is not None:
+        spans.append((opened + 1, body.count("\n") + 1))
+    inside = [False] * (body.count("\n") + 1)
+    for first, after in spans:
+        for number in range(first, min(after, len(inside))):
+            inside[number] = True
+    return inside, opened
+
+
+def check_positions(parsed) -> list[Diagnostic]:
+    """SK307 of one parsed SKILL.md."""
+    body = parsed.body
+    if "!`" not in body:
+        return []
+    inside, _unclosed = inside_lines(body)
+    out: list[Diagnostic] = []
+    for number, line in enumerate(body.split("\n")):
+        if "!`" not in line or inside[number] or len(line) > MAX_SPAN_LINE:
+            continue
+        for hit in _LITERAL_BANG.finditer(line):
+            # a "!`" inside a wider code span (``a!`b` ``) is code, SK305's
+            if any(span.start() < hit.start() < span.end() for span in _SPAN.finditer(line)):
+                continue
+            out.append(NOT_RUN.report(
+                file=parsed.path, line=parsed.body_line + number,
+                message=f"{hit.group(0)[:40]} follows \"{line[hit.start() - 1]}\", so Claude Code does not run it: "
+                        "the model reads the command, not its output",
+                hint="put a space (or a line break) before the !, e.g. \"Branch: !`git branch --show-current`\""))
+            break
+    return out
