@@ -9,6 +9,14 @@ import re
 
 from skillsift.checks.bang_position import _LITERAL_BANG, _SPAN, NOT_RUN
 from skillsift.checks.body import MAX_SPAN_LINE
+from skillsift.checks.interactive_input import (
+    _FENCE_LINE,
+    _READ_OPTION,
+    _SHELL_FENCE,
+    _TTY_TEST,
+    INTERACTIVE,
+    waits,
+)
 from skillsift.diagnostics import Diagnostic
 
 _FENCE_ANY = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)", re.MULTILINE)
@@ -57,4 +65,30 @@ def check_positions(parsed) -> list[Diagnostic]:
                         "the model reads the command, not its output",
                 hint="put a space (or a line break) before the !, e.g. \"Branch: !`git branch --show-current`\""))
             break
+    return out
+
+
+def skill_problems(parsed) -> list[Diagnostic]:
+    """SK322 of the shell code blocks of one SKILL.md (one pass over its lines)."""
+    body = parsed.body
+    if not (_READ_OPTION.search(body) or "ead-Host" in body or "ead-host" in body) or _TTY_TEST.search(body):
+        return []  # most bodies: one look at the whole text (a literal first, which the regex engine finds fast)
+    out: list[Diagnostic] = []
+    fence, shell = "", False  # the open fence's marker, whether its block is shell
+    for number, line in enumerate(body.split("\n")):
+        opener = _FENCE_LINE.match(line)
+        if opener and (not fence or (opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence)
+                                     and not opener.group(2).strip())):
+            if fence:
+                fence = ""
+            else:
+                fence, shell = opener.group(1), bool(_SHELL_FENCE.match(line))
+            continue
+        what = waits("any", line) if fence and shell else None
+        if what:
+            out.append(INTERACTIVE.report(
+                file=parsed.path, line=parsed.body_line + number,
+                message=f"{what} waits for someone to type; an agent runs this command with no terminal, so it "
+                        "hangs until the tool's timeout",
+                hint="pass the value on the command line or in an environment variable"))
     return out
