@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from skillsift.checks import bang_position, interactive_input
+from skillsift.checks import backslash_paths, bang_position, interactive_input
 from skillsift.validators import parsed as views
 from skillsift.validators.parsed import Parsed
 from tests.conftest import corpora
@@ -18,10 +18,13 @@ from tests.support import body_checks_reference as reference
 
 PIECES = (
     "```", "````", "```sh", "```bash", "```py", "~~~", "~~~~", "``", "`", " ", "  ", "   ", "    ", "\t", "\n", "\n",
-    "\n", "\n", "!", "!`", "!`git status`", "x!`date`", "(!`ls`)", "`a!`b`", "``a!`b``", "x", "é", "İ", "\u212a",
-    "\U0001d4b3", "#", "-", "\\", "scripts\\run.py", "C:\\Users\\x\\a.py", "read -p ", "read -rp x", "while read -p",
-    "Read-Host", "read-host", "read\t-p", "read  -sp",
-    "\n```sh\n", "\n```bash\n", "\nread -p name\n", "\n  read -rp x y\n", "\n$x = Read-Host\n", "input(", "[ -t 0 ]", "isatty(", "](", "]:", "[a](b.md)", "[r]: r.md",
+    "\n", "\n", "!", "!`", "!`git status`", "x!`date`", "(!`ls`)", "`a!`b`", "``a!`b``", "x", "é", "İ",
+    "\u212a", "\U0001d4b3", "#", "-", "\\", "scripts\\run.py", "C:\\Users\\x\\a.py", "read -p ", "read -rp x",
+    "while read -p", "Read-Host",
+    "read-host", "read\t-p", "read  -sp", ".\\tools\\run.ps1", "%APPDATA%\\x\\y.txt", "a\\b", "\\\\server\\f.txt",
+    "refs\\api.md", "x\\_y", "$env:HOME\\a\\b.ps1", '"', "é\\b.md", "a.b\\c", "-\\x", "\\n", "\\frac", "dir\\",
+    "\n```sh\n", "\n```bash\n", "\nread -p name\n", "\n  read -rp x y\n", "\n$x = Read-Host\n", "input(", "[ -t 0 ]",
+    "isatty(", "](", "]:", "[a](b.md)", "[r]: r.md",
 )
 SEED = 20261207
 
@@ -47,6 +50,7 @@ def _same(view: Parsed) -> None:
     with views.shared_views():
         assert bang_position.check_positions(view) == reference.check_positions(view), view.body
         assert interactive_input.skill_problems(view) == reference.skill_problems(view), view.body
+        assert backslash_paths.check_backslashes(view) == reference.check_backslashes(view), view.body
 
 
 def _bodies(count: int):
@@ -66,9 +70,10 @@ def test_the_random_bodies_are_not_vacuous():
     """The pieces make every finding the checks report, and bodies without one."""
     codes: dict[str, int] = {}
     for body in _bodies(3000):
-        for d in reference.check_positions(_view(body)) + reference.skill_problems(_view(body)):
+        for d in (reference.check_positions(_view(body)) + reference.skill_problems(_view(body))
+                  + reference.check_backslashes(_view(body))):
             codes[d.code] = codes.get(d.code, 0) + 1
-    assert codes.get("SK307", 0) > 200 and codes.get("SK322", 0) > 100, codes
+    assert codes.get("SK307", 0) > 200 and codes.get("SK322", 0) > 100 and codes.get("SK321", 0) > 100, codes
 
 
 @pytest.mark.slow  # the whole corpus of real skills

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from skillsift.checks.backslash_paths import _PATH, BACKSLASH_PATH, MAX_LINE, _inside_windows_paths
 from skillsift.checks.bang_position import _LITERAL_BANG, _SPAN, NOT_RUN
 from skillsift.checks.body import MAX_SPAN_LINE
 from skillsift.checks.interactive_input import (
@@ -91,4 +92,30 @@ def skill_problems(parsed) -> list[Diagnostic]:
                 message=f"{what} waits for someone to type; an agent runs this command with no terminal, so it "
                         "hangs until the tool's timeout",
                 hint="pass the value on the command line or in an environment variable"))
+    return out
+
+
+def check_backslashes(parsed) -> list[Diagnostic]:
+    """SK321 of one parsed SKILL.md (the first such path of each line)."""
+    body = parsed.body
+    if "\\" not in body or str(parsed.front.get("shell", "")).strip().lower() == "powershell":
+        return []
+    out: list[Diagnostic] = []
+    at = body.find("\\")
+    while at >= 0:  # each line holding a backslash, found by str.find (most lines have none)
+        start = body.rfind("\n", 0, at) + 1
+        end = body.find("\n", at)
+        end = len(body) if end < 0 else end
+        at = body.find("\\", end)
+        line = body[start:end]
+        if len(line) > MAX_LINE:
+            continue
+        inside = _inside_windows_paths(line)
+        hit = next((h for h in _PATH.finditer(line) if not inside(h.start())), None)
+        if hit:
+            forward = hit.group(0).replace("\\", "/")
+            out.append(BACKSLASH_PATH.report(
+                file=parsed.path, line=parsed.body_line + body.count("\n", 0, start),
+                message=f"{hit.group(0)[:60]} is written with backslashes; on macOS and Linux it names no file",
+                hint=f"write it with / ({forward[:60]}), which Windows accepts too"))
     return out
