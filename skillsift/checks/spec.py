@@ -31,7 +31,7 @@ from ..catalog.agents import known_fields
 from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
 from ..validators.grouped import group_repeated
-from ..validators.parsed import fence_lines, marks, parsed_skills
+from ..validators.parsed import fenced_blocks, marks, parsed_skills
 from ..validators.text_cache import cached, save
 from ..validators.workspace import Workspace, posix_name, posix_parent
 from .frontmatter import value_kind
@@ -130,7 +130,7 @@ def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
     held = marks(body)
     if "](" not in held and "]:" not in held:
         return out
-    fences = [start for start, _match in fence_lines(body)]
+    fences = fenced_blocks(body).lines  # every fence line opens or closes a block here
     line_end = -1  # where the last line read ends: later hits before it are on that line
     line_no, counted = 0, 0
     for hit in _CANDIDATE.finditer(body):

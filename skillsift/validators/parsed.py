@@ -7,9 +7,11 @@ workspace's one read and one parse of it.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from functools import lru_cache
+from itertools import chain
 
 from ..cache import regexes
 from ..diagnostics import Diagnostic
@@ -217,31 +219,70 @@ _BACKTICK_HEAD = regexes.compile(r"(```+)([^\n]*)")
 _BACKTICK_LINE = regexes.compile(r"\n(```+)([^\n]*)")
 
 
-def fence_lines(text: str) -> list:
-    """(offset of the line, its match: the fence run, then the rest of the line) of each line of
-    ``text`` that is a fence line (``^ {0,3}(`{3,}|~{3,})`` with MULTILINE), in order (found once
-    per text within :func:`shared_views`; the list is shared, never changed).
+class FencedBlocks:
+    """The fenced code of a text, by offsets: ``lines`` the offset of each fence line (``^ {0,3}(`{3,}|~{3,})``
+    with MULTILINE), in order; ``opens`` and ``closes`` the offsets of the opening and the closing fence
+    line of each block (a fence line closes the open block when it repeats the opening character at
+    least as often and holds nothing else); a block left open closes past the text's end, ``unclosed``
+    being the offset of its opening line (else None)."""
+
+    __slots__ = ("lines", "opens", "closes", "unclosed")
+
+    def __init__(self, lines: list[int], opens: list[int], closes: list[int], unclosed: int | None):
+        self.lines, self.opens, self.closes, self.unclosed = lines, opens, closes, unclosed
+
+    def code_at(self, start: int) -> bool:
+        """Whether the line that starts at offset ``start`` lies inside a block (between its fence lines)."""
+        k = bisect_left(self.opens, start) - 1
+        return k >= 0 and start < self.closes[k]
+
+
+_NO_BLOCKS = FencedBlocks([], [], [], None)
+
+
+def fenced_blocks(text: str) -> FencedBlocks:
+    """The :class:`FencedBlocks` of ``text`` (found once per text within :func:`shared_views`; shared,
+    never changed): what the spec check's links (every fence line), the body checks (the blocks and an
+    unclosed one) and SK307 read of a body's fences.
 
     Found by one regex pass over the text, so a body of many lines costs no Python loop per
     line: the first line's fence, then each ``\\n`` followed by one (a pattern that starts with
     a character is searched for it at C speed, where ``^`` with MULTILINE is tried at every
-    position).  (Searching each fence run with ``str.find`` instead, and matching only the lines
-    where one starts, takes a quarter fewer instructions on the corpus but a fifth more time: a
-    Python step per fence line costs more than the engine's try at each line break.)
+    position), and one Python step per fence line, which also pairs the blocks' fences.  Blocks
+    are kept by offsets, so no line is counted unless a check reports on it.  (Searching each fence
+    run with ``str.find`` instead, and matching only the lines where one starts, takes a quarter
+    fewer instructions on the corpus but a fifth more time: a Python step per fence line costs more
+    than the engine's try at each line break.)
     """
-    return memoised("fence lines", text, _fence_lines)
+    return memoised("fenced blocks", text, _fenced_blocks)
 
 
-def _fence_lines(text: str) -> list:
+def _fenced_blocks(text: str) -> FencedBlocks:
     held = marks(text)
     tildes = "~~~" in held
     if "```" not in held and not tildes:
-        return []
+        return _NO_BLOCKS
     first, then = (_FENCE_HEAD, _FENCE_LINE) if tildes or " ```" in held else (_BACKTICK_HEAD, _BACKTICK_LINE)
     head = first.match(text)
-    out = [(0, head)] if head else []
-    out += [(match.start() + 1, match) for match in then.finditer(text, head.end() if head else 0)]
-    return out
+    lines: list[int] = []
+    opens: list[int] = []
+    closes: list[int] = []
+    opened, mark = -1, ""
+    for match in chain((head,), then.finditer(text, head.end())) if head else then.finditer(text):
+        start = match.start() + (match is not head)  # a line break leads every match but the first line's
+        lines.append(start)
+        run, rest = match.groups()
+        if opened < 0:
+            opened, mark = start, run
+        elif run[0] == mark[0] and len(run) >= len(mark) and (not rest or rest.isspace()):  # (not rest.strip())
+            opens.append(opened)
+            closes.append(start)
+            opened = -1
+    if opened < 0:
+        return FencedBlocks(lines, opens, closes, None)
+    opens.append(opened)
+    closes.append(len(text) + 1)
+    return FencedBlocks(lines, opens, closes, opened)
 
 
 def line_numbers_holding(text: str, needles) -> list[int]:
@@ -251,11 +292,16 @@ def line_numbers_holding(text: str, needles) -> list[int]:
     return [number for number, _end in _numbered_ends(text, needles)]
 
 
-def lines_holding(text: str, needles) -> list[tuple[int, str]]:
-    """(line number from 0, line) of each line of ``text`` holding one of ``needles`` (none holds a line
-    break), in order: found with ``str.find``, each line read once, the others never visited."""
+def located_lines_holding(text: str, needles) -> list[tuple[int, int, str]]:
+    """(line number from 0, offset where the line starts, line) of each line of ``text`` holding one of
+    ``needles`` (none holds a line break), in order: found with ``str.find``, each line read once, the
+    others never visited."""
+    out = []
     rfind = text.rfind
-    return [(number, text[rfind("\n", 0, end) + 1:end]) for number, end in _numbered_ends(text, needles)]
+    for number, end in _numbered_ends(text, needles):
+        start = rfind("\n", 0, end) + 1
+        out.append((number, start, text[start:end]))
+    return out
 
 
 def _numbered_ends(text: str, needles) -> list[tuple[int, int]]:

@@ -11,6 +11,7 @@ import random
 import pytest
 
 from skillsift.checks import backslash_paths, bang_position, interactive_input
+from skillsift.checks import body as body_check
 from skillsift.validators import parsed as views
 from skillsift.validators.parsed import Parsed
 from tests.conftest import corpora
@@ -24,9 +25,11 @@ PIECES = (
     "read-host", "read\t-p", "read  -sp", ".\\tools\\run.ps1", "%APPDATA%\\x\\y.txt", "a\\b", "\\\\server\\f.txt",
     "refs\\api.md", "x\\_y", "$env:HOME\\a\\b.ps1", '"', "é\\b.md", "a.b\\c", "-\\x", "\\n", "\\frac", "dir\\",
     "\n```sh\n", "\n```bash\n", "\nread -p name\n", "\n  read -rp x y\n", "\n$x = Read-Host\n", "input(", "[ -t 0 ]",
-    "isatty(", "](", "]:", "[a](b.md)", "[r]: r.md",
+    "isatty(", "](", "]:", "[a](b.md)", "[r]: r.md", "TODO", "TODO:", "[TODO: x]", "$1", "$ARGUMENTS", "`$1`",
+    "`!`ls``", "   ```", "    ```", "~~~~~ x", "``` ",
 )
 SEED = 20261207
+FLAGS = [{"scaffold": s, "argument": a, "bang": b} for s in (False, True) for a in (False, True) for b in (False, True)]
 
 
 def _view(body: str, front: dict | None = None) -> Parsed:
@@ -46,11 +49,17 @@ def _set_marks(text: str):
 MODES = {"substring-tests": _substring_marks, "re2-set": _set_marks}
 
 
-def _same(view: Parsed) -> None:
+def _same(view: Parsed, flags=FLAGS) -> None:
     with views.shared_views():
         assert bang_position.check_positions(view) == reference.check_positions(view), view.body
         assert interactive_input.skill_problems(view) == reference.skill_problems(view), view.body
         assert backslash_paths.check_backslashes(view) == reference.check_backslashes(view), view.body
+        for wanted in flags:
+            assert (body_check._line_checks(view.path, view.body, 4, **wanted)
+                    == reference._line_checks(view.path, view.body, 4, **wanted)), (view.body, wanted)
+        inside, unclosed = body_check.fences(view.body)
+        lines, opened = reference.inside_lines(view.body)
+        assert ([inside[n] for n in range(len(lines))], unclosed) == (lines, opened), view.body
 
 
 def _bodies(count: int):
@@ -71,9 +80,11 @@ def test_the_random_bodies_are_not_vacuous():
     codes: dict[str, int] = {}
     for body in _bodies(3000):
         for d in (reference.check_positions(_view(body)) + reference.skill_problems(_view(body))
-                  + reference.check_backslashes(_view(body))):
+                  + reference.check_backslashes(_view(body))
+                  + reference._line_checks("SKILL.md", body, 4, scaffold=True, argument=True, bang=True)):
             codes[d.code] = codes.get(d.code, 0) + 1
-    assert codes.get("SK307", 0) > 200 and codes.get("SK322", 0) > 100 and codes.get("SK321", 0) > 100, codes
+    assert all(codes.get(code, 0) > 100 for code in ("SK303", "SK304", "SK305", "SK306", "SK307", "SK321",
+                                                     "SK322")), codes
 
 
 @pytest.mark.slow  # the whole corpus of real skills
@@ -85,4 +96,4 @@ def test_the_checks_equal_the_old_checks_on_the_corpus(tmp_path):
     config.write_text('[catalog]\nskills = ["*"]\n', encoding="utf-8")
     ws = Workspace(corpora(), config_file=config)
     for view in parsed_skills(ws, ws.skill_paths):
-        _same(view)
+        _same(view, FLAGS[-1:])

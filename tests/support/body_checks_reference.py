@@ -9,7 +9,14 @@ import re
 
 from skillsift.checks.backslash_paths import _PATH, BACKSLASH_PATH, MAX_LINE, _inside_windows_paths
 from skillsift.checks.bang_position import _LITERAL_BANG, _SPAN, NOT_RUN
-from skillsift.checks.body import MAX_SPAN_LINE
+from skillsift.checks.body import (
+    _FENCE,
+    MAX_SPAN_LINE,
+    UNCLOSED,
+    _argument_in_line,
+    _bang_in_line,
+    _scaffold_in_line,
+)
 from skillsift.checks.interactive_input import (
     _FENCE_LINE,
     _READ_OPTION,
@@ -118,4 +125,28 @@ def check_backslashes(parsed) -> list[Diagnostic]:
                 file=parsed.path, line=parsed.body_line + body.count("\n", 0, start),
                 message=f"{hit.group(0)[:60]} is written with backslashes; on macOS and Linux it names no file",
                 hint=f"write it with / ({forward[:60]}), which Windows accepts too"))
+    return out
+
+
+def _line_checks(path: str, body: str, first: int, *, scaffold: bool, argument: bool, bang: bool) -> list[Diagnostic]:
+    """SK303-SK306, line by line: placeholders outside code, arguments and commands inside it, an unclosed fence."""
+    out: list[Diagnostic] = []
+    inside, unclosed = inside_lines(body)
+    needles = [needle for needle, wanted in (("TODO", scaffold), ("$", argument), ("!`", bang)) if wanted]
+    for number, line in enumerate(body.split("\n")):
+        if not any(needle in line for needle in needles):
+            continue
+        code = inside[number]
+        if not code:
+            out += _scaffold_in_line(path, first + number, line)
+        if argument and "$" in line:
+            out += _argument_in_line(path, first + number, line, code)
+        if bang and "!`" in line:
+            out += _bang_in_line(path, first + number, line, code)
+    if unclosed is not None:
+        opener = body.split("\n")[unclosed]
+        out.append(UNCLOSED.report(
+            file=path, line=first + unclosed,
+            message="this code fence is never closed, so the rest of the file is code",
+            hint=f"close it with a line of {_FENCE.match(opener).group(1)}"))  # type: ignore[union-attr]
     return out
