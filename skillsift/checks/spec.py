@@ -68,6 +68,7 @@ _INLINE_LINK = regexes.compile(
 # a link reference definition; a footnote ("[^1]: text") is not one
 _REF_DEF = regexes.compile(r"^\s{0,3}\[(?!\^)[^\]\n]+\]:\s*(<[^>\n]*>|\S+)")
 _SCHEME = regexes.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_ASCII_NAME = regexes.compile(r"[A-Za-z0-9-]*")
 
 
 def normal_name(text: str) -> str:
@@ -87,7 +88,8 @@ def name_problems(name: str) -> list[str]:
         out.append("starts or ends with a hyphen")
     if "--" in name:
         out.append("holds a doubled hyphen")
-    bad = sorted({c for c in name if not (c.isalnum() or c == "-")})
+    # a name of ASCII letters, digits and hyphens (nearly every one) holds no other character
+    bad = [] if _ASCII_NAME.fullmatch(name) else sorted({c for c in name if not (c.isalnum() or c == "-")})
     if bad:
         shown = ", ".join(repr(c) for c in bad[:5])
         out.append(f"holds {shown} (only letters, digits and hyphens are allowed)")
@@ -355,9 +357,11 @@ def _through_link(ws, folder: str) -> bool:
     """Whether the path from the root to ``folder`` passes through a symlink (one ``realpath`` per folder)."""
     memo = ws.__dict__.setdefault("_linked_folders", {})
     if folder not in memo:
+        real_root = memo.get(None)  # the root's own real path, taken once
+        if real_root is None:
+            real_root = memo[None] = os.path.realpath(ws.root)
         absolute = os.path.abspath(ws.abspath(folder))
-        memo[folder] = os.path.realpath(absolute) != os.path.join(os.path.realpath(ws.root),
-                                                                  os.path.relpath(absolute, ws.root))
+        memo[folder] = os.path.realpath(absolute) != os.path.join(real_root, os.path.relpath(absolute, ws.root))
     return memo[folder]
 
 

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from skillsift.checks import backslash_paths, bang_position, interactive_input
+from skillsift.checks import backslash_paths, bang_position, interactive_input, spec
 from skillsift.checks import body as body_check
 from skillsift.validators import parsed as views
 from skillsift.validators.parsed import Parsed
@@ -97,3 +97,17 @@ def test_the_checks_equal_the_old_checks_on_the_corpus(tmp_path):
     ws = Workspace(corpora(), config_file=config)
     for view in parsed_skills(ws, ws.skill_paths):
         _same(view, FLAGS[-1:])
+
+
+NAME_PIECES = ("a", "z", "A", "Z", "0", "9", "-", "--", "_", " ", ".", "é", "É", "ß", "\uff41", "\u2460", "\u0130",
+               "\u212a", "\n", "\t", "\u00a0", "\U0001d4b3", "/", "ı", "x" * 70)
+
+
+def test_name_problems_equal_the_old_ones_on_random_names():
+    rng = random.Random(SEED)
+    ascii_only = 0
+    for _ in range(20000):
+        name = "".join(rng.choice(NAME_PIECES) for _ in range(rng.randint(1, 8)))
+        assert spec.name_problems(name) == reference.name_problems(name), name
+        ascii_only += spec._ASCII_NAME.fullmatch(spec.normal_name(name)) is not None
+    assert 1000 < ascii_only < 19000, ascii_only

@@ -25,6 +25,7 @@ from skillsift.checks.interactive_input import (
     INTERACTIVE,
     waits,
 )
+from skillsift.checks.spec import MAX_NAME, normal_name
 from skillsift.diagnostics import Diagnostic
 
 _FENCE_ANY = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)", re.MULTILINE)
@@ -149,4 +150,23 @@ def _line_checks(path: str, body: str, first: int, *, scaffold: bool, argument: 
             file=path, line=first + unclosed,
             message="this code fence is never closed, so the rest of the file is code",
             hint=f"close it with a line of {_FENCE.match(opener).group(1)}"))  # type: ignore[union-attr]
+    return out
+
+
+def name_problems(name: str) -> list[str]:
+    """What is wrong with the format of a (non-blank) ``name``, in the specification's words."""
+    name = normal_name(name)
+    out = []
+    if len(name) > MAX_NAME:
+        out.append(f"is {len(name)} characters, over the {MAX_NAME} allowed")
+    if name != name.lower():
+        out.append("has capitals (names are lowercase)")
+    if name.startswith("-") or name.endswith("-"):
+        out.append("starts or ends with a hyphen")
+    if "--" in name:
+        out.append("holds a doubled hyphen")
+    bad = sorted({c for c in name if not (c.isalnum() or c == "-")})
+    if bad:
+        shown = ", ".join(repr(c) for c in bad[:5])
+        out.append(f"holds {shown} (only letters, digits and hyphens are allowed)")
     return out
