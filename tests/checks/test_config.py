@@ -91,36 +91,3 @@ def test_an_unknown_key_near_a_known_one_says_which(tmp_path):
         (3, 'search: unknown key "zzz"'),
         (6, 'validate: unknown key "max_flip" (did you mean "max_flips"?)'),
     ]
-
-
-def _sk003_by_walking(tmp_path):
-    """SK003 as it was found before the workspace's discovery answered it: one walk per pattern."""
-    from skillsift.catalog.load import discover
-    from skillsift.checks import catalog_paths
-    from tests.support.validators_support import workspace
-
-    ws = workspace(tmp_path)
-    return ws, catalog_paths.empty_paths(ws.config.skills, lambda pattern: discover(ws.root, [pattern]))
-
-
-def test_sk003_from_the_workspace_discovery_equals_a_walk_per_pattern(tmp_path):
-    from skillsift.catalog.agents import MAX_DIRS_PER_ROOT
-    from skillsift.checks import catalog_paths
-    from tests.conftest import write_skill
-
-    three_skills(tmp_path)
-    write_skill(tmp_path, "early", "An early skill", layout="lib")
-    for n in range(MAX_DIRS_PER_ROOT + 1):  # a root whose one skill lies past the agents' folder limit
-        (tmp_path / "far" / f"a{n:04}").mkdir(parents=True)
-    write_skill(tmp_path / "far" / "zz", "deep", "A skill past the limit", layout=".")
-    configs = {'[".claude/skills"]': [], '["lib"]': [], '["far"]': ["far"], '["nowhere/*"]': ["nowhere/*"],
-               '[".claude/skills", "far", "none"]': ["far", "none"], '["far", "lib"]': ["far"]}
-    answered = 0
-    for skills, want in configs.items():
-        (tmp_path / "skillsift.toml").write_text(f"[catalog]\nskills = {skills}\n")
-        ws, walked = _sk003_by_walking(tmp_path)
-        assert walked == want, skills
-        found = check(tmp_path, select=["SK003"])
-        assert [d.message for d in found] == [f'configured skills path "{p}" holds no SKILL.md' for p in want]
-        answered += sum(catalog_paths.found_by_the_workspace(ws, p) is not None for p in ws.config.skills)
-    assert answered >= 4  # the walk is saved for most of them (not for a pattern whose skills lie past the limit)
