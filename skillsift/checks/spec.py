@@ -357,11 +357,9 @@ def _through_link(ws, folder: str) -> bool:
     """Whether the path from the root to ``folder`` passes through a symlink (one ``realpath`` per folder)."""
     memo = ws.__dict__.setdefault("_linked_folders", {})
     if folder not in memo:
-        real_root = memo.get(None)  # the root's own real path, taken once
-        if real_root is None:
-            real_root = memo[None] = os.path.realpath(ws.root)
         absolute = os.path.abspath(ws.abspath(folder))
-        memo[folder] = os.path.realpath(absolute) != os.path.join(real_root, os.path.relpath(absolute, ws.root))
+        memo[folder] = os.path.realpath(absolute) != os.path.join(os.path.realpath(ws.root),
+                                                                  os.path.relpath(absolute, ws.root))
     return memo[folder]
 
 
