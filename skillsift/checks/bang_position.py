@@ -15,8 +15,8 @@ import re
 
 from ..config.checks import check
 from ..diagnostics import WARNING, Diagnostic
-from ..validators.parsed import fenced_blocks, located_lines_holding, marks, per_skill
-from .body import MAX_SPAN_LINE
+from ..validators.parsed import lines_holding, marks, per_skill
+from .body import MAX_SPAN_LINE, fences
 
 NOT_RUN = check("SK307", "bang-command-not-run", WARNING,
                 summary="every !`command` outside code starts a line or follows a space, where Claude Code runs it",
@@ -36,10 +36,10 @@ def check_positions(parsed) -> list[Diagnostic]:
     body = parsed.body
     if "!`" not in marks(body):  # the marks found once for every check (most bodies hold none)
         return []
-    blocks = fenced_blocks(body)
+    inside, _unclosed = fences(body)  # (lines counted only for the few bodies holding one)
     out: list[Diagnostic] = []
-    for number, start, line in located_lines_holding(body, ("!`",)):  # the lines holding none are never visited
-        if blocks.code_at(start) or len(line) > MAX_SPAN_LINE:
+    for number, line in lines_holding(body, ("!`",)):  # the lines holding none are never visited
+        if inside[number] or len(line) > MAX_SPAN_LINE:
             continue
         for hit in _LITERAL_BANG.finditer(line):
             # a "!`" inside a wider code span (``a!`b` ``) is code, SK305's

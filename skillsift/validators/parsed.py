@@ -11,7 +11,6 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from functools import lru_cache
-from itertools import chain
 
 from ..cache import regexes
 from ..diagnostics import Diagnostic
@@ -263,13 +262,13 @@ def _fenced_blocks(text: str) -> FencedBlocks:
     if "```" not in held and not tildes:
         return _NO_BLOCKS
     first, then = (_FENCE_HEAD, _FENCE_LINE) if tildes or " ```" in held else (_BACKTICK_HEAD, _BACKTICK_LINE)
-    head = first.match(text)
-    lines: list[int] = []
+    head = first.match(text)  # a fence on the first line opens a block
+    lines: list[int] = [0] if head else []
     opens: list[int] = []
     closes: list[int] = []
-    opened, mark = -1, ""
-    for match in chain((head,), then.finditer(text, head.end())) if head else then.finditer(text):
-        start = match.start() + (match is not head)  # a line break leads every match but the first line's
+    opened, mark = (0, head.group(1)) if head else (-1, "")
+    for match in then.finditer(text, head.end() if head else 0):
+        start = match.start() + 1  # after the line break that leads the match
         lines.append(start)
         run, rest = match.groups()
         if opened < 0:
@@ -285,6 +284,18 @@ def _fenced_blocks(text: str) -> FencedBlocks:
     return FencedBlocks(lines, opens, closes, opened)
 
 
+def located_lines_holding(text: str, needles) -> list[tuple[int, int, str]]:
+    """(line number from 0, offset where the line starts, line) of each line of ``text`` holding one of
+    ``needles`` (none holds a line break), in order: :func:`lines_holding` with each line's offset, which
+    :meth:`FencedBlocks.code_at` reads."""
+    out = []
+    rfind = text.rfind
+    for number, end in _numbered_ends(text, needles):
+        start = rfind("\n", 0, end) + 1
+        out.append((number, start, text[start:end]))
+    return out
+
+
 def line_numbers_holding(text: str, needles) -> list[int]:
     """The number (from 0) of each line of ``text`` holding one of ``needles`` (none holds a line break),
     in order: each needle found with ``str.find``, the rest of a line skipped after a hit, so the lines
@@ -292,16 +303,11 @@ def line_numbers_holding(text: str, needles) -> list[int]:
     return [number for number, _end in _numbered_ends(text, needles)]
 
 
-def located_lines_holding(text: str, needles) -> list[tuple[int, int, str]]:
-    """(line number from 0, offset where the line starts, line) of each line of ``text`` holding one of
-    ``needles`` (none holds a line break), in order: found with ``str.find``, each line read once, the
-    others never visited."""
-    out = []
+def lines_holding(text: str, needles) -> list[tuple[int, str]]:
+    """(line number from 0, line) of each line of ``text`` holding one of ``needles`` (none holds a line
+    break), in order: found with ``str.find``, each line read once, the others never visited."""
     rfind = text.rfind
-    for number, end in _numbered_ends(text, needles):
-        start = rfind("\n", 0, end) + 1
-        out.append((number, start, text[start:end]))
-    return out
+    return [(number, text[rfind("\n", 0, end) + 1:end]) for number, end in _numbered_ends(text, needles)]
 
 
 def _numbered_ends(text: str, needles) -> list[tuple[int, int]]:
