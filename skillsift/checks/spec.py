@@ -134,18 +134,18 @@ def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
         return out
     fences = fenced_blocks(body).lines  # every fence line opens or closes a block here
     line_end = -1  # where the last line read ends: later hits before it are on that line
-    line_no, counted = 0, 0
+    line_no, counted = 0, 0  # the line number of offset ``counted``, counted on only for a link kept
     for hit in _CANDIDATE.finditer(body):
-        if hit.start() < line_end:
+        at = hit.start()
+        if at < line_end:
             continue  # the line was read already
-        start = body.rfind("\n", 0, hit.start()) + 1
-        end = body.find("\n", start)
+        start = body.rfind("\n", 0, at) + 1
+        end = body.find("\n", at)
         line_end = len(body) if end < 0 else end
-        if bisect_right(fences, start) % 2:
+        if fences and bisect_right(fences, start) % 2:
             continue  # inside a fenced block
-        line_no += body.count("\n", counted, start)
-        counted = start
-        text = _CODE_SPAN.sub("", body[start:] if end < 0 else body[start:end])
+        line = body[start:line_end]
+        text = _CODE_SPAN.sub("", line) if "`" in line else line  # (a line without a backtick has no span)
         targets = [m.group(1) for m in _INLINE_LINK.finditer(text)]
         ref = _REF_DEF.match(text)
         if ref:
@@ -161,6 +161,8 @@ def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
 
                 target = unquote(target)
             if target and not placeholder_path(target):
+                line_no += body.count("\n", counted, start)
+                counted = start
                 out.append((first_line + line_no, target))
                 if len(out) >= MAX_LINKS:
                     return out
