@@ -94,10 +94,15 @@ def _script_runs(body: str) -> tuple[list[_Run], list[_Run]]:
     runs: list[_Run] = []
     dot_runs: list[_Run] = []
     held = marks(body)
-    for word in (word for word in ("scripts/", "bin/", "tools/") if word in held):
+    words = [word for word in ("scripts/", "bin/", "tools/") if word in held]
+    for word in words:
         at = body.find(word)
         while at >= 0 and (len(runs) < 1000 or len(dot_runs) < 1000):
             before = body[max(0, at - 12):at]
+            # what a runner and its blank, or "./", end with (or a line break after them, where "$" matches too)
+            if not before.endswith((" ", "\t", "./", "\n")):
+                at = body.find(word, at + len(word))
+                continue
             run = len(runs) < 1000 and _RUNNER_BEFORE.search(before) is not None
             dot = (len(dot_runs) < 1000 and before.endswith("./")
                    and not (len(before) > 2 and (before[-3].isalnum() or before[-3] in "/._")))
@@ -110,7 +115,13 @@ def _script_runs(body: str) -> tuple[list[_Run], list[_Run]]:
                     if dot:
                         dot_runs.append(hit)
             at = body.find(word, at + len(word))
-    return sorted(runs, key=lambda h: h.offset), sorted(dot_runs, key=lambda h: h.offset)
+    if len(words) < 2:  # the runs of one word are found in order
+        return runs, dot_runs
+    return sorted(runs, key=_offset), sorted(dot_runs, key=_offset)
+
+
+def _offset(run: _Run) -> int:
+    return run.offset
 
 
 BINARY_SUFFIXES = (".exe", ".dll", ".so", ".dylib", ".bin", ".jar", ".class", ".zip", ".tar", ".gz", ".tgz",
