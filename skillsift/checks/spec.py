@@ -32,7 +32,7 @@ from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
 from ..validators.grouped import group_repeated
 from ..validators.parsed import fenced_blocks, marks, parsed_skills
-from ..validators.text_cache import cached, save
+from ..validators.text_cache import active, cached, save
 from ..validators.workspace import Workspace, posix_name, posix_parent
 from .frontmatter import value_kind
 
@@ -176,13 +176,14 @@ def links_of(ws, rel: str, body: str, body_line: int) -> list[tuple[int, str]]:
     """:func:`relative_links` of one SKILL.md, found once per workspace (SK108 and the path checks read them).
 
     When ``body`` is the body of the workspace's parsed view of ``rel`` (:mod:`.parsed`), the links
-    come from the text-check cache: they depend on the file's text alone.  There each is kept as a
-    diagnostic of code ``links`` (its line, and the target as its message); nothing reports those.
+    come from the text-check cache, when the workspace keeps one: they depend on the file's text alone.
+    There each is kept as a diagnostic of code ``links`` (its line, and the target as its message);
+    nothing reports those.
     """
     memo = ws.__dict__.setdefault("_relative_links", {})
     if rel not in memo:
         view = ws.__dict__.get("_parsed_views", {}).get(rel)
-        if view is not None and view.body is body and view.body_line == body_line:
+        if view is not None and view.body is body and view.body_line == body_line and active(ws):
             kept = cached(ws, LINKS_CHECK, view, _links_as_diagnostics)
             memo[rel] = [(d.line, d.message) for d in kept]
         else:
