@@ -162,14 +162,17 @@ def _script_problems(parsed, is_file, is_executable) -> list[Diagnostic]:
     path, base, body = parsed.path, parsed.folder, parsed.body
     runs, dot_runs = _script_runs(body)
     out = []
+    line, counted = parsed.body_line, 0  # the file line of offset ``counted`` (the runs come in order)
     for match in runs:
         script = match.group(1)
         if _PLACEHOLDER.search(script) or placeholder_path(script):
             continue
         rel = f"{base}/{script}"
         if not is_file(rel):
+            line += body.count("\n", counted, match.start())
+            counted = match.start()
             out.append(NO_SCRIPT.report(
-                file=path, line=_body_line(parsed, match.start()),
+                file=path, line=line,
                 message=f"the body runs {script}, which is not in the skill's folder ({rel})",
                 hint=f"add {rel}, or fix the path (scripts run from the skill's folder)"))
     for match in dot_runs:
