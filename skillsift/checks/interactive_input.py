@@ -94,8 +94,9 @@ def skill_problems(parsed) -> list[Diagnostic]:
     """SK322 of the shell code blocks of one SKILL.md (one pass over its lines)."""
     body = parsed.body
     held = marks(body)  # found once for every check: most bodies hold no mark of a prompt, and are not read
-    if not (("read " in held or "read\t" in held) and _READ_OPTION.search(body) or "ead-Host" in held
-            or "ead-host" in held) or _TTY_TEST.search(body):
+    # (what a _READ_OPTION match starts with: "read", a blank, then "-" or another blank)
+    reads = "read -" in held or "read  " in held or "read \t" in held or "read\t" in held
+    if not (reads and _READ_OPTION.search(body) or "ead-Host" in held or "ead-host" in held) or _TTY_TEST.search(body):
         return []
     out: list[Diagnostic] = []
     fence, shell = "", False  # the open fence's marker, whether its block is shell
