@@ -105,11 +105,11 @@ def memoised(what: str, text: str, compute: Callable[[str], object]):
 
 #: The marks the body checks look for before they read a line: links (``](``, ``]:``), fences (and an
 #: indented one's `` ```` ``), SK303's ``TODO``, SK304's ``$``, SK305's ``!```, the script folders SK315
-#: reads, the ``Users`` of a home folder (SK311), what a prompt for typed input starts with (SK322: ``read``,
-#: blanks and an option, ``Read-Host``), and the two characters whose lowercase holds an ASCII letter (the
-#: security checks).
+#: reads, the ``Users`` of a home folder (SK311, SK324) and a Linux one's ``/home/`` (SK324), what a prompt
+#: for typed input starts with (SK322: ``read``, blanks and an option, ``Read-Host``), and the two characters
+#: whose lowercase holds an ASCII letter (the security checks).
 MARKS = ("](", "]:", "```", " ```", "~~~", "TODO", "$", "!`", "scripts/", "bin/", "tools/", "Users", "\u0130",
-         "\u212a", "read -", "read  ", "read \t", "read\t", "ead-Host", "ead-host")
+         "\u212a", "read -", "read  ", "read \t", "read\t", "ead-Host", "ead-host", "/home/")
 #: The words the security checks look for in a lowercased body (their ``_WORDS``: SK401's phrases, the
 #: commands of SK402 and SK403), read by the same RE2 set pass in any case (see :func:`caseless_words`).
 WORDS = ("ignore", "disregard", "forget", "override", "the user", "you are now", "system prompt", "instruction",

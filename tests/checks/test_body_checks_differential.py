@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from skillsift.checks import backslash_paths, bang_position, interactive_input, spec
+from skillsift.checks import backslash_paths, bang_position, example_home, interactive_input, spec
 from skillsift.checks import body as body_check
 from skillsift.validators import parsed as views
 from skillsift.validators.parsed import Parsed
@@ -26,6 +26,7 @@ PIECES = (
     ".\\tools\\run.ps1", "%APPDATA%\\x\\y.txt", "a\\b", "\\\\server\\f.txt",
     "refs\\api.md", "x\\_y", "$env:HOME\\a\\b.ps1", '"', "é\\b.md", "a.b\\c", "-\\x", "\\n", "\\frac", "dir\\",
     "\n```sh\n", "\n```bash\n", "\nread -p name\n", "\n  read -rp x y\n", "\n$x = Read-Host\n", "input(", "[ -t 0 ]",
+    "/Users/", "/home/", "/home/username/", "/Users/john/", ":\\Users\\", "C:\\Users\\jane\\", "~/Users/x/",
     "isatty(", "](", "]:", "[a](b.md)", "[r]: r.md", "TODO", "TODO:", "[TODO: x]", "$1", "$ARGUMENTS", "`$1`",
     "`!`ls``", "   ```", "    ```", "~~~~~ x", "``` ",
 )
@@ -55,6 +56,7 @@ def _same(view: Parsed, flags=FLAGS) -> None:
         assert bang_position.check_positions(view) == reference.check_positions(view), view.body
         assert interactive_input.skill_problems(view) == reference.skill_problems(view), view.body
         assert backslash_paths.check_backslashes(view) == reference.check_backslashes(view), view.body
+        assert example_home.check_example_home(view) == reference.check_example_home(view), view.body
         for wanted in flags:
             assert (body_check._line_checks(view.path, view.body, 4, **wanted)
                     == reference._line_checks(view.path, view.body, 4, **wanted)), (view.body, wanted)
@@ -81,11 +83,11 @@ def test_the_random_bodies_are_not_vacuous():
     codes: dict[str, int] = {}
     for body in _bodies(3000):
         for d in (reference.check_positions(_view(body)) + reference.skill_problems(_view(body))
-                  + reference.check_backslashes(_view(body))
+                  + reference.check_backslashes(_view(body)) + reference.check_example_home(_view(body))
                   + reference._line_checks("SKILL.md", body, 4, scaffold=True, argument=True, bang=True)):
             codes[d.code] = codes.get(d.code, 0) + 1
     assert all(codes.get(code, 0) > 100 for code in ("SK303", "SK304", "SK305", "SK306", "SK307", "SK321",
-                                                     "SK322")), codes
+                                                     "SK322", "SK324")), codes
 
 
 @pytest.mark.slow  # the whole corpus of real skills

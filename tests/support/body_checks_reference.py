@@ -17,6 +17,7 @@ from skillsift.checks.body import (
     _bang_in_line,
     _scaffold_in_line,
 )
+from skillsift.checks.example_home import EXAMPLE_HOME, EXAMPLE_USERS, _homes
 from skillsift.checks.interactive_input import (
     _FENCE_LINE,
     _READ_OPTION,
@@ -169,4 +170,25 @@ def name_problems(name: str) -> list[str]:
     if bad:
         shown = ", ".join(repr(c) for c in bad[:5])
         out.append(f"holds {shown} (only letters, digits and hyphens are allowed)")
+    return out
+
+
+def check_example_home(parsed) -> list[Diagnostic]:
+    """SK324 of one parsed SKILL.md (the first such path of each line)."""
+    body = parsed.body
+    if "/Users/" not in body and "/home/" not in body and ":\\Users" not in body:
+        return []
+    out: list[Diagnostic] = []
+    reported = -1
+    for offset, text, user in _homes(body):  # over the whole body at once, then the line of each example
+        if user.lower() not in EXAMPLE_USERS:
+            continue
+        number = body.count("\n", 0, offset)
+        if number == reported:
+            continue  # the first such path of each line
+        reported = number
+        out.append(EXAMPLE_HOME.report(
+            file=parsed.path, line=parsed.body_line + number,
+            message=f"{text} is the home folder of an example user; as written it exists on no machine",
+            hint="write ~/ or $HOME/ (%USERPROFILE%\\ on Windows), which every user's shell expands"))
     return out
