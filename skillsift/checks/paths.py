@@ -231,9 +231,14 @@ def check_paths(parsed, *, folder_files, is_file, is_executable, read_text, ws=N
     """SK311-SK316 of one parsed SKILL.md.  ``folder_files`` are the other files of its folder
     (relative to the repository), the callables answer for paths relative to the repository."""
     out = _home_paths(parsed) + _script_problems(parsed, is_file, is_executable)
-    in_folder = set(folder_files)
     links = _links(parsed, ws)
-    direct = {os.path.normpath(os.path.join(parsed.folder, t)).replace(os.sep, "/") for _n, t in links}
+    if not links:  # (most skills link no file)
+        return out
+    in_folder = set(folder_files)
+    # the files SKILL.md links, which a chain of references (SK314) is read against: only for a folder
+    # holding a markdown file besides SKILL.md, the only place a chain can start
+    direct = ({os.path.normpath(os.path.join(parsed.folder, t)).replace(os.sep, "/") for _n, t in links}
+              if any(rel.endswith(".md") for rel in in_folder) else set())
     for line_no, target in links:
         problem = _link_problem(parsed, line_no, target, in_folder, direct, read_text)
         if problem is not None:
