@@ -28,6 +28,9 @@ BACKSLASH_PATH = check("SK321", "backslash-path", WARNING,
 _PATH = re.compile(r"(?<![\w\\/:%$.~-])(?:\.{1,2}\\)?(?:[A-Za-z0-9][\w.-]*\\)+"
                    r"[A-Za-z0-9][\w-]*\.[A-Za-z][A-Za-z0-9]{0,5}\b(?![\\/(])")
 
+# what every _PATH match holds: a backslash after a character of a name and before a letter or digit (the
+# backslash before the file name); led by the backslash, which the regex engine finds fast
+_NAME_BACKSLASH = re.compile(r"\\(?<=[\w.-]\\)(?=[A-Za-z0-9])")
 
 # where a Windows absolute path opens ("C:\\", "%APPDATA%\\", "$env:HOME\\", "\\\\server\\") and what ends one
 # (its names may hold spaces: "C:\\Program Files\\Some App\\x.exe")
@@ -58,12 +61,16 @@ def check_backslashes(parsed) -> list[Diagnostic]:
     if "\\" not in body or str(parsed.front.get("shell", "")).strip().lower() == "powershell":
         return []
     out: list[Diagnostic] = []
-    at = body.find("\\")
-    while at >= 0:  # each line holding a backslash, found by str.find (most lines have none)
+    end = -1  # where the last line read ends
+    # each line holding a backslash between a name and a letter or digit, where a path can be (most lines
+    # holding a backslash hold none: LaTeX, escapes, Windows drives)
+    for candidate in _NAME_BACKSLASH.finditer(body):
+        at = candidate.start()
+        if at < end:
+            continue  # on the line read last
         start = body.rfind("\n", 0, at) + 1
         end = body.find("\n", at)
         end = len(body) if end < 0 else end
-        at = body.find("\\", end)
         line = body[start:end]
         if len(line) > MAX_LINE:
             continue

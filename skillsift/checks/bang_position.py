@@ -15,7 +15,7 @@ import re
 
 from ..config.checks import check
 from ..diagnostics import WARNING, Diagnostic
-from ..validators.parsed import per_skill
+from ..validators.parsed import lines_holding, marks, per_skill
 from .body import MAX_SPAN_LINE, fences
 
 NOT_RUN = check("SK307", "bang-command-not-run", WARNING,
@@ -34,12 +34,12 @@ _SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 def check_positions(parsed) -> list[Diagnostic]:
     """SK307 of one parsed SKILL.md."""
     body = parsed.body
-    if "!`" not in body:
+    if "!`" not in marks(body):  # the marks found once for every check (most bodies hold none)
         return []
-    inside, _unclosed = fences(body)
+    inside, _unclosed = fences(body)  # (lines counted only for the few bodies holding one)
     out: list[Diagnostic] = []
-    for number, line in enumerate(body.split("\n")):
-        if "!`" not in line or inside[number] or len(line) > MAX_SPAN_LINE:
+    for number, line in lines_holding(body, ("!`",)):  # the lines holding none are never visited
+        if inside[number] or len(line) > MAX_SPAN_LINE:
             continue
         for hit in _LITERAL_BANG.finditer(line):
             # a "!`" inside a wider code span (``a!`b` ``) is code, SK305's

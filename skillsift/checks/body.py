@@ -9,7 +9,7 @@ from bisect import bisect_right
 from ..catalog.agents import CHARS_PER_TOKEN
 from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
-from ..validators.parsed import fence_lines, lines_holding, marks, memoised
+from ..validators.parsed import fenced_blocks, located_lines_holding, marks, memoised
 from ..validators.text_cache import run_cached
 from ..validators.workspace import Workspace
 
@@ -71,32 +71,32 @@ class _Inside:
 
 def fences(body: str):
     """(``inside``, the line number from 0 of an unclosed fence or None) of a body, where
-    ``inside[n]`` tells whether line ``n`` is inside code.
+    ``inside[n]`` tells whether line ``n`` is inside code (what the security checks read).
 
-    Fence lines are found by :func:`~skillsift.validators.parsed.fence_lines` (one search per line
-    holding a fence run), so a body of many lines costs no Python loop per line; the body check,
-    SK307 and the security checks share the value (:func:`~skillsift.validators.parsed.memoised`).
+    The blocks are :func:`~skillsift.validators.parsed.fenced_blocks`' (one search per line holding
+    a fence run), their lines counted here; the value is shared within a run
+    (:func:`~skillsift.validators.parsed.memoised`).
     """
     return memoised("fences", body, _fences)
 
 
 def _fences(body: str):
+    blocks = fenced_blocks(body)
     spans: list[tuple[int, int]] = []  # (first line inside, first line after)
-    opened, mark = None, ""
     line, counted = 0, 0
     count = body.count
-    for start, match in fence_lines(body):
-        line += count("\n", counted, start)
-        counted = start
-        run, rest = match.groups()
-        if opened is None:
-            opened, mark = line, run
-        elif run[0] == mark[0] and len(run) >= len(mark) and (not rest or rest.isspace()):  # (not rest.strip())
-            spans.append((opened + 1, line))
-            opened = None
-    if opened is not None:
-        spans.append((opened + 1, body.count("\n") + 1))
-    return _Inside(spans), opened
+    for opened, closed in zip(blocks.opens, blocks.closes, strict=True):
+        line += count("\n", counted, opened)
+        counted = opened
+        first = line + 1
+        if closed > len(body):  # left open: to the end
+            spans.append((first, line + count("\n", counted) + 1))
+            break
+        line += count("\n", counted, closed)
+        counted = closed
+        spans.append((first, line))
+    unclosed = None if blocks.unclosed is None else spans[-1][0] - 1
+    return _Inside(spans), unclosed
 
 
 def estimate_tokens(text: str) -> int:
@@ -159,20 +159,21 @@ def _bang_in_line(path: str, line_no: int, line: str, code: bool) -> list[Diagno
 def _line_checks(path: str, body: str, first: int, *, scaffold: bool, argument: bool, bang: bool) -> list[Diagnostic]:
     """SK303-SK306, line by line: placeholders outside code, arguments and commands inside it, an unclosed fence."""
     out: list[Diagnostic] = []
-    inside, unclosed = fences(body)
+    blocks = fenced_blocks(body)
     needles = [needle for needle, wanted in (("TODO", scaffold), ("$", argument), ("!`", bang)) if wanted]
-    for number, line in lines_holding(body, needles):  # the lines holding none are never visited
-        code = inside[number]
+    for number, start, line in located_lines_holding(body, needles):  # the lines holding none are never visited
+        code = blocks.code_at(start)
         if not code:
             out += _scaffold_in_line(path, first + number, line)
         if argument and "$" in line:
             out += _argument_in_line(path, first + number, line, code)
         if bang and "!`" in line:
             out += _bang_in_line(path, first + number, line, code)
-    if unclosed is not None:
-        opener = body.split("\n")[unclosed]
+    if blocks.unclosed is not None:
+        end = body.find("\n", blocks.unclosed)
+        opener = body[blocks.unclosed:] if end < 0 else body[blocks.unclosed:end]
         out.append(UNCLOSED.report(
-            file=path, line=first + unclosed,
+            file=path, line=first + body.count("\n", 0, blocks.unclosed),
             message="this code fence is never closed, so the rest of the file is code",
             hint=f"close it with a line of {_FENCE.match(opener).group(1)}"))  # type: ignore[union-attr]
     return out
@@ -195,7 +196,7 @@ def check_body(parsed) -> list[Diagnostic]:
             message=f'the description is a template placeholder ("{description.strip()[:40]}")',
             hint="say what the skill does and when to use it"))
     held = marks(body)  # one pass for every mark the checks of a run look for
-    fenced = bool(fence_lines(body))  # found once for the checks that read fences (spec's, SK307)
+    fenced = bool(fenced_blocks(body).lines)  # found once for the checks that read fences (spec's, SK307)
     scaffold = "TODO" in held
     argument = "$" in held and _ARGUMENT.search(body) is not None
     bang = "!`" in held

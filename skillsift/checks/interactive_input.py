@@ -14,7 +14,7 @@ import re
 
 from ..config.checks import check
 from ..diagnostics import WARNING, Diagnostic
-from ..validators.parsed import parsed_skills
+from ..validators.parsed import marks, parsed_skills
 from ..validators.workspace import Workspace
 
 INTERACTIVE = check("SK322", "interactive-script", WARNING, triggers=("skill", "skill-file"),
@@ -93,8 +93,11 @@ def script_problems(rel: str, text: str) -> list[Diagnostic]:
 def skill_problems(parsed) -> list[Diagnostic]:
     """SK322 of the shell code blocks of one SKILL.md (one pass over its lines)."""
     body = parsed.body
-    if not (_READ_OPTION.search(body) or "ead-Host" in body or "ead-host" in body) or _TTY_TEST.search(body):
-        return []  # most bodies: one look at the whole text (a literal first, which the regex engine finds fast)
+    held = marks(body)  # found once for every check: most bodies hold no mark of a prompt, and are not read
+    # (what a _READ_OPTION match starts with: "read", a blank, then "-" or another blank)
+    reads = "read -" in held or "read  " in held or "read \t" in held or "read\t" in held
+    if not (reads and _READ_OPTION.search(body) or "ead-Host" in held or "ead-host" in held) or _TTY_TEST.search(body):
+        return []
     out: list[Diagnostic] = []
     fence, shell = "", False  # the open fence's marker, whether its block is shell
     for number, line in enumerate(body.split("\n")):

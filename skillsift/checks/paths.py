@@ -94,10 +94,15 @@ def _script_runs(body: str) -> tuple[list[_Run], list[_Run]]:
     runs: list[_Run] = []
     dot_runs: list[_Run] = []
     held = marks(body)
-    for word in (word for word in ("scripts/", "bin/", "tools/") if word in held):
+    words = [word for word in ("scripts/", "bin/", "tools/") if word in held]
+    for word in words:
         at = body.find(word)
         while at >= 0 and (len(runs) < 1000 or len(dot_runs) < 1000):
             before = body[max(0, at - 12):at]
+            # what a runner and its blank, or "./", end with (or a line break after them, where "$" matches too)
+            if not before.endswith((" ", "\t", "./", "\n")):
+                at = body.find(word, at + len(word))
+                continue
             run = len(runs) < 1000 and _RUNNER_BEFORE.search(before) is not None
             dot = (len(dot_runs) < 1000 and before.endswith("./")
                    and not (len(before) > 2 and (before[-3].isalnum() or before[-3] in "/._")))
@@ -110,7 +115,13 @@ def _script_runs(body: str) -> tuple[list[_Run], list[_Run]]:
                     if dot:
                         dot_runs.append(hit)
             at = body.find(word, at + len(word))
-    return sorted(runs, key=lambda h: h.offset), sorted(dot_runs, key=lambda h: h.offset)
+    if len(words) < 2:  # the runs of one word are found in order
+        return runs, dot_runs
+    return sorted(runs, key=_offset), sorted(dot_runs, key=_offset)
+
+
+def _offset(run: _Run) -> int:
+    return run.offset
 
 
 BINARY_SUFFIXES = (".exe", ".dll", ".so", ".dylib", ".bin", ".jar", ".class", ".zip", ".tar", ".gz", ".tgz",
@@ -151,14 +162,17 @@ def _script_problems(parsed, is_file, is_executable) -> list[Diagnostic]:
     path, base, body = parsed.path, parsed.folder, parsed.body
     runs, dot_runs = _script_runs(body)
     out = []
+    line, counted = parsed.body_line, 0  # the file line of offset ``counted`` (the runs come in order)
     for match in runs:
         script = match.group(1)
         if _PLACEHOLDER.search(script) or placeholder_path(script):
             continue
         rel = f"{base}/{script}"
         if not is_file(rel):
+            line += body.count("\n", counted, match.start())
+            counted = match.start()
             out.append(NO_SCRIPT.report(
-                file=path, line=_body_line(parsed, match.start()),
+                file=path, line=line,
                 message=f"the body runs {script}, which is not in the skill's folder ({rel})",
                 hint=f"add {rel}, or fix the path (scripts run from the skill's folder)"))
     for match in dot_runs:
@@ -217,9 +231,14 @@ def check_paths(parsed, *, folder_files, is_file, is_executable, read_text, ws=N
     """SK311-SK316 of one parsed SKILL.md.  ``folder_files`` are the other files of its folder
     (relative to the repository), the callables answer for paths relative to the repository."""
     out = _home_paths(parsed) + _script_problems(parsed, is_file, is_executable)
-    in_folder = set(folder_files)
     links = _links(parsed, ws)
-    direct = {os.path.normpath(os.path.join(parsed.folder, t)).replace(os.sep, "/") for _n, t in links}
+    if not links:  # (most skills link no file)
+        return out
+    in_folder = set(folder_files)
+    # the files SKILL.md links, which a chain of references (SK314) is read against: only for a folder
+    # holding a markdown file besides SKILL.md, the only place a chain can start
+    direct = ({os.path.normpath(os.path.join(parsed.folder, t)).replace(os.sep, "/") for _n, t in links}
+              if any(rel.endswith(".md") for rel in in_folder) else set())
     for line_no, target in links:
         problem = _link_problem(parsed, line_no, target, in_folder, direct, read_text)
         if problem is not None:

@@ -31,8 +31,8 @@ from ..catalog.agents import known_fields
 from ..config.checks import check
 from ..diagnostics import NOTE, WARNING, Diagnostic
 from ..validators.grouped import group_repeated
-from ..validators.parsed import fence_lines, marks, parsed_skills
-from ..validators.text_cache import cached, save
+from ..validators.parsed import fenced_blocks, marks, parsed_skills
+from ..validators.text_cache import active, cached, save
 from ..validators.workspace import Workspace, posix_name, posix_parent
 from .frontmatter import value_kind
 
@@ -68,6 +68,7 @@ _INLINE_LINK = regexes.compile(
 # a link reference definition; a footnote ("[^1]: text") is not one
 _REF_DEF = regexes.compile(r"^\s{0,3}\[(?!\^)[^\]\n]+\]:\s*(<[^>\n]*>|\S+)")
 _SCHEME = regexes.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_ASCII_NAME = regexes.compile(r"[A-Za-z0-9-]*")
 
 
 def normal_name(text: str) -> str:
@@ -87,7 +88,8 @@ def name_problems(name: str) -> list[str]:
         out.append("starts or ends with a hyphen")
     if "--" in name:
         out.append("holds a doubled hyphen")
-    bad = sorted({c for c in name if not (c.isalnum() or c == "-")})
+    # a name of ASCII letters, digits and hyphens (nearly every one) holds no other character
+    bad = [] if _ASCII_NAME.fullmatch(name) else sorted({c for c in name if not (c.isalnum() or c == "-")})
     if bad:
         shown = ", ".join(repr(c) for c in bad[:5])
         out.append(f"holds {shown} (only letters, digits and hyphens are allowed)")
@@ -130,20 +132,20 @@ def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
     held = marks(body)
     if "](" not in held and "]:" not in held:
         return out
-    fences = [start for start, _match in fence_lines(body)]
+    fences = fenced_blocks(body).lines  # every fence line opens or closes a block here
     line_end = -1  # where the last line read ends: later hits before it are on that line
-    line_no, counted = 0, 0
+    line_no, counted = 0, 0  # the line number of offset ``counted``, counted on only for a link kept
     for hit in _CANDIDATE.finditer(body):
-        if hit.start() < line_end:
+        at = hit.start()
+        if at < line_end:
             continue  # the line was read already
-        start = body.rfind("\n", 0, hit.start()) + 1
-        end = body.find("\n", start)
+        start = body.rfind("\n", 0, at) + 1
+        end = body.find("\n", at)
         line_end = len(body) if end < 0 else end
-        if bisect_right(fences, start) % 2:
+        if fences and bisect_right(fences, start) % 2:
             continue  # inside a fenced block
-        line_no += body.count("\n", counted, start)
-        counted = start
-        text = _CODE_SPAN.sub("", body[start:] if end < 0 else body[start:end])
+        line = body[start:line_end]
+        text = _CODE_SPAN.sub("", line) if "`" in line else line  # (a line without a backtick has no span)
         targets = [m.group(1) for m in _INLINE_LINK.finditer(text)]
         ref = _REF_DEF.match(text)
         if ref:
@@ -159,6 +161,8 @@ def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
 
                 target = unquote(target)
             if target and not placeholder_path(target):
+                line_no += body.count("\n", counted, start)
+                counted = start
                 out.append((first_line + line_no, target))
                 if len(out) >= MAX_LINKS:
                     return out
@@ -172,13 +176,14 @@ def links_of(ws, rel: str, body: str, body_line: int) -> list[tuple[int, str]]:
     """:func:`relative_links` of one SKILL.md, found once per workspace (SK108 and the path checks read them).
 
     When ``body`` is the body of the workspace's parsed view of ``rel`` (:mod:`.parsed`), the links
-    come from the text-check cache: they depend on the file's text alone.  There each is kept as a
-    diagnostic of code ``links`` (its line, and the target as its message); nothing reports those.
+    come from the text-check cache, when the workspace keeps one: they depend on the file's text alone.
+    There each is kept as a diagnostic of code ``links`` (its line, and the target as its message);
+    nothing reports those.
     """
     memo = ws.__dict__.setdefault("_relative_links", {})
     if rel not in memo:
         view = ws.__dict__.get("_parsed_views", {}).get(rel)
-        if view is not None and view.body is body and view.body_line == body_line:
+        if view is not None and view.body is body and view.body_line == body_line and active(ws):
             kept = cached(ws, LINKS_CHECK, view, _links_as_diagnostics)
             memo[rel] = [(d.line, d.message) for d in kept]
         else:

@@ -7,6 +7,7 @@ workspace's one read and one parse of it.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from functools import lru_cache
@@ -105,10 +106,11 @@ def memoised(what: str, text: str, compute: Callable[[str], object]):
 
 #: The marks the body checks look for before they read a line: links (``](``, ``]:``), fences (and an
 #: indented one's `` ```` ``), SK303's ``TODO``, SK304's ``$``, SK305's ``!```, the script folders SK315
-#: reads, the ``Users`` of a home folder (SK311), and the two characters whose lowercase holds an ASCII
-#: letter (the security checks).
+#: reads, the ``Users`` of a home folder (SK311, SK324) and a Linux one's ``/home/`` (SK324), what a prompt
+#: for typed input starts with (SK322: ``read``, blanks and an option, ``Read-Host``), and the two characters
+#: whose lowercase holds an ASCII letter (the security checks).
 MARKS = ("](", "]:", "```", " ```", "~~~", "TODO", "$", "!`", "scripts/", "bin/", "tools/", "Users", "\u0130",
-         "\u212a")
+         "\u212a", "read -", "read  ", "read \t", "read\t", "ead-Host", "ead-host", "/home/")
 #: The words the security checks look for in a lowercased body (their ``_WORDS``: SK401's phrases, the
 #: commands of SK402 and SK403), read by the same RE2 set pass in any case (see :func:`caseless_words`).
 WORDS = ("ignore", "disregard", "forget", "override", "the user", "you are now", "system prompt", "instruction",
@@ -204,30 +206,81 @@ _BACKTICK_HEAD = regexes.compile(r"(```+)([^\n]*)")
 _BACKTICK_LINE = regexes.compile(r"\n(```+)([^\n]*)")
 
 
-def fence_lines(text: str) -> list:
-    """(offset of the line, its match: the fence run, then the rest of the line) of each line of
-    ``text`` that is a fence line (``^ {0,3}(`{3,}|~{3,})`` with MULTILINE), in order (found once
-    per text within :func:`shared_views`; the list is shared, never changed).
+class FencedBlocks:
+    """The fenced code of a text, by offsets: ``lines`` the offset of each fence line (``^ {0,3}(`{3,}|~{3,})``
+    with MULTILINE), in order; ``opens`` and ``closes`` the offsets of the opening and the closing fence
+    line of each block (a fence line closes the open block when it repeats the opening character at
+    least as often and holds nothing else); a block left open closes past the text's end, ``unclosed``
+    being the offset of its opening line (else None)."""
+
+    __slots__ = ("lines", "opens", "closes", "unclosed")
+
+    def __init__(self, lines: list[int], opens: list[int], closes: list[int], unclosed: int | None):
+        self.lines, self.opens, self.closes, self.unclosed = lines, opens, closes, unclosed
+
+    def code_at(self, start: int) -> bool:
+        """Whether the line that starts at offset ``start`` lies inside a block (between its fence lines)."""
+        k = bisect_left(self.opens, start) - 1
+        return k >= 0 and start < self.closes[k]
+
+
+_NO_BLOCKS = FencedBlocks([], [], [], None)
+
+
+def fenced_blocks(text: str) -> FencedBlocks:
+    """The :class:`FencedBlocks` of ``text`` (found once per text within :func:`shared_views`; shared,
+    never changed): what the spec check's links (every fence line), the body checks (the blocks and an
+    unclosed one) and SK307 read of a body's fences.
 
     Found by one regex pass over the text, so a body of many lines costs no Python loop per
     line: the first line's fence, then each ``\\n`` followed by one (a pattern that starts with
     a character is searched for it at C speed, where ``^`` with MULTILINE is tried at every
-    position).  (Searching each fence run with ``str.find`` instead, and matching only the lines
-    where one starts, takes a quarter fewer instructions on the corpus but a fifth more time: a
-    Python step per fence line costs more than the engine's try at each line break.)
+    position), and one Python step per fence line, which also pairs the blocks' fences.  Blocks
+    are kept by offsets, so no line is counted unless a check reports on it.  (Searching each fence
+    run with ``str.find`` instead, and matching only the lines where one starts, takes a quarter
+    fewer instructions on the corpus but a fifth more time: a Python step per fence line costs more
+    than the engine's try at each line break.)
     """
-    return memoised("fence lines", text, _fence_lines)
+    return memoised("fenced blocks", text, _fenced_blocks)
 
 
-def _fence_lines(text: str) -> list:
+def _fenced_blocks(text: str) -> FencedBlocks:
     held = marks(text)
     tildes = "~~~" in held
     if "```" not in held and not tildes:
-        return []
+        return _NO_BLOCKS
     first, then = (_FENCE_HEAD, _FENCE_LINE) if tildes or " ```" in held else (_BACKTICK_HEAD, _BACKTICK_LINE)
-    head = first.match(text)
-    out = [(0, head)] if head else []
-    out += [(match.start() + 1, match) for match in then.finditer(text, head.end() if head else 0)]
+    head = first.match(text)  # a fence on the first line opens a block
+    lines: list[int] = [0] if head else []
+    opens: list[int] = []
+    closes: list[int] = []
+    opened, mark = (0, head.group(1)) if head else (-1, "")
+    for match in then.finditer(text, head.end() if head else 0):
+        start = match.start() + 1  # after the line break that leads the match
+        lines.append(start)
+        run, rest = match.groups()
+        if opened < 0:
+            opened, mark = start, run
+        elif run[0] == mark[0] and len(run) >= len(mark) and (not rest or rest.isspace()):  # (not rest.strip())
+            opens.append(opened)
+            closes.append(start)
+            opened = -1
+    if opened < 0:
+        return FencedBlocks(lines, opens, closes, None)
+    opens.append(opened)
+    closes.append(len(text) + 1)
+    return FencedBlocks(lines, opens, closes, opened)
+
+
+def located_lines_holding(text: str, needles) -> list[tuple[int, int, str]]:
+    """(line number from 0, offset where the line starts, line) of each line of ``text`` holding one of
+    ``needles`` (none holds a line break), in order: :func:`lines_holding` with each line's offset, which
+    :meth:`FencedBlocks.code_at` reads."""
+    out = []
+    rfind = text.rfind
+    for number, end in _numbered_ends(text, needles):
+        start = rfind("\n", 0, end) + 1
+        out.append((number, start, text[start:end]))
     return out
 
 

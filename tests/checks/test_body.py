@@ -63,13 +63,16 @@ def _reference_lines_holding(text: str, needles) -> list[tuple[int, str]]:
 def test_fence_lines_and_lines_holding_equal_a_pass_over_every_line():
     """The fence lines (as the spec check's link scan reads them) and the lines holding the body check's
     markers, found by searching, equal a regex or a test tried on every line."""
-    from skillsift.validators.parsed import fence_lines, lines_holding
+    from skillsift.validators.parsed import fenced_blocks, lines_holding, located_lines_holding
 
     rng = random.Random(45)
     pieces = ["```", "~~~", "``", "~", " ", "  ", "    ", "\n", "\n", "x", "TODO", "TO", "DO", "$", "!", "`", "!`"]
     for _ in range(3000):
         body = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 40)))
         starts = [m.start() for m in re.finditer(r"^ {0,3}(?:```|~~~)", body, re.MULTILINE)]
-        assert [start for start, _match in fence_lines(body)] == starts, body
+        assert fenced_blocks(body).lines == starts, body
         for needles in (["TODO", "$", "!`"], ["$"], ["!`", "TODO"], []):
             assert lines_holding(body, needles) == _reference_lines_holding(body, needles), body
+            found = located_lines_holding(body, needles)
+            assert [(number, line) for number, _start, line in found] == _reference_lines_holding(body, needles)
+            assert all(body[start:].split("\n", 1)[0] == line for _number, start, line in found), body

@@ -73,3 +73,21 @@ def test_structure_and_unknown_skills_come_in_one_round_with_did_you_mean(tmp_pa
         (8, 'case "b": grade of "issue-refnd" must be between 1 and 9'),
         (9, 'case "b" avoids unknown skill "zzz-nothing"'),
     ]
+
+
+def test_frontmatter_examples_are_read_only_for_the_skills_that_list_them(tmp_path):
+    """Skipping the skills without ``examples`` finds what reading every skill's requests finds."""
+    from skillsift.checks.cases import frontmatter_problems
+    from skillsift.ranker.known import skill_requests
+    from tests.conftest import write_skill
+    from tests.support.validators_support import workspace
+
+    three_skills(tmp_path)
+    write_skill(tmp_path, "bad-examples", "Bad examples", extra="examples:\n  - '?!'\n  - query: x\n    also: 1\n")
+    write_skill(tmp_path, "good-examples", "Good examples", extra="examples:\n  - ship the release\n")
+    write_skill(tmp_path, "not-a-list", "Examples that are no list", extra="examples: 3\n")
+    ws = workspace(tmp_path)
+    found = frontmatter_problems(ws)
+    want = [(d.file, d.line, d.message) for skill in ws.all_skills for d in skill_requests(skill, ws.root)[1]]
+    assert [(d.file, d.line, d.message) for d in found] == want
+    assert {d.file for d in found} == {".claude/skills/bad-examples/SKILL.md", ".claude/skills/not-a-list/SKILL.md"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from skillsift.checks.body import fences
 from skillsift.checks.frontmatter import trigger_passages
-from skillsift.validators.parsed import fence_lines, memoised, shared_views
+from skillsift.validators.parsed import fenced_blocks, memoised, shared_views
 
 
 def _counting():
@@ -43,16 +43,22 @@ def test_inside_the_scope_one_text_object_is_computed_once_per_kind():
     assert len(calls) == 3
 
 
+def _blocks(body: str):
+    blocks = fenced_blocks(body)
+    return blocks.lines, blocks.opens, blocks.closes, blocks.unclosed
+
+
 def test_the_shared_fence_views_equal_the_computed_ones():
     body = "intro\n```sh\nrun\n```\nWhen to use: nightly\n  ~~~\nopen\n"
     lines = body.split("\n")
-    plain = ([(start, match.groups()) for start, match in fence_lines(body)], fences(body)[1],
+    plain = (_blocks(body), fences(body)[1],
              trigger_passages(lines, 5), trigger_passages(lines, 5, body))
     with shared_views():
         for _ in range(2):
-            shared = ([(start, match.groups()) for start, match in fence_lines(body)], fences(body)[1],
+            shared = (_blocks(body), fences(body)[1],
                       trigger_passages(lines, 5), trigger_passages(lines, 5, body))
             assert shared == plain
+    assert plain[0] == ([6, 16, 41], [6, 41], [16, len(body) + 1], 41)
     assert plain[1] == 5 and plain[2] == [(9, "When to use: nightly", "nightly")]
 
 
