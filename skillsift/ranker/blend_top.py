@@ -102,11 +102,11 @@ def blend_first(request: BlendRequest, centred, plain, keep, lexical, usable, wh
 def _zscore_contenders(request: BlendRequest, sims, lex_score, n_lex: int, others, rest: int):
     """``(scores, contenders)``: every candidate's rounded zscore score (by candidate number) and those of ``others``
     that can be among the ``rest`` best (a score at or above the ``rest``-th best; none when ``rest`` < 1)."""
-    members = [float(v) if j < n_lex else None for j, v in enumerate(lex_score.tolist())]
+    members: list = lex_score[:n_lex].tolist() + [None] * (len(lex_score) - n_lex)  # Python floats, then None
     rounded = round_half_away_list(zscore_scores(sims.tolist(), members, request.lexical_weight), FUSED_DIGITS)
     contenders = others.tolist() if rest > 0 else []
     if 0 < rest < len(contenders):
-        least = sorted((rounded[j] for j in contenders), reverse=True)[rest - 1]
+        least = sorted([rounded[j] for j in contenders], reverse=True)[rest - 1]
         contenders = [j for j in contenders if rounded[j] >= least]
     return dict(enumerate(rounded)), contenders
 
