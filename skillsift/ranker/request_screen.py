@@ -40,7 +40,7 @@ from .channels import with_channels
 from .examples import mean_of_two_best_row
 from .model.fusion import similarity_spread
 from .model.lift import combine
-from .screens import ABS_SLACK, SAFETY, ScreenedScores, distinct, dot_error_factor, exact_dots, gamma, matvec
+from .screens import ABS_SLACK, SAFETY, ScreenedScores, distinct, dot_error_factor, exact_dots, filled, gamma, matvec
 
 #: The int8 product kernel (the ``simsimd`` package, an optional extra), or None: the float32 read.
 KERNEL = None
@@ -232,7 +232,7 @@ class RequestScreen:
 
         key = queries.tobytes()
         if self._exact_query is None or self._exact_query[0] != key:
-            self._exact_query = (key, np.full(len(self.matrix), np.nan))
+            self._exact_query = (key, filled(len(self.matrix), np.nan))
         known = self._exact_query[1]
         requests = np.asarray(requests, dtype=np.intp)
         missing = distinct(requests[np.isnan(known[requests])], len(known))
@@ -283,7 +283,7 @@ class RequestBounds:
                 m *= 1 + 1e-9
                 m += c
             else:
-                m = np.full(n, c)
+                m = filled(n, c)
             out = m if out is None else np.maximum(out, m, out=out)
         return out
 
@@ -331,8 +331,8 @@ class LiftedScreen:
         self.e_lo[skills] = np.where(ok, best - spread, 0.0)
         self.e_hi[skills] = np.where(ok, best + spread, 0.0)
         self.group = screen.group_of(n_skills)  # skill -> its group of requests
-        self._exact_e = np.full(n_skills, np.nan)
-        self._fine_e = np.full(n_skills, np.nan)
+        self._exact_e = filled(n_skills, np.nan)
+        self._fine_e = filled(n_skills, np.nan)
         self._fine_margin = screen.fine_margin(queries)
         self._of_usable: tuple | None = None  # (usable, has, e_lo, e_hi of usable): both lifted lists read them
 
@@ -362,7 +362,7 @@ class LiftedScreen:
             hi = self.found.approx[requests] + margin
             cut = np.repeat(second_best_row(lo, local, sizes), sizes)
             maybe = hi >= cut
-            cos = np.full(len(requests), -np.inf)
+            cos = filled(len(requests), -np.inf)
             cos[maybe] = cosines(requests[maybe], self.queries)
             if len(self.masked):
                 cos[np.isin(requests, self.masked)] = -np.inf
@@ -374,7 +374,7 @@ class LiftedScreen:
         (what :meth:`~skillsift.ranker.examples.ExampleRows.best` and ``closest`` read for those skills)."""
         import numpy as np
 
-        out = np.full(len(self.screen), -np.inf)
+        out = filled(len(self.screen), -np.inf)
         groups = self.group[np.asarray(skills, dtype=np.intp)]
         groups = groups[groups >= 0]
         if len(groups):
@@ -487,7 +487,7 @@ def zscore_spread(centred: ScreenedScores, keep, usable, where, lexical, candida
     at = where[np.asarray(list(chosen), dtype=np.intp)]
     if keep is not None:
         at = np.where((at >= 0) & keep[np.maximum(at, 0)], at, -1)
-    sims = np.full(len(at), floor)
+    sims = filled(len(at), floor)
     if (at >= 0).any():
         sims[at >= 0] = centred.exact(at[at >= 0])
     return similarity_spread(sims.tolist())

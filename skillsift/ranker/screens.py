@@ -148,6 +148,16 @@ def exact_dots(matrix, rows, query):
     return out
 
 
+def filled(n: int, value: float):
+    """``np.full(n, value)`` in float64, without numpy's Python-level ``full`` and its dispatch (a search makes a
+    dozen such arrays, each costing more in that wrapper than in filling)."""
+    import numpy as np
+
+    out = np.empty(n)
+    out.fill(value)
+    return out
+
+
 def distinct(indexes, size: int):
     """The distinct values of ``indexes`` (integers in ``range(size)``), sorted, as ``np.unique`` gives them;
     by a mask over the range when the range is small beside them (no sort: cheaper for a search's few items),
@@ -279,7 +289,7 @@ class ScreenedScores:
         if self._known_values is None:
             import numpy as np
 
-            self._known_values = np.full(len(self.approx), np.nan)
+            self._known_values = filled(len(self.approx), np.nan)
         return self._known_values
 
     def exact(self, positions):
@@ -317,7 +327,7 @@ class ScreenedScores:
         if self._fine_fn is None:
             return self.exact(positions), np.zeros(len(positions))
         if self._fine is None:
-            self._fine = np.full(len(self.approx), np.nan)
+            self._fine = filled(len(self.approx), np.nan)
         fine = self._fine[positions]
         if self.exact_count:  # no fine value for an item known exactly
             known = self._known[positions]
@@ -329,7 +339,7 @@ class ScreenedScores:
                 fine[missing] = self._fine[fresh] = self.exact(fresh)
             else:
                 fine[missing] = self._fine[fresh] = self._fine_fn(fresh)
-        radius = np.full(len(positions), self.fine_margin)
+        radius = filled(len(positions), self.fine_margin)
         if self.exact_count:  # exact values where they are known
             known = self._known[positions]
             exact = ~np.isnan(known)
