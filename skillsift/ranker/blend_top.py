@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from .model.fusion import BlendRequest, FusedItem, zscore_scores
 from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away_array, round_half_away_list
-from .screens import plus_where
+from .screens import filled, plus_where
 
 ROUNDING_SLACK = 1e-9  # >= half a unit of the fused score's 9th decimal plus float64 error
 
@@ -52,7 +52,8 @@ def blend_first(request: BlendRequest, centred, plain, keep, lexical, usable, wh
     lex = lexical.top_scored(candidates)  # (skill index, score), best first
     n_lex = len(lex)
     top = lex[0][1] if lex else 0.0
-    lex_skill, lex_pos = _lexical_positions(lex, where, keep)
+    lex_skills, lex_scores = zip(*lex, strict=True) if lex else ((), ())  # no generator per item
+    lex_skill, lex_pos = _lexical_positions(np.array(lex_skills, dtype=np.intp), where, keep)
     # positions of the vector candidates, in exact order; zscore reads every candidate's exact similarity,
     # so the lexical ones are computed in the same call as the vector ones (one pass over the rows, not two)
     vec = centred.top(candidates, keep, also=lex_pos[lex_pos >= 0] if request.fusion == "zscore" else None)
@@ -62,12 +63,12 @@ def blend_first(request: BlendRequest, centred, plain, keep, lexical, usable, wh
     # the candidates: the lexical ones in lexical order, then the other vector ones
     pos = np.concatenate([lex_pos, vec_only])
     skill = np.concatenate([lex_skill, usable[vec_only]])
-    lex_score = np.concatenate([np.fromiter((s for _, s in lex), dtype=np.float64, count=n_lex),
-                                np.full(len(vec_only), -1.0)])  # -1: not a lexical match
+    lex_score = np.concatenate([np.array(lex_scores, dtype=np.float64),
+                                filled(len(vec_only), -1.0)])  # -1: not a lexical match
     if n_lex == candidates and len(vec_only):  # vector candidates further down the lexical list
         lex_score[n_lex:] = lexical.scores_array(skill[n_lex:])
     has = pos >= 0
-    bonus_of = np.full(len(pos), np.nan)  # the lexical bonus added to each candidate (NaN: none)
+    bonus_of = filled(len(pos), np.nan)  # the lexical bonus added to each candidate (NaN: none)
     if top > 0:
         scored = lex_score > 0
         bonus_of[scored] = bonus * (lex_score[scored] / top)
@@ -83,7 +84,7 @@ def blend_first(request: BlendRequest, centred, plain, keep, lexical, usable, wh
         others = others[others != pinned_at]
     floor = _floor(centred, keep) if not has.all() else 0.0
     if request.fusion == "zscore":  # every candidate's score depends on all of them: all are exact
-        sims = np.full(total, floor)
+        sims = filled(total, floor)
         sims[has] = centred.exact(pos[has])
         scores, contenders = _zscore_contenders(request, sims, lex_score, n_lex, others, rest)
         ids = {j: names[skill_list[j]] for j in (contenders if pinned_at < 0 else [pinned_at, *contenders])}
@@ -102,22 +103,21 @@ def blend_first(request: BlendRequest, centred, plain, keep, lexical, usable, wh
 def _zscore_contenders(request: BlendRequest, sims, lex_score, n_lex: int, others, rest: int):
     """``(scores, contenders)``: every candidate's rounded zscore score (by candidate number) and those of ``others``
     that can be among the ``rest`` best (a score at or above the ``rest``-th best; none when ``rest`` < 1)."""
-    members = [float(v) if j < n_lex else None for j, v in enumerate(lex_score.tolist())]
+    members: list = lex_score[:n_lex].tolist() + [None] * (len(lex_score) - n_lex)  # Python floats, then None
     rounded = round_half_away_list(zscore_scores(sims.tolist(), members, request.lexical_weight), FUSED_DIGITS)
     contenders = others.tolist() if rest > 0 else []
     if 0 < rest < len(contenders):
-        least = sorted((rounded[j] for j in contenders), reverse=True)[rest - 1]
+        least = sorted([rounded[j] for j in contenders], reverse=True)[rest - 1]
         contenders = [j for j in contenders if rounded[j] >= least]
     return dict(enumerate(rounded)), contenders
 
 
-def _lexical_positions(lex, where, keep):
+def _lexical_positions(lex_skill, where, keep):
     """``(skill indexes, positions)`` of the lexical candidates; position -1 for one not usable or not kept."""
     import numpy as np
 
-    lex_skill = np.fromiter((i for i, _ in lex), dtype=np.intp, count=len(lex))
     lex_pos = where[lex_skill]
-    if keep is not None and len(lex):
+    if keep is not None and len(lex_skill):
         lex_pos = np.where((lex_pos >= 0) & keep[np.maximum(lex_pos, 0)], lex_pos, -1)
     return lex_skill, lex_pos
 
@@ -132,7 +132,7 @@ def _contenders(others, rest: int, pos, has, bonus_of, floor: float, centred) ->
     # bounds of the rounded fused scores from the similarities' screening bounds: rounding
     # to 9 decimals moves a score by at most 0.5e-9, the float64 sums are within 1e-15
     total = len(pos)
-    low, high = np.full(total, floor), np.full(total, floor)
+    low, high = filled(total, floor), filled(total, floor)
     low[has], high[has] = centred.lo[pos[has]], centred.hi[pos[has]]
     shift = np.nan_to_num(bonus_of[others])
     low = low[others] + shift - ROUNDING_SLACK
@@ -151,7 +151,7 @@ def _fused_scores(need, pos, has, bonus_of, floor, centred) -> dict[int, float]:
     if with_vec.all():
         fused = centred.rounded(pos[need], FUSED_DIGITS, bonus_of[need])
     else:
-        fused = round_half_away_array(plus_where(np.full(len(need), floor), bonus_of[need]), FUSED_DIGITS)
+        fused = round_half_away_array(plus_where(filled(len(need), floor), bonus_of[need]), FUSED_DIGITS)
         if with_vec.any():
             fused[with_vec] = centred.rounded(pos[need[with_vec]], FUSED_DIGITS, bonus_of[need[with_vec]])
     return dict(zip(need.tolist(), fused.tolist(), strict=True))

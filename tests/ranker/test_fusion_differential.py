@@ -222,11 +222,12 @@ def _known_world(seed: int, n: int):
 
 
 class NumpyInt8:
-    """The int8 kernel's contract in numpy: the exact integer products of int8 rows, as float64."""
+    """The int8 kernel's contract in numpy: the exact integer products of byte rows (the screen keeps its int8
+    codes as unsigned bytes, ``request_screen.CODE_OFFSET`` added), as float64."""
 
     @staticmethod
     def cdist(a, b, metric="dot"):
-        assert metric == "dot" and a.dtype == b.dtype == np.int8
+        assert metric == "dot" and a.dtype == b.dtype and a.dtype in (np.int8, np.uint8)
         return (a.astype(np.int64) @ b.astype(np.int64).T).astype(np.float64)
 
 
@@ -451,6 +452,85 @@ def test_the_numpy_int8_contract_is_the_kernels():
     if request_screen.KERNEL is not None:
         got = np.asarray(request_screen.KERNEL.cdist(a, b, metric="dot"), dtype=np.float64)
         assert got.tolist() == want.astype(np.float64).tolist()
+    # unsigned bytes (the screen's codes plus CODE_OFFSET), the largest sums included: 255 * 255 * 384 > 2**24
+    ua = np.vstack([rng.integers(1, 256, size=(1, 384)), np.full((1, 384), 255)]).astype(np.uint8)
+    ub = np.vstack([rng.integers(1, 256, size=(50, 384)), np.full((2, 384), 255), np.full((1, 384), 1)])
+    ub = ub.astype(np.uint8)
+    want = ua.astype(np.int64) @ ub.astype(np.int64).T
+    assert NumpyInt8.cdist(ua, ub, metric="dot").tolist() == want.astype(np.float64).tolist()
+    if request_screen.KERNEL is not None:
+        got = np.asarray(request_screen.KERNEL.cdist(ua[:1], ub, metric="dot"), dtype=np.float64)
+        assert got.tolist() == want[:1].astype(np.float64).tolist()
+        got = np.asarray(request_screen.KERNEL.cdist(ua[1:], ub, metric="dot"), dtype=np.float64)
+        assert got.tolist() == want[1:].astype(np.float64).tolist()
+
+
+class SignedInt8:
+    """The screen's products as they were read before the unsigned codes: the signed int8 codes' integer
+    products (the reference of :func:`test_unsigned_codes_give_the_signed_products_bit_for_bit`)."""
+
+    @staticmethod
+    def products(screen, q32):
+        from skillsift.ranker.request_screen import CODE_OFFSET, SCALE_STEPS
+
+        codes = (screen.int8[0].astype(np.int16) - CODE_OFFSET).astype(np.int8)
+        q = q32.astype(np.float64)
+        top = float(np.abs(q).max())
+        t = top / SCALE_STEPS if top > 0 else 1.0
+        q8 = np.rint(q / t).astype(np.int8)
+        approx = (codes.astype(np.int64) @ q8.astype(np.int64)).astype(np.float64)
+        approx *= screen.int8[1]
+        approx *= t
+        return approx
+
+
+def _unsigned_matches_signed(matrix, queries, kernel) -> None:
+    from skillsift.ranker.request_screen import RequestScreen
+
+    owner = np.arange(len(matrix)) % 7
+    ex = ExampleRows.of(matrix, owner, [f"r{i}" for i in range(len(matrix))])
+    screen = RequestScreen(ex, kernel=kernel)
+    screen._quantise()
+    assert screen.int8[0].dtype == np.uint8 and screen.int8[0].min() >= 1
+    for q in queries:
+        got, _ = screen._int8_approx(np.asarray(q, dtype=np.float32))
+        assert got.tolist() == SignedInt8.products(screen, np.asarray(q, dtype=np.float32)).tolist()
+
+
+@pytest.mark.parametrize("kernel", ["numpy", "installed"])
+@pytest.mark.parametrize("seed", range(4))
+def test_unsigned_codes_give_the_signed_products_bit_for_bit(seed, kernel):
+    """The int8 screen reads unsigned codes and removes the offset's terms: every screened value is the one the
+    signed codes give, bit for bit (random rows: unit, clustered, one large component; real skill vectors below)."""
+    from skillsift.ranker import request_screen
+
+    chosen = NumpyInt8() if kernel == "numpy" else request_screen.KERNEL
+    if chosen is None:
+        pytest.skip("simsimd is not installed (the fast extra)")
+    rng = np.random.default_rng(40 + seed)
+    dims = (384, 64, 385, 3)[seed]
+    rows = rng.standard_normal((900, dims))
+    if seed % 2:
+        rows = rows[:, :] * 0.2 + rng.standard_normal((1, dims))  # clustered
+    rows[::50, 0] = 30.0  # a component far above the others: most codes 0
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    queries = rng.standard_normal((6, dims))
+    queries[0] = -np.abs(queries[0])  # every code negative
+    queries[1] = 0.0
+    queries[1, 0] = 1.0
+    queries /= np.linalg.norm(queries, axis=1, keepdims=True)
+    _unsigned_matches_signed(rows.astype(np.float32), queries.astype(np.float32), chosen)
+
+
+def test_unsigned_codes_on_real_skill_vectors():
+    """The same on vectors made from real SKILL.md files (../shared/corpora) and queries from their descriptions."""
+    from skillsift.ranker import request_screen
+
+    skills, index, provider = _real_world(400)
+    queries = list(provider.table.values())[:20]
+    for chosen in (NumpyInt8(), request_screen.KERNEL):
+        if chosen is not None:
+            _unsigned_matches_signed(np.asarray(index.matrix, dtype=np.float32), queries, chosen)
 
 
 @pytest.mark.parametrize("kernel", sorted(KERNELS))

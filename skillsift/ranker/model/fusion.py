@@ -207,7 +207,7 @@ def zscore_lexical_weight(coverage: float, terms: int, w_lex: float = 1.0, w_vec
 def _mean_sd(values: Sequence[float]) -> tuple[float, float]:
     n = len(values)
     mean = math.fsum(values) / n
-    return mean, math.sqrt(math.fsum((v - mean) * (v - mean) for v in values) / n)
+    return mean, math.sqrt(math.fsum([(v - mean) * (v - mean) for v in values]) / n)
 
 
 def _standardised(values: Sequence[float]) -> list[float]:
