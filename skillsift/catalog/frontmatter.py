@@ -164,8 +164,8 @@ def read_yaml(raw: str, *, file: str = "", first_line: int = 1) -> YamlDocument:
     Simple frontmatter (:func:`_simple_mapping`) is read without importing PyYAML, which is
     most of a hook's cost on a changed SKILL.md; the result is what the loader builds.
     """
-    # (no depth or blank test first: a mapping the fast reader builds nests three levels at most, and it
-    # builds none of a blank or comment-only text)
+    # (no depth or blank test first: a mapping the fast reader builds nests _MAX_LEVELS levels and a list at
+    # most, far below MAX_DEPTH, and it builds none of a blank or comment-only text)
     try:
         simple = _simple_mapping(raw)
     except Exception:  # the path below reports it
@@ -230,96 +230,197 @@ _ITEM_LINE = None
 # in ASCII (a shorter class, searched faster, for the common ASCII frontmatter)
 _NOT_PRINTABLE = None
 _NOT_PRINTABLE_ASCII = None
+#: What the fast reader returns for a text it leaves to the loader (None is a value it can build: ``key:``).
+_NO = object()
+#: Nesting the fast reader builds at most (the loader's limit, :data:`MAX_DEPTH`, is far above it).
+_MAX_LEVELS = 8
+#: The escapes of a double-quoted scalar the fast reader decodes (others go to the loader).
+_ESCAPES = {"\\": "\\", '"': '"', "/": "/", "n": "\n", "t": "\t"}
+_HEX = frozenset("0123456789abcdefABCDEF")
+#: The block scalar headers the fast reader takes: literal or folded, clipped or stripped.
+_BLOCK_HEADERS = {"|": (False, True), "|-": (False, False), ">": (True, True), ">-": (True, False)}
 
 
 def _simple_mapping(raw: str, loader=None) -> dict | None:
     """The mapping of simple frontmatter, built without PyYAML's constructor; else None.
 
-    Most SKILL.md frontmatter is a handful of ``key: scalar`` lines, flow lists of plain
-    words (``tags: [a, b]``), block lists (``- item`` lines) or one nested level of
-    ``key: scalar`` lines, and building those in Python costs a fraction of the loader.
-    Anything outside that narrow form (a block scalar, a continuation line, an escape, a
-    comment after a value, a scalar that resolves to something other than a string)
-    returns None and the real loader decides, so the result always equals what the
-    loader builds (tested on the real corpus and on generated frontmatter).  Without a
-    ``loader`` the scalars resolve by :func:`_resolvers`, the same table without PyYAML.
+    Most SKILL.md frontmatter is a handful of ``key: value`` lines in block mappings nested a
+    few levels deep, where a value is a one-line scalar (plain, single-quoted, or double-quoted
+    with the common escapes), a flow list of plain or quoted words (``tags: [a, b]``), a block
+    list of scalars (``- item`` lines), a literal or folded block scalar (``|``, ``|-``, ``>``,
+    ``>-``), or nothing (null); and building those in Python costs a fraction of the loader
+    (and a cold run that meets nothing else never imports PyYAML).  Anything outside that form
+    (a continuation line, a comment after a value, an anchor, a flow mapping, a list of
+    mappings, a block scalar with an indentation indicator or more-indented folded lines, ...)
+    returns None and the real loader decides, so the result always equals what the loader
+    builds (tested against it on the real corpus and on generated frontmatter).  Plain scalars
+    resolve as the loader resolves them (:func:`_resolvers`: strings, and the YAML 1.2 core
+    booleans, integers, floats and null, constructed as the loader's SafeConstructor does).
+    Without a ``loader`` the scalars resolve by :func:`_resolvers`, the same table without PyYAML.
     """
     global _KEY_LINE, _ITEM_LINE, _NOT_PRINTABLE, _NOT_PRINTABLE_ASCII
     if _KEY_LINE is None:
         _KEY_LINE = regexes.compile(r"( *)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?")
         _ITEM_LINE = regexes.compile(r"( *)- +(.*)")
-        _NOT_PRINTABLE = regexes.compile(  # outside YAML's printable set, line breaks other than LF/CR, the BOM
-            "[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|\ufeff"
+        _NOT_PRINTABLE = regexes.compile(  # outside YAML's printable set, line breaks other than LF, the BOM
+            "[^\t\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|\ufeff"
         )
-        _NOT_PRINTABLE_ASCII = regexes.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+        _NOT_PRINTABLE_ASCII = regexes.compile("[\x00-\x08\x0b-\x1f\x7f]")
     if (_NOT_PRINTABLE_ASCII if raw.isascii() else _NOT_PRINTABLE).search(raw):
         return None
     resolvers = _resolvers() if loader is None else loader.yaml_implicit_resolvers
-    lines = [line.rstrip(" ") for line in raw.split("\n") if line.strip(" ") and not line.startswith("#")]
+    lines = raw.split("\n")
+    i = _next_node(lines, 0)
+    if i == len(lines):
+        return None  # a blank document is the loader's to read (None, not {})
+    value, i = _mapping(lines, i, 0, resolvers, 1)
+    if value is _NO or i < len(lines):
+        return None
+    return value  # type: ignore[return-value]
+
+
+def _next_node(lines: list[str], i: int) -> int:
+    """The index of the first line from ``lines[i]`` that is neither blank (spaces only) nor a comment
+    starting at the first column (``len(lines)`` when there is none)."""
+    end = len(lines)
+    while i < end:
+        line = lines[i]
+        if line[:1] != "#" and line.strip(" "):
+            return i
+        i += 1
+    return end
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _mapping(lines: list[str], i: int, indent: int, resolvers: dict, level: int):
+    """The block mapping whose keys start at column ``indent`` from ``lines[i]`` (a node's line):
+    (the dict, the index of the first line after it) or (_NO, i)."""
+    key_line = _KEY_LINE
+    assert key_line is not None, "compiled by _simple_mapping, the only caller"
     out: dict = {}
-    i = 0
-    while i < len(lines):
-        match = _KEY_LINE.fullmatch(lines[i])
-        if match is None or match.group(1) or not _plain_string(match.group(2), resolvers):
-            return None
-        key, value = match.group(2), match.group(3)
-        i += 1
-        if value is not None:
-            value = _flow_list(value, resolvers) if value.startswith("[") else _scalar(value, resolvers)
+    end = len(lines)
+    while i < end:
+        match = key_line.fullmatch(lines[i].rstrip(" "))
+        if match is None or len(match.group(1)) != indent or not _plain_string(match.group(2), resolvers):
+            return _NO, i
+        text = match.group(3)
+        if text is None:
+            value, i = _nested(lines, _next_node(lines, i + 1), indent, resolvers, level)
+        elif text in _BLOCK_HEADERS:
+            value, i = _block_scalar(lines, i + 1, indent, text)
+            i = _next_node(lines, i)
         else:
-            value, i = _block(lines, i, resolvers)
-        if value is None:
-            return None
-        out[key] = value
-    return out or None  # a blank document is the loader's to read (None, not {})
-
-
-def _block(lines: list[str], i: int, resolvers: dict):
-    """A block list or a one-level mapping of scalars starting at ``lines[i]``: (value, next i)."""
-    item_line, key_line = _ITEM_LINE, _KEY_LINE
-    assert item_line is not None and key_line is not None, "compiled by _simple_mapping, the only caller"
-    if i >= len(lines):
-        return None, i
-    first = item_line.fullmatch(lines[i])
-    if first is not None:
-        indent, items = first.group(1), []
-        while i < len(lines):
-            item = item_line.fullmatch(lines[i])
-            if item is None or item.group(1) != indent:
+            value = _flow_list(text, resolvers) if text.startswith("[") else _value(text, resolvers)
+            i = _next_node(lines, i + 1)
+        if value is _NO:
+            return _NO, i
+        out[match.group(2)] = value
+        if i < end:
+            below = _indent(lines[i])
+            if below < indent:
                 break
-            value = _scalar(item.group(2), resolvers)
-            if value is None:
-                return None, i
-            items.append(value)
-            i += 1
-        if i < len(lines) and lines[i].startswith(" "):
-            return None, i
-        return items, i
-    head = key_line.fullmatch(lines[i])
-    if head is None or not head.group(1):
+            if below > indent:  # a continuation line, or one indented between two levels
+                return _NO, i
+    return out, i
+
+
+def _nested(lines: list[str], i: int, indent: int, resolvers: dict, level: int):
+    """The value of a ``key:`` line at column ``indent`` whose next node line is ``lines[i]``: a block
+    list, a deeper mapping, or null when the next line is not deeper (nor a list at the same column)."""
+    if i == len(lines):
         return None, i
-    indent, mapping = head.group(1), {}
-    while i < len(lines) and lines[i].startswith(" "):
-        entry = key_line.fullmatch(lines[i])
-        if entry is None or entry.group(1) != indent or entry.group(3) is None \
-                or not _plain_string(entry.group(2), resolvers):
-            return None, i
-        text = entry.group(3)
-        field = _flow_list(text, resolvers) if text.startswith("[") else _scalar(text, resolvers)
-        if field is None:
-            return None, i
-        mapping[entry.group(2)] = field
+    line = lines[i]
+    column = _indent(line)
+    if line.startswith("-", column) and column >= indent:
+        return _sequence(lines, i, column, resolvers)
+    if column <= indent:
+        return None, i
+    if level >= _MAX_LEVELS:
+        return _NO, i
+    return _mapping(lines, i, column, resolvers, level + 1)
+
+
+def _sequence(lines: list[str], i: int, column: int, resolvers: dict):
+    """The block list of scalars whose ``-`` are at ``column`` from ``lines[i]``: (list, next i) or (_NO, i)."""
+    item_line = _ITEM_LINE
+    assert item_line is not None, "compiled by _simple_mapping, the only caller"
+    items: list = []
+    end = len(lines)
+    while i < end:
+        item = item_line.fullmatch(lines[i].rstrip(" "))
+        if item is None or len(item.group(1)) != column:
+            return _NO, i
+        value = _value(item.group(2), resolvers)
+        if value is _NO:
+            return _NO, i
+        items.append(value)
+        i = _next_node(lines, i + 1)
+        if i < end:
+            below = _indent(lines[i])
+            if below < column or (below == column and not lines[i].startswith("-", column)):
+                break
+            if below > column:
+                return _NO, i
+    return items, i
+
+
+def _block_scalar(lines: list[str], i: int, indent: int, header: str):
+    """The block scalar of a mapping entry at column ``indent`` with ``header`` (``|``, ``|-``, ``>``,
+    ``>-``), its text starting at ``lines[i]``: (the str, index of the first line after it) or (_NO, i).
+
+    Its lines are those indented by at least the first line's indentation, which must be deeper than
+    the entry's; blank lines among them keep their line breaks.  Literal: the lines joined by line
+    breaks; folded: a single break between two lines becomes a space, ``n`` blank lines ``n`` breaks.
+    Clipped: one final line break; stripped: none.  Left to the loader: a blank first line, a line of
+    spaces longer than the indentation, a tab, a folded line indented further (kept as written), and a
+    last line without a line break (the end of a text without one)."""
+    folded, clip = _BLOCK_HEADERS[header]
+    end = len(lines)
+    if i >= end or not lines[i].strip(" "):
+        return _NO, i
+    column = _indent(lines[i])
+    if column <= indent:
+        return _NO, i  # an empty scalar
+    parts: list[str] = []
+    blank = 0
+    while i < end:
+        line = lines[i]
+        if "\t" in line:
+            return _NO, i
+        if not line.strip(" "):
+            if len(line) > column:
+                return _NO, i
+            blank += 1
+            i += 1
+            continue
+        if _indent(line) < column:
+            break
+        text = line[column:]
+        if folded and text.startswith(" "):
+            return _NO, i
+        if parts:
+            parts.append((" " if blank == 0 else "\n" * blank) if folded else "\n" * (blank + 1))
+        parts.append(text)
+        blank = 0
         i += 1
-    return mapping, i
+    last = i - 1 - blank  # the last line of text
+    if last == end - 1:
+        return _NO, i  # no line break after it
+    if clip:
+        parts.append("\n")
+    return "".join(parts), i
 
 
-def _flow_list(value: str, resolvers: dict) -> list | None:
+def _flow_list(value: str, resolvers: dict):
     """``[a, b c, d]`` of plain words, or ``["a b", 'c']`` of quoted ones (no escape, no comma, no
-    quote inside), as a list of strings, or None.  ``& * ! | > % @ ` ?`` start a node's property, an
+    quote inside), as a list of strings, or _NO.  ``& * ! | > % @ ` ?`` start a node's property, an
     alias or a block scalar only at its first character; inside a plain word (``torch>=2.0``) they are
     text."""
     if not value.endswith("]") or any(c in value[1:-1] for c in "[]{}#"):
-        return None
+        return _NO
     # YAML's white space is the space (a tab is refused below); str.strip() would also eat
     # characters such as U+00A0 that YAML keeps as content
     inner = value[1:-1].strip(" ")
@@ -329,44 +430,108 @@ def _flow_list(value: str, resolvers: dict) -> list | None:
     for part in inner.split(","):
         item = part.strip(" ")
         if "\t" in item:
-            return None
+            return _NO
         if item[:1] in ("'", '"'):
-            quoted = _scalar(item, resolvers)  # the whole item one quoted scalar, else None
-            if quoted is None:
-                return None
+            if "\\" in item:
+                return _NO
+            quoted = _value(item, resolvers)  # the whole item one quoted scalar, else _NO
+            if quoted is _NO:
+                return _NO
             items.append(quoted)
             continue
         if not item or item[0] in "-:&*!|>%@`?" or ":" in item or "'" in item or '"' in item \
                 or not _plain_string(item, resolvers):
-            return None
+            return _NO
         items.append(item)
     return items
 
 
-def _scalar(value: str, resolvers: dict) -> str | None:
-    """A one-line quoted (without escapes) or plain scalar that reads as a string, or None."""
-    if value[0] == '"':
-        if len(value) < 2 or value[-1] != '"' or '"' in value[1:-1] or "\\" in value:
-            return None
-        return value[1:-1]
-    if value[0] == "'":
+def _value(value: str, resolvers: dict):
+    """A one-line scalar: a quoted string, or a plain scalar as the loader resolves and constructs it
+    (a string, a boolean, an integer, a float or None); _NO for anything else."""
+    first = value[0]
+    if first == '"':
+        return _double_quoted(value)
+    if first == "'":
         if len(value) < 2 or value[-1] != "'" or "'" in value[1:-1]:
-            return None
+            return _NO
         return value[1:-1]
-    if value[0] in ",[]{}#&*!|>'\"%@`" or ": " in value or " #" in value or value.endswith(":") \
-            or "\t" in value or not _plain_string(value, resolvers):
+    if first in ",[]{}#&*!|>'\"%@`" or ": " in value or " #" in value or value.endswith(":") or "\t" in value:
+        return _NO
+    if first in "-?:" and (len(value) < 2 or value[1] in " ,[]{}"):
+        return _NO  # an indicator, not the start of a plain scalar
+    tag = _plain_tag(value, resolvers)
+    return value if tag is None else _construct(tag, value)
+
+
+def _double_quoted(value: str):
+    """A one-line double-quoted scalar whose escapes are among :data:`_ESCAPES` and ``\\uXXXX`` (not a
+    surrogate), decoded; else _NO."""
+    if len(value) < 2 or value[-1] != '"':
+        return _NO
+    inner = value[1:-1]
+    if "\\" not in inner:
+        return _NO if '"' in inner else inner
+    out, start = [], 0
+    while True:
+        at = inner.find("\\", start)
+        chunk = inner[start:] if at < 0 else inner[start:at]
+        if '"' in chunk:
+            return _NO
+        out.append(chunk)
+        if at < 0:
+            return "".join(out)
+        code = inner[at + 1:at + 2]
+        if code == "u":
+            digits = inner[at + 2:at + 6]
+            if len(digits) != 4 or not _HEX.issuperset(digits) or 0xD800 <= int(digits, 16) <= 0xDFFF:
+                return _NO
+            out.append(chr(int(digits, 16)))
+            start = at + 6
+        elif code in _ESCAPES:
+            out.append(_ESCAPES[code])
+            start = at + 2
+        else:
+            return _NO
+
+
+def _construct(tag: str, value: str):
+    """The value the loader's SafeConstructor builds of the plain scalar ``value`` resolved to ``tag``
+    (its ``construct_yaml_bool``, ``_int``, ``_float``; ``.inf``, ``.nan`` and merge keys left to it)."""
+    kind = tag.rsplit(":", 1)[-1]
+    if kind == "null":
         return None
-    if value[0] in "-?:" and (len(value) < 2 or value[1] in " ,[]{}"):
-        return None  # an indicator, not the start of a plain scalar
-    return value
+    if kind == "bool":
+        return value.lower() == "true"  # (the resolver takes true and false only)
+    if kind not in ("int", "float"):
+        return _NO
+    digits = value.replace("_", "")
+    sign = -1 if digits[0] == "-" else 1
+    if digits[0] in "+-":
+        digits = digits[1:]
+    if kind == "float":
+        digits = digits.lower()
+        return _NO if digits in (".inf", ".nan") else sign * float(digits)
+    if digits == "0":
+        return 0
+    if digits.startswith("0b"):
+        return sign * int(digits[2:], 2)
+    if digits.startswith("0x"):
+        return sign * int(digits[2:], 16)
+    return sign * int(digits, 8 if digits[0] == "0" else 10)
+
+
+def _plain_tag(value: str, resolvers: dict) -> str | None:
+    """The tag the loader resolves the plain scalar ``value`` to, None for a string."""
+    for tag, regexp in resolvers.get(value[0] if value else "", []) + resolvers.get(None, []):
+        if regexp.match(value):
+            return tag
+    return None
 
 
 def _plain_string(value: str, resolvers: dict) -> bool:
     """True when the loader would read the plain scalar ``value`` as a string."""
-    for _tag, regexp in resolvers.get(value[0] if value else "", []) + resolvers.get(None, []):
-        if regexp.match(value):
-            return False
-    return True
+    return _plain_tag(value, resolvers) is None
 
 
 def _nesting_bound(raw: str) -> int:
