@@ -145,7 +145,8 @@ def _read_fd(fd: int, max_bytes: int, path: str) -> bytes:
     # copy for a file that does not grow); later reads take 1 MiB at a time.  A read of a
     # regular file that gives fewer bytes than asked for has met the end of the file, so a
     # file that holds what fstat said is read in one call, without a second read to see the end.
-    chunks, size, want = [], 0, info.st_size + 1
+    chunks: list[bytes] = []
+    size, want = 0, info.st_size + 1
     while True:
         asked = min(want, max_bytes + 1 - size)
         chunk = os.read(fd, asked)

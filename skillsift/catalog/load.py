@@ -85,7 +85,7 @@ def parse_skill(
     else:
         lf, block = split
     front: dict = {}
-    body = lf[1:] if lf.startswith(BOM) else lf
+    body: str | Stripped = lf[1:] if lf.startswith(BOM) else lf
     line = 0
     diagnostics: list[Diagnostic] = []
     if block.present and not block.closed:
