@@ -22,7 +22,8 @@ than :data:`MAX_VALUES` values.
 
 Longer than 450 lines because the fast reader of simple frontmatter (:func:`_simple_mapping`)
 must build exactly what the YAML loader builds, so it lives beside the loader's resolvers
-and limits that it mirrors.
+and limits that it mirrors.  It reads every frontmatter block of the corpus of real skills, so
+a cold run over such a catalog never imports PyYAML (about 20 ms of a run).
 """
 
 from __future__ import annotations
@@ -244,19 +245,19 @@ _BLOCK_HEADERS = {"|": (False, True), "|-": (False, False), ">": (True, True), "
 def _simple_mapping(raw: str, loader=None) -> dict | None:
     """The mapping of simple frontmatter, built without PyYAML's constructor; else None.
 
-    Most SKILL.md frontmatter is a handful of ``key: value`` lines in block mappings nested a
-    few levels deep, where a value is a one-line scalar (plain, single-quoted, or double-quoted
-    with the common escapes), a flow list of plain or quoted words (``tags: [a, b]``), a block
-    list of scalars (``- item`` lines), a literal or folded block scalar (``|``, ``|-``, ``>``,
-    ``>-``), or nothing (null); and building those in Python costs a fraction of the loader
-    (and a cold run that meets nothing else never imports PyYAML).  Anything outside that form
-    (a continuation line, a comment after a value, an anchor, a flow mapping, a list of
-    mappings, a block scalar with an indentation indicator or more-indented folded lines, ...)
+    Most SKILL.md frontmatter is block mappings nested a few levels deep whose values are
+    one-line scalars (plain, single-quoted, or double-quoted with the common escapes), plain
+    or quoted scalars continued on deeper lines, one-line flow collections (``tags: [a, b]``,
+    ``metadata: {"k": ["v"]}``), block lists of scalars, flow collections or mappings
+    (``- key: value`` lines), literal or folded block scalars (``|``, ``|-``, ``>``, ``>-``),
+    or nothing (null); building those in Python costs a fraction of the loader.  Anything
+    else (an anchor, an alias, a tag, a comment after a value, a block scalar with an
+    indentation indicator or more-indented folded lines, an escaped line break, a tab, ...)
     returns None and the real loader decides, so the result always equals what the loader
-    builds (tested against it on the real corpus and on generated frontmatter).  Plain scalars
-    resolve as the loader resolves them (:func:`_resolvers`: strings, and the YAML 1.2 core
-    booleans, integers, floats and null, constructed as the loader's SafeConstructor does).
-    Without a ``loader`` the scalars resolve by :func:`_resolvers`, the same table without PyYAML.
+    builds (tested against it on the real corpus and on generated frontmatter).  Plain
+    scalars resolve as the loader resolves them (strings, and the YAML 1.2 core booleans,
+    integers, floats and null, constructed as its SafeConstructor does).  Without a
+    ``loader`` the scalars resolve by :func:`_resolvers`, the same table without PyYAML.
     """
     global _KEY_LINE, _ITEM_LINE, _NOT_PRINTABLE, _NOT_PRINTABLE_ASCII
     if _KEY_LINE is None:
@@ -276,7 +277,7 @@ def _simple_mapping(raw: str, loader=None) -> dict | None:
     value, i = _mapping(lines, i, 0, resolvers, 1)
     if value is _NO or i < len(lines):
         return None
-    return value  # type: ignore[return-value]
+    return value
 
 
 def _next_node(lines: list[str], i: int) -> int:
@@ -297,7 +298,7 @@ def _indent(line: str) -> int:
 
 def _mapping(lines: list[str], i: int, indent: int, resolvers: dict, level: int):
     """The block mapping whose keys start at column ``indent`` from ``lines[i]`` (a node's line):
-    (the dict, the index of the first line after it) or (_NO, i)."""
+    (the dict, the index of the first node line after it) or (_NO, i)."""
     key_line = _KEY_LINE
     assert key_line is not None, "compiled by _simple_mapping, the only caller"
     out: dict = {}
@@ -313,8 +314,7 @@ def _mapping(lines: list[str], i: int, indent: int, resolvers: dict, level: int)
             value, i = _block_scalar(lines, i + 1, indent, text)
             i = _next_node(lines, i)
         else:
-            value = _flow_list(text, resolvers) if text.startswith("[") else _value(text, resolvers)
-            i = _next_node(lines, i + 1)
+            value, i = _inline(lines, i, indent, text, resolvers)
         if value is _NO:
             return _NO, i
         out[match.group(2)] = value
@@ -322,42 +322,75 @@ def _mapping(lines: list[str], i: int, indent: int, resolvers: dict, level: int)
             below = _indent(lines[i])
             if below < indent:
                 break
-            if below > indent:  # a continuation line, or one indented between two levels
+            if below > indent:  # a line indented between two levels, or after a value that ended
                 return _NO, i
     return out, i
 
 
+def _inline(lines: list[str], i: int, indent: int, text: str, resolvers: dict):
+    """The value that starts with ``text`` on the line ``lines[i]`` of a mapping entry at column ``indent``:
+    a flow collection, a quoted scalar (on more lines when it is not closed on this one), or a plain
+    scalar (continued on the lines indented deeper); (value, index of the next node line) or (_NO, i)."""
+    first = text[0]
+    if first in "[{":
+        return _flow(text, resolvers), _next_node(lines, i + 1)
+    if first in "'\"":
+        value = _value(text, resolvers)
+        if value is _NO and _closing(text[1:], first) < 0:
+            value, i = _quoted_lines(lines, i, indent, text)
+            return value, _next_node(lines, i)
+        return value, _next_node(lines, i + 1)
+    if not _plain_ok(text):
+        return _NO, i
+    return _plain_lines(lines, i + 1, indent, text, resolvers)
+
+
 def _nested(lines: list[str], i: int, indent: int, resolvers: dict, level: int):
     """The value of a ``key:`` line at column ``indent`` whose next node line is ``lines[i]``: a block
-    list, a deeper mapping, or null when the next line is not deeper (nor a list at the same column)."""
+    list, a deeper mapping, a plain scalar on the deeper lines, or null when the next line is not deeper
+    (nor a list at the same column)."""
     if i == len(lines):
         return None, i
     line = lines[i]
     column = _indent(line)
     if line.startswith("-", column) and column >= indent:
-        return _sequence(lines, i, column, resolvers)
+        return _sequence(lines, i, column, resolvers, level)
     if column <= indent:
         return None, i
     if level >= _MAX_LEVELS:
         return _NO, i
+    assert _KEY_LINE is not None, "compiled by _simple_mapping, the only caller"
+    if _KEY_LINE.fullmatch(line.rstrip(" ")) is None:
+        text = line.strip(" ")
+        return _plain_lines(lines, i + 1, indent, text, resolvers) if _plain_ok(text) else (_NO, i)
     return _mapping(lines, i, column, resolvers, level + 1)
 
 
-def _sequence(lines: list[str], i: int, column: int, resolvers: dict):
-    """The block list of scalars whose ``-`` are at ``column`` from ``lines[i]``: (list, next i) or (_NO, i)."""
-    item_line = _ITEM_LINE
-    assert item_line is not None, "compiled by _simple_mapping, the only caller"
+def _sequence(lines: list[str], i: int, column: int, resolvers: dict, level: int):
+    """The block list whose ``-`` are at ``column`` from ``lines[i]``, of one-line scalars, flow
+    collections and mappings (``- key: value`` and the keys under it): (list, next node line) or (_NO, i)."""
+    item_line, key_line = _ITEM_LINE, _KEY_LINE
+    assert item_line is not None and key_line is not None, "compiled by _simple_mapping, the only caller"
     items: list = []
     end = len(lines)
     while i < end:
-        item = item_line.fullmatch(lines[i].rstrip(" "))
+        line = lines[i].rstrip(" ")
+        item = item_line.fullmatch(line)
         if item is None or len(item.group(1)) != column:
             return _NO, i
-        value = _value(item.group(2), resolvers)
+        text = item.group(2)
+        if key_line.fullmatch(text):
+            if level >= _MAX_LEVELS:
+                return _NO, i
+            keys = len(line) - len(text)  # the column of its keys
+            lines[i] = " " * keys + text  # (the list is the reader's own)
+            value, i = _mapping(lines, i, keys, resolvers, level + 1)
+        else:
+            value = _flow(text, resolvers) if text[0] in "[{" else _value(text, resolvers)
+            i = _next_node(lines, i + 1)
         if value is _NO:
             return _NO, i
         items.append(value)
-        i = _next_node(lines, i + 1)
         if i < end:
             below = _indent(lines[i])
             if below < column or (below == column and not lines[i].startswith("-", column)):
@@ -365,6 +398,72 @@ def _sequence(lines: list[str], i: int, column: int, resolvers: dict):
             if below > column:
                 return _NO, i
     return items, i
+
+
+def _plain_lines(lines: list[str], i: int, indent: int, first: str, resolvers: dict):
+    """A plain scalar whose first line's text is ``first`` (:func:`_plain_ok`), continued on the lines from
+    ``lines[i]`` indented deeper than ``indent``: (its value, index of the next node line) or (_NO, i).
+
+    A single line break between two lines reads as a space, ``n`` blank lines as ``n`` breaks, and the
+    joined text resolves as one scalar.  A continued line that starts with an indicator (``-``, ``#``,
+    a quote, a bracket, ...) or holds ``: `` or `` #`` is left to the loader."""
+    parts = [first]
+    end = len(lines)
+    blank = 0
+    while i < end:
+        line = lines[i]
+        text = line.strip(" ")
+        if not text:
+            blank += 1
+            i += 1
+            continue
+        if _indent(line) <= indent:
+            break
+        if text[0] in _INDICATORS or ": " in text or " #" in text or text.endswith(":") or "\t" in text:
+            return _NO, i
+        parts.append(" " if blank == 0 else "\n" * blank)
+        parts.append(text)
+        blank = 0
+        i += 1
+    value = "".join(parts)
+    return _resolved(value, resolvers), _next_node(lines, i)
+
+
+def _quoted_lines(lines: list[str], i: int, indent: int, text: str):
+    """A quoted scalar that opens with ``text`` on ``lines[i]`` (a mapping entry's at column ``indent``) and
+    closes at the end of a later line indented deeper: (the str, index of the line after it) or (_NO, i).
+
+    White space around each line break is dropped; a single break reads as a space, ``n`` blank lines as
+    ``n`` breaks.  A tab, a line ending in a backslash (an escaped break) or anything after the closing
+    quote is left to the loader."""
+    quote = text[0]
+    pieces = [text[1:]]
+    end = len(lines)
+    blank = 0
+    j = i + 1
+    while j < end:
+        line = lines[j]
+        if "\t" in line:
+            return _NO, i
+        inner = line.strip(" ")
+        if not inner:
+            blank += 1
+            j += 1
+            continue
+        if _indent(line) <= indent:
+            return _NO, i
+        pieces.append(" " if blank == 0 else "\n" * blank)
+        blank = 0
+        close = _closing(inner, quote)
+        if close >= 0:
+            if close != len(inner) - 1 or "\t" in pieces[0] or any(p.endswith("\\") for p in pieces):
+                return _NO, i
+            pieces.append(inner[:-1])
+            body = "".join(pieces)
+            return (_double_quoted if quote == '"' else _single_quoted)(quote + body + quote), j + 1
+        pieces.append(inner)
+        j += 1
+    return _NO, i
 
 
 def _block_scalar(lines: list[str], i: int, indent: int, header: str):
@@ -414,36 +513,108 @@ def _block_scalar(lines: list[str], i: int, indent: int, header: str):
     return "".join(parts), i
 
 
-def _flow_list(value: str, resolvers: dict):
-    """``[a, b c, d]`` of plain words, or ``["a b", 'c']`` of quoted ones (no escape, no comma, no
-    quote inside), as a list of strings, or _NO.  ``& * ! | > % @ ` ?`` start a node's property, an
-    alias or a block scalar only at its first character; inside a plain word (``torch>=2.0``) they are
-    text."""
-    if not value.endswith("]") or any(c in value[1:-1] for c in "[]{}#"):
+def _flow(text: str, resolvers: dict):
+    """The one-line flow collection ``text`` (``[a, "b c", 2]``, ``{"k": [x]}``, nested), or _NO.
+
+    Plain scalars in it end before ``, [ ] { }`` and before a ``:`` followed by a space, one of those or
+    the end (``a:b`` and ``http://x`` are one scalar each, as in the loader); a mapping's plain key needs a
+    space after its ``:``, a quoted key does not (``{"k":"v"}``).  A ``#``, a ``?``, a tab, a trailing
+    comma, an empty entry, a quote inside a plain scalar, a single pair in a list (``[a: b]``) and a
+    key that is not a string are left to the loader."""
+    if "#" in text or "?" in text or "\t" in text:
         return _NO
-    # YAML's white space is the space (a tab is refused below); str.strip() would also eat
-    # characters such as U+00A0 that YAML keeps as content
-    inner = value[1:-1].strip(" ")
-    if not inner:
-        return []
-    items = []
-    for part in inner.split(","):
-        item = part.strip(" ")
-        if "\t" in item:
-            return _NO
-        if item[:1] in ("'", '"'):
-            if "\\" in item:
-                return _NO
-            quoted = _value(item, resolvers)  # the whole item one quoted scalar, else _NO
-            if quoted is _NO:
-                return _NO
-            items.append(quoted)
+    value, at = _flow_node(text, 0, resolvers, 0)
+    return _NO if at != len(text) else value
+
+
+def _flow_node(text: str, at: int, resolvers: dict, depth: int):
+    """The flow node at ``text[at]`` (not a space): (value, index after it and the spaces after it) or
+    (_NO, at)."""
+    first = text[at:at + 1]
+    if first in ("[", "{"):
+        return _flow_collection(text, at, resolvers, depth + 1) if depth < _MAX_LEVELS else (_NO, at)
+    if first in ("'", '"'):
+        close = _closing(text[at + 1:], first)
+        if close < 0:
+            return _NO, at
+        end = at + close + 2
+        value = _value(text[at:end], resolvers)
+    else:
+        end, size = at, len(text)
+        while end < size:
+            ch = text[end]
+            if ch in ",[]{}" or (ch == ":" and (end + 1 == size or text[end + 1] in " ,[]{}")):
+                break
+            end += 1
+        piece = text[at:end].rstrip(" ")
+        # (a ``-``, ``?`` or ``:`` first is an indicator there, for the loader to read)
+        value = _NO if not piece or piece[0] in "-?:" or "'" in piece or '"' in piece else _value(piece, resolvers)
+    while text[end:end + 1] == " ":
+        end += 1
+    return value, end
+
+
+def _flow_collection(text: str, at: int, resolvers: dict, depth: int):
+    """The flow list or mapping that opens at ``text[at]``: (value, index after it and its spaces) or (_NO, at)."""
+    mapping = text[at] == "{"
+    close = "}" if mapping else "]"
+    pairs: dict = {}
+    items: list = []
+    at += 1
+    while text[at:at + 1] == " ":
+        at += 1
+    if text[at:at + 1] == close:
+        at += 1
+    else:
+        while True:
+            start = at
+            node, at = _flow_node(text, at, resolvers, depth)
+            if node is _NO:
+                return _NO, at
+            if mapping:
+                if type(node) is not str or text[at:at + 1] != ":" \
+                        or (text[start] not in "'\"" and text[at + 1:at + 2] != " "):
+                    return _NO, at
+                at += 1
+                while text[at:at + 1] == " ":
+                    at += 1
+                value, at = _flow_node(text, at, resolvers, depth)
+                if value is _NO:
+                    return _NO, at
+                pairs[node] = value
+            elif text[at:at + 1] == ":":
+                return _NO, at  # a single pair
+            else:
+                items.append(node)
+            ch = text[at:at + 1]
+            at += 1
+            if ch == close:
+                break
+            while text[at:at + 1] == " ":
+                at += 1
+            if ch != "," or text[at:at + 1] in (close, ""):
+                return _NO, at
+    while text[at:at + 1] == " ":
+        at += 1
+    return (pairs if mapping else items), at
+
+
+def _closing(text: str, quote: str) -> int:
+    """The index in ``text`` (what follows an opening ``quote``) of the quote that closes it, or -1."""
+    at = 0
+    while True:
+        found = text.find(quote, at)
+        if found < 0:
+            return -1
+        if quote == "'":
+            if text[found + 1:found + 2] != "'":
+                return found
+            at = found + 2  # '' is a quote inside
             continue
-        if not item or item[0] in "-:&*!|>%@`?" or ":" in item or "'" in item or '"' in item \
-                or not _plain_string(item, resolvers):
-            return _NO
-        items.append(item)
-    return items
+        escape = text.find("\\", at, found)
+        if escape < 0:
+            return found
+        at = escape + 2  # the escaped character is not a closing quote
 
 
 def _value(value: str, resolvers: dict):
@@ -453,15 +624,36 @@ def _value(value: str, resolvers: dict):
     if first == '"':
         return _double_quoted(value)
     if first == "'":
-        if len(value) < 2 or value[-1] != "'" or "'" in value[1:-1]:
-            return _NO
-        return value[1:-1]
+        return _single_quoted(value)
+    return _resolved(value, resolvers) if _plain_ok(value) else _NO
+
+
+#: The characters that cannot start a plain scalar (``-``, ``?`` and ``:`` can, before a character
+#: that is not white space; a continued line of one starting with them is left to the loader).
+_INDICATORS = "-?:,[]{}#&*!|>'\"%@`"
+
+
+def _plain_ok(value: str) -> bool:
+    """True when ``value`` (one line, no white space at either end) is a plain scalar the fast reader
+    takes: no indicator first, no ``: `` or `` #`` inside, no ``:`` last, no tab."""
+    first = value[0]
     if first in ",[]{}#&*!|>'\"%@`" or ": " in value or " #" in value or value.endswith(":") or "\t" in value:
-        return _NO
-    if first in "-?:" and (len(value) < 2 or value[1] in " ,[]{}"):
-        return _NO  # an indicator, not the start of a plain scalar
+        return False
+    return not (first in "-?:" and (len(value) < 2 or value[1] in " ,[]{}"))
+
+
+def _resolved(value: str, resolvers: dict):
+    """The plain scalar ``value`` as the loader resolves and constructs it."""
     tag = _plain_tag(value, resolvers)
     return value if tag is None else _construct(tag, value)
+
+
+def _single_quoted(value: str):
+    """A single-quoted scalar (``''`` is a quote inside), or _NO."""
+    inner = value[1:-1]
+    if len(value) < 2 or value[-1] != "'" or "'" in inner.replace("''", ""):
+        return _NO
+    return inner.replace("''", "'")
 
 
 def _double_quoted(value: str):
