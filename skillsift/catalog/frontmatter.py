@@ -227,10 +227,8 @@ def read_yaml(raw: str, *, file: str = "", first_line: int = 1) -> YamlDocument:
 
 _KEY_LINE = None
 _ITEM_LINE = None
-# Characters YAML does not allow in a stream (outside its printable set), plus the BOM; and those of them
-# in ASCII (a shorter class, searched faster, for the common ASCII frontmatter)
+# Characters YAML does not allow in a stream (outside its printable set), line breaks other than LF, the BOM
 _NOT_PRINTABLE = None
-_NOT_PRINTABLE_ASCII = None
 #: What the fast reader returns for a text it leaves to the loader (None is a value it can build: ``key:``).
 _NO = object()
 #: Nesting the fast reader builds at most (the loader's limit, :data:`MAX_DEPTH`, is far above it).
@@ -259,15 +257,15 @@ def _simple_mapping(raw: str, loader=None) -> dict | None:
     integers, floats and null, constructed as its SafeConstructor does).  Without a
     ``loader`` the scalars resolve by :func:`_resolvers`, the same table without PyYAML.
     """
-    global _KEY_LINE, _ITEM_LINE, _NOT_PRINTABLE, _NOT_PRINTABLE_ASCII
+    global _KEY_LINE, _ITEM_LINE, _NOT_PRINTABLE
     if _KEY_LINE is None:
         _KEY_LINE = regexes.compile(r"( *)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?")
         _ITEM_LINE = regexes.compile(r"( *)- +(.*)")
-        _NOT_PRINTABLE = regexes.compile(  # outside YAML's printable set, line breaks other than LF, the BOM
-            "[^\t\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|\ufeff"
-        )
-        _NOT_PRINTABLE_ASCII = regexes.compile("[\x00-\x08\x0b-\x1f\x7f]")
-    if (_NOT_PRINTABLE_ASCII if raw.isascii() else _NOT_PRINTABLE).search(raw):
+        # outside YAML's printable set (tab, LF, U+0020-U+007E, U+00A0-U+D7FF, U+E000-U+FFFD, past U+FFFF),
+        # line breaks other than LF (CR, NEL, U+2028, U+2029) and the BOM, named as the characters themselves:
+        # the negated class of the printable ranges costs the regular-expression compiler about 10 ms
+        _NOT_PRINTABLE = regexes.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+    if _NOT_PRINTABLE.search(raw):
         return None
     resolvers = _resolvers() if loader is None else loader.yaml_implicit_resolvers
     lines = raw.split("\n")

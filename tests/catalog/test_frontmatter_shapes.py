@@ -170,3 +170,17 @@ def test_named_shapes_are_taken_and_match(raw):
 ])
 def test_near_misses_go_to_the_loader(raw):
     assert frontmatter._simple_mapping(raw, LOADER) is None
+
+
+def test_the_unprintable_class_is_yamls_printable_set_turned_around():
+    """The fast reader refuses the characters outside YAML's printable set, the line breaks other than LF
+    and the BOM: its class names them one by one, and is that set, code point for code point."""
+    import re
+
+    frontmatter._simple_mapping("a: b\n")  # compiles the reader's patterns
+    printable = re.compile("[\t\n\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+    refused = {"\r", "\x85", "\u2028", "\u2029", "\ufeff"}
+    for point in range(0x110000):
+        char = chr(point)
+        expected = char in refused or not printable.match(char)
+        assert bool(frontmatter._NOT_PRINTABLE.match(char)) == expected, hex(point)
