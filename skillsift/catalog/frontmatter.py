@@ -265,10 +265,15 @@ def _simple_mapping(raw: str, loader=None) -> dict | None:
         # line breaks other than LF (CR, NEL, U+2028, U+2029) and the BOM, named as the characters themselves:
         # the negated class of the printable ranges costs the regular-expression compiler about 10 ms
         _NOT_PRINTABLE = regexes.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
-    if _NOT_PRINTABLE.search(raw):
-        return None
-    resolvers = _resolvers() if loader is None else loader.yaml_implicit_resolvers
     lines = raw.split("\n")
+    # A line Python calls printable holds none of those (they are all control, format, separator,
+    # surrogate or unassigned characters to it), and asking is a table look-up per character: the
+    # pattern's search, about 50 instructions a character, is left to the lines that are not (a tab).
+    not_printable = _NOT_PRINTABLE.search
+    for line in lines:
+        if not line.isprintable() and not_printable(line):
+            return None
+    resolvers = _resolvers() if loader is None else loader.yaml_implicit_resolvers
     i = _next_node(lines, 0)
     if i == len(lines):
         return None  # a blank document is the loader's to read (None, not {})

@@ -184,3 +184,20 @@ def test_the_unprintable_class_is_yamls_printable_set_turned_around():
         char = chr(point)
         expected = char in refused or not printable.match(char)
         assert bool(frontmatter._NOT_PRINTABLE.match(char)) == expected, hex(point)
+
+
+def test_every_unprintable_character_is_refused_and_others_read_as_the_loader_reads_them():
+    """The reader looks for those characters only in the lines Python does not call printable."""
+    frontmatter._simple_mapping("a: b\n")
+    refused = [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0xD800, 0xE000),
+               0xFEFF, 0xFFFE, 0xFFFF]
+    for point in sorted({*refused, *range(0, 0x110000, 89)}):
+        char = chr(point)
+        if char == "\n":
+            continue
+        raw = f"a: x{char}y\nb: [{char}z]\n"
+        fast = _fast(raw, LOADER)
+        if frontmatter._NOT_PRINTABLE.match(char):
+            assert fast is None, hex(point)
+        elif fast is not None:
+            assert repr(fast) == _loaded(raw), hex(point)
