@@ -530,6 +530,11 @@ def _flow(text: str, resolvers: dict):
     return _NO if at != len(text) else value
 
 
+#: Where a plain scalar in a flow collection ends: before ``, [ ] { }``, or a ``:`` followed by a space,
+#: one of those or the end.
+_FLOW_PLAIN_END = None
+
+
 def _flow_node(text: str, at: int, resolvers: dict, depth: int):
     """The flow node at ``text[at]`` (not a space): (value, index after it and the spaces after it) or
     (_NO, at)."""
@@ -543,12 +548,11 @@ def _flow_node(text: str, at: int, resolvers: dict, depth: int):
         end = at + close + 2
         value = _value(text[at:end], resolvers)
     else:
-        end, size = at, len(text)
-        while end < size:
-            ch = text[end]
-            if ch in ",[]{}" or (ch == ":" and (end + 1 == size or text[end + 1] in " ,[]{}")):
-                break
-            end += 1
+        global _FLOW_PLAIN_END
+        if _FLOW_PLAIN_END is None:
+            _FLOW_PLAIN_END = regexes.compile(r"[,\[\]{}]|:(?=[ ,\[\]{}]|$)")
+        stop = _FLOW_PLAIN_END.search(text, at)
+        end = len(text) if stop is None else stop.start()
         piece = text[at:end].rstrip(" ")
         # (a ``-``, ``?`` or ``:`` first is an indicator there, for the loader to read)
         value = _NO if not piece or piece[0] in "-?:" or "'" in piece or '"' in piece else _value(piece, resolvers)
@@ -718,7 +722,10 @@ def _construct(tag: str, value: str):
 
 def _plain_tag(value: str, resolvers: dict) -> str | None:
     """The tag the loader resolves the plain scalar ``value`` to, None for a string."""
-    for tag, regexp in resolvers.get(value[0] if value else "", []) + resolvers.get(None, []):
+    entries = resolvers.get(value[0] if value else "", ())
+    if None in resolvers:  # (resolvers for any first character: none in the tables used here)
+        entries = [*entries, *resolvers[None]]
+    for tag, regexp in entries:
         if regexp.match(value):
             return tag
     return None
