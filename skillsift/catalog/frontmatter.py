@@ -322,7 +322,7 @@ def _mapping(lines: list[str], i: int, indent: int, resolvers: dict, level: int)
             return _NO, i
         out[match.group(2)] = value
         if i < end:
-            below = _indent(lines[i])
+            below = _indent(lines[i]) if lines[i][:1] == " " else 0
             if below < indent:
                 break
             if below > indent:  # a line indented between two levels, or after a value that ended
@@ -410,8 +410,10 @@ def _plain_lines(lines: list[str], i: int, indent: int, first: str, resolvers: d
     A single line break between two lines reads as a space, ``n`` blank lines as ``n`` breaks, and the
     joined text resolves as one scalar.  A continued line that starts with an indicator (``-``, ``#``,
     a quote, a bracket, ...) or holds ``: `` or `` #`` is left to the loader."""
-    parts = [first]
     end = len(lines)
+    if i < end and lines[i][:1] not in (" ", ""):  # the next line starts at the first column: not continued
+        return _resolved(first, resolvers), _next_node(lines, i)
+    parts = [first]
     blank = 0
     while i < end:
         line = lines[i]
