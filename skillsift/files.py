@@ -142,13 +142,19 @@ def _read_fd(fd: int, max_bytes: int, path: str) -> bytes:
     if info.st_size > max_bytes:
         raise OSError(errno.EFBIG, f"larger than {max_bytes:,} bytes", path)
     # The first read asks for the whole file and one byte more (one call, no joining
-    # copy for a file that does not grow); later reads take 1 MiB at a time.
-    chunks, size, want = [], 0, info.st_size + 1
+    # copy for a file that does not grow); later reads take 1 MiB at a time.  A read of a
+    # regular file that gives fewer bytes than asked for has met the end of the file, so a
+    # file that holds what fstat said is read in one call, without a second read to see the end.
+    chunks: list[bytes] = []
+    size, want = 0, info.st_size + 1
     while True:
-        chunk = os.read(fd, min(want, max_bytes + 1 - size))
+        asked = min(want, max_bytes + 1 - size)
+        chunk = os.read(fd, asked)
         want = 1 << 20
         if not chunk:
             break
+        if not chunks and len(chunk) == info.st_size < asked:
+            return chunk
         chunks.append(chunk)
         size += len(chunk)
         if size > max_bytes:  # it grew while being read

@@ -22,7 +22,8 @@ than :data:`MAX_VALUES` values.
 
 Longer than 450 lines because the fast reader of simple frontmatter (:func:`_simple_mapping`)
 must build exactly what the YAML loader builds, so it lives beside the loader's resolvers
-and limits that it mirrors.
+and limits that it mirrors.  It reads every frontmatter block of the corpus of real skills, so
+a cold run over such a catalog never imports PyYAML (about 20 ms of a run).
 """
 
 from __future__ import annotations
@@ -164,8 +165,8 @@ def read_yaml(raw: str, *, file: str = "", first_line: int = 1) -> YamlDocument:
     Simple frontmatter (:func:`_simple_mapping`) is read without importing PyYAML, which is
     most of a hook's cost on a changed SKILL.md; the result is what the loader builds.
     """
-    # (no depth or blank test first: a mapping the fast reader builds nests three levels at most, and it
-    # builds none of a blank or comment-only text)
+    # (no depth or blank test first: a mapping the fast reader builds nests _MAX_LEVELS levels and a list at
+    # most, far below MAX_DEPTH, and it builds none of a blank or comment-only text)
     try:
         simple = _simple_mapping(raw)
     except Exception:  # the path below reports it
@@ -226,147 +227,515 @@ def read_yaml(raw: str, *, file: str = "", first_line: int = 1) -> YamlDocument:
 
 _KEY_LINE = None
 _ITEM_LINE = None
-# Characters YAML does not allow in a stream (outside its printable set), plus the BOM; and those of them
-# in ASCII (a shorter class, searched faster, for the common ASCII frontmatter)
+# Characters YAML does not allow in a stream (outside its printable set), line breaks other than LF, the BOM
 _NOT_PRINTABLE = None
-_NOT_PRINTABLE_ASCII = None
+#: What the fast reader returns for a text it leaves to the loader (None is a value it can build: ``key:``).
+_NO = object()
+#: Nesting the fast reader builds at most (the loader's limit, :data:`MAX_DEPTH`, is far above it).
+_MAX_LEVELS = 8
+#: The escapes of a double-quoted scalar the fast reader decodes (others go to the loader).
+_ESCAPES = {"\\": "\\", '"': '"', "/": "/", "n": "\n", "t": "\t"}
+_HEX = frozenset("0123456789abcdefABCDEF")
+#: The block scalar headers the fast reader takes: literal or folded, clipped or stripped.
+_BLOCK_HEADERS = {"|": (False, True), "|-": (False, False), ">": (True, True), ">-": (True, False)}
 
 
 def _simple_mapping(raw: str, loader=None) -> dict | None:
     """The mapping of simple frontmatter, built without PyYAML's constructor; else None.
 
-    Most SKILL.md frontmatter is a handful of ``key: scalar`` lines, flow lists of plain
-    words (``tags: [a, b]``), block lists (``- item`` lines) or one nested level of
-    ``key: scalar`` lines, and building those in Python costs a fraction of the loader.
-    Anything outside that narrow form (a block scalar, a continuation line, an escape, a
-    comment after a value, a scalar that resolves to something other than a string)
-    returns None and the real loader decides, so the result always equals what the
-    loader builds (tested on the real corpus and on generated frontmatter).  Without a
+    Most SKILL.md frontmatter is block mappings nested a few levels deep whose values are
+    one-line scalars (plain, single-quoted, or double-quoted with the common escapes), plain
+    or quoted scalars continued on deeper lines, one-line flow collections (``tags: [a, b]``,
+    ``metadata: {"k": ["v"]}``), block lists of scalars, flow collections or mappings
+    (``- key: value`` lines), literal or folded block scalars (``|``, ``|-``, ``>``, ``>-``),
+    or nothing (null); building those in Python costs a fraction of the loader.  Anything
+    else (an anchor, an alias, a tag, a comment after a value, a block scalar with an
+    indentation indicator or more-indented folded lines, an escaped line break, a tab, ...)
+    returns None and the real loader decides, so the result always equals what the loader
+    builds (tested against it on the real corpus and on generated frontmatter).  Plain
+    scalars resolve as the loader resolves them (strings, and the YAML 1.2 core booleans,
+    integers, floats and null, constructed as its SafeConstructor does).  Without a
     ``loader`` the scalars resolve by :func:`_resolvers`, the same table without PyYAML.
     """
-    global _KEY_LINE, _ITEM_LINE, _NOT_PRINTABLE, _NOT_PRINTABLE_ASCII
+    global _KEY_LINE, _ITEM_LINE, _NOT_PRINTABLE
     if _KEY_LINE is None:
         _KEY_LINE = regexes.compile(r"( *)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?")
         _ITEM_LINE = regexes.compile(r"( *)- +(.*)")
-        _NOT_PRINTABLE = regexes.compile(  # outside YAML's printable set, line breaks other than LF/CR, the BOM
-            "[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|\ufeff"
-        )
-        _NOT_PRINTABLE_ASCII = regexes.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-    if (_NOT_PRINTABLE_ASCII if raw.isascii() else _NOT_PRINTABLE).search(raw):
-        return None
+        # outside YAML's printable set (tab, LF, U+0020-U+007E, U+00A0-U+D7FF, U+E000-U+FFFD, past U+FFFF),
+        # line breaks other than LF (CR, NEL, U+2028, U+2029) and the BOM, named as the characters themselves:
+        # the negated class of the printable ranges costs the regular-expression compiler about 10 ms
+        _NOT_PRINTABLE = regexes.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+    lines = raw.split("\n")
+    # A line Python calls printable holds none of those (they are all control, format, separator,
+    # surrogate or unassigned characters to it), and asking is a table look-up per character: the
+    # pattern's search, about 50 instructions a character, is left to the lines that are not (a tab).
+    not_printable = _NOT_PRINTABLE.search
+    for line in lines:
+        if not line.isprintable() and not_printable(line):
+            return None
     resolvers = _resolvers() if loader is None else loader.yaml_implicit_resolvers
-    lines = [line.rstrip(" ") for line in raw.split("\n") if line.strip(" ") and not line.startswith("#")]
-    out: dict = {}
-    i = 0
-    while i < len(lines):
-        match = _KEY_LINE.fullmatch(lines[i])
-        if match is None or match.group(1) or not _plain_string(match.group(2), resolvers):
-            return None
-        key, value = match.group(2), match.group(3)
+    i = _next_node(lines, 0)
+    if i == len(lines):
+        return None  # a blank document is the loader's to read (None, not {})
+    value, i = _mapping(lines, i, 0, resolvers, 1)
+    if value is _NO or i < len(lines):
+        return None
+    return value
+
+
+def _next_node(lines: list[str], i: int) -> int:
+    """The index of the first line from ``lines[i]`` that is neither blank (spaces only) nor a comment
+    starting at the first column (``len(lines)`` when there is none)."""
+    end = len(lines)
+    while i < end:
+        line = lines[i]
+        if line[:1] != "#" and line.strip(" "):
+            return i
         i += 1
-        if value is not None:
-            value = _flow_list(value, resolvers) if value.startswith("[") else _scalar(value, resolvers)
+    return end
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _mapping(lines: list[str], i: int, indent: int, resolvers: dict, level: int):
+    """The block mapping whose keys start at column ``indent`` from ``lines[i]`` (a node's line):
+    (the dict, the index of the first node line after it) or (_NO, i)."""
+    key_line = _KEY_LINE
+    assert key_line is not None, "compiled by _simple_mapping, the only caller"
+    out: dict = {}
+    end = len(lines)
+    while i < end:
+        match = key_line.fullmatch(lines[i].rstrip(" "))
+        if match is None or len(match.group(1)) != indent or not _plain_string(match.group(2), resolvers):
+            return _NO, i
+        text = match.group(3)
+        if text is None:
+            value, i = _nested(lines, _next_node(lines, i + 1), indent, resolvers, level)
+        elif text in _BLOCK_HEADERS:
+            value, i = _block_scalar(lines, i + 1, indent, text)
+            i = _next_node(lines, i)
         else:
-            value, i = _block(lines, i, resolvers)
-        if value is None:
-            return None
-        out[key] = value
-    return out or None  # a blank document is the loader's to read (None, not {})
+            value, i = _inline(lines, i, indent, text, resolvers)
+        if value is _NO:
+            return _NO, i
+        out[match.group(2)] = value
+        if i < end:
+            below = _indent(lines[i]) if lines[i][:1] == " " else 0
+            if below < indent:
+                break
+            if below > indent:  # a line indented between two levels, or after a value that ended
+                return _NO, i
+    return out, i
 
 
-def _block(lines: list[str], i: int, resolvers: dict):
-    """A block list or a one-level mapping of scalars starting at ``lines[i]``: (value, next i)."""
+def _inline(lines: list[str], i: int, indent: int, text: str, resolvers: dict):
+    """The value that starts with ``text`` on the line ``lines[i]`` of a mapping entry at column ``indent``:
+    a flow collection, a quoted scalar (on more lines when it is not closed on this one), or a plain
+    scalar (continued on the lines indented deeper); (value, index of the next node line) or (_NO, i)."""
+    first = text[0]
+    if first in "[{":
+        return _flow(text, resolvers), _next_node(lines, i + 1)
+    if first in "'\"":
+        value = _value(text, resolvers)
+        if value is _NO and _closing(text[1:], first) < 0:
+            value, i = _quoted_lines(lines, i, indent, text)
+            return value, _next_node(lines, i)
+        return value, _next_node(lines, i + 1)
+    if not _plain_ok(text):
+        return _NO, i
+    return _plain_lines(lines, i + 1, indent, text, resolvers)
+
+
+def _nested(lines: list[str], i: int, indent: int, resolvers: dict, level: int):
+    """The value of a ``key:`` line at column ``indent`` whose next node line is ``lines[i]``: a block
+    list, a deeper mapping, a plain scalar on the deeper lines, or null when the next line is not deeper
+    (nor a list at the same column)."""
+    if i == len(lines):
+        return None, i
+    line = lines[i]
+    column = _indent(line)
+    if line.startswith("-", column) and column >= indent:
+        return _sequence(lines, i, column, resolvers, level)
+    if column <= indent:
+        return None, i
+    if level >= _MAX_LEVELS:
+        return _NO, i
+    assert _KEY_LINE is not None, "compiled by _simple_mapping, the only caller"
+    if _KEY_LINE.fullmatch(line.rstrip(" ")) is None:
+        text = line.strip(" ")
+        return _plain_lines(lines, i + 1, indent, text, resolvers) if _plain_ok(text) else (_NO, i)
+    return _mapping(lines, i, column, resolvers, level + 1)
+
+
+def _sequence(lines: list[str], i: int, column: int, resolvers: dict, level: int):
+    """The block list whose ``-`` are at ``column`` from ``lines[i]``, of one-line scalars, flow
+    collections and mappings (``- key: value`` and the keys under it): (list, next node line) or (_NO, i)."""
     item_line, key_line = _ITEM_LINE, _KEY_LINE
     assert item_line is not None and key_line is not None, "compiled by _simple_mapping, the only caller"
-    if i >= len(lines):
-        return None, i
-    first = item_line.fullmatch(lines[i])
-    if first is not None:
-        indent, items = first.group(1), []
-        while i < len(lines):
-            item = item_line.fullmatch(lines[i])
-            if item is None or item.group(1) != indent:
+    items: list = []
+    end = len(lines)
+    while i < end:
+        line = lines[i].rstrip(" ")
+        item = item_line.fullmatch(line)
+        if item is None or len(item.group(1)) != column:
+            return _NO, i
+        text = item.group(2)
+        if key_line.fullmatch(text):
+            if level >= _MAX_LEVELS:
+                return _NO, i
+            keys = len(line) - len(text)  # the column of its keys
+            lines[i] = " " * keys + text  # (the list is the reader's own)
+            value, i = _mapping(lines, i, keys, resolvers, level + 1)
+        else:
+            value = _flow(text, resolvers) if text[0] in "[{" else _value(text, resolvers)
+            i = _next_node(lines, i + 1)
+        if value is _NO:
+            return _NO, i
+        items.append(value)
+        if i < end:
+            below = _indent(lines[i])
+            if below < column or (below == column and not lines[i].startswith("-", column)):
                 break
-            value = _scalar(item.group(2), resolvers)
-            if value is None:
-                return None, i
-            items.append(value)
+            if below > column:
+                return _NO, i
+    return items, i
+
+
+def _plain_lines(lines: list[str], i: int, indent: int, first: str, resolvers: dict):
+    """A plain scalar whose first line's text is ``first`` (:func:`_plain_ok`), continued on the lines from
+    ``lines[i]`` indented deeper than ``indent``: (its value, index of the next node line) or (_NO, i).
+
+    A single line break between two lines reads as a space, ``n`` blank lines as ``n`` breaks, and the
+    joined text resolves as one scalar.  A continued line that starts with an indicator (``-``, ``#``,
+    a quote, a bracket, ...) or holds ``: `` or `` #`` is left to the loader."""
+    end = len(lines)
+    if i < end and lines[i][:1] not in (" ", ""):  # the next line starts at the first column: not continued
+        return _resolved(first, resolvers), _next_node(lines, i)
+    parts = [first]
+    blank = 0
+    while i < end:
+        line = lines[i]
+        text = line.strip(" ")
+        if not text:
+            blank += 1
             i += 1
-        if i < len(lines) and lines[i].startswith(" "):
-            return None, i
-        return items, i
-    head = key_line.fullmatch(lines[i])
-    if head is None or not head.group(1):
-        return None, i
-    indent, mapping = head.group(1), {}
-    while i < len(lines) and lines[i].startswith(" "):
-        entry = key_line.fullmatch(lines[i])
-        if entry is None or entry.group(1) != indent or entry.group(3) is None \
-                or not _plain_string(entry.group(2), resolvers):
-            return None, i
-        text = entry.group(3)
-        field = _flow_list(text, resolvers) if text.startswith("[") else _scalar(text, resolvers)
-        if field is None:
-            return None, i
-        mapping[entry.group(2)] = field
-        i += 1
-    return mapping, i
-
-
-def _flow_list(value: str, resolvers: dict) -> list | None:
-    """``[a, b c, d]`` of plain words, or ``["a b", 'c']`` of quoted ones (no escape, no comma, no
-    quote inside), as a list of strings, or None.  ``& * ! | > % @ ` ?`` start a node's property, an
-    alias or a block scalar only at its first character; inside a plain word (``torch>=2.0``) they are
-    text."""
-    if not value.endswith("]") or any(c in value[1:-1] for c in "[]{}#"):
-        return None
-    # YAML's white space is the space (a tab is refused below); str.strip() would also eat
-    # characters such as U+00A0 that YAML keeps as content
-    inner = value[1:-1].strip(" ")
-    if not inner:
-        return []
-    items = []
-    for part in inner.split(","):
-        item = part.strip(" ")
-        if "\t" in item:
-            return None
-        if item[:1] in ("'", '"'):
-            quoted = _scalar(item, resolvers)  # the whole item one quoted scalar, else None
-            if quoted is None:
-                return None
-            items.append(quoted)
             continue
-        if not item or item[0] in "-:&*!|>%@`?" or ":" in item or "'" in item or '"' in item \
-                or not _plain_string(item, resolvers):
-            return None
-        items.append(item)
-    return items
+        if _indent(line) <= indent:
+            break
+        if text[0] in _INDICATORS or ": " in text or " #" in text or text.endswith(":") or "\t" in text:
+            return _NO, i
+        parts.append(" " if blank == 0 else "\n" * blank)
+        parts.append(text)
+        blank = 0
+        i += 1
+    value = "".join(parts)
+    return _resolved(value, resolvers), _next_node(lines, i)
 
 
-def _scalar(value: str, resolvers: dict) -> str | None:
-    """A one-line quoted (without escapes) or plain scalar that reads as a string, or None."""
-    if value[0] == '"':
-        if len(value) < 2 or value[-1] != '"' or '"' in value[1:-1] or "\\" in value:
-            return None
-        return value[1:-1]
-    if value[0] == "'":
-        if len(value) < 2 or value[-1] != "'" or "'" in value[1:-1]:
-            return None
-        return value[1:-1]
-    if value[0] in ",[]{}#&*!|>'\"%@`" or ": " in value or " #" in value or value.endswith(":") \
-            or "\t" in value or not _plain_string(value, resolvers):
+def _quoted_lines(lines: list[str], i: int, indent: int, text: str):
+    """A quoted scalar that opens with ``text`` on ``lines[i]`` (a mapping entry's at column ``indent``) and
+    closes at the end of a later line indented deeper: (the str, index of the line after it) or (_NO, i).
+
+    White space around each line break is dropped; a single break reads as a space, ``n`` blank lines as
+    ``n`` breaks.  A tab, a line ending in a backslash (an escaped break) or anything after the closing
+    quote is left to the loader."""
+    quote = text[0]
+    pieces = [text[1:]]
+    end = len(lines)
+    blank = 0
+    j = i + 1
+    while j < end:
+        line = lines[j]
+        if "\t" in line:
+            return _NO, i
+        inner = line.strip(" ")
+        if not inner:
+            blank += 1
+            j += 1
+            continue
+        if _indent(line) <= indent:
+            return _NO, i
+        pieces.append(" " if blank == 0 else "\n" * blank)
+        blank = 0
+        close = _closing(inner, quote)
+        if close >= 0:
+            if close != len(inner) - 1 or "\t" in pieces[0] or any(p.endswith("\\") for p in pieces):
+                return _NO, i
+            pieces.append(inner[:-1])
+            body = "".join(pieces)
+            return (_double_quoted if quote == '"' else _single_quoted)(quote + body + quote), j + 1
+        pieces.append(inner)
+        j += 1
+    return _NO, i
+
+
+def _block_scalar(lines: list[str], i: int, indent: int, header: str):
+    """The block scalar of a mapping entry at column ``indent`` with ``header`` (``|``, ``|-``, ``>``,
+    ``>-``), its text starting at ``lines[i]``: (the str, index of the first line after it) or (_NO, i).
+
+    Its lines are those indented by at least the first line's indentation, which must be deeper than
+    the entry's; blank lines among them keep their line breaks.  Literal: the lines joined by line
+    breaks; folded: a single break between two lines becomes a space, ``n`` blank lines ``n`` breaks.
+    Clipped: one final line break; stripped: none.  Left to the loader: a blank first line, a line of
+    spaces longer than the indentation, a tab, a folded line indented further (kept as written), and a
+    last line without a line break (the end of a text without one)."""
+    folded, clip = _BLOCK_HEADERS[header]
+    end = len(lines)
+    if i >= end or not lines[i].strip(" "):
+        return _NO, i
+    column = _indent(lines[i])
+    if column <= indent:
+        return _NO, i  # an empty scalar
+    parts: list[str] = []
+    blank = 0
+    while i < end:
+        line = lines[i]
+        if "\t" in line:
+            return _NO, i
+        if not line.strip(" "):
+            if len(line) > column:
+                return _NO, i
+            blank += 1
+            i += 1
+            continue
+        if _indent(line) < column:
+            break
+        text = line[column:]
+        if folded and text.startswith(" "):
+            return _NO, i
+        if parts:
+            parts.append((" " if blank == 0 else "\n" * blank) if folded else "\n" * (blank + 1))
+        parts.append(text)
+        blank = 0
+        i += 1
+    last = i - 1 - blank  # the last line of text
+    if last == end - 1:
+        return _NO, i  # no line break after it
+    if clip:
+        parts.append("\n")
+    return "".join(parts), i
+
+
+def _flow(text: str, resolvers: dict):
+    """The one-line flow collection ``text`` (``[a, "b c", 2]``, ``{"k": [x]}``, nested), or _NO.
+
+    Plain scalars in it end before ``, [ ] { }`` and before a ``:`` followed by a space, one of those or
+    the end (``a:b`` and ``http://x`` are one scalar each, as in the loader); a mapping's plain key needs a
+    space after its ``:``, a quoted key does not (``{"k":"v"}``).  A ``#``, a ``?``, a tab, a trailing
+    comma, an empty entry, a quote inside a plain scalar, a single pair in a list (``[a: b]``) and a
+    key that is not a string are left to the loader."""
+    if "#" in text or "?" in text or "\t" in text:
+        return _NO
+    value, at = _flow_node(text, 0, resolvers, 0)
+    return _NO if at != len(text) else value
+
+
+#: Where a plain scalar in a flow collection ends: before ``, [ ] { }``, or a ``:`` followed by a space,
+#: one of those or the end.
+_FLOW_PLAIN_END = None
+
+
+def _flow_node(text: str, at: int, resolvers: dict, depth: int):
+    """The flow node at ``text[at]`` (not a space): (value, index after it and the spaces after it) or
+    (_NO, at)."""
+    first = text[at:at + 1]
+    if first in ("[", "{"):
+        return _flow_collection(text, at, resolvers, depth + 1) if depth < _MAX_LEVELS else (_NO, at)
+    if first in ("'", '"'):
+        close = _closing(text[at + 1:], first)
+        if close < 0:
+            return _NO, at
+        end = at + close + 2
+        value = _value(text[at:end], resolvers)
+    else:
+        global _FLOW_PLAIN_END
+        if _FLOW_PLAIN_END is None:
+            _FLOW_PLAIN_END = regexes.compile(r"[,\[\]{}]|:(?=[ ,\[\]{}]|$)")
+        stop = _FLOW_PLAIN_END.search(text, at)
+        end = len(text) if stop is None else stop.start()
+        piece = text[at:end].rstrip(" ")
+        # (a ``-``, ``?`` or ``:`` first is an indicator there, for the loader to read)
+        value = _NO if not piece or piece[0] in "-?:" or "'" in piece or '"' in piece else _value(piece, resolvers)
+    while text[end:end + 1] == " ":
+        end += 1
+    return value, end
+
+
+def _flow_collection(text: str, at: int, resolvers: dict, depth: int):
+    """The flow list or mapping that opens at ``text[at]``: (value, index after it and its spaces) or (_NO, at)."""
+    mapping = text[at] == "{"
+    close = "}" if mapping else "]"
+    pairs: dict = {}
+    items: list = []
+    at += 1
+    while text[at:at + 1] == " ":
+        at += 1
+    if text[at:at + 1] == close:
+        at += 1
+    else:
+        while True:
+            start = at
+            node, at = _flow_node(text, at, resolvers, depth)
+            if node is _NO:
+                return _NO, at
+            if mapping:
+                if type(node) is not str or text[at:at + 1] != ":" \
+                        or (text[start] not in "'\"" and text[at + 1:at + 2] != " "):
+                    return _NO, at
+                at += 1
+                while text[at:at + 1] == " ":
+                    at += 1
+                value, at = _flow_node(text, at, resolvers, depth)
+                if value is _NO:
+                    return _NO, at
+                pairs[node] = value
+            elif text[at:at + 1] == ":":
+                return _NO, at  # a single pair
+            else:
+                items.append(node)
+            ch = text[at:at + 1]
+            at += 1
+            if ch == close:
+                break
+            while text[at:at + 1] == " ":
+                at += 1
+            if ch != "," or text[at:at + 1] in (close, ""):
+                return _NO, at
+    while text[at:at + 1] == " ":
+        at += 1
+    return (pairs if mapping else items), at
+
+
+def _closing(text: str, quote: str) -> int:
+    """The index in ``text`` (what follows an opening ``quote``) of the quote that closes it, or -1."""
+    at = 0
+    while True:
+        found = text.find(quote, at)
+        if found < 0:
+            return -1
+        if quote == "'":
+            if text[found + 1:found + 2] != "'":
+                return found
+            at = found + 2  # '' is a quote inside
+            continue
+        escape = text.find("\\", at, found)
+        if escape < 0:
+            return found
+        at = escape + 2  # the escaped character is not a closing quote
+
+
+def _value(value: str, resolvers: dict):
+    """A one-line scalar: a quoted string, or a plain scalar as the loader resolves and constructs it
+    (a string, a boolean, an integer, a float or None); _NO for anything else."""
+    first = value[0]
+    if first == '"':
+        return _double_quoted(value)
+    if first == "'":
+        return _single_quoted(value)
+    return _resolved(value, resolvers) if _plain_ok(value) else _NO
+
+
+#: The characters that cannot start a plain scalar (``-``, ``?`` and ``:`` can, before a character
+#: that is not white space; a continued line of one starting with them is left to the loader).
+_INDICATORS = "-?:,[]{}#&*!|>'\"%@`"
+
+
+def _plain_ok(value: str) -> bool:
+    """True when ``value`` (one line, no white space at either end) is a plain scalar the fast reader
+    takes: no indicator first, no ``: `` or `` #`` inside, no ``:`` last, no tab."""
+    first = value[0]
+    if first in ",[]{}#&*!|>'\"%@`" or ": " in value or " #" in value or value.endswith(":") or "\t" in value:
+        return False
+    return not (first in "-?:" and (len(value) < 2 or value[1] in " ,[]{}"))
+
+
+def _resolved(value: str, resolvers: dict):
+    """The plain scalar ``value`` as the loader resolves and constructs it."""
+    tag = _plain_tag(value, resolvers)
+    return value if tag is None else _construct(tag, value)
+
+
+def _single_quoted(value: str):
+    """A single-quoted scalar (``''`` is a quote inside), or _NO."""
+    inner = value[1:-1]
+    if len(value) < 2 or value[-1] != "'" or "'" in inner.replace("''", ""):
+        return _NO
+    return inner.replace("''", "'")
+
+
+def _double_quoted(value: str):
+    """A one-line double-quoted scalar whose escapes are among :data:`_ESCAPES` and ``\\uXXXX`` (not a
+    surrogate), decoded; else _NO."""
+    if len(value) < 2 or value[-1] != '"':
+        return _NO
+    inner = value[1:-1]
+    if "\\" not in inner:
+        return _NO if '"' in inner else inner
+    out, start = [], 0
+    while True:
+        at = inner.find("\\", start)
+        chunk = inner[start:] if at < 0 else inner[start:at]
+        if '"' in chunk:
+            return _NO
+        out.append(chunk)
+        if at < 0:
+            return "".join(out)
+        code = inner[at + 1:at + 2]
+        if code == "u":
+            digits = inner[at + 2:at + 6]
+            if len(digits) != 4 or not _HEX.issuperset(digits) or 0xD800 <= int(digits, 16) <= 0xDFFF:
+                return _NO
+            out.append(chr(int(digits, 16)))
+            start = at + 6
+        elif code in _ESCAPES:
+            out.append(_ESCAPES[code])
+            start = at + 2
+        else:
+            return _NO
+
+
+def _construct(tag: str, value: str):
+    """The value the loader's SafeConstructor builds of the plain scalar ``value`` resolved to ``tag``
+    (its ``construct_yaml_bool``, ``_int``, ``_float``; ``.inf``, ``.nan`` and merge keys left to it)."""
+    kind = tag.rsplit(":", 1)[-1]
+    if kind == "null":
         return None
-    if value[0] in "-?:" and (len(value) < 2 or value[1] in " ,[]{}"):
-        return None  # an indicator, not the start of a plain scalar
-    return value
+    if kind == "bool":
+        return value.lower() == "true"  # (the resolver takes true and false only)
+    if kind not in ("int", "float"):
+        return _NO
+    digits = value.replace("_", "")
+    sign = -1 if digits[0] == "-" else 1
+    if digits[0] in "+-":
+        digits = digits[1:]
+    if kind == "float":
+        digits = digits.lower()
+        return _NO if digits in (".inf", ".nan") else sign * float(digits)
+    if digits == "0":
+        return 0
+    if digits.startswith("0b"):
+        return sign * int(digits[2:], 2)
+    if digits.startswith("0x"):
+        return sign * int(digits[2:], 16)
+    return sign * int(digits, 8 if digits[0] == "0" else 10)
+
+
+def _plain_tag(value: str, resolvers: dict) -> str | None:
+    """The tag the loader resolves the plain scalar ``value`` to, None for a string."""
+    entries = resolvers.get(value[0] if value else "", ())
+    if None in resolvers:  # (resolvers for any first character: none in the tables used here)
+        entries = [*entries, *resolvers[None]]
+    for tag, regexp in entries:
+        if regexp.match(value):
+            return tag
+    return None
 
 
 def _plain_string(value: str, resolvers: dict) -> bool:
     """True when the loader would read the plain scalar ``value`` as a string."""
-    for _tag, regexp in resolvers.get(value[0] if value else "", []) + resolvers.get(None, []):
-        if regexp.match(value):
-            return False
-    return True
+    return _plain_tag(value, resolvers) is None
 
 
 def _nesting_bound(raw: str) -> int:

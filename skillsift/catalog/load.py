@@ -22,7 +22,7 @@ from skillsift.catalog.agents import BY_NAME, NAMES
 from skillsift.catalog.discovery import CHECK_MAX_DIRS, discover_all, refused_findings
 from skillsift.catalog.frontmatter import BOM, PARSE_CODE, YamlDocument, not_a_mapping
 from skillsift.catalog.limits import check_ranked_size
-from skillsift.catalog.skill import Digest, EncodedText, Skill, restore
+from skillsift.catalog.skill import Digest, EncodedText, Skill, Stripped, restore
 from skillsift.diagnostics import ERROR, NOTE, WARNING, Diagnostic, SkillsiftError
 from skillsift.files import MAX_SKILL_BYTES, as_posix, parent_name, path_str, read_skill_bytes
 
@@ -85,7 +85,7 @@ def parse_skill(
     else:
         lf, block = split
     front: dict = {}
-    body = lf[1:] if lf.startswith(BOM) else lf
+    body: str | Stripped = lf[1:] if lf.startswith(BOM) else lf
     line = 0
     diagnostics: list[Diagnostic] = []
     if block.present and not block.closed:
@@ -104,9 +104,9 @@ def parse_skill(
         if doc.diagnostics:
             diagnostics.extend(doc.diagnostics)
         elif doc.empty:
-            body, line = trim(block.body), block.yaml_start_line
+            body, line = _trimmed(block.body), block.yaml_start_line
         elif isinstance(doc.value, dict):
-            front, body, line = doc.value, trim(block.body), block.yaml_start_line
+            front, body, line = doc.value, _trimmed(block.body), block.yaml_start_line
         elif doc.value is not None:
             diagnostics.append(not_a_mapping(doc.value, file=path, line=block.yaml_start_line))
     name = _text_value(front.get("name")) or dir_id
@@ -129,6 +129,14 @@ def parse_skill(
         frontmatter=front,
     )
     return skill, diagnostics
+
+
+def _trimmed(text: str) -> str | Stripped:
+    """``trim(text)``: ``text`` itself when it has no white space at either end, else a stand-in that trims
+    it on first read (skill.py's :class:`~skillsift.catalog.skill.Stripped`)."""
+    if not text or (text[0] not in _SPACE and text[-1] not in _SPACE):
+        return text
+    return Stripped(text, _SPACE)
 
 
 def _text_value(value: object) -> str:

@@ -85,7 +85,6 @@ class Workspace:
         self.env = env
         self.user_config_path = user_config_path
         self._texts: dict = {}  # relative path -> text or None
-        self._skill_bytes: dict = {}  # relative SKILL.md path -> the bytes of its text, until it is parsed
         self._parsed: dict = {}  # relative path -> (skill or None, diagnostics)
         self._cases: dict = {}  # relative path -> (CaseFile or None, SkillsiftError or None)
         self._splits: dict = {}  # relative path -> (LF text, frontmatter block, key lines) or None
@@ -176,9 +175,9 @@ class Workspace:
             skill = posix_name(rel) == "SKILL.md"
             try:
                 data = (read_skill_bytes if skill else read_bounded)(self.abspath(rel), MAX_SKILL_BYTES)
+                # (the bytes are not kept: a skill's digest, read by no check, is taken of the text's UTF-8
+                # bytes, which are these bytes again, on first read)
                 self._texts[rel] = data.decode("utf-8")
-                if skill:  # kept until it is parsed: :meth:`parsed` takes the digest of these bytes
-                    self._skill_bytes[rel] = data
             except (OSError, UnicodeDecodeError):
                 self._texts[rel] = None
         return self._texts[rel]
@@ -237,7 +236,7 @@ class Workspace:
             else:
                 dir_id = posix_name(posix_parent(rel)) or rel
                 self._parsed[rel] = load.parse_skill(text, dir_id, path=rel, domain=domain, yaml_reader=reader,
-                                                split=self._block(rel), data=self._skill_bytes.pop(rel, None))
+                                                split=self._block(rel))
         return self._parsed[rel]
 
     @cached_property

@@ -67,3 +67,31 @@ def test_a_fifo_baseline_or_pre_commit_config_does_not_hang(tmp_path):
         load_baseline(str(tmp_path / "baseline.json"))
     os.mkfifo(tmp_path / ".pre-commit-config.yaml")
     assert sibling_hooks(str(tmp_path), env={}, run=("pre-commit", "")) == set()
+
+
+def test_a_file_that_holds_what_fstat_said_is_read_in_one_call(tmp_path, monkeypatch):
+    """A read that gives fewer bytes than asked for met the end of the file: no second read to see it;
+    a file that grows past what fstat said is still read to its end (and refused past the limit)."""
+    import skillsift.files as files
+
+    path = tmp_path / "f"
+    reads = []
+    real_read = os.read
+
+    def counted(fd, n):
+        reads.append(n)
+        return real_read(fd, n)
+
+    monkeypatch.setattr(files.os, "read", counted)
+    for data in (b"", b"x", b"\xc3\xa9" * 1000):
+        path.write_bytes(data)
+        reads.clear()
+        assert read_bounded(path, 10_000) == data
+        assert len(reads) == 1
+
+    real_fstat = os.fstat
+    path.write_bytes(b"0123456789")
+    monkeypatch.setattr(files.os, "fstat", lambda fd: os.stat_result((*real_fstat(fd)[:6], 4, *real_fstat(fd)[7:])))
+    assert read_bounded(path, 10_000) == b"0123456789"  # grew after the fstat: read on to the end
+    with pytest.raises(OSError):
+        read_bounded(path, 8)

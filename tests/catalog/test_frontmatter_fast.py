@@ -37,6 +37,22 @@ def reference(raw: str):
         "# comment\nname: x\n\ndescription: y\n",
         'name: x\ntriggers: ["deploy to production", "release: now", \'b c\', ""]\n',
         'name: x\nmetadata:\n  requires: [ "a" , b ]\n',
+        "name: x\nversion: 2.0\n",  # a float
+        "name: x\nenabled: true\n",  # a bool
+        "name: x\nempty: null\n",
+        "name: x\nempty:\nnext: 1\n",
+        "name: x\ndescription: >-\n  folded\n  text\n",
+        "name: x\ndescription: |\n  literal\n\n  text\n",
+        'name: "esc\\"aped \\u00e9"\n',
+        "name: x\nrequires:\n  mcp:\n    - rube\n  n: 0x1f\n",
+        "name: x\ndescription: one\n  continued\n",
+        "name: x\ntags: [a, [b]]\n",
+        'name: x\ntags: ["a\\"b"]\n',  # an escape
+        'name: x\ntags: ["a,b"]\n',  # a comma inside quotes
+        "name: x\ntags: ['it''s']\n",
+        'name: x\nmeta: {"a":{"b":["c", 1]}, d: e}\n',
+        "name: x\nhooks:\n  - matcher: Bash\n    hooks:\n      - type: command\n",
+        "name: x\ndescription: 'one\n\n  two\n  '\n",
     ],
 )
 def test_simple_forms_take_the_fast_path_and_match(raw):
@@ -60,31 +76,24 @@ def test_reading_simple_frontmatter_does_not_import_pyyaml():
             "doc = read_yaml('name: deploy\\ndescription: Ship it\\ntags: [a, b]\\n')\n"
             "print(doc.value, 'yaml' in sys.modules)\n"
             "doc = read_yaml('name: x\\nversion: 2.0\\n')\n"
+            "print(doc.value, 'yaml' in sys.modules)\n"
+            "doc = read_yaml('name: x\\nmeta: &a b\\n')\n"
             "print(doc.value, 'yaml' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == ["{'name': 'deploy', 'description': 'Ship it', 'tags': ['a', 'b']} False",
-                                "{'name': 'x', 'version': 2.0} True"]
+                                "{'name': 'x', 'version': 2.0} False",
+                                "{'name': 'x', 'meta': 'b'} True"]
 
 
 @pytest.mark.parametrize(
     "raw",
     [
-        "name: x\nversion: 2.0\n",  # a float
-        "name: x\nenabled: true\n",  # a bool
-        "name: x\nempty: null\n",
-        "name: x\ndescription: >-\n  folded\n  text\n",
-        "name: x\ndescription: one\n  continued\n",
         "name: x  # comment\n",
-        'name: "esc\\"aped"\n',
-        "name: x\ntags: [a, [b]]\n",
         "name: &anchor x\nother: *anchor\n",
         "name: x\nkey: a: b\n",
         "? complex\n: key\n",
         "name: x\ntriggers:\n  - a\n  nested: b\n",
-        'name: x\ntags: ["a\\"b"]\n',  # an escape
-        'name: x\ntags: ["a,b"]\n',  # a comma inside quotes
         'name: x\ntags: ["a" "b"]\n',
-        "name: x\ntags: ['it''s']\n",
         'name: x\ntags: ["a\tb"]\n',
         'name: x\ntags: ["a",]\n',
     ],

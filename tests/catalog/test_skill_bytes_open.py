@@ -88,7 +88,7 @@ def test_a_plain_skill_file_is_opened_without_an_lstat(tree, monkeypatch):
     assert calls  # a link takes the checked way
 
 
-def test_the_workspace_digests_the_bytes_it_read_and_lets_them_go(tmp_path):
+def test_the_workspace_digests_the_bytes_it_read_without_keeping_them(tmp_path):
     import hashlib
 
     from skillsift.validators.workspace import Workspace
@@ -100,8 +100,8 @@ def test_the_workspace_digests_the_bytes_it_read_and_lets_them_go(tmp_path):
     ws = Workspace(str(tmp_path))
     rel = ".claude/skills/deploy/SKILL.md"
     assert ws.read_text(rel) == data.decode("utf-8")
-    assert ws._skill_bytes == {rel: data}
+    assert not any(type(v) is bytes for v in vars(ws).values())
     skill, problems = ws.parsed(rel)
     assert problems == [] and skill.name == "d\u00e9ploy"
+    assert type(vars(skill)["digest"]) is not str  # not taken yet: no bytes are held for it
     assert skill.digest == "sha256:" + hashlib.sha256(data).hexdigest()
-    assert ws._skill_bytes == {}

@@ -93,10 +93,15 @@ def test_a_hook_imports_none_of_the_heavy_modules(tmp_path, hook, caches):
 
 
 def test_a_hook_still_reads_yaml_it_needs(tmp_path):
-    """The list above is about simple frontmatter: a block scalar still goes through PyYAML and is checked."""
+    """The list above is about simple frontmatter (a folded block scalar is simple): an anchor still goes
+    through PyYAML and is checked."""
     repo = _repo(tmp_path)
     write_skill(repo, "folded", extra="description: >-\n  Use when a folded\n  description is written")
     imported, out = _imported(["hook", "frontmatter", ".claude/skills/folded/SKILL.md"], repo,
+                              {"SKILLSIFT_CACHE": "off"})
+    assert "yaml" not in imported and out == ""
+    write_skill(repo, "anchored", "Use when an anchor is written", extra="metadata: &m {author: me}")
+    imported, out = _imported(["hook", "frontmatter", ".claude/skills/anchored/SKILL.md"], repo,
                               {"SKILLSIFT_CACHE": "off"})
     assert "yaml" in imported and out == ""
 

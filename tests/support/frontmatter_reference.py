@@ -1,6 +1,7 @@
 """Frontmatter splitting and YAML reading as :mod:`skillsift.catalog.frontmatter` did them before the
-closing fence was found with ``str.find`` and before the fast reader was tried without the depth and
-blank tests: kept word for word as the reference the faster code is compared with
+closing fence was found with ``str.find``, before the fast reader was tried without the depth and
+blank tests, and before it took nested mappings, block scalars, escapes and scalars that are not strings:
+kept word for word as the reference the faster code is compared with
 (tests/catalog/test_frontmatter_differential.py)."""
 
 from __future__ import annotations
@@ -13,15 +14,11 @@ from skillsift.catalog.frontmatter import (
     Frontmatter,
     YamlDocument,
     _blank_or_comments,
-    _block,
     _expands_beyond,
-    _flow_list,
     _loader_class,
     _nesting_bound,
-    _plain_string,
     _position,
     _resolvers,
-    _scalar,
     _scan_events,
     _unreadable,
     _yaml_error,
@@ -181,7 +178,96 @@ def _simple_mapping(raw: str, loader=None) -> dict | None:
     return out or None  # a blank document is the loader's to read (None, not {})
 
 
+def _block(lines: list[str], i: int, resolvers: dict):
+    """A block list or a one-level mapping of scalars starting at ``lines[i]``: (value, next i)."""
+    item_line, key_line = _ITEM_LINE, _KEY_LINE
+    assert item_line is not None and key_line is not None, "compiled by _simple_mapping, the only caller"
+    if i >= len(lines):
+        return None, i
+    first = item_line.fullmatch(lines[i])
+    if first is not None:
+        indent, items = first.group(1), []
+        while i < len(lines):
+            item = item_line.fullmatch(lines[i])
+            if item is None or item.group(1) != indent:
+                break
+            value = _scalar(item.group(2), resolvers)
+            if value is None:
+                return None, i
+            items.append(value)
+            i += 1
+        if i < len(lines) and lines[i].startswith(" "):
+            return None, i
+        return items, i
+    head = key_line.fullmatch(lines[i])
+    if head is None or not head.group(1):
+        return None, i
+    indent, mapping = head.group(1), {}
+    while i < len(lines) and lines[i].startswith(" "):
+        entry = key_line.fullmatch(lines[i])
+        if entry is None or entry.group(1) != indent or entry.group(3) is None \
+                or not _plain_string(entry.group(2), resolvers):
+            return None, i
+        text = entry.group(3)
+        field = _flow_list(text, resolvers) if text.startswith("[") else _scalar(text, resolvers)
+        if field is None:
+            return None, i
+        mapping[entry.group(2)] = field
+        i += 1
+    return mapping, i
 
 
-_simple_mapping_new = __import__("skillsift.catalog.frontmatter", fromlist=["_simple_mapping"])._simple_mapping
-_simple_mapping_new("a: b\n")  # compiles the line patterns _block reads from its module
+def _flow_list(value: str, resolvers: dict) -> list | None:
+    """``[a, b c, d]`` of plain words, or ``["a b", 'c']`` of quoted ones (no escape, no comma, no
+    quote inside), as a list of strings, or None.  ``& * ! | > % @ ` ?`` start a node's property, an
+    alias or a block scalar only at its first character; inside a plain word (``torch>=2.0``) they are
+    text."""
+    if not value.endswith("]") or any(c in value[1:-1] for c in "[]{}#"):
+        return None
+    # YAML's white space is the space (a tab is refused below); str.strip() would also eat
+    # characters such as U+00A0 that YAML keeps as content
+    inner = value[1:-1].strip(" ")
+    if not inner:
+        return []
+    items = []
+    for part in inner.split(","):
+        item = part.strip(" ")
+        if "\t" in item:
+            return None
+        if item[:1] in ("'", '"'):
+            quoted = _scalar(item, resolvers)  # the whole item one quoted scalar, else None
+            if quoted is None:
+                return None
+            items.append(quoted)
+            continue
+        if not item or item[0] in "-:&*!|>%@`?" or ":" in item or "'" in item or '"' in item \
+                or not _plain_string(item, resolvers):
+            return None
+        items.append(item)
+    return items
+
+
+def _scalar(value: str, resolvers: dict) -> str | None:
+    """A one-line quoted (without escapes) or plain scalar that reads as a string, or None."""
+    if value[0] == '"':
+        if len(value) < 2 or value[-1] != '"' or '"' in value[1:-1] or "\\" in value:
+            return None
+        return value[1:-1]
+    if value[0] == "'":
+        if len(value) < 2 or value[-1] != "'" or "'" in value[1:-1]:
+            return None
+        return value[1:-1]
+    if value[0] in ",[]{}#&*!|>'\"%@`" or ": " in value or " #" in value or value.endswith(":") \
+            or "\t" in value or not _plain_string(value, resolvers):
+        return None
+    if value[0] in "-?:" and (len(value) < 2 or value[1] in " ,[]{}"):
+        return None  # an indicator, not the start of a plain scalar
+    return value
+
+
+def _plain_string(value: str, resolvers: dict) -> bool:
+    """True when the loader would read the plain scalar ``value`` as a string."""
+    for _tag, regexp in resolvers.get(value[0] if value else "", []) + resolvers.get(None, []):
+        if regexp.match(value):
+            return False
+    return True
