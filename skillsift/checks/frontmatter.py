@@ -20,7 +20,8 @@ from ..catalog.frontmatter import key_lines as key_lines
 from ..catalog.load import parse_skill
 from ..config.checks import check
 from ..diagnostics import ERROR, WARNING, Diagnostic
-from ..validators.parsed import Parsed, byte_set, line_numbers_holding, marks, memoised, utf8
+from ..bytesets import byte_set
+from ..validators.parsed import Parsed, line_numbers_holding, marks, memoised, utf8
 from ..validators.text_cache import active, cached, known_digest, save
 from ..validators.workspace import Workspace, posix_name, posix_parent
 

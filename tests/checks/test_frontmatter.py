@@ -413,11 +413,11 @@ def _body_trigger_lines_both_ways(body: str, monkeypatch) -> list[list[int]]:
     """``_body_trigger_lines(body)`` with the substring tests (the first 64 KiB) and with the RE2 set."""
     from skillsift.checks.frontmatter import _body_trigger_lines
     from skillsift.validators import parsed as views
+    from tests.support.set_gates import read_with_sets
 
     out = []
-    for set_after in (1 << 40, -1):
-        monkeypatch.setattr(views, "_SET_AFTER", set_after)
-        monkeypatch.setattr(views, "_scanned", 0)
+    for sets in (False, True):
+        read_with_sets(monkeypatch, views.MARK_SETS, sets)
         with views.shared_views():
             out.append(_body_trigger_lines(body))
     return out
