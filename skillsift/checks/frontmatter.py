@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from ..bytesets import byte_set
 from ..cache import regexes
 from ..cache.base import sha256
 from ..catalog import frontmatter as catalog_frontmatter
@@ -20,7 +21,6 @@ from ..catalog.frontmatter import key_lines as key_lines
 from ..catalog.load import parse_skill
 from ..config.checks import check
 from ..diagnostics import ERROR, WARNING, Diagnostic
-from ..bytesets import byte_set
 from ..validators.parsed import Parsed, line_numbers_holding, marks, memoised, utf8
 from ..validators.text_cache import active, cached, known_digest, save
 from ..validators.workspace import Workspace, posix_name, posix_parent
