@@ -217,7 +217,12 @@ class Workspace:
         """
         patterns = tuple(self.config.skills) if self.config is not None else ()
         extra = tuple(self.config.source_folders) if self.config is not None else ()
-        return _catalog().discover_to_check(self.root, patterns, extra)
+        found = _catalog().discover_to_check(self.root, patterns, extra)
+        # the lstat discovery took of each SKILL.md that is no link (taken at its real path) is its stat
+        # too: :meth:`exists` and :meth:`is_file` of it ask the file system no second time
+        for parts, info in found.stats.items():
+            self._modes.setdefault("/".join(parts), info.st_mode)
+        return found
 
     @cached_property
     def _discovered(self) -> list[tuple[str, str]]:
