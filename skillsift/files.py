@@ -145,7 +145,8 @@ def _read_fd(fd: int, max_bytes: int, path: str) -> bytes:
     # copy for a file that does not grow); later reads take 1 MiB at a time.
     chunks, size, want = [], 0, info.st_size + 1
     while True:
-        chunk = os.read(fd, min(want, max_bytes + 1 - size))
+        ask = min(want, max_bytes + 1 - size)
+        chunk = os.read(fd, ask)
         want = 1 << 20
         if not chunk:
             break
@@ -153,6 +154,10 @@ def _read_fd(fd: int, max_bytes: int, path: str) -> bytes:
         size += len(chunk)
         if size > max_bytes:  # it grew while being read
             raise OSError(errno.EFBIG, f"larger than {max_bytes:,} bytes", path)
+        if size == info.st_size and len(chunk) < ask:
+            # every byte fstat counted, and the read that asked for more stopped there: the end of the
+            # file (no second read to hear it say so; a file still growing reads on, as above)
+            break
     return b"".join(chunks)
 
 
