@@ -106,6 +106,9 @@ class Discovery:
     stats: dict = field(default_factory=dict, compare=False, repr=False)
     # found parts past an agent's folder limit: checked by validation, not served
     beyond_cap: frozenset = frozenset()
+    # found parts whose path from the root passes through no symbolic link (their real path is the path
+    # as written): a check that resolves paths from the skill's folder needs no realpath for them
+    direct: frozenset = field(default=frozenset(), compare=False, repr=False)
     # SKILL.md path ("/") -> the plugin whose manifest names its folder (Claude Code loads them as that plugin's)
     plugins: dict = field(default_factory=dict, compare=False)
 
@@ -487,6 +490,7 @@ def discover_all(root=".", patterns=(), *, max_dirs: int | None = None, extra=()
                      roots=dict(scan.roots), stats={parts: scan.stats[parts] for parts, _ in found
                                                     if parts in scan.stats},
                      beyond_cap=frozenset(p for p, _ in found if p in scan.beyond),
+                     direct=frozenset(p for p, _ in found if scan.hits[p] == scan.prefix + os.sep.join(p)),
                      plugins={"/".join(p): plugins[p] for p, _ in found if p in plugins})
 
 

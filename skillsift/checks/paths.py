@@ -301,7 +301,7 @@ def run(ws: Workspace) -> list[Diagnostic]:
 
 def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     def is_file(rel: str) -> bool:
-        return os.path.isfile(ws.abspath(rel))
+        return ws.is_file(rel)  # from the listing of the skill's folder (walked below, before it is asked)
 
     def is_executable(rel: str) -> bool:
         try:

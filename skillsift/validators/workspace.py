@@ -30,11 +30,29 @@ MAX_FOLDER_DEPTH = 6
 _SKIP_IN_FOLDER = frozenset({".git", "node_modules", "__pycache__"})
 
 
+#: Whether a folder walk's listing may answer for the file system (POSIX paths; see :meth:`Workspace.is_file`).
+_LISTINGS = os.name == "posix"
+
+
 def _plain(rel: str) -> bool:
     """Whether ``rel`` is a relative path that pathlib keeps as written: not empty, no leading or
     trailing ``/``, no ``//`` and no ``.`` part (then its name and parent are plain string cuts)."""
     return (bool(rel) and rel[0] != "/" and rel[-1] != "/" and "//" not in rel and "/./" not in rel
             and not rel.startswith("./") and not rel.endswith("/.") and rel != ".")
+
+
+def _simple(rel: str) -> bool:
+    """Whether the file system resolves ``rel`` from the root one name after the other as written: a
+    :func:`_plain` path with no ``..`` (which the OS takes after the link before it, not lexically)."""
+    return _plain(rel) and rel != ".." and not rel.startswith("../") and "/../" not in rel and not rel.endswith("/..")
+
+
+def _fold(name: str) -> str:
+    """``name`` as a case-insensitive (or normalising) file system may compare it."""
+    if name.isascii():
+        return name.lower()
+    import unicodedata  # only for a name that is not ASCII (the hooks' path imports it nowhere else)
+    return unicodedata.normalize("NFC", name).casefold()
 
 
 @lru_cache(maxsize=65536)
@@ -91,6 +109,11 @@ class Workspace:
         self._splits: dict = {}  # relative path -> (LF text, frontmatter block, key lines) or None
         self._blocks: dict = {}  # relative path -> (LF text, frontmatter block) or None
         self._folder_files: dict = {}  # relative SKILL.md path -> (the other files of its folder, its links)
+        # relative folder ("." for the root) -> {name: kind} of every entry, for each folder a walk listed whole:
+        # "f" a regular file, "l" a symbolic link, "d" a folder, "o" anything else, "?" not known
+        self._listings: dict[str, dict[str, str]] = {}
+        self._folded: dict[str, frozenset] = {}  # relative folder -> its listed names, folded (_fold)
+        self._linked_folders: dict[str, bool] = {}  # relative folder -> reached through a symbolic link
         self._modes: dict = {}  # relative path -> st_mode (links followed) or None
         # re-embed every committed index row, none taken as verified by an earlier run (skillsift ci)
         self.verify_every_row = False
@@ -161,13 +184,76 @@ class Workspace:
 
     def exists(self, rel: str) -> bool:
         """``os.path.exists`` of a path under the root, asked of the file system once per workspace (the
-        checks of one SKILL.md each ask)."""
+        checks of one SKILL.md each ask), not at all when a folder walk's listing tells."""
+        kind = self._seen(rel)
+        if kind is not None and kind != "l":
+            return kind != ""
         return self._mode(rel) is not None
 
     def is_file(self, rel: str) -> bool:
-        """``os.path.isfile`` of a path under the root, asked once per workspace."""
+        """``os.path.isfile`` of a path under the root, asked once per workspace, not at all when a folder
+        walk's listing tells (a regular file listed, or nothing there: no file, or no folder on the way)."""
+        kind = self._seen(rel)
+        if kind is not None and kind != "l":
+            return kind == "f"
         mode = self._mode(rel)
         return mode is not None and stat.S_ISREG(mode)
+
+    def lexists(self, rel: str, skill: str | None = None) -> bool:
+        """``os.path.lexists`` of a path under the root: from the listing of the folder of SKILL.md ``skill``
+        (walked for it, once: the walk the folder checks share) when that tells, else asked of the file system."""
+        if skill is not None and _LISTINGS:
+            self._folder_walk(skill)
+        kind = self._seen(rel)
+        if kind is not None:
+            return kind != ""
+        return os.path.lexists(self.abspath(rel))
+
+    def _seen(self, rel: str) -> str | None:
+        """What the folder walks listed at ``rel``: its kind (as in ``_listings``), "" when nothing can be
+        there (the nearest listed folder has no such name, or a file where a folder would be on the way),
+        None when no listing tells (no walk reached it, a link or a folder not walked on the way, a name
+        that a case-insensitive file system could take for one listed, a path not :func:`_simple`).
+
+        A walk lists a folder by the path as written and does not go through links, so each name it
+        lists is where the OS resolves that path to."""
+        if not self._listings or not _simple(rel):
+            return None
+        parts = rel.split("/")
+        for end in range(len(parts) - 1, -1, -1):
+            folder = "/".join(parts[:end]) or "."
+            kinds = self._listings.get(folder)
+            if kinds is not None:
+                break
+        else:
+            return None
+        name = parts[end]
+        kind = kinds.get(name)
+        if kind is None:
+            if folder not in self._folded:
+                self._folded[folder] = frozenset(_fold(n) for n in kinds)
+            return None if _fold(name) in self._folded[folder] else ""
+        if kind == "?" or end == len(parts) - 1:
+            return None if kind == "?" else kind
+        return "" if kind in ("f", "o") else None  # below a file (ENOTDIR); else a link or a folder not listed
+
+    @cached_property
+    def _real_root(self) -> str:
+        return os.path.realpath(self.root)
+
+    def folder_linked(self, folder: str) -> bool:
+        """Whether the path from the root to ``folder`` passes through a symbolic link: known for the folder
+        of a SKILL.md that discovery reached by its real path, else one ``realpath`` per folder."""
+        if folder not in self._linked_folders:
+            found = self.__dict__.get("discovery")
+            skill = "SKILL.md" if folder == "." else f"{folder}/SKILL.md"
+            if found is not None and _simple(skill) and tuple(skill.split("/")) in found.direct:
+                self._linked_folders[folder] = False
+            else:
+                absolute = os.path.abspath(self.abspath(folder))
+                self._linked_folders[folder] = os.path.realpath(absolute) != os.path.join(
+                    self._real_root, os.path.relpath(absolute, self.root))
+        return self._linked_folders[folder]
 
     def read_text(self, rel: str) -> str | None:
         """The UTF-8 text of a file under the root (None when unreadable or not UTF-8); cached."""
@@ -306,21 +392,35 @@ class Workspace:
                 except OSError:
                     continue
                 subfolders = []
+                kinds: dict[str, str] = {}  # the folder's listing, kept when it is whole
+                whole = True
                 for entry in entries:
-                    child = f"{cur}/{entry.name}" if cur not in ("", ".") else entry.name
+                    name = entry.name
+                    child = f"{cur}/{name}" if cur not in ("", ".") else name
                     if len(files) + len(links) >= MAX_FOLDER_FILES:
+                        whole = False
                         break
+                    kind = "?"
                     try:
                         if entry.is_symlink():
+                            kind = "l"
                             if child != rel:
                                 links.append(child)
                         elif entry.is_dir():
-                            if entry.name not in _SKIP_IN_FOLDER and depth + 1 < MAX_FOLDER_DEPTH:
+                            kind = "d"
+                            if name not in _SKIP_IN_FOLDER and depth + 1 < MAX_FOLDER_DEPTH:
                                 subfolders.append((child, depth + 1))
-                        elif entry.is_file() and child != rel:
-                            files.append(child)
+                        elif entry.is_file():
+                            kind = "f"
+                            if child != rel:
+                                files.append(child)
+                        else:
+                            kind = "o"
                     except OSError:
-                        continue
+                        pass
+                    kinds[name] = kind
+                if whole and _LISTINGS:
+                    self._listings.setdefault(cur if cur else ".", kinds)
                 stack.extend(reversed(subfolders))
             self._folder_files[rel] = (sorted(files), sorted(links))
         return self._folder_files[rel]
