@@ -17,7 +17,7 @@ from functools import cached_property, lru_cache
 from ..config import DEFAULT_INDEX_DIR, RootNotFound, committed_index, find_key_line
 from ..config.validate import DEFAULT_CASES, ValidateSettings
 from ..diagnostics import ERROR, Diagnostic, SkillsiftError
-from ..files import MAX_SKILL_BYTES, as_posix, posix_parts, read_bounded, read_skill_bytes, refused_target
+from ..files import MAX_SKILL_BYTES, NOT_LISTED, as_posix, posix_parts, read_bounded, read_skill_bytes, refused_target
 from ..records import replace
 from ..skill_sources.configured import open_config
 
@@ -113,6 +113,7 @@ class Workspace:
         # "f" a regular file, "l" a symbolic link, "d" a folder, "o" anything else, "?" not known
         self._listings: dict[str, dict[str, str]] = {}
         self._folded: dict[str, frozenset] = {}  # relative folder -> its listed names, folded (_fold)
+        self._inodes: dict[str, int] = {}  # relative path of a regular file a walk listed -> its inode number
         self._linked_folders: dict[str, bool] = {}  # relative folder -> reached through a symbolic link
         self._modes: dict = {}  # relative path -> st_mode (links followed) or None
         # re-embed every committed index row, none taken as verified by an earlier run (skillsift ci)
@@ -261,13 +262,26 @@ class Workspace:
             # a SKILL.md is read only as a file of its own skill folder (SK020)
             skill = posix_name(rel) == "SKILL.md"
             try:
-                data = (read_skill_bytes if skill else read_bounded)(self.abspath(rel), MAX_SKILL_BYTES)
+                data = read_skill_bytes(self.abspath(rel)) if skill else self._read_other(rel)
                 self._texts[rel] = data.decode("utf-8")
                 if skill:  # kept until it is parsed: :meth:`parsed` takes the digest of these bytes
                     self._skill_bytes[rel] = data
             except (OSError, UnicodeDecodeError):
                 self._texts[rel] = None
         return self._texts[rel]
+
+    def _read_other(self, rel: str) -> bytes:
+        """The bytes of a file under the root other than a SKILL.md; a file a folder walk listed is read only
+        as the file listed (not a link put in its place since, nor one reached through a folder swapped for
+        a link), or, where the file system numbers it otherwise, when its real path lies inside the root."""
+        path = self.abspath(rel)
+        inode = self._inodes.get(rel)
+        try:
+            return read_bounded(path, MAX_SKILL_BYTES, inode=inode)
+        except OSError as exc:
+            if inode is None or exc.errno != NOT_LISTED or refused_target(path, self.root) is not None:
+                raise
+        return read_bounded(path, MAX_SKILL_BYTES)
 
     def split_text(self, rel: str):
         """``(LF text, frontmatter block, key lines)`` of a file's text, split once for every check
@@ -414,6 +428,8 @@ class Workspace:
                             kind = "f"
                             if child != rel:
                                 files.append(child)
+                                if _LISTINGS:
+                                    self._inodes[child] = entry.inode()  # (d_ino: no system call on POSIX)
                         else:
                             kind = "o"
                     except OSError:
