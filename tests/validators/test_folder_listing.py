@@ -126,3 +126,32 @@ def test_a_listed_folder_answers_without_a_system_call(tmp_path, monkeypatch):
     assert asked == []
     assert not ws.is_file("skills/one/out/secret")  # through a link: the file system is asked
     assert asked and asked[-1].endswith("skills/one/out/secret")
+
+
+def _linked_by_realpath(ws, folder: str) -> bool:
+    """The answer SK108 took before discovery told it: a realpath of the folder against the root's."""
+    absolute = os.path.abspath(ws.abspath(folder))
+    return os.path.realpath(absolute) != os.path.join(os.path.realpath(ws.root), os.path.relpath(absolute, ws.root))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_folder_linked_from_discovery_is_the_realpath_answer(tmp_path, seed):
+    rng = random.Random(seed)
+    root = tmp_path / "repo"
+    for i in range(3):
+        _skill(root / "skills" / f"s{i}", f"s{i}")
+        _skill(root / "store" / f"t{i}", f"t{i}")
+    (root / ".claude").mkdir()
+    if rng.random() < 0.5:
+        os.symlink(root / "store", root / ".claude" / "skills", target_is_directory=True)  # a linked skills root
+    else:
+        (root / ".claude" / "skills").mkdir()
+        os.symlink(root / "store" / "t0", root / ".claude" / "skills" / "t0", target_is_directory=True)
+    if rng.random() < 0.5:  # a SKILL.md that links to a file of its own folder
+        (root / "skills" / "s1" / "SKILL.md").rename(root / "skills" / "s1" / "real.md")
+        os.symlink("real.md", root / "skills" / "s1" / "SKILL.md")
+    ws = Workspace(root)
+    folders = [path.rsplit("/", 1)[0] for path in ws.skill_paths]
+    assert folders and any(not ws.folder_linked(f) for f in folders) and any(ws.folder_linked(f) for f in folders)
+    for folder in folders:
+        assert ws.folder_linked(folder) == _linked_by_realpath(ws, folder), folder
