@@ -32,6 +32,8 @@ _SKIP_IN_FOLDER = frozenset({".git", "node_modules", "__pycache__"})
 
 #: Whether a folder walk's listing may answer for the file system (POSIX paths; see :meth:`Workspace.is_file`).
 _LISTINGS = os.name == "posix"
+#: The listing of most skill folders, kept as this one dict (never changed) rather than a copy per folder.
+_SKILL_FILE_ONLY = {SKILL_FILE: "f"}
 
 
 def _plain(rel: str) -> bool:
@@ -436,7 +438,8 @@ class Workspace:
                         pass
                     kinds[name] = kind
                 if whole and _LISTINGS:
-                    self._listings.setdefault(cur if cur else ".", kinds)
+                    listing = _SKILL_FILE_ONLY if kinds == _SKILL_FILE_ONLY else kinds
+                    self._listings.setdefault(cur if cur else ".", listing)
                 stack.extend(reversed(subfolders))
             self._folder_files[rel] = (sorted(files), sorted(links))
         return self._folder_files[rel]
