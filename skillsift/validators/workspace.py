@@ -188,17 +188,19 @@ class Workspace:
     def exists(self, rel: str) -> bool:
         """``os.path.exists`` of a path under the root, asked of the file system once per workspace (the
         checks of one SKILL.md each ask), not at all when a folder walk's listing tells."""
-        kind = self._seen(rel)
-        if kind is not None and kind != "l":
-            return kind != ""
+        if rel not in self._modes:
+            kind = self._seen(rel)
+            if kind is not None and kind != "l":
+                return kind != ""
         return self._mode(rel) is not None
 
     def is_file(self, rel: str) -> bool:
         """``os.path.isfile`` of a path under the root, asked once per workspace, not at all when a folder
         walk's listing tells (a regular file listed, or nothing there: no file, or no folder on the way)."""
-        kind = self._seen(rel)
-        if kind is not None and kind != "l":
-            return kind == "f"
+        if rel not in self._modes:
+            kind = self._seen(rel)
+            if kind is not None and kind != "l":
+                return kind == "f"
         mode = self._mode(rel)
         return mode is not None and stat.S_ISREG(mode)
 
