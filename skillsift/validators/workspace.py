@@ -17,50 +17,20 @@ from functools import cached_property, lru_cache
 from ..config import DEFAULT_INDEX_DIR, RootNotFound, committed_index, find_key_line
 from ..config.validate import DEFAULT_CASES, ValidateSettings
 from ..diagnostics import ERROR, Diagnostic, SkillsiftError
-from ..files import MAX_SKILL_BYTES, NOT_LISTED, as_posix, posix_parts, read_bounded, read_skill_bytes, refused_target
+from ..files import MAX_SKILL_BYTES, as_posix, posix_parts, read_skill_bytes, refused_target
 from ..records import replace
 from ..skill_sources.configured import open_config
+from .folders import LISTINGS, FolderWalks, plain_path, simple_path
 
 SKILL_FILE = "SKILL.md"
 CONFIG_NAMES = ("skillsift.toml", "pyproject.toml", ".ai-rulez/config.toml")
 CASES_GLOB = "*cases*.y*ml"
-#: Files listed per skill folder at most, and folders below it walked (docs/checks-repository.md, "AR001 — secrets").
-MAX_FOLDER_FILES = 500
-MAX_FOLDER_DEPTH = 6
-_SKIP_IN_FOLDER = frozenset({".git", "node_modules", "__pycache__"})
-
-
-#: Whether a folder walk's listing may answer for the file system (POSIX paths; see :meth:`Workspace.is_file`).
-_LISTINGS = os.name == "posix"
-#: The listing of most skill folders, kept as this one dict (never changed) rather than a copy per folder.
-_SKILL_FILE_ONLY = {SKILL_FILE: "f"}
-
-
-def _plain(rel: str) -> bool:
-    """Whether ``rel`` is a relative path that pathlib keeps as written: not empty, no leading or
-    trailing ``/``, no ``//`` and no ``.`` part (then its name and parent are plain string cuts)."""
-    return (bool(rel) and rel[0] != "/" and rel[-1] != "/" and "//" not in rel and "/./" not in rel
-            and not rel.startswith("./") and not rel.endswith("/.") and rel != ".")
-
-
-def _simple(rel: str) -> bool:
-    """Whether the file system resolves ``rel`` from the root one name after the other as written: a
-    :func:`_plain` path with no ``..`` (which the OS takes after the link before it, not lexically)."""
-    return _plain(rel) and rel != ".." and not rel.startswith("../") and "/../" not in rel and not rel.endswith("/..")
-
-
-def _fold(name: str) -> str:
-    """``name`` as a case-insensitive (or normalising) file system may compare it."""
-    if name.isascii():
-        return name.lower()
-    import unicodedata  # only for a name that is not ASCII (the hooks' path imports it nowhere else)
-    return unicodedata.normalize("NFC", name).casefold()
 
 
 @lru_cache(maxsize=65536)
 def posix_name(rel: str) -> str:
     """``PurePosixPath(rel).name``, each path parsed once (the checks ask it of every file)."""
-    if _plain(rel):
+    if plain_path(rel):
         return rel.rsplit("/", 1)[-1]
     from pathlib import PurePosixPath  # only for an odd path (the hooks' path imports no pathlib)
     return PurePosixPath(rel).name
@@ -69,7 +39,7 @@ def posix_name(rel: str) -> str:
 @lru_cache(maxsize=65536)
 def posix_parent(rel: str) -> str:
     """``PurePosixPath(rel).parent.as_posix()``, each path parsed once."""
-    if _plain(rel):
+    if plain_path(rel):
         return rel.rsplit("/", 1)[0] if "/" in rel else "."
     from pathlib import PurePosixPath  # only for an odd path (the hooks' path imports no pathlib)
     return PurePosixPath(rel).parent.as_posix()
@@ -110,13 +80,7 @@ class Workspace:
         self._cases: dict = {}  # relative path -> (CaseFile or None, SkillsiftError or None)
         self._splits: dict = {}  # relative path -> (LF text, frontmatter block, key lines) or None
         self._blocks: dict = {}  # relative path -> (LF text, frontmatter block) or None
-        self._folder_files: dict = {}  # relative SKILL.md path -> (the other files of its folder, its links)
-        # relative folder ("." for the root) -> {name: kind} of every entry, for each folder a walk listed whole:
-        # "f" a regular file, "l" a symbolic link, "d" a folder, "o" anything else, "?" not known
-        self._listings: dict[str, dict[str, str]] = {}
-        self._folded: dict[str, frozenset] = {}  # relative folder -> its listed names, folded (_fold)
-        self._inodes: dict[str, int] = {}  # relative path of a regular file a walk listed -> its inode number
-        self._linked_folders: dict[str, bool] = {}  # relative folder -> reached through a symbolic link
+        self.folders = FolderWalks(self.root)  # the walks of the skills' folders and their listings
         self._modes: dict = {}  # relative path -> st_mode (links followed) or None
         # re-embed every committed index row, none taken as verified by an earlier run (skillsift ci)
         self.verify_every_row = False
@@ -189,7 +153,7 @@ class Workspace:
         """``os.path.exists`` of a path under the root, asked of the file system once per workspace (the
         checks of one SKILL.md each ask), not at all when a folder walk's listing tells."""
         if rel not in self._modes:
-            kind = self._seen(rel)
+            kind = self.folders.seen(rel)
             if kind is not None and kind != "l":
                 return kind != ""
         return self._mode(rel) is not None
@@ -198,7 +162,7 @@ class Workspace:
         """``os.path.isfile`` of a path under the root, asked once per workspace, not at all when a folder
         walk's listing tells (a regular file listed, or nothing there: no file, or no folder on the way)."""
         if rel not in self._modes:
-            kind = self._seen(rel)
+            kind = self.folders.seen(rel)
             if kind is not None and kind != "l":
                 return kind == "f"
         mode = self._mode(rel)
@@ -207,58 +171,20 @@ class Workspace:
     def lexists(self, rel: str, skill: str | None = None) -> bool:
         """``os.path.lexists`` of a path under the root: from the listing of the folder of SKILL.md ``skill``
         (walked for it, once: the walk the folder checks share) when that tells, else asked of the file system."""
-        if skill is not None and _LISTINGS:
-            self._folder_walk(skill)
-        kind = self._seen(rel)
+        if skill is not None and LISTINGS:
+            self.skill_folder_files(skill)
+        kind = self.folders.seen(rel)
         if kind is not None:
             return kind != ""
         return os.path.lexists(self.abspath(rel))
 
-    def _seen(self, rel: str) -> str | None:
-        """What the folder walks listed at ``rel``: its kind (as in ``_listings``), "" when nothing can be
-        there (the nearest listed folder has no such name, or a file where a folder would be on the way),
-        None when no listing tells (no walk reached it, a link or a folder not walked on the way, a name
-        that a case-insensitive file system could take for one listed, a path not :func:`_simple`).
-
-        A walk lists a folder by the path as written and does not go through links, so each name it
-        lists is where the OS resolves that path to."""
-        if not self._listings or not _simple(rel):
-            return None
-        parts = rel.split("/")
-        for end in range(len(parts) - 1, -1, -1):
-            folder = "/".join(parts[:end]) or "."
-            kinds = self._listings.get(folder)
-            if kinds is not None:
-                break
-        else:
-            return None
-        name = parts[end]
-        kind = kinds.get(name)
-        if kind is None:
-            if folder not in self._folded:
-                self._folded[folder] = frozenset(_fold(n) for n in kinds)
-            return None if _fold(name) in self._folded[folder] else ""
-        if kind == "?" or end == len(parts) - 1:
-            return None if kind == "?" else kind
-        return "" if kind in ("f", "o") else None  # below a file (ENOTDIR); else a link or a folder not listed
-
-    @cached_property
-    def _real_root(self) -> str:
-        return os.path.realpath(self.root)
-
     def folder_linked(self, folder: str) -> bool:
         """Whether the path from the root to ``folder`` passes through a symbolic link: known for the folder
         of a SKILL.md that discovery reached by its real path, else one ``realpath`` per folder."""
-        if folder not in self._linked_folders:
-            found = self.__dict__.get("discovery")
-            skill = "SKILL.md" if folder == "." else f"{folder}/SKILL.md"
-            if found is not None and _simple(skill) and tuple(skill.split("/")) in found.direct:
-                self._linked_folders[folder] = False
-            else:
-                absolute = os.path.abspath(self.abspath(folder))
-                self._linked_folders[folder] = os.path.realpath(absolute) != os.path.join(
-                    self._real_root, os.path.relpath(absolute, self.root))
-        return self._linked_folders[folder]
+        found = self.__dict__.get("discovery")
+        skill = "SKILL.md" if folder == "." else f"{folder}/SKILL.md"
+        return self.folders.linked(folder, direct=found is not None and simple_path(skill)
+                                   and tuple(skill.split("/")) in found.direct)
 
     def read_text(self, rel: str) -> str | None:
         """The UTF-8 text of a file under the root (None when unreadable or not UTF-8); cached."""
@@ -266,26 +192,13 @@ class Workspace:
             # a SKILL.md is read only as a file of its own skill folder (SK020)
             skill = posix_name(rel) == "SKILL.md"
             try:
-                data = read_skill_bytes(self.abspath(rel)) if skill else self._read_other(rel)
+                data = read_skill_bytes(self.abspath(rel)) if skill else self.folders.read(rel, MAX_SKILL_BYTES)
                 self._texts[rel] = data.decode("utf-8")
                 if skill:  # kept until it is parsed: :meth:`parsed` takes the digest of these bytes
                     self._skill_bytes[rel] = data
             except (OSError, UnicodeDecodeError):
                 self._texts[rel] = None
         return self._texts[rel]
-
-    def _read_other(self, rel: str) -> bytes:
-        """The bytes of a file under the root other than a SKILL.md; a file a folder walk listed is read only
-        as the file listed (not a link put in its place since, nor one reached through a folder swapped for
-        a link), or, where the file system numbers it otherwise, when its real path lies inside the root."""
-        path = self.abspath(rel)
-        inode = self._inodes.get(rel)
-        try:
-            return read_bounded(path, MAX_SKILL_BYTES, inode=inode)
-        except OSError as exc:
-            if inode is None or exc.errno != NOT_LISTED or refused_target(path, self.root) is not None:
-                raise
-        return read_bounded(path, MAX_SKILL_BYTES)
 
     def split_text(self, rel: str):
         """``(LF text, frontmatter block, key lines)`` of a file's text, split once for every check
@@ -386,65 +299,15 @@ class Workspace:
         """The other regular files of the folder of SKILL.md ``rel`` (relative, ``/``, sorted), bounded.
 
         Symlinks inside the folder are not followed, ``.git``, ``node_modules`` and ``__pycache__``
-        are skipped, at most :data:`MAX_FOLDER_FILES` files and :data:`MAX_FOLDER_DEPTH` folders deep.
+        are skipped, at most :data:`~.folders.MAX_FOLDER_FILES` files and :data:`~.folders.MAX_FOLDER_DEPTH`
+        folders deep (:meth:`.folders.FolderWalks.walk`, one walk per folder and workspace).
         """
-        return self._folder_walk(rel)[0]
+        return self.folders.walk(rel, posix_parent(rel))[0]
 
     def skill_folder_links(self, rel: str) -> list[str]:
         """The symbolic links inside the folder of SKILL.md ``rel`` (never followed; ``rel`` itself left out),
         found by the same bounded walk as :meth:`skill_folder_files` (SK021 judges them)."""
-        return self._folder_walk(rel)[1]
-
-    def _folder_walk(self, rel: str) -> tuple[list[str], list[str]]:
-        """(files, links) of the folder of SKILL.md ``rel``: one walk per folder and workspace."""
-        if rel not in self._folder_files:
-            folder = posix_parent(rel)
-            files: list[str] = []
-            links: list[str] = []
-            stack = [(folder, 0)]
-            while stack and len(files) + len(links) < MAX_FOLDER_FILES:
-                cur, depth = stack.pop()
-                try:
-                    with os.scandir(self.abspath(cur)) as it:
-                        entries = sorted(it, key=lambda e: e.name)
-                except OSError:
-                    continue
-                subfolders = []
-                kinds: dict[str, str] = {}  # the folder's listing, kept when it is whole
-                whole = True
-                for entry in entries:
-                    name = entry.name
-                    child = f"{cur}/{name}" if cur not in ("", ".") else name
-                    if len(files) + len(links) >= MAX_FOLDER_FILES:
-                        whole = False
-                        break
-                    kind = "?"
-                    try:
-                        if entry.is_symlink():
-                            kind = "l"
-                            if child != rel:
-                                links.append(child)
-                        elif entry.is_dir():
-                            kind = "d"
-                            if name not in _SKIP_IN_FOLDER and depth + 1 < MAX_FOLDER_DEPTH:
-                                subfolders.append((child, depth + 1))
-                        elif entry.is_file():
-                            kind = "f"
-                            if child != rel:
-                                files.append(child)
-                                if _LISTINGS:
-                                    self._inodes[child] = entry.inode()  # (d_ino: no system call on POSIX)
-                        else:
-                            kind = "o"
-                    except OSError:
-                        pass
-                    kinds[name] = kind
-                if whole and _LISTINGS:
-                    listing = _SKILL_FILE_ONLY if kinds == _SKILL_FILE_ONLY else kinds
-                    self._listings.setdefault(cur if cur else ".", listing)
-                stack.extend(reversed(subfolders))
-            self._folder_files[rel] = (sorted(files), sorted(links))
-        return self._folder_files[rel]
+        return self.folders.walk(rel, posix_parent(rel))[1]
 
     @cached_property
     def skill_folders(self) -> dict[str, str]:

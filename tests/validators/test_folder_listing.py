@@ -11,7 +11,7 @@ import unicodedata
 
 import pytest
 
-from skillsift.validators import workspace as workspace_module
+from skillsift.validators import folders as folders_module
 from skillsift.validators.workspace import Workspace
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "symlink") or not hasattr(os, "mkfifo"),
@@ -91,15 +91,15 @@ def test_listing_answers_what_the_file_system_answers(tmp_path, monkeypatch, see
     rng = random.Random(seed)
     cut = rng.random() < 0.3
     if cut:
-        monkeypatch.setattr(workspace_module, "MAX_FOLDER_FILES", rng.randrange(1, 4))  # listings cut short
+        monkeypatch.setattr(folders_module, "MAX_FOLDER_FILES", rng.randrange(1, 4))  # listings cut short
     if rng.random() < 0.3:
-        monkeypatch.setattr(workspace_module, "MAX_FOLDER_DEPTH", rng.randrange(1, 3))
+        monkeypatch.setattr(folders_module, "MAX_FOLDER_DEPTH", rng.randrange(1, 3))
     root, skills = _tree(tmp_path, rng)
     queries = _queries(root, skills)
     ws = Workspace(root)
     for skill in skills:
         ws.skill_folder_files(skill)  # the walk the folder checks share
-    assert cut or ws._listings  # the walks listed something, so the answers below come from it where they can
+    assert cut or ws.folders._listings  # the walks listed something, so the answers below come from it where they can
     for rel in queries:
         full = os.path.join(root, rel)
         assert ws.lexists(rel, skills[0]) == os.path.lexists(full), rel

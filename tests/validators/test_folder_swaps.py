@@ -73,7 +73,7 @@ def test_a_file_numbered_otherwise_than_listed_is_read_when_it_lies_inside(tmp_p
     """A file system whose listing gives other inode numbers than fstat: the file is read once its real
     path is known to lie inside the root (and only then)."""
     ws, folder, _outside = _repo(tmp_path)
-    ws._inodes = {rel: inode + 1 for rel, inode in ws._inodes.items()}
+    ws.folders._inodes = {rel: inode + 1 for rel, inode in ws.folders._inodes.items()}
     assert ws.read_text("skills/one/notes.txt") == "inside\n"
     (folder / "scripts" / "run.sh").unlink()
     (folder / "scripts").rmdir()
