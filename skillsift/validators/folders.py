@@ -56,7 +56,7 @@ class FolderWalks:
 
     def __init__(self, root: str):
         self.root = root
-        self._walks: dict[str, tuple[list[str], list[str]]] = {}  # SKILL.md -> (other files of its folder, links)
+        self.walks: dict[str, tuple[list[str], list[str]]] = {}  # SKILL.md -> (other files of its folder, links)
         # relative folder ("." for the root) -> {name: kind} of every entry, for each folder a walk listed whole:
         # "f" a regular file, "l" a symbolic link, "d" a folder, "o" anything else, "?" not known
         self._listings: dict[str, dict[str, str]] = {}
@@ -81,13 +81,13 @@ class FolderWalks:
                 raise
         return read_bounded(path, max_bytes)
 
-    def linked(self, folder: str, direct: bool = False) -> bool:
-        """Whether the path from the root to ``folder`` passes through a symbolic link (``direct``: known
-        not to); one ``realpath`` per folder otherwise."""
+    def linked(self, folder: str, direct=None) -> bool:
+        """Whether the path from the root to ``folder`` passes through a symbolic link, asked once per folder:
+        not when ``direct()`` says it is known not to, else one ``realpath``."""
         if folder not in self._linked:
             absolute = os.path.abspath(os.path.join(self.root, folder))
-            self._linked[folder] = not direct and os.path.realpath(absolute) != os.path.join(
-                self._real_root, os.path.relpath(absolute, self.root))
+            self._linked[folder] = not (direct is not None and direct()) and os.path.realpath(absolute) != (
+                os.path.join(self._real_root, os.path.relpath(absolute, self.root)))
         return self._linked[folder]
 
     def walk(self, rel: str, folder: str) -> tuple[list[str], list[str]]:
@@ -95,7 +95,7 @@ class FolderWalks:
 
         Symbolic links are listed, never followed; ``.git``, ``node_modules`` and ``__pycache__`` are not
         walked; at most :data:`MAX_FOLDER_FILES` entries and :data:`MAX_FOLDER_DEPTH` folders deep."""
-        if rel not in self._walks:
+        if rel not in self.walks:
             files: list[str] = []
             links: list[str] = []
             stack = [(folder, 0)]
@@ -140,8 +140,8 @@ class FolderWalks:
                     listing = _SKILL_FILE_ONLY if kinds == _SKILL_FILE_ONLY else kinds
                     self._listings.setdefault(cur if cur else ".", listing)
                 stack.extend(reversed(subfolders))
-            self._walks[rel] = (sorted(files), sorted(links))
-        return self._walks[rel]
+            self.walks[rel] = (sorted(files), sorted(links))
+        return self.walks[rel]
 
     def seen(self, rel: str) -> str | None:
         """What the walks listed at ``rel``: its kind (as in ``_listings``), "" when nothing can be there (the

@@ -181,10 +181,12 @@ class Workspace:
     def folder_linked(self, folder: str) -> bool:
         """Whether the path from the root to ``folder`` passes through a symbolic link: known for the folder
         of a SKILL.md that discovery reached by its real path, else one ``realpath`` per folder."""
-        found = self.__dict__.get("discovery")
-        skill = "SKILL.md" if folder == "." else f"{folder}/SKILL.md"
-        return self.folders.linked(folder, direct=found is not None and simple_path(skill)
-                                   and tuple(skill.split("/")) in found.direct)
+        def direct() -> bool:
+            found = self.__dict__.get("discovery")
+            skill = "SKILL.md" if folder == "." else f"{folder}/SKILL.md"
+            return found is not None and simple_path(skill) and tuple(skill.split("/")) in found.direct
+
+        return self.folders.linked(folder, direct)
 
     def read_text(self, rel: str) -> str | None:
         """The UTF-8 text of a file under the root (None when unreadable or not UTF-8); cached."""
@@ -293,7 +295,11 @@ class Workspace:
     @property
     def skill_paths(self) -> list[str]:
         """Every SKILL.md found (relative, ``/``), readable or not (nothing is parsed for this)."""
-        return [rel for rel, _domain in self._discovered]
+        return list(self._skill_paths)
+
+    @cached_property
+    def _skill_paths(self) -> tuple[str, ...]:
+        return tuple(rel for rel, _domain in self._discovered)
 
     def skill_folder_files(self, rel: str) -> list[str]:
         """The other regular files of the folder of SKILL.md ``rel`` (relative, ``/``, sorted), bounded.
@@ -302,12 +308,12 @@ class Workspace:
         are skipped, at most :data:`~.folders.MAX_FOLDER_FILES` files and :data:`~.folders.MAX_FOLDER_DEPTH`
         folders deep (:meth:`.folders.FolderWalks.walk`, one walk per folder and workspace).
         """
-        return self.folders.walk(rel, posix_parent(rel))[0]
+        return (self.folders.walks.get(rel) or self.folders.walk(rel, posix_parent(rel)))[0]
 
     def skill_folder_links(self, rel: str) -> list[str]:
         """The symbolic links inside the folder of SKILL.md ``rel`` (never followed; ``rel`` itself left out),
         found by the same bounded walk as :meth:`skill_folder_files` (SK021 judges them)."""
-        return self.folders.walk(rel, posix_parent(rel))[1]
+        return (self.folders.walks.get(rel) or self.folders.walk(rel, posix_parent(rel)))[1]
 
     @cached_property
     def skill_folders(self) -> dict[str, str]:
