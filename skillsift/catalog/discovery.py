@@ -439,7 +439,7 @@ def _served(scan: _Scan, extra: tuple) -> list[tuple[tuple[str, ...], str]]:
 
     found = []
     seen: set[str] = set()
-    for parts in sorted(scan.hits, key=order):
+    for parts in sorted(scan.hits, key=order) if extra_parts else sorted(scan.hits):  # (no extra: by path alone)
         real = scan.hits[parts]
         if real in seen:
             continue
