@@ -124,41 +124,70 @@ def path_mode(path: str | os.PathLike) -> int | None:
         return None
 
 
-def read_bounded(path: str | os.PathLike, max_bytes: int) -> bytes:
-    """The bytes of the regular file ``path``, at most ``max_bytes``; OSError otherwise."""
+#: What :func:`read_bounded` raises for a file that is not the one its folder's listing numbered.
+NOT_LISTED = errno.ESTALE
+
+
+def read_bounded(path: str | os.PathLike, max_bytes: int, *, inode: int | None = None) -> bytes:
+    """The bytes of the regular file ``path``, at most ``max_bytes``; OSError otherwise.
+
+    ``inode``: the number a listing of its folder gave a regular file there (``DirEntry.inode()``): the
+    file is then opened without following a link at ``path`` and must be that file (an OSError
+    :data:`NOT_LISTED` otherwise: the file, or a folder on the way, was swapped since it was listed)."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    if inode is not None:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(path, flags)
     try:
-        return _read_fd(fd, max_bytes, os.fspath(path))
+        return _read_fd(fd, max_bytes, os.fspath(path), inode)
     finally:
         os.close(fd)
 
 
-def _read_fd(fd: int, max_bytes: int, path: str) -> bytes:
+def read_head(path: str | os.PathLike, size: int) -> bytes:
+    """The first ``size`` bytes of the regular file ``path`` (a file a folder's listing gave), b"" when it
+    cannot be read: opened without blocking and without following a link, so a FIFO or a link put in its
+    place since is neither waited for nor followed."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return b""
+    try:
+        return os.read(fd, size) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
+
+
+def _read_fd(fd: int, max_bytes: int, path: str, inode: int | None = None) -> bytes:
     """The bytes of the open regular file ``fd``, at most ``max_bytes``; OSError otherwise."""
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
         raise OSError(errno.EINVAL, "not a regular file", path)
+    if inode is not None and info.st_ino != inode:
+        raise OSError(NOT_LISTED, "not the file its folder's listing gave", path)
     if info.st_size > max_bytes:
         raise OSError(errno.EFBIG, f"larger than {max_bytes:,} bytes", path)
     # The first read asks for the whole file and one byte more (one call, no joining
-    # copy for a file that does not grow); later reads take 1 MiB at a time.  A read of a
-    # regular file that gives fewer bytes than asked for has met the end of the file, so a
-    # file that holds what fstat said is read in one call, without a second read to see the end.
+    # copy for a file that does not grow); later reads take 1 MiB at a time.
     chunks: list[bytes] = []
     size, want = 0, info.st_size + 1
     while True:
-        asked = min(want, max_bytes + 1 - size)
-        chunk = os.read(fd, asked)
+        ask = min(want, max_bytes + 1 - size)
+        chunk = os.read(fd, ask)
         want = 1 << 20
         if not chunk:
             break
-        if not chunks and len(chunk) == info.st_size < asked:
-            return chunk
         chunks.append(chunk)
         size += len(chunk)
         if size > max_bytes:  # it grew while being read
             raise OSError(errno.EFBIG, f"larger than {max_bytes:,} bytes", path)
+        if size == info.st_size and len(chunk) < ask:
+            # every byte fstat counted, and the read that asked for more stopped there: the end of the
+            # file (no second read to hear it say so; a file still growing reads on, as above)
+            break
     return b"".join(chunks)
 
 

@@ -87,7 +87,9 @@ class Discovery:
     ``empty`` configured patterns that yielded nothing; ``searched`` the skills roots
     looked in (relative, ``/``); ``notes`` ``(relative path, why it is not served)``;
     ``stray`` SKILL.md files seen outside every root (not served); ``dot_skipped`` SKILL.md
-    files inside dot folders, which neither skillsift nor the agents read (SK013 names them)."""
+    files inside dot folders, which neither skillsift nor the agents read (SK013 names them);
+    ``unserved`` the configured patterns in which an agent finds no SKILL.md (within its folder
+    limit: what a discovery of that pattern alone serves, SK003)."""
 
     root: str
     found: tuple[tuple[tuple[str, ...], str], ...] = ()
@@ -97,12 +99,16 @@ class Discovery:
     refused: tuple[tuple[str, str], ...] = ()  # (relative SKILL.md path, why it is not read): SK020
     stray: tuple[str, ...] = ()
     dot_skipped: tuple[str, ...] = ()
+    unserved: tuple[str, ...] = ()
     roots: dict = field(default_factory=dict, compare=False)  # relative root -> skills found there
     # found parts -> os.stat_result of the SKILL.md, taken when it was found (not a symlink);
     # the skill cache's stamp of the file, so it is not stat'ed twice
     stats: dict = field(default_factory=dict, compare=False, repr=False)
     # found parts past an agent's folder limit: checked by validation, not served
     beyond_cap: frozenset = frozenset()
+    # found parts whose path from the root passes through no symbolic link (their real path is the path
+    # as written): a check that resolves paths from the skill's folder needs no realpath for them
+    direct: frozenset = field(default=frozenset(), compare=False, repr=False)
     # SKILL.md path ("/") -> the plugin whose manifest names its folder (Claude Code loads them as that plugin's)
     plugins: dict = field(default_factory=dict, compare=False)
 
@@ -135,6 +141,7 @@ class _Scan:
         self.real_root = os.path.realpath(root)
         self.prefix = self.real_root.rstrip(os.sep) + os.sep
         self.hits: dict[tuple[str, ...], str] = {}  # parts -> real path
+        self.in_cap = 0  # files added within the agents' folder limit (a pattern's count for SK003)
         self.notes: list[tuple[str, str]] = []
         self.refused: list[tuple[str, str]] = []
         self.roots: dict[str, int] = {}
@@ -161,7 +168,9 @@ class _Scan:
                                 "not served"))
 
     def add(self, parts: tuple[str, ...], real: str) -> None:
-        if parts not in self.hits and self.past_cap:
+        if not self.past_cap:
+            self.in_cap += 1
+        elif parts not in self.hits:
             self.beyond.add(parts)
         self.hits.setdefault(parts, real)
 
@@ -430,7 +439,7 @@ def _served(scan: _Scan, extra: tuple) -> list[tuple[tuple[str, ...], str]]:
 
     found = []
     seen: set[str] = set()
-    for parts in sorted(scan.hits, key=order):
+    for parts in sorted(scan.hits, key=order) if extra_parts else sorted(scan.hits):  # (no extra: by path alone)
         real = scan.hits[parts]
         if real in seen:
             continue
@@ -451,13 +460,17 @@ def discover_all(root=".", patterns=(), *, max_dirs: int | None = None, extra=()
     patterns = tuple(patterns)
     extra = tuple(extra)
     if not os.path.isdir(root):
-        return Discovery(root=root, empty=patterns)
+        return Discovery(root=root, empty=patterns, unserved=patterns)
     scan = _Scan(root, max_dirs)
     empty: list[str] = []
-    for pattern in (patterns or TOP_ROOTS) + extra:
+    unserved: list[str] = []
+    for i, pattern in enumerate((patterns or TOP_ROOTS) + extra):
+        in_cap = scan.in_cap
         count = sum(_scan_match(scan, root, parts) for parts in _expand(root, scan.real_root, pattern))
         if patterns and not count and pattern not in extra:
             empty.append(pattern)
+        if i < len(patterns) and scan.in_cap == in_cap:
+            unserved.append(pattern)
     plugins: dict[tuple[str, ...], str] = {}  # SKILL.md parts -> plugin name, the skills a plugin manifest names
     if not patterns:
         from skillsift.catalog.manifests import scan_manifests
@@ -473,10 +486,11 @@ def discover_all(root=".", patterns=(), *, max_dirs: int | None = None, extra=()
     return Discovery(root=root, found=tuple(found), empty=tuple(empty), searched=tuple(searched),
                      notes=tuple(sorted(dict.fromkeys(scan.notes))),
                      refused=tuple(sorted(dict.fromkeys(scan.refused))), stray=tuple(scan.stray),
-                     dot_skipped=tuple(scan.dot_skipped[:DOT_MAX_NAMED]),
+                     dot_skipped=tuple(scan.dot_skipped[:DOT_MAX_NAMED]), unserved=tuple(unserved),
                      roots=dict(scan.roots), stats={parts: scan.stats[parts] for parts, _ in found
                                                     if parts in scan.stats},
                      beyond_cap=frozenset(p for p, _ in found if p in scan.beyond),
+                     direct=frozenset(p for p, _ in found if scan.hits[p] == scan.prefix + os.sep.join(p)),
                      plugins={"/".join(p): plugins[p] for p, _ in found if p in plugins})
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ..catalog.load import discover
 from ..config.checks import check
 from ..diagnostics import WARNING, Diagnostic
 from ..validators.workspace import Workspace
@@ -29,5 +28,8 @@ def run(ws: Workspace) -> list[Diagnostic]:
     if ws.config is None or not ws.config.skills:
         return []
 
-    empty = empty_paths(ws.config.skills, lambda pattern: discover(ws.root, [pattern]))
+    # the workspace's one discovery of every pattern says which of them an agent finds nothing in
+    # (each pattern counted on its own, within the agents' folder limit), so none is walked again
+    unserved = set(ws.discovery.unserved)
+    empty = empty_paths(ws.config.skills, lambda pattern: pattern not in unserved)
     return diagnostics(empty, file=ws.project_file, line=ws.key_line("catalog", "skills"))

@@ -31,6 +31,7 @@ from pathlib import PurePosixPath
 
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
+from ..files import read_head
 from ..validators.grouped import group_repeated
 from ..validators.parsed import marks, parsed_skills
 from ..validators.workspace import Workspace, posix_name
@@ -320,7 +321,7 @@ def run(ws: Workspace) -> list[Diagnostic]:
 
 def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
     def is_file(rel: str) -> bool:
-        return os.path.isfile(ws.abspath(rel))
+        return ws.is_file(rel)  # from the listing of the skill's folder (walked below, before it is asked)
 
     def is_executable(rel: str) -> bool:
         try:
@@ -329,11 +330,7 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
             return False
 
     def head(rel: str) -> bytes:
-        try:
-            with open(ws.abspath(rel), "rb") as handle:
-                return handle.read(4)
-        except OSError:
-            return b""
+        return read_head(ws.abspath(rel), 4)  # a file the folder walk listed: a FIFO or link swapped in is not opened
 
     out: list[Diagnostic] = []
     # a file of a skill's folder stands for its skill (its findings are kept by the runner's path filter)

@@ -333,17 +333,21 @@ def missing_links(path: str, links, *, exists=None, locate=None) -> list[Diagnos
     return out
 
 
-def locate_link(root: str, base: str, target: str, linked: bool = True):
+def locate_link(root: str, base: str, target: str, linked: bool = True, lexists=None):
     """``(path relative to the root, exists)`` of link ``target`` from folder ``base``, resolved by the OS
     (a symlinked skill folder is followed, then ``..``); None when it resolves outside ``root``.
 
     ``linked``: whether the path to ``base`` passes through a symlink; when it does not, the lexical
-    path is the OS's and no ``realpath`` is taken."""
+    path is the OS's and no ``realpath`` is taken.  ``lexists(rel)``: ``os.path.lexists`` of a path
+    relative to the root (the workspace's, which a folder listing may answer), asked for a ``target``
+    that the OS resolves as written (no ``..``, no trailing ``/``)."""
     joined = os.path.join(root, base, target)
     if not linked:
         rel = os.path.normpath(os.path.join(base, target)).replace(os.sep, "/")
         if rel == ".." or rel.startswith("../"):
             return None
+        if lexists is not None and not target.endswith("/") and ".." not in target.split("/"):
+            return rel, lexists(rel)
         return rel, os.path.lexists(joined)
     real_root = os.path.realpath(root)
     try:
@@ -356,14 +360,6 @@ def locate_link(root: str, base: str, target: str, linked: bool = True):
     return rel, os.path.lexists(joined) or os.path.lexists(real)
 
 
-def _through_link(ws, folder: str) -> bool:
-    """Whether the path from the root to ``folder`` passes through a symlink (one ``realpath`` per folder)."""
-    memo = ws.__dict__.setdefault("_linked_folders", {})
-    if folder not in memo:
-        absolute = os.path.abspath(ws.abspath(folder))
-        memo[folder] = os.path.realpath(absolute) != os.path.join(os.path.realpath(ws.root),
-                                                                  os.path.relpath(absolute, ws.root))
-    return memo[folder]
 
 
 def run(ws: Workspace) -> list[Diagnostic]:
@@ -384,7 +380,9 @@ def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:
         return check_spec(p.path, p.text, p.front, known_fields=fields, key_line=p.line)
 
     def locate(base: str, target: str):
-        return locate_link(ws.root, base, target, _through_link(ws, base))
+        skill = ws.skill_folders.get(base)
+        return locate_link(ws.root, base, target, ws.folder_linked(base),
+                           lexists=lambda rel: ws.lexists(rel, skill))
 
     out: list[Diagnostic] = []
     for parsed in parsed_skills(ws, paths):

@@ -17,30 +17,20 @@ from functools import cached_property, lru_cache
 from ..config import DEFAULT_INDEX_DIR, RootNotFound, committed_index, find_key_line
 from ..config.validate import DEFAULT_CASES, ValidateSettings
 from ..diagnostics import ERROR, Diagnostic, SkillsiftError
-from ..files import MAX_SKILL_BYTES, as_posix, posix_parts, read_bounded, read_skill_bytes, refused_target
+from ..files import MAX_SKILL_BYTES, as_posix, posix_parts, read_skill_bytes, refused_target
 from ..records import replace
 from ..skill_sources.configured import open_config
+from .folders import LISTINGS, FolderWalks, plain_path, simple_path
 
 SKILL_FILE = "SKILL.md"
 CONFIG_NAMES = ("skillsift.toml", "pyproject.toml", ".ai-rulez/config.toml")
 CASES_GLOB = "*cases*.y*ml"
-#: Files listed per skill folder at most, and folders below it walked (docs/checks-repository.md, "AR001 — secrets").
-MAX_FOLDER_FILES = 500
-MAX_FOLDER_DEPTH = 6
-_SKIP_IN_FOLDER = frozenset({".git", "node_modules", "__pycache__"})
-
-
-def _plain(rel: str) -> bool:
-    """Whether ``rel`` is a relative path that pathlib keeps as written: not empty, no leading or
-    trailing ``/``, no ``//`` and no ``.`` part (then its name and parent are plain string cuts)."""
-    return (bool(rel) and rel[0] != "/" and rel[-1] != "/" and "//" not in rel and "/./" not in rel
-            and not rel.startswith("./") and not rel.endswith("/.") and rel != ".")
 
 
 @lru_cache(maxsize=65536)
 def posix_name(rel: str) -> str:
     """``PurePosixPath(rel).name``, each path parsed once (the checks ask it of every file)."""
-    if _plain(rel):
+    if plain_path(rel):
         return rel.rsplit("/", 1)[-1]
     from pathlib import PurePosixPath  # only for an odd path (the hooks' path imports no pathlib)
     return PurePosixPath(rel).name
@@ -49,7 +39,7 @@ def posix_name(rel: str) -> str:
 @lru_cache(maxsize=65536)
 def posix_parent(rel: str) -> str:
     """``PurePosixPath(rel).parent.as_posix()``, each path parsed once."""
-    if _plain(rel):
+    if plain_path(rel):
         return rel.rsplit("/", 1)[0] if "/" in rel else "."
     from pathlib import PurePosixPath  # only for an odd path (the hooks' path imports no pathlib)
     return PurePosixPath(rel).parent.as_posix()
@@ -89,7 +79,7 @@ class Workspace:
         self._cases: dict = {}  # relative path -> (CaseFile or None, SkillsiftError or None)
         self._splits: dict = {}  # relative path -> (LF text, frontmatter block, key lines) or None
         self._blocks: dict = {}  # relative path -> (LF text, frontmatter block) or None
-        self._folder_files: dict = {}  # relative SKILL.md path -> (the other files of its folder, its links)
+        self.folders = FolderWalks(self.root)  # the walks of the skills' folders and their listings
         self._modes: dict = {}  # relative path -> st_mode (links followed) or None
         # re-embed every committed index row, none taken as verified by an earlier run (skillsift ci)
         self.verify_every_row = False
@@ -160,13 +150,42 @@ class Workspace:
 
     def exists(self, rel: str) -> bool:
         """``os.path.exists`` of a path under the root, asked of the file system once per workspace (the
-        checks of one SKILL.md each ask)."""
+        checks of one SKILL.md each ask), not at all when a folder walk's listing tells."""
+        if rel not in self._modes:
+            kind = self.folders.seen(rel)
+            if kind is not None and kind != "l":
+                return kind != ""
         return self._mode(rel) is not None
 
     def is_file(self, rel: str) -> bool:
-        """``os.path.isfile`` of a path under the root, asked once per workspace."""
+        """``os.path.isfile`` of a path under the root, asked once per workspace, not at all when a folder
+        walk's listing tells (a regular file listed, or nothing there: no file, or no folder on the way)."""
+        if rel not in self._modes:
+            kind = self.folders.seen(rel)
+            if kind is not None and kind != "l":
+                return kind == "f"
         mode = self._mode(rel)
         return mode is not None and stat.S_ISREG(mode)
+
+    def lexists(self, rel: str, skill: str | None = None) -> bool:
+        """``os.path.lexists`` of a path under the root: from the listing of the folder of SKILL.md ``skill``
+        (walked for it, once: the walk the folder checks share) when that tells, else asked of the file system."""
+        if skill is not None and LISTINGS:
+            self.skill_folder_files(skill)
+        kind = self.folders.seen(rel)
+        if kind is not None:
+            return kind != ""
+        return os.path.lexists(self.abspath(rel))
+
+    def folder_linked(self, folder: str) -> bool:
+        """Whether the path from the root to ``folder`` passes through a symbolic link: known for the folder
+        of a SKILL.md that discovery reached by its real path, else one ``realpath`` per folder."""
+        def direct() -> bool:
+            found = self.__dict__.get("discovery")
+            skill = "SKILL.md" if folder == "." else f"{folder}/SKILL.md"
+            return found is not None and simple_path(skill) and tuple(skill.split("/")) in found.direct
+
+        return self.folders.linked(folder, direct)
 
     def read_text(self, rel: str) -> str | None:
         """The UTF-8 text of a file under the root (None when unreadable or not UTF-8); cached."""
@@ -174,7 +193,7 @@ class Workspace:
             # a SKILL.md is read only as a file of its own skill folder (SK020)
             skill = posix_name(rel) == "SKILL.md"
             try:
-                data = (read_skill_bytes if skill else read_bounded)(self.abspath(rel), MAX_SKILL_BYTES)
+                data = read_skill_bytes(self.abspath(rel)) if skill else self.folders.read(rel, MAX_SKILL_BYTES)
                 # (the bytes are not kept: a skill's digest, read by no check, is taken of the text's UTF-8
                 # bytes, which are these bytes again, on first read)
                 self._texts[rel] = data.decode("utf-8")
@@ -216,7 +235,12 @@ class Workspace:
         """
         patterns = tuple(self.config.skills) if self.config is not None else ()
         extra = tuple(self.config.source_folders) if self.config is not None else ()
-        return _catalog().discover_to_check(self.root, patterns, extra)
+        found = _catalog().discover_to_check(self.root, patterns, extra)
+        # the lstat discovery took of each SKILL.md that is no link (taken at its real path) is its stat
+        # too: :meth:`exists` and :meth:`is_file` of it ask the file system no second time
+        for parts, info in found.stats.items():
+            self._modes.setdefault("/".join(parts), info.st_mode)
+        return found
 
     @cached_property
     def _discovered(self) -> list[tuple[str, str]]:
@@ -270,54 +294,25 @@ class Workspace:
     @property
     def skill_paths(self) -> list[str]:
         """Every SKILL.md found (relative, ``/``), readable or not (nothing is parsed for this)."""
-        return [rel for rel, _domain in self._discovered]
+        return list(self._skill_paths)
+
+    @cached_property
+    def _skill_paths(self) -> tuple[str, ...]:
+        return tuple(rel for rel, _domain in self._discovered)
 
     def skill_folder_files(self, rel: str) -> list[str]:
         """The other regular files of the folder of SKILL.md ``rel`` (relative, ``/``, sorted), bounded.
 
         Symlinks inside the folder are not followed, ``.git``, ``node_modules`` and ``__pycache__``
-        are skipped, at most :data:`MAX_FOLDER_FILES` files and :data:`MAX_FOLDER_DEPTH` folders deep.
+        are skipped, at most :data:`~.folders.MAX_FOLDER_FILES` files and :data:`~.folders.MAX_FOLDER_DEPTH`
+        folders deep (:meth:`.folders.FolderWalks.walk`, one walk per folder and workspace).
         """
-        return self._folder_walk(rel)[0]
+        return (self.folders.walks.get(rel) or self.folders.walk(rel, posix_parent(rel)))[0]
 
     def skill_folder_links(self, rel: str) -> list[str]:
         """The symbolic links inside the folder of SKILL.md ``rel`` (never followed; ``rel`` itself left out),
         found by the same bounded walk as :meth:`skill_folder_files` (SK021 judges them)."""
-        return self._folder_walk(rel)[1]
-
-    def _folder_walk(self, rel: str) -> tuple[list[str], list[str]]:
-        """(files, links) of the folder of SKILL.md ``rel``: one walk per folder and workspace."""
-        if rel not in self._folder_files:
-            folder = posix_parent(rel)
-            files: list[str] = []
-            links: list[str] = []
-            stack = [(folder, 0)]
-            while stack and len(files) + len(links) < MAX_FOLDER_FILES:
-                cur, depth = stack.pop()
-                try:
-                    with os.scandir(self.abspath(cur)) as it:
-                        entries = sorted(it, key=lambda e: e.name)
-                except OSError:
-                    continue
-                subfolders = []
-                for entry in entries:
-                    child = f"{cur}/{entry.name}" if cur not in ("", ".") else entry.name
-                    if len(files) + len(links) >= MAX_FOLDER_FILES:
-                        break
-                    try:
-                        if entry.is_symlink():
-                            if child != rel:
-                                links.append(child)
-                        elif entry.is_dir():
-                            if entry.name not in _SKIP_IN_FOLDER and depth + 1 < MAX_FOLDER_DEPTH:
-                                subfolders.append((child, depth + 1))
-                        elif entry.is_file() and child != rel:
-                            files.append(child)
-                    except OSError:
-                        continue
-                stack.extend(reversed(subfolders))
-            self._folder_files[rel] = (sorted(files), sorted(links))
-        return self._folder_files[rel]
+        return (self.folders.walks.get(rel) or self.folders.walk(rel, posix_parent(rel)))[1]
 
     @cached_property
     def skill_folders(self) -> dict[str, str]:

@@ -27,6 +27,38 @@ def test_the_reader_refuses_what_is_not_a_small_regular_file(tmp_path):
     assert read_bounded(big, 101) == b"x" * 101
 
 
+def test_the_reader_reads_to_the_end_in_one_call_and_on_when_a_read_stops_short(tmp_path, monkeypatch):
+    from skillsift import files
+
+    data = bytes(range(256)) * 40
+    path = tmp_path / "f"
+    path.write_bytes(data)
+    calls: list[int] = []
+    read = os.read
+
+    def counted(fd, n):
+        calls.append(n)
+        return read(fd, n)
+
+    monkeypatch.setattr(files.os, "read", counted)
+    assert read_bounded(path, 1 << 20) == data
+    assert calls == [len(data) + 1]  # the short read at the size fstat gave is the end: no second read
+    calls.clear()
+    monkeypatch.setattr(files.os, "read", lambda fd, n: counted(fd, min(n, 1000)))  # a file system's short reads
+    assert read_bounded(path, 1 << 20) == data and len(calls) == 11  # short of the size fstat gave: read on
+    real_fstat = os.fstat
+
+    def shrunk(fd):  # the file grew after fstat measured it: every byte is read, up to the bound
+        info = real_fstat(fd)
+        return os.stat_result((info.st_mode, *info[1:6], 100, *info[7:]))
+
+    monkeypatch.setattr(files.os, "read", read)
+    monkeypatch.setattr(files.os, "fstat", shrunk)
+    assert read_bounded(path, 1 << 20) == data
+    with pytest.raises(OSError, match="larger than 5,000 bytes"):
+        read_bounded(path, 5000)
+
+
 def test_a_fifo_or_an_oversized_skill_is_reported_not_waited_for(tmp_path):
     write_skill(tmp_path, "ok", "A fine skill")
     fifo_dir = tmp_path / ".claude/skills/pipe"
