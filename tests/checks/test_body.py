@@ -9,30 +9,12 @@ import pytest
 
 from skillsift.checks.body import fences
 from tests.conftest import corpora
-
-_REFERENCE_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)", re.MULTILINE)
-
-
-def _reference_fences(body: str) -> tuple[list[tuple[int, int]], int | None]:
-    """(spans, unclosed fence line) with the fence regex run over every line start."""
-    spans: list[tuple[int, int]] = []
-    opened, mark = None, ""
-    for match in _REFERENCE_FENCE.finditer(body):
-        line = body.count("\n", 0, match.start())
-        run, rest = match.group(1), match.group(2)
-        if opened is None:
-            opened, mark = line, run
-        elif run[0] == mark[0] and len(run) >= len(mark) and not rest.strip():
-            spans.append((opened + 1, line))
-            opened = None
-    if opened is not None:
-        spans.append((opened + 1, body.count("\n") + 1))
-    return spans, opened
+from tests.support.body_checks_reference import fence_spans
 
 
 def _same(body: str) -> None:
     inside, unclosed = fences(body)
-    assert (inside.spans, unclosed) == _reference_fences(body), body
+    assert (inside.spans, unclosed) == fence_spans(body), body
 
 
 def test_fences_of_hand_made_bodies():

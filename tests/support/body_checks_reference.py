@@ -32,8 +32,8 @@ from skillsift.diagnostics import Diagnostic
 _FENCE_ANY = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)", re.MULTILINE)
 
 
-def inside_lines(body: str) -> tuple[list[bool], int | None]:
-    """(whether each line of ``body`` lies inside fenced code, the line of an unclosed fence or None),
+def fence_spans(body: str) -> tuple[list[tuple[int, int]], int | None]:
+    """(each fenced block's (first line inside, line after) from 0, the line of an unclosed fence or None),
     by the body check's first reading of fences: one regex pass, each fence line closing the open
     block when it repeats its character at least as often and holds nothing else."""
     spans: list[tuple[int, int]] = []
@@ -48,6 +48,13 @@ def inside_lines(body: str) -> tuple[list[bool], int | None]:
             opened = None
     if opened is not None:
         spans.append((opened + 1, body.count("\n") + 1))
+    return spans, opened
+
+
+def inside_lines(body: str) -> tuple[list[bool], int | None]:
+    """(whether each line of ``body`` lies inside fenced code, the line of an unclosed fence or None),
+    from :func:`fence_spans`."""
+    spans, opened = fence_spans(body)
     inside = [False] * (body.count("\n") + 1)
     for first, after in spans:
         for number in range(first, min(after, len(inside))):
