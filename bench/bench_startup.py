@@ -245,6 +245,7 @@ def main() -> int:
         "hook index": cmd + ["hook", "index"],
         "mcp first answer (lexical)": (cmd + ["mcp"], MCP_REQUESTS),
     }
+    args.corpus = args.corpus.resolve()  # the cases run in examples/acme: a relative path would name nothing there
     if args.corpus.is_dir():
         # The corpus is read-only and has its own layout: name it in a config kept elsewhere.
         config = Path(tempfile.mkdtemp()) / "skillsift.toml"
