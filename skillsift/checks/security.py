@@ -109,9 +109,13 @@ def _word_set():
 def _may_inject(held: frozenset[str]) -> bool:
     """Whether a text holding the words ``held`` holds those an injection phrase needs (a cheap look
     before the regex)."""
-    return ((any(v in held for v in _VERBS) and any(o in held for o in _OBJECTS))
-            or ("the user" in held and any(u in held for u in _USER))
-            or "you are now" in held or "system prompt" in held)
+    return bool(held) and ((not held.isdisjoint(_VERBS) and not held.isdisjoint(_OBJECTS))
+                           or ("the user" in held and not held.isdisjoint(_USER))
+                           or "you are now" in held or "system prompt" in held)
+
+
+#: The words whose lines SK402 and SK403 read.
+_SHELL_WORDS = frozenset((*_PIPE_WORDS, *_RUN_WORDS))
 
 
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
@@ -159,7 +163,8 @@ def _read(body: str) -> tuple[str | bytes, str | bytes, frozenset[str]]:
     in the lowered bytes, and line for line.  A body holding one of the two exceptions, the dotted
     capital I and the Kelvin sign, is read as text.  The words come from the marks' RE2 set pass when
     it ran (:func:`~skillsift.validators.parsed.caseless_words`), so the bytes are lowered only when
-    the body holds a word whose lines are read.
+    the body holds the words whose lines a scan reads (an injection's, or a command of SK402 or SK403:
+    the body's ``prompt`` or ``rules`` alone costs no lowering; the lowercase returned is then the bytes).
     """
     found = marks(body)
     if not body.isascii() and ("\u0130" in found or "\u212a" in found):
@@ -170,13 +175,16 @@ def _read(body: str) -> tuple[str | bytes, str | bytes, frozenset[str]]:
     if held is None:
         lowered = data.lower()
         return data, lowered, words_held(lowered)
-    return data, data.lower() if held else data, held
+    needed = _may_inject(held) or not held.isdisjoint(_SHELL_WORDS)
+    return data, data.lower() if needed else data, held
 
 
-def _lines_with(source, lowered, words) -> list[tuple[int, str]]:
+def _lines_with(source, lowered, words, needing=None) -> list[tuple[int, str]]:
     """(line number from 0, line) of each line of ``source`` holding one of ``words`` (found in ``lowered``),
     in order; a line longer than 4,000 characters left out.  ``source`` is a text or its UTF-8 bytes
-    (whose lines are decoded), ``lowered`` its lowercase of the same kind."""
+    (whose lines are decoded), ``lowered`` its lowercase of the same kind.  With ``needing`` (a string
+    of the same kind), a line of ``source`` without it is left out before it is decoded or counted
+    (SK402's bar: most lines holding ``irm`` hold it in "confirm", and no bar)."""
     as_bytes = isinstance(source, bytes)
     newline = b"\n" if as_bytes else "\n"
     starts: set[int] = set()
@@ -192,6 +200,8 @@ def _lines_with(source, lowered, words) -> list[tuple[int, str]]:
     for start in sorted(starts):
         end = source.find(newline, start)
         line = source[start:] if end < 0 else source[start:end]
+        if needing is not None and needing not in line:
+            continue
         if as_bytes:
             line = line.decode("utf-8", "surrogatepass")
         number += source.count(newline, counted, start)
@@ -214,16 +224,19 @@ def _shell_problems(file: str, source, lowered, held: frozenset[str], first_line
     """:func:`shell_problems` read in ``source`` (a text or its UTF-8 bytes) and its lowercase ``lowered``."""
     out: list[Diagnostic] = []
     pipe_words = [w for w in _PIPE_WORDS if w in held]
+    run_words = [w for w in _RUN_WORDS if w in held]
+    if not pipe_words and not run_words:  # about half the corpus's skills: no loop, no sort
+        return out
     bar = b"|" if isinstance(source, bytes) else "|"
-    for number, line in _lines_with(source, lowered, pipe_words) if pipe_words and bar in source else ():
-        hit = _PIPE.search(line) if "|" in line else None
+    for number, line in _lines_with(source, lowered, pipe_words, bar) if pipe_words and bar in source else ():
+        hit = _PIPE.search(line)
         if hit:
             out.append(PIPE_SHELL.report(
                 file=file, line=first_line + number,
                 message=f"a remote script is piped into a shell ({hit.group(0)[:60]}); whatever the server sends runs",
                 hint="download the script, check its checksum or signature, then run it; or install a pinned "
                      "package"))
-    for number, line in _lines_with(source, lowered, [w for w in _RUN_WORDS if w in held]):
+    for number, line in _lines_with(source, lowered, run_words) if run_words else ():
         for pattern, how in ((_NPX, "@<version>"), (_PIPX, "==<version>")):
             for match in pattern.finditer(line):
                 if match.group(2) or match.group(1).startswith("-"):

