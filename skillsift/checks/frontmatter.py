@@ -21,7 +21,7 @@ from ..catalog.frontmatter import key_lines as key_lines
 from ..catalog.load import parse_skill
 from ..config.checks import check
 from ..diagnostics import ERROR, WARNING, Diagnostic
-from ..validators.parsed import Parsed, line_numbers_holding, marks, memoised, utf8
+from ..validators.parsed import Parsed, line_numbers_holding, marks_by_set, memoised, utf8
 from ..validators.text_cache import active, cached, known_digest, save
 from ..validators.workspace import Workspace, posix_name, posix_parent
 
@@ -258,7 +258,7 @@ def _body_trigger_lines(body: str) -> list[int]:
     character lowers to no ASCII character, and each byte of its UTF-8 form is 0x80 or above.  A body
     holding one is read as text.
     """
-    if not isinstance(marks(body), frozenset):
+    if not marks_by_set(body):
         return _trigger_lines(_lowered(None, body))
     data = utf8(body)
     found = _trigger_set().Match(data) or ()

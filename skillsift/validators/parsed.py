@@ -153,6 +153,12 @@ def _marks(text: str):
     return frozenset(_ENTRIES[n] for n in _mark_set().Match(utf8(text)) or ())
 
 
+def marks_by_set(text: str) -> bool:
+    """Whether ``text``'s marks were read by the RE2 set (past the first 64 KiB): then its UTF-8 bytes
+    (:func:`utf8`) are made, and a check may read them instead of a lowered copy of the text."""
+    return isinstance(marks(text), frozenset)
+
+
 def caseless_words(text: str) -> frozenset[str] | None:
     """The :data:`WORDS` that ``text`` holds in any case of their ASCII letters, when its marks were read by
     the RE2 set (past the first 64 KiB; None before).
@@ -162,8 +168,7 @@ def caseless_words(text: str) -> frozenset[str] | None:
     ASCII, so in the lowercased text each comes from that letter in either case, and its other
     characters from themselves.
     """
-    found = marks(text)
-    return found & _WORD_SET if isinstance(found, frozenset) else None
+    return marks(text) & _WORD_SET if marks_by_set(text) else None
 
 
 _ENTRIES = MARKS + WORDS
