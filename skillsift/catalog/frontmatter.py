@@ -424,7 +424,7 @@ def _plain_lines(lines: list[str], i: int, indent: int, first: str, resolvers: d
             continue
         if _indent(line) <= indent:
             break
-        if text[0] in _INDICATORS or ": " in text or " #" in text or text.endswith(":") or "\t" in text:
+        if text[0] in _MAYBE_FIRST or not _plain_ok(text):
             return _NO, i
         parts.append(" " if blank == 0 else "\n" * blank)
         parts.append(text)
@@ -637,18 +637,19 @@ def _value(value: str, resolvers: dict):
     return _resolved(value, resolvers) if _plain_ok(value) else _NO
 
 
-#: The characters that cannot start a plain scalar (``-``, ``?`` and ``:`` can, before a character
-#: that is not white space; a continued line of one starting with them is left to the loader).
-_INDICATORS = "-?:,[]{}#&*!|>'\"%@`"
+#: The characters that cannot start a plain scalar; ``-``, ``?`` and ``:`` can, before a character that
+#: is not white space (a continued line of one starting with them is left to the loader).
+_NEVER_FIRST = ",[]{}#&*!|>'\"%@`"
+_MAYBE_FIRST = "-?:"
 
 
 def _plain_ok(value: str) -> bool:
     """True when ``value`` (one line, no white space at either end) is a plain scalar the fast reader
     takes: no indicator first, no ``: `` or `` #`` inside, no ``:`` last, no tab."""
     first = value[0]
-    if first in ",[]{}#&*!|>'\"%@`" or ": " in value or " #" in value or value.endswith(":") or "\t" in value:
+    if first in _NEVER_FIRST or ": " in value or " #" in value or value.endswith(":") or "\t" in value:
         return False
-    return not (first in "-?:" and (len(value) < 2 or value[1] in " ,[]{}"))
+    return not (first in _MAYBE_FIRST and (len(value) < 2 or value[1] in " ,[]{}"))
 
 
 def _resolved(value: str, resolvers: dict):
