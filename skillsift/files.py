@@ -124,6 +124,10 @@ def path_mode(path: str | os.PathLike) -> int | None:
         return None
 
 
+#: How the readers below open a file: read only, never waiting (a FIFO opens at once, then fails the
+#: regular-file test), not inherited by a child process; and, for a file a listing gave, not through a link.
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+_NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 #: What :func:`read_bounded` raises for a file that is not the one its folder's listing numbered.
 NOT_LISTED = errno.ESTALE
 
@@ -134,10 +138,7 @@ def read_bounded(path: str | os.PathLike, max_bytes: int, *, inode: int | None =
     ``inode``: the number a listing of its folder gave a regular file there (``DirEntry.inode()``): the
     file is then opened without following a link at ``path`` and must be that file (an OSError
     :data:`NOT_LISTED` otherwise: the file, or a folder on the way, was swapped since it was listed)."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    if inode is not None:
-        flags |= getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(path, flags)
+    fd = os.open(path, _READ_FLAGS | (_NO_FOLLOW if inode is not None else 0))
     try:
         return _read_fd(fd, max_bytes, os.fspath(path), inode)
     finally:
@@ -148,9 +149,8 @@ def read_head(path: str | os.PathLike, size: int) -> bytes:
     """The first ``size`` bytes of the regular file ``path`` (a file a folder's listing gave), b"" when it
     cannot be read: opened without blocking and without following a link, so a FIFO or a link put in its
     place since is neither waited for nor followed."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, _READ_FLAGS | _NO_FOLLOW)
     except OSError:
         return b""
     try:
@@ -243,9 +243,8 @@ def read_skill_bytes(path: str | os.PathLike, max_bytes: int = MAX_SKILL_BYTES,
     The file opened is the checked real path, opened without following a link there, so a
     link swapped in after the check is not followed either.
     """
-    nofollow = getattr(os, "O_NOFOLLOW", 0)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | nofollow
-    if nofollow and real_root is None:
+    flags = _READ_FLAGS | _NO_FOLLOW
+    if _NO_FOLLOW and real_root is None:
         # A file that is no link opens as it is, without the lstat below (one system call less per
         # SKILL.md of a catalog); opening a link fails (ELOOP, EMLINK on some BSDs) and takes the
         # checked way, as does every other failure, which is then the same call's own.

@@ -307,12 +307,17 @@ class Workspace:
         are skipped, at most :data:`~.folders.MAX_FOLDER_FILES` files and :data:`~.folders.MAX_FOLDER_DEPTH`
         folders deep (:meth:`.folders.FolderWalks.walk`, one walk per folder and workspace).
         """
-        return (self.folders.walks.get(rel) or self.folders.walk(rel, posix_parent(rel)))[0]
+        return self._walk(rel)[0]
 
     def skill_folder_links(self, rel: str) -> list[str]:
         """The symbolic links inside the folder of SKILL.md ``rel`` (never followed; ``rel`` itself left out),
         found by the same bounded walk as :meth:`skill_folder_files` (SK021 judges them)."""
-        return (self.folders.walks.get(rel) or self.folders.walk(rel, posix_parent(rel)))[1]
+        return self._walk(rel)[1]
+
+    def _walk(self, rel: str) -> tuple[list[str], list[str]]:
+        """(files, links) of the folder of SKILL.md ``rel``: its walk, made once (the parent path is cut only
+        for the first ask)."""
+        return self.folders.walks.get(rel) or self.folders.walk(rel, posix_parent(rel))
 
     @cached_property
     def skill_folders(self) -> dict[str, str]:
