@@ -227,6 +227,8 @@ def read_yaml(raw: str, *, file: str = "", first_line: int = 1) -> YamlDocument:
 
 _KEY_LINE = None
 _ITEM_LINE = None
+# Every line of a flat block: ``key:`` at the first column, then nothing or spaces and the value (to its line's end)
+_FLAT_LINE = None
 # Characters YAML does not allow in a stream (outside its printable set), line breaks other than LF, the BOM
 _NOT_PRINTABLE = None
 #: What the fast reader returns for a text it leaves to the loader (None is a value it can build: ``key:``).
@@ -257,23 +259,32 @@ def _simple_mapping(raw: str, loader=None) -> dict | None:
     integers, floats and null, constructed as its SafeConstructor does).  Without a
     ``loader`` the scalars resolve by :func:`_resolvers`, the same table without PyYAML.
     """
-    global _KEY_LINE, _ITEM_LINE, _NOT_PRINTABLE
+    global _KEY_LINE, _ITEM_LINE, _FLAT_LINE, _NOT_PRINTABLE
     if _KEY_LINE is None:
         _KEY_LINE = regexes.compile(r"( *)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?")
         _ITEM_LINE = regexes.compile(r"( *)- +(.*)")
+        _FLAT_LINE = regexes.compile(r"(?m)^([A-Za-z_][A-Za-z0-9_-]*):(?: +([^\n]*))?\n")
         # outside YAML's printable set (tab, LF, U+0020-U+007E, U+00A0-U+D7FF, U+E000-U+FFFD, past U+FFFF),
         # line breaks other than LF (CR, NEL, U+2028, U+2029) and the BOM, named as the characters themselves:
         # the negated class of the printable ranges costs the regular-expression compiler about 10 ms
         _NOT_PRINTABLE = regexes.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+    resolvers = _resolvers() if loader is None else loader.yaml_implicit_resolvers
+    flat = _flat_mapping(raw, resolvers)
+    return _line_by_line(raw, resolvers) if flat is _NO else flat
+
+
+def _line_by_line(raw: str, resolvers: dict) -> dict | None:
+    """:func:`_simple_mapping` of any text, read line by line (what the reader did before it took flat
+    blocks at once, and what decides for the flat blocks :func:`_flat_mapping` leaves)."""
     lines = raw.split("\n")
     # A line Python calls printable holds none of those (they are all control, format, separator,
     # surrogate or unassigned characters to it), and asking is a table look-up per character: the
     # pattern's search, about 50 instructions a character, is left to the lines that are not (a tab).
+    assert _NOT_PRINTABLE is not None, "compiled by _simple_mapping, the only caller"
     not_printable = _NOT_PRINTABLE.search
     for line in lines:
         if not line.isprintable() and not_printable(line):
             return None
-    resolvers = _resolvers() if loader is None else loader.yaml_implicit_resolvers
     i = _next_node(lines, 0)
     if i == len(lines):
         return None  # a blank document is the loader's to read (None, not {})
@@ -281,6 +292,54 @@ def _simple_mapping(raw: str, loader=None) -> dict | None:
     if value is _NO or i < len(lines):
         return None
     return value
+
+
+def _flat_mapping(raw: str, resolvers: dict):
+    """The mapping of a flat block, or _NO when ``raw`` is not one or holds what the line by line reading
+    (:func:`_mapping`) must decide.
+
+    A flat block is one ``key: value`` line after another, each key at the first column and each value
+    on its own line: a plain or quoted one-line scalar, a one-line flow collection, or nothing (null).
+    That is the most common frontmatter, and one search of the block finds all its keys and values: the
+    values are then read as :func:`_mapping` reads them on such lines, with a fraction of its calls.  A
+    ``key:`` line is one of the block's lines only from its first column (``^``), so as many pairs as
+    lines (each ending in a line break) means every line is one.  Whatever else a value may hold (a
+    character outside YAML's printable set, a block scalar header, a quote that does not close on its
+    line, a key the loader reads as no string, ...) is left to :func:`_mapping` by returning _NO, so this
+    answers only where it answers the same (tests/catalog/test_frontmatter_flat.py holds the two equal)."""
+    assert _FLAT_LINE is not None, "compiled by _simple_mapping, the only caller"
+    if raw[-1:] != "\n" or raw[:1] == " " or "\n " in raw:  # a last line without a line break, or indented lines
+        return _NO
+    pairs = _FLAT_LINE.findall(raw)
+    if len(pairs) != raw.count("\n"):
+        return _NO
+    every_key = None in resolvers  # (resolvers for any first character: none in the tables used here)
+    out: dict = {}
+    for key, text in pairs:
+        if text[-1:] == " ":
+            text = text.rstrip(" ")
+        if not text:
+            value = None
+        elif not text.isprintable():  # (a tab, or a character the reader refuses)
+            return _NO
+        else:
+            first = text[0]
+            if first in "'\"":
+                value = _value(text, resolvers)
+            elif first in "[{":
+                value = _flow(text, resolvers)
+            elif not _plain_ok(text):  # (nor is a block scalar's header: its first character is | or >)
+                return _NO
+            elif every_key or first in resolvers:
+                value = _resolved(text, resolvers)
+            else:  # no resolver for its first character: a string (as :func:`_resolved` finds)
+                value = text
+            if value is _NO:
+                return _NO
+        if (every_key or key[0] in resolvers) and not _plain_string(key, resolvers):
+            return _NO
+        out[key] = value
+    return out
 
 
 def _next_node(lines: list[str], i: int) -> int:
