@@ -109,25 +109,18 @@ def parse_skill(
             front, body, line = doc.value, _trimmed(block.body), block.yaml_start_line
         elif doc.value is not None:
             diagnostics.append(not_a_mapping(doc.value, file=path, line=block.yaml_start_line))
-    name = _text_value(front.get("name")) or dir_id
-    description = _text_value(front.get("description")) or name
-    skill = Skill(
-        name=name,
-        description=description,
-        triggers=list_value(front.get("triggers")),
-        keywords=list_value(front.get("keywords")),
-        tags=list_value(front.get("tags")),
-        roles=list_value(front.get("roles")),
-        examples=string_list(front.get("examples")),
-        not_for=string_list(front.get("not_for")),
-        domain=domain,
-        body=body,
-        path=path,
-        dir_id=dir_id,
-        digest=digest,
-        frontmatter_line=line,
-        frontmatter=front,
-    )
+    if front:
+        name = _text_value(front.get("name")) or dir_id
+        description = _text_value(front.get("description")) or name
+        lists = [() if (value := front.get(key)) is None else read(value) for key, read in _LISTS]
+    else:  # (no frontmatter, or an empty one: every field its default)
+        name = description = dir_id
+        lists = [()] * len(_LISTS)
+    # Skill(...) of these fields, made as the skill cache makes its skills: ``restore`` fills the attributes at
+    # once, where the frozen record's ``__init__`` sets its 15 fields one by one through ``object.__setattr__``
+    triggers, keywords, tags, roles, examples, not_for = lists
+    skill = restore(name, description, triggers, keywords, tags, roles, examples, not_for, domain, body, path, dir_id,
+                    digest, line, front)
     return skill, diagnostics
 
 
@@ -166,6 +159,12 @@ def string_list(value: object) -> tuple[str, ...]:
     if not isinstance(value, list):
         return ()
     return tuple(t for t in (trim(v) for v in value if isinstance(v, str)) if t)
+
+
+#: The list fields of a skill, in :class:`~skillsift.catalog.skill.Skill`'s order, and how each is read (a key
+#: that is not there reads as (), and is not read).
+_LISTS = (("triggers", list_value), ("keywords", list_value), ("tags", list_value), ("roles", list_value),
+          ("examples", string_list), ("not_for", string_list))
 
 
 def read_skill(path, root=".", domain: str = "", *, yaml_reader=None,

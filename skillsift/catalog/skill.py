@@ -132,13 +132,13 @@ class Skill:
 
 def restore(name: str, description: str, triggers: tuple[str, ...], keywords: tuple[str, ...],
             tags: tuple[str, ...], roles: tuple[str, ...], examples: tuple[str, ...], not_for: tuple[str, ...],
-            domain: str, body: str | EncodedText, path: str, dir_id: str, digest: str, frontmatter_line: int,
-            frontmatter: dict, plugin: str = "") -> Skill:
+            domain: str, body: str | EncodedText | Stripped, path: str, dir_id: str, digest: str | Digest,
+            frontmatter_line: int, frontmatter: dict, plugin: str = "") -> Skill:
     """``Skill(...)`` of these values (every field, in order), its attributes filled at once.
 
-    The skill cache makes a skill per entry on every cold run, and ``__init__`` of a frozen
-    dataclass sets each of its 15 fields through ``object.__setattr__``; the result is the
-    same instance, field for field (tests/catalog/test_skill_cache.py holds the two equal).
+    The skill cache makes a skill per entry on every cold run (and a parse one per SKILL.md read), and
+    ``__init__`` of a frozen dataclass sets each of its 15 fields through ``object.__setattr__``; the result
+    is the same instance, field for field (tests/catalog/test_skill_cache.py holds the two equal).
     """
     skill = object.__new__(Skill)
     skill.__dict__.update(name=name, description=description, triggers=triggers, keywords=keywords, tags=tags,
