@@ -227,8 +227,8 @@ def read_yaml(raw: str, *, file: str = "", first_line: int = 1) -> YamlDocument:
 
 _KEY_LINE = None
 _ITEM_LINE = None
-# Every line of a flat block: ``key:`` at the first column, then nothing or spaces and the value (to its line's end)
-_FLAT_LINE = None
+# Every line of a block of key lines: spaces, ``key:``, then nothing or spaces and the value (to its line's end)
+_KEY_LINES = None
 # Characters YAML does not allow in a stream (outside its printable set), line breaks other than LF, the BOM
 _NOT_PRINTABLE = None
 #: What the fast reader returns for a text it leaves to the loader (None is a value it can build: ``key:``).
@@ -259,23 +259,23 @@ def _simple_mapping(raw: str, loader=None) -> dict | None:
     integers, floats and null, constructed as its SafeConstructor does).  Without a
     ``loader`` the scalars resolve by :func:`_resolvers`, the same table without PyYAML.
     """
-    global _KEY_LINE, _ITEM_LINE, _FLAT_LINE, _NOT_PRINTABLE
+    global _KEY_LINE, _ITEM_LINE, _KEY_LINES, _NOT_PRINTABLE
     if _KEY_LINE is None:
         _KEY_LINE = regexes.compile(r"( *)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?")
         _ITEM_LINE = regexes.compile(r"( *)- +(.*)")
-        _FLAT_LINE = regexes.compile(r"(?m)^([A-Za-z_][A-Za-z0-9_-]*):(?: +([^\n]*))?\n")
+        _KEY_LINES = regexes.compile(r"(?m)^( *)([A-Za-z_][A-Za-z0-9_-]*):(?: +([^\n]*))?\n")
         # outside YAML's printable set (tab, LF, U+0020-U+007E, U+00A0-U+D7FF, U+E000-U+FFFD, past U+FFFF),
         # line breaks other than LF (CR, NEL, U+2028, U+2029) and the BOM, named as the characters themselves:
         # the negated class of the printable ranges costs the regular-expression compiler about 10 ms
         _NOT_PRINTABLE = regexes.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
     resolvers = _resolvers() if loader is None else loader.yaml_implicit_resolvers
-    flat = _flat_mapping(raw, resolvers)
-    return _line_by_line(raw, resolvers) if flat is _NO else flat
+    keyed = _key_lines_mapping(raw, resolvers)
+    return _line_by_line(raw, resolvers) if keyed is _NO else keyed
 
 
 def _line_by_line(raw: str, resolvers: dict) -> dict | None:
-    """:func:`_simple_mapping` of any text, read line by line (what the reader did before it took flat
-    blocks at once, and what decides for the flat blocks :func:`_flat_mapping` leaves)."""
+    """:func:`_simple_mapping` of any text, read line by line (what the reader did before it took blocks of
+    key lines at once, and what decides for the blocks :func:`_key_lines_mapping` leaves)."""
     lines = raw.split("\n")
     # A line Python calls printable holds none of those (they are all control, format, separator,
     # surrogate or unassigned characters to it), and asking is a table look-up per character: the
@@ -294,32 +294,64 @@ def _line_by_line(raw: str, resolvers: dict) -> dict | None:
     return value
 
 
-def _flat_mapping(raw: str, resolvers: dict):
-    """The mapping of a flat block, or _NO when ``raw`` is not one or holds what the line by line reading
-    (:func:`_mapping`) must decide.
+def _key_lines_mapping(raw: str, resolvers: dict):
+    """The mapping of a block of key lines, or _NO when ``raw`` is not one or holds what the line by line
+    reading (:func:`_mapping`) must decide.
 
-    A flat block is one ``key: value`` line after another, each key at the first column and each value
-    on its own line: a plain or quoted one-line scalar, a one-line flow collection, or nothing (null).
-    That is the most common frontmatter, and one search of the block finds all its keys and values: the
-    values are then read as :func:`_mapping` reads them on such lines, with a fraction of its calls.  A
-    ``key:`` line is one of the block's lines only from its first column (``^``), so as many pairs as
-    lines (each ending in a line break) means every line is one.  Whatever else a value may hold (a
-    character outside YAML's printable set, a block scalar header, a quote that does not close on its
-    line, a key the loader reads as no string, ...) is left to :func:`_mapping` by returning _NO, so this
-    answers only where it answers the same (tests/catalog/test_frontmatter_flat.py holds the two equal)."""
-    assert _FLAT_LINE is not None, "compiled by _simple_mapping, the only caller"
-    if raw[-1:] != "\n" or raw[:1] == " " or "\n " in raw:  # a last line without a line break, or indented lines
+    A block of key lines is one ``key: value`` or ``key:`` line after another, with no blank, comment or
+    list line: flat mappings, and mappings nested under a ``key:`` line, their keys indented alike.  That
+    is most frontmatter, and one search of the block finds every line's indentation, key and value; the
+    values are then read as :func:`_mapping` reads them on such lines (a plain or quoted one-line scalar,
+    a one-line flow collection, or nothing: null, or the mapping of the deeper lines after it), with a
+    fraction of its calls.  A key line is one of the block's lines only from its start (``^``), so as many
+    lines found as lines (each ending in a line break) means every line is one.  Whatever else a line may
+    hold (a character outside YAML's printable set, a block scalar header, a quote that does not close on
+    its line, a key the loader reads as no string, a line indented between two levels, a deeper line
+    after a value, a failure such as ``int("_", 16)`` of ``0x_``, ...) is left to :func:`_mapping` by
+    returning _NO, so this answers only where it answers the same (tests/catalog/test_frontmatter_key_lines.py
+    holds the two equal)."""
+    assert _KEY_LINES is not None, "compiled by _simple_mapping, the only caller"
+    if raw[-1:] != "\n" or raw[:1] == " ":  # a last line without a line break, or an indented first line
         return _NO
-    pairs = _FLAT_LINE.findall(raw)
-    if len(pairs) != raw.count("\n"):
+    found = _KEY_LINES.findall(raw)
+    if len(found) != raw.count("\n"):
         return _NO
+    try:
+        return _key_lines(found, resolvers)
+    except ValueError:
+        return _NO
+
+
+def _key_lines(found: list[tuple[str, str, str]], resolvers: dict):
+    """The mapping of the key lines ``found`` (indentation, key, value text), or _NO (:func:`_key_lines_mapping`)."""
     every_key = None in resolvers  # (resolvers for any first character: none in the tables used here)
     out: dict = {}
-    for key, text in pairs:
+    opened = [(0, out)]  # the mappings open: the column of their keys, the dict
+    column, into = 0, out
+    empty = None  # the key of the line before when it had no value: a deeper line opens its mapping
+    for spaces, key, text in found:
+        if len(spaces) != column:
+            if len(spaces) > column:
+                if empty is None or len(opened) >= _MAX_LEVELS:
+                    return _NO
+                child: dict = {}
+                into[empty] = child
+                column, into = len(spaces), child
+                opened.append((column, into))
+            else:
+                while opened[-1][0] > len(spaces):
+                    opened.pop()
+                column, into = opened[-1]
+                if column != len(spaces):  # between two levels
+                    return _NO
+        if (every_key or key[0] in resolvers) and not _plain_string(key, resolvers):
+            return _NO
         if text[-1:] == " ":
             text = text.rstrip(" ")
+        empty = None
         if not text:
             value = None
+            empty = key
         elif not text.isprintable():  # (a tab, or a character the reader refuses)
             return _NO
         else:
@@ -336,9 +368,7 @@ def _flat_mapping(raw: str, resolvers: dict):
                 value = text
             if value is _NO:
                 return _NO
-        if (every_key or key[0] in resolvers) and not _plain_string(key, resolvers):
-            return _NO
-        out[key] = value
+        into[key] = value
     return out
 
 
