@@ -617,8 +617,46 @@ def _flow(text: str, resolvers: dict):
     key that is not a string are left to the loader."""
     if "#" in text or "?" in text or "\t" in text:
         return _NO
+    words = _plain_words(text, resolvers)
+    return _flow_read(text, resolvers) if words is _NO else words
+
+
+def _flow_read(text: str, resolvers: dict):
+    """:func:`_flow` of a text with no ``#``, ``?`` or tab, read node by node."""
     value, at = _flow_node(text, 0, resolvers, 0)
     return _NO if at != len(text) else value
+
+
+#: A flow list of plain words: no quote, colon or bracket inside its brackets (nor ``#``, ``?`` or a tab: :func:`_flow`)
+_WORDS_LIST = None
+
+
+def _plain_words(text: str, resolvers: dict):
+    """The list of a flow list of plain words (``[python, testing]``, ``[rube]``: the common one), read by one
+    split at its commas; _NO for any other text, or a word :func:`_flow_read` must decide (an empty one, or
+    one whose first character is an indicator).  Each word is what :func:`_flow_node` reads: the text between
+    two commas, spaces around it dropped, resolved as a plain scalar (tests/catalog/test_frontmatter_flow_words.py
+    holds the two equal)."""
+    global _WORDS_LIST
+    if _WORDS_LIST is None:
+        _WORDS_LIST = regexes.compile(r"\[([^\[\]{}:'\"]*)\]")
+    simple = _WORDS_LIST.fullmatch(text)
+    if simple is None:
+        return _NO
+    inner = simple.group(1)
+    if not inner.strip(" "):
+        return []
+    every = None in resolvers  # (resolvers for any first character: none in the tables used here)
+    words = []
+    for word in inner.split(","):
+        word = word.strip(" ")
+        if not word or word[0] in _NEVER_FIRST or word[0] in _MAYBE_FIRST:
+            return _NO
+        value = _resolved(word, resolvers) if every or word[0] in resolvers else word
+        if value is _NO:  # (.inf, .nan, a merge key: the loader's)
+            return _NO
+        words.append(value)
+    return words
 
 
 #: Where a plain scalar in a flow collection ends: before ``, [ ] { }``, or a ``:`` followed by a space,
