@@ -2,9 +2,10 @@
 
 ``skillsift hook NAME ...`` (what pre-commit runs, once per hook and commit) goes straight
 to the hook's module, which parses its own arguments: click, the command table and their
-imports are left out of that path.  So does ``skillsift search`` with plain arguments
-(:mod:`skillsift.commands.search_run`).  Everything else runs the click group of
-:mod:`skillsift.commands.group`, whose subcommands are imported only when run.
+imports are left out of that path.  So do ``skillsift search`` and ``skillsift validate`` with
+plain arguments (:mod:`skillsift.commands.search_run`, :mod:`skillsift.commands.validate_run`).
+Everything else runs the click group of :mod:`skillsift.commands.group`, whose subcommands are
+imported only when run.
 """
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ def main(argv=None) -> int:
             from .commands import search_run
 
             code = search_run.main(args[1:])
+            if code is not None:
+                return code
+        if args[:1] == ["validate"]:  # the common calls, without click (commands/validate_run.py)
+            validate_run = _quietly(_validate_run) if own_collector else _validate_run()
+            code = validate_run.main(args[1:])
             if code is not None:
                 return code
         group = _imported_quietly(args) if own_collector else _group()
@@ -142,8 +148,7 @@ def _imported_quietly(args: list[str]):
     """
     import importlib
 
-    gc.disable()
-    try:
+    def load():
         group = _group()
         target = group.COMMANDS.get(args[0]) if args else None
         if target is not None:
@@ -151,11 +156,27 @@ def _imported_quietly(args: list[str]):
                 importlib.import_module(target[0])
             except Exception:  # noqa: BLE001 - get_command imports it again and reports the failure
                 pass
+        return group
+
+    return _quietly(load)
+
+
+def _quietly(load):
+    """``load()`` (imports) with the cyclic collector off, then what it made moved to the oldest generation."""
+    gc.disable()
+    try:
+        return load()
     finally:
         gc.freeze()  # and thaw: what the imports made joins the oldest generation, where only a full
         gc.unfreeze()  # collection walks it (a frozen count would keep CollectorPause from doing the same)
         gc.enable()
-    return group
+
+
+def _validate_run():
+    """:mod:`skillsift.commands.validate_run`, validate's common calls without click."""
+    from .commands import validate_run
+
+    return validate_run
 
 
 def _group():

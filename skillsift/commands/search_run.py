@@ -15,19 +15,14 @@ body, for both paths.
 
 from __future__ import annotations
 
-import codecs
-import errno
-import io
-import os
-import stat
 import sys
 from collections.abc import Callable
 
 from ..config.values import MODES
-from ..diagnostics import SkillsiftError
 from ..render.registry import names, render
-from ..render.stderr_lines import error_lines, message_line
+from ..render.stderr_lines import message_line
 from ..usecases.run_search import SearchRequest, run_search
+from .plain_run import COMPLETE_VAR, echo, path_taken, plain_streams, reported  # noqa: F401 (COMPLETE_VAR: read here)
 
 #: Each parameter of the command (the names of search_cmd.py's function) and its default.
 DEFAULTS: dict = {"limit": 5, "mode": None, "fmt": "text", "explain": False, "width": None, "role": None,
@@ -41,10 +36,6 @@ MULTIPLE = ("tags", "allow", "deny")
 #: The inclusive bounds of the integer options (click.IntRange).
 RANGES = {"limit": (1, 20), "width": (0, 10_000), "context_window": (1000, 10_000_000)}
 VIEWS = ("full", "listing")
-#: What click.echo takes away from the text it writes to a stream that is not a terminal (click 8.5).
-_ANSI = r"\033\[[0-?]*[ -/]*[@-~]"
-#: Set, the variable asks click for shell completions (``_<PROG>_COMPLETE``).
-COMPLETE_VAR = "_SKILLSIFT_COMPLETE"
 
 
 def choices() -> dict[str, tuple[str, ...]]:
@@ -64,19 +55,6 @@ def _value(dest: str, text: str, listed: dict[str, tuple[str, ...]]):
     if dest in listed and text not in listed[dest]:
         return None
     return text
-
-
-def _path_taken(path: str, dir_okay: bool) -> bool:
-    """True when click.Path (readable, ``dir_okay``) takes ``path`` as it is."""
-    try:
-        info = os.stat(path)
-    except OSError:
-        return True  # a path that does not exist is taken (exists=False)
-    except ValueError:  # a NUL in it: click does not catch what os.stat raises
-        return False
-    if not dir_okay and stat.S_ISDIR(info.st_mode):
-        return False
-    return os.access(path, os.R_OK)
 
 
 def parse(args: list[str]) -> dict | None:
@@ -109,44 +87,12 @@ def parse(args: list[str]) -> dict | None:
             many[dest].append(value)
         else:
             params[dest] = value
-    if not query or not _path_taken(params["root"], True):
+    if not query or not path_taken(params["root"], True):
         return None
-    if params["config_file"] is not None and not _path_taken(params["config_file"], False):
+    if params["config_file"] is not None and not path_taken(params["config_file"], False):
         return None
     params.update({dest: tuple(values) for dest, values in many.items()}, query=tuple(query))
     return params
-
-
-def _plain_stream(stream) -> bool:
-    """True when click.echo writes to ``stream`` as it is: a text file whose encoding is not ASCII."""
-    if type(stream) is not io.TextIOWrapper or not stream.errors:
-        return False
-    try:
-        return codecs.lookup(stream.encoding).name != "ascii"
-    except LookupError:
-        return True
-
-
-def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
-    """``click.echo(text, err=err, nl=nl)`` to a plain stream (:func:`_plain_stream`)."""
-    stream = sys.stderr if err else sys.stdout
-    out = text + "\n" if nl else text
-    if not out:
-        stream.flush()
-        return
-    if "\033" in out and not _isatty(stream):
-        import re
-
-        out = re.sub(_ANSI, "", out)
-    stream.write(out)
-    stream.flush()
-
-
-def _isatty(stream) -> bool:
-    try:
-        return stream.isatty()
-    except Exception:  # what click.echo does: a stream that cannot say is not a terminal
-        return False
 
 
 def run(query, limit, mode, fmt, explain, width, role, domain, tags, allow, deny, allow_exec, agent, view_name,
@@ -170,41 +116,9 @@ def run(query, limit, mode, fmt, explain, width, role, domain, tags, allow, deny
 
 def main(args: list[str]) -> int | None:
     """``skillsift search ARGS`` without click; None when click must run it (the module's docstring)."""
-    if COMPLETE_VAR in os.environ or not (_plain_stream(sys.stdout) and _plain_stream(sys.stderr)):
+    if not plain_streams():
         return None
     params = parse(args)
     if params is None:
         return None
-    try:
-        return run(**params, echo=echo, notify=lambda message: echo(message_line(message), err=True))
-    except SkillsiftError as exc:  # as commands/group.py's main reports it
-        for line in error_lines(exc):
-            echo(line, err=True)
-        return exc.exit_code
-    except (EOFError, KeyboardInterrupt):  # click: a blank line, then "aborted"
-        sys.stderr.write("\n")
-        sys.stderr.flush()
-        echo("aborted", err=True)
-        return 1
-    except OSError as exc:  # a closed pipe: exit 1, and no complaint when the streams are flushed at exit
-        if exc.errno != errno.EPIPE:
-            raise
-        sys.stdout, sys.stderr = _Pacified(sys.stdout), _Pacified(sys.stderr)
-        return 1
-
-
-class _Pacified:
-    """A stream whose flush ignores a closed pipe (click's _PacifyFlushWrapper)."""
-
-    def __init__(self, wrapped):
-        self.wrapped = wrapped
-
-    def flush(self) -> None:
-        try:
-            self.wrapped.flush()
-        except OSError as exc:
-            if exc.errno != errno.EPIPE:
-                raise
-
-    def __getattr__(self, attr):
-        return getattr(self.wrapped, attr)
+    return reported(lambda: run(**params, echo=echo, notify=lambda message: echo(message_line(message), err=True)))
