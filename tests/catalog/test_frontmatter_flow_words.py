@@ -66,3 +66,19 @@ def test_these_lists_are_split(text):
                                   "[a] x", "[a, @b]"])
 def test_these_are_left_to_the_node_by_node_reading(text):
     assert frontmatter._plain_words(text, frontmatter._resolvers()) is frontmatter._NO
+
+
+def test_the_loader_builds_the_split_lists():
+    yaml = pytest.importorskip("yaml")
+    loader = frontmatter._loader_class()
+    rng = random.Random(56)
+    taken = 0
+    for _ in range(3_000):
+        text = _text(rng)
+        if "#" in text or "?" in text or "\t" in text:
+            continue
+        words = _answer(frontmatter._plain_words, text, loader.yaml_implicit_resolvers)
+        if words is not frontmatter._NO and words is not ValueError:
+            taken += 1
+            assert repr(words) == repr(yaml.load(f"k: {text}\n", Loader=loader)["k"]), repr(text)
+    assert taken > 500

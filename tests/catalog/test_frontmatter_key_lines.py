@@ -86,10 +86,20 @@ def test_a_block_of_key_lines_reads_as_line_by_line():
     assert taken > 4_000 and nested > 1_000  # they are taken, not all left to the line by line reading
 
 
-def test_the_loaders_table_reads_them_alike():
-    pytest.importorskip("yaml")
+def test_the_loaders_table_reads_them_alike_and_the_loader_builds_the_same():
+    yaml = pytest.importorskip("yaml")
     frontmatter._simple_mapping("a: b\n")
-    _compare(random.Random(51), 3_000, frontmatter._loader_class().yaml_implicit_resolvers)
+    loader = frontmatter._loader_class()
+    _compare(random.Random(51), 3_000, loader.yaml_implicit_resolvers)
+    rng = random.Random(55)
+    taken = 0
+    for _ in range(3_000):
+        raw = _block(rng)
+        keyed = _answer(frontmatter._key_lines_mapping, raw, loader.yaml_implicit_resolvers)
+        if keyed is not frontmatter._NO:
+            taken += 1
+            assert repr(keyed) == repr(yaml.load(raw, Loader=loader)), repr(raw)
+    assert taken > 500
 
 
 @pytest.mark.parametrize("raw", [
