@@ -155,7 +155,10 @@ def _terms_and_words(texts) -> tuple[list[frozenset[str]], list[tuple[str, ...]]
               if text.isascii() else words(lower(text))) if text else [] for text in texts]
     made = {word: term(word) for word in set().union(*split)}  # word -> its term ("" for a stopword)
     sets = [frozenset(filter(None, map(made.__getitem__, runs))) for runs in split]  # (a stopword's term is "")
-    return sets, [_lower_words(text, runs) for text, runs in zip(texts, split, strict=True)]
+    # The words of an ASCII text without an underscore are the tokenizer's runs of it (``\w`` is ``[^\W_]``
+    # and underscore, and both lowerings agree on ASCII); :func:`_lower_words` finds the others'.
+    return sets, [tuple(runs) if text and text.isascii() and "_" not in text else _lower_words(text)
+                  for text, runs in zip(texts, split, strict=True)]
 
 
 def lexical_partners(sets, threshold: float, rank=None) -> list[dict[float, int]]:
@@ -391,15 +394,11 @@ def one_word_apart(texts, words: list[tuple[str, ...]] | None = None) -> list[tu
     return sorted(out)
 
 
-def _lower_words(text, runs: list[str] | None = None) -> tuple[str, ...]:
-    """The ``\\w+`` runs of ``text`` lowered (() for a non-text); ``runs``: the tokenizer's words of it
-    (letter and digit runs of its lowered text), which are those when it is ASCII without an underscore
-    (``\\w`` is ``[^\\W_]`` and underscore, and both lowerings agree on ASCII)."""
+def _lower_words(text) -> tuple[str, ...]:
+    """The ``\\w+`` runs of ``text`` lowered (() for a non-text)."""
     global _WORD
     if not isinstance(text, str):
         return ()
-    if runs is not None and text.isascii() and "_" not in text:
-        return tuple(runs)
     if _WORD is None:
         _WORD = regexes.compile(r"\w+")
     return tuple(_WORD.findall(text.lower()))
