@@ -155,7 +155,10 @@ def _terms_and_words(texts) -> tuple[list[frozenset[str]], list[tuple[str, ...]]
               if text.isascii() else words(lower(text))) if text else [] for text in texts]
     made = {word: term(word) for word in set().union(*split)}  # word -> its term ("" for a stopword)
     sets = [frozenset(filter(None, map(made.__getitem__, runs))) for runs in split]  # (a stopword's term is "")
-    return sets, [_lower_words(text, runs) for text, runs in zip(texts, split, strict=True)]
+    # The words of an ASCII text without an underscore are the tokenizer's runs of it (``\w`` is ``[^\W_]``
+    # and underscore, and both lowerings agree on ASCII); :func:`_lower_words` finds the others'.
+    return sets, [tuple(runs) if text and text.isascii() and "_" not in text else _lower_words(text)
+                  for text, runs in zip(texts, split, strict=True)]
 
 
 def lexical_partners(sets, threshold: float, rank=None) -> list[dict[float, int]]:
@@ -168,7 +171,9 @@ def lexical_partners(sets, threshold: float, rank=None) -> list[dict[float, int]
     (and likewise for B).  A skill's candidates are the OR of the masks of its prefix terms, less the
     sizes the length filter rules out; a few are compared one by one (:func:`_pair_by_pair`), more
     have their overlaps counted at once (:func:`_overlap_digits`), each (overlap, size) one value for
-    every skill it holds: a templated family costs a few masks per skill.
+    every skill it holds.  Skills of one size holding the same terms but for those no other skill
+    holds are one class (:func:`_term_masks`), searched once: a templated family (the template and a
+    name of its own in each description) costs one search, not one per skill.
     """
     tiers: list[dict[float, int]] = [{} for _ in sets]
     if threshold <= 0:
@@ -177,40 +182,43 @@ def lexical_partners(sets, threshold: float, rank=None) -> list[dict[float, int]
 
 
 def _term_masks(sets, t2: float, rank: list[int]):
-    """(prefixes, shared terms, term -> skills holding it, term -> skills holding it in their prefix,
-    size -> skills), terms numbered rarest first (ties by term).
+    """(classes, term -> skills holding it, term -> skills holding it in their prefix, size -> skills),
+    terms numbered rarest first (ties by term).
 
     A term held by one skill alone pairs it with none, so it is left out of the masks, of the
     ``shared`` terms whose overlaps are counted and of the prefixes (whose length still counts it):
-    with terms numbered rarest first, a skill's terms of one holder are its lowest numbers.
+    with terms numbered rarest first, a skill's terms of one holder are its lowest numbers.  The skills
+    of one size and one tuple of shared terms are a class ``(skills, their bits, size, shared terms,
+    prefix)``: every other skill overlaps each of them by as many terms, two of them overlap by their
+    shared terms, and they have one prefix.
     """
     frequency = Counter(chain.from_iterable(sets))
     vocabulary = sorted(sorted(frequency), key=frequency.__getitem__)
     number = dict(zip(vocabulary, range(len(vocabulary)), strict=True))
     alone = Counter(frequency.values())[1]  # the first numbers: the terms of one skill
+    members: dict[tuple[int, tuple[int, ...]], list[int]] = defaultdict(list)  # (size, shared terms) -> skills
+    for j, terms in enumerate(sets):
+        size = len(terms)
+        if size >= MIN_TERMS:
+            ordered = sorted(map(number.__getitem__, terms))
+            members[(size, tuple(ordered[bisect.bisect_left(ordered, alone):]))].append(j)
     has = [0] * len(vocabulary)  # term -> the skills holding it
     prefixed = [0] * len(vocabulary)  # term -> the skills holding it in their prefix
     of_size: dict[int, int] = defaultdict(int)
-    prefixes: list[list[int]] = []
-    shared: list[list[int]] = []
-    for j, terms in enumerate(sets):
-        size = len(terms)
-        if size < MIN_TERMS:
-            prefixes.append([])
-            shared.append([])
-            continue
-        bit = 1 << rank[j]
-        ordered = sorted(map(number.__getitem__, terms))
-        first = bisect.bisect_left(ordered, alone)
-        prefix = ordered[first:size - math.ceil(t2 * size - 1e-9) + 1]
-        prefixes.append(prefix)
-        shared.append(ordered[first:])
-        for term in ordered[first:]:
-            has[term] |= bit
+    classes = []
+    for (size, shared), skills in members.items():
+        bits = 0
+        for j in skills:
+            bits |= 1 << rank[j]
+        # a skill's first size - ceil(t2 size) + 1 terms, less its size - len(shared) terms of one holder
+        prefix = shared[:max(0, len(shared) - math.ceil(t2 * size - 1e-9) + 1)]
+        classes.append((skills, bits, size, shared, prefix))
+        for term in shared:
+            has[term] |= bits
         for term in prefix:
-            prefixed[term] |= bit
-        of_size[size] |= bit
-    return prefixes, shared, has, prefixed, of_size
+            prefixed[term] |= bits
+        of_size[size] |= bits
+    return classes, has, prefixed, of_size
 
 
 def _overlap_digits(terms, has: list[int], candidates: int) -> list[int]:
@@ -235,32 +243,47 @@ FEW_CANDIDATES = 16
 def _fill_tiers(sets, threshold: float, rank: list[int], tiers: list[dict[float, int]]) -> list[dict[float, int]]:
     t2 = threshold * threshold
     bar = threshold - 1e-12
-    sizes = [len(terms) for terms in sets]
-    prefixes, shared, has, prefixed, of_size = _term_masks(sets, t2, rank)
+    classes, has, prefixed, of_size = _term_masks(sets, t2, rank)
     by_size = sorted(of_size.items())
     numbered = [0] * len(rank)  # the skill of each bit
     for i, bit in enumerate(rank):
         numbered[bit] = i
     # size -> (the skills of the sizes the length filter pairs with it, (size, skills) of each such size)
     windows: dict[int, tuple[int, list[tuple[int, int]]]] = {}
-    for j, prefix in enumerate(prefixes):
+    for skills, bits, size, shared, prefix in classes:
         if not prefix:
             continue
         candidates = 0
         for term in prefix:
             candidates |= prefixed[term]
-        size = sizes[j]
         window = windows.get(size)
         if window is None:
             window = windows[size] = _length_window(by_size, t2, size)
-        candidates &= window[0] & ~(1 << rank[j])
+        candidates &= window[0] & ~bits  # the class's own skills pair with one another below
+        found: dict[float, int] = {}
         if not candidates:
-            continue
-        if candidates.bit_count() <= FEW_CANDIDATES:
-            _pair_by_pair(sets, j, candidates, numbered, bar, tiers[j])
+            pass
+        elif candidates.bit_count() <= FEW_CANDIDATES:
+            _pair_by_pair(sets, skills[0], candidates, numbered, bar, found)
         else:
-            _bit_sliced(window[1], size, _overlap_digits(shared[j], has, candidates), candidates, bar, tiers[j])
+            _bit_sliced(window[1], size, _overlap_digits(shared, has, candidates), candidates, bar, found)
+        _share(found, skills, bits, len(shared) / math.sqrt(size * size), bar, rank, tiers)
     return tiers
+
+
+def _share(found: dict[float, int], skills: list[int], bits: int, value: float, bar: float, rank: list[int],
+           tiers: list[dict[float, int]]) -> None:
+    """Give each of a class's ``skills`` (``bits``) the partners ``found`` for the class, and the class's
+    other skills at ``value`` (the cosine of two of them, as :func:`_pair_by_pair` computes it) when it
+    reaches ``bar``."""
+    if len(skills) == 1:
+        tiers[skills[0]] = found
+        return
+    for j in skills:
+        own = dict(found)
+        if value >= bar:
+            own[value] = own.get(value, 0) | (bits ^ (1 << rank[j]))
+        tiers[j] = own
 
 
 def _length_window(by_size: list[tuple[int, int]], t2: float, size: int) -> tuple[int, list[tuple[int, int]]]:
@@ -371,15 +394,11 @@ def one_word_apart(texts, words: list[tuple[str, ...]] | None = None) -> list[tu
     return sorted(out)
 
 
-def _lower_words(text, runs: list[str] | None = None) -> tuple[str, ...]:
-    """The ``\\w+`` runs of ``text`` lowered (() for a non-text); ``runs``: the tokenizer's words of it
-    (letter and digit runs of its lowered text), which are those when it is ASCII without an underscore
-    (``\\w`` is ``[^\\W_]`` and underscore, and both lowerings agree on ASCII)."""
+def _lower_words(text) -> tuple[str, ...]:
+    """The ``\\w+`` runs of ``text`` lowered (() for a non-text)."""
     global _WORD
     if not isinstance(text, str):
         return ()
-    if runs is not None and text.isascii() and "_" not in text:
-        return tuple(runs)
     if _WORD is None:
         _WORD = regexes.compile(r"\w+")
     return tuple(_WORD.findall(text.lower()))

@@ -111,10 +111,9 @@ def stem(word: str) -> str:
 
     ``images -> imag``, ``caching -> cach``, ``policies -> policy``, ``class -> class``.
     """
-    try:
-        return _stems[word]
-    except KeyError:
-        pass
+    result = _stems.get(word)  # (a lookup, not a KeyError caught: most words of a cold run are new)
+    if result is not None:
+        return result
     if len(_stems) >= _CACHE_LIMIT:
         _stems.clear()
     result = _stems[word] = _stem(word)
@@ -123,10 +122,9 @@ def stem(word: str) -> str:
 
 def term(word: str) -> str:
     """The term a raw lowercase word indexes under: its stem, or ``""`` for a stopword."""
-    try:
-        return _terms[word]
-    except KeyError:
-        pass
+    result = _terms.get(word)
+    if result is not None:
+        return result
     if len(_terms) >= _CACHE_LIMIT:
         _terms.clear()
     result = _terms[word] = "" if word in STOPWORDS else stem(word)

@@ -90,6 +90,70 @@ def test_the_masks_hold_the_pairs_of_the_prefix_filter(threshold):
             assert all(tiers[i].get(value, 0) >> j & 1 for i in range(len(sets)) if mask >> i & 1)
 
 
+def _families(rng: random.Random, size: int) -> list[Skill]:
+    """Templated families: a template with a word of each skill's own (``own<n>...``, a term no other skill
+    holds) in one place, or two or three, some copies of a description, near misses (a template word dropped,
+    changed or added, an own word more) and skills of other words, so that classes of skills of one size
+    and one set of shared terms are many and large."""
+    vocab = [f"w{i}" for i in range(rng.randint(8, 30))]
+    templates = [rng.sample(vocab, rng.randint(3, min(12, len(vocab)))) for _ in range(rng.randint(1, 2))]
+    skills = []
+    for n in range(size):
+        shape = rng.random()
+        words = list(rng.choice(templates))
+        if shape < 0.55:
+            for _ in range(1 if shape < 0.45 else rng.randint(2, 3)):
+                words.insert(rng.randrange(len(words) + 1), f"own{n}x{len(words)}")
+        elif shape < 0.65 and skills:
+            words = skills[rng.randrange(len(skills))].description.split()
+        elif shape < 0.85:
+            move = rng.random()
+            if move < 0.3:
+                del words[rng.randrange(len(words))]
+            elif move < 0.6:
+                words[rng.randrange(len(words))] = rng.choice(vocab)
+            else:
+                words.append(rng.choice(vocab))
+            words.insert(rng.randrange(len(words) + 1), f"own{n}")
+        else:
+            words = rng.sample(vocab, rng.randint(1, 8))
+        skills.append(Skill(name=f"s{n}", description=" ".join(words), path=f"skills/{n}/SKILL.md"))
+    return skills
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 120), st.sampled_from(THRESHOLDS))
+def test_templated_families_find_the_pairs_of_the_prefix_filter(seed, size, threshold):
+    """Skills of one size and one set of shared terms are searched once for the class: the pairs (values
+    included) and the listing are those of the pair-by-pair search."""
+    rng = random.Random(seed)
+    skills = _families(rng, size)
+    sets = term_sets(s.description for s in skills)
+    rank = list(range(len(sets)))
+    rng.shuffle(rank)
+    tiers = lexical_partners(sets, threshold, rank)
+    got = sorted((i, j, value) for j, tier in enumerate(tiers) for value, mask in tier.items()
+                 for i in range(j) if mask >> rank[i] & 1)
+    assert got == reference.similar_pairs(sets, threshold)
+    _same(skills, threshold, _cosine(rng, size))
+
+
+def test_the_templated_families_do_hold_large_classes_and_near_misses():
+    """(The families above are not vacuous: classes of over FEW_CANDIDATES skills pair within and with
+    near misses outside the class, and skills below the threshold sit among them.)"""
+    from skillsift.checks.duplicates import FEW_CANDIDATES, _term_masks
+
+    rng = random.Random(11)
+    skills = _families(rng, 120)
+    sets = term_sets(s.description for s in skills)
+    classes = _term_masks(sets, 0.81, list(range(len(sets))))[0]
+    assert max(len(members) for members, *_rest in classes) > FEW_CANDIDATES
+    pairs = reference.similar_pairs(sets, 0.8)
+    sizes = {(len(sets[i]), len(sets[j])) for i, j, _v in pairs}
+    assert any(a != b for a, b in sizes) and len(pairs) > 1000
+    assert len(reference.similar_pairs(sets, 0.5)) > len(pairs)
+
+
 @pytest.mark.slow  # the whole corpus of real skills
 def test_the_listing_equals_the_pair_by_pair_listing_on_the_corpus(tmp_path):
     from skillsift.validators.workspace import Workspace
