@@ -140,7 +140,8 @@ class Rule:
     folded: bool = False
     elidable: bool = False  # "..." right after the match marks an example (a key header)
     # an RE2 expression every match holds, for a rule whose needles are in most texts: looked for
-    # in the same one pass as the needles (see _needles_held), it spares the rule's own regex
+    # in the same one pass as the needles (see _needles_held), it spares the rule's own regex (and
+    # there it stands for the needles: _set_entries)
     prefilter: str = ""
 
 
@@ -974,7 +975,8 @@ def _line_text(text: str, starts: list[int], line: int) -> str:
 # DFA that reads the text's UTF-8 bytes once) of the plain needles as literals, of the case-folded
 # needles and of the rules' prefilters (Rule.prefilter), so the regex of a rule whose needle is in
 # most texts (":", ".", "key") or that has none runs only where a match can be.  It answers the same question as the
-# substring tests: which needles the text holds.  A hook that scans a few files never pays for
+# substring tests, which needles the text holds, for the rules without a prefilter (a rule with one is called
+# for by its prefilter alone: _set_entries).  A hook that scans a few files never pays for
 # importing RE2 and building the sets; validate, which scans a whole catalog, uses them from its
 # first text on (it opens NEEDLE_SETS: :mod:`skillsift.bytesets`).
 #
@@ -1001,11 +1003,18 @@ def _set_entries() -> tuple[list[tuple[str, str, str]], ...]:
 
     Two sets: a prefilter that counts through runs of letters and digits (:data:`_SECOND_SET`,
     ``[A-Za-z0-9/+]{40}``) goes in a set of its own kind, as the two kinds of automaton together
-    multiply their states (a slower pass than two)."""
+    multiply their states (a slower pass than two).
+
+    The needles of a rule with a prefilter are not in the sets: its prefilter alone calls for it.  Each
+    such prefilter holds one of its rule's needles but the generic rule's (its words ``word``, ``wd`` and
+    ``phrase`` hold none), whose findings all hold one (:func:`_secret_name`), so where only its prefilter
+    is found it runs and finds nothing.  Those needles were the ones in most texts (``:``, ``.``, ``key``,
+    ``gh``, ``SK``...): on the corpus of real skills, a first pass a fifth faster, cold or warm."""
     first: list[tuple[str, str, str]] = []
-    for needle in sorted({n for rule in PATTERNS if not rule.folded for n in rule.needles}):
+    needled = [rule for rule in PATTERNS if not rule.prefilter]  # (a prefilter alone calls for its rule)
+    for needle in sorted({n for rule in needled if not rule.folded for n in rule.needles}):
         first.append(("plain", needle, re.escape(needle)))
-    for needle in sorted({n for rule in PATTERNS if rule.folded for n in rule.needles}):
+    for needle in sorted({n for rule in needled if rule.folded for n in rule.needles}):
         first.append(("folded", needle, _fold_bytes(needle)))
     first.append(("long-fold", "", "(?:" + "|".join(
         "".join(f"\\x{b:02x}" for b in ch.encode("utf-8")) for ch in _LONG_FOLDS) + ")"))
@@ -1067,18 +1076,19 @@ def _long_fold() -> int:
 
 @lru_cache(maxsize=1)
 def _rule_index() -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[int, ...]], frozenset[int]]:
-    """(plain needle -> rule numbers, folded needle -> rule numbers, the rules without needles)."""
+    """(plain needle -> rule numbers, folded needle -> rule numbers, the rules called for by their
+    prefilter alone or with nothing to hold): the needles of the sets (:func:`_set_entries`)."""
     by_needle: tuple[dict[str, list[int]], dict[str, list[int]]] = ({}, {})
     for n, rule in enumerate(PATTERNS):
-        for needle in rule.needles:
+        for needle in () if rule.prefilter else rule.needles:
             by_needle[rule.folded].setdefault(needle, []).append(n)
     plain, folded = ({k: tuple(v) for k, v in table.items()} for table in by_needle)
-    return plain, folded, frozenset(n for n, rule in enumerate(PATTERNS) if not rule.needles)
+    return plain, folded, frozenset(n for n, rule in enumerate(PATTERNS) if rule.prefilter or not rule.needles)
 
 
 @lru_cache(maxsize=256)  # (the texts of one file share one reading: scan_many)
 def _candidates(plain: frozenset[str], folded: frozenset[str], prefiltered: frozenset[str]) -> tuple[_Compiled, ...]:
-    """The built-in rules a text may match: one of its needles held (or none to hold) and its prefilter found."""
+    """The built-in rules a text may match: its prefilter found, or one of its needles held (or none to hold)."""
     by_plain, by_folded, needleless = _rule_index()
     numbers = set(needleless)
     for needle in plain:
