@@ -403,6 +403,9 @@ class _Compiled:
         if not self.bounded:
             yield from self.regex.finditer(text)
             return
+        if self.kind in _STARTS and NEEDLE_SETS.on:
+            yield from _bounded_at(self.regex, text, _byte_starts(self.kind, text))
+            return
         search, pos, n = self.regex.search, 0, len(text)
         while pos <= n:
             m = search(text, pos)
@@ -414,6 +417,30 @@ class _Compiled:
                 continue
             yield m
             pos = m.end() if m.end() > start else start + 1
+
+
+#: The rules whose regex starts with no literal (``\\bntn_...|\\bsecret_...``, ``basic`` in either case), which
+#: Python's engine tries at every character of the class it starts with, and the RE2 expression of the
+#: beginnings of their matches (they do not overlap): the rule is tried where one is (:func:`_bounded_at`).
+_STARTS = {"notion-token": "ntn_|secret_", "basic-auth": _fold_bytes("basic")}
+
+
+def _bounded_at(regex: re.Pattern, text: str, starts: list[int]):
+    """The matches of a bounded rule (a word boundary before each; see :class:`_Compiled`) as searching
+    finds them, ``regex`` tried only at ``starts``, where every match of it starts, in order: the
+    leftmost match from a position is at the first of the later starts where the regex matches."""
+    match, pos = regex.match, 0
+    for start in starts:
+        if start < pos:
+            continue
+        m = match(text, start)
+        if m is None:
+            continue
+        if start and _WORD_CHAR(text[start - 1]):
+            pos = start + 1  # no word boundary before it: look again one character on
+            continue
+        yield m
+        pos = m.end() if m.end() > start else start + 1
 
 
 def _WORD_CHAR(ch: str) -> bool:  # noqa: N802 - the ASCII \w of RE2 and of re.ASCII
@@ -434,17 +461,18 @@ def _assignment_hint(lowered: bool) -> re.Pattern:
     return regexes.compile(rf"(?:{words}){_HINT_TAIL}", re.ASCII)
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=4)
 def _byte_regex(name: str):
     """An RE2 regex that reads UTF-8 bytes one by one (Latin-1): ``hint``, the assignment hint with each
-    letter in either case (the generic rule's prefilter), or ``base64-run``, a run of 40 or more
-    characters of the ``aws-secret-key`` rule, as long as it goes."""
+    letter in either case (the generic rule's prefilter), ``base64-run``, a run of 40 or more
+    characters of the ``aws-secret-key`` rule, as long as it goes, or a rule kind of :data:`_STARTS`,
+    the beginnings of its matches."""
     import re2
 
     options = re2.Options()
     options.encoding = re2.Options.Encoding.LATIN1
     options.log_errors = False
-    source = _rule(GENERIC_KIND).prefilter if name == "hint" else "[A-Za-z0-9/+]{40,}"
+    source = _rule(GENERIC_KIND).prefilter if name == "hint" else _STARTS.get(name, "[A-Za-z0-9/+]{40,}")
     return re2.compile(source.encode("ascii"), options)
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from skillsift.catalog.embedtext import embedded_text
 from skillsift.catalog.load import parse_skill
 from skillsift.checks import secrets as check
@@ -102,6 +104,31 @@ def test_lists_of_texts_read_together(monkeypatch):
         assert scan.scan_many(texts, EXTRA) == reference.scan_many(texts, EXTRA), texts
         found += any(want)
     assert found > 300
+
+
+@pytest.mark.parametrize("kind", reference.SEARCHED)
+def test_rules_tried_where_a_match_begins(kind, monkeypatch):
+    """A rule tried only where its matches begin (the scanner's _STARTS) finds what Python's search finds,
+    match for match: texts of its needles in every case, word characters before them, runs of the
+    characters a value holds, separators and characters of two to four bytes."""
+    rng = random.Random(kind)
+    pattern = next(c for c in scan._builtin() if c.kind == kind)
+    pieces = ["ntn_", "secret_", "Secret_", "basic", "BASIC", "Basic", "ba\u017fic", "basi", "x", "_", "9", " ", "\t",
+              "\n", "\u00e9", "\U0001f600", "\u212a", "=", ":", "dXNlcjpwYXNzd29yZA==", "Zq8vN2mKp4Lx7Rt1" * 3,
+              "aB3dE5gH7jK9mN1pQ3rS5tU7"]
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 30))) for _ in range(3000)]
+    texts += [sample(kind, rng)[0] for _ in range(50)]
+    value = "aB3dE5gH7jK9mN1pQ3rS5tU7wX9yZ1aB3dE5gH7jK9mN"
+    texts += [before + start + value[:length] + after for before in ("", "x", " ", "\u00e9", "\u212a")
+              for start in ("secret_", "ntn_", "Basic ", "bAſic\t") for length in (40, 43, 44)
+              for after in ("", " ", "x")]
+    read_with_sets(monkeypatch, scan.NEEDLE_SETS, True)
+    found = 0
+    for text in texts:
+        want = [(m.span(), m.groups()) for m in reference.finditer(pattern, text)]
+        assert [(m.span(), m.groups()) for m in pattern.finditer(text)] == want, text
+        found += bool(want)
+    assert found > 80
 
 
 def test_every_file_of_the_corpus(monkeypatch, tmp_path):

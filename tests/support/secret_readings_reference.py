@@ -4,8 +4,9 @@ reference of tests/secrets/test_readings_differential.py.
 Kept verbatim from skillsift/secrets/scan.py and skillsift/checks/secrets.py (``skill_findings``) but
 for the names of what they import: a SKILL.md and its values were joined with NUL and read by both
 needle sets at once (every rule's needles in the first set), the file scanned for the rules the
-whole reading called for, the values read again together when it called for one.  The rules
-themselves, their value checks and the placeholders are the scanner's own."""
+whole reading called for, the values read again together when it called for one; two rules were
+searched by Python's engine through the whole text (:func:`finditer`).  The rules' regexes, their
+value checks and the placeholders are the scanner's own."""
 
 from __future__ import annotations
 
@@ -135,7 +136,7 @@ def _matches(text: str, extra_patterns, *, placeholders: bool = False, held=_UNS
                 haystack = text
             if not any(needle in haystack for needle in rule.needles):
                 continue
-        for m in pattern.finditer(text):
+        for m in finditer(pattern, text):
             if pattern.configured:
                 group = 1 if pattern.regex.groups >= 1 and m.start(1) != -1 else 0
                 span: tuple[int, int] | None = (m.start(group), m.end(group))
@@ -152,6 +153,33 @@ def _matches(text: str, extra_patterns, *, placeholders: bool = False, held=_UNS
                 continue
             found.append((start, end, pattern))
     return sorted(found, key=lambda f: (f[0], f[1]))
+
+
+#: The rules the scanner now tries only where a match can begin (its ``_STARTS``).
+SEARCHED = ("notion-token", "basic-auth")
+
+
+def finditer(pattern, text: str):
+    """The scanner's ``_Compiled.finditer``, its rules of :data:`SEARCHED` searched by Python's engine as
+    before (the loop of a bounded rule: its regex without the leading word boundary, checked instead)."""
+    if pattern.kind not in SEARCHED:
+        yield from pattern.finditer(text)
+        return
+    search, pos, n = pattern.regex.search, 0, len(text)
+    while pos <= n:
+        m = search(text, pos)
+        if m is None:
+            return
+        start = m.start()
+        if start and _word_char(text[start - 1]):
+            pos = start + 1
+            continue
+        yield m
+        pos = m.end() if m.end() > start else start + 1
+
+
+def _word_char(ch: str) -> bool:
+    return ch == "_" or ("a" <= ch <= "z") or ("A" <= ch <= "Z") or ("0" <= ch <= "9")
 
 
 def scan_values(text: str, extra_patterns=()):
