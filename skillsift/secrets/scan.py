@@ -1065,7 +1065,7 @@ def _set_held(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]
     """(plain needles, case-folded needles, kinds whose prefilter matches) of ``text``, by the sets.
 
     Texts that hold the same entries get the same answer: it is made once per set of entries found
-    (:data:`_HELD`; on the corpus of real skills, about 300 answers for 4,400 readings), and its
+    (:data:`_HELD`; on the corpus of real skills, 59 answers for 4,391 readings), and its
     frozensets, whose hashes are kept, make :func:`_candidates` a lookup.  A text holding one of the
     long foldings has its folded needles looked for in its case folding, as before."""
     data = _utf8(text)
@@ -1075,7 +1075,9 @@ def _set_held(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]
     key = (frozenset(found) if found else _NOTHING, frozenset(more) if more else _NOTHING)
     held = _HELD.get(key)
     if held is None:
-        held = _HELD[key] = _held_entries(key)
+        held = _held_entries(key)
+        if len(_HELD) < 4096:  # (bounded: a few hundred on a catalog of real skills)
+            _HELD[key] = held
     if _long_fold() in key[0]:
         haystack = text.casefold()
         return held[0], frozenset(n for n in _rule_index()[1] if n in haystack), held[2]
@@ -1275,10 +1277,11 @@ class _HeldLater:
     __slots__ = ("texts", "value")
 
     def __init__(self, texts: list[str]):
-        self.texts, self.value = texts, _UNSET
+        self.texts = texts
+        self.value: tuple | None = None
 
     def get(self, values: bool):
-        if self.value is _UNSET:
+        if self.value is None:
             self.value = (_needles_held(self.texts[0]), _needles_held("\0".join(self.texts[1:])))
         return self.value[values]
 
