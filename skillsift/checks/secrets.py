@@ -26,7 +26,7 @@ from ..cache.base import sha256
 from ..catalog.embedtext import embedded_text
 from ..config.checks import check
 from ..diagnostics import ERROR, NOTE, Diagnostic
-from ..secrets.scan import ALLOW_MARKER, NEEDLE_SETS, SecretFinding, holds_nul, keep_utf8, scan_many, scan_values
+from ..secrets.scan import ALLOW_MARKER, NEEDLE_SETS, SecretFinding, holds_nul, scan_many, scan_values
 from ..validators.workspace import Workspace, rel_posix
 
 TYPE_CHECKING = False  # (mypy reads it as true; typing is not imported on the hooks' path)
@@ -269,22 +269,16 @@ def current_findings(ws, files, *, parse: bool = True) -> list[tuple[str, Secret
     return out
 
 
-def check_files(ws, files, *, parse: bool = False, cache=None, encoded=None) -> list[Diagnostic]:
+def check_files(ws, files, *, parse: bool = False, cache=None) -> list[Diagnostic]:
     """AR001/SK010 over ``files`` (relative paths; unreadable or non-UTF-8 files are skipped).
 
     ``parse`` scans the parsed values of every SKILL.md too (see :func:`parsed_parts`).
     ``cache``: a :class:`~skillsift.cache.secret_scans.ScanCache` of earlier scans (same findings).
-    ``encoded(rel, text)``: the UTF-8 bytes of a file's text when made from bytes other checks share
-    (:func:`_shared_bytes`), else None: the scanner encodes the text itself.
     """
     accepted, out = load_accepted(ws)
     patterns = extra_patterns(ws)
     for rel in files:
         text = ws.read_text(rel)
-        if encoded is not None and text is not None and cache is None:
-            data = encoded(rel, text)
-            if data is not None:
-                keep_utf8(text, data)
         # (holds_nul keeps the text's bytes for the needle sets, which a scan cache may not need)
         if text is None or (holds_nul(text) if cache is None else "\0" in text):
             continue  # unreadable, over the size bound, not UTF-8, or binary
@@ -319,25 +313,7 @@ def run(ws: Workspace) -> list[Diagnostic]:
     NEEDLE_SETS.open()  # a whole catalog: the needle sets from its first file on
     cache = ScanCache(ws.root)
     return check_files(ws, skill_files(ws, ws.skill_paths), parse=True,
-                       cache=cache if cache.path is not None else None,  # (none kept: no key to hash)
-                       encoded=lambda rel, text: _shared_bytes(ws, rel, text))
-
-
-def _shared_bytes(ws, rel: str, text: str) -> bytes | None:
-    """The UTF-8 bytes of SKILL.md ``rel``'s ``text``: its frontmatter's encoded here, its body's those the
-    body checks read (:func:`skillsift.validators.parsed.utf8`, encoded once for every check of a run);
-    None for another file, or when the text is not its parsed view's (a CR LF file).
-
-    On the corpus of real skills the bodies are nine tenths of the text validate reads, and each was
-    encoded twice, by this scan and by the marks of the body checks."""
-    from ..validators.parsed import parsed_skills, utf8
-
-    if rel.rsplit("/", 1)[-1] != "SKILL.md":
-        return None
-    view = next(parsed_skills(ws, [rel]), None)
-    if view is None or view.text is not text or not text.endswith(view.body):
-        return None
-    return text[: len(text) - len(view.body)].encode("utf-8", "surrogatepass") + utf8(view.body)
+                       cache=cache if cache.path is not None else None)  # (none kept: no key to hash)
 
 
 def run_paths(ws: Workspace, paths: list[str]) -> list[Diagnostic]:

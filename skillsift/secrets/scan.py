@@ -76,7 +76,6 @@ __all__ = [
     "NEEDLE_SETS",
     "holds_nul",
     "is_placeholder",
-    "keep_utf8",
     "mask",
     "redact",
     "scan_many",
@@ -1157,12 +1156,6 @@ def _utf8(text: str) -> bytes:
         return before[1]
     kept[1], kept[0] = last, (text, text.encode("utf-8", "surrogatepass"))
     return kept[0][1]
-
-
-def keep_utf8(text: str, data: bytes) -> None:
-    """Keep ``data``, the UTF-8 bytes of ``text`` (a lone surrogate kept) made elsewhere, as :func:`_utf8`'s
-    own: the next scan of ``text`` reads them instead of encoding it."""
-    _kept_utf8[1], _kept_utf8[0] = _kept_utf8[0], (text, data)
 
 
 def holds_nul(text: str) -> bool:

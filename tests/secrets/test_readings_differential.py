@@ -16,11 +16,10 @@ from skillsift.catalog.embedtext import embedded_text
 from skillsift.catalog.load import parse_skill
 from skillsift.checks import secrets as check
 from skillsift.secrets import scan
-from skillsift.validators.parsed import shared_views
 from skillsift.validators.workspace import Workspace
 from tests.conftest import corpora
 from tests.support import secret_readings_reference as reference
-from tests.support.secret_samples import GENERATORS, HEX, sample, write_planted
+from tests.support.secret_samples import GENERATORS, HEX, sample
 from tests.support.set_gates import read_with_sets
 
 FIELDS = ("name", "description", "triggers", "keywords")
@@ -151,55 +150,3 @@ def test_every_file_of_the_corpus(monkeypatch, tmp_path):
         compared += 1
         called += bool(reference._candidates(*reference._needles_held(text)))
     assert compared > 2000 and called > 300  # (the corpus holds no secret, but many files call for a rule)
-
-
-def _shared_bytes_agree(ws) -> tuple[int, int]:
-    """Within a run's shared views, each SKILL.md's bytes made of its body's shared encoding are its text's
-    UTF-8 bytes (or None); (SKILL.md files, those given bytes)."""
-    skills = given = 0
-    with shared_views():
-        for rel in check.skill_files(ws, ws.skill_paths):
-            text = ws.read_text(rel)
-            if text is None:
-                continue
-            data = check._shared_bytes(ws, rel, text)
-            if rel.endswith("SKILL.md"):
-                skills += 1
-            else:
-                assert data is None, rel
-            if data is not None:
-                given += 1
-                assert data == text.encode("utf-8", "surrogatepass"), rel
-    return skills, given
-
-
-def test_shared_bytes_are_the_texts_own(tmp_path, capsys):
-    """A SKILL.md's bytes handed to the scanner (its frontmatter encoded, its body's encoding shared with
-    the body checks) are its text's, for files of every shape: CR LF (not given), an empty or missing
-    body, no frontmatter, characters of two to four bytes; and validate's findings on planted secrets are
-    the same with and without them."""
-    root = tmp_path / "repo"
-    write_planted(root)
-    shapes = {"crlf": "---\r\nname: crlf\r\ndescription: x\r\n---\r\nBody \u00e9\r\n",
-              "empty": "---\nname: empty\ndescription: x\n---\n", "bare": "no frontmatter \U0001f600\n",
-              "wide": "---\nname: wide\ndescription: \"\u20ac \U0001f600\"\n---\n"
-                      "\u00e9 token: Zq8vN2mKp4Lx7Rt1\u00e9\n",
-              "open": "---\nname: open\ndescription: x\n"}
-    for name, text in shapes.items():
-        path = root / ".claude/skills" / name / "SKILL.md"
-        path.parent.mkdir(parents=True)
-        path.write_bytes(text.encode("utf-8"))
-    ws = Workspace(str(root))
-    skills, given = _shared_bytes_agree(ws)
-    assert skills == given + 3  # (CR LF, no frontmatter, no closing line: no parsed view of the text)
-    with shared_views():
-        shared = check.run(Workspace(str(root)))
-    alone = check.check_files(Workspace(str(root)), check.skill_files(ws, ws.skill_paths), parse=True)
-    assert shared == alone and len(shared) > 20
-
-
-def test_shared_bytes_of_the_corpus(tmp_path):
-    config = tmp_path / "corpus.toml"
-    config.write_text('[catalog]\nskills = ["*"]\n', encoding="utf-8")
-    skills, given = _shared_bytes_agree(Workspace(str(corpora()), config_file=str(config)))
-    assert given > 2000 and skills - given < 100
