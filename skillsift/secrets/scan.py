@@ -140,7 +140,8 @@ class Rule:
     folded: bool = False
     elidable: bool = False  # "..." right after the match marks an example (a key header)
     # an RE2 expression every match holds, for a rule whose needles are in most texts: looked for
-    # in the same one pass as the needles (see _needles_held), it spares the rule's own regex
+    # in the same one pass as the needles (see _needles_held), it spares the rule's own regex (and
+    # there it stands for the needles: _set_entries)
     prefilter: str = ""
 
 
@@ -402,6 +403,9 @@ class _Compiled:
         if not self.bounded:
             yield from self.regex.finditer(text)
             return
+        if self.kind in _STARTS and NEEDLE_SETS.on:
+            yield from _bounded_at(self.regex, text, _byte_starts(self.kind, text))
+            return
         search, pos, n = self.regex.search, 0, len(text)
         while pos <= n:
             m = search(text, pos)
@@ -413,6 +417,30 @@ class _Compiled:
                 continue
             yield m
             pos = m.end() if m.end() > start else start + 1
+
+
+#: The rules whose regex starts with no literal (``\\bntn_...|\\bsecret_...``, ``basic`` in either case), which
+#: Python's engine tries at every character of the class it starts with, and the RE2 expression of the
+#: beginnings of their matches (they do not overlap): the rule is tried where one is (:func:`_bounded_at`).
+_STARTS = {"notion-token": "ntn_|secret_", "basic-auth": _fold_bytes("basic")}
+
+
+def _bounded_at(regex: re.Pattern, text: str, starts: list[int]):
+    """The matches of a bounded rule (a word boundary before each; see :class:`_Compiled`) as searching
+    finds them, ``regex`` tried only at ``starts``, where every match of it starts, in order: the
+    leftmost match from a position is at the first of the later starts where the regex matches."""
+    match, pos = regex.match, 0
+    for start in starts:
+        if start < pos:
+            continue
+        m = match(text, start)
+        if m is None:
+            continue
+        if start and _WORD_CHAR(text[start - 1]):
+            pos = start + 1  # no word boundary before it: look again one character on
+            continue
+        yield m
+        pos = m.end() if m.end() > start else start + 1
 
 
 def _WORD_CHAR(ch: str) -> bool:  # noqa: N802 - the ASCII \w of RE2 and of re.ASCII
@@ -433,17 +461,18 @@ def _assignment_hint(lowered: bool) -> re.Pattern:
     return regexes.compile(rf"(?:{words}){_HINT_TAIL}", re.ASCII)
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=4)
 def _byte_regex(name: str):
     """An RE2 regex that reads UTF-8 bytes one by one (Latin-1): ``hint``, the assignment hint with each
-    letter in either case (the generic rule's prefilter), or ``base64-run``, a run of 40 or more
-    characters of the ``aws-secret-key`` rule, as long as it goes."""
+    letter in either case (the generic rule's prefilter), ``base64-run``, a run of 40 or more
+    characters of the ``aws-secret-key`` rule, as long as it goes, or a rule kind of :data:`_STARTS`,
+    the beginnings of its matches."""
     import re2
 
     options = re2.Options()
     options.encoding = re2.Options.Encoding.LATIN1
     options.log_errors = False
-    source = _rule(GENERIC_KIND).prefilter if name == "hint" else "[A-Za-z0-9/+]{40,}"
+    source = _rule(GENERIC_KIND).prefilter if name == "hint" else _STARTS.get(name, "[A-Za-z0-9/+]{40,}")
     return re2.compile(source.encode("ascii"), options)
 
 
@@ -974,7 +1003,8 @@ def _line_text(text: str, starts: list[int], line: int) -> str:
 # DFA that reads the text's UTF-8 bytes once) of the plain needles as literals, of the case-folded
 # needles and of the rules' prefilters (Rule.prefilter), so the regex of a rule whose needle is in
 # most texts (":", ".", "key") or that has none runs only where a match can be.  It answers the same question as the
-# substring tests: which needles the text holds.  A hook that scans a few files never pays for
+# substring tests, which needles the text holds, for the rules without a prefilter (a rule with one is called
+# for by its prefilter alone: _set_entries).  A hook that scans a few files never pays for
 # importing RE2 and building the sets; validate, which scans a whole catalog, uses them from its
 # first text on (it opens NEEDLE_SETS: :mod:`skillsift.bytesets`).
 #
@@ -1001,11 +1031,18 @@ def _set_entries() -> tuple[list[tuple[str, str, str]], ...]:
 
     Two sets: a prefilter that counts through runs of letters and digits (:data:`_SECOND_SET`,
     ``[A-Za-z0-9/+]{40}``) goes in a set of its own kind, as the two kinds of automaton together
-    multiply their states (a slower pass than two)."""
+    multiply their states (a slower pass than two).
+
+    The needles of a rule with a prefilter are not in the sets: its prefilter alone calls for it.  Each
+    such prefilter holds one of its rule's needles but the generic rule's (its words ``word``, ``wd`` and
+    ``phrase`` hold none), whose findings all hold one (:func:`_secret_name`), so where only its prefilter
+    is found it runs and finds nothing.  Those needles were the ones in most texts (``:``, ``.``, ``key``,
+    ``gh``, ``SK``...): on the corpus of real skills, a first pass a fifth faster, cold or warm."""
     first: list[tuple[str, str, str]] = []
-    for needle in sorted({n for rule in PATTERNS if not rule.folded for n in rule.needles}):
+    needled = [rule for rule in PATTERNS if not rule.prefilter]  # (a prefilter alone calls for its rule)
+    for needle in sorted({n for rule in needled if not rule.folded for n in rule.needles}):
         first.append(("plain", needle, re.escape(needle)))
-    for needle in sorted({n for rule in PATTERNS if rule.folded for n in rule.needles}):
+    for needle in sorted({n for rule in needled if rule.folded for n in rule.needles}):
         first.append(("folded", needle, _fold_bytes(needle)))
     first.append(("long-fold", "", "(?:" + "|".join(
         "".join(f"\\x{b:02x}" for b in ch.encode("utf-8")) for ch in _LONG_FOLDS) + ")"))
@@ -1023,41 +1060,65 @@ def _needle_sets():
                  for entries in _set_entries())
 
 
-def _set_held(text: str, parts: list[str] | None = None) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+def _set_held(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """(plain needles, case-folded needles, kinds whose prefilter matches) of ``text``, by the sets.
 
-    ``parts``: the texts ``text`` joins with NUL (the first one's bytes are :func:`_utf8`'s)."""
-    if parts is None:
-        data = _utf8(text)
-    else:
-        data = b"\0".join([_utf8(parts[0]), *(["\0".join(parts[1:]).encode("utf-8", "surrogatepass")]
-                                              if len(parts) > 1 else [])])
+    Texts that hold the same entries get the same answer: it is made once per set of entries found
+    (:data:`_HELD`; on the corpus of real skills, 59 answers for 4,391 readings), and its
+    frozensets, whose hashes are kept, make :func:`_candidates` a lookup.  A text holding one of the
+    long foldings has its folded needles looked for in its case folding, as before."""
+    data = _utf8(text)
+    (first, entries), (second, _entries) = _needle_sets()
+    found = first.Match(data)
+    more = second.Match(data)
+    key = (frozenset(found) if found else _NOTHING, frozenset(more) if more else _NOTHING)
+    held = _HELD.get(key)
+    if held is None:
+        held = _held_entries(key)
+        if len(_HELD) < 4096:  # (bounded: a few hundred on a catalog of real skills)
+            _HELD[key] = held
+    if _long_fold() in key[0]:
+        haystack = text.casefold()
+        return held[0], frozenset(n for n in _rule_index()[1] if n in haystack), held[2]
+    return held
+
+
+_NOTHING: frozenset[int] = frozenset()
+#: :func:`_set_held`'s answer for each pair of entry numbers found (by the first set, by the second).
+_HELD: dict[tuple[frozenset[int], frozenset[int]], tuple[frozenset[str], frozenset[str], frozenset[str]]] = {}
+
+
+def _held_entries(key: tuple[frozenset[int], frozenset[int]]) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(plain needles, case-folded needles, kinds whose prefilter matches) of the entries ``key`` numbers."""
     held: dict[str, set[str]] = {"plain": set(), "folded": set(), "prefilter": set(), "long-fold": set()}
-    for found, entries in _needle_sets():
-        for number in found.Match(data) or ():
+    for numbers, (_set, entries) in zip(key, _needle_sets(), strict=True):
+        for number in numbers:
             what, name, _expression = entries[number]
             held[what].add(name)
-    folded = held["folded"]
-    if held["long-fold"]:
-        haystack = text.casefold()
-        folded = {n for n in _rule_index()[1] if n in haystack}
-    return frozenset(held["plain"]), frozenset(folded), frozenset(held["prefilter"])
+    return frozenset(held["plain"]), frozenset(held["folded"]), frozenset(held["prefilter"])
+
+
+@lru_cache(maxsize=1)
+def _long_fold() -> int:
+    """The number of the long-fold entry in the first set (see :func:`_set_entries`)."""
+    return next(n for n, (what, _name, _expression) in enumerate(_needle_sets()[0][1]) if what == "long-fold")
 
 
 @lru_cache(maxsize=1)
 def _rule_index() -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[int, ...]], frozenset[int]]:
-    """(plain needle -> rule numbers, folded needle -> rule numbers, the rules without needles)."""
+    """(plain needle -> rule numbers, folded needle -> rule numbers, the rules called for by their
+    prefilter alone or with nothing to hold): the needles of the sets (:func:`_set_entries`)."""
     by_needle: tuple[dict[str, list[int]], dict[str, list[int]]] = ({}, {})
     for n, rule in enumerate(PATTERNS):
-        for needle in rule.needles:
+        for needle in () if rule.prefilter else rule.needles:
             by_needle[rule.folded].setdefault(needle, []).append(n)
     plain, folded = ({k: tuple(v) for k, v in table.items()} for table in by_needle)
-    return plain, folded, frozenset(n for n, rule in enumerate(PATTERNS) if not rule.needles)
+    return plain, folded, frozenset(n for n, rule in enumerate(PATTERNS) if rule.prefilter or not rule.needles)
 
 
 @lru_cache(maxsize=256)  # (the texts of one file share one reading: scan_many)
 def _candidates(plain: frozenset[str], folded: frozenset[str], prefiltered: frozenset[str]) -> tuple[_Compiled, ...]:
-    """The built-in rules a text may match: one of its needles held (or none to hold) and its prefilter found."""
+    """The built-in rules a text may match: its prefilter found, or one of its needles held (or none to hold)."""
     by_plain, by_folded, needleless = _rule_index()
     numbers = set(needleless)
     for needle in plain:
@@ -1069,25 +1130,32 @@ def _candidates(plain: frozenset[str], folded: frozenset[str], prefiltered: froz
                  if not compiled[n].rule.prefilter or compiled[n].rule.kind in prefiltered)
 
 
-def _needles_held(text: str, parts: list[str] | None = None
-                  ) -> tuple[frozenset[str], frozenset[str], frozenset[str]] | None:
+def _needles_held(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]] | None:
     """(plain needles, case-folded needles, kinds whose prefilter matches) of ``text``, or None:
-    test each rule's own needles and run every regex.  ``parts``: see :func:`_set_held`."""
+    test each rule's own needles and run every regex."""
     if not NEEDLE_SETS.count(len(text)):
         return None
-    return _set_held(text, parts)
+    return _set_held(text)
 
 
-_last_utf8: tuple[str, bytes] = ("", b"")
+#: The last two texts encoded and their bytes, the last used first (:func:`_utf8`).
+_kept_utf8: list[tuple[str, bytes]] = [("", b""), ("", b"")]
 
 
 def _utf8(text: str) -> bytes:
-    """The UTF-8 bytes of ``text`` (a lone surrogate kept), the last text's kept: a file's text is
-    encoded once for its NUL test (:func:`holds_nul`), the needle sets and the RE2 searches."""
-    global _last_utf8
-    if _last_utf8[0] is not text:
-        _last_utf8 = (text, text.encode("utf-8", "surrogatepass"))
-    return _last_utf8[1]
+    """The UTF-8 bytes of ``text`` (a lone surrogate kept), the last two texts' kept: a file's text is
+    encoded once for its NUL test (:func:`holds_nul`), the needle sets and the RE2 searches, its
+    values' bytes read by the sets in between (:func:`scan_many`)."""
+    kept = _kept_utf8
+    last = kept[0]
+    if last[0] is text:
+        return last[1]
+    before = kept[1]
+    if before[0] is text:
+        kept[0], kept[1] = before, last
+        return before[1]
+    kept[1], kept[0] = last, (text, text.encode("utf-8", "surrogatepass"))
+    return kept[0][1]
 
 
 def holds_nul(text: str) -> bool:
@@ -1156,7 +1224,7 @@ def _cached_matches(text: str, extra_patterns, cache, held=_UNSET) -> list[tuple
     spans = cache.get(key, len(text), len(patterns))
     if spans is not None:
         return [(start, end, patterns[number]) for start, end, number in spans]
-    found = _matches(text, extra_patterns, held=held.get() if isinstance(held, _HeldLater) else held)
+    found = _matches(text, extra_patterns, held=held.get() if isinstance(held, _HeldPart) else held)
     number = {id(pattern): n for n, pattern in enumerate(patterns)} if found else {}  # (most texts hold none)
     cache.put(key, [(start, end, number[id(pattern)]) for start, end, pattern in found])
     return found
@@ -1172,40 +1240,55 @@ def scan_values(text: str, extra_patterns=(), cache=None) -> list[tuple[SecretFi
 
 
 def scan_many(texts, extra_patterns=(), cache=None) -> list[list[tuple[SecretFinding, str]]]:
-    """:func:`scan_values` of each of ``texts``, in order, the needles and prefilters read once over
-    them all (one pass where each text would take its own: the rules a text's needles call for are
-    among those of all the texts, and a rule run on a text that does not hold its needle finds
-    nothing there, so the findings are the same).  When the reading calls for a rule, the texts after
-    the first (a SKILL.md's values, a few hundred characters) are read once more apart, and their
-    rules are those they call for: on the corpus of real skills a file calls for one in a fifth of
-    the files, its values in one file of twenty of those."""
+    """:func:`scan_values` of each of ``texts``, in order, the needles and prefilters read twice: in the
+    first text (a file) and in the others together (a SKILL.md's values, a few hundred characters).
+    A rule a text's reading does not call for finds nothing in it, and the values' reading holds each
+    value's needles, so the findings are the same; on the corpus of real skills a file calls for a
+    rule in a fifth of the files, its values in one file of a hundred.  The texts are not joined
+    into one (a copy of the file's text and of its bytes), and the file is not scanned for the rules
+    only its values call for."""
     texts = list(texts)
-    held: object = _UNSET
-    if len(texts) > 1 and cache is not None:
-        held = _HeldLater(texts)  # a warm cache answers every text: no reading at all
-    elif len(texts) > 1:
-        held = _needles_held("\0".join(texts), texts)
-        if isinstance(held, tuple) and not extra_patterns:
-            if not _candidates(*held):
-                return [[] for _text in texts]  # no rule to run on any of them (most files)
-            first = _values(texts[0], extra_patterns, cache, held)
-            rest = _needles_held("\0".join(texts[1:]))
-            return [first] + [_values(text, extra_patterns, cache, rest) for text in texts[1:]]
-    return [_values(text, extra_patterns, cache, held) for text in texts]
+    if len(texts) < 2:
+        return [_values(text, extra_patterns, cache, _UNSET) for text in texts]
+    if cache is not None:
+        later = _HeldLater(texts)  # a warm cache answers every text: no reading at all
+        return [_values(text, extra_patterns, cache, _HeldPart(later, number > 0))
+                for number, text in enumerate(texts)]
+    rest = _needles_held("\0".join(texts[1:]))
+    held = _needles_held(texts[0])
+    if held is not None and rest is not None and not extra_patterns \
+            and not _candidates(*held) and not _candidates(*rest):
+        return [[] for _text in texts]  # no rule to run on any of them (most files)
+    return [_values(texts[0], extra_patterns, cache, held)] \
+        + [_values(text, extra_patterns, cache, rest) for text in texts[1:]]
 
 
 class _HeldLater:
-    """The needles of several texts, read once, at the first of them the scan cache does not answer."""
+    """The needles of a file and of its values (:func:`scan_many`), read at the first of its texts the
+    scan cache does not answer."""
 
     __slots__ = ("texts", "value")
 
     def __init__(self, texts: list[str]):
-        self.texts, self.value = texts, _UNSET
+        self.texts = texts
+        self.value: tuple | None = None
+
+    def get(self, values: bool):
+        if self.value is None:
+            self.value = (_needles_held(self.texts[0]), _needles_held("\0".join(self.texts[1:])))
+        return self.value[values]
+
+
+class _HeldPart:
+    """One text's share of a :class:`_HeldLater`: the file's reading, or its values'."""
+
+    __slots__ = ("later", "values")
+
+    def __init__(self, later: _HeldLater, values: bool):
+        self.later, self.values = later, values
 
     def get(self):
-        if self.value is _UNSET:
-            self.value = _needles_held("\0".join(self.texts), self.texts)
-        return self.value
+        return self.later.get(self.values)
 
 
 def _values(text: str, extra_patterns, cache, held) -> list[tuple[SecretFinding, str]]:
