@@ -56,7 +56,7 @@ def failure(root: Path, **kwargs) -> SkillsiftError:
 
 SEARCH_PROBLEMS = [
     ({"mode": "semantic"}, 'search.mode "semantic" must be lexical, hybrid or vector'),
-    ({"fusion": "sum"}, 'search.fusion "sum" must be auto, rrf, weighted, blend or zscore'),
+    ({"fusion": "sum"}, 'search.fusion "sum" must be auto, rrf, weighted, blend, zscore or zscore-mnz'),
     ({"dtype": "int8"}, 'search.dtype "int8" must be float32 or float16'),
     ({"fields": ["body"]}, 'search.fields entry "body" must be name, triggers, keywords or description'),
     ({"body_chars": 20001}, "search.body_chars must be between 0 and 20000"),
@@ -143,7 +143,7 @@ def test_search_problems_come_in_reference_order_then_unknown_keys():
     }
     assert validate_search_table(table) == [
         'search.mode "semantic" must be lexical, hybrid or vector',
-        'search.fusion "sum" must be auto, rrf, weighted, blend or zscore',
+        'search.fusion "sum" must be auto, rrf, weighted, blend, zscore or zscore-mnz',
         'search.dtype "int8" must be float32 or float16',
         'search.fields entry "body" must be name, triggers, keywords or description',
         'search.fields entry "title" must be name, triggers, keywords or description',
