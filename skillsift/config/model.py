@@ -35,7 +35,7 @@ class SearchConfig:
     fields: tuple[str, ...] = DEFAULT_EMBED_FIELDS
     index_body: bool = False
     body_chars: int = 1200
-    fusion: str = "zscore"  # chosen on half A of two development sets: docs/ranking-quality.md, "Fusion channels"
+    fusion: str = "zscore-mnz"  # since 2026-12-07 (before: "zscore"): docs/ranking-quality.md, "Fusion channels"
     rrf_k: int = 60
     weight_lexical: float = 1.0
     weight_vector: float = 1.0

@@ -110,9 +110,9 @@ def _mnz_extras(request: BlendRequest, vec, pos, skill, n_lex: int) -> list[floa
         return None
     depth = min(request.mnz_depth, request.candidates)
     first = set(vec[:depth].tolist())
+    both = min(depth, n_lex)
     positions = pos.tolist()
-    return [mnz_extra(request, i, j < min(depth, n_lex) and positions[j] in first)
-            for j, i in enumerate(skill.tolist())]
+    return [mnz_extra(request, i, j < both and positions[j] in first) for j, i in enumerate(skill.tolist())]
 
 
 def _zscore_contenders(request: BlendRequest, sims, lex_score, n_lex: int, others, rest: int, extra=None):

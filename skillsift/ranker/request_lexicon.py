@@ -21,6 +21,7 @@ leave their skill's document, the statistics stay as built.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Collection, Sequence
 
 from .model.fusion import request_words, request_words_weight
@@ -39,31 +40,31 @@ class RequestLexicon:
 
         self.n_skills = n_skills
         self.owner = [int(o) for o in owner]
-        self.tokens = [tokenize(t) for t in texts]  # per request, its terms (masking and the top match's words)
+        self.texts = list(texts)
         self.requests_of: dict[int, list[int]] = {}  # per skill with requests, theirs
+        self._words: dict[int, frozenset[str]] = {}  # per skill asked for, its requests' terms (at most one per skill)
         for r, o in enumerate(self.owner):
             self.requests_of.setdefault(o, []).append(r)
         vocab: dict[str, int] = {}
-        term_ids, docs = [], []
-        for o, toks in zip(self.owner, self.tokens, strict=True):
-            for t in toks:
+        term_ids, skills, counts = [], [], []
+        self.length = np.zeros(n_skills)
+        for o in sorted(self.requests_of):  # a skill's document: its requests' terms (a text per line)
+            held = Counter(tokenize("\n".join(self.texts[r] for r in self.requests_of[o])))
+            self.length[o] = sum(held.values())
+            for t, c in held.items():
                 term_ids.append(vocab.setdefault(t, len(vocab)))
-                docs.append(o)
+                skills.append(o)
+                counts.append(c)
         self.vocab = vocab
-        terms = np.asarray(term_ids, dtype=np.int64)
-        owners = np.asarray(docs, dtype=np.int64)
-        self.length = np.bincount(owners, minlength=n_skills).astype(np.float64) if len(owners) else np.zeros(
-            n_skills)
         # postings: (term, skill) pairs sorted by term then skill, each with its count
-        pairs, counts = np.unique(terms * max(n_skills, 1) + owners, return_counts=True)
-        self.post_term = pairs // max(n_skills, 1)
-        self.post_skill = (pairs % max(n_skills, 1)).astype(np.intp)
-        self.post_tf = counts.astype(np.float64)
-        self.starts = np.searchsorted(self.post_term, np.arange(len(vocab) + 1))
+        order = np.lexsort((np.asarray(skills, dtype=np.intp), np.asarray(term_ids, dtype=np.intp)))
+        self.post_skill = np.asarray(skills, dtype=np.intp)[order]
+        self.post_tf = np.asarray(counts, dtype=np.float64)[order]
+        self.starts = np.searchsorted(np.asarray(term_ids, dtype=np.intp)[order], np.arange(len(vocab) + 1))
         self.df = np.diff(self.starts)
-        held = self.length > 0
-        self.documents = int(np.count_nonzero(held))
-        self.average = float(self.length[held].mean()) if self.documents else 1.0
+        held_any = self.length > 0
+        self.documents = int(np.count_nonzero(held_any))
+        self.average = float(self.length[held_any].mean()) if self.documents else 1.0
         self.norm = K1 * ((1 - B) + B * self.length / self.average)  # per skill: K1 (1 - B + B len / avg)
 
     def idf(self, term_id: int) -> float:
@@ -88,7 +89,7 @@ class RequestLexicon:
     def _kept(self, masked: Collection[int]) -> dict[int, list[str]]:
         """Per skill some of whose requests are ``masked``, the terms of its other requests."""
         gone = set(masked)
-        return {o: [t for r in self.requests_of[o] if r not in gone for t in self.tokens[r]]
+        return {o: [t for r in self.requests_of[o] if r not in gone for t in tokenize(self.texts[r])]
                 for o in sorted({self.owner[r] for r in gone})}
 
     def _score_one(self, kept: list[str], terms: Sequence[str]) -> float:
@@ -106,10 +107,16 @@ class RequestLexicon:
                 total += self.idf(self.vocab[t]) * tf * (K1 + 1) / (tf + norm)
         return total
 
-    def words(self, skill: int, masked: Collection[int] = ()) -> set[str]:
+    def words(self, skill: int, masked: Collection[int] = ()) -> frozenset[str] | set[str]:
         """The terms of ``skill``'s requests, the ``masked`` ones left out."""
+        if not masked:  # a live search's question, asked for the first match of each query: kept per skill
+            found = self._words.get(skill)
+            if found is None:
+                found = self._words[skill] = frozenset(t for r in self.requests_of.get(skill, ())
+                                                       for t in tokenize(self.texts[r]))
+            return found
         gone = set(masked)
-        return {t for r in self.requests_of.get(skill, ()) if r not in gone for t in self.tokens[r]}
+        return {t for r in self.requests_of.get(skill, ()) if r not in gone for t in tokenize(self.texts[r])}
 
 
 def request_channel(lexicon: RequestLexicon, terms: Sequence[str], masked: Collection[int], scope, name_rank,

@@ -681,7 +681,7 @@ def test_zero_and_empty_values_resolve_to_defaults(tmp_path):
     config = load(tmp_path)
     assert config.search == SearchConfig()
     assert config.search.fields == ("description", "triggers", "keywords")  # the name is not embedded
-    assert set(config.search.fields) < set(DEFAULT_FIELDS) and config.search.fusion == "zscore"
+    assert set(config.search.fields) < set(DEFAULT_FIELDS) and config.search.fusion == "zscore-mnz"
     assert (config.search.body_chars, config.search.rrf_k, config.search.candidates) == (1200, 60, 50)
     assert (config.search.query_timeout_ms, config.search.batch_size) == (800, 64)
     assert (config.search.weight_lexical, config.search.weight_vector) == (1.0, 1.0)
