@@ -172,6 +172,7 @@ def candidates() -> list[tune.Setting]:
         out.extend(tune.Setting("rrf", fields, w) for w in (0.25, 0.5, 1.0))
         out.extend(tune.Setting("weighted", fields, w) for w in (0.25, 0.5, 1.0))
         out.extend(tune.Setting("zscore", fields, w) for w in tune.ZSCORE_WEIGHTS)
+        out.extend(tune.Setting("zscore-mnz", fields, w) for w in tune.ZSCORE_WEIGHTS)
     for fields in (tune.ALL_FIELDS, tune.NAME_FREE):
         for cand in (20, 100, 200):
             out.append(tune.Setting("blend", fields, 0.08 / tune.BLEND_SCALE, cand))

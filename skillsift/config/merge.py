@@ -89,6 +89,10 @@ def _merge_search(repo: dict, user: dict, index_base: str, env, notes: list[str]
     out["examples"] = tuple(repo.get("examples") or ())
     out["example_weight"] = float(user["example_weight"] if "example_weight" in user
                                   else repo.get("example_weight", DEFAULT_EXAMPLE_WEIGHT))
+    for key in ("mnz_bonus", "request_lexical_weight"):  # the zscore-mnz fusion's weights (0 turns one off)
+        out[key] = float(user[key] if key in user else repo.get(key, getattr(SEARCH_DEFAULTS, key)))
+    value = user.get("mnz_depth", 0) if user.get("mnz_depth", 0) > 0 else repo.get("mnz_depth", 0)
+    out["mnz_depth"] = value or SEARCH_DEFAULTS.mnz_depth
     if repo.get("log_queries") is True:
         notes.append(_ignored("search.log_queries"))
     log_queries = bool(user.get("log_queries", False))

@@ -12,7 +12,15 @@ import posixpath
 from ..files import path_str
 from ..records import field, record
 from .validate import ValidateSettings
-from .values import DEFAULT_EMBED_FIELDS, DEFAULT_EXAMPLE_WEIGHT, DEFAULT_INDEX_DIR, LOCAL_DIR
+from .values import (
+    DEFAULT_EMBED_FIELDS,
+    DEFAULT_EXAMPLE_WEIGHT,
+    DEFAULT_INDEX_DIR,
+    DEFAULT_MNZ_BONUS,
+    DEFAULT_MNZ_DEPTH,
+    DEFAULT_REQUEST_LEXICAL_WEIGHT,
+    LOCAL_DIR,
+)
 
 TYPE_CHECKING = False  # (mypy reads it as true; pathlib is not imported on the hooks' path)
 if TYPE_CHECKING:
@@ -27,7 +35,7 @@ class SearchConfig:
     fields: tuple[str, ...] = DEFAULT_EMBED_FIELDS
     index_body: bool = False
     body_chars: int = 1200
-    fusion: str = "zscore"  # chosen on half A of two development sets: docs/ranking-quality.md, "Fusion channels"
+    fusion: str = "zscore-mnz"  # since 2026-12-07 (before: "zscore"): docs/ranking-quality.md, "Fusion channels"
     rrf_k: int = 60
     weight_lexical: float = 1.0
     weight_vector: float = 1.0
@@ -46,6 +54,12 @@ class SearchConfig:
     # and how much a skill's best example cosine counts next to its own cosine
     examples: tuple[str, ...] = ()
     example_weight: float = DEFAULT_EXAMPLE_WEIGHT
+    # the zscore-mnz fusion (docs/ranking-quality.md, "Fusion channels"): + mnz_bonus for a candidate in both
+    # lists' first mnz_depth, + request_lexical_weight x the excess of the query's terms the known requests'
+    # top match holds over the skills' own top match x the z-score of BM25 over the known requests
+    mnz_bonus: float = DEFAULT_MNZ_BONUS
+    mnz_depth: int = DEFAULT_MNZ_DEPTH
+    request_lexical_weight: float = DEFAULT_REQUEST_LEXICAL_WEIGHT
 
 
 @record(frozen=True)

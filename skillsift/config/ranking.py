@@ -27,6 +27,7 @@ RANKING = (
     "search.mode", "search.fusion", "search.dtype", "search.fields", "search.body_chars", "search.rrf_k",
     "search.weights", "search.vector_min_sim", "search.candidates", "search.query_timeout_ms", "search.index_dir",
     "search.index_body", "search.long_query", "search.long_query_words", "search.examples", "search.example_weight",
+    "search.mnz_bonus", "search.mnz_depth", "search.request_lexical_weight",
     "embeddings.provider", "embeddings.model", "embeddings.command", "embeddings.pass_env",
     "catalog.skills", "roles.*", "sources",
     "judge.command", "judge.pass_env", "judge.agent", "judge.timeout_seconds", "judge.cache", "judge.fetch_in_ci",

@@ -228,6 +228,12 @@ SEARCH = Rule("table", doc="Ranking: mode, fusion, what is embedded, limits (doc
                      messages={"blank": "{label} holds a blank entry"},
                      doc="Examples files of known requests: paths or globs inside the repository."),
     "example_weight": _number(0, 1, S.example_weight, True, "How much a skill's closest known requests lift it."),
+    "mnz_bonus": _number(0, 10, S.mnz_bonus, True, "zscore-mnz: the bonus of a candidate in both lists' first "
+                         "mnz_depth."),
+    "mnz_depth": _int(0, 1000, S.mnz_depth, True, "zscore-mnz: how deep both lists are read for the bonus "
+                      "(at most candidates; 0 = default)."),
+    "request_lexical_weight": _number(0, 10, S.request_lexical_weight, True,
+                                      "zscore-mnz: the weight of BM25 over the known requests' text."),
 })
 
 EMBEDDINGS_KEYS = {

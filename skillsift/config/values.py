@@ -6,7 +6,7 @@ from ..catalog.embedtext import DEFAULT_EMBED_FIELDS as DEFAULT_EMBED_FIELDS  # 
 
 MODES = ("lexical", "hybrid", "vector")
 MODE_WORDS = "lexical, hybrid or vector"
-FUSIONS = ("auto", "rrf", "weighted", "blend", "zscore")
+FUSIONS = ("auto", "rrf", "weighted", "blend", "zscore", "zscore-mnz")
 DTYPES = ("float32", "float16")
 LONG_QUERIES = ("max-piece", "truncate")  # how a query longer than the model's window is embedded
 PROVIDERS = ("local", "openai", "command")
@@ -19,6 +19,11 @@ DESCRIPTION_LIMIT_MAX = 1_000_000
 DEFAULT_FIELDS = ("name", "triggers", "keywords", "description")  # the fields that can be embedded
 # the weight of a skill's best known-request cosine (docs/ranking-quality.md, "Known requests")
 DEFAULT_EXAMPLE_WEIGHT = 0.6
+# the zscore-mnz fusion (docs/ranking-quality.md, "Fusion channels"): the bonus of a candidate in both lists'
+# first MNZ_DEPTH, and the weight of the known requests' own lexical channel
+DEFAULT_MNZ_BONUS = 0.25
+DEFAULT_MNZ_DEPTH = 50
+DEFAULT_REQUEST_LEXICAL_WEIGHT = 0.6
 DEFAULT_INDEX_DIR = ".skillsift/index"
 LOCAL_DIR = ".skillsift/local"
 

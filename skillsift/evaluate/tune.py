@@ -31,7 +31,7 @@ import numpy as np
 
 from ..ranker.centring import CENTRE_SHRINK, centre
 from ..ranker.lexical import LexicalIndex
-from ..ranker.model.fusion import BLEND_SCALE, ZSCORE_TERMS, zscore_trust
+from ..ranker.model.fusion import BLEND_SCALE, MNZ_BONUS, MNZ_DEPTH, ZSCORE_TERMS, zscore_trust
 from ..ranker.model.lift import REDUCTION, combine, example_best
 from .holdout import FOLD_SEED, FOLDS, Holdout, fold_of  # noqa: F401  (fold_of: the names others import from here)
 from .intervals import interval, paired
@@ -43,18 +43,22 @@ ALL_FIELDS = ("name", "triggers", "keywords", "description")
 BLEND_WEIGHTS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
 RRF_WEIGHTS = (0.5, 1.0)
 ZSCORE_WEIGHTS = (0.5, 1.0, 2.0)
+MNZ_BONUSES = (0.25, 0.5)  # zscore-mnz: the bonus of a candidate in both lists' first mnz_depth
 CANDIDATES = (50, 100)
 
 
 @dataclass(frozen=True)
 class Setting:
-    """One hybrid setting: ``fusion`` auto (cosine only), blend, rrf or weighted."""
+    """One hybrid setting: ``fusion`` auto (cosine only), blend, rrf, weighted, zscore or zscore-mnz (zscore plus
+    ``mnz`` in both lists' first ``mnz_depth``; its known requests' words are not modelled, no more than the pin)."""
 
     fusion: str
     fields: tuple[str, ...] = ALL_FIELDS
     weight_lexical: float = 1.0
     candidates: int = 50
     rrf_k: int = 60
+    mnz: float = MNZ_BONUS
+    mnz_depth: int = MNZ_DEPTH
 
     def label(self) -> str:
         fields = "name-free" if set(self.fields) == set(NAME_FREE) else (
@@ -67,15 +71,17 @@ class Setting:
             core = f"rrf k={self.rrf_k} w={self.weight_lexical:g}"
         elif self.fusion == "zscore":
             core = f"zscore w={self.weight_lexical:g}"
+        elif self.fusion == "zscore-mnz":
+            core = f"zscore-mnz w={self.weight_lexical:g} mnz={self.mnz:g}"
         else:
             core = f"weighted w={self.weight_lexical:g}"
         return f"{core}, {fields}, candidates {self.candidates}"
 
     def search_keys(self) -> dict:
         """The ``[search]`` keys that select this setting (``weights`` as a table)."""
-        return {"mode": "hybrid", "fusion": self.fusion, "fields": list(self.fields),
-                "candidates": self.candidates, "rrf_k": self.rrf_k,
-                "weights": {"lexical": float(self.weight_lexical), "vector": 1.0}}
+        mnz = {"mnz_bonus": float(self.mnz)} if self.fusion == "zscore-mnz" else {}
+        return {"mode": "hybrid", "fusion": self.fusion, "fields": list(self.fields), "candidates": self.candidates,
+                "rrf_k": self.rrf_k, **mnz, "weights": {"lexical": float(self.weight_lexical), "vector": 1.0}}
 
     def to_dict(self) -> dict:
         return {"label": self.label(), **self.search_keys()}
@@ -92,6 +98,8 @@ def grid(fields_variants: Sequence[tuple[str, ...]] = (ALL_FIELDS, NAME_FREE),
             out.extend(Setting("rrf", tuple(fields), w, cand) for w in RRF_WEIGHTS)
             out.append(Setting("weighted", tuple(fields), 1.0, cand))
             out.extend(Setting("zscore", tuple(fields), w, cand) for w in ZSCORE_WEIGHTS)
+            out.extend(Setting("zscore-mnz", tuple(fields), w, cand, mnz=m)
+                       for w in ZSCORE_WEIGHTS for m in MNZ_BONUSES)
     return out
 
 
@@ -184,7 +192,7 @@ def fused(setting: Setting, sig: Signals) -> tuple[np.ndarray, np.ndarray]:
     matched = lex > 0
     if setting.fusion == "auto":
         return np.round(cos, 6), _top_mask(cos, sig.tie, cand)
-    if setting.fusion == "zscore":
+    if setting.fusion in ("zscore", "zscore-mnz"):
         ranked = sig.centred(setting.fields)
         lex_cut = _top_mask(lex, sig.tie, cand, matched)
         chosen = _top_mask(ranked, sig.tie, cand) | lex_cut
@@ -194,6 +202,9 @@ def fused(setting: Setting, sig: Signals) -> tuple[np.ndarray, np.ndarray]:
                            dtype=np.float64)
         weight = setting.weight_lexical * trust[:, None]
         score = _standardised(ranked, chosen) + weight * _standardised(lex, lex_cut)
+        if setting.fusion == "zscore-mnz":  # + mnz in both lists' first mnz_depth
+            depth = min(setting.mnz_depth, cand)
+            score = score + setting.mnz * (_top_mask(ranked, sig.tie, depth) & _top_mask(lex, sig.tie, depth, matched))
         return np.round(score, 9), chosen
     if setting.fusion == "blend":
         ranked = sig.centred(setting.fields)

@@ -10,7 +10,7 @@ text).  See docs/ranking-quality.md.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -52,7 +52,11 @@ class TuneRun:
 def current_setting(search) -> tune.Setting:
     """The configured hybrid setting (``weights.lexical`` relative to ``weights.vector``)."""
     ratio = search.weight_lexical / search.weight_vector if search.weight_vector else search.weight_lexical
-    return tune.Setting(search.fusion, tuple(search.fields), float(ratio), int(search.candidates), int(search.rrf_k))
+    setting = tune.Setting(search.fusion, tuple(search.fields), float(ratio), int(search.candidates),
+                           int(search.rrf_k))
+    if search.fusion == "zscore-mnz":  # its bonus and depth as configured (the other fusions have none)
+        setting = replace(setting, mnz=float(search.mnz_bonus), mnz_depth=int(search.mnz_depth))
+    return setting
 
 
 def settings_for(current: tune.Setting, n_skills: int) -> tuple[list[tune.Setting], int, int]:

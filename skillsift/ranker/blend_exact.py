@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .model.fusion import BlendRequest, FusedItem, with_lexical_bonus, zscore_scores
+from .model.fusion import BlendRequest, FusedItem, mnz_extra, with_lexical_bonus, zscore_scores
 from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away
 
 #: Scopes of at most this many usable skills are ranked by :func:`blend_exact`.
@@ -70,7 +70,7 @@ def blend_exact(request: BlendRequest, plain: Sequence[float], centred: Sequence
     if request.fusion == "zscore":
         sims = [floor if vector_rank.get(i) is None else centred[vector_rank[i][1]] for i in chosen]
         members = [lex[i][1] if i in lex and lex[i][0] <= candidates else None for i in chosen]
-        fused = zscore_scores(sims, members, request.lexical_weight)
+        fused = zscore_scores(sims, members, request.lexical_weight, _mnz_extras(request, chosen, order, skills, lex))
     else:
         fused = [with_lexical_bonus(floor if vector_rank.get(i) is None else centred[vector_rank[i][1]], bonus,
                                     lex.get(i, (0, 0.0))[1], top) for i in chosen]
@@ -86,3 +86,13 @@ def blend_exact(request: BlendRequest, plain: Sequence[float], centred: Sequence
                              vector_rank=0 if at is None else at[0],
                              vector_sim=None if at is None else round_half_away(plain[at[1]], SCORE_DIGITS)))
     return out
+
+
+def _mnz_extras(request: BlendRequest, chosen, order, skills, lex) -> list[float] | None:
+    """zscore-mnz: each of the ``chosen`` candidates' addition (:func:`~skillsift.ranker.model.fusion.mnz_extra`;
+    ``order``: the complete vector list's positions, ``lex``: skill -> (lexical rank, score)); None for zscore."""
+    if request.request_words is None:
+        return None
+    depth = min(request.mnz_depth, request.candidates)
+    first = {skills[p] for p in order[:depth]}
+    return [mnz_extra(request, i, i in first and i in lex and lex[i][0] <= depth) for i in chosen]

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .model.fusion import BlendRequest, FusedItem, zscore_scores
+from .model.fusion import BlendRequest, FusedItem, mnz_extra, zscore_scores
 from .rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away_array, round_half_away_list
 from .screens import filled, plus_where
 
@@ -86,7 +86,8 @@ def blend_first(request: BlendRequest, centred, plain, keep, lexical, usable, wh
     if request.fusion == "zscore":  # every candidate's score depends on all of them: all are exact
         sims = filled(total, floor)
         sims[has] = centred.exact(pos[has])
-        scores, contenders = _zscore_contenders(request, sims, lex_score, n_lex, others, rest)
+        extra = _mnz_extras(request, vec, pos, skill, n_lex)
+        scores, contenders = _zscore_contenders(request, sims, lex_score, n_lex, others, rest, extra)
         ids = {j: names[skill_list[j]] for j in (contenders if pinned_at < 0 else [pinned_at, *contenders])}
         kept = sorted(contenders, key=lambda j: (-scores[j], ids[j]))[:rest] if rest > 0 else []
         chosen = ([pinned_at] if pinned_at >= 0 else []) + kept
@@ -100,11 +101,26 @@ def blend_first(request: BlendRequest, centred, plain, keep, lexical, usable, wh
     return _items(chosen, ids, scores, pos, skill, lex_score, n_lex, vec, centred, plain, keep, lexical)
 
 
-def _zscore_contenders(request: BlendRequest, sims, lex_score, n_lex: int, others, rest: int):
+def _mnz_extras(request: BlendRequest, vec, pos, skill, n_lex: int) -> list[float] | None:
+    """zscore-mnz: each candidate's addition (:func:`~skillsift.ranker.model.fusion.mnz_extra`), by candidate
+    number; None for plain zscore.  The lexical candidates are numbered first, in lexical order, so one is in
+    the lexical list's first ``depth`` when its number is below ``depth``; ``vec`` holds the vector candidates'
+    positions in order."""
+    if request.request_words is None:
+        return None
+    depth = min(request.mnz_depth, request.candidates)
+    first = set(vec[:depth].tolist())
+    both = min(depth, n_lex)
+    positions = pos.tolist()
+    return [mnz_extra(request, i, j < both and positions[j] in first) for j, i in enumerate(skill.tolist())]
+
+
+def _zscore_contenders(request: BlendRequest, sims, lex_score, n_lex: int, others, rest: int, extra=None):
     """``(scores, contenders)``: every candidate's rounded zscore score (by candidate number) and those of ``others``
     that can be among the ``rest`` best (a score at or above the ``rest``-th best; none when ``rest`` < 1)."""
     members: list = lex_score[:n_lex].tolist() + [None] * (len(lex_score) - n_lex)  # Python floats, then None
-    rounded = round_half_away_list(zscore_scores(sims.tolist(), members, request.lexical_weight), FUSED_DIGITS)
+    rounded = round_half_away_list(zscore_scores(sims.tolist(), members, request.lexical_weight, extra),
+                                   FUSED_DIGITS)
     contenders = others.tolist() if rest > 0 else []
     if 0 < rest < len(contenders):
         least = sorted([rounded[j] for j in contenders], reverse=True)[rest - 1]

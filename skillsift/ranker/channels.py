@@ -4,7 +4,8 @@ A blend hit's score is its centred similarity (lifted by its known requests) plu
 bonus; a zscore hit's is the z-score of its similarity plus the weighted z-score of its BM25F
 score (:mod:`skillsift.ranker.model.fusion`).  :func:`with_channels` splits each returned hit's score
 into those parts (:func:`~skillsift.ranker.model.fusion.channel_shares`): description, requests and
-lexical for blend and zscore (vector and lexical without known requests).
+lexical for blend and zscore (vector and lexical without known requests); zscore-mnz adds agreement (the
+bonus of a hit in both lists' first ``mnz_depth``) and request words (BM25 over the known requests).
 Computed for the returned hits only, after the ranking: the ranking itself never reads them.
 """
 
@@ -12,12 +13,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .model.fusion import channel_shares
+from .model.fusion import ZSCORE_FUSIONS, channel_shares
 from .model.lift import combine
 from .result import SearchResult
 from .screens import exact_dots
 
-SCORED = ("blend", "zscore")  # the fusions whose scores split into channels
+SCORED = ("blend", *ZSCORE_FUSIONS)  # the fusions whose scores split into channels
 
 
 def with_channels(search, result: SearchResult, query: str, qvec, lexical, s, cos=None,
@@ -40,13 +41,18 @@ def with_channels(search, result: SearchResult, query: str, qvec, lexical, s, co
             s.fusion == "blend" or spread is not None):
         lifts = _lifts(search, result, qvec, cos, s.example_weight)
     hits = []
+    depth = min(request.mnz_depth, s.candidates)
     for h in result.hits:
         i = search.position(h.name)
         points = lexical.scores_of([i]).get(i)
         in_cut = 0 < h.lexical_rank <= s.candidates
+        extra = None
+        if request.request_words is not None:  # zscore-mnz: in both lists' first depth, the requests' words
+            extra = (request.mnz if 0 < h.lexical_rank <= depth and 0 < h.vector_rank <= depth else 0.0,
+                     request.request_words.get(i, 0.0))
         hits.append(replace(h, channels=channel_shares(request, h.score, points, in_cut, cut,
                                                        None if lifts is None else lifts.get(h.name, 0.0),
-                                                       spread if s.fusion == "zscore" else None)))
+                                                       spread if s.fusion in ZSCORE_FUSIONS else None, extra)))
     return replace(result, hits=tuple(hits))
 
 

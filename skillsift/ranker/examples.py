@@ -19,6 +19,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from .model.lift import REDUCTION, example_best, mean_of_two_best, normalised
+from .request_lexicon import RequestLexicon
 
 
 def mean_of_two_best_row(cos, starts, sizes):
@@ -121,6 +122,17 @@ class ExampleRows:
         best[skills] = np.where(ok, group, 0.0)
         has[skills] = ok
         return best, has
+
+    def lexicon(self, n_skills: int):
+        """The :class:`~skillsift.ranker.request_lexicon.RequestLexicon` of these requests' text (BM25 per
+        skill over a catalog of ``n_skills``), made on first use and kept with them."""
+        found = self.__dict__.get("_lexicon")
+        if found is None or found.n_skills != n_skills:
+            import numpy as np
+
+            found = RequestLexicon(np.asarray(self.owner).tolist(), self.texts, n_skills)
+            object.__setattr__(self, "_lexicon", found)
+        return found
 
     def layout(self):
         """``(starts, sizes, skills)`` of the groups of columns (one per skill with examples), made once."""

@@ -38,7 +38,7 @@ from typing import Any
 
 from .channels import with_channels
 from .examples import mean_of_two_best_row
-from .model.fusion import similarity_spread
+from .model.fusion import ZSCORE_FUSIONS, similarity_spread
 from .model.lift import combine
 from .screens import ABS_SLACK, SAFETY, ScreenedScores, distinct, dot_error_factor, exact_dots, filled, gamma, matvec
 
@@ -465,7 +465,7 @@ def rank_with_requests(search, v: VectorQuery, covered: bool):
         return result
     cos = evidence.cosines([search.position(h.name) for h in result.hits])
     spread = None
-    if ranking == "hybrid" and s.fusion == "zscore" and queries.shape[0] == 1:
+    if ranking == "hybrid" and s.fusion in ZSCORE_FUSIONS and queries.shape[0] == 1:
         keep = plain.at_least(s.vector_min_sim) if s.vector_min_sim > 0 else None
         spread = zscore_spread(centred(), keep, v.usable, search._positions_in(v.usable, v.subset), v.lexical,
                                s.candidates)

@@ -19,15 +19,25 @@ from .blend_top import blend_first
 from .centring import CENTRE_SHRINK, centre
 from .channels import with_channels
 from .examples import ExampleRows
-from .model.fusion import BlendRequest, blend_bonus_scale, rrf, sort_fused, vector_only, weighted, zscore_lexical_weight
+from .model.fusion import (
+    ZSCORE_FUSIONS,
+    BlendRequest,
+    blend_bonus_scale,
+    rrf,
+    sort_fused,
+    vector_only,
+    weighted,
+    zscore_lexical_weight,
+)
 from .model.pin import PinIndex
+from .request_lexicon import request_shares
 from .request_screen import VectorQuery, rank_with_requests
 from .result import Hit, SearchResult
 from .rounding import SCORE_DIGITS, round_half_away
 from .screens import CentredScreen, PlainScreen
 
 STALE = -1  # the skill's text changed since its vector was made
-SCORED = ("blend", "zscore")  # the fusions that score candidates by value (fusion.BlendRequest)
+SCORED = ("blend", *ZSCORE_FUSIONS)  # the fusions that score candidates by value (fusion.BlendRequest)
 MISSING = -2  # the index holds no vector for the skill
 
 
@@ -219,13 +229,15 @@ class VectorSearch:
         many of its first hits the fusion reads, ``s.candidates`` unless given)."""
 
         weight = 0.0
-        if s.fusion == "zscore":
+        zscored = s.fusion in ZSCORE_FUSIONS
+        if zscored:
             # the first hits the fusion reads next, ranked once: coverage's first hit is their first
             lexical.top_scored(s.candidates if reads is None else reads)
             weight = zscore_lexical_weight(lexical.coverage(), lexical.term_count(), s.weight_lexical, s.weight_vector)
+        words = request_shares(self, query, s, lexical) if s.fusion == "zscore-mnz" else None
         return BlendRequest(query, s.candidates, blend_bonus_scale(s.weight_lexical, s.weight_vector), limit,
-                            self._pins().pin_position, fusion="zscore" if s.fusion == "zscore" else "blend",
-                            lexical_weight=weight)
+                            self._pins().pin_position, fusion="zscore" if zscored else "blend",
+                            lexical_weight=weight, mnz=s.mnz_bonus, mnz_depth=s.mnz_depth, request_words=words)
 
     def _screened(self, query: str, qvec, mode: str, subset, usable, lexical, s, covered: bool, limit, *,
                   lists=None):

@@ -56,7 +56,7 @@ def failure(root: Path, **kwargs) -> SkillsiftError:
 
 SEARCH_PROBLEMS = [
     ({"mode": "semantic"}, 'search.mode "semantic" must be lexical, hybrid or vector'),
-    ({"fusion": "sum"}, 'search.fusion "sum" must be auto, rrf, weighted, blend or zscore'),
+    ({"fusion": "sum"}, 'search.fusion "sum" must be auto, rrf, weighted, blend, zscore or zscore-mnz'),
     ({"dtype": "int8"}, 'search.dtype "int8" must be float32 or float16'),
     ({"fields": ["body"]}, 'search.fields entry "body" must be name, triggers, keywords or description'),
     ({"body_chars": 20001}, "search.body_chars must be between 0 and 20000"),
@@ -143,7 +143,7 @@ def test_search_problems_come_in_reference_order_then_unknown_keys():
     }
     assert validate_search_table(table) == [
         'search.mode "semantic" must be lexical, hybrid or vector',
-        'search.fusion "sum" must be auto, rrf, weighted, blend or zscore',
+        'search.fusion "sum" must be auto, rrf, weighted, blend, zscore or zscore-mnz',
         'search.dtype "int8" must be float32 or float16',
         'search.fields entry "body" must be name, triggers, keywords or description',
         'search.fields entry "title" must be name, triggers, keywords or description',
@@ -681,7 +681,7 @@ def test_zero_and_empty_values_resolve_to_defaults(tmp_path):
     config = load(tmp_path)
     assert config.search == SearchConfig()
     assert config.search.fields == ("description", "triggers", "keywords")  # the name is not embedded
-    assert set(config.search.fields) < set(DEFAULT_FIELDS) and config.search.fusion == "zscore"
+    assert set(config.search.fields) < set(DEFAULT_FIELDS) and config.search.fusion == "zscore-mnz"
     assert (config.search.body_chars, config.search.rrf_k, config.search.candidates) == (1200, 60, 50)
     assert (config.search.query_timeout_ms, config.search.batch_size) == (800, 64)
     assert (config.search.weight_lexical, config.search.weight_vector) == (1.0, 1.0)

@@ -50,6 +50,54 @@ def coverage(query: str, skill) -> float:
     return sum(t in words for t in terms) / len(terms) if terms else 0.0
 
 
+def request_bm25(requests: dict[str, list[str]], terms: list[str]) -> dict[str, float]:
+    """BM25 (k1 1.2, b 0.75) of the query ``terms`` over one document per skill, the text of its known
+    ``requests`` (skill name -> texts), written out plainly: the definition
+    :mod:`skillsift.ranker.request_lexicon` computes over postings.  Skills without a match are left out."""
+    import math
+    from collections import Counter
+
+    from skillsift.ranker.tokenize import tokenize
+
+    tf = {name: Counter(t for text in texts for t in tokenize(text)) for name, texts in requests.items()}
+    length = {name: sum(c.values()) for name, c in tf.items()}
+    held = [name for name in tf if length[name] > 0]
+    if not held:
+        return {}
+    average = sum(length[name] for name in held) / len(held)
+    df = Counter(t for name in held for t in tf[name])
+    out = {}
+    for name in held:
+        norm = 1.2 * ((1 - 0.75) + 0.75 * length[name] / average)
+        total = 0.0
+        for t in terms:
+            x = tf[name].get(t, 0)
+            if x:
+                total += math.log(1 + (len(held) - df[t] + 0.5) / (df[t] + 0.5)) * x * (1.2 + 1) / (x + norm)
+        if total > 0:
+            out[name] = total
+    return out
+
+
+def request_words_of(requests: dict[str, list[str]], query: str, skills, lexical, s) -> dict[str, float]:
+    """zscore-mnz's requests' lexical share per skill name, from :func:`request_bm25`: the first
+    ``s.candidates`` matches (score desc, name), z-scored, times ``s.request_lexical_weight`` times the
+    excess of the query's terms the first match's requests hold over those the top lexical match holds."""
+    from skillsift.ranker.model.fusion import request_words, request_words_weight
+    from skillsift.ranker.tokenize import tokenize
+
+    terms = query_terms(query)
+    scores = request_bm25(requests, terms)
+    first = sorted(scores.items(), key=lambda t: (-t[1], t[0]))[:s.candidates]
+    if not first or not terms:
+        return {}
+    words = {t for text in requests[first[0][0]] for t in tokenize(text)}
+    held = sum(1 for t in terms if t in words) / len(terms)
+    share = coverage(query, next(k for k in skills if k.name == lexical[0][0])) if lexical else 0.0
+    weight = request_words_weight(held, share, s.request_lexical_weight)
+    return request_words(first, weight)
+
+
 def cosine_list(matrix, rows, ids, query_vec) -> list[tuple[int, float]]:
     """Score items by their exact similarity with the query (see :func:`exact_dots`).
 
@@ -140,7 +188,7 @@ class OracleRanker:
         ids = [self.skills[i].name for i in usable]
         rows = [prep[i] for i in usable]
         plain = np.clip(_dots(self.index.matrix[rows], qvec, self.dots), -1.0, 1.0)
-        if mode == "hybrid" and s.fusion in ("blend", "zscore"):
+        if mode == "hybrid" and s.fusion in ("blend", "zscore", "zscore-mnz"):
             centred_matrix = centre(self.index.matrix, sorted({row for row in prep if row >= 0}))
             sims = np.clip(_dots(centred_matrix[rows], qvec, self.dots), -1.0, 1.0)
             order = sorted(range(len(rows)), key=lambda k: (-sims[k], ids[k]))
@@ -166,7 +214,7 @@ class OracleRanker:
             ranking = "vector"
             if mode == "hybrid":
                 pinned = exact_pin(query, [f.id for f in fused])
-        elif s.fusion == "zscore":
+        elif s.fusion in ("zscore", "zscore-mnz"):
             from skillsift.ranker.model.fusion import zscore_lexical_weight
 
             surviving = {name for name, _ in vector_ranked}
@@ -174,7 +222,8 @@ class OracleRanker:
             share = coverage(query, self.skills[self.positions[lexical[0].name]]) if lexical else 0.0
             fused = zscore(lexical_ranked, ranked, zscore_lexical_weight(share, len(query_terms(query)),
                                                                          s.weight_lexical, s.weight_vector),
-                           candidates=cand, cosines=dict(vector_ranked))
+                           candidates=cand, cosines=dict(vector_ranked), mnz=s.mnz_bonus, mnz_depth=s.mnz_depth,
+                           words={} if s.fusion == "zscore-mnz" else None)  # no known requests here
             ranking = "hybrid"
             pinned = exact_pin(query, [f.id for f in fused])
         elif s.fusion == "blend":

@@ -34,7 +34,7 @@ from skillsift.ranker.model.fusion import BlendRequest, sort_fused
 from skillsift.ranker.model.lift import example_best, mean_of_two_best
 from skillsift.ranker.screens import exact_dots
 from tests.conftest import corpora
-from tests.ranker.reference import blend, coverage, make_world, query_terms, rankers, zscore
+from tests.ranker.reference import blend, coverage, make_world, query_terms, rankers, request_words_of, zscore
 
 # -- the screened path ---------------------------------------------------------------------------------
 
@@ -53,7 +53,7 @@ def _pinning_queries(world, count: int, seed: int) -> list[str]:
     return texts
 
 
-@pytest.mark.parametrize("fusion", ["blend", "zscore"])
+@pytest.mark.parametrize("fusion", ["blend", "zscore", "zscore-mnz"])
 @pytest.mark.parametrize("seed", range(8))
 def test_blend_hits_equal_the_complete_fusion_cut(seed, fusion):
     world = make_world(seed, n=260 + 30 * seed, shared=(0.0, 0.5, 0.9)[seed % 3], stale=seed % 3,
@@ -133,7 +133,7 @@ def _check(world, texts, *, role=None, roles=None, **search):
     return new
 
 
-@pytest.mark.parametrize("fusion", ["blend", "zscore"])
+@pytest.mark.parametrize("fusion", ["blend", "zscore", "zscore-mnz"])
 @pytest.mark.parametrize("seed", range(8))
 def test_small_catalog_blend_equals_the_complete_fusion(seed, fusion):
     n = (6, 12, 27, 40, 51, 64, 96, 20)[seed]
@@ -161,7 +161,7 @@ def test_a_small_role_of_a_large_catalog_takes_the_exact_path(monkeypatch):
     assert calls  # the scope was small enough
 
 
-@pytest.mark.parametrize("fusion", ["blend", "zscore"])
+@pytest.mark.parametrize("fusion", ["blend", "zscore", "zscore-mnz"])
 @pytest.mark.parametrize("seed", range(4))
 def test_the_exact_and_the_screened_paths_agree(seed, fusion, monkeypatch):
     world = make_world(40 + seed, n=(10, 30, 64, 45)[seed], shared=0.5, stale=seed % 2, duplicates=seed % 2 * 3,
@@ -273,13 +273,20 @@ def _reference_with_requests(new, text: str, s, fusion: str = "blend", *, read: 
     centred = sorted(((names[k], float(cen[k])) for k in keep), key=lambda t: (-t[1], t[0]))
     lexical = [(h.name, h.score) for h in new.lexical_hits(text)]
     shown = {names[k]: float(plain[k]) for k in keep}
-    if fusion == "zscore":
+    if fusion in ("zscore", "zscore-mnz"):
         from skillsift.ranker.model.fusion import zscore_lexical_weight
 
         share = coverage(text, vectors.skills[vectors.position(lexical[0][0])]) if lexical else 0.0
+        words = None
+        if fusion == "zscore-mnz":
+            ex = vectors.examples
+            texts: dict[str, list[str]] = {}
+            for o, t in zip(ex.owner.tolist(), ex.texts, strict=True):
+                texts.setdefault(vectors.skills[o].name, []).append(t)
+            words = request_words_of(texts, text, vectors.skills, lexical, s)
         fused = zscore(lexical, centred, zscore_lexical_weight(share, len(query_terms(text)), s.weight_lexical,
                                                                s.weight_vector),
-                       candidates=s.candidates, cosines=shown)
+                       candidates=s.candidates, cosines=shown, mnz=s.mnz_bonus, mnz_depth=s.mnz_depth, words=words)
     else:
         fused = blend(lexical, centred, s.weight_lexical, s.weight_vector, candidates=s.candidates, cosines=shown)
     return sort_fused(fused, vectors.pin(text, [f.id for f in fused]))
@@ -294,7 +301,7 @@ def _want(fused):
 
 
 @pytest.mark.parametrize("kernel", sorted(KERNELS))
-@pytest.mark.parametrize("fusion", ["blend", "zscore"])
+@pytest.mark.parametrize("fusion", ["blend", "zscore", "zscore-mnz"])
 @pytest.mark.parametrize("seed", range(6))
 def test_the_known_request_path_equals_the_reference_blend(seed, fusion, kernel, monkeypatch):
     from skillsift.ranker import request_screen
@@ -361,7 +368,7 @@ def _real_requests(world, count: int, dims: int = 64):
 
 
 @pytest.mark.parametrize("kernel", sorted(KERNELS))
-@pytest.mark.parametrize("fusion", ["blend", "zscore"])
+@pytest.mark.parametrize("fusion", ["blend", "zscore", "zscore-mnz"])
 def test_real_requests_the_known_request_path_equals_the_reference(fusion, kernel, monkeypatch):
     """Real text: 300 real skills, 3,000 lines of their bodies as known requests, each under its closest skill."""
     from skillsift.ranker import request_screen
@@ -621,7 +628,8 @@ def test_real_skills_every_path_equals_the_reference(size, monkeypatch):
     world = _real_world(size)
     assert len(world[0]) == size
     texts = list(world[2].table)
-    for cand, fusion in ((5, "blend"), (50, "blend"), (8, "zscore"), (50, "zscore")):
+    for cand, fusion in ((5, "blend"), (50, "blend"), (8, "zscore"), (50, "zscore"), (8, "zscore-mnz"),
+                         (50, "zscore-mnz")):
         new, old = rankers(world, fusion=fusion, candidates=cand)
         for text in texts:
             full = old.search(text, limit=None)
@@ -629,7 +637,7 @@ def test_real_skills_every_path_equals_the_reference(size, monkeypatch):
             assert new.search(text, limit=3) == replace(full, hits=full.hits[:3]), text
     # the same catalog through the other path than the one its size takes
     monkeypatch.setattr(vector_ranking, "SMALL_ROWS", 0 if size <= SMALL_ROWS else 10_000)
-    for fusion in ("blend", "zscore"):
+    for fusion in ("blend", "zscore", "zscore-mnz"):
         new, old = rankers(world, fusion=fusion, candidates=8)
         for text in texts:
             assert new.search(text, limit=None) == old.search(text, limit=None), (text, fusion)

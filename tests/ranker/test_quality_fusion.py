@@ -256,7 +256,7 @@ def test_blend_is_deterministic_and_leaves_lexical_mode_alone(built_index):
 def test_config_accepts_blend():
     assert validate_search_table({"fusion": "blend"}) == []
     assert validate_search_table({"fusion": "sum"}) == [
-        'search.fusion "sum" must be auto, rrf, weighted, blend or zscore']
+        'search.fusion "sum" must be auto, rrf, weighted, blend, zscore or zscore-mnz']
     assert validate_search_table({"fusion": "zscore"}) == []
 
 

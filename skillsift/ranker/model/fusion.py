@@ -18,7 +18,7 @@ to these definitions.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..rounding import FUSED_DIGITS, SCORE_DIGITS, round_half_away
@@ -158,6 +158,12 @@ class BlendRequest:
     pin: Callable[[str, Collection[int]], int | None]
     fusion: str = "blend"  # or "zscore": the candidates' z-scores (:func:`zscore_scores`)
     lexical_weight: float = 0.0  # zscore: the weight of the lexical z-score (:func:`zscore_lexical_weight`)
+    # zscore-mnz (fusion "zscore" with these set, :func:`mnz_extra`): the bonus of a candidate in both lists'
+    # first mnz_depth, and per skill index what the known requests' lexical channel adds (its weight times
+    # its z-score); None: plain zscore
+    mnz: float = 0.0
+    mnz_depth: int = 0
+    request_words: Mapping[int, float] | None = None
 
     def __post_init__(self) -> None:
         if self.candidates < 1:
@@ -204,6 +210,41 @@ def zscore_lexical_weight(coverage: float, terms: int, w_lex: float = 1.0, w_vec
     return zscore_trust(coverage, terms) * w_lex / w_vec
 
 
+#: The fusions scored by :func:`zscore_scores`: ``zscore`` and ``zscore-mnz`` (zscore plus :func:`mnz_extra`).
+ZSCORE_FUSIONS = ("zscore", "zscore-mnz")
+
+#: zscore-mnz: the known requests' lexical channel weighs ``REQUEST_LEXICAL * max(0, requests' coverage - coverage)``
+#: (:func:`request_words_weight`), chosen on half A of both development sets with the bonus of ``MNZ_BONUS`` for
+#: a candidate in both lists' first ``MNZ_DEPTH`` (bench/results/2026-12-07-fusion-quality.md).
+MNZ_BONUS = 0.25
+MNZ_DEPTH = 50
+REQUEST_LEXICAL = 0.6
+
+
+def request_words_weight(request_coverage: float, coverage: float, weight: float = REQUEST_LEXICAL) -> float:
+    """The weight of the known requests' lexical z-score: ``weight`` times the share of the query's terms
+    the requests' top match holds beyond the share the skills' own top lexical match holds (0 when the
+    requests hold no more of the query than the skills' text does: then they add no lexical evidence)."""
+    return weight * max(0.0, request_coverage - coverage)
+
+
+def request_words(first: Sequence[tuple[int, float]], weight: float) -> dict[int, float]:
+    """What the requests' lexical channel adds per skill: ``weight`` times the z-score of its BM25 over
+    its requests among ``first`` (the channel's first matches, ``(skill, score)``); {} when ``weight``
+    is 0."""
+    if not weight or not first:
+        return {}
+    z = _standardised([score for _, score in first])
+    return {skill: weight * value for (skill, _), value in zip(first, z, strict=True)}
+
+
+def mnz_extra(request: BlendRequest, skill: int, both: bool) -> float:
+    """zscore-mnz's addition to a candidate's zscore score: ``request.mnz`` when it is in both lists'
+    first ``request.mnz_depth``, plus its requests' lexical share."""
+    words = request.request_words or {}
+    return (request.mnz if both else 0.0) + words.get(skill, 0.0)
+
+
 def _mean_sd(values: Sequence[float]) -> tuple[float, float]:
     n = len(values)
     mean = math.fsum(values) / n
@@ -229,7 +270,8 @@ def similarity_spread(similarities: Sequence[float]) -> float:
     return _mean_sd(similarities)[1] if len(similarities) else 0.0
 
 
-def zscore_scores(similarities: Sequence[float], lexical: Sequence[float | None], weight: float) -> list[float]:
+def zscore_scores(similarities: Sequence[float], lexical: Sequence[float | None], weight: float,
+                  extra: Sequence[float] | None = None) -> list[float]:
     """The zscore fusion's scores of the candidates, before rounding.
 
     ``similarities``: each candidate's similarity (the least of the vector list for one without
@@ -238,16 +280,20 @@ def zscore_scores(similarities: Sequence[float], lexical: Sequence[float | None]
     ``weight`` times the z-score of its BM25F score among the lexical cut (0 outside it).  Both
     z-scores are per query, so neither list's scale (cosines near 0.3, BM25F growing with the
     catalog and the query) decides; every fast path and the reference call this one function.
+    ``extra`` (zscore-mnz, :func:`mnz_extra`): each candidate's addition, added last.
     """
     z_vec = _standardised(list(similarities))
     members = [v for v in lexical if v is not None]
     z_members = iter(_standardised(members))
     z_lex = [0.0 if v is None else next(z_members) for v in lexical]
+    if extra is not None:
+        return [v + weight * x + e for v, x, e in zip(z_vec, z_lex, extra, strict=True)]
     return [v + weight * x for v, x in zip(z_vec, z_lex, strict=True)]
 
 
 def channel_shares(request: BlendRequest, score: float, points: float | None, in_cut: bool, cut: Sequence[float],
-                   lift: float | None = None, spread: float | None = None) -> tuple[tuple[str, float], ...]:
+                   lift: float | None = None, spread: float | None = None,
+                   extra: tuple[float, float] | None = None) -> tuple[tuple[str, float], ...]:
     """Each channel's share of a blend or zscore ``score`` (``--explain``), rounded to 6 decimals.
 
     ``points``: the skill's BM25F score (None without a lexical match); ``in_cut``: whether the
@@ -257,7 +303,9 @@ def channel_shares(request: BlendRequest, score: float, points: float | None, in
     points / top``; zscore: its weight times the z-score of ``points`` among ``cut``, 0 outside
     it); the rest is the vector's, split into the description's and the known requests'
     (blend: ``lift``; zscore: ``lift / spread``, ``spread`` being the sd its similarities were
-    standardised by, :func:`similarity_spread`).  The shares add up to the score within rounding.
+    standardised by, :func:`similarity_spread`).  ``extra`` (zscore-mnz): the hit's ``(agreement,
+    request words)``, the bonus of being in both lists' first ``mnz_depth`` and the known requests'
+    lexical share (:func:`mnz_extra`), two more channels.  The shares add up to the score within rounding.
     """
     top = cut[0] if cut else 0.0
     if request.fusion == "zscore":
@@ -266,11 +314,16 @@ def channel_shares(request: BlendRequest, score: float, points: float | None, in
         if in_cut and points is not None and points in members:  # equal scores have equal z-scores
             z = _standardised(members)[members.index(points)]
         lexical = request.lexical_weight * z
+        more: tuple[tuple[str, float], ...] = ()
+        added = 0.0
+        if extra is not None:
+            added = extra[0] + extra[1]
+            more = (("agreement", round(extra[0], 6)), ("request words", round(extra[1], 6)))
         if lift is not None and spread is not None:
             requests = lift / spread if spread > 0 else 0.0
-            return (("description", round(score - lexical - requests, 6)), ("requests", round(requests, 6)),
-                    ("lexical", round(lexical, 6)))
-        return (("vector", round(score - lexical, 6)), ("lexical", round(lexical, 6)))
+            return (("description", round(score - lexical - requests - added, 6)), ("requests", round(requests, 6)),
+                    ("lexical", round(lexical, 6)), *more)
+        return (("vector", round(score - lexical - added, 6)), ("lexical", round(lexical, 6)), *more)
     lexical = with_lexical_bonus(0.0, request.bonus, points or 0.0, top)
     vector = score - lexical
     if lift is not None:
@@ -335,12 +388,19 @@ def zscore(
     *,
     candidates: int,
     cosines: dict | None = None,
+    mnz: float = 0.0,
+    mnz_depth: int = 0,
+    words: Mapping[str, float] | None = None,
 ) -> list[FusedItem]:
     """The zscore fusion over complete lists: the candidates of :func:`blend` (the first
     ``candidates`` of each list), each scoring the z-score of its similarity among the candidates
     (the least similarity of the vector list without one) plus ``weight`` times the z-score of its
     BM25F score among the lexical list's first ``candidates`` (0 outside them).  Means and
-    variances are population ones with exact sums; a spread of 0 gives z-scores of 0."""
+    variances are population ones with exact sums; a spread of 0 gives z-scores of 0.
+
+    zscore-mnz (``words`` given, id -> what the known requests' lexical channel adds,
+    :func:`request_words`): plus ``mnz`` for a candidate in both lists' first ``min(mnz_depth,
+    candidates)``, plus its ``words`` value, added last."""
     z = _standardised
     lex_rank = _ranks(lexical, "lexical")
     vec_rank = _ranks(vector, "vector")
@@ -351,7 +411,15 @@ def zscore(
     cut = dict(lexical[:candidates])
     z_vec = z([sims.get(i, floor) for i in chosen])
     z_cut = dict(zip(cut, z(list(cut.values())), strict=True))
-    return [FusedItem(id=i, score=round_half_away(zv + weight * z_cut.get(i, 0.0), FUSED_DIGITS),
+    depth = min(mnz_depth, candidates)
+    both = {i for i, _ in vector[:depth]} & {i for i, _ in lexical[:depth]}
+
+    def score(i, zv):
+        if words is None:
+            return zv + weight * z_cut.get(i, 0.0)
+        return zv + weight * z_cut.get(i, 0.0) + ((mnz if i in both else 0.0) + words.get(i, 0.0))
+
+    return [FusedItem(id=i, score=round_half_away(score(i, zv), FUSED_DIGITS),
                       lexical_rank=lex_rank.get(i, 0), vector_rank=vec_rank.get(i, 0),
                       vector_sim=None if shown.get(i) is None else round_half_away(shown[i], SCORE_DIGITS))
             for i, zv in zip(chosen, z_vec, strict=True)]
