@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 
-from ..bytesets import byte_set
 from ..cache import regexes
 from ..cache.base import sha256
 from ..catalog import frontmatter as catalog_frontmatter
@@ -21,7 +20,7 @@ from ..catalog.frontmatter import key_lines as key_lines
 from ..catalog.load import parse_skill
 from ..config.checks import check
 from ..diagnostics import ERROR, WARNING, Diagnostic
-from ..validators.parsed import Parsed, line_numbers_holding, marks_by_set, memoised, utf8
+from ..validators.parsed import FOLDING, TRIGGER_WORDS, Parsed, line_numbers_holding, memoised, trigger_words, utf8
 from ..validators.text_cache import active, cached, known_digest, save
 from ..validators.workspace import Workspace, posix_name, posix_parent
 
@@ -90,14 +89,14 @@ _FENCE = regexes.compile(r"^\s{0,3}(```|~~~)")
 # tries most positions: "a" and "t" open two of them); the case folding of IGNORECASE is kept by
 # :data:`_FOLDS` (see :func:`_lowered`).
 _FENCE_RUNS = ("```", "~~~")
-_TRIGGER_WORDS = ("when", "trigger", "activation", "use this skill", "use it ")
+_TRIGGER_WORDS = TRIGGER_WORDS  # (kept beside the marks, whose RE2 set pass reads them)
 # The characters that IGNORECASE matches to a letter of those words and that ``str.lower``
 # does not lower to it: the long s and the dotless i (its case equivalences), and the dotted
 # capital I (which the engine lowers to "i" and ``str.lower`` to "i" and a combining dot).
 _FOLDS = (("\u017f", "s"), ("\u0131", "i"), ("\u0130", "i"))
 # Every character IGNORECASE matches to a letter of those words besides its two cases: those of
 # :data:`_FOLDS` and the Kelvin sign (which ``str.lower`` lowers to "k").
-_ODD = {"i": "\u0130\u0131", "k": "\u212a", "s": "\u017f"}
+_ODD = FOLDING  # (kept beside the marks, which hold each of them)
 
 
 def text_key_lines(text: str) -> dict[str, int]:
@@ -250,44 +249,24 @@ def _body_trigger_lines(body: str) -> list[int]:
     """:func:`_trigger_lines` of a body, read in its UTF-8 bytes when its marks were read by the RE2 set
     (past the first 64 KiB, :func:`~skillsift.validators.parsed.marks`): no lowered copy of the text.
 
-    One RE2 set pass over the bytes (:func:`~skillsift.validators.parsed.utf8`, which the other body
-    checks read too) says which words of :data:`_TRIGGER_WORDS` the body holds in any case, each letter
-    matched as IGNORECASE matches it (:data:`_ODD`), and whether it holds a character of :data:`_ODD`:
-    most bodies hold no word and are done.  Without such a character, the bytes with their ASCII letters
-    lowered hold a word (or a fence run) on the lines where the lowered text holds it: every other
-    character lowers to no ASCII character, and each byte of its UTF-8 form is 0x80 or above.  A body
-    holding one is read as text.
+    The marks' one RE2 set pass over the bytes (:func:`~skillsift.validators.parsed.utf8`, which the other
+    body checks read too) says which words of :data:`_TRIGGER_WORDS` the body holds in any case, each letter
+    matched as IGNORECASE matches it (:data:`_ODD`), and whether it holds a character of :data:`_ODD`
+    (:func:`~skillsift.validators.parsed.trigger_words`): most bodies hold no word and are done.  Without
+    such a character, the bytes with their ASCII letters lowered hold a word (or a fence run) on the lines
+    where the lowered text holds it: every other character lowers to no ASCII character, and each byte of
+    its UTF-8 form is 0x80 or above.  A body holding one is read as text.
     """
-    if not marks_by_set(body):
+    found = trigger_words(body)
+    if found is None:
         return _trigger_lines(_lowered(None, body))
-    data = utf8(body)
-    found = _trigger_set().Match(data) or ()
-    words = [_TRIGGER_WORDS[n] for n in sorted(found) if n < len(_TRIGGER_WORDS)]
+    words, odd = found
     if not words:
         return []
-    if len(words) < len(found):  # a character of _ODD
+    if odd:
         return _trigger_lines(_lowered(None, body))
-    return _lines_holding(data.lower(), [word.encode("ascii") for word in words],
+    return _lines_holding(utf8(body).lower(), [word.encode("ascii") for word in words],
                           [run.encode("ascii") for run in _FENCE_RUNS])
-
-
-_TRIGGER_SET = None
-
-
-def _trigger_set():
-    """:data:`_TRIGGER_WORDS`, each letter matched as IGNORECASE matches it, then each character of
-    :data:`_ODD`, compiled into one RE2 set over UTF-8 bytes (built once)."""
-    global _TRIGGER_SET
-    if _TRIGGER_SET is None:
-        def letter(c: str) -> bytes:
-            if not c.isalpha():
-                return re.escape(c).encode("ascii")
-            return b"(?:" + b"|".join(x.encode("utf-8") for x in c + c.upper() + _ODD.get(c, "")) + b")"
-
-        odd = "".join(_ODD.values())
-        _TRIGGER_SET = byte_set([b"".join(map(letter, word)) for word in _TRIGGER_WORDS]
-                                + [c.encode("utf-8") for c in odd])
-    return _TRIGGER_SET
 
 
 def _trigger_lines(lowered: str) -> list[int]:
