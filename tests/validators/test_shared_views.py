@@ -107,7 +107,8 @@ def test_trigger_words_from_the_mark_set(monkeypatch):
     read_with_sets(monkeypatch, parsed.MARK_SETS, True)
     with shared_views():
         assert parsed.trigger_words("WHEN to TRIGGER") == (["when", "trigger"], False)
-        assert parsed.trigger_words("u\u017fe this s\u212aill, u\u017fe \u0131t ") == (["use this skill", "use it "], True)
+        folded = "u\u017fe this s\u212aill, u\u017fe \u0131t "  # a long s, a Kelvin sign, a dotless i
+        assert parsed.trigger_words(folded) == (["use this skill", "use it "], True)
         assert parsed.trigger_words("Activation") == (["activation"], False)
         assert parsed.trigger_words("wh en, trigge, use it") == ([], False)
         assert parsed.trigger_words("\u0130") == ([], True)
