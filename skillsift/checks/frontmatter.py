@@ -20,7 +20,16 @@ from ..catalog.frontmatter import key_lines as key_lines
 from ..catalog.load import parse_skill
 from ..config.checks import check
 from ..diagnostics import ERROR, WARNING, Diagnostic
-from ..validators.parsed import FOLDING, TRIGGER_WORDS, Parsed, line_numbers_holding, memoised, trigger_words, utf8
+from ..validators.parsed import (
+    FOLDING,
+    TRIGGER_WORDS,
+    Parsed,
+    line_ends_holding,
+    line_numbers_holding,
+    memoised,
+    trigger_words,
+    utf8,
+)
 from ..validators.text_cache import active, cached, known_digest, save
 from ..validators.workspace import Workspace, posix_name, posix_parent
 
@@ -240,14 +249,26 @@ def trigger_passages(lines: list[str], first_line: int, text: str | None = None)
 
 
 def body_trigger_passages(body: str, first_line: int) -> list[tuple[int, str, str]]:
-    """:func:`trigger_passages` of a body's text, split into lines only when it holds a trigger word."""
-    candidates = _body_trigger_lines(body)
-    return _passages(body.split("\n"), first_line, candidates) if candidates else []
+    """:func:`trigger_passages` of a body's text, read only when it holds a trigger word: in its UTF-8
+    bytes, where only the lines a passage reads are decoded (:class:`_LinesOfBytes`), else split into lines."""
+    ends = _body_trigger_ends(body)
+    if ends is None:
+        candidates = _trigger_lines(_lowered(None, body))
+        return _passages(body.split("\n"), first_line, candidates) if candidates else []
+    return _passages(_LinesOfBytes(utf8(body), ends), first_line, [n for n, _end in ends]) if ends else []
 
 
 def _body_trigger_lines(body: str) -> list[int]:
-    """:func:`_trigger_lines` of a body, read in its UTF-8 bytes when its marks were read by the RE2 set
-    (past the first 64 KiB, :func:`~skillsift.validators.parsed.marks`): no lowered copy of the text.
+    """:func:`_trigger_lines` of a body (:func:`_body_trigger_ends`' lines when it reads the body's bytes)."""
+    ends = _body_trigger_ends(body)
+    return _trigger_lines(_lowered(None, body)) if ends is None else [number for number, _end in ends]
+
+
+def _body_trigger_ends(body: str) -> list[tuple[int, int]] | None:
+    """(number, end offset in the UTF-8 bytes) of each line of :func:`_trigger_lines` of a body, read in its
+    UTF-8 bytes when its marks were read by the RE2 set (past the first 64 KiB,
+    :func:`~skillsift.validators.parsed.marks`): no lowered copy of the text.  None when the body is to be
+    read as text.
 
     The marks' one RE2 set pass over the bytes (:func:`~skillsift.validators.parsed.utf8`, which the other
     body checks read too) says which words of :data:`_TRIGGER_WORDS` the body holds in any case, each letter
@@ -258,15 +279,37 @@ def _body_trigger_lines(body: str) -> list[int]:
     its UTF-8 form is 0x80 or above.  A body holding one is read as text.
     """
     found = trigger_words(body)
-    if found is None:
-        return _trigger_lines(_lowered(None, body))
-    words, odd = found
+    if found is None or found[1]:
+        return None
+    words = [word.encode("ascii") for word in found[0]]
     if not words:
         return []
-    if odd:
-        return _trigger_lines(_lowered(None, body))
-    return _lines_holding(utf8(body).lower(), [word.encode("ascii") for word in words],
-                          [run.encode("ascii") for run in _FENCE_RUNS])
+    lowered = utf8(body).lower()
+    return line_ends_holding(_up_to_the_last_word(lowered, words), (b"```", b"~~~", *words))
+
+
+class _LinesOfBytes:
+    """``lines.get(n)``: line ``n`` of UTF-8 bytes as text (None past the last), for :func:`_passages`, which
+    reads the candidate lines (their ends given) and, after a trigger heading, the lines that follow it in
+    order: only those are decoded (a line of the bytes is a line of the text: a line feed's byte is in no
+    other character's UTF-8 form), and the lines are never counted."""
+
+    __slots__ = ("data", "ends")
+
+    def __init__(self, data: bytes, ends: list[tuple[int, int]]):
+        self.data = data
+        self.ends = dict(ends)  # line number -> offset of its end
+
+    def get(self, number: int) -> str | None:
+        data, ends = self.data, self.ends
+        end = ends.get(number)
+        if end is None:  # the line after one read before
+            start = ends[number - 1] + 1
+            if start > len(data):
+                return None
+            end = data.find(b"\n", start)
+            end = ends[number] = len(data) if end < 0 else end
+        return data[data.rfind(b"\n", 0, end) + 1:end].decode("utf-8", "surrogatepass")
 
 
 def _trigger_lines(lowered: str) -> list[int]:
@@ -279,25 +322,25 @@ def _trigger_lines(lowered: str) -> list[int]:
     whether the lines after it are code; a trigger section reads its own lines).
     """
     words = [word for word in _TRIGGER_WORDS if word in lowered]
-    return _lines_holding(lowered, words, _FENCE_RUNS) if words else []
+    return line_numbers_holding(_up_to_the_last_word(lowered, words), (*_FENCE_RUNS, *words)) if words else []
 
 
-def _lines_holding(lowered, words, fences) -> list[int]:
-    """The numbers of the lines of ``lowered`` (a text, or bytes) holding one of ``words`` (those it holds)
-    or of ``fences``, up to the last line holding a word."""
+def _up_to_the_last_word(lowered, words):
+    """``lowered`` (a text, or bytes) up to the end of the last line holding one of ``words`` (those it holds)."""
     last = max(map(lowered.rfind, words))
     end = lowered.find(b"\n" if isinstance(lowered, bytes) else "\n", last)
-    return line_numbers_holding(lowered if end < 0 else lowered[:end], (*fences, *words))
+    return lowered if end < 0 else lowered[:end]
 
 
-def _passages(lines: list[str], first_line: int, candidates: list[int]) -> list[tuple[int, str, str]]:
+def _passages(lines: list[str] | _LinesOfBytes, first_line: int, candidates: list[int]) -> list[tuple[int, str, str]]:
     out = []
     in_code = False
     resume = 0  # the first line not yet consumed by a trigger section
+    line_at = lines.get if isinstance(lines, _LinesOfBytes) else _listed(lines)
     for i in candidates:
         if i < resume:
             continue
-        line = lines[i]
+        line = line_at(i) or ""  # (a candidate line is always there)
         if _is_fence(line):
             in_code = not in_code
             continue
@@ -309,11 +352,12 @@ def _passages(lines: list[str], first_line: int, candidates: list[int]) -> list[
             if _TRIGGER_HEADING.match(title):
                 passage: list[str] = []
                 j = i + 1
-                while j < len(lines) and len(passage) < _SECTION_LINES:
-                    if _heading(lines[j]) is not None or _is_fence(lines[j]):
+                while len(passage) < _SECTION_LINES:
+                    following = line_at(j)
+                    if following is None or _heading(following) is not None or _is_fence(following):
                         break
-                    if lines[j].strip():
-                        passage.append(lines[j].strip())
+                    if following.strip():
+                        passage.append(following.strip())
                     j += 1
                 if passage:
                     out.append((first_line + i, line, " ".join(passage)))
@@ -325,6 +369,11 @@ def _passages(lines: list[str], first_line: int, candidates: list[int]) -> list[
             if rest:
                 out.append((first_line + i, line, rest))
     return out
+
+
+def _listed(lines: list[str]):
+    """``line_at(n)``: line ``n`` of ``lines``, None past the last (as :meth:`_LinesOfBytes.get`)."""
+    return lambda number: lines[number] if number < len(lines) else None
 
 
 def coverage(passage: str, description: str) -> float:

@@ -316,6 +316,13 @@ def located_lines_holding(text: str, needles) -> list[tuple[int, int, str]]:
     return out
 
 
+def line_ends_holding(text: str | bytes, needles) -> list[tuple[int, int]]:
+    """(line number from 0, offset where the line ends: its line break, or the text's end) of each line of
+    ``text`` holding one of ``needles`` (none holds a line break), in order: :func:`line_numbers_holding`
+    with each line's end, from which a reader slices only the lines it reads.  ``text`` may be bytes."""
+    return _numbered_ends(text, needles)
+
+
 def line_numbers_holding(text: str | bytes, needles) -> list[int]:
     """The number (from 0) of each line of ``text`` holding one of ``needles`` (none holds a line break),
     in order: each needle found with ``str.find``, the rest of a line skipped after a hit, so the lines

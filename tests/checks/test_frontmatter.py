@@ -342,6 +342,52 @@ def test_trigger_passages_equal_the_regex_on_every_line_on_random_bodies():
     assert found > 4000
 
 
+def _body_trigger_passages_both_ways(body: str, monkeypatch) -> list[list[tuple[int, str, str]]]:
+    """``body_trigger_passages(body)`` with the substring tests (the text split into lines) and with the RE2
+    set (the lines decoded from the body's UTF-8 bytes)."""
+    from skillsift.checks.frontmatter import body_trigger_passages
+    from skillsift.validators import parsed as views
+    from tests.support.set_gates import read_with_sets
+
+    out = []
+    for sets in (False, True):
+        read_with_sets(monkeypatch, views.MARK_SETS, sets)
+        with views.shared_views():
+            out.append(body_trigger_passages(body, 5))
+    return out
+
+
+def test_body_trigger_passages_equal_the_regex_on_every_line_on_random_bodies(monkeypatch):
+    """Random bodies of headings, markers, fences, blank and plain lines, with lone surrogates and characters
+    of every UTF-8 length in passages: the passages of a body read in its bytes, or as text, are those of the
+    regex on every line (a trigger section read to the body's end, or to a heading or fence, 15 lines at most)."""
+    import random
+
+    rng = random.Random(9)
+    pieces = (*_BODY_LINES, "Use when \udc80 \u2014 \U0001d4b3 \u00e9", "\u00e9 \ud800 \u2014 x", "## Triggers")
+    found = sections = 0
+    for _ in range(3000):
+        lines = [rng.choice(pieces) for _ in range(rng.randint(0, 40))]
+        want = _reference_trigger_passages(lines, 5)
+        assert _body_trigger_passages_both_ways("\n".join(lines), monkeypatch) == [want, want], lines
+        found += len(want)
+        sections += any(" " in passage and line.lstrip().startswith("#") for _n, line, passage in want)
+    assert found > 3000 and sections > 300, (found, sections)
+
+
+@pytest.mark.slow  # the whole corpus of real skills
+def test_body_trigger_passages_equal_the_regex_on_every_line_on_the_corpus(monkeypatch):
+    from skillsift.catalog.frontmatter import split_frontmatter
+
+    found = 0
+    for path in sorted(corpora().rglob("SKILL.md")):
+        body = split_frontmatter(path.read_text("utf-8", "replace").replace("\r\n", "\n")).body
+        want = _reference_trigger_passages(body.split("\n"), 5)
+        assert _body_trigger_passages_both_ways(body, monkeypatch) == [want, want], path
+        found += len(want)
+    assert found > 300, found
+
+
 def test_entry_limit_problems_equal_the_reference_on_random_skills():
     """SK007 with the entry texts made once per set of fields and the folders asked only past a limit: the
     findings of the reference (every agent's folders asked first) on random descriptions, ``when_to_use``
