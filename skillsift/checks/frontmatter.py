@@ -229,9 +229,25 @@ def _folded(text: str) -> str:
 
 def _says_when(description: str) -> bool:
     """Whether :data:`_WHEN_CLAUSE` finds a clause in ``description``: never when its text lowered as the
-    regex folds case (:data:`_FOLDS`) holds none of :data:`_WHEN_WORDS`."""
+    regex folds case (:data:`_FOLDS`) holds none of :data:`_WHEN_WORDS`.
+
+    In an ASCII description, the lowered text's characters are at the description's offsets, and a clause
+    starts where one of those words does (each alternative of the regex starts with one): the regex is
+    tried there alone (``\\b`` reads the character before), not at every character as a search does.
+    """
     lowered = _folded(description).lower()
-    return any(word in lowered for word in _WHEN_WORDS) and _WHEN_CLAUSE.search(description) is not None
+    if not any(word in lowered for word in _WHEN_WORDS):
+        return False
+    if not description.isascii():
+        return _WHEN_CLAUSE.search(description) is not None
+    match = _WHEN_CLAUSE.match
+    for word in _WHEN_WORDS:
+        at = lowered.find(word)
+        while at >= 0:
+            if match(description, at):
+                return True
+            at = lowered.find(word, at + 1)
+    return False
 
 
 def trigger_passages(lines: list[str], first_line: int, text: str | None = None) -> list[tuple[int, str, str]]:

@@ -444,6 +444,22 @@ def test_says_when_equals_the_when_clause_search():
     assert sum(not any(w in t.lower() for w in _WHEN_WORDS) for t in texts) > 1000  # (the look does skip some)
 
 
+def test_says_when_equals_the_when_clause_search_on_ascii_soup():
+    """ASCII descriptions, where the regex is tried only where a clause's first word is: the words packed
+    against letters, digits, underscores and punctuation (word boundaries), in any case, overlapping."""
+    import random
+
+    from skillsift.checks.frontmatter import _WHEN_CLAUSE, _says_when
+
+    pieces = ["use", "USE", "Use ", "use ", "when", "When ", "when ", "the ", "user", "you", "asked", "trigger",
+              "TRIGGERS", "trigger ", "on", "invoke ", "applies when", "activate", "activated ", "cases", "it ",
+              "this ", "skill ", "quickly ", "ly ", "for", "to", "x", "_", "-", "9", ".", " ", " ", "  ", "\t", "\n"]
+    rng = random.Random(37)
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 14))) for _ in range(20000)]
+    assert [_says_when(t) for t in texts] == [_WHEN_CLAUSE.search(t) is not None for t in texts]
+    assert 3000 < sum(map(_says_when, texts)) < 17000
+
+
 def _corpus_skills():
     from skillsift.catalog.load import parse_skill
 
