@@ -26,6 +26,7 @@ from ..validators.parsed import (
     Parsed,
     line_ends_holding,
     line_numbers_holding,
+    marks,
     memoised,
     trigger_words,
     utf8,
@@ -300,8 +301,9 @@ def _body_trigger_ends(body: str) -> list[tuple[int, int]] | None:
     words = [word.encode("ascii") for word in found[0]]
     if not words:
         return []
-    lowered = utf8(body).lower()
-    return line_ends_holding(_up_to_the_last_word(lowered, words), (b"```", b"~~~", *words))
+    held = marks(body)  # (a fence run the body does not hold is not looked for: most hold no "~~~")
+    fences = [run.encode("ascii") for run in _FENCE_RUNS if run in held]
+    return line_ends_holding(_up_to_the_last_word(utf8(body).lower(), words), (*fences, *words))
 
 
 class _LinesOfBytes:
