@@ -275,12 +275,6 @@ def body_trigger_passages(body: str, first_line: int) -> list[tuple[int, str, st
     return _passages(_LinesOfBytes(utf8(body), ends), first_line, [n for n, _end in ends]) if ends else []
 
 
-def _body_trigger_lines(body: str) -> list[int]:
-    """:func:`_trigger_lines` of a body (:func:`_body_trigger_ends`' lines when it reads the body's bytes)."""
-    ends = _body_trigger_ends(body)
-    return _trigger_lines(_lowered(None, body)) if ends is None else [number for number, _end in ends]
-
-
 def _body_trigger_ends(body: str) -> list[tuple[int, int]] | None:
     """(number, end offset in the UTF-8 bytes) of each line of :func:`_trigger_lines` of a body, read in its
     UTF-8 bytes when its marks were read by the RE2 set (past the first 64 KiB,

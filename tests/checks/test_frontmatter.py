@@ -472,9 +472,14 @@ def _corpus_skills():
 
 
 def _body_trigger_lines_both_ways(body: str, monkeypatch) -> list[list[int]]:
-    """``_body_trigger_lines(body)`` with the substring tests (the first 64 KiB) and with the RE2 set."""
-    from skillsift.checks.frontmatter import _body_trigger_lines
+    """The trigger lines of a body (those of its UTF-8 bytes, or of its lowered text when it is read as text)
+    with the substring tests (the first 64 KiB) and with the RE2 set."""
+    from skillsift.checks.frontmatter import _body_trigger_ends, _lowered, _trigger_lines
     from skillsift.validators import parsed as views
+
+    def _body_trigger_lines(body: str) -> list[int]:
+        ends = _body_trigger_ends(body)
+        return _trigger_lines(_lowered(None, body)) if ends is None else [number for number, _end in ends]
     from tests.support.set_gates import read_with_sets
 
     out = []
