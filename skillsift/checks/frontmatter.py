@@ -139,6 +139,10 @@ def entry_text(front: dict, fields=("description",)) -> str:
     return parts[0] if len(parts) == 1 else " ".join(p for p in parts if p)
 
 
+#: Every field an agent's listing entry reads (:func:`entry_text`; an agent without a profile reads the description).
+_ENTRY_FIELDS = tuple(sorted({"description"}.union(*(profile.entry_fields for profile in BY_NAME.values()))))
+
+
 def entry_limit_problems(path: str, line: int, front: dict, limits: dict, plugin: str = "") -> list[Diagnostic]:
     """SK007, one per agent whose limit the skill's listing entry exceeds.
 
@@ -147,6 +151,10 @@ def entry_limit_problems(path: str, line: int, front: dict, limits: dict, plugin
     it reads the skill's folder; any other name in ``limits`` cuts the trimmed description.
     """
 
+    shortest = min((limit for limit in limits.values() if limit), default=0)
+    strings = [value for value in map(front.get, _ENTRY_FIELDS) if isinstance(value, str)]
+    if not shortest or sum(map(len, strings)) + len(strings) - 1 <= shortest:
+        return []  # (no entry is longer than every field it may read, a space between each: the most skills)
     texts: dict[tuple[str, ...], str] = {}  # fields -> their entry text (most agents read the description alone)
     over = []
     for agent, limit in sorted(limits.items()):
