@@ -143,6 +143,14 @@ def entry_text(front: dict, fields=("description",)) -> str:
 _ENTRY_FIELDS = tuple(sorted({"description"}.union(*(profile.entry_fields for profile in BY_NAME.values()))))
 
 
+def _under_every_limit(front: dict, limits: dict) -> bool:
+    """Whether no listing entry can be over a limit set: none is longer than the strings of every field an
+    entry may read, a space between each (most skills are far under the shortest limit)."""
+    shortest = min((limit for limit in limits.values() if limit), default=0)
+    strings = [value for value in map(front.get, _ENTRY_FIELDS) if isinstance(value, str)]
+    return not shortest or sum(map(len, strings)) + len(strings) - 1 <= shortest
+
+
 def entry_limit_problems(path: str, line: int, front: dict, limits: dict, plugin: str = "") -> list[Diagnostic]:
     """SK007, one per agent whose limit the skill's listing entry exceeds.
 
@@ -151,10 +159,8 @@ def entry_limit_problems(path: str, line: int, front: dict, limits: dict, plugin
     it reads the skill's folder; any other name in ``limits`` cuts the trimmed description.
     """
 
-    shortest = min((limit for limit in limits.values() if limit), default=0)
-    strings = [value for value in map(front.get, _ENTRY_FIELDS) if isinstance(value, str)]
-    if not shortest or sum(map(len, strings)) + len(strings) - 1 <= shortest:
-        return []  # (no entry is longer than every field it may read, a space between each: the most skills)
+    if _under_every_limit(front, limits):
+        return []
     texts: dict[tuple[str, ...], str] = {}  # fields -> their entry text (most agents read the description alone)
     over = []
     for agent, limit in sorted(limits.items()):
