@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 
-from ..bytesets import byte_set
 from ..cache import regexes
 from ..cache.base import sha256
 from ..catalog import frontmatter as catalog_frontmatter
@@ -21,7 +20,17 @@ from ..catalog.frontmatter import key_lines as key_lines
 from ..catalog.load import parse_skill
 from ..config.checks import check
 from ..diagnostics import ERROR, WARNING, Diagnostic
-from ..validators.parsed import Parsed, line_numbers_holding, marks_by_set, memoised, utf8
+from ..validators.parsed import (
+    FOLDING,
+    TRIGGER_WORDS,
+    Parsed,
+    line_ends_holding,
+    line_numbers_holding,
+    marks,
+    memoised,
+    trigger_words,
+    utf8,
+)
 from ..validators.text_cache import active, cached, known_digest, save
 from ..validators.workspace import Workspace, posix_name, posix_parent
 
@@ -90,14 +99,14 @@ _FENCE = regexes.compile(r"^\s{0,3}(```|~~~)")
 # tries most positions: "a" and "t" open two of them); the case folding of IGNORECASE is kept by
 # :data:`_FOLDS` (see :func:`_lowered`).
 _FENCE_RUNS = ("```", "~~~")
-_TRIGGER_WORDS = ("when", "trigger", "activation", "use this skill", "use it ")
+_TRIGGER_WORDS = TRIGGER_WORDS  # (kept beside the marks, whose RE2 set pass reads them)
 # The characters that IGNORECASE matches to a letter of those words and that ``str.lower``
 # does not lower to it: the long s and the dotless i (its case equivalences), and the dotted
 # capital I (which the engine lowers to "i" and ``str.lower`` to "i" and a combining dot).
 _FOLDS = (("\u017f", "s"), ("\u0131", "i"), ("\u0130", "i"))
 # Every character IGNORECASE matches to a letter of those words besides its two cases: those of
 # :data:`_FOLDS` and the Kelvin sign (which ``str.lower`` lowers to "k").
-_ODD = {"i": "\u0130\u0131", "k": "\u212a", "s": "\u017f"}
+_ODD = FOLDING  # (kept beside the marks, which hold each of them)
 
 
 def text_key_lines(text: str) -> dict[str, int]:
@@ -130,6 +139,18 @@ def entry_text(front: dict, fields=("description",)) -> str:
     return parts[0] if len(parts) == 1 else " ".join(p for p in parts if p)
 
 
+#: Every field an agent's listing entry reads (:func:`entry_text`; an agent without a profile reads the description).
+_ENTRY_FIELDS = tuple(sorted({"description"}.union(*(profile.entry_fields for profile in BY_NAME.values()))))
+
+
+def _under_every_limit(front: dict, limits: dict) -> bool:
+    """Whether no listing entry can be over a limit set: none is longer than the strings of every field an
+    entry may read, a space between each (most skills are far under the shortest limit)."""
+    shortest = min((limit for limit in limits.values() if limit), default=0)
+    strings = [value for value in map(front.get, _ENTRY_FIELDS) if isinstance(value, str)]
+    return not shortest or sum(map(len, strings)) + len(strings) - 1 <= shortest
+
+
 def entry_limit_problems(path: str, line: int, front: dict, limits: dict, plugin: str = "") -> list[Diagnostic]:
     """SK007, one per agent whose limit the skill's listing entry exceeds.
 
@@ -138,6 +159,8 @@ def entry_limit_problems(path: str, line: int, front: dict, limits: dict, plugin
     it reads the skill's folder; any other name in ``limits`` cuts the trimmed description.
     """
 
+    if _under_every_limit(front, limits):
+        return []
     texts: dict[tuple[str, ...], str] = {}  # fields -> their entry text (most agents read the description alone)
     over = []
     for agent, limit in sorted(limits.items()):
@@ -221,9 +244,25 @@ def _folded(text: str) -> str:
 
 def _says_when(description: str) -> bool:
     """Whether :data:`_WHEN_CLAUSE` finds a clause in ``description``: never when its text lowered as the
-    regex folds case (:data:`_FOLDS`) holds none of :data:`_WHEN_WORDS`."""
+    regex folds case (:data:`_FOLDS`) holds none of :data:`_WHEN_WORDS`.
+
+    In an ASCII description, the lowered text's characters are at the description's offsets, and a clause
+    starts where one of those words does (each alternative of the regex starts with one): the regex is
+    tried there alone (``\\b`` reads the character before), not at every character as a search does.
+    """
     lowered = _folded(description).lower()
-    return any(word in lowered for word in _WHEN_WORDS) and _WHEN_CLAUSE.search(description) is not None
+    if not any(word in lowered for word in _WHEN_WORDS):
+        return False
+    if not description.isascii():
+        return _WHEN_CLAUSE.search(description) is not None
+    match = _WHEN_CLAUSE.match
+    for word in _WHEN_WORDS:
+        at = lowered.find(word)
+        while at >= 0:
+            if match(description, at):
+                return True
+            at = lowered.find(word, at + 1)
+    return False
 
 
 def trigger_passages(lines: list[str], first_line: int, text: str | None = None) -> list[tuple[int, str, str]]:
@@ -241,53 +280,62 @@ def trigger_passages(lines: list[str], first_line: int, text: str | None = None)
 
 
 def body_trigger_passages(body: str, first_line: int) -> list[tuple[int, str, str]]:
-    """:func:`trigger_passages` of a body's text, split into lines only when it holds a trigger word."""
-    candidates = _body_trigger_lines(body)
-    return _passages(body.split("\n"), first_line, candidates) if candidates else []
+    """:func:`trigger_passages` of a body's text, read only when it holds a trigger word: in its UTF-8
+    bytes, where only the lines a passage reads are decoded (:class:`_LinesOfBytes`), else split into lines."""
+    ends = _body_trigger_ends(body)
+    if ends is None:
+        candidates = _trigger_lines(_lowered(None, body))
+        return _passages(body.split("\n"), first_line, candidates) if candidates else []
+    return _passages(_LinesOfBytes(utf8(body), ends), first_line, [n for n, _end in ends]) if ends else []
 
 
-def _body_trigger_lines(body: str) -> list[int]:
-    """:func:`_trigger_lines` of a body, read in its UTF-8 bytes when its marks were read by the RE2 set
-    (past the first 64 KiB, :func:`~skillsift.validators.parsed.marks`): no lowered copy of the text.
+def _body_trigger_ends(body: str) -> list[tuple[int, int]] | None:
+    """(number, end offset in the UTF-8 bytes) of each line of :func:`_trigger_lines` of a body, read in its
+    UTF-8 bytes when its marks were read by the RE2 set (past the first 64 KiB,
+    :func:`~skillsift.validators.parsed.marks`): no lowered copy of the text.  None when the body is to be
+    read as text.
 
-    One RE2 set pass over the bytes (:func:`~skillsift.validators.parsed.utf8`, which the other body
-    checks read too) says which words of :data:`_TRIGGER_WORDS` the body holds in any case, each letter
-    matched as IGNORECASE matches it (:data:`_ODD`), and whether it holds a character of :data:`_ODD`:
-    most bodies hold no word and are done.  Without such a character, the bytes with their ASCII letters
-    lowered hold a word (or a fence run) on the lines where the lowered text holds it: every other
-    character lowers to no ASCII character, and each byte of its UTF-8 form is 0x80 or above.  A body
-    holding one is read as text.
+    The marks' one RE2 set pass over the bytes (:func:`~skillsift.validators.parsed.utf8`, which the other
+    body checks read too) says which words of :data:`_TRIGGER_WORDS` the body holds in any case, each letter
+    matched as IGNORECASE matches it (:data:`_ODD`), and whether it holds a character of :data:`_ODD`
+    (:func:`~skillsift.validators.parsed.trigger_words`): most bodies hold no word and are done.  Without
+    such a character, the bytes with their ASCII letters lowered hold a word (or a fence run) on the lines
+    where the lowered text holds it: every other character lowers to no ASCII character, and each byte of
+    its UTF-8 form is 0x80 or above.  A body holding one is read as text.
     """
-    if not marks_by_set(body):
-        return _trigger_lines(_lowered(None, body))
-    data = utf8(body)
-    found = _trigger_set().Match(data) or ()
-    words = [_TRIGGER_WORDS[n] for n in sorted(found) if n < len(_TRIGGER_WORDS)]
+    found = trigger_words(body)
+    if found is None or found[1]:
+        return None
+    words = [word.encode("ascii") for word in found[0]]
     if not words:
         return []
-    if len(words) < len(found):  # a character of _ODD
-        return _trigger_lines(_lowered(None, body))
-    return _lines_holding(data.lower(), [word.encode("ascii") for word in words],
-                          [run.encode("ascii") for run in _FENCE_RUNS])
+    held = marks(body)  # (a fence run the body does not hold is not looked for: most hold no "~~~")
+    fences = [run.encode("ascii") for run in _FENCE_RUNS if run in held]
+    return line_ends_holding(_up_to_the_last_word(utf8(body).lower(), words), (*fences, *words))
 
 
-_TRIGGER_SET = None
+class _LinesOfBytes:
+    """``lines.get(n)``: line ``n`` of UTF-8 bytes as text (None past the last), for :func:`_passages`, which
+    reads the candidate lines (their ends given) and, after a trigger heading, the lines that follow it in
+    order: only those are decoded (a line of the bytes is a line of the text: a line feed's byte is in no
+    other character's UTF-8 form), and the lines are never counted."""
 
+    __slots__ = ("data", "ends")
 
-def _trigger_set():
-    """:data:`_TRIGGER_WORDS`, each letter matched as IGNORECASE matches it, then each character of
-    :data:`_ODD`, compiled into one RE2 set over UTF-8 bytes (built once)."""
-    global _TRIGGER_SET
-    if _TRIGGER_SET is None:
-        def letter(c: str) -> bytes:
-            if not c.isalpha():
-                return re.escape(c).encode("ascii")
-            return b"(?:" + b"|".join(x.encode("utf-8") for x in c + c.upper() + _ODD.get(c, "")) + b")"
+    def __init__(self, data: bytes, ends: list[tuple[int, int]]):
+        self.data = data
+        self.ends = dict(ends)  # line number -> offset of its end
 
-        odd = "".join(_ODD.values())
-        _TRIGGER_SET = byte_set([b"".join(map(letter, word)) for word in _TRIGGER_WORDS]
-                                + [c.encode("utf-8") for c in odd])
-    return _TRIGGER_SET
+    def get(self, number: int) -> str | None:
+        data, ends = self.data, self.ends
+        end = ends.get(number)
+        if end is None:  # the line after one read before
+            start = ends[number - 1] + 1
+            if start > len(data):
+                return None
+            end = data.find(b"\n", start)
+            end = ends[number] = len(data) if end < 0 else end
+        return data[data.rfind(b"\n", 0, end) + 1:end].decode("utf-8", "surrogatepass")
 
 
 def _trigger_lines(lowered: str) -> list[int]:
@@ -300,25 +348,25 @@ def _trigger_lines(lowered: str) -> list[int]:
     whether the lines after it are code; a trigger section reads its own lines).
     """
     words = [word for word in _TRIGGER_WORDS if word in lowered]
-    return _lines_holding(lowered, words, _FENCE_RUNS) if words else []
+    return line_numbers_holding(_up_to_the_last_word(lowered, words), (*_FENCE_RUNS, *words)) if words else []
 
 
-def _lines_holding(lowered, words, fences) -> list[int]:
-    """The numbers of the lines of ``lowered`` (a text, or bytes) holding one of ``words`` (those it holds)
-    or of ``fences``, up to the last line holding a word."""
+def _up_to_the_last_word(lowered, words):
+    """``lowered`` (a text, or bytes) up to the end of the last line holding one of ``words`` (those it holds)."""
     last = max(map(lowered.rfind, words))
     end = lowered.find(b"\n" if isinstance(lowered, bytes) else "\n", last)
-    return line_numbers_holding(lowered if end < 0 else lowered[:end], (*fences, *words))
+    return lowered if end < 0 else lowered[:end]
 
 
-def _passages(lines: list[str], first_line: int, candidates: list[int]) -> list[tuple[int, str, str]]:
+def _passages(lines: list[str] | _LinesOfBytes, first_line: int, candidates: list[int]) -> list[tuple[int, str, str]]:
     out = []
     in_code = False
     resume = 0  # the first line not yet consumed by a trigger section
+    line_at = lines.get if isinstance(lines, _LinesOfBytes) else _listed(lines)
     for i in candidates:
         if i < resume:
             continue
-        line = lines[i]
+        line = line_at(i) or ""  # (a candidate line is always there)
         if _is_fence(line):
             in_code = not in_code
             continue
@@ -330,11 +378,12 @@ def _passages(lines: list[str], first_line: int, candidates: list[int]) -> list[
             if _TRIGGER_HEADING.match(title):
                 passage: list[str] = []
                 j = i + 1
-                while j < len(lines) and len(passage) < _SECTION_LINES:
-                    if _heading(lines[j]) is not None or _is_fence(lines[j]):
+                while len(passage) < _SECTION_LINES:
+                    following = line_at(j)
+                    if following is None or _heading(following) is not None or _is_fence(following):
                         break
-                    if lines[j].strip():
-                        passage.append(lines[j].strip())
+                    if following.strip():
+                        passage.append(following.strip())
                     j += 1
                 if passage:
                     out.append((first_line + i, line, " ".join(passage)))
@@ -346,6 +395,11 @@ def _passages(lines: list[str], first_line: int, candidates: list[int]) -> list[
             if rest:
                 out.append((first_line + i, line, rest))
     return out
+
+
+def _listed(lines: list[str]):
+    """``line_at(n)``: line ``n`` of ``lines``, None past the last (as :meth:`_LinesOfBytes.get`)."""
+    return lambda number: lines[number] if number < len(lines) else None
 
 
 def coverage(passage: str, description: str) -> float:

@@ -62,9 +62,12 @@ _CANDIDATE = regexes.compile(r"\]\(|\]:")  # searched for its "]" at C speed, fa
 _CODE_SPAN = regexes.compile(r"`+[^`]*`+")
 # No part of a link may run over a "[" (where the next link could start): every character of
 # a line is then scanned by one match attempt at most, so a line of 100,000 "[" or "](" is read
-# in linear time (docs/validate.md, SK108).  A target holding "[" is not checked.
+# in linear time (docs/validate.md, SK108).  A target holding "[" is not checked.  An image's "!"
+# is not matched: a link's target is the same without it (no match ends at a "!", so none holds one
+# and not the "[" after it), and a pattern that starts with "[" is tried only where one is (with an
+# optional "!" first, at every character of the line).
 _INLINE_LINK = regexes.compile(
-    r"!?\[[^\[\]\n]*\]\(\s*(<[^>\[\n]*>|[^)\s\[]+)(?:\s+(?:\"[^\"\[]*\"|'[^'\[]*'))?\s*\)")
+    r"\[[^\[\]\n]*\]\(\s*(<[^>\[\n]*>|[^)\s\[]+)(?:\s+(?:\"[^\"\[]*\"|'[^'\[]*'))?\s*\)")
 # a link reference definition; a footnote ("[^1]: text") is not one
 _REF_DEF = regexes.compile(r"^\s{0,3}\[(?!\^)[^\]\n]+\]:\s*(<[^>\n]*>|\S+)")
 _SCHEME = regexes.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
@@ -146,7 +149,7 @@ def relative_links(body: str, first_line: int) -> list[tuple[int, str]]:
             continue  # inside a fenced block
         line = body[start:line_end]
         text = _CODE_SPAN.sub("", line) if "`" in line else line  # (a line without a backtick has no span)
-        targets = [m.group(1) for m in _INLINE_LINK.finditer(text)]
+        targets = _INLINE_LINK.findall(text)  # (its one group: each target)
         ref = _REF_DEF.match(text)
         if ref:
             targets.append(ref.group(1))

@@ -107,10 +107,11 @@ def memoised(what: str, text: str, compute: Callable[[str], object]):
 #: The marks the body checks look for before they read a line: links (``](``, ``]:``), fences (and an
 #: indented one's `` ```` ``), SK303's ``TODO``, SK304's ``$``, SK305's ``!```, the script folders SK315
 #: reads, the ``Users`` of a home folder (SK311, SK324) and a Linux one's ``/home/`` (SK324), what a prompt
-#: for typed input starts with (SK322: ``read``, blanks and an option, ``Read-Host``), and the two characters
-#: whose lowercase holds an ASCII letter (the security checks).
+#: for typed input starts with (SK322: ``read``, blanks and an option, ``Read-Host``), the two characters
+#: whose lowercase holds an ASCII letter (the security checks), and the two others that IGNORECASE matches
+#: to an ASCII letter (SK008, :data:`FOLDING`: the long s and the dotless i).
 MARKS = ("](", "]:", "```", " ```", "~~~", "TODO", "$", "!`", "scripts/", "bin/", "tools/", "Users", "\u0130",
-         "\u212a", "read -", "read  ", "read \t", "read\t", "ead-Host", "ead-host", "/home/")
+         "\u212a", "read -", "read  ", "read \t", "read\t", "ead-Host", "ead-host", "/home/", "\u017f", "\u0131")
 #: The words the security checks look for in a lowercased body (their ``_WORDS``: SK401's phrases, the
 #: commands of SK402 and SK403), read by the same RE2 set pass in any case (see :func:`caseless_words`).
 WORDS = ("ignore", "disregard", "forget", "override", "the user", "you are now", "system prompt", "instruction",
@@ -118,6 +119,12 @@ WORDS = ("ignore", "disregard", "forget", "override", "the user", "you are now",
          "telling the user", "informing the user", "notifying the user", "alerting the user", "curl", "wget", "iwr",
          "irm", "invoke-", "npx", "dlx", "bunx", "pipx", "uvx")
 _WORD_SET = frozenset(WORDS)
+#: SK008's trigger words (:mod:`skillsift.checks.frontmatter`), each letter matched as IGNORECASE matches it:
+#: its two cases and the characters of :data:`FOLDING`; read by the same RE2 set pass (see :func:`trigger_words`).
+TRIGGER_WORDS = ("when", "trigger", "activation", "use this skill", "use it ")
+#: Every character IGNORECASE matches to an ASCII letter besides its two cases (each is a mark): the dotted
+#: capital I and the dotless i, the Kelvin sign, the long s.
+FOLDING = {"i": "\u0130\u0131", "k": "\u212a", "s": "\u017f"}
 #: The substring tests serve the first 64 KiB of marks a process looks for, one RE2 set pass per text after
 #: that (:mod:`skillsift.bytesets`): a hook over a few small files does not import RE2.
 MARK_SETS = SetGate()
@@ -171,13 +178,27 @@ def caseless_words(text: str) -> frozenset[str] | None:
     return marks(text) & _WORD_SET if marks_by_set(text) else None
 
 
-_ENTRIES = MARKS + WORDS
+def trigger_words(text: str) -> tuple[list[str], bool] | None:
+    """The :data:`TRIGGER_WORDS` that ``text`` holds (in their order), each letter in a case IGNORECASE
+    matches it with, and whether it holds a character of :data:`FOLDING`, when its marks were read by
+    the RE2 set (past the first 64 KiB; None before)."""
+    if not marks_by_set(text):
+        return None
+    held = marks(text)
+    return [word for word in TRIGGER_WORDS if word in held], any(c in held for c in _FOLDED_CHARACTERS)
+
+
+_FOLDED_CHARACTERS = "".join(FOLDING.values())
+_ENTRIES = MARKS + WORDS + TRIGGER_WORDS
 
 
 @lru_cache(maxsize=1)
 def _mark_set():
-    """:data:`MARKS` and :data:`WORDS` compiled into one RE2 set over UTF-8 bytes, entry ``n`` being
-    ``_ENTRIES[n]``: a mark as it is written, a word with each letter in either case.
+    """:data:`MARKS`, :data:`WORDS` and :data:`TRIGGER_WORDS` compiled into one RE2 set over UTF-8 bytes,
+    entry ``n`` being ``_ENTRIES[n]``: a mark as it is written, a word with each letter in either case, a
+    trigger word with each letter as IGNORECASE matches it.  (SK008 read its words in a set pass of its own
+    over the bodies it reads: about 110M instructions on the corpus of real skills, where the larger set
+    costs 2M more than this one without them.)
 
     (Measured on the corpus of real skills: reading the marks in the same pass as the secret scanner's
     first needle set, over the whole SKILL.md it encodes anyway, takes 160M fewer instructions of a
@@ -186,9 +207,15 @@ def _mark_set():
     measurably saved.  Both were left out for the coupling they cost.)"""
     import re
 
+    def folded(c: str) -> bytes:  # a letter as IGNORECASE matches it, in its UTF-8 forms
+        if not c.isalpha():
+            return re.escape(c).encode("ascii")
+        return b"(?:" + b"|".join(x.encode("utf-8") for x in c + c.upper() + FOLDING.get(c, "")) + b")"
+
     return byte_set([re.escape(mark.encode("utf-8")) for mark in MARKS]
                     + ["".join(f"[{c}{c.upper()}]" if c.isalpha() else re.escape(c) for c in word).encode("ascii")
-                       for word in WORDS])
+                       for word in WORDS]
+                    + [b"".join(map(folded, word)) for word in TRIGGER_WORDS])
 
 
 def utf8(text: str) -> bytes:
@@ -287,6 +314,13 @@ def located_lines_holding(text: str, needles) -> list[tuple[int, int, str]]:
         start = rfind("\n", 0, end) + 1
         out.append((number, start, text[start:end]))
     return out
+
+
+def line_ends_holding(text: str | bytes, needles) -> list[tuple[int, int]]:
+    """(line number from 0, offset where the line ends: its line break, or the text's end) of each line of
+    ``text`` holding one of ``needles`` (none holds a line break), in order: :func:`line_numbers_holding`
+    with each line's end, from which a reader slices only the lines it reads.  ``text`` may be bytes."""
+    return _numbered_ends(text, needles)
 
 
 def line_numbers_holding(text: str | bytes, needles) -> list[int]:

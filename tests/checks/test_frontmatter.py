@@ -342,6 +342,52 @@ def test_trigger_passages_equal_the_regex_on_every_line_on_random_bodies():
     assert found > 4000
 
 
+def _body_trigger_passages_both_ways(body: str, monkeypatch) -> list[list[tuple[int, str, str]]]:
+    """``body_trigger_passages(body)`` with the substring tests (the text split into lines) and with the RE2
+    set (the lines decoded from the body's UTF-8 bytes)."""
+    from skillsift.checks.frontmatter import body_trigger_passages
+    from skillsift.validators import parsed as views
+    from tests.support.set_gates import read_with_sets
+
+    out = []
+    for sets in (False, True):
+        read_with_sets(monkeypatch, views.MARK_SETS, sets)
+        with views.shared_views():
+            out.append(body_trigger_passages(body, 5))
+    return out
+
+
+def test_body_trigger_passages_equal_the_regex_on_every_line_on_random_bodies(monkeypatch):
+    """Random bodies of headings, markers, fences, blank and plain lines, with lone surrogates and characters
+    of every UTF-8 length in passages: the passages of a body read in its bytes, or as text, are those of the
+    regex on every line (a trigger section read to the body's end, or to a heading or fence, 15 lines at most)."""
+    import random
+
+    rng = random.Random(9)
+    pieces = (*_BODY_LINES, "Use when \udc80 \u2014 \U0001d4b3 \u00e9", "\u00e9 \ud800 \u2014 x", "## Triggers")
+    found = sections = 0
+    for _ in range(3000):
+        lines = [rng.choice(pieces) for _ in range(rng.randint(0, 40))]
+        want = _reference_trigger_passages(lines, 5)
+        assert _body_trigger_passages_both_ways("\n".join(lines), monkeypatch) == [want, want], lines
+        found += len(want)
+        sections += any(" " in passage and line.lstrip().startswith("#") for _n, line, passage in want)
+    assert found > 3000 and sections > 300, (found, sections)
+
+
+@pytest.mark.slow  # the whole corpus of real skills
+def test_body_trigger_passages_equal_the_regex_on_every_line_on_the_corpus(monkeypatch):
+    from skillsift.catalog.frontmatter import split_frontmatter
+
+    found = 0
+    for path in sorted(corpora().rglob("SKILL.md")):
+        body = split_frontmatter(path.read_text("utf-8", "replace").replace("\r\n", "\n")).body
+        want = _reference_trigger_passages(body.split("\n"), 5)
+        assert _body_trigger_passages_both_ways(body, monkeypatch) == [want, want], path
+        found += len(want)
+    assert found > 300, found
+
+
 def test_entry_limit_problems_equal_the_reference_on_random_skills():
     """SK007 with the entry texts made once per set of fields and the folders asked only past a limit: the
     findings of the reference (every agent's folders asked first) on random descriptions, ``when_to_use``
@@ -398,6 +444,22 @@ def test_says_when_equals_the_when_clause_search():
     assert sum(not any(w in t.lower() for w in _WHEN_WORDS) for t in texts) > 1000  # (the look does skip some)
 
 
+def test_says_when_equals_the_when_clause_search_on_ascii_soup():
+    """ASCII descriptions, where the regex is tried only where a clause's first word is: the words packed
+    against letters, digits, underscores and punctuation (word boundaries), in any case, overlapping."""
+    import random
+
+    from skillsift.checks.frontmatter import _WHEN_CLAUSE, _says_when
+
+    pieces = ["use", "USE", "Use ", "use ", "when", "When ", "when ", "the ", "user", "you", "asked", "trigger",
+              "TRIGGERS", "trigger ", "on", "invoke ", "applies when", "activate", "activated ", "cases", "it ",
+              "this ", "skill ", "quickly ", "ly ", "for", "to", "x", "_", "-", "9", ".", " ", " ", "  ", "\t", "\n"]
+    rng = random.Random(37)
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 14))) for _ in range(20000)]
+    assert [_says_when(t) for t in texts] == [_WHEN_CLAUSE.search(t) is not None for t in texts]
+    assert 3000 < sum(map(_says_when, texts)) < 17000
+
+
 def _corpus_skills():
     from skillsift.catalog.load import parse_skill
 
@@ -410,9 +472,14 @@ def _corpus_skills():
 
 
 def _body_trigger_lines_both_ways(body: str, monkeypatch) -> list[list[int]]:
-    """``_body_trigger_lines(body)`` with the substring tests (the first 64 KiB) and with the RE2 set."""
-    from skillsift.checks.frontmatter import _body_trigger_lines
+    """The trigger lines of a body (those of its UTF-8 bytes, or of its lowered text when it is read as text)
+    with the substring tests (the first 64 KiB) and with the RE2 set."""
+    from skillsift.checks.frontmatter import _body_trigger_ends, _lowered, _trigger_lines
     from skillsift.validators import parsed as views
+
+    def _body_trigger_lines(body: str) -> list[int]:
+        ends = _body_trigger_ends(body)
+        return _trigger_lines(_lowered(None, body)) if ends is None else [number for number, _end in ends]
     from tests.support.set_gates import read_with_sets
 
     out = []

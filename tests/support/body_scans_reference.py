@@ -21,12 +21,15 @@ from skillsift.checks.paths import (
     _body_line,
     _Run,
 )
-from skillsift.checks.spec import _CODE_SPAN, _INLINE_LINK, _REF_DEF, _SCHEME, MAX_LINKS, placeholder_path
+from skillsift.checks.spec import _CODE_SPAN, _REF_DEF, _SCHEME, MAX_LINKS, placeholder_path
 from skillsift.diagnostics import Diagnostic
 
 _FENCE_HEAD = re.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
 _FENCE_LINE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 _CANDIDATE = re.compile(r"\]\(|\]:")
+# (an image's "!" matched too, as the spec check's pattern did)
+_INLINE_LINK = re.compile(
+    r"!?\[[^\[\]\n]*\]\(\s*(<[^>\[\n]*>|[^)\s\[]+)(?:\s+(?:\"[^\"\[]*\"|'[^'\[]*'))?\s*\)")
 
 
 def _fence_lines(text: str) -> list:

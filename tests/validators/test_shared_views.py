@@ -83,3 +83,32 @@ def test_the_workspace_asks_the_file_system_once_per_path(tmp_path, monkeypatch)
     monkeypatch.setattr(os, "stat", lambda path, *a, **k: asked.append(path) or real(path, *a, **k))
     assert ws.is_file("file") and ws.exists("folder") and not ws.is_file("folder")
     assert asked == []  # answered from the first look
+
+
+def test_each_entry_of_the_mark_set_is_its_own_string():
+    """A found entry of the marks' RE2 set is named by its string: no mark, word or trigger word is another's
+    (the trigger words are matched with their folds, the words in ASCII case, the marks as written)."""
+    from skillsift.validators import parsed
+
+    assert len(set(parsed._ENTRIES)) == len(parsed._ENTRIES) == len(parsed.MARKS + parsed.WORDS + parsed.TRIGGER_WORDS)
+    assert set(parsed._FOLDED_CHARACTERS) <= set(parsed.MARKS)
+
+
+def test_trigger_words_from_the_mark_set(monkeypatch):
+    """``trigger_words``: None with the substring tests; with the RE2 set, the trigger words a text holds in any
+    case IGNORECASE matches (a long s for "s", a Kelvin sign for "k", a dotless i for "i"), and whether it holds
+    a folding character."""
+    from skillsift.validators import parsed
+    from tests.support.set_gates import read_with_sets
+
+    read_with_sets(monkeypatch, parsed.MARK_SETS, False)
+    with shared_views():
+        assert parsed.trigger_words("Use it when") is None
+    read_with_sets(monkeypatch, parsed.MARK_SETS, True)
+    with shared_views():
+        assert parsed.trigger_words("WHEN to TRIGGER") == (["when", "trigger"], False)
+        folded = "u\u017fe this s\u212aill, u\u017fe \u0131t "  # a long s, a Kelvin sign, a dotless i
+        assert parsed.trigger_words(folded) == (["use this skill", "use it "], True)
+        assert parsed.trigger_words("Activation") == (["activation"], False)
+        assert parsed.trigger_words("wh en, trigge, use it") == ([], False)
+        assert parsed.trigger_words("\u0130") == ([], True)
