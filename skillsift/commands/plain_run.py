@@ -36,6 +36,45 @@ def path_taken(path: str, dir_okay: bool) -> bool:
     return os.access(path, os.R_OK)
 
 
+def options(args: list[str], defaults: dict, flags: dict[str, str], values: dict[str, str], multiple,
+            value: Callable[[str, str], object]) -> tuple[dict, list[str]] | None:
+    """``(params, positionals)`` of ``args`` read by a command's option tables, as click reads the plain ones, or
+    None when click must parse them: an option not in ``flags`` (a flag's name -> its parameter) or ``values``
+    (an option taking a value -> its parameter), a missing value, or one ``value(dest, text)`` refuses (None;
+    otherwise the parameter's value).  ``multiple``: the parameters an option may give many times (a tuple of
+    them, in order); ``defaults``: every parameter's value when no option gives it."""
+    params, positionals = dict(defaults), []
+    many: dict[str, list] = {dest: [] for dest in multiple}
+    at = 0
+    while at < len(args):
+        token = args[at]
+        at += 1
+        if token[:1] != "-" or token == "-":
+            positionals.append(token)
+            continue
+        if token in flags:
+            params[flags[token]] = True
+            continue
+        name, equals, text = token.partition("=")
+        dest = values.get(name)
+        if dest is None:
+            return None
+        if not equals:
+            if at == len(args):
+                return None
+            text = args[at]
+            at += 1
+        taken = value(dest, text)
+        if taken is None:
+            return None
+        if dest in many:
+            many[dest].append(taken)
+        else:
+            params[dest] = taken
+    params.update({dest: tuple(found) for dest, found in many.items()})
+    return params, positionals
+
+
 def plain_streams() -> bool:
     """True when click would write to stdout and stderr as they are (:func:`_plain_stream`) and no shell
     completion is asked for: the only case a command runs without click."""

@@ -22,7 +22,7 @@ from ..config.values import MODES
 from ..render.registry import names, render
 from ..render.stderr_lines import message_line
 from ..usecases.run_search import SearchRequest, run_search
-from .plain_run import COMPLETE_VAR, echo, path_taken, plain_streams, reported  # noqa: F401 (COMPLETE_VAR: read here)
+from .plain_run import COMPLETE_VAR, echo, options, path_taken, plain_streams, reported  # noqa: F401 (COMPLETE_VAR: read here)
 
 #: Each parameter of the command (the names of search_cmd.py's function) and its default.
 DEFAULTS: dict = {"limit": 5, "mode": None, "fmt": "text", "explain": False, "width": None, "role": None,
@@ -59,39 +59,16 @@ def _value(dest: str, text: str, listed: dict[str, tuple[str, ...]]):
 
 def parse(args: list[str]) -> dict | None:
     """The command's parameters (``query`` and :data:`DEFAULTS`'s) for ``args``, or None when click must parse them."""
-    params, query, listed = dict(DEFAULTS), [], choices()
-    many: dict[str, list] = {dest: [] for dest in MULTIPLE}
-    at = 0
-    while at < len(args):
-        token = args[at]
-        at += 1
-        if token[:1] != "-" or token == "-":
-            query.append(token)
-            continue
-        if token in FLAGS:
-            params[FLAGS[token]] = True
-            continue
-        name, equals, text = token.partition("=")
-        dest = VALUES.get(name)
-        if dest is None:
-            return None
-        if not equals:
-            if at == len(args):
-                return None
-            text = args[at]
-            at += 1
-        value = _value(dest, text, listed)
-        if value is None:
-            return None
-        if dest in many:
-            many[dest].append(value)
-        else:
-            params[dest] = value
+    listed = choices()
+    parsed = options(args, DEFAULTS, FLAGS, VALUES, MULTIPLE, lambda dest, text: _value(dest, text, listed))
+    if parsed is None:
+        return None
+    params, query = parsed
     if not query or not path_taken(params["root"], True):
         return None
     if params["config_file"] is not None and not path_taken(params["config_file"], False):
         return None
-    params.update({dest: tuple(values) for dest, values in many.items()}, query=tuple(query))
+    params["query"] = tuple(query)
     return params
 
 

@@ -19,7 +19,7 @@ from ..render.registry import names, render
 from ..render.sanitise import plain, plain_lines
 from ..usecases.validate import ValidateRequest, exit_code, run_validate, shown_root, usage
 from ..validators import CHECKS
-from .plain_run import echo, path_taken, plain_streams, reported
+from .plain_run import echo, options, path_taken, plain_streams, reported
 
 #: Each parameter of the command (the names of validate_cmd.py's function) and its default.
 DEFAULTS: dict = {"paths": (), "root": ".", "config_file": None, "select": (), "ignore": (), "fmt": "text",
@@ -40,40 +40,25 @@ def choices() -> dict[str, tuple[str, ...]]:
     return {"fmt": tuple(names("diagnostics")), "preset": PRESETS}
 
 
+def _value(dest: str, text: str, listed: dict[str, tuple[str, ...]]) -> str | None:
+    """The option's value for ``text``, or None when click might read it otherwise or refuse it."""
+    if text.startswith("-") or (dest in listed and text not in listed[dest]):
+        return None
+    return text
+
+
 def parse(args: list[str]) -> dict | None:
     """The command's parameters (:data:`DEFAULTS`'s) for ``args``, or None when click must parse them."""
-    params, paths, listed = dict(DEFAULTS), [], choices()
-    many: dict[str, list] = {dest: [] for dest in MULTIPLE}
-    at = 0
-    while at < len(args):
-        token = args[at]
-        at += 1
-        if token[:1] != "-" or token == "-":
-            paths.append(token)
-            continue
-        if token in FLAGS:
-            params[FLAGS[token]] = True
-            continue
-        name, equals, text = token.partition("=")
-        dest = VALUES.get(name)
-        if dest is None:
-            return None
-        if not equals:
-            if at == len(args):
-                return None
-            text = args[at]
-            at += 1
-        if text.startswith("-") or (dest in listed and text not in listed[dest]):
-            return None
-        if dest in many:
-            many[dest].append(text)
-        else:
-            params[dest] = text
+    listed = choices()
+    parsed = options(args, DEFAULTS, FLAGS, VALUES, MULTIPLE, lambda dest, text: _value(dest, text, listed))
+    if parsed is None:
+        return None
+    params, paths = parsed
     if not all(params[dest] is None or path_taken(params[dest], dir_okay) for dest, dir_okay in PATHS.items()):
         return None
     if not all(path_taken(path, True) for path in paths):
         return None
-    params.update({dest: tuple(values) for dest, values in many.items()}, paths=tuple(paths))
+    params["paths"] = tuple(paths)
     return params
 
 
