@@ -36,13 +36,15 @@ def path_taken(path: str, dir_okay: bool) -> bool:
     return os.access(path, os.R_OK)
 
 
-def options(args: list[str], defaults: dict, flags: dict[str, str], values: dict[str, str], multiple,
-            value: Callable[[str, str], object]) -> tuple[dict, list[str]] | None:
+def options(args: list[str], defaults: dict, flags: dict[str, str], values: dict[str, str], multiple, *,
+            listed: dict[str, tuple[str, ...]], ranges: dict[str, tuple[int, int]] | None = None,
+            paths: dict[str, bool] | None = None) -> tuple[dict, list[str]] | None:
     """``(params, positionals)`` of ``args`` read by a command's option tables, as click reads the plain ones, or
     None when click must parse them: an option not in ``flags`` (a flag's name -> its parameter) or ``values``
-    (an option taking a value -> its parameter), a missing value, or one ``value(dest, text)`` refuses (None;
-    otherwise the parameter's value).  ``multiple``: the parameters an option may give many times (a tuple of
-    them, in order); ``defaults``: every parameter's value when no option gives it."""
+    (an option taking a value -> its parameter), a missing value, or one :func:`_value` refuses, or a path option
+    click.Path would refuse (``paths``: the parameter -> whether a folder is taken there).  ``multiple``: the
+    parameters an option may give many times (a tuple of them, in order); ``defaults``: every parameter's value
+    when no option gives it."""
     params, positionals = dict(defaults), []
     many: dict[str, list] = {dest: [] for dest in multiple}
     at = 0
@@ -64,7 +66,7 @@ def options(args: list[str], defaults: dict, flags: dict[str, str], values: dict
                 return None
             text = args[at]
             at += 1
-        taken = value(dest, text)
+        taken = _value(dest, text, listed, ranges or {})
         if taken is None:
             return None
         if dest in many:
@@ -72,7 +74,25 @@ def options(args: list[str], defaults: dict, flags: dict[str, str], values: dict
         else:
             params[dest] = taken
     params.update({dest: tuple(found) for dest, found in many.items()})
+    if not all(params[dest] is None or path_taken(params[dest], dir_okay) for dest, dir_okay in (paths or {}).items()):
+        return None
     return params, positionals
+
+
+def _value(dest: str, text: str, listed: dict[str, tuple[str, ...]], ranges: dict[str, tuple[int, int]]):
+    """The option's value for ``text``, or None when click might read it otherwise or refuse it: a text starting
+    with ``-``, an integer option's (click.IntRange, ``ranges``) text that is not plain digits within its bounds, a
+    choice's (click.Choice, ``listed``) text that is not one of its choices."""
+    if text.startswith("-"):
+        return None
+    bounds = ranges.get(dest)
+    if bounds is not None:
+        if not (text.isascii() and text.isdigit()) or not bounds[0] <= int(text) <= bounds[1]:
+            return None
+        return int(text)
+    if dest in listed and text not in listed[dest]:
+        return None
+    return text
 
 
 def plain_streams() -> bool:

@@ -36,6 +36,8 @@ MULTIPLE = ("tags", "allow", "deny")
 #: The inclusive bounds of the integer options (click.IntRange).
 RANGES = {"limit": (1, 20), "width": (0, 10_000), "context_window": (1000, 10_000_000)}
 VIEWS = ("full", "listing")
+#: The options whose value is a path, and whether click.Path takes a folder there (dir_okay).
+PATHS = {"root": True, "config_file": False}
 
 
 def choices() -> dict[str, tuple[str, ...]]:
@@ -43,31 +45,12 @@ def choices() -> dict[str, tuple[str, ...]]:
     return {"mode": tuple(MODES), "fmt": tuple(names("search")), "view_name": VIEWS}
 
 
-def _value(dest: str, text: str, listed: dict[str, tuple[str, ...]]):
-    """The option's value for ``text``, or None when click might read it otherwise or refuse it."""
-    if text.startswith("-"):
-        return None
-    bounds = RANGES.get(dest)
-    if bounds is not None:
-        if not (text.isascii() and text.isdigit()) or not bounds[0] <= int(text) <= bounds[1]:
-            return None
-        return int(text)
-    if dest in listed and text not in listed[dest]:
-        return None
-    return text
-
-
 def parse(args: list[str]) -> dict | None:
     """The command's parameters (``query`` and :data:`DEFAULTS`'s) for ``args``, or None when click must parse them."""
-    listed = choices()
-    parsed = options(args, DEFAULTS, FLAGS, VALUES, MULTIPLE, lambda dest, text: _value(dest, text, listed))
-    if parsed is None:
+    parsed = options(args, DEFAULTS, FLAGS, VALUES, MULTIPLE, listed=choices(), ranges=RANGES, paths=PATHS)
+    if parsed is None or not parsed[1]:
         return None
     params, query = parsed
-    if not query or not path_taken(params["root"], True):
-        return None
-    if params["config_file"] is not None and not path_taken(params["config_file"], False):
-        return None
     params["query"] = tuple(query)
     return params
 

@@ -40,24 +40,12 @@ def choices() -> dict[str, tuple[str, ...]]:
     return {"fmt": tuple(names("diagnostics")), "preset": PRESETS}
 
 
-def _value(dest: str, text: str, listed: dict[str, tuple[str, ...]]) -> str | None:
-    """The option's value for ``text``, or None when click might read it otherwise or refuse it."""
-    if text.startswith("-") or (dest in listed and text not in listed[dest]):
-        return None
-    return text
-
-
 def parse(args: list[str]) -> dict | None:
     """The command's parameters (:data:`DEFAULTS`'s) for ``args``, or None when click must parse them."""
-    listed = choices()
-    parsed = options(args, DEFAULTS, FLAGS, VALUES, MULTIPLE, lambda dest, text: _value(dest, text, listed))
-    if parsed is None:
+    parsed = options(args, DEFAULTS, FLAGS, VALUES, MULTIPLE, listed=choices(), paths=PATHS)
+    if parsed is None or not all(path_taken(path, True) for path in parsed[1]):
         return None
     params, paths = parsed
-    if not all(params[dest] is None or path_taken(params[dest], dir_okay) for dest, dir_okay in PATHS.items()):
-        return None
-    if not all(path_taken(path, True) for path in paths):
-        return None
     params["paths"] = tuple(paths)
     return params
 
