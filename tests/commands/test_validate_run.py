@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import io
 import random
-import sys
 
 import click
 import pytest
@@ -13,6 +11,7 @@ from skillsift.commands import group, plain_run, validate_run
 from skillsift.commands.validate_cmd import validate_command
 from skillsift.diagnostics import SkillsiftError
 from tests.conftest import ACME
+from tests.support.plain_commands import assert_tables_are_the_commands, click_params, random_argv, run_piped
 
 WORDS = ["skills", ".claude/skills/x/SKILL.md", "-", "", "a b", "\u00e9", "x=y", "-5", "--", "-h", "--help", "-q",
          "--str", "--foo", "--strict=1", "--list=", "-x", "--format=", "--=x"]
@@ -28,32 +27,9 @@ def _values(tmp_path) -> dict[str, list[str]]:
             "fmt": ["text", "json", "sarif", "JSON", "github", ""], "preset": ["recommended", "strict", "Strict", ""]}
 
 
-def _argv(rng: random.Random, values: dict[str, list[str]], paths: list[str]) -> list[str]:
-    options = [*validate_run.VALUES, *validate_run.FLAGS]
-    args: list[str] = []
-    for _ in range(rng.randint(0, 7)):
-        roll = rng.random()
-        if roll < 0.2:
-            args.append(rng.choice(paths))
-        elif roll < 0.3:
-            args.append(rng.choice(WORDS))
-        else:
-            name = rng.choice(options)
-            if name in validate_run.FLAGS:
-                args.append(name)
-                continue
-            value = rng.choice(values[validate_run.VALUES[name]])
-            args.extend([f"{name}={value}"] if rng.random() < 0.3 else [name, value][:2 - (rng.random() < 0.03)])
-    return args
-
-
 def _clicks(args: list[str]) -> dict | None:
     """The parameters click gives the command for ``args``, or None when it refuses them (or shows help)."""
-    try:
-        with validate_command.make_context("validate", list(args)) as ctx:
-            return dict(ctx.params)
-    except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort, SkillsiftError):
-        return None
+    return click_params(validate_command, "validate", args, (SkillsiftError,))
 
 
 def test_what_is_parsed_without_click_is_what_click_parses(tmp_path, capsys):
@@ -62,7 +38,7 @@ def test_what_is_parsed_without_click_is_what_click_parses(tmp_path, capsys):
     paths = [*values["root"], "SKILL.md", "skills/a"]
     taken = refused = 0
     for _ in range(4000):
-        args = _argv(rng, values, paths)
+        args = random_argv(rng, validate_run, values, paths, WORDS, 0.2)
         mine = validate_run.parse(args)
         if mine is None:
             refused += 1
@@ -77,29 +53,12 @@ def test_the_table_is_the_commands_own():
     params = {p.name: p for p in validate_command.params}
     assert set(params) == set(validate_run.DEFAULTS)
     assert _clicks([]) == validate_run.DEFAULTS == validate_run.parse([])
-    longs = {opt: p.name for p in validate_command.params for opt in p.opts if opt.startswith("--")}
-    assert longs == {**validate_run.VALUES, **validate_run.FLAGS}
-    assert {p.name for p in validate_command.params if getattr(p, "multiple", False)} == set(validate_run.MULTIPLE)
-    assert {p.name for p in validate_command.params if getattr(p, "is_flag", False)} == set(validate_run.FLAGS.values())
-    choices = {p.name: tuple(p.type.choices) for p in validate_command.params if isinstance(p.type, click.Choice)}
-    assert choices == validate_run.choices()
+    assert_tables_are_the_commands(validate_command, validate_run)
     path_types = {p.name: p.type for p in validate_command.params if isinstance(p.type, click.Path)}
     assert {name: kind.dir_okay for name, kind in path_types.items() if name != "paths"} == validate_run.PATHS
     assert all(kind.file_okay and kind.readable and not kind.exists and not kind.allow_dash and
                not kind.resolve_path for kind in path_types.values())
     assert path_types["paths"].dir_okay
-
-
-def _run(monkeypatch, call) -> tuple[int | None, bytes, bytes]:
-    """``call()`` with stdout and stderr plain text files (as a process has them, piped); (code, out, err)."""
-    out, err = io.BytesIO(), io.BytesIO()
-    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(out, encoding="utf-8", errors="strict", write_through=True))
-    monkeypatch.setattr(sys, "stderr", io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace",
-                                                        write_through=True))
-    code = call()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.mark.parametrize("args", [
@@ -122,7 +81,7 @@ def test_a_validate_without_click_prints_what_click_prints(monkeypatch, tmp_path
     for call in (validate_run.main, lambda args: group.main(["validate", *args])):
         written = tmp_path / f"report-{len(outputs)}.txt"
         given = [str(written) if a == "OUTPUT" else a for a in args]
-        ran = _run(monkeypatch, lambda call=call, given=given: call(given))
+        ran = run_piped(monkeypatch, lambda call=call, given=given: call(given))
         outputs.append((ran, written.read_bytes() if written.exists() else None))
     plain, clicked = outputs
     assert plain[0][0] is not None  # parsed without click
@@ -133,6 +92,6 @@ def test_a_validate_without_click_prints_what_click_prints(monkeypatch, tmp_path
 def test_click_parses_what_is_not_plain(monkeypatch):
     monkeypatch.chdir(ACME)
     for args in (["--help"], ["-q"], ["--format", "JSON"], ["--", "x"], ["--root"], ["--root", "--strict"]):
-        assert _run(monkeypatch, lambda args=args: validate_run.main(args))[0] is None
+        assert run_piped(monkeypatch, lambda args=args: validate_run.main(args))[0] is None
     monkeypatch.setenv(plain_run.COMPLETE_VAR, "")
-    assert _run(monkeypatch, lambda: validate_run.main([]))[0] is None
+    assert run_piped(monkeypatch, lambda: validate_run.main([]))[0] is None
