@@ -35,15 +35,9 @@ def main(argv=None) -> int:
         args = sys.argv[1:] if argv is None else list(argv)
         if len(args) >= 2 and args[0] == "hook" and args[1] in HOOK_NAMES:
             return _hook(args[1], args[2:], own_collector=own_collector)
-        if args[:1] == ["search"]:  # the common calls, without click (commands/search_run.py)
-            from .commands import search_run
-
-            code = search_run.main(args[1:])
-            if code is not None:
-                return code
-        if args[:1] == ["validate"]:  # the common calls, without click (commands/validate_run.py)
-            validate_run = _quietly(_validate_run) if own_collector else _validate_run()
-            code = validate_run.main(args[1:])
+        if args[:1] in (["search"], ["validate"]):  # the common calls, without click (commands/<name>_run.py)
+            plain_run = _quietly(lambda: _plain_run(args[0])) if own_collector else _plain_run(args[0])
+            code = plain_run.main(args[1:])
             if code is not None:
                 return code
         group = _imported_quietly(args) if own_collector else _group()
@@ -172,8 +166,13 @@ def _quietly(load):
         gc.enable()
 
 
-def _validate_run():
-    """:mod:`skillsift.commands.validate_run`, validate's common calls without click."""
+def _plain_run(command: str):
+    """The module running ``command``'s common calls without click: :mod:`skillsift.commands.search_run` or
+    :mod:`skillsift.commands.validate_run`."""
+    if command == "search":
+        from .commands import search_run
+
+        return search_run
     from .commands import validate_run
 
     return validate_run
