@@ -1,6 +1,7 @@
 """The zscore-mnz fusion's parts: BM25 over the known requests' text (its postings against the plain
-definition), the excess gate and the requests' z-scored share, the bonus of a candidate in both lists,
-a case's own request left out, ties by name, and the fusion end to end through the CLI."""
+definition and against the build they replaced, tests/support/request_lexicon_reference.py), the excess
+gate and the requests' z-scored share, the bonus of a candidate in both lists, a case's own request left
+out, ties by name, and the fusion end to end through the CLI."""
 
 from __future__ import annotations
 
@@ -23,12 +24,13 @@ from skillsift.ranker.model.fusion import (
     zscore,
     zscore_scores,
 )
-from skillsift.ranker.request_lexicon import RequestLexicon, request_channel
+from skillsift.ranker.request_lexicon import RequestLexicon, document_terms, request_channel
 from skillsift.ranker.tokenize import tokenize
-from tests.conftest import write_skill
+from tests.conftest import corpora, write_skill
 from tests.ranker.reference import request_bm25
 from tests.support.cli import run, set_user_config
 from tests.support.concept_embedder import user_config
+from tests.support.request_lexicon_reference import ReferencePostings
 
 WORDS = ("deploy", "refund", "review", "schema", "invoice", "incident", "rollback", "audit", "cache", "token",
          "migrate", "release", "payment", "alert", "docs", "the", "a", "for", "my", "nightly")
@@ -64,6 +66,91 @@ def test_bm25_over_postings_equals_the_plain_definition(seed):
         got = lexicon.scores(terms)
         want = request_bm25(_documents(owner, texts), terms)
         assert {f"s{i:02d}": v for i, v in enumerate(got.tolist()) if v > 0} == want  # bit for bit
+
+
+# words and separators where a cut at ASCII punctuation and spaces could differ from the tokenizer's words:
+# letters of other scripts, capitals whose lowercase is special (dotted I, final sigma), digits that are not
+# decimal (superscripts, fractions, Roman numerals), underscores, spaces and dashes outside ASCII, a lone
+# surrogate, stopwords and suffixes the stemmer strips
+ODD_WORDS = WORDS + ("Café", "naïve", "ÜBER", "İstanbul", "ΣΟΦΙΑΣ", "οδός", "Straße", "x²", "½cup", "ⅫV", "中文",
+                     "日本語テキスト", "emoji🚀launch", "snake_case", "kebab-case", "dot.path", "C++", "v1.2.3", "100%",
+                     "it's", "DEPLOYS", "Policies", "caching", "images", "class", "ŉ", "ǅemal", "٣٤", "x\ud800y",
+                     "Ⅰ", "ﬁle", "K", "Å", "")
+SEPARATORS = (" ", " ", " ", "  ", "\n", ", ", "\u2014", "\u00a0", "\u3000", "/", "", "_", "\t", "\x1c", "\u2028")
+
+
+def _odd_corpus(seed: int):
+    """Random known requests of those words: ``(owner, texts, n_skills)``, some texts empty or all stopwords."""
+    rng = random.Random(seed)
+    n_skills = rng.randint(1, 30)
+    owner, texts = [], []
+    for _ in range(rng.randint(0, 120)):
+        owner.append(rng.randrange(n_skills))
+        parts = []
+        for _ in range(rng.randint(0, 10)):
+            parts += [rng.choice(ODD_WORDS), rng.choice(SEPARATORS)]
+        texts.append("".join(parts))
+    return owner, texts, n_skills
+
+
+def _same_postings(got: RequestLexicon, want: ReferencePostings) -> None:
+    assert list(got.vocab.items()) == list(want.vocab.items())  # the same ids, in the same order
+    for name in ("post_skill", "post_tf", "starts", "df", "length", "norm"):
+        a, b = getattr(got, name), getattr(want, name)
+        assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes(), name
+    assert (got.documents, got.average) == (want.documents, want.average)
+
+
+def _same_scores(got: RequestLexicon, want: ReferencePostings, queries) -> None:
+    import copy
+
+    old = copy.copy(got)
+    old.__dict__.update(vars(want))  # the same lexicon over the reference's postings
+    for terms in queries:
+        assert got.scores(terms).tobytes() == old.scores(terms).tobytes()
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_the_postings_equal_the_build_they_replaced(seed):
+    owner, texts, n_skills = _odd_corpus(seed) if seed % 3 else _corpus(seed)
+    lexicon = RequestLexicon(owner, texts, n_skills)
+    _same_postings(lexicon, ReferencePostings(owner, texts, n_skills))
+    rng = random.Random(2000 + seed)
+    queries = [list(dict.fromkeys(tokenize(" ".join(rng.choice(ODD_WORDS) for _ in range(rng.randint(1, 5))))))
+               for _ in range(6)]
+    _same_scores(lexicon, ReferencePostings(owner, texts, n_skills), queries + [list(lexicon.vocab)])
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_document_terms_are_the_tokenizers_in_order(seed):
+    _owner, texts, _n = _odd_corpus(seed)
+    term_ids, counts, vocab = document_terms(texts)
+    names = list(vocab)
+    assert [names[i] for i in term_ids.tolist()] == [t for text in texts for t in tokenize(text)]
+    assert counts.tolist() == [len(tokenize(text)) for text in texts]
+    assert list(vocab) == list(dict.fromkeys(t for text in texts for t in tokenize(text)))
+
+
+def test_no_requests_and_no_words_build_empty_postings():
+    for owner, texts, n_skills in (([], [], 0), ([], [], 3), ([1, 1], ["the a", "!!"], 2), ([0], [""], 1)):
+        lexicon = RequestLexicon(owner, texts, n_skills)
+        _same_postings(lexicon, ReferencePostings(owner, texts, n_skills))
+        assert lexicon.scores(["deploy"]).tolist() == [0.0] * n_skills and lexicon.documents == 0
+
+
+def test_the_postings_of_real_text_equal_the_build_they_replaced():
+    # the lines of the real skills' bodies as known requests (every fourth file's), each under its file's skill
+    owner, texts = [], []
+    for n, path in enumerate(sorted(corpora().rglob("SKILL.md"))[::4]):
+        body = path.read_text(encoding="utf-8", errors="replace").split("---", 2)[-1]
+        lines = [line.strip() for line in body.splitlines() if line.strip()]
+        owner += [n] * len(lines)
+        texts += lines
+    assert len(texts) > 20000 and any(not t.isascii() for t in texts)
+    lexicon = RequestLexicon(owner, texts, n + 1)
+    want = ReferencePostings(owner, texts, n + 1)
+    _same_postings(lexicon, want)
+    _same_scores(lexicon, want, [list(dict.fromkeys(tokenize(t))) for t in texts[::997]])
 
 
 @pytest.mark.parametrize("seed", range(20))
