@@ -159,18 +159,19 @@ def _strs(values) -> bool:
     return all(type(v) is str for v in values)
 
 
+_CASE_TYPES = (str, str, list, list, str, list, int, list, int)  # what _case writes, field by field
+_EXPECTED_TYPES = (str, int, bool, int)
+
+
 def _decoded_case(item) -> Case | None:
-    if type(item) is not list or len(item) != 9:
+    if type(item) is not list or tuple(map(type, item)) != _CASE_TYPES:
         return None
     case_id, query, expect, avoid, role, tags, line, avoid_lines, role_line = item
-    if (type(case_id) is not str or type(query) is not str or type(role) is not str or type(expect) is not list
-            or type(avoid) is not list or type(tags) is not list or type(avoid_lines) is not list
-            or not _ints((line, role_line)) or not _strs(avoid) or not _strs(tags) or not _ints(avoid_lines)):
+    if (avoid and not _strs(avoid)) or (tags and not _strs(tags)) or (avoid_lines and not _ints(avoid_lines)):
         return None
     entries = []
     for entry in expect:
-        if (type(entry) is not list or len(entry) != 4 or type(entry[0]) is not str or not _ints((entry[1], entry[3]))
-                or type(entry[2]) is not bool):
+        if type(entry) is not list or tuple(map(type, entry)) != _EXPECTED_TYPES:
             return None
         entries.append(Expected(id=entry[0], grade=entry[1], graded=entry[2], line=entry[3]))
     return Case(id=case_id, query=query, expect=tuple(entries), avoid=tuple(avoid), role=role, tags=tuple(tags),
