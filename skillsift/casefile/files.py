@@ -8,6 +8,9 @@ process and, for a large file, in the user cache (:mod:`skillsift.cache.cases`).
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
+from .. import catalog
 from ..cache.cases import MIN_BYTES, ParsedFiles
 from ..diagnostics import SkillsiftError
 from .parse import MAX_FILE_BYTES, Case, CaseFile, CasesInvalid, Expected, cases_error, parse_cases
@@ -92,13 +95,23 @@ def parsed(raw: bytes, shown: str, what: str, digest: str, *, store: ParsedFiles
             got = decoded(body, shown, what)
             if got is not None:
                 return got
-    try:
-        found: CaseFile | CasesInvalid = parse_cases(raw, shown, what)
-    except CasesInvalid as exc:
-        found = exc
+    found = _parse(raw, shown, what)
     if store is not None and store.on:
         store.save(digest, encoded(found))
     return found
+
+
+def _parse(raw: bytes, shown: str, what: str) -> CaseFile | CasesInvalid:
+    """:func:`parse_cases`, on the command line with the cyclic collector paused
+    (:data:`skillsift.catalog.collector_pause`): a file of 10,000 cases is a few hundred thousand
+    nodes, values and cases with no cycle among them, and the collections they set off, each
+    walking everything the search holds by then, were half of the parse."""
+    pause = catalog.collector_pause
+    with nullcontext() if pause is None else pause():
+        try:
+            return parse_cases(raw, shown, what)
+        except CasesInvalid as exc:
+            return exc
 
 
 # -- a parse result as JSON, and back ------------------------------------------------------------

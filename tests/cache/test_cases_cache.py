@@ -225,3 +225,31 @@ def test_cache_off_writes_nothing(tmp_path, monkeypatch):
 def test_the_stamp_names_the_yaml_library():
     names = [entry[0] for entry in cases_cache.stamp()[-1]]
     assert "__init__.py" in names
+
+
+def test_the_parse_runs_in_the_command_lines_collector_pause(tmp_path, cache_dir, monkeypatch):
+    import skillsift.catalog
+
+    made = []
+
+    class Pause:
+        def __init__(self):
+            made.append(self)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            pass
+
+    path = tmp_path / "big.yaml"
+    path.write_bytes(_big())
+    monkeypatch.setattr("skillsift.casefile.files._PARSED", {})
+    monkeypatch.setattr(skillsift.catalog, "collector_pause", Pause)
+    first = load_file(str(path), "examples", "big.yaml")
+    assert len(made) == 1
+    monkeypatch.setattr("skillsift.casefile.files._PARSED", {})
+    assert load_file(str(path), "examples", "big.yaml") == first
+    assert len(made) == 1  # a hit parses nothing
+    monkeypatch.setattr(skillsift.catalog, "collector_pause", None)  # a library call: the collector as it is
+    _same(_parse(b"cases: [", "x", "cases"), parsed(b"cases: [", "x", "cases", _digest(b"cases: [")))
