@@ -18,61 +18,9 @@ from skillsift.cache import cases as cases_cache
 from skillsift.cache.cases import ParsedFiles
 from skillsift.casefile.files import decoded, encoded, load_file, parsed
 from skillsift.casefile.parse import CaseFile, CasesInvalid, parse_cases
+from tests.support.random_cases import random_cases_file
 
 REPO = Path(__file__).resolve().parents[2]
-NAMES = ("deploy", "refund-flow", "pdf", "Été", "a b", "x\u2028y", "", "007", "yes", "null")
-
-
-def _scalar(rng) -> str:
-    return rng.choice(["plain words", '"quoted \\ud800 text"', "'single'", "12", "true", "~", "null", "0x10",
-                       "[a, b]", "{id: x}", "!!str tagged", "&a anchored", "*a", "Été 🚀", '"tab\\tend"'])
-
-
-def _random_file(rng: random.Random) -> bytes:
-    """A cases file: valid, or with mistakes at a rate of its own (every kind of problem)."""
-    bad = rng.choice([0.0, 0.0, 0.05, 0.3])
-
-    def odd() -> bool:
-        return rng.random() < bad
-
-    lines = ["version: " + (rng.choice(["2", "x", ""]) if odd() else "1")]
-    lines.append(rng.choice(["k: 99", "k: no", "extra: 1", "<<: {a: 1}", "version: 1"]) if odd() else
-                 rng.choice(["", "k: 3"]))
-    lines.append("cases:")
-    ids = [f"c{i}" for i in range(rng.randrange(0, 30))]
-    for case_id in ids:
-        if odd() and rng.random() < 0.2:
-            lines.append(f"- {_scalar(rng)}")
-            continue
-        lines.append(f"- id: {rng.choice(['c0', '', _scalar(rng)]) if odd() else case_id}")
-        lines.append(f"  query: {rng.choice([_scalar(rng), '']) if odd() else 'find a pdf tool ' + case_id}")
-        if rng.random() < 0.7:
-            lines.append("  expect:")
-            for name in rng.sample(NAMES[:4], rng.randrange(0, 4)):
-                if odd():
-                    name = rng.choice(NAMES) or "~"
-                if rng.random() < 0.3:
-                    lines.append(f"  - id: {name}")
-                    lines.append(f"    grade: {rng.choice(['0', '9', 'x']) if odd() else rng.choice(['1', '3'])}")
-                else:
-                    lines.append(f"  - {name}")
-        if rng.random() < 0.2:
-            lines.append(f"  avoid: [{', '.join(rng.choice(NAMES[4:]) or 'z' for _ in range(rng.randrange(0, 3)))}]")
-        if rng.random() < 0.2:
-            lines.append(f"  role: {_scalar(rng) if odd() else rng.choice(['dev', 'ops'])}")
-        if rng.random() < 0.2:
-            lines.append(f"  tags: [{rng.choice(['a', 'b, c', ''])}]")
-        if odd() and rng.random() < 0.2:
-            lines.append(rng.choice(["  query: again", "  unknown: 1", "  id: twice"]))
-    data = ("\n".join(lines) + "\n").encode("utf-8")
-    if odd():
-        data = rng.choice([data[: len(data) // 2] + b"\xff\xfe" + data[len(data) // 2:],
-                           data.replace(b"cases:", b"cases: [", 1), b"\x00" + data])
-    elif rng.random() < 0.1:
-        data = b"\xef\xbb\xbf" + data
-    return data
-
-
 def _same(a, b) -> None:
     """``a`` and ``b`` give the same: the same case file, or the same error field by field."""
     assert type(a) is type(b)
@@ -97,7 +45,7 @@ def _digest(raw: bytes) -> str:
 @pytest.mark.parametrize("seed", range(60))
 def test_a_hit_is_what_parsing_gives_on_random_files(seed, cache_dir):
     rng = random.Random(seed)
-    raw = _random_file(rng)
+    raw = random_cases_file(rng)
     store = ParsedFiles()
     for what in ("cases", "examples"):
         want = _parse(raw, f"f{seed}.yaml", what)
@@ -110,7 +58,7 @@ def test_a_hit_is_what_parsing_gives_on_random_files(seed, cache_dir):
 
 
 def test_random_files_cover_valid_and_invalid_ones():
-    kinds = {type(_parse(_random_file(random.Random(seed)), "f", "cases")).__name__ for seed in range(60)}
+    kinds = {type(_parse(random_cases_file(random.Random(seed)), "f", "cases")).__name__ for seed in range(60)}
     assert kinds == {"CaseFile", "CasesInvalid"}
 
 
