@@ -277,40 +277,42 @@ def _entries(value) -> list:
 
 
 def _build_case(tree, path: tuple, item: dict, index: int, seen: set[str], problems: list) -> Case:
-    where = case_label(item, index)
     start = tree.line(path)
+
+    def where() -> str:  # the case's label: made only for a problem (most cases have none)
+        return case_label(item, index)
 
     def at(key: str) -> int:
         return tree.line(path + (key,)) if key in item else start
 
     case_id, query, role = _text(item.get("id")), _text(item.get("query")), _text(item.get("role"))
     if not case_id.strip():
-        problems.append((at("id"), (index - 1, 5), f"{where}: id is required"))
+        problems.append((at("id"), (index - 1, 5), f"{where()}: id is required"))
     elif case_id in seen:
-        problems.append((at("id"), (index - 1, 5), f"{where}: duplicate id"))
+        problems.append((at("id"), (index - 1, 5), f"{where()}: duplicate id"))
     elif _CONTROL.search(case_id):
-        problems.append((at("id"), (index - 1, 5), f"{where}: id holds a control character such as a line break; "
+        problems.append((at("id"), (index - 1, 5), f"{where()}: id holds a control character such as a line break; "
                                                      "an id is one line of printable text"))
     seen.add(case_id)
     if not query.strip():
-        problems.append((at("query"), (index - 1, 6), f"{where}: query is required"))
+        problems.append((at("query"), (index - 1, 6), f"{where()}: query is required"))
     elif path + ("query",) in tree.typed:  # `query: 12`, `query: true`: YAML reads a number, not the words
-        problems.append((at("query"), (index - 1, 6), f"{where}: query is {tree.typed[path + ('query',)]}, not "
+        problems.append((at("query"), (index - 1, 6), f"{where()}: query is {tree.typed[path + ('query',)]}, not "
                                                         f"text; quote it ({_q(query)})"))
     if len(query.encode("utf-8", "surrogatepass")) > MAX_QUERY_BYTES:
-        problems.append((at("query"), (index - 1, 6), f"{where}: query is longer than {MAX_QUERY_BYTES} bytes"))
+        problems.append((at("query"), (index - 1, 6), f"{where()}: query is longer than {MAX_QUERY_BYTES} bytes"))
     expect: list[Expected] = []
     for n, entry in enumerate(_entries(item.get("expect"))):
         got = _expected(entry, tree.line(path + ("expect", n)))
         if got is None:
             continue
         if not got.id.strip():
-            problems.append((got.line, (index - 1, 7), f"{where}: an expect entry has no id"))
+            problems.append((got.line, (index - 1, 7), f"{where()}: an expect entry has no id"))
         elif got.id in {e.id for e in expect}:
-            problems.append((got.line, (index - 1, 7), f"{where}: {_q(got.id)} is listed twice in expect"))
+            problems.append((got.line, (index - 1, 7), f"{where()}: {_q(got.id)} is listed twice in expect"))
         if got.graded and not 1 <= got.grade <= MAX_GRADE:
             problems.append((got.line, (index - 1, 7),
-                             f"{where}: grade of {_q(got.id)} must be between 1 and {MAX_GRADE}"))
+                             f"{where()}: grade of {_q(got.id)} must be between 1 and {MAX_GRADE}"))
         expect.append(got)
     expected_ids = {e.id for e in expect}
     avoid: list[str] = []
@@ -320,7 +322,7 @@ def _build_case(tree, path: tuple, item: dict, index: int, seen: set[str], probl
             continue  # the rules reported it
         line = tree.line(path + ("avoid", n))
         if _text(entry) in expected_ids:
-            problems.append((line, (index - 1, 8), f"{where}: {_q(_text(entry))} is both expected and avoided"))
+            problems.append((line, (index - 1, 8), f"{where()}: {_q(_text(entry))} is both expected and avoided"))
         avoid.append(_text(entry))
         avoid_lines.append(line)
     tags = tuple(_text(t) for t in _entries(item.get("tags")) if not isinstance(t, (dict, list)) and not is_null(t))

@@ -125,9 +125,14 @@ def either(values) -> str:
 
 
 def quoted(text) -> str:
+    """``text`` as a JSON string (``ensure_ascii=False``): printable ASCII without a quote or a backslash,
+    which JSON writes as it is, without the encoder (a cases file labels every case with it)."""
+    text = str(text)
+    if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'
     import json
 
-    return json.dumps(str(text), ensure_ascii=False)
+    return json.dumps(text, ensure_ascii=False)
 
 
 def got(value) -> str:
@@ -255,18 +260,22 @@ def _walk(value, rule: Rule, path: tuple, label: str, where: str, ctx: Context, 
     out = ctx.problems
     if rule.same_label:
         label = where
-    fmt = {"label": label, "where": where, "key": path[-1] if path else "", "words": _words(rule),
-           "choices": either(rule.choices) if rule.choices else "", "shape": described(value)}
+    written, declared = value, rule  # as the node came (``rule`` becomes the fitting option of an "either")
+
+    def fmt() -> dict:  # the message fields: made only for a problem or a check (most nodes have neither)
+        return {"label": label, "where": where, "key": path[-1] if path else "", "words": _words(declared),
+                "choices": either(declared.choices) if declared.choices else "", "shape": described(written)}
+
     value = _shaped(value, rule)
     if not _fits(value, rule):
-        out.append(Problem(path, rule.message("kind", value=value, got=got(value), shown=shown(value), **fmt)))
+        out.append(Problem(path, rule.message("kind", value=value, got=got(value), shown=shown(value), **fmt())))
         return _BAD
     if rule.kind == "either":
         rule = next(option for option in rule.options if _fits(value, option))
     if rule.kind == "text":
         value = text_of(value)
     if rule.kind == "number" and rule.finite and isinstance(value, float) and not math.isfinite(value):
-        out.append(Problem(path, rule.message("finite", **fmt)))
+        out.append(Problem(path, rule.message("finite", **fmt())))
         return _BAD
     problem = _value_problem(value, rule, fmt)
     if problem:
@@ -277,7 +286,7 @@ def _walk(value, rule: Rule, path: tuple, label: str, where: str, ctx: Context, 
     elif rule.kind == "list":
         value = _walk_list(value, rule, path, label, ctx, unknown)
     if rule.check is not None and value is not _BAD:
-        found = rule.check(value, fmt, ctx)
+        found = rule.check(value, fmt(), ctx)
         out.extend(Problem(path + tuple(sub), message) for sub, message in found)
         if found:
             return _BAD
@@ -293,26 +302,27 @@ def _shaped(value, rule: Rule):
     return value
 
 
-def _value_problem(value, rule: Rule, fmt: dict) -> str | None:
+def _value_problem(value, rule: Rule, fmt: Callable[[], dict]) -> str | None:
+    """The problem of ``value``'s range, choice or blankness under ``rule``, or None (``fmt``: the message fields)."""
     kind = rule.kind
     if kind == "choice" and not (value == "" and rule.empty_ok) and value not in rule.choices:
-        return rule.message("choice", value=value, **fmt)
+        return rule.message("choice", value=value, **fmt())
     if kind in ("string", "text") and rule.nonblank and not value.strip():
-        return rule.message("blank", value=value, **fmt)
+        return rule.message("blank", value=value, **fmt())
     if kind in ("int", "number") and (rule.low is not None or rule.high is not None):
         low = -math.inf if rule.low is None else rule.low
         high = math.inf if rule.high is None else rule.high
         if not low <= value <= high:
-            bounds = {"low": rule.low, "high": rule.high, "value": value, **fmt}
+            bounds = {"low": rule.low, "high": rule.high, "value": value, **fmt()}
             if rule.between:
                 return rule.message("between", **bounds)
             return rule.message("low" if value < low else "high", **bounds)
     if kind == "list":
         if rule.items is not None and rule.items.nonblank and rule.items.kind in ("string", "choice") and any(
                 not v.strip() for v in value):
-            return rule.message("blank", **fmt)
+            return rule.message("blank", **fmt())
         if len(value) < rule.min_items:
-            return rule.message("few", **fmt)
+            return rule.message("few", **fmt())
     return None
 
 
