@@ -11,7 +11,7 @@ from ..bytesets import SetGate, byte_set
 from ..config.checks import STRICT, check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from ..validators.names import invisible, mixed_script
-from ..validators.parsed import caseless_words, marks, memoised, parsed_skills, utf8
+from ..validators.parsed import FOLDING, caseless_words, marks, memoised, parsed_skills, utf8
 from ..validators.text_cache import cached, save
 from ..validators.workspace import Workspace
 from .agent_fields import tool_names
@@ -143,6 +143,8 @@ def _injections(source, lowered, held: frozenset[str], first_line: int, text: st
         return
     inside = None
     for number, line in _lines_with(source, lowered, [w for w in _LINE_WORDS if w in held]):
+        if not _may_say(line):
+            continue
         bare = _QUOTED.sub(" ", line)
         match = _INJECTION.search(bare)
         if match is None:
@@ -151,6 +153,42 @@ def _injections(source, lowered, held: frozenset[str], first_line: int, text: st
             inside = fences(text)[0]
         if not inside[number]:
             yield first_line + number, match.group(0)
+
+
+#: Every character IGNORECASE matches to an ASCII letter besides its two cases, with that letter.
+_CASE_FOLDS = tuple((odd, letter) for letter, odds in FOLDING.items() for odd in odds)
+
+
+def _may_say(line: str) -> bool:
+    """Whether ``line`` holds the words of one of :data:`_INJECTION`'s phrases, a word of each of its parts,
+    in its lowercase with :data:`_CASE_FOLDS` made plain (each character the regex matches to a letter of a
+    word is that letter there): a line that does not cannot match, and is not searched.
+
+    The lines read hold a verb, "the user", "you are now" or "system prompt" (:data:`_LINE_WORDS`); most of
+    them say nothing of instructions or of telling the user (on the corpus of real skills, 48 of 918 lines
+    are searched), and the regex tries each of its phrases at every character of a line it searches.
+    """
+    if not line.isascii():
+        for odd, letter in _CASE_FOLDS:
+            if odd in line:
+                line = line.replace(odd, letter)
+    text = line.lower()
+    # "(do not|don't|never) (tell|inform|alert|notify) the user", "without (telling|...) the user"
+    if "user" in text and ("tell" in text or "inform" in text or "alert" in text or "notify" in text) and (
+            "not" in text or "don't" in text or "never" in text or "without" in text):
+        return True
+    # "you are now (in) (DAN|developer mode|jailbroken)"; "(reveal|print|output) (your|the) system prompt"
+    if "now" in text and "you" in text and ("dan" in text or "developer" in text or "jailbroken" in text):
+        return True
+    if "system" in text and "prompt" in text and ("reveal" in text or "print" in text or "output" in text):
+        return True
+    # "(ignore|disregard|forget|override) ... (previous|prior|above|earlier|preceding|system)
+    # (instructions|prompts|rules|messages)"
+    return (any(verb in text for verb in _VERBS) and any(word in text for word in _BEFORE_OBJECTS)
+            and any(word in text for word in _OBJECTS))
+
+
+_BEFORE_OBJECTS = ("previous", "prior", "above", "earlier", "preceding", "system")
 
 
 def _read(body: str) -> tuple[str | bytes, str | bytes, frozenset[str]]:
