@@ -121,7 +121,9 @@ WORDS = ("ignore", "disregard", "forget", "override", "the user", "you are now",
 _WORD_SET = frozenset(WORDS)
 #: SK008's trigger words (:mod:`skillsift.checks.frontmatter`), each letter matched as IGNORECASE matches it:
 #: its two cases and the characters of :data:`FOLDING`; read by the same RE2 set pass (see :func:`trigger_words`).
-TRIGGER_WORDS = ("when", "trigger", "activation", "use this skill", "use it ")
+#: "when" is looked for in the phrases that hold it, not alone (most bodies hold it in prose).
+TRIGGER_WORDS = ("use when", "when to ", "when should ", "when this skill", "trigger", "activation", "use this skill",
+                 "use it ")
 #: Every character IGNORECASE matches to an ASCII letter besides its two cases (each is a mark): the dotted
 #: capital I and the dotless i, the Kelvin sign, the long s.
 FOLDING = {"i": "\u0130\u0131", "k": "\u212a", "s": "\u017f"}
