@@ -92,9 +92,12 @@ _WHEN_WORDS = ("use ", "when ", "trigger", "invoke ", "applies when", "activate"
 _FENCE = regexes.compile(r"^\s{0,3}(```|~~~)")
 # What a line needs to matter to :func:`trigger_passages`: a fence run, or a word that every
 # trigger heading's title (:data:`_TRIGGER_HEADING`) or inline marker (:data:`_INLINE`) holds:
-# "when" (also in "use when" and "when to use"), "trigger", "activation", "use this skill" or
-# "use it ".  A heading without one is no trigger heading and no marker, so "#" alone is not looked
-# for, nor "use" alone (in most lines of prose).  Lines without any are never visited.  Each is
+# "use when", "when to ", "when should ", "when this skill" (each alternative holding "when" holds
+# one, its blanks written as spaces), "trigger", "activation", "use this skill" or "use it ".  A
+# heading without one is no trigger heading and no marker, so "#" alone is not looked for, nor "use"
+# or "when" alone (in most lines of prose: a body holding "when" in none of the phrases is done
+# without reading a line, and the fences after its last trigger line are never visited).  Lines
+# without any are never visited.  Each is
 # looked for with ``str.find`` in the lower-cased text (a regex of them all, or with IGNORECASE,
 # tries most positions: "a" and "t" open two of them); the case folding of IGNORECASE is kept by
 # :data:`_FOLDS` (see :func:`_lowered`).

@@ -11,7 +11,7 @@ from ..bytesets import SetGate, byte_set
 from ..config.checks import STRICT, check
 from ..diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from ..validators.names import invisible, mixed_script
-from ..validators.parsed import caseless_words, marks, memoised, parsed_skills, utf8
+from ..validators.parsed import FOLDING, caseless_words, marks, memoised, parsed_skills, utf8
 from ..validators.text_cache import cached, save
 from ..validators.workspace import Workspace
 from .agent_fields import tool_names
@@ -68,6 +68,11 @@ _PIPX = re.compile(r"(?<![\w-])(?:pipx\s+run|uvx)\s+(?:--\S+\s+)*([A-Za-z0-9][\w
 # literal words every match holds, looked for with `in` (C speed) before any regex runs
 _RUN_WORDS = ("npx", "dlx", "bunx", "pipx", "uvx")
 _PIPE_WORDS = ("curl", "wget", "iwr", "irm", "invoke-")
+#: What a PowerShell download (``iwr``, ``irm``, ``Invoke-``) is piped into for SK402: without one in a text
+#: (nor a character IGNORECASE matches to one of their letters, see :func:`_shell_words`), those words' lines
+#: (``irm`` is in every "confirm") are not read, and the text is not lowered for them.
+_PIPED_INTO = ("iex", "invoke-expression")
+_POWERSHELL = frozenset(("iwr", "irm", "invoke-"))
 _VERBS = ("ignore", "disregard", "forget", "override")
 _OBJECTS = ("instruction", "prompt", "rules", "messages")
 _USER = ("tell the user", "inform the user", "alert the user", "notify the user", "telling the user",
@@ -76,7 +81,7 @@ _USER = ("tell the user", "inform the user", "alert the user", "notify the user"
 
 _LINE_WORDS = (*_VERBS, "the user", "you are now", "system prompt")
 #: Every word the scans look for: which of them a text holds is found in one pass.
-_WORDS = tuple(dict.fromkeys((*_LINE_WORDS, *_OBJECTS, *_USER, *_PIPE_WORDS, *_RUN_WORDS)))
+_WORDS = tuple(dict.fromkeys((*_LINE_WORDS, *_OBJECTS, *_USER, *_PIPE_WORDS, *_RUN_WORDS, *_PIPED_INTO)))
 #: The substring tests serve the first 64 KiB a process scans, one RE2 set pass per text after
 #: that (about 4x faster on a large catalog; :mod:`skillsift.bytesets`): a hook over a few small
 #: files does not import RE2.
@@ -114,8 +119,15 @@ def _may_inject(held: frozenset[str]) -> bool:
                            or "you are now" in held or "system prompt" in held)
 
 
-#: The words whose lines SK402 and SK403 read.
-_SHELL_WORDS = frozenset((*_PIPE_WORDS, *_RUN_WORDS))
+def _shell_words(held: frozenset[str], folding=None) -> tuple[list[str], list[str]]:
+    """The words whose lines SK402 (a download piped into a shell) and SK403 (a package run) read in a text
+    holding the words ``held``: a PowerShell download's only with what it is piped into (:data:`_PIPED_INTO`),
+    or when the text may hold that with a letter the regex folds, such as the dotless i of "ıex", which its
+    lowercase keeps (``folding``: the text, or the marks it holds, asked by :func:`_folds`; None: it may)."""
+    pipe_words = [w for w in _PIPE_WORDS if w in held]
+    if pipe_words and held.isdisjoint(_PIPED_INTO) and folding is not None and not _folds(folding):
+        pipe_words = [w for w in pipe_words if w not in _POWERSHELL]
+    return pipe_words, [w for w in _RUN_WORDS if w in held]
 
 
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
@@ -143,6 +155,8 @@ def _injections(source, lowered, held: frozenset[str], first_line: int, text: st
         return
     inside = None
     for number, line in _lines_with(source, lowered, [w for w in _LINE_WORDS if w in held]):
+        if not _may_say(line):
+            continue
         bare = _QUOTED.sub(" ", line)
         match = _INJECTION.search(bare)
         if match is None:
@@ -151,6 +165,51 @@ def _injections(source, lowered, held: frozenset[str], first_line: int, text: st
             inside = fences(text)[0]
         if not inside[number]:
             yield first_line + number, match.group(0)
+
+
+#: Every character IGNORECASE matches to an ASCII letter besides its two cases, with that letter.
+_CASE_FOLDS = tuple((odd, letter) for letter, odds in FOLDING.items() for odd in odds)
+
+
+def _may_say(line: str) -> bool:
+    """Whether ``line`` holds the words of one of :data:`_INJECTION`'s phrases, a word of each of its parts,
+    in its lowercase with :data:`_CASE_FOLDS` made plain (each character the regex matches to a letter of a
+    word is that letter there): a line that does not cannot match, and is not searched.
+
+    The lines read hold a verb, "the user", "you are now" or "system prompt" (:data:`_LINE_WORDS`); most of
+    them say nothing of instructions or of telling the user (on the corpus of real skills, 48 of 918 lines
+    are searched), and the regex tries each of its phrases at every character of a line it searches.
+    """
+    text = _caseless(line)
+    # "(do not|don't|never) (tell|inform|alert|notify) the user", "without (telling|...) the user"
+    if "user" in text and ("tell" in text or "inform" in text or "alert" in text or "notify" in text) and (
+            "not" in text or "don't" in text or "never" in text or "without" in text):
+        return True
+    # "you are now (in) (DAN|developer mode|jailbroken)"; "(reveal|print|output) (your|the) system prompt"
+    if "now" in text and "you" in text and ("dan" in text or "developer" in text or "jailbroken" in text):
+        return True
+    if "system" in text and "prompt" in text and ("reveal" in text or "print" in text or "output" in text):
+        return True
+    return _may_override(text)
+
+
+def _may_override(text: str) -> bool:
+    """Whether a lowered line (:func:`_may_say`) holds the words of "(ignore|disregard|forget|override) ...
+    (previous|prior|above|earlier|preceding|system) (instructions|prompts|rules|messages)"."""
+    return (any(word in text for word in _OBJECTS) and any(word in text for word in _BEFORE_OBJECTS)
+            and any(verb in text for verb in _VERBS))
+
+
+def _caseless(line: str) -> str:
+    """``line`` lowered, :data:`_CASE_FOLDS` made plain first."""
+    if not line.isascii():
+        for odd, letter in _CASE_FOLDS:
+            if odd in line:
+                line = line.replace(odd, letter)
+    return line.lower()
+
+
+_BEFORE_OBJECTS = ("previous", "prior", "above", "earlier", "preceding", "system")
 
 
 def _read(body: str) -> tuple[str | bytes, str | bytes, frozenset[str]]:
@@ -164,7 +223,8 @@ def _read(body: str) -> tuple[str | bytes, str | bytes, frozenset[str]]:
     capital I and the Kelvin sign, is read as text.  The words come from the marks' RE2 set pass when
     it ran (:func:`~skillsift.validators.parsed.caseless_words`), so the bytes are lowered only when
     the body holds the words whose lines a scan reads (an injection's, or a command of SK402 or SK403:
-    the body's ``prompt`` or ``rules`` alone costs no lowering; the lowercase returned is then the bytes).
+    the body's ``prompt`` or ``rules`` alone costs no lowering, nor an ``irm`` without what a PowerShell
+    download is piped into; the lowercase returned is then the bytes).
     """
     found = marks(body)
     if not body.isascii() and ("\u0130" in found or "\u212a" in found):
@@ -175,7 +235,7 @@ def _read(body: str) -> tuple[str | bytes, str | bytes, frozenset[str]]:
     if held is None:
         lowered = data.lower()
         return data, lowered, words_held(lowered)
-    needed = _may_inject(held) or not held.isdisjoint(_SHELL_WORDS)
+    needed = _may_inject(held) or any(_shell_words(held, found))
     return data, data.lower() if needed else data, held
 
 
@@ -217,14 +277,28 @@ def shell_problems(file: str, text: str, first_line: int = 1, lowered: str | Non
     holding ``curl``, ``npx`` and kin are read (``held``: the words of ``words_held(lowered)``)."""
     lowered = text.lower() if lowered is None else lowered
     held = words_held(lowered) if held is None else held
-    return _shell_problems(file, text, lowered, held, first_line)
+    return _shell_problems(file, text, lowered, held, first_line, text)
 
 
-def _shell_problems(file: str, source, lowered, held: frozenset[str], first_line: int) -> list[Diagnostic]:
-    """:func:`shell_problems` read in ``source`` (a text or its UTF-8 bytes) and its lowercase ``lowered``."""
+def _folds(held) -> bool:
+    """Whether ``held`` (a text, or the marks it holds) holds a character IGNORECASE matches to an ASCII letter
+    besides its two cases."""
+    if isinstance(held, frozenset):  # (the marks read by the RE2 set)
+        return not held.isdisjoint(_FOLDING_CHARACTERS)
+    if isinstance(held, str) and held.isascii():
+        return False
+    return any(odd in held for odd in _FOLDING_CHARACTERS)
+
+
+_FOLDING_CHARACTERS = frozenset(odd for odd, _letter in _CASE_FOLDS)
+
+
+def _shell_problems(file: str, source, lowered, held: frozenset[str], first_line: int,
+                    folding=None) -> list[Diagnostic]:
+    """:func:`shell_problems` read in ``source`` (a text or its UTF-8 bytes) and its lowercase ``lowered``
+    (``folding`` as for :func:`_shell_words`)."""
     out: list[Diagnostic] = []
-    pipe_words = [w for w in _PIPE_WORDS if w in held]
-    run_words = [w for w in _RUN_WORDS if w in held]
+    pipe_words, run_words = _shell_words(held, folding)
     if not pipe_words and not run_words:  # about half the corpus's skills: no loop, no sort
         return out
     bar = b"|" if isinstance(source, bytes) else "|"
@@ -261,7 +335,7 @@ def check_security(parsed) -> list[Diagnostic]:
     source, lowered, held = _read(body)
     for line, phrase in _injections(source, lowered, held, parsed.body_line, body):
         out.append(_injection(path, line, phrase))
-    out.extend(_shell_problems(path, source, lowered, held, parsed.body_line))
+    out.extend(_shell_problems(path, source, lowered, held, parsed.body_line, marks(body)))
     tools = tool_names(front.get("allowed-tools")) if "allowed-tools" in front else None
     if tools and any(t in ("Bash", "Bash(*)", "Bash(:*)", "Bash(*:*)") for t in tools):
         out.append(BASH_ANY.report(

@@ -113,15 +113,18 @@ def memoised(what: str, text: str, compute: Callable[[str], object]):
 MARKS = ("](", "]:", "```", " ```", "~~~", "TODO", "$", "!`", "scripts/", "bin/", "tools/", "Users", "\u0130",
          "\u212a", "read -", "read  ", "read \t", "read\t", "ead-Host", "ead-host", "/home/", "\u017f", "\u0131")
 #: The words the security checks look for in a lowercased body (their ``_WORDS``: SK401's phrases, the
-#: commands of SK402 and SK403), read by the same RE2 set pass in any case (see :func:`caseless_words`).
+#: commands of SK402 and SK403, what SK402's PowerShell pipes into), read by the same RE2 set pass in any case
+#: (see :func:`caseless_words`).
 WORDS = ("ignore", "disregard", "forget", "override", "the user", "you are now", "system prompt", "instruction",
          "prompt", "rules", "messages", "tell the user", "inform the user", "alert the user", "notify the user",
          "telling the user", "informing the user", "notifying the user", "alerting the user", "curl", "wget", "iwr",
-         "irm", "invoke-", "npx", "dlx", "bunx", "pipx", "uvx")
+         "irm", "invoke-", "npx", "dlx", "bunx", "pipx", "uvx", "iex", "invoke-expression")
 _WORD_SET = frozenset(WORDS)
 #: SK008's trigger words (:mod:`skillsift.checks.frontmatter`), each letter matched as IGNORECASE matches it:
 #: its two cases and the characters of :data:`FOLDING`; read by the same RE2 set pass (see :func:`trigger_words`).
-TRIGGER_WORDS = ("when", "trigger", "activation", "use this skill", "use it ")
+#: "when" is looked for in the phrases that hold it, not alone (most bodies hold it in prose).
+TRIGGER_WORDS = ("use when", "when to ", "when should ", "when this skill", "trigger", "activation", "use this skill",
+                 "use it ")
 #: Every character IGNORECASE matches to an ASCII letter besides its two cases (each is a mark): the dotted
 #: capital I and the dotless i, the Kelvin sign, the long s.
 FOLDING = {"i": "\u0130\u0131", "k": "\u212a", "s": "\u017f"}

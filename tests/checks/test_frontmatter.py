@@ -278,8 +278,9 @@ def test_the_findings_of_an_unchanged_skill_come_from_the_text_check_cache(tmp_p
 def _reference_trigger_lines(lines):
     """The lines holding a fence run or a word of a trigger heading or marker, by the IGNORECASE regex
     on each line, up to the last holding a word (none without one)."""
-    word = re.compile(r"when|trigger|activation|use this skill|use it ", re.IGNORECASE)
-    marker = re.compile(r"```|~~~|when|trigger|activation|use this skill|use it ", re.IGNORECASE)
+    word = re.compile(r"use when|when to |when should |when this skill|trigger|activation|use this skill|use it ",
+                      re.IGNORECASE)
+    marker = re.compile(r"```|~~~|" + word.pattern, re.IGNORECASE)
     last = max((i for i, line in enumerate(lines) if word.search(line)), default=-1)
     return [i for i, line in enumerate(lines[:last + 1]) if marker.search(line)]
 
@@ -290,7 +291,8 @@ def _trigger_lines(lines):
     return _trigger_lines(_lowered(lines, None))
 
 
-_CANDIDATE_WORDS = ("when", "trigger", "activation", "use this skill", "use it ")
+_CANDIDATE_WORDS = ("use when", "when to ", "when should ", "when this skill", "trigger", "activation",
+                    "use this skill", "use it ")
 
 
 def test_trigger_lines_fold_case_as_the_ignorecase_regex_does():
@@ -308,12 +310,13 @@ def test_trigger_lines_fold_case_as_the_ignorecase_regex_does():
     found = set(_trigger_lines(lines))
     expected = set(_reference_trigger_lines(lines))
     assert found == expected
-    assert {lines[i] for i in expected} >= {"triggeR", "whEn", "uſe it ", "use ıt ", "actİvation",
-                                            "use this s\u212aill"}
+    assert {lines[i] for i in expected} >= {"triggeR", "use whEn", "when tO ", "uſe it ", "use ıt ", "actİvation",
+                                            "use this s\u212aill", "when thiſ skill"}
     rng = random.Random(45)
     alphabet = ["u", "s", "e", "U", "S", "E", "t", "r", "i", "g", "T", "R", "I", "G", "\u017f", "\u0131", "\u0130",
                 "\u212a", "#", "`", "~", " ", "é", "—", "\u00df", "x", "w", "h", "n", "W", "H", "N", "k", "K", "l",
-                "a", "c", "v", "o", "when", "use", "this skill", "it ", "activation", "```"]
+                "a", "c", "v", "o", "when", "use", "this skill", "it ", "activation", "```", " to ", "should ",
+                "when to ", "use when", "when this skill"]
     for _ in range(3000):
         body = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(rng.randint(1, 8))]
         assert _trigger_lines(body) == _reference_trigger_lines(body)
@@ -324,7 +327,9 @@ _BODY_LINES = ("", "   ", "# Skill", "## When to use", "### Triggers", "## Activ
                "```", "~~~", "  ```python", "    ```", "\t```", "USE WHEN the build breaks", "Uſe when deploying",
                "  - **Triggers:** deploy", "1. When to use this skill: nightly", "> use this skill for rollbacks",
                "- Use it for rollbacks", "use it", "trigger words: ship it", "text # with hash", "on release",
-               "when the user asks", "ops", "nightly", "x \u2028 y", "use when\r", "Trıggers: ship", "é")
+               "when the user asks", "ops", "nightly", "x \u2028 y", "use when\r", "Trıggers: ship", "é",
+               "## When\tto use", "## When  to use", "## When should I use it", "## When this skill applies",
+               "use\u00a0when deploying", "Use  when deploying", "- when to use: nightly", "When\u2003to use:")
 
 
 def test_trigger_passages_equal_the_regex_on_every_line_on_random_bodies():
@@ -515,7 +520,8 @@ def test_body_trigger_lines_in_bytes_equal_the_ignorecase_regex(monkeypatch):
     rng = random.Random(12)
     alphabet = ["u", "s", "e", "U", "S", "E", "t", "r", "i", "g", "T", "R", "I", "G", "\u017f", "\u0131", "\u0130",
                 "\u212a", "#", "`", "~", " ", "é", "—", "\u00df", "\U0001d4b3", "\udc80", "x", "w", "h", "n", "W",
-                "H", "N", "k", "K", "a", "c", "v", "o", "when", "use", "this skill", "it ", "activation", "```", "\n"]
+                "H", "N", "k", "K", "a", "c", "v", "o", "when", "use", "this skill", "it ", "activation", "```", "\n",
+                " to ", "should ", "when to ", "use when", "when this skill"]
     bodies += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60))) for _ in range(3000)]
     found = 0
     for body in bodies:

@@ -106,7 +106,8 @@ def test_trigger_words_from_the_mark_set(monkeypatch):
         assert parsed.trigger_words("Use it when") is None
     read_with_sets(monkeypatch, parsed.MARK_SETS, True)
     with shared_views():
-        assert parsed.trigger_words("WHEN to TRIGGER") == (["when", "trigger"], False)
+        assert parsed.trigger_words("WHEN to TRIGGER") == (["when to ", "trigger"], False)
+        assert parsed.trigger_words("Use WHEN, when\tto, when, ſhould") == (["use when"], True)
         folded = "u\u017fe this s\u212aill, u\u017fe \u0131t "  # a long s, a Kelvin sign, a dotless i
         assert parsed.trigger_words(folded) == (["use this skill", "use it "], True)
         assert parsed.trigger_words("Activation") == (["activation"], False)
