@@ -31,6 +31,9 @@ _SUFFIXES = ("ing", "ied", "ies", "ed", "es", "s")
 _SIBILANTS = ("s", "x", "z", "ch", "sh")
 # The last letters of a word :func:`_stem` can change: those of the suffixes, and the silent e.
 _ENDS = frozenset({*(suffix[-1] for suffix in _SUFFIXES), "e"})
+# Each of those letters -> the suffixes ending with it, in :data:`_SUFFIXES`' order (the only ones a word
+# ending with it can end with; none for the silent e).
+_SUFFIXES_ENDING = {end: tuple(suffix for suffix in _SUFFIXES if suffix[-1] == end) for end in sorted(_ENDS)}
 
 _CACHE_LIMIT = 1 << 19
 _stems: dict[str, str] = {}
@@ -89,10 +92,11 @@ def _drop_silent_e(word: str, nbytes: int) -> str:
 
 
 def _stem(word: str) -> str:
-    if word[-1:] not in _ENDS:  # no suffix to strip and no silent e: most words of a catalog
+    suffixes = _SUFFIXES_ENDING.get(word[-1:])
+    if suffixes is None:  # no suffix to strip and no silent e: most words of a catalog
         return word
     nbytes = _byte_len(word)
-    for suffix in _SUFFIXES:
+    for suffix in suffixes:
         if nbytes <= len(suffix) + 3 or not word.endswith(suffix):
             continue
         base = word[: -len(suffix)]
