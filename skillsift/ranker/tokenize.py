@@ -142,7 +142,7 @@ def terms_of(distinct: set[str]) -> dict[str, str]:
     one (SK009 makes each distinct word of a catalog a term once)."""
     made = dict(zip(distinct, distinct, strict=True))
     for word in [word for word in distinct if word[-1:] in _ENDS]:
-        made[word] = term(word)
+        made[word] = stem(word)  # (a stopword is made "" below)
     for word in STOPWORDS.intersection(distinct):
         made[word] = ""
     return made
