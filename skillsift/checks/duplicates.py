@@ -149,11 +149,11 @@ def _terms_and_words(texts) -> tuple[list[frozenset[str]], list[tuple[str, ...]]
     (``tokenize``'s letter and digit runs there): its bytes lowered, every other byte made a blank by one
     table, then split on blanks (no regex step per word).
     """
-    from ..ranker.tokenize import lower, term, words
+    from ..ranker.tokenize import lower, terms_of, words
 
     split = [(text.encode("ascii").lower().translate(_LETTERS_AND_DIGITS).decode("ascii").split()
               if text.isascii() else words(lower(text))) if text else [] for text in texts]
-    made = {word: term(word) for word in set().union(*split)}  # word -> its term ("" for a stopword)
+    made = terms_of(set().union(*split))  # word -> its term ("" for a stopword)
     sets = [frozenset(filter(None, map(made.__getitem__, runs))) for runs in split]  # (a stopword's term is "")
     # The words of an ASCII text without an underscore are the tokenizer's runs of it (``\w`` is ``[^\W_]``
     # and underscore, and both lowerings agree on ASCII); :func:`_lower_words` finds the others'.

@@ -31,6 +31,9 @@ _SUFFIXES = ("ing", "ied", "ies", "ed", "es", "s")
 _SIBILANTS = ("s", "x", "z", "ch", "sh")
 # The last letters of a word :func:`_stem` can change: those of the suffixes, and the silent e.
 _ENDS = frozenset({*(suffix[-1] for suffix in _SUFFIXES), "e"})
+# Each of those letters -> the suffixes ending with it, in :data:`_SUFFIXES`' order (the only ones a word
+# ending with it can end with; none for the silent e).
+_SUFFIXES_ENDING = {end: tuple(suffix for suffix in _SUFFIXES if suffix[-1] == end) for end in sorted(_ENDS)}
 
 _CACHE_LIMIT = 1 << 19
 _stems: dict[str, str] = {}
@@ -89,10 +92,11 @@ def _drop_silent_e(word: str, nbytes: int) -> str:
 
 
 def _stem(word: str) -> str:
-    if word[-1:] not in _ENDS:  # no suffix to strip and no silent e: most words of a catalog
+    suffixes = _SUFFIXES_ENDING.get(word[-1:])
+    if suffixes is None:  # no suffix to strip and no silent e: most words of a catalog
         return word
     nbytes = _byte_len(word)
-    for suffix in _SUFFIXES:
+    for suffix in suffixes:
         if nbytes <= len(suffix) + 3 or not word.endswith(suffix):
             continue
         base = word[: -len(suffix)]
@@ -129,6 +133,19 @@ def term(word: str) -> str:
         _terms.clear()
     result = _terms[word] = "" if word in STOPWORDS else stem(word)
     return result
+
+
+def terms_of(distinct: set[str]) -> dict[str, str]:
+    """``{word: term(word)}`` for a set of distinct raw lowercase words (:func:`words`' runs), each word that
+    is its own term (neither a stopword nor ending in a letter a suffix or the silent e ends with: about half
+    the words of a catalog's descriptions) taken as it is, at C speed, and only the others looked up one by
+    one (SK009 makes each distinct word of a catalog a term once)."""
+    made = dict(zip(distinct, distinct, strict=True))
+    for word in [word for word in distinct if word[-1:] in _ENDS]:
+        made[word] = stem(word)  # (a stopword is made "" below)
+    for word in STOPWORDS.intersection(distinct):
+        made[word] = ""
+    return made
 
 
 def tokenize(text: str) -> list[str]:

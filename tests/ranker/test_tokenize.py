@@ -203,3 +203,24 @@ def test_stem_equals_the_reference_on_random_words_and_every_last_character():
         assert _stem(word) == reference(word), word
         changed += _stem(word) != word
     assert changed > 3000
+
+
+def test_terms_of_is_the_term_of_each_word():
+    """``terms_of`` (each word's term, the words that are their own term at once) is :func:`term` word by word:
+    on the runs of random texts of suffix letters, stopwords, digits, multi-byte letters and the letters whose
+    lowering differs, and on words ending in each letter or digit of the first 0x3000 code points."""
+    import random
+
+    from skillsift.ranker.tokenize import STOPWORDS, lower, term, terms_of, words
+
+    rng = random.Random(31)
+    pieces = ["a", "e", "s", "d", "g", "i", "n", "y", "ss", "es", "ing", "ied", "ies", "ed", "é", "日", "İ", "Σ", "2",
+              "²", "_", " ", "-", *sorted(STOPWORDS)]
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 12))) for _ in range(5000)]
+    texts += [f"ab{chr(c)} abcde{chr(c)} {chr(c)}" for c in range(0x3000)]
+    distinct = set().union(*(words(lower(text)) for text in texts))
+    made = terms_of(distinct)
+    assert made == {word: term(word) for word in distinct}
+    assert list(made) == list(distinct)
+    assert STOPWORDS <= set(made) and sum(made[word] != word for word in distinct) > 1000
+    assert terms_of(set()) == {}

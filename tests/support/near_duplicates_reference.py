@@ -2,7 +2,8 @@
 (prefix filtering), the one-word pairs looked up by bisection, each skill's partners ranked with
 ``heapq``.  Kept word for word as the reference the faster listing is compared with
 (tests/checks/test_near_duplicates_differential.py).  :func:`one_word_apart` blanks every word of every
-text, as before only the words where a partner can differ were (the same pairs)."""
+text, as before only the words where a partner can differ were (the same pairs).  :func:`term_sets` is
+``tokenize``'s, as the check's were before it numbered them."""
 
 from __future__ import annotations
 
@@ -19,11 +20,16 @@ from skillsift.checks.duplicates import (
     _no_line,
     _set_cosine,
     near_diagnostic,
-    term_sets,
 )
 from skillsift.diagnostics import Diagnostic
+from skillsift.ranker.tokenize import tokenize
 
 _WORD = re.compile(r"\w+")
+
+
+def term_sets(texts) -> list[frozenset[str]]:
+    """Each text's terms, straight from the tokenizer (not the numbered sets the check builds)."""
+    return [frozenset(tokenize(text)) for text in texts]
 
 
 def one_word_apart(texts) -> list[tuple[int, int]]:
