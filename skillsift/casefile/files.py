@@ -8,8 +8,6 @@ process and, for a large file, in the user cache (:mod:`skillsift.cache.cases`).
 
 from __future__ import annotations
 
-from contextlib import nullcontext
-
 from .. import catalog
 from ..cache.cases import MIN_BYTES, ParsedFiles
 from ..diagnostics import SkillsiftError
@@ -106,8 +104,7 @@ def _parse(raw: bytes, shown: str, what: str) -> CaseFile | CasesInvalid:
     (:data:`skillsift.catalog.collector_pause`): a file of 10,000 cases is a few hundred thousand
     nodes, values and cases with no cycle among them, and the collections they set off, each
     walking everything the search holds by then, were half of the parse."""
-    pause = catalog.collector_pause
-    with nullcontext() if pause is None else pause():
+    with catalog.collector_paused():
         try:
             return parse_cases(raw, shown, what)
         except CasesInvalid as exc:

@@ -20,3 +20,14 @@ if TYPE_CHECKING:
 #: the command line sets its garbage-collector pause here (:class:`skillsift.cli.CollectorPause`);
 #: a library call leaves the host's collector alone.
 collector_pause: Callable[[], Any] | None = None
+
+
+def collector_paused():
+    """The context of :data:`collector_pause` when the command line set one, else one that does nothing
+    (what the callers that make many short-lived objects enter: the checks, the cases files' parse, the
+    known requests' reading)."""
+    if collector_pause is None:
+        from contextlib import nullcontext
+
+        return nullcontext()
+    return collector_pause()

@@ -23,7 +23,6 @@ import hashlib
 import json
 import os
 from collections.abc import Iterable, Sequence
-from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -152,16 +151,8 @@ def load_examples_files(root: str, patterns: Sequence[str], known: Sequence[str]
         if not skip_bad:
             raise
         return KnownRequests(problem=f"the examples files are not used: {exc.message}")
-    with _collector_paused():
+    with catalog_package.collector_paused():
         return _load_examples_files(root, files, known, skip_bad)
-
-
-def _collector_paused():
-    """The command line's pause of the cyclic collector (:data:`skillsift.catalog.collector_pause`), else
-    nothing: 20,000 known requests are some 100,000 cases, requests and keys with no cycle among them, and
-    the collections they set off, each walking the catalog the search holds, were a third of reading them."""
-    pause = catalog_package.collector_pause
-    return nullcontext() if pause is None else pause()
 
 
 def _load_examples_files(root: str, files: list[str], known: Sequence[str], skip_bad: bool) -> KnownRequests:
@@ -281,7 +272,7 @@ def known_requests(catalog, config, *, skip_bad: bool = False) -> KnownRequests:
             f"the frontmatter examples of {len(left)} skill{'s' if len(left) != 1 else ''} are not used "
             f"(`skillsift validate` lists every problem): {first.file}: line {first.line}: {first.message}"
             + (f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""))) if p)
-    with _collector_paused():
+    with catalog_package.collector_paused():
         return KnownRequests(dedupe(requests), loaded.files, loaded.cases, problem)
 
 

@@ -8,7 +8,6 @@ and the table they are loaded from.
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from dataclasses import replace
 
 from .. import catalog
@@ -106,8 +105,7 @@ def run_checks(ws: Workspace, *, codes=None, paths=None, preset: str | None = No
     # the text-check cache is written once, after every module; what several modules compute of one text, once;
     # on the command line, the cyclic collector paused while the checks run (:data:`skillsift.catalog.collector_pause`:
     # they make millions of short-lived objects and almost no cycles, and its passes were 3-4% of a cold validate)
-    pause = catalog.collector_pause
-    with text_cache.deferred(ws), (nullcontext() if pause is None else pause()), shared_views():
+    with text_cache.deferred(ws), catalog.collector_paused(), shared_views():
         for name in modules:
             found.extend(run_module(name, ws, None if wanted is None else sorted(wanted)))
 
