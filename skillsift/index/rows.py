@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..blocks import float64_block_rows
 from .manifest import EXAMPLE_KIND, ROWS_VERSION, WIDTHS, Manifest, ManifestItem
 
 UNIT_TOLERANCE = {4: 1e-3, 2: 1e-2}  # allowed |norm - 1| of a stored row, by component width
@@ -25,6 +26,7 @@ def vectors_digest(data: bytes) -> str:
 
 
 ROW_DIGEST_TAG = b"skillsift-row-digest-1"
+
 
 
 def _utf8(text: str) -> bytes:
@@ -140,16 +142,18 @@ def row_problems(manifest: Manifest, matrix: np.ndarray, data: bytes) -> dict[in
     return out
 
 
-def squared_norms(matrix, *, chunk_rows: int = 8192) -> np.ndarray:
+def squared_norms(matrix, *, chunk_rows: int | None = None) -> np.ndarray:
     """Per-row sum of squares, accumulated left to right in float64 (as the reference does).
 
     The running sum is sequential (``cumsum``), not numpy's pairwise summation, so the
-    result is bit-identical to a plain loop; rows are processed in chunks to bound memory.
+    result is bit-identical to a plain loop; rows are processed in chunks (default
+    :func:`~skillsift.blocks.float64_block_rows`) to bound memory.
     """
     rows = np.asarray(matrix, dtype=np.float32)
     sums = np.zeros(rows.shape[0], dtype=np.float64)
     if rows.shape[1] == 0:
         return sums
+    chunk_rows = chunk_rows or float64_block_rows(rows.shape[1])
     for start in range(0, rows.shape[0], chunk_rows):
         block = rows[start : start + chunk_rows].astype(np.float64)
         np.multiply(block, block, out=block)

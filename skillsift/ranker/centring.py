@@ -14,22 +14,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..blocks import float64_block_rows
+
 #: Pseudo-count of the mean's shrinkage: 27 skills subtract 73% of the mean, 199 skills 95%.
 CENTRE_SHRINK = 10.0
 
 
-#: Rows centred at a time: the float64 work of one block stays near 12 MB at 384 dimensions.
-BLOCK_ROWS = 4096
-
-
-def centre(matrix, rows: Sequence[int], shrink: float = CENTRE_SHRINK, *, block_rows: int = BLOCK_ROWS):
+def centre(matrix, rows: Sequence[int], shrink: float = CENTRE_SHRINK, *, block_rows: int | None = None):
     """``matrix`` with ``alpha * mean(matrix[rows])`` subtracted from every row, rows re-normalised.
 
     ``rows`` are the rows that belong to the catalog (current vectors); the result has the
     shape of ``matrix`` (float32).  A row that the subtraction leaves at zero keeps its
     original vector.  No rows: ``matrix`` unchanged.
 
-    The rows are centred ``block_rows`` at a time into the one float32 result: every row's
+    The rows are centred ``block_rows`` at a time (default
+    :func:`~skillsift.blocks.float64_block_rows`) into the one float32 result: every row's
     arithmetic is its own (the mean is taken over the catalog's rows once), so the result is
     the same bits as centring the whole matrix at once, without float64 copies of all of it
     (an index with 20,000 known requests is 68 MB a copy).
@@ -41,6 +40,8 @@ def centre(matrix, rows: Sequence[int], shrink: float = CENTRE_SHRINK, *, block_
         return np.asarray(matrix, dtype=np.float32)
     if shrink < 0:
         raise ValueError(f"shrink must not be negative, got {shrink}")
+    if block_rows is None:
+        block_rows = float64_block_rows(source.shape[1] if source.ndim == 2 else 1)
     if block_rows < 1:
         raise ValueError(f"block_rows must be positive, got {block_rows}")
     alpha = len(rows) / (len(rows) + shrink)

@@ -40,6 +40,7 @@ from .channels import with_channels
 from .examples import mean_of_two_best_row
 from .model.fusion import ZSCORE_FUSIONS, similarity_spread
 from .model.lift import combine
+from ..blocks import float64_block_rows
 from .screens import ABS_SLACK, SAFETY, ScreenedScores, distinct, dot_error_factor, exact_dots, filled, gamma, matvec
 
 #: The int8 product kernel (the ``simsimd`` package, an optional extra), or None: the float32 read.
@@ -58,7 +59,6 @@ SCALE_STEPS = 127  # int8 levels on each side of zero
 CODE_OFFSET = 128
 # The kernel sums a row's products of unsigned bytes in 32-bit integers: at most 255 * 255 per component.
 MAX_INT8_DIMS = (2**31 - 1) // (255 * 255)
-CHUNK_ROWS = 8192  # rows per float64 block when the screen is made
 LIFT_SLACK = 1e-12  # covers the float64 rounding of the bounds' own arithmetic (each step within 1e-15)
 # Fine values asked for at most this many skills are computed exactly instead: the few skills near the first
 # decisions (the order of the first candidates) are nearly all read exactly later anyway (the zscore
@@ -87,8 +87,9 @@ class RequestScreen:
         self.int8 = None  # (codes + CODE_OFFSET as uint8, scale, |x8| s, |d|, CODE_OFFSET sum(x8)), at query 2
         self._screened = 0  # queries screened so far
         norms = np.zeros(n)
-        for start in range(0, n, CHUNK_ROWS):
-            wide = matrix[start:start + CHUNK_ROWS].astype(np.float64)
+        step = float64_block_rows(self.dims)  # (float64 work in blocks: no float64 copy)
+        for start in range(0, n, step):
+            wide = matrix[start:start + step].astype(np.float64)
             norms[start:start + len(wide)] = np.sqrt(np.einsum("ij,ij->i", wide, wide))
         self.row_norm = float(norms.max()) * (1 + 1e-9) if n else 0.0
         self._exact_query = None  # (query bytes, exact cosines so far: NaN = not yet)
@@ -117,8 +118,9 @@ class RequestScreen:
         n = len(self.matrix)
         codes8 = np.empty((n, self.dims), dtype=np.uint8)
         scale, code_norm, residual_norm, offset = np.ones(n), np.zeros(n), np.zeros(n), np.zeros(n)
-        for start in range(0, n, CHUNK_ROWS):
-            part = slice(start, min(n, start + CHUNK_ROWS))
+        step = float64_block_rows(self.dims)
+        for start in range(0, n, step):
+            part = slice(start, min(n, start + step))
             wide = self.matrix[part].astype(np.float64)
             s = np.abs(wide).max(axis=1) / SCALE_STEPS
             s[s == 0] = 1.0

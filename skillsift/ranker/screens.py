@@ -52,6 +52,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 
+from ..blocks import float64_block_rows
 from .rounding import round_half_away, round_half_away_array
 
 QUERY_CAP_BYTES = 2048
@@ -64,11 +65,11 @@ F32_UNIT = 2.0**-24  # unit roundoff of float32
 F64_UNIT = 2.0**-53  # unit roundoff of float64
 SAFETY = 2.0  # the margin is this multiple of the proven error bound (plus ABS_SLACK)
 ABS_SLACK = 1e-12
-EXACT_CHUNK_ROWS = 4096  # rows per float64 block in exact_dots
 DEGENERATE = 1e300  # margin base of a centred row whose model has no direction (always recomputed)
 MIN_CENTRED_NORM = 1e-6
 FEW_ITEMS = 24  # rounded() of at most this many items works in Python floats
 RANK_BLOCK = 1 << 20  # comparisons per block when ranks() counts items ahead
+CATALOG_SUM_ROWS = 8192  # catalog rows summed per float64 block for the centred screen's shift
 EXACT_ALL_AT_ONCE = 96  # ScreenedScores of at most this many items compute them all on first need
 
 
@@ -134,8 +135,9 @@ def exact_dots(matrix, rows, query):
     out = np.zeros(len(rows), dtype=np.float64)
     if q.size == 0:
         return out
-    for start in range(0, len(rows), EXACT_CHUNK_ROWS):
-        part = rows[start:start + EXACT_CHUNK_ROWS]
+    step = float64_block_rows(len(q))
+    for start in range(0, len(rows), step):
+        part = rows[start:start + step]
         if len(part) == 1:  # one column would make the outer axis the inner one (summed pairwise)
             out[start] = np.cumsum(matrix[part[0]].astype(np.float64) * q)[-1]
             continue
@@ -234,11 +236,13 @@ def fine_margin(dims: int, row_norm: float, query_norm: float) -> float:
     return SAFETY * 2 * gamma(dims, F64_UNIT) * row_norm * query_norm + ABS_SLACK if dims else ABS_SLACK
 
 
-def max_row_norm(matrix, *, chunk_rows: int = 8192) -> float:
-    """An upper bound of the largest row norm of ``matrix`` (0 for no rows)."""
+def max_row_norm(matrix, *, chunk_rows: int | None = None) -> float:
+    """An upper bound of the largest row norm of ``matrix`` (0 for no rows), read ``chunk_rows`` rows at a
+    time (default :func:`~skillsift.blocks.float64_block_rows`)."""
     import numpy as np
 
     best = 0.0
+    chunk_rows = chunk_rows or float64_block_rows(matrix.shape[1] if matrix.ndim == 2 else 1)
     for start in range(0, matrix.shape[0], chunk_rows):
         block = np.asarray(matrix[start:start + chunk_rows], dtype=np.float64)
         if block.size:
@@ -641,7 +645,8 @@ class CentredScreen:
     does not describe just gets a large margin and is computed exactly.
     """
 
-    def __init__(self, matrix, centred, catalog_rows, shrink: float, row_norm: float, *, chunk_rows: int = 8192):
+    def __init__(self, matrix, centred, catalog_rows, shrink: float, row_norm: float, *,
+                 chunk_rows: int | None = None):
         import numpy as np
 
         self.centred = centred
@@ -649,8 +654,9 @@ class CentredScreen:
         n, dims = matrix.shape
         catalog_rows = np.asarray(catalog_rows, dtype=np.intp)
         total = np.zeros(dims, dtype=np.float64)
-        for start in range(0, len(catalog_rows), chunk_rows):
-            total += matrix[catalog_rows[start:start + chunk_rows]].astype(np.float64).sum(axis=0)
+        for start in range(0, len(catalog_rows), CATALOG_SUM_ROWS):  # (the blocks' order gives the shift's bits)
+            total += matrix[catalog_rows[start:start + CATALOG_SUM_ROWS]].astype(np.float64).sum(axis=0)
+        chunk_rows = chunk_rows or float64_block_rows(dims)  # each row's bound is its own from here
         count = len(catalog_rows)
         alpha = count / (count + shrink) if count else 0.0
         self.shift = total / count * alpha if count else total
