@@ -36,11 +36,11 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ..blocks import float64_block_rows
 from .channels import with_channels
 from .examples import mean_of_two_best_row
 from .model.fusion import ZSCORE_FUSIONS, similarity_spread
 from .model.lift import combine
-from ..blocks import float64_block_rows
 from .screens import ABS_SLACK, SAFETY, ScreenedScores, distinct, dot_error_factor, exact_dots, filled, gamma, matvec
 
 #: The int8 product kernel (the ``simsimd`` package, an optional extra), or None: the float32 read.
