@@ -62,13 +62,19 @@ class ExampleRows:
         return len(self.texts)
 
     @classmethod
-    def of(cls, vectors, owners: Sequence[int], texts: Sequence[str]) -> ExampleRows:
+    def of(cls, vectors, owners: Sequence[int], texts: Sequence[str], *, rows=None) -> ExampleRows:
+        """The examples ``texts`` of the skills at ``owners``, their vectors the rows of ``vectors`` (or, with
+        ``rows``, the rows ``vectors[rows]``: gathered once, in the examples' order, with no copy before)."""
         import numpy as np
 
         order = sorted(range(len(texts)), key=lambda i: (owners[i], texts[i]))
-        m = np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
-        return cls(m[np.asarray(order, dtype=np.intp)] if order else m,
-                   np.asarray([owners[i] for i in order], dtype=np.intp),
+        at = np.asarray(order, dtype=np.intp)
+        if rows is not None:
+            m = np.asarray(np.asarray(vectors)[np.asarray(rows, dtype=np.intp)[at]], dtype=np.float32)
+        else:
+            m = np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+            m = m[at] if order else m
+        return cls(m.reshape(len(texts), -1), np.asarray([owners[i] for i in order], dtype=np.intp),
                    tuple(texts[i] for i in order), tuple(normalised(texts[i]) for i in order))
 
     def cosines(self, query: str, qvec, *, own_evidence: Mapping[str, Collection[int]] | None = None):

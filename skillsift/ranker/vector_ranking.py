@@ -80,7 +80,7 @@ class VectorSearch:
         """
 
         rows = {(item.id, item.text_digest): row for row, item in self.index.example_items()}
-        owners, texts, picked = [], [], []
+        owners, texts, picked, vectors = [], [], [], []
         extra = extra or {}
         import numpy as np
 
@@ -88,8 +88,8 @@ class VectorSearch:
         for name, text in requests:
             key = (name, text_digest(text))
             row = rows.get(key)
-            vector = stored[row] if row is not None else extra.get(key)
-            if vector is None:
+            vector = None if row is not None else extra.get(key)
+            if row is None and vector is None:
                 continue
             try:
                 owner = self.position(name)
@@ -97,13 +97,18 @@ class VectorSearch:
                 continue
             owners.append(owner)
             texts.append(text)
-            picked.append(vector)
+            picked.append(row)
+            vectors.append(vector)
         self._requests = None
         if not picked:
             self.examples = None
             return 0
-        matrix = np.stack(picked).astype(stored.dtype, copy=False)
-        self.examples = ExampleRows.of(matrix, owners, texts)
+        if any(vector is not None for vector in vectors):  # some embedded in memory for this run
+            matrix = np.stack([stored[row] if vector is None else vector for row, vector in zip(picked, vectors,
+                                                                                               strict=True)])
+            self.examples = ExampleRows.of(matrix.astype(stored.dtype, copy=False), owners, texts)
+        else:  # every one a row of the index: gathered once, in the examples' order
+            self.examples = ExampleRows.of(stored, owners, texts, rows=picked)
         return len(picked)
 
     @property
