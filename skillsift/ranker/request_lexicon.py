@@ -191,6 +191,8 @@ def request_shares(search, query: str, s, lexical) -> dict[int, float]:
     ex = search.examples
     if ex is None or s.example_weight <= 0 or s.request_lexical_weight <= 0:
         return {}
+    if lexical.coverage() >= 1.0:  # the skills' own top match holds every term: no excess, and no index to build
+        return {}
     terms = lexical.hits.lexical.query_terms(query)
     first, covered = request_channel(ex.lexicon(len(search.skills)), terms, ex.masked(query, search.own_evidence),
                                      lexical.subset, search._name_ranks(), s.candidates)

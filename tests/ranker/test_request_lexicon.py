@@ -340,3 +340,35 @@ def test_eval_leaves_a_cases_own_request_out_of_the_request_words(project, capsy
                                            "    expect: [deploy-staging]\n")
     without = [r["name"] for r in _search(capsys, project, "tidy kubernetes manifests")]
     assert rank == without.index("git-workflow") + 1 != 1
+
+
+def test_a_query_the_skills_own_top_match_covers_builds_no_request_index():
+    """When the first lexical hit holds every query term the requests can hold no more, so their channel adds
+    nothing (the gate's excess is 0) and their BM25 index is not built for it (a one-shot search saves it)."""
+    from types import SimpleNamespace
+
+    from skillsift.ranker.request_lexicon import request_shares
+
+    built = []
+
+    class Requests:
+        def lexicon(self, n_skills):
+            built.append(n_skills)
+            return RequestLexicon([0, 1], ["tidy kubernetes manifests", "lint helm charts"], n_skills)
+
+        def masked(self, query, own):
+            return ()
+
+    terms = tokenize("tidy kubernetes manifests")
+    search = SimpleNamespace(examples=Requests(), own_evidence=None, skills=("a", "b"),
+                             _name_ranks=lambda: np.arange(2))
+    settings = SimpleNamespace(example_weight=0.6, request_lexical_weight=REQUEST_LEXICAL, candidates=50)
+
+    def lexical(coverage):
+        return SimpleNamespace(coverage=lambda: coverage, subset=None,
+                               hits=SimpleNamespace(lexical=SimpleNamespace(query_terms=lambda q: terms)))
+
+    assert request_shares(search, "tidy kubernetes manifests", settings, lexical(1.0)) == {}
+    assert built == []
+    shares = request_shares(search, "tidy kubernetes manifests", settings, lexical(1 / 3))
+    assert built == [2] and set(shares) == {0}  # the one request holding the terms: its skill is in the channel
