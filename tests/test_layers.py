@@ -37,7 +37,8 @@ LAYERS: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
      "ranking, the index files, embedding providers, one evaluation run and its metrics, skills of other "
      "repositories and the config that attaches them, the agent as judge"),
     ("base", 1, ("docschema/", "config/", "catalog/", "casefile/", "cache/", "secrets/", "__init__.py", "_version.py",
-                 "diagnostics.py", "records.py", "record_inits.py", "words.py", "files.py", "jsonio.py", "bytesets.py"),
+                 "diagnostics.py", "records.py", "record_inits.py", "words.py", "files.py", "jsonio.py", "bytesets.py",
+                 "blocks.py"),
      "the document schemas and their rules, the check registry, the skills, the caches and the diagnostics model"),
 )
 
