@@ -197,24 +197,37 @@ def parse_manifest(raw: bytes) -> Manifest:
     check_header(manifest, len(items_raw))
     items = []
     for position, entry in enumerate(items_raw):
-        if entry is None:
-            entry = {}
-        if not isinstance(entry, dict):
-            raise ManifestInvalid(f"items[{position}] must be a JSON object")
-        where = f"items[{position}]."
-        items.append(
-            ManifestItem(
-                id=_take(entry, "id", str, "", where),
-                kind=_take(entry, "kind", str, "", where),
-                domain=_take(entry, "domain", str, "", where),
-                item_digest=_take(entry, "item_digest", str, "", where),
-                text_digest=_take(entry, "text_digest", str, "", where),
-                row=_take(entry, "row", int, 0, where),
-                row_digest=_take(entry, "row_digest", str, "", where),
-            )
-        )
+        if type(entry) is dict:  # an entry as the writer makes it: every field present with its type, read at once
+            get = entry.get
+            name, kind, domain, item, text, row, digest = (get("id"), get("kind"), get("domain"), get("item_digest"),
+                                                           get("text_digest"), get("row"), get("row_digest"))
+            if (type(row) is int and type(name) is str and type(kind) is str and type(domain) is str
+                    and type(item) is str and type(text) is str and type(digest) is str):
+                items.append(ManifestItem(id=name, kind=kind, domain=domain, item_digest=item, text_digest=text,
+                                          row=row, row_digest=digest))
+                continue
+        items.append(_item(entry, position))
     check_items(items, manifest.schema_version)
     return replace(manifest, items=tuple(items))
+
+
+def _item(entry, position: int) -> ManifestItem:
+    """The item of ``items[position]`` field by field: a missing or null field takes its zero value, a field of
+    another type is refused by name."""
+    if entry is None:
+        entry = {}
+    if not isinstance(entry, dict):
+        raise ManifestInvalid(f"items[{position}] must be a JSON object")
+    where = f"items[{position}]."
+    return ManifestItem(
+        id=_take(entry, "id", str, "", where),
+        kind=_take(entry, "kind", str, "", where),
+        domain=_take(entry, "domain", str, "", where),
+        item_digest=_take(entry, "item_digest", str, "", where),
+        text_digest=_take(entry, "text_digest", str, "", where),
+        row=_take(entry, "row", int, 0, where),
+        row_digest=_take(entry, "row_digest", str, "", where),
+    )
 
 
 def check_header(manifest: Manifest, n_items: int) -> None:

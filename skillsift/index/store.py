@@ -108,11 +108,11 @@ def encode_vectors(matrix, dtype: str) -> bytes:
 
 
 def decode_vectors(data: bytes, dtype: str, rows: int, dims: int) -> np.ndarray:
-    """The float32 matrix stored in ``vectors.bin`` bytes (float16 decoded exactly)."""
+    """The float32 matrix stored in ``vectors.bin`` bytes (float16 decoded exactly; float32 read in place)."""
     if dtype == DTYPE_FLOAT16:
         bits = np.frombuffer(data, dtype="<u2").reshape(rows, dims)
         return float16.from_half_bits(bits)
-    return np.frombuffer(data, dtype="<f4").reshape(rows, dims).astype(np.float32)
+    return np.frombuffer(data, dtype="<f4").reshape(rows, dims).astype(np.float32, copy=False)
 
 
 # --------------------------------------------------------------------------- the index
