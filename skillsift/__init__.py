@@ -15,6 +15,10 @@ from ._version import __version__
 #: compiled-regex cache (:mod:`skillsift.cache.regexes`) is read and written only then, so a program
 #: or a test that imports skillsift compiles its patterns as :func:`re.compile` does.
 _command_line = False
+#: True in a ``skillsift`` command that ends when it has answered (every one but the ``mcp`` server; set by
+#: :func:`skillsift.cli.main`): the large arrays it makes are read a few times and dropped, so numpy is asked
+#: for no huge pages for them (:func:`skillsift.blocks.small_pages`).
+_one_shot = False
 
 __all__ = ["__version__", "load_catalog", "load_config", "Ranker", "Catalog", "Config", "Skill", "SearchResult", "Hit"]
 

@@ -33,6 +33,7 @@ def main(argv=None) -> int:
     own_collector = argv is None and gc.isenabled() and not gc.get_freeze_count()
     try:
         args = sys.argv[1:] if argv is None else list(argv)
+        skillsift._one_shot = argv is None and args[:1] != ["mcp"]  # (the server answers many searches)
         if len(args) >= 2 and args[0] == "hook" and args[1] in HOOK_NAMES:
             return _hook(args[1], args[2:], own_collector=own_collector)
         if args[:1] in (["search"], ["validate"]):  # the common calls, without click (commands/<name>_run.py)
@@ -44,6 +45,7 @@ def main(argv=None) -> int:
         return group.main(argv)
     finally:
         catalog.collector_pause = earlier
+        skillsift._one_shot = False
         if argv is None:
             _save_regexes()
         if own_collector and gc.isenabled():

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..blocks import small_pages
 from ..catalog.embedtext import embedded_text, text_digest
 from ..config import index_path
 from ..embed.base import EmbedError
@@ -35,6 +36,7 @@ def attach(config, *, provider=None):
     ``no_index``).  A provider that cannot be made is returned as its error so the
     search degrades with that error's reason instead of failing.
     """
+    small_pages()  # (a one-shot command: its arrays are made for one search)
     if provider is None:
         try:
             provider = make_provider(config, root=config.root)
