@@ -18,6 +18,8 @@ such a command (``skillsift._one_shot``), never in a program that imports skills
 
 from __future__ import annotations
 
+import skillsift
+
 FLOAT64_BLOCK_BYTES = 1 << 20
 
 
@@ -33,8 +35,6 @@ def small_pages() -> bool:
     Called before the vector side of a search makes its arrays (:func:`skillsift.ranker.setup.attach`).  A
     process that is not the command line keeps numpy's setting: a host application's choice is its own.
     """
-    import skillsift
-
     if not skillsift._one_shot:
         return False
     try:
