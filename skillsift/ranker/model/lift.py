@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 #: How a skill's request cosines become its ``e``: the mean of its two best (its best alone when
 #: it has one request), measured on both development sets (docs/ranking-quality.md, "Known requests").
@@ -23,6 +24,7 @@ REDUCTION = "top2"
 _WORD = re.compile(r"\w+")
 
 
+@lru_cache(maxsize=1 << 16)  # (a run with known requests asks it of each request's text three times)
 def normalised(text: str) -> str:
     """The text two requests are compared by: NFKC, case-folded, words joined by single spaces."""
     return " ".join(_WORD.findall(unicodedata.normalize("NFKC", text).casefold()))
