@@ -28,7 +28,6 @@ def vectors_digest(data: bytes) -> str:
 ROW_DIGEST_TAG = b"skillsift-row-digest-1"
 
 
-
 def _utf8(text: str) -> bytes:
     """``text`` as manifest.json stores it (a lone surrogate reads back as U+FFFD), in UTF-8."""
     try:
